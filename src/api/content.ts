@@ -1,0 +1,112 @@
+import type { HttpClient } from '../core/http.js';
+import {
+  CONTENT_LIMITS,
+  contentLimitProblems,
+  contentRequestSchema,
+  contentResponseSchema,
+  LEGACY_VERSION,
+  legacyContentLimitProblems,
+  legacyContentRequestSchema,
+  legacyContentResponseSchema,
+  type ContentRequest,
+  type LegacyContentRequest,
+  type ServiceVersion,
+} from '../schemas/content.js';
+import { problemsFromZod, type FieldProblem } from '../schemas/issues.js';
+
+export type WireRequest = { version: typeof LEGACY_VERSION; body: LegacyContentRequest } | { version: Exclude<ServiceVersion, typeof LEGACY_VERSION>; body: ContentRequest };
+
+/** The previous version takes `text` and `images` instead of content parts; build it for the user. */
+export function toLegacyRequest(request: ContentRequest): LegacyContentRequest {
+  const texts = request.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+  const images = request.content.flatMap((part) => (part.type === 'image' ? [part.source.data] : []));
+  return {
+    user_id: request.user_id,
+    ...(request.content_id !== undefined && { content_id: request.content_id }),
+    ...(texts.length > 0 && { text: texts.join('\n\n') }),
+    ...(images.length > 0 && { images }),
+    ...(request.metadata !== undefined && { metadata: request.metadata }),
+  };
+}
+
+export function wireRequest(request: ContentRequest, version: ServiceVersion): WireRequest {
+  return version === LEGACY_VERSION ? { version, body: toLegacyRequest(request) } : { version, body: request };
+}
+
+/**
+ * Every reason the service would refuse this request, found before anything is sent: the schema,
+ * the spec's limits, and the 6 MB request size. Paths are those of the current-version request,
+ * so callers can name the file a part came from; legacy-only limits are mapped back onto it.
+ */
+export function requestProblems(request: ContentRequest, version: ServiceVersion): FieldProblem[] {
+  const parsed = contentRequestSchema.safeParse(request);
+  if (!parsed.success) return problemsFromZod(parsed.error);
+  const problems = contentLimitProblems(parsed.data);
+  const wire = wireRequest(parsed.data, version);
+  if (wire.version === LEGACY_VERSION) {
+    const legacy = legacyContentRequestSchema.safeParse(wire.body);
+    if (!legacy.success) problems.push(...problemsFromZod(legacy.error));
+    else problems.push(...legacyContentLimitProblems(legacy.data).filter((p) => p.path[0] === 'text').map(onTextParts(parsed.data)));
+  }
+  const size = Buffer.byteLength(JSON.stringify(wire.body));
+  if (problems.length === 0 && size > CONTENT_LIMITS.requestBytes) {
+    problems.push({ path: [], message: `request is ${size} bytes, over the limit of ${CONTENT_LIMITS.requestBytes}` });
+  }
+  return problems;
+}
+
+/** A legacy `text` problem concerns every text part, since their texts were joined into one. */
+const onTextParts = (request: ContentRequest) => (problem: FieldProblem): FieldProblem => {
+  const first = request.content.findIndex((part) => part.type === 'text');
+  return { path: ['content', first, 'text'], message: problem.message };
+};
+
+export async function classifyContent(http: HttpClient, request: ContentRequest, version: ServiceVersion): Promise<unknown> {
+  const wire = wireRequest(request, version);
+  return http.json('POST', '/v1/content', wire.body, { 'service-version': wire.version });
+}
+
+/** One row per label (current version) or policy and reference-set match (previous version). */
+export interface LabelRow {
+  name: string;
+  kind: string;
+  decision: string;
+  escalation?: string;
+  score?: number | null;
+  setId?: string;
+}
+
+/**
+ * Rows for whichever shape the service answered. Unknown fields and enum values pass through
+ * untouched; a body of neither shape yields no rows (the caller still prints it as JSON).
+ */
+export function labelRows(response: unknown): LabelRow[] {
+  const current = contentResponseSchema.safeParse(response);
+  if (current.success) {
+    return current.data.labels.map((l) => ({
+      name: l.label,
+      kind: l.type,
+      decision: l.decision,
+      escalation: l.escalation,
+      score: l.score,
+      setId: l.set_id,
+    }));
+  }
+  const legacy = legacyContentResponseSchema.safeParse(response);
+  if (legacy.success) {
+    return [
+      ...legacy.data.policies.map((p) => ({ name: p.policy_id, kind: 'policy', decision: p.decision, escalation: p.escalation, score: p.score })),
+      ...(legacy.data.reference_set_matches ?? []).map((m) => ({ name: 'reference_set_match', kind: 'similarity', decision: 'match', score: m.similarity, setId: m.set_id })),
+    ];
+  }
+  return [];
+}
+
+export type FailOn = 'match' | 'review';
+
+/** `--fail-on review` holds for review and match; `--fail-on match` only for match. */
+export function failOnHolds(rows: readonly LabelRow[], failOn: FailOn | undefined): boolean {
+  if (failOn === undefined) return false;
+  const decisions = failOn === 'match' ? ['match'] : ['match', 'review'];
+  return rows.some((row) => decisions.includes(row.decision));
+}

@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { registerAuthLogin } from './login.js';
+import { registerAuthLogout } from './logout.js';
+import { registerAuthStatus } from './status.js';
+
+export function registerAuth(program: Command, app: App): void {
+  const group = program.command('auth').description('Store, show and remove the API key');
+  registerAuthLogin(group, app);
+  registerAuthStatus(group, app);
+  registerAuthLogout(group, app);
+}

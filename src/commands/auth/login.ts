@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { parseOptions } from '../../core/options.js';
+import { readAll, readHidden } from '../../core/prompt.js';
+import { maskKey } from '../../core/redact.js';
+import { checkBaseUrl } from '../../core/settings.js';
+import type { App } from '../app.js';
+
+const optionsSchema = z.object({ withToken: z.boolean().default(false) });
+
+async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
+  if (fromStdin) return (await readAll(ctx.io.stdin)).trim();
+  if (!ctx.io.stdinIsTTY) {
+    throw new UsageError('stdin is not a terminal, so the key cannot be asked for', {
+      hint: 'pipe it in instead: `echo "$KEY" | csafe auth login --with-token`',
+    });
+  }
+  return (await readHidden(ctx.io, 'API key: ')).trim();
+}
+
+export function registerAuthLogin(group: Command, app: App): void {
+  group
+    .command('login')
+    .description('Store an API key in the profile (asked for without echo, or read from stdin)')
+    .option('--with-token', 'read the key from stdin')
+    .addHelpText('after', '\nThe key is stored in the config file (mode 0600). --base-url is stored too when given.')
+    .action(app.action(async (ctx, command) => {
+      const options = parseOptions(optionsSchema, command.opts());
+      const key = await readKey(ctx, options.withToken);
+      if (key === '' || /\s/.test(key)) throw new UsageError('the API key is empty or contains white space');
+      ctx.secrets.add(key);
+      const profile = ctx.profileName();
+      const store = ctx.config();
+      if (ctx.flags.baseUrl !== undefined) {
+        store.set(profile, 'base_url', checkBaseUrl({ value: ctx.flags.baseUrl, source: 'flag' }, Boolean(ctx.flags.insecure)));
+      }
+      store.set(profile, 'api_key', key);
+      ctx.io.note(`Stored key ${maskKey(key)} in profile "${profile}" (${store.path})`);
+    }));
+}

@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+
+export function registerAuthLogout(group: Command, app: App): void {
+  group
+    .command('logout')
+    .description('Remove the stored API key from the profile')
+    .action(app.action(async (ctx) => {
+      const profile = ctx.profileName();
+      ctx.config().unset(profile, 'api_key');
+      ctx.io.note(`Removed the API key from profile "${profile}"`);
+    }));
+}

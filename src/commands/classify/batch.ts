@@ -1,0 +1,102 @@
+import { classifyContent, failOnHolds, labelRows, requestProblems } from '../../api/content.js';
+import type { Context } from '../../context.js';
+import { mapInOrder } from '../../core/concurrency.js';
+import type { HttpClient } from '../../core/http.js';
+import {
+  AuthenticationError,
+  ExitCode,
+  InterruptedError,
+  MissingCredentialsError,
+  PermissionDeniedError,
+  RetryAfterTooLongError,
+  UsageError,
+} from '../../core/errors.js';
+import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
+import { toNdjsonLine } from '../../core/output.js';
+import { inputSource, readJsonLines, type JsonLine } from '../../core/readers.js';
+import { startSpinner } from '../../core/spinner.js';
+import type { ContentRequest } from '../../schemas/content.js';
+import { describeProblem } from '../../schemas/issues.js';
+import type { ClassifyOptions } from './options.js';
+
+interface Job {
+  line: number;
+  input: unknown;
+  request?: ContentRequest;
+  problem?: string;
+}
+
+class LineFailure extends Error {}
+
+/**
+ * Each line is a current-version request body, or the shorthand {text, user_id, content_id, metadata}.
+ * Lines are classified with bounded concurrency; results go to stdout as NDJSON in input order,
+ * tagged with their line; failed lines go to the --failed file with their reason.
+ */
+export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<number> {
+  const source = inputSource(path, ctx.io.stdin);
+  const failed = new FailedFile(options.failed ?? defaultFailedPath('classify', ctx.now()));
+  const http = await ctx.http();
+  const spinner = startSpinner(ctx.io, 'Classifying…');
+  const counts = { classified: 0, failed: 0, flagged: 0 };
+  const jobs = toJobs(readJsonLines(source), defaultUserId, options);
+  try {
+    for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, (job) => classifyJob(job, options, http))) {
+      if (outcome.ok) {
+        counts.classified++;
+        if (failOnHolds(labelRows(outcome.value), options.failOn)) counts.flagged++;
+        await ctx.io.out(toNdjsonLine({ line: job.line, result: outcome.value }));
+      } else {
+        if (isFatal(outcome.error)) throw outcome.error;
+        counts.failed++;
+        const reason = (outcome.error as Error).message;
+        ctx.io.warn(`${source.name}:${job.line}: ${reason}`);
+        await failed.append({ line: job.line, reason, input: job.input });
+      }
+      spinner.update(`Classified ${counts.classified}, failed ${counts.failed}`);
+    }
+  } finally {
+    spinner.stop();
+    await failed.close();
+  }
+  const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
+  ctx.io.note(`classified ${counts.classified} lines${failedNote}`);
+  if (counts.failed > 0) return ExitCode.partial;
+  return counts.flagged > 0 ? ExitCode.condition : ExitCode.ok;
+}
+
+async function* toJobs(lines: AsyncIterable<JsonLine>, defaultUserId: string | undefined, options: ClassifyOptions): AsyncGenerator<Job> {
+  for await (const record of lines) {
+    if ('error' in record) {
+      yield { line: record.line, input: record.text, problem: record.error };
+      continue;
+    }
+    const request = toRequest(record.value, defaultUserId);
+    const problems = requestProblems(request, options.apiVersion);
+    yield problems.length > 0
+      ? { line: record.line, input: record.value, problem: problems.map(describeProblem).join('; ') }
+      : { line: record.line, input: record.value, request };
+  }
+}
+
+/** Expands the shorthand and fills user_id from --user-id or config; validation happens after. */
+function toRequest(value: unknown, defaultUserId: string | undefined): ContentRequest {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value as ContentRequest;
+  const record = value as Record<string, unknown>;
+  const withUser = record.user_id === undefined && defaultUserId !== undefined ? { ...record, user_id: defaultUserId } : record;
+  if (withUser.content !== undefined || typeof withUser.text !== 'string') return withUser as ContentRequest;
+  const { text, ...rest } = withUser;
+  return { ...rest, content: [{ type: 'text', text }] } as ContentRequest;
+}
+
+async function classifyJob(job: Job, options: ClassifyOptions, http: HttpClient): Promise<unknown> {
+  if (job.problem !== undefined) throw new LineFailure(job.problem);
+  return classifyContent(http, job.request!, options.apiVersion);
+}
+
+/** Failures no other line could escape: stop the run rather than write every line to the failed file. */
+function isFatal(error: unknown): boolean {
+  return [AuthenticationError, PermissionDeniedError, MissingCredentialsError, UsageError, InterruptedError, RetryAfterTooLongError].some(
+    (type) => error instanceof type,
+  );
+}

@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { parseOptions } from '../../core/options.js';
+import { UsageError } from '../../core/errors.js';
+import { positional, type App } from '../app.js';
+import { classifyBatch } from './batch.js';
+import { classifyOptionsSchema } from './options.js';
+import { classifyFiles } from './single.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerClassify(program: Command, app: App): void {
+  program
+    .command('classify')
+    .description('Classify text and images synchronously (POST /v1/content)')
+    .argument('[files...]', 'text files and images (PNG, JPEG, GIF, WebP); `-` reads stdin')
+    .option('--text <text>', 'text to classify (repeatable)', collect)
+    .option('--user-id <id>', 'stable identifier of the user (default: config user_id)')
+    .option('--content-id <id>', 'your identifier for the content')
+    .option('--metadata <key=value|@file.json>', 'metadata (repeatable), at most 8 KB serialized', collect)
+    .option('--api-version <version>', 'service version: 2026-08-11 (current) or 2026-08-05')
+    .option('--fail-on <decision>', 'exit 4 when any label reaches match, or review (review includes match)')
+    .option('--batch <file.jsonl>', 'classify each line of a JSONL file (`-` for stdin); results as NDJSON')
+    .option('--concurrency <n>', 'requests in flight with --batch', '4')
+    .option('--failed <file>', 'with --batch: append failed lines here (default csafe-classify-failed-<time>.jsonl)')
+    .addHelpText('after', `
+Examples:
+  csafe classify post.txt photo.jpg --user-id u1
+  csafe classify --text "hello" --user-id u1 --json | jq '.labels[] | select(.decision=="match")'
+  csafe classify --batch items.jsonl --concurrency 8 > results.ndjson`)
+    .action(app.action(async (ctx, command) => {
+      const options = parseOptions(classifyOptionsSchema, command.opts());
+      const [files] = positional(command) as [string[]];
+      const userId = options.userId ?? ctx.settings().userId?.value;
+      if (options.batch === undefined) return classifyFiles(ctx, files, options, userId);
+      if (files.length > 0 || options.text.length > 0) throw new UsageError('--batch takes no files or --text');
+      return classifyBatch(ctx, options.batch, options, userId);
+    }));
+}

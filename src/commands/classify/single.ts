@@ -1,0 +1,40 @@
+import { classifyContent, failOnHolds, labelRows, requestProblems } from '../../api/content.js';
+import type { Context } from '../../context.js';
+import { ExitCode, InputError, UsageError } from '../../core/errors.js';
+import { printResult } from '../../core/output.js';
+import { startSpinner } from '../../core/spinner.js';
+import type { ContentRequest } from '../../schemas/content.js';
+import type { ClassifyOptions } from './options.js';
+import { describeForFiles, parseMetadata, partsFromFiles, partsFromTexts } from './parts.js';
+import { renderLabels } from './render.js';
+
+export async function classifyFiles(ctx: Context, files: readonly string[], options: ClassifyOptions, userId: string | undefined): Promise<number> {
+  if (files.length === 0 && options.text.length === 0) {
+    throw new UsageError('nothing to classify: give files, `-` for stdin, --text or --batch');
+  }
+  if (userId === undefined) {
+    throw new UsageError('--user-id is required', { hint: 'or set a default: `csafe config set user_id <id>`' });
+  }
+  const parts = [...(await partsFromFiles(files, ctx.io.stdin)), ...partsFromTexts(options.text)];
+  const request: ContentRequest = {
+    content: parts.map((p) => p.part),
+    user_id: userId,
+    ...(options.contentId !== undefined && { content_id: options.contentId }),
+    ...(await parseMetadata(options.metadata).then((metadata) => metadata && { metadata })),
+  };
+  const problems = requestProblems(request, options.apiVersion);
+  if (problems.length > 0) throw new InputError(problems.map((p) => describeForFiles(p, parts)).join('\n'));
+
+  const format = ctx.outputFormat();
+  const http = await ctx.http();
+  const spinner = startSpinner(ctx.io, 'Classifying…');
+  let response: unknown;
+  try {
+    response = await classifyContent(http, request, options.apiVersion);
+  } finally {
+    spinner.stop();
+  }
+  const rows = labelRows(response);
+  await printResult(ctx.io, format, response, () => renderLabels(rows, ctx.io));
+  return failOnHolds(rows, options.failOn) ? ExitCode.condition : ExitCode.ok;
+}

@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { UsageError } from '../../core/errors.js';
+import { assertConfigKey, CONFIG_KEYS, type Profile } from '../../core/config.js';
+import { printResult, renderRecord } from '../../core/output.js';
+import { maskKey } from '../../core/redact.js';
+import { positional, type App } from '../app.js';
+
+const shown = (profile: Profile) => (profile.api_key ? { ...profile, api_key: maskKey(profile.api_key) } : profile);
+
+export function registerConfig(program: Command, app: App): void {
+  const group = program.command('config').description(`Profile settings: ${CONFIG_KEYS.join(', ')}`);
+
+  group
+    .command('get')
+    .description('Print one setting of the profile (api_key is masked)')
+    .argument('<key>')
+    .action(app.action(async (ctx, command) => {
+      const key = assertConfigKey(positional(command)[0] as string);
+      const value = shown(ctx.config().profile(ctx.profileName()))[key];
+      if (value === undefined) return 1;
+      await ctx.io.out(value + '\n');
+    }));
+
+  group
+    .command('set')
+    .description('Set one setting of the profile')
+    .argument('<key>')
+    .argument('<value>')
+    .action(app.action(async (ctx, command) => {
+      const [rawKey, value] = positional(command) as [string, string];
+      const key = assertConfigKey(rawKey);
+      if (key === 'api_key') throw new UsageError('use `csafe auth login` to store a key (it keeps the key out of shell history)');
+      ctx.config().set(ctx.profileName(), key, value);
+    }));
+
+  group
+    .command('list')
+    .description('Print every setting of the profile (api_key is masked)')
+    .action(app.action(async (ctx) => {
+      const profile = shown(ctx.config().profile(ctx.profileName()));
+      await printResult(ctx.io, ctx.outputFormat(), profile, () => renderRecord(profile, ctx.io));
+    }));
+}

@@ -1,0 +1,8 @@
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { registerEmulatorStart } from './start.js';
+
+export function registerEmulator(program: Command, app: App): void {
+  const group = program.command('emulator').description('A local Content Safety Service for offline development and tests');
+  registerEmulatorStart(group, app);
+}

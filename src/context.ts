@@ -1,0 +1,139 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { ConfigStore } from './core/config.js';
+import { MissingCredentialsError, InterruptedError, UsageError } from './core/errors.js';
+import type { HttpClient } from './core/http.js';
+import type { IOStreams } from './core/io.js';
+import { resolveOutputFormat, type OutputFormat } from './core/output.js';
+import { DEFAULT_RETRY_POLICY } from './core/retry.js';
+import { checkBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type Settings } from './core/settings.js';
+
+/** A service the command talks to when --emulator is given: started on first use, closed at exit. */
+export interface LocalService {
+  baseUrl: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+export interface ContextDeps {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  flags: GlobalFlags;
+  version: string;
+  signal: AbortSignal;
+  startLocalService: () => Promise<LocalService>;
+}
+
+/**
+ * Everything a command may use, handed over lazily: commands never touch process, console,
+ * global fetch or the clock directly, so tests and the emulator mode can swap any of it.
+ */
+export class Context {
+  readonly io: IOStreams;
+  readonly env: NodeJS.ProcessEnv;
+  readonly flags: GlobalFlags;
+  readonly version: string;
+  readonly signal: AbortSignal;
+  /** Values never to be printed; the error reporter redacts them as a last line of defence. */
+  readonly secrets = new Set<string>();
+  private readonly deps: ContextDeps;
+  private configStore?: ConfigStore;
+  private resolved?: Settings;
+  private client?: Promise<HttpClient>;
+  private localService?: Promise<LocalService>;
+
+  constructor(deps: ContextDeps) {
+    this.deps = deps;
+    this.io = deps.io;
+    this.env = deps.env;
+    this.flags = deps.flags;
+    this.version = deps.version;
+    this.signal = deps.signal;
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  async sleep(ms: number, signal: AbortSignal = this.signal): Promise<void> {
+    try {
+      await delay(ms, undefined, { signal });
+    } catch (error) {
+      if (signal.aborted) throw new InterruptedError();
+      throw error;
+    }
+  }
+
+  config(): ConfigStore {
+    this.configStore ??= new ConfigStore(this.env.CSAFE_CONFIG_DIR || undefined);
+    return this.configStore;
+  }
+
+  profileName(): string {
+    return resolveProfileName(this.flags, this.env);
+  }
+
+  settings(): Settings {
+    if (this.resolved === undefined) {
+      const profile = this.profileName();
+      this.resolved = resolveSettings(this.flags, this.env, this.config().profile(profile), profile);
+      if (this.resolved.apiKey) this.secrets.add(this.resolved.apiKey.value);
+    }
+    return this.resolved;
+  }
+
+  outputFormat(): OutputFormat {
+    return resolveOutputFormat({ output: this.settings().output, json: this.flags.json }, this.io.stdoutIsTTY);
+  }
+
+  /** The HTTP core, configured from flags, environment and profile (or the in-process emulator). */
+  http(): Promise<HttpClient> {
+    this.client ??= this.createClient();
+    return this.client;
+  }
+
+  /** Releases connections and the in-process emulator; a client that failed to start needs no closing. */
+  async close(): Promise<void> {
+    const [client, service] = await Promise.allSettled([this.client, this.localService]);
+    if (client.status === 'fulfilled') await client.value?.close();
+    if (service.status === 'fulfilled') await service.value?.close();
+  }
+
+  private async createClient(): Promise<HttpClient> {
+    const settings = this.settings();
+    const { baseUrl, apiKey } = this.flags.emulator ? await this.emulatorTarget() : this.configuredTarget(settings);
+    this.secrets.add(apiKey);
+    const { HttpClient } = await import('./core/http.js');
+    return new HttpClient({
+      baseUrl,
+      apiKey,
+      timeoutMs: settings.timeoutMs,
+      retry: { ...DEFAULT_RETRY_POLICY, maxRetries: settings.maxRetries, maxWaitMs: settings.maxWaitMs },
+      userAgent: `csafe/${this.version} node/${process.versions.node}`,
+      io: this.io,
+      now: () => this.now(),
+      sleep: (ms, signal) => this.sleep(ms, signal),
+      signal: this.signal,
+    });
+  }
+
+  private async emulatorTarget(): Promise<{ baseUrl: string; apiKey: string }> {
+    this.localService ??= this.deps.startLocalService();
+    const service = await this.localService;
+    this.io.trace(`using an in-process emulator at ${service.baseUrl}`);
+    return { baseUrl: service.baseUrl, apiKey: service.apiKey };
+  }
+
+  private configuredTarget(settings: Settings): { baseUrl: string; apiKey: string } {
+    if (!settings.baseUrl) {
+      throw new UsageError('no base URL configured', {
+        hint: 'set one with `csafe config set base_url https://…`, CSAFE_BASE_URL or --base-url; or try --emulator',
+      });
+    }
+    if (!settings.apiKey) {
+      throw new MissingCredentialsError('no API key configured', {
+        hint: 'run `csafe auth login`, set CSAFE_API_KEY, or pass --api-key',
+      });
+    }
+    return { baseUrl: checkBaseUrl(settings.baseUrl, settings.insecure), apiKey: settings.apiKey.value };
+  }
+}

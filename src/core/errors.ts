@@ -1,0 +1,127 @@
+/** Exit codes: documented in README.md and `csafe --help`; mapped from error classes in one place (main.ts). */
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 3,
+  condition: 4,
+  partial: 5,
+  waitTimeout: 124,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class CsafeError extends Error {
+  readonly exitCode: ExitCodeValue = ExitCode.failure;
+  /** A line telling the user what to do next, printed after the message. */
+  readonly hint?: string;
+
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super(message, { cause: options?.cause });
+    this.name = new.target.name;
+    this.hint = options?.hint;
+  }
+}
+
+/** Bad flags or arguments. Nothing was sent. */
+export class UsageError extends CsafeError {
+  override readonly exitCode = ExitCode.usage;
+}
+
+/** Bad input data, located as `file:line[:column]: field: expected …`. Nothing was sent. */
+export class InputError extends CsafeError {
+  override readonly exitCode = ExitCode.usage;
+}
+
+export class MissingCredentialsError extends CsafeError {
+  override readonly exitCode = ExitCode.auth;
+}
+
+export class ConnectionError extends CsafeError {}
+export class RequestTimeoutError extends CsafeError {}
+
+/** The service asked to wait longer than --max-wait allows. */
+export class RetryAfterTooLongError extends CsafeError {
+  constructor(
+    readonly waitMs: number,
+    readonly retryAt: Date,
+    status: number,
+  ) {
+    const seconds = Math.ceil(waitMs / 1000);
+    super(`service answered ${status} and asked to wait ${seconds} s (until ${retryAt.toISOString()})`, {
+      hint: `retry after that time, or pass --max-wait ${seconds} to wait for it`,
+    });
+  }
+}
+
+export class WaitTimeoutError extends CsafeError {
+  override readonly exitCode = ExitCode.waitTimeout;
+}
+
+export class InterruptedError extends CsafeError {
+  override readonly exitCode = ExitCode.interrupted;
+  constructor(message = 'interrupted') {
+    super(message);
+  }
+}
+
+export interface ApiErrorDetails {
+  status: number;
+  method: string;
+  path: string;
+  serviceMessage: string;
+  errorType?: string;
+  field?: string;
+  requestId?: string;
+  body?: unknown;
+}
+
+/** A non-2xx answer from the service. Carries the request path, never the URL's query or any credential. */
+export class ApiError extends CsafeError {
+  readonly status: number;
+  readonly details: ApiErrorDetails;
+
+  constructor(details: ApiErrorDetails, options?: { hint?: string }) {
+    const type = details.errorType ? ` ${details.errorType}` : '';
+    super(`${details.method} ${details.path}: ${details.status}${type}: ${details.serviceMessage}`, options);
+    this.status = details.status;
+    this.details = details;
+  }
+}
+
+export class BadRequestError extends ApiError {}
+export class AuthenticationError extends ApiError {
+  override readonly exitCode = ExitCode.auth;
+}
+export class PermissionDeniedError extends ApiError {
+  override readonly exitCode = ExitCode.auth;
+}
+export class NotFoundError extends ApiError {}
+export class RequestTooLargeError extends ApiError {}
+export class RateLimitError extends ApiError {}
+export class ServerError extends ApiError {}
+
+export function apiErrorFor(details: ApiErrorDetails): ApiError {
+  switch (details.status) {
+    case 400:
+      return new BadRequestError(details);
+    case 401:
+      return new AuthenticationError(details, {
+        hint: 'check the API key: `csafe auth status`, `csafe auth login`, or CSAFE_API_KEY',
+      });
+    case 403:
+      return new PermissionDeniedError(details);
+    case 404:
+      return new NotFoundError(details);
+    case 413:
+      return new RequestTooLargeError(details);
+    case 429:
+      return new RateLimitError(details);
+    default:
+      return details.status >= 500 ? new ServerError(details) : new ApiError(details);
+  }
+}
+
+export function exitCodeOf(error: unknown): ExitCodeValue {
+  return error instanceof CsafeError ? error.exitCode : ExitCode.failure;
+}

@@ -1,0 +1,223 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
+import {
+  apiErrorFor,
+  ConnectionError,
+  CsafeError,
+  InterruptedError,
+  RequestTimeoutError,
+  RetryAfterTooLongError,
+} from './errors.js';
+import type { IOStreams } from './io.js';
+import { redactHeaders, redactUrl } from './redact.js';
+import { decideRetry, type AttemptOutcome, type Headers, type RetryPolicy } from './retry.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface HttpClientConfig {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  userAgent: string;
+  io: IOStreams;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  /** Aborted on Ctrl-C: every request in flight stops and reports InterruptedError. */
+  signal?: AbortSignal;
+}
+
+/** A body that can be opened again for each attempt, so a retry never replays a half-read stream. */
+export interface ReopenableBody {
+  open(): Readable | Buffer;
+  length: number;
+  contentType: string;
+}
+
+export interface RequestSpec {
+  method: Method;
+  /** Path under the base URL, e.g. `/v1/content`. */
+  path?: string;
+  /** An absolute URL (a pre-signed upload address). It never receives the Authorization header. */
+  url?: string;
+  headers?: Record<string, string>;
+  json?: unknown;
+  body?: ReopenableBody;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  retries: number;
+}
+
+/** The one request engine: auth, JSON, timeouts, the retry policy, typed errors and redacted tracing. */
+export class HttpClient {
+  private readonly agent: Agent;
+
+  constructor(private readonly config: HttpClientConfig) {
+    this.agent = new Agent({
+      keepAliveTimeout: 10_000,
+      connect: { timeout: Math.min(config.timeoutMs, 10_000) },
+    });
+  }
+
+  async request(spec: RequestSpec): Promise<HttpResponse> {
+    const { url, display } = this.target(spec);
+    const headers = this.headers(spec);
+    for (let retry = 0; ; retry++) {
+      this.config.io.trace(`→ ${spec.method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}`);
+      const started = this.config.now();
+      const attempt = await this.attempt(spec, url, headers);
+      const elapsed = this.config.now() - started;
+      const outcome = outcomeOf(attempt);
+      if ('response' in attempt) {
+        this.config.io.trace(`← ${attempt.response.statusCode} ${spec.method} ${display} in ${elapsed} ms`);
+      } else {
+        this.config.io.trace(`← ${attempt.error.message} ${spec.method} ${display} after ${elapsed} ms`);
+      }
+      if ('response' in attempt && attempt.response.statusCode < 300) {
+        return { status: attempt.response.statusCode, headers: attempt.response.headers, body: await readBody(attempt.response), retries: retry };
+      }
+      const decision = decideRetry(outcome, retry, this.config.retry, this.config.now(), this.config.random);
+      const failure = 'response' in attempt ? await this.apiError(spec.method, display, attempt.response) : attempt.error;
+      if (!decision.retry) throw withRetryCount(failure, retry);
+      if ('response' in attempt && decision.serverRequested && decision.delayMs > this.config.retry.maxWaitMs) {
+        throw new RetryAfterTooLongError(decision.delayMs, new Date(this.config.now() + decision.delayMs), attempt.response.statusCode);
+      }
+      this.announceRetry(spec.method, display, failure, retry, decision.delayMs);
+      await this.config.sleep(decision.delayMs, this.config.signal);
+    }
+  }
+
+  /** POST/PUT/GET JSON under the base URL and return the parsed body. */
+  async json(method: Method, path: string, json?: unknown, headers?: Record<string, string>): Promise<unknown> {
+    return (await this.request({ method, path, json, headers })).body;
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private target(spec: RequestSpec): { url: string; display: string } {
+    if (spec.url !== undefined) return { url: spec.url, display: redactUrl(spec.url) };
+    const path = spec.path ?? '/';
+    return { url: this.config.baseUrl.replace(/\/+$/, '') + path, display: path };
+  }
+
+  private headers(spec: RequestSpec): Record<string, string> {
+    const headers: Record<string, string> = { 'user-agent': this.config.userAgent, accept: 'application/json' };
+    if (spec.url === undefined) headers.authorization = `Bearer ${this.config.apiKey}`;
+    if (spec.json !== undefined) headers['content-type'] = 'application/json';
+    if (spec.body !== undefined) {
+      headers['content-type'] = spec.body.contentType;
+      headers['content-length'] = String(spec.body.length);
+    }
+    return { ...headers, ...spec.headers };
+  }
+
+  private async attempt(
+    spec: RequestSpec,
+    url: string,
+    headers: Record<string, string>,
+  ): Promise<{ response: Dispatcher.ResponseData } | { error: CsafeError }> {
+    const timeout = AbortSignal.timeout(this.config.timeoutMs);
+    const signals = [timeout, this.config.signal, spec.signal].filter((s): s is AbortSignal => s !== undefined);
+    const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body?.open();
+    try {
+      const response = await request(url, {
+        method: spec.method,
+        headers,
+        body,
+        dispatcher: this.agent,
+        signal: AbortSignal.any(signals),
+        headersTimeout: this.config.timeoutMs,
+        bodyTimeout: this.config.timeoutMs,
+      });
+      return { response };
+    } catch (error) {
+      if (this.config.signal?.aborted || spec.signal?.aborted) throw new InterruptedError();
+      if (timeout.aborted || isTimeout(error)) {
+        return { error: new RequestTimeoutError(`${spec.method} ${this.target(spec).display}: no answer within ${this.config.timeoutMs / 1000} s`, { hint: 'raise --timeout if the service is slow' }) };
+      }
+      return { error: new ConnectionError(`${spec.method} ${this.target(spec).display}: ${describeNetworkError(error)}`) };
+    }
+  }
+
+  private async apiError(method: Method, path: string, response: Dispatcher.ResponseData): Promise<CsafeError> {
+    const body = await readBody(response);
+    const { message, type, field } = serviceMessage(body, response.statusCode);
+    const requestId = first(response.headers['x-request-id']) ?? first(response.headers['request-id']);
+    return apiErrorFor({ status: response.statusCode, method, path, serviceMessage: message, errorType: type, field, requestId, body });
+  }
+
+  private announceRetry(method: Method, path: string, failure: CsafeError, retry: number, delayMs: number): void {
+    const line = `retry ${retry + 1}/${this.config.retry.maxRetries} of ${method} ${path} in ${delayMs} ms after: ${failure.message}`;
+    // Long waits are announced even without --verbose, so a pause never looks like a hang.
+    if (delayMs >= 5_000) this.config.io.note(line);
+    else this.config.io.trace(line);
+  }
+}
+
+function outcomeOf(attempt: { response: Dispatcher.ResponseData } | { error: CsafeError }): AttemptOutcome {
+  if ('response' in attempt) return { kind: 'response', status: attempt.response.statusCode, headers: attempt.response.headers };
+  return attempt.error instanceof RequestTimeoutError ? { kind: 'timeout' } : { kind: 'network-error' };
+}
+
+function withRetryCount(error: CsafeError, retries: number): CsafeError {
+  if (retries > 0) error.message += ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})`;
+  return error;
+}
+
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+async function readBody(response: Dispatcher.ResponseData): Promise<unknown> {
+  const text = await response.body.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The service's own words from an error body; the spec does not fix its shape, so several are read. */
+export function serviceMessage(body: unknown, status: number): { message: string; type?: string; field?: string } {
+  if (typeof body === 'string' && body.trim() !== '') return { message: body.trim().slice(0, 500) };
+  if (body && typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    const error = record.error;
+    if (error && typeof error === 'object') {
+      const e = error as Record<string, unknown>;
+      if (typeof e.message === 'string') {
+        return { message: e.message, type: typeof e.type === 'string' ? e.type : undefined, field: typeof e.field === 'string' ? e.field : undefined };
+      }
+    }
+    if (typeof error === 'string') return { message: error };
+    if (typeof record.message === 'string') return { message: record.message };
+  }
+  return { message: `HTTP ${status}` };
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+
+function errorCode(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  return typeof code === 'string' ? code : errorCode(cause);
+}
+
+function isTimeout(error: unknown): boolean {
+  const code = errorCode(error);
+  return (code !== undefined && TIMEOUT_CODES.has(code)) || (error as Error)?.name === 'TimeoutError';
+}
+
+function describeNetworkError(error: unknown): string {
+  const code = errorCode(error);
+  const cause = (error as { cause?: { message?: string } })?.cause?.message;
+  const message = (error as Error)?.message ?? String(error);
+  return [code, cause ?? message].filter(Boolean).join(' ');
+}

@@ -1,0 +1,91 @@
+import type { Readable, Writable } from 'node:stream';
+import { once } from 'node:events';
+import { Chalk, type ChalkInstance } from 'chalk';
+import { sanitizeForTerminal } from './sanitize.js';
+
+/**
+ * The one place that decides TTY, colour and whether spinners and progress may be shown.
+ * stdout carries data only; everything for people goes to stderr, and animations only when
+ * stderr is a terminal and --quiet is off. Tests build one over buffers with any TTY flags.
+ */
+export interface IOStreams {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly stdinIsTTY: boolean;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly quiet: boolean;
+  readonly verbose: boolean;
+  /** Colours for data written to stdout (tables). */
+  readonly outColor: ChalkInstance;
+  /** Colours for messages written to stderr. */
+  readonly errColor: ChalkInstance;
+  /** Spinners and progress bars are allowed (stderr is a TTY and not --quiet). */
+  readonly animate: boolean;
+  /** Writes data to stdout, waiting when the pipe is full so memory stays flat. */
+  out(text: string): Promise<void>;
+  /** A line for people on stderr (suppressed by --quiet). Text is sanitised for the terminal. */
+  note(line: string): void;
+  /** A warning or error line on stderr, shown even with --quiet. */
+  warn(line: string): void;
+  /** A --verbose trace line on stderr. */
+  trace(line: string): void;
+}
+
+export interface IOSettings {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  quiet?: boolean;
+  verbose?: boolean;
+  /** false when --no-color was given. */
+  color?: boolean;
+}
+
+export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, flag = true): boolean {
+  if (!flag) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return !['0', 'false'].includes(env.FORCE_COLOR);
+  return isTTY && env.TERM !== 'dumb';
+}
+
+export function createIOStreams(settings: IOSettings): IOStreams {
+  const { stdin, stdout, stderr, env } = settings;
+  // CSAFE_FORCE_TTY lets tests and `script`-less CI runs exercise the terminal code paths.
+  const forced = env.CSAFE_FORCE_TTY === '1';
+  const stdoutIsTTY = forced || Boolean(stdout.isTTY);
+  const stderrIsTTY = forced || Boolean(stderr.isTTY);
+  const quiet = Boolean(settings.quiet);
+  const verbose = Boolean(settings.verbose);
+  const errColor = new Chalk({ level: colorEnabled(stderrIsTTY, env, settings.color) ? 1 : 0 });
+  const writeErr = (line: string) => {
+    stderr.write((stderrIsTTY ? sanitizeForTerminal(line) : line) + '\n');
+  };
+  return {
+    stdin,
+    stdout,
+    stderr,
+    stdinIsTTY: Boolean(stdin.isTTY),
+    stdoutIsTTY,
+    stderrIsTTY,
+    quiet,
+    verbose,
+    outColor: new Chalk({ level: colorEnabled(stdoutIsTTY, env, settings.color) ? 1 : 0 }),
+    errColor,
+    animate: stderrIsTTY && !quiet,
+    async out(text) {
+      if (!stdout.write(text)) await once(stdout, 'drain');
+    },
+    note(line) {
+      if (!quiet) writeErr(line);
+    },
+    warn(line) {
+      writeErr(line);
+    },
+    trace(line) {
+      if (verbose) writeErr(errColor.dim(line));
+    },
+  };
+}

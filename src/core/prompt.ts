@@ -1,0 +1,37 @@
+import type { ReadStream } from 'node:tty';
+import { InterruptedError } from './errors.js';
+import type { IOStreams } from './io.js';
+
+/** Reads a line from a terminal without echoing it (for secrets). Ctrl-C interrupts. */
+export function readHidden(io: IOStreams, prompt: string): Promise<string> {
+  const stdin = io.stdin as ReadStream;
+  io.stderr.write(prompt);
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = (error?: Error) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      io.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const char of chunk.toString('utf8')) {
+        if (char === '\r' || char === '\n') return finish();
+        if (char === '\u0003') return finish(new InterruptedError());
+        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+        else if (char >= ' ') value += char;
+      }
+    };
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.on('data', onData);
+  });
+}
+
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += chunk.toString();
+  return text;
+}

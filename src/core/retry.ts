@@ -1,0 +1,83 @@
+/**
+ * The one retry policy. Pure functions, so every rule is unit-tested without a network.
+ *
+ * Retried: 408, 429, 502, 503, 504, connection failures and timeouts. Never 400/401/403/413 or
+ * any other status. A server-sent `x-should-retry: true|false` overrides the status rule.
+ * Delay: `retry-after-ms`, then `Retry-After` (seconds or HTTP-date), else exponential backoff
+ * with full jitter: random(0, min(cap, base·2^retry)).
+ */
+
+export interface RetryPolicy {
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** The longest server-requested wait we sleep through; beyond it the caller fails with the time to wait. */
+  maxWaitMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 2,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxWaitMs: 60_000,
+};
+
+const RETRYABLE_STATUS = new Set([408, 429, 502, 503, 504]);
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+export type AttemptOutcome =
+  | { kind: 'response'; status: number; headers: Headers }
+  | { kind: 'network-error' }
+  | { kind: 'timeout' };
+
+function header(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function shouldRetry(outcome: AttemptOutcome): boolean {
+  if (outcome.kind !== 'response') return true;
+  const override = header(outcome.headers, 'x-should-retry');
+  if (override === 'true') return true;
+  if (override === 'false') return false;
+  return RETRYABLE_STATUS.has(outcome.status);
+}
+
+/** Milliseconds the server asked us to wait, or undefined when it did not say (or said nonsense). */
+export function serverRequestedDelay(headers: Headers, nowMs: number): number | undefined {
+  const ms = header(headers, 'retry-after-ms');
+  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.ceil(Number(ms));
+  const retryAfter = header(headers, 'retry-after')?.trim();
+  if (retryAfter === undefined || retryAfter === '') return undefined;
+  if (/^\d+$/.test(retryAfter)) return Number(retryAfter) * 1000;
+  const date = Date.parse(retryAfter);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
+}
+
+export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+  return Math.floor(random() * ceiling);
+}
+
+export interface RetryDecision {
+  retry: boolean;
+  delayMs: number;
+  /** True when the delay came from the server (Retry-After), false for our own backoff. */
+  serverRequested: boolean;
+}
+
+/** retry is 0 for the first retry (after the first attempt failed). */
+export function decideRetry(
+  outcome: AttemptOutcome,
+  retry: number,
+  policy: RetryPolicy,
+  nowMs: number,
+  random: () => number = Math.random,
+): RetryDecision {
+  if (retry >= policy.maxRetries || !shouldRetry(outcome)) return { retry: false, delayMs: 0, serverRequested: false };
+  const requested = outcome.kind === 'response' ? serverRequestedDelay(outcome.headers, nowMs) : undefined;
+  if (requested !== undefined) return { retry: true, delayMs: requested, serverRequested: true };
+  return { retry: true, delayMs: backoffDelay(retry, policy, random), serverRequested: false };
+}

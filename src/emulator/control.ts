@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { invalidRequest } from './errors.js';
+import { digestImages } from './images.js';
+import type { Route, RouteContext, RouteResult } from './router.js';
+import { resetState } from './state.js';
+import { validateBody } from './validation.js';
+
+/**
+ * Emulator-only endpoints under the reserved prefix /_emulator: inspection, reset, quirks and
+ * reference sets.
+ * They need no credential and are not written to the request log.
+ */
+export const controlRoutes: readonly Route[] = [
+  control('GET', '/_emulator/health', health),
+  control('GET', '/_emulator/requests', (ctx) => ok({ requests: ctx.state.requests })),
+  control('DELETE', '/_emulator/requests', clearRequests),
+  control('POST', '/_emulator/reset', reset),
+  control('POST', '/_emulator/quirks', setQuirks),
+  control('POST', '/_emulator/reference_sets', addToReferenceSet, 64_000_000),
+];
+
+function control(method: Route['method'], pattern: string, handle: Route['handle'], maxBodyBytes = 64 * 1024): Route {
+  return { method, pattern, maxBodyBytes, auth: false, handle };
+}
+
+const ok = (body: unknown): RouteResult => ({ status: 200, body });
+
+function health(ctx: RouteContext): RouteResult {
+  const uptimeSeconds = Math.floor((ctx.config.now() - ctx.config.startedAt) / 1000);
+  return ok({ status: 'ok', version: 'emulator', uptime_s: uptimeSeconds });
+}
+
+function clearRequests(ctx: RouteContext): RouteResult {
+  ctx.state.requests.length = 0;
+  return ok({ requests: [] });
+}
+
+function reset(ctx: RouteContext): RouteResult {
+  resetState(ctx.state);
+  return ok({ status: 'reset' });
+}
+
+const quirksSchema = z.strictObject({ unknown_values: z.boolean({ error: 'expected true or false' }).optional() });
+
+function setQuirks(ctx: RouteContext): RouteResult {
+  const changes = validateBody(quirksSchema, ctx.json());
+  Object.assign(ctx.state.quirks, changes);
+  return ok({ quirks: ctx.state.quirks });
+}
+
+const referenceSetSchema = z.strictObject({
+  set_id: z.string().min(1, { error: 'expected a non-empty set id' }),
+  images: z
+    .array(z.string().min(1, { error: 'expected base64 image bytes, raw or as a data URI' }))
+    .min(1, { error: 'expected at least one image' }),
+});
+
+/** Adds images (by the SHA-256 of their bytes) to a reference set, creating the set when new. */
+function addToReferenceSet(ctx: RouteContext): RouteResult {
+  const request = validateBody(referenceSetSchema, ctx.json());
+  const images = request.images.map((data, index) => ({ path: ['images', index], data }));
+  const { digests, problems } = digestImages(images);
+  if (problems.length > 0) throw invalidRequest(problems);
+  const set = ctx.state.referenceSets.get(request.set_id) ?? new Set<string>();
+  for (const digest of digests) set.add(digest);
+  ctx.state.referenceSets.set(request.set_id, set);
+  return ok({ set_id: request.set_id, images: set.size });
+}

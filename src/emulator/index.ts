@@ -1,0 +1,73 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { ServiceVersion } from '../schemas/content.js';
+import { CURRENT_VERSION } from '../schemas/content.js';
+import { createEmulatorServer } from './server.js';
+import { createState, type EmulatorConfig } from './state.js';
+
+export interface EmulatorOptions {
+  host?: string;
+  /** 0 picks a free port; the chosen one is in RunningEmulator.port and baseUrl. */
+  port?: number;
+  apiKey?: string;
+  /** Added before every /v1 response. */
+  latencyMs?: number;
+  /** The version of POST /v1/content served when a request sends no Service-Version header. */
+  accountVersion?: '2026-08-11' | '2026-08-05';
+  now?: () => number;
+}
+
+export interface RunningEmulator {
+  baseUrl: string;
+  apiKey: string;
+  port: number;
+  host: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_EMULATOR_API_KEY = 'sk_test_csafe_emulator';
+
+const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_PORT = 4477;
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = options.host ?? DEFAULT_HOST;
+  const now = options.now ?? Date.now;
+  const accountVersion: ServiceVersion = options.accountVersion ?? CURRENT_VERSION;
+  const config: EmulatorConfig = {
+    apiKey: options.apiKey ?? DEFAULT_EMULATOR_API_KEY,
+    latencyMs: options.latencyMs ?? 0,
+    accountVersion,
+    now,
+    startedAt: now(),
+  };
+  const server = createEmulatorServer(config, createState());
+  await listen(server, options.port ?? DEFAULT_PORT, host);
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    apiKey: config.apiKey,
+    port,
+    host,
+    close: () => close(server),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Also drops keep-alive connections, which would otherwise hold the process open. */
+function close(server: Server): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections();
+  });
+}

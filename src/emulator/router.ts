@@ -1,0 +1,81 @@
+import type { IncomingMessage } from 'node:http';
+import type { Credential } from './auth.js';
+import { EmulatorError } from './errors.js';
+import type { EmulatorConfig, State } from './state.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** What a handler gets: the request, its path parameters, the instance's config and state. */
+export interface RouteContext {
+  req: IncomingMessage;
+  params: Readonly<Record<string, string>>;
+  config: EmulatorConfig;
+  state: State;
+  credential: Credential;
+  body: Buffer;
+  /** The body parsed as JSON; undefined when the body is empty. Throws a 400 when it is not JSON. */
+  json(): unknown;
+}
+
+export interface RouteResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** One endpoint. Each area module exports a list of these; the server composes the lists. */
+export interface Route {
+  method: HttpMethod;
+  /** Path with `:name` segments, e.g. `/v1/data/:namespace/requests/:requestId`. */
+  pattern: string;
+  /** Larger bodies get a 413 before the rest is read. */
+  maxBodyBytes: number;
+  /** Whether the route needs a valid API key or access token. */
+  auth: boolean;
+  handle(ctx: RouteContext): RouteResult | Promise<RouteResult>;
+}
+
+export type RouteMatch =
+  | { kind: 'found'; route: Route; params: Record<string, string> }
+  | { kind: 'method_not_allowed'; allowed: HttpMethod[] }
+  | { kind: 'not_found' };
+
+export type Router = (method: string, path: string) => RouteMatch;
+
+export function createRouter(routes: readonly Route[]): Router {
+  const compiled = routes.map((route) => ({ route, segments: route.pattern.split('/') }));
+  return (method, path) => {
+    const segments = path.split('/');
+    const candidates = compiled.flatMap(({ route, segments: pattern }) => {
+      const params = matchSegments(pattern, segments);
+      return params ? [{ route, params }] : [];
+    });
+    const found = candidates.find((candidate) => candidate.route.method === method);
+    if (found) return { kind: 'found', ...found };
+    if (candidates.length > 0) return { kind: 'method_not_allowed', allowed: candidates.map((c) => c.route.method) };
+    return { kind: 'not_found' };
+  };
+}
+
+function matchSegments(pattern: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
+  if (pattern.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [index, expected] of pattern.entries()) {
+    const actual = segments[index] ?? '';
+    if (expected.startsWith(':')) {
+      if (actual === '') return undefined;
+      params[expected.slice(1)] = decodeSegment(actual);
+    } else if (expected !== actual) {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new EmulatorError(400, `malformed percent-encoding in path segment "${segment}"`);
+  }
+}

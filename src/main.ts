@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { Command, CommanderError, Option } from 'commander';
+import { Context, type LocalService } from './context.js';
+import { CsafeError, exitCodeOf, ExitCode } from './core/errors.js';
+import { createIOStreams, type IOStreams } from './core/io.js';
+import { redactSecrets } from './core/redact.js';
+import type { GlobalFlags } from './core/settings.js';
+import type { App } from './commands/app.js';
+import { registerAuth } from './commands/auth/index.js';
+import { registerClassify } from './commands/classify/index.js';
+import { registerConfig } from './commands/config/index.js';
+import { registerEmulator } from './commands/emulator/index.js';
+import { registerToken } from './commands/token/index.js';
+
+export interface ProcessLike {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  /** Aborted on the first Ctrl-C. */
+  signal: AbortSignal;
+}
+
+const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0    success
+  1    request or service failure
+  2    usage error or invalid input (nothing was sent)
+  3    authentication: 401/403, or no API key configured
+  4    a --fail-on condition held
+  5    partial failure: some records failed (written to the --failed file)
+  124  a wait timed out
+  130  interrupted (Ctrl-C)
+
+Environment:
+  CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_TIMEOUT,
+  CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, NO_COLOR, FORCE_COLOR`;
+
+function buildProgram(app: App, io: IOStreams): Command {
+  const program = new Command('csafe')
+    .description('Command-line client for the Content Safety Service, with a local emulator')
+    .version(VERSION, '-V, --version')
+    .option('--profile <name>', 'configuration profile (default: "default", or CSAFE_PROFILE)')
+    .option('--api-key <key>', 'API key or short-lived token (prefer CSAFE_API_KEY: flags show in `ps`)')
+    .option('--base-url <url>', 'service base URL (or CSAFE_BASE_URL)')
+    .option('--timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s)')
+    .option('--max-retries <n>', 'retries of a failed request where retrying is safe (default 2)')
+    .option('--max-wait <duration>', 'longest Retry-After wait to sleep through (default 60s)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson']))
+    .option('--json', 'same as --output json')
+    .option('-v, --verbose', 'trace every request on stderr (credentials redacted)')
+    .option('-q, --quiet', 'no progress, spinners or notes on stderr')
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .option('--insecure', 'allow plain http:// to a non-loopback host')
+    .option('--emulator', 'run against an in-process emulator on an ephemeral port (no account needed)')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => void io.stdout.write(text),
+      writeErr: (text) => void io.stderr.write(text),
+    });
+  registerClassify(program, app);
+  registerToken(program, app);
+  registerAuth(program, app);
+  registerConfig(program, app);
+  registerEmulator(program, app);
+  return program;
+}
+
+async function startInProcessEmulator(): Promise<LocalService> {
+  const { startEmulator } = await import('./emulator/index.js');
+  const apiKey = `sk_test_${crypto.randomUUID().replaceAll('-', '')}`;
+  return startEmulator({ host: '127.0.0.1', port: 0, apiKey });
+}
+
+/** Runs csafe with the given arguments; returns the exit code. */
+export async function main(argv: string[], proc: ProcessLike): Promise<number> {
+  // Until the flags are parsed, commander's own messages go through plain streams.
+  const bootIO = createIOStreams({ ...proc });
+  let exitCode: number = ExitCode.ok;
+  let context: Context | undefined;
+  const app: App = {
+    action: (run) => async (...params) => {
+      const command = params.at(-1) as Command;
+      const flags = command.optsWithGlobals() as GlobalFlags;
+      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color });
+      context = new Context({ io, env: proc.env, flags, version: VERSION, signal: proc.signal, startLocalService: startInProcessEmulator });
+      exitCode = (await run(context, command)) ?? ExitCode.ok;
+    },
+  };
+  try {
+    await buildProgram(app, bootIO).parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    return report(error, context?.io ?? bootIO, context?.secrets ?? new Set());
+  } finally {
+    await context?.close();
+  }
+}
+
+function report(error: unknown, io: IOStreams, secrets: Set<string>): number {
+  if (error instanceof CommanderError) {
+    // commander has already printed its message; help and version are successes.
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+    return ExitCode.usage;
+  }
+  const clean = (text: string) => redactSecrets(text, secrets);
+  if (error instanceof CsafeError) {
+    io.warn(io.errColor.red(`error: ${clean(error.message)}`));
+    if (error.hint) io.warn(`hint: ${clean(error.hint)}`);
+  } else {
+    io.warn(io.errColor.red(`error: ${clean(error instanceof Error ? (error.stack ?? error.message) : String(error))}`));
+  }
+  return exitCodeOf(error);
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+export const TOKEN_LIFETIME = { defaultSeconds: 3600, minSeconds: 300, maxSeconds: 86400 } as const;
+
+export const accessTokenRequestSchema = z.strictObject({
+  customer_session_id: z.string().min(1, { error: 'expected a non-empty session id' }).optional(),
+  expires_in: z
+    .number({ error: 'expected a number of seconds' })
+    .int({ error: 'expected a whole number of seconds' })
+    .min(TOKEN_LIFETIME.minSeconds, { error: `expected at least ${TOKEN_LIFETIME.minSeconds} seconds` })
+    .max(TOKEN_LIFETIME.maxSeconds, { error: `expected at most ${TOKEN_LIFETIME.maxSeconds} seconds` })
+    .optional(),
+  user_id: z.string().min(1, { error: 'expected a non-empty user id' }).optional(),
+});
+
+export const accessTokenResponseSchema = z.looseObject({
+  access_token: z.string(),
+  expires_at: z.string(),
+  expires_in: z.number(),
+  token_type: z.string(),
+});
+
+export type AccessTokenRequest = z.infer<typeof accessTokenRequestSchema>;
+export type AccessTokenResponse = z.infer<typeof accessTokenResponseSchema>;

@@ -1,0 +1,194 @@
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXAMPLES, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** A file the client takes for a PNG (magic bytes) of a chosen size, for limit tests. */
+const pngOfSize = (path: string, bytes: number) => writeFileSync(path, Buffer.concat([PNG_SIGNATURE, randomBytes(bytes - 8)]));
+
+describe('csafe classify', () => {
+  let emulator: EmulatorProcess;
+  const dir = tempDir();
+  const post = join(EXAMPLES, 'post.txt');
+  const photo = join(EXAMPLES, 'photo.png');
+  const knownBad = join(EXAMPLES, 'known-bad.png');
+  const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input, cwd: dir });
+
+  before(async () => {
+    emulator = await startEmulatorProcess();
+  });
+  after(() => emulator.stop());
+  beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
+
+  it('classifies a text file and images, and prints JSON when piped', async () => {
+    const { code, stdout, stderr } = await run(['classify', post, photo, knownBad, '--user-id', 'u1']);
+    assert.equal(code, 0, stderr);
+    const response = JSON.parse(stdout);
+    assert.equal(response.user_id, 'u1');
+    const violence = response.labels.find((l: { label: string }) => l.label === 'violence');
+    assert.equal(violence.decision, 'match');
+    const similarity = response.labels.find((l: { type: string }) => l.type === 'similarity');
+    assert.equal(similarity.set_id, 'rs_emulator_known_bad');
+    const [request] = await emulator.requests();
+    assert.equal(request!.service_version, '2026-08-11', 'the current version is sent explicitly');
+  });
+
+  it('renders a table with one row per label', async () => {
+    const { code, stdout } = await run(['classify', '--text', 'you are stupid', '--user-id', 'u1', '-o', 'table']);
+    assert.equal(code, 0);
+    const lines = stdout.trim().split('\n');
+    assert.deepEqual(lines[0]!.split('\t'), ['LABEL', 'TYPE', 'DECISION', 'SCORE', 'ESCALATION', 'SET']);
+    assert.ok(lines.includes('harassment\tclassifier\treview\t0.55\tcompleted\t'), stdout);
+  });
+
+  it('reads text from stdin with -', async () => {
+    const { code, stdout } = await run(['classify', '-', '--user-id', 'u1'], 'I will kill you');
+    assert.equal(code, 0);
+    assert.ok(JSON.parse(stdout).labels.some((l: { decision: string }) => l.decision === 'match'));
+  });
+
+  it('--fail-on match exits 4 only when a label matches; review includes match', async () => {
+    assert.equal((await run(['classify', '--text', 'I will kill you', '--user-id', 'u1', '--fail-on', 'match'])).code, 4);
+    assert.equal((await run(['classify', '--text', 'you are stupid', '--user-id', 'u1', '--fail-on', 'match'])).code, 0);
+    assert.equal((await run(['classify', '--text', 'you are stupid', '--user-id', 'u1', '--fail-on', 'review'])).code, 4);
+    assert.equal((await run(['classify', '--text', 'I will kill you', '--user-id', 'u1', '--fail-on', 'review'])).code, 4);
+    assert.equal((await run(['classify', '--text', 'hello there', '--user-id', 'u1', '--fail-on', 'review'])).code, 0);
+  });
+
+  it('serves the previous version: builds text/images and renders policies', async () => {
+    const { code, stdout } = await run(['classify', post, knownBad, '--user-id', 'u1', '--api-version', '2026-08-05', '--metadata', 'source=test']);
+    assert.equal(code, 0);
+    const response = JSON.parse(stdout);
+    assert.ok(Array.isArray(response.policies));
+    assert.deepEqual(response.metadata, { source: 'test' });
+    assert.equal(response.reference_set_matches[0].set_id, 'rs_emulator_known_bad');
+    const table = await run(['classify', post, '--user-id', 'u1', '--api-version', '2026-08-05', '-o', 'table']);
+    assert.match(table.stdout, /violence\tpolicy\tmatch\t0\.85/);
+    const [request] = await emulator.requests();
+    assert.equal(request!.service_version, '2026-08-05');
+  });
+
+  it('keeps and shows fields and enum values the spec does not list', async () => {
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { unknown_values: true } });
+    const json = await run(['classify', '--text', 'hello', '--user-id', 'u1']);
+    assert.equal(json.code, 0, json.stderr);
+    const response = JSON.parse(json.stdout);
+    assert.ok(response.x_emulator, 'unknown top-level field kept');
+    assert.ok(response.labels.some((l: { decision: string }) => l.decision === 'needs_context'));
+    const table = await run(['classify', '--text', 'hello', '--user-id', 'u1', '-o', 'table']);
+    assert.match(table.stdout, /emulator_unknown\tclassifier\tneeds_context\t0\.42\tpending/);
+  });
+
+  describe('limits are enforced before sending', () => {
+    const expectRejected = async (args: string[], pattern: RegExp) => {
+      const { code, stderr } = await run(args);
+      assert.equal(code, 2, stderr);
+      assert.match(stderr, pattern);
+      assert.equal((await emulator.requests()).length, 0, 'nothing was sent');
+    };
+
+    it('at most 20 images', async () => {
+      const images = Array.from({ length: 21 }, (_, i) => join(dir, `img${i}.png`));
+      images.forEach((path) => pngOfSize(path, 100));
+      await expectRejected(['classify', ...images, '--user-id', 'u1'], /at most 20 images per request, got 21/);
+    });
+
+    it('5 MB of base64 per image, naming the file', async () => {
+      const big = join(dir, 'big.png');
+      pngOfSize(big, 3_800_000);
+      await expectRejected(['classify', big, '--user-id', 'u1'], /big\.png: content\[0\]\.source\.data: image is 5066668 bytes of base64/);
+    });
+
+    it('8 KB of metadata', async () => {
+      await expectRejected(['classify', '--text', 'hi', '--user-id', 'u1', '--metadata', `note=${'x'.repeat(8_000)}`], /metadata is \d+ bytes serialized, over the limit of 8000/);
+    });
+
+    it('6 MB per request', async () => {
+      const a = join(dir, 'a.png');
+      const b = join(dir, 'b.png');
+      pngOfSize(a, 3_000_000);
+      pngOfSize(b, 3_000_000);
+      await expectRejected(['classify', a, b, '--user-id', 'u1'], /request is \d+ bytes, over the limit of 6000000/);
+    });
+
+    it('16,000 characters of text on version 2026-08-05 only', async () => {
+      const long = join(dir, 'long.txt');
+      writeFileSync(long, 'a'.repeat(16_001));
+      await expectRejected(['classify', long, '--user-id', 'u1', '--api-version', '2026-08-05'], /long\.txt: content\[0\]\.text: text is 16001 characters/);
+      assert.equal((await run(['classify', long, '--user-id', 'u1'])).code, 0);
+    });
+
+    it('a file that is neither text nor an image', async () => {
+      const binary = join(dir, 'blob.bin');
+      writeFileSync(binary, Buffer.from([0, 1, 2, 3, 255]));
+      await expectRejected(['classify', binary, '--user-id', 'u1'], /blob\.bin: neither UTF-8 text nor a PNG, JPEG, GIF or WebP image/);
+    });
+
+    it('a missing file', async () => {
+      await expectRejected(['classify', join(dir, 'nope.txt'), '--user-id', 'u1'], /nope\.txt: no such file/);
+    });
+
+    it('a missing user id', async () => {
+      await expectRejected(['classify', '--text', 'hi'], /--user-id is required/);
+    });
+  });
+
+  it('exits 3 on a wrong key, without echoing it', async () => {
+    const { code, stderr } = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u1'], {
+      env: { ...emulator.env, CSAFE_API_KEY: 'sk_wrong_secret_value' },
+    });
+    assert.equal(code, 3);
+    assert.match(stderr, /401/);
+    assert.doesNotMatch(stderr, /sk_wrong_secret_value/);
+  });
+
+  it('exits 3 with a hint when no key is configured', async () => {
+    const { code, stderr } = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u1'], { env: { CSAFE_BASE_URL: emulator.baseUrl } });
+    assert.equal(code, 3);
+    assert.match(stderr, /no API key configured/);
+    assert.match(stderr, /csafe auth login/);
+  });
+
+  it('never prints the key, even with --verbose, and redacts the Authorization header', async () => {
+    const { code, stdout, stderr } = await run(['--verbose', 'classify', '--text', 'hi', '--user-id', 'u1']);
+    assert.equal(code, 0);
+    assert.ok(!stdout.includes(emulator.apiKey) && !stderr.includes(emulator.apiKey));
+    assert.match(stderr, /"authorization":"\[REDACTED\]"/);
+    assert.match(stderr, /← 200 POST \/v1\/content/);
+  });
+
+  describe('--batch', () => {
+    it('keeps input order under concurrency, tags lines, and writes failures to --failed', async () => {
+      const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ text: i % 7 === 0 ? 'I will kill you' : `message ${i}`, content_id: `c${i}` }));
+      lines.splice(10, 0, '{"text": "broken json"');
+      lines.splice(20, 0, JSON.stringify({ content: [{ type: 'video', url: 'x' }] }));
+      const input = join(dir, 'items.jsonl');
+      writeFileSync(input, lines.join('\n') + '\n');
+      const failed = join(dir, 'failed.jsonl');
+      const { code, stdout, stderr } = await run(['classify', '--batch', input, '--user-id', 'u1', '--concurrency', '8', '--failed', failed]);
+      assert.equal(code, 5, stderr);
+      const results = stdout.trim().split('\n').map((l) => JSON.parse(l));
+      assert.equal(results.length, 40);
+      const expectedLines = Array.from({ length: 42 }, (_, i) => i + 1).filter((n) => n !== 11 && n !== 21);
+      assert.deepEqual(results.map((r) => r.line), expectedLines);
+      assert.equal(results[0].result.user_id, 'u1');
+      const failures = readFileSync(failed, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual(failures.map((f) => f.line), [11, 21]);
+      assert.match(failures[0].reason, /invalid JSON at column/);
+      assert.match(failures[1].reason, /content\[0\]/);
+      assert.match(stderr, /items\.jsonl:11: invalid JSON/);
+      assert.equal((await emulator.requests()).length, 40, 'invalid lines were not sent');
+    });
+
+    it('reads stdin and exits 4 with --fail-on when a line matches', async () => {
+      const input = ['{"text":"hello"}', '{"text":"I will kill you","user_id":"u9"}'].join('\n');
+      const { code, stdout } = await run(['classify', '--batch', '-', '--user-id', 'u1', '--fail-on', 'match'], input);
+      assert.equal(code, 4);
+      const results = stdout.trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual(results.map((r) => r.result.user_id), ['u1', 'u9']);
+    });
+  });
+});

@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { assertError, call, exampleBase64, resetEmulator, startTestEmulator } from './support.js';
+
+interface LogEntry {
+  seq: number;
+  method: string;
+  path: string;
+  status: number;
+  auth: string;
+  service_version: string | null;
+  content_type: string | null;
+  content_length: number | null;
+  duration_ms: number;
+}
+
+const requestLog = async (emulator: RunningEmulator) =>
+  ((await call(emulator, 'GET', '/_emulator/requests')).body as { requests: LogEntry[] }).requests;
+
+const textContent = (text: string) => ({ user_id: 'user_1', content: [{ type: 'text', text }] });
+
+describe('emulator control endpoints', () => {
+  let emulator: RunningEmulator;
+  before(async () => {
+    emulator = await startTestEmulator();
+  });
+  after(() => emulator.close());
+  beforeEach(() => resetEmulator(emulator));
+
+  test('health answers without a credential', async () => {
+    const reply = await call(emulator, 'GET', '/_emulator/health', { key: null });
+    assert.equal(reply.status, 200);
+    const body = reply.body as { status: string; version: string; uptime_s: number };
+    assert.equal(body.status, 'ok');
+    assert.equal(body.version, 'emulator');
+    assert.ok(Number.isInteger(body.uptime_s) && body.uptime_s >= 0);
+  });
+
+  test('baseUrl carries the real port picked for port 0', () => {
+    assert.notEqual(emulator.port, 0);
+    assert.equal(emulator.baseUrl, `http://127.0.0.1:${emulator.port}`);
+  });
+
+  test('an unknown path is 404 and a known path with the wrong method is 405 with Allow', async () => {
+    assertError(await call(emulator, 'GET', '/v1/nothing_here'), 404);
+    assertError(await call(emulator, 'GET', '/_emulator/nothing_here'), 404);
+    const wrongMethod = await call(emulator, 'GET', '/v1/content');
+    assertError(wrongMethod, 405);
+    assert.equal(wrongMethod.headers.get('allow'), 'POST');
+  });
+
+  test('a body that is not JSON is a 400 naming the parse problem', async () => {
+    const error = assertError(await call(emulator, 'POST', '/v1/content', { body: '{"user_id": ' }), 400, '(body)');
+    assert.match(error.message, /not valid JSON/);
+  });
+
+  test('the request log records /v1 requests, without the query string, and not /_emulator ones', async () => {
+    await call(emulator, 'POST', '/v1/content?trace=1', {
+      json: textContent('hello'),
+      headers: { 'Service-Version': '2026-08-11', 'User-Agent': 'csafe-test' },
+    });
+    await call(emulator, 'GET', '/_emulator/health');
+    const [entry, ...rest] = await requestLog(emulator);
+    assert.equal(rest.length, 0);
+    assert.ok(entry);
+    assert.equal(entry.seq, 1);
+    assert.equal(entry.method, 'POST');
+    assert.equal(entry.path, '/v1/content');
+    assert.equal(entry.status, 200);
+    assert.equal(entry.auth, 'api_key');
+    assert.equal(entry.service_version, '2026-08-11');
+    assert.equal(entry.content_type, 'application/json');
+    assert.equal(entry.content_length, JSON.stringify(textContent('hello')).length);
+    assert.ok(entry.duration_ms >= 0);
+  });
+
+  test('the request log names the kind of credential and never holds the key or a token', async () => {
+    const token = ((await call(emulator, 'POST', '/v1/access_tokens')).body as { access_token: string }).access_token;
+    await call(emulator, 'POST', '/v1/content', { json: textContent('hi'), key: token });
+    await call(emulator, 'POST', '/v1/content', { json: textContent('hi'), key: null });
+    await call(emulator, 'POST', '/v1/content', { json: textContent('hi'), key: 'sk_wrong_key' });
+    const log = await requestLog(emulator);
+    assert.deepEqual(
+      log.map((entry) => [entry.auth, entry.status]),
+      [['api_key', 200], ['token', 200], ['missing', 401], ['invalid', 401]],
+    );
+    const serialised = JSON.stringify(log);
+    for (const secret of [emulator.apiKey, token, 'sk_wrong_key']) assert.ok(!serialised.includes(secret));
+  });
+
+  test('DELETE /_emulator/requests clears the log', async () => {
+    await call(emulator, 'POST', '/v1/content', { json: textContent('hi') });
+    assert.equal((await call(emulator, 'DELETE', '/_emulator/requests')).status, 200);
+    assert.deepEqual(await requestLog(emulator), []);
+  });
+
+  test('reset forgets tokens, the log, added reference sets and quirks', async () => {
+    const token = ((await call(emulator, 'POST', '/v1/access_tokens')).body as { access_token: string }).access_token;
+    const photo = exampleBase64('photo.png');
+    await call(emulator, 'POST', '/_emulator/reference_sets', { json: { set_id: 'rs_added', images: [photo] } });
+    await call(emulator, 'POST', '/_emulator/quirks', { json: { unknown_values: true } });
+
+    await resetEmulator(emulator);
+
+    assertError(await call(emulator, 'POST', '/v1/content', { json: textContent('hi'), key: token }), 401);
+    const imageRequest = { user_id: 'user_1', content: [{ type: 'image', source: { type: 'base64', data: photo } }] };
+    const reply = await call(emulator, 'POST', '/v1/content', { json: imageRequest });
+    const body = reply.body as { labels: { type: string }[]; x_emulator?: unknown };
+    assert.ok(body.labels.every((label) => label.type === 'classifier'), 'the added reference set is gone');
+    assert.equal(body.x_emulator, undefined, 'quirks are off again');
+    assert.deepEqual(
+      (await requestLog(emulator)).map((entry) => entry.seq),
+      [1, 2],
+      'the log restarts after the reset',
+    );
+  });
+
+  test('quirks reject unknown switches and non-boolean values', async () => {
+    assertError(await call(emulator, 'POST', '/_emulator/quirks', { json: { unknown_values: 'yes' } }), 400, 'unknown_values');
+    assertError(await call(emulator, 'POST', '/_emulator/quirks', { json: { slow: true } }), 400, 'slow');
+  });
+
+  test('reference_sets rejects bytes that are not an image', async () => {
+    const notAnImage = Buffer.from('plain text').toString('base64');
+    const reply = await call(emulator, 'POST', '/_emulator/reference_sets', { json: { set_id: 'rs_x', images: [notAnImage] } });
+    assertError(reply, 400, 'images[0]');
+  });
+});
+
+describe('emulator instances', () => {
+  test('two instances in one process keep separate state', async () => {
+    const [first, second] = await Promise.all([startTestEmulator(), startTestEmulator()]);
+    try {
+      await call(first, 'POST', '/v1/content', { json: textContent('hi') });
+      assert.equal((await requestLog(first)).length, 1);
+      assert.equal((await requestLog(second)).length, 0);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  test('latencyMs delays /v1 responses but not control endpoints', async () => {
+    const slow = await startTestEmulator({ latencyMs: 150 });
+    try {
+      let started = performance.now();
+      await call(slow, 'POST', '/v1/content', { json: textContent('hi') });
+      assert.ok(performance.now() - started >= 140);
+      started = performance.now();
+      await call(slow, 'GET', '/_emulator/health');
+      assert.ok(performance.now() - started < 140);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test('close() ends kept-alive connections so it returns promptly', async () => {
+    const emulator = await startTestEmulator();
+    await call(emulator, 'GET', '/_emulator/health'); // leaves a keep-alive connection open
+    const started = performance.now();
+    await emulator.close();
+    assert.ok(performance.now() - started < 1000);
+  });
+});

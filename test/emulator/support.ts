@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import { errorBodySchema, type ErrorBody } from '../../src/schemas/errors.js';
+import type { EXAMPLE_IMAGES } from './png.js';
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+export interface CallOptions {
+  /** Serialised as the JSON body. */
+  json?: unknown;
+  /** A raw body, sent as is. */
+  body?: string;
+  headers?: Record<string, string>;
+  /** Bearer credential; the emulator's API key by default, null for no Authorization header. */
+  key?: string | null;
+}
+
+export const startTestEmulator = (options: EmulatorOptions = {}) => startEmulator({ port: 0, ...options });
+
+/** Raw HTTP, on purpose: these tests check the emulator itself, not the client. */
+export async function call(emulator: RunningEmulator, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+  const key = options.key === undefined ? emulator.apiKey : options.key;
+  const headers: Record<string, string> = {
+    ...(key === null ? {} : { Authorization: `Bearer ${key}` }),
+    ...(options.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+    ...options.headers,
+  };
+  const body = options.json === undefined ? options.body : JSON.stringify(options.json);
+  const response = await fetch(`${emulator.baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+export const resetEmulator = async (emulator: RunningEmulator) => {
+  assert.equal((await call(emulator, 'POST', '/_emulator/reset')).status, 200);
+};
+
+/** Asserts the status and the error body's shape; returns the error for further checks. */
+export function assertError(reply: Reply, status: number, field?: string): ErrorBody['error'] {
+  assert.equal(reply.status, status, `expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
+  const { error } = errorBodySchema.parse(reply.body);
+  if (field !== undefined) {
+    assert.equal(error.field, field);
+    assert.match(error.message, new RegExp(`^${escapeRegExp(field)}`), 'the message names the failing field');
+  }
+  return error;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const examplePath = (name: string) => new URL(`../../../examples/${name}`, import.meta.url);
+
+type ExampleName = keyof typeof EXAMPLE_IMAGES;
+
+/** The committed example images (read relative to dist/test/emulator/). */
+export const exampleImage = (name: ExampleName) => readFileSync(examplePath(name));
+export const exampleBase64 = (name: ExampleName) => exampleImage(name).toString('base64');

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** The built launcher, run exactly as a user runs it. */
+export const BIN = fileURLToPath(new URL('../../../bin/csafe', import.meta.url));
+export const EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string | Buffer;
+  cwd?: string;
+}
+
+export const tempDir = (prefix = 'csafe-test-') => mkdtempSync(join(tmpdir(), prefix));
+
+/** An environment with nothing of the developer's own csafe setup leaking in. */
+function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('CSAFE_') && !['NO_COLOR', 'FORCE_COLOR'].includes(name)) env[name] = value;
+  }
+  return { ...env, CSAFE_CONFIG_DIR: tempDir('csafe-config-'), ...extra };
+}
+
+export function runCsafe(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env ?? {}), cwd: options.cwd, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export interface EmulatorProcess {
+  baseUrl: string;
+  apiKey: string;
+  child: ChildProcess;
+  /** Env vars pointing csafe at this emulator. */
+  env: Record<string, string>;
+  control(path: string, init?: { method?: string; body?: unknown }): Promise<unknown>;
+  /** The emulator's log of /v1 requests (method, path, status, auth kind …). */
+  requests(): Promise<Array<Record<string, unknown>>>;
+  stop(): Promise<void>;
+}
+
+/** `csafe emulator start --port 0 --json` in a child process, ready when it prints its line. */
+export async function startEmulatorProcess(extraArgs: readonly string[] = []): Promise<EmulatorProcess> {
+  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--json', ...extraArgs], {
+    env: cleanEnv({}),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`emulator exited with ${code} before it was ready`)));
+  });
+  const ready = JSON.parse(first) as { base_url: string; api_key: string };
+  const control = async (path: string, init: { method?: string; body?: unknown } = {}) => {
+    const response = await fetch(ready.base_url + path, {
+      method: init.method ?? 'GET',
+      headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await response.text();
+    return text === '' ? undefined : JSON.parse(text);
+  };
+  return {
+    baseUrl: ready.base_url,
+    apiKey: ready.api_key,
+    child,
+    env: { CSAFE_BASE_URL: ready.base_url, CSAFE_API_KEY: ready.api_key },
+    control,
+    requests: async () => ((await control('/_emulator/requests')) as { requests: Array<Record<string, unknown>> }).requests,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
