@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import split2 from 'split2';
 import { InputError } from './errors.js';
+import { jsonErrorOffset } from './json-position.js';
 
 /** A named byte stream: a file, or stdin when the path is `-`. */
 export interface InputSource {
@@ -88,8 +89,7 @@ export async function* readJsonLines(source: InputSource): AsyncGenerator<JsonLi
 
 /** `invalid JSON at column 12: Unexpected token }`: the column is what a user needs to find it. */
 export function describeJsonError(error: Error, text: string): string {
-  const position = /position (\d+)/.exec(error.message);
-  const column = position ? Number(position[1]) + 1 : undefined;
-  const reason = error.message.replace(/ in JSON at position \d+.*$/s, '').replace(/^JSON\.parse: /, '');
-  return column !== undefined && column <= text.length + 1 ? `invalid JSON at column ${column}: ${reason}` : `invalid JSON: ${reason}`;
+  const offset = jsonErrorOffset(text);
+  const reason = error.message.replace(/ in JSON at position \d+.*$/s, '').replace(/, ".*" is not valid JSON$/s, '');
+  return offset !== undefined ? `invalid JSON at column ${offset + 1}: ${reason}` : `invalid JSON: ${reason}`;
 }

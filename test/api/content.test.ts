@@ -1,0 +1,70 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { failOnHolds, labelRows, requestProblems, toLegacyRequest } from '../../src/api/content.js';
+import { describeProblem } from '../../src/schemas/issues.js';
+
+const image = (bytes: number) => ({ type: 'image' as const, source: { type: 'base64' as const, data: 'A'.repeat(bytes) } });
+const problems = (request: unknown, version: '2026-08-11' | '2026-08-05' = '2026-08-11') =>
+  requestProblems(request as never, version).map(describeProblem);
+
+describe('content request checks', () => {
+  it('accepts a valid request', () => {
+    assert.deepEqual(problems({ content: [{ type: 'text', text: 'hi' }], user_id: 'u1' }), []);
+  });
+
+  it('names the field of a schema problem, and unknown fields by their own path', () => {
+    assert.deepEqual(problems({ content: [{ type: 'text', text: 5 }], user_id: 'u1' }), ['content[0].text: Invalid input: expected string, received number']);
+    assert.deepEqual(problems({ content: [{ type: 'text', text: 'a', colour: 'red' }], user_id: 'u1' }), ['content[0].colour: unknown field']);
+    assert.deepEqual(problems({ content: [], user_id: '' }), ['content: expected at least one content part', 'user_id: expected a non-empty user id']);
+  });
+
+  it('enforces 20 images, 5 MB of base64 each, and 8 KB of metadata', () => {
+    assert.deepEqual(problems({ content: Array.from({ length: 21 }, () => image(8)), user_id: 'u' }), ['content: at most 20 images per request, got 21']);
+    assert.deepEqual(problems({ content: [image(5_000_004)], user_id: 'u' }), ['content[0].source.data: image is 5000004 bytes of base64, over the limit of 5000000']);
+    assert.deepEqual(problems({ content: [image(5_000_000)], user_id: 'u' }), []);
+    assert.match(problems({ content: [{ type: 'text', text: 'a' }], user_id: 'u', metadata: { k: 'x'.repeat(8000) } })[0]!, /^metadata: metadata is 8008 bytes/);
+  });
+
+  it('enforces 6 MB per request', () => {
+    assert.match(problems({ content: [image(4_000_000), image(2_000_000)], user_id: 'u' })[0]!, /request is \d+ bytes, over the limit of 6000000/);
+  });
+
+  it('enforces 16,000 characters on the previous version only, counting characters not bytes', () => {
+    const request = { content: [{ type: 'text', text: 'é'.repeat(16_001) }], user_id: 'u' };
+    assert.deepEqual(problems(request), []);
+    assert.deepEqual(problems(request, '2026-08-05'), ['content[0].text: text is 16001 characters, over the limit of 16000 for version 2026-08-05']);
+    assert.deepEqual(problems({ content: [{ type: 'text', text: 'é'.repeat(16_000) }], user_id: 'u' }, '2026-08-05'), []);
+  });
+
+  it('builds the previous version shape', () => {
+    assert.deepEqual(
+      toLegacyRequest({ content: [{ type: 'text', text: 'a' }, image(8), { type: 'text', text: 'b' }], user_id: 'u', content_id: 'c', metadata: { k: 1 } }),
+      { user_id: 'u', content_id: 'c', text: 'a\n\nb', images: ['AAAAAAAA'], metadata: { k: 1 } },
+    );
+  });
+});
+
+describe('content responses are read tolerantly', () => {
+  it('reads the current shape, keeping unknown decisions', () => {
+    const rows = labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'escalated', score: null, extra: 1 }], new_field: true });
+    assert.deepEqual(rows, [{ name: 'x', kind: 'classifier', decision: 'escalated', escalation: undefined, score: null, setId: undefined }]);
+  });
+
+  it('reads the previous shape', () => {
+    const rows = labelRows({ policies: [{ policy_id: 'p', decision: 'review', score: 0.6 }], reference_set_matches: [{ set_id: 's', similarity: 0.9 }] });
+    assert.deepEqual(rows.map((r) => [r.name, r.decision, r.score]), [['p', 'review', 0.6], ['reference_set_match', 'match', 0.9]]);
+  });
+
+  it('yields no rows for a shape it does not know, instead of crashing', () => {
+    assert.deepEqual(labelRows({ something: 'else' }), []);
+    assert.deepEqual(labelRows('text'), []);
+  });
+
+  it('--fail-on review includes match', () => {
+    const rows = labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'match' }] });
+    assert.equal(failOnHolds(rows, 'review'), true);
+    assert.equal(failOnHolds(rows, 'match'), true);
+    assert.equal(failOnHolds(labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'review' }] }), 'match'), false);
+    assert.equal(failOnHolds(rows, undefined), false);
+  });
+});

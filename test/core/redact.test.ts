@@ -1,0 +1,41 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { maskKey, redactHeaders, redactSecrets, redactUrl } from '../../src/core/redact.js';
+import { sanitizeForTerminal } from '../../src/core/sanitize.js';
+
+describe('redaction', () => {
+  it('redacts the signature parameters of pre-signed URLs, keeping the rest', () => {
+    const url = 'https://bucket.s3.amazonaws.com/up/file.jsonl?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F20261121&X-Amz-Signature=abcdef0123&X-Amz-Expires=3600&part=1';
+    const redacted = redactUrl(url);
+    assert.ok(!redacted.includes('abcdef0123') && !redacted.includes('AKIA'));
+    assert.match(redacted, /X-Amz-Signature=\[REDACTED\]/);
+    assert.match(redacted, /X-Amz-Algorithm=AWS4-HMAC-SHA256/);
+    assert.match(redacted, /part=1/);
+    assert.match(redactUrl('http://127.0.0.1:4477/_uploads/abc?expires=1&signature=deadbeef'), /signature=\[REDACTED\]/);
+  });
+
+  it('redacts userinfo in URLs', () => {
+    assert.ok(!redactUrl('https://user:pass@host/x').includes('pass'));
+  });
+
+  it('redacts the Authorization header and keeps others', () => {
+    assert.deepEqual(redactHeaders({ Authorization: 'Bearer sk_x', 'content-type': 'application/json' }), {
+      Authorization: '[REDACTED]',
+      'content-type': 'application/json',
+    });
+  });
+
+  it('replaces known secrets anywhere in a message', () => {
+    assert.equal(redactSecrets('bad key sk_live_123456 here', ['sk_live_123456']), 'bad key [REDACTED] here');
+  });
+
+  it('masks keys as prefix…last4', () => {
+    assert.equal(maskKey('sk_live_abcdef9f2c'), 'sk_…9f2c');
+    assert.equal(maskKey('abcdefghijklmnop'), '…mnop');
+    assert.equal(maskKey('short'), '…****');
+  });
+
+  it('shows control characters from the server in caret notation', () => {
+    assert.equal(sanitizeForTerminal('a\u001b[31mred\u0007\tb\nc\u009b'), 'a^[[31mred^G\tb\nc\\u009b');
+  });
+});
