@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { ConfigStore } from './core/config.js';
+import type { ConfigStore } from './core/config.js';
 import { MissingCredentialsError, InterruptedError, UsageError } from './core/errors.js';
 import type { HttpClient } from './core/http.js';
 import type { IOStreams } from './core/io.js';
@@ -63,8 +63,12 @@ export class Context {
     }
   }
 
-  config(): ConfigStore {
-    this.configStore ??= new ConfigStore(this.env.CSAFE_CONFIG_DIR || undefined);
+  /** The profile store; loaded on first use, since conf's import is the slowest part of start-up. */
+  async config(): Promise<ConfigStore> {
+    if (this.configStore === undefined) {
+      const { ConfigStore } = await import('./core/config.js');
+      this.configStore = new ConfigStore(this.env.CSAFE_CONFIG_DIR || undefined);
+    }
     return this.configStore;
   }
 
@@ -72,17 +76,17 @@ export class Context {
     return resolveProfileName(this.flags, this.env);
   }
 
-  settings(): Settings {
+  async settings(): Promise<Settings> {
     if (this.resolved === undefined) {
       const profile = this.profileName();
-      this.resolved = resolveSettings(this.flags, this.env, this.config().profile(profile), profile);
+      this.resolved = resolveSettings(this.flags, this.env, (await this.config()).profile(profile), profile);
       if (this.resolved.apiKey) this.secrets.add(this.resolved.apiKey.value);
     }
     return this.resolved;
   }
 
-  outputFormat(): OutputFormat {
-    return resolveOutputFormat({ output: this.settings().output, json: this.flags.json }, this.io.stdoutIsTTY);
+  async outputFormat(): Promise<OutputFormat> {
+    return resolveOutputFormat({ output: (await this.settings()).output, json: this.flags.json }, this.io.stdoutIsTTY);
   }
 
   /** The HTTP core, configured from flags, environment and profile (or the in-process emulator). */
@@ -99,7 +103,7 @@ export class Context {
   }
 
   private async createClient(): Promise<HttpClient> {
-    const settings = this.settings();
+    const settings = await this.settings();
     const { baseUrl, apiKey } = this.flags.emulator ? await this.emulatorTarget() : this.configuredTarget(settings);
     this.secrets.add(apiKey);
     const { HttpClient } = await import('./core/http.js');

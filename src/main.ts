@@ -7,11 +7,6 @@ import { createIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
 import type { GlobalFlags } from './core/settings.js';
 import type { App } from './commands/app.js';
-import { registerAuth } from './commands/auth/index.js';
-import { registerClassify } from './commands/classify/index.js';
-import { registerConfig } from './commands/config/index.js';
-import { registerEmulator } from './commands/emulator/index.js';
-import { registerToken } from './commands/token/index.js';
 
 export interface ProcessLike {
   stdin: Readable & { isTTY?: boolean };
@@ -39,7 +34,33 @@ Environment:
   CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_TIMEOUT,
   CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, NO_COLOR, FORCE_COLOR`;
 
-function buildProgram(app: App, io: IOStreams): Command {
+type Register = (program: Command, app: App) => void;
+
+/**
+ * Command groups, loaded only when invoked: `csafe --version` or `csafe token create` must not
+ * pay for the imports of every other command. The others appear in help as one-line stubs.
+ */
+const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Promise<Register> }> = [
+  { name: 'classify', description: 'Classify text and images synchronously (POST /v1/content)', load: async () => (await import('./commands/classify/index.js')).registerClassify },
+  { name: 'token', description: 'Short-lived access tokens', load: async () => (await import('./commands/token/index.js')).registerToken },
+  { name: 'auth', description: 'Store, show and remove the API key', load: async () => (await import('./commands/auth/index.js')).registerAuth },
+  { name: 'config', description: 'Profile settings', load: async () => (await import('./commands/config/index.js')).registerConfig },
+  { name: 'emulator', description: 'A local Content Safety Service for offline development and tests', load: async () => (await import('./commands/emulator/index.js')).registerEmulator },
+];
+
+const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--profile', '--api-key', '--base-url', '--timeout', '--max-retries', '--max-wait', '-o', '--output']);
+
+/** The group named on the command line (`csafe [global flags] <group> …` or `csafe help <group>`). */
+export function invokedGroup(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (GLOBAL_OPTIONS_WITH_VALUE.has(arg)) i++;
+    else if (!arg.startsWith('-')) return arg === 'help' ? argv[i + 1] : arg;
+  }
+  return undefined;
+}
+
+async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Promise<Command> {
   const program = new Command('csafe')
     .description('Command-line client for the Content Safety Service, with a local emulator')
     .version(VERSION, '-V, --version')
@@ -63,11 +84,11 @@ function buildProgram(app: App, io: IOStreams): Command {
       writeOut: (text) => void io.stdout.write(text),
       writeErr: (text) => void io.stderr.write(text),
     });
-  registerClassify(program, app);
-  registerToken(program, app);
-  registerAuth(program, app);
-  registerConfig(program, app);
-  registerEmulator(program, app);
+  const invoked = invokedGroup(argv);
+  for (const group of GROUPS) {
+    if (group.name === invoked) (await group.load())(program, app);
+    else program.command(group.name).description(group.description);
+  }
   return program;
 }
 
@@ -93,7 +114,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     },
   };
   try {
-    await buildProgram(app, bootIO).parseAsync(argv, { from: 'user' });
+    await (await buildProgram(app, bootIO, argv)).parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
     return report(error, context?.io ?? bootIO, context?.secrets ?? new Set());
@@ -108,6 +129,8 @@ function report(error: unknown, io: IOStreams, secrets: Set<string>): number {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
     return ExitCode.usage;
   }
+  // The reader of our stdout went away (`| head`): what it wanted it has, so leave quietly.
+  if ((error as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
   const clean = (text: string) => redactSecrets(text, secrets);
   if (error instanceof CsafeError) {
     io.warn(io.errColor.red(`error: ${clean(error.message)}`));

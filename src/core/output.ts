@@ -1,4 +1,4 @@
-import Table from 'cli-table3';
+import { createRequire } from 'node:module';
 import type { ChalkInstance } from 'chalk';
 import type { IOStreams } from './io.js';
 import { sanitizeForTerminal } from './sanitize.js';
@@ -39,6 +39,8 @@ export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]
     const lines = [columns.map((c) => c.header).join('\t'), ...rows.map((row) => columns.map((c) => cell(row, c)).join('\t'))];
     return lines.join('\n') + '\n';
   }
+  // cli-table3 is CommonJS: required only when a table is drawn, to keep it off start-up.
+  const Table = createRequire(import.meta.url)('cli-table3') as typeof import('cli-table3');
   const table = new Table({
     head: columns.map((c) => io.outColor.bold(c.header)),
     style: { head: [], border: [] },

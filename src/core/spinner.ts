@@ -1,4 +1,3 @@
-import ora from 'ora';
 import type { IOStreams } from './io.js';
 
 export interface Spinner {
@@ -10,9 +9,10 @@ export interface Spinner {
 
 const silent: Spinner = { update() {}, succeed() {}, fail() {}, stop() {} };
 
-/** An ora spinner on stderr when the terminal allows it; otherwise nothing at all. */
-export function startSpinner(io: IOStreams, text: string): Spinner {
+/** An ora spinner on stderr when the terminal allows it; otherwise nothing at all (and ora is never loaded). */
+export async function startSpinner(io: IOStreams, text: string): Promise<Spinner> {
   if (!io.animate) return silent;
+  const { default: ora } = await import('ora');
   // discardStdin would swallow input we may be reading (e.g. `-` for stdin).
   const spinner = ora({ text, stream: io.stderr, isEnabled: true, discardStdin: false }).start();
   return {

@@ -32,7 +32,7 @@ export function registerAuthLogin(group: Command, app: App): void {
       if (key === '' || /\s/.test(key)) throw new UsageError('the API key is empty or contains white space');
       ctx.secrets.add(key);
       const profile = ctx.profileName();
-      const store = ctx.config();
+      const store = await ctx.config();
       if (ctx.flags.baseUrl !== undefined) {
         store.set(profile, 'base_url', checkBaseUrl({ value: ctx.flags.baseUrl, source: 'flag' }, Boolean(ctx.flags.insecure)));
       }

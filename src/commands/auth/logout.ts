@@ -7,7 +7,7 @@ export function registerAuthLogout(group: Command, app: App): void {
     .description('Remove the stored API key from the profile')
     .action(app.action(async (ctx) => {
       const profile = ctx.profileName();
-      ctx.config().unset(profile, 'api_key');
+      (await ctx.config()).unset(profile, 'api_key');
       ctx.io.note(`Removed the API key from profile "${profile}"`);
     }));
 }

@@ -9,16 +9,16 @@ export function registerAuthStatus(group: Command, app: App): void {
     .command('status')
     .description('Show which key and base URL would be used, and where they come from (key masked)')
     .action(app.action(async (ctx) => {
-      const settings = ctx.settings();
+      const settings = await ctx.settings();
       const status = {
         profile: settings.profile,
         base_url: settings.baseUrl?.value ?? null,
         base_url_source: settings.baseUrl?.source ?? null,
         api_key: settings.apiKey ? maskKey(settings.apiKey.value) : null,
         api_key_source: settings.apiKey?.source ?? null,
-        config_file: ctx.config().path,
+        config_file: (await ctx.config()).path,
       };
-      await printResult(ctx.io, ctx.outputFormat(), status, () => renderRecord(status, ctx.io));
+      await printResult(ctx.io, (await ctx.outputFormat()), status, () => renderRecord(status, ctx.io));
       if (!settings.apiKey) {
         ctx.io.warn('no API key configured: run `csafe auth login` or set CSAFE_API_KEY');
         return ExitCode.auth;

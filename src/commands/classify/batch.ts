@@ -37,7 +37,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
   const source = inputSource(path, ctx.io.stdin);
   const failed = new FailedFile(options.failed ?? defaultFailedPath('classify', ctx.now()));
   const http = await ctx.http();
-  const spinner = startSpinner(ctx.io, 'Classifying…');
+  const spinner = await startSpinner(ctx.io, 'Classifying…');
   const counts = { classified: 0, failed: 0, flagged: 0 };
   const jobs = toJobs(readJsonLines(source), defaultUserId, options);
   try {

@@ -30,7 +30,7 @@ Examples:
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(classifyOptionsSchema, command.opts());
       const [files] = positional(command) as [string[]];
-      const userId = options.userId ?? ctx.settings().userId?.value;
+      const userId = options.userId ?? (await ctx.settings()).userId?.value;
       if (options.batch === undefined) return classifyFiles(ctx, files, options, userId);
       if (files.length > 0 || options.text.length > 0) throw new UsageError('--batch takes no files or --text');
       return classifyBatch(ctx, options.batch, options, userId);

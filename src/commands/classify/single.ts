@@ -25,9 +25,9 @@ export async function classifyFiles(ctx: Context, files: readonly string[], opti
   const problems = requestProblems(request, options.apiVersion);
   if (problems.length > 0) throw new InputError(problems.map((p) => describeForFiles(p, parts)).join('\n'));
 
-  const format = ctx.outputFormat();
+  const format = await ctx.outputFormat();
   const http = await ctx.http();
-  const spinner = startSpinner(ctx.io, 'Classifying…');
+  const spinner = await startSpinner(ctx.io, 'Classifying…');
   let response: unknown;
   try {
     response = await classifyContent(http, request, options.apiVersion);

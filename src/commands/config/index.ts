@@ -16,7 +16,7 @@ export function registerConfig(program: Command, app: App): void {
     .argument('<key>')
     .action(app.action(async (ctx, command) => {
       const key = assertConfigKey(positional(command)[0] as string);
-      const value = shown(ctx.config().profile(ctx.profileName()))[key];
+      const value = shown((await ctx.config()).profile(ctx.profileName()))[key];
       if (value === undefined) return 1;
       await ctx.io.out(value + '\n');
     }));
@@ -30,14 +30,14 @@ export function registerConfig(program: Command, app: App): void {
       const [rawKey, value] = positional(command) as [string, string];
       const key = assertConfigKey(rawKey);
       if (key === 'api_key') throw new UsageError('use `csafe auth login` to store a key (it keeps the key out of shell history)');
-      ctx.config().set(ctx.profileName(), key, value);
+      (await ctx.config()).set(ctx.profileName(), key, value);
     }));
 
   group
     .command('list')
     .description('Print every setting of the profile (api_key is masked)')
     .action(app.action(async (ctx) => {
-      const profile = shown(ctx.config().profile(ctx.profileName()));
-      await printResult(ctx.io, ctx.outputFormat(), profile, () => renderRecord(profile, ctx.io));
+      const profile = shown((await ctx.config()).profile(ctx.profileName()));
+      await printResult(ctx.io, (await ctx.outputFormat()), profile, () => renderRecord(profile, ctx.io));
     }));
 }

@@ -26,7 +26,7 @@ export function registerTokenCreate(group: Command, app: App): void {
     .option('--session-id <id>', 'opaque customer session identifier')
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(optionsSchema, command.opts());
-      const format = ctx.outputFormat();
+      const format = await ctx.outputFormat();
       const token = await createAccessToken(await ctx.http(), {
         ...(options.expiresIn !== undefined && { expires_in: options.expiresIn }),
         ...(options.userId !== undefined && { user_id: options.userId }),
