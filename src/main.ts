@@ -133,10 +133,10 @@ function report(error: unknown, io: IOStreams, secrets: Set<string>): number {
   if ((error as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
   const clean = (text: string) => redactSecrets(text, secrets);
   if (error instanceof CsafeError) {
-    io.warn(io.errColor.red(`error: ${clean(error.message)}`));
+    io.error(`error: ${clean(error.message)}`);
     if (error.hint) io.warn(`hint: ${clean(error.hint)}`);
   } else {
-    io.warn(io.errColor.red(`error: ${clean(error instanceof Error ? (error.stack ?? error.message) : String(error))}`));
+    io.error(`error: ${clean(error instanceof Error ? (error.stack ?? error.message) : String(error))}`);
   }
   return exitCodeOf(error);
 }

@@ -27,8 +27,10 @@ export interface IOStreams {
   out(text: string): Promise<void>;
   /** A line for people on stderr (suppressed by --quiet). Text is sanitised for the terminal. */
   note(line: string): void;
-  /** A warning or error line on stderr, shown even with --quiet. */
+  /** A warning line on stderr, shown even with --quiet. */
   warn(line: string): void;
+  /** An error line on stderr in red: the text is sanitised first, then coloured. */
+  error(line: string): void;
   /** A --verbose trace line on stderr. */
   trace(line: string): void;
 }
@@ -60,8 +62,9 @@ export function createIOStreams(settings: IOSettings): IOStreams {
   const quiet = Boolean(settings.quiet);
   const verbose = Boolean(settings.verbose);
   const errColor = new Chalk({ level: colorEnabled(stderrIsTTY, env, settings.color) ? 1 : 0 });
+  const clean = (line: string) => (stderrIsTTY ? sanitizeForTerminal(line) : line);
   const writeErr = (line: string) => {
-    stderr.write((stderrIsTTY ? sanitizeForTerminal(line) : line) + '\n');
+    stderr.write(line + '\n');
   };
   return {
     stdin,
@@ -79,13 +82,16 @@ export function createIOStreams(settings: IOSettings): IOStreams {
       if (!stdout.write(text)) await once(stdout, 'drain');
     },
     note(line) {
-      if (!quiet) writeErr(line);
+      if (!quiet) writeErr(clean(line));
     },
     warn(line) {
-      writeErr(line);
+      writeErr(clean(line));
+    },
+    error(line) {
+      writeErr(errColor.red(clean(line)));
     },
     trace(line) {
-      if (verbose) writeErr(errColor.dim(line));
+      if (verbose) writeErr(errColor.dim(clean(line)));
     },
   };
 }

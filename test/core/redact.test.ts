@@ -39,3 +39,24 @@ describe('redaction', () => {
     assert.equal(sanitizeForTerminal('a\u001b[31mred\u0007\tb\nc\u009b'), 'a^[[31mred^G\tb\nc\\u009b');
   });
 });
+
+describe('IOStreams on a terminal', () => {
+  it('sanitises text from elsewhere but keeps its own colours', async () => {
+    const { bufferIO } = await import('../helpers/io.js');
+    const { createIOStreams } = await import('../../src/core/io.js');
+    const { PassThrough } = await import('node:stream');
+    let stderr = '';
+    const err = Object.assign(new PassThrough(), { isTTY: true });
+    err.on('data', (c) => (stderr += c));
+    const io = createIOStreams({ stdin: new PassThrough(), stdout: new PassThrough(), stderr: err, env: { FORCE_COLOR: '1' } });
+    io.error('server said \u001b]0;pwned\u0007');
+    assert.equal(stderr, '\u001b[31mserver said ^[]0;pwned^G\u001b[39m\n');
+    const quiet = bufferIO({ tty: true, quiet: true });
+    quiet.io.note('hidden');
+    quiet.io.warn('shown');
+    assert.equal(quiet.stderr(), 'shown\n');
+    assert.equal(quiet.io.animate, false);
+    assert.equal(bufferIO({ tty: true }).io.animate, true);
+    assert.equal(bufferIO({ tty: false }).io.animate, false);
+  });
+});
