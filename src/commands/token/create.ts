@@ -1,21 +1,23 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { createAccessToken } from '../../api/tokens.js';
-import { parseOptions } from '../../core/options.js';
+import { UsageError } from '../../core/errors.js';
 import { printResult, renderRecord } from '../../core/output.js';
-import { TOKEN_LIFETIME } from '../../schemas/tokens.js';
+import { accessTokenRequestSchema, TOKEN_LIFETIME, type AccessTokenRequest } from '../../schemas/tokens.js';
 import type { App } from '../app.js';
 
-const optionsSchema = z.object({
-  expiresIn: z.coerce
-    .number({ error: 'expected a number of seconds' })
-    .int({ error: 'expected a whole number of seconds' })
-    .min(TOKEN_LIFETIME.minSeconds, { error: `expected at least ${TOKEN_LIFETIME.minSeconds} seconds` })
-    .max(TOKEN_LIFETIME.maxSeconds, { error: `expected at most ${TOKEN_LIFETIME.maxSeconds} seconds` })
-    .optional(),
-  userId: z.string().min(1, { error: 'expected a non-empty user id' }).optional(),
-  sessionId: z.string().min(1, { error: 'expected a non-empty session id' }).optional(),
-});
+const FLAG_OF_FIELD: Record<string, string> = { expires_in: '--expires-in', user_id: '--user-id', customer_session_id: '--session-id' };
+
+/** The request is checked with the same schema the emulator uses, so the rules live in one place. */
+function tokenRequest(options: { expiresIn?: string; userId?: string; sessionId?: string }): AccessTokenRequest {
+  const parsed = accessTokenRequestSchema.safeParse({
+    ...(options.expiresIn !== undefined && { expires_in: /^\s*-?\d+(\.\d+)?\s*$/.test(options.expiresIn) ? Number(options.expiresIn) : options.expiresIn }),
+    ...(options.userId !== undefined && { user_id: options.userId }),
+    ...(options.sessionId !== undefined && { customer_session_id: options.sessionId }),
+  });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new UsageError(`${FLAG_OF_FIELD[String(issue.path[0])] ?? 'token'}: ${issue.message}`);
+}
 
 export function registerTokenCreate(group: Command, app: App): void {
   group
@@ -25,13 +27,9 @@ export function registerTokenCreate(group: Command, app: App): void {
     .option('--user-id <id>', 'user the token is attributed to')
     .option('--session-id <id>', 'opaque customer session identifier')
     .action(app.action(async (ctx, command) => {
-      const options = parseOptions(optionsSchema, command.opts());
+      const request = tokenRequest(command.opts());
       const format = await ctx.outputFormat();
-      const token = await createAccessToken(await ctx.http(), {
-        ...(options.expiresIn !== undefined && { expires_in: options.expiresIn }),
-        ...(options.userId !== undefined && { user_id: options.userId }),
-        ...(options.sessionId !== undefined && { customer_session_id: options.sessionId }),
-      });
+      const token = await createAccessToken(await ctx.http(), request);
       await printResult(ctx.io, format, token, () => renderRecord(token as Record<string, unknown>, ctx.io));
     }));
 }
