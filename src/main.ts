@@ -11,6 +11,7 @@ import { registerAuth } from './commands/auth/index.js';
 import { registerClassify } from './commands/classify/index.js';
 import { registerConfig } from './commands/config/index.js';
 import { registerEmulator } from './commands/emulator/index.js';
+import { registerEvents } from './commands/events/index.js';
 import { registerToken } from './commands/token/index.js';
 
 export interface ProcessLike {
@@ -67,6 +68,7 @@ function buildProgram(app: App, io: IOStreams): Command {
   registerToken(program, app);
   registerAuth(program, app);
   registerConfig(program, app);
+  registerEvents(program, app);
   registerEmulator(program, app);
   return program;
 }
