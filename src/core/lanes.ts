@@ -12,12 +12,18 @@ export interface LaneOptions<T> {
   sizeOf(item: T): number;
 }
 
+/**
+ * Batches a lane may hold waiting. Reading stops when any one lane is full, so this is what lets
+ * the other lanes keep working while one waits out a slow answer or a Retry-After.
+ */
+const QUEUED_BATCHES_PER_LANE = 64;
+
 export async function runLanes<T>(
   items: AsyncIterable<T>,
   options: LaneOptions<T>,
   work: (batch: T[]) => Promise<void>,
 ): Promise<void> {
-  const queues = Array.from({ length: options.lanes }, () => new LaneQueue<T>(options.maxBatchItems * 2));
+  const queues = Array.from({ length: options.lanes }, () => new LaneQueue<T>(options.maxBatchItems * QUEUED_BATCHES_PER_LANE));
   const lanes = queues.map(async (queue) => {
     try {
       for (let batch = await queue.take(options); batch !== undefined; batch = await queue.take(options)) await work(batch);
