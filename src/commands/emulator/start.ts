@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { parseOptions } from '../../core/options.js';
-import { FAULT_KINDS, type FaultKind } from '../../emulator/faults.js';
+import { FAULT_KINDS } from '../../emulator/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 import type { App } from '../app.js';
 
@@ -48,7 +48,7 @@ The API key is --api-key, or sk_test_csafe_emulator. With --json, one line
         port: options.port,
         latencyMs: options.latency,
         accountVersion: options.accountVersion,
-        faults: { rate: options.faultRate, kinds: options.faults as FaultKind[], seed: options.seed, delayMs: options.faultDelay },
+        faults: { rate: options.faultRate, kinds: options.faults, seed: options.seed, delayMs: options.faultDelay },
         ...(ctx.flags.apiKey !== undefined && { apiKey: ctx.flags.apiKey }),
       });
       const ready = { base_url: emulator.baseUrl, api_key: emulator.apiKey };

@@ -67,11 +67,6 @@ export class Checkpoint {
     }
   }
 
-  /** Records resumed from: the number of records a previous run settled. */
-  get resumed(): boolean {
-    return Object.keys(this.data.settled).length > 0;
-  }
-
   isSettled(slot: number, position: number): boolean {
     return position <= (this.data.settled[slot] ?? 0);
   }
