@@ -5,13 +5,13 @@ _csafe() {
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 
   local global="--profile --api-key --base-url --timeout --max-retries --max-wait -o --output --json -v --verbose -q --quiet --no-color --insecure --emulator -h --help -V --version"
-  local commands="classify token auth config emulator"
+  local commands="classify token auth config events emulator"
 
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json ndjson" -- "$cur")); return ;;
     --api-version|--account-version) COMPREPLY=($(compgen -W "2026-08-11 2026-08-05" -- "$cur")); return ;;
     --fail-on) COMPREPLY=($(compgen -W "match review" -- "$cur")); return ;;
-    --batch|--failed|--metadata) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --batch|--failed|--metadata|--checkpoint|--skip-invalid) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
 
   local cmd="" sub="" i
@@ -35,7 +35,12 @@ _csafe() {
     config)
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "get set list" -- "$cur"))
       else COMPREPLY=($(compgen -W "base_url user_id output timeout max_retries $global" -- "$cur")); fi ;;
-    emulator) [[ -z $sub ]] && COMPREPLY=($(compgen -W "start" -- "$cur")) || COMPREPLY=($(compgen -W "--host --port --latency --account-version $global" -- "$cur")) ;;
+    events)
+      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "send example" -- "$cur"))
+      elif [[ $sub == example ]]; then COMPREPLY=($(compgen -W "user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--dry-run --checkpoint --failed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --shard $global" -- "$cur"))
+      else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
+    emulator) [[ -z $sub ]] && COMPREPLY=($(compgen -W "start" -- "$cur")) || COMPREPLY=($(compgen -W "--host --port --latency --account-version --fault-rate --faults --seed --fault-delay $global" -- "$cur")) ;;
   esac
 }
 complete -o default -F _csafe csafe

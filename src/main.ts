@@ -45,6 +45,7 @@ const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Pro
   { name: 'token', description: 'Short-lived access tokens', load: async () => (await import('./commands/token/index.js')).registerToken },
   { name: 'auth', description: 'Store, show and remove the API key', load: async () => (await import('./commands/auth/index.js')).registerAuth },
   { name: 'config', description: 'Profile settings', load: async () => (await import('./commands/config/index.js')).registerConfig },
+  { name: 'events', description: 'Backend events: validate and send, resumable and ordered', load: async () => (await import('./commands/events/index.js')).registerEvents },
   { name: 'emulator', description: 'A local Content Safety Service for offline development and tests', load: async () => (await import('./commands/emulator/index.js')).registerEmulator },
 ];
 

@@ -12,9 +12,21 @@ export class FailedFile {
   constructor(readonly path: string) {}
 
   async append(record: unknown): Promise<void> {
+    await this.appendLine(JSON.stringify(record));
+  }
+
+  /** A line written as given: text already serialised, or an input line that is not JSON, kept byte for byte. */
+  async appendLine(text: string): Promise<void> {
     this.stream ??= createWriteStream(this.path, { flags: 'a', mode: 0o600 });
     this.count++;
-    if (!this.stream.write(JSON.stringify(record) + '\n')) await once(this.stream, 'drain');
+    if (!this.stream.write(text + '\n')) await once(this.stream, 'drain');
+  }
+
+  /** Resolves once every record appended so far has reached the operating system (survives kill -9). */
+  flush(): Promise<void> {
+    const stream = this.stream;
+    if (!stream) return Promise.resolve();
+    return new Promise((resolve, reject) => stream.write('', (error) => (error ? reject(error) : resolve())));
   }
 
   async close(): Promise<void> {

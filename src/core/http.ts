@@ -80,10 +80,10 @@ export class HttpClient {
         this.config.io.trace(`← ${attempt.error.message} ${spec.method} ${display} after ${elapsed} ms`);
       }
       if ('response' in attempt && attempt.response.statusCode < 300) {
-        return { status: attempt.response.statusCode, headers: attempt.response.headers, body: await readBody(attempt.response), retries: retry };
+        return { status: attempt.response.statusCode, headers: attempt.response.headers, body: parseBody(attempt.text), retries: retry };
       }
       const decision = decideRetry(outcome, retry, this.config.retry, this.config.now(), this.config.random);
-      const failure = 'response' in attempt ? await this.apiError(spec.method, display, attempt.response) : attempt.error;
+      const failure = 'response' in attempt ? this.apiError(spec.method, display, attempt.response, attempt.text) : attempt.error;
       if (!decision.retry) throw withRetryCount(failure, retry);
       if ('response' in attempt && decision.serverRequested && decision.delayMs > this.config.retry.maxWaitMs) {
         throw new RetryAfterTooLongError(decision.delayMs, new Date(this.config.now() + decision.delayMs), attempt.response.statusCode);
@@ -123,7 +123,7 @@ export class HttpClient {
     spec: RequestSpec,
     url: string,
     headers: Record<string, string>,
-  ): Promise<{ response: Dispatcher.ResponseData } | { error: CsafeError }> {
+  ): Promise<Attempt> {
     const timeout = AbortSignal.timeout(this.config.timeoutMs);
     const signals = [timeout, this.config.signal, spec.signal].filter((s): s is AbortSignal => s !== undefined);
     const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body?.open();
@@ -137,7 +137,8 @@ export class HttpClient {
         headersTimeout: this.config.timeoutMs,
         bodyTimeout: this.config.timeoutMs,
       });
-      return { response };
+      // Read inside the attempt: a connection cut or a stall mid-body is then retried like any other network failure.
+      return { response, text: await response.body.text() };
     } catch (error) {
       if (this.config.signal?.aborted || spec.signal?.aborted) throw new InterruptedError();
       if (timeout.aborted || isTimeout(error)) {
@@ -147,8 +148,8 @@ export class HttpClient {
     }
   }
 
-  private async apiError(method: Method, path: string, response: Dispatcher.ResponseData): Promise<CsafeError> {
-    const body = await readBody(response);
+  private apiError(method: Method, path: string, response: Dispatcher.ResponseData, text: string): CsafeError {
+    const body = parseBody(text);
     const { message, type, field } = serviceMessage(body, response.statusCode);
     const requestId = first(response.headers['x-request-id']) ?? first(response.headers['request-id']);
     return apiErrorFor({ status: response.statusCode, method, path, serviceMessage: message, errorType: type, field, requestId, body });
@@ -162,7 +163,9 @@ export class HttpClient {
   }
 }
 
-function outcomeOf(attempt: { response: Dispatcher.ResponseData } | { error: CsafeError }): AttemptOutcome {
+type Attempt = { response: Dispatcher.ResponseData; text: string } | { error: CsafeError };
+
+function outcomeOf(attempt: Attempt): AttemptOutcome {
   if ('response' in attempt) return { kind: 'response', status: attempt.response.statusCode, headers: attempt.response.headers };
   return attempt.error instanceof RequestTimeoutError ? { kind: 'timeout' } : { kind: 'network-error' };
 }
@@ -174,8 +177,7 @@ function withRetryCount(error: CsafeError, retries: number): CsafeError {
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-async function readBody(response: Dispatcher.ResponseData): Promise<unknown> {
-  const text = await response.body.text();
+function parseBody(text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text);

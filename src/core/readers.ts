@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import split2 from 'split2';
 import { InputError } from './errors.js';
-import { jsonErrorOffset } from './json-position.js';
+import { NestingTracker, parseJsonAt, scanJsonArray, type JsonRecord } from './json-scan.js';
 
 /** A named byte stream: a file, or stdin when the path is `-`. */
 export interface InputSource {
@@ -78,18 +78,93 @@ export async function* readJsonLines(source: InputSource): AsyncGenerator<JsonLi
   let any = false;
   for await (const { line, text } of readLines(source)) {
     any = true;
-    try {
-      yield { line, value: JSON.parse(text) };
-    } catch (error) {
-      yield { line, text, error: describeJsonError(error as Error, text) };
-    }
+    yield parseJsonAt(text, line);
   }
   if (!any) throw new InputError(`${source.name}: is empty, expected at least one JSON record`);
 }
 
-/** `invalid JSON at column 12: Unexpected token }`: the column is what a user needs to find it. */
-export function describeJsonError(error: Error, text: string): string {
-  const offset = jsonErrorOffset(text);
-  const reason = error.message.replace(/ in JSON at position \d+.*$/s, '').replace(/, ".*" is not valid JSON$/s, '');
-  return offset !== undefined ? `invalid JSON at column ${offset + 1}: ${reason}` : `invalid JSON: ${reason}`;
+const BOM = [0xef, 0xbb, 0xbf];
+const isJsonSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+
+/**
+ * Records of any of three shapes, told apart by the first character that is not white space:
+ * `[` streams the elements of one JSON array; anything else is read line by line as JSON Lines,
+ * where a line that opens an object it does not close continues on the next lines (one
+ * pretty-printed object, or `jq .` output). Memory stays flat in every shape; a bad record is
+ * yielded with its line and reason, not thrown. Empty input is an error.
+ */
+export async function* readRecords(source: InputSource, maxRecordBytes = MAX_LINE_BYTES): AsyncGenerator<JsonRecord> {
+  const stream = source.open();
+  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let any = false;
+  try {
+    const { head, firstByte } = await peekFirstByte(chunks);
+    if (firstByte === undefined) throw new InputError(`${source.name}: is empty, expected at least one JSON record`);
+    const replay = (async function* () {
+      yield* head;
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+    })();
+    const records =
+      firstByte === 0x5b
+        ? scanJsonArray(replay, maxRecordBytes)
+        : readValuesByLine(readLines({ name: source.name, open: () => Readable.from(replay) }, maxRecordBytes), maxRecordBytes);
+    for await (const record of records) {
+      any = true;
+      yield record;
+    }
+  } catch (error) {
+    throw error instanceof InputError ? error : fileError(source.name, error);
+  } finally {
+    if (source.name !== 'stdin') stream.destroy();
+  }
+  if (!any) throw new InputError(`${source.name}: holds no records, expected at least one JSON record`);
+}
+
+async function peekFirstByte(chunks: AsyncIterator<Buffer>): Promise<{ head: Buffer[]; firstByte?: number }> {
+  const head: Buffer[] = [];
+  let offset = 0;
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+    const chunk = next.value;
+    head.push(chunk);
+    let i = 0;
+    if (offset === 0 && BOM.every((byte, index) => chunk[index] === byte)) i = BOM.length;
+    for (; i < chunk.length; i++) if (!isJsonSpace(chunk[i]!)) return { head, firstByte: chunk[i] };
+    offset += chunk.length;
+  }
+  return { head };
+}
+
+/** JSON Lines, except that a value left open at the end of its line is completed by the following lines. */
+async function* readValuesByLine(lines: AsyncIterable<SourceLine>, maxRecordBytes: number): AsyncGenerator<JsonRecord> {
+  let open: { lines: SourceLine[]; bytes: number; nesting: NestingTracker } | undefined;
+  for await (const line of lines) {
+    if (open !== undefined) {
+      open.lines.push(line);
+      open.bytes += line.text.length;
+      open.nesting.feed(line.text);
+      if (open.nesting.depth <= 0) {
+        yield parseJsonAt(open.lines.map((l) => l.text).join('\n'), open.lines[0]!.line);
+        open = undefined;
+      } else if (open.bytes > maxRecordBytes) {
+        yield* eachLineOnItsOwn(open.lines);
+        open = undefined;
+      }
+      continue;
+    }
+    const record = parseJsonAt(line.text, line.line);
+    if (!('error' in record)) {
+      yield record;
+      continue;
+    }
+    const nesting = new NestingTracker();
+    nesting.feed(line.text);
+    if (nesting.depth > 0) open = { lines: [line], bytes: line.text.length, nesting };
+    else yield record;
+  }
+  // Never closed: most likely a truncated line of JSON Lines, so every line is judged alone.
+  if (open !== undefined) yield* eachLineOnItsOwn(open.lines);
+}
+
+function* eachLineOnItsOwn(lines: readonly SourceLine[]): Generator<JsonRecord> {
+  for (const { line, text } of lines) yield parseJsonAt(text, line);
 }

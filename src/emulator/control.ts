@@ -6,8 +6,8 @@ import { resetState } from './state.js';
 import { validateBody } from './validation.js';
 
 /**
- * Emulator-only endpoints under the reserved prefix /_emulator: inspection, reset, quirks and
- * reference sets.
+ * Emulator-only endpoints under the reserved prefix /_emulator: inspection (requests, events),
+ * reset, quirks and reference sets.
  * They need no credential and are not written to the request log.
  */
 export const controlRoutes: readonly Route[] = [
@@ -17,6 +17,8 @@ export const controlRoutes: readonly Route[] = [
   control('POST', '/_emulator/reset', reset),
   control('POST', '/_emulator/quirks', setQuirks),
   control('POST', '/_emulator/reference_sets', addToReferenceSet, 64_000_000),
+  control('GET', '/_emulator/events', listEvents),
+  control('DELETE', '/_emulator/events', clearEvents),
 ];
 
 function control(method: Route['method'], pattern: string, handle: Route['handle'], maxBodyBytes = 64 * 1024): Route {
@@ -33,6 +35,18 @@ function health(ctx: RouteContext): RouteResult {
 function clearRequests(ctx: RouteContext): RouteResult {
   ctx.state.requests.length = 0;
   return ok({ requests: [] });
+}
+
+/** Queued events in arrival order; `duplicates` counts the later requests that repeated an event's idempotency_key. */
+function listEvents(ctx: RouteContext): RouteResult {
+  const duplicates = ctx.state.events.reduce((total, event) => total + event.duplicates, 0);
+  return ok({ total: ctx.state.events.length, duplicates, events: ctx.state.events });
+}
+
+function clearEvents(ctx: RouteContext): RouteResult {
+  ctx.state.events.length = 0;
+  ctx.state.eventsByKey.clear();
+  return ok({ total: 0, duplicates: 0, events: [] });
 }
 
 function reset(ctx: RouteContext): RouteResult {

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { ServiceVersion } from '../schemas/content.js';
 import { CURRENT_VERSION } from '../schemas/content.js';
+import type { FaultSettings } from './faults.js';
 import { createEmulatorServer } from './server.js';
 import { createState, type EmulatorConfig } from './state.js';
 
@@ -14,6 +15,8 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** The version of POST /v1/content served when a request sends no Service-Version header. */
   accountVersion?: '2026-08-11' | '2026-08-05';
+  /** Injected failures on /v1 endpoints; none when absent. */
+  faults?: FaultSettings;
   now?: () => number;
 }
 
@@ -40,6 +43,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     accountVersion,
     now,
     startedAt: now(),
+    ...(options.faults !== undefined && { faults: options.faults }),
   };
   const server = createEmulatorServer(config, createState());
   await listen(server, options.port ?? DEFAULT_PORT, host);

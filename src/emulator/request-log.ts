@@ -15,6 +15,8 @@ export interface RequestLogEntry {
   content_length: number | null;
   transfer_encoding: string | null;
   user_agent: string | null;
+  /** The injected fault this request met (--faults), or null. */
+  fault: string | null;
   duration_ms: number;
 }
 
@@ -23,6 +25,7 @@ export interface ServedRequest {
   path: string;
   status: number;
   auth: CredentialKind;
+  fault: string | null;
   receivedAt: number;
   durationMs: number;
 }
@@ -46,6 +49,7 @@ export function logRequest(state: State, served: ServedRequest): void {
     content_length: contentLength === null ? null : Number(contentLength),
     transfer_encoding: header('transfer-encoding'),
     user_agent: header('user-agent'),
+    fault: served.fault,
     duration_ms: Math.round(served.durationMs * 100) / 100,
   });
 }

@@ -6,38 +6,65 @@ import { parseJsonBody, readBody } from './body.js';
 import { contentRoutes } from './content.js';
 import { controlRoutes } from './control.js';
 import { EmulatorError, errorBody } from './errors.js';
+import { eventRoutes } from './events.js';
+import { faultInjector, type Fault, type FaultDraw } from './faults.js';
 import { logRequest } from './request-log.js';
 import { createRouter, type Route, type RouteResult, type Router } from './router.js';
 import type { EmulatorConfig, State } from './state.js';
 import { tokenRoutes } from './tokens.js';
 
 /** Every emulated area; a new area adds its route list here. */
-const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...controlRoutes];
+const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...controlRoutes];
 
 /** The service's own paths; everything else (/_emulator) is emulator control and is neither delayed nor logged. */
 const isServicePath = (path: string) => path === '/v1' || path.startsWith('/v1/');
 
 export function createEmulatorServer(config: EmulatorConfig, state: State): Server {
   const router = createRouter(ROUTES);
+  // Not part of State: /_emulator/reset must not restart the fault sequence a --seed replays.
+  const drawFault = faultInjector(config.faults, config.now);
   return createServer((req, res) => {
-    void serve(req, res, router, config, state);
+    void serve(req, res, router, config, state, drawFault);
   });
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, router: Router, config: EmulatorConfig, state: State) {
+async function serve(req: IncomingMessage, res: ServerResponse, router: Router, config: EmulatorConfig, state: State, drawFault: FaultDraw) {
   const receivedAt = config.now();
   const started = performance.now();
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const credential = identifyCredential(req.headers.authorization, config, state);
+  const fault = isServicePath(path) ? drawFault() : undefined;
 
-  const result = await dispatch(req, path, router, credential, config, state).catch(toErrorResult);
+  const result = refusal(fault) ?? (await dispatch(req, path, router, credential, config, state).catch(toErrorResult));
 
   if (isServicePath(path)) {
     if (config.latencyMs > 0) await delay(config.latencyMs);
     // Logged before the response is written, so a caller that reads the log next always sees this entry.
-    logRequest(state, { req, path, status: result.status, auth: credential.kind, receivedAt, durationMs: performance.now() - started });
+    logRequest(state, { req, path, status: result.status, auth: credential.kind, fault: fault?.kind ?? null, receivedAt, durationMs: performance.now() - started });
   }
-  send(res, result);
+  if (fault?.kind === 'reset') return resetMidResponse(res, result);
+  if (fault?.kind === 'timeout') await delay(fault.delayMs);
+  if (!res.destroyed) send(res, result);
+}
+
+/** 429 and 503 faults answer without processing the request, as the spec says of both. */
+function refusal(fault: Fault | undefined): RouteResult | undefined {
+  if (fault?.kind === '429') {
+    const error = new EmulatorError(429, 'injected fault: too many requests; retry after the Retry-After delay', undefined, { 'Retry-After': fault.retryAfter });
+    return { status: 429, body: errorBody(error), headers: error.headers };
+  }
+  if (fault?.kind === '503') {
+    const error = new EmulatorError(503, 'injected fault: temporarily unavailable; the request was not processed and is safe to retry');
+    return { status: 503, body: errorBody(error) };
+  }
+  return undefined;
+}
+
+/** The request was processed; the client gets the headers and half the body, then the connection dies. */
+function resetMidResponse(res: ServerResponse, result: RouteResult): void {
+  const payload = Buffer.from(JSON.stringify(result.body));
+  res.writeHead(result.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': payload.length });
+  res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => res.destroy());
 }
 
 async function dispatch(

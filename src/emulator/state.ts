@@ -1,5 +1,6 @@
 import type { ServiceVersion } from '../schemas/content.js';
 import { CLASSIFIER_RULES } from './classifier.js';
+import type { FaultSettings } from './faults.js';
 import type { RequestLogEntry } from './request-log.js';
 
 /** Fixed for the life of an emulator instance. */
@@ -10,6 +11,7 @@ export interface EmulatorConfig {
   accountVersion: ServiceVersion;
   now: () => number;
   startedAt: number;
+  faults?: FaultSettings;
 }
 
 export interface IssuedToken {
@@ -22,6 +24,16 @@ export interface Quirks {
   unknown_values: boolean;
 }
 
+/** One queued event message, in arrival order; a later request with its idempotency_key only bumps duplicates. */
+export interface IngestedEvent {
+  seq: number;
+  event_id: string;
+  idempotency_key: string | null;
+  received_at: string;
+  duplicates: number;
+  event: unknown;
+}
+
 /** Everything an instance remembers. Kept per instance, never at module level, so instances are independent. */
 export interface State {
   /** Keyed by tokenDigest(token): the token itself is never stored. */
@@ -31,6 +43,8 @@ export interface State {
   /** set_id → SHA-256 hex digests of the decoded image bytes in the set. */
   referenceSets: Map<string, Set<string>>;
   quirks: Quirks;
+  events: IngestedEvent[];
+  eventsByKey: Map<string, IngestedEvent>;
 }
 
 export function createState(): State {
@@ -42,6 +56,8 @@ export function createState(): State {
       Object.entries(CLASSIFIER_RULES.builtInReferenceSets).map(([setId, digests]) => [setId, new Set(digests)]),
     ),
     quirks: { unknown_values: false },
+    events: [],
+    eventsByKey: new Map(),
   };
 }
 

@@ -32,9 +32,13 @@ function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv 
   return { ...env, CSAFE_CONFIG_DIR: tempDir('csafe-config-'), ...extra };
 }
 
+/** bin/csafe as a child process the test controls (to kill it part-way, say). */
+export const spawnCsafe = (args: readonly string[], options: RunOptions = {}) =>
+  spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env ?? {}), cwd: options.cwd, stdio: 'pipe' });
+
 export function runCsafe(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env ?? {}), cwd: options.cwd, stdio: 'pipe' });
+    const child = spawnCsafe(args, options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { parseOptions } from '../../core/options.js';
+import { FAULT_KINDS } from '../../emulator/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 import type { App } from '../app.js';
 
@@ -10,6 +11,14 @@ const optionsSchema = z.object({
   port: z.coerce.number({ error: 'expected a port number' }).int().min(0).max(65535).default(4477),
   latency: z.coerce.number({ error: 'expected milliseconds' }).int().min(0).default(0),
   accountVersion: z.enum(SERVICE_VERSIONS, { error: `expected ${SERVICE_VERSIONS.join(' or ')}` }).default(CURRENT_VERSION),
+  faultRate: z.coerce.number({ error: 'expected a fraction between 0 and 1' }).min(0).max(1).default(0),
+  faults: z
+    .string()
+    .default(FAULT_KINDS.join(','))
+    .transform((list) => list.split(',').map((kind) => kind.trim()))
+    .pipe(z.array(z.enum(FAULT_KINDS, { error: `expected a comma-separated list of ${FAULT_KINDS.join(', ')}` })).min(1)),
+  seed: z.coerce.number({ error: 'expected a whole number' }).int().min(0).default(1),
+  faultDelay: z.coerce.number({ error: 'expected milliseconds' }).int().min(0).default(65_000),
 });
 
 export function registerEmulatorStart(group: Command, app: App): void {
@@ -20,7 +29,15 @@ export function registerEmulatorStart(group: Command, app: App): void {
     .option('--port <port>', 'port; 0 picks a free one', '4477')
     .option('--latency <ms>', 'delay added to every API response', '0')
     .option('--account-version <version>', 'version served when a request names none', CURRENT_VERSION)
+    .option('--fault-rate <r>', 'fraction of /v1 requests that meet an injected fault, 0..1', '0')
+    .option('--faults <list>', `faults to inject: ${FAULT_KINDS.join(',')}`, FAULT_KINDS.join(','))
+    .option('--seed <n>', 'seed of the fault sequence, to replay a failure', '1')
+    .option('--fault-delay <ms>', 'how long a timeout fault holds its response (above the client timeout)', '65000')
     .addHelpText('after', `
+Faults: 429 (Retry-After 1 s, seconds or HTTP-date) and 503 are answered without processing;
+reset and timeout process the request first, then drop the connection mid-response or hold
+the response for --fault-delay, so client retries meet idempotency-key de-duplication.
+
 The API key is --api-key, or sk_test_csafe_emulator. With --json, one line
 {"base_url":…,"api_key":…} is printed on stdout when the emulator is ready.`)
     .action(app.action(async (ctx, command) => {
@@ -31,6 +48,7 @@ The API key is --api-key, or sk_test_csafe_emulator. With --json, one line
         port: options.port,
         latencyMs: options.latency,
         accountVersion: options.accountVersion,
+        faults: { rate: options.faultRate, kinds: options.faults, seed: options.seed, delayMs: options.faultDelay },
         ...(ctx.flags.apiKey !== undefined && { apiKey: ctx.flags.apiKey }),
       });
       const ready = { base_url: emulator.baseUrl, api_key: emulator.apiKey };

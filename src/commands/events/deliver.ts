@@ -1,0 +1,115 @@
+import { encodeBatch, sendEvents } from '../../api/events.js';
+import { AuthenticationError, InterruptedError, PermissionDeniedError, type ApiError } from '../../core/errors.js';
+import type { FailedFile } from '../../core/failed-file.js';
+import type { HttpClient } from '../../core/http.js';
+import type { IOStreams } from '../../core/io.js';
+import { runLanes } from '../../core/lanes.js';
+import type { Spinner } from '../../core/spinner.js';
+import type { CheckedRecord } from './checked.js';
+import { problemLines } from './checked.js';
+import type { Checkpoint } from './checkpoint.js';
+import type { SendOptions } from './options.js';
+import { inShard, partitionOf, placementOf, withIdempotencyKey } from './placement.js';
+import type { Tally } from './summary.js';
+
+/** An event on its way: where it came from, which partition it keeps order in, and the exact text sent. */
+interface OutgoingEvent {
+  position: number;
+  line: number;
+  partition: string;
+  slot: number;
+  json: string;
+}
+
+export interface Delivery {
+  http: HttpClient;
+  io: IOStreams;
+  inputName: string;
+  options: SendOptions;
+  tally: Tally;
+  /** Events that could not be delivered, exactly as sent, so the file can be resent as-is. */
+  failed: FailedFile;
+  /** --skip-invalid: records that are not valid events. Without it none are expected here (the input was checked first). */
+  invalid?: FailedFile;
+  checkpoint?: Checkpoint;
+  progress: Spinner;
+  /** Set on a 401/403: no later batch could succeed, so the rest go straight to the failed file. */
+  halted?: ApiError;
+}
+
+/**
+ * Sends the events in ordered batches over --concurrency lanes. A partition (one user) always
+ * uses the same lane, so its events arrive in file order; once one of its batches fails, the
+ * rest of that partition goes to the failed file instead, so order is never broken.
+ */
+export async function deliver(records: AsyncIterable<CheckedRecord>, delivery: Delivery): Promise<void> {
+  const stopped = new Set<string>();
+  const lanes = delivery.options.concurrency;
+  await runLanes(
+    outgoing(records, delivery),
+    {
+      lanes,
+      laneOf: (event) => event.slot % lanes,
+      maxBatchItems: delivery.options.batchSize,
+      maxBatchBytes: delivery.options.maxBatchBytes,
+      sizeOf: (event) => Buffer.byteLength(event.json) + 1,
+    },
+    (batch) => deliverBatch(batch, delivery, stopped),
+  );
+}
+
+async function* outgoing(records: AsyncIterable<CheckedRecord>, delivery: Delivery): AsyncGenerator<OutgoingEvent> {
+  const { tally, options, checkpoint } = delivery;
+  for await (const record of records) {
+    tally.read++;
+    if ('problems' in record) {
+      tally.invalid++;
+      for (const line of problemLines(delivery.inputName, record)) delivery.io.warn(line);
+      await delivery.invalid?.appendLine(typeof record.original === 'string' ? record.original : JSON.stringify(record.original));
+      continue;
+    }
+    tally.valid++;
+    const partition = partitionOf(record.event);
+    const placement = placementOf(partition);
+    if (!inShard(placement, options.shard)) {
+      tally.other_shards++;
+      continue;
+    }
+    if (checkpoint?.isSettled(placement.slot, record.position)) {
+      tally.skipped_checkpoint++;
+      continue;
+    }
+    const event = options.autoIdempotency ? withIdempotencyKey(record.event) : record.event;
+    yield { position: record.position, line: record.line, partition, slot: placement.slot, json: JSON.stringify(event) };
+  }
+}
+
+async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped: Set<string>): Promise<void> {
+  const { tally } = delivery;
+  const held = (event: OutgoingEvent) => delivery.halted !== undefined || stopped.has(event.partition);
+  const toSend = batch.filter((event) => !held(event));
+  const handBack = batch.filter(held);
+  if (toSend.length > 0) {
+    try {
+      const { retries } = await sendEvents(delivery.http, encodeBatch(toSend.map((event) => event.json)));
+      tally.sent += toSend.length;
+      tally.batches++;
+      tally.retries += retries;
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
+        delivery.halted ??= error;
+      }
+      const lines = `${toSend[0]!.line}-${toSend.at(-1)!.line}`;
+      delivery.io.warn(`${delivery.inputName}:${lines}: a batch of ${toSend.length} events failed, so its users' later events are held back too: ${(error as Error).message}`);
+      for (const event of toSend) stopped.add(event.partition);
+      handBack.push(...toSend);
+    }
+  }
+  handBack.sort((a, b) => a.position - b.position);
+  for (const event of handBack) await delivery.failed.appendLine(event.json);
+  tally.failed += handBack.length;
+  for (const event of batch) delivery.checkpoint?.settle(event.slot, event.position);
+  delivery.progress.update(`sent ${tally.sent}, failed ${tally.failed}, skipped ${tally.skipped_checkpoint + tally.other_shards}`);
+  await delivery.checkpoint?.saveIfDue(() => delivery.failed.flush());
+}

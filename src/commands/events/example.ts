@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { UsageError } from '../../core/errors.js';
+import { printResult } from '../../core/output.js';
+import { EVENT_EXAMPLES } from '../../schemas/event-examples.js';
+import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
+import { positional, type App } from '../app.js';
+
+export function registerEventsExample(group: Command, app: App): void {
+  group
+    .command('example')
+    .description('Print a valid example event of a variant (all seven as JSON Lines when none is named)')
+    .argument('[type]', EVENT_TYPES.join(', '))
+    .action(app.action(async (ctx, command) => {
+      const [type] = positional(command) as [string | undefined];
+      if (type === undefined) return ctx.io.out(EVENT_TYPES.map((t) => JSON.stringify(EVENT_EXAMPLES[t]) + '\n').join(''));
+      if (!(EVENT_TYPES as readonly string[]).includes(type)) {
+        throw new UsageError(`unknown event type "${type}": expected one of ${EVENT_TYPES.join(', ')}`);
+      }
+      const format = await ctx.outputFormat();
+      // An event has no table form: JSON unless NDJSON was asked for.
+      await printResult(ctx.io, format === 'table' ? 'json' : format, EVENT_EXAMPLES[type as EventType], () => '');
+    }));
+}

@@ -1,0 +1,115 @@
+import { createReadStream } from 'node:fs';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ExitCode, InterruptedError } from '../../core/errors.js';
+import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
+import { parseOptions } from '../../core/options.js';
+import { inputSource, readRecords, type InputSource } from '../../core/readers.js';
+import { startSpinner } from '../../core/spinner.js';
+import { spoolToTempFile, type SpooledInput } from '../../core/spool.js';
+import { positional, type App } from '../app.js';
+import { checkRecords } from './checked.js';
+import { Checkpoint } from './checkpoint.js';
+import { deliver, type Delivery } from './deliver.js';
+import { formatShard, sendOptionsSchema, type SendOptions } from './options.js';
+import { emptyTally, reportSummary, summarise, type Tally } from './summary.js';
+import { validateInput } from './validate.js';
+
+export function registerEventsSend(group: Command, app: App): void {
+  group
+    .command('send')
+    .description('Validate backend events and queue them in ordered batches (POST /v1/async/events)')
+    .argument('<file>', 'JSON Lines, a JSON array, or one JSON object; `-` reads stdin')
+    .option('--dry-run', 'validate only: print problems and a summary, send nothing (exit 0 or 2)')
+    .option('--checkpoint <file>', 'record acknowledged progress here; a re-run resumes after it')
+    .option('--failed <file>', 'append events that could not be sent, as sent (default csafe-events-failed-<time>.jsonl)')
+    .option('--skip-invalid <file>', 'send the valid events and append invalid records here (default: send nothing if any is invalid)')
+    .option('--allow-unknown-types', 'pass events of a type the spec does not show through unchecked')
+    .option('--no-auto-idempotency', 'do not add a content-derived idempotency_key to events without one')
+    .option('--batch-size <n>', 'events per request', '100')
+    .option('--max-batch-bytes <n>', 'bytes per request', '1000000')
+    .option('--concurrency <n>', 'requests in flight; events of one user always share one', '4')
+    .option('--shard <i/n>', 'send only the users of worker i of n (0-based), e.g. 3/16')
+    .addHelpText('after', `
+Each user's events arrive in file order. Exit codes: 0 all sent, 5 some written to the
+failed file, 1 none sent, 2 invalid input (nothing sent), 3 key refused (unsent events in the failed file).
+
+Examples:
+  csafe events send events.jsonl --dry-run
+  csafe events send events.jsonl --checkpoint state.json --failed failed.jsonl
+  csafe events send failed.jsonl
+  csafe events send big.jsonl --concurrency 8 --shard 3/16`)
+    .action(app.action(async (ctx, command) => {
+      const options = parseOptions(sendOptionsSchema, command.opts());
+      const [path] = positional(command) as [string];
+      return sendRun(ctx, path, options);
+    }));
+}
+
+export async function sendRun(ctx: Context, path: string, options: SendOptions): Promise<number> {
+  const started = ctx.now();
+  const check = { allowUnknownTypes: options.allowUnknownTypes };
+  // Read twice (validate, then send), so stdin is kept in a temporary file in between.
+  const spool = path === '-' && !options.dryRun ? await spoolToTempFile(ctx.io.stdin) : undefined;
+  const source = spool ? spooledSource(spool) : inputSource(path, ctx.io.stdin);
+  try {
+    const checked = emptyTally();
+    if (options.dryRun || options.skipInvalid === undefined) {
+      await validateInput(source, check, ctx.io, checked);
+      if (options.dryRun || checked.invalid > 0) {
+        await report(ctx, checked, { input: source.name, dryRun: options.dryRun, started });
+        if (checked.invalid > 0 && !options.dryRun) ctx.io.warn(`nothing was sent: fix the ${checked.invalid} invalid records, or pass --skip-invalid FILE`);
+        return checked.invalid > 0 ? ExitCode.usage : ExitCode.ok;
+      }
+    }
+    const { tally, failedFile, halted } = await sendChecked(ctx, source, spool?.path ?? path, options, checked.read || Infinity);
+    await report(ctx, tally, { input: source.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid });
+    if (halted) {
+      ctx.io.warn(`sending stopped: the service refused the credentials (${halted.status}); the unsent events are in ${failedFile}`);
+      return ExitCode.auth;
+    }
+    if (tally.failed === 0) return tally.invalid > 0 && options.skipInvalid === undefined ? ExitCode.partial : ExitCode.ok;
+    return tally.sent > 0 ? ExitCode.partial : ExitCode.failure;
+  } finally {
+    await spool?.remove();
+  }
+}
+
+const spooledSource = (spool: SpooledInput): InputSource => ({ name: 'stdin', open: () => createReadStream(spool.path) });
+
+/** The sending pass; `limit` keeps it to the records validated, even if the file has grown since. */
+async function sendChecked(ctx: Context, source: InputSource, filePath: string, options: SendOptions, limit: number) {
+  const tally = emptyTally();
+  const failedPath = options.failed ?? defaultFailedPath('events', ctx.now());
+  const failed = new FailedFile(failedPath);
+  const invalid = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
+  const checkpoint = options.checkpoint === undefined
+    ? undefined
+    : await Checkpoint.open({ path: options.checkpoint, inputPath: filePath, inputName: source.name, shard: formatShard(options.shard), now: () => ctx.now() });
+  const progress = await startSpinner(ctx.io, 'Sending events…');
+  let halted: Delivery['halted'];
+  try {
+    const http = await ctx.http();
+    const records = checkRecords(readRecords(source), { allowUnknownTypes: options.allowUnknownTypes }, limit);
+    const delivery: Delivery = { http, io: ctx.io, inputName: source.name, options, tally, failed, invalid, checkpoint, progress };
+    await deliver(records, delivery);
+    halted = delivery.halted;
+  } catch (error) {
+    if (error instanceof InterruptedError) {
+      const resume = options.checkpoint ? `re-run with --checkpoint ${options.checkpoint} to send the rest` : 'events not yet acknowledged were not sent';
+      ctx.io.warn(`interrupted after ${tally.sent} events were sent: ${resume}`);
+    }
+    throw error;
+  } finally {
+    progress.stop();
+    await checkpoint?.close(() => failed.flush());
+    await failed.close();
+    await invalid?.close();
+  }
+  return { tally, failedFile: failedPath, halted };
+}
+
+async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; invalidFile?: string }) {
+  const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
+  await reportSummary(ctx.io, summary, Boolean(ctx.flags.json));
+}

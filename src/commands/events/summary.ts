@@ -1,0 +1,62 @@
+import type { IOStreams } from '../../core/io.js';
+import { toJson } from '../../core/output.js';
+
+export interface Tally {
+  read: number;
+  valid: number;
+  invalid: number;
+  sent: number;
+  failed: number;
+  skipped_checkpoint: number;
+  other_shards: number;
+  batches: number;
+  retries: number;
+}
+
+export const emptyTally = (): Tally => ({
+  read: 0,
+  valid: 0,
+  invalid: 0,
+  sent: 0,
+  failed: 0,
+  skipped_checkpoint: 0,
+  other_shards: 0,
+  batches: 0,
+  retries: 0,
+});
+
+export interface Summary extends Tally {
+  input: string;
+  dry_run: boolean;
+  duration_ms: number;
+  /** Events validated per second with --dry-run, events sent per second otherwise. */
+  events_per_second: number;
+  failed_file: string | null;
+  invalid_file: string | null;
+}
+
+export function summarise(tally: Tally, run: { input: string; dryRun: boolean; durationMs: number; failedFile?: string; invalidFile?: string }): Summary {
+  const throughput = run.dryRun ? tally.read : tally.sent;
+  return {
+    input: run.input,
+    dry_run: run.dryRun,
+    ...tally,
+    duration_ms: run.durationMs,
+    events_per_second: run.durationMs > 0 ? Math.round((throughput * 1000) / run.durationMs) : 0,
+    failed_file: tally.failed > 0 ? (run.failedFile ?? null) : null,
+    invalid_file: tally.invalid > 0 ? (run.invalidFile ?? null) : null,
+  };
+}
+
+/** The line for people on stderr; with --json the same figures also go to stdout as one object. */
+export async function reportSummary(io: IOStreams, summary: Summary, json: boolean): Promise<void> {
+  const seconds = (summary.duration_ms / 1000).toFixed(1);
+  const figures = summary.dry_run
+    ? `read ${summary.read}, valid ${summary.valid}, invalid ${summary.invalid}`
+    : `read ${summary.read}, valid ${summary.valid}, invalid ${summary.invalid}, sent ${summary.sent}, failed ${summary.failed}, ` +
+      `skipped by checkpoint ${summary.skipped_checkpoint}, other shards ${summary.other_shards}`;
+  io.note(`${figures} in ${seconds} s (${summary.events_per_second} events/s)`);
+  if (summary.failed_file) io.warn(`${summary.failed} events written to ${summary.failed_file}: resend them with \`csafe events send ${summary.failed_file}\``);
+  if (summary.invalid_file) io.note(`${summary.invalid} invalid records written to ${summary.invalid_file}`);
+  if (json) await io.out(toJson(summary));
+}

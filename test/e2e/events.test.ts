@@ -1,0 +1,290 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { placementOf } from '../../src/commands/events/placement.js';
+import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
+import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+
+interface Ingested {
+  idempotency_key: string | null;
+  duplicates: number;
+  event: { user_id: string; metadata: { n: number } } & Record<string, unknown>;
+}
+interface Listing {
+  total: number;
+  duplicates: number;
+  events: Ingested[];
+}
+
+/** `count` content_uploaded events over `users` users; metadata.n is the event's 0-based position in the file. */
+function eventsFile(path: string, count: number, users: number): void {
+  const lines: string[] = [];
+  for (let n = 0; n < count; n++) {
+    lines.push(JSON.stringify({
+      type: 'content_uploaded',
+      event_name: 'post_published',
+      timestamp: new Date(1_780_000_000_000 + n * 1000).toISOString(),
+      user_id: `user_${n % users}`,
+      content: [{ type: 'text', text: `post ${n}` }],
+      metadata: { n },
+    }));
+  }
+  writeFileSync(path, lines.join('\n') + '\n');
+}
+
+const listing = async (emulator: EmulatorProcess) => (await emulator.control('/_emulator/events')) as Listing;
+
+/** Every event of the file ingested exactly once, and each user's events in file order. */
+function assertExactlyOnceInOrder(events: readonly Ingested[], count: number): void {
+  const seen = new Set(events.map((e) => e.event.metadata.n));
+  assert.equal(events.length, count, 'one queued message per event');
+  assert.equal(seen.size, count, 'every event once');
+  const last = new Map<string, number>();
+  for (const { event } of events) {
+    const previous = last.get(event.user_id) ?? -1;
+    assert.ok(event.metadata.n > previous, `${event.user_id}: event ${event.metadata.n} arrived after ${previous}`);
+    last.set(event.user_id, event.metadata.n);
+  }
+}
+
+const summaryOf = (stdout: string) => JSON.parse(stdout) as Record<string, number | string | null>;
+
+describe('csafe events', () => {
+  let emulator: EmulatorProcess;
+  const dir = tempDir();
+  const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input, cwd: dir });
+
+  before(async () => {
+    emulator = await startEmulatorProcess();
+  });
+  after(() => emulator.stop());
+  beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
+
+  it('--dry-run validates every variant and names file:line and field for each missing required field', async () => {
+    const valid = join(dir, 'valid.jsonl');
+    writeFileSync(valid, Object.values(EVENT_EXAMPLES).map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const ok = await run(['events', 'send', valid, '--dry-run', '--json']);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(summaryOf(ok.stdout).valid, 7);
+
+    const missing: Array<[string, string]> = [
+      ['user_contact', 'target_user_id'], ['content_uploaded', 'content'], ['product_changed', 'product'],
+      ['create_account', 'user_id'], ['update_account', 'timestamp'], ['user_report', 'labels'],
+      ['moderation_decision', 'source_type'], ['moderation_decision', 'source_id'], ['user_report', 'event_name'],
+    ];
+    const broken = missing.map(([type, field]) => {
+      const { [field]: _removed, ...rest } = EVENT_EXAMPLES[type as keyof typeof EVENT_EXAMPLES] as Record<string, unknown>;
+      return JSON.stringify(rest);
+    });
+    const invalid = join(dir, 'invalid.jsonl');
+    writeFileSync(invalid, broken.join('\n') + '\n');
+    const bad = await run(['events', 'send', invalid, '--dry-run']);
+    assert.equal(bad.code, 2);
+    missing.forEach(([, field], index) => assert.ok(bad.stderr.includes(`${invalid}:${index + 1}: ${field}: is required`), `${field}\n${bad.stderr}`));
+    const send = await run(['events', 'send', invalid]);
+    assert.equal(send.code, 2);
+    assert.match(send.stderr, /nothing was sent/);
+    assert.equal((await listing(emulator)).total, 0);
+  });
+
+  it('rejects an unknown type with the known ones, and passes it with --allow-unknown-types', async () => {
+    const file = join(dir, 'unknown.json');
+    writeFileSync(file, JSON.stringify({ type: 'eighth_variant', user_id: 'u1', anything: true }));
+    const refused = await run(['events', 'send', file]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /unknown event type "eighth_variant": expected one of user_contact, .*moderation_decision/);
+    assert.match(refused.stderr, /--allow-unknown-types/);
+    const passed = await run(['events', 'send', file, '--allow-unknown-types']);
+    assert.equal(passed.code, 0, passed.stderr);
+    const [queued] = (await listing(emulator)).events;
+    assert.equal(queued!.event.anything, true);
+  });
+
+  it('sends a JSON array from stdin, adds idempotency keys, and a re-run ingests nothing twice', async () => {
+    const events = Object.values(EVENT_EXAMPLES).map((e, i) => ({ ...e, timestamp: `2026-08-11T09:30:0${i}Z` }));
+    const first = await run(['events', 'send', '-', '--json'], JSON.stringify(events, null, 2));
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(summaryOf(first.stdout).sent, 7);
+    const again = await run(['events', 'send', '-'], JSON.stringify(events));
+    assert.equal(again.code, 0);
+    const { total, duplicates, events: ingested } = await listing(emulator);
+    assert.equal(total, 7);
+    assert.equal(duplicates, 7);
+    assert.ok(ingested.every((e) => /^csafe-[0-9a-f]{32}$/.test(e.idempotency_key ?? '')));
+  });
+
+  it('keeps a given idempotency_key, and adds none with --no-auto-idempotency', async () => {
+    const file = join(dir, 'keys.jsonl');
+    writeFileSync(file, [{ ...EVENT_EXAMPLES.create_account, idempotency_key: 'mine' }, EVENT_EXAMPLES.update_account].map((e) => JSON.stringify(e)).join('\n'));
+    assert.equal((await run(['events', 'send', file, '--no-auto-idempotency'])).code, 0);
+    assert.deepEqual((await listing(emulator)).events.map((e) => e.idempotency_key), ['mine', null]);
+  });
+
+  it('--skip-invalid sends the valid events and keeps the invalid records in a file', async () => {
+    const file = join(dir, 'mixed.jsonl');
+    writeFileSync(file, [JSON.stringify(EVENT_EXAMPLES.create_account), 'not json', JSON.stringify({ type: 'create_account' })].join('\n'));
+    const skipped = join(dir, 'skipped.jsonl');
+    const result = await run(['events', 'send', file, '--skip-invalid', skipped, '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual([summaryOf(result.stdout).sent, summaryOf(result.stdout).invalid], [1, 2]);
+    assert.equal(readFileSync(skipped, 'utf8'), 'not json\n{"type":"create_account"}\n');
+    assert.match(result.stderr, /mixed\.jsonl:2: invalid JSON/);
+  });
+
+  it('refuses a checkpoint another live run holds', async () => {
+    const file = join(dir, 'locked.jsonl');
+    eventsFile(file, 10, 2);
+    const checkpoint = join(dir, 'locked-state.json');
+    const { hostname } = await import('node:os');
+    writeFileSync(`${checkpoint}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' }));
+    const result = await run(['events', 'send', file, '--checkpoint', checkpoint]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /in use by another run/);
+  });
+
+  it('--shard 0/2 plus --shard 1/2 send disjoint halves that together are the whole file, in order', async () => {
+    const file = join(dir, 'shards.jsonl');
+    eventsFile(file, 5_000, 300);
+    const halves = await Promise.all(['0/2', '1/2'].map((shard) => run(['events', 'send', file, '--shard', shard, '--concurrency', '4', '--json'])));
+    for (const half of halves) assert.equal(half.code, 0, half.stderr);
+    const sent = halves.map((half) => summaryOf(half.stdout).sent as number);
+    assert.ok(sent.every((n) => n > 1_500), `both shards get work: ${sent}`);
+    assert.equal(sent[0]! + sent[1]!, 5_000);
+    const { events, duplicates } = await listing(emulator);
+    assert.equal(duplicates, 0, 'disjoint');
+    assertExactlyOnceInOrder(events, 5_000);
+  });
+});
+
+describe('csafe events send under failure', () => {
+  const dir = tempDir();
+
+  it('100,000 events through 20 % injected faults: every event exactly once, each user in order', { timeout: 180_000 }, async () => {
+    const emulator = await startEmulatorProcess(['--fault-rate', '0.2', '--faults', '429,503,reset,timeout', '--seed', '20260811', '--fault-delay', '1500']);
+    try {
+      const file = join(dir, 'big.jsonl');
+      eventsFile(file, 100_000, 5_000);
+      const started = Date.now();
+      const result = await runCsafe(
+        ['events', 'send', file, '--concurrency', '8', '--batch-size', '100', '--max-retries', '10', '--timeout', '1s', '--json'],
+        { env: emulator.env, cwd: dir },
+      );
+      const seconds = (Date.now() - started) / 1000;
+      assert.equal(result.code, 0, result.stderr.slice(-2000));
+      const summary = summaryOf(result.stdout);
+      const { events, duplicates } = await listing(emulator);
+      assertExactlyOnceInOrder(events, 100_000);
+      const faults = (await emulator.requests()).filter((r) => r.fault !== null).length;
+      assert.ok(faults > 100, `faults were injected: ${faults}`);
+      process.stderr.write(`# 100k fault test: ${seconds.toFixed(1)} s, ${faults} faults, ${summary.retries} retries, ${duplicates} duplicates de-duplicated\n`);
+    } finally {
+      await emulator.stop();
+    }
+  });
+
+  it('a run killed with SIGKILL part-way resumes from its checkpoint: exactly once', { timeout: 120_000 }, async () => {
+    const emulator = await startEmulatorProcess(['--latency', '25']);
+    try {
+      const count = 20_000;
+      const file = join(dir, 'killed.jsonl');
+      eventsFile(file, count, 500);
+      const checkpoint = join(dir, 'killed-state.json');
+      const args = ['events', 'send', file, '--checkpoint', checkpoint, '--concurrency', '2', '--json'];
+      const child = spawnCsafe(args, { env: emulator.env, cwd: dir });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      while (!existsSync(checkpoint) || (await listing(emulator)).total < 3_000) await new Promise((resolve) => setTimeout(resolve, 50));
+      child.kill('SIGKILL');
+      await exited;
+      const settled = JSON.parse(readFileSync(checkpoint, 'utf8')).settled as Record<string, number>;
+      const before = (await listing(emulator)).total;
+      assert.ok(before < count, 'killed part-way');
+
+      const rerun = await runCsafe(args, { env: emulator.env, cwd: dir });
+      assert.equal(rerun.code, 0, rerun.stderr);
+      const summary = summaryOf(rerun.stdout);
+      assert.ok((summary.skipped_checkpoint as number) > 0, 'the checkpoint was used');
+      assert.equal((summary.skipped_checkpoint as number) + (summary.sent as number), count);
+      const { events } = await listing(emulator);
+      assertExactlyOnceInOrder(events, count);
+      for (const { event, duplicates } of events) {
+        const acknowledged = event.metadata.n + 1 <= (settled[placementOf(`user_id:${event.user_id}`).slot] ?? 0);
+        if (acknowledged) assert.equal(duplicates, 0, `event ${event.metadata.n} was acknowledged before the kill and must not be resent`);
+      }
+    } finally {
+      await emulator.stop();
+    }
+  });
+
+  it('batches that fail go to the failed file as sent, their users stop, and the file resends cleanly', async () => {
+    const flaky = await startEmulatorProcess(['--fault-rate', '0.3', '--faults', '503', '--seed', '5']);
+    const file = join(dir, 'partial.jsonl');
+    const failed = join(dir, 'partial-failed.jsonl');
+    eventsFile(file, 3_000, 60);
+    let firstRun: Ingested[];
+    try {
+      const result = await runCsafe(['events', 'send', file, '--failed', failed, '--max-retries', '0', '--batch-size', '50', '--json'], { env: flaky.env, cwd: dir });
+      assert.equal(result.code, 5, result.stderr);
+      const summary = summaryOf(result.stdout);
+      assert.equal((summary.sent as number) + (summary.failed as number), 3_000);
+      assert.match(result.stderr, /partial\.jsonl:\d+-\d+: a batch of \d+ events failed.*503/);
+      firstRun = (await listing(flaky)).events;
+    } finally {
+      await flaky.stop();
+    }
+    const failedEvents = readFileSync(failed, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    assert.ok(failedEvents.every((e) => typeof e.idempotency_key === 'string'), 'written exactly as sent, keys included');
+    const failedUsers = new Set(failedEvents.map((e) => e.user_id));
+    for (const { event } of firstRun) {
+      const laterFailed = failedEvents.some((f) => f.user_id === event.user_id && f.metadata.n < event.metadata.n);
+      assert.ok(!laterFailed, `${event.user_id}: nothing sent after its first failed batch`);
+    }
+    assert.ok(failedUsers.size > 0);
+
+    const healthy = await startEmulatorProcess();
+    try {
+      const resend = await runCsafe(['events', 'send', failed], { env: healthy.env, cwd: dir });
+      assert.equal(resend.code, 0, resend.stderr);
+      const { events, duplicates } = await listing(healthy);
+      assert.equal(duplicates, 0);
+      assertExactlyOnceInOrder([...firstRun, ...events], 3_000);
+    } finally {
+      await healthy.stop();
+    }
+  });
+
+  it('exits 1 when nothing could be sent', async () => {
+    const down = await startEmulatorProcess(['--fault-rate', '1', '--faults', '503']);
+    try {
+      const file = join(dir, 'down.jsonl');
+      eventsFile(file, 10, 3);
+      const failed = join(dir, 'down-failed.jsonl');
+      const result = await runCsafe(['events', 'send', file, '--failed', failed, '--max-retries', '0'], { env: down.env, cwd: dir });
+      assert.equal(result.code, 1);
+      assert.equal(readFileSync(failed, 'utf8').trim().split('\n').length, 10);
+    } finally {
+      await down.stop();
+    }
+  });
+
+  it('stops at a refused key: exit 3, every event handed back in the failed file, the key never printed', async () => {
+    const emulator = await startEmulatorProcess();
+    try {
+      const file = join(dir, 'badkey.jsonl');
+      eventsFile(file, 250, 7);
+      const failed = join(dir, 'badkey-failed.jsonl');
+      const result = await runCsafe(['events', 'send', file, '--failed', failed, '--concurrency', '4'], {
+        env: { ...emulator.env, CSAFE_API_KEY: 'sk_not_the_right_key_42' },
+        cwd: dir,
+      });
+      assert.equal(result.code, 3, result.stderr);
+      assert.equal(readFileSync(failed, 'utf8').trim().split('\n').length, 250);
+      assert.match(result.stderr, /refused the credentials \(401\)/);
+      assert.ok(!result.stderr.includes('sk_not_the_right_key_42'));
+      const attempts = (await emulator.requests()).filter((r) => r.path === '/v1/async/events').length;
+      assert.ok(attempts <= 4, `${attempts} requests: sending should stop after the first refusal per lane`);
+    } finally {
+      await emulator.stop();
+    }
+  });
+});
