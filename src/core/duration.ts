@@ -17,9 +17,3 @@ export function parseNonNegativeInt(text: string, flag: string): number {
   if (!/^\d+$/.test(text.trim())) throw new UsageError(`${flag}: expected a whole number, got "${text}"`);
   return Number(text);
 }
-
-export function parsePositiveInt(text: string, flag: string): number {
-  const value = parseNonNegativeInt(text, flag);
-  if (value === 0) throw new UsageError(`${flag}: expected a number greater than 0, got "${text}"`);
-  return value;
-}

@@ -54,10 +54,6 @@ export class RetryAfterTooLongError extends CsafeError {
   }
 }
 
-export class WaitTimeoutError extends CsafeError {
-  override readonly exitCode = ExitCode.waitTimeout;
-}
-
 export class InterruptedError extends CsafeError {
   override readonly exitCode = ExitCode.interrupted;
   constructor(message = 'interrupted') {

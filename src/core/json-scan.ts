@@ -51,7 +51,11 @@ export function parseJsonAt(text: string, firstLine: number): JsonRecord {
   try {
     return { line: firstLine, value: JSON.parse(text) };
   } catch (error) {
-    const reason = (error as Error).message.replace(/ in JSON at position \d+.*$/s, '').replace(/, ".*" is not valid JSON$/s, '');
+    // V8 echoes the text back (`, ..."text" is not valid JSON`): drop it, and show a raw newline token as \n.
+    const reason = (error as Error).message
+      .replace(/ in JSON at position \d+.*$/s, '')
+      .replace(/, (\.\.\.)?".*" is not valid JSON$/s, '')
+      .replaceAll('\n', '\\n');
     const offset = jsonErrorOffset(text);
     if (offset === undefined) return { line: firstLine, text, error: `invalid JSON: ${reason}` };
     const before = text.slice(0, offset);

@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import split2 from 'split2';
 import { InputError } from './errors.js';
@@ -16,8 +15,6 @@ export function inputSource(path: string, stdin: Readable): InputSource {
   if (path === '-') return { name: 'stdin', open: () => stdin };
   return { name: path, open: () => createReadStream(path) };
 }
-
-export const displayName = (source: InputSource) => (source.name === 'stdin' ? 'stdin' : basename(source.name));
 
 /** Longest line we hold in memory; a longer one is an input error, never an out-of-memory. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;

@@ -1,3 +1,5 @@
+import type { DECISIONS, ESCALATIONS } from '../schemas/content.js';
+
 /**
  * The emulator's deterministic classifier. It stands in for the service's models so a test can
  * produce any decision on purpose; it is not a real content-safety model.
@@ -24,8 +26,9 @@
  * first image matching each was submitted.
  */
 
-export type Decision = 'match' | 'review' | 'not_match';
-export type Escalation = 'none' | 'completed';
+export type Decision = (typeof DECISIONS)[number];
+/** The emulator's classifier never fails, so it never reports the escalation "error". */
+export type Escalation = Exclude<(typeof ESCALATIONS)[number], 'error'>;
 
 export interface TextRule {
   pattern: RegExp;

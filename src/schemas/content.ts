@@ -77,8 +77,6 @@ export const legacyContentRequestSchema = z
     path: ['text'],
   });
 
-export type TextPart = z.infer<typeof textPartSchema>;
-export type ImagePart = z.infer<typeof imagePartSchema>;
 export type ContentPart = z.infer<typeof contentPartSchema>;
 export type ContentRequest = z.infer<typeof contentRequestSchema>;
 export type LegacyContentRequest = z.infer<typeof legacyContentRequestSchema>;
@@ -180,6 +178,3 @@ export const legacyContentResponseSchema = z.looseObject({
 });
 
 export type LabelResult = z.infer<typeof labelResultSchema>;
-export type ContentResponse = z.infer<typeof contentResponseSchema>;
-export type PolicyResult = z.infer<typeof policyResultSchema>;
-export type LegacyContentResponse = z.infer<typeof legacyContentResponseSchema>;

@@ -21,4 +21,3 @@ export const accessTokenResponseSchema = z.looseObject({
 });
 
 export type AccessTokenRequest = z.infer<typeof accessTokenRequestSchema>;
-export type AccessTokenResponse = z.infer<typeof accessTokenResponseSchema>;

@@ -89,3 +89,13 @@ describe('jsonErrorOffset', () => {
     for (const valid of ['{"a":[1,-2.5e3,true,false,null,"x\\u00e9"]}', ' [] ', '"s"', '0']) assert.equal(jsonErrorOffset(valid), undefined, valid);
   });
 });
+
+describe('parseJsonAt', () => {
+  it('locates an error in a multi-line text by its own line and column, without echoing the text', async () => {
+    const { parseJsonAt } = await import('../../src/core/json-scan.js');
+    const record = parseJsonAt('{\n  "a": 1,\n  "b": tru\n}', 7);
+    assert.equal(record.line, 9);
+    assert.equal((record as { error: string }).error, "invalid JSON at column 11: Unexpected token '\\n'");
+    assert.deepEqual(parseJsonAt('{"a":1}', 3), { line: 3, value: { a: 1 } });
+  });
+});

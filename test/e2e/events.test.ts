@@ -193,7 +193,10 @@ describe('csafe events send under failure', () => {
       const args = ['events', 'send', file, '--checkpoint', checkpoint, '--concurrency', '2', '--json'];
       const child = spawnCsafe(args, { env: emulator.env, cwd: dir });
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      while (!existsSync(checkpoint) || (await listing(emulator)).total < 3_000) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (!existsSync(checkpoint) || (await listing(emulator)).total < 3_000) {
+        assert.equal(child.exitCode, null, 'the first run ended before it could be killed part-way');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       child.kill('SIGKILL');
       await exited;
       const settled = JSON.parse(readFileSync(checkpoint, 'utf8')).settled as Record<string, number>;

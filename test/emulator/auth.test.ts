@@ -1,22 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import { DEFAULT_EMULATOR_API_KEY, type RunningEmulator } from '../../src/emulator/index.js';
+import { beforeEach, describe, test } from 'node:test';
+import { DEFAULT_EMULATOR_API_KEY } from '../../src/emulator/index.js';
 import { accessTokenResponseSchema } from '../../src/schemas/tokens.js';
-import { assertError, call, resetEmulator, startTestEmulator } from './support.js';
+import { assertError, call, useTestEmulator } from './support.js';
 
 const content = { user_id: 'user_1', content: [{ type: 'text', text: 'hello' }] };
 const START = Date.parse('2026-09-01T12:00:00.000Z');
 
 describe('authentication and access tokens', () => {
-  let emulator: RunningEmulator;
   let clock = START;
-  before(async () => {
-    emulator = await startTestEmulator({ now: () => clock });
-  });
-  after(() => emulator.close());
-  beforeEach(async () => {
+  const emulator = useTestEmulator({ now: () => clock });
+  beforeEach(() => {
     clock = START;
-    await resetEmulator(emulator);
   });
 
   const issueToken = async (json?: unknown) => {

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { describe, test } from 'node:test';
 import { contentResponseSchema, legacyContentResponseSchema } from '../../src/schemas/content.js';
-import { assertError, call, exampleBase64, resetEmulator, startTestEmulator } from './support.js';
+import { assertError, call, exampleBase64, useTestEmulator } from './support.js';
 
 const LEGACY = { 'Service-Version': '2026-08-05' };
 
 describe('POST /v1/content, version 2026-08-05', () => {
-  let emulator: RunningEmulator;
-  before(async () => {
-    emulator = await startTestEmulator();
-  });
-  after(() => emulator.close());
-  beforeEach(() => resetEmulator(emulator));
+  const emulator = useTestEmulator();
 
   const classify = (json: unknown) => call(emulator, 'POST', '/v1/content', { json, headers: LEGACY });
   const parse = (body: unknown) => legacyContentResponseSchema.parse(body);
@@ -78,11 +72,7 @@ describe('POST /v1/content, version 2026-08-05', () => {
 });
 
 describe('an account pinned to 2026-08-05', () => {
-  let emulator: RunningEmulator;
-  before(async () => {
-    emulator = await startTestEmulator({ accountVersion: '2026-08-05' });
-  });
-  after(() => emulator.close());
+  const emulator = useTestEmulator({ accountVersion: '2026-08-05' });
 
   test('gets the old version without a header and the current one by asking for it', async () => {
     const pinned = await call(emulator, 'POST', '/v1/content', { json: { user_id: 'u', text: 'hi' } });

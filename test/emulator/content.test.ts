@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { describe, test } from 'node:test';
 import { contentResponseSchema, type LabelResult } from '../../src/schemas/content.js';
 import { encodePng } from './png.js';
-import { assertError, call, exampleBase64, resetEmulator, startTestEmulator, type Reply } from './support.js';
+import { assertError, call, exampleBase64, type Reply, useTestEmulator } from './support.js';
 
 const text = (value: string) => ({ type: 'text', text: value });
 const image = (data: string) => ({ type: 'image', source: { type: 'base64', data } });
@@ -24,12 +23,7 @@ function labelsOf(reply: Reply): LabelResult[] {
 const classifierLabel = (labels: LabelResult[], name: string) => labels.find((l) => l.type === 'classifier' && l.label === name);
 
 describe('POST /v1/content, version 2026-08-11', () => {
-  let emulator: RunningEmulator;
-  before(async () => {
-    emulator = await startTestEmulator();
-  });
-  after(() => emulator.close());
-  beforeEach(() => resetEmulator(emulator));
+  const emulator = useTestEmulator();
 
   const classify = (json: unknown, headers: Record<string, string> = {}) =>
     call(emulator, 'POST', '/v1/content', { json, headers });

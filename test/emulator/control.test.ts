@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { assertError, call, exampleBase64, resetEmulator, startTestEmulator } from './support.js';
+import { assertError, call, exampleBase64, resetEmulator, startTestEmulator, useTestEmulator } from './support.js';
 
 interface LogEntry {
   seq: number;
@@ -21,12 +21,7 @@ const requestLog = async (emulator: RunningEmulator) =>
 const textContent = (text: string) => ({ user_id: 'user_1', content: [{ type: 'text', text }] });
 
 describe('emulator control endpoints', () => {
-  let emulator: RunningEmulator;
-  before(async () => {
-    emulator = await startTestEmulator();
-  });
-  after(() => emulator.close());
-  beforeEach(() => resetEmulator(emulator));
+  const emulator = useTestEmulator();
 
   test('health answers without a credential', async () => {
     const reply = await call(emulator, 'GET', '/_emulator/health', { key: null });

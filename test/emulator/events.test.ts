@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { faultInjector, mulberry32 } from '../../src/emulator/faults.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
-import { assertError, call, resetEmulator, startTestEmulator } from './support.js';
+import { assertError, call, startTestEmulator, useTestEmulator } from './support.js';
 
 interface EventsListing {
   total: number;
@@ -15,12 +15,7 @@ const listing = async (emulator: RunningEmulator) => (await call(emulator, 'GET'
 const contact = (key?: string) => ({ ...EVENT_EXAMPLES.user_contact, ...(key && { idempotency_key: key }) });
 
 describe('emulator: POST /v1/async/events', () => {
-  let emulator: RunningEmulator;
-  before(async () => {
-    emulator = await startTestEmulator();
-  });
-  after(() => emulator.close());
-  beforeEach(() => resetEmulator(emulator));
+  const emulator = useTestEmulator();
 
   test('queues one event, or an ordered array, one message each', async () => {
     const single = await call(emulator, 'POST', '/v1/async/events', { json: contact() });

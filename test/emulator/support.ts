@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { after, before, beforeEach } from 'node:test';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { errorBodySchema, type ErrorBody } from '../../src/schemas/errors.js';
 import type { EXAMPLE_IMAGES } from './png.js';
@@ -21,6 +22,30 @@ export interface CallOptions {
 }
 
 export const startTestEmulator = (options: EmulatorOptions = {}) => startEmulator({ port: 0, ...options });
+
+/**
+ * One emulator for the enclosing describe(): started before its tests, reset before each, closed
+ * after. The returned handle reads through to the running instance, so tests use it directly.
+ */
+export function useTestEmulator(options: EmulatorOptions = {}): RunningEmulator {
+  let running: RunningEmulator | undefined;
+  const current = () => {
+    if (running === undefined) throw new Error('the emulator is not running: call useTestEmulator() inside describe()');
+    return running;
+  };
+  before(async () => {
+    running = await startTestEmulator(options);
+  });
+  after(() => current().close());
+  beforeEach(() => resetEmulator(current()));
+  return {
+    get baseUrl() { return current().baseUrl; },
+    get apiKey() { return current().apiKey; },
+    get port() { return current().port; },
+    get host() { return current().host; },
+    close: () => current().close(),
+  };
+}
 
 /** Raw HTTP, on purpose: these tests check the emulator itself, not the client. */
 export async function call(emulator: RunningEmulator, method: string, path: string, options: CallOptions = {}): Promise<Reply> {

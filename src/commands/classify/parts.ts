@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { InputError, UsageError } from '../../core/errors.js';
 import { decodeText, detectImageType, readBoundedInput } from '../../core/input-files.js';
+import { parseJsonAt } from '../../core/json-scan.js';
 import { fileError } from '../../core/readers.js';
 import { CONTENT_LIMITS, type ContentPart } from '../../schemas/content.js';
 import { formatPath, type FieldProblem } from '../../schemas/issues.js';
@@ -60,23 +61,25 @@ async function readMetadataFile(path: string): Promise<Record<string, unknown>> 
   } catch (error) {
     throw fileError(path, error);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`${path}: invalid JSON: ${(error as Error).message}`);
-  }
+  const parsed = parseJsonAt(text, 1);
+  if ('error' in parsed) throw new InputError(`${path}:${parsed.line}: ${parsed.error}`);
+  const { value } = parsed;
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${path}: expected a JSON object of metadata`);
   return value as Record<string, unknown>;
 }
 
-/** `photo.png: content[2].source.data: image is … bytes` — the file first, then the field. */
+/** The flag a top-level request field comes from, for problems that concern no file. */
+const FLAG_OF_FIELD: Record<string, string> = { user_id: '--user-id', content_id: '--content-id', metadata: '--metadata' };
+
+/**
+ * `photo.png: content[2].source.data: image is … bytes`: the file first, then the field. A
+ * problem with the whole request names every input; one with a top-level field names its flag.
+ */
 export function describeForFiles(problem: FieldProblem, parts: readonly SourcedPart[]): string {
   const [first, index] = problem.path;
-  const origin = first === 'content' && typeof index === 'number' ? parts[index]?.origin : undefined;
-  if (first === 'content' && problem.path.length === 1) {
-    const images = parts.filter((p) => p.part.type === 'image').map((p) => p.origin);
-    return `${problem.message} (${images.join(', ')})`;
-  }
-  return `${origin ?? (problem.path.length === 0 ? 'request' : '--flags')}: ${formatPath(problem.path)}: ${problem.message}`;
+  const origins = (only?: ContentPart['type']) => parts.filter((p) => only === undefined || p.part.type === only).map((p) => p.origin).join(', ');
+  if (problem.path.length === 0) return `${problem.message} (${origins()})`;
+  if (first === 'content' && problem.path.length === 1) return `${problem.message} (${origins('image')})`;
+  const origin = first === 'content' && typeof index === 'number' ? parts[index]?.origin : FLAG_OF_FIELD[String(first)];
+  return `${origin ?? 'request'}: ${formatPath(problem.path)}: ${problem.message}`;
 }

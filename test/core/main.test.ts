@@ -1,0 +1,19 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { invokedGroup } from '../../src/main.js';
+
+/** Only the invoked command group is loaded; getting its name wrong would make the command unknown. */
+describe('invokedGroup', () => {
+  it('skips global flags and their values', () => {
+    assert.equal(invokedGroup(['classify', '--text', 'x']), 'classify');
+    assert.equal(invokedGroup(['--profile', 'staging', '-o', 'json', 'token', 'create']), 'token');
+    assert.equal(invokedGroup(['--verbose', '--api-key', 'k', '--base-url', 'u', 'events', 'send', 'f']), 'events');
+    assert.equal(invokedGroup(['--emulator', '--timeout', '5s', '--max-wait', '1m', '--max-retries', '3', 'classify']), 'classify');
+  });
+
+  it('reads `help <group>` and nothing at all', () => {
+    assert.equal(invokedGroup(['help', 'events']), 'events');
+    assert.equal(invokedGroup(['--help']), undefined);
+    assert.equal(invokedGroup([]), undefined);
+  });
+});
