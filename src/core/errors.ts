@@ -54,6 +54,11 @@ export class RetryAfterTooLongError extends CsafeError {
   }
 }
 
+/** A --wait ran out of time before the work reached a terminal state. */
+export class WaitTimeoutError extends CsafeError {
+  override readonly exitCode = ExitCode.waitTimeout;
+}
+
 export class InterruptedError extends CsafeError {
   override readonly exitCode = ExitCode.interrupted;
   constructor(message = 'interrupted') {

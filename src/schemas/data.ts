@@ -1,0 +1,120 @@
+import { z } from 'zod';
+
+/**
+ * Namespace data: objects, settings (the namespace schema), add and import requests.
+ * Requests we send are strict; responses are tolerant (unknown fields kept, statuses plain strings).
+ */
+
+export const CONTENT_TYPES = ['image_url', 'video_url', 'website_url', 'datetime', 'metadata'] as const;
+/** Content types whose value is a URL the service fetches and processes. */
+export const URL_CONTENT_TYPES: ReadonlySet<string> = new Set(['image_url', 'video_url', 'website_url']);
+
+export const DISPLAY_HINT_TYPES = [
+  'title',
+  'subtitle',
+  'description',
+  'primary_image_url',
+  'video_url',
+  'location',
+  'compact_text',
+  'markdown',
+  'html',
+  'email.reply_to',
+  'email.body',
+  'email.subject',
+  'email.body_image',
+  'email.logo_image',
+  'email.event',
+  'email.footer',
+] as const;
+
+export const REQUEST_STATUSES = ['queued', 'uploading', 'ingesting', 'succeeded', 'failed'] as const;
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed']);
+
+/** Lifetime of a data import upload address (spec: 12 hours after issuance). */
+export const IMPORT_UPLOAD_TTL_SECONDS = 12 * 60 * 60;
+
+/** A namespace names a path segment; the spec fixes no alphabet, so only what would break a URL path is refused. */
+export const namespaceNameSchema = z
+  .string()
+  .min(1, { error: 'expected a non-empty namespace' })
+  .max(256, { error: 'expected a namespace of at most 256 characters' })
+  .refine((name) => !/[/\\?#\s]/.test(name) && name !== '.' && name !== '..', {
+    error: 'expected a namespace without "/", "\\", "?", "#" or whitespace',
+  });
+
+export const dataObjectSchema = z.looseObject({
+  id: z.string({ error: 'expected a string id' }).min(1, { error: 'expected a non-empty string id' }),
+});
+export type DataObject = z.infer<typeof dataObjectSchema>;
+
+export const addDataRequestSchema = z.strictObject({
+  data: z.union([dataObjectSchema, z.array(dataObjectSchema).min(1, { error: 'expected at least one object' })], {
+    error: 'expected one data object or an array of data objects',
+  }),
+});
+export type AddDataRequest = z.infer<typeof addDataRequestSchema>;
+
+const enumError = (values: readonly string[]) => ({ error: `expected one of ${values.join(', ')}` });
+
+export const fieldDefinitionSchema = z.strictObject({
+  content_type: z.enum(CONTENT_TYPES, enumError(CONTENT_TYPES)).optional(),
+  display_hint: z
+    .strictObject({ type: z.enum(DISPLAY_HINT_TYPES, enumError(DISPLAY_HINT_TYPES)) }, { error: 'expected an object with a type' })
+    .optional(),
+  field_limit: z.number({ error: 'expected a positive number' }).positive({ error: 'expected a positive number' }).optional(),
+  namespace_ref: z.string({ error: 'expected a namespace name (string)' }).min(1, { error: 'expected a non-empty namespace name' }).optional(),
+}, { error: 'expected a field definition object' });
+export type FieldDefinition = z.infer<typeof fieldDefinitionSchema>;
+
+export const namespaceSchemaSchema = z.record(z.string().min(1, { error: 'expected a non-empty field name' }), fieldDefinitionSchema, {
+  error: 'expected an object mapping field names to definitions',
+});
+export type NamespaceSchema = z.infer<typeof namespaceSchemaSchema>;
+
+export const settingsRequestSchema = z.strictObject({ schema: namespaceSchemaSchema });
+export type SettingsRequest = z.infer<typeof settingsRequestSchema>;
+
+// Responses: tolerant.
+
+export const settingsResponseSchema = z.looseObject({ namespace: z.string(), status: z.string() });
+
+export const addDataResponseSchema = z.looseObject({ requestId: z.string(), status: z.string() });
+export type AddDataResponse = z.infer<typeof addDataResponseSchema>;
+
+export const importResponseSchema = z.looseObject({
+  expires_at: z.string(),
+  objectKey: z.string(),
+  requestId: z.string(),
+  status: z.string(),
+  upload_url: z.string(),
+});
+export type ImportResponse = z.infer<typeof importResponseSchema>;
+
+export const objectOutputSchema = z.looseObject({
+  actions: z.array(z.unknown()).optional(),
+  fields: z.record(z.string(), z.unknown()).optional(),
+  labels: z.array(z.looseObject({ label: z.string() })).optional(),
+});
+
+export const dataEntrySchema = z.looseObject({
+  id: z.string(),
+  output: objectOutputSchema.optional(),
+  url: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type DataEntry = z.infer<typeof dataEntrySchema>;
+
+/** Either record shape of GET …/requests/{id}: add-type carries `data`, import-type does not (it has `data_count` once processed). */
+export const requestRecordSchema = z.looseObject({
+  namespace: z.string().optional(),
+  request_id: z.string(),
+  status: z.string(),
+  data: z.array(dataEntrySchema).optional(),
+  data_count: z.number().optional(),
+  data_expires_at: z.string().optional(),
+  data_url: z.string().optional(),
+});
+export type RequestRecord = z.infer<typeof requestRecordSchema>;
+
+export const isImportRecord = (record: RequestRecord) => record.data === undefined;
