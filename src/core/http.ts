@@ -45,6 +45,13 @@ export interface RequestSpec {
   json?: unknown;
   body?: ReopenableBody;
   signal?: AbortSignal;
+  /** false when applying the request twice would do harm; see shouldRetry(). Default true. */
+  replaySafe?: boolean;
+  /**
+   * Limit on the whole exchange; default the client's --timeout. null for uploads of any size,
+   * which are bounded by the idle limits instead (no byte moving for --timeout).
+   */
+  timeoutMs?: number | null;
 }
 
 export interface HttpResponse {
@@ -82,7 +89,7 @@ export class HttpClient {
       if ('response' in attempt && attempt.response.statusCode < 300) {
         return { status: attempt.response.statusCode, headers: attempt.response.headers, body: parseBody(attempt.text), retries: retry };
       }
-      const decision = decideRetry(outcome, retry, this.config.retry, this.config.now(), this.config.random);
+      const decision = decideRetry(outcome, retry, this.config.retry, this.config.now(), this.config.random, spec.replaySafe);
       const failure = 'response' in attempt ? this.apiError(spec.method, display, attempt.response, attempt.text) : attempt.error;
       if (!decision.retry) throw withRetryCount(failure, retry);
       if ('response' in attempt && decision.serverRequested && decision.delayMs > this.config.retry.maxWaitMs) {
@@ -124,7 +131,8 @@ export class HttpClient {
     url: string,
     headers: Record<string, string>,
   ): Promise<Attempt> {
-    const timeout = AbortSignal.timeout(this.config.timeoutMs);
+    const limitMs = spec.timeoutMs === undefined ? this.config.timeoutMs : spec.timeoutMs;
+    const timeout = limitMs === null ? undefined : AbortSignal.timeout(limitMs);
     const signals = [timeout, this.config.signal, spec.signal].filter((s): s is AbortSignal => s !== undefined);
     const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body?.open();
     try {
@@ -141,10 +149,10 @@ export class HttpClient {
       return { response, text: await response.body.text() };
     } catch (error) {
       if (this.config.signal?.aborted || spec.signal?.aborted) throw new InterruptedError();
-      if (timeout.aborted || isTimeout(error)) {
+      if (timeout?.aborted || isTimeout(error)) {
         return { error: new RequestTimeoutError(`${spec.method} ${this.target(spec).display}: no answer within ${this.config.timeoutMs / 1000} s`, { hint: 'raise --timeout if the service is slow' }) };
       }
-      return { error: new ConnectionError(`${spec.method} ${this.target(spec).display}: ${describeNetworkError(error)}`) };
+      return { error: new ConnectionError(`${spec.method} ${this.target(spec).display}: ${describeNetworkError(error)}`), sent: !NOT_SENT_CODES.has(errorCode(error) ?? '') };
     }
   }
 
@@ -163,11 +171,14 @@ export class HttpClient {
   }
 }
 
-type Attempt = { response: Dispatcher.ResponseData; text: string } | { error: CsafeError };
+type Attempt = { response: Dispatcher.ResponseData; text: string } | { error: CsafeError; sent?: boolean };
+
+/** Failures that happen before a single byte of the request can have reached the server. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 function outcomeOf(attempt: Attempt): AttemptOutcome {
   if ('response' in attempt) return { kind: 'response', status: attempt.response.statusCode, headers: attempt.response.headers };
-  return attempt.error instanceof RequestTimeoutError ? { kind: 'timeout' } : { kind: 'network-error' };
+  return attempt.error instanceof RequestTimeoutError ? { kind: 'timeout' } : { kind: 'network-error', sent: attempt.sent ?? true };
 }
 
 function withRetryCount(error: CsafeError, retries: number): CsafeError {

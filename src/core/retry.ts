@@ -28,20 +28,29 @@ export type Headers = Record<string, string | string[] | undefined>;
 
 export type AttemptOutcome =
   | { kind: 'response'; status: number; headers: Headers }
-  | { kind: 'network-error' }
+  /** sent: whether any of the request may have reached the server (false for a refused connection). */
+  | { kind: 'network-error'; sent: boolean }
   | { kind: 'timeout' };
+
+/** Statuses by which the service says the request was not processed (spec: 429 and 503). */
+const NOT_PROCESSED_STATUS = new Set([429, 503]);
 
 function header(headers: Headers, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function shouldRetry(outcome: AttemptOutcome): boolean {
-  if (outcome.kind !== 'response') return true;
+/**
+ * replaySafe is false for requests that must not be applied twice (adding data): those are retried
+ * only when the request cannot have been processed — a refused connection, 429 or 503.
+ */
+export function shouldRetry(outcome: AttemptOutcome, replaySafe = true): boolean {
+  if (outcome.kind === 'timeout') return replaySafe;
+  if (outcome.kind === 'network-error') return replaySafe || !outcome.sent;
   const override = header(outcome.headers, 'x-should-retry');
   if (override === 'true') return true;
   if (override === 'false') return false;
-  return RETRYABLE_STATUS.has(outcome.status);
+  return (replaySafe ? RETRYABLE_STATUS : NOT_PROCESSED_STATUS).has(outcome.status);
 }
 
 /** Milliseconds the server asked us to wait, or undefined when it did not say (or said nonsense). */
@@ -75,8 +84,9 @@ export function decideRetry(
   policy: RetryPolicy,
   nowMs: number,
   random: () => number = Math.random,
+  replaySafe = true,
 ): RetryDecision {
-  if (retry >= policy.maxRetries || !shouldRetry(outcome)) return { retry: false, delayMs: 0, serverRequested: false };
+  if (retry >= policy.maxRetries || !shouldRetry(outcome, replaySafe)) return { retry: false, delayMs: 0, serverRequested: false };
   const requested = outcome.kind === 'response' ? serverRequestedDelay(outcome.headers, nowMs) : undefined;
   if (requested !== undefined) return { retry: true, delayMs: requested, serverRequested: true };
   return { retry: true, delayMs: backoffDelay(retry, policy, random), serverRequested: false };

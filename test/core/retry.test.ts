@@ -8,8 +8,17 @@ const NOW = Date.parse('2026-11-21T12:00:00Z');
 describe('shouldRetry', () => {
   it('retries 408, 429, 502, 503, 504, network errors and timeouts', () => {
     for (const status of [408, 429, 502, 503, 504]) assert.equal(shouldRetry(response(status)), true, String(status));
-    assert.equal(shouldRetry({ kind: 'network-error' }), true);
+    assert.equal(shouldRetry({ kind: 'network-error', sent: true }), true);
     assert.equal(shouldRetry({ kind: 'timeout' }), true);
+  });
+
+  it('retries a request that must not be replayed only when it cannot have been processed', () => {
+    assert.equal(shouldRetry(response(429), false), true);
+    assert.equal(shouldRetry(response(503), false), true);
+    assert.equal(shouldRetry({ kind: 'network-error', sent: false }, false), true);
+    for (const status of [408, 502, 504]) assert.equal(shouldRetry(response(status), false), false, String(status));
+    assert.equal(shouldRetry({ kind: 'network-error', sent: true }, false), false);
+    assert.equal(shouldRetry({ kind: 'timeout' }, false), false);
   });
 
   it('never retries 400, 401, 403, 413, 404 or 500', () => {

@@ -1,0 +1,48 @@
+import type { HttpClient, RequestSpec } from '../core/http.js';
+import {
+  addDataResponseSchema,
+  importResponseSchema,
+  requestRecordSchema,
+  settingsResponseSchema,
+  type AddDataResponse,
+  type DataObject,
+  type ImportResponse,
+  type NamespaceSchema,
+  type RequestRecord,
+} from '../schemas/data.js';
+import { parseResponse } from './responses.js';
+
+const namespacePath = (namespace: string) => `/v1/data/${encodeURIComponent(namespace)}`;
+
+/** PUT /v1/data/{namespace}/settings: create or replace the namespace schema. */
+export async function putSettings(http: HttpClient, namespace: string, schema: NamespaceSchema) {
+  const path = `${namespacePath(namespace)}/settings`;
+  return parseResponse(settingsResponseSchema, await http.json('PUT', path, { schema }), `PUT ${path}`);
+}
+
+/**
+ * POST /v1/data/{namespace} with a body already serialised as `{"data":[…]}`.
+ * Adding is not idempotent on the wire, so only answers that say nothing was processed are retried.
+ */
+export async function addData(http: HttpClient, namespace: string, body: Buffer): Promise<AddDataResponse> {
+  const path = namespacePath(namespace);
+  const spec: RequestSpec = { method: 'POST', path, body: { open: () => body, length: body.length, contentType: 'application/json' }, replaySafe: false };
+  return parseResponse(addDataResponseSchema, (await http.request(spec)).body, `POST ${path}`);
+}
+
+/** The serialised body of one add request, built from objects as read (their own bytes, not re-encoded). */
+export const encodeAddBody = (objects: readonly string[]) => Buffer.from(`{"data":[${objects.join(',')}]}`);
+
+/** POST /v1/data/{namespace}/import: a pre-signed upload address for a JSONL file. */
+export async function requestImport(http: HttpClient, namespace: string): Promise<ImportResponse> {
+  const path = `${namespacePath(namespace)}/import`;
+  return parseResponse(importResponseSchema, await http.json('POST', path), `POST ${path}`);
+}
+
+/** GET /v1/data/{namespace}/requests/{requestId}: an add-type or an import-type record. */
+export async function getRequest(http: HttpClient, namespace: string, requestId: string): Promise<RequestRecord> {
+  const path = `${namespacePath(namespace)}/requests/${encodeURIComponent(requestId)}`;
+  return parseResponse(requestRecordSchema, await http.json('GET', path), `GET ${path}`);
+}
+
+export type { DataObject };

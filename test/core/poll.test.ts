@@ -1,0 +1,36 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { WaitTimeoutError, ExitCode } from '../../src/core/errors.js';
+import { pollInterval, pollUntil } from '../../src/core/poll.js';
+
+/** A fake clock: sleeping advances time, so waits are instant and exact. */
+function fakeClock() {
+  let now = 0;
+  const sleeps: number[] = [];
+  return { now: () => now, sleep: async (ms: number) => void (sleeps.push(ms), (now += ms)), sleeps };
+}
+
+describe('pollUntil', () => {
+  it('backs off 1 s, 2 s, 4 s, 8 s, then 10 s', () => {
+    assert.deepEqual([0, 1, 2, 3, 4, 5].map((poll) => pollInterval(poll)), [1000, 2000, 4000, 8000, 10000, 10000]);
+  });
+
+  it('returns the first value that is done, with every value seen on the way', async () => {
+    const clock = fakeClock();
+    const states = ['queued', 'ingesting', 'ingesting', 'succeeded'];
+    const seen: string[] = [];
+    const result = await pollUntil(async () => states.shift()!, (s) => s === 'succeeded', { ...clock, timeoutMs: Infinity, describe: 'x', onPoll: (s) => seen.push(s) });
+    assert.equal(result, 'succeeded');
+    assert.deepEqual(seen, ['queued', 'ingesting', 'ingesting', 'succeeded']);
+    assert.deepEqual(clock.sleeps, [1000, 2000, 4000]);
+  });
+
+  it('polls once more at the deadline, then fails with exit code 124', async () => {
+    const clock = fakeClock();
+    let polls = 0;
+    const waiting = pollUntil(async () => ++polls, () => false, { ...clock, timeoutMs: 5000, describe: 'request req_1' });
+    await assert.rejects(waiting, (error: unknown) => error instanceof WaitTimeoutError && error.exitCode === ExitCode.waitTimeout && /req_1/.test(error.message));
+    assert.deepEqual(clock.sleeps, [1000, 2000, 2000]);
+    assert.equal(polls, 4);
+  });
+});
