@@ -85,8 +85,9 @@ export class Context {
     return this.resolved;
   }
 
-  async outputFormat(): Promise<OutputFormat> {
-    return resolveOutputFormat({ output: (await this.settings()).output, json: this.flags.json }, this.io.stdoutIsTTY);
+  /** The format of stdout; `piped` is the default when stdout is not a terminal (see resolveOutputFormat). */
+  async outputFormat(piped?: OutputFormat): Promise<OutputFormat> {
+    return resolveOutputFormat({ output: (await this.settings()).output, json: this.flags.json }, this.io.stdoutIsTTY, piped);
   }
 
   /** The HTTP core, configured from flags, environment and profile (or the in-process emulator). */

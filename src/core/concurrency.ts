@@ -5,7 +5,7 @@ export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
  * Reading pauses while the window is full, so memory stays flat however long the input is.
  */
 export async function* mapInOrder<T, R>(
-  items: AsyncIterable<T>,
+  items: AsyncIterable<T> | Iterable<T>,
   limit: number,
   work: (item: T) => Promise<R>,
 ): AsyncGenerator<{ item: T; outcome: Settled<R> }> {

@@ -123,6 +123,16 @@ export function apiErrorFor(details: ApiErrorDetails): ApiError {
   }
 }
 
+/**
+ * Failures no later request of the same run could escape (credentials refused, Ctrl-C, a long
+ * Retry-After): a batch command stops on them instead of writing every record to its failed file.
+ */
+export function stopsTheRun(error: unknown): boolean {
+  return [AuthenticationError, PermissionDeniedError, MissingCredentialsError, UsageError, InterruptedError, RetryAfterTooLongError].some(
+    (type) => error instanceof type,
+  );
+}
+
 export function exitCodeOf(error: unknown): ExitCodeValue {
   return error instanceof CsafeError ? error.exitCode : ExitCode.failure;
 }

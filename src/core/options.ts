@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { UsageError } from './errors.js';
 
 const toFlag = (key: PropertyKey) => `--${String(key).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -11,3 +11,7 @@ export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.in
   const flag = issue.path.length > 0 ? `${toFlag(issue.path[0]!)}: ` : '';
   throw new UsageError(`${flag}${issue.message}`);
 }
+
+/** A whole-number flag value (commander hands over text) within [min, max]. */
+export const countOption = (min: number, max: number) =>
+  z.coerce.number({ error: 'expected a number' }).int({ error: 'expected a whole number' }).min(min, { error: `expected at least ${min}` }).max(max, { error: `expected at most ${max}` });

@@ -7,8 +7,11 @@ import { UsageError } from './errors.js';
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** `--json` wins; then `-o`; then table on a terminal and JSON in a pipe. */
-export function resolveOutputFormat(flags: { output?: string; json?: boolean }, stdoutIsTTY: boolean): OutputFormat {
+/**
+ * `--json` wins; then `-o`; then table on a terminal, and in a pipe `piped`: JSON, or for commands
+ * whose output is one line per item, `table` (which a pipe gets as tab-separated values).
+ */
+export function resolveOutputFormat(flags: { output?: string; json?: boolean }, stdoutIsTTY: boolean, piped: OutputFormat = 'json'): OutputFormat {
   if (flags.json) return 'json';
   if (flags.output !== undefined) {
     if (!(OUTPUT_FORMATS as readonly string[]).includes(flags.output)) {
@@ -16,8 +19,11 @@ export function resolveOutputFormat(flags: { output?: string; json?: boolean }, 
     }
     return flags.output as OutputFormat;
   }
-  return stdoutIsTTY ? 'table' : 'json';
+  return stdoutIsTTY ? 'table' : piped;
 }
+
+/** `1 object`, `3 objects`. */
+export const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 export const toJson = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 export const toNdjsonLine = (value: unknown) => JSON.stringify(value) + '\n';

@@ -2,15 +2,7 @@ import { classifyContent, failOnHolds, labelRows, requestProblems } from '../../
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/concurrency.js';
 import type { HttpClient } from '../../core/http.js';
-import {
-  AuthenticationError,
-  ExitCode,
-  InterruptedError,
-  MissingCredentialsError,
-  PermissionDeniedError,
-  RetryAfterTooLongError,
-  UsageError,
-} from '../../core/errors.js';
+import { ExitCode, stopsTheRun } from '../../core/errors.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import { toNdjsonLine } from '../../core/output.js';
 import { inputSource, readJsonLines, type JsonLine } from '../../core/readers.js';
@@ -47,7 +39,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
         if (failOnHolds(labelRows(outcome.value), options.failOn)) counts.flagged++;
         await ctx.io.out(toNdjsonLine({ line: job.line, result: outcome.value }));
       } else {
-        if (isFatal(outcome.error)) throw outcome.error;
+        if (stopsTheRun(outcome.error)) throw outcome.error;
         counts.failed++;
         const reason = (outcome.error as Error).message;
         ctx.io.warn(`${source.name}:${job.line}: ${reason}`);
@@ -92,11 +84,4 @@ function toRequest(value: unknown, defaultUserId: string | undefined): ContentRe
 async function classifyJob(job: Job, options: ClassifyOptions, http: HttpClient): Promise<unknown> {
   if (job.problem !== undefined) throw new LineFailure(job.problem);
   return classifyContent(http, job.request!, options.apiVersion);
-}
-
-/** Failures no other line could escape: stop the run rather than write every line to the failed file. */
-function isFatal(error: unknown): boolean {
-  return [AuthenticationError, PermissionDeniedError, MissingCredentialsError, UsageError, InterruptedError, RetryAfterTooLongError].some(
-    (type) => error instanceof type,
-  );
 }

@@ -1,8 +1,6 @@
 import { z } from 'zod';
+import { countOption as count } from '../../core/options.js';
 import type { Shard } from './placement.js';
-
-const count = (min: number, max: number) =>
-  z.coerce.number({ error: 'expected a number' }).int({ error: 'expected a whole number' }).min(min, { error: `expected at least ${min}` }).max(max, { error: `expected at most ${max}` });
 
 const shardSchema = z
   .string()

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, InterruptedError } from '../../core/errors.js';
@@ -6,7 +5,7 @@ import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import { parseOptions } from '../../core/options.js';
 import { inputSource, readRecords, type InputSource } from '../../core/readers.js';
 import { startSpinner } from '../../core/spinner.js';
-import { spoolToTempFile, type SpooledInput } from '../../core/spool.js';
+import { spooledSource, spoolToTempFile } from '../../core/spool.js';
 import { positional, type App } from '../app.js';
 import { checkRecords } from './checked.js';
 import { Checkpoint } from './checkpoint.js';
@@ -50,7 +49,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
   // Read twice (validate, then send), so stdin is kept in a temporary file in between.
-  const spool = path === '-' && !options.dryRun ? await spoolToTempFile(ctx.io.stdin) : undefined;
+  const spool = path === '-' && !options.dryRun ? await spoolToTempFile(ctx.io.stdin, ctx.signal) : undefined;
   const source = spool ? spooledSource(spool) : inputSource(path, ctx.io.stdin);
   try {
     const checked = emptyTally();
@@ -74,8 +73,6 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
     await spool?.remove();
   }
 }
-
-const spooledSource = (spool: SpooledInput): InputSource => ({ name: 'stdin', open: () => createReadStream(spool.path) });
 
 /** The sending pass; `limit` keeps it to the records validated, even if the file has grown since. */
 async function sendChecked(ctx: Context, source: InputSource, filePath: string, options: SendOptions, limit: number) {
