@@ -5,7 +5,7 @@ _csafe() {
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 
   local global="--profile --api-key --base-url --timeout --max-retries --max-wait -o --output --json -v --verbose -q --quiet --no-color --insecure --emulator -h --help -V --version"
-  local commands="classify token auth config events emulator"
+  local commands="classify token auth config settings data events emulator"
 
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json ndjson" -- "$cur")); return ;;
@@ -35,6 +35,15 @@ _csafe() {
     config)
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "get set list" -- "$cur"))
       else COMPREPLY=($(compgen -W "base_url user_id output timeout max_retries $global" -- "$cur")); fi ;;
+    settings)
+      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "put" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--field $global" -- "$cur"))
+      else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
+    data)
+      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "add status" -- "$cur"))
+      elif [[ $sub == status ]]; then COMPREPLY=($(compgen -W "--wait --timeout $global" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--batch-size --max-batch-bytes --concurrency --failed --skip-invalid --wait --timeout $global" -- "$cur"))
+      else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
     events)
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "send example" -- "$cur"))
       elif [[ $sub == example ]]; then COMPREPLY=($(compgen -W "user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" -- "$cur"))

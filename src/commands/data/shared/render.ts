@@ -1,0 +1,74 @@
+import type { IOStreams } from '../../../core/io.js';
+import { countOf, printResult, renderRecord, renderTable, type Column, type OutputFormat } from '../../../core/output.js';
+import { isImportRecord, REQUEST_STATUSES, type DataEntry, type RequestRecord } from '../../../schemas/data.js';
+
+/** The `error.message` the service puts on a failed import record or an unprocessable object, if any. */
+export function errorMessage(value: object): string | undefined {
+  const error = (value as { error?: unknown }).error;
+  if (error === undefined) return undefined;
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : JSON.stringify(error);
+}
+
+/** `violence:match, spam:review`: each label with its decision, when the service gave one. */
+export const formatLabels = (entry: DataEntry) =>
+  (entry.output?.labels ?? []).map((l) => (typeof l.decision === 'string' ? `${l.label}:${l.decision}` : l.label)).join(', ');
+
+/** One object of an add request as the data commands print it: the entry as returned, with its request and status. */
+export type ObjectLine = { request_id: string; status: string } & DataEntry;
+
+/** The objects of add-type records, in order; an object the service could not process is `failed` whatever its request says. */
+export const objectLines = (records: readonly RequestRecord[]): ObjectLine[] =>
+  records.flatMap((record) =>
+    (record.data ?? []).map((entry) => ({ request_id: record.request_id, status: errorMessage(entry) ? 'failed' : record.status, ...entry })),
+  );
+
+const OBJECT_COLUMNS: Column<ObjectLine>[] = [
+  { header: 'ID', value: (o) => o.id },
+  { header: 'STATUS', value: (o) => o.status, style: (o, text, color) => (o.status === 'failed' ? color.red(text) : text) },
+  { header: 'LABELS', value: formatLabels },
+  { header: 'URL', value: (o) => o.url ?? '' },
+];
+
+/** Objects as a table (TSV in a pipe), a JSON array, or one JSON line each. */
+export const printObjects = (io: IOStreams, format: OutputFormat, objects: readonly ObjectLine[]) =>
+  printResult(io, format, objects, () => renderTable(objects, OBJECT_COLUMNS, io));
+
+const IMPORT_FIELDS = ['request_id', 'namespace', 'status', 'data_count', 'data_url', 'data_expires_at'] as const;
+
+/** An import-type record as field/value pairs: the spec's fields first, then the error, then anything else the service sent. */
+export function renderImportRecord(record: RequestRecord, io: IOStreams): string {
+  const error = errorMessage(record);
+  const { error: _error, ...rest } = record as RequestRecord & { error?: unknown };
+  const ordered: Record<string, unknown> = {};
+  for (const field of IMPORT_FIELDS) if (rest[field] !== undefined) ordered[field] = rest[field];
+  if (error !== undefined) ordered.error = error;
+  return renderRecord({ ...ordered, ...rest }, io);
+}
+
+/** A record of either shape: an import summary, or the table of an add request's objects; JSON as returned. */
+export async function printRequestRecord(io: IOStreams, format: OutputFormat, record: RequestRecord): Promise<void> {
+  if (isImportRecord(record)) return printResult(io, format, record, () => renderImportRecord(record, io));
+  if (format !== 'table') return printResult(io, format, record, () => '');
+  const objects = objectLines([record]);
+  io.note(`request ${record.request_id}: ${record.status}, ${countOf(objects.length, 'object')}`);
+  return printObjects(io, format, objects);
+}
+
+/** `3 queued · 2 ingesting · 5 succeeded`: the spec's statuses in their order, then any others. */
+export function statusCounts(records: Iterable<RequestRecord>): string {
+  const counts = new Map<string, number>(REQUEST_STATUSES.map((status) => [status, 0]));
+  for (const { status } of records) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return [...counts].filter(([, n]) => n > 0).map(([status, n]) => `${n} ${status}`).join(' · ');
+}
+
+/** Why a request ended `failed`, in one line: the import's error, or the objects that could not be processed. */
+export function describeFailure(record: RequestRecord): string {
+  const own = errorMessage(record);
+  const objects = (record.data ?? []).flatMap((entry) => {
+    const message = errorMessage(entry);
+    return message === undefined ? [] : [`object "${entry.id}": ${message}`];
+  });
+  const shown = objects.slice(0, 3).join('; ') + (objects.length > 3 ? `; and ${objects.length - 3} more` : '');
+  return `request ${record.request_id} failed: ${own ?? (shown || 'the service gave no reason')}`;
+}

@@ -1,0 +1,72 @@
+import { getRequest } from '../../../api/data.js';
+import type { Context } from '../../../context.js';
+import { mapInOrder } from '../../../core/concurrency.js';
+import { parseDuration } from '../../../core/duration.js';
+import { InterruptedError, UsageError, WaitTimeoutError } from '../../../core/errors.js';
+import type { IOStreams } from '../../../core/io.js';
+import { countOf } from '../../../core/output.js';
+import { pollUntil } from '../../../core/poll.js';
+import { startSpinner } from '../../../core/spinner.js';
+import { TERMINAL_STATUSES, type RequestRecord } from '../../../schemas/data.js';
+import { statusCounts } from './render.js';
+
+export interface WaitOptions {
+  /** Give up after this long with WaitTimeoutError (exit 124); Infinity waits for ever. */
+  timeoutMs: number;
+  /** Status lookups in flight at once (default 4). */
+  concurrency?: number;
+}
+
+/**
+ * Polls every request until each is succeeded or failed (1 s → 10 s backoff), with a spinner on
+ * a terminal counting requests per status. Returns the final records in the order of the ids.
+ * On timeout (exit 124) or Ctrl-C (exit 130) it first lists the requests still pending and the
+ * command that checks each, then rethrows.
+ */
+export async function waitForRequests(ctx: Context, namespace: string, requestIds: readonly string[], options: WaitOptions): Promise<RequestRecord[]> {
+  const http = await ctx.http();
+  const latest = new Map<string, RequestRecord>();
+  const pending = () => requestIds.filter((id) => !TERMINAL_STATUSES.has(latest.get(id)?.status ?? ''));
+  const refresh = async () => {
+    for await (const { item: id, outcome } of mapInOrder(pending(), options.concurrency ?? 4, (id) => getRequest(http, namespace, id))) {
+      if (!outcome.ok) throw outcome.error;
+      latest.set(id, outcome.value);
+    }
+  };
+  const spinner = await startSpinner(ctx.io, `Waiting for ${countOf(requestIds.length, 'request')}…`);
+  try {
+    await pollUntil(refresh, () => pending().length === 0, {
+      timeoutMs: options.timeoutMs,
+      now: () => ctx.now(),
+      sleep: (ms) => ctx.sleep(ms),
+      onPoll: () => spinner.update(statusCounts(latest.values())),
+      describe: requestIds.length === 1 ? `request ${requestIds[0]}` : countOf(requestIds.length, 'request'),
+    });
+  } catch (error) {
+    spinner.stop();
+    if (error instanceof WaitTimeoutError || error instanceof InterruptedError) reportPending(ctx.io, namespace, pending());
+    throw error;
+  }
+  spinner.stop();
+  return requestIds.map((id) => latest.get(id)!);
+}
+
+/** The wait limit given by a data verb's own --timeout: for ever when absent, and only meaningful with --wait. */
+export function waitTimeoutMs(options: { wait?: boolean; timeout?: string }): number {
+  if (options.timeout === undefined) return Infinity;
+  if (!options.wait) {
+    throw new UsageError('--timeout after the command limits --wait, which was not given', {
+      hint: 'add --wait, or for the timeout of each request put it before the command: csafe --timeout 30s data …',
+    });
+  }
+  return parseDuration(options.timeout, '--timeout');
+}
+
+function reportPending(io: IOStreams, namespace: string, ids: readonly string[]): void {
+  if (ids.length === 0) return;
+  io.warn(`${countOf(ids.length, 'request')} still pending; check on ${ids.length === 1 ? 'it' : 'them'} with:`);
+  for (const id of ids) io.warn(`  csafe data status ${shellWord(namespace)} ${shellWord(id)} --wait`);
+}
+
+/** A word a shell reads back unchanged: as is when it is plain, else in single quotes. */
+const shellWord = (word: string) => (/^[\w.@%+=:,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { getRequest } from '../../api/data.js';
+import type { Context } from '../../context.js';
+import { ExitCode } from '../../core/errors.js';
+import { positional, type App } from '../app.js';
+import { parseNamespace } from '../namespace.js';
+import { describeFailure, printRequestRecord } from './shared/render.js';
+import { waitForRequests, waitTimeoutMs } from './shared/wait.js';
+
+export function registerDataStatus(group: Command, app: App): void {
+  group
+    .command('status')
+    .description('Show an add or import request (GET /v1/data/{namespace}/requests/{requestId})')
+    .argument('<namespace>', 'the namespace')
+    .argument('<request-id>', 'as printed by `data add` or `data import`')
+    .option('--wait', 'poll until the request has succeeded or failed (exit 1 when it failed)')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
+    .addHelpText('after', `
+An add request is shown as a table of its objects (id, status, labels, url), an import request as
+a summary (status, data_count, data_url, …); --json prints the record as the service returned it.
+
+Examples:
+  csafe data status listings req_123 --wait --timeout 30m
+  csafe data status listings req_123 --json | jq '.data[].output.labels'`)
+    .action(app.action(async (ctx, command) => {
+      const [namespace, requestId] = positional(command) as [string, string];
+      const options = command.opts() as { wait?: boolean; timeout?: string };
+      return dataStatusRun(ctx, parseNamespace(namespace), requestId, { wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });
+    }));
+}
+
+export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: { wait: boolean; timeoutMs: number }): Promise<number> {
+  const format = await ctx.outputFormat('table');
+  const record = options.wait
+    ? (await waitForRequests(ctx, namespace, [requestId], { timeoutMs: options.timeoutMs }))[0]!
+    : await getRequest(await ctx.http(), namespace, requestId);
+  await printRequestRecord(ctx.io, format, record);
+  if (!options.wait || record.status !== 'failed') return ExitCode.ok;
+  ctx.io.warn(describeFailure(record));
+  return ExitCode.failure;
+}

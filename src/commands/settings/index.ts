@@ -1,0 +1,8 @@
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { registerSettingsPut } from './put.js';
+
+export function registerSettings(program: Command, app: App): void {
+  const group = program.command('settings').description('Namespace settings: the schema of its fields (PUT /v1/data/{namespace}/settings)');
+  registerSettingsPut(group, app);
+}

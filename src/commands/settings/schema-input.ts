@@ -1,0 +1,67 @@
+import type { Readable } from 'node:stream';
+import { decodeText, readBoundedInput } from '../../core/input-files.js';
+import { lineOfPath } from '../../core/json-locate.js';
+import { parseJsonAt } from '../../core/json-scan.js';
+import { fieldDefinitionSchema, settingsRequestSchema, type FieldDefinition, type NamespaceSchema } from '../../schemas/data.js';
+import { describeProblem, problemsFromZod } from '../../schemas/issues.js';
+
+/** A schema ready to send, or every problem found in it, each a line naming where and what was expected. */
+export type SchemaInput = { schema: NamespaceSchema; problems?: undefined } | { problems: string[] };
+
+/** A schema file is small; anything bigger than one request can carry is a wrong argument. */
+const MAX_SCHEMA_BYTES = 6 * 1024 * 1024;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The file holds the schema map itself or the request body `{"schema": {...}}`. A namespace may
+ * have a field called "schema", so the body reading is taken unless only the map reading is valid.
+ */
+function isRequestBody(value: unknown): value is { schema: unknown } {
+  if (!isPlainObject(value) || Object.keys(value).join() !== 'schema' || !isPlainObject(value.schema)) return false;
+  return settingsRequestSchema.safeParse(value).success || !settingsRequestSchema.safeParse({ schema: value }).success;
+}
+
+/** Reads and checks a schema file (`-` for stdin); problems are `schema.json:3: schema.photo.content_type: expected …`. */
+export async function readSchemaFile(path: string, stdin: Readable): Promise<SchemaInput> {
+  const name = path === '-' ? 'stdin' : path;
+  const text = decodeText(await readBoundedInput(path, stdin, MAX_SCHEMA_BYTES));
+  if (text === undefined) return { problems: [`${name}: is not UTF-8 text`] };
+  if (text.trim() === '') return { problems: [`${name}: is empty, expected a JSON object mapping field names to definitions`] };
+  const parsed = parseJsonAt(text, 1);
+  if ('error' in parsed) return { problems: [`${name}:${parsed.line}: ${parsed.error}`] };
+  const body = isRequestBody(parsed.value);
+  const result = settingsRequestSchema.safeParse(body ? parsed.value : { schema: parsed.value });
+  if (result.success) return { schema: result.data.schema };
+  return {
+    problems: problemsFromZod(result.error).map((problem) => {
+      const line = lineOfPath(text, body ? problem.path : problem.path.slice(1));
+      return `${name}:${line}: ${describeProblem(problem)}`;
+    }),
+  };
+}
+
+/** `--field name:content_type[:display_hint]` values, e.g. `photo:image_url:primary_image_url` or `title::title`. */
+export function schemaFromFields(fields: readonly string[]): SchemaInput {
+  const schema: NamespaceSchema = {};
+  const problems: string[] = [];
+  for (const field of fields) {
+    const [name, contentType, displayHint, ...rest] = field.split(':');
+    const where = `--field "${field}"`;
+    if (!name || contentType === undefined || rest.length > 0) {
+      problems.push(`${where}: expected name:content_type[:display_hint], e.g. photo:image_url:primary_image_url`);
+    } else if (Object.hasOwn(schema, name)) {
+      problems.push(`${where}: field "${name}" is given twice`);
+    } else {
+      const definition: FieldDefinition = {
+        ...(contentType !== '' && { content_type: contentType as FieldDefinition['content_type'] }),
+        ...(displayHint && { display_hint: { type: displayHint as NonNullable<FieldDefinition['display_hint']>['type'] } }),
+      };
+      const parsed = fieldDefinitionSchema.safeParse(definition);
+      if (parsed.success) schema[name] = parsed.data;
+      else problems.push(...problemsFromZod(parsed.error).map((problem) => `${where}: ${describeProblem(problem)}`));
+    }
+  }
+  return problems.length > 0 ? { problems } : { schema };
+}

@@ -1,0 +1,104 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { Command } from 'commander';
+import { encodeAddBody } from '../../../src/api/data.js';
+import type { App } from '../../../src/commands/app.js';
+import { addOptionsSchema } from '../../../src/commands/data/add-options.js';
+import { registerData } from '../../../src/commands/data/index.js';
+import { BODY_FRAME_BYTES, checkObjects, type CheckedObject, type SendableObject } from '../../../src/commands/data/objects.js';
+import { inBatches } from '../../../src/core/batches.js';
+import { parseOptions } from '../../../src/core/options.js';
+import { readRecords } from '../../../src/core/readers.js';
+import { timeoutsByPlace } from '../../../src/main.js';
+
+const collect = async <T>(items: AsyncIterable<T>) => {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+};
+
+/** The options `data add` hands its run for these arguments, parsed as the command parses them. */
+async function addOptions(args: string[]) {
+  let raw: unknown;
+  const app: App = { action: () => async (...params) => void (raw = (params.at(-1) as Command).opts()) };
+  const program = new Command().exitOverride();
+  registerData(program, app);
+  await program.parseAsync(['data', 'add', 'ns', 'items.jsonl', ...args], { from: 'user' });
+  return parseOptions(addOptionsSchema, raw);
+}
+
+const checked = (text: string, cap = 5_000_000) =>
+  collect(checkObjects(readRecords({ name: 'items.jsonl', open: () => Readable.from([Buffer.from(text)]) }), cap));
+
+describe('data add: argv → options', () => {
+  it('has the documented defaults', async () => {
+    assert.deepEqual(await addOptions([]), { batchSize: 100, maxBatchBytes: 5_000_000, concurrency: 4, wait: false });
+  });
+
+  it('reads every flag', async () => {
+    const options = await addOptions(['--batch-size', '500', '--max-batch-bytes', '2000', '--concurrency', '8', '--failed', 'f.jsonl', '--skip-invalid', 's.jsonl', '--wait', '--timeout', '10m']);
+    assert.deepEqual(options, { batchSize: 500, maxBatchBytes: 2000, concurrency: 8, failed: 'f.jsonl', skipInvalid: 's.jsonl', wait: true, timeout: '10m' });
+  });
+
+  it('names the flag of a bad value', async () => {
+    await assert.rejects(addOptions(['--batch-size', '0']), /--batch-size: expected at least 1/);
+    await assert.rejects(addOptions(['--max-batch-bytes', '7000000']), /--max-batch-bytes: expected at most 6000000/);
+    await assert.rejects(addOptions(['--concurrency', 'many']), /--concurrency: expected a number/);
+  });
+
+  it('takes --timeout after the command as the wait limit, and before it as the per-request timeout', () => {
+    assert.deepEqual(timeoutsByPlace(['--timeout', '5s', 'data', 'status', 'ns', 'r', '--wait', '--timeout', '30m']), { global: '5s', local: '30m' });
+    assert.deepEqual(timeoutsByPlace(['data', 'add', 'ns', '--timeout=2m', '--wait']), { local: '2m' });
+    assert.deepEqual(timeoutsByPlace(['--emulator', '--timeout=1s', 'data', 'add', 'ns']), { global: '1s' });
+  });
+});
+
+describe('data add: checking objects', () => {
+  it('names the line and the field path of each problem, keeps the record text, and makes valid objects compact', async () => {
+    const objects = await checked('{"id": "a", "text": "hi"}\n{"id": ""}\n{"name": "x"}\n[1]\n{"id": 3}\n{"id": "b", oops}\n');
+    assert.deepEqual(objects.map((o) => ('json' in o ? o.json : `${o.line}: ${o.problem}`)).slice(0, 5), [
+      '{"id":"a","text":"hi"}',
+      '2: id: expected a non-empty string id',
+      '3: id: expected a string id',
+      '4: expected a JSON object with a string "id"',
+      '5: id: expected a string id',
+    ]);
+    assert.match((objects[5] as { problem: string }).problem, /^invalid JSON at column 13/);
+    assert.deepEqual(objects[2], { line: 3, text: '{"name":"x"}', problem: 'id: expected a string id' });
+  });
+
+  it('gives the line of each element of a JSON array', async () => {
+    const objects = await checked('[\n  {"id": "a"},\n  {"id": ""},\n  {"id": "c"}\n]\n');
+    assert.deepEqual(objects.map((o) => [o.line, 'json' in o]), [[2, true], [3, false], [4, true]]);
+  });
+
+  it('refuses an object that alone is over the byte cap per request, naming its line', async () => {
+    const big = JSON.stringify({ id: 'big', text: 'x'.repeat(2000) });
+    const objects = await checked(`{"id":"a"}\n${big}\n`, 1024);
+    assert.equal('json' in objects[0]!, true);
+    assert.match((objects[1] as { problem: string }).problem, /the object alone makes a request of 20\d\d bytes, over the cap of 1024 \(--max-batch-bytes\)/);
+  });
+});
+
+describe('data add: batches', () => {
+  const objects = (count: number, textLength: number) =>
+    checked(Array.from({ length: count }, (_, i) => JSON.stringify({ id: `o${String(i).padStart(3, '0')}`, text: 'x'.repeat(textLength) })).join('\n'));
+  const batchesOf = async (list: CheckedObject[], maxItems: number, cap: number) =>
+    collect(inBatches(Readable.from(list as SendableObject[]), { maxItems, maxBytes: cap - BODY_FRAME_BYTES, sizeOf: (o) => o.bytes }));
+
+  it('cut by --batch-size', async () => {
+    const batches = await batchesOf(await objects(250, 10), 100, 5_000_000);
+    assert.deepEqual(batches.map((b) => b.length), [100, 100, 50]);
+  });
+
+  it('never make a request body over the byte cap, and fill it to the byte', async () => {
+    const list = await objects(40, 100);
+    const one = (list[0] as SendableObject).bytes;
+    const cap = BODY_FRAME_BYTES + one * 7;
+    const batches = await batchesOf(list, 100, cap);
+    assert.deepEqual(batches.map((b) => b.length), [7, 7, 7, 7, 7, 5]);
+    for (const batch of batches) assert.ok(encodeAddBody(batch.map((o) => o.json)).length <= cap);
+    assert.equal(encodeAddBody(batches[0]!.map((o) => o.json)).length, cap);
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeFailure, formatLabels, objectLines, printRequestRecord, statusCounts } from '../../../src/commands/data/shared/render.js';
+import type { RequestRecord } from '../../../src/schemas/data.js';
+import { bufferIO } from '../../helpers/io.js';
+
+const addRecord: RequestRecord = {
+  namespace: 'listings',
+  request_id: 'req_1',
+  status: 'failed',
+  data: [
+    { id: 'a', output: { actions: [], fields: {}, labels: [{ label: 'violence', score: 0.9, decision: 'match' }, { label: 'spam' }] }, url: 'http://x/a' },
+    { id: 'b', error: { message: 'photo: expected an http(s) URL' } },
+  ],
+};
+
+const importRecord: RequestRecord = {
+  request_id: 'req_2',
+  namespace: 'listings',
+  status: 'succeeded',
+  priority: 'high',
+  data_url: 'http://x/out.jsonl?sig=1',
+  data_count: 3,
+};
+
+describe('data: rendering request records', () => {
+  it('counts requests per status in the spec\'s order, then unknown statuses', () => {
+    const records = ['succeeded', 'queued', 'paused', 'queued', 'ingesting'].map((status, i) => ({ request_id: `r${i}`, status }));
+    assert.equal(statusCounts(records), '2 queued · 1 ingesting · 1 succeeded · 1 paused');
+  });
+
+  it('shows labels with their decisions, and an unprocessable object as failed', () => {
+    assert.equal(formatLabels(addRecord.data![0]!), 'violence:match, spam');
+    assert.deepEqual(objectLines([addRecord]).map((o) => [o.request_id, o.id, o.status]), [['req_1', 'a', 'failed'], ['req_1', 'b', 'failed']]);
+    assert.equal(objectLines([{ ...addRecord, status: 'succeeded', data: [addRecord.data![0]!] }])[0]!.status, 'succeeded');
+  });
+
+  it('says why a request failed', () => {
+    assert.equal(describeFailure(addRecord), 'request req_1 failed: object "b": photo: expected an http(s) URL');
+    assert.equal(describeFailure({ request_id: 'req_3', status: 'failed', error: { message: 'line 4: id: expected a string id' } }), 'request req_3 failed: line 4: id: expected a string id');
+  });
+
+  it('prints an add record as one line per object in a pipe', async () => {
+    const { io, stdout, stderr } = bufferIO();
+    await printRequestRecord(io, 'table', addRecord);
+    assert.equal(stdout(), 'ID\tSTATUS\tLABELS\tURL\na\tfailed\tviolence:match, spam\thttp://x/a\nb\tfailed\t\t\n');
+    assert.match(stderr(), /request req_1: failed, 2 objects/);
+  });
+
+  it('prints an import record as a summary with the spec\'s fields first and unknown ones kept', async () => {
+    const { io, stdout } = bufferIO();
+    await printRequestRecord(io, 'table', importRecord);
+    const lines = ['FIELD\tVALUE', 'request_id\treq_2', 'namespace\tlistings', 'status\tsucceeded', 'data_count\t3', 'data_url\thttp://x/out.jsonl?sig=1', 'priority\thigh'];
+    assert.equal(stdout(), lines.join('\n') + '\n');
+  });
+
+  it('prints either record as returned in JSON', async () => {
+    const { io, stdout } = bufferIO();
+    await printRequestRecord(io, 'json', addRecord);
+    assert.deepEqual(JSON.parse(stdout()), addRecord);
+  });
+});
