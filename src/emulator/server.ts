@@ -6,16 +6,18 @@ import { identifyCredential, requireCredential, type Credential } from './auth.j
 import { parseJsonBody, readBody } from './body.js';
 import { contentRoutes } from './content.js';
 import { controlRoutes } from './control.js';
+import { dataRoutes } from './data.js';
 import { EmulatorError, errorBody } from './errors.js';
 import { eventRoutes } from './events.js';
 import { faultInjector, type Fault, type FaultDraw } from './faults.js';
 import { logRequest } from './request-log.js';
+import { storageRoutes } from './object-store.js';
 import { createRouter, type RawBody, type Route, type RouteResult, type Router } from './router.js';
 import type { EmulatorConfig, State } from './state.js';
 import { tokenRoutes } from './tokens.js';
 
 /** Every emulated area; a new area adds its route list here. */
-const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...controlRoutes];
+const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...storageRoutes, ...controlRoutes];
 
 /** The service's own paths: delayed, faulted and logged. /_emulator is emulator control: none of these. */
 const isServicePath = (path: string) => path === '/v1' || path.startsWith('/v1/');
