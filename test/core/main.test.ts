@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { invokedGroup } from '../../src/main.js';
+import { emulatorDataDir, invokedGroup } from '../../src/main.js';
 
 /** Only the invoked command group is loaded; getting its name wrong would make the command unknown. */
 describe('invokedGroup', () => {
@@ -15,5 +15,13 @@ describe('invokedGroup', () => {
     assert.equal(invokedGroup(['help', 'events']), 'events');
     assert.equal(invokedGroup(['--help']), undefined);
     assert.equal(invokedGroup([]), undefined);
+  });
+});
+
+describe('emulatorDataDir', () => {
+  it('is CSAFE_EMULATOR_DATA_DIR, else under XDG_STATE_HOME, else under ~/.local/state', () => {
+    assert.equal(emulatorDataDir({ CSAFE_EMULATOR_DATA_DIR: '/d', XDG_STATE_HOME: '/s' }, '/home/u'), '/d');
+    assert.equal(emulatorDataDir({ XDG_STATE_HOME: '/s' }, '/home/u'), '/s/csafe/emulator');
+    assert.equal(emulatorDataDir({ XDG_STATE_HOME: '' }, '/home/u'), '/home/u/.local/state/csafe/emulator');
   });
 });
