@@ -5,6 +5,7 @@ import type { HttpClient } from './core/http.js';
 import type { IOStreams } from './core/io.js';
 import { resolveOutputFormat, type OutputFormat } from './core/output.js';
 import { DEFAULT_RETRY_POLICY } from './core/retry.js';
+import { importKeepingSignals } from './core/signals.js';
 import { checkBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type Settings } from './core/settings.js';
 
 /** A service the command talks to when --emulator is given: started on first use, closed at exit. */
@@ -66,7 +67,7 @@ export class Context {
   /** The profile store; loaded on first use, since conf's import is the slowest part of start-up. */
   async config(): Promise<ConfigStore> {
     if (this.configStore === undefined) {
-      const { ConfigStore } = await import('./core/config.js');
+      const { ConfigStore } = await importKeepingSignals(() => import('./core/config.js'));
       this.configStore = new ConfigStore(this.env.CSAFE_CONFIG_DIR || undefined);
     }
     return this.configStore;

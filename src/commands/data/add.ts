@@ -105,7 +105,9 @@ async function addObjects(ctx: Context, namespace: string, source: InputSource, 
     await invalid?.close();
     // Accepted requests are printed even when the run stops part-way: they are what a user follows up.
     if (!options.wait || !completed) await printRequests(ctx.io, format, delivery.accepted);
-    if (!completed && delivery.accepted.length > 0) ctx.io.warn(`stopped: only the ${countOf(delivery.accepted.length, 'request')} printed were accepted; later objects were not sent`);
+    if (!completed && delivery.accepted.length > 0) {
+      ctx.io.warn(`stopped: only the ${countOf(delivery.accepted.length, 'request')} printed were accepted, later objects were not sent; follow one with \`csafe data status ${namespace} REQUEST_ID --wait\``);
+    }
   }
   const sent = delivery.accepted.reduce((total, r) => total + r.objects, 0);
   ctx.io.note(`added ${countOf(sent, 'object')} to ${namespace} in ${countOf(delivery.accepted.length, 'request')}` + (invalid?.count ? `; ${countOf(invalid.count, 'invalid record')} written to ${invalid.path}` : ''));

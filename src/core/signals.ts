@@ -1,0 +1,19 @@
+const HOOKED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Imports a module while keeping the handling of Ctrl-C ours. conf (through atomically's
+ * when-exit) hooks SIGINT, SIGTERM and SIGHUP when it is imported and re-raises the signal after
+ * its own clean-up; bin/csafe would take that echo for a second Ctrl-C and exit at once, before
+ * the command has removed its temporary files and said what is pending. Those hooks are taken off
+ * again; the 'exit' hook that removes atomically's temporary files stays.
+ */
+export async function importKeepingSignals<T>(load: () => Promise<T>): Promise<T> {
+  const before = new Map(HOOKED_SIGNALS.map((signal) => [signal, new Set(process.rawListeners(signal))]));
+  const loaded = await load();
+  for (const signal of HOOKED_SIGNALS) {
+    for (const listener of process.rawListeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener as () => void);
+    }
+  }
+  return loaded;
+}
