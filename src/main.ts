@@ -48,7 +48,7 @@ const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Pro
   { name: 'auth', description: 'Store, show and remove the API key', load: async () => (await import('./commands/auth/index.js')).registerAuth },
   { name: 'config', description: 'Profile settings', load: async () => (await import('./commands/config/index.js')).registerConfig },
   { name: 'settings', description: 'Namespace settings: the schema of its fields', load: async () => (await import('./commands/settings/index.js')).registerSettings },
-  { name: 'data', description: 'Namespace data: add objects, follow requests to their labels', load: async () => (await import('./commands/data/index.js')).registerData },
+  { name: 'data', description: 'Namespace data: add objects, import files, follow requests to their labels', load: async () => (await import('./commands/data/index.js')).registerData },
   { name: 'events', description: 'Backend events: validate and send, resumable and ordered', load: async () => (await import('./commands/events/index.js')).registerEvents },
   { name: 'emulator', description: 'A local Content Safety Service for offline development and tests', load: async () => (await import('./commands/emulator/index.js')).registerEmulator },
 ];
