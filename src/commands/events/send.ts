@@ -50,7 +50,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
   // Read twice (validate, then send), so stdin is kept in a temporary file in between.
-  const spool = path === '-' && !options.dryRun ? await spoolToTempFile(ctx.io.stdin) : undefined;
+  const spool = path === '-' && !options.dryRun ? await spoolToTempFile(ctx.io.stdin, ctx.signal) : undefined;
   const source = spool ? spooledSource(spool) : inputSource(path, ctx.io.stdin);
   try {
     const checked = emptyTally();
