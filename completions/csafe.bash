@@ -5,7 +5,7 @@ _csafe() {
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 
   local global="--profile --api-key --base-url --timeout --max-retries --max-wait -o --output --json -v --verbose -q --quiet --no-color --insecure --emulator -h --help -V --version"
-  local commands="classify token auth config events emulator"
+  local commands="classify token auth config events data emulator"
 
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json ndjson" -- "$cur")); return ;;
@@ -39,6 +39,10 @@ _csafe() {
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "send example" -- "$cur"))
       elif [[ $sub == example ]]; then COMPREPLY=($(compgen -W "user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" -- "$cur"))
       elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--dry-run --checkpoint --failed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --shard $global" -- "$cur"))
+      else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
+    data)
+      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "import" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--wait --timeout --no-validate $global" -- "$cur"))
       else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
     emulator) [[ -z $sub ]] && COMPREPLY=($(compgen -W "start" -- "$cur")) || COMPREPLY=($(compgen -W "--host --port --latency --account-version --fault-rate --faults --seed --fault-delay $global" -- "$cur")) ;;
   esac

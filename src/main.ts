@@ -45,20 +45,46 @@ const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Pro
   { name: 'token', description: 'Short-lived access tokens', load: async () => (await import('./commands/token/index.js')).registerToken },
   { name: 'auth', description: 'Store, show and remove the API key', load: async () => (await import('./commands/auth/index.js')).registerAuth },
   { name: 'config', description: 'Profile settings', load: async () => (await import('./commands/config/index.js')).registerConfig },
+  { name: 'data', description: 'Namespace data: add objects, import large files, follow requests', load: async () => (await import('./commands/data/index.js')).registerData },
   { name: 'events', description: 'Backend events: validate and send, resumable and ordered', load: async () => (await import('./commands/events/index.js')).registerEvents },
   { name: 'emulator', description: 'A local Content Safety Service for offline development and tests', load: async () => (await import('./commands/emulator/index.js')).registerEmulator },
 ];
 
 const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--profile', '--api-key', '--base-url', '--timeout', '--max-retries', '--max-wait', '-o', '--output']);
 
-/** The group named on the command line (`csafe [global flags] <group> …` or `csafe help <group>`). */
-export function invokedGroup(argv: readonly string[]): string | undefined {
+/** Where the group is named on the command line (`csafe [global flags] <group> …` or `csafe help <group>`). */
+function groupIndex(argv: readonly string[]): number | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (GLOBAL_OPTIONS_WITH_VALUE.has(arg)) i++;
-    else if (!arg.startsWith('-')) return arg === 'help' ? argv[i + 1] : arg;
+    else if (!arg.startsWith('-')) return arg === 'help' ? i + 1 : i;
   }
   return undefined;
+}
+
+export function invokedGroup(argv: readonly string[]): string | undefined {
+  const index = groupIndex(argv);
+  return index === undefined ? undefined : argv[index];
+}
+
+/** Groups whose verbs have a `--timeout` of their own: how long --wait waits. */
+const WAIT_TIMEOUT_GROUPS = new Set(['data']);
+
+/**
+ * commander gives every `--timeout`, wherever it stands, to the global option (the per-request
+ * timeout). In a group whose verbs wait, one written after the group is the verb's wait timeout,
+ * so it is renamed to the verb's hidden --wait-timeout: `csafe --timeout 2m data status ns id
+ * --wait --timeout 30m` waits 30 minutes on requests of at most 2 minutes each.
+ */
+export function localTimeoutArgs(argv: readonly string[]): string[] {
+  const index = groupIndex(argv);
+  const at = index !== undefined && WAIT_TIMEOUT_GROUPS.has(argv[index]!) ? index : -1;
+  const end = argv.indexOf('--');
+  return argv.map((arg, i) => {
+    if (at < 0 || i <= at || (end >= 0 && i > end)) return arg;
+    if (arg === '--timeout') return '--wait-timeout';
+    return arg.startsWith('--timeout=') ? `--wait-timeout=${arg.slice('--timeout='.length)}` : arg;
+  });
 }
 
 async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Promise<Command> {
@@ -115,7 +141,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     },
   };
   try {
-    await (await buildProgram(app, bootIO, argv)).parseAsync(argv, { from: 'user' });
+    await (await buildProgram(app, bootIO, argv)).parseAsync(localTimeoutArgs(argv), { from: 'user' });
     return exitCode;
   } catch (error) {
     return report(error, context?.io ?? bootIO, context?.secrets ?? new Set());
