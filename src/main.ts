@@ -45,47 +45,47 @@ const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Pro
   { name: 'token', description: 'Short-lived access tokens', load: async () => (await import('./commands/token/index.js')).registerToken },
   { name: 'auth', description: 'Store, show and remove the API key', load: async () => (await import('./commands/auth/index.js')).registerAuth },
   { name: 'config', description: 'Profile settings', load: async () => (await import('./commands/config/index.js')).registerConfig },
-  { name: 'data', description: 'Namespace data: add objects, import large files, follow requests', load: async () => (await import('./commands/data/index.js')).registerData },
+  { name: 'data', description: 'Namespace data: add objects, import files, follow requests to their labels', load: async () => (await import('./commands/data/index.js')).registerData },
   { name: 'events', description: 'Backend events: validate and send, resumable and ordered', load: async () => (await import('./commands/events/index.js')).registerEvents },
   { name: 'emulator', description: 'A local Content Safety Service for offline development and tests', load: async () => (await import('./commands/emulator/index.js')).registerEmulator },
 ];
 
 const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--profile', '--api-key', '--base-url', '--timeout', '--max-retries', '--max-wait', '-o', '--output']);
 
-/** Where the group is named on the command line (`csafe [global flags] <group> …` or `csafe help <group>`). */
-function groupIndex(argv: readonly string[]): number | undefined {
+/** Where the command starts: the index of the first argument that is not a global flag or its value. */
+function commandIndex(argv: readonly string[]): number {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (GLOBAL_OPTIONS_WITH_VALUE.has(arg)) i++;
-    else if (!arg.startsWith('-')) return arg === 'help' ? i + 1 : i;
+    else if (!arg.startsWith('-')) return i;
   }
-  return undefined;
+  return argv.length;
 }
 
+/** The group named on the command line (`csafe [global flags] <group> …` or `csafe help <group>`). */
 export function invokedGroup(argv: readonly string[]): string | undefined {
-  const index = groupIndex(argv);
-  return index === undefined ? undefined : argv[index];
+  const i = commandIndex(argv);
+  return argv[i] === 'help' ? argv[i + 1] : argv[i];
 }
-
-/** Groups whose verbs have a `--timeout` of their own: how long --wait waits. */
-const WAIT_TIMEOUT_GROUPS = new Set(['data']);
 
 /**
- * commander gives every `--timeout`, wherever it stands, to the global option (the per-request
- * timeout). In a group whose verbs wait, one written after the group is the verb's wait timeout,
- * so it is renamed to the verb's hidden --wait-timeout: `csafe --timeout 2m data status ns id
- * --wait --timeout 30m` waits 30 minutes on requests of at most 2 minutes each.
+ * `--timeout` before the command is the global per-request timeout; after it, for a verb that
+ * declares its own (`data status --wait --timeout 30m`), it is that verb's wait limit. commander
+ * hands every occurrence to the global option, so main() sorts them out by place.
  */
-export function localTimeoutArgs(argv: readonly string[]): string[] {
-  const index = groupIndex(argv);
-  const at = index !== undefined && WAIT_TIMEOUT_GROUPS.has(argv[index]!) ? index : -1;
-  const end = argv.indexOf('--');
-  return argv.map((arg, i) => {
-    if (at < 0 || i <= at || (end >= 0 && i > end)) return arg;
-    if (arg === '--timeout') return '--wait-timeout';
-    return arg.startsWith('--timeout=') ? `--wait-timeout=${arg.slice('--timeout='.length)}` : arg;
-  });
+export function timeoutsByPlace(argv: readonly string[]): { global?: string; local?: string } {
+  const start = commandIndex(argv);
+  const found: { global?: string; local?: string } = {};
+  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
+    const arg = argv[i]!;
+    const place = i < start ? 'global' : 'local';
+    if (arg === '--timeout') found[place] = argv[++i];
+    else if (arg.startsWith('--timeout=')) found[place] = arg.slice('--timeout='.length);
+  }
+  return found;
 }
+
+const declaresTimeout = (command: Command) => command.options.some((option) => option.long === '--timeout');
 
 async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Promise<Command> {
   const program = new Command('csafe')
@@ -135,13 +135,18 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     action: (run) => async (...params) => {
       const command = params.at(-1) as Command;
       const flags = command.optsWithGlobals() as GlobalFlags;
+      if (declaresTimeout(command)) {
+        const { global, local } = timeoutsByPlace(argv);
+        flags.timeout = global;
+        command.setOptionValue('timeout', local);
+      }
       const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color });
       context = new Context({ io, env: proc.env, flags, version: VERSION, signal: proc.signal, startLocalService: startInProcessEmulator });
       exitCode = (await run(context, command)) ?? ExitCode.ok;
     },
   };
   try {
-    await (await buildProgram(app, bootIO, argv)).parseAsync(localTimeoutArgs(argv), { from: 'user' });
+    await (await buildProgram(app, bootIO, argv)).parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
     return report(error, context?.io ?? bootIO, context?.secrets ?? new Set());

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { invokedGroup, localTimeoutArgs } from '../../src/main.js';
+import { invokedGroup, timeoutsByPlace } from '../../src/main.js';
 
 /** Only the invoked command group is loaded; getting its name wrong would make the command unknown. */
 describe('invokedGroup', () => {
@@ -18,19 +18,15 @@ describe('invokedGroup', () => {
   });
 });
 
-/** `--timeout` after a data verb is how long --wait waits; before the group it stays the per-request timeout. */
-describe('localTimeoutArgs', () => {
-  it('renames a --timeout after the data group to the verb’s --wait-timeout', () => {
-    assert.deepEqual(
-      localTimeoutArgs(['--timeout', '2m', 'data', 'import', 'ns', 'f', '--wait', '--timeout', '30m']),
-      ['--timeout', '2m', 'data', 'import', 'ns', 'f', '--wait', '--wait-timeout', '30m'],
-    );
-    assert.deepEqual(localTimeoutArgs(['data', 'import', 'ns', 'f', '--timeout=5s']), ['data', 'import', 'ns', 'f', '--wait-timeout=5s']);
+/** `--timeout` after a command that declares its own is that command's; before the command it is the per-request timeout. */
+describe('timeoutsByPlace', () => {
+  it('tells the global --timeout from the one after the command, in both spellings', () => {
+    assert.deepEqual(timeoutsByPlace(['--timeout', '2m', 'data', 'import', 'ns', 'f', '--wait', '--timeout', '30m']), { global: '2m', local: '30m' });
+    assert.deepEqual(timeoutsByPlace(['data', 'import', 'ns', 'f', '--timeout=5s']), { local: '5s' });
+    assert.deepEqual(timeoutsByPlace(['--timeout=1s', '--profile', 'data', 'classify']), { global: '1s' });
   });
 
-  it('leaves other groups, and anything after --, alone', () => {
-    assert.deepEqual(localTimeoutArgs(['classify', '--text', 'x', '--timeout', '5s']), ['classify', '--text', 'x', '--timeout', '5s']);
-    assert.deepEqual(localTimeoutArgs(['data', 'import', 'ns', '--', '--timeout']), ['data', 'import', 'ns', '--', '--timeout']);
-    assert.deepEqual(localTimeoutArgs(['--profile', 'data', 'classify', '--timeout', '1s']), ['--profile', 'data', 'classify', '--timeout', '1s']);
+  it('stops at --', () => {
+    assert.deepEqual(timeoutsByPlace(['data', 'import', 'ns', '--', '--timeout', '1s']), {});
   });
 });

@@ -1,16 +1,15 @@
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { parseDuration } from '../../core/duration.js';
 import { ExitCode, InputError, UsageError } from '../../core/errors.js';
 import { parseOptions } from '../../core/options.js';
-import { fileError, inputSource, type InputSource } from '../../core/readers.js';
-import { spoolToTempFile } from '../../core/spool.js';
+import { fileError, inputSource } from '../../core/readers.js';
+import { spooledSource, spoolToTempFile } from '../../core/spool.js';
 import type { UploadFile } from '../../core/upload.js';
-import { namespaceNameSchema } from '../../schemas/data.js';
 import { positional, type App } from '../app.js';
+import { parseNamespace } from '../namespace.js';
 import { importFile, type ImportedFile } from './import-upload.js';
 import { printRecord, uploadNote, uploadSummary } from './import-output.js';
 import { validateDataLines } from './import-validate.js';
@@ -18,7 +17,7 @@ import { waitForImport } from './import-wait.js';
 
 const importOptionsSchema = z.object({
   wait: z.boolean().default(false),
-  waitTimeout: z.string().optional(),
+  timeout: z.string().optional(),
   validate: z.boolean().default(true),
 });
 
@@ -36,9 +35,7 @@ export function registerDataImport(group: Command, app: App): void {
     .argument('<namespace>', 'namespace to import into')
     .argument('<file>', 'JSON Lines, one data object per line; `-` reads stdin (kept in a temporary file first)')
     .option('--wait', 'poll the import until it has succeeded or failed, then print its record')
-    // For help only: main.ts hands a --timeout given after the verb to --wait-timeout, so the global one keeps its meaning.
-    .addOption(new Option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)'))
-    .addOption(new Option('--wait-timeout <duration>').hideHelp())
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
     .option('--no-validate', 'upload without checking every line first (for trusted dumps)')
     .addHelpText('after', `
 The file is streamed from disk with its Content-Length (never held in memory), with a progress
@@ -52,25 +49,19 @@ Examples:
   csafe data import listings dump.jsonl --wait --timeout 30m --json | jq .data_count`)
     .action(app.action(async (ctx, command) => {
       const [namespace, path] = positional(command) as [string, string];
-      return importRun(ctx, checkNamespace(namespace), path, importOptions(command.opts()));
+      return importRun(ctx, parseNamespace(namespace), path, importOptions(command.opts()));
     }));
 }
 
 function importOptions(raw: unknown): ImportOptions {
   const options = parseOptions(importOptionsSchema, raw);
-  if (options.waitTimeout !== undefined && !options.wait) {
+  if (options.timeout !== undefined && !options.wait) {
     throw new UsageError('--timeout after `data import` is how long --wait waits, and --wait is not given', {
       hint: 'add --wait, or give the per-request timeout before the group: `csafe --timeout 2m data import …`',
     });
   }
-  const waitTimeoutMs = options.waitTimeout === undefined ? Infinity : parseDuration(options.waitTimeout, '--timeout');
+  const waitTimeoutMs = options.timeout === undefined ? Infinity : parseDuration(options.timeout, '--timeout');
   return { wait: options.wait, waitTimeoutMs, validate: options.validate };
-}
-
-function checkNamespace(namespace: string): string {
-  const parsed = namespaceNameSchema.safeParse(namespace);
-  if (!parsed.success) throw new UsageError(`namespace "${namespace}": ${parsed.error.issues[0]!.message}`);
-  return parsed.data;
 }
 
 export async function importRun(ctx: Context, namespace: string, path: string, options: ImportOptions): Promise<number> {
@@ -94,7 +85,7 @@ export async function importRun(ctx: Context, namespace: string, path: string, o
 async function uploadInput(ctx: Context, namespace: string, path: string, validate: boolean): Promise<ImportedFile> {
   const spool = path === '-' ? await spoolToTempFile(ctx.io.stdin, ctx.signal) : undefined;
   try {
-    const source: InputSource = spool ? { name: 'stdin', open: () => createReadStream(spool.path) } : inputSource(path, ctx.io.stdin);
+    const source = spool ? spooledSource(spool) : inputSource(path, ctx.io.stdin);
     const file: UploadFile = { path: spool?.path ?? path, size: await fileSize(source.name, spool?.path ?? path) };
     if (validate) await validateDataLines(source, ctx.io, ctx.signal);
     else if (file.size === 0) throw new InputError(`${source.name}: is empty, expected at least one JSON record`);

@@ -1,0 +1,9 @@
+import { UsageError } from '../core/errors.js';
+import { namespaceNameSchema } from '../schemas/data.js';
+
+/** The NAMESPACE argument of the data and settings commands, checked before anything is sent. */
+export function parseNamespace(text: string): string {
+  const parsed = namespaceNameSchema.safeParse(text);
+  if (parsed.success) return parsed.data;
+  throw new UsageError(`NAMESPACE "${text}": ${parsed.error.issues[0]!.message}`);
+}
