@@ -1,6 +1,9 @@
 import { createReadStream, type ReadStream } from 'node:fs';
 import type { HttpClient, HttpResponse, ReopenableBody } from './http.js';
 
+/** Bigger reads than the default 64 KiB: fewer system calls and socket writes, for the same flat memory. */
+const READ_CHUNK_BYTES = 1048576;
+
 /** How far the current attempt has got; a retry starts again from 0. */
 export interface UploadProgress {
   sent: number;
@@ -37,7 +40,7 @@ export async function uploadFile(http: HttpClient, url: string, file: UploadFile
       current?.destroy();
       attemptStarted = options.now();
       if (file.size === 0) return Buffer.alloc(0);
-      current = createReadStream(file.path, { start: 0, end: file.size - 1 });
+      current = createReadStream(file.path, { start: 0, end: file.size - 1, highWaterMark: READ_CHUNK_BYTES });
       return current;
     },
     length: file.size,
