@@ -18,7 +18,7 @@ describe('progress bar', () => {
     assert.equal(progressLine({ sent: 1_000, total: 1_000, elapsedMs: 1_000 }, 4), '[████]  100%  1.0 kB / 1.0 kB  1.0 kB/s  ETA 0:00');
   });
 
-  it('draws on stderr only on a terminal', async () => {
+  it('draws on stderr only on a terminal that has columns', async () => {
     const terminal = bufferIO({ tty: true });
     // ora moves the cursor as on a real terminal.
     Object.assign(terminal.io.stderr, { cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
@@ -28,6 +28,11 @@ describe('progress bar', () => {
     bar.stop();
     assert.match(terminal.stderr(), /Uploading \[█{10}░{10}\]   50%  500\.0 kB \/ 1\.0 MB  500\.0 kB\/s  ETA 0:01/);
     assert.equal(terminal.stdout(), '');
+
+    const unsized = bufferIO({ tty: true });
+    Object.assign(unsized.io.stderr, { columns: 0 });
+    (await startProgressBar(unsized.io, 'Uploading')).stop();
+    assert.equal(unsized.stderr(), '', 'a terminal of zero columns gets no animation');
 
     const pipe = bufferIO({ tty: false });
     const silent = await startProgressBar(pipe.io, 'Uploading');
