@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { Command, CommanderError, Option } from 'commander';
 import { Context, type LocalService } from './context.js';
@@ -32,7 +34,7 @@ Exit codes:
 
 Environment:
   CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_TIMEOUT,
-  CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, NO_COLOR, FORCE_COLOR`;
+  CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, CSAFE_EMULATOR_DATA_DIR, NO_COLOR, FORCE_COLOR`;
 
 type Register = (program: Command, app: App) => void;
 
@@ -119,10 +121,16 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
   return program;
 }
 
-async function startInProcessEmulator(): Promise<LocalService> {
+/** Where `csafe --emulator` keeps namespace data, so `data add` in one run and `data status` in the next agree. */
+export function emulatorDataDir(env: NodeJS.ProcessEnv, home = homedir()): string {
+  if (env.CSAFE_EMULATOR_DATA_DIR) return env.CSAFE_EMULATOR_DATA_DIR;
+  return join(env.XDG_STATE_HOME || join(home, '.local', 'state'), 'csafe', 'emulator');
+}
+
+async function startInProcessEmulator(env: NodeJS.ProcessEnv): Promise<LocalService> {
   const { startEmulator } = await import('./emulator/index.js');
   const apiKey = `sk_test_${crypto.randomUUID().replaceAll('-', '')}`;
-  return startEmulator({ host: '127.0.0.1', port: 0, apiKey });
+  return startEmulator({ host: '127.0.0.1', port: 0, apiKey, dataDir: emulatorDataDir(env) });
 }
 
 /** Runs csafe with the given arguments; returns the exit code. */
@@ -141,7 +149,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         command.setOptionValue('timeout', local);
       }
       const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color });
-      context = new Context({ io, env: proc.env, flags, version: VERSION, signal: proc.signal, startLocalService: startInProcessEmulator });
+      context = new Context({ io, env: proc.env, flags, version: VERSION, signal: proc.signal, startLocalService: () => startInProcessEmulator(proc.env) });
       exitCode = (await run(context, command)) ?? ExitCode.ok;
     },
   };

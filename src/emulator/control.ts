@@ -7,7 +7,7 @@ import { validateBody } from './validation.js';
 
 /**
  * Emulator-only endpoints under the reserved prefix /_emulator: inspection (requests, events),
- * reset, quirks and reference sets.
+ * reset, quirks and reference sets (and review links, in review.ts).
  * They need no credential and are not written to the request log.
  */
 export const controlRoutes: readonly Route[] = [
@@ -21,7 +21,7 @@ export const controlRoutes: readonly Route[] = [
   control('DELETE', '/_emulator/events', clearEvents),
 ];
 
-function control(method: Route['method'], pattern: string, handle: Route['handle'], maxBodyBytes = 64 * 1024): Route {
+export function control(method: Route['method'], pattern: string, handle: Route['handle'], maxBodyBytes = 64 * 1024): Route {
   return { method, pattern, maxBodyBytes, auth: false, handle };
 }
 
@@ -49,12 +49,17 @@ function clearEvents(ctx: RouteContext): RouteResult {
   return ok({ total: 0, duplicates: 0, events: [] });
 }
 
-function reset(ctx: RouteContext): RouteResult {
-  resetState(ctx.state);
+async function reset(ctx: RouteContext): Promise<RouteResult> {
+  await resetState(ctx.state);
   return ok({ status: 'reset' });
 }
 
-const quirksSchema = z.strictObject({ unknown_values: z.boolean({ error: 'expected true or false' }).optional() });
+const quirkCount = z.number({ error: 'expected a whole number' }).int({ error: 'expected a whole number' }).min(0, { error: 'expected a whole number' });
+const quirksSchema = z.strictObject({
+  unknown_values: z.boolean({ error: 'expected true or false' }).optional(),
+  expired_upload_urls: quirkCount.optional(),
+  failing_uploads: quirkCount.optional(),
+});
 
 function setQuirks(ctx: RouteContext): RouteResult {
   const changes = validateBody(quirksSchema, ctx.json());

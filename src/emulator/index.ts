@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { ServiceVersion } from '../schemas/content.js';
 import { CURRENT_VERSION } from '../schemas/content.js';
+import { IMPORT_UPLOAD_TTL_SECONDS } from '../schemas/data.js';
+import { DataStore } from './data-store.js';
 import type { FaultSettings } from './faults.js';
 import { createEmulatorServer } from './server.js';
 import { createState, type EmulatorConfig } from './state.js';
@@ -17,6 +19,12 @@ export interface EmulatorOptions {
   accountVersion?: '2026-08-11' | '2026-08-05';
   /** Injected failures on /v1 endpoints; none when absent. */
   faults?: FaultSettings;
+  /** How long a data or import request takes to process: queued for the first half, ingesting for the second. */
+  processingDelayMs?: number;
+  /** Lifetime of an import's pre-signed upload URL (12 hours, as the spec says, by default). */
+  uploadTtlMs?: number;
+  /** Where namespaces, requests, uploads, outputs and the signing secret persist; a private temporary directory when absent. */
+  dataDir?: string;
   now?: () => number;
 }
 
@@ -32,6 +40,7 @@ export const DEFAULT_EMULATOR_API_KEY = 'sk_test_csafe_emulator';
 
 const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_PORT = 4477;
+const DEFAULT_PROCESSING_DELAY_MS = 1000;
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? DEFAULT_HOST;
@@ -43,17 +52,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     accountVersion,
     now,
     startedAt: now(),
+    processingDelayMs: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
+    uploadTtlMs: options.uploadTtlMs ?? IMPORT_UPLOAD_TTL_SECONDS * 1000,
     ...(options.faults !== undefined && { faults: options.faults }),
   };
-  const server = createEmulatorServer(config, createState());
-  await listen(server, options.port ?? DEFAULT_PORT, host);
+  const data = await DataStore.open(options.dataDir);
+  const server = createEmulatorServer(config, createState(data));
+  await listen(server, options.port ?? DEFAULT_PORT, host).catch(async (error: unknown) => {
+    await data.close();
+    throw error;
+  });
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     apiKey: config.apiKey,
     port,
     host,
-    close: () => close(server),
+    close: async () => {
+      await close(server);
+      await data.close();
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { CredentialKind } from './auth.js';
 import type { State } from './state.js';
 
-/** One /v1 request as seen on the wire. Holds no credential, only its kind. */
+/** One /v1 or /_storage request as seen on the wire. Holds no credential, only its kind. */
 export interface RequestLogEntry {
   seq: number;
   time: string;

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { Credential } from './auth.js';
 import { EmulatorError } from './errors.js';
 import type { EmulatorConfig, State } from './state.js';
@@ -12,28 +13,43 @@ export interface RouteContext {
   config: EmulatorConfig;
   state: State;
   credential: Credential;
+  /** Empty for a streamBody route, whose handler reads `req` itself. */
   body: Buffer;
   /** The body parsed as JSON; undefined when the body is empty. Throws a 400 when it is not JSON. */
   json(): unknown;
 }
 
-export interface RouteResult {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
+/** A body sent as is rather than as JSON: the object store's XML, or a stored file. */
+export interface RawBody {
+  contentType: string;
+  /** Absent for content produced as it is sent, which goes out chunked. */
+  length?: number;
+  content: string | (() => Readable);
 }
 
-/** One endpoint. Each area module exports a list of these; the server composes the lists. */
-export interface Route {
+export type RouteResult = { status: number; headers?: Record<string, string> } & ({ body: unknown } | { raw: RawBody });
+
+interface RouteBase {
   method: HttpMethod;
   /** Path with `:name` segments, e.g. `/v1/data/:namespace/requests/:requestId`. */
   pattern: string;
-  /** Larger bodies get a 413 before the rest is read. */
-  maxBodyBytes: number;
   /** Whether the route needs a valid API key or access token. */
   auth: boolean;
   handle(ctx: RouteContext): RouteResult | Promise<RouteResult>;
 }
+
+/** One endpoint. Each area module exports a list of these; the server composes the lists. */
+export type Route = RouteBase &
+  (
+    | {
+        /** Larger bodies get a 413 before the rest is read. */
+        maxBodyBytes: number;
+      }
+    | {
+        /** The handler streams `ctx.req` itself (uploads of any size), so nothing is read for it. */
+        streamBody: true;
+      }
+  );
 
 export type RouteMatch =
   | { kind: 'found'; route: Route; params: Record<string, string> }

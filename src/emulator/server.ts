@@ -1,29 +1,35 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { pipeline } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { identifyCredential, requireCredential, type Credential } from './auth.js';
 import { parseJsonBody, readBody } from './body.js';
 import { contentRoutes } from './content.js';
 import { controlRoutes } from './control.js';
+import { dataRoutes } from './data.js';
 import { EmulatorError, errorBody } from './errors.js';
 import { eventRoutes } from './events.js';
 import { faultInjector, type Fault, type FaultDraw } from './faults.js';
 import { logRequest } from './request-log.js';
-import { createRouter, type Route, type RouteResult, type Router } from './router.js';
+import { storageRoutes } from './object-store.js';
+import { createRouter, type RawBody, type Route, type RouteResult, type Router } from './router.js';
 import type { EmulatorConfig, State } from './state.js';
 import { tokenRoutes } from './tokens.js';
 
 /** Every emulated area; a new area adds its route list here. */
-const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...controlRoutes];
+const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...storageRoutes, ...controlRoutes];
 
-/** The service's own paths; everything else (/_emulator) is emulator control and is neither delayed nor logged. */
+/** The service's own paths: delayed, faulted and logged. /_emulator is emulator control: none of these. */
 const isServicePath = (path: string) => path === '/v1' || path.startsWith('/v1/');
+/** The object store is logged too, so a test can see what reached a pre-signed URL (an Authorization header, say). */
+const isLoggedPath = (path: string) => isServicePath(path) || path.startsWith('/_storage/');
 
 export function createEmulatorServer(config: EmulatorConfig, state: State): Server {
   const router = createRouter(ROUTES);
   // Not part of State: /_emulator/reset must not restart the fault sequence a --seed replays.
   const drawFault = faultInjector(config.faults, config.now);
-  return createServer((req, res) => {
+  // No limit on receiving a whole request (node's default is 5 minutes): uploads of several GB take longer.
+  return createServer({ requestTimeout: 0 }, (req, res) => {
     void serve(req, res, router, config, state, drawFault);
   });
 }
@@ -37,8 +43,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, router: Router, 
 
   const result = refusal(fault) ?? (await dispatch(req, path, router, credential, config, state).catch(toErrorResult));
 
-  if (isServicePath(path)) {
-    if (config.latencyMs > 0) await delay(config.latencyMs);
+  if (isServicePath(path) && config.latencyMs > 0) await delay(config.latencyMs);
+  if (isLoggedPath(path)) {
     // Logged before the response is written, so a caller that reads the log next always sees this entry.
     logRequest(state, { req, path, status: result.status, auth: credential.kind, fault: fault?.kind ?? null, receivedAt, durationMs: performance.now() - started });
   }
@@ -62,9 +68,11 @@ function refusal(fault: Fault | undefined): RouteResult | undefined {
 
 /** The request was processed; the client gets the headers and half the body, then the connection dies. */
 function resetMidResponse(res: ServerResponse, result: RouteResult): void {
-  const payload = Buffer.from(JSON.stringify(result.body));
-  res.writeHead(result.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': payload.length });
-  res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => res.destroy());
+  const { contentType, content } = payloadOf(result);
+  const payload = Buffer.from(typeof content === 'string' ? content : '');
+  res.writeHead(result.status, { 'Content-Type': contentType, 'Content-Length': payload.length });
+  const half = payload.subarray(0, Math.floor(payload.length / 2));
+  res.write(half, () => res.destroy());
 }
 
 async function dispatch(
@@ -84,7 +92,7 @@ async function dispatch(
   }
   const { route, params } = match;
   if (route.auth) requireCredential(credential);
-  const body = await readBody(req, route.maxBodyBytes);
+  const body = 'streamBody' in route ? Buffer.alloc(0) : await readBody(req, route.maxBodyBytes);
   return route.handle({ req, params, config, state, credential, body, json: () => parseJsonBody(body) });
 }
 
@@ -97,11 +105,14 @@ function toErrorResult(error: unknown): RouteResult {
 }
 
 function send(res: ServerResponse, result: RouteResult): void {
-  const payload = JSON.stringify(result.body);
-  res.writeHead(result.status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(payload),
-    ...result.headers,
-  });
-  res.end(payload);
+  const { contentType, length, content } = payloadOf(result);
+  res.writeHead(result.status, { 'Content-Type': contentType, ...(length !== undefined && { 'Content-Length': length }), ...result.headers });
+  if (typeof content === 'string') res.end(content);
+  else pipeline(content(), res).catch(() => res.destroy());
+}
+
+function payloadOf(result: RouteResult): RawBody {
+  if ('raw' in result) return result.raw;
+  const text = JSON.stringify(result.body);
+  return { contentType: 'application/json; charset=utf-8', length: Buffer.byteLength(text), content: text };
 }

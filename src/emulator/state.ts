@@ -1,5 +1,6 @@
 import type { ServiceVersion } from '../schemas/content.js';
 import { CLASSIFIER_RULES } from './classifier.js';
+import type { DataStore } from './data-store.js';
 import type { FaultSettings } from './faults.js';
 import type { RequestLogEntry } from './request-log.js';
 
@@ -12,6 +13,10 @@ export interface EmulatorConfig {
   now: () => number;
   startedAt: number;
   faults?: FaultSettings;
+  /** A data or import request is queued for the first half of this, ingesting for the second. */
+  processingDelayMs: number;
+  /** Lifetime of an import's pre-signed upload URL. */
+  uploadTtlMs: number;
 }
 
 export interface IssuedToken {
@@ -22,6 +27,10 @@ export interface IssuedToken {
 export interface Quirks {
   /** Responses carry fields and enum values the spec does not list. */
   unknown_values: boolean;
+  /** How many of the next import responses carry an upload URL that has already expired. */
+  expired_upload_urls: number;
+  /** How many of the next complete uploads answer 503 SlowDown and store nothing. */
+  failing_uploads: number;
 }
 
 /** One queued event message, in arrival order; a later request with its idempotency_key only bumps duplicates. */
@@ -45,23 +54,34 @@ export interface State {
   quirks: Quirks;
   events: IngestedEvent[];
   eventsByKey: Map<string, IngestedEvent>;
+  /** Namespaces, data requests, uploads and outputs: on disk, in the data directory. */
+  data: DataStore;
 }
 
-export function createState(): State {
+export function createState(data: DataStore): State {
   return {
+    data,
     tokens: new Map(),
     requests: [],
     nextRequestSeq: 1,
     referenceSets: new Map(
       Object.entries(CLASSIFIER_RULES.builtInReferenceSets).map(([setId, digests]) => [setId, new Set(digests)]),
     ),
-    quirks: { unknown_values: false },
+    quirks: { unknown_values: false, expired_upload_urls: 0, failing_uploads: 0 },
     events: [],
     eventsByKey: new Map(),
   };
 }
 
 /** Back to a fresh instance's state, keeping the same object so handlers holding it see the reset. */
-export function resetState(state: State): void {
-  Object.assign(state, createState());
+export async function resetState(state: State): Promise<void> {
+  Object.assign(state, createState(state.data));
+  await state.data.clear();
+}
+
+/** Uses up one of a counted quirk's remaining occurrences; true when there was one. */
+export function takeQuirk(quirks: Quirks, name: 'expired_upload_urls' | 'failing_uploads'): boolean {
+  if (quirks[name] <= 0) return false;
+  quirks[name]--;
+  return true;
 }

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { invokedGroup, timeoutsByPlace } from '../../src/main.js';
+import { emulatorDataDir, invokedGroup, timeoutsByPlace } from '../../src/main.js';
 
 /** Only the invoked command group is loaded; getting its name wrong would make the command unknown. */
 describe('invokedGroup', () => {
@@ -28,5 +28,13 @@ describe('timeoutsByPlace', () => {
 
   it('stops at --', () => {
     assert.deepEqual(timeoutsByPlace(['data', 'import', 'ns', '--', '--timeout', '1s']), {});
+  });
+});
+
+describe('emulatorDataDir', () => {
+  it('is CSAFE_EMULATOR_DATA_DIR, else under XDG_STATE_HOME, else under ~/.local/state', () => {
+    assert.equal(emulatorDataDir({ CSAFE_EMULATOR_DATA_DIR: '/d', XDG_STATE_HOME: '/s' }, '/home/u'), '/d');
+    assert.equal(emulatorDataDir({ XDG_STATE_HOME: '/s' }, '/home/u'), '/s/csafe/emulator');
+    assert.equal(emulatorDataDir({ XDG_STATE_HOME: '' }, '/home/u'), '/home/u/.local/state/csafe/emulator');
   });
 });

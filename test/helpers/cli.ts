@@ -31,7 +31,8 @@ function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv 
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith('CSAFE_') && !['NO_COLOR', 'FORCE_COLOR'].includes(name)) env[name] = value;
   }
-  return { ...env, CSAFE_CONFIG_DIR: tempDir('csafe-config-'), ...extra };
+  // `csafe --emulator` keeps its data in the user's state directory unless told otherwise.
+  return { ...env, CSAFE_CONFIG_DIR: tempDir('csafe-config-'), CSAFE_EMULATOR_DATA_DIR: tempDir('csafe-emulator-'), ...extra };
 }
 
 /** bin/csafe as a child process the test controls (to kill it part-way, say). */

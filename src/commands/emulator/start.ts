@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { parseDuration } from '../../core/duration.js';
 import { parseOptions } from '../../core/options.js';
 import { FAULT_KINDS } from '../../emulator/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
@@ -19,6 +20,9 @@ const optionsSchema = z.object({
     .pipe(z.array(z.enum(FAULT_KINDS, { error: `expected a comma-separated list of ${FAULT_KINDS.join(', ')}` })).min(1)),
   seed: z.coerce.number({ error: 'expected a whole number' }).int().min(0).default(1),
   faultDelay: z.coerce.number({ error: 'expected milliseconds' }).int().min(0).default(65_000),
+  processingDelay: z.string().default('1s').transform((text) => parseDuration(text, '--processing-delay')),
+  uploadTtl: z.string().default('12h').transform((text) => parseDuration(text, '--upload-ttl')),
+  dataDir: z.string().min(1, { error: 'expected a directory' }).optional(),
 });
 
 export function registerEmulatorStart(group: Command, app: App): void {
@@ -33,10 +37,15 @@ export function registerEmulatorStart(group: Command, app: App): void {
     .option('--faults <list>', `faults to inject: ${FAULT_KINDS.join(',')}`, FAULT_KINDS.join(','))
     .option('--seed <n>', 'seed of the fault sequence, to replay a failure', '1')
     .option('--fault-delay <ms>', 'how long a timeout fault holds its response (above the client timeout)', '65000')
+    .option('--processing-delay <duration>', 'how long namespace data takes to process (queued, then ingesting)', '1s')
+    .option('--upload-ttl <duration>', 'lifetime of pre-signed import upload URLs', '12h')
+    .option('--data-dir <dir>', 'keep namespaces, requests, uploads and the URL signing secret here, across restarts')
     .addHelpText('after', `
 Faults: 429 (Retry-After 1 s, seconds or HTTP-date) and 503 are answered without processing;
 reset and timeout process the request first, then drop the connection mid-response or hold
 the response for --fault-delay, so client retries meet idempotency-key de-duplication.
+
+Without --data-dir, namespace data lives in a temporary directory removed on exit.
 
 The API key is --api-key, or sk_test_csafe_emulator. With --json, one line
 {"base_url":…,"api_key":…} is printed on stdout when the emulator is ready.`)
@@ -49,6 +58,9 @@ The API key is --api-key, or sk_test_csafe_emulator. With --json, one line
         latencyMs: options.latency,
         accountVersion: options.accountVersion,
         faults: { rate: options.faultRate, kinds: options.faults, seed: options.seed, delayMs: options.faultDelay },
+        processingDelayMs: options.processingDelay,
+        uploadTtlMs: options.uploadTtl,
+        ...(options.dataDir !== undefined && { dataDir: options.dataDir }),
         ...(ctx.flags.apiKey !== undefined && { apiKey: ctx.flags.apiKey }),
       });
       const ready = { base_url: emulator.baseUrl, api_key: emulator.apiKey };

@@ -1,0 +1,75 @@
+import type { NamespaceSchema } from '../schemas/data.js';
+import type { ObjectEntry } from './data-objects.js';
+
+/** A POST /v1/data/{ns} request: its objects were processed on arrival; the delay only hides the outcome. */
+export interface AddRequest {
+  kind: 'add';
+  namespace: string;
+  request_id: string;
+  created_at: number;
+  entries: ObjectEntry[];
+}
+
+/** A succeeded import keeps the namespace schema it was checked under: its output (data_url) is produced from it on download. */
+export type ImportSuccess = { data_count: number; data_expires_at: number; schema: NamespaceSchema };
+export type ImportOutcome = ImportSuccess | { error: string };
+
+export interface ImportRequest {
+  kind: 'import';
+  namespace: string;
+  request_id: string;
+  created_at: number;
+  upload_expires_at: number;
+  /** When the first complete upload arrived. */
+  uploaded_at?: number;
+  /** Set when processing of the upload has finished. */
+  outcome?: ImportOutcome;
+}
+
+export type StoredRequest = AddRequest | ImportRequest;
+
+/** The moment a record is read at, and the configured processing delay. */
+export interface Timing {
+  now: number;
+  processingDelayMs: number;
+}
+
+/**
+ * Where a request stands: queued for the first half of the processing delay, ingesting for the
+ * second half and for as long as the work itself still runs, then done.
+ */
+function phase(since: number, timing: Timing, workDone: boolean): 'queued' | 'ingesting' | 'done' {
+  const elapsed = timing.now - since;
+  if (elapsed < timing.processingDelayMs / 2) return 'queued';
+  if (elapsed < timing.processingDelayMs || !workDone) return 'ingesting';
+  return 'done';
+}
+
+/** The add-type record of GET …/requests/{id}: data stays [] until the request is terminal. */
+export function addRecordView(record: AddRequest, timing: Timing) {
+  const current = phase(record.created_at, timing, true);
+  const failed = record.entries.some((entry) => entry.error !== undefined);
+  const status = current !== 'done' ? current : failed ? 'failed' : 'succeeded';
+  return { data: current === 'done' ? record.entries : [], namespace: record.namespace, request_id: record.request_id, status };
+}
+
+/** The import-type record; `signedDataUrl` gives the download address of a succeeded import's output. */
+export function importRecordView(record: ImportRequest, timing: Timing, signedDataUrl: (expiresAt: number) => string) {
+  const base = { namespace: record.namespace, request_id: record.request_id };
+  if (record.uploaded_at === undefined) {
+    if (timing.now < record.upload_expires_at) return { ...base, status: 'uploading' };
+    const expiredAt = new Date(record.upload_expires_at).toISOString();
+    return { ...base, status: 'failed', error: { message: `the upload address expired at ${expiredAt} without an upload` } };
+  }
+  const { outcome } = record;
+  const current = phase(record.uploaded_at, timing, outcome !== undefined);
+  if (current !== 'done' || outcome === undefined) return { ...base, status: current };
+  if ('error' in outcome) return { ...base, status: 'failed', error: { message: outcome.error } };
+  return {
+    ...base,
+    status: 'succeeded',
+    data_count: outcome.data_count,
+    data_url: signedDataUrl(outcome.data_expires_at),
+    data_expires_at: new Date(outcome.data_expires_at).toISOString(),
+  };
+}

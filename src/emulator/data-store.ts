@@ -1,0 +1,131 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFile, link, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NamespaceSchema } from '../schemas/data.js';
+import type { StoredRequest } from './data-records.js';
+import { isMissing, readJsonFile, replaceFile, temporaryPathFor } from './files.js';
+
+const REQUEST_ID = /^req_[0-9a-f]{24}$/;
+export const newRequestId = () => `req_${randomBytes(12).toString('hex')}`;
+
+const AREAS = ['namespaces', 'requests', 'uploads', 'ingested'] as const;
+
+/**
+ * Namespace data on disk, one small file per namespace setting and per request record, so each
+ * API call does O(1) work and a restarted emulator (same directory) answers for earlier ids and
+ * URLs. Nothing is loaded at start and nothing grows in memory, however much data arrives.
+ *
+ * Layout: signing-secret, namespaces/<digest>/{settings.json,requests}, requests/<id>.json,
+ * uploads/<id>.jsonl (the latest upload), ingested/<id>.jsonl (the upload that was processed).
+ */
+export class DataStore {
+  private readonly running = new Map<string, Promise<void>>();
+  private stopping = new AbortController();
+
+  private constructor(
+    private readonly root: string,
+    /** Keys the pre-signed URLs; kept with the data, so earlier URLs stay valid after a restart. */
+    readonly secret: Buffer,
+    private readonly removeOnClose: boolean,
+  ) {}
+
+  /** Without a directory, the data lives in a private temporary one that close() removes. */
+  static async open(dataDir: string | undefined): Promise<DataStore> {
+    const root = dataDir ?? (await mkdtemp(join(tmpdir(), 'csafe-emulator-')));
+    await createAreas(root);
+    return new DataStore(root, await loadSecret(join(root, 'signing-secret')), dataDir === undefined);
+  }
+
+  async settings(namespace: string): Promise<NamespaceSchema> {
+    return (await readJsonFile<{ schema: NamespaceSchema }>(this.namespaceFile(namespace, 'settings.json')))?.schema ?? {};
+  }
+
+  async putSettings(namespace: string, schema: NamespaceSchema): Promise<void> {
+    await this.namespaceDirectory(namespace);
+    await replaceFile(this.namespaceFile(namespace, 'settings.json'), JSON.stringify({ namespace, schema }));
+  }
+
+  /** A new request: its record, and its id appended to the namespace's list (read by review look-ups). */
+  async addRequest(record: StoredRequest): Promise<void> {
+    await this.saveRequest(record);
+    await this.namespaceDirectory(record.namespace);
+    await appendFile(this.namespaceFile(record.namespace, 'requests'), `${record.request_id}\n`);
+  }
+
+  saveRequest(record: StoredRequest): Promise<void> {
+    return replaceFile(this.requestFile(record.request_id), JSON.stringify(record));
+  }
+
+  async request(requestId: string): Promise<StoredRequest | undefined> {
+    return REQUEST_ID.test(requestId) ? readJsonFile<StoredRequest>(this.requestFile(requestId)) : undefined;
+  }
+
+  /** The namespace's request ids, newest first. */
+  async requestIds(namespace: string): Promise<string[]> {
+    try {
+      return (await readFile(this.namespaceFile(namespace, 'requests'), 'utf8')).split('\n').filter(Boolean).reverse();
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+  }
+
+  uploadPath = (requestId: string) => join(this.root, 'uploads', `${requestId}.jsonl`);
+  ingestedPath = (requestId: string) => join(this.root, 'ingested', `${requestId}.jsonl`);
+
+  /**
+   * Runs background work once per key at a time; clear() and close() abort it and wait for it.
+   * A failure is dropped: the work records its outcome only when it succeeds, and the next read
+   * of a record without one starts the work again.
+   */
+  runInBackground(key: string, work: (signal: AbortSignal) => Promise<void>): void {
+    if (this.running.has(key)) return;
+    const done = work(this.stopping.signal)
+      .catch(() => undefined)
+      .finally(() => this.running.delete(key));
+    this.running.set(key, done);
+  }
+
+  /** Forgets all data (not the signing secret): POST /_emulator/reset. */
+  async clear(): Promise<void> {
+    await this.stopWork();
+    await Promise.all(AREAS.map((area) => rm(join(this.root, area), { recursive: true, force: true })));
+    await createAreas(this.root);
+  }
+
+  async close(): Promise<void> {
+    await this.stopWork();
+    if (this.removeOnClose) await rm(this.root, { recursive: true, force: true });
+  }
+
+  private async stopWork(): Promise<void> {
+    this.stopping.abort();
+    await Promise.allSettled(this.running.values());
+    this.stopping = new AbortController();
+  }
+
+  private requestFile = (requestId: string) => join(this.root, 'requests', `${requestId}.json`);
+
+  /** Hashed: a namespace may hold characters, or a length, that a file name cannot. */
+  private namespaceFile = (namespace: string, name: string) =>
+    join(this.root, 'namespaces', createHash('sha256').update(namespace).digest('hex').slice(0, 32), name);
+
+  private namespaceDirectory = (namespace: string) => mkdir(this.namespaceFile(namespace, ''), { recursive: true });
+}
+
+const createAreas = (root: string) => Promise.all(AREAS.map((area) => mkdir(join(root, area), { recursive: true })));
+
+/** Created once per data directory; link() makes the creation atomic when two emulators start on one directory. */
+async function loadSecret(path: string): Promise<Buffer> {
+  const temporary = temporaryPathFor(path);
+  await writeFile(temporary, randomBytes(32).toString('hex'), { mode: 0o600 });
+  try {
+    await link(temporary, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await unlink(temporary);
+  }
+  return Buffer.from((await readFile(path, 'utf8')).trim(), 'hex');
+}

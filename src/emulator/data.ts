@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { addDataRequestSchema, namespaceNameSchema, settingsRequestSchema } from '../schemas/data.js';
+import { problemsFromZod } from '../schemas/issues.js';
+import { processObject } from './data-objects.js';
+import { addRecordView, importRecordView, type ImportRequest, type Timing } from './data-records.js';
+import { newRequestId } from './data-store.js';
+import { EmulatorError, invalidRequest } from './errors.js';
+import { processImport } from './imports.js';
+import { baseUrlOf, reviewUrl } from './links.js';
+import { importObject, outputObject } from './object-store.js';
+import { reviewRoutes } from './review.js';
+import type { Route, RouteContext, RouteResult } from './router.js';
+import { presignedUrl, toWholeSecond } from './signing.js';
+import { takeQuirk } from './state.js';
+import { validateBody } from './validation.js';
+
+/** The spec gives no limit for namespace data; the emulator takes the 6 MB of POST /v1/content. */
+const DATA_MAX_BODY_BYTES = 6_000_000;
+
+export const dataRoutes: readonly Route[] = [
+  { method: 'PUT', pattern: '/v1/data/:namespace/settings', maxBodyBytes: DATA_MAX_BODY_BYTES, auth: true, handle: putSettings },
+  { method: 'POST', pattern: '/v1/data/:namespace', maxBodyBytes: DATA_MAX_BODY_BYTES, auth: true, handle: addData },
+  { method: 'POST', pattern: '/v1/data/:namespace/import', maxBodyBytes: 64 * 1024, auth: true, handle: requestImport },
+  { method: 'GET', pattern: '/v1/data/:namespace/requests/:requestId', maxBodyBytes: 0, auth: true, handle: getRequest },
+  ...reviewRoutes,
+];
+
+/** Namespaces are created on first use, so any valid name will do. */
+function namespaceOf(ctx: RouteContext): string {
+  const parsed = namespaceNameSchema.safeParse(ctx.params.namespace);
+  if (!parsed.success) throw invalidRequest(problemsFromZod(parsed.error).map((p) => ({ ...p, path: ['namespace'] })));
+  return parsed.data;
+}
+
+async function putSettings(ctx: RouteContext): Promise<RouteResult> {
+  const namespace = namespaceOf(ctx);
+  const { schema } = validateBody(settingsRequestSchema, ctx.json());
+  await ctx.state.data.putSettings(namespace, schema);
+  return { status: 200, body: { namespace, status: 'updated' } };
+}
+
+/** The objects are processed at once, under the namespace schema of the moment; the record reveals the outcome over the processing delay. */
+async function addData(ctx: RouteContext): Promise<RouteResult> {
+  const namespace = namespaceOf(ctx);
+  const { data } = validateBody(addDataRequestSchema, ctx.json());
+  const schema = await ctx.state.data.settings(namespace);
+  const baseUrl = baseUrlOf(ctx.req);
+  const entries = (Array.isArray(data) ? data : [data]).map((object) => processObject(object, schema, reviewUrl(baseUrl, namespace, object.id)));
+  const requestId = newRequestId();
+  await ctx.state.data.addRequest({ kind: 'add', namespace, request_id: requestId, created_at: ctx.config.now(), entries });
+  return { status: 202, body: { requestId, status: 'accepted' } };
+}
+
+async function requestImport(ctx: RouteContext): Promise<RouteResult> {
+  const namespace = namespaceOf(ctx);
+  validateBody(z.strictObject({}), ctx.json() ?? {});
+  const now = ctx.config.now();
+  const requestId = newRequestId();
+  const expiresAt = takeQuirk(ctx.state.quirks, 'expired_upload_urls') ? toWholeSecond(now) - 1000 : toWholeSecond(now + ctx.config.uploadTtlMs);
+  await ctx.state.data.addRequest({ kind: 'import', namespace, request_id: requestId, created_at: now, upload_expires_at: expiresAt });
+  const upload = importObject(namespace, requestId);
+  const uploadUrl = presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), upload, expiresAt);
+  return {
+    status: 200,
+    body: { expires_at: new Date(expiresAt).toISOString(), objectKey: upload.key, requestId, status: 'pending_upload', upload_url: uploadUrl },
+  };
+}
+
+async function getRequest(ctx: RouteContext): Promise<RouteResult> {
+  const { namespace, requestId = '' } = ctx.params;
+  const record = await ctx.state.data.request(requestId);
+  if (record === undefined || record.namespace !== namespace) throw new EmulatorError(404, `no request ${requestId} in namespace ${namespace}`);
+  const timing: Timing = { now: ctx.config.now(), processingDelayMs: ctx.config.processingDelayMs };
+  const view = record.kind === 'add' ? addRecordView(record, timing) : importView(ctx, record, timing);
+  // A field the spec does not list, to test that clients keep tolerating them.
+  return { status: 200, body: ctx.state.quirks.unknown_values ? { ...view, priority: 'normal' } : view };
+}
+
+function importView(ctx: RouteContext, record: ImportRequest, timing: Timing) {
+  if (record.uploaded_at !== undefined && record.outcome === undefined) processImport(ctx.state.data, record, ctx.config.now);
+  const output = outputObject(record.request_id);
+  return importRecordView(record, timing, (expiresAt) => presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), output, expiresAt));
+}

@@ -1,0 +1,8 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { NamespaceSchema } from '../schemas/data.js';
+import { unprocessableCheck } from './data-objects.js';
+import { checkImportFile } from './import-file.js';
+
+/** Runs checkImportFile off the main thread (see checkInWorker). */
+const { path, schema } = workerData as { path: string; schema: NamespaceSchema };
+parentPort!.postMessage(await checkImportFile(path, unprocessableCheck(schema)));

@@ -1,0 +1,67 @@
+import { link, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type { DataObject } from '../schemas/data.js';
+import { processObject, type ObjectEntry } from './data-objects.js';
+import type { ImportOutcome, ImportRequest, ImportSuccess } from './data-records.js';
+import type { DataStore } from './data-store.js';
+import { checkInWorker, importedObjects } from './import-file.js';
+import { reviewUrl } from './links.js';
+import { toWholeSecond } from './signing.js';
+
+/** How long the signed data_url of a succeeded import stays valid. */
+const DATA_URL_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Checks an import's upload in the background, unless that is already under way here. Also
+ * called when a record is read that has an upload but no outcome: the emulator that received
+ * the upload stopped before it finished (a `csafe --emulator` run ends with its command).
+ *
+ * Only the check (valid lines, processable objects, the count) happens here; the per-object
+ * output is produced when data_url is downloaded, which keeps ingestion at disk-reading speed.
+ */
+export function processImport(store: DataStore, record: ImportRequest, now: () => number): void {
+  store.runInBackground(record.request_id, async (signal) => {
+    const outcome = await checkUpload(store, record, now, signal).catch((error: unknown) =>
+      signal.aborted ? undefined : { error: `the upload could not be processed: ${(error as Error).message}` },
+    );
+    if (outcome !== undefined && !signal.aborted) await store.saveRequest({ ...record, outcome });
+  });
+}
+
+async function checkUpload(store: DataStore, record: ImportRequest, now: () => number, signal: AbortSignal): Promise<ImportOutcome> {
+  const schema = await store.settings(record.namespace);
+  const ingested = store.ingestedPath(record.request_id);
+  // A hard link: a later re-upload replaces the upload, but what was processed stays as it was.
+  await rm(ingested, { force: true });
+  await link(store.uploadPath(record.request_id), ingested);
+  const checked = await checkInWorker(ingested, schema, signal);
+  if ('error' in checked) return checked;
+  return { data_count: checked.data_count, data_expires_at: toWholeSecond(now() + DATA_URL_TTL_MS), schema };
+}
+
+/** The content of data_url: one {"id","output","url"} line per object, in file order. */
+export function importOutput(store: DataStore, record: ImportRequest, outcome: ImportSuccess, baseUrl: string): Readable {
+  const toEntry = entryMaker(record, outcome, baseUrl);
+  return Readable.from(
+    (async function* () {
+      for await (const objects of importedObjects(store.ingestedPath(record.request_id))) {
+        yield objects.map((object) => `${JSON.stringify(toEntry(object))}\n`).join('');
+      }
+    })(),
+  );
+}
+
+/** One imported object's entry, found by reading through the file. */
+export async function importedEntry(store: DataStore, record: ImportRequest, outcome: ImportSuccess, baseUrl: string, id: string) {
+  const toEntry = entryMaker(record, outcome, baseUrl);
+  for await (const objects of importedObjects(store.ingestedPath(record.request_id))) {
+    const object = objects.find((candidate) => candidate.id === id);
+    if (object !== undefined) return toEntry(object);
+  }
+  return undefined;
+}
+
+const entryMaker =
+  (record: ImportRequest, outcome: ImportSuccess, baseUrl: string) =>
+  (object: DataObject): ObjectEntry =>
+    processObject(object, outcome.schema, reviewUrl(baseUrl, record.namespace, object.id));

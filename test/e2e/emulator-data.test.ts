@@ -1,0 +1,54 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+
+const api = async (emulator: EmulatorProcess, method: string, path: string, body?: unknown) => {
+  const response = await fetch(emulator.baseUrl + path, {
+    method,
+    headers: { Authorization: `Bearer ${emulator.apiKey}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+
+describe('csafe emulator start --data-dir', () => {
+  it('keeps request records and upload URLs across a restart', async () => {
+    const args = ['--data-dir', tempDir('csafe-emulator-data-'), '--processing-delay', '0'];
+    const first = await startEmulatorProcess(args);
+    let added: string;
+    let issued: { requestId: string; upload_url: string };
+    try {
+      added = (await api(first, 'POST', '/v1/data/listings', { data: [{ id: 'a', text: 'buy now' }] })).body.requestId as string;
+      issued = (await api(first, 'POST', '/v1/data/listings/import')).body as typeof issued;
+    } finally {
+      await first.stop();
+    }
+
+    const second = await startEmulatorProcess(args);
+    try {
+      const record = await api(second, 'GET', `/v1/data/listings/requests/${added}`);
+      assert.equal(record.status, 200);
+      assert.equal(record.body.status, 'succeeded');
+      // Another port this time: the URL's path and signature are what the object store checks.
+      const uploadUrl = new URL(issued.upload_url);
+      const upload = await fetch(second.baseUrl + uploadUrl.pathname + uploadUrl.search, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"id":"i1"}\n{"id":"i2"}\n',
+      });
+      assert.equal(upload.status, 200, await upload.text());
+      let status = '';
+      for (let attempt = 0; attempt < 200 && status !== 'succeeded'; attempt++) {
+        const current = await api(second, 'GET', `/v1/data/listings/requests/${issued.requestId}`);
+        status = current.body.status as string;
+        if (status === 'succeeded') assert.equal(current.body.data_count, 2);
+        else await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      assert.equal(status, 'succeeded');
+      const log = await second.requests();
+      assert.ok(log.some((entry) => entry.path === uploadUrl.pathname && entry.auth === 'missing' && entry.status === 200));
+    } finally {
+      await second.stop();
+    }
+  });
+});
