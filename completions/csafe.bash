@@ -49,6 +49,10 @@ _csafe() {
       elif [[ $sub == example ]]; then COMPREPLY=($(compgen -W "user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" -- "$cur"))
       elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--dry-run --checkpoint --failed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --shard $global" -- "$cur"))
       else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
+    data)
+      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "import" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--wait --timeout --no-validate $global" -- "$cur"))
+      else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
     emulator) [[ -z $sub ]] && COMPREPLY=($(compgen -W "start" -- "$cur")) || COMPREPLY=($(compgen -W "--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir $global" -- "$cur")) ;;
   esac
 }

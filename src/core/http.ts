@@ -199,7 +199,7 @@ function parseBody(text: string): unknown {
 
 /** The service's own words from an error body; the spec does not fix its shape, so several are read. */
 export function serviceMessage(body: unknown, status: number): { message: string; type?: string; field?: string } {
-  if (typeof body === 'string' && body.trim() !== '') return { message: body.trim().slice(0, 500) };
+  if (typeof body === 'string' && body.trim() !== '') return objectStoreMessage(body) ?? { message: body.trim().slice(0, 500) };
   if (body && typeof body === 'object') {
     const record = body as Record<string, unknown>;
     const error = record.error;
@@ -214,6 +214,25 @@ export function serviceMessage(body: unknown, status: number): { message: string
   }
   return { message: `HTTP ${status}` };
 }
+
+/**
+ * An object store's S3-style XML error (`<Error><Code>…</Code><Message>…</Message></Error>`).
+ * Only these two elements are read: S3 also echoes the signature it was sent in the body.
+ */
+function objectStoreMessage(text: string): { message: string; type?: string } | undefined {
+  if (!/^\s*(<\?xml[^>]*>\s*)?<Error>/.test(text)) return undefined;
+  const element = (name: string) => {
+    const value = new RegExp(`<${name}>([^<]*)</${name}>`).exec(text)?.[1];
+    return value === undefined ? undefined : unescapeXml(value.trim());
+  };
+  const code = element('Code');
+  const message = element('Message');
+  if (code === undefined && message === undefined) return undefined;
+  return { message: message ?? code!, type: code };
+}
+
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const unescapeXml = (text: string) => text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => XML_ENTITIES[name]!);
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 

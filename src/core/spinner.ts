@@ -11,7 +11,8 @@ const silent: Spinner = { update() {}, succeed() {}, fail() {}, stop() {} };
 
 /** An ora spinner on stderr when the terminal allows it; otherwise nothing at all (and ora is never loaded). */
 export async function startSpinner(io: IOStreams, text: string): Promise<Spinner> {
-  if (!io.animate) return silent;
+  // A terminal of zero columns (a pty nobody sized, as under `script` in CI) would make ora clear lines without end.
+  if (!io.animate || (io.stderr as { columns?: number }).columns === 0) return silent;
   const { default: ora } = await import('ora');
   // discardStdin would swallow input we may be reading (e.g. `-` for stdin).
   const spinner = ora({ text, stream: io.stderr, isEnabled: true, discardStdin: false }).start();

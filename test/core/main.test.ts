@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { emulatorDataDir, invokedGroup } from '../../src/main.js';
+import { emulatorDataDir, invokedGroup, timeoutsByPlace } from '../../src/main.js';
 
 /** Only the invoked command group is loaded; getting its name wrong would make the command unknown. */
 describe('invokedGroup', () => {
@@ -15,6 +15,19 @@ describe('invokedGroup', () => {
     assert.equal(invokedGroup(['help', 'events']), 'events');
     assert.equal(invokedGroup(['--help']), undefined);
     assert.equal(invokedGroup([]), undefined);
+  });
+});
+
+/** `--timeout` after a command that declares its own is that command's; before the command it is the per-request timeout. */
+describe('timeoutsByPlace', () => {
+  it('tells the global --timeout from the one after the command, in both spellings', () => {
+    assert.deepEqual(timeoutsByPlace(['--timeout', '2m', 'data', 'import', 'ns', 'f', '--wait', '--timeout', '30m']), { global: '2m', local: '30m' });
+    assert.deepEqual(timeoutsByPlace(['data', 'import', 'ns', 'f', '--timeout=5s']), { local: '5s' });
+    assert.deepEqual(timeoutsByPlace(['--timeout=1s', '--profile', 'data', 'classify']), { global: '1s' });
+  });
+
+  it('stops at --', () => {
+    assert.deepEqual(timeoutsByPlace(['data', 'import', 'ns', '--', '--timeout', '1s']), {});
   });
 });
 

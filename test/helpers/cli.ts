@@ -19,6 +19,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string | Buffer;
   cwd?: string;
+  /** A command csafe runs under, e.g. `/usr/bin/time -v -o stats.txt` to measure it from outside. */
+  wrapper?: readonly string[];
 }
 
 export const tempDir = (prefix = 'csafe-test-') => mkdtempSync(join(tmpdir(), prefix));
@@ -34,8 +36,10 @@ function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv 
 }
 
 /** bin/csafe as a child process the test controls (to kill it part-way, say). */
-export const spawnCsafe = (args: readonly string[], options: RunOptions = {}) =>
-  spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env ?? {}), cwd: options.cwd, stdio: 'pipe' });
+export function spawnCsafe(args: readonly string[], options: RunOptions = {}) {
+  const [command, ...wrapperArgs] = [...(options.wrapper ?? []), process.execPath];
+  return spawn(command!, [...wrapperArgs, BIN, ...args], { env: cleanEnv(options.env ?? {}), cwd: options.cwd, stdio: 'pipe' });
+}
 
 export function runCsafe(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {

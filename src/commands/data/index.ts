@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { registerDataAdd } from './add.js';
+import { registerDataImport } from './import.js';
 import { registerDataStatus } from './status.js';
 
 export function registerData(program: Command, app: App): void {
   const group = program.command('data').description('Namespace data: add objects, import files, follow requests to their labels');
   registerDataAdd(group, app);
+  registerDataImport(group, app);
   registerDataStatus(group, app);
 }

@@ -4,8 +4,8 @@ import type { Context } from '../../context.js';
 import { ExitCode } from '../../core/errors.js';
 import { positional, type App } from '../app.js';
 import { parseNamespace } from '../namespace.js';
-import { describeFailure, printRequestRecord } from './shared/render.js';
-import { waitForRequests, waitTimeoutMs } from './shared/wait.js';
+import { printRequestRecord } from './shared/render.js';
+import { waitAndPrintRecord, waitTimeoutMs } from './shared/wait.js';
 
 export function registerDataStatus(group: Command, app: App): void {
   group
@@ -30,12 +30,8 @@ Examples:
 }
 
 export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: { wait: boolean; timeoutMs: number }): Promise<number> {
-  const format = await ctx.outputFormat('table');
-  const record = options.wait
-    ? (await waitForRequests(ctx, namespace, [requestId], { timeoutMs: options.timeoutMs }))[0]!
-    : await getRequest(await ctx.http(), namespace, requestId);
-  await printRequestRecord(ctx.io, format, record);
-  if (!options.wait || record.status !== 'failed') return ExitCode.ok;
-  ctx.io.warn(describeFailure(record));
-  return ExitCode.failure;
+  if (options.wait) return waitAndPrintRecord(ctx, namespace, requestId, options.timeoutMs);
+  const record = await getRequest(await ctx.http(), namespace, requestId);
+  await printRequestRecord(ctx.io, await ctx.outputFormat('table'), record);
+  return ExitCode.ok;
 }

@@ -1,0 +1,48 @@
+import { InputError, InterruptedError } from '../../core/errors.js';
+import type { IOStreams } from '../../core/io.js';
+import { readJsonLines, type InputSource } from '../../core/readers.js';
+import { startSpinner } from '../../core/spinner.js';
+import { dataObjectSchema } from '../../schemas/data.js';
+import { describeProblem, problemsFromZod } from '../../schemas/issues.js';
+
+/** Problems printed before the rest are only counted: a dump that is wrong throughout must not flood the terminal. */
+const SHOWN_PROBLEMS = 20;
+/** How often the spinner's line count moves: often enough to see, rarely enough to cost nothing. */
+const SPINNER_EVERY_LINES = 10_000;
+
+/**
+ * Checks every line of a JSONL file before any of it is uploaded: each must be a data object
+ * with a non-empty string id. Problems are printed as `file:line: field: expected …`; any
+ * problem ends the import with an InputError (exit 2) and nothing sent. Streamed: memory stays
+ * flat whatever the file size. A spinner on a terminal counts the lines.
+ */
+export async function validateDataLines(source: InputSource, io: IOStreams, signal: AbortSignal): Promise<void> {
+  let invalid = 0;
+  // Printed once the spinner has stopped: a line written under it would be torn by its redraws.
+  const shown: string[] = [];
+  const problem = (line: number, text: string) => {
+    if (++invalid <= SHOWN_PROBLEMS) shown.push(`${source.name}:${line}: ${text}`);
+  };
+  const spinner = await startSpinner(io, `Checking ${source.name}…`);
+  try {
+    for await (const record of readJsonLines(source)) {
+      if (signal.aborted) throw new InterruptedError();
+      if (record.line % SPINNER_EVERY_LINES === 0) spinner.update(`Checking ${source.name}: line ${record.line}`);
+      if ('error' in record) {
+        problem(record.line, record.error);
+        continue;
+      }
+      const parsed = dataObjectSchema.safeParse(record.value);
+      if (!parsed.success) problem(record.line, problemsFromZod(parsed.error).map(describeProblem).join('; '));
+    }
+  } finally {
+    spinner.stop();
+    for (const line of shown) io.warn(line);
+  }
+  if (invalid > SHOWN_PROBLEMS) io.warn(`… and ${invalid - SHOWN_PROBLEMS} more invalid lines`);
+  if (invalid > 0) {
+    throw new InputError(`${source.name}: ${invalid} invalid ${invalid === 1 ? 'line' : 'lines'}; nothing was sent`, {
+      hint: 'each line must be one JSON object with a non-empty string "id"; fix the lines above, or pass --no-validate to upload the file as it is',
+    });
+  }
+}

@@ -1,0 +1,94 @@
+import { stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import type { Context } from '../../context.js';
+import { ExitCode, InputError } from '../../core/errors.js';
+import { parseOptions } from '../../core/options.js';
+import { fileError, inputSource } from '../../core/readers.js';
+import { spooledSource, spoolToTempFile } from '../../core/spool.js';
+import type { UploadFile } from '../../core/upload.js';
+import { positional, type App } from '../app.js';
+import { parseNamespace } from '../namespace.js';
+import { importFile, type ImportedFile } from './import-upload.js';
+import { printUploadSummary, uploadNote, uploadSummary } from './import-output.js';
+import { validateDataLines } from './import-validate.js';
+import { waitAndPrintRecord, waitTimeoutMs } from './shared/wait.js';
+
+const importOptionsSchema = z.object({
+  wait: z.boolean().default(false),
+  timeout: z.string().optional(),
+  validate: z.boolean().default(true),
+});
+
+export interface ImportOptions {
+  wait: boolean;
+  /** How long --wait waits; Infinity for ever. */
+  waitTimeoutMs: number;
+  validate: boolean;
+}
+
+export function registerDataImport(group: Command, app: App): void {
+  group
+    .command('import')
+    .description('Upload a large JSONL file into a namespace (POST …/import, then PUT to the pre-signed address)')
+    .argument('<namespace>', 'namespace to import into')
+    .argument('<file>', 'JSON Lines, one data object per line; `-` reads stdin (kept in a temporary file first)')
+    .option('--wait', 'poll the import until it has succeeded or failed, then print its record')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
+    .option('--no-validate', 'upload without checking every line first (for trusted dumps)')
+    .addHelpText('after', `
+The file is streamed from disk with its Content-Length (never held in memory), with a progress
+bar on a terminal. A failed upload is retried from the start (--max-retries); an expired upload
+address is replaced by a new import request. The per-request timeout goes before the group:
+\`csafe --timeout 2m data import …\`.
+
+Examples:
+  csafe data import listings dump.jsonl --wait
+  zcat dump.jsonl.gz | csafe data import listings - --no-validate
+  csafe data import listings dump.jsonl --wait --timeout 30m --json | jq .data_count`)
+    .action(app.action(async (ctx, command) => {
+      const [namespace, path] = positional(command) as [string, string];
+      return importRun(ctx, parseNamespace(namespace), path, importOptions(command.opts()));
+    }));
+}
+
+function importOptions(raw: unknown): ImportOptions {
+  const options = parseOptions(importOptionsSchema, raw);
+  return { wait: options.wait, waitTimeoutMs: waitTimeoutMs(options), validate: options.validate };
+}
+
+export async function importRun(ctx: Context, namespace: string, path: string, options: ImportOptions): Promise<number> {
+  const format = await ctx.outputFormat();
+  const imported = await uploadInput(ctx, namespace, path, options.validate);
+  const summary = uploadSummary(namespace, imported);
+  if (!options.wait) {
+    await printUploadSummary(ctx.io, format, summary);
+    return ExitCode.ok;
+  }
+  ctx.io.note(uploadNote(summary));
+  return waitAndPrintRecord(ctx, namespace, summary.request_id, options.waitTimeoutMs);
+}
+
+/** Validates (unless told not to) and uploads the file; stdin is kept in a temporary file, removed however this ends. */
+async function uploadInput(ctx: Context, namespace: string, path: string, validate: boolean): Promise<ImportedFile> {
+  const spool = path === '-' ? await spoolToTempFile(ctx.io.stdin, ctx.signal) : undefined;
+  try {
+    const source = spool ? spooledSource(spool) : inputSource(path, ctx.io.stdin);
+    const file: UploadFile = { path: spool?.path ?? path, size: await fileSize(source.name, spool?.path ?? path) };
+    if (validate) await validateDataLines(source, ctx.io, ctx.signal);
+    else if (file.size === 0) throw new InputError(`${source.name}: is empty, expected at least one JSON record`);
+    return await importFile({ http: await ctx.http(), io: ctx.io, now: () => ctx.now() }, namespace, file);
+  } finally {
+    await spool?.remove();
+  }
+}
+
+async function fileSize(name: string, path: string): Promise<number> {
+  try {
+    const stats = await stat(path);
+    if (!stats.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    return stats.size;
+  } catch (error) {
+    throw fileError(name, error);
+  }
+}

@@ -1,0 +1,43 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatBytes, formatClock, progressLine, startProgressBar } from '../../src/core/progress.js';
+import { bufferIO } from '../helpers/io.js';
+
+describe('progress bar', () => {
+  it('formats sizes in decimal units and times as a clock', () => {
+    assert.deepEqual([0, 999, 1000, 1_500_000, 5_368_709_120].map(formatBytes), ['0 B', '999 B', '1.0 kB', '1.5 MB', '5.4 GB']);
+    assert.deepEqual([0, 7.4, 750, 3723].map(formatClock), ['0:00', '0:07', '12:30', '1:02:03']);
+  });
+
+  it('shows bytes sent of the total, the rate and the time left', () => {
+    assert.equal(
+      progressLine({ sent: 300_000_000, total: 1_000_000_000, elapsedMs: 2_500 }, 10),
+      '[███░░░░░░░]   30%  300.0 MB / 1.0 GB  120.0 MB/s  ETA 0:06',
+    );
+    assert.equal(progressLine({ sent: 0, total: 1_000, elapsedMs: 0 }, 4), '[░░░░]    0%  0 B / 1.0 kB', 'no rate before any byte moved');
+    assert.equal(progressLine({ sent: 1_000, total: 1_000, elapsedMs: 1_000 }, 4), '[████]  100%  1.0 kB / 1.0 kB  1.0 kB/s  ETA 0:00');
+  });
+
+  it('draws on stderr only on a terminal that has columns', async () => {
+    const terminal = bufferIO({ tty: true });
+    // ora moves the cursor as on a real terminal.
+    Object.assign(terminal.io.stderr, { cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    const bar = await startProgressBar(terminal.io, 'Uploading');
+    bar.update({ sent: 500_000, total: 1_000_000, elapsedMs: 1_000 });
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    bar.stop();
+    assert.match(terminal.stderr(), /Uploading \[█{10}░{10}\]   50%  500\.0 kB \/ 1\.0 MB  500\.0 kB\/s  ETA 0:01/);
+    assert.equal(terminal.stdout(), '');
+
+    const unsized = bufferIO({ tty: true });
+    Object.assign(unsized.io.stderr, { columns: 0 });
+    (await startProgressBar(unsized.io, 'Uploading')).stop();
+    assert.equal(unsized.stderr(), '', 'a terminal of zero columns gets no animation');
+
+    const pipe = bufferIO({ tty: false });
+    const silent = await startProgressBar(pipe.io, 'Uploading');
+    silent.update({ sent: 1, total: 2, elapsedMs: 1_000 });
+    silent.stop();
+    assert.equal(pipe.stderr(), '');
+  });
+});

@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+
+type LogEntry = Record<string, unknown> & { method: string; path: string; status: number };
+
+const objectsFile = (path: string, count: number) =>
+  writeFileSync(path, Array.from({ length: count }, (_, n) => JSON.stringify({ id: `item_${n}`, title: `Road bike ${n}`, price: n })).join('\n') + '\n');
+
+const spoolDirs = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('csafe-spool-'));
+
+async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('csafe data import', () => {
+  let emulator: EmulatorProcess;
+  const dir = tempDir();
+  const file = join(dir, 'listings.jsonl');
+  objectsFile(file, 300);
+  const size = statSync(file).size;
+  const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input });
+  const log = async () => (await emulator.requests()) as LogEntry[];
+  const uploads = async () => (await log()).filter((entry) => entry.path.startsWith('/_storage/imports/'));
+  const importRequests = async () => (await log()).filter((entry) => entry.method === 'POST' && entry.path.endsWith('/import'));
+
+  before(async () => {
+    emulator = await startEmulatorProcess(['--processing-delay', '200ms']);
+  });
+  after(async () => {
+    await emulator.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
+
+  it('uploads the file with its Content-Length, unchunked and without Authorization; --wait prints the import record', async () => {
+    const result = await run(['data', 'import', 'listings', file, '--wait', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    const record = JSON.parse(result.stdout);
+    assert.equal(record.status, 'succeeded');
+    assert.equal(record.data_count, 300);
+    assert.match(record.data_url, /\/_storage\/outputs\//);
+    assert.ok(!Number.isNaN(Date.parse(record.data_expires_at)));
+    assert.match(result.stderr, /uploaded \d+\.\d kB in \d+\.\d s .* as req_/);
+
+    const [put, ...others] = await uploads();
+    assert.equal(others.length, 0);
+    assert.equal(put!.method, 'PUT');
+    assert.equal(put!.status, 200);
+    assert.equal(put!.content_length, size);
+    assert.equal(put!.transfer_encoding, null);
+    assert.equal(put!.content_type, 'application/json');
+    assert.equal(put!.auth, 'missing', 'no Authorization header reached the upload address');
+  });
+
+  it('prints the upload without --wait, as JSON or as TSV in a pipe', async () => {
+    const json = await run(['data', 'import', 'listings', file, '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    const summary = JSON.parse(json.stdout);
+    assert.match(summary.request_id, /^req_/);
+    assert.equal(summary.object_key, `imports/listings/${summary.request_id}.jsonl`);
+    assert.equal(summary.bytes, size);
+    assert.equal(summary.import_requests, 1);
+    const tsv = await run(['data', 'import', 'listings', file, '-o', 'table']);
+    assert.match(tsv.stdout, /^FIELD\tVALUE\n/);
+    assert.match(tsv.stdout, new RegExp(`^bytes\\t${size}$`, 'm'));
+  });
+
+  it('refuses an invalid line with exit 2, naming file:line and field, and requests nothing', async () => {
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"id":"a"}\n{"id":"b"}\n{"title":"no id"}\n{"id":"c",}\n');
+    const result = await run(['data', 'import', 'listings', bad, '--wait']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, new RegExp(`^${bad}:3: id: expected a string id`, 'm'));
+    assert.match(result.stderr, new RegExp(`^${bad}:4: invalid JSON at column 11`, 'm'));
+    assert.match(result.stderr, /2 invalid lines; nothing was sent/);
+    assert.deepEqual(await log(), [], 'no import requested, nothing uploaded');
+  });
+
+  it("the upload address answers a chunked upload with 411, as an object store does", async () => {
+    const response = await fetch(`${emulator.baseUrl}/v1/data/listings/import`, { method: 'POST', headers: { authorization: `Bearer ${emulator.apiKey}` } });
+    const { upload_url: uploadUrl } = (await response.json()) as { upload_url: string };
+    // Written in two pieces with no Content-Length, the body goes chunked.
+    const put = request(uploadUrl, { method: 'PUT', headers: { 'content-type': 'application/json' } });
+    put.write('{"id":"a"}\n');
+    put.end('{"id":"b"}\n');
+    const [answer] = (await once(put, 'response')) as [import('node:http').IncomingMessage];
+    let body = '';
+    for await (const chunk of answer) body += chunk;
+    assert.equal(answer.statusCode, 411);
+    assert.match(body, /<Code>MissingContentLength<\/Code>/);
+    const [logged] = await uploads();
+    assert.equal(logged!.transfer_encoding, 'chunked');
+  });
+
+  it('replaces an expired upload address by a new import request', async () => {
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { expired_upload_urls: 1 } });
+    const result = await run(['data', 'import', 'listings', file, '--wait', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).data_count, 300);
+    assert.match(result.stderr, /upload address of req_\S+ expired/);
+    const [first, second] = await importRequests();
+    assert.ok(first && second, 'two imports requested');
+    const stored = (await uploads()).filter((entry) => entry.status === 200);
+    assert.equal(stored.length, 1);
+  });
+
+  it('retries a failed upload from its first byte', async () => {
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { failing_uploads: 1 } });
+    const result = await run(['data', 'import', 'listings', file, '--wait', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).data_count, 300);
+    const attempts = await uploads();
+    assert.deepEqual(attempts.map((entry) => entry.status), [503, 200]);
+    assert.ok(attempts.every((entry) => entry.content_length === size && entry.path === attempts[0]!.path), 'the same address, the whole file each time');
+    assert.equal((await importRequests()).length, 1);
+  });
+
+  it('imports stdin through a temporary file that is removed afterwards', async () => {
+    const tmp = tempDir();
+    const lines = '{"id":"s1","title":"a"}\n{"id":"s2","title":"b"}\n';
+    const result = await runCsafe(['data', 'import', 'listings', '-', '--wait', '--json'], { env: { ...emulator.env, TMPDIR: tmp }, input: lines });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).data_count, 2);
+    assert.equal((await uploads())[0]!.content_length, Buffer.byteLength(lines));
+    assert.deepEqual(spoolDirs(tmp), []);
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('Ctrl-C while stdin is being spooled exits 130 and removes the spool file', async () => {
+    const tmp = tempDir();
+    const child = spawnCsafe(['data', 'import', 'listings', '-'], { env: { ...emulator.env, TMPDIR: tmp } });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = once(child, 'close');
+    child.stdin.write('{"id":"a"}\n'); // …and stdin stays open, as a slow producer's would.
+    await until(() => spoolDirs(tmp).length === 1, 'the spool directory');
+    child.kill('SIGINT');
+    const [code] = await exited;
+    assert.equal(code, 130, stderr);
+    assert.deepEqual(spoolDirs(tmp), []);
+    assert.deepEqual(await log(), [], 'nothing requested');
+    rmSync(tmp, { recursive: true, force: true });
+  });
+});
+
+describe('csafe data import --wait, cut short', () => {
+  let emulator: EmulatorProcess;
+  const dir = tempDir();
+  const file = join(dir, 'one.jsonl');
+  objectsFile(file, 1);
+  before(async () => {
+    // Each answer takes 600 ms; an import takes a minute to process.
+    emulator = await startEmulatorProcess(['--processing-delay', '60s', '--latency', '600']);
+  });
+  after(async () => {
+    await emulator.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('--timeout after the verb limits the wait (exit 124), not each request', async () => {
+    const result = await runCsafe(['data', 'import', 'listings', file, '--wait', '--timeout', '500ms'], { env: emulator.env });
+    assert.equal(result.code, 124, result.stderr);
+    assert.match(result.stderr, /timed out waiting for request req_/);
+    assert.match(result.stderr, /1 request still pending; check on it with:\n\s+csafe data status listings req_\S+ --wait/);
+  });
+
+  it('Ctrl-C while waiting exits 130, says how to check the request later, and leaves no spool', async () => {
+    const tmp = tempDir();
+    const child = spawnCsafe(['data', 'import', 'listings', '-', '--wait'], { env: { ...emulator.env, TMPDIR: tmp } });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = once(child, 'close');
+    child.stdin.end('{"id":"a"}\n');
+    await until(() => /uploaded .* as req_/.test(stderr), 'the upload');
+    child.kill('SIGINT');
+    const [code] = await exited;
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /uploaded .* as (req_\S+)[\s\S]*1 request still pending; check on it with:\n\s+csafe data status listings \1 --wait/);
+    assert.deepEqual(spoolDirs(tmp), []);
+    rmSync(tmp, { recursive: true, force: true });
+  });
+});
