@@ -29,9 +29,9 @@ describe('data: rendering request records', () => {
     assert.equal(statusCounts(records), '2 queued · 1 ingesting · 1 succeeded · 1 paused');
   });
 
-  it('shows labels with their decisions, and an unprocessable object as failed', () => {
+  it('shows labels with their decisions, an unprocessable object as failed and a processed one as succeeded', () => {
     assert.equal(formatLabels(addRecord.data![0]!), 'violence:match, spam');
-    assert.deepEqual(objectLines([addRecord]).map((o) => [o.request_id, o.id, o.status]), [['req_1', 'a', 'failed'], ['req_1', 'b', 'failed']]);
+    assert.deepEqual(objectLines([addRecord]).map((o) => [o.request_id, o.id, o.status]), [['req_1', 'a', 'succeeded'], ['req_1', 'b', 'failed']]);
     assert.equal(objectLines([{ ...addRecord, status: 'succeeded', data: [addRecord.data![0]!] }])[0]!.status, 'succeeded');
   });
 
@@ -43,7 +43,7 @@ describe('data: rendering request records', () => {
   it('prints an add record as one line per object in a pipe', async () => {
     const { io, stdout, stderr } = bufferIO();
     await printRequestRecord(io, 'table', addRecord);
-    assert.equal(stdout(), 'ID\tSTATUS\tLABELS\tURL\na\tfailed\tviolence:match, spam\thttp://x/a\nb\tfailed\t\t\n');
+    assert.equal(stdout(), 'ID\tSTATUS\tLABELS\tURL\tERROR\na\tsucceeded\tviolence:match, spam\thttp://x/a\t\nb\tfailed\t\t\tphoto: expected an http(s) URL\n');
     assert.match(stderr(), /request req_1: failed, 2 objects/);
   });
 

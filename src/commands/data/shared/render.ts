@@ -17,17 +17,25 @@ export const formatLabels = (entry: DataEntry) =>
 /** One object of an add request as the data commands print it: the entry as returned, with its request and status. */
 export type ObjectLine = { request_id: string; status: string } & DataEntry;
 
-/** The objects of add-type records, in order; an object the service could not process is `failed` whatever its request says. */
+/**
+ * The objects of add-type records, in order, each with its own outcome: `failed` when the service
+ * reports an error for it; an object that has its output was processed even when another object
+ * failed its request, so it is `succeeded` then.
+ */
 export const objectLines = (records: readonly RequestRecord[]): ObjectLine[] =>
-  records.flatMap((record) =>
-    (record.data ?? []).map((entry) => ({ request_id: record.request_id, status: errorMessage(entry) ? 'failed' : record.status, ...entry })),
-  );
+  records.flatMap((record) => (record.data ?? []).map((entry) => ({ request_id: record.request_id, status: objectStatus(record, entry), ...entry })));
+
+function objectStatus(record: RequestRecord, entry: DataEntry): string {
+  if (errorMessage(entry) !== undefined) return 'failed';
+  return record.status === 'failed' && entry.output !== undefined ? 'succeeded' : record.status;
+}
 
 const OBJECT_COLUMNS: Column<ObjectLine>[] = [
   { header: 'ID', value: (o) => o.id },
   { header: 'STATUS', value: (o) => o.status, style: (o, text, color) => (o.status === 'failed' ? color.red(text) : text) },
   { header: 'LABELS', value: formatLabels },
   { header: 'URL', value: (o) => o.url ?? '' },
+  { header: 'ERROR', value: (o) => errorMessage(o) ?? '' },
 ];
 
 /** Objects as a table (TSV in a pipe), a JSON array, or one JSON line each. */
