@@ -2,8 +2,7 @@ import { InputError, InterruptedError } from '../../core/errors.js';
 import type { IOStreams } from '../../core/io.js';
 import { readJsonLines, type InputSource } from '../../core/readers.js';
 import { startSpinner } from '../../core/spinner.js';
-import { dataObjectSchema } from '../../schemas/data.js';
-import { describeProblem, problemsFromZod } from '../../schemas/issues.js';
+import { dataObjectProblem } from './objects.js';
 
 /** Problems printed before the rest are only counted: a dump that is wrong throughout must not flood the terminal. */
 const SHOWN_PROBLEMS = 20;
@@ -32,8 +31,8 @@ export async function validateDataLines(source: InputSource, io: IOStreams, sign
         problem(record.line, record.error);
         continue;
       }
-      const parsed = dataObjectSchema.safeParse(record.value);
-      if (!parsed.success) problem(record.line, problemsFromZod(parsed.error).map(describeProblem).join('; '));
+      const found = dataObjectProblem(record.value);
+      if (found !== undefined) problem(record.line, found);
     }
   } finally {
     spinner.stop();

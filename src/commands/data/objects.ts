@@ -23,13 +23,17 @@ export async function* checkObjects(records: AsyncIterable<JsonRecord>, maxReque
   }
 }
 
+/** What is wrong with a record as a data object (a JSON object with a non-empty string id), if anything. */
+export function dataObjectProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'expected a JSON object with a string "id"';
+  const parsed = dataObjectSchema.safeParse(value);
+  return parsed.success ? undefined : problemsFromZod(parsed.error).map(describeProblem).join('; ');
+}
+
 export function checkObject(line: number, value: unknown, maxRequestBytes: number): CheckedObject {
   const json = JSON.stringify(value);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { line, text: json, problem: 'expected a JSON object with a string "id"' };
-  }
-  const parsed = dataObjectSchema.safeParse(value);
-  if (!parsed.success) return { line, text: json, problem: problemsFromZod(parsed.error).map(describeProblem).join('; ') };
+  const problem = dataObjectProblem(value);
+  if (problem !== undefined) return { line, text: json, problem };
   const bytes = Buffer.byteLength(json) + 1;
   if (bytes + BODY_FRAME_BYTES > maxRequestBytes) {
     return { line, text: json, problem: `the object alone makes a request of ${bytes + BODY_FRAME_BYTES} bytes, over the cap of ${maxRequestBytes} (--max-batch-bytes)` };
