@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BIN, EXAMPLES, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess, type RunResult } from '../helpers/cli.js';
+import { BIN, EXAMPLES, outcome, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
 
 /**
  * Every example the documentation gives — in each command's --help, README.md's ```sh blocks and
@@ -143,17 +143,7 @@ async function writeFixtures(dir: string): Promise<void> {
 }
 
 /** One example in a shell of its own (pipefail, so `csafe … | jq` fails when csafe does). */
-function runShell(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-o', 'pipefail', '-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runShell = (command: string, cwd: string, env: NodeJS.ProcessEnv) => outcome(spawn('bash', ['-o', 'pipefail', '-c', command], { cwd, env }));
 
 describe('every example in --help, README.md and man/csafe.1 runs as written', { concurrency: 4 }, () => {
   let emulator: EmulatorProcess;

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,15 +67,19 @@ export function spawnCsafe(args: readonly string[], options: RunOptions = {}) {
 }
 
 export function runCsafe(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return outcome(spawnCsafe(args, options), options.input);
+}
+
+/** What a child printed and its exit code, once it has ended; `input` is its whole stdin. */
+export function outcome(child: ChildProcessWithoutNullStreams, input: string | Buffer = ''): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnCsafe(args, options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
+    child.stdin.end(input);
   });
 }
 
