@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FieldProblem } from './issues.js';
+import { missingOr, type FieldProblem } from './issues.js';
 
 export const CURRENT_VERSION = '2026-08-11';
 export const LEGACY_VERSION = '2026-08-05';
@@ -43,7 +43,7 @@ const metadataSchema = z.record(z.string(), z.unknown(), { error: 'expected an o
 
 export const textPartSchema = z.strictObject({
   type: z.literal('text'),
-  text: z.string(),
+  text: z.string({ error: missingOr() }),
   key: z.string().optional(),
 });
 
@@ -58,15 +58,15 @@ export const contentPartSchema = z.discriminatedUnion('type', [textPartSchema, i
 });
 
 export const contentRequestSchema = z.strictObject({
-  content: z.array(contentPartSchema).min(1, { error: 'expected at least one content part' }),
-  user_id: z.string().min(1, { error: 'expected a non-empty user id' }),
+  content: z.array(contentPartSchema, { error: missingOr() }).min(1, { error: 'expected at least one content part' }),
+  user_id: z.string({ error: missingOr() }).min(1, { error: 'expected a non-empty user id' }),
   content_id: z.string().optional(),
   metadata: metadataSchema.optional(),
 });
 
 export const legacyContentRequestSchema = z
   .strictObject({
-    user_id: z.string().min(1, { error: 'expected a non-empty user id' }),
+    user_id: z.string({ error: missingOr() }).min(1, { error: 'expected a non-empty user id' }),
     content_id: z.string().optional(),
     text: z.string().optional(),
     images: z.array(base64Image).optional(),

@@ -8,6 +8,21 @@ export interface FieldProblem {
   message: string;
 }
 
+/** The message for a required field that is absent, rather than zod's "expected string, received undefined". */
+export const MISSING = 'missing';
+
+/**
+ * Error map of a required field: "missing" when it is absent, else `expected`
+ * (or, without one, zod's own message for a value of the wrong kind).
+ */
+export const missingOr =
+  (expected?: string) =>
+  (issue: { input?: unknown }): string | undefined =>
+    issue.input === undefined ? MISSING : expected;
+
+/** How the user supplies a missing field, by its path: `{user_id: 'give --user-id or …'}`. */
+export type MissingFieldHints = Readonly<Record<string, string>>;
+
 /** `content[3].source.data` — the notation every error message uses for a field path. */
 export function formatPath(path: FieldPath): string {
   let out = '';
@@ -30,3 +45,11 @@ export function problemsFromZod(error: z.ZodError): FieldProblem[] {
 export function describeProblem(problem: FieldProblem): string {
   return `${formatPath(problem.path)}: ${problem.message}`;
 }
+
+/** describeProblem, followed for a missing field by how to supply it: `user_id: missing; give --user-id or …`. */
+export const describeProblemWith =
+  (hints: MissingFieldHints) =>
+  (problem: FieldProblem): string => {
+    const hint = problem.message === MISSING ? hints[formatPath(problem.path)] : undefined;
+    return hint === undefined ? describeProblem(problem) : `${describeProblem(problem)}; ${hint}`;
+  };

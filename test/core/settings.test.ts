@@ -1,12 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigStore } from '../../src/core/config.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { resolveOutputFormat } from '../../src/core/output.js';
 import { checkBaseUrl, resolveProfileName, resolveSettings } from '../../src/core/settings.js';
+import { tempDir } from '../helpers/cli.js';
 
 describe('settings precedence', () => {
   const profile = { api_key: 'sk_profile_key_1', base_url: 'https://profile.example', timeout: '5s' };
@@ -70,7 +70,7 @@ describe('durations and output format', () => {
 
 describe('config store', () => {
   it('keeps profiles apart and writes the file with mode 0600', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'csafe-conf-')), 'nested');
+    const dir = join(tempDir('csafe-conf-'), 'nested');
     const store = new ConfigStore(dir);
     store.set('default', 'base_url', 'https://a.example');
     store.set('staging', 'base_url', 'https://b.example');

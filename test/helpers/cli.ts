@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -23,34 +23,63 @@ export interface RunOptions {
   wrapper?: readonly string[];
 }
 
-export const tempDir = (prefix = 'csafe-test-') => mkdtempSync(join(tmpdir(), prefix));
+/** Temporary directories of this test file that are still there; removed when its process exits, whatever the outcome. */
+const tempDirs = new Set<string>();
+process.once('exit', () => tempDirs.forEach(removeTempDir));
 
-/** An environment with nothing of the developer's own csafe setup leaking in. */
-function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+function removeTempDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
+}
+
+/** A fresh directory under the system's temporary directory, removed when the test process exits. */
+export function tempDir(prefix = 'csafe-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+/**
+ * An environment with nothing of the developer's own csafe setup leaking in, and the private
+ * directories it made for this child (removed when the child exits).
+ */
+function cleanEnv(extra: Record<string, string | undefined>): { env: NodeJS.ProcessEnv; dirs: string[] } {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith('CSAFE_') && !['NO_COLOR', 'FORCE_COLOR'].includes(name)) env[name] = value;
   }
   // `csafe --emulator` keeps its data in the user's state directory unless told otherwise.
-  return { ...env, CSAFE_CONFIG_DIR: tempDir('csafe-config-'), CSAFE_EMULATOR_DATA_DIR: tempDir('csafe-emulator-'), ...extra };
+  const dirs = { CSAFE_CONFIG_DIR: 'csafe-config-', CSAFE_EMULATOR_DATA_DIR: 'csafe-emulator-' };
+  const made = Object.fromEntries(Object.entries(dirs).filter(([name]) => extra[name] === undefined).map(([name, prefix]) => [name, tempDir(prefix)]));
+  return { env: { ...env, ...made, ...extra }, dirs: Object.values(made) };
+}
+
+function removingOnExit<Child extends ChildProcess>(child: Child, dirs: readonly string[]): Child {
+  child.once('exit', () => dirs.forEach(removeTempDir));
+  return child;
 }
 
 /** bin/csafe as a child process the test controls (to kill it part-way, say). */
 export function spawnCsafe(args: readonly string[], options: RunOptions = {}) {
   const [command, ...wrapperArgs] = [...(options.wrapper ?? []), process.execPath];
-  return spawn(command!, [...wrapperArgs, BIN, ...args], { env: cleanEnv(options.env ?? {}), cwd: options.cwd, stdio: 'pipe' });
+  const { env, dirs } = cleanEnv(options.env ?? {});
+  return removingOnExit(spawn(command!, [...wrapperArgs, BIN, ...args], { env, cwd: options.cwd, stdio: 'pipe' }), dirs);
 }
 
 export function runCsafe(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return outcome(spawnCsafe(args, options), options.input);
+}
+
+/** What a child printed and its exit code, once it has ended; `input` is its whole stdin. */
+export function outcome(child: ChildProcessWithoutNullStreams, input: string | Buffer = ''): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnCsafe(args, options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
+    child.stdin.end(input);
   });
 }
 
@@ -68,10 +97,11 @@ export interface EmulatorProcess {
 
 /** `csafe emulator start --port 0 --json` in a child process, ready when it prints its line. */
 export async function startEmulatorProcess(extraArgs: readonly string[] = []): Promise<EmulatorProcess> {
-  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--json', ...extraArgs], {
-    env: cleanEnv({}),
+  const { env, dirs } = cleanEnv({});
+  const child = removingOnExit(spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--json', ...extraArgs], {
+    env,
     stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  }), dirs);
   const lines = createInterface({ input: child.stdout! });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);

@@ -8,7 +8,7 @@ import { toNdjsonLine } from '../../core/output.js';
 import { inputSource, readJsonLines, type JsonLine } from '../../core/readers.js';
 import { startSpinner } from '../../core/spinner.js';
 import type { ContentRequest } from '../../schemas/content.js';
-import { describeProblem } from '../../schemas/issues.js';
+import { describeProblemWith } from '../../schemas/issues.js';
 import type { ClassifyOptions } from './options.js';
 
 interface Job {
@@ -19,6 +19,12 @@ interface Job {
 }
 
 class LineFailure extends Error {}
+
+/** Where a line's missing required field can come from. */
+const describeLineProblem = describeProblemWith({
+  user_id: 'give --user-id or a "user_id" field on the line',
+  content: 'give a "text" or "content" field on the line',
+});
 
 /**
  * Each line is a current-version request body, or the shorthand {text, user_id, content_id, metadata}.
@@ -66,7 +72,7 @@ async function* toJobs(lines: AsyncIterable<JsonLine>, defaultUserId: string | u
     const request = toRequest(record.value, defaultUserId);
     const problems = requestProblems(request, options.apiVersion);
     yield problems.length > 0
-      ? { line: record.line, input: record.value, problem: problems.map(describeProblem).join('; ') }
+      ? { line: record.line, input: record.value, problem: problems.map(describeLineProblem).join('; ') }
       : { line: record.line, input: record.value, request };
   }
 }

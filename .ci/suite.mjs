@@ -1,0 +1,29 @@
+// `npm test` after the build: node's test runner over dist/test (or the files given), with a
+// temporary directory of its own (TMPDIR) that must be empty when the runner ends. Every test
+// removes what it creates, also when it fails; whatever one leaves behind fails the run here,
+// listed by name, and is removed so nothing accumulates on the machine.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const SHOWN = 20;
+const files = process.argv.slice(2);
+const scratch = mkdtempSync(join(tmpdir(), 'csafe-suite-'));
+const runner = spawn(process.execPath, ['--test', '--test-concurrency=2', ...(files.length > 0 ? files : ['dist/test/'])], {
+  env: { ...process.env, TMPDIR: scratch },
+  stdio: 'inherit',
+});
+// Ctrl-C reaches the runner too (same process group); stay to clean up after it.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => runner.kill(signal));
+
+runner.on('exit', (code, signal) => {
+  const left = readdirSync(scratch);
+  rmSync(scratch, { recursive: true, force: true });
+  if (left.length > 0) {
+    const more = left.length > SHOWN ? `, and ${left.length - SHOWN} more` : '';
+    console.error(`npm test: the tests left ${left.length} entries in their temporary directory: ${left.slice(0, SHOWN).join(', ')}${more}`);
+    console.error('npm test: a test must remove what it creates, also when it fails (tempDir() in test/helpers/cli.ts does)');
+  }
+  process.exitCode = code !== 0 ? (code ?? (signal === 'SIGINT' ? 130 : 1)) : left.length > 0 ? 1 : 0;
+});

@@ -1,0 +1,196 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { BIN, EXAMPLES, outcome, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+
+/**
+ * Every example the documentation gives — in each command's --help, README.md's ```sh blocks and
+ * the man page's EXAMPLES — runs as written against an emulator, in a directory holding the files
+ * the examples name, with `csafe` on PATH.
+ */
+
+const repoFile = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
+
+interface Example {
+  command: string;
+  /** Where the example is written: `csafe data add --help`, `README.md`, `man/csafe.1`. */
+  sources: string[];
+  /** The exit code the docs give for it (`# exit 4 when …`), else 0. */
+  expectedCode: number;
+}
+
+/** Examples that cannot run unattended and offline, with the reason. Each must still be in the docs. */
+const NOT_RUN: ReadonlyMap<string, string> = new Map([
+  ['git clone <this repository> csafe && cd csafe', 'needs the network and the address of a repository'],
+  ['npm ci', 'installs from the npm registry; this test runs on the installed tree'],
+  ['npm link', 'changes the global npm prefix of the machine'],
+  ['npm test', 'is the suite this test is part of'],
+  ['npm run bench', 'minutes of full load, deliberately not part of npm test'],
+  ['csafe emulator start', 'runs until interrupted, on the fixed port 4477; this test runs its own with --port 0'],
+  ['export CSAFE_BASE_URL=http://127.0.0.1:4477 CSAFE_API_KEY=sk_test_csafe_emulator', 'the test sets both, to the emulator it started'],
+  ['csafe config set base_url https://<your service host>', 'a placeholder for the real service'],
+  ['csafe auth login', 'asks for the key on a terminal (the --with-token form is run)'],
+]);
+
+/** Values the docs write as placeholders; the test substitutes real ones made before the examples run. */
+const PLACEHOLDERS = ['req_123', '<access_token>'] as const;
+
+function helpExamples(help: string): string[] {
+  const start = help.indexOf('\nExamples:\n');
+  if (start === -1) return [];
+  const lines = help.slice(start + '\nExamples:\n'.length).split('\n');
+  const end = lines.findIndex((line) => !line.startsWith('  '));
+  return lines.slice(0, end === -1 ? undefined : end).map((line) => line.trim());
+}
+
+function subcommands(help: string): string[] {
+  const start = help.indexOf('\nCommands:\n');
+  if (start === -1) return [];
+  const section = help.slice(start).split('\n\n')[0]!;
+  return [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]!).filter((name) => name !== 'help');
+}
+
+/** `csafe --help`, then each group's help, then each verb's: the whole command tree. */
+async function helpTexts(): Promise<Array<{ source: string; help: string }>> {
+  const help = async (path: string[]) => {
+    const { code, stdout, stderr } = await runCsafe([...path, '--help']);
+    assert.equal(code, 0, stderr);
+    return stdout;
+  };
+  const groups = subcommands(await help([]));
+  const perGroup = await Promise.all(
+    groups.map(async (group) => {
+      const groupHelp = await help([group]);
+      const verbs = subcommands(groupHelp);
+      if (verbs.length === 0) return [{ source: `csafe ${group} --help`, help: groupHelp }];
+      return Promise.all(verbs.map(async (verb) => ({ source: `csafe ${group} ${verb} --help`, help: await help([group, verb]) })));
+    }),
+  );
+  return perGroup.flat();
+}
+
+/** Lines of README.md's ```sh blocks, with their trailing `# comment` kept apart. */
+function readmeExamples(): string[] {
+  return [...repoFile('README.md').matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1]!.split('\n')).filter((line) => line.trim() !== '');
+}
+
+function manExamples(): string[] {
+  const section = /^\.SH EXAMPLES\n\.nf\n([\s\S]*?)^\.fi$/m.exec(repoFile('man/csafe.1'));
+  assert.ok(section, 'man/csafe.1 has an EXAMPLES section');
+  return section[1]!.split('\n').filter((line) => line !== '').map((line) => line.replaceAll('\\-', '-'));
+}
+
+async function collectExamples(): Promise<Example[]> {
+  const found = new Map<string, Example>();
+  const add = (line: string, source: string) => {
+    const comment = /\s+#\s(.*)$/.exec(line);
+    const command = (comment ? line.slice(0, comment.index) : line).trim();
+    const stated = comment && /\bexit (\d+)\b/.exec(comment[1]!);
+    const example = found.get(command) ?? { command, sources: [], expectedCode: 0 };
+    if (stated) example.expectedCode = Number(stated[1]);
+    if (!example.sources.includes(source)) example.sources.push(source);
+    found.set(command, example);
+  };
+  for (const { source, help } of await helpTexts()) for (const line of helpExamples(help)) add(line, source);
+  for (const line of readmeExamples()) add(line, 'README.md');
+  for (const line of manExamples()) add(line, 'man/csafe.1');
+  return [...found.values()];
+}
+
+const examples = await collectExamples();
+
+/** Data objects valid under every schema the examples put on the namespace `listings`. */
+const LISTINGS = [
+  { id: 'listing-1', title: 'Road bike, barely used', photo: 'https://cdn.example.com/1.jpg', created: '2026-11-01T10:00:00Z' },
+  { id: 'listing-2', title: 'Free money, click here', photo: 'https://cdn.example.com/2.jpg', created: '2026-11-02T10:00:00Z' },
+  { id: 'listing-3', title: 'Kids bike', description: 'Contact jane@example.com' },
+];
+const SCHEMA = {
+  photo: { content_type: 'image_url', display_hint: { type: 'primary_image_url' } },
+  title: { display_hint: { type: 'title' } },
+  created: { content_type: 'datetime' },
+};
+/** The smallest JPEG: SOI, a JFIF header, EOI (the service tells formats apart by their bytes). */
+const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
+
+/** The files the examples name, and `bin/csafe` (README: `./bin/csafe`), the launcher on PATH. */
+async function writeFixtures(dir: string): Promise<void> {
+  const jsonl = (values: readonly unknown[]) => values.map((value) => JSON.stringify(value) + '\n').join('');
+  const events = (await runCsafe(['events', 'example'])).stdout;
+  assert.equal(events.trim().split('\n').length, 7, 'csafe events example prints the seven variants');
+  cpSync(EXAMPLES, join(dir, 'examples'), { recursive: true });
+  const files: Record<string, string | Buffer> = {
+    'post.txt': readFileSync(join(EXAMPLES, 'post.txt')),
+    'photo.jpg': JPEG,
+    'comment.txt': 'Thanks, see you tomorrow!\n',
+    'extra.json': JSON.stringify({ surface: 'chat', thread: 't-1' }),
+    'schema.json': JSON.stringify(SCHEMA, null, 2),
+    'items.jsonl': jsonl(LISTINGS),
+    'items.json': JSON.stringify(LISTINGS),
+    'dump.jsonl': jsonl(LISTINGS),
+    'dump.jsonl.gz': gzipSync(jsonl(LISTINGS)),
+    'events.jsonl': events,
+    'big.jsonl': events,
+    'failed.jsonl': events,
+  };
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  mkdirSync(join(dir, 'bin'));
+  writeFileSync(join(dir, 'bin', 'csafe'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  chmodSync(join(dir, 'bin', 'csafe'), 0o755);
+}
+
+/** One example in a shell of its own (pipefail, so `csafe … | jq` fails when csafe does). */
+const runShell = (command: string, cwd: string, env: NodeJS.ProcessEnv) => outcome(spawn('bash', ['-o', 'pipefail', '-c', command], { cwd, env }));
+
+describe('every example in --help, README.md and man/csafe.1 runs as written', { concurrency: 4 }, () => {
+  let emulator: EmulatorProcess;
+  const fixtures = tempDir();
+  const substitutes = new Map<string, string>();
+
+  const environment = (dir: string): NodeJS.ProcessEnv => {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('CSAFE_') && name !== 'FORCE_COLOR') env[name] = value;
+    return {
+      ...env,
+      ...emulator.env,
+      KEY: emulator.apiKey,
+      PATH: `${join(fixtures, 'bin')}:${process.env.PATH ?? ''}`,
+      CSAFE_CONFIG_DIR: join(dir, '.config'),
+      CSAFE_EMULATOR_DATA_DIR: join(dir, '.emulator'),
+    };
+  };
+
+  before(async () => {
+    emulator = await startEmulatorProcess(['--processing-delay', '100ms']);
+    await writeFixtures(fixtures);
+    const added = await runCsafe(['data', 'add', 'listings', join(fixtures, 'items.jsonl'), '--json'], { env: emulator.env });
+    assert.equal(added.code, 0, added.stderr);
+    substitutes.set('req_123', /"(req_[\w-]+)"/.exec(added.stdout)![1]!);
+    const token = await runCsafe(['token', 'create', '--json'], { env: emulator.env });
+    assert.equal(token.code, 0, token.stderr);
+    substitutes.set('<access_token>', JSON.parse(token.stdout).access_token);
+  });
+  after(() => emulator?.stop());
+
+  it('finds examples in every source, and each example not run is still in the docs', () => {
+    for (const source of ['README.md', 'man/csafe.1', 'csafe classify --help', 'csafe data add --help', 'csafe events send --help']) {
+      assert.ok(examples.some((example) => example.sources.includes(source)), `no example found in ${source}`);
+    }
+    for (const command of NOT_RUN.keys()) assert.ok(examples.some((example) => example.command === command), `not in the docs any more: ${command}`);
+  });
+
+  for (const example of examples) {
+    const reason = NOT_RUN.get(example.command);
+    it(example.command, { skip: reason }, async () => {
+      const dir = tempDir('csafe-example-');
+      cpSync(fixtures, dir, { recursive: true });
+      const command = PLACEHOLDERS.reduce((text, placeholder) => text.replaceAll(placeholder, substitutes.get(placeholder)!), example.command);
+      const { code, stdout, stderr } = await runShell(command, dir, environment(dir));
+      assert.equal(code, example.expectedCode, `${example.command}\n(from ${example.sources.join(', ')})\nstdout: ${stdout.slice(0, 2000)}\nstderr: ${stderr}`);
+      assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
+    });
+  }
+});
