@@ -68,6 +68,24 @@ describe('csafe events send --sync', () => {
     assert.ok(requests.requests.every((r) => r.path !== '/v1/events'));
   });
 
+  it('under connection resets, each event is ingested once and printed with the id it was ingested under', { timeout: 120_000 }, async () => {
+    const flaky = await startEmulatorProcess(['--fault-rate', '0.3', '--faults', 'reset', '--seed', '4']);
+    try {
+      const result = await runCsafe(['--max-retries', '10', 'events', 'send', eventsFile(300), '--sync', '--batch-size', '10'], { env: flaky.env, cwd: dir });
+      assert.equal(result.code, 0, result.stderr);
+      const printed = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { line: number; event_id: string });
+      const response = await fetch(`${flaky.baseUrl}/_emulator/events`, { headers: { Authorization: `Bearer ${flaky.apiKey}` } });
+      const listing = (await response.json()) as Listing & { duplicates: number };
+      assert.equal(listing.total, 300);
+      assert.ok(listing.duplicates > 0, 'some batches were ingested, cut off and sent again');
+      const idOfLine = new Map(listing.events.map((e) => [e.event.metadata!.n! + 1, e.event_id]));
+      assert.equal(printed.length, 300);
+      for (const { line, event_id: id } of printed) assert.equal(id, idOfLine.get(line), `line ${line}`);
+    } finally {
+      await flaky.stop();
+    }
+  });
+
   it('is documented in --help', async () => {
     const help = await run(['events', 'send', '--help']);
     assert.match(help.stdout, /--sync/);
