@@ -47,7 +47,7 @@ _csafe() {
     events)
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "send example" -- "$cur"))
       elif [[ $sub == example ]]; then COMPREPLY=($(compgen -W "user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" -- "$cur"))
-      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--dry-run --checkpoint --failed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --shard $global" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--dry-run --sync --checkpoint --failed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --shard $global" -- "$cur"))
       else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
     data)
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "import" -- "$cur"))

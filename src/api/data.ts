@@ -21,12 +21,13 @@ export async function putSettings(http: HttpClient, namespace: string, schema: N
 }
 
 /**
- * POST /v1/data/{namespace} with a body already serialised as `{"data":[…]}`.
- * Adding is not idempotent on the wire, so only answers that say nothing was processed are retried.
+ * POST /v1/data/{namespace} with a body already serialised as `{"data":[…]}`. Safe to replay: the
+ * service upserts objects by id, so a batch that may have been processed (a reset or a timeout
+ * after it arrived) is retried like any other request, and sending it twice stores it once.
  */
 export async function addData(http: HttpClient, namespace: string, body: Buffer): Promise<AddDataResponse> {
   const path = namespacePath(namespace);
-  const spec: RequestSpec = { method: 'POST', path, body: { open: () => body, length: body.length, contentType: 'application/json' }, replaySafe: false };
+  const spec: RequestSpec = { method: 'POST', path, body: { open: () => body, length: body.length, contentType: 'application/json' } };
   return parseResponse(addDataResponseSchema, (await http.request(spec)).body, `POST ${path}`);
 }
 

@@ -1,8 +1,11 @@
-import type { HttpClient } from '../core/http.js';
+import type { HttpClient, HttpResponse } from '../core/http.js';
+import { eventIdsOf, queuedEventsResponseSchema, syncEventsResponseSchema } from '../schemas/events.js';
+import { parseResponse, UnexpectedResponseError } from './responses.js';
 
 export const EVENTS_PATH = '/v1/async/events';
+export const SYNC_EVENTS_PATH = '/v1/events';
 
-/** Events already serialised, joined into the ordered batch the endpoint takes (a JSON array). */
+/** Events already serialised, joined into the ordered batch the endpoints take (a bare JSON array). */
 export const encodeBatch = (events: readonly string[]) => Buffer.from(`[${events.join(',')}]`);
 
 /**
@@ -10,10 +13,23 @@ export const encodeBatch = (events: readonly string[]) => Buffer.from(`[${events
  * buffer the client re-sends as-is on each attempt; returns the retries it took.
  */
 export async function sendEvents(http: HttpClient, batch: Buffer): Promise<{ retries: number }> {
-  const response = await http.request({
-    method: 'POST',
-    path: EVENTS_PATH,
-    body: { open: () => batch, length: batch.length, contentType: 'application/json' },
-  });
+  const response = await postBatch(http, EVENTS_PATH, batch);
+  parseResponse(queuedEventsResponseSchema, response.body, `POST ${EVENTS_PATH}`);
   return { retries: response.retries };
 }
+
+/**
+ * Ingests an ordered batch of `count` events synchronously (POST /v1/events); returns the
+ * service's event ids in request order, and the retries it took.
+ */
+export async function ingestEvents(http: HttpClient, batch: Buffer, count: number): Promise<{ eventIds: string[]; retries: number }> {
+  const response = await postBatch(http, SYNC_EVENTS_PATH, batch);
+  const eventIds = eventIdsOf(parseResponse(syncEventsResponseSchema, response.body, `POST ${SYNC_EVENTS_PATH}`));
+  if (eventIds.length !== count) {
+    throw new UnexpectedResponseError(`POST ${SYNC_EVENTS_PATH}: unexpected response from the service: ${eventIds.length} event ids for ${count} events`);
+  }
+  return { eventIds, retries: response.retries };
+}
+
+const postBatch = (http: HttpClient, path: string, batch: Buffer): Promise<HttpResponse> =>
+  http.request({ method: 'POST', path, body: { open: () => batch, length: batch.length, contentType: 'application/json' } });

@@ -36,7 +36,8 @@ export interface Timing {
 
 /**
  * Where a request stands: queued for the first half of the processing delay, ingesting for the
- * second half and for as long as the work itself still runs, then done.
+ * second half and for as long as the work itself still runs, then done. (An import, queued until
+ * its upload, is ingesting for all of it.)
  */
 function phase(since: number, timing: Timing, workDone: boolean): 'queued' | 'ingesting' | 'done' {
   const elapsed = timing.now - since;
@@ -53,23 +54,34 @@ export function addRecordView(record: AddRequest, timing: Timing) {
   return { data: current === 'done' ? record.entries : [], namespace: record.namespace, request_id: record.request_id, status };
 }
 
-/** The import-type record; `signedDataUrl` gives the download address of a succeeded import's output. */
-export function importRecordView(record: ImportRequest, timing: Timing, signedDataUrl: (expiresAt: number) => string) {
-  const base = { namespace: record.namespace, request_id: record.request_id };
+/** What a read of an import record needs besides the record: whether its upload is arriving now, and its output's address. */
+export interface ImportReading {
+  receiving: boolean;
+  /** The download address of a succeeded import's output (data_url), valid until expiresAt. */
+  signedDataUrl: (expiresAt: number) => string;
+}
+
+/**
+ * The import-type record, with all its fields in every state: data_count is 0, and data_url and
+ * data_expires_at are null, until the output exists. Queued until an upload starts, uploading
+ * while one is being received, ingesting from its arrival until processed, then done.
+ */
+export function importRecordView(record: ImportRequest, timing: Timing, reading: ImportReading) {
+  const shape = (status: string) => ({ namespace: record.namespace, request_id: record.request_id, status, data_count: 0, data_url: null, data_expires_at: null });
+  const failed = (message: string) => ({ ...shape('failed'), error: { message } });
   if (record.uploaded_at === undefined) {
-    if (timing.now < record.upload_expires_at) return { ...base, status: 'uploading' };
-    const expiredAt = new Date(record.upload_expires_at).toISOString();
-    return { ...base, status: 'failed', error: { message: `the upload address expired at ${expiredAt} without an upload` } };
+    if (reading.receiving) return shape('uploading');
+    if (timing.now < record.upload_expires_at) return shape('queued');
+    return failed(`the upload address expired at ${new Date(record.upload_expires_at).toISOString()} without an upload`);
   }
   const { outcome } = record;
   const current = phase(record.uploaded_at, timing, outcome !== undefined);
-  if (current !== 'done' || outcome === undefined) return { ...base, status: current };
-  if ('error' in outcome) return { ...base, status: 'failed', error: { message: outcome.error } };
+  if (current !== 'done' || outcome === undefined) return shape('ingesting');
+  if ('error' in outcome) return failed(outcome.error);
   return {
-    ...base,
-    status: 'succeeded',
+    ...shape('succeeded'),
     data_count: outcome.data_count,
-    data_url: signedDataUrl(outcome.data_expires_at),
+    data_url: reading.signedDataUrl(outcome.data_expires_at),
     data_expires_at: new Date(outcome.data_expires_at).toISOString(),
   };
 }

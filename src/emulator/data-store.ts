@@ -6,6 +6,9 @@ import type { NamespaceSchema } from '../schemas/data.js';
 import type { StoredRequest } from './data-records.js';
 import { isMissing, readJsonFile, replaceFile, temporaryPathFor } from './files.js';
 
+/** One line of a namespace's object log: the ids an add request stored, or an import whose objects were all stored. */
+export type ObjectLogEntry = { at: number } & ({ ids: string[] } | { import: string });
+
 const REQUEST_ID = /^req_[0-9a-f]{24}$/;
 export const newRequestId = () => `req_${randomBytes(12).toString('hex')}`;
 
@@ -16,12 +19,16 @@ const AREAS = ['namespaces', 'requests', 'uploads', 'ingested'] as const;
  * API call does O(1) work and a restarted emulator (same directory) answers for earlier ids and
  * URLs. Nothing is loaded at start and nothing grows in memory, however much data arrives.
  *
- * Layout: signing-secret, namespaces/<digest>/{settings.json,requests}, requests/<id>.json,
+ * Layout: signing-secret, namespaces/<digest>/{settings.json,requests,objects}, requests/<id>.json,
  * uploads/<id>.jsonl (the latest upload), ingested/<id>.jsonl (the upload that was processed).
  */
 export class DataStore {
   private readonly running = new Map<string, Promise<void>>();
   private stopping = new AbortController();
+  /** Imports whose upload is arriving now: only this instance can know, so it is not on disk. */
+  private readonly receiving = new Set<string>();
+  /** Appends to the object logs one at a time, so lines of concurrent requests never interleave. */
+  private appending: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly root: string,
@@ -63,13 +70,38 @@ export class DataStore {
 
   /** The namespace's request ids, newest first. */
   async requestIds(namespace: string): Promise<string[]> {
+    return (await this.lines(this.namespaceFile(namespace, 'requests'))).reverse();
+  }
+
+  /**
+   * Upserts: records that these objects (by id) were stored in the namespace at `at`. Each entry
+   * of the log is one add request's processed ids, or one succeeded import (its ids are in its
+   * ingested file), so an import of millions of objects costs one line.
+   */
+  async logObjects(namespace: string, entry: ObjectLogEntry): Promise<void> {
+    await this.namespaceDirectory(namespace);
+    const line = `${JSON.stringify(entry)}\n`;
+    const appended = this.appending.then(() => appendFile(this.namespaceFile(namespace, 'objects'), line));
+    this.appending = appended.catch(() => undefined);
+    await appended;
+  }
+
+  /** The namespace's object log, oldest first. */
+  async objectLog(namespace: string): Promise<ObjectLogEntry[]> {
+    return (await this.lines(this.namespaceFile(namespace, 'objects'))).map((line) => JSON.parse(line) as ObjectLogEntry);
+  }
+
+  /** Marks an import's upload as arriving while `work` runs (its record reads `uploading`). */
+  async receiveUpload<T>(requestId: string, work: () => Promise<T>): Promise<T> {
+    this.receiving.add(requestId);
     try {
-      return (await readFile(this.namespaceFile(namespace, 'requests'), 'utf8')).split('\n').filter(Boolean).reverse();
-    } catch (error) {
-      if (isMissing(error)) return [];
-      throw error;
+      return await work();
+    } finally {
+      this.receiving.delete(requestId);
     }
   }
+
+  isReceiving = (requestId: string) => this.receiving.has(requestId);
 
   uploadPath = (requestId: string) => join(this.root, 'uploads', `${requestId}.jsonl`);
   ingestedPath = (requestId: string) => join(this.root, 'ingested', `${requestId}.jsonl`);
@@ -103,6 +135,15 @@ export class DataStore {
     this.stopping.abort();
     await Promise.allSettled(this.running.values());
     this.stopping = new AbortController();
+  }
+
+  private async lines(path: string): Promise<string[]> {
+    try {
+      return (await readFile(path, 'utf8')).split('\n').filter(Boolean);
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
   }
 
   private requestFile = (requestId: string) => join(this.root, 'requests', `${requestId}.json`);

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { addDataRequestSchema, namespaceNameSchema, settingsRequestSchema } from '../schemas/data.js';
 import { problemsFromZod } from '../schemas/issues.js';
 import { processObject } from './data-objects.js';
+import { control } from './control.js';
+import { storedObjects } from './data-listing.js';
 import { addRecordView, importRecordView, type ImportRequest, type Timing } from './data-records.js';
 import { newRequestId } from './data-store.js';
 import { EmulatorError, invalidRequest } from './errors.js';
@@ -22,6 +24,7 @@ export const dataRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/data/:namespace', maxBodyBytes: DATA_MAX_BODY_BYTES, auth: true, handle: addData },
   { method: 'POST', pattern: '/v1/data/:namespace/import', maxBodyBytes: 64 * 1024, auth: true, handle: requestImport },
   { method: 'GET', pattern: '/v1/data/:namespace/requests/:requestId', maxBodyBytes: 0, auth: true, handle: getRequest },
+  control('GET', '/_emulator/data/:namespace', listObjects),
   ...reviewRoutes,
 ];
 
@@ -47,8 +50,17 @@ async function addData(ctx: RouteContext): Promise<RouteResult> {
   const baseUrl = baseUrlOf(ctx.req);
   const entries = (Array.isArray(data) ? data : [data]).map((object) => processObject(object, schema, reviewUrl(baseUrl, namespace, object.id)));
   const requestId = newRequestId();
-  await ctx.state.data.addRequest({ kind: 'add', namespace, request_id: requestId, created_at: ctx.config.now(), entries });
+  const createdAt = ctx.config.now();
+  await ctx.state.data.addRequest({ kind: 'add', namespace, request_id: requestId, created_at: createdAt, entries });
+  // Upserted by id, as the service does: an object that could not be processed is not stored.
+  const stored = entries.flatMap((entry) => (entry.output === undefined ? [] : [entry.id]));
+  if (stored.length > 0) await ctx.state.data.logObjects(namespace, { ids: stored, at: createdAt });
   return { status: 202, body: { requestId, status: 'accepted' } };
+}
+
+/** GET /_emulator/data/{namespace}: the objects the namespace holds, one per id, with how often each was added. */
+async function listObjects(ctx: RouteContext): Promise<RouteResult> {
+  return { status: 200, body: { objects: await storedObjects(ctx.state.data, namespaceOf(ctx)) } };
 }
 
 async function requestImport(ctx: RouteContext): Promise<RouteResult> {
@@ -79,5 +91,8 @@ async function getRequest(ctx: RouteContext): Promise<RouteResult> {
 function importView(ctx: RouteContext, record: ImportRequest, timing: Timing) {
   if (record.uploaded_at !== undefined && record.outcome === undefined) processImport(ctx.state.data, record, ctx.config.now);
   const output = outputObject(record.request_id);
-  return importRecordView(record, timing, (expiresAt) => presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), output, expiresAt));
+  return importRecordView(record, timing, {
+    receiving: ctx.state.data.isReceiving(record.request_id),
+    signedDataUrl: (expiresAt) => presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), output, expiresAt),
+  });
 }

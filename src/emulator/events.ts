@@ -9,42 +9,59 @@ export const EVENTS_MAX_BODY_BYTES = 6_000_000;
 
 export const eventRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/async/events', maxBodyBytes: EVENTS_MAX_BODY_BYTES, auth: true, handle: queueEvents },
+  { method: 'POST', pattern: '/v1/events', maxBodyBytes: EVENTS_MAX_BODY_BYTES, auth: true, handle: ingestEvents },
 ];
 
 /**
- * One event or an ordered array of them. All or nothing: any invalid event is a 400 naming its
- * index and field, and none is queued. Each valid event becomes one queued message, unless its
- * idempotency_key was seen before: then it is counted as a duplicate of the first.
- *
- * 202 {"status":"queued","queued":<new>,"duplicates":<repeats>,"events":[{"event_id","duplicate"}…]}
- * in request order. (The spec does not show the response body; this one is the emulator's.)
+ * 202 {"status":"queued","queued_events":N}: one queue message per event of the request. The
+ * emulator's queue is drained at once, so /_emulator/events shows them, de-duplicated, on return.
  */
 function queueEvents(ctx: RouteContext): RouteResult {
+  const { events } = ingestBody(ctx);
+  return { status: 202, body: { status: 'queued', queued_events: events.length } };
+}
+
+/**
+ * The synchronous endpoint: every event is ingested before the answer, 200 {"status":"ok","event_id"}
+ * for a single event or {"status":"ok","event_ids":[…]} in request order for a batch. A repeated
+ * idempotency_key answers with the id of the event it repeats.
+ */
+function ingestEvents(ctx: RouteContext): RouteResult {
+  const { events, batch } = ingestBody(ctx);
+  const ids = events.map((event) => event.event_id);
+  return { status: 200, body: batch ? { status: 'ok', event_ids: ids } : { status: 'ok', event_id: ids[0] } };
+}
+
+/**
+ * The body of either endpoint: one event as a bare object, or a batch as a bare JSON array of
+ * them. All or nothing: any invalid event is a 400 naming its index and field, and none is ingested.
+ */
+function ingestBody(ctx: RouteContext): { events: IngestedEvent[]; batch: boolean } {
   const body = ctx.json();
   if (body === undefined) throw invalidRequest([{ path: [], message: 'the request body is empty; expected an event or an array of events' }]);
-  const batch: unknown[] = Array.isArray(body) ? body : [body];
-  if (batch.length === 0) throw invalidRequest([{ path: [], message: 'expected at least one event' }]);
-  // The eighth variant is not shown in the spec, so types it does not list are queued unchecked.
-  const problems: FieldProblem[] = batch.flatMap((event, index) =>
-    eventProblems(event, { allowUnknownTypes: true }).map((p) => ({ path: Array.isArray(body) ? [index, ...p.path] : p.path, message: p.message })),
+  const batch = Array.isArray(body);
+  const events: unknown[] = batch ? body : [body];
+  if (events.length === 0) throw invalidRequest([{ path: [], message: 'expected at least one event' }]);
+  // The eighth variant is not shown in the spec, so types it does not list are taken unchecked.
+  const problems: FieldProblem[] = events.flatMap((event, index) =>
+    eventProblems(event, { allowUnknownTypes: true }).map((p) => ({ path: batch ? [index, ...p.path] : p.path, message: p.message })),
   );
   if (problems.length > 0) throw invalidRequest(problems);
   const receivedAt = new Date(ctx.config.now()).toISOString();
-  const results = batch.map((event) => ingest(ctx.state, event as Record<string, unknown>, receivedAt));
-  const duplicates = results.filter((r) => r.duplicate).length;
-  return { status: 202, body: { status: 'queued', queued: results.length - duplicates, duplicates, events: results } };
+  return { events: events.map((event) => ingest(ctx.state, event as Record<string, unknown>, receivedAt)), batch };
 }
 
-function ingest(state: State, event: Record<string, unknown>, receivedAt: string): { event_id: string; duplicate: boolean } {
+/** Stores the event, or counts it as a duplicate of the earlier one with its idempotency_key; returns the stored one. */
+function ingest(state: State, event: Record<string, unknown>, receivedAt: string): IngestedEvent {
   const key = typeof event.idempotency_key === 'string' ? event.idempotency_key : null;
   const earlier = key === null ? undefined : state.eventsByKey.get(key);
   if (earlier !== undefined) {
     earlier.duplicates++;
-    return { event_id: earlier.event_id, duplicate: true };
+    return earlier;
   }
   const seq = state.events.length + 1;
   const ingested: IngestedEvent = { seq, event_id: `evt_${String(seq).padStart(8, '0')}`, idempotency_key: key, received_at: receivedAt, duplicates: 0, event };
   state.events.push(ingested);
   if (key !== null) state.eventsByKey.set(key, ingested);
-  return { event_id: ingested.event_id, duplicate: false };
+  return ingested;
 }

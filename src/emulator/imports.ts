@@ -24,7 +24,10 @@ export function processImport(store: DataStore, record: ImportRequest, now: () =
     const outcome = await checkUpload(store, record, now, signal).catch((error: unknown) =>
       signal.aborted ? undefined : { error: `the upload could not be processed: ${(error as Error).message}` },
     );
-    if (outcome !== undefined && !signal.aborted) await store.saveRequest({ ...record, outcome });
+    if (outcome === undefined || signal.aborted) return;
+    // Logged before the outcome is saved: a stop in between processes the import again, which the listing counts once.
+    if ('data_count' in outcome) await store.logObjects(record.namespace, { import: record.request_id, at: now() });
+    await store.saveRequest({ ...record, outcome });
   });
 }
 

@@ -44,7 +44,7 @@ async function receiveUpload(ctx: RouteContext): Promise<RouteResult> {
   // A refusal comes before the body is read; closing stops the client sending the rest of it.
   if (refusal !== undefined) return { ...refusal, headers: { Connection: 'close' } };
 
-  const received = await receiveBody(ctx.req, data.uploadPath(requestId), Number(ctx.req.headers['content-length']));
+  const received = await data.receiveUpload(requestId, () => receiveBody(ctx.req, data.uploadPath(requestId), Number(ctx.req.headers['content-length'])));
   if (received === undefined) return s3Error(400, 'IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header.');
   if (takeQuirk(ctx.state.quirks, 'failing_uploads')) {
     await rm(received.temporary, { force: true });

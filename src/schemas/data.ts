@@ -105,16 +105,24 @@ export const dataEntrySchema = z.looseObject({
 });
 export type DataEntry = z.infer<typeof dataEntrySchema>;
 
-/** Either record shape of GET …/requests/{id}: add-type carries `data`, import-type does not (it has `data_count` once processed). */
+/**
+ * Either record shape of GET …/requests/{requestId}. The import-type one carries data_count,
+ * data_url and data_expires_at in every state; until its output exists they are 0 and null (the
+ * emulator) or empty strings, and both are read as "not yet".
+ */
 export const requestRecordSchema = z.looseObject({
   namespace: z.string().optional(),
   request_id: z.string(),
   status: z.string(),
   data: z.array(dataEntrySchema).optional(),
   data_count: z.number().optional(),
-  data_expires_at: z.string().optional(),
-  data_url: z.string().optional(),
+  data_expires_at: z.string().nullable().optional(),
+  data_url: z.string().nullable().optional(),
 });
 export type RequestRecord = z.infer<typeof requestRecordSchema>;
 
-export const isImportRecord = (record: RequestRecord) => record.data === undefined;
+const IMPORT_ONLY_FIELDS = ['data_count', 'data_url', 'data_expires_at'] as const;
+
+/** An import-type record has its own fields (whatever their values); a record with neither those nor `data` is taken as one too. */
+export const isImportRecord = (record: RequestRecord) =>
+  IMPORT_ONLY_FIELDS.some((field) => record[field] !== undefined) || record.data === undefined;

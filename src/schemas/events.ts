@@ -173,3 +173,18 @@ export function eventProblems(value: unknown, check: EventCheck): FieldProblem[]
   const parsed = backendEventSchema.safeParse(value);
   return parsed.success ? [] : problemsFromZod(parsed.error);
 }
+
+// Responses: tolerant of fields they do not list, strict about what the client relies on.
+
+/** POST /v1/async/events: one queue message per event of the request. */
+export const queuedEventsResponseSchema = z.looseObject({ status: z.string(), queued_events: z.number() });
+
+/** POST /v1/events: `event_id` for a single event, `event_ids` in request order for a batch. */
+export const syncEventsResponseSchema = z
+  .looseObject({ status: z.string(), event_id: z.string().optional(), event_ids: z.array(z.string()).optional() })
+  .refine((response) => response.event_id !== undefined || response.event_ids !== undefined, {
+    error: 'expected event_id (one event) or event_ids (a batch)',
+  });
+export type SyncEventsResponse = z.infer<typeof syncEventsResponseSchema>;
+
+export const eventIdsOf = (response: SyncEventsResponse): string[] => response.event_ids ?? [response.event_id!];

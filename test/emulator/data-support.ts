@@ -12,8 +12,8 @@ export interface DataRecord {
   status: string;
   data?: Array<Record<string, unknown>>;
   data_count?: number;
-  data_url?: string;
-  data_expires_at?: string;
+  data_url?: string | null;
+  data_expires_at?: string | null;
   error?: { message: string };
   [extra: string]: unknown;
 }

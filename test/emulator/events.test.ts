@@ -11,19 +11,20 @@ interface EventsListing {
   events: Array<{ seq: number; event_id: string; idempotency_key: string | null; duplicates: number; event: Record<string, unknown> }>;
 }
 
-const listing = async (emulator: RunningEmulator) => (await call(emulator, 'GET', '/_emulator/events', { key: null })).body as EventsListing;
+const listing = async (emulator: RunningEmulator) => (await call(emulator, 'GET', '/_emulator/events')).body as EventsListing;
 const contact = (key?: string) => ({ ...EVENT_EXAMPLES.user_contact, ...(key && { idempotency_key: key }) });
 
 describe('emulator: POST /v1/async/events', () => {
   const emulator = useTestEmulator();
 
-  test('queues one event, or an ordered array, one message each', async () => {
+  test('queues one event, or an ordered array, one message each, answering as the service does', async () => {
     const single = await call(emulator, 'POST', '/v1/async/events', { json: contact() });
     assert.equal(single.status, 202);
-    assert.deepEqual(single.body, { status: 'queued', queued: 1, duplicates: 0, events: [{ event_id: 'evt_00000001', duplicate: false }] });
+    assert.deepEqual(single.body, { status: 'queued', queued_events: 1 });
     const batch = Object.values(EVENT_EXAMPLES);
     const reply = await call(emulator, 'POST', '/v1/async/events', { json: batch });
     assert.equal(reply.status, 202);
+    assert.deepEqual(reply.body, { status: 'queued', queued_events: batch.length });
     const { total, events } = await listing(emulator);
     assert.equal(total, 1 + batch.length);
     assert.deepEqual(events.slice(1).map((e) => e.event.type), batch.map((e) => e.type), 'in request order');
@@ -32,11 +33,20 @@ describe('emulator: POST /v1/async/events', () => {
   test('de-duplicates by idempotency_key, counting the repeats', async () => {
     await call(emulator, 'POST', '/v1/async/events', { json: [contact('k1'), contact('k2')] });
     const again = await call(emulator, 'POST', '/v1/async/events', { json: [contact('k1'), contact('k1'), contact('k3')] });
-    assert.deepEqual((again.body as { queued: number; duplicates: number }).duplicates, 2);
+    assert.deepEqual(again.body, { status: 'queued', queued_events: 3 }, 'each event of the request is one queue message');
     const { total, duplicates, events } = await listing(emulator);
     assert.equal(total, 3);
     assert.equal(duplicates, 2);
     assert.equal(events.find((e) => e.idempotency_key === 'k1')!.duplicates, 2);
+  });
+
+  test('takes a batch only as a bare JSON array, an event only as a bare object', async () => {
+    for (const body of [{ events: [contact()] }, { data: [contact()] }, [[contact()]], 'x', 7, null]) {
+      for (const path of ['/v1/async/events', '/v1/events']) {
+        assertError(await call(emulator, 'POST', path, { json: body }), 400);
+      }
+    }
+    assert.equal((await listing(emulator)).total, 0);
   });
 
   test('answers 400 naming the index and field, and queues nothing of the batch', async () => {
@@ -50,6 +60,40 @@ describe('emulator: POST /v1/async/events', () => {
 
   test('needs a credential', async () => {
     assertError(await call(emulator, 'POST', '/v1/async/events', { json: contact(), key: null }), 401);
+    assertError(await call(emulator, 'POST', '/v1/events', { json: contact(), key: null }), 401);
+  });
+});
+
+describe('emulator: POST /v1/events (synchronous)', () => {
+  const emulator = useTestEmulator();
+
+  test('ingests one event before answering, with its event_id', async () => {
+    const reply = await call(emulator, 'POST', '/v1/events', { json: contact() });
+    assert.equal(reply.status, 200);
+    assert.deepEqual(reply.body, { status: 'ok', event_id: 'evt_00000001' });
+    assert.deepEqual((await listing(emulator)).events.map((e) => e.event_id), ['evt_00000001']);
+  });
+
+  test('answers a batch with the event_ids in request order; a repeated idempotency_key gets the first event id', async () => {
+    await call(emulator, 'POST', '/v1/events', { json: contact('k1') });
+    const reply = await call(emulator, 'POST', '/v1/events', { json: [contact('k2'), contact('k1'), contact()] });
+    assert.equal(reply.status, 200);
+    assert.deepEqual(reply.body, { status: 'ok', event_ids: ['evt_00000002', 'evt_00000001', 'evt_00000003'] });
+    const { total, duplicates } = await listing(emulator);
+    assert.deepEqual([total, duplicates], [3, 1]);
+  });
+
+  test('an array of one event is still a batch', async () => {
+    const reply = await call(emulator, 'POST', '/v1/events', { json: [contact()] });
+    assert.deepEqual(reply.body, { status: 'ok', event_ids: ['evt_00000001'] });
+  });
+
+  test('refuses an invalid batch whole, naming the index and field', async () => {
+    const { target_user_id: _missing, ...invalid } = EVENT_EXAMPLES.user_contact;
+    assertError(await call(emulator, 'POST', '/v1/events', { json: [contact(), invalid] }), 400, '[1].target_user_id');
+    assertError(await call(emulator, 'POST', '/v1/events', { json: [] }), 400);
+    assertError(await call(emulator, 'POST', '/v1/events'), 400);
+    assert.equal((await listing(emulator)).total, 0);
   });
 });
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { jsonl, put, rawHttp, requestImport, s3Code, waitForTerminal, getRecord, manualClock } from './data-support.js';
 import { call, useTestEmulator } from './support.js';
@@ -25,7 +27,7 @@ describe('emulator: data import and the object store', () => {
     const expires = Number(url.searchParams.get('X-Csafe-Expires')) * 1000;
     assert.equal(Date.parse(issued.expires_at), expires);
     assert.ok(Math.abs(expires - before - 12 * 3600_000) < 5000);
-    assert.equal((await getRecord(emulator, 'listings', issued.requestId)).status, 'uploading');
+    assert.equal((await getRecord(emulator, 'listings', issued.requestId)).status, 'queued');
     const withBody = await call(emulator, 'POST', '/v1/data/listings/import', { json: {} });
     assert.equal(withBody.status, 200);
     assert.equal((await call(emulator, 'POST', '/v1/data/listings/import', { json: { file: 'x' } })).status, 400);
@@ -78,7 +80,7 @@ describe('emulator: data import and the object store', () => {
       const record = await waitForTerminal(emulator, 'listings', issued.requestId);
       assert.equal(record.status, 'failed');
       assert.match(record.error!.message, message);
-      assert.equal(record.data_url, undefined);
+      assert.deepEqual([record.data_count, record.data_url, record.data_expires_at], [0, null, null]);
     }
   });
 
@@ -90,7 +92,7 @@ describe('emulator: data import and the object store', () => {
     assert.equal(s3Code(chunked), 'MissingContentLength');
     const noLength = await rawHttp(issued.upload_url, 'PUT {path} HTTP/1.1\r\nContent-Type: application/json');
     assert.match(noLength, /^HTTP\/1\.1 411 /);
-    assert.equal((await getRecord(emulator, 'listings', issued.requestId)).status, 'uploading');
+    assert.equal((await getRecord(emulator, 'listings', issued.requestId)).status, 'queued');
   });
 
   test('an Authorization header is 400 InvalidArgument, and the log shows what reached the upload URL', async () => {
@@ -135,7 +137,7 @@ describe('emulator: data import and the object store', () => {
     const wrongType = await put(issued.upload_url, jsonl(OBJECTS), { 'Content-Type': 'application/x-ndjson' });
     assert.equal(wrongType.status, 403);
     assert.equal(s3Code(wrongType.text), 'SignatureDoesNotMatch');
-    assert.equal((await getRecord(emulator, 'listings', issued.requestId)).status, 'uploading');
+    assert.equal((await getRecord(emulator, 'listings', issued.requestId)).status, 'queued');
   });
 
   test('a body shorter than its Content-Length stores nothing; a later complete upload is processed', async () => {
@@ -143,7 +145,7 @@ describe('emulator: data import and the object store', () => {
     const head = 'PUT {path} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 1000';
     await rawHttp(issued.upload_url, head, '{"id":"cut short"', { hangUp: true });
     await waitForLoggedStatus(400);
-    assert.equal((await getRecord(emulator, 'listings', issued.requestId)).status, 'uploading');
+    assert.equal((await getRecord(emulator, 'listings', issued.requestId)).status, 'queued');
     assert.equal((await put(issued.upload_url, jsonl(OBJECTS))).status, 200);
     assert.equal((await waitForTerminal(emulator, 'listings', issued.requestId)).data_count, 3);
   });
@@ -164,7 +166,7 @@ describe('emulator: data import and the object store', () => {
     const slowDown = await put(issued.upload_url, jsonl(OBJECTS));
     assert.equal(slowDown.status, 503);
     assert.equal(s3Code(slowDown.text), 'SlowDown');
-    assert.equal((await getRecord(emulator, 'listings', issued.requestId)).status, 'uploading');
+    assert.equal((await getRecord(emulator, 'listings', issued.requestId)).status, 'queued');
     assert.equal((await put(issued.upload_url, jsonl(OBJECTS))).status, 200);
     assert.equal((await waitForTerminal(emulator, 'listings', issued.requestId)).status, 'succeeded');
     assert.equal((await call(emulator, 'POST', '/_emulator/quirks', { json: { failing_uploads: -1 } })).status, 400);
@@ -201,6 +203,46 @@ describe('emulator: upload URL expiry', () => {
     const reply = await put(issued.upload_url, jsonl(OBJECTS));
     assert.equal(reply.status, 403);
     assert.equal(s3Code(reply.text), 'AccessDenied');
-    assert.equal((await getRecord(emulator, 'listings', issued.requestId)).status, 'failed');
+    const { error, ...record } = await getRecord(emulator, 'listings', issued.requestId);
+    assert.deepEqual(record, importShape(issued.requestId, 'failed'));
+    assert.match(error!.message, /expired .* without an upload/);
   });
+
+  test('the record has the import shape in every state: queued, uploading while the file arrives, ingesting, succeeded', async () => {
+    const issued = await requestImport(emulator, 'listings');
+    assert.deepEqual(await getRecord(emulator, 'listings', issued.requestId), importShape(issued.requestId, 'queued'));
+    const body = new PassThrough();
+    const upload = put(issued.upload_url, body, { 'Content-Length': Buffer.byteLength(jsonl(OBJECTS)) });
+    body.write(jsonl(OBJECTS).slice(0, 10));
+    assert.deepEqual(await recordOnceStatus(issued.requestId, 'uploading'), importShape(issued.requestId, 'uploading'));
+    body.end(jsonl(OBJECTS).slice(10));
+    assert.equal((await upload).status, 200);
+    assert.deepEqual(await getRecord(emulator, 'listings', issued.requestId), importShape(issued.requestId, 'ingesting'));
+    clock.advance(1000);
+    const done = await recordOnceStatus(issued.requestId, 'succeeded');
+    assert.equal(done.data_count, 3);
+    assert.match(done.data_url ?? '', /\/_storage\/outputs\//);
+    assert.equal(typeof done.data_expires_at, 'string');
+  });
+
+  /** Polls (real time) until the record reaches `status`. */
+  async function recordOnceStatus(requestId: string, status: string) {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const record = await getRecord(emulator, 'listings', requestId);
+      if (record.status === status) return record;
+      assert.ok(Date.now() < deadline, `still ${record.status}, not ${status}, after 10 s`);
+      await sleep(10);
+    }
+  }
+});
+
+/** An import-type record before its output exists: data_count 0, data_url and data_expires_at null. */
+const importShape = (requestId: string, status: string) => ({
+  namespace: 'listings',
+  request_id: requestId,
+  status,
+  data_count: 0,
+  data_url: null,
+  data_expires_at: null,
 });

@@ -34,8 +34,8 @@ export interface AddDelivery {
 
 /**
  * Sends the objects as `{"data":[…]}` batches of at most --batch-size objects and --max-batch-bytes,
- * --concurrency at a time. Adding is not idempotent, so a batch that still fails after the core's
- * retries is not tried again: its objects go to the failed file. Failures no batch could escape
+ * --concurrency at a time. A batch that still fails after the core's retries is not tried
+ * again: its objects go to the failed file. Failures no batch could escape
  * (credentials, Ctrl-C) stop the run.
  */
 export async function deliverObjects(objects: AsyncIterable<SendableObject>, delivery: AddDelivery): Promise<void> {

@@ -13,7 +13,7 @@ import { inShard, partitionOf, placementOf, withIdempotencyKey } from './placeme
 import type { Tally } from './summary.js';
 
 /** An event on its way: where it came from, which partition it keeps order in, and the exact text sent. */
-interface OutgoingEvent {
+export interface OutgoingEvent {
   position: number;
   line: number;
   partition: string;
@@ -21,8 +21,13 @@ interface OutgoingEvent {
   json: string;
 }
 
+/** Sends one batch, returning the retries it took: queued by default (queueBatch), ingested with --sync. */
+export type BatchSender = (events: readonly OutgoingEvent[]) => Promise<{ retries: number }>;
+
+export const queueBatch = (http: HttpClient): BatchSender => (events) => sendEvents(http, encodeBatch(events.map((event) => event.json)));
+
 export interface Delivery {
-  http: HttpClient;
+  send: BatchSender;
   io: IOStreams;
   inputName: string;
   options: SendOptions;
@@ -91,7 +96,7 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
   const handBack = batch.filter(held);
   if (toSend.length > 0) {
     try {
-      const { retries } = await sendEvents(delivery.http, encodeBatch(toSend.map((event) => event.json)));
+      const { retries } = await delivery.send(toSend);
       tally.sent += toSend.length;
       tally.batches++;
       tally.retries += retries;

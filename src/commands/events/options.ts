@@ -13,6 +13,7 @@ const shardSchema = z
 
 export const sendOptionsSchema = z.object({
   dryRun: z.boolean().default(false),
+  sync: z.boolean().default(false),
   checkpoint: z.string().min(1).optional(),
   failed: z.string().min(1).optional(),
   skipInvalid: z.string().min(1).optional(),

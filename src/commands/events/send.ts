@@ -9,9 +9,10 @@ import { spooledSource, spoolToTempFile } from '../../core/spool.js';
 import { positional, type App } from '../app.js';
 import { checkRecords } from './checked.js';
 import { Checkpoint } from './checkpoint.js';
-import { deliver, type Delivery } from './deliver.js';
+import { deliver, queueBatch, type Delivery } from './deliver.js';
 import { formatShard, sendOptionsSchema, type SendOptions } from './options.js';
 import { emptyTally, reportSummary, summarise, type Tally } from './summary.js';
+import { SyncIngestion } from './sync.js';
 import { validateInput } from './validate.js';
 
 export function registerEventsSend(group: Command, app: App): void {
@@ -20,6 +21,7 @@ export function registerEventsSend(group: Command, app: App): void {
     .description('Validate backend events and queue them in ordered batches (POST /v1/async/events)')
     .argument('<file>', 'JSON Lines, a JSON array, or one JSON object; `-` reads stdin')
     .option('--dry-run', 'validate only: print problems and a summary, send nothing (exit 0 or 2)')
+    .option('--sync', 'ingest each batch before the answer (POST /v1/events) and print each event\'s id')
     .option('--checkpoint <file>', 'record acknowledged progress here; a re-run resumes after it')
     .option('--failed <file>', 'append events that could not be sent, as sent (default csafe-events-failed-<time>.jsonl)')
     .option('--skip-invalid <file>', 'send the valid events and append invalid records here (default: send nothing if any is invalid)')
@@ -33,11 +35,16 @@ export function registerEventsSend(group: Command, app: App): void {
 Each user's events arrive in file order. Exit codes: 0 all sent, 5 some written to the
 failed file, 1 none sent, 2 invalid input (nothing sent), 3 key refused (unsent events in the failed file).
 
+With --sync, stdout lists each ingested event with its input line and the service's event_id:
+one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknowledged when piped
+(or with --json); a table on a terminal. The summary then goes to stderr only.
+
 Examples:
   csafe events send events.jsonl --dry-run
   csafe events send events.jsonl --checkpoint state.json --failed failed.jsonl
   csafe events send failed.jsonl
-  csafe events send big.jsonl --concurrency 8 --shard 3/16`)
+  csafe events send big.jsonl --concurrency 8 --shard 3/16
+  csafe events send events.jsonl --sync > event-ids.ndjson`)
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(sendOptionsSchema, command.opts());
       const [path] = positional(command) as [string];
@@ -62,7 +69,8 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
       }
     }
     const { tally, failedFile, halted } = await sendChecked(ctx, source, spool?.path ?? path, options, checked.read || Infinity);
-    await report(ctx, tally, { input: source.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid });
+    // With --sync, stdout holds the event ids; the summary would break their NDJSON.
+    await report(ctx, tally, { input: source.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid, toStdout: !options.sync });
     if (halted) {
       ctx.io.warn(`sending stopped: the service refused the credentials (${halted.status}); the unsent events are in ${failedFile}`);
       return ExitCode.auth;
@@ -85,10 +93,12 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
     : await Checkpoint.open({ path: options.checkpoint, inputPath: filePath, inputName: source.name, shard: formatShard(options.shard), now: () => ctx.now() });
   const progress = await startSpinner(ctx.io, 'Sending events…');
   let halted: Delivery['halted'];
+  let sync: SyncIngestion | undefined;
   try {
     const http = await ctx.http();
+    if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('ndjson'));
     const records = checkRecords(readRecords(source), { allowUnknownTypes: options.allowUnknownTypes }, limit);
-    const delivery: Delivery = { http, io: ctx.io, inputName: source.name, options, tally, failed, invalid, checkpoint, progress };
+    const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: source.name, options, tally, failed, invalid, checkpoint, progress };
     await deliver(records, delivery);
     halted = delivery.halted;
   } catch (error) {
@@ -99,6 +109,7 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
     throw error;
   } finally {
     progress.stop();
+    await sync?.finish();
     await checkpoint?.close(() => failed.flush());
     await failed.close();
     await invalid?.close();
@@ -106,7 +117,7 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
   return { tally, failedFile: failedPath, halted };
 }
 
-async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; invalidFile?: string }) {
+async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; invalidFile?: string; toStdout?: boolean }) {
   const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
-  await reportSummary(ctx.io, summary, Boolean(ctx.flags.json));
+  await reportSummary(ctx.io, summary, Boolean(ctx.flags.json) && run.toStdout !== false);
 }

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeFailure, formatLabels, objectLines, printRequestRecord, statusCounts } from '../../../src/commands/data/shared/render.js';
-import type { RequestRecord } from '../../../src/schemas/data.js';
+import { isImportRecord, requestRecordSchema, type RequestRecord } from '../../../src/schemas/data.js';
 import { bufferIO } from '../../helpers/io.js';
 
 const addRecord: RequestRecord = {
@@ -52,6 +52,19 @@ describe('data: rendering request records', () => {
     await printRequestRecord(io, 'table', importRecord);
     const lines = ['FIELD\tVALUE', 'request_id\treq_2', 'namespace\tlistings', 'status\tsucceeded', 'data_count\t3', 'data_url\thttp://x/out.jsonl?sig=1', 'priority\thigh'];
     assert.equal(stdout(), lines.join('\n') + '\n');
+  });
+
+  it('prints an import record before its output exists, null or empty data_url alike, never as an add record', async () => {
+    const pending = { request_id: 'req_4', namespace: 'listings', status: 'queued', data_count: 0, data_expires_at: null, data_url: null };
+    for (const record of [pending, { ...pending, data_url: '', data_expires_at: '' }, { ...pending, data: [] }]) {
+      const parsed = requestRecordSchema.parse(record);
+      assert.ok(isImportRecord(parsed), JSON.stringify(record));
+      const { io, stdout } = bufferIO();
+      await printRequestRecord(io, 'table', parsed);
+      const rows = stdout().replace(/\n$/, '').split('\n').slice(1, 7).map((line) => line.split('\t'));
+      assert.deepEqual(rows, [['request_id', 'req_4'], ['namespace', 'listings'], ['status', 'queued'], ['data_count', '0'], ['data_url', ''], ['data_expires_at', '']]);
+    }
+    assert.ok(!isImportRecord(requestRecordSchema.parse({ request_id: 'req_5', status: 'queued', data: [] })));
   });
 
   it('prints either record as returned in JSON', async () => {

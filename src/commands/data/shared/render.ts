@@ -44,14 +44,18 @@ export const printObjects = (io: IOStreams, format: OutputFormat, objects: reado
 
 const IMPORT_FIELDS = ['request_id', 'namespace', 'status', 'data_count', 'data_url', 'data_expires_at'] as const;
 
-/** An import-type record as field/value pairs: the spec's fields first, then the error, then anything else the service sent. */
+/**
+ * An import-type record as field/value pairs: the spec's fields first, then the error, then
+ * anything else the service sent. A data_url or data_expires_at not known yet (null) shows empty.
+ */
 export function renderImportRecord(record: RequestRecord, io: IOStreams): string {
   const error = errorMessage(record);
   const { error: _error, ...rest } = record as RequestRecord & { error?: unknown };
   const ordered: Record<string, unknown> = {};
-  for (const field of IMPORT_FIELDS) if (rest[field] !== undefined) ordered[field] = rest[field];
+  for (const field of IMPORT_FIELDS) if (rest[field] !== undefined) ordered[field] = rest[field] ?? '';
   if (error !== undefined) ordered.error = error;
-  return renderRecord({ ...ordered, ...rest }, io);
+  for (const [field, value] of Object.entries(rest)) if (!(field in ordered)) ordered[field] = value;
+  return renderRecord(ordered, io);
 }
 
 /** A record of either shape: an import summary, or the table of an add request's objects; JSON as returned. */

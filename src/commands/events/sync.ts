@@ -1,0 +1,41 @@
+import { encodeBatch, ingestEvents } from '../../api/events.js';
+import type { HttpClient } from '../../core/http.js';
+import type { IOStreams } from '../../core/io.js';
+import { renderTable, toNdjsonLine, type OutputFormat } from '../../core/output.js';
+import type { BatchSender } from './deliver.js';
+
+/** One ingested event: the input line it came from and the id the service gave it. */
+interface IngestedLine {
+  line: number;
+  event_id: string;
+}
+
+/**
+ * --sync: batches go to POST /v1/events, which ingests them before answering with their ids. In a
+ * pipe each event's line is printed as NDJSON as soon as its batch is acknowledged, so a run cut
+ * short has said what went; on a terminal the ids are a table, by input line, at the end.
+ */
+export class SyncIngestion {
+  private readonly rows: IngestedLine[] = [];
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly io: IOStreams,
+    private readonly format: OutputFormat,
+  ) {}
+
+  readonly send: BatchSender = async (events) => {
+    const { eventIds, retries } = await ingestEvents(this.http, encodeBatch(events.map((event) => event.json)), events.length);
+    const rows = events.map((event, index) => ({ line: event.line, event_id: eventIds[index]! }));
+    if (this.format === 'table') this.rows.push(...rows);
+    else await this.io.out(rows.map(toNdjsonLine).join(''));
+    return { retries };
+  };
+
+  /** Prints the table of a terminal run; called also when the run stops early, so what was ingested is shown. */
+  async finish(): Promise<void> {
+    if (this.format !== 'table' || this.rows.length === 0) return;
+    const rows = this.rows.sort((a, b) => a.line - b.line);
+    await this.io.out(renderTable(rows, [{ header: 'LINE', value: (row) => String(row.line) }, { header: 'EVENT_ID', value: (row) => row.event_id }], this.io));
+  }
+}
