@@ -40,6 +40,12 @@ export class MissingCredentialsError extends CsafeError {
 export class ConnectionError extends CsafeError {}
 export class RequestTimeoutError extends CsafeError {}
 
+/** A 2xx answer that is not the JSON promised (an HTML page, a cut body) or lacks the fields the spec promises. */
+export class UnexpectedResponseError extends CsafeError {}
+
+/** An answer over the size limit: refused while reading, so it is never held whole. */
+export class ResponseTooLargeError extends CsafeError {}
+
 /** The service asked to wait longer than --max-wait allows. */
 export class RetryAfterTooLongError extends CsafeError {
   constructor(

@@ -1,12 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigStore } from '../../src/core/config.js';
+import { ConfigStore, CorruptConfigError } from '../../src/core/config.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { resolveOutputFormat } from '../../src/core/output.js';
-import { checkBaseUrl, resolveProfileName, resolveSettings } from '../../src/core/settings.js';
+import { checkBaseUrl, checkConfigValue, resolveProfileName, resolveSettings } from '../../src/core/settings.js';
 
 describe('settings precedence', () => {
   const profile = { api_key: 'sk_profile_key_1', base_url: 'https://profile.example', timeout: '5s' };
@@ -38,6 +38,26 @@ describe('settings precedence', () => {
   it('rejects a bad --max-retries or --timeout as usage errors', () => {
     assert.throws(() => resolveSettings({ maxRetries: 'lots' }, {}, {}, 'default'), /--max-retries: expected a whole number/);
     assert.throws(() => resolveSettings({ timeout: '3 parsecs' }, {}, {}, 'default'), /--timeout: expected a duration/);
+  });
+
+  it('names where a bad value came from: flag, environment variable, or profile key and file', () => {
+    assert.throws(() => resolveSettings({ timeout: '0' }, {}, {}, 'default'), /^UsageError: --timeout: expected a duration greater than 0, got "0"$/);
+    assert.throws(() => resolveSettings({}, { CSAFE_TIMEOUT: '0ms' }, {}, 'default'), /^UsageError: CSAFE_TIMEOUT: expected a duration greater than 0/);
+    assert.throws(() => resolveSettings({}, {}, { timeout: '5x' }, 'ci', '/home/u/.config/csafe/config.json'), /^UsageError: timeout in profile "ci" \(\/home\/u\/\.config\/csafe\/config\.json\): expected a duration/);
+    assert.throws(() => resolveSettings({}, {}, { max_retries: '-1' }, 'default'), /^UsageError: max_retries in profile "default": expected a whole number/);
+    assert.throws(() => resolveSettings({}, {}, { output: 'yaml' }, 'default'), /^UsageError: output in profile "default": expected one of table, json, ndjson/);
+    assert.equal(resolveSettings({ output: 'json' }, {}, { output: 'yaml' }, 'default').output, 'json', 'a flag overrides a bad stored value');
+  });
+
+  it('checks a value for `config set` with the rules of its flag', () => {
+    assert.throws(() => checkConfigValue('timeout', '5x'), /^UsageError: timeout: expected a duration/);
+    assert.throws(() => checkConfigValue('max_retries', '-1'), /^UsageError: max_retries: expected a whole number/);
+    assert.throws(() => checkConfigValue('output', 'yaml'), /^UsageError: output: expected one of/);
+    assert.throws(() => checkConfigValue('base_url', 'garbage'), /^UsageError: base_url: expected an https:\/\/ or http:\/\/ URL, got "garbage"/);
+    assert.throws(() => checkConfigValue('user_id', ''), /^UsageError: user_id: expected a non-empty/);
+    for (const [key, value] of [['timeout', '30s'], ['max_retries', '0'], ['output', 'ndjson'], ['base_url', 'http://api.example'], ['user_id', 'u1']] as const) {
+      assert.doesNotThrow(() => checkConfigValue(key, value));
+    }
   });
 });
 
@@ -79,5 +99,18 @@ describe('config store', () => {
     assert.deepEqual(new ConfigStore(dir).profile('staging'), { base_url: 'https://b.example' });
     assert.deepEqual(new ConfigStore(dir).profileNames().sort(), ['default', 'staging']);
     assert.equal(statSync(store.path).mode & 0o777, 0o600);
+  });
+
+  it('names a corrupt file and leaves it alone', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'csafe-conf-'));
+    const path = join(dir, 'config.json');
+    for (const [text, reason] of [['{"profiles": {', /is not valid JSON/], ['[1]', /does not hold csafe profiles/], ['{"profiles": {"default": {"timeout": 5}}}', /profiles\.default\.timeout: expected a string/]] as const) {
+      writeFileSync(path, text);
+      const store = new ConfigStore(dir);
+      assert.throws(() => store.profile('default'), (error: Error) => error instanceof CorruptConfigError && error.message.startsWith(`config file ${path} `) && reason.test(error.message));
+      assert.throws(() => store.set('default', 'user_id', 'u'), CorruptConfigError);
+      assert.equal(readFileSync(path, 'utf8'), text);
+    }
+    rmSync(dir, { recursive: true });
   });
 });
