@@ -33,6 +33,15 @@ export class InputError extends CsafeError {
   override readonly exitCode = ExitCode.usage;
 }
 
+/** The config file cannot be read as csafe profiles; flags and environment variables still work without it. */
+export class CorruptConfigError extends UsageError {
+  constructor(path: string, reason: string) {
+    super(`config file ${path} ${reason}`, {
+      hint: `repair it or remove it (\`csafe config list\` works again once it is valid); flags and CSAFE_* variables work without it`,
+    });
+  }
+}
+
 export class MissingCredentialsError extends CsafeError {
   override readonly exitCode = ExitCode.auth;
 }

@@ -96,17 +96,17 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
     it('a bad stored value names the profile key and the file; config commands still work to fix it', async () => {
       const dir = configDir(JSON.stringify({ profiles: { default: { timeout: '5x', output: 'yaml' } } }));
       const env = { CSAFE_CONFIG_DIR: dir, ...emulator.env };
-      const status = await runCsafe(['auth', 'status'], { env });
-      assertOneLine(status, 2, /^error: timeout in profile "default" \(.*config\.json\): expected a duration .* got "5x"/);
-      assert.doesNotMatch(status.stderr, /--timeout/);
+      const output = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u'], { env });
+      assertOneLine(output, 2, /^error: output in profile "default" \(.*config\.json\): expected one of table, json, ndjson, got "yaml"/);
       const list = await runCsafe(['config', 'list'], { env });
       assert.equal(list.code, 0, list.stderr);
       assert.match(list.stdout, /5x/);
-      assert.equal((await runCsafe(['config', 'get', 'timeout'], { env })).stdout, '5x\n');
-      assert.equal((await runCsafe(['config', 'set', 'timeout', '30s'], { env })).code, 0);
-      const output = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u'], { env });
-      assertOneLine(output, 2, /^error: output in profile "default" \(.*config\.json\): expected one of table, json, ndjson, got "yaml"/);
+      assert.equal((await runCsafe(['config', 'get', 'output'], { env })).stdout, 'yaml\n');
       assert.equal((await runCsafe(['config', 'unset', 'output'], { env })).code, 0);
+      const status = await runCsafe(['auth', 'status'], { env });
+      assertOneLine(status, 2, /^error: timeout in profile "default" \(.*config\.json\): expected a duration .* got "5x"/);
+      assert.doesNotMatch(status.stderr, /--timeout/);
+      assert.equal((await runCsafe(['config', 'set', 'timeout', '30s'], { env })).code, 0);
       const fixed = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u'], { env });
       assert.equal(fixed.code, 0, fixed.stderr);
     });
