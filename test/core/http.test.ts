@@ -1,11 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { HttpClient } from '../../src/core/http.js';
 import { AuthenticationError, BadRequestError, ConnectionError, RequestTimeoutError, ResponseTooLargeError, RetryAfterTooLongError, ServerError, UnexpectedResponseError } from '../../src/core/errors.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/retry.js';
 import { bufferIO } from '../helpers/io.js';
+import { closeServer, listenOnLoopback } from '../helpers/server.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, attempt: number) => void;
 
@@ -24,12 +24,10 @@ describe('HttpClient', () => {
       req.resume();
       req.on('end', () => handler(req, res, ++attempts));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseUrl = await listenOnLoopback(server);
   });
   after(() => {
-    server.closeAllConnections();
-    server.close();
+    closeServer(server);
   });
 
   const client = (overrides: { maxRetries?: number; maxWaitMs?: number; timeoutMs?: number; verbose?: boolean; maxResponseBytes?: number } = {}) => {

@@ -2,9 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { runCsafe, tempDir } from '../helpers/cli.js';
+import { closeServer, listenOnLoopback } from '../helpers/server.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -33,12 +33,10 @@ describe('a service that answers 2xx with something unreadable', () => {
       req.resume();
       req.on('end', () => handler(req, res));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseUrl = await listenOnLoopback(server);
   });
   after(() => {
-    server.closeAllConnections();
-    server.close();
+    closeServer(server);
     rmSync(dir, { recursive: true, force: true });
   });
 
