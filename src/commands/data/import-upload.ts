@@ -50,7 +50,7 @@ export async function importFile(deps: ImportDeps, namespace: string, file: Uplo
     } catch (error) {
       if (!isExpiredAddress(error)) throw error;
       // The key is fine (the import requests succeeded): this is a failure to upload in time, not an authentication error.
-      if (last) throw new CsafeError(`the upload address expired ${MAX_IMPORT_REQUESTS} times; the upload was not stored`, { cause: error, hint: "check this machine's clock, and whether the upload stalls" });
+      if (last) throw new CsafeError(`the upload address expired ${MAX_IMPORT_REQUESTS} times (last: ${error.message}); nothing was imported`, { cause: error, hint: "check this machine's clock, and whether the upload stalls" });
       deps.io.note(`the upload address of ${request.requestId} expired during the upload; requesting another`);
     } finally {
       progress.stop();
@@ -58,5 +58,5 @@ export async function importFile(deps: ImportDeps, namespace: string, file: Uplo
   }
 }
 
-const isExpiredAddress = (error: unknown) =>
+const isExpiredAddress = (error: unknown): error is PermissionDeniedError =>
   error instanceof PermissionDeniedError && (error.details.errorType === 'AccessDenied' || /request has expired/i.test(error.details.serviceMessage));
