@@ -33,7 +33,7 @@ _csafe() {
     token) [[ -z $sub ]] && COMPREPLY=($(compgen -W "create" -- "$cur")) || COMPREPLY=($(compgen -W "--expires-in --user-id --session-id $global" -- "$cur")) ;;
     auth) [[ -z $sub ]] && COMPREPLY=($(compgen -W "login status logout" -- "$cur")) || COMPREPLY=($(compgen -W "--with-token $global" -- "$cur")) ;;
     config)
-      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "get set list" -- "$cur"))
+      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "get set unset list" -- "$cur"))
       else COMPREPLY=($(compgen -W "base_url user_id output timeout max_retries $global" -- "$cur")); fi ;;
     settings)
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "put" -- "$cur"))

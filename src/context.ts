@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ConfigStore } from './core/config.js';
-import { MissingCredentialsError, InterruptedError, UsageError } from './core/errors.js';
+import type { ConfigStore, Profile } from './core/config.js';
+import { CorruptConfigError, MissingCredentialsError, InterruptedError, UsageError } from './core/errors.js';
 import type { HttpClient } from './core/http.js';
 import type { IOStreams } from './core/io.js';
 import { resolveOutputFormat, type OutputFormat } from './core/output.js';
@@ -39,6 +39,8 @@ export class Context {
   private readonly deps: ContextDeps;
   private configStore?: ConfigStore;
   private resolved?: Settings;
+  /** The config file could not be read: settings came from flags and environment alone. */
+  private unreadableConfig?: CorruptConfigError;
   private client?: Promise<HttpClient>;
   private localService?: Promise<LocalService>;
 
@@ -80,10 +82,31 @@ export class Context {
   async settings(): Promise<Settings> {
     if (this.resolved === undefined) {
       const profile = this.profileName();
-      this.resolved = resolveSettings(this.flags, this.env, (await this.config()).profile(profile), profile);
+      const stored = await this.storedProfile(profile);
+      this.resolved = resolveSettings(this.flags, this.env, stored.values, profile, stored.path);
       if (this.resolved.apiKey) this.secrets.add(this.resolved.apiKey.value);
     }
     return this.resolved;
+  }
+
+  /**
+   * The profile as stored. A corrupt config file reads as an empty profile, so a command given
+   * everything by flags and environment still runs; one that needs the file reports it.
+   */
+  private async storedProfile(name: string): Promise<{ values: Profile; path?: string }> {
+    const store = await this.config();
+    try {
+      return { values: store.profile(name), path: store.path };
+    } catch (error) {
+      if (!(error instanceof CorruptConfigError)) throw error;
+      this.unreadableConfig = error;
+      return { values: {} };
+    }
+  }
+
+  /** The format of stdout from flags alone, for `config` commands: they must work while the profile holds a bad value. */
+  flagOutputFormat(): OutputFormat {
+    return resolveOutputFormat({ output: this.flags.output, json: this.flags.json }, this.io.stdoutIsTTY);
   }
 
   /** The format of stdout; `piped` is the default when stdout is not a terminal (see resolveOutputFormat). */
@@ -107,6 +130,7 @@ export class Context {
   private async createClient(): Promise<HttpClient> {
     const settings = await this.settings();
     const { baseUrl, apiKey } = this.flags.emulator ? await this.emulatorTarget() : this.configuredTarget(settings);
+    if (this.unreadableConfig) this.io.warn(`warning: ${this.unreadableConfig.message}; using flags and environment variables only`);
     this.secrets.add(apiKey);
     const { HttpClient } = await import('./core/http.js');
     return new HttpClient({
@@ -130,6 +154,8 @@ export class Context {
   }
 
   private configuredTarget(settings: Settings): { baseUrl: string; apiKey: string } {
+    // What is missing may well be in the file that could not be read: that is the thing to fix.
+    if ((!settings.baseUrl || !settings.apiKey) && this.unreadableConfig) throw this.unreadableConfig;
     if (!settings.baseUrl) {
       throw new UsageError('no base URL configured', {
         hint: 'set one with `csafe config set base_url https://…`, CSAFE_BASE_URL or --base-url; or try --emulator',

@@ -156,6 +156,8 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
   };
   try {
     await (await buildProgram(app, bootIO, argv)).parseAsync(argv, { from: 'user' });
+    // A write to a full disk fails after write() has returned: the command is not done until stdout has taken it all.
+    await bootIO.flush();
     return exitCode;
   } catch (error) {
     return report(error, context?.io ?? bootIO, context?.secrets ?? new Set());
@@ -177,7 +179,9 @@ function report(error: unknown, io: IOStreams, secrets: Set<string>): number {
     io.error(`error: ${clean(error.message)}`);
     if (error.hint) io.warn(`hint: ${clean(error.hint)}`);
   } else {
-    io.error(`error: ${clean(error instanceof Error ? (error.stack ?? error.message) : String(error))}`);
+    // A defect of ours: one line for the user, the stack only for --verbose.
+    io.error(`error: ${clean(error instanceof Error ? error.message : String(error))}`);
+    if (error instanceof Error && error.stack) io.trace(clean(error.stack));
   }
   return exitCodeOf(error);
 }

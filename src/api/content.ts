@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { HttpClient } from '../core/http.js';
 import {
   CONTENT_LIMITS,
@@ -13,6 +14,7 @@ import {
   type ServiceVersion,
 } from '../schemas/content.js';
 import { problemsFromZod, type FieldProblem } from '../schemas/issues.js';
+import { parseResponse } from './responses.js';
 
 export type WireRequest = { version: typeof LEGACY_VERSION; body: LegacyContentRequest } | { version: Exclude<ServiceVersion, typeof LEGACY_VERSION>; body: ContentRequest };
 
@@ -61,10 +63,22 @@ const onTextParts = (request: ContentRequest) => (problem: FieldProblem): FieldP
   return { path: ['content', first, 'text'], message: problem.message };
 };
 
-export async function classifyContent(http: HttpClient, request: ContentRequest, version: ServiceVersion): Promise<unknown> {
+export type ContentResponse = z.infer<typeof contentResponseSchema>;
+export type LegacyContentResponse = z.infer<typeof legacyContentResponseSchema>;
+export type ClassifyResponse = ContentResponse | LegacyContentResponse;
+
+/**
+ * POST /v1/content, its answer checked against the schema of the version sent: a body without
+ * the `labels` (or, previous version, `policies`) array is an error, never zero labels.
+ */
+export async function classifyContent(http: HttpClient, request: ContentRequest, version: ServiceVersion): Promise<ClassifyResponse> {
   const wire = wireRequest(request, version);
-  return http.json('POST', '/v1/content', wire.body, { 'service-version': wire.version });
+  const body = await http.json('POST', CONTENT_PATH, wire.body, { 'service-version': wire.version });
+  const schema = wire.version === LEGACY_VERSION ? legacyContentResponseSchema : contentResponseSchema;
+  return parseResponse(schema, body, `POST ${CONTENT_PATH}`);
 }
+
+const CONTENT_PATH = '/v1/content';
 
 /** One row per label (current version) or policy and reference-set match (previous version). */
 export interface LabelRow {
@@ -76,14 +90,10 @@ export interface LabelRow {
   setId?: string;
 }
 
-/**
- * Rows for whichever shape the service answered. Unknown fields and enum values pass through
- * untouched; a body of neither shape yields no rows (the caller still prints it as JSON).
- */
-export function labelRows(response: unknown): LabelRow[] {
-  const current = contentResponseSchema.safeParse(response);
-  if (current.success) {
-    return current.data.labels.map((l) => ({
+/** Rows for whichever version answered; unknown fields and enum values pass through untouched. */
+export function labelRows(response: ClassifyResponse): LabelRow[] {
+  if (!isLegacy(response)) {
+    return response.labels.map((l) => ({
       name: l.label,
       kind: l.type,
       decision: l.decision,
@@ -92,15 +102,13 @@ export function labelRows(response: unknown): LabelRow[] {
       setId: l.set_id,
     }));
   }
-  const legacy = legacyContentResponseSchema.safeParse(response);
-  if (legacy.success) {
-    return [
-      ...legacy.data.policies.map((p) => ({ name: p.policy_id, kind: 'policy', decision: p.decision, escalation: p.escalation, score: p.score })),
-      ...(legacy.data.reference_set_matches ?? []).map((m) => ({ name: 'reference_set_match', kind: 'similarity', decision: 'match', score: m.similarity, setId: m.set_id })),
-    ];
-  }
-  return [];
+  return [
+    ...response.policies.map((p) => ({ name: p.policy_id, kind: 'policy', decision: p.decision, escalation: p.escalation, score: p.score })),
+    ...(response.reference_set_matches ?? []).map((m) => ({ name: 'reference_set_match', kind: 'similarity', decision: 'match', score: m.similarity, setId: m.set_id })),
+  ];
 }
+
+const isLegacy = (response: ClassifyResponse): response is LegacyContentResponse => !Array.isArray(response.labels);
 
 export type FailOn = 'match' | 'review';
 

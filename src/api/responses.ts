@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import { CsafeError } from '../core/errors.js';
+import { UnexpectedResponseError } from '../core/errors.js';
 import { describeProblem, problemsFromZod } from '../schemas/issues.js';
 
-/** A 2xx answer without the fields the spec promises; unknown extra fields never cause it. */
-export class UnexpectedResponseError extends CsafeError {}
+/** Callers check answers here: the error class lives in the core, which refuses what is not JSON at all. */
+export { UnexpectedResponseError };
 
 /** The response checked against a tolerant schema: missing promised fields fail, extra fields are kept. */
 export function parseResponse<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {

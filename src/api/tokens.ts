@@ -1,6 +1,9 @@
 import type { HttpClient } from '../core/http.js';
-import type { AccessTokenRequest } from '../schemas/tokens.js';
+import { accessTokenResponseSchema, type AccessTokenRequest, type AccessTokenResponse } from '../schemas/tokens.js';
+import { parseResponse } from './responses.js';
 
-export async function createAccessToken(http: HttpClient, request: AccessTokenRequest): Promise<unknown> {
-  return http.json('POST', '/v1/access_tokens', request);
+const TOKENS_PATH = '/v1/access_tokens';
+
+export async function createAccessToken(http: HttpClient, request: AccessTokenRequest): Promise<AccessTokenResponse> {
+  return parseResponse(accessTokenResponseSchema, await http.json('POST', TOKENS_PATH, request), `POST ${TOKENS_PATH}`);
 }

@@ -1,6 +1,8 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import Conf from 'conf';
-import { UsageError } from './errors.js';
+import { z } from 'zod';
+import { CorruptConfigError, UsageError } from './errors.js';
+import { formatPath } from '../schemas/issues.js';
 
 /** Keys a profile may hold. api_key is set with `csafe auth login`, never echoed back in full. */
 export const CONFIG_KEYS = ['api_key', 'base_url', 'user_id', 'output', 'timeout', 'max_retries'] as const;
@@ -9,6 +11,35 @@ export type Profile = Partial<Record<ConfigKey, string>>;
 
 interface StoreShape {
   profiles: Record<string, Profile>;
+}
+
+const storeSchema = z.looseObject(
+  {
+    profiles: z
+      .record(z.string(), z.record(z.string(), z.string({ error: 'expected a string' }), { error: 'expected an object of settings' }), {
+        error: 'expected an object of profiles',
+      })
+      .optional(),
+  },
+  { error: 'expected a JSON object with "profiles"' },
+);
+
+/**
+ * conf's reader, made to refuse a file that is not JSON or not profiles with an error naming it.
+ * conf calls it with itself as `this`, the file's path already set; nothing is written back.
+ */
+function readStore(this: { path: string }, text: string): StoreShape {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CorruptConfigError(this.path, `is not valid JSON: ${(error as Error).message}`);
+  }
+  const checked = storeSchema.safeParse(parsed);
+  if (checked.success) return checked.data as StoreShape;
+  const issue = checked.error.issues[0]!;
+  const where = issue.path.length > 0 ? `${formatPath(issue.path)}: ` : '';
+  throw new CorruptConfigError(this.path, `does not hold csafe profiles: ${where}${issue.message}`);
 }
 
 export function assertConfigKey(key: string): ConfigKey {
@@ -64,6 +95,7 @@ export class ConfigStore {
         cwd: this.dir,
         configFileMode: 0o600,
         defaults: { profiles: {} },
+        deserialize: readStore as (text: string) => StoreShape,
       });
     }
     return this.conf;

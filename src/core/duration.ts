@@ -13,6 +13,13 @@ export function parseDuration(text: string, flag: string): number {
   return Math.round(parts.reduce((total, [, amount, unit]) => total + Number(amount) * UNITS[unit!]!, 0));
 }
 
+/** A duration that must leave some time: a per-request timeout of 0 would fail every request. */
+export function parsePositiveDuration(text: string, flag: string): number {
+  const ms = parseDuration(text, flag);
+  if (ms <= 0) throw new UsageError(`${flag}: expected a duration greater than 0, got "${text}"`);
+  return ms;
+}
+
 export function parseNonNegativeInt(text: string, flag: string): number {
   if (!/^\d+$/.test(text.trim())) throw new UsageError(`${flag}: expected a whole number, got "${text}"`);
   return Number(text);

@@ -33,12 +33,27 @@ export class InputError extends CsafeError {
   override readonly exitCode = ExitCode.usage;
 }
 
+/** The config file cannot be read as csafe profiles; flags and environment variables still work without it. */
+export class CorruptConfigError extends UsageError {
+  constructor(path: string, reason: string) {
+    super(`config file ${path} ${reason}`, {
+      hint: `repair it or remove it (\`csafe config list\` works again once it is valid); flags and CSAFE_* variables work without it`,
+    });
+  }
+}
+
 export class MissingCredentialsError extends CsafeError {
   override readonly exitCode = ExitCode.auth;
 }
 
 export class ConnectionError extends CsafeError {}
 export class RequestTimeoutError extends CsafeError {}
+
+/** A 2xx answer that is not the JSON promised (an HTML page, a cut body) or lacks the fields the spec promises. */
+export class UnexpectedResponseError extends CsafeError {}
+
+/** An answer over the size limit: refused while reading, so it is never held whole. */
+export class ResponseTooLargeError extends CsafeError {}
 
 /** The service asked to wait longer than --max-wait allows. */
 export class RetryAfterTooLongError extends CsafeError {

@@ -6,9 +6,12 @@ import {
   CsafeError,
   InterruptedError,
   RequestTimeoutError,
+  ResponseTooLargeError,
   RetryAfterTooLongError,
+  UnexpectedResponseError,
 } from './errors.js';
 import type { IOStreams } from './io.js';
+import { nestsDeeperThan } from './json-scan.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { decideRetry, type AttemptOutcome, type Headers, type RetryPolicy } from './retry.js';
 
@@ -26,7 +29,16 @@ export interface HttpClientConfig {
   random?: () => number;
   /** Aborted on Ctrl-C: every request in flight stops and reports InterruptedError. */
   signal?: AbortSignal;
+  /** Default RESPONSE_LIMITS.bytes; smaller in tests. */
+  maxResponseBytes?: number;
 }
+
+/**
+ * What the client accepts of an answer (documented in the README): bigger bodies are refused
+ * while being read, never held whole; deeper JSON is refused before it is parsed, so nothing
+ * recursive (parsing, validation, printing) can run out of stack on it.
+ */
+export const RESPONSE_LIMITS = { bytes: 64 * 1024 * 1024, depth: 512 } as const;
 
 /** A body that can be opened again for each attempt, so a retry never replays a half-read stream. */
 export interface ReopenableBody {
@@ -57,6 +69,7 @@ export interface RequestSpec {
 export interface HttpResponse {
   status: number;
   headers: Headers;
+  /** The parsed JSON of an answer under the base URL; undefined for absolute URLs (an object store's answer is not JSON). */
   body: unknown;
   retries: number;
 }
@@ -87,7 +100,9 @@ export class HttpClient {
         this.config.io.trace(`← ${attempt.error.message} ${spec.method} ${display} after ${elapsed} ms`);
       }
       if ('response' in attempt && attempt.response.statusCode < 300) {
-        return { status: attempt.response.statusCode, headers: attempt.response.headers, body: parseBody(attempt.text), retries: retry };
+        const { statusCode: status, headers } = attempt.response;
+        const body = spec.url === undefined ? parseJsonAnswer(attempt.text, status, `${spec.method} ${display}`) : undefined;
+        return { status, headers, body, retries: retry };
       }
       const decision = decideRetry(outcome, retry, this.config.retry, this.config.now(), this.config.random, spec.replaySafe);
       const failure = 'response' in attempt ? this.apiError(spec.method, display, attempt.response, attempt.text) : attempt.error;
@@ -146,14 +161,35 @@ export class HttpClient {
         bodyTimeout: this.config.timeoutMs,
       });
       // Read inside the attempt: a connection cut or a stall mid-body is then retried like any other network failure.
-      return { response, text: await response.body.text() };
+      return { response, text: await this.readBody(response, `${spec.method} ${this.target(spec).display}`) };
     } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw error;
       if (this.config.signal?.aborted || spec.signal?.aborted) throw new InterruptedError();
       if (timeout?.aborted || isTimeout(error)) {
         return { error: new RequestTimeoutError(`${spec.method} ${this.target(spec).display}: no answer within ${this.config.timeoutMs / 1000} s`, { hint: 'raise --timeout if the service is slow' }) };
       }
       return { error: new ConnectionError(`${spec.method} ${this.target(spec).display}: ${describeNetworkError(error)}`), sent: !NOT_SENT_CODES.has(errorCode(error) ?? '') };
     }
+  }
+
+  /** The body as text, refused once it passes the size limit: its Content-Length says so, or the bytes read do. */
+  private async readBody(response: Dispatcher.ResponseData, what: string): Promise<string> {
+    const limit = this.config.maxResponseBytes ?? RESPONSE_LIMITS.bytes;
+    const tooLarge = () => new ResponseTooLargeError(`${what}: the response is larger than ${sizeText(limit)}, the limit; stopped reading it`);
+    if (Number(first(response.headers['content-length'])) > limit) {
+      response.body.destroy();
+      throw tooLarge();
+    }
+    const decoder = new TextDecoder();
+    let text = '';
+    let size = 0;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      // Leaving the loop destroys the body, which aborts the request: the rest is never downloaded.
+      if (size > limit) throw tooLarge();
+      text += decoder.decode(chunk, { stream: true });
+    }
+    return text + decoder.decode();
   }
 
   private apiError(method: Method, path: string, response: Dispatcher.ResponseData, text: string): CsafeError {
@@ -188,8 +224,31 @@ function withRetryCount(error: CsafeError, retries: number): CsafeError {
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
+const MB = 1024 * 1024;
+const sizeText = (bytes: number) => (bytes % MB === 0 ? `${bytes / MB} MB` : `${bytes} bytes`);
+
+/** A 2xx answer from the API: JSON within the depth limit, or an error naming the endpoint. Only 204 may be empty. */
+function parseJsonAnswer(text: string, status: number, what: string): unknown {
+  if (text.trim() === '') {
+    if (status === 204) return undefined;
+    throw new UnexpectedResponseError(`${what}: the response is empty, expected JSON`);
+  }
+  if (nestsDeeperThan(text, RESPONSE_LIMITS.depth)) {
+    throw new UnexpectedResponseError(`${what}: the response is nested deeper than ${RESPONSE_LIMITS.depth} levels, the limit`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UnexpectedResponseError(`${what}: the response is not JSON (it starts ${JSON.stringify(text.trimStart().slice(0, 60))})`, {
+      hint: 'is the base URL right? A proxy or a login page may be answering instead of the service',
+    });
+  }
+}
+
+/** An error answer: its JSON if it is readable JSON, else its text (a proxy's page, an object store's XML). */
 function parseBody(text: string): unknown {
   if (text === '') return undefined;
+  if (nestsDeeperThan(text, RESPONSE_LIMITS.depth)) return text;
   try {
     return JSON.parse(text);
   } catch {

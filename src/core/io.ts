@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { Chalk, type ChalkInstance } from 'chalk';
+import { CsafeError } from './errors.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 /**
@@ -23,8 +24,10 @@ export interface IOStreams {
   readonly errColor: ChalkInstance;
   /** Spinners and progress bars are allowed (stderr is a TTY and not --quiet). */
   readonly animate: boolean;
-  /** Writes data to stdout, waiting when the pipe is full so memory stays flat. */
+  /** Writes data to stdout, waiting when the pipe is full so memory stays flat; a failed write (a full disk) is a one-line error. */
   out(text: string): Promise<void>;
+  /** Waits until everything written has reached stdout, and fails if some of it could not. */
+  flush(): Promise<void>;
   /** A line for people on stderr (suppressed by --quiet). Text is sanitised for the terminal. */
   note(line: string): void;
   /** A warning line on stderr, shown even with --quiet. */
@@ -79,7 +82,16 @@ export function createIOStreams(settings: IOSettings): IOStreams {
     errColor,
     animate: stderrIsTTY && !quiet,
     async out(text) {
-      if (!stdout.write(text)) await once(stdout, 'drain');
+      throwIfFailed(stdout);
+      try {
+        if (!stdout.write(text)) await once(stdout, 'drain');
+      } catch (error) {
+        throw writeFailure(error as NodeJS.ErrnoException);
+      }
+    },
+    async flush() {
+      if (!stdout.destroyed) await new Promise<void>((resolve) => stdout.write('', () => resolve()));
+      throwIfFailed(stdout);
     },
     note(line) {
       if (!quiet) writeErr(clean(line));
@@ -94,4 +106,13 @@ export function createIOStreams(settings: IOSettings): IOStreams {
       if (verbose) writeErr(errColor.dim(clean(line)));
     },
   };
+}
+
+function throwIfFailed(stdout: Writable): void {
+  if (stdout.errored) throw writeFailure(stdout.errored as NodeJS.ErrnoException);
+}
+
+/** EPIPE stays itself: main() takes a reader that went away (`| head`) as done, not as a failure. */
+function writeFailure(error: NodeJS.ErrnoException): Error {
+  return error.code === 'EPIPE' ? error : new CsafeError(`cannot write to stdout: ${error.message}`, { cause: error });
 }

@@ -13,5 +13,7 @@ export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.in
 }
 
 /** A whole-number flag value (commander hands over text) within [min, max]. */
-export const countOption = (min: number, max: number) =>
-  z.coerce.number({ error: 'expected a number' }).int({ error: 'expected a whole number' }).min(min, { error: `expected at least ${min}` }).max(max, { error: `expected at most ${max}` });
+export const countOption = (min: number, max: number) => {
+  const expected = `expected a whole number ≥ ${min}`;
+  return z.coerce.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: `expected at most ${max}` });
+};

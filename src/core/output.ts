@@ -13,13 +13,14 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
  */
 export function resolveOutputFormat(flags: { output?: string; json?: boolean }, stdoutIsTTY: boolean, piped: OutputFormat = 'json'): OutputFormat {
   if (flags.json) return 'json';
-  if (flags.output !== undefined) {
-    if (!(OUTPUT_FORMATS as readonly string[]).includes(flags.output)) {
-      throw new UsageError(`--output: expected one of ${OUTPUT_FORMATS.join(', ')}, got "${flags.output}"`);
-    }
-    return flags.output as OutputFormat;
-  }
+  if (flags.output !== undefined) return parseOutputFormat(flags.output, '--output');
   return stdoutIsTTY ? 'table' : piped;
+}
+
+/** An output format as given to `name` (a flag, or a profile key for `config set`). */
+export function parseOutputFormat(text: string, name: string): OutputFormat {
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(text)) throw new UsageError(`${name}: expected one of ${OUTPUT_FORMATS.join(', ')}, got "${text}"`);
+  return text as OutputFormat;
 }
 
 /** `1 object`, `3 objects`. */

@@ -1,6 +1,7 @@
 import { UsageError } from './errors.js';
-import type { Profile } from './config.js';
-import { parseDuration, parseNonNegativeInt } from './duration.js';
+import type { ConfigKey, Profile } from './config.js';
+import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from './duration.js';
+import { parseOutputFormat } from './output.js';
 
 /** Where a setting came from; `auth status` shows it so a user can tell why a key is in use. */
 export type Source = 'flag' | 'env' | 'profile' | 'emulator' | 'default';
@@ -51,18 +52,57 @@ function pick(flag: string | undefined, envValue: string | undefined, profileVal
   return undefined;
 }
 
-/** Precedence: flag > environment (CSAFE_*) > profile > default. */
-export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile, profileName: string): Settings {
+/** The rules of a value, the same for its flag, its environment variable, its profile key and `config set`. */
+const VALUE_RULES: Record<Exclude<ConfigKey, 'api_key'>, (text: string, name: string) => unknown> = {
+  timeout: parsePositiveDuration,
+  max_retries: parseNonNegativeInt,
+  output: parseOutputFormat,
+  base_url: parseServiceUrl,
+  user_id: (text, name) => {
+    if (text.trim() === '') throw new UsageError(`${name}: expected a non-empty user id`);
+  },
+};
+
+/** A value for `csafe config set`, refused as its flag would refuse it, so a bad value is never stored. */
+export function checkConfigValue(key: ConfigKey, value: string): void {
+  if (key !== 'api_key') VALUE_RULES[key](value, key);
+}
+
+/**
+ * Precedence: flag > environment (CSAFE_*) > profile > default. A bad value is named where it
+ * came from — the flag, the variable, or the profile key and its file (`configPath`) — so the
+ * user knows what to fix.
+ */
+export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile, profileName: string, configPath?: string): Settings {
+  const inProfile = `profile "${profileName}"${configPath === undefined ? '' : ` (${configPath})`}`;
+  const nameOf = (setting: Setting, flag: string, variable: string, key: ConfigKey) =>
+    setting.source === 'flag' ? flag : setting.source === 'env' ? variable : `${key} in ${inProfile}`;
+  const profileFlag = profileName === 'default' ? '' : ` --profile ${profileName}`;
+  const checked = <T>(setting: Setting | undefined, flag: string, variable: string, key: Exclude<ConfigKey, 'api_key'>) => {
+    if (setting === undefined) return undefined;
+    try {
+      return VALUE_RULES[key](setting.value, nameOf(setting, flag, variable, key)) as T;
+    } catch (error) {
+      if (setting.source !== 'profile') throw error;
+      throw new UsageError((error as Error).message, { hint: `fix it with \`csafe${profileFlag} config set ${key} <value>\` or \`csafe${profileFlag} config unset ${key}\`` });
+    }
+  };
+
   const timeout = pick(flags.timeout, env.CSAFE_TIMEOUT, profile.timeout);
   const maxRetries = pick(flags.maxRetries, env.CSAFE_MAX_RETRIES, profile.max_retries);
+  const baseUrl = pick(flags.baseUrl, env.CSAFE_BASE_URL, profile.base_url);
+  const userId = pick(undefined, env.CSAFE_USER_ID, profile.user_id);
+  const output = pick(flags.output, undefined, profile.output);
+  checked(baseUrl, '--base-url', 'CSAFE_BASE_URL', 'base_url');
+  checked(userId, '--user-id', 'CSAFE_USER_ID', 'user_id');
   return {
     profile: profileName,
     apiKey: pick(flags.apiKey, env.CSAFE_API_KEY, profile.api_key),
-    baseUrl: pick(flags.baseUrl, env.CSAFE_BASE_URL, profile.base_url),
-    userId: pick(undefined, env.CSAFE_USER_ID, profile.user_id),
-    output: flags.output ?? profile.output,
-    timeoutMs: timeout ? parseDuration(timeout.value, '--timeout') : DEFAULTS.timeoutMs,
-    maxRetries: maxRetries ? parseNonNegativeInt(maxRetries.value, '--max-retries') : DEFAULTS.maxRetries,
+    baseUrl,
+    userId,
+    output: checked<string>(output, '--output', '', 'output'),
+    timeoutMs: checked<number>(timeout, '--timeout', 'CSAFE_TIMEOUT', 'timeout') ?? DEFAULTS.timeoutMs,
+    maxRetries: checked<number>(maxRetries, '--max-retries', 'CSAFE_MAX_RETRIES', 'max_retries') ?? DEFAULTS.maxRetries,
     maxWaitMs: flags.maxWait ? parseDuration(flags.maxWait, '--max-wait') : DEFAULTS.maxWaitMs,
     insecure: Boolean(flags.insecure),
   };
@@ -74,17 +114,21 @@ export function isLoopback(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
+/** An http(s) URL, as given to `name`; whether a key may go there is checkBaseUrl's question. */
+function parseServiceUrl(text: string, name: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    // Not a URL at all: the same message as a URL of another scheme.
+  }
+  if (url?.protocol !== 'https:' && url?.protocol !== 'http:') throw new UsageError(`${name}: expected an https:// or http:// URL, got "${text}"`);
+  return url;
+}
+
 /** A base URL we are willing to send a key to: https, or http only to loopback unless --insecure. */
 export function checkBaseUrl(setting: Setting, insecure: boolean): string {
-  let url: URL;
-  try {
-    url = new URL(setting.value);
-  } catch {
-    throw new UsageError(`base URL "${setting.value}" (from ${setting.source}) is not a valid URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`base URL must use https://, got ${url.protocol}//`);
-  }
+  const url = parseServiceUrl(setting.value, `base URL (from ${setting.source})`);
   if (url.protocol === 'http:' && !isLoopback(url.hostname) && !insecure) {
     throw new UsageError(`refusing to send the API key over plain http:// to ${url.hostname}`, {
       hint: 'use https://, or pass --insecure if you really mean it',

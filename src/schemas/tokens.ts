@@ -21,3 +21,4 @@ export const accessTokenResponseSchema = z.looseObject({
 });
 
 export type AccessTokenRequest = z.infer<typeof accessTokenRequestSchema>;
+export type AccessTokenResponse = z.infer<typeof accessTokenResponseSchema>;

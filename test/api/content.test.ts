@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { failOnHolds, labelRows, requestProblems, toLegacyRequest } from '../../src/api/content.js';
+import { parseResponse } from '../../src/api/responses.js';
+import { contentResponseSchema, legacyContentResponseSchema } from '../../src/schemas/content.js';
 import { describeProblem } from '../../src/schemas/issues.js';
 
 const image = (bytes: number) => ({ type: 'image' as const, source: { type: 'base64' as const, data: 'A'.repeat(bytes) } });
@@ -55,9 +57,10 @@ describe('content responses are read tolerantly', () => {
     assert.deepEqual(rows.map((r) => [r.name, r.decision, r.score]), [['p', 'review', 0.6], ['reference_set_match', 'match', 0.9]]);
   });
 
-  it('yields no rows for a shape it does not know, instead of crashing', () => {
-    assert.deepEqual(labelRows({ something: 'else' }), []);
-    assert.deepEqual(labelRows('text'), []);
+  it('refuses a body without the labels or policies array, instead of reading it as no labels', () => {
+    assert.throws(() => parseResponse(contentResponseSchema, { something: 'else' }, 'POST /v1/content'), /^UnexpectedResponseError: POST \/v1\/content: unexpected response from the service: labels: /);
+    assert.throws(() => parseResponse(contentResponseSchema, { labels: [{ label: 'x' }] }, 'POST /v1/content'), /labels\[0\]\.type: /);
+    assert.throws(() => parseResponse(legacyContentResponseSchema, null, 'POST /v1/content'), /service: \(body\): /);
   });
 
   it('--fail-on review includes match', () => {

@@ -1,11 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { HttpClient } from '../../src/core/http.js';
-import { AuthenticationError, BadRequestError, ConnectionError, RequestTimeoutError, RetryAfterTooLongError, ServerError } from '../../src/core/errors.js';
+import { AuthenticationError, BadRequestError, ConnectionError, RequestTimeoutError, ResponseTooLargeError, RetryAfterTooLongError, ServerError, UnexpectedResponseError } from '../../src/core/errors.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/retry.js';
 import { bufferIO } from '../helpers/io.js';
+import { closeServer, listenOnLoopback } from '../helpers/server.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, attempt: number) => void;
 
@@ -24,15 +24,13 @@ describe('HttpClient', () => {
       req.resume();
       req.on('end', () => handler(req, res, ++attempts));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseUrl = await listenOnLoopback(server);
   });
   after(() => {
-    server.closeAllConnections();
-    server.close();
+    closeServer(server);
   });
 
-  const client = (overrides: { maxRetries?: number; maxWaitMs?: number; timeoutMs?: number; verbose?: boolean } = {}) => {
+  const client = (overrides: { maxRetries?: number; maxWaitMs?: number; timeoutMs?: number; verbose?: boolean; maxResponseBytes?: number } = {}) => {
     attempts = 0;
     seen.length = 0;
     sleeps.length = 0;
@@ -49,6 +47,7 @@ describe('HttpClient', () => {
         sleeps.push(ms);
       },
       random: () => 0.5,
+      maxResponseBytes: overrides.maxResponseBytes,
     });
     return { http, stderr: streams.stderr };
   };
@@ -154,5 +153,67 @@ describe('HttpClient', () => {
     assert.ok(!stderr().includes('s3cr3t'));
     assert.match(stderr(), /signature=\[REDACTED\]/);
     await http.close();
+  });
+  describe('a 2xx answer is JSON or an error, never a success', () => {
+    const raw = (status: number, body: string, contentType = 'text/html') => (_req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(status, { 'content-type': contentType });
+      res.end(body);
+    };
+    const refused = async (pattern: RegExp, type: new (...args: never[]) => Error = UnexpectedResponseError) => {
+      const { http } = client();
+      await assert.rejects(http.json('POST', '/v1/content', {}), (error: Error) => error instanceof type && pattern.test(error.message) && !error.message.includes('\n'));
+      assert.equal(attempts, 1, 'not retried');
+      await http.close();
+    };
+
+    it('refuses HTML, truncated JSON and an empty body, naming the endpoint', async () => {
+      handler = raw(200, '<html><body>Welcome</body></html>');
+      await refused(/^POST \/v1\/content: the response is not JSON \(it starts "<html><body>Welcome/);
+      handler = raw(200, '{"labels": [', 'application/json');
+      await refused(/^POST \/v1\/content: the response is not JSON/);
+      handler = raw(200, '', 'application/json');
+      await refused(/^POST \/v1\/content: the response is empty, expected JSON/);
+    });
+
+    it('reads a non-JSON error body as the service message', async () => {
+      handler = raw(502, '<html>Bad Gateway</html>');
+      const { http } = client({ maxRetries: 0 });
+      await assert.rejects(http.json('GET', '/v1/x'), (error: Error) => error instanceof ServerError && /502: <html>Bad Gateway/.test(error.message));
+      await http.close();
+    });
+
+    it('refuses JSON nested deeper than the limit without recursing', async () => {
+      handler = raw(200, '['.repeat(100_000) + ']'.repeat(100_000), 'application/json');
+      await refused(/^POST \/v1\/content: the response is nested deeper than 512 levels/);
+      handler = raw(200, `{"a":"${'['.repeat(5000)}"}`, 'application/json');
+      const { http } = client();
+      assert.deepEqual(await http.json('GET', '/v1/x'), { a: '['.repeat(5000) }, 'brackets inside strings do not count');
+      await http.close();
+    });
+
+    it('refuses a body over the size limit from its Content-Length, and stops reading an endless one', async () => {
+      handler = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(3e9) });
+        res.write('{"a":');
+      };
+      const declared = client({ maxResponseBytes: 1000 });
+      await assert.rejects(declared.http.json('GET', '/v1/x'), (error: Error) => error instanceof ResponseTooLargeError && /^GET \/v1\/x: the response is larger than 1000 bytes/.test(error.message));
+      await declared.http.close();
+
+      let closed: Promise<void> = Promise.resolve();
+      handler = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        closed = new Promise((resolve) => res.on('close', () => resolve()));
+        const chunk = Buffer.alloc(256, ' ');
+        const pump = () => {
+          while (!res.destroyed) if (!res.write(chunk)) return void res.once('drain', pump);
+        };
+        pump();
+      };
+      const endless = client({ maxResponseBytes: 100_000 });
+      await assert.rejects(endless.http.json('GET', '/v1/x'), (error: Error) => error instanceof ResponseTooLargeError && /larger than 100000 bytes/.test(error.message));
+      await closed;
+      await endless.http.close();
+    });
   });
 });

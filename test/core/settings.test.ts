@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ConfigStore } from '../../src/core/config.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { resolveOutputFormat } from '../../src/core/output.js';
-import { checkBaseUrl, resolveProfileName, resolveSettings } from '../../src/core/settings.js';
+import { checkBaseUrl, checkConfigValue, resolveProfileName, resolveSettings } from '../../src/core/settings.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('settings precedence', () => {
@@ -38,6 +38,26 @@ describe('settings precedence', () => {
   it('rejects a bad --max-retries or --timeout as usage errors', () => {
     assert.throws(() => resolveSettings({ maxRetries: 'lots' }, {}, {}, 'default'), /--max-retries: expected a whole number/);
     assert.throws(() => resolveSettings({ timeout: '3 parsecs' }, {}, {}, 'default'), /--timeout: expected a duration/);
+  });
+
+  it('names where a bad value came from: flag, environment variable, or profile key and file', () => {
+    assert.throws(() => resolveSettings({ timeout: '0' }, {}, {}, 'default'), /^UsageError: --timeout: expected a duration greater than 0, got "0"$/);
+    assert.throws(() => resolveSettings({}, { CSAFE_TIMEOUT: '0ms' }, {}, 'default'), /^UsageError: CSAFE_TIMEOUT: expected a duration greater than 0/);
+    assert.throws(() => resolveSettings({}, {}, { timeout: '5x' }, 'ci', '/home/u/.config/csafe/config.json'), /^UsageError: timeout in profile "ci" \(\/home\/u\/\.config\/csafe\/config\.json\): expected a duration/);
+    assert.throws(() => resolveSettings({}, {}, { max_retries: '-1' }, 'default'), /^UsageError: max_retries in profile "default": expected a whole number/);
+    assert.throws(() => resolveSettings({}, {}, { output: 'yaml' }, 'default'), /^UsageError: output in profile "default": expected one of table, json, ndjson/);
+    assert.equal(resolveSettings({ output: 'json' }, {}, { output: 'yaml' }, 'default').output, 'json', 'a flag overrides a bad stored value');
+  });
+
+  it('checks a value for `config set` with the rules of its flag', () => {
+    assert.throws(() => checkConfigValue('timeout', '5x'), /^UsageError: timeout: expected a duration/);
+    assert.throws(() => checkConfigValue('max_retries', '-1'), /^UsageError: max_retries: expected a whole number/);
+    assert.throws(() => checkConfigValue('output', 'yaml'), /^UsageError: output: expected one of/);
+    assert.throws(() => checkConfigValue('base_url', 'garbage'), /^UsageError: base_url: expected an https:\/\/ or http:\/\/ URL, got "garbage"/);
+    assert.throws(() => checkConfigValue('user_id', ''), /^UsageError: user_id: expected a non-empty/);
+    for (const [key, value] of [['timeout', '30s'], ['max_retries', '0'], ['output', 'ndjson'], ['base_url', 'http://api.example'], ['user_id', 'u1']] as const) {
+      assert.doesNotThrow(() => checkConfigValue(key, value));
+    }
   });
 });
 

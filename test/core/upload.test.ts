@@ -2,7 +2,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PermissionDeniedError } from '../../src/core/errors.js';
 import { HttpClient, serviceMessage } from '../../src/core/http.js';
@@ -10,6 +9,7 @@ import { DEFAULT_RETRY_POLICY } from '../../src/core/retry.js';
 import { uploadFile, type UploadProgress } from '../../src/core/upload.js';
 import { tempDir } from '../helpers/cli.js';
 import { bufferIO } from '../helpers/io.js';
+import { closeServer, listenOnLoopback } from '../helpers/server.js';
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -51,12 +51,10 @@ describe('uploadFile', () => {
         else res.writeHead(answer.status, { 'content-type': 'application/xml' }).end(answer.xml);
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseUrl = await listenOnLoopback(server);
   });
   after(() => {
-    server.closeAllConnections();
-    server.close();
+    closeServer(server);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -7,7 +7,12 @@ export function registerAuthLogout(group: Command, app: App): void {
     .description('Remove the stored API key from the profile')
     .action(app.action(async (ctx) => {
       const profile = ctx.profileName();
-      (await ctx.config()).unset(profile, 'api_key');
+      const store = await ctx.config();
+      if (store.profile(profile).api_key === undefined) {
+        ctx.io.note(`no API key was stored in profile "${profile}"; nothing to remove`);
+        return;
+      }
+      store.unset(profile, 'api_key');
       ctx.io.note(`Removed the API key from profile "${profile}"`);
     }));
 }

@@ -1,4 +1,4 @@
-import { classifyContent, failOnHolds, labelRows, requestProblems } from '../../api/content.js';
+import { classifyContent, failOnHolds, labelRows, requestProblems, type ClassifyResponse } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/concurrency.js';
 import type { HttpClient } from '../../core/http.js';
@@ -87,7 +87,7 @@ function toRequest(value: unknown, defaultUserId: string | undefined): ContentRe
   return { ...rest, content: [{ type: 'text', text }] } as ContentRequest;
 }
 
-async function classifyJob(job: Job, options: ClassifyOptions, http: HttpClient): Promise<unknown> {
+async function classifyJob(job: Job, options: ClassifyOptions, http: HttpClient): Promise<ClassifyResponse> {
   if (job.problem !== undefined) throw new LineFailure(job.problem);
   return classifyContent(http, job.request!, options.apiVersion);
 }

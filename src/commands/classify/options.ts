@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countOption } from '../../core/options.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 
 export const classifyOptionsSchema = z.object({
@@ -9,7 +10,7 @@ export const classifyOptionsSchema = z.object({
   apiVersion: z.enum(SERVICE_VERSIONS, { error: `expected ${SERVICE_VERSIONS.join(' or ')}` }).default(CURRENT_VERSION),
   failOn: z.enum(['match', 'review'], { error: 'expected match or review' }).optional(),
   batch: z.string().optional(),
-  concurrency: z.coerce.number({ error: 'expected a number' }).int({ error: 'expected a whole number' }).min(1).max(64).default(4),
+  concurrency: countOption(1, 64).default(4),
   failed: z.string().optional(),
 });
 

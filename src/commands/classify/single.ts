@@ -1,4 +1,4 @@
-import { classifyContent, failOnHolds, labelRows, requestProblems } from '../../api/content.js';
+import { classifyContent, failOnHolds, labelRows, requestProblems, type ClassifyResponse } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { ExitCode, InputError, UsageError } from '../../core/errors.js';
 import { printResult } from '../../core/output.js';
@@ -28,7 +28,7 @@ export async function classifyFiles(ctx: Context, files: readonly string[], opti
   const format = await ctx.outputFormat();
   const http = await ctx.http();
   const spinner = await startSpinner(ctx.io, 'Classifying…');
-  let response: unknown;
+  let response: ClassifyResponse;
   try {
     response = await classifyContent(http, request, options.apiVersion);
   } finally {

@@ -3,6 +3,7 @@ import { UsageError } from '../../core/errors.js';
 import { assertConfigKey, CONFIG_KEYS, type Profile } from '../../core/config.js';
 import { printResult, renderRecord } from '../../core/output.js';
 import { maskKey } from '../../core/redact.js';
+import { checkConfigValue } from '../../core/settings.js';
 import { positional, type App } from '../app.js';
 
 const shown = (profile: Profile) => (profile.api_key ? { ...profile, api_key: maskKey(profile.api_key) } : profile);
@@ -30,7 +31,17 @@ export function registerConfig(program: Command, app: App): void {
       const [rawKey, value] = positional(command) as [string, string];
       const key = assertConfigKey(rawKey);
       if (key === 'api_key') throw new UsageError('use `csafe auth login` to store a key (it keeps the key out of shell history)');
+      checkConfigValue(key, value);
       (await ctx.config()).set(ctx.profileName(), key, value);
+    }));
+
+  group
+    .command('unset')
+    .description('Remove one setting from the profile (its default, environment variable or flag applies again)')
+    .argument('<key>')
+    .action(app.action(async (ctx, command) => {
+      const key = assertConfigKey(positional(command)[0] as string);
+      (await ctx.config()).unset(ctx.profileName(), key);
     }));
 
   group
@@ -38,6 +49,6 @@ export function registerConfig(program: Command, app: App): void {
     .description('Print every setting of the profile (api_key is masked)')
     .action(app.action(async (ctx) => {
       const profile = shown((await ctx.config()).profile(ctx.profileName()));
-      await printResult(ctx.io, (await ctx.outputFormat()), profile, () => renderRecord(profile, ctx.io));
+      await printResult(ctx.io, ctx.flagOutputFormat(), profile, () => renderRecord(profile, ctx.io));
     }));
 }

@@ -1,5 +1,5 @@
 import { requestImport } from '../../api/data.js';
-import { PermissionDeniedError } from '../../core/errors.js';
+import { CsafeError, PermissionDeniedError } from '../../core/errors.js';
 import type { HttpClient } from '../../core/http.js';
 import type { IOStreams } from '../../core/io.js';
 import { formatBytes, startProgressBar } from '../../core/progress.js';
@@ -48,7 +48,9 @@ export async function importFile(deps: ImportDeps, namespace: string, file: Uplo
       const response = await uploadFile(deps.http, request.upload_url, file, { now: deps.now, onProgress: (p) => progress.update(p) });
       return { request, bytes: file.size, durationMs: deps.now() - started, imports, retries: response.retries };
     } catch (error) {
-      if (last || !isExpiredAddress(error)) throw error;
+      if (!isExpiredAddress(error)) throw error;
+      // The key is fine (the import requests succeeded): this is a failure to upload in time, not an authentication error.
+      if (last) throw new CsafeError(`the upload address expired ${MAX_IMPORT_REQUESTS} times (last: ${error.message}); nothing was imported`, { cause: error, hint: "check this machine's clock, and whether the upload stalls" });
       deps.io.note(`the upload address of ${request.requestId} expired during the upload; requesting another`);
     } finally {
       progress.stop();
@@ -56,5 +58,5 @@ export async function importFile(deps: ImportDeps, namespace: string, file: Uplo
   }
 }
 
-const isExpiredAddress = (error: unknown) =>
+const isExpiredAddress = (error: unknown): error is PermissionDeniedError =>
   error instanceof PermissionDeniedError && (error.details.errorType === 'AccessDenied' || /request has expired/i.test(error.details.serviceMessage));

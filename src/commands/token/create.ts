@@ -30,6 +30,6 @@ export function registerTokenCreate(group: Command, app: App): void {
       const request = tokenRequest(command.opts());
       const format = await ctx.outputFormat();
       const token = await createAccessToken(await ctx.http(), request);
-      await printResult(ctx.io, format, token, () => renderRecord(token as Record<string, unknown>, ctx.io));
+      await printResult(ctx.io, format, token, () => renderRecord(token, ctx.io));
     }));
 }

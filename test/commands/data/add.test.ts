@@ -42,9 +42,9 @@ describe('data add: argv → options', () => {
   });
 
   it('names the flag of a bad value', async () => {
-    await assert.rejects(addOptions(['--batch-size', '0']), /--batch-size: expected at least 1/);
+    await assert.rejects(addOptions(['--batch-size', '0']), /--batch-size: expected a whole number ≥ 1/);
     await assert.rejects(addOptions(['--max-batch-bytes', '7000000']), /--max-batch-bytes: expected at most 6000000/);
-    await assert.rejects(addOptions(['--concurrency', 'many']), /--concurrency: expected a number/);
+    await assert.rejects(addOptions(['--concurrency', 'many']), /--concurrency: expected a whole number ≥ 1/);
   });
 
   it('takes --timeout after the command as the wait limit, and before it as the per-request timeout', () => {

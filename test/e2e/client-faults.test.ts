@@ -1,0 +1,157 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess, type RunResult } from '../helpers/cli.js';
+
+/** The lines of stderr a person reads, hints aside; every failure here must be exactly one. */
+const errorLines = (stderr: string) => stderr.trim().split('\n').filter((line) => line !== '' && !line.startsWith('hint:'));
+
+function assertOneLine(result: RunResult, code: number, pattern: RegExp): void {
+  assert.equal(result.code, code, result.stderr);
+  assert.equal(errorLines(result.stderr).length, 1, result.stderr);
+  assert.match(result.stderr, pattern);
+  assert.doesNotMatch(result.stderr, /\n\s+at |SyntaxError|RangeError/, 'no stack trace');
+}
+
+describe('client faults: a full stdout, a corrupt or wrong config, bad flags', () => {
+  let emulator: EmulatorProcess;
+  const dirs: string[] = [];
+  const configDir = (config?: string) => {
+    const dir = tempDir('csafe-config-');
+    dirs.push(dir);
+    if (config !== undefined) writeFileSync(join(dir, 'config.json'), config);
+    return dir;
+  };
+  const flags = () => ['--base-url', emulator.baseUrl, '--api-key', emulator.apiKey];
+
+  before(async () => {
+    emulator = await startEmulatorProcess();
+  });
+  after(async () => {
+    await emulator.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('stdout on a full device', () => {
+    const toDevFull = (args: string[]) =>
+      new Promise<RunResult>((resolve, reject) => {
+        const full = openSync('/dev/full', 'w');
+        const child = spawn(process.execPath, [BIN, ...args], {
+          env: { PATH: process.env.PATH, CSAFE_CONFIG_DIR: configDir(), CSAFE_BASE_URL: emulator.baseUrl, CSAFE_API_KEY: emulator.apiKey },
+          stdio: ['ignore', full, 'pipe'],
+        });
+        closeSync(full);
+        let stderr = '';
+        child.stderr!.on('data', (chunk) => (stderr += chunk));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, stdout: '', stderr }));
+      });
+
+    for (const format of [[], ['--json'], ['-o', 'table']]) {
+      it(`classify ${format.join(' ')} > /dev/full: one line naming stdout and ENOSPC, exit 1`, async () => {
+        const result = await toDevFull(['classify', '--text', 'hi', '--user-id', 'u', ...format]);
+        assertOneLine(result, 1, /^error: cannot write to stdout: ENOSPC/);
+      });
+    }
+  });
+
+  describe('a corrupt config.json', () => {
+    const corrupt = '{"profiles": {"default": {"base_url": "https://x.example",';
+
+    it('commands given everything by flags or environment still work, with one warning line', async () => {
+      const env = { CSAFE_CONFIG_DIR: configDir(corrupt) };
+      const byFlags = await runCsafe([...flags(), 'classify', '--text', 'hi', '--user-id', 'u', '--json'], { env });
+      assert.equal(byFlags.code, 0, byFlags.stderr);
+      assert.equal(JSON.parse(byFlags.stdout).user_id, 'u');
+      assert.match(byFlags.stderr, /config\.json is not valid JSON/);
+      const byEnv = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u'], { env: { ...env, ...emulator.env } });
+      assert.equal(byEnv.code, 0, byEnv.stderr);
+    });
+
+    it('every command that needs the file says which file is corrupt and how to fix it', async () => {
+      const dir = configDir(corrupt);
+      const env = { CSAFE_CONFIG_DIR: dir };
+      const path = join(dir, 'config.json');
+      for (const args of [['config', 'list'], ['config', 'get', 'base_url'], ['config', 'set', 'user_id', 'u'], ['auth', 'logout'], ['classify', '--text', 'hi', '--user-id', 'u']]) {
+        const result = await runCsafe(args, { env });
+        assertOneLine(result, 2, new RegExp(`error: config file ${path.replace(/[.]/g, '\\.')} is not valid JSON`));
+        assert.match(result.stderr, /hint: .*repair it or remove it/);
+      }
+      assert.equal(readFileSync(path, 'utf8'), corrupt, 'the file is left as it was');
+    });
+  });
+
+  describe('config values', () => {
+    for (const [key, value] of [['timeout', '5x'], ['timeout', '0'], ['max_retries', '-1'], ['output', 'yaml'], ['base_url', 'garbage'], ['base_url', 'ftp://x.example']]) {
+      it(`config set ${key} ${value} is refused like the flag, exit 2`, async () => {
+        const env = { CSAFE_CONFIG_DIR: configDir() };
+        const result = await runCsafe(['config', 'set', key!, value!], { env });
+        assertOneLine(result, 2, new RegExp(`^error: ${key}: expected`));
+        assert.equal((await runCsafe(['config', 'get', key!], { env })).stdout, '', 'nothing stored');
+      });
+    }
+
+    it('a bad stored value names the profile key and the file; config commands still work to fix it', async () => {
+      const dir = configDir(JSON.stringify({ profiles: { default: { timeout: '5x', output: 'yaml' } } }));
+      const env = { CSAFE_CONFIG_DIR: dir, ...emulator.env };
+      const output = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u'], { env });
+      assertOneLine(output, 2, /^error: output in profile "default" \(.*config\.json\): expected one of table, json, ndjson, got "yaml"/);
+      const list = await runCsafe(['config', 'list'], { env });
+      assert.equal(list.code, 0, list.stderr);
+      assert.match(list.stdout, /5x/);
+      assert.equal((await runCsafe(['config', 'get', 'output'], { env })).stdout, 'yaml\n');
+      assert.equal((await runCsafe(['config', 'unset', 'output'], { env })).code, 0);
+      const status = await runCsafe(['auth', 'status'], { env });
+      assertOneLine(status, 2, /^error: timeout in profile "default" \(.*config\.json\): expected a duration .* got "5x"/);
+      assert.doesNotMatch(status.stderr, /--timeout/);
+      assert.equal((await runCsafe(['config', 'set', 'timeout', '30s'], { env })).code, 0);
+      const fixed = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u'], { env });
+      assert.equal(fixed.code, 0, fixed.stderr);
+    });
+
+    it('--timeout 0 is a usage error from the flag, CSAFE_TIMEOUT and the profile', async () => {
+      const run = (args: string[], env: Record<string, string> = {}) => runCsafe([...args, 'classify', '--text', 'hi', '--user-id', 'u'], { env: { ...emulator.env, ...env } });
+      assertOneLine(await run(['--timeout', '0']), 2, /--timeout: expected a duration greater than 0/);
+      assertOneLine(await run([], { CSAFE_TIMEOUT: '0s' }), 2, /CSAFE_TIMEOUT: expected a duration greater than 0/);
+      const dir = configDir(JSON.stringify({ profiles: { default: { timeout: '0' } } }));
+      assertOneLine(await run([], { CSAFE_CONFIG_DIR: dir }), 2, /timeout in profile "default" .*greater than 0/);
+    });
+  });
+
+  describe('flags and arguments', () => {
+    it('--concurrency 0 asks for a whole number ≥ 1', async () => {
+      const classify = await runCsafe(['classify', '--batch', '-', '--user-id', 'u', '--concurrency', '0'], { env: emulator.env, input: '{"text":"a"}\n' });
+      assertOneLine(classify, 2, /--concurrency: expected a whole number ≥ 1/);
+      const add = await runCsafe(['data', 'add', 'ns', '-', '--concurrency', '0'], { env: emulator.env, input: '{"id":"a"}\n' });
+      assertOneLine(add, 2, /--concurrency: expected a whole number ≥ 1/);
+    });
+
+    for (const name of ['.', '..']) {
+      it(`namespace "${name}" is refused because it would change the URL path`, async () => {
+        const result = await runCsafe(['data', 'add', name, '-'], { env: emulator.env, input: '{"id":"a"}\n' });
+        assertOneLine(result, 2, /NAMESPACE "\.\.?": .*URL path/);
+        assert.doesNotMatch(result.stderr, /whitespace/);
+      });
+    }
+
+    it('auth logout says so when no key was stored, exit 0', async () => {
+      const env = { CSAFE_CONFIG_DIR: configDir() };
+      const result = await runCsafe(['auth', 'logout'], { env });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /no API key was stored in profile "default"/);
+      assert.doesNotMatch(result.stderr, /Removed/);
+    });
+  });
+
+  it('an upload address that expires three times is a failure (exit 1), not an authentication error', async () => {
+    const dir = configDir();
+    const file = join(dir, 'objects.jsonl');
+    writeFileSync(file, '{"id":"a","title":"x"}\n');
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { expired_upload_urls: 3 } });
+    const result = await runCsafe(['data', 'import', 'ns', file], { env: { ...emulator.env, CSAFE_CONFIG_DIR: dir } });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /error: .*upload address expired 3 times/);
+  });
+});
