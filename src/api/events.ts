@@ -1,6 +1,7 @@
 import type { HttpClient, HttpResponse } from '../core/http.js';
 import { eventIdsOf, queuedEventsResponseSchema, syncEventsResponseSchema } from '../schemas/events.js';
-import { parseResponse, UnexpectedResponseError } from './responses.js';
+import { UnexpectedResponseError } from '../core/errors.js';
+import { parseResponse } from './responses.js';
 
 export const EVENTS_PATH = '/v1/async/events';
 export const SYNC_EVENTS_PATH = '/v1/events';

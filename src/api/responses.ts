@@ -2,9 +2,6 @@ import type { z } from 'zod';
 import { UnexpectedResponseError } from '../core/errors.js';
 import { describeProblem, problemsFromZod } from '../schemas/issues.js';
 
-/** Callers check answers here: the error class lives in the core, which refuses what is not JSON at all. */
-export { UnexpectedResponseError };
-
 /** The response checked against a tolerant schema: missing promised fields fail, extra fields are kept. */
 export function parseResponse<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
   const parsed = schema.safeParse(body);

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseResponse, UnexpectedResponseError } from '../../src/api/responses.js';
+import { parseResponse } from '../../src/api/responses.js';
+import { UnexpectedResponseError } from '../../src/core/errors.js';
 import { eventIdsOf, queuedEventsResponseSchema, syncEventsResponseSchema } from '../../src/schemas/events.js';
 
 const what = 'POST /v1/events';
