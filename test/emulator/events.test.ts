@@ -11,7 +11,7 @@ interface EventsListing {
   events: Array<{ seq: number; event_id: string; idempotency_key: string | null; duplicates: number; event: Record<string, unknown> }>;
 }
 
-const listing = async (emulator: RunningEmulator) => (await call(emulator, 'GET', '/_emulator/events', { key: null })).body as EventsListing;
+const listing = async (emulator: RunningEmulator) => (await call(emulator, 'GET', '/_emulator/events')).body as EventsListing;
 const contact = (key?: string) => ({ ...EVENT_EXAMPLES.user_contact, ...(key && { idempotency_key: key }) });
 
 describe('emulator: POST /v1/async/events', () => {
