@@ -43,6 +43,16 @@ export class NestingTracker {
   }
 }
 
+/** Whether JSON text nests deeper than `limit`: a linear scan without recursion, so any depth is safe to ask about. */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  const nesting = new NestingTracker();
+  for (let i = 0; i < text.length; i++) {
+    nesting.step(text.charCodeAt(i));
+    if (nesting.depth > limit) return true;
+  }
+  return false;
+}
+
 /**
  * JSON.parse, with a failure located at its own line and column (the text may span several
  * lines). V8's message often carries no position, so the offset comes from jsonErrorOffset.

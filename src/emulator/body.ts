@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { nestsDeeperThan } from '../core/json-scan.js';
 import { EmulatorError, invalidRequest } from './errors.js';
 
 /**
@@ -56,27 +57,6 @@ export function parseJsonBody(body: Buffer): unknown {
 /** Deeper JSON is refused before it is parsed: validation, hashing and serialising all recurse. */
 export const MAX_JSON_DEPTH = 64;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPENERS = new Set([0x5b, 0x7b]);
-const CLOSERS = new Set([0x5d, 0x7d]);
-
-/** What is wrong with the nesting of a JSON text, found by one pass over it (no recursion), or undefined. */
-export function nestingProblem(text: string): string | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === BACKSLASH) index++;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) {
-      inString = true;
-    } else if (OPENERS.has(code)) {
-      if (++depth > MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects, the emulator's limit`;
-    } else if (CLOSERS.has(code)) {
-      depth--;
-    }
-  }
-  return undefined;
-}
+/** What is wrong with the nesting of a JSON text (found by a linear scan, no recursion), or undefined. */
+export const nestingProblem = (text: string): string | undefined =>
+  nestsDeeperThan(text, MAX_JSON_DEPTH) ? `nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects, the emulator's limit` : undefined;
