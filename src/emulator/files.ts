@@ -45,9 +45,20 @@ export async function makeDirectory(path: string): Promise<void> {
   }
 }
 
+/**
+ * Untouched for this long, a temporary file is no live emulator's: longer than an upload may stall
+ * (5 minutes), so another emulator on the same directory (two `csafe --emulator` runs) keeps its own.
+ */
+const LEFTOVER_AGE_MS = 10 * 60_000;
+
 /** Removes the temporary files (and directories) an emulator that was killed mid-write left behind. */
-export async function removeLeftovers(root: string): Promise<void> {
-  const names = await readdir(root, { recursive: true });
-  const leftovers = names.filter((name) => name.endsWith('.part'));
-  await Promise.all(leftovers.map((name) => rm(join(root, name), { recursive: true, force: true })));
+export async function removeLeftovers(root: string, now = Date.now()): Promise<void> {
+  const names = (await readdir(root, { recursive: true })).filter((name) => name.endsWith('.part'));
+  await Promise.all(
+    names.map(async (name) => {
+      const path = join(root, name);
+      const modified = await stat(path).then((info) => info.mtimeMs, () => now);
+      if (now - modified > LEFTOVER_AGE_MS) await rm(path, { recursive: true, force: true });
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -184,7 +184,7 @@ describe('emulator: data directories', () => {
     assert.equal((await fetch(url)).status, 200);
   });
 
-  test('.part files of an emulator that crashed are removed at the next start', async (t) => {
+  test('.part files of an emulator that crashed are removed at the next start; a live one\'s recent ones stay', async (t) => {
     const dataDir = temporaryDirectory(t);
     const emulator = await startTestEmulator({ dataDir });
     await emulator.close();
@@ -197,9 +197,15 @@ describe('emulator: data directories', () => {
     mkdirSync(join(dataDir, 'namespaces', 'abc'), { recursive: true });
     writeFileSync(join(dataDir, 'namespaces', 'abc', 'settings.json.0a1b2c.part'), 'half');
     mkdirSync(join(dataDir, 'uploads', 'scratch.0a1b2c.part'));
+    const stale = new Date(Date.now() - 11 * 60_000);
+    for (const name of readdirSync(dataDir, { recursive: true }).map(String).filter((entry) => entry.endsWith('.part'))) {
+      utimesSync(join(dataDir, name), stale, stale);
+    }
+    const inFlight = join(dataDir, 'uploads', `req_${'3'.repeat(24)}.jsonl.0a1b2c.part`);
+    writeFileSync(inFlight, 'another emulator is writing this');
     const restarted = await startTestEmulator({ dataDir });
     t.after(() => restarted.close());
     const remaining = readdirSync(dataDir, { recursive: true }).map(String).filter((name) => name.endsWith('.part'));
-    assert.deepEqual(remaining, []);
+    assert.deepEqual(remaining, [join('uploads', `req_${'3'.repeat(24)}.jsonl.0a1b2c.part`)]);
   });
 });
