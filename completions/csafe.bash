@@ -53,7 +53,7 @@ _csafe() {
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "import" -- "$cur"))
       elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--wait --timeout --no-validate $global" -- "$cur"))
       else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
-    emulator) [[ -z $sub ]] && COMPREPLY=($(compgen -W "start" -- "$cur")) || COMPREPLY=($(compgen -W "--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir $global" -- "$cur")) ;;
+    emulator) [[ -z $sub ]] && COMPREPLY=($(compgen -W "start" -- "$cur")) || COMPREPLY=($(compgen -W "--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size $global" -- "$cur")) ;;
   esac
 }
 complete -o default -F _csafe csafe

@@ -37,6 +37,12 @@ export function requireCredential(credential: Credential): void {
   throw new EmulatorError(401, message, undefined, { 'WWW-Authenticate': 'Bearer' });
 }
 
+/** requireCredential, and then only the API key: an access token is refused with a 403. */
+export function requireApiKey(credential: Credential): void {
+  requireCredential(credential);
+  if (credential.kind !== 'api_key') throw new EmulatorError(403, 'emulator control endpoints need the API key itself; an access token is not enough');
+}
+
 /** Compares digests so the comparison takes the same time whatever the secret's length or content. */
 function sameSecret(candidate: string, expected: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value).digest();

@@ -1,11 +1,13 @@
 import type { IncomingMessage } from 'node:http';
+import { nestsDeeperThan } from '../core/json-scan.js';
 import { EmulatorError, invalidRequest } from './errors.js';
 
 /**
  * Reads the body, counting bytes as they arrive. A declared or streamed size over maxBytes is
- * rejected at once and the rest of the upload is discarded, never buffered.
+ * rejected at once and the rest of the upload is discarded, never buffered; so is a body that has
+ * not arrived within timeoutMs (a 408), so a slow client cannot hold a connection for ever.
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) {
     return Promise.reject(tooLarge(`request body is ${declared} bytes, over the limit of ${maxBytes} bytes for this endpoint`));
@@ -13,34 +15,37 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) {
-        chunks.push(chunk);
-        return;
-      }
-      // Stay in flowing mode with no listener: the remaining bytes are dropped as they arrive.
+    // Stay in flowing mode with no listener: the remaining bytes are dropped as they arrive.
+    const refuse = (error: EmulatorError) => {
+      clearTimeout(deadline);
       req.off('data', onData);
       chunks.length = 0;
-      reject(tooLarge(`request body exceeds the limit of ${maxBytes} bytes for this endpoint`));
+      reject(error);
     };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      else refuse(tooLarge(`request body exceeds the limit of ${maxBytes} bytes for this endpoint`));
+    };
+    const deadline = setTimeout(() => refuse(closing(408, `the request body did not arrive within ${timeoutMs / 1000} s`)), timeoutMs);
     req.on('data', onData);
     req.once('end', () => resolve(Buffer.concat(chunks)));
     req.once('error', reject);
+    for (const settled of ['end', 'error', 'close']) req.once(settled, () => clearTimeout(deadline));
   });
 }
 
-function tooLarge(message: string): EmulatorError {
-  return new EmulatorError(413, message, undefined, {
-    // The client may still be uploading; closing tells it not to reuse this connection.
-    Connection: 'close',
-  });
-}
+const tooLarge = (message: string) => closing(413, message);
 
-/** The body as JSON, undefined when empty; a 400 that quotes the parser's complaint otherwise. */
+// The client may still be sending; closing tells it not to reuse this connection.
+const closing = (status: 408 | 413, message: string) => new EmulatorError(status, message, undefined, { Connection: 'close' });
+
+/** The body as JSON, undefined when empty; a 400 that quotes the parser's complaint, or names the nesting limit, otherwise. */
 export function parseJsonBody(body: Buffer): unknown {
   const text = body.toString('utf8');
   if (text.trim() === '') return undefined;
+  const tooDeep = nestingProblem(text);
+  if (tooDeep !== undefined) throw invalidRequest([{ path: [], message: tooDeep }]);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -48,3 +53,10 @@ export function parseJsonBody(body: Buffer): unknown {
     throw invalidRequest([{ path: [], message: `not valid JSON: ${reason}` }]);
   }
 }
+
+/** Deeper JSON is refused before it is parsed: validation, hashing and serialising all recurse. */
+export const MAX_JSON_DEPTH = 64;
+
+/** What is wrong with the nesting of a JSON text (found by a linear scan, no recursion), or undefined. */
+export const nestingProblem = (text: string): string | undefined =>
+  nestsDeeperThan(text, MAX_JSON_DEPTH) ? `nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects, the emulator's limit` : undefined;

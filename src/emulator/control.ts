@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requireApiKey } from './auth.js';
 import { invalidRequest } from './errors.js';
 import { digestImages } from './images.js';
 import type { Route, RouteContext, RouteResult } from './router.js';
@@ -7,8 +8,8 @@ import { validateBody } from './validation.js';
 
 /**
  * Emulator-only endpoints under the reserved prefix /_emulator: inspection (requests, events),
- * reset, quirks and reference sets (and review links, in review.ts).
- * They need no credential and are not written to the request log.
+ * reset, quirks and reference sets. They need the API key itself (not an access token) and are
+ * not written to the request log. Review links (review.ts) carry a signature instead.
  */
 export const controlRoutes: readonly Route[] = [
   control('GET', '/_emulator/health', health),
@@ -21,8 +22,18 @@ export const controlRoutes: readonly Route[] = [
   control('DELETE', '/_emulator/events', clearEvents),
 ];
 
+/** A control route: the API key is checked here, so every route made with control() requires it. */
 export function control(method: Route['method'], pattern: string, handle: Route['handle'], maxBodyBytes = 64 * 1024): Route {
-  return { method, pattern, maxBodyBytes, auth: false, handle };
+  return {
+    method,
+    pattern,
+    maxBodyBytes,
+    auth: true,
+    handle: (ctx) => {
+      requireApiKey(ctx.credential);
+      return handle(ctx);
+    },
+  };
 }
 
 const ok = (body: unknown): RouteResult => ({ status: 200, body });

@@ -46,12 +46,13 @@ function phase(since: number, timing: Timing, workDone: boolean): 'queued' | 'in
   return 'done';
 }
 
-/** The add-type record of GET …/requests/{id}: data stays [] until the request is terminal. */
-export function addRecordView(record: AddRequest, timing: Timing) {
+/** The add-type record of GET …/requests/{id}: data stays [] until the request is terminal; `reviewLink` gives each object's url. */
+export function addRecordView(record: AddRequest, timing: Timing, reviewLink: (id: string) => string) {
   const current = phase(record.created_at, timing, true);
   const failed = record.entries.some((entry) => entry.error !== undefined);
   const status = current !== 'done' ? current : failed ? 'failed' : 'succeeded';
-  return { data: current === 'done' ? record.entries : [], namespace: record.namespace, request_id: record.request_id, status };
+  const data = current === 'done' ? record.entries.map((entry) => ({ ...entry, url: reviewLink(entry.id) })) : [];
+  return { data, namespace: record.namespace, request_id: record.request_id, status };
 }
 
 /** What a read of an import record needs besides the record: whether its upload is arriving now, and its output's address. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NamespaceSchema } from '../schemas/data.js';
 import type { StoredRequest } from './data-records.js';
-import { isMissing, readJsonFile, replaceFile, temporaryPathFor } from './files.js';
+import { isMissing, makeDirectory, readJsonFile, removeLeftovers, replaceFile, temporaryPathFor } from './files.js';
 
 /** One line of a namespace's object log: the ids an add request stored, or an import whose objects were all stored. */
 export type ObjectLogEntry = { at: number } & ({ ids: string[] } | { import: string });
@@ -40,6 +40,8 @@ export class DataStore {
   /** Without a directory, the data lives in a private temporary one that close() removes. */
   static async open(dataDir: string | undefined): Promise<DataStore> {
     const root = dataDir ?? (await mkdtemp(join(tmpdir(), 'csafe-emulator-')));
+    await makeDirectory(root);
+    await removeLeftovers(root);
     await createAreas(root);
     return new DataStore(root, await loadSecret(join(root, 'signing-secret')), dataDir === undefined);
   }

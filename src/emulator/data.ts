@@ -47,8 +47,8 @@ async function addData(ctx: RouteContext): Promise<RouteResult> {
   const namespace = namespaceOf(ctx);
   const { data } = validateBody(addDataRequestSchema, ctx.json());
   const schema = await ctx.state.data.settings(namespace);
-  const baseUrl = baseUrlOf(ctx.req);
-  const entries = (Array.isArray(data) ? data : [data]).map((object) => processObject(object, schema, reviewUrl(baseUrl, namespace, object.id)));
+  // The review url is made when the record is read, from the address it is read at.
+  const entries = (Array.isArray(data) ? data : [data]).map((object) => processObject(object, schema, ''));
   const requestId = newRequestId();
   const createdAt = ctx.config.now();
   await ctx.state.data.addRequest({ kind: 'add', namespace, request_id: requestId, created_at: createdAt, entries });
@@ -83,7 +83,8 @@ async function getRequest(ctx: RouteContext): Promise<RouteResult> {
   const record = await ctx.state.data.request(requestId);
   if (record === undefined || record.namespace !== namespace) throw new EmulatorError(404, `no request ${requestId} in namespace ${namespace}`);
   const timing: Timing = { now: ctx.config.now(), processingDelayMs: ctx.config.processingDelayMs };
-  const view = record.kind === 'add' ? addRecordView(record, timing) : importView(ctx, record, timing);
+  const reviewLink = (id: string) => reviewUrl(ctx.state.data.secret, baseUrlOf(ctx.req), record.namespace, id);
+  const view = record.kind === 'add' ? addRecordView(record, timing, reviewLink) : importView(ctx, record, timing);
   // A field the spec does not list, to test that clients keep tolerating them.
   return { status: 200, body: ctx.state.quirks.unknown_values ? { ...view, priority: 'normal' } : view };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 /** A fresh name beside `path`, to write to before renaming over it. Random, as two writers may share a pid. */
 export const temporaryPathFor = (path: string) => `${path}.${randomBytes(6).toString('hex')}.part`;
@@ -25,3 +26,39 @@ export async function readJsonFile<T>(path: string): Promise<T | undefined> {
 }
 
 export const isMissing = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
+
+/**
+ * mkdir -p, one level at a time: node's own recursive mkdir never returns for a path under /proc
+ * (it retries the ENOENT forever), so a bad --data-dir would hang the emulator instead of failing.
+ */
+export async function makeDirectory(path: string): Promise<void> {
+  try {
+    await mkdir(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && (await stat(path)).isDirectory()) return;
+    if (code !== 'ENOENT' || dirname(path) === path) throw error;
+    await makeDirectory(dirname(path));
+    await mkdir(path).catch((again: unknown) => {
+      if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again;
+    });
+  }
+}
+
+/**
+ * Untouched for this long, a temporary file is no live emulator's: longer than an upload may stall
+ * (5 minutes), so another emulator on the same directory (two `csafe --emulator` runs) keeps its own.
+ */
+const LEFTOVER_AGE_MS = 10 * 60_000;
+
+/** Removes the temporary files (and directories) an emulator that was killed mid-write left behind. */
+export async function removeLeftovers(root: string, now = Date.now()): Promise<void> {
+  const names = (await readdir(root, { recursive: true })).filter((name) => name.endsWith('.part'));
+  await Promise.all(
+    names.map(async (name) => {
+      const path = join(root, name);
+      const modified = await stat(path).then((info) => info.mtimeMs, () => now);
+      if (now - modified > LEFTOVER_AGE_MS) await rm(path, { recursive: true, force: true });
+    }),
+  );
+}

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { dataObjectSchema, type DataObject, type NamespaceSchema } from '../schemas/data.js';
 import { describeProblem, problemsFromZod } from '../schemas/issues.js';
+import { nestingProblem } from './body.js';
 
 /** Longer lines fail the import rather than grow memory. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -94,6 +95,8 @@ const lineText = (buffer: Buffer, start: number, end: number) =>
 /** The object on a line; what is wrong with the line; or undefined for a blank line. */
 function objectOf(line: string): DataObject | string | undefined {
   if (line.trim() === '') return undefined;
+  const tooDeep = nestingProblem(line);
+  if (tooDeep !== undefined) return tooDeep;
   let value: unknown;
   try {
     value = JSON.parse(line);

@@ -44,7 +44,7 @@ async function checkUpload(store: DataStore, record: ImportRequest, now: () => n
 
 /** The content of data_url: one {"id","output","url"} line per object, in file order. */
 export function importOutput(store: DataStore, record: ImportRequest, outcome: ImportSuccess, baseUrl: string): Readable {
-  const toEntry = entryMaker(record, outcome, baseUrl);
+  const toEntry = entryMaker(store, record, outcome, baseUrl);
   return Readable.from(
     (async function* () {
       for await (const objects of importedObjects(store.ingestedPath(record.request_id))) {
@@ -56,7 +56,7 @@ export function importOutput(store: DataStore, record: ImportRequest, outcome: I
 
 /** One imported object's entry, found by reading through the file. */
 export async function importedEntry(store: DataStore, record: ImportRequest, outcome: ImportSuccess, baseUrl: string, id: string) {
-  const toEntry = entryMaker(record, outcome, baseUrl);
+  const toEntry = entryMaker(store, record, outcome, baseUrl);
   for await (const objects of importedObjects(store.ingestedPath(record.request_id))) {
     const object = objects.find((candidate) => candidate.id === id);
     if (object !== undefined) return toEntry(object);
@@ -65,6 +65,6 @@ export async function importedEntry(store: DataStore, record: ImportRequest, out
 }
 
 const entryMaker =
-  (record: ImportRequest, outcome: ImportSuccess, baseUrl: string) =>
+  (store: DataStore, record: ImportRequest, outcome: ImportSuccess, baseUrl: string) =>
   (object: DataObject): ObjectEntry =>
-    processObject(object, outcome.schema, reviewUrl(baseUrl, record.namespace, object.id));
+    processObject(object, outcome.schema, reviewUrl(store.secret, baseUrl, record.namespace, object.id));

@@ -26,6 +26,14 @@ export interface EmulatorOptions {
   /** Where namespaces, requests, uploads, outputs and the signing secret persist; a private temporary directory when absent. */
   dataDir?: string;
   now?: () => number;
+  /** How long a client may take to send a request's headers (60 s by default); then the connection is closed. */
+  headersTimeoutMs?: number;
+  /** How long a client may take to send the body of a request that is not an upload (60 s): then 408. */
+  bodyTimeoutMs?: number;
+  /** How long an upload may go without receiving a byte (5 minutes), however long it takes overall. */
+  uploadIdleTimeoutMs?: number;
+  /** How many of the latest requests GET /_emulator/requests keeps (10,000). */
+  requestLogSize?: number;
 }
 
 export interface RunningEmulator {
@@ -41,6 +49,19 @@ export const DEFAULT_EMULATOR_API_KEY = 'sk_test_csafe_emulator';
 const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_PORT = 4477;
 const DEFAULT_PROCESSING_DELAY_MS = 1000;
+export const DEFAULT_REQUEST_LOG_SIZE = 10_000;
+
+/** Why an emulator could not start, for the command to put in its own words. */
+export class EmulatorStartError extends Error {
+  constructor(
+    readonly reason: 'port_in_use' | 'data_dir',
+    /** For data_dir, what went wrong, e.g. "no such file or directory". */
+    readonly detail: string,
+  ) {
+    super(reason === 'port_in_use' ? 'the port is already in use' : `cannot create the data directory: ${detail}`);
+    this.name = 'EmulatorStartError';
+  }
+}
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? DEFAULT_HOST;
@@ -54,13 +75,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     startedAt: now(),
     processingDelayMs: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
     uploadTtlMs: options.uploadTtlMs ?? IMPORT_UPLOAD_TTL_SECONDS * 1000,
+    requestLogSize: options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE,
+    headersTimeoutMs: options.headersTimeoutMs ?? 60_000,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 60_000,
+    uploadIdleTimeoutMs: options.uploadIdleTimeoutMs ?? 5 * 60_000,
     ...(options.faults !== undefined && { faults: options.faults }),
   };
-  const data = await DataStore.open(options.dataDir);
+  const data = await DataStore.open(options.dataDir).catch((error: unknown) => {
+    throw new EmulatorStartError('data_dir', systemReason(error));
+  });
   const server = createEmulatorServer(config, createState(data));
   await listen(server, options.port ?? DEFAULT_PORT, host).catch(async (error: unknown) => {
     await data.close();
-    throw error;
+    throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new EmulatorStartError('port_in_use', '') : error;
   });
   const { port } = server.address() as AddressInfo;
   return {
@@ -74,6 +101,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
   };
 }
+
+/** "no such file or directory" from "ENOENT: no such file or directory, mkdir '/proc/x'". */
+const systemReason = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {

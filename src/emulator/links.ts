@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { signedLink } from './signing.js';
 
 /** The address the caller reached this emulator at, so the links it hands out work from there. */
 export function baseUrlOf(req: IncomingMessage): string {
@@ -6,6 +7,12 @@ export function baseUrlOf(req: IncomingMessage): string {
   return `http://${req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`}`;
 }
 
-/** An object's link into the service's review interface (GET /_emulator/review/…). */
-export const reviewUrl = (baseUrl: string, namespace: string, id: string) =>
-  `${baseUrl}/_emulator/review/${encodeURIComponent(namespace)}/${encodeURIComponent(id)}`;
+/** The canonical path of an object's review page, which is also what its link's signature covers. */
+export const reviewPath = (namespace: string, id: string) => `/_emulator/review/${encodeURIComponent(namespace)}/${encodeURIComponent(id)}`;
+
+/**
+ * An object's link into the service's review interface (GET /_emulator/review/…), signed so it
+ * opens in a browser without the API key. Built when read, from the address it is read at.
+ */
+export const reviewUrl = (secret: Buffer, baseUrl: string, namespace: string, id: string) =>
+  signedLink(secret, baseUrl, reviewPath(namespace, id));

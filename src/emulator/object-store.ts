@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { temporaryPathFor } from './files.js';
+import { isMissing, temporaryPathFor } from './files.js';
 import { importOutput, processImport } from './imports.js';
 import { baseUrlOf } from './links.js';
 import type { Route, RouteContext, RouteResult } from './router.js';
@@ -26,8 +26,8 @@ export const outputObject = (requestId: string): SignedOperation => ({ method: '
  * errors as XML, and an upload is streamed to disk, never held in memory.
  */
 export const storageRoutes: readonly Route[] = [
-  { method: 'PUT', pattern: '/_storage/imports/:namespace/:file', streamBody: true, auth: false, handle: receiveUpload },
-  { method: 'GET', pattern: '/_storage/outputs/:file', maxBodyBytes: 0, auth: false, handle: sendOutput },
+  { method: 'PUT', pattern: '/_storage/imports/:namespace/:file', streamBody: true, auth: false, ownContentType: true, handle: receiveUpload },
+  { method: 'GET', pattern: '/_storage/outputs/:file', maxBodyBytes: 0, auth: false, ownContentType: true, handle: sendOutput },
 ];
 
 const requestIdOf = (file: string) => file.replace(/\.jsonl$/, '');
@@ -40,18 +40,21 @@ async function receiveUpload(ctx: RouteContext): Promise<RouteResult> {
     authorizationRefusal(ctx.req) ??
     lengthRefusal(ctx.req) ??
     signatureRefusal(ctx, importObject(namespace, requestId)) ??
-    ((await data.request(requestId))?.kind === 'import' ? undefined : s3Error(404, 'NoSuchUpload', 'No import is waiting for this object (was the emulator reset?)'));
+    ((await data.request(requestId))?.kind === 'import' ? undefined : noSuchUpload());
   // A refusal comes before the body is read; closing stops the client sending the rest of it.
   if (refusal !== undefined) return { ...refusal, headers: { Connection: 'close' } };
 
-  const received = await data.receiveUpload(requestId, () => receiveBody(ctx.req, data.uploadPath(requestId), Number(ctx.req.headers['content-length'])));
+  const received = await data.receiveUpload(requestId, () =>
+    receiveBody(ctx.req, data.uploadPath(requestId), Number(ctx.req.headers['content-length']), ctx.config.uploadIdleTimeoutMs),
+  );
   if (received === undefined) return s3Error(400, 'IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header.');
   if (takeQuirk(ctx.state.quirks, 'failing_uploads')) {
     await rm(received.temporary, { force: true });
     return s3Error(503, 'SlowDown', 'Please reduce your request rate.');
   }
   // A re-upload replaces the object, as in S3; only the first complete one starts processing.
-  await rename(received.temporary, data.uploadPath(requestId));
+  // A reset while the body arrived has removed the upload area, and with it the import.
+  if (!(await renamed(received.temporary, data.uploadPath(requestId)))) return noSuchUpload();
   const current = await data.request(requestId);
   if (current?.kind === 'import' && current.uploaded_at === undefined) {
     const uploaded = { ...current, uploaded_at: ctx.config.now() };
@@ -61,8 +64,23 @@ async function receiveUpload(ctx: RouteContext): Promise<RouteResult> {
   return { status: 200, headers: { ETag: received.etag }, raw: { contentType: 'application/xml', length: 0, content: '' } };
 }
 
-/** Streams the body to a temporary file beside `path`; only exactly Content-Length bytes make an upload. */
-async function receiveBody(req: IncomingMessage, path: string, declared: number): Promise<{ temporary: string; etag: string } | undefined> {
+const noSuchUpload = () => s3Error(404, 'NoSuchUpload', 'No import is waiting for this object (was the emulator reset?)');
+
+/** False when the source is gone. */
+const renamed = (from: string, to: string) =>
+  rename(from, to).then(
+    () => true,
+    (error: unknown) => {
+      if (isMissing(error)) return false;
+      throw error;
+    },
+  );
+
+/**
+ * Streams the body to a temporary file beside `path`; only exactly Content-Length bytes make an
+ * upload. However long an upload takes, it must not stall for idleMs: then the connection is cut.
+ */
+async function receiveBody(req: IncomingMessage, path: string, declared: number, idleMs: number): Promise<{ temporary: string; etag: string } | undefined> {
   const temporary = temporaryPathFor(path);
   const md5 = createHash('md5');
   let received = 0;
@@ -73,12 +91,16 @@ async function receiveBody(req: IncomingMessage, path: string, declared: number)
       yield chunk;
     }
   };
+  // With no listener for it, node's server destroys a socket whose timeout fires.
+  req.setTimeout(idleMs);
   try {
     await pipeline(req, count, createWriteStream(temporary, { mode: 0o600 }));
     if (received === declared) return { temporary, etag: `"${md5.digest('hex')}"` };
   } catch (error) {
     // The caller went away mid-body: nothing is stored. Anything else (a full disk) is a failure of ours.
     if (received >= declared) throw error;
+  } finally {
+    req.setTimeout(0);
   }
   await rm(temporary, { force: true });
   return undefined;

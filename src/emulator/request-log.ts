@@ -30,7 +30,8 @@ export interface ServedRequest {
   durationMs: number;
 }
 
-export function logRequest(state: State, served: ServedRequest): void {
+/** Appends to the log, dropping the oldest entries beyond `size`, so memory stays bounded. */
+export function logRequest(state: State, served: ServedRequest, size: number): void {
   const { req } = served;
   const header = (name: string) => {
     const value = req.headers[name];
@@ -52,4 +53,5 @@ export function logRequest(state: State, served: ServedRequest): void {
     fault: served.fault,
     duration_ms: Math.round(served.durationMs * 100) / 100,
   });
+  if (state.requests.length > size) state.requests.splice(0, state.requests.length - size);
 }

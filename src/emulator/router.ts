@@ -35,6 +35,8 @@ interface RouteBase {
   pattern: string;
   /** Whether the route needs a valid API key or access token. */
   auth: boolean;
+  /** The route checks the Content-Type itself (the object store's); every other route takes JSON only. */
+  ownContentType?: true;
   handle(ctx: RouteContext): RouteResult | Promise<RouteResult>;
 }
 

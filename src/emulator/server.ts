@@ -10,6 +10,7 @@ import { dataRoutes } from './data.js';
 import { EmulatorError, errorBody } from './errors.js';
 import { eventRoutes } from './events.js';
 import { faultInjector, type Fault, type FaultDraw } from './faults.js';
+import { baseUrlOf } from './links.js';
 import { logRequest } from './request-log.js';
 import { storageRoutes } from './object-store.js';
 import { createRouter, type RawBody, type Route, type RouteResult, type Router } from './router.js';
@@ -28,10 +29,20 @@ export function createEmulatorServer(config: EmulatorConfig, state: State): Serv
   const router = createRouter(ROUTES);
   // Not part of State: /_emulator/reset must not restart the fault sequence a --seed replays.
   const drawFault = faultInjector(config.faults, config.now);
-  // No limit on receiving a whole request (node's default is 5 minutes): uploads of several GB take longer.
-  return createServer({ requestTimeout: 0 }, (req, res) => {
-    void serve(req, res, router, config, state, drawFault);
-  });
+  // No limit on receiving a whole request (node's default is 5 minutes): uploads of several GB take
+  // longer. Slow clients are cut off instead by the headers limit here, the body limit of readBody
+  // and the idle limit of uploads.
+  return createServer(
+    {
+      requestTimeout: 0,
+      headersTimeout: config.headersTimeoutMs,
+      // How often node looks for connections past the headers limit (30 s by default, longer than the limit).
+      connectionsCheckingInterval: Math.min(1000, Math.max(10, config.headersTimeoutMs / 2)),
+    },
+    (req, res) => {
+      serve(req, res, router, config, state, drawFault).catch((error: unknown) => answerFailure(res, error));
+    },
+  );
 }
 
 async function serve(req: IncomingMessage, res: ServerResponse, router: Router, config: EmulatorConfig, state: State, drawFault: FaultDraw) {
@@ -46,7 +57,11 @@ async function serve(req: IncomingMessage, res: ServerResponse, router: Router, 
   if (isServicePath(path) && config.latencyMs > 0) await delay(config.latencyMs);
   if (isLoggedPath(path)) {
     // Logged before the response is written, so a caller that reads the log next always sees this entry.
-    logRequest(state, { req, path, status: result.status, auth: credential.kind, fault: fault?.kind ?? null, receivedAt, durationMs: performance.now() - started });
+    logRequest(
+      state,
+      { req, path, status: result.status, auth: credential.kind, fault: fault?.kind ?? null, receivedAt, durationMs: performance.now() - started },
+      config.requestLogSize,
+    );
   }
   if (fault?.kind === 'reset') return resetMidResponse(res, result);
   if (fault?.kind === 'timeout') await delay(fault.delayMs);
@@ -83,6 +98,7 @@ async function dispatch(
   config: EmulatorConfig,
   state: State,
 ): Promise<RouteResult> {
+  refuseForeignOrigin(req);
   const method = req.method ?? 'GET';
   const match = router(method, path);
   if (match.kind === 'not_found') throw new EmulatorError(404, `no endpoint ${path}`);
@@ -92,16 +108,46 @@ async function dispatch(
   }
   const { route, params } = match;
   if (route.auth) requireCredential(credential);
-  const body = 'streamBody' in route ? Buffer.alloc(0) : await readBody(req, route.maxBodyBytes);
+  const body = 'streamBody' in route ? Buffer.alloc(0) : await readBody(req, route.maxBodyBytes, config.bodyTimeoutMs);
+  if (!route.ownContentType) requireJsonContentType(req.headers['content-type'], body);
   return route.handle({ req, params, config, state, credential, body, json: () => parseJsonBody(body) });
 }
 
+/**
+ * A browser on another site sends its own Origin; refusing it keeps web pages from driving the
+ * emulator (a reset, say). Clients other than browsers send no Origin.
+ */
+function refuseForeignOrigin(req: IncomingMessage): void {
+  const origin = req.headers.origin;
+  const own = baseUrlOf(req);
+  if (origin === undefined || origin === own) return;
+  throw new EmulatorError(403, `requests from another origin (${origin}) are refused; the emulator answers its own origin, ${own}, and clients that send no Origin`);
+}
+
+/** JSON routes take JSON: a form or text/plain body, which a browser sends across sites without asking, is a 415. */
+function requireJsonContentType(contentType: string | undefined, body: Buffer): void {
+  if (contentType === undefined ? body.length === 0 : /^application\/json\s*(;|$)/i.test(contentType.trim())) return;
+  const given = contentType === undefined ? 'no Content-Type' : `Content-Type "${contentType}"`;
+  throw new EmulatorError(415, `expected Content-Type: application/json, got ${given}`);
+}
+
+/** An unexpected failure is a 500 that says no more than that: its message may name the emulator's own files. */
 function toErrorResult(error: unknown): RouteResult {
-  const failure =
-    error instanceof EmulatorError
-      ? error
-      : new EmulatorError(500, `emulator failure: ${error instanceof Error ? error.message : String(error)}`);
+  if (!(error instanceof EmulatorError)) logFailure(error);
+  const failure = error instanceof EmulatorError ? error : new EmulatorError(500, 'the emulator failed to handle this request (details on its stderr)');
   return { status: failure.status, body: errorBody(failure), headers: failure.headers };
+}
+
+const logFailure = (error: unknown) => process.stderr.write(`csafe emulator: request failed: ${error instanceof Error ? error.message : String(error)}\n`);
+
+/** A failure after the handler (a response too deeply nested to serialise, say): a 500 if nothing was sent yet. */
+function answerFailure(res: ServerResponse, error: unknown): void {
+  if (res.headersSent) {
+    logFailure(error);
+    res.destroy();
+  } else {
+    send(res, toErrorResult(error));
+  }
 }
 
 function send(res: ServerResponse, result: RouteResult): void {

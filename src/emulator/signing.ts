@@ -24,11 +24,36 @@ export type SignatureCheck = 'valid' | 'mismatch' | 'expired';
 
 /** Checks the signature first, so a tampered expiry is a mismatch and not merely expired. */
 export function checkSignature(secret: Buffer, operation: SignedOperation, query: URLSearchParams, now: number): SignatureCheck {
-  const expires = query.get(EXPIRES) ?? '';
-  const given = Buffer.from(query.get(SIGNATURE) ?? '', 'hex');
-  const expected = Buffer.from(sign(secret, operation, expires), 'hex');
-  if (!/^\d+$/.test(expires) || given.length !== expected.length || !timingSafeEqual(given, expected)) return 'mismatch';
+  const expires = onlyValue(query, EXPIRES);
+  if (expires === undefined || !/^\d+$/.test(expires) || !signatureMatches(query, sign(secret, operation, expires))) return 'mismatch';
   return now >= Number(expires) * 1000 ? 'expired' : 'valid';
+}
+
+/** `<baseUrl><path>?X-Csafe-Signature=…`: a GET link that does not expire (review links), signed over its path. */
+export function signedLink(secret: Buffer, baseUrl: string, path: string): string {
+  return `${baseUrl}${path}?${SIGNATURE}=${sign(secret, linkOperation(path), '')}`;
+}
+
+export const checkLinkSignature = (secret: Buffer, path: string, query: URLSearchParams): boolean =>
+  signatureMatches(query, sign(secret, linkOperation(path), ''));
+
+/** Paths start with "/", object keys never do, so a link's signature is never a valid object-store one. */
+const linkOperation = (path: string): SignedOperation => ({ method: 'GET', key: path, contentType: '' });
+
+/**
+ * Exactly one signature parameter of exactly 64 lowercase hex characters, equal to the expected
+ * one. Checked as text first: Buffer.from(hex) would stop at the first character that is not hex.
+ */
+function signatureMatches(query: URLSearchParams, expected: string): boolean {
+  const given = onlyValue(query, SIGNATURE);
+  if (given === undefined || !/^[0-9a-f]{64}$/.test(given)) return false;
+  return timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(expected, 'hex'));
+}
+
+/** The parameter's value when it occurs exactly once; a repeated parameter is refused, not resolved. */
+function onlyValue(query: URLSearchParams, name: string): string | undefined {
+  const values = query.getAll(name);
+  return values.length === 1 ? values[0] : undefined;
 }
 
 function sign(secret: Buffer, { method, key, contentType }: SignedOperation, expires: string): string {

@@ -3,6 +3,7 @@ import { CLASSIFIER_RULES } from './classifier.js';
 import type { DataStore } from './data-store.js';
 import type { FaultSettings } from './faults.js';
 import type { RequestLogEntry } from './request-log.js';
+import { TokenTable } from './tokens.js';
 
 /** Fixed for the life of an emulator instance. */
 export interface EmulatorConfig {
@@ -17,6 +18,12 @@ export interface EmulatorConfig {
   processingDelayMs: number;
   /** Lifetime of an import's pre-signed upload URL. */
   uploadTtlMs: number;
+  /** How many of the latest requests the request log keeps. */
+  requestLogSize: number;
+  /** The limits on slow clients (see EmulatorOptions). */
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  uploadIdleTimeoutMs: number;
 }
 
 export interface IssuedToken {
@@ -46,7 +53,7 @@ export interface IngestedEvent {
 /** Everything an instance remembers. Kept per instance, never at module level, so instances are independent. */
 export interface State {
   /** Keyed by tokenDigest(token): the token itself is never stored. */
-  tokens: Map<string, IssuedToken>;
+  tokens: TokenTable;
   requests: RequestLogEntry[];
   nextRequestSeq: number;
   /** set_id → SHA-256 hex digests of the decoded image bytes in the set. */
@@ -61,7 +68,7 @@ export interface State {
 export function createState(data: DataStore): State {
   return {
     data,
-    tokens: new Map(),
+    tokens: new TokenTable(),
     requests: [],
     nextRequestSeq: 1,
     referenceSets: new Map(

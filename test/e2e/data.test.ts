@@ -92,7 +92,7 @@ describe('csafe settings put and data add/status', () => {
     const rows = tsvRows(table.stdout);
     assert.deepEqual(rows.map(([id, status]) => [id, status]), [['obj_0', 'succeeded'], ['obj_1', 'succeeded'], ['obj_2', 'succeeded']]);
     assert.match(rows[1]![2]!, /violence:/);
-    assert.match(rows[1]![3]!, /\/_emulator\/review\/listings\/obj_1$/);
+    assert.match(rows[1]![3]!, /\/_emulator\/review\/listings\/obj_1\?X-Csafe-Signature=[0-9a-f]{64}$/);
 
     const onTerminal = await runCsafe(['data', 'add', 'listings', items, '--wait'], { env: { ...emulator.env, CSAFE_FORCE_TTY: '1' }, cwd: dir });
     assert.equal(onTerminal.code, 0, onTerminal.stderr);

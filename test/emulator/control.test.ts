@@ -23,8 +23,9 @@ const textContent = (text: string) => ({ user_id: 'user_1', content: [{ type: 't
 describe('emulator control endpoints', () => {
   const emulator = useTestEmulator();
 
-  test('health answers without a credential', async () => {
-    const reply = await call(emulator, 'GET', '/_emulator/health', { key: null });
+  test('health answers with the API key, and only with it', async () => {
+    assertError(await call(emulator, 'GET', '/_emulator/health', { key: null }), 401);
+    const reply = await call(emulator, 'GET', '/_emulator/health');
     assert.equal(reply.status, 200);
     const body = reply.body as { status: string; version: string; uptime_s: number };
     assert.equal(body.status, 'ok');

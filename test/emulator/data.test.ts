@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { addData, getRecord, manualClock } from './data-support.js';
-import { assertError, call, useTestEmulator } from './support.js';
+import { assertError, call, resetEmulator, useTestEmulator } from './support.js';
 
 const SETTINGS = {
   schema: {
@@ -83,6 +83,8 @@ describe('emulator: namespace settings and data', () => {
     clock.advance(1000);
     const record = await getRecord(emulator, 'listings', requestId);
     assert.equal(record.status, 'succeeded');
+    const url = record.data![0]!.url as string;
+    assert.match(url, new RegExp(`^${emulator.baseUrl}/_emulator/review/listings/item-1\\?X-Csafe-Signature=[0-9a-f]{64}$`));
     assert.deepEqual(record.data, [
       {
         id: 'item-1',
@@ -103,13 +105,13 @@ describe('emulator: namespace settings and data', () => {
             { label: 'pii', score: 0.85, decision: 'match' },
           ],
         },
-        url: `${emulator.baseUrl}/_emulator/review/listings/item-1`,
+        url,
         metadata: { seller: { name: 'Sam' } },
       },
     ]);
-    const review = await call(emulator, 'GET', '/_emulator/review/listings/item-1', { key: null });
+    const review = await fetch(url);
     assert.equal(review.status, 200);
-    assert.deepEqual(review.body, { namespace: 'listings', request_id: requestId, ...record.data![0] });
+    assert.deepEqual(await review.json(), { namespace: 'listings', request_id: requestId, ...record.data![0] });
   });
 
   test('an object whose URL-typed field holds no http(s) URL fails the request; the others keep their output', async () => {
@@ -134,7 +136,11 @@ describe('emulator: namespace settings and data', () => {
     assertError(await call(emulator, 'GET', `/v1/data/other/requests/${requestId}`), 404);
     assertError(await call(emulator, 'GET', '/v1/data/listings/requests/req_000000000000000000000000'), 404);
     assertError(await call(emulator, 'GET', '/v1/data/listings/requests/..%2F..%2Fsigning-secret'), 404);
-    assertError(await call(emulator, 'GET', '/_emulator/review/listings/nobody', { key: null }), 404);
+    clock.advance(1000);
+    const [{ url }] = (await getRecord(emulator, 'listings', requestId)).data as [{ url: string }];
+    await resetEmulator(emulator);
+    const gone = await fetch(url);
+    assertError({ status: gone.status, headers: gone.headers, body: await gone.json() }, 404);
   });
 
   test('data endpoints need the API key', async () => {

@@ -14,10 +14,10 @@ export interface Reply {
 export interface CallOptions {
   /** Serialised as the JSON body. */
   json?: unknown;
-  /** A raw body, sent as is. */
+  /** A raw body, sent as is (as application/json unless `headers` says otherwise). */
   body?: string;
   headers?: Record<string, string>;
-  /** Bearer credential; the emulator's API key by default, null for no Authorization header. */
+  /** Bearer credential; the emulator's API key by default (which /_emulator routes need), null for no Authorization header. */
   key?: string | null;
 }
 
@@ -52,7 +52,7 @@ export async function call(emulator: RunningEmulator, method: string, path: stri
   const key = options.key === undefined ? emulator.apiKey : options.key;
   const headers: Record<string, string> = {
     ...(key === null ? {} : { Authorization: `Bearer ${key}` }),
-    ...(options.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+    ...(options.json === undefined && options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
     ...options.headers,
   };
   const body = options.json === undefined ? options.body : JSON.stringify(options.json);

@@ -111,7 +111,7 @@ export async function startEmulatorProcess(extraArgs: readonly string[] = []): P
   const control = async (path: string, init: { method?: string; body?: unknown } = {}) => {
     const response = await fetch(ready.base_url + path, {
       method: init.method ?? 'GET',
-      headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${ready.api_key}`, ...(init.body !== undefined && { 'content-type': 'application/json' }) },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
     const text = await response.text();

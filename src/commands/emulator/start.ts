@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { parseDuration } from '../../core/duration.js';
+import { CsafeError } from '../../core/errors.js';
 import { parseOptions } from '../../core/options.js';
 import { FAULT_KINDS } from '../../emulator/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
@@ -23,6 +24,7 @@ const optionsSchema = z.object({
   processingDelay: z.string().default('1s').transform((text) => parseDuration(text, '--processing-delay')),
   uploadTtl: z.string().default('12h').transform((text) => parseDuration(text, '--upload-ttl')),
   dataDir: z.string().min(1, { error: 'expected a directory' }).optional(),
+  requestLogSize: z.coerce.number({ error: 'expected a whole number ≥ 0' }).int({ error: 'expected a whole number ≥ 0' }).min(0, { error: 'expected a whole number ≥ 0' }).default(10_000),
 });
 
 export function registerEmulatorStart(group: Command, app: App): void {
@@ -40,6 +42,7 @@ export function registerEmulatorStart(group: Command, app: App): void {
     .option('--processing-delay <duration>', 'how long namespace data takes to process (queued, then ingesting)', '1s')
     .option('--upload-ttl <duration>', 'lifetime of pre-signed import upload URLs', '12h')
     .option('--data-dir <dir>', 'keep namespaces, requests, uploads and the URL signing secret here, across restarts')
+    .option('--request-log-size <n>', 'how many of the latest requests GET /_emulator/requests keeps', '10000')
     .addHelpText('after', `
 Faults: 429 (Retry-After 1 s, seconds or HTTP-date) and 503 are answered without processing;
 reset and timeout process the request first, then drop the connection mid-response or hold
@@ -47,11 +50,16 @@ the response for --fault-delay, so client retries meet idempotency-key de-duplic
 
 Without --data-dir, namespace data lives in a temporary directory removed on exit.
 
+Control endpoints (/_emulator/*) need the API key; requests carrying another site's
+Origin are refused (403), and JSON endpoints take only Content-Type: application/json (415).
+Slow clients are cut off: headers must arrive within 60 s, other bodies within 60 s,
+and an upload may not stall for 5 minutes. JSON nested deeper than 64 levels is a 400.
+
 The API key is --api-key, or sk_test_csafe_emulator. With --json, one line
 {"base_url":…,"api_key":…} is printed on stdout when the emulator is ready.`)
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(optionsSchema, command.opts());
-      const { startEmulator } = await import('../../emulator/index.js');
+      const { startEmulator, EmulatorStartError } = await import('../../emulator/index.js');
       const emulator = await startEmulator({
         host: options.host,
         port: options.port,
@@ -61,7 +69,15 @@ The API key is --api-key, or sk_test_csafe_emulator. With --json, one line
         processingDelayMs: options.processingDelay,
         uploadTtlMs: options.uploadTtl,
         ...(options.dataDir !== undefined && { dataDir: options.dataDir }),
+        requestLogSize: options.requestLogSize,
         ...(ctx.flags.apiKey !== undefined && { apiKey: ctx.flags.apiKey }),
+      }).catch((error: unknown) => {
+        if (!(error instanceof EmulatorStartError)) throw error;
+        throw new CsafeError(
+          error.reason === 'port_in_use'
+            ? `port ${options.port} on ${options.host} is already in use; pass --port 0 to pick a free port, or another --port`
+            : `--data-dir ${options.dataDir ?? '(a temporary directory)'}: cannot create or use the directory: ${error.detail}`,
+        );
       });
       const ready = { base_url: emulator.baseUrl, api_key: emulator.apiKey };
       if (ctx.flags.json) await ctx.io.out(JSON.stringify(ready) + '\n');
