@@ -40,10 +40,13 @@ describe('emulator: objects are upserted by id', () => {
   });
 
   test('the latest version is the one the review link shows', async () => {
-    await addData(emulator, 'listings', { id: 'a', text: 'first' });
+    const first = await addData(emulator, 'listings', { id: 'a', text: 'first' });
     await addData(emulator, 'listings', { id: 'a', text: 'second' });
-    const review = await call(emulator, 'GET', '/_emulator/review/listings/a');
-    assert.equal((review.body as { output: { fields: { text: string } } }).output.fields.text, 'second');
+    // The link handed out with the first version leads to the object as it is now.
+    const url = String((await waitForTerminal(emulator, 'listings', first)).data![0]!.url);
+    const review = await fetch(url);
+    assert.equal(review.status, 200);
+    assert.equal(((await review.json()) as { output: { fields: { text: string } } }).output.fields.text, 'second');
   });
 
   test('an object that cannot be processed is not stored', async () => {
