@@ -5,7 +5,7 @@ import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import { parseOptions } from '../../core/options.js';
 import { inputSource, readRecords, type InputSource } from '../../core/readers.js';
 import { startSpinner } from '../../core/spinner.js';
-import { spooledSource, spoolToTempFile } from '../../core/spool.js';
+import { rereadableInput } from '../../core/spool.js';
 import { positional, type App } from '../app.js';
 import { checkRecords } from './checked.js';
 import { Checkpoint } from './checkpoint.js';
@@ -48,9 +48,9 @@ Examples:
 export async function sendRun(ctx: Context, path: string, options: SendOptions): Promise<number> {
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
-  // Read twice (validate, then send), so stdin is kept in a temporary file in between.
-  const spool = path === '-' && !options.dryRun ? await spoolToTempFile(ctx.io.stdin, ctx.signal) : undefined;
-  const source = spool ? spooledSource(spool) : inputSource(path, ctx.io.stdin);
+  // Read twice (validate, then send), so stdin or a pipe is kept in a temporary file in between.
+  const input = options.dryRun ? undefined : await rereadableInput(path, ctx.io.stdin, ctx.signal);
+  const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
   try {
     const checked = emptyTally();
     if (options.dryRun || options.skipInvalid === undefined) {
@@ -61,7 +61,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
         return checked.invalid > 0 ? ExitCode.usage : ExitCode.ok;
       }
     }
-    const { tally, failedFile, halted } = await sendChecked(ctx, source, spool?.path ?? path, options, checked.read || Infinity);
+    const { tally, failedFile, halted } = await sendChecked(ctx, source, input?.path ?? path, options, checked.read || Infinity);
     await report(ctx, tally, { input: source.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid });
     if (halted) {
       ctx.io.warn(`sending stopped: the service refused the credentials (${halted.status}); the unsent events are in ${failedFile}`);
@@ -70,7 +70,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
     if (tally.failed === 0) return tally.invalid > 0 && options.skipInvalid === undefined ? ExitCode.partial : ExitCode.ok;
     return tally.sent > 0 ? ExitCode.partial : ExitCode.failure;
   } finally {
-    await spool?.remove();
+    await input?.remove();
   }
 }
 
@@ -99,7 +99,7 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
     throw error;
   } finally {
     progress.stop();
-    await checkpoint?.close(() => failed.flush());
+    await checkpoint?.close();
     await failed.close();
     await invalid?.close();
   }
