@@ -48,7 +48,9 @@ function openPipe(path: string): Readable | undefined {
     // O_NONBLOCK: the open does not wait for a writer either; the handle waits for one instead.
     return new Socket({ fd: openSync(path, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
   } catch {
-    return undefined;
+    // A socket cannot be opened by name (ENXIO), but /dev/fd/N names a descriptor we already hold.
+    const inherited = /^\/(?:dev|proc\/self)\/fd\/(\d+)$/.exec(path);
+    return inherited ? new Socket({ fd: Number(inherited[1]), readable: true, writable: false }) : undefined;
   }
 }
 

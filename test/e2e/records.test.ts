@@ -326,6 +326,16 @@ describe('named pipes and process substitution', () => {
     assert.equal(classified.code, 0, classified.stderr);
   });
 
+  it('data add ns <(cat file), as bash runs it', async () => {
+    const objects = join(dir, 'substituted.jsonl');
+    writeFileSync(objects, objectsText(5));
+    const script = 'exec "$NODE" "$BIN" data add subst-ns <(cat "$INPUT") -o ndjson';
+    const child = spawn('bash', ['-c', script], { env: { ...process.env, ...emulator.env, CSAFE_CONFIG_DIR: tempDir('csafe-config-'), NODE: process.execPath, BIN, INPUT: objects } });
+    const output = collect(child);
+    assert.equal(await exitOf(child), 0, output.stderr());
+    assert.equal(ndjson(output.stdout()).reduce((sum, r) => sum + (r.objects as number), 0), 5);
+  });
+
   it('classify /dev/zero is refused as too large, not read for ever', async () => {
     const result = await runCsafe(['classify', '/dev/zero', '--user-id', 'u1'], { env: emulator.env, cwd: dir });
     assert.equal(result.code, 2, result.stderr);
