@@ -42,7 +42,7 @@ _csafe() {
     data)
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "add status" -- "$cur"))
       elif [[ $sub == status ]]; then COMPREPLY=($(compgen -W "--wait --timeout $global" -- "$cur"))
-      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--batch-size --max-batch-bytes --concurrency --failed --skip-invalid --wait --timeout $global" -- "$cur"))
+      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--batch-size --max-batch-bytes --concurrency --checkpoint --failed --skip-invalid --wait --timeout $global" -- "$cur"))
       else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
     events)
       if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "send example" -- "$cur"))

@@ -1,5 +1,8 @@
-import { open, rename, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open, readdir, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Where a write of `path` by process `pid` is prepared. */
+const temporaryPath = (path: string, pid: number) => `${path}.${pid}.tmp`;
 
 /**
  * Replaces a file so that a reader, or a run after a crash or kill -9, sees either the old
@@ -7,7 +10,7 @@ import { dirname } from 'node:path';
  * the target, then fsync the directory so the rename itself survives a power cut.
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
+  const temporary = temporaryPath(path, process.pid);
   const handle = await open(temporary, 'w', 0o600);
   try {
     await handle.writeFile(content);
@@ -20,6 +23,22 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
   await handle.close();
   await rename(temporary, path);
   await syncDirectory(dirname(path));
+}
+
+/**
+ * Removes the temporary files other processes left while writing `path` (`path.<pid>.tmp`, a
+ * writer killed with -9 between write and rename). Only for a caller that holds the lock on
+ * `path`: no other writer can be at work then, so every such file but our own is stale.
+ */
+export async function removeStaleTemporaries(path: string): Promise<void> {
+  const directory = dirname(path);
+  const prefix = `${basename(path)}.`;
+  const names = await readdir(directory).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = name.slice(prefix.length, -'.tmp'.length);
+    if (/^\d+$/.test(pid) && Number(pid) !== process.pid) await unlink(join(directory, name)).catch(() => undefined);
+  }
 }
 
 async function syncDirectory(path: string): Promise<void> {

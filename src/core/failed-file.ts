@@ -1,38 +1,76 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
+import { open, type FileHandle } from 'node:fs/promises';
+import { FileWriteError, writeErrorReason } from './write-errors.js';
+
+/** One record for a file, with the input line it came from (named when it cannot be written). */
+export interface RecordLine {
+  text: string;
+  line: number;
+}
 
 /**
- * Records that could not be sent, appended one JSON line each so they can be resent. The file
- * is created on the first failure only: a clean run leaves nothing behind.
+ * Records that could not be sent (or are not valid), appended one JSON line each so they can be
+ * resent. The file is created on the first record only: a clean run leaves nothing behind.
+ *
+ * This file is the safety net, so a write that fails is never silent: the append throws a
+ * FileWriteError naming the file and the records it does not hold, the bytes of the failed write
+ * are cut off again (no half line), and every later append throws the same error, counting its
+ * records too. Appends are written one after another, each complete before the next starts.
  */
 export class FailedFile {
-  private stream?: WriteStream;
+  private handle?: FileHandle;
+  private bytes = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private failure?: FileWriteError;
   count = 0;
 
   constructor(readonly path: string) {}
 
-  async append(record: unknown): Promise<void> {
-    await this.appendLine(JSON.stringify(record));
+  append(record: unknown, line: number): Promise<void> {
+    return this.appendLines([{ text: JSON.stringify(record), line }]);
   }
 
-  /** A line written as given: text already serialised, or an input line that is not JSON, kept byte for byte. */
-  async appendLine(text: string): Promise<void> {
-    this.stream ??= createWriteStream(this.path, { flags: 'a', mode: 0o600 });
-    this.count++;
-    if (!this.stream.write(text + '\n')) await once(this.stream, 'drain');
+  /** Lines written as given: text already serialised, or an input line that is not JSON, kept byte for byte. */
+  appendLines(records: readonly RecordLine[]): Promise<void> {
+    const written = this.queue.then(() => this.write(records));
+    this.queue = written.catch(() => undefined);
+    return written;
   }
 
-  /** Resolves once every record appended so far has reached the operating system (survives kill -9). */
-  flush(): Promise<void> {
-    const stream = this.stream;
-    if (!stream) return Promise.resolve();
-    return new Promise((resolve, reject) => stream.write('', (error) => (error ? reject(error) : resolve())));
-  }
-
+  /** Never throws: a failed write has already been thrown to the run. */
   async close(): Promise<void> {
-    if (!this.stream) return;
-    this.stream.end();
-    await once(this.stream, 'finish');
+    await this.queue;
+    await this.handle?.close().catch(() => undefined);
+    this.handle = undefined;
+  }
+
+  private async write(records: readonly RecordLine[]): Promise<void> {
+    if (records.length === 0) return;
+    if (this.failure === undefined) {
+      try {
+        await this.writeAll(Buffer.from(records.map((r) => r.text + '\n').join('')));
+        this.count += records.length;
+        return;
+      } catch (error) {
+        this.failure = new FileWriteError(this.path, writeErrorReason(error));
+      }
+    }
+    this.failure.addUnwritten(records.map((r) => r.line));
+    throw this.failure;
+  }
+
+  private async writeAll(data: Buffer): Promise<void> {
+    if (this.handle === undefined) {
+      this.handle = await open(this.path, 'a', 0o600);
+      this.bytes = (await this.handle.stat()).size;
+    }
+    const handle = this.handle;
+    try {
+      for (let offset = 0; offset < data.length; ) offset += (await handle.write(data, offset)).bytesWritten;
+      this.bytes += data.length;
+    } catch (error) {
+      await handle.truncate(this.bytes).catch(() => undefined);
+      throw error;
+    }
   }
 }
 

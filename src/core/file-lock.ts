@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { UsageError } from './errors.js';
+import { FileWriteError, writeErrorReason } from './write-errors.js';
 
 interface LockOwner {
   pid: number;
@@ -25,7 +26,7 @@ export async function acquireFileLock(path: string, now: number): Promise<FileLo
       await writeFile(lockPath, JSON.stringify(owner) + '\n', { flag: 'wx', mode: 0o600 });
       return { release: () => unlink(lockPath).catch(() => undefined) };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new FileWriteError(lockPath, writeErrorReason(error), ' the lock');
     }
     const holder = await readOwner(lockPath);
     if (holder !== undefined && isAlive(holder)) {

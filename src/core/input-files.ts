@@ -1,7 +1,7 @@
-import { open } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { InputError } from './errors.js';
-import { fileError } from './readers.js';
+import { CsafeError, InputError } from './errors.js';
+import { fileError, openFileStream } from './readers.js';
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
@@ -29,32 +29,41 @@ export function decodeText(bytes: Uint8Array): string | undefined {
 
 /**
  * A whole file (or stdin for `-`) read into memory, refusing anything over maxBytes so a wrong
- * argument (a video, a dump) fails fast instead of filling memory.
+ * argument (a video, a dump, /dev/zero) fails fast instead of filling memory. A pipe or a device
+ * (`<(…)`, a FIFO, /dev/stdin) is read like stdin, once, and Ctrl-C (the signal) stops a read
+ * that waits on one.
  */
-export async function readBoundedInput(path: string, stdin: Readable, maxBytes: number): Promise<Buffer> {
+export async function readBoundedInput(path: string, stdin: Readable, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
   const name = path === '-' ? 'stdin' : path;
   const tooBig = () => new InputError(`${name}: larger than ${maxBytes} bytes, the most one request can carry`);
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of stdin) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) throw tooBig();
-      chunks.push(chunk as Buffer);
-    }
-    return Buffer.concat(chunks);
-  }
-  let handle;
   try {
-    handle = await open(path, 'r');
-    const { size, isFile } = await handle.stat().then((s) => ({ size: s.size, isFile: s.isFile() }));
-    if (!isFile) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
-    if (size > maxBytes) throw tooBig();
-    return await handle.readFile();
+    if (path === '-') return await readStreamBounded(stdin, maxBytes, tooBig);
+    const stats = await stat(path);
+    if (stats.isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
+    if (!stats.isFile()) return await readOwnStreamBounded(openFileStream(path, signal), maxBytes, tooBig);
+    if (stats.size > maxBytes) throw tooBig();
+    return await readFile(path);
   } catch (error) {
-    if (error instanceof InputError) throw error;
-    throw fileError(name, error);
+    throw error instanceof CsafeError ? error : fileError(name, error);
+  }
+}
+
+async function readStreamBounded(stream: Readable, maxBytes: number, tooBig: () => InputError): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw tooBig();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A stream this module opened: closed however the read ends (an endless device is never drained). */
+async function readOwnStreamBounded(stream: Readable, maxBytes: number, tooBig: () => InputError): Promise<Buffer> {
+  try {
+    return await readStreamBounded(stream, maxBytes, tooBig);
   } finally {
-    await handle?.close();
+    stream.destroy();
   }
 }

@@ -1,7 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
+import { constants, createReadStream, openSync, statSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { addAbortSignal, Readable } from 'node:stream';
 import split2 from 'split2';
-import { InputError } from './errors.js';
+import { CsafeError, InputError, InterruptedError } from './errors.js';
 import { NestingTracker, parseJsonAt, scanJsonArray, type JsonRecord } from './json-scan.js';
 
 /** A named byte stream: a file, or stdin when the path is `-`. */
@@ -11,9 +12,46 @@ export interface InputSource {
   open(): Readable;
 }
 
-export function inputSource(path: string, stdin: Readable): InputSource {
+/** A file, or stdin for `-`; the signal (Ctrl-C) stops a read that waits on a pipe. */
+export function inputSource(path: string, stdin: Readable, signal?: AbortSignal): InputSource {
   if (path === '-') return { name: 'stdin', open: () => stdin };
-  return { name: path, open: () => createReadStream(path) };
+  return { name: path, open: () => openFileStream(path, signal) };
+}
+
+/**
+ * A file's bytes. A named pipe or socket (`mkfifo`, `<(…)`, /dev/fd/N) is read through a
+ * non-blocking handle: a read of it in the thread pool waits for the writer and cannot be
+ * cancelled, so Ctrl-C would leave the process hanging on it; the handle can be destroyed.
+ */
+export function openFileStream(path: string, signal?: AbortSignal): Readable {
+  const stream = isPipe(path) ? openPipe(path) ?? createReadStream(path) : createReadStream(path);
+  return signal === undefined ? stream : addAbortSignal(signal, stream);
+}
+
+/** A regular file, which can be read more than once (or a path that does not exist, left to the reader to report). */
+export const isRegularFile = (path: string) => ['file', 'missing'].includes(kindOf(path));
+
+const isPipe = (path: string) => kindOf(path) === 'pipe';
+
+function kindOf(path: string): 'file' | 'pipe' | 'other' | 'missing' {
+  try {
+    const stats = statSync(path);
+    if (stats.isFile()) return 'file';
+    return stats.isFIFO() || stats.isSocket() ? 'pipe' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
+function openPipe(path: string): Readable | undefined {
+  try {
+    // O_NONBLOCK: the open does not wait for a writer either; the handle waits for one instead.
+    return new Socket({ fd: openSync(path, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
+  } catch {
+    // A socket cannot be opened by name (ENXIO), but /dev/fd/N names a descriptor we already hold.
+    const inherited = /^\/(?:dev|proc\/self)\/fd\/(\d+)$/.exec(path);
+    return inherited ? new Socket({ fd: Number(inherited[1]), readable: true, writable: false }) : undefined;
+  }
 }
 
 /** Longest line we hold in memory; a longer one is an input error, never an out-of-memory. */
@@ -24,8 +62,9 @@ export interface SourceLine {
   text: string;
 }
 
-/** Explains a file-system error the way a user needs it: which file and what is wrong. */
-export function fileError(name: string, error: unknown): InputError {
+/** Explains a file-system error the way a user needs it: which file and what is wrong (or that Ctrl-C stopped the read). */
+export function fileError(name: string, error: unknown): CsafeError {
+  if ((error as Error)?.name === 'AbortError') return new InterruptedError();
   const code = (error as NodeJS.ErrnoException)?.code;
   const reason =
     code === 'ENOENT' ? 'no such file' :
@@ -54,7 +93,7 @@ export async function* readLines(source: InputSource, maxLineBytes = MAX_LINE_BY
       if (record.text.trim() !== '') yield record;
     }
   } catch (error) {
-    if (error instanceof InputError) throw error;
+    if (error instanceof CsafeError) throw error;
     if ((error as Error).message === 'maximum buffer reached') throw tooLong(source, numbered + 1, maxLineBytes);
     throw fileError(source.name, error);
   } finally {
@@ -110,7 +149,7 @@ export async function* readRecords(source: InputSource, maxRecordBytes = MAX_LIN
       yield record;
     }
   } catch (error) {
-    throw error instanceof InputError ? error : fileError(source.name, error);
+    throw error instanceof CsafeError ? error : fileError(source.name, error);
   } finally {
     if (source.name !== 'stdin') stream.destroy();
   }

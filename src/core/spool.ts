@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { InterruptedError } from './errors.js';
-import type { InputSource } from './readers.js';
+import { CsafeError, InterruptedError } from './errors.js';
+import { fileError, inputSource, isRegularFile, openFileStream, type InputSource } from './readers.js';
 
 export interface SpooledInput {
   path: string;
@@ -13,9 +13,9 @@ export interface SpooledInput {
 }
 
 /**
- * Copies a stream that can be read only once (stdin) to a private temporary file, for commands
- * that read their input twice. Ctrl-C (the signal) stops the copy and removes the file; after
- * that the caller removes it, in a `finally`.
+ * Copies a stream that can be read only once (stdin, a pipe) to a private temporary file, for
+ * commands that read their input twice. Ctrl-C (the signal) stops the copy and removes the file;
+ * after that the caller removes it, in a `finally`.
  */
 export async function spoolToTempFile(input: Readable, signal?: AbortSignal): Promise<SpooledInput> {
   const dir = await mkdtemp(join(tmpdir(), 'csafe-spool-'));
@@ -30,5 +30,24 @@ export async function spoolToTempFile(input: Readable, signal?: AbortSignal): Pr
   return { path, remove };
 }
 
-/** The spooled copy of stdin, as an input that messages still call `stdin`. */
-export const spooledSource = (spool: SpooledInput): InputSource => ({ name: 'stdin', open: () => createReadStream(spool.path) });
+/** An input a command reads more than once, as a regular file it can open again; `remove` deletes any copy made. */
+export interface RereadableInput {
+  source: InputSource;
+  /** The file holding the bytes: the input itself, or its copy. */
+  path: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * A regular file as it is; stdin (`-`), a named pipe, `<(…)` or a device copied once to a
+ * temporary file, since a second read of those would find nothing (or wait for ever). Messages
+ * still name the input as given.
+ */
+export async function rereadableInput(path: string, stdin: Readable, signal: AbortSignal): Promise<RereadableInput> {
+  if (path !== '-' && isRegularFile(path)) return { source: inputSource(path, stdin, signal), path, remove: async () => undefined };
+  const name = path === '-' ? 'stdin' : path;
+  const spool = await spoolToTempFile(path === '-' ? stdin : openFileStream(path), signal).catch((error: unknown) => {
+    throw error instanceof CsafeError ? error : fileError(name, error);
+  });
+  return { source: { name, open: () => createReadStream(spool.path) }, path: spool.path, remove: spool.remove };
+}

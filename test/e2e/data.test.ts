@@ -55,7 +55,7 @@ describe('csafe settings put and data add/status', () => {
 
   it('data add sends a JSON array from stdin in --batch-size batches, one record per request', async () => {
     const objects = JSON.parse(`[${objectsText(5).trim().split('\n').join(',')}]`);
-    const result = await run(['data', 'add', 'listings', '-', '--batch-size', '2'], JSON.stringify(objects, null, 2));
+    const result = await run(['data', 'add', 'listings', '-', '--batch-size', '2', '-o', 'table'], JSON.stringify(objects, null, 2));
     assert.equal(result.code, 0, result.stderr);
     const rows = tsvRows(result.stdout);
     assert.deepEqual(rows.map(([, status, count]) => [status, count]), [['accepted', '2'], ['accepted', '2'], ['accepted', '1']]);

@@ -32,7 +32,7 @@ const describeLineProblem = describeProblemWith({
  * tagged with their line; failed lines go to the --failed file with their reason.
  */
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<number> {
-  const source = inputSource(path, ctx.io.stdin);
+  const source = inputSource(path, ctx.io.stdin, ctx.signal);
   const failed = new FailedFile(options.failed ?? defaultFailedPath('classify', ctx.now()));
   const http = await ctx.http();
   const spinner = await startSpinner(ctx.io, 'Classifying…');
@@ -49,7 +49,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
         counts.failed++;
         const reason = (outcome.error as Error).message;
         ctx.io.warn(`${source.name}:${job.line}: ${reason}`);
-        await failed.append({ line: job.line, reason, input: job.input });
+        await failed.append({ line: job.line, reason, input: job.input }, job.line);
       }
       spinner.update(`Classified ${counts.classified}, failed ${counts.failed}`);
     }

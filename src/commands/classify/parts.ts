@@ -15,11 +15,11 @@ export interface SourcedPart {
 }
 
 /** Text files become text parts and images (told by magic bytes) base64 image parts, keyed by file name. */
-export async function partsFromFiles(paths: readonly string[], stdin: Readable): Promise<SourcedPart[]> {
+export async function partsFromFiles(paths: readonly string[], stdin: Readable, signal?: AbortSignal): Promise<SourcedPart[]> {
   const parts: SourcedPart[] = [];
   for (const path of paths) {
     const origin = path === '-' ? 'stdin' : path;
-    const bytes = await readBoundedInput(path, stdin, CONTENT_LIMITS.requestBytes);
+    const bytes = await readBoundedInput(path, stdin, CONTENT_LIMITS.requestBytes, signal);
     const key = path === '-' ? 'stdin' : basename(path);
     const imageType = detectImageType(bytes);
     if (imageType) {

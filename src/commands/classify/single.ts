@@ -15,7 +15,7 @@ export async function classifyFiles(ctx: Context, files: readonly string[], opti
   if (userId === undefined) {
     throw new UsageError('--user-id is required', { hint: 'or set a default: `csafe config set user_id <id>`' });
   }
-  const parts = [...(await partsFromFiles(files, ctx.io.stdin)), ...partsFromTexts(options.text)];
+  const parts = [...(await partsFromFiles(files, ctx.io.stdin, ctx.signal)), ...partsFromTexts(options.text)];
   const request: ContentRequest = {
     content: parts.map((p) => p.part),
     user_id: userId,

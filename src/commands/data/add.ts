@@ -4,15 +4,16 @@ import { CsafeError, ExitCode, UsageError } from '../../core/errors.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import type { IOStreams } from '../../core/io.js';
 import { parseOptions } from '../../core/options.js';
-import { countOf, printResult, renderTable, type OutputFormat } from '../../core/output.js';
+import { countOf, printResult, renderTable, toNdjsonLine, type OutputFormat } from '../../core/output.js';
 import { inputSource, readRecords, type InputSource } from '../../core/readers.js';
 import { startSpinner } from '../../core/spinner.js';
-import { spooledSource, spoolToTempFile } from '../../core/spool.js';
+import { rereadableInput } from '../../core/spool.js';
 import { positional, type App } from '../app.js';
 import { parseNamespace } from '../namespace.js';
 import { addOptionsSchema, type AddOptions } from './add-options.js';
-import { deliverObjects, type AcceptedRequest, type AddDelivery } from './deliver.js';
-import { checkObjects, problemLine, type CheckedObject, type SendableObject } from './objects.js';
+import { AddCheckpoint } from './checkpoint.js';
+import { deliverObjects, type AcceptedRequest, type AddDelivery, type NumberedObject } from './deliver.js';
+import { checkObjects, problemLine, type CheckedObject } from './objects.js';
 import { describeFailure, objectLines, printObjects } from './shared/render.js';
 import { waitForRequests, waitTimeoutMs } from './shared/wait.js';
 
@@ -25,19 +26,23 @@ export function registerDataAdd(group: Command, app: App): void {
     .option('--batch-size <n>', 'objects per request', '100')
     .option('--max-batch-bytes <n>', 'bytes per request, at most 6000000', '5000000')
     .option('--concurrency <n>', 'requests in flight', '4')
+    .option('--checkpoint <file>', 'record the objects the service accepted here; a re-run of the same command sends only the rest')
     .option('--failed <file>', 'append objects of batches that could not be sent (default csafe-data-add-failed-<time>.jsonl)')
     .option('--skip-invalid <file>', 'send the valid objects; append each invalid record here as {line, error, record} (default: send nothing if any is invalid)')
     .option('--wait', 'wait until every request has finished, then print each object with its labels and url')
     .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
     .addHelpText('after', `
 Every object is checked before the first request; an invalid one is named as file:line: field.
-Prints one record per request (request id, status, objects, first and last line); with --wait,
-one per object instead. Exit codes: 0 all added, 1 a request ended failed (or nothing could be
+Prints one record per request (request id, status, objects, first and last line) as soon as the
+service accepts it (one JSON line each in a pipe, a table at the end on a terminal); with --wait,
+one per object instead, at the end. With --checkpoint, a batch that failed is not done: the same
+command run again sends it (and everything not yet accepted), skipping what was. Exit codes: 0 all added, 1 a request ended failed (or nothing could be
 sent), 2 invalid input (nothing sent), 5 some batches failed (written to the failed file),
 124 --wait timed out, 130 interrupted (the pending request ids are printed).
 
 Examples:
   csafe data add listings items.jsonl --wait
+  csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl
   cat items.json | csafe data add listings - --batch-size 500
   csafe data add listings items.jsonl --wait --timeout 10m -o ndjson`)
     .action(app.action(async (ctx, command) => {
@@ -50,11 +55,12 @@ Examples:
 
 export async function dataAddRun(ctx: Context, namespace: string, path: string, options: AddOptions): Promise<number> {
   const waitMs = waitTimeoutMs(options);
-  const format = await ctx.outputFormat('table');
+  // Without --wait the records printed are the requests, one JSON line each in a pipe as they are accepted.
+  const format = await ctx.outputFormat(options.wait ? 'table' : 'ndjson');
   const checkFirst = options.skipInvalid === undefined;
-  // Checked in full before anything is sent, so stdin (read once) is kept in a temporary file in between.
-  const spool = path === '-' && checkFirst ? await spoolToTempFile(ctx.io.stdin, ctx.signal) : undefined;
-  const source = spool ? spooledSource(spool) : inputSource(path, ctx.io.stdin);
+  // Read twice (checked in full before anything is sent), or fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
+  const input = checkFirst || options.checkpoint !== undefined ? await rereadableInput(path, ctx.io.stdin, ctx.signal) : undefined;
+  const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
   try {
     if (checkFirst) {
       const invalid = await reportInvalid(source, options, ctx.io);
@@ -63,7 +69,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
         return ExitCode.usage;
       }
     }
-    const { accepted, failed } = await addObjects(ctx, namespace, source, options, format);
+    const { accepted, failed } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
     if (options.wait && accepted.length > 0) {
       const records = await waitForRequests(ctx, namespace, accepted.map((r) => r.request_id), { timeoutMs: waitMs, concurrency: options.concurrency });
       await printObjects(ctx.io, format, objectLines(records));
@@ -74,7 +80,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
     if (failed > 0) return accepted.length > 0 ? ExitCode.partial : ExitCode.failure;
     return ExitCode.ok;
   } finally {
-    await spool?.remove();
+    await input?.remove();
   }
 }
 
@@ -89,42 +95,91 @@ async function reportInvalid(source: InputSource, options: AddOptions, io: IOStr
   return invalid;
 }
 
-async function addObjects(ctx: Context, namespace: string, source: InputSource, options: AddOptions, format: OutputFormat) {
+async function addObjects(ctx: Context, namespace: string, input: { source: InputSource; path: string }, options: AddOptions, format: OutputFormat) {
+  const { source } = input;
   const failed = new FailedFile(options.failed ?? defaultFailedPath('data-add', ctx.now()));
   const invalid = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
+  const checkpoint = options.checkpoint === undefined
+    ? undefined
+    : await AddCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, namespace, now: () => ctx.now() });
+  const streamed = !options.wait && format === 'ndjson';
   const progress = await startSpinner(ctx.io, 'Adding objects…');
-  const delivery: AddDelivery = { http: await ctx.http(), io: ctx.io, namespace, inputName: source.name, options, failed, progress, accepted: [] };
-  const objects = sendable(checkObjects(readRecords(source), options.maxBatchBytes), source.name, ctx.io, invalid);
+  const delivery: AddDelivery = {
+    http: await ctx.http(),
+    io: ctx.io,
+    namespace,
+    inputName: source.name,
+    options,
+    failed,
+    progress,
+    accepted: [],
+    onAccepted: async (request, batch) => {
+      checkpoint?.acknowledge(batch[0]!.position, batch.at(-1)!.position);
+      if (streamed) await ctx.io.out(toNdjsonLine(request));
+      else if (options.wait) ctx.io.note(`accepted ${request.request_id}: ${countOf(request.objects, 'object')}, lines ${request.first_line}-${request.last_line}`);
+      await checkpoint?.saveIfDue();
+    },
+  };
+  const sorting: Sorting = { inputName: source.name, io: ctx.io, invalid, checkpoint, skipped: 0 };
   let completed = false;
   try {
-    await deliverObjects(objects, delivery);
+    await deliverObjects(sendable(checkObjects(readRecords(source), options.maxBatchBytes), sorting), delivery);
     completed = true;
   } finally {
     progress.stop();
     await failed.close();
     await invalid?.close();
+    const accepted = [...delivery.accepted].sort((a, b) => a.first_line - b.first_line);
     // Accepted requests are printed even when the run stops part-way: they are what a user follows up.
-    if (!options.wait || !completed) await printRequests(ctx.io, format, delivery.accepted);
-    if (!completed && delivery.accepted.length > 0) {
-      ctx.io.warn(`stopped: only the ${countOf(delivery.accepted.length, 'request')} printed were accepted, later objects were not sent; follow one with \`csafe data status ${namespace} REQUEST_ID --wait\``);
-    }
+    if (!streamed && (!options.wait || !completed)) await printRequests(ctx.io, format, accepted);
+    if (!completed) reportStop(ctx.io, namespace, accepted.length, options.checkpoint);
+    // When the run stopped, the error that stopped it is the one to report.
+    await (completed ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
   }
   const sent = delivery.accepted.reduce((total, r) => total + r.objects, 0);
-  ctx.io.note(`added ${countOf(sent, 'object')} to ${namespace} in ${countOf(delivery.accepted.length, 'request')}` + (invalid?.count ? `; ${countOf(invalid.count, 'invalid record')} written to ${invalid.path}` : ''));
-  if (failed.count > 0) ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: resend them with \`csafe data add ${namespace} ${failed.path}\``);
+  const skipped = sorting.skipped > 0 ? `; ${countOf(sorting.skipped, 'object')} skipped by checkpoint` : '';
+  const invalidNote = invalid?.count ? `; ${countOf(invalid.count, 'invalid record')} written to ${invalid.path}` : '';
+  ctx.io.note(`added ${countOf(sent, 'object')} to ${namespace} in ${countOf(delivery.accepted.length, 'request')}${skipped}${invalidNote}`);
+  if (failed.count > 0) {
+    const resend = options.checkpoint ? 'run the same command again to send them' : `resend them with \`csafe data add ${namespace} ${failed.path}\``;
+    ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: ${resend}`);
+  }
   return { accepted: delivery.accepted, failed: failed.count };
 }
 
-/** Objects to send; with --skip-invalid the others go to its file, without it they were refused by the checking pass already. */
-async function* sendable(objects: AsyncIterable<CheckedObject>, inputName: string, io: IOStreams, invalid?: FailedFile): AsyncGenerator<SendableObject> {
+function reportStop(io: IOStreams, namespace: string, accepted: number, checkpoint: string | undefined): void {
+  const rest = checkpoint ? `run the same command again to send the rest (--checkpoint ${checkpoint})` : 'later objects were not sent';
+  if (accepted === 0) {
+    io.warn(`stopped: no request was accepted; ${rest}`);
+    return;
+  }
+  io.warn(`stopped: ${countOf(accepted, 'request')} ${accepted === 1 ? 'was' : 'were'} accepted (printed), ${rest}; follow one with \`csafe data status ${namespace} REQUEST_ID --wait\``);
+}
+
+interface Sorting {
+  inputName: string;
+  io: IOStreams;
+  /** --skip-invalid: where invalid records go; without it they were refused by the checking pass already. */
+  invalid?: FailedFile;
+  /** Records in requests an earlier run had accepted are not sent again. */
+  checkpoint?: AddCheckpoint;
+  skipped: number;
+}
+
+/** Objects to send, numbered by their position among all records of the input. */
+async function* sendable(objects: AsyncIterable<CheckedObject>, sorting: Sorting): AsyncGenerator<NumberedObject> {
+  let position = 0;
   for await (const object of objects) {
-    if ('json' in object) {
-      yield object;
-    } else if (invalid === undefined) {
-      throw new CsafeError(`${problemLine(inputName, object)}: the input changed after it was checked; nothing more was sent`);
+    position++;
+    if (sorting.checkpoint?.isAcknowledged(position)) {
+      sorting.skipped++;
+    } else if ('json' in object) {
+      yield { ...object, position };
+    } else if (sorting.invalid === undefined) {
+      throw new CsafeError(`${problemLine(sorting.inputName, object)}: the input changed after it was checked; nothing more was sent`);
     } else {
-      io.warn(problemLine(inputName, object));
-      await invalid.append({ line: object.line, error: object.problem, record: object.text });
+      sorting.io.warn(problemLine(sorting.inputName, object));
+      await sorting.invalid.append({ line: object.line, error: object.problem, record: object.text }, object.line);
     }
   }
 }

@@ -10,6 +10,9 @@ import type { Spinner } from '../../core/spinner.js';
 import type { AddOptions } from './add-options.js';
 import { BODY_FRAME_BYTES, type SendableObject } from './objects.js';
 
+/** An object to send, with its position among all records of the input (from 1), which the checkpoint counts in. */
+export type NumberedObject = SendableObject & { position: number };
+
 /** One accepted add request: what the service answered and which input lines it carries. */
 export interface AcceptedRequest {
   request_id: string;
@@ -28,30 +31,55 @@ export interface AddDelivery {
   /** Objects of batches that failed, one JSON line each, so the file can be fed back to `data add`. */
   failed: FailedFile;
   progress: Spinner;
-  /** Filled as requests are accepted, in input order, so a run that stops part-way can still say what went. */
+  /** Filled as requests are accepted, in the order the answers come, so a run that stops part-way can still say what went. */
   accepted: AcceptedRequest[];
+  /** Told of each request as soon as it is accepted (to print it, to checkpoint it). */
+  onAccepted(request: AcceptedRequest, batch: readonly NumberedObject[]): Promise<void>;
 }
 
 /**
  * Sends the objects as `{"data":[…]}` batches of at most --batch-size objects and --max-batch-bytes,
- * --concurrency at a time. A batch that still fails after the core's retries is not tried
- * again: its objects go to the failed file. Failures no batch could escape
- * (credentials, Ctrl-C) stop the run.
+ * --concurrency at a time. A batch that still fails after the core's retries is not tried again:
+ * its objects go to the failed file. Failures no batch could escape (credentials, Ctrl-C, a file
+ * that cannot be written) stop the run, once every request in flight has its answer: what the
+ * run then says was accepted is all that was.
  */
-export async function deliverObjects(objects: AsyncIterable<SendableObject>, delivery: AddDelivery): Promise<void> {
-  const { options, accepted } = delivery;
+export async function deliverObjects(objects: AsyncIterable<NumberedObject>, delivery: AddDelivery): Promise<void> {
+  const { options } = delivery;
   const batches = inBatches(objects, { maxItems: options.batchSize, maxBytes: options.maxBatchBytes - BODY_FRAME_BYTES, sizeOf: (o) => o.bytes });
-  const send = (batch: SendableObject[]) => addData(delivery.http, delivery.namespace, encodeAddBody(batch.map((o) => o.json)));
-  for await (const { item: batch, outcome } of mapInOrder(batches, options.concurrency, send)) {
-    const lines = { first_line: batch[0]!.line, last_line: batch.at(-1)!.line };
-    if (outcome.ok) {
-      accepted.push({ request_id: outcome.value.requestId, status: outcome.value.status, objects: batch.length, ...lines });
-    } else {
+  const inFlight = new Set<Promise<unknown>>();
+  const stop: { error?: unknown } = {};
+  const send = (batch: NumberedObject[]) => {
+    const sending = sendBatch(batch, delivery, stop);
+    const done = () => inFlight.delete(sending);
+    inFlight.add(sending);
+    sending.then(done, done);
+    return sending;
+  };
+  try {
+    for await (const { item: batch, outcome } of mapInOrder(batches, options.concurrency, send)) {
+      if (stop.error !== undefined) throw stop.error;
+      if (outcome.ok) continue;
       if (stopsTheRun(outcome.error)) throw outcome.error;
-      const where = lines.first_line === lines.last_line ? lines.first_line : `${lines.first_line}-${lines.last_line}`;
+      const where = batch[0]!.line === batch.at(-1)!.line ? batch[0]!.line : `${batch[0]!.line}-${batch.at(-1)!.line}`;
       delivery.io.warn(`${delivery.inputName}:${where}: a batch of ${countOf(batch.length, 'object')} failed: ${(outcome.error as Error).message}`);
-      for (const object of batch) await delivery.failed.appendLine(object.json);
+      await delivery.failed.appendLines(batch.map((object) => ({ text: object.json, line: object.line })));
+      reportProgress(delivery);
     }
-    delivery.progress.update(`Adding objects: ${countOf(accepted.length, 'request')} accepted, ${countOf(delivery.failed.count, 'object')} failed`);
+  } finally {
+    await Promise.allSettled(inFlight);
   }
+  if (stop.error !== undefined) throw stop.error;
 }
+
+/** Sends one batch and hands the accepted request on at once; an error in handing it on stops the run, it does not fail the batch. */
+async function sendBatch(batch: NumberedObject[], delivery: AddDelivery, stop: { error?: unknown }): Promise<void> {
+  const response = await addData(delivery.http, delivery.namespace, encodeAddBody(batch.map((o) => o.json)));
+  const request = { request_id: response.requestId, status: response.status, objects: batch.length, first_line: batch[0]!.line, last_line: batch.at(-1)!.line };
+  delivery.accepted.push(request);
+  await delivery.onAccepted(request, batch).catch((error: unknown) => (stop.error ??= error));
+  reportProgress(delivery);
+}
+
+const reportProgress = (delivery: AddDelivery) =>
+  delivery.progress.update(`Adding objects: ${countOf(delivery.accepted.length, 'request')} accepted, ${countOf(delivery.failed.count, 'object')} failed`);

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { ExitCode, InputError } from '../../core/errors.js';
 import { parseOptions } from '../../core/options.js';
-import { fileError, inputSource } from '../../core/readers.js';
-import { spooledSource, spoolToTempFile } from '../../core/spool.js';
+import { fileError } from '../../core/readers.js';
+import { rereadableInput } from '../../core/spool.js';
 import type { UploadFile } from '../../core/upload.js';
 import { positional, type App } from '../app.js';
 import { parseNamespace } from '../namespace.js';
@@ -69,17 +69,17 @@ export async function importRun(ctx: Context, namespace: string, path: string, o
   return waitAndPrintRecord(ctx, namespace, summary.request_id, options.waitTimeoutMs);
 }
 
-/** Validates (unless told not to) and uploads the file; stdin is kept in a temporary file, removed however this ends. */
+/** Validates (unless told not to) and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
 async function uploadInput(ctx: Context, namespace: string, path: string, validate: boolean): Promise<ImportedFile> {
-  const spool = path === '-' ? await spoolToTempFile(ctx.io.stdin, ctx.signal) : undefined;
+  const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
   try {
-    const source = spool ? spooledSource(spool) : inputSource(path, ctx.io.stdin);
-    const file: UploadFile = { path: spool?.path ?? path, size: await fileSize(source.name, spool?.path ?? path) };
+    const { source } = input;
+    const file: UploadFile = { path: input.path, size: await fileSize(source.name, input.path) };
     if (validate) await validateDataLines(source, ctx.io, ctx.signal);
     else if (file.size === 0) throw new InputError(`${source.name}: is empty, expected at least one JSON record`);
     return await importFile({ http: await ctx.http(), io: ctx.io, now: () => ctx.now() }, namespace, file);
   } finally {
-    await spool?.remove();
+    await input.remove();
   }
 }
 

@@ -70,7 +70,8 @@ async function* outgoing(records: AsyncIterable<CheckedRecord>, delivery: Delive
     if ('problems' in record) {
       tally.invalid++;
       for (const line of problemLines(delivery.inputName, record)) delivery.io.warn(line);
-      await delivery.invalid?.appendLine(typeof record.original === 'string' ? record.original : JSON.stringify(record.original));
+      const text = typeof record.original === 'string' ? record.original : JSON.stringify(record.original);
+      await delivery.invalid?.appendLines([{ text, line: record.line }]);
       continue;
     }
     tally.valid++;
@@ -111,10 +112,18 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
       handBack.push(...toSend);
     }
   }
+  recordAcknowledged(batch, new Set(handBack), delivery.checkpoint);
   handBack.sort((a, b) => a.position - b.position);
-  for (const event of handBack) await delivery.failed.appendLine(event.json);
+  await delivery.failed.appendLines(handBack.map((event) => ({ text: event.json, line: event.line })));
   tally.failed += handBack.length;
-  for (const event of batch) delivery.checkpoint?.settle(event.slot, event.position);
   delivery.progress.update(`sent ${tally.sent}, failed ${tally.failed}, skipped ${tally.skipped_checkpoint + tally.other_shards}`);
-  await delivery.checkpoint?.saveIfDue(() => delivery.failed.flush());
+  await delivery.checkpoint?.saveIfDue();
+}
+
+/** Only what the service acknowledged is done: a failed or held-back event stops its slot's progress, so the next run sends it. */
+function recordAcknowledged(batch: readonly OutgoingEvent[], notAcknowledged: ReadonlySet<OutgoingEvent>, checkpoint: Checkpoint | undefined): void {
+  for (const event of batch) {
+    if (notAcknowledged.has(event)) checkpoint?.hold(event.slot);
+    else checkpoint?.acknowledge(event.slot, event.position);
+  }
 }

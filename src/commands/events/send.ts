@@ -5,7 +5,7 @@ import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import { parseOptions } from '../../core/options.js';
 import { inputSource, readRecords, type InputSource } from '../../core/readers.js';
 import { startSpinner } from '../../core/spinner.js';
-import { spooledSource, spoolToTempFile } from '../../core/spool.js';
+import { rereadableInput } from '../../core/spool.js';
 import { positional, type App } from '../app.js';
 import { checkRecords } from './checked.js';
 import { Checkpoint } from './checkpoint.js';
@@ -55,9 +55,9 @@ Examples:
 export async function sendRun(ctx: Context, path: string, options: SendOptions): Promise<number> {
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
-  // Read twice (validate, then send), so stdin is kept in a temporary file in between.
-  const spool = path === '-' && !options.dryRun ? await spoolToTempFile(ctx.io.stdin, ctx.signal) : undefined;
-  const source = spool ? spooledSource(spool) : inputSource(path, ctx.io.stdin);
+  // Read twice (validate, then send), so stdin or a pipe is kept in a temporary file in between.
+  const input = options.dryRun ? undefined : await rereadableInput(path, ctx.io.stdin, ctx.signal);
+  const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
   try {
     const checked = emptyTally();
     if (options.dryRun || options.skipInvalid === undefined) {
@@ -68,7 +68,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
         return checked.invalid > 0 ? ExitCode.usage : ExitCode.ok;
       }
     }
-    const { tally, failedFile, halted } = await sendChecked(ctx, source, spool?.path ?? path, options, checked.read || Infinity);
+    const { tally, failedFile, halted } = await sendChecked(ctx, source, input?.path ?? path, options, checked.read || Infinity);
     // With --sync, stdout holds the event ids; the summary would break their NDJSON.
     await report(ctx, tally, { input: source.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid, toStdout: !options.sync });
     if (halted) {
@@ -78,7 +78,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
     if (tally.failed === 0) return tally.invalid > 0 && options.skipInvalid === undefined ? ExitCode.partial : ExitCode.ok;
     return tally.sent > 0 ? ExitCode.partial : ExitCode.failure;
   } finally {
-    await spool?.remove();
+    await input?.remove();
   }
 }
 
@@ -110,7 +110,7 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
   } finally {
     progress.stop();
     await sync?.finish();
-    await checkpoint?.close(() => failed.flush());
+    await checkpoint?.close();
     await failed.close();
     await invalid?.close();
   }

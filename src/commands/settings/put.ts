@@ -33,7 +33,7 @@ Examples:
 export async function settingsPutRun(ctx: Context, namespace: string, file: string | undefined, fields: readonly string[]): Promise<void> {
   if (file !== undefined && fields.length > 0) throw new UsageError('give a schema FILE or --field, not both');
   if (file === undefined && fields.length === 0) throw new UsageError('no schema: give a FILE (`-` for stdin) or --field name:content_type[:display_hint]');
-  const input = file === undefined ? schemaFromFields(fields) : await readSchemaFile(file, ctx.io.stdin);
+  const input = file === undefined ? schemaFromFields(fields) : await readSchemaFile(file, ctx.io.stdin, ctx.signal);
   if (input.problems) {
     for (const problem of input.problems) ctx.io.warn(problem);
     const summary = `the schema has ${input.problems.length} ${input.problems.length === 1 ? 'problem' : 'problems'}; nothing was sent`;

@@ -24,9 +24,9 @@ function isRequestBody(value: unknown): value is { schema: unknown } {
 }
 
 /** Reads and checks a schema file (`-` for stdin); problems are `schema.json:3: schema.photo.content_type: expected …`. */
-export async function readSchemaFile(path: string, stdin: Readable): Promise<SchemaInput> {
+export async function readSchemaFile(path: string, stdin: Readable, signal?: AbortSignal): Promise<SchemaInput> {
   const name = path === '-' ? 'stdin' : path;
-  const text = decodeText(await readBoundedInput(path, stdin, MAX_SCHEMA_BYTES));
+  const text = decodeText(await readBoundedInput(path, stdin, MAX_SCHEMA_BYTES, signal));
   if (text === undefined) return { problems: [`${name}: is not UTF-8 text`] };
   if (text.trim() === '') return { problems: [`${name}: is empty, expected a JSON object mapping field names to definitions`] };
   const parsed = parseJsonAt(text, 1);

@@ -2,7 +2,7 @@ import { getRequest } from '../../../api/data.js';
 import type { Context } from '../../../context.js';
 import { mapInOrder } from '../../../core/concurrency.js';
 import { parseDuration } from '../../../core/duration.js';
-import { ExitCode, InterruptedError, UsageError, WaitTimeoutError } from '../../../core/errors.js';
+import { ExitCode, UsageError } from '../../../core/errors.js';
 import type { IOStreams } from '../../../core/io.js';
 import { countOf } from '../../../core/output.js';
 import { pollUntil } from '../../../core/poll.js';
@@ -20,8 +20,8 @@ export interface WaitOptions {
 /**
  * Polls every request until each is succeeded or failed (1 s → 10 s backoff), with a spinner on
  * a terminal counting requests per status. Returns the final records in the order of the ids.
- * On timeout (exit 124) or Ctrl-C (exit 130) it first lists the requests still pending and the
- * command that checks each, then rethrows.
+ * When the wait ends early, on timeout (exit 124), Ctrl-C (exit 130) or an error (the service
+ * gone: exit 1), it first lists the requests still pending and the command that checks each.
  */
 export async function waitForRequests(ctx: Context, namespace: string, requestIds: readonly string[], options: WaitOptions): Promise<RequestRecord[]> {
   const http = await ctx.http();
@@ -44,7 +44,8 @@ export async function waitForRequests(ctx: Context, namespace: string, requestId
     });
   } catch (error) {
     spinner.stop();
-    if (error instanceof WaitTimeoutError || error instanceof InterruptedError) reportPending(ctx.io, namespace, pending());
+    // However the wait ends early (timeout, Ctrl-C, the service gone), no accepted request id is lost.
+    reportPending(ctx.io, namespace, pending());
     throw error;
   }
   spinner.stop();

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { CheckpointFile, type CheckpointScope } from '../../core/checkpoint-file.js';
+import { UsageError } from '../../core/errors.js';
+
+const rangeSchema = z.tuple([z.number().int().min(1), z.number().int().min(1)]);
+type Range = z.infer<typeof rangeSchema>;
+
+const progressSchema = z.object({
+  namespace: z.string(),
+  /** Records (by position among all records of the input, from 1) in requests the service accepted: sorted, disjoint [first, last] ranges. */
+  acknowledged: z.array(rangeSchema),
+});
+type Progress = z.infer<typeof progressSchema>;
+
+/**
+ * Which records of the input went out in requests the service accepted. A batch that failed is
+ * not recorded, so the next run of the same command sends it again; the failed file is only the
+ * record of what failed when.
+ */
+export class AddCheckpoint {
+  private constructor(private readonly file: CheckpointFile<Progress>) {}
+
+  static async open(scope: CheckpointScope & { namespace: string }): Promise<AddCheckpoint> {
+    const file = await CheckpointFile.open<Progress>(scope, {
+      what: 'a csafe data add checkpoint',
+      schema: progressSchema,
+      fresh: () => ({ namespace: scope.namespace, acknowledged: [] }),
+      check: (existing, hint) => {
+        if (existing.namespace !== scope.namespace) throw new UsageError(`${scope.path} was written for namespace ${existing.namespace}, not ${scope.namespace}`, { hint });
+      },
+    });
+    return new AddCheckpoint(file);
+  }
+
+  isAcknowledged(position: number): boolean {
+    const ranges = this.file.progress.acknowledged;
+    let low = 0;
+    let high = ranges.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const [first, last] = ranges[middle]!;
+      if (position < first) high = middle - 1;
+      else if (position > last) low = middle + 1;
+      else return true;
+    }
+    return false;
+  }
+
+  /** The service accepted a request carrying the records from `first` to `last`. */
+  acknowledge(first: number, last: number): void {
+    const merged: Range[] = [];
+    for (const range of [...this.file.progress.acknowledged, [first, last] as Range].sort((a, b) => a[0] - b[0])) {
+      const previous = merged.at(-1);
+      if (previous !== undefined && range[0] <= previous[1] + 1) previous[1] = Math.max(previous[1], range[1]);
+      else merged.push([...range]);
+    }
+    this.file.progress.acknowledged = merged;
+  }
+
+  saveIfDue(): Promise<void> {
+    return this.file.saveIfDue();
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
+  }
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { Checkpoint } from '../../src/commands/events/checkpoint.js';
+import { AddCheckpoint } from '../../src/commands/data/checkpoint.js';
+import { FailedFile } from '../../src/core/failed-file.js';
+import { FileWriteError } from '../../src/core/write-errors.js';
+import { tempDir } from '../helpers/cli.js';
+
+describe('FailedFile', () => {
+  it('appends whole lines, creating the file on the first record only', async () => {
+    const path = join(tempDir(), 'failed.jsonl');
+    const file = new FailedFile(path);
+    await Promise.all([file.appendLines([{ text: '{"a":1}', line: 1 }, { text: '{"a":2}', line: 2 }]), file.append({ a: 3 }, 5)]);
+    await file.close();
+    assert.equal(readFileSync(path, 'utf8'), '{"a":1}\n{"a":2}\n{"a":3}\n');
+    assert.equal(file.count, 3);
+  });
+
+  it('a write that fails throws one error naming the file, the reason and every record not written', async () => {
+    const file = new FailedFile('/dev/full');
+    const first = await file.appendLines([{ text: 'x', line: 7 }, { text: 'y', line: 9 }]).catch((error: unknown) => error);
+    assert.ok(first instanceof FileWriteError);
+    assert.equal(first.message, '/dev/full: could not write: no space left on device (ENOSPC); 2 records not written (input lines 7–9)');
+    const later = await file.append({ z: 1 }, 12).catch((error: unknown) => error);
+    assert.equal(later, first, 'the same error, counting the later record too');
+    assert.match(first.message, /3 records not written \(input lines 7–12\)$/);
+    assert.equal(file.count, 0);
+    await file.close();
+  });
+});
+
+describe('checkpoints record only what was acknowledged', () => {
+  const scope = (dir: string) => {
+    const inputPath = join(dir, 'input.jsonl');
+    writeFileSync(inputPath, '{}\n');
+    return { path: join(dir, 'state.json'), inputPath, inputName: 'input.jsonl', now: () => Date.now() };
+  };
+
+  it('events: a slot stops at its first event not acknowledged, for the rest of the run', async () => {
+    const dir = tempDir();
+    const checkpoint = await Checkpoint.open({ ...scope(dir), shard: null });
+    checkpoint.acknowledge(3, 1);
+    checkpoint.hold(3);
+    checkpoint.acknowledge(3, 5);
+    checkpoint.acknowledge(4, 2);
+    await checkpoint.close();
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).settled, { 3: 1, 4: 2 });
+  });
+
+  it('data add: accepted requests as merged ranges of record positions, kept across runs', async () => {
+    const dir = tempDir();
+    const first = await AddCheckpoint.open({ ...scope(dir), namespace: 'ns' });
+    first.acknowledge(6, 10);
+    first.acknowledge(1, 5);
+    first.acknowledge(21, 25);
+    await first.close();
+    const again = await AddCheckpoint.open({ ...scope(dir), namespace: 'ns' });
+    assert.deepEqual([1, 10, 11, 20, 21, 25, 26].map((position) => again.isAcknowledged(position)), [true, true, false, false, true, true, false]);
+    await again.close();
+    await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'other' }), /was written for namespace ns, not other/);
+  });
+});
