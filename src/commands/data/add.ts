@@ -129,7 +129,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
     progress.stop();
     await failed.close();
     await invalid?.close();
-    const accepted = [...delivery.accepted].sort((a, b) => a.first_line - b.first_line);
+    const accepted = inInputOrder(delivery.accepted);
     // Accepted requests are printed even when the run stops part-way: they are what a user follows up.
     if (!streamed && (!options.wait || !completed)) await printRequests(ctx.io, format, accepted);
     if (!completed) reportStop(ctx.io, namespace, accepted.length, options.checkpoint);
@@ -144,8 +144,11 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
     const resend = options.checkpoint ? 'run the same command again to send them' : `resend them with \`csafe data add ${namespace} ${failed.path}\``;
     ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: ${resend}`);
   }
-  return { accepted: delivery.accepted, failed: failed.count };
+  // Answers arrive in any order; what follows (the table, --wait's objects) is in input order.
+  return { accepted: inInputOrder(delivery.accepted), failed: failed.count };
 }
+
+const inInputOrder = (accepted: readonly AcceptedRequest[]) => [...accepted].sort((a, b) => a.first_line - b.first_line);
 
 function reportStop(io: IOStreams, namespace: string, accepted: number, checkpoint: string | undefined): void {
   const rest = checkpoint ? `run the same command again to send the rest (--checkpoint ${checkpoint})` : 'later objects were not sent';
