@@ -27,7 +27,13 @@ export async function putSettings(http: HttpClient, namespace: string, schema: N
  */
 export async function addData(http: HttpClient, namespace: string, body: Buffer): Promise<AddDataResponse> {
   const path = namespacePath(namespace);
-  const spec: RequestSpec = { method: 'POST', path, body: { open: () => body, length: body.length, contentType: 'application/json' } };
+  const spec: RequestSpec = {
+    method: 'POST',
+    path,
+    body: { open: () => body, length: body.length, contentType: 'application/json' },
+    // After Ctrl-C the answer still comes: without it the run could not say whether the batch was accepted.
+    finishOnInterrupt: true,
+  };
   return parseResponse(addDataResponseSchema, (await http.request(spec)).body, `POST ${path}`);
 }
 

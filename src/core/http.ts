@@ -60,6 +60,12 @@ export interface RequestSpec {
   /** false when applying the request twice would do harm; see shouldRetry(). Default true. */
   replaySafe?: boolean;
   /**
+   * Ctrl-C does not cut this request off: its answer is what tells whether the service took it,
+   * so a command can say exactly what was accepted. No retry starts after Ctrl-C, and a second
+   * Ctrl-C still leaves at once (bin/csafe).
+   */
+  finishOnInterrupt?: boolean;
+  /**
    * Limit on the whole exchange; default the client's --timeout. null for uploads of any size,
    * which are bounded by the idle limits instead (no byte moving for --timeout).
    */
@@ -148,7 +154,8 @@ export class HttpClient {
   ): Promise<Attempt> {
     const limitMs = spec.timeoutMs === undefined ? this.config.timeoutMs : spec.timeoutMs;
     const timeout = limitMs === null ? undefined : AbortSignal.timeout(limitMs);
-    const signals = [timeout, this.config.signal, spec.signal].filter((s): s is AbortSignal => s !== undefined);
+    const interrupt = spec.finishOnInterrupt ? undefined : this.config.signal;
+    const signals = [timeout, interrupt, spec.signal].filter((s): s is AbortSignal => s !== undefined);
     const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body?.open();
     try {
       const response = await request(url, {
@@ -164,7 +171,7 @@ export class HttpClient {
       return { response, text: await this.readBody(response, `${spec.method} ${this.target(spec).display}`) };
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
-      if (this.config.signal?.aborted || spec.signal?.aborted) throw new InterruptedError();
+      if (interrupt?.aborted || spec.signal?.aborted) throw new InterruptedError();
       if (timeout?.aborted || isTimeout(error)) {
         return { error: new RequestTimeoutError(`${spec.method} ${this.target(spec).display}: no answer within ${this.config.timeoutMs / 1000} s`, { hint: 'raise --timeout if the service is slow' }) };
       }

@@ -261,6 +261,9 @@ describe('data add says what it sent as it goes', () => {
       const printed = ndjson(output.stdout());
       const counted = Number(/stopped: (\d+) requests? (were|was) accepted/.exec(output.stderr())?.[1]);
       assert.equal(counted, printed.length, output.stderr());
+      // What the service holds is what was said: no request it took was cut off unanswered.
+      const held = (await slow.control('/_emulator/data/listings')) as { objects: unknown[] };
+      assert.equal(held.objects.length, printed.length, `the service holds ${held.objects.length} objects; csafe said ${printed.length} (one per request)`);
     } finally {
       await slow.stop();
     }

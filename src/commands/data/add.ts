@@ -113,6 +113,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
     failed,
     progress,
     accepted: [],
+    signal: ctx.signal,
     onAccepted: async (request, batch) => {
       checkpoint?.acknowledge(batch[0]!.position, batch.at(-1)!.position);
       if (streamed) await ctx.io.out(toNdjsonLine(request));

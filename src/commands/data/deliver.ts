@@ -1,7 +1,7 @@
 import { addData, encodeAddBody } from '../../api/data.js';
 import { inBatches } from '../../core/batches.js';
 import { mapInOrder } from '../../core/concurrency.js';
-import { stopsTheRun } from '../../core/errors.js';
+import { InterruptedError, stopsTheRun } from '../../core/errors.js';
 import type { FailedFile } from '../../core/failed-file.js';
 import type { HttpClient } from '../../core/http.js';
 import type { IOStreams } from '../../core/io.js';
@@ -33,6 +33,8 @@ export interface AddDelivery {
   progress: Spinner;
   /** Filled as requests are accepted, in the order the answers come, so a run that stops part-way can still say what went. */
   accepted: AcceptedRequest[];
+  /** Ctrl-C: no new batch is sent; those in flight are answered first, so the count of accepted requests is exact. */
+  signal: AbortSignal;
   /** Told of each request as soon as it is accepted (to print it, to checkpoint it). */
   onAccepted(request: AcceptedRequest, batch: readonly NumberedObject[]): Promise<void>;
 }
@@ -50,6 +52,7 @@ export async function deliverObjects(objects: AsyncIterable<NumberedObject>, del
   const inFlight = new Set<Promise<unknown>>();
   const stop: { error?: unknown } = {};
   const send = (batch: NumberedObject[]) => {
+    if (delivery.signal.aborted) return Promise.reject(new InterruptedError());
     const sending = sendBatch(batch, delivery, stop);
     const done = () => inFlight.delete(sending);
     inFlight.add(sending);
@@ -67,6 +70,9 @@ export async function deliverObjects(objects: AsyncIterable<NumberedObject>, del
       reportProgress(delivery);
     }
   } finally {
+    if (delivery.signal.aborted && inFlight.size > 0) {
+      delivery.io.note(`interrupted: waiting for the answers to ${countOf(inFlight.size, 'request')} in flight (Ctrl-C again to leave without them)`);
+    }
     await Promise.allSettled(inFlight);
   }
   if (stop.error !== undefined) throw stop.error;
