@@ -50,9 +50,11 @@ async function serve(req: IncomingMessage, res: ServerResponse, router: Router, 
   const started = performance.now();
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const credential = identifyCredential(req.headers.authorization, config, state);
-  const fault = isServicePath(path) ? drawFault() : undefined;
+  // Before any fault is drawn: a browser on another site gets its 403 whatever the fault settings.
+  const crossSite = crossSiteRefusal(req);
+  const fault = crossSite === undefined && isServicePath(path) ? drawFault() : undefined;
 
-  const result = refusal(fault) ?? (await dispatch(req, path, router, credential, config, state).catch(toErrorResult));
+  const result = crossSite ?? refusal(fault) ?? (await dispatch(req, path, router, credential, config, state).catch(toErrorResult));
 
   if (isServicePath(path) && config.latencyMs > 0) await delay(config.latencyMs);
   if (isLoggedPath(path)) {
@@ -98,7 +100,6 @@ async function dispatch(
   config: EmulatorConfig,
   state: State,
 ): Promise<RouteResult> {
-  refuseForeignOrigin(req);
   const method = req.method ?? 'GET';
   const match = router(method, path);
   if (match.kind === 'not_found') throw new EmulatorError(404, `no endpoint ${path}`);
@@ -114,14 +115,24 @@ async function dispatch(
 }
 
 /**
+ * Host names a DNS-rebinding page cannot take over: an IP address or localhost. A page served from
+ * evil.example whose name is re-pointed at 127.0.0.1 sends `Host: evil.example`, and is refused.
+ */
+const LOCAL_HOST = /^(\[[0-9a-f:.]+\]|\d{1,3}(\.\d{1,3}){3}|localhost|[\w-]+\.localhost)(:\d+)?$/i;
+
+/**
  * A browser on another site sends its own Origin; refusing it keeps web pages from driving the
  * emulator (a reset, say). Clients other than browsers send no Origin.
  */
-function refuseForeignOrigin(req: IncomingMessage): void {
+function crossSiteRefusal(req: IncomingMessage): RouteResult | undefined {
+  const host = req.headers.host;
+  if (host !== undefined && !LOCAL_HOST.test(host)) {
+    return toErrorResult(new EmulatorError(403, `Host "${host}" is refused: the emulator answers requests addressed to an IP address or localhost (a guard against DNS rebinding)`));
+  }
   const origin = req.headers.origin;
   const own = baseUrlOf(req);
-  if (origin === undefined || origin === own) return;
-  throw new EmulatorError(403, `requests from another origin (${origin}) are refused; the emulator answers its own origin, ${own}, and clients that send no Origin`);
+  if (origin === undefined || origin === own) return undefined;
+  return toErrorResult(new EmulatorError(403, `requests from another origin (${origin}) are refused; the emulator answers its own origin, ${own}, and clients that send no Origin`));
 }
 
 /** JSON routes take JSON: a form or text/plain body, which a browser sends across sites without asking, is a 415. */

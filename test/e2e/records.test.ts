@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BIN, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { BIN, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
 
 /** Issue 9, part B: nothing lost, nothing sent twice. */
 
@@ -345,6 +345,16 @@ describe('named pipes and process substitution', () => {
     const result = await runCsafe(['classify', '/dev/zero', '--user-id', 'u1'], { env: emulator.env, cwd: dir });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /^error: \/dev\/zero: larger than \d+ bytes/m);
+  });
+
+  it('classify --metadata @/dev/zero and @<(…) are read like any input file', async () => {
+    const endless = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u1', '--metadata', '@/dev/zero'], { env: emulator.env, cwd: dir });
+    assert.equal(endless.code, 2, endless.stderr);
+    assert.match(endless.stderr, /^error: \/dev\/zero: larger than \d+ bytes/m);
+    const script = 'exec "$NODE" "$BIN" classify --text hi --user-id u1 --metadata @<(echo \'{"surface":"chat"}\') --json';
+    const piped = await outcome(spawn('bash', ['-c', script], { env: { ...process.env, ...emulator.env, CSAFE_CONFIG_DIR: tempDir('csafe-config-'), NODE: process.execPath, BIN }, cwd: dir }));
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.ok(Array.isArray(JSON.parse(piped.stdout).labels));
   });
 });
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { describe, test } from 'node:test';
 import { addData, jsonl, put, requestImport, s3Code, waitForTerminal } from './data-support.js';
-import { assertError, call, useTestEmulator } from './support.js';
+import { assertError, call, startTestEmulator, useTestEmulator } from './support.js';
 
 /** A signature parameter replaced by `change(original)`; the rest of the URL as issued. */
 function withSignature(url: string, change: (signature: string) => string): string {
@@ -56,6 +57,27 @@ describe('emulator: control routes need the API key; browsers cannot reach acros
     const issued = await requestImport(emulator, 'ns');
     const reply = await put(issued.upload_url, jsonl([{ id: 'a' }]), { Origin: 'http://evil.example' });
     assert.equal(reply.status, 403);
+  });
+
+  test('a page whose name was re-pointed at the emulator (DNS rebinding) is refused by its Host, even with a matching Origin', async () => {
+    const site = `evil.example:${emulator.port}`;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${emulator.baseUrl}/_emulator/reset`, {
+        method: 'POST',
+        headers: { Host: site, Origin: `http://${site}`, Authorization: `Bearer ${emulator.apiKey}` },
+      });
+      req.on('response', (res) => resolve(res.resume().statusCode!)).on('error', reject).end();
+    });
+    assert.equal(status, 403);
+    assert.equal((await call(emulator, 'GET', '/_emulator/health', { headers: { Origin: `http://localhost:${emulator.port}` } })).status, 403, 'an origin other than the one addressed');
+  });
+
+  test('a foreign Origin is a 403 before any injected fault is drawn', async (t) => {
+    const faulty = await startTestEmulator({ faults: { rate: 1, kinds: ['503'], seed: 1, delayMs: 0 } });
+    t.after(() => faulty.close());
+    const json = { user_id: 'u', content: [{ type: 'text', text: 'hi' }] };
+    assertError(await call(faulty, 'POST', '/v1/content', { json, headers: { Origin: 'http://evil.example' } }), 403);
+    assertError(await call(faulty, 'POST', '/v1/content', { json }), 503);
   });
 
   test('a body that is not declared JSON is a 415 on a JSON route; an empty body needs no type', async () => {

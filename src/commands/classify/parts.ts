@@ -1,10 +1,8 @@
 import { basename } from 'node:path';
-import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { InputError, UsageError } from '../../core/errors.js';
 import { decodeText, detectImageType, readBoundedInput } from '../../core/input-files.js';
 import { parseJsonAt } from '../../core/json-scan.js';
-import { fileError } from '../../core/readers.js';
 import { CONTENT_LIMITS, type ContentPart } from '../../schemas/content.js';
 import { formatPath, type FieldProblem } from '../../schemas/issues.js';
 
@@ -39,12 +37,12 @@ export const partsFromTexts = (texts: readonly string[]): SourcedPart[] =>
   texts.map((text) => ({ origin: '--text', part: { type: 'text', text } }));
 
 /** `--metadata k=v` (repeatable) and `--metadata @file.json`, merged in order. */
-export async function parseMetadata(specs: readonly string[]): Promise<Record<string, unknown> | undefined> {
+export async function parseMetadata(specs: readonly string[], stdin: Readable, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
   if (specs.length === 0) return undefined;
   const metadata: Record<string, unknown> = {};
   for (const spec of specs) {
     if (spec.startsWith('@')) {
-      Object.assign(metadata, await readMetadataFile(spec.slice(1)));
+      Object.assign(metadata, await readMetadataFile(spec.slice(1), stdin, signal));
       continue;
     }
     const equals = spec.indexOf('=');
@@ -54,13 +52,9 @@ export async function parseMetadata(specs: readonly string[]): Promise<Record<st
   return metadata;
 }
 
-async function readMetadataFile(path: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw fileError(path, error);
-  }
+/** Read like any input file: bounded, so `@/dev/zero` fails fast, and a FIFO still answers Ctrl-C. */
+async function readMetadataFile(path: string, stdin: Readable, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  const text = (await readBoundedInput(path, stdin, CONTENT_LIMITS.requestBytes, signal)).toString('utf8');
   const parsed = parseJsonAt(text, 1);
   if ('error' in parsed) throw new InputError(`${path}:${parsed.line}: ${parsed.error}`);
   const { value } = parsed;

@@ -20,7 +20,7 @@ export async function classifyFiles(ctx: Context, files: readonly string[], opti
     content: parts.map((p) => p.part),
     user_id: userId,
     ...(options.contentId !== undefined && { content_id: options.contentId }),
-    ...(await parseMetadata(options.metadata).then((metadata) => metadata && { metadata })),
+    ...(await parseMetadata(options.metadata, ctx.io.stdin, ctx.signal).then((metadata) => metadata && { metadata })),
   };
   const problems = requestProblems(request, options.apiVersion);
   if (problems.length > 0) throw new InputError(problems.map((p) => describeForFiles(p, parts)).join('\n'));
