@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MISSING } from './issues.js';
 
 /**
  * Namespace data: objects, settings (the namespace schema), add and import requests.
@@ -44,7 +45,7 @@ export const namespaceNameSchema = z
   });
 
 export const dataObjectSchema = z.looseObject({
-  id: z.string({ error: 'expected a string id' }).min(1, { error: 'expected a non-empty string id' }),
+  id: z.string({ error: (issue) => (issue.input === undefined ? `${MISSING}; every object needs its own "id", a non-empty string` : 'expected a string id') }).min(1, { error: 'expected a non-empty string id' }),
 });
 export type DataObject = z.infer<typeof dataObjectSchema>;
 

@@ -79,7 +79,7 @@ describe('csafe data import', () => {
     writeFileSync(bad, '{"id":"a"}\n{"id":"b"}\n{"title":"no id"}\n{"id":"c",}\n');
     const result = await run(['data', 'import', 'listings', bad, '--wait']);
     assert.equal(result.code, 2);
-    assert.match(result.stderr, new RegExp(`^${bad}:3: id: expected a string id`, 'm'));
+    assert.match(result.stderr, new RegExp(`^${bad}:3: id: missing; every object needs its own "id"`, 'm'));
     assert.match(result.stderr, new RegExp(`^${bad}:4: invalid JSON at column 11`, 'm'));
     assert.match(result.stderr, /2 invalid lines; nothing was sent/);
     assert.deepEqual(await log(), [], 'no import requested, nothing uploaded');

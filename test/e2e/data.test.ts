@@ -69,7 +69,7 @@ describe('csafe settings put and data add/status', () => {
     const result = await run(['data', 'add', 'listings', items]);
     assert.equal(result.code, 2);
     assert.match(result.stderr, new RegExp(`${items}:3: id: expected a non-empty string id`));
-    assert.match(result.stderr, new RegExp(`${items}:4: id: expected a string id`));
+    assert.match(result.stderr, new RegExp(`${items}:4: id: missing; every object needs its own "id", a non-empty string`));
     assert.match(result.stderr, /nothing was sent/);
     assert.deepEqual(await dataRequests(emulator), []);
   });

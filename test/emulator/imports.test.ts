@@ -71,7 +71,7 @@ describe('emulator: data import and the object store', () => {
     await call(emulator, 'PUT', '/v1/data/listings/settings', { json: { schema: { photo: { content_type: 'image_url' } } } });
     const cases: Array<[string, RegExp]> = [
       [`${jsonl(OBJECTS)}\n{"id": "o5", "text": }\n`, /^line 5: not valid JSON/],
-      [`\uFEFF${JSON.stringify(OBJECTS[0])}\r\n{"text":"no id"}\r\n`, /^line 2: id: expected a string id$/],
+      [`\uFEFF${JSON.stringify(OBJECTS[0])}\r\n{"text":"no id"}\r\n`, /^line 2: id: missing; every object needs its own "id", a non-empty string$/],
       [jsonl([...OBJECTS, { id: 'o4', photo: 'photo.png' }]), /^line 4: photo: expected an http\(s\) URL/],
     ];
     for (const [body, message] of cases) {

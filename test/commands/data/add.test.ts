@@ -66,12 +66,12 @@ describe('data add: checking objects', () => {
     assert.deepEqual(objects.map((o) => ('json' in o ? o.json : `${o.line}: ${o.problem}`)).slice(0, 5), [
       '{"id":"a","text":"hi"}',
       '2: id: expected a non-empty string id',
-      '3: id: expected a string id',
+      '3: id: missing; every object needs its own "id", a non-empty string',
       '4: expected a JSON object with a string "id"',
       '5: id: expected a string id',
     ]);
     assert.match((objects[5] as { problem: string }).problem, /^invalid JSON at column 13/);
-    assert.deepEqual(objects[2], { line: 3, text: '{"name":"x"}', problem: 'id: expected a string id' });
+    assert.deepEqual(objects[2], { line: 3, text: '{"name":"x"}', problem: 'id: missing; every object needs its own "id", a non-empty string' });
   });
 
   it('gives the line of each element of a JSON array', async () => {
