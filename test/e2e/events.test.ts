@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { placementOf } from '../../src/commands/events/placement.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
-import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 
 interface Ingested {
   idempotency_key: string | null;
@@ -51,14 +51,9 @@ function assertExactlyOnceInOrder(events: readonly Ingested[], count: number): v
 const summaryOf = (stdout: string) => JSON.parse(stdout) as Record<string, number | string | null>;
 
 describe('csafe events', () => {
-  let emulator: EmulatorProcess;
+  const emulator = useEmulatorProcess();
   const dir = tempDir();
   const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input, cwd: dir });
-
-  before(async () => {
-    emulator = await startEmulatorProcess();
-  });
-  after(() => emulator.stop());
   beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
 
   it('--dry-run validates every variant and names file:line and field for each missing required field', async () => {
@@ -161,8 +156,7 @@ describe('csafe events send under failure', () => {
   const dir = tempDir();
 
   it('100,000 events through 20 % injected faults: every event exactly once, each user in order', { timeout: 180_000 }, async () => {
-    const emulator = await startEmulatorProcess(['--fault-rate', '0.2', '--faults', '429,503,reset,timeout', '--seed', '20260811', '--fault-delay', '1500']);
-    try {
+    await withEmulatorProcess(['--fault-rate', '0.2', '--faults', '429,503,reset,timeout', '--seed', '20260811', '--fault-delay', '1500'], async (emulator) => {
       const file = join(dir, 'big.jsonl');
       eventsFile(file, 100_000, 5_000);
       const started = Date.now();
@@ -178,14 +172,11 @@ describe('csafe events send under failure', () => {
       const faults = (await emulator.requests()).filter((r) => r.fault !== null).length;
       assert.ok(faults > 100, `faults were injected: ${faults}`);
       process.stderr.write(`# 100k fault test: ${seconds.toFixed(1)} s, ${faults} faults, ${summary.retries} retries, ${duplicates} duplicates de-duplicated\n`);
-    } finally {
-      await emulator.stop();
-    }
+    });
   });
 
   it('a run killed with SIGKILL part-way resumes from its checkpoint: exactly once', { timeout: 120_000 }, async () => {
-    const emulator = await startEmulatorProcess(['--latency', '25']);
-    try {
+    await withEmulatorProcess(['--latency', '25'], async (emulator) => {
       const count = 20_000;
       const file = join(dir, 'killed.jsonl');
       eventsFile(file, count, 500);
@@ -214,9 +205,7 @@ describe('csafe events send under failure', () => {
         const acknowledged = event.metadata.n + 1 <= (settled[placementOf(`user_id:${event.user_id}`).slot] ?? 0);
         if (acknowledged) assert.equal(duplicates, 0, `event ${event.metadata.n} was acknowledged before the kill and must not be resent`);
       }
-    } finally {
-      await emulator.stop();
-    }
+    });
   });
 
   it('batches that fail go to the failed file as sent, their users stop, and the file resends cleanly', async () => {
@@ -244,35 +233,28 @@ describe('csafe events send under failure', () => {
     }
     assert.ok(failedUsers.size > 0);
 
-    const healthy = await startEmulatorProcess();
-    try {
+    await withEmulatorProcess([], async (healthy) => {
       const resend = await runCsafe(['events', 'send', failed], { env: healthy.env, cwd: dir });
       assert.equal(resend.code, 0, resend.stderr);
       const { events, duplicates } = await listing(healthy);
       assert.equal(duplicates, 0);
       assertExactlyOnceInOrder([...firstRun, ...events], 3_000);
-    } finally {
-      await healthy.stop();
-    }
+    });
   });
 
   it('exits 1 when nothing could be sent', async () => {
-    const down = await startEmulatorProcess(['--fault-rate', '1', '--faults', '503']);
-    try {
+    await withEmulatorProcess(['--fault-rate', '1', '--faults', '503'], async (down) => {
       const file = join(dir, 'down.jsonl');
       eventsFile(file, 10, 3);
       const failed = join(dir, 'down-failed.jsonl');
       const result = await runCsafe(['events', 'send', file, '--failed', failed, '--max-retries', '0'], { env: down.env, cwd: dir });
       assert.equal(result.code, 1);
       assert.equal(readFileSync(failed, 'utf8').trim().split('\n').length, 10);
-    } finally {
-      await down.stop();
-    }
+    });
   });
 
   it('stops at a refused key: exit 3, every event handed back in the failed file, the key never printed', async () => {
-    const emulator = await startEmulatorProcess();
-    try {
+    await withEmulatorProcess([], async (emulator) => {
       const file = join(dir, 'badkey.jsonl');
       eventsFile(file, 250, 7);
       const failed = join(dir, 'badkey-failed.jsonl');
@@ -286,8 +268,6 @@ describe('csafe events send under failure', () => {
       assert.ok(!result.stderr.includes('sk_not_the_right_key_42'));
       const attempts = (await emulator.requests()).filter((r) => r.path === '/v1/async/events').length;
       assert.ok(attempts <= 4, `${attempts} requests: sending should stop after the first refusal per lane`);
-    } finally {
-      await emulator.stop();
-    }
+    });
   });
 });

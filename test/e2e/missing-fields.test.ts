@@ -1,18 +1,13 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { EXAMPLES, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { EXAMPLES, runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 
 /** A required field that is absent is called missing, with the flag or field that supplies it — never zod's own words. */
 describe('messages for a missing required field', () => {
-  let emulator: EmulatorProcess;
+  const emulator = useEmulatorProcess();
   const dir = tempDir();
   const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input, cwd: dir });
-
-  before(async () => {
-    emulator = await startEmulatorProcess();
-  });
-  after(() => emulator.stop());
 
   it('classify --batch: a line without user_id names --user-id and the "user_id" field', async () => {
     const { code, stderr } = await run(['classify', '--batch', join(EXAMPLES, 'items.jsonl'), '--failed', join(dir, 'failed.jsonl')]);

@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BIN, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { BIN, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 
 /** Issue 9, part B: nothing lost, nothing sent twice. */
 
@@ -161,39 +161,29 @@ describe('--checkpoint records only what the service acknowledged', () => {
     const file = join(dir, 'outage.jsonl');
     writeFileSync(file, eventsText(300, 7));
     const line = ['events', 'send', file, '--checkpoint', join(dir, 'state.json'), '--failed', join(dir, 'failed.jsonl'), '--max-retries', '0', '--batch-size', '20'];
-    const down = await startEmulatorProcess(['--fault-rate', '1', '--faults', '503']);
-    try {
+    await withEmulatorProcess(['--fault-rate', '1', '--faults', '503'], async (down) => {
       const first = await runCsafe(line, { env: down.env, cwd: dir });
       assert.equal(first.code, 1, first.stderr);
-    } finally {
-      await down.stop();
-    }
+    });
     assert.equal(readFileSync(join(dir, 'failed.jsonl'), 'utf8').trim().split('\n').length, 300);
-    const back = await startEmulatorProcess();
-    try {
+    await withEmulatorProcess([], async (back) => {
       const second = await runCsafe([...line, '--json'], { env: back.env, cwd: dir });
       assert.equal(second.code, 0, second.stderr);
       assert.equal(JSON.parse(second.stdout).sent, 300);
       assertEachOnceInUserOrder(await ingestedEvents(back), 300);
       assert.equal(readFileSync(join(dir, 'failed.jsonl'), 'utf8').trim().split('\n').length, 300, 'the failed file stays as the record of the outage');
-    } finally {
-      await back.stop();
-    }
+    });
   });
 
   it('data add: a re-run sends what failed, and then nothing more', async () => {
     const input = join(dir, 'objects.jsonl');
     writeFileSync(input, objectsText(12));
     const line = ['data', 'add', 'listings', input, '--checkpoint', join(dir, 'add-state.json'), '--failed', join(dir, 'add-failed.jsonl'), '--max-retries', '0', '--batch-size', '5', '-o', 'ndjson'];
-    const down = await startEmulatorProcess(['--fault-rate', '1', '--faults', '503']);
-    try {
+    await withEmulatorProcess(['--fault-rate', '1', '--faults', '503'], async (down) => {
       const first = await runCsafe(line, { env: down.env, cwd: dir });
       assert.equal(first.code, 1, first.stderr);
-    } finally {
-      await down.stop();
-    }
-    const back = await startEmulatorProcess();
-    try {
+    });
+    await withEmulatorProcess([], async (back) => {
       const second = await runCsafe(line, { env: back.env, cwd: dir });
       assert.equal(second.code, 0, second.stderr);
       const accepted = ndjson(second.stdout);
@@ -204,14 +194,11 @@ describe('--checkpoint records only what the service acknowledged', () => {
       assert.match(third.stderr, /12 objects skipped by checkpoint/);
       const posts = (await back.requests()).filter((r) => r.method === 'POST' && r.path === '/v1/data/listings');
       assert.equal(posts.length, 3, 'the third run sent nothing');
-    } finally {
-      await back.stop();
-    }
+    });
   });
 
   it('a temporary file a killed run left beside the checkpoint is removed', async () => {
-    const emulator = await startEmulatorProcess();
-    try {
+    await withEmulatorProcess([], async (emulator) => {
       const file = join(dir, 'few.jsonl');
       writeFileSync(file, eventsText(5, 2));
       const state = join(dir, 'tmp-state.json');
@@ -221,16 +208,13 @@ describe('--checkpoint records only what the service acknowledged', () => {
       const result = await runCsafe(['events', 'send', file, '--checkpoint', state], { env: emulator.env, cwd: dir });
       assert.equal(result.code, 0, result.stderr);
       assert.deepEqual(readdirSync(dir).filter((name) => name.startsWith('tmp-state.json')).sort(), ['tmp-state.json', 'tmp-state.json.notes.tmp']);
-    } finally {
-      await emulator.stop();
-    }
+    });
   });
 });
 
 describe('data add says what it sent as it goes', () => {
   it('each accepted request is a line on stdout before the run ends (seen before a SIGKILL)', async () => {
-    const slow = await startEmulatorProcess(['--latency', '200']);
-    try {
+    await withEmulatorProcess(['--latency', '200'], async (slow) => {
       // From a file, not stdin: a SIGKILLed run cannot remove the spool it would keep of stdin.
       const input = join(tempDir(), 'objects.jsonl');
       writeFileSync(input, objectsText(40));
@@ -243,14 +227,11 @@ describe('data add says what it sent as it goes', () => {
       const printed = ndjson(output.stdout().slice(0, output.stdout().lastIndexOf('\n')));
       assert.ok(printed.length >= 2);
       assert.ok(printed.every((r) => /^req_/.test(String(r.request_id)) && r.objects === 1));
-    } finally {
-      await slow.stop();
-    }
+    });
   });
 
   it('Ctrl-C: the message counts the requests printed, each one known to the service', async () => {
-    const slow = await startEmulatorProcess(['--latency', '150']);
-    try {
+    await withEmulatorProcess(['--latency', '150'], async (slow) => {
       const child = spawnCsafe(['data', 'add', 'listings', '-', '--batch-size', '1', '--concurrency', '4'], { env: slow.env });
       const output = collect(child);
       const exited = exitOf(child);
@@ -264,19 +245,13 @@ describe('data add says what it sent as it goes', () => {
       // What the service holds is what was said: no request it took was cut off unanswered.
       const held = (await slow.control('/_emulator/data/listings')) as { objects: unknown[] };
       assert.equal(held.objects.length, printed.length, `the service holds ${held.objects.length} objects; csafe said ${printed.length} (one per request)`);
-    } finally {
-      await slow.stop();
-    }
+    });
   });
 });
 
 describe('named pipes and process substitution', () => {
-  let emulator: EmulatorProcess;
+  const emulator = useEmulatorProcess(['--processing-delay', '0s']);
   const dir = tempDir();
-  before(async () => {
-    emulator = await startEmulatorProcess(['--processing-delay', '0s']);
-  });
-  after(() => emulator.stop());
 
   it('data add and events send read a FIFO once, check it and send it', async () => {
     const objects = join(dir, 'objects.jsonl');

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 /** The built launcher, run exactly as a user runs it. */
@@ -131,4 +132,25 @@ export async function startEmulatorProcess(extraArgs: readonly string[] = []): P
       await exited;
     },
   };
+}
+
+/** An emulator process for as long as `use` runs, stopped however it ends. */
+export async function withEmulatorProcess<T>(extraArgs: readonly string[], use: (emulator: EmulatorProcess) => Promise<T>): Promise<T> {
+  const emulator = await startEmulatorProcess(extraArgs);
+  try {
+    return await use(emulator);
+  } finally {
+    await emulator.stop();
+  }
+}
+
+/**
+ * One emulator process for the enclosing describe(): started before its tests, stopped after them.
+ * The handle is filled in when it is ready, so tests use it directly.
+ */
+export function useEmulatorProcess(extraArgs: readonly string[] = []): EmulatorProcess {
+  const emulator = {} as EmulatorProcess;
+  before(async () => void Object.assign(emulator, await startEmulatorProcess(extraArgs)));
+  after(() => emulator.stop?.());
+  return emulator;
 }
