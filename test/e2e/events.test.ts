@@ -4,49 +4,8 @@ import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { placementOf } from '../../src/commands/events/placement.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
-import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
-
-interface Ingested {
-  idempotency_key: string | null;
-  duplicates: number;
-  event: { user_id: string; metadata: { n: number } } & Record<string, unknown>;
-}
-interface Listing {
-  total: number;
-  duplicates: number;
-  events: Ingested[];
-}
-
-/** `count` content_uploaded events over `users` users; metadata.n is the event's 0-based position in the file. */
-function eventsFile(path: string, count: number, users: number): void {
-  const lines: string[] = [];
-  for (let n = 0; n < count; n++) {
-    lines.push(JSON.stringify({
-      type: 'content_uploaded',
-      event_name: 'post_published',
-      timestamp: new Date(1_780_000_000_000 + n * 1000).toISOString(),
-      user_id: `user_${n % users}`,
-      content: [{ type: 'text', text: `post ${n}` }],
-      metadata: { n },
-    }));
-  }
-  writeFileSync(path, lines.join('\n') + '\n');
-}
-
-const listing = async (emulator: EmulatorProcess) => (await emulator.control('/_emulator/events')) as Listing;
-
-/** Every event of the file ingested exactly once, and each user's events in file order. */
-function assertExactlyOnceInOrder(events: readonly Ingested[], count: number): void {
-  const seen = new Set(events.map((e) => e.event.metadata.n));
-  assert.equal(events.length, count, 'one queued message per event');
-  assert.equal(seen.size, count, 'every event once');
-  const last = new Map<string, number>();
-  for (const { event } of events) {
-    const previous = last.get(event.user_id) ?? -1;
-    assert.ok(event.metadata.n > previous, `${event.user_id}: event ${event.metadata.n} arrived after ${previous}`);
-    last.set(event.user_id, event.metadata.n);
-  }
-}
+import { assertExactlyOnceInOrder, eventsText, ingestedEvents, type Ingested } from '../helpers/events.js';
+import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess } from '../helpers/cli.js';
 
 const summaryOf = (stdout: string) => JSON.parse(stdout) as Record<string, number | string | null>;
 
@@ -80,7 +39,7 @@ describe('csafe events', () => {
     const send = await run(['events', 'send', invalid]);
     assert.equal(send.code, 2);
     assert.match(send.stderr, /nothing was sent/);
-    assert.equal((await listing(emulator)).total, 0);
+    assert.equal((await ingestedEvents(emulator)).total, 0);
   });
 
   it('rejects an unknown type with the known ones, and passes it with --allow-unknown-types', async () => {
@@ -92,7 +51,7 @@ describe('csafe events', () => {
     assert.match(refused.stderr, /--allow-unknown-types/);
     const passed = await run(['events', 'send', file, '--allow-unknown-types']);
     assert.equal(passed.code, 0, passed.stderr);
-    const [queued] = (await listing(emulator)).events;
+    const [queued] = (await ingestedEvents(emulator)).events;
     assert.equal(queued!.event.anything, true);
   });
 
@@ -103,7 +62,7 @@ describe('csafe events', () => {
     assert.equal(summaryOf(first.stdout).sent, 7);
     const again = await run(['events', 'send', '-'], JSON.stringify(events));
     assert.equal(again.code, 0);
-    const { total, duplicates, events: ingested } = await listing(emulator);
+    const { total, duplicates, events: ingested } = await ingestedEvents(emulator);
     assert.equal(total, 7);
     assert.equal(duplicates, 7);
     assert.ok(ingested.every((e) => /^csafe-[0-9a-f]{32}$/.test(e.idempotency_key ?? '')));
@@ -113,7 +72,7 @@ describe('csafe events', () => {
     const file = join(dir, 'keys.jsonl');
     writeFileSync(file, [{ ...EVENT_EXAMPLES.create_account, idempotency_key: 'mine' }, EVENT_EXAMPLES.update_account].map((e) => JSON.stringify(e)).join('\n'));
     assert.equal((await run(['events', 'send', file, '--no-auto-idempotency'])).code, 0);
-    assert.deepEqual((await listing(emulator)).events.map((e) => e.idempotency_key), ['mine', null]);
+    assert.deepEqual((await ingestedEvents(emulator)).events.map((e) => e.idempotency_key), ['mine', null]);
   });
 
   it('--skip-invalid sends the valid events and keeps the invalid records in a file', async () => {
@@ -129,7 +88,7 @@ describe('csafe events', () => {
 
   it('refuses a checkpoint another live run holds', async () => {
     const file = join(dir, 'locked.jsonl');
-    eventsFile(file, 10, 2);
+    writeFileSync(file, eventsText(10, 2));
     const checkpoint = join(dir, 'locked-state.json');
     const { hostname } = await import('node:os');
     writeFileSync(`${checkpoint}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' }));
@@ -140,13 +99,13 @@ describe('csafe events', () => {
 
   it('--shard 0/2 plus --shard 1/2 send disjoint halves that together are the whole file, in order', async () => {
     const file = join(dir, 'shards.jsonl');
-    eventsFile(file, 5_000, 300);
+    writeFileSync(file, eventsText(5_000, 300));
     const halves = await Promise.all(['0/2', '1/2'].map((shard) => run(['events', 'send', file, '--shard', shard, '--concurrency', '4', '--json'])));
     for (const half of halves) assert.equal(half.code, 0, half.stderr);
     const sent = halves.map((half) => summaryOf(half.stdout).sent as number);
     assert.ok(sent.every((n) => n > 1_500), `both shards get work: ${sent}`);
     assert.equal(sent[0]! + sent[1]!, 5_000);
-    const { events, duplicates } = await listing(emulator);
+    const { events, duplicates } = await ingestedEvents(emulator);
     assert.equal(duplicates, 0, 'disjoint');
     assertExactlyOnceInOrder(events, 5_000);
   });
@@ -158,7 +117,7 @@ describe('csafe events send under failure', () => {
   it('100,000 events through 20 % injected faults: every event exactly once, each user in order', { timeout: 180_000 }, async () => {
     await withEmulatorProcess(['--fault-rate', '0.2', '--faults', '429,503,reset,timeout', '--seed', '20260811', '--fault-delay', '1500'], async (emulator) => {
       const file = join(dir, 'big.jsonl');
-      eventsFile(file, 100_000, 5_000);
+      writeFileSync(file, eventsText(100_000, 5_000));
       const started = Date.now();
       const result = await runCsafe(
         ['events', 'send', file, '--concurrency', '8', '--batch-size', '100', '--max-retries', '10', '--timeout', '1s', '--json'],
@@ -167,7 +126,7 @@ describe('csafe events send under failure', () => {
       const seconds = (Date.now() - started) / 1000;
       assert.equal(result.code, 0, result.stderr.slice(-2000));
       const summary = summaryOf(result.stdout);
-      const { events, duplicates } = await listing(emulator);
+      const { events, duplicates } = await ingestedEvents(emulator);
       assertExactlyOnceInOrder(events, 100_000);
       const faults = (await emulator.requests()).filter((r) => r.fault !== null).length;
       assert.ok(faults > 100, `faults were injected: ${faults}`);
@@ -179,19 +138,19 @@ describe('csafe events send under failure', () => {
     await withEmulatorProcess(['--latency', '25'], async (emulator) => {
       const count = 20_000;
       const file = join(dir, 'killed.jsonl');
-      eventsFile(file, count, 500);
+      writeFileSync(file, eventsText(count, 500));
       const checkpoint = join(dir, 'killed-state.json');
       const args = ['events', 'send', file, '--checkpoint', checkpoint, '--concurrency', '2', '--json'];
       const child = spawnCsafe(args, { env: emulator.env, cwd: dir });
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      while (!existsSync(checkpoint) || (await listing(emulator)).total < 3_000) {
+      while (!existsSync(checkpoint) || (await ingestedEvents(emulator)).total < 3_000) {
         assert.equal(child.exitCode, null, 'the first run ended before it could be killed part-way');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       child.kill('SIGKILL');
       await exited;
       const settled = JSON.parse(readFileSync(checkpoint, 'utf8')).settled as Record<string, number>;
-      const before = (await listing(emulator)).total;
+      const before = (await ingestedEvents(emulator)).total;
       assert.ok(before < count, 'killed part-way');
 
       const rerun = await runCsafe(args, { env: emulator.env, cwd: dir });
@@ -199,7 +158,7 @@ describe('csafe events send under failure', () => {
       const summary = summaryOf(rerun.stdout);
       assert.ok((summary.skipped_checkpoint as number) > 0, 'the checkpoint was used');
       assert.equal((summary.skipped_checkpoint as number) + (summary.sent as number), count);
-      const { events } = await listing(emulator);
+      const { events } = await ingestedEvents(emulator);
       assertExactlyOnceInOrder(events, count);
       for (const { event, duplicates } of events) {
         const acknowledged = event.metadata.n + 1 <= (settled[placementOf(`user_id:${event.user_id}`).slot] ?? 0);
@@ -212,7 +171,7 @@ describe('csafe events send under failure', () => {
     const flaky = await startEmulatorProcess(['--fault-rate', '0.3', '--faults', '503', '--seed', '5']);
     const file = join(dir, 'partial.jsonl');
     const failed = join(dir, 'partial-failed.jsonl');
-    eventsFile(file, 3_000, 60);
+    writeFileSync(file, eventsText(3_000, 60));
     let firstRun: Ingested[];
     try {
       const result = await runCsafe(['events', 'send', file, '--failed', failed, '--max-retries', '0', '--batch-size', '50', '--json'], { env: flaky.env, cwd: dir });
@@ -220,7 +179,7 @@ describe('csafe events send under failure', () => {
       const summary = summaryOf(result.stdout);
       assert.equal((summary.sent as number) + (summary.failed as number), 3_000);
       assert.match(result.stderr, /partial\.jsonl:\d+-\d+: a batch of \d+ events failed.*503/);
-      firstRun = (await listing(flaky)).events;
+      firstRun = (await ingestedEvents(flaky)).events;
     } finally {
       await flaky.stop();
     }
@@ -236,7 +195,7 @@ describe('csafe events send under failure', () => {
     await withEmulatorProcess([], async (healthy) => {
       const resend = await runCsafe(['events', 'send', failed], { env: healthy.env, cwd: dir });
       assert.equal(resend.code, 0, resend.stderr);
-      const { events, duplicates } = await listing(healthy);
+      const { events, duplicates } = await ingestedEvents(healthy);
       assert.equal(duplicates, 0);
       assertExactlyOnceInOrder([...firstRun, ...events], 3_000);
     });
@@ -245,7 +204,7 @@ describe('csafe events send under failure', () => {
   it('exits 1 when nothing could be sent', async () => {
     await withEmulatorProcess(['--fault-rate', '1', '--faults', '503'], async (down) => {
       const file = join(dir, 'down.jsonl');
-      eventsFile(file, 10, 3);
+      writeFileSync(file, eventsText(10, 3));
       const failed = join(dir, 'down-failed.jsonl');
       const result = await runCsafe(['events', 'send', file, '--failed', failed, '--max-retries', '0'], { env: down.env, cwd: dir });
       assert.equal(result.code, 1);
@@ -256,7 +215,7 @@ describe('csafe events send under failure', () => {
   it('stops at a refused key: exit 3, every event handed back in the failed file, the key never printed', async () => {
     await withEmulatorProcess([], async (emulator) => {
       const file = join(dir, 'badkey.jsonl');
-      eventsFile(file, 250, 7);
+      writeFileSync(file, eventsText(250, 7));
       const failed = join(dir, 'badkey-failed.jsonl');
       const result = await runCsafe(['events', 'send', file, '--failed', failed, '--concurrency', '4'], {
         env: { ...emulator.env, CSAFE_API_KEY: 'sk_not_the_right_key_42' },

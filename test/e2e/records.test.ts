@@ -3,45 +3,13 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { assertExactlyOnceInOrder, eventsText, ingestedEvents } from '../helpers/events.js';
 import { BIN, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 
 /** Issue 9, part B: nothing lost, nothing sent twice. */
 
 const objectsText = (count: number, from = 0) =>
   Array.from({ length: count }, (_, i) => JSON.stringify({ id: `obj_${from + i}`, text: `listing ${from + i}` })).join('\n') + '\n';
-
-/** `count` events over `users` users; metadata.n is the event's 0-based position in the file. */
-const eventsText = (count: number, users: number) =>
-  Array.from({ length: count }, (_, n) => JSON.stringify({
-    type: 'content_uploaded',
-    event_name: 'post_published',
-    timestamp: new Date(1_780_000_000_000 + n * 1000).toISOString(),
-    user_id: `user_${n % users}`,
-    content: [{ type: 'text', text: `post ${n}` }],
-    metadata: { n },
-  })).join('\n') + '\n';
-
-interface Ingested {
-  event: { user_id: string; metadata: { n: number } };
-}
-
-/** A control route of the emulator, sent with its key (the control routes come to require it). */
-async function control(emulator: EmulatorProcess, path: string): Promise<unknown> {
-  const response = await fetch(emulator.baseUrl + path, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
-  return response.json();
-}
-
-const ingestedEvents = async (emulator: EmulatorProcess) => ((await control(emulator, '/_emulator/events')) as { events: Ingested[] }).events;
-
-function assertEachOnceInUserOrder(events: readonly Ingested[], count: number): void {
-  assert.equal(events.length, count, 'one event per input event');
-  assert.equal(new Set(events.map((e) => e.event.metadata.n)).size, count, 'every event once');
-  const last = new Map<string, number>();
-  for (const { event } of events) {
-    assert.ok(event.metadata.n > (last.get(event.user_id) ?? -1), `${event.user_id}: event ${event.metadata.n} out of order`);
-    last.set(event.user_id, event.metadata.n);
-  }
-}
 
 const ndjson = (text: string) => text.trim().split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
 
@@ -170,7 +138,7 @@ describe('--checkpoint records only what the service acknowledged', () => {
       const second = await runCsafe([...line, '--json'], { env: back.env, cwd: dir });
       assert.equal(second.code, 0, second.stderr);
       assert.equal(JSON.parse(second.stdout).sent, 300);
-      assertEachOnceInUserOrder(await ingestedEvents(back), 300);
+      assertExactlyOnceInOrder((await ingestedEvents(back)).events, 300);
       assert.equal(readFileSync(join(dir, 'failed.jsonl'), 'utf8').trim().split('\n').length, 300, 'the failed file stays as the record of the outage');
     });
   });
