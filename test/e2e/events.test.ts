@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
-import { placementOf } from '../../src/commands/events/placement.js';
+import { placementOf } from '../../src/commands/events/send/placement.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
 import { assertExactlyOnceInOrder, eventsText, ingestedEvents, type Ingested } from '../helpers/events.js';
 import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess } from '../helpers/cli.js';

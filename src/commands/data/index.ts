@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { registerDataAdd } from './add.js';
-import { registerDataImport } from './import.js';
+import { registerDataAdd } from './add/add.js';
+import { registerDataImport } from './import/import.js';
 import { registerDataStatus } from './status.js';
 
 export function registerData(program: Command, app: App): void {

@@ -4,7 +4,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { importFile } from '../../../src/commands/data/import-upload.js';
+import { importFile } from '../../../src/commands/data/import/upload.js';
 import { ExitCode, exitCodeOf, PermissionDeniedError } from '../../../src/core/errors.js';
 import { HttpClient } from '../../../src/core/http.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/retry.js';

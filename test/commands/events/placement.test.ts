@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalJson, derivedIdempotencyKey, inShard, partitionOf, placementOf, SLOT_COUNT, withIdempotencyKey } from '../../../src/commands/events/placement.js';
-import { sendOptionsSchema } from '../../../src/commands/events/options.js';
+import { canonicalJson, derivedIdempotencyKey, inShard, partitionOf, placementOf, SLOT_COUNT, withIdempotencyKey } from '../../../src/commands/events/send/placement.js';
+import { sendOptionsSchema } from '../../../src/commands/events/send/options.js';
 
 describe('partitions, shards and idempotency keys', () => {
   it('partitions by user_id, else (moderation_decision) by content_id, else source_id', () => {

@@ -1,6 +1,6 @@
-import type { JsonRecord } from '../../core/json-scan.js';
-import { eventProblems, type EventCheck } from '../../schemas/events.js';
-import { describeProblem } from '../../schemas/issues.js';
+import type { JsonRecord } from '../../../core/json-scan.js';
+import { eventProblems, type EventCheck } from '../../../schemas/events.js';
+import { describeProblem } from '../../../schemas/issues.js';
 
 /** One input record after checking: its position among all records (1-based), its line, and the event or why it is not one. */
 export type CheckedRecord =

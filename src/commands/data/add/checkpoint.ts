@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CheckpointFile, type CheckpointScope } from '../../core/checkpoint-file.js';
-import { UsageError } from '../../core/errors.js';
+import { CheckpointFile, type CheckpointScope } from '../../../core/checkpoint-file.js';
+import { UsageError } from '../../../core/errors.js';
 
 const rangeSchema = z.tuple([z.number().int().min(1), z.number().int().min(1)]);
 type Range = z.infer<typeof rangeSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CheckpointFile, type CheckpointScope } from '../../core/checkpoint-file.js';
-import { UsageError } from '../../core/errors.js';
+import { CheckpointFile, type CheckpointScope } from '../../../core/checkpoint-file.js';
+import { UsageError } from '../../../core/errors.js';
 import { SLOT_COUNT } from './placement.js';
 
 const progressSchema = z.object({

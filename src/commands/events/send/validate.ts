@@ -1,6 +1,6 @@
-import type { IOStreams } from '../../core/io.js';
-import { readRecords, type InputSource } from '../../core/readers.js';
-import type { EventCheck } from '../../schemas/events.js';
+import type { IOStreams } from '../../../core/io.js';
+import { readRecords, type InputSource } from '../../../core/readers.js';
+import type { EventCheck } from '../../../schemas/events.js';
 import { checkRecords, isUnknownTypeProblem, problemLines } from './checked.js';
 import type { Tally } from './summary.js';
 

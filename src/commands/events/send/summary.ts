@@ -1,5 +1,5 @@
-import type { IOStreams } from '../../core/io.js';
-import { toJson } from '../../core/output.js';
+import type { IOStreams } from '../../../core/io.js';
+import { toJson } from '../../../core/output.js';
 
 export interface Tally {
   read: number;

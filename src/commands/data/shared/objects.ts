@@ -1,6 +1,6 @@
-import type { JsonRecord } from '../../core/json-scan.js';
-import { dataObjectSchema } from '../../schemas/data.js';
-import { describeProblem, problemsFromZod } from '../../schemas/issues.js';
+import type { JsonRecord } from '../../../core/json-scan.js';
+import { dataObjectSchema } from '../../../schemas/data.js';
+import { describeProblem, problemsFromZod } from '../../../schemas/issues.js';
 
 /** An input record after checking: the object as it will be sent, or the record's text and why it cannot be. */
 export type CheckedObject =

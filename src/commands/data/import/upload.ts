@@ -1,10 +1,10 @@
-import { requestImport } from '../../api/data.js';
-import { CsafeError, PermissionDeniedError } from '../../core/errors.js';
-import type { HttpClient } from '../../core/http.js';
-import type { IOStreams } from '../../core/io.js';
-import { formatBytes, startProgressBar } from '../../core/progress.js';
-import { uploadFile, type UploadFile } from '../../core/upload.js';
-import type { ImportResponse } from '../../schemas/data.js';
+import { requestImport } from '../../../api/data.js';
+import { CsafeError, PermissionDeniedError } from '../../../core/errors.js';
+import type { HttpClient } from '../../../core/http.js';
+import type { IOStreams } from '../../../core/io.js';
+import { formatBytes, startProgressBar } from '../../../core/progress.js';
+import { uploadFile, type UploadFile } from '../../../core/upload.js';
+import type { ImportResponse } from '../../../schemas/data.js';
 
 /** Import requests per run: one, plus a fresh one each time an upload address has expired (a long stall, a wrong clock). */
 const MAX_IMPORT_REQUESTS = 3;

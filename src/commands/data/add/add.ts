@@ -1,21 +1,21 @@
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { CsafeError, ExitCode, UsageError } from '../../core/errors.js';
-import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
-import type { IOStreams } from '../../core/io.js';
-import { parseOptions } from '../../core/options.js';
-import { countOf, printResult, renderTable, toNdjsonLine, type OutputFormat } from '../../core/output.js';
-import { inputSource, readRecords, type InputSource } from '../../core/readers.js';
-import { startSpinner } from '../../core/spinner.js';
-import { rereadableInput } from '../../core/spool.js';
-import { positional, type App } from '../app.js';
-import { parseNamespace } from '../namespace.js';
-import { addOptionsSchema, type AddOptions } from './add-options.js';
+import type { Context } from '../../../context.js';
+import { CsafeError, ExitCode, UsageError } from '../../../core/errors.js';
+import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
+import type { IOStreams } from '../../../core/io.js';
+import { parseOptions } from '../../../core/options.js';
+import { countOf, printResult, renderTable, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
+import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
+import { startSpinner } from '../../../core/spinner.js';
+import { rereadableInput } from '../../../core/spool.js';
+import { positional, type App } from '../../app.js';
+import { parseNamespace } from '../../namespace.js';
+import { addOptionsSchema, type AddOptions } from './options.js';
 import { AddCheckpoint } from './checkpoint.js';
 import { deliverObjects, type AcceptedRequest, type AddDelivery, type NumberedObject } from './deliver.js';
-import { checkObjects, problemLine, type CheckedObject } from './objects.js';
-import { describeFailure, objectLines, printObjects } from './shared/render.js';
-import { waitForRequests, waitTimeoutMs } from './shared/wait.js';
+import { checkObjects, problemLine, type CheckedObject } from '../shared/objects.js';
+import { describeFailure, objectLines, printObjects } from '../shared/render.js';
+import { waitForRequests, waitTimeoutMs } from '../shared/wait.js';
 
 export function registerDataAdd(group: Command, app: App): void {
   group

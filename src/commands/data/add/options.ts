@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countOption } from '../../core/options.js';
+import { countOption } from '../../../core/options.js';
 
 export const addOptionsSchema = z.object({
   batchSize: countOption(1, 10_000).default(100),

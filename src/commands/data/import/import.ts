@@ -1,18 +1,18 @@
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import type { Context } from '../../context.js';
-import { ExitCode, InputError } from '../../core/errors.js';
-import { parseOptions } from '../../core/options.js';
-import { fileError } from '../../core/readers.js';
-import { rereadableInput } from '../../core/spool.js';
-import type { UploadFile } from '../../core/upload.js';
-import { positional, type App } from '../app.js';
-import { parseNamespace } from '../namespace.js';
-import { importFile, type ImportedFile } from './import-upload.js';
-import { printUploadSummary, uploadNote, uploadSummary } from './import-output.js';
-import { validateDataLines } from './import-validate.js';
-import { waitAndPrintRecord, waitTimeoutMs } from './shared/wait.js';
+import type { Context } from '../../../context.js';
+import { ExitCode, InputError } from '../../../core/errors.js';
+import { parseOptions } from '../../../core/options.js';
+import { fileError } from '../../../core/readers.js';
+import { rereadableInput } from '../../../core/spool.js';
+import type { UploadFile } from '../../../core/upload.js';
+import { positional, type App } from '../../app.js';
+import { parseNamespace } from '../../namespace.js';
+import { importFile, type ImportedFile } from './upload.js';
+import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
+import { validateDataLines } from './validate.js';
+import { waitAndPrintRecord, waitTimeoutMs } from '../shared/wait.js';
 
 const importOptionsSchema = z.object({
   wait: z.boolean().default(false),

@@ -1,7 +1,7 @@
-import type { IOStreams } from '../../core/io.js';
-import { printResult, renderRecord, type OutputFormat } from '../../core/output.js';
-import { formatBytes } from '../../core/progress.js';
-import type { ImportedFile } from './import-upload.js';
+import type { IOStreams } from '../../../core/io.js';
+import { printResult, renderRecord, type OutputFormat } from '../../../core/output.js';
+import { formatBytes } from '../../../core/progress.js';
+import type { ImportedFile } from './upload.js';
 
 /** What the upload did, in the service's words where it has them (request id, object key). */
 export function uploadSummary(namespace: string, imported: ImportedFile) {

@@ -1,14 +1,14 @@
-import { addData, encodeAddBody } from '../../api/data.js';
-import { inBatches } from '../../core/batches.js';
-import { mapInOrder } from '../../core/concurrency.js';
-import { InterruptedError, stopsTheRun } from '../../core/errors.js';
-import type { FailedFile } from '../../core/failed-file.js';
-import type { HttpClient } from '../../core/http.js';
-import type { IOStreams } from '../../core/io.js';
-import { countOf } from '../../core/output.js';
-import type { Spinner } from '../../core/spinner.js';
-import type { AddOptions } from './add-options.js';
-import { BODY_FRAME_BYTES, type SendableObject } from './objects.js';
+import { addData, encodeAddBody } from '../../../api/data.js';
+import { inBatches } from '../../../core/batches.js';
+import { mapInOrder } from '../../../core/concurrency.js';
+import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
+import type { FailedFile } from '../../../core/failed-file.js';
+import type { HttpClient } from '../../../core/http.js';
+import type { IOStreams } from '../../../core/io.js';
+import { countOf } from '../../../core/output.js';
+import type { Spinner } from '../../../core/spinner.js';
+import type { AddOptions } from './options.js';
+import { BODY_FRAME_BYTES, type SendableObject } from '../shared/objects.js';
 
 /** An object to send, with its position among all records of the input (from 1), which the checkpoint counts in. */
 export type NumberedObject = SendableObject & { position: number };

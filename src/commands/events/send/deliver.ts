@@ -1,10 +1,10 @@
-import { encodeBatch, sendEvents } from '../../api/events.js';
-import { AuthenticationError, InterruptedError, PermissionDeniedError, type ApiError } from '../../core/errors.js';
-import type { FailedFile } from '../../core/failed-file.js';
-import type { HttpClient } from '../../core/http.js';
-import type { IOStreams } from '../../core/io.js';
-import { runLanes } from '../../core/lanes.js';
-import type { Spinner } from '../../core/spinner.js';
+import { encodeBatch, sendEvents } from '../../../api/events.js';
+import { AuthenticationError, InterruptedError, PermissionDeniedError, type ApiError } from '../../../core/errors.js';
+import type { FailedFile } from '../../../core/failed-file.js';
+import type { HttpClient } from '../../../core/http.js';
+import type { IOStreams } from '../../../core/io.js';
+import { runLanes } from '../../../core/lanes.js';
+import type { Spinner } from '../../../core/spinner.js';
 import type { CheckedRecord } from './checked.js';
 import { problemLines } from './checked.js';
 import type { Checkpoint } from './checkpoint.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countOption as count } from '../../core/options.js';
+import { countOption as count } from '../../../core/options.js';
 import type { Shard } from './placement.js';
 
 const shardSchema = z

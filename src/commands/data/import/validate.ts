@@ -1,8 +1,8 @@
-import { InputError, InterruptedError } from '../../core/errors.js';
-import type { IOStreams } from '../../core/io.js';
-import { readJsonLines, type InputSource } from '../../core/readers.js';
-import { startSpinner } from '../../core/spinner.js';
-import { dataObjectProblem } from './objects.js';
+import { InputError, InterruptedError } from '../../../core/errors.js';
+import type { IOStreams } from '../../../core/io.js';
+import { readJsonLines, type InputSource } from '../../../core/readers.js';
+import { startSpinner } from '../../../core/spinner.js';
+import { dataObjectProblem } from '../shared/objects.js';
 
 /** Problems printed before the rest are only counted: a dump that is wrong throughout must not flood the terminal. */
 const SHOWN_PROBLEMS = 20;
