@@ -5,6 +5,7 @@ import { CURRENT_VERSION } from '../schemas/content.js';
 import { IMPORT_UPLOAD_TTL_SECONDS } from '../schemas/data.js';
 import { DataStore } from './data-store.js';
 import type { FaultSettings } from './faults.js';
+import type { RequestLogEntry } from './request-log.js';
 import { createEmulatorServer } from './server.js';
 import { createState, type EmulatorConfig } from './state.js';
 
@@ -41,6 +42,8 @@ export interface RunningEmulator {
   apiKey: string;
   port: number;
   host: string;
+  /** The request log, oldest first: what GET /_emulator/requests answers. */
+  requests(): RequestLogEntry[];
   close(): Promise<void>;
 }
 
@@ -84,7 +87,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const data = await DataStore.open(options.dataDir).catch((error: unknown) => {
     throw new EmulatorStartError('data_dir', systemReason(error));
   });
-  const server = createEmulatorServer(config, createState(data));
+  const state = createState(data);
+  const server = createEmulatorServer(config, state);
   await listen(server, options.port ?? DEFAULT_PORT, host).catch(async (error: unknown) => {
     await data.close();
     throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new EmulatorStartError('port_in_use', '') : error;
@@ -95,6 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     apiKey: config.apiKey,
     port,
     host,
+    requests: () => [...state.requests],
     close: async () => {
       await close(server);
       await data.close();

@@ -45,7 +45,7 @@ async function receiveUpload(ctx: RouteContext): Promise<RouteResult> {
   if (refusal !== undefined) return { ...refusal, headers: { Connection: 'close' } };
 
   const received = await data.receiveUpload(requestId, () =>
-    receiveBody(ctx.req, data.uploadPath(requestId), Number(ctx.req.headers['content-length']), ctx.config.uploadIdleTimeoutMs),
+    receiveBody(ctx, data.uploadPath(requestId), Number(ctx.req.headers['content-length'])),
   );
   if (received === undefined) return s3Error(400, 'IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header.');
   if (takeQuirk(ctx.state.quirks, 'failing_uploads')) {
@@ -80,7 +80,8 @@ const renamed = (from: string, to: string) =>
  * Streams the body to a temporary file beside `path`; only exactly Content-Length bytes make an
  * upload. However long an upload takes, it must not stall for idleMs: then the connection is cut.
  */
-async function receiveBody(req: IncomingMessage, path: string, declared: number, idleMs: number): Promise<{ temporary: string; etag: string } | undefined> {
+async function receiveBody(ctx: RouteContext, path: string, declared: number): Promise<{ temporary: string; etag: string } | undefined> {
+  const { req } = ctx;
   const temporary = temporaryPathFor(path);
   const md5 = createHash('md5');
   let received = 0;
@@ -88,11 +89,12 @@ async function receiveBody(req: IncomingMessage, path: string, declared: number,
     for await (const chunk of source) {
       received += chunk.length;
       md5.update(chunk);
+      ctx.bodySample.add(chunk);
       yield chunk;
     }
   };
   // With no listener for it, node's server destroys a socket whose timeout fires.
-  req.setTimeout(idleMs);
+  req.setTimeout(ctx.config.uploadIdleTimeoutMs);
   try {
     await pipeline(req, count, createWriteStream(temporary, { mode: 0o600 }));
     if (received === declared) return { temporary, etag: `"${md5.digest('hex')}"` };

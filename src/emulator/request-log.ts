@@ -18,7 +18,16 @@ export interface RequestLogEntry {
   /** The injected fault this request met (--faults), or null. */
   fault: string | null;
   duration_ms: number;
+  /** The body as UTF-8 text, at most REQUEST_LOG_BODY_BYTES of it; null when there was none. */
+  body: string | null;
+  /** The whole body's length, however much of it is kept. */
+  body_bytes: number;
+  body_truncated: boolean;
 }
+
+/** How much of each request body the log keeps, so the log holds at most its size times this. */
+export const REQUEST_LOG_BODY_BYTES = 4096;
+
 
 export interface ServedRequest {
   req: IncomingMessage;
@@ -28,6 +37,34 @@ export interface ServedRequest {
   fault: string | null;
   receivedAt: number;
   durationMs: number;
+  body: BodySample;
+}
+
+/**
+ * The first REQUEST_LOG_BODY_BYTES of a body and its whole length. Kept bytes are copied, so a
+ * large chunk of an upload is not held in memory for the sake of its first few bytes.
+ */
+export class BodySample {
+  private readonly kept: Buffer[] = [];
+  private keptBytes = 0;
+  private totalBytes = 0;
+
+  add(chunk: Buffer): void {
+    this.totalBytes += chunk.length;
+    const room = REQUEST_LOG_BODY_BYTES - this.keptBytes;
+    if (room <= 0) return;
+    const part = Buffer.from(chunk.subarray(0, room));
+    this.kept.push(part);
+    this.keptBytes += part.length;
+  }
+
+  entry(): Pick<RequestLogEntry, 'body' | 'body_bytes' | 'body_truncated'> {
+    return {
+      body: this.totalBytes === 0 ? null : Buffer.concat(this.kept).toString('utf8'),
+      body_bytes: this.totalBytes,
+      body_truncated: this.totalBytes > this.keptBytes,
+    };
+  }
 }
 
 /** Appends to the log, dropping the oldest entries beyond `size`, so memory stays bounded. */
@@ -52,6 +89,7 @@ export function logRequest(state: State, served: ServedRequest, size: number): v
     user_agent: header('user-agent'),
     fault: served.fault,
     duration_ms: Math.round(served.durationMs * 100) / 100,
+    ...served.body.entry(),
   });
   if (state.requests.length > size) state.requests.splice(0, state.requests.length - size);
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Credential } from './auth.js';
 import { EmulatorError } from './errors.js';
+import type { BodySample } from './request-log.js';
 import type { EmulatorConfig, State } from './state.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -15,6 +16,8 @@ export interface RouteContext {
   credential: Credential;
   /** Empty for a streamBody route, whose handler reads `req` itself. */
   body: Buffer;
+  /** What the request log keeps of the body: a streamBody route adds each chunk it reads. */
+  bodySample: BodySample;
   /** The body parsed as JSON; undefined when the body is empty. Throws a 400 when it is not JSON. */
   json(): unknown;
 }

@@ -11,7 +11,7 @@ import { EmulatorError, errorBody } from './errors.js';
 import { eventRoutes } from './events.js';
 import { faultInjector, type Fault, type FaultDraw } from './faults.js';
 import { baseUrlOf } from './links.js';
-import { logRequest } from './request-log.js';
+import { BodySample, logRequest } from './request-log.js';
 import { storageRoutes } from './object-store.js';
 import { createRouter, type RawBody, type Route, type RouteResult, type Router } from './router.js';
 import type { EmulatorConfig, State } from './state.js';
@@ -53,15 +53,16 @@ async function serve(req: IncomingMessage, res: ServerResponse, router: Router, 
   // Before any fault is drawn: a browser on another site gets its 403 whatever the fault settings.
   const crossSite = crossSiteRefusal(req);
   const fault = crossSite === undefined && isServicePath(path) ? drawFault() : undefined;
+  const bodySample = new BodySample();
 
-  const result = crossSite ?? refusal(fault) ?? (await dispatch(req, path, router, credential, config, state).catch(toErrorResult));
+  const result = crossSite ?? refusal(fault) ?? (await dispatch(req, path, router, { credential, bodySample, config, state }).catch(toErrorResult));
 
   if (isServicePath(path) && config.latencyMs > 0) await delay(config.latencyMs);
   if (isLoggedPath(path)) {
     // Logged before the response is written, so a caller that reads the log next always sees this entry.
     logRequest(
       state,
-      { req, path, status: result.status, auth: credential.kind, fault: fault?.kind ?? null, receivedAt, durationMs: performance.now() - started },
+      { req, path, status: result.status, auth: credential.kind, fault: fault?.kind ?? null, receivedAt, durationMs: performance.now() - started, body: bodySample },
       config.requestLogSize,
     );
   }
@@ -96,9 +97,7 @@ async function dispatch(
   req: IncomingMessage,
   path: string,
   router: Router,
-  credential: Credential,
-  config: EmulatorConfig,
-  state: State,
+  { credential, bodySample, config, state }: { credential: Credential; bodySample: BodySample; config: EmulatorConfig; state: State },
 ): Promise<RouteResult> {
   const method = req.method ?? 'GET';
   const match = router(method, path);
@@ -110,8 +109,9 @@ async function dispatch(
   const { route, params } = match;
   if (route.auth) requireCredential(credential);
   const body = 'streamBody' in route ? Buffer.alloc(0) : await readBody(req, route.maxBodyBytes, config.bodyTimeoutMs);
+  bodySample.add(body);
   if (!route.ownContentType) requireJsonContentType(req.headers['content-type'], body);
-  return route.handle({ req, params, config, state, credential, body, json: () => parseJsonBody(body) });
+  return route.handle({ req, params, config, state, credential, body, bodySample, json: () => parseJsonBody(body) });
 }
 
 /**

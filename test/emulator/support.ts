@@ -43,6 +43,7 @@ export function useTestEmulator(options: EmulatorOptions = {}): RunningEmulator 
     get apiKey() { return current().apiKey; },
     get port() { return current().port; },
     get host() { return current().host; },
+    requests: () => current().requests(),
     close: () => current().close(),
   };
 }
