@@ -1,7 +1,6 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { ConfigStore, Profile } from './core/config.js';
 import { CorruptConfigError, MissingCredentialsError, InterruptedError, UsageError } from './core/errors.js';
-import type { HttpClient } from './core/http.js';
+import type { HttpClient, HttpClientConfig } from './core/http.js';
 import type { IOStreams } from './core/io.js';
 import { resolveOutputFormat, type OutputFormat } from './core/output.js';
 import { DEFAULT_RETRY_POLICY } from './core/retry.js';
@@ -22,6 +21,12 @@ export interface ContextDeps {
   version: string;
   signal: AbortSignal;
   startLocalService: () => Promise<LocalService>;
+  /** The clock, in milliseconds since the epoch. */
+  now: () => number;
+  /** Waits ms; rejects when the signal aborts. A test's sleep may move its clock instead of waiting. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Builds the HTTP core; asynchronous so the real one can load undici only when a command needs it. */
+  createHttpClient: (config: HttpClientConfig) => Promise<HttpClient>;
 }
 
 /**
@@ -54,12 +59,12 @@ export class Context {
   }
 
   now(): number {
-    return Date.now();
+    return this.deps.now();
   }
 
   async sleep(ms: number, signal: AbortSignal = this.signal): Promise<void> {
     try {
-      await delay(ms, undefined, { signal });
+      await this.deps.sleep(ms, signal);
     } catch (error) {
       if (signal.aborted) throw new InterruptedError();
       throw error;
@@ -132,8 +137,7 @@ export class Context {
     const { baseUrl, apiKey } = this.flags.emulator ? await this.emulatorTarget() : this.configuredTarget(settings);
     if (this.unreadableConfig) this.io.warn(`warning: ${this.unreadableConfig.message}; using flags and environment variables only`);
     this.secrets.add(apiKey);
-    const { HttpClient } = await import('./core/http.js');
-    return new HttpClient({
+    return this.deps.createHttpClient({
       baseUrl,
       apiKey,
       timeoutMs: settings.timeoutMs,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Command, CommanderError, Option } from 'commander';
 import { Context, type LocalService } from './context.js';
 import { CsafeError, exitCodeOf, ExitCode } from './core/errors.js';
@@ -150,7 +151,17 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         command.setOptionValue('timeout', local);
       }
       const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color });
-      context = new Context({ io, env: proc.env, flags, version: VERSION, signal: proc.signal, startLocalService: () => startInProcessEmulator(proc.env) });
+      context = new Context({
+        io,
+        env: proc.env,
+        flags,
+        version: VERSION,
+        signal: proc.signal,
+        startLocalService: () => startInProcessEmulator(proc.env),
+        now: Date.now,
+        sleep: (ms, signal) => delay(ms, undefined, { signal }),
+        createHttpClient: async (config) => new (await import('./core/http.js')).HttpClient(config),
+      });
       exitCode = (await run(context, command)) ?? ExitCode.ok;
     },
   };

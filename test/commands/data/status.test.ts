@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { dataStatusRun } from '../../../src/commands/data/status.js';
+import { ExitCode, WaitTimeoutError } from '../../../src/core/errors.js';
+import { call } from '../../emulator/support.js';
+import { assertExitCode, commandTest, type CommandTest } from '../../helpers/context.js';
+
+const REQUESTS = /^\/v1\/data\/listings\/requests\/req_[0-9a-f]+$/;
+
+/** An add request made straight to the emulator, outside the run under test. */
+async function addRequest(run: CommandTest): Promise<string> {
+  const reply = await call(run.emulator, 'POST', '/v1/data/listings', { json: { data: [{ id: 'o1', text: 'hello there' }] } });
+  assert.equal(reply.status, 202);
+  await run.forgetRequests();
+  return (reply.body as { requestId: string }).requestId;
+}
+
+test('data status prints the record as JSON with one GET', async (t) => {
+  const run = await commandTest(t, { flags: { json: true } });
+  const id = await addRequest(run);
+  run.expect({ method: 'GET', path: `/v1/data/listings/requests/${id}` });
+
+  assertExitCode(await dataStatusRun(run.ctx, 'listings', id, { wait: false, timeoutMs: Infinity }), ExitCode.ok);
+
+  assert.deepEqual(JSON.parse(run.stdout()), { data: [], namespace: 'listings', request_id: id, status: 'queued' });
+  assert.equal(run.stderr(), '');
+});
+
+test('data status --wait polls on the fixed clock until the request succeeds, then prints its objects', async (t) => {
+  const run = await commandTest(t, { flags: { output: 'ndjson' }, emulator: { processingDelayMs: 3_000 } });
+  const id = await addRequest(run);
+  const started = run.clock.now();
+  // queued at 0 s, ingesting at 1 s, done at 3 s: three polls, 1 s then 2 s apart.
+  run.expect({ method: 'GET', path: REQUESTS, times: 3 });
+
+  assertExitCode(await dataStatusRun(run.ctx, 'listings', id, { wait: true, timeoutMs: Infinity }), ExitCode.ok);
+
+  assert.equal(run.clock.now() - started, 3_000);
+  const record = JSON.parse(run.stdout()) as { status: string; data: Array<{ id: string; output: unknown }> };
+  assert.equal(record.status, 'succeeded');
+  assert.deepEqual(record.data.map(({ id: objectId, output }) => [objectId, output]), [['o1', { actions: [], fields: { text: 'hello there' }, labels: [] }]]);
+});
+
+test('data status --wait --timeout 30s gives up at exactly 30 s of the fixed clock, naming the pending request', async (t) => {
+  const run = await commandTest(t, { emulator: { processingDelayMs: 3_600_000 } });
+  const id = await addRequest(run);
+  const started = run.clock.now();
+  // Polls at 0, 1, 3, 7, 15, 25 s, then one at the deadline, 30 s.
+  run.expect({ method: 'GET', path: REQUESTS, times: 7 });
+
+  await assert.rejects(dataStatusRun(run.ctx, 'listings', id, { wait: true, timeoutMs: 30_000 }), WaitTimeoutError);
+
+  assert.equal(run.clock.now() - started, 30_000);
+  assert.equal(run.stdout(), '');
+  assert.equal(run.stderr(), `1 request still pending; check on it with:\n  csafe data status listings ${id} --wait\n`);
+});
