@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { Context } from '../../src/context.js';
+import { CsafeError } from '../../src/core/errors.js';
 import { HttpClient } from '../../src/core/http.js';
 import type { GlobalFlags } from '../../src/core/settings.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
@@ -133,9 +134,14 @@ export async function commandTest(t: TestContext, options: TestContextOptions = 
 }
 
 /**
- * What a *Run function returned, as the exit code main would give it. The one place to adapt when
- * run functions return a typed outcome instead of a number.
+ * The exit code main would give a *Run function's result: what it returned, or the code of the
+ * csafe error it threw. The one place to adapt when run functions return a typed outcome instead.
  */
-export function assertExitCode(returned: unknown, expected: number): void {
-  assert.equal(returned ?? 0, expected);
+export async function exitCodeOf(run: Promise<unknown>): Promise<number> {
+  try {
+    return ((await run) as number | undefined) ?? 0;
+  } catch (error) {
+    if (error instanceof CsafeError) return error.exitCode;
+    throw error;
+  }
 }

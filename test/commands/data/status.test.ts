@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { dataStatusRun } from '../../../src/commands/data/status.js';
 import { ExitCode, WaitTimeoutError } from '../../../src/core/errors.js';
 import { call } from '../../emulator/support.js';
-import { assertExitCode, commandTest, type CommandTest } from '../../helpers/context.js';
+import { exitCodeOf, commandTest, type CommandTest } from '../../helpers/context.js';
 
 const REQUESTS = /^\/v1\/data\/listings\/requests\/req_[0-9a-f]+$/;
 
@@ -20,7 +20,7 @@ test('data status prints the record as JSON with one GET', async (t) => {
   const id = await addRequest(run);
   run.expect({ method: 'GET', path: `/v1/data/listings/requests/${id}` });
 
-  assertExitCode(await dataStatusRun(run.ctx, 'listings', id, { wait: false, timeoutMs: Infinity }), ExitCode.ok);
+  assert.equal(await exitCodeOf(dataStatusRun(run.ctx, 'listings', id, { wait: false, timeoutMs: Infinity })), ExitCode.ok);
 
   assert.deepEqual(JSON.parse(run.stdout()), { data: [], namespace: 'listings', request_id: id, status: 'queued' });
   assert.equal(run.stderr(), '');
@@ -33,7 +33,7 @@ test('data status --wait polls on the fixed clock until the request succeeds, th
   // queued at 0 s, ingesting at 1 s, done at 3 s: three polls, 1 s then 2 s apart.
   run.expect({ method: 'GET', path: REQUESTS, times: 3 });
 
-  assertExitCode(await dataStatusRun(run.ctx, 'listings', id, { wait: true, timeoutMs: Infinity }), ExitCode.ok);
+  assert.equal(await exitCodeOf(dataStatusRun(run.ctx, 'listings', id, { wait: true, timeoutMs: Infinity })), ExitCode.ok);
 
   assert.equal(run.clock.now() - started, 3_000);
   const record = JSON.parse(run.stdout()) as { status: string; data: Array<{ id: string; output: unknown }> };
