@@ -3,12 +3,19 @@ import { createAccessToken } from '../../api/tokens.js';
 import { UsageError } from '../../core/errors.js';
 import { printResult, renderRecord } from '../../core/output.js';
 import { accessTokenRequestSchema, TOKEN_LIFETIME, type AccessTokenRequest } from '../../schemas/tokens.js';
+import type { Context } from '../../context.js';
 import type { App } from '../app.js';
+
+interface TokenOptions {
+  expiresIn?: string;
+  userId?: string;
+  sessionId?: string;
+}
 
 const FLAG_OF_FIELD: Record<string, string> = { expires_in: '--expires-in', user_id: '--user-id', customer_session_id: '--session-id' };
 
 /** The request is checked with the same schema the emulator uses, so the rules live in one place. */
-function tokenRequest(options: { expiresIn?: string; userId?: string; sessionId?: string }): AccessTokenRequest {
+function tokenRequest(options: TokenOptions): AccessTokenRequest {
   const parsed = accessTokenRequestSchema.safeParse({
     ...(options.expiresIn !== undefined && { expires_in: /^\s*-?\d+(\.\d+)?\s*$/.test(options.expiresIn) ? Number(options.expiresIn) : options.expiresIn }),
     ...(options.userId !== undefined && { user_id: options.userId }),
@@ -26,10 +33,12 @@ export function registerTokenCreate(group: Command, app: App): void {
     .option('--expires-in <seconds>', `lifetime, ${TOKEN_LIFETIME.minSeconds}..${TOKEN_LIFETIME.maxSeconds} (service default ${TOKEN_LIFETIME.defaultSeconds})`)
     .option('--user-id <id>', 'user the token is attributed to')
     .option('--session-id <id>', 'opaque customer session identifier')
-    .action(app.action(async (ctx, command) => {
-      const request = tokenRequest(command.opts());
-      const format = await ctx.outputFormat();
-      const token = await createAccessToken(await ctx.http(), request);
-      await printResult(ctx.io, format, token, () => renderRecord(token, ctx.io));
-    }));
+    .action(app.action((ctx, command) => tokenCreateRun(ctx, command.opts())));
+}
+
+export async function tokenCreateRun(ctx: Context, options: TokenOptions): Promise<void> {
+  const request = tokenRequest(options);
+  const format = await ctx.outputFormat();
+  const token = await createAccessToken(await ctx.http(), request);
+  await printResult(ctx.io, format, token, () => renderRecord(token, ctx.io));
 }
