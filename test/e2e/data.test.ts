@@ -30,14 +30,21 @@ describe('csafe settings put and data add/status', () => {
   beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
 
   it('settings put sends a schema from a file or from --field', async () => {
-    const schema = file('schema.json', JSON.stringify({ photo: { content_type: 'image_url', display_hint: { type: 'primary_image_url' } } }));
+    const photo = { content_type: 'image_url', display_hint: { type: 'primary_image_url' } };
+    const schema = file('schema.json', JSON.stringify({ photo }));
     const fromFile = await run(['settings', 'put', 'listings', schema, '--json']);
     assert.equal(fromFile.code, 0, fromFile.stderr);
     assert.deepEqual(JSON.parse(fromFile.stdout), { namespace: 'listings', status: 'updated' });
     const fromFields = await run(['settings', 'put', 'listings', '--field', 'photo:image_url:primary_image_url', '--field', 'title::title', '-o', 'table']);
     assert.equal(fromFields.code, 0, fromFields.stderr);
     assert.deepEqual(tsvRows(fromFields.stdout), [['listings', 'updated']]);
-    assert.deepEqual((await dataRequests(emulator)).map((r) => `${r.method} ${r.path} ${r.status}`), Array(2).fill('PUT /v1/data/listings/settings 200'));
+    assert.deepEqual(
+      (await dataRequests(emulator)).map((r) => [`${r.method} ${r.path} ${r.status}`, JSON.parse(String(r.body))]),
+      [
+        ['PUT /v1/data/listings/settings 200', { schema: { photo } }],
+        ['PUT /v1/data/listings/settings 200', { schema: { photo, title: { display_hint: { type: 'title' } } } }],
+      ],
+    );
   });
 
   it('settings put reports every bad member with its line, exits 2 and sends nothing', async () => {
