@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { REQUEST_LOG_BODY_BYTES, type RequestLogEntry } from '../../src/emulator/request-log.js';
+import { BodySample, REQUEST_LOG_BODY_BYTES, type RequestLogEntry } from '../../src/emulator/request-log.js';
 import { jsonl, put, requestImport } from './data-support.js';
 import { call, useTestEmulator } from './support.js';
 
@@ -47,5 +47,25 @@ describe('emulator request log: bodies', () => {
     const entry = (await logged()).find((logEntry) => logEntry.method === 'PUT')!;
     assert.equal(entry.path, `/_storage/${issued.objectKey}`);
     assert.deepEqual(bodyOf(entry), { body: upload.slice(0, REQUEST_LOG_BODY_BYTES), body_bytes: Buffer.byteLength(upload), body_truncated: true });
+  });
+});
+
+describe('BodySample', () => {
+  test('keeps the first bytes across chunks, up to the limit exactly, and counts them all', () => {
+    const sample = new BodySample();
+    sample.add(Buffer.alloc(REQUEST_LOG_BODY_BYTES - 1, 'a'));
+    sample.add(Buffer.from('bc'));
+    sample.add(Buffer.from('d'));
+    sample.add(Buffer.alloc(0));
+    assert.deepEqual(sample.entry(), { body: `${'a'.repeat(REQUEST_LOG_BODY_BYTES - 1)}b`, body_bytes: REQUEST_LOG_BODY_BYTES + 2, body_truncated: true });
+  });
+
+  test('an empty body is null; one that fills the limit exactly is whole', () => {
+    const empty = new BodySample();
+    empty.add(Buffer.alloc(0));
+    assert.deepEqual(empty.entry(), { body: null, body_bytes: 0, body_truncated: false });
+    const full = new BodySample();
+    full.add(Buffer.alloc(REQUEST_LOG_BODY_BYTES, 'x'));
+    assert.deepEqual(full.entry(), { body: 'x'.repeat(REQUEST_LOG_BODY_BYTES), body_bytes: REQUEST_LOG_BODY_BYTES, body_truncated: false });
   });
 });
