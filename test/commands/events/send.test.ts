@@ -80,3 +80,18 @@ test('events send stops at a refused key and writes the unsent events to --faile
   assert.deepEqual(lines(readFileSync(failed, 'utf8')).map((line) => (JSON.parse(line) as SentEvent).metadata.n), [0, 1]);
   assert.match(run.stderr(), new RegExp(`sending stopped: the service refused the credentials \\(401\\); the unsent events are in ${failed}\n$`));
 });
+
+test('events send --checkpoint records what was acknowledged, so the same command run again sends nothing', async (t) => {
+  const run = await commandTest(t);
+  const path = eventsFile(run, eventsText(3, 1));
+  const checkpoint = join(run.dir, 'state.json');
+  run.expect({ method: 'POST', path: '/v1/async/events', body: (text) => sentBatch(text).length === 3 });
+
+  assert.equal(await exitCodeOf(sendRun(run.ctx, path, sendOptions({ checkpoint }))), ExitCode.ok);
+  const saved = JSON.parse(readFileSync(checkpoint, 'utf8')) as { version: number; updated_at: string };
+  assert.equal(saved.version, 1);
+  assert.equal(saved.updated_at, new Date(run.clock.now()).toISOString());
+
+  assert.equal(await exitCodeOf(sendRun(run.ctx, path, sendOptions({ checkpoint }))), ExitCode.ok);
+  assert.match(run.stderr(), /\nread 3, valid 3, invalid 0, sent 0, failed 0, skipped by checkpoint 3, other shards 0 in 0\.0 s \(0 events\/s\)\n$/);
+});
