@@ -28,7 +28,6 @@ export interface RequestLogEntry {
 /** How much of each request body the log keeps, so the log holds at most its size times this. */
 export const REQUEST_LOG_BODY_BYTES = 4096;
 
-
 export interface ServedRequest {
   req: IncomingMessage;
   path: string;
