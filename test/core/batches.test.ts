@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { fitsInBatch, inBatches } from '../../src/core/batches.js';
 import { runLanes } from '../../src/core/lanes.js';
-import { lineOfPath } from '../../src/core/json-locate.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
   const out: T[] = [];
@@ -72,21 +71,5 @@ describe('inBatches', () => {
 
   it('yields nothing for no items', async () => {
     assert.deepEqual(await collect(inBatches(sizes([]), { maxItems: 2, maxBytes: 10, sizeOf: (n) => n })), []);
-  });
-});
-
-describe('lineOfPath', () => {
-  const text = '{\n  "photo": {\n    "content_type": "image",\n    "tags": [1,\n      {"a": "x}\\"y"}]\n  },\n  "title": {}\n}';
-
-  it('finds the line of a member key, through arrays and strings with brackets', () => {
-    assert.equal(lineOfPath(text, ['photo']), 2);
-    assert.equal(lineOfPath(text, ['photo', 'content_type']), 3);
-    assert.equal(lineOfPath(text, ['photo', 'tags', 1, 'a']), 5);
-    assert.equal(lineOfPath(text, ['title']), 7);
-  });
-
-  it('falls back to the deepest part present for a missing member', () => {
-    assert.equal(lineOfPath(text, ['title', 'display_hint', 'type']), 7);
-    assert.equal(lineOfPath(text, ['nothing']), 1);
   });
 });

@@ -70,7 +70,7 @@ describe('emulator: data import and the object store', () => {
   test('an invalid line fails the import, naming the line; so does an unprocessable object', async () => {
     await call(emulator, 'PUT', '/v1/data/listings/settings', { json: { schema: { photo: { content_type: 'image_url' } } } });
     const cases: Array<[string, RegExp]> = [
-      [`${jsonl(OBJECTS)}\n{"id": "o5", "text": }\n`, /^line 5: not valid JSON/],
+      [`${jsonl(OBJECTS)}\n{"id": "o5", "text": }\n`, /^line 5: invalid JSON at column 22: Unexpected token/],
       [`\uFEFF${JSON.stringify(OBJECTS[0])}\r\n{"text":"no id"}\r\n`, /^line 2: id: missing; every object needs its own "id", a non-empty string$/],
       [jsonl([...OBJECTS, { id: 'o4', photo: 'photo.png' }]), /^line 4: photo: expected an http\(s\) URL/],
     ];
