@@ -51,41 +51,49 @@ export class LineTooLongError extends RecordReadError {
 }
 
 /**
- * Lines with their 1-based numbers, a chunk at a time with flat memory. A UTF-8 BOM and CRLF line
- * ends are tolerated; blank lines keep their numbers but are not yielded.
+ * Cuts bytes into numbered lines a chunk at a time, holding only the line not yet complete. A
+ * UTF-8 BOM opening the input and CR line ends are dropped; blank lines keep their numbers but
+ * are not given out. Synchronous, so reading costs no promise per line.
  */
-export async function* readLines(chunks: AsyncIterable<Buffer | string>, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<SourceLine> {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let line = 0;
-  const complete = (tail: Buffer): SourceLine => {
-    const bytes = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
-    pending = [];
-    pendingBytes = 0;
-    line++;
-    const end = bytes.at(-1) === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
-    if (end > maxLineBytes) throw new LineTooLongError(line, maxLineBytes);
-    const text = bytes.toString('utf8', 0, end);
-    return { line, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
-  };
-  for await (const piece of chunks) {
-    const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
+export class LineSplitter {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private line = 0;
+
+  constructor(private readonly maxLineBytes = MAX_LINE_BYTES) {}
+
+  /** The lines the chunk completes. */
+  *push(chunk: Buffer): Generator<SourceLine> {
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE, start); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-      const next = complete(chunk.subarray(start, end));
+      const line = this.complete(chunk.subarray(start, end));
       start = end + 1;
-      if (next.text.trim() !== '') yield next;
+      if (line.text.trim() !== '') yield line;
     }
     if (start < chunk.length) {
-      pending.push(chunk.subarray(start));
-      pendingBytes += chunk.length - start;
+      this.pending.push(chunk.subarray(start));
+      this.pendingBytes += chunk.length - start;
     }
     // One byte more than the limit may still be the CR of a CRLF.
-    if (pendingBytes > maxLineBytes + 1) throw new LineTooLongError(line + 1, maxLineBytes);
+    if (this.pendingBytes > this.maxLineBytes + 1) throw new LineTooLongError(this.line + 1, this.maxLineBytes);
   }
-  if (pendingBytes > 0) {
-    const last = complete(Buffer.alloc(0));
-    if (last.text.trim() !== '') yield last;
+
+  /** The last line, when the input does not end with a line end. */
+  *end(): Generator<SourceLine> {
+    if (this.pendingBytes === 0) return;
+    const line = this.complete(Buffer.alloc(0));
+    if (line.text.trim() !== '') yield line;
+  }
+
+  private complete(tail: Buffer): SourceLine {
+    const bytes = this.pending.length === 0 ? tail : Buffer.concat([...this.pending, tail]);
+    this.pending = [];
+    this.pendingBytes = 0;
+    const line = ++this.line;
+    const end = bytes.at(-1) === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
+    if (end > this.maxLineBytes) throw new LineTooLongError(line, this.maxLineBytes);
+    const text = bytes.toString('utf8', 0, end);
+    return { line, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
   }
 }
 
@@ -108,14 +116,34 @@ export async function* readJsonRecords(chunks: AsyncIterable<Buffer | string>, o
     yield* head;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield toBuffer(next.value);
   })();
-  const records =
-    options.jsonLines ? eachLineAlone(readLines(replay, maxLineBytes), options.lineProblem)
-    : firstByte === 0x5b ? readArrayElements(replay, maxLineBytes)
-    : readValuesByLine(readLines(replay, maxLineBytes), maxLineBytes);
   let any = false;
-  for await (const record of records) {
-    any = true;
-    yield record;
+  if (firstByte === 0x5b && !options.jsonLines) {
+    for await (const record of readArrayElements(replay, maxLineBytes)) {
+      any = true;
+      yield record;
+    }
+  } else {
+    // One loop over chunks, lines and records: a promise per record, not one per layer.
+    const lines = new LineSplitter(maxLineBytes);
+    const records = options.jsonLines ? new EachLineAlone(options.lineProblem) : new ValuesByLine(maxLineBytes);
+    for await (const chunk of replay) {
+      for (const line of lines.push(chunk)) {
+        for (const record of records.take(line)) {
+          any = true;
+          yield record;
+        }
+      }
+    }
+    for (const line of lines.end()) {
+      for (const record of records.take(line)) {
+        any = true;
+        yield record;
+      }
+    }
+    for (const record of records.end()) {
+      any = true;
+      yield record;
+    }
   }
   if (!any && !options.allowEmpty) throw new RecordReadError(undefined, 'holds no records, expected at least one JSON record');
 }
@@ -137,42 +165,62 @@ async function peekFirstByte(chunks: AsyncIterator<Buffer | string>): Promise<{ 
   return { head };
 }
 
-async function* eachLineAlone(lines: AsyncIterable<SourceLine>, lineProblem?: (text: string) => string | undefined): AsyncGenerator<JsonRecord> {
-  for await (const { line, text } of lines) {
-    const problem = lineProblem?.(text);
+/** Records from numbered lines, a line at a time; `end` gives what is still open when the lines end. */
+interface LineRecords {
+  take(line: SourceLine): Iterable<JsonRecord>;
+  end(): Iterable<JsonRecord>;
+}
+
+/** Strict JSON Lines: every line is one record. */
+class EachLineAlone implements LineRecords {
+  constructor(private readonly lineProblem?: (text: string) => string | undefined) {}
+
+  *take({ line, text }: SourceLine): Generator<JsonRecord> {
+    const problem = this.lineProblem?.(text);
     yield problem === undefined ? parseJsonAt(text, line) : { line, text, error: problem };
+  }
+
+  end(): Iterable<JsonRecord> {
+    return [];
   }
 }
 
 /** JSON Lines, except that a value left open at the end of its line is completed by the following lines. */
-async function* readValuesByLine(lines: AsyncIterable<SourceLine>, maxRecordBytes: number): AsyncGenerator<JsonRecord> {
-  let open: { lines: SourceLine[]; bytes: number; nesting: NestingTracker } | undefined;
-  for await (const line of lines) {
+class ValuesByLine implements LineRecords {
+  private open: { lines: SourceLine[]; bytes: number; nesting: NestingTracker } | undefined;
+
+  constructor(private readonly maxRecordBytes: number) {}
+
+  *take(line: SourceLine): Generator<JsonRecord> {
+    const open = this.open;
     if (open !== undefined) {
       open.lines.push(line);
       open.bytes += line.text.length;
       open.nesting.feed(line.text);
       if (open.nesting.depth <= 0) {
+        this.open = undefined;
         yield parseJsonAt(open.lines.map((l) => l.text).join('\n'), open.lines[0]!.line);
-        open = undefined;
-      } else if (open.bytes > maxRecordBytes) {
+      } else if (open.bytes > this.maxRecordBytes) {
+        this.open = undefined;
         yield* eachLineOnItsOwn(open.lines);
-        open = undefined;
       }
-      continue;
+      return;
     }
     const record = parseJsonAt(line.text, line.line);
     if (!('error' in record)) {
       yield record;
-      continue;
+      return;
     }
     const nesting = new NestingTracker();
     nesting.feed(line.text);
-    if (nesting.depth > 0) open = { lines: [line], bytes: line.text.length, nesting };
+    if (nesting.depth > 0) this.open = { lines: [line], bytes: line.text.length, nesting };
     else yield record;
   }
-  // Never closed: most likely a truncated line of JSON Lines, so every line is judged alone.
-  if (open !== undefined) yield* eachLineOnItsOwn(open.lines);
+
+  /** Never closed: most likely a truncated line of JSON Lines, so every line is judged alone. */
+  *end(): Generator<JsonRecord> {
+    if (this.open !== undefined) yield* eachLineOnItsOwn(this.open.lines);
+  }
 }
 
 function* eachLineOnItsOwn(lines: readonly SourceLine[]): Generator<JsonRecord> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LineTooLongError, MAX_LINE_BYTES, readJsonRecords, readLines, RecordReadError, type RecordReadOptions } from '../../src/core/record-reader.js';
+import { LineSplitter, LineTooLongError, MAX_LINE_BYTES, readJsonRecords, RecordReadError, type RecordReadOptions } from '../../src/core/record-reader.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
   const out: T[] = [];
@@ -11,7 +11,11 @@ async function* chunksOf(...pieces: Array<string | Buffer>) {
   for (const piece of pieces) yield Buffer.from(piece);
 }
 const records = (text: string, options?: RecordReadOptions) => collect(readJsonRecords(chunksOf(text), options));
-const lines = (pieces: Array<string | Buffer>, max?: number) => collect(readLines(chunksOf(...pieces), max));
+/** The lines a LineSplitter gives for the chunks, as a reader uses it. */
+function lines(pieces: Array<string | Buffer>, max?: number) {
+  const splitter = new LineSplitter(max);
+  return [...pieces.flatMap((piece) => [...splitter.push(Buffer.from(piece))]), ...splitter.end()];
+}
 const stoppedAt = (line: number | undefined, reason: RegExp | string) => (error: unknown) => {
   assert.ok(error instanceof RecordReadError, String(error));
   assert.equal(error.line, line);
@@ -20,16 +24,16 @@ const stoppedAt = (line: number | undefined, reason: RegExp | string) => (error:
   return true;
 };
 
-describe('readLines', () => {
+describe('LineSplitter', () => {
   it('numbers lines, dropping a BOM and CR line ends; blank lines keep their numbers but are not yielded', async () => {
-    assert.deepEqual(await lines(['\uFEFF{"a":1}\r\n\r\n  \n{"b":2}\r\n']), [
+    assert.deepEqual(lines(['\uFEFF{"a":1}\r\n\r\n  \n{"b":2}\r\n']), [
       { line: 1, text: '{"a":1}' },
       { line: 4, text: '{"b":2}' },
     ]);
   });
 
   it('keeps a BOM that does not open the input, and a CR inside a line', async () => {
-    assert.deepEqual(await lines(['a\n\uFEFFb\nc\rd\n']), [
+    assert.deepEqual(lines(['a\n\uFEFFb\nc\rd\n']), [
       { line: 1, text: 'a' },
       { line: 2, text: '\uFEFFb' },
       { line: 3, text: 'c\rd' },
@@ -38,37 +42,37 @@ describe('readLines', () => {
 
   it('joins a line cut across chunks, also inside a CRLF and inside a multi-byte character', async () => {
     const e = Buffer.from('é');
-    assert.deepEqual(await lines(['{"a":', '1}\r', '\n{"b":"', e.subarray(0, 1), e.subarray(1), '"}']), [
+    assert.deepEqual(lines(['{"a":', '1}\r', '\n{"b":"', e.subarray(0, 1), e.subarray(1), '"}']), [
       { line: 1, text: '{"a":1}' },
       { line: 2, text: '{"b":"é"}' },
     ]);
   });
 
   it('yields a last line without a line end, and nothing for empty input', async () => {
-    assert.deepEqual(await lines(['x\ny']), [{ line: 1, text: 'x' }, { line: 2, text: 'y' }]);
-    assert.deepEqual(await lines([]), []);
-    assert.deepEqual(await lines(['\n\r\n']), []);
+    assert.deepEqual(lines(['x\ny']), [{ line: 1, text: 'x' }, { line: 2, text: 'y' }]);
+    assert.deepEqual(lines([]), []);
+    assert.deepEqual(lines(['\n\r\n']), []);
   });
 
   it('takes a line of exactly the limit, CRLF or not, and stops at one byte more, naming its line', async () => {
     const max = 16;
     const exact = 'x'.repeat(max);
-    assert.deepEqual(await lines([`a\n${exact}\r\n${exact}`], max), [
+    assert.deepEqual(lines([`a\n${exact}\r\n${exact}`], max), [
       { line: 1, text: 'a' },
       { line: 2, text: exact },
       { line: 3, text: exact },
     ]);
-    await assert.rejects(lines([`a\n${exact}x\nb\n`], max), stoppedAt(2, 'line is longer than 0 MB'));
-    await assert.rejects(lines([`a\n${exact}x`], max), stoppedAt(2, 'line is longer than 0 MB'));
+    assert.throws(() => lines([`a\n${exact}x\nb\n`], max), stoppedAt(2, 'line is longer than 0 MB'));
+    assert.throws(() => lines([`a\n${exact}x`], max), stoppedAt(2, 'line is longer than 0 MB'));
+    assert.deepEqual(lines([`a\n${exact}`, '\r', '\n'], max), [{ line: 1, text: 'a' }, { line: 2, text: exact }], 'the limit and a CR still waiting for its LF');
   });
 
-  it('stops a long line before it is complete: memory holds at most the limit and one chunk', async () => {
-    const max = 16;
-    async function* endless() {
-      yield Buffer.from('ok\n');
-      for (;;) yield Buffer.from('x'.repeat(10));
-    }
-    await assert.rejects(collect(readLines(endless(), max)), (error) => error instanceof LineTooLongError && error.line === 2);
+  it('stops a long line before it is complete: memory holds at most the limit and one chunk', () => {
+    const splitter = new LineSplitter(16);
+    assert.deepEqual([...splitter.push(Buffer.from('ok\n'))], [{ line: 1, text: 'ok' }]);
+    assert.deepEqual([...splitter.push(Buffer.from('x'.repeat(10)))], []);
+    assert.deepEqual([...splitter.push(Buffer.from('x'.repeat(7)))], [], 'the limit and one byte (a CR, maybe)');
+    assert.throws(() => [...splitter.push(Buffer.from('x'))], (error) => error instanceof LineTooLongError && error.line === 2);
   });
 
   it('names the limit in MB', () => {
@@ -133,6 +137,7 @@ describe('readJsonRecords', () => {
   it('judges each line of an object never closed on its own (a truncated line of JSON Lines)', async () => {
     const out = await records('{"a":1}\n{"b":\n{"c":3}');
     assert.deepEqual(out.map((record) => [record.line, 'error' in record]), [[1, false], [2, true], [3, false]]);
+    assert.deepEqual((await records('{"b":')).map((record) => [record.line, 'error' in record]), [[1, true]], 'the only record');
   });
 
   it('reports an unclosed array, a trailing comma and text after the array', async () => {
