@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { LineSplitter, LineTooLongError, MAX_LINE_BYTES, readJsonRecords, RecordReadError, type RecordReadOptions } from '../../src/core/record-reader.js';
 
@@ -179,5 +180,15 @@ describe('readJsonRecords', () => {
         { line: 2, text: '{"deep":[[]]}', error: 'too deep' },
       ]);
     });
+  });
+});
+
+describe('the reader and the JSON position helper', () => {
+  it('import only Node built-ins and each other, so the emulator shares them without the client', () => {
+    for (const module of ['record-reader', 'json-position']) {
+      const source = readFileSync(new URL(`../../../src/core/${module}.ts`, import.meta.url), 'utf8');
+      const imports = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]!);
+      assert.deepEqual(imports.filter((name) => !name.startsWith('node:') && name !== './json-position.js'), [], module);
+    }
   });
 });
