@@ -5,13 +5,26 @@ export interface BatchLimits<T> {
   sizeOf(item: T): number;
 }
 
+/** What a batch being filled holds so far. */
+export interface BatchFill {
+  items: number;
+  bytes: number;
+}
+
+/**
+ * Where a batch ends, for every cutter: an item of `size` bytes joins the batch while it keeps it
+ * within maxItems and maxBytes; an empty batch takes any item, so one bigger than maxBytes goes alone.
+ */
+export const fitsInBatch = (fill: BatchFill, size: number, limits: Pick<BatchLimits<unknown>, 'maxItems' | 'maxBytes'>): boolean =>
+  fill.items === 0 || (fill.items < limits.maxItems && fill.bytes + size <= limits.maxBytes);
+
 /** Consecutive items grouped into batches within both limits, streamed: at most one batch is held. */
 export async function* inBatches<T>(items: AsyncIterable<T>, limits: BatchLimits<T>): AsyncGenerator<T[]> {
   let batch: T[] = [];
   let bytes = 0;
   for await (const item of items) {
     const size = limits.sizeOf(item);
-    if (batch.length > 0 && (batch.length >= limits.maxItems || bytes + size > limits.maxBytes)) {
+    if (!fitsInBatch({ items: batch.length, bytes }, size, limits)) {
       yield batch;
       batch = [];
       bytes = 0;

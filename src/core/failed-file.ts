@@ -74,8 +74,8 @@ export class FailedFile {
   }
 }
 
-/** Where failures go when the user named no file: beside the working directory, stamped with the time. */
-export function defaultFailedPath(command: string, now: number): string {
-  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+/** Where failures go when the user named no file: beside the working directory, stamped with the time (or, for help text, a placeholder). */
+export function defaultFailedPath(command: string, now: number | string): string {
+  const stamp = typeof now === 'string' ? now : new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return `csafe-${command}-failed-${stamp}.jsonl`;
 }

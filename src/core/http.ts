@@ -11,7 +11,7 @@ import {
   UnexpectedResponseError,
 } from './errors.js';
 import type { IOStreams } from './io.js';
-import { nestsDeeperThan } from './json-scan.js';
+import { nestsDeeperThan } from './json-position.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { decideRetry, type AttemptOutcome, type Headers, type RetryPolicy } from './retry.js';
 

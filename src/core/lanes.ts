@@ -1,3 +1,5 @@
+import { fitsInBatch } from './batches.js';
+
 /**
  * Ordered, batched work split over lanes: every item goes to the lane `laneOf` names, and each
  * lane hands its items to `work` in input order, one batch at a time. Items that must stay in
@@ -69,14 +71,15 @@ class LaneQueue<T> {
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
     if (this.failure || this.items.length === 0) return undefined;
-    let bytes = 0;
-    let count = 0;
+    const limits = { maxItems: options.maxBatchItems, maxBytes: options.maxBatchBytes };
+    const fill = { items: 0, bytes: 0 };
     for (const item of this.items) {
-      bytes += options.sizeOf(item);
-      if (count >= options.maxBatchItems || (count > 0 && bytes > options.maxBatchBytes)) break;
-      count++;
+      const size = options.sizeOf(item);
+      if (!fitsInBatch(fill, size, limits)) break;
+      fill.items++;
+      fill.bytes += size;
     }
-    const batch = this.items.splice(0, count);
+    const batch = this.items.splice(0, fill.items);
     this.wakeReader?.();
     return batch;
   }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { Option } from 'commander';
 import { UsageError } from './errors.js';
+import { defaultFailedPath } from './failed-file.js';
 
 const toFlag = (key: PropertyKey) => `--${String(key).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
@@ -16,4 +18,30 @@ export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.in
 export const countOption = (min: number, max: number) => {
   const expected = `expected a whole number ≥ ${min}`;
   return z.coerce.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: `expected at most ${max}` });
+};
+
+/** The service's request size limit (spec: 6 MB); no batch may be larger. */
+const MAX_REQUEST_BYTES = 6_000_000;
+
+const countFlag = (flags: string, description: string, bounds: { min: number; max: number; default: number }) => ({
+  option: new Option(flags, description).default(String(bounds.default)),
+  schema: countOption(bounds.min, bounds.max).default(bounds.default),
+});
+
+const fileFlag = (flags: string, description: string) => ({ option: new Option(flags, description), schema: z.string().min(1).optional() });
+
+/**
+ * The flags of the commands that send records in batches (data add, events send, classify
+ * --batch): the same flag text, defaults and validation everywhere, in the words of the command.
+ */
+export const batchFlags = {
+  /** `items`: what one request carries, e.g. `objects`. */
+  batchSize: (items: string) => countFlag('--batch-size <n>', `${items} per request`, { min: 1, max: 10_000, default: 100 }),
+  maxBatchBytes: (defaultBytes: number) =>
+    countFlag('--max-batch-bytes <n>', `bytes per request, at most ${MAX_REQUEST_BYTES}`, { min: 1_024, max: MAX_REQUEST_BYTES, default: defaultBytes }),
+  /** `note`: what the command adds about it, e.g. ` with --batch`. */
+  concurrency: (note = '') => countFlag('--concurrency <n>', `requests in flight${note}`, { min: 1, max: 64, default: 4 }),
+  /** `command`: as it is named in the default file's name. */
+  failed: (what: string, command: string) => fileFlag('--failed <file>', `${what} (default ${defaultFailedPath(command, '<time>')})`),
+  skipInvalid: (what: string) => fileFlag('--skip-invalid <file>', `${what} (default: send nothing if any is invalid)`),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MISSING } from './issues.js';
+import { describeProblem, MISSING, problemsFromZod } from './issues.js';
 
 /**
  * Namespace data: objects, settings (the namespace schema), add and import requests.
@@ -48,6 +48,18 @@ export const dataObjectSchema = z.looseObject({
   id: z.string({ error: (issue) => (issue.input === undefined ? `${MISSING}; every object needs its own "id", a non-empty string` : 'expected a string id') }).min(1, { error: 'expected a non-empty string id' }),
 });
 export type DataObject = z.infer<typeof dataObjectSchema>;
+
+/**
+ * What is wrong with a value as a data object (a JSON object with a non-empty string id), or
+ * undefined: one message per problem, the same from csafe's check and the emulator's import.
+ */
+export function dataObjectProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'expected a JSON object with a string "id"';
+  const parsed = dataObjectSchema.safeParse(value);
+  return parsed.success ? undefined : problemsFromZod(parsed.error).map(describeProblem).join('; ');
+}
+
+export const isDataObject = (value: unknown): value is DataObject => dataObjectProblem(value) === undefined;
 
 export const addDataRequestSchema = z.strictObject({
   data: z.union([dataObjectSchema, z.array(dataObjectSchema).min(1, { error: 'expected at least one object' })], {

@@ -1,44 +1,57 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { mapInOrder } from '../../src/core/concurrency.js';
+import { InputError } from '../../src/core/errors.js';
 import { detectImageType, decodeText } from '../../src/core/input-files.js';
-import { readJsonLines, readLines, type InputSource } from '../../src/core/readers.js';
+import { inputSource, readRecords } from '../../src/core/readers.js';
+import { tempDir } from '../helpers/cli.js';
 
-const source = (text: string | Buffer, name = 'items.jsonl'): InputSource => ({ name, open: () => Readable.from([Buffer.from(text)]) });
 const collect = async <T>(items: AsyncIterable<T>) => {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
 };
 
-describe('readers', () => {
-  it('numbers lines, tolerating a BOM, CRLF and blank lines', async () => {
-    const lines = await collect(readLines(source('\uFEFF{"a":1}\r\n\r\n{"b":2}\r\n')));
-    assert.deepEqual(lines, [{ line: 1, text: '{"a":1}' }, { line: 3, text: '{"b":2}' }]);
+/** core/record-reader reads; readRecords opens the file or stdin and names it in what stops the read. */
+describe('readRecords', () => {
+  const dir = tempDir();
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return inputSource(path, Readable.from([]));
+  };
+  const refused = (message: string, hint?: string) => (error: unknown) => {
+    assert.ok(error instanceof InputError, String(error));
+    assert.equal(error.message, message);
+    assert.equal(error.hint, hint);
+    return true;
+  };
+
+  it('reads a file in any shape, or one record a line with jsonLines', async () => {
+    const pretty = file('pretty.json', '{\n  "a": 1\n}\n');
+    assert.deepEqual(await collect(readRecords(pretty)), [{ line: 1, value: { a: 1 } }]);
+    assert.deepEqual((await collect(readRecords(pretty, { jsonLines: true }))).map((record) => 'error' in record), [true, true, true]);
   });
 
-  it('reports invalid JSON with its line and column, and goes on', async () => {
-    const records = await collect(readJsonLines(source('{"a":1}\n{"a": tru}\n{"c":3}')));
-    assert.equal(records.length, 3);
-    assert.deepEqual(records[0], { line: 1, value: { a: 1 } });
-    assert.equal(records[1]!.line, 2);
-    assert.match((records[1] as { error: string }).error, /invalid JSON at column \d+/);
-    assert.deepEqual(records[2], { line: 3, value: { c: 3 } });
+  it('names the input and the line of a line over the limit, with what to do', async () => {
+    const source = file('long.jsonl', `{}\n{"a":"${'x'.repeat(10 * 1024 * 1024)}"}\n`);
+    await assert.rejects(collect(readRecords(source)), refused(`${source.name}:2: line is longer than 10 MB`, 'each record must be one JSON object on its own line'));
   });
 
-  it('refuses a line longer than the bound instead of buffering it', async () => {
-    const text = '{"a":1}\n' + 'x'.repeat(5000) + '\n';
-    await assert.rejects(collect(readLines(source(text), 1024)), /items\.jsonl:2: line is longer than/);
+  it('names the input when it holds no record', async () => {
+    const empty = file('empty.jsonl', '\n\n');
+    await assert.rejects(collect(readRecords(empty, { jsonLines: true })), refused(`${empty.name}: is empty, expected at least one JSON record`));
+    const none = file('none.json', '[]');
+    await assert.rejects(collect(readRecords(none)), refused(`${none.name}: holds no records, expected at least one JSON record`));
   });
 
-  it('calls empty input an error', async () => {
-    await assert.rejects(collect(readJsonLines(source('\n\n'))), /items\.jsonl: is empty/);
-  });
-
-  it('names a missing file', async () => {
-    const missing: InputSource = { name: 'nope.jsonl', open: () => Readable.from((async function* () { throw Object.assign(new Error('x'), { code: 'ENOENT' }); })()) };
-    await assert.rejects(collect(readLines(missing)), /nope\.jsonl: no such file/);
+  it('names a missing file, and stdin as stdin', async () => {
+    const missing = inputSource(join(dir, 'nope.json'), Readable.from([]));
+    await assert.rejects(collect(readRecords(missing)), refused(`${missing.name}: no such file`));
+    await assert.rejects(collect(readRecords(inputSource('-', Readable.from([])))), refused('stdin: is empty, expected at least one JSON record'));
   });
 });
 
@@ -75,27 +88,5 @@ describe('mapInOrder', () => {
     assert.equal(out[5]!.outcome.ok, false);
     assert.deepEqual(out[6]!.outcome, { ok: true, value: 60 });
     assert.ok(peak <= 4, `peak ${peak}`);
-  });
-});
-
-describe('jsonErrorOffset', () => {
-  it('finds the offset of the first syntax error, and none for valid JSON', async () => {
-    const { jsonErrorOffset } = await import('../../src/core/json-position.js');
-    assert.equal(jsonErrorOffset('{"a": tru}'), 9);
-    assert.equal(jsonErrorOffset('{"a":1,}'), 7);
-    assert.equal(jsonErrorOffset('{"a":1} x'), 8);
-    assert.equal(jsonErrorOffset('[1, 2'), 5);
-    assert.equal(jsonErrorOffset('"bad \\q"'), 6);
-    for (const valid of ['{"a":[1,-2.5e3,true,false,null,"x\\u00e9"]}', ' [] ', '"s"', '0']) assert.equal(jsonErrorOffset(valid), undefined, valid);
-  });
-});
-
-describe('parseJsonAt', () => {
-  it('locates an error in a multi-line text by its own line and column, without echoing the text', async () => {
-    const { parseJsonAt } = await import('../../src/core/json-scan.js');
-    const record = parseJsonAt('{\n  "a": 1,\n  "b": tru\n}', 7);
-    assert.equal(record.line, 9);
-    assert.equal((record as { error: string }).error, "invalid JSON at column 11: Unexpected token '\\n'");
-    assert.deepEqual(parseJsonAt('{"a":1}', 3), { line: 3, value: { a: 1 } });
   });
 });

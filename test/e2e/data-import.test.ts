@@ -85,6 +85,22 @@ describe('csafe data import', () => {
     assert.deepEqual(await log(), [], 'no import requested, nothing uploaded');
   });
 
+  it('csafe and the emulator name a bad line with the same message', async () => {
+    const badLines = ['[{"id":"a"}]', '{"title":"no id"}', '{"id":7}', '{"id":""}', '{"id":"c",}', '"just text"'];
+    for (const [n, badLine] of badLines.entries()) {
+      const path = join(dir, `bad-${n}.jsonl`);
+      writeFileSync(path, `{"id":"a"}\r\n${badLine}\r\n`);
+      const checked = await run(['data', 'import', 'listings', path]);
+      assert.equal(checked.code, 2, checked.stderr);
+      const byCsafe = new RegExp(`^${path}:2: (.*)$`, 'm').exec(checked.stderr)?.[1];
+      const uploaded = await run(['data', 'import', 'listings', path, '--no-validate', '--wait']);
+      assert.equal(uploaded.code, 1, uploaded.stderr);
+      const byEmulator = /failed: line 2: (.*)$/m.exec(uploaded.stderr)?.[1];
+      assert.ok(byCsafe !== undefined, checked.stderr);
+      assert.equal(byEmulator, byCsafe, badLine);
+    }
+  });
+
   it("the upload address answers a chunked upload with 411, as an object store does", async () => {
     const response = await fetch(`${emulator.baseUrl}/v1/data/listings/import`, { method: 'POST', headers: { authorization: `Bearer ${emulator.apiKey}` } });
     const { upload_url: uploadUrl } = (await response.json()) as { upload_url: string };

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
+import { MAX_LINE_BYTES } from '../../src/core/record-reader.js';
 import { jsonl, put, rawHttp, requestImport, s3Code, waitForTerminal, getRecord, manualClock } from './data-support.js';
 import { call, useTestEmulator } from './support.js';
 
@@ -70,9 +71,11 @@ describe('emulator: data import and the object store', () => {
   test('an invalid line fails the import, naming the line; so does an unprocessable object', async () => {
     await call(emulator, 'PUT', '/v1/data/listings/settings', { json: { schema: { photo: { content_type: 'image_url' } } } });
     const cases: Array<[string, RegExp]> = [
-      [`${jsonl(OBJECTS)}\n{"id": "o5", "text": }\n`, /^line 5: not valid JSON/],
+      [`${jsonl(OBJECTS)}\n{"id": "o5", "text": }\n`, /^line 5: invalid JSON at column 22: Unexpected token/],
       [`\uFEFF${JSON.stringify(OBJECTS[0])}\r\n{"text":"no id"}\r\n`, /^line 2: id: missing; every object needs its own "id", a non-empty string$/],
       [jsonl([...OBJECTS, { id: 'o4', photo: 'photo.png' }]), /^line 4: photo: expected an http\(s\) URL/],
+      [`${jsonl(OBJECTS.slice(0, 1))}{"id":"${'x'.repeat(MAX_LINE_BYTES)}"}\n`, /^line 2: line is longer than 10 MB$/],
+      ['[{"id":"o1"}]\n', /^line 1: expected a JSON object with a string "id"$/],
     ];
     for (const [body, message] of cases) {
       const issued = await requestImport(emulator, 'listings');

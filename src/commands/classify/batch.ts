@@ -5,7 +5,8 @@ import type { HttpClient } from '../../core/http.js';
 import { ExitCode, stopsTheRun } from '../../core/errors.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import { toNdjsonLine } from '../../core/output.js';
-import { inputSource, readJsonLines, type JsonLine } from '../../core/readers.js';
+import type { JsonRecord } from '../../core/json-position.js';
+import { inputSource, readRecords } from '../../core/readers.js';
 import { startSpinner } from '../../core/spinner.js';
 import type { ContentRequest } from '../../schemas/content.js';
 import { describeProblemWith } from '../../schemas/issues.js';
@@ -37,7 +38,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
   const http = await ctx.http();
   const spinner = await startSpinner(ctx.io, 'Classifying…');
   const counts = { classified: 0, failed: 0, flagged: 0 };
-  const jobs = toJobs(readJsonLines(source), defaultUserId, options);
+  const jobs = toJobs(readRecords(source, { jsonLines: true }), defaultUserId, options);
   try {
     for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, (job) => classifyJob(job, options, http))) {
       if (outcome.ok) {
@@ -63,7 +64,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
   return counts.flagged > 0 ? ExitCode.condition : ExitCode.ok;
 }
 
-async function* toJobs(lines: AsyncIterable<JsonLine>, defaultUserId: string | undefined, options: ClassifyOptions): AsyncGenerator<Job> {
+async function* toJobs(lines: AsyncIterable<JsonRecord>, defaultUserId: string | undefined, options: ClassifyOptions): AsyncGenerator<Job> {
   for await (const record of lines) {
     if ('error' in record) {
       yield { line: record.line, input: record.text, problem: record.error };

@@ -3,7 +3,7 @@ import { parseOptions } from '../../core/options.js';
 import { UsageError } from '../../core/errors.js';
 import { positional, type App } from '../app.js';
 import { classifyBatch } from './batch.js';
-import { classifyOptionsSchema } from './options.js';
+import { classifyBatchFlags, classifyOptionsSchema } from './options.js';
 import { classifyFiles } from './single.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -20,8 +20,8 @@ export function registerClassify(program: Command, app: App): void {
     .option('--api-version <version>', 'service version: 2026-08-11 (current) or 2026-08-05')
     .option('--fail-on <decision>', 'exit 4 when any label reaches match, or review (review includes match)')
     .option('--batch <file.jsonl>', 'classify each line of a JSONL file (`-` for stdin); results as NDJSON')
-    .option('--concurrency <n>', 'requests in flight with --batch', '4')
-    .option('--failed <file>', 'with --batch: append failed lines here (default csafe-classify-failed-<time>.jsonl)')
+    .addOption(classifyBatchFlags.concurrency.option)
+    .addOption(classifyBatchFlags.failed.option)
     .addHelpText('after', `
 Examples:
   csafe classify post.txt photo.jpg --user-id u1

@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import { countOption } from '../../core/options.js';
+import { batchFlags } from '../../core/options.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
+
+export const classifyBatchFlags = {
+  concurrency: batchFlags.concurrency(' with --batch'),
+  failed: batchFlags.failed('with --batch: append failed lines here', 'classify'),
+};
 
 export const classifyOptionsSchema = z.object({
   text: z.array(z.string()).default([]),
@@ -10,8 +15,8 @@ export const classifyOptionsSchema = z.object({
   apiVersion: z.enum(SERVICE_VERSIONS, { error: `expected ${SERVICE_VERSIONS.join(' or ')}` }).default(CURRENT_VERSION),
   failOn: z.enum(['match', 'review'], { error: 'expected match or review' }).optional(),
   batch: z.string().optional(),
-  concurrency: countOption(1, 64).default(4),
-  failed: z.string().optional(),
+  concurrency: classifyBatchFlags.concurrency.schema,
+  failed: classifyBatchFlags.failed.schema,
 });
 
 export type ClassifyOptions = z.infer<typeof classifyOptionsSchema>;

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { InputError, UsageError } from '../../core/errors.js';
 import { decodeText, detectImageType, readBoundedInput } from '../../core/input-files.js';
-import { parseJsonAt } from '../../core/json-scan.js';
+import { parseJsonAt } from '../../core/json-position.js';
 import { CONTENT_LIMITS, type ContentPart } from '../../schemas/content.js';
 import { formatPath, type FieldProblem } from '../../schemas/issues.js';
 

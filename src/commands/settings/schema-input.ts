@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import { decodeText, readBoundedInput } from '../../core/input-files.js';
-import { lineOfPath } from '../../core/json-locate.js';
-import { parseJsonAt } from '../../core/json-scan.js';
+import { lineOfPath, parseJsonAt } from '../../core/json-position.js';
 import { fieldDefinitionSchema, settingsRequestSchema, type FieldDefinition, type NamespaceSchema } from '../../schemas/data.js';
 import { describeProblem, problemsFromZod } from '../../schemas/issues.js';
 

@@ -6,7 +6,7 @@ import { encodeAddBody } from '../../../src/api/data.js';
 import type { App } from '../../../src/commands/app.js';
 import { addOptionsSchema } from '../../../src/commands/data/add/options.js';
 import { registerData } from '../../../src/commands/data/index.js';
-import { BODY_FRAME_BYTES, checkObjects, dataObjectProblem, type CheckedObject, type SendableObject } from '../../../src/commands/data/shared/objects.js';
+import { BODY_FRAME_BYTES, checkObjects, type CheckedObject, type SendableObject } from '../../../src/commands/data/shared/objects.js';
 import { inBatches } from '../../../src/core/batches.js';
 import { parseOptions } from '../../../src/core/options.js';
 import { readRecords } from '../../../src/core/readers.js';
@@ -55,12 +55,6 @@ describe('data add: argv → options', () => {
 });
 
 describe('data add: checking objects', () => {
-  it('says the same of a record that is not an object, whichever command checks it', () => {
-    for (const value of [[1], 'x', 3, null]) assert.equal(dataObjectProblem(value), 'expected a JSON object with a string "id"');
-    assert.equal(dataObjectProblem({ id: '' }), 'id: expected a non-empty string id');
-    assert.equal(dataObjectProblem({ id: 'a', any: [1] }), undefined);
-  });
-
   it('names the line and the field path of each problem, keeps the record text, and makes valid objects compact', async () => {
     const objects = await checked('{"id": "a", "text": "hi"}\n{"id": ""}\n{"name": "x"}\n[1]\n{"id": 3}\n{"id": "b", oops}\n');
     assert.deepEqual(objects.map((o) => ('json' in o ? o.json : `${o.line}: ${o.problem}`)).slice(0, 5), [

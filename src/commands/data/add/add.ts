@@ -10,7 +10,7 @@ import { startSpinner } from '../../../core/spinner.js';
 import { rereadableInput } from '../../../core/spool.js';
 import { positional, type App } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
-import { addOptionsSchema, type AddOptions } from './options.js';
+import { addBatchFlags, addOptionsSchema, type AddOptions } from './options.js';
 import { AddCheckpoint } from './checkpoint.js';
 import { deliverObjects, type AcceptedRequest, type AddDelivery, type NumberedObject } from './deliver.js';
 import { checkObjects, problemLine, type CheckedObject } from '../shared/objects.js';
@@ -23,12 +23,12 @@ export function registerDataAdd(group: Command, app: App): void {
     .description('Add objects to a namespace in batches (POST /v1/data/{namespace}); with --wait, print each object\'s labels')
     .argument('<namespace>', 'the namespace (created on first use)')
     .argument('[file]', 'JSON Lines, a JSON array, or one JSON object, each object with a string "id"; `-` reads stdin')
-    .option('--batch-size <n>', 'objects per request', '100')
-    .option('--max-batch-bytes <n>', 'bytes per request, at most 6000000', '5000000')
-    .option('--concurrency <n>', 'requests in flight', '4')
+    .addOption(addBatchFlags.batchSize.option)
+    .addOption(addBatchFlags.maxBatchBytes.option)
+    .addOption(addBatchFlags.concurrency.option)
     .option('--checkpoint <file>', 'record the objects the service accepted here; a re-run of the same command sends only the rest')
-    .option('--failed <file>', 'append objects of batches that could not be sent (default csafe-data-add-failed-<time>.jsonl)')
-    .option('--skip-invalid <file>', 'send the valid objects; append each invalid record here as {line, error, record} (default: send nothing if any is invalid)')
+    .addOption(addBatchFlags.failed.option)
+    .addOption(addBatchFlags.skipInvalid.option)
     .option('--wait', 'wait until every request has finished, then print each object with its labels and url')
     .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
     .addHelpText('after', `

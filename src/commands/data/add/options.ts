@@ -1,14 +1,22 @@
 import { z } from 'zod';
-import { countOption } from '../../../core/options.js';
+import { batchFlags } from '../../../core/options.js';
+
+export const addBatchFlags = {
+  batchSize: batchFlags.batchSize('objects'),
+  /** Under the service's 6 MB request limit, with room to spare. */
+  maxBatchBytes: batchFlags.maxBatchBytes(5_000_000),
+  concurrency: batchFlags.concurrency(),
+  failed: batchFlags.failed('append objects of batches that could not be sent', 'data-add'),
+  skipInvalid: batchFlags.skipInvalid('send the valid objects; append each invalid record here as {line, error, record}'),
+};
 
 export const addOptionsSchema = z.object({
-  batchSize: countOption(1, 10_000).default(100),
-  /** Under the service's 6 MB request limit, with room to spare. */
-  maxBatchBytes: countOption(1_024, 6_000_000).default(5_000_000),
-  concurrency: countOption(1, 64).default(4),
+  batchSize: addBatchFlags.batchSize.schema,
+  maxBatchBytes: addBatchFlags.maxBatchBytes.schema,
+  concurrency: addBatchFlags.concurrency.schema,
   checkpoint: z.string().min(1).optional(),
-  failed: z.string().min(1).optional(),
-  skipInvalid: z.string().min(1).optional(),
+  failed: addBatchFlags.failed.schema,
+  skipInvalid: addBatchFlags.skipInvalid.schema,
   wait: z.boolean().default(false),
   timeout: z.string().optional(),
 });

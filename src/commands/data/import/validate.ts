@@ -1,8 +1,8 @@
 import { InputError, InterruptedError } from '../../../core/errors.js';
 import type { IOStreams } from '../../../core/io.js';
-import { readJsonLines, type InputSource } from '../../../core/readers.js';
+import { readRecords, type InputSource } from '../../../core/readers.js';
 import { startSpinner } from '../../../core/spinner.js';
-import { dataObjectProblem } from '../shared/objects.js';
+import { dataObjectProblem } from '../../../schemas/data.js';
 
 /** Problems printed before the rest are only counted: a dump that is wrong throughout must not flood the terminal. */
 const SHOWN_PROBLEMS = 20;
@@ -24,7 +24,7 @@ export async function validateDataLines(source: InputSource, io: IOStreams, sign
   };
   const spinner = await startSpinner(io, `Checking ${source.name}…`);
   try {
-    for await (const record of readJsonLines(source)) {
+    for await (const record of readRecords(source, { jsonLines: true })) {
       if (signal.aborted) throw new InterruptedError();
       if (record.line % SPINNER_EVERY_LINES === 0) spinner.update(`Checking ${source.name}: line ${record.line}`);
       if ('error' in record) {

@@ -1,6 +1,5 @@
-import type { JsonRecord } from '../../../core/json-scan.js';
-import { dataObjectSchema } from '../../../schemas/data.js';
-import { describeProblem, problemsFromZod } from '../../../schemas/issues.js';
+import type { JsonRecord } from '../../../core/json-position.js';
+import { dataObjectProblem } from '../../../schemas/data.js';
 
 /** An input record after checking: the object as it will be sent, or the record's text and why it cannot be. */
 export type CheckedObject =
@@ -21,13 +20,6 @@ export async function* checkObjects(records: AsyncIterable<JsonRecord>, maxReque
   for await (const record of records) {
     yield 'error' in record ? { line: record.line, text: record.text, problem: record.error } : checkObject(record.line, record.value, maxRequestBytes);
   }
-}
-
-/** What is wrong with a record as a data object (a JSON object with a non-empty string id), if anything. */
-export function dataObjectProblem(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'expected a JSON object with a string "id"';
-  const parsed = dataObjectSchema.safeParse(value);
-  return parsed.success ? undefined : problemsFromZod(parsed.error).map(describeProblem).join('; ');
 }
 
 export function checkObject(line: number, value: unknown, maxRequestBytes: number): CheckedObject {

@@ -1,4 +1,4 @@
-import type { JsonRecord } from '../../../core/json-scan.js';
+import type { JsonRecord } from '../../../core/json-position.js';
 import { eventProblems, type EventCheck } from '../../../schemas/events.js';
 import { describeProblem } from '../../../schemas/issues.js';
 

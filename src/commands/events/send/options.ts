@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countOption as count } from '../../../core/options.js';
+import { batchFlags } from '../../../core/options.js';
 import type { Shard } from './placement.js';
 
 const shardSchema = z
@@ -11,17 +11,25 @@ const shardSchema = z
     return { index, count: total };
   });
 
+export const sendBatchFlags = {
+  failed: batchFlags.failed('append events that could not be sent, as sent', 'events'),
+  skipInvalid: batchFlags.skipInvalid('send the valid events and append invalid records here'),
+  batchSize: batchFlags.batchSize('events'),
+  maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
+  concurrency: batchFlags.concurrency('; events of one user always share one'),
+};
+
 export const sendOptionsSchema = z.object({
   dryRun: z.boolean().default(false),
   sync: z.boolean().default(false),
   checkpoint: z.string().min(1).optional(),
-  failed: z.string().min(1).optional(),
-  skipInvalid: z.string().min(1).optional(),
+  failed: sendBatchFlags.failed.schema,
+  skipInvalid: sendBatchFlags.skipInvalid.schema,
   allowUnknownTypes: z.boolean().default(false),
   autoIdempotency: z.boolean().default(true),
-  batchSize: count(1, 10_000).default(100),
-  maxBatchBytes: count(1_024, 6_000_000).default(1_000_000),
-  concurrency: count(1, 64).default(4),
+  batchSize: sendBatchFlags.batchSize.schema,
+  maxBatchBytes: sendBatchFlags.maxBatchBytes.schema,
+  concurrency: sendBatchFlags.concurrency.schema,
   shard: shardSchema.optional(),
 });
 

@@ -10,7 +10,7 @@ import { positional, type App } from '../../app.js';
 import { checkRecords } from './checked.js';
 import { Checkpoint } from './checkpoint.js';
 import { deliver, queueBatch, type Delivery } from './deliver.js';
-import { formatShard, sendOptionsSchema, type SendOptions } from './options.js';
+import { formatShard, sendBatchFlags, sendOptionsSchema, type SendOptions } from './options.js';
 import { emptyTally, reportSummary, summarise, type Tally } from './summary.js';
 import { SyncIngestion } from './sync.js';
 import { validateInput } from './validate.js';
@@ -23,13 +23,13 @@ export function registerEventsSend(group: Command, app: App): void {
     .option('--dry-run', 'validate only: print problems and a summary, send nothing (exit 0 or 2)')
     .option('--sync', 'ingest each batch before the answer (POST /v1/events) and print each event\'s id')
     .option('--checkpoint <file>', 'record acknowledged progress here; a re-run resumes after it')
-    .option('--failed <file>', 'append events that could not be sent, as sent (default csafe-events-failed-<time>.jsonl)')
-    .option('--skip-invalid <file>', 'send the valid events and append invalid records here (default: send nothing if any is invalid)')
+    .addOption(sendBatchFlags.failed.option)
+    .addOption(sendBatchFlags.skipInvalid.option)
     .option('--allow-unknown-types', 'pass events of a type the spec does not show through unchecked')
     .option('--no-auto-idempotency', 'do not add a content-derived idempotency_key to events without one')
-    .option('--batch-size <n>', 'events per request', '100')
-    .option('--max-batch-bytes <n>', 'bytes per request', '1000000')
-    .option('--concurrency <n>', 'requests in flight; events of one user always share one', '4')
+    .addOption(sendBatchFlags.batchSize.option)
+    .addOption(sendBatchFlags.maxBatchBytes.option)
+    .addOption(sendBatchFlags.concurrency.option)
     .option('--shard <i/n>', 'send only the users of worker i of n (0-based), e.g. 3/16')
     .addHelpText('after', `
 Each user's events arrive in file order. Exit codes: 0 all sent, 5 some written to the
