@@ -1,4 +1,6 @@
-// `npm test` after the build: node's test runner over dist/test (or the files given), with a
+// `npm test` after the build: node's test runner over the compiled test/**/*.test.ts (or the
+// files given) — the sources say which, so a test deleted since the last build or a helper module
+// is never run as a test — with a
 // temporary directory of its own (TMPDIR) that must be empty when the runner ends. Every test
 // removes what it creates, also when it fails; whatever one leaves behind fails the run here,
 // listed by name, and is removed so nothing accumulates on the machine.
@@ -8,9 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const SHOWN = 20;
+const compiledTests = () =>
+  readdirSync('test', { recursive: true })
+    .filter((path) => path.endsWith('.test.ts'))
+    .sort()
+    .map((path) => join('dist', 'test', path.replace(/\.ts$/, '.js')));
 const files = process.argv.slice(2);
 const scratch = mkdtempSync(join(tmpdir(), 'csafe-suite-'));
-const runner = spawn(process.execPath, ['--test', '--test-concurrency=2', ...(files.length > 0 ? files : ['dist/test/'])], {
+const runner = spawn(process.execPath, ['--test', '--test-concurrency=2', ...(files.length > 0 ? files : compiledTests())], {
   env: { ...process.env, TMPDIR: scratch },
   stdio: 'inherit',
 });
