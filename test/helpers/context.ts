@@ -10,7 +10,7 @@ import { HttpClient } from '../../src/core/http.js';
 import type { GlobalFlags } from '../../src/core/settings.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RequestLogEntry } from '../../src/emulator/request-log.js';
-import { bufferIO } from './io.js';
+import { bufferIO, type BufferedStdin } from './io.js';
 
 /** A clock that only moves when told to, or when something sleeps on it: a wait takes no real time. */
 export class FixedClock {
@@ -76,6 +76,10 @@ export interface TestContextOptions {
   /** stdout and stderr claim to be terminals. */
   tty?: boolean;
   emulator?: EmulatorOptions;
+  /** What stdin holds (by default it is not a terminal and never ends). */
+  stdin?: BufferedStdin;
+  /** Environment variables over the ones the helper sets (CSAFE_CONFIG_DIR, CSAFE_BASE_URL, CSAFE_API_KEY); undefined removes one. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface CommandTest {
@@ -103,10 +107,10 @@ export async function commandTest(t: TestContext, options: TestContextOptions = 
   const clock = new FixedClock();
   const dir = mkdtempSync(join(tmpdir(), 'csafe-command-'));
   const emulator = await startEmulator({ host: '127.0.0.1', port: 0, now: clock.now, ...options.emulator });
-  const { io, stdout, stderr } = bufferIO({ tty: options.tty });
+  const { io, stdout, stderr } = bufferIO({ tty: options.tty, stdin: options.stdin });
   const ctx = new Context({
     io,
-    env: { CSAFE_CONFIG_DIR: join(dir, 'config'), CSAFE_BASE_URL: emulator.baseUrl, CSAFE_API_KEY: emulator.apiKey },
+    env: { CSAFE_CONFIG_DIR: join(dir, 'config'), CSAFE_BASE_URL: emulator.baseUrl, CSAFE_API_KEY: emulator.apiKey, ...options.env },
     flags: options.flags ?? {},
     version: '0.0.0-test',
     signal: new AbortController().signal,

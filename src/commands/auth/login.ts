@@ -9,6 +9,7 @@ import { checkBaseUrl } from '../../core/settings.js';
 import type { App } from '../app.js';
 
 const optionsSchema = z.object({ withToken: z.boolean().default(false) });
+export type AuthLoginOptions = z.infer<typeof optionsSchema>;
 
 async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
   if (fromStdin) return (await readAll(ctx.io.stdin)).trim();
@@ -26,17 +27,18 @@ export function registerAuthLogin(group: Command, app: App): void {
     .description('Store an API key in the profile (asked for without echo, or read from stdin)')
     .option('--with-token', 'read the key from stdin')
     .addHelpText('after', '\nThe key is stored in the config file (mode 0600). --base-url is stored too when given.')
-    .action(app.action(async (ctx, command) => {
-      const options = parseOptions(optionsSchema, command.opts());
-      const key = await readKey(ctx, options.withToken);
-      if (key === '' || /\s/.test(key)) throw new UsageError('the API key is empty or contains white space');
-      ctx.secrets.add(key);
-      const profile = ctx.profileName();
-      const store = await ctx.config();
-      if (ctx.flags.baseUrl !== undefined) {
-        store.set(profile, 'base_url', checkBaseUrl({ value: ctx.flags.baseUrl, source: 'flag' }, Boolean(ctx.flags.insecure)));
-      }
-      store.set(profile, 'api_key', key);
-      ctx.io.note(`Stored key ${maskKey(key)} in profile "${profile}" (${store.path})`);
-    }));
+    .action(app.action((ctx, command) => authLoginRun(ctx, parseOptions(optionsSchema, command.opts()))));
+}
+
+export async function authLoginRun(ctx: Context, options: AuthLoginOptions): Promise<void> {
+  const key = await readKey(ctx, options.withToken);
+  if (key === '' || /\s/.test(key)) throw new UsageError('the API key is empty or contains white space');
+  ctx.secrets.add(key);
+  const profile = ctx.profileName();
+  const store = await ctx.config();
+  if (ctx.flags.baseUrl !== undefined) {
+    store.set(profile, 'base_url', checkBaseUrl({ value: ctx.flags.baseUrl, source: 'flag' }, Boolean(ctx.flags.insecure)));
+  }
+  store.set(profile, 'api_key', key);
+  ctx.io.note(`Stored key ${maskKey(key)} in profile "${profile}" (${store.path})`);
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Context } from '../../context.js';
 import { ExitCode } from '../../core/errors.js';
 import { printResult, renderRecord } from '../../core/output.js';
 import { maskKey } from '../../core/redact.js';
@@ -8,20 +9,22 @@ export function registerAuthStatus(group: Command, app: App): void {
   group
     .command('status')
     .description('Show which key and base URL would be used, and where they come from (key masked)')
-    .action(app.action(async (ctx) => {
-      const settings = await ctx.settings();
-      const status = {
-        profile: settings.profile,
-        base_url: settings.baseUrl?.value ?? null,
-        base_url_source: settings.baseUrl?.source ?? null,
-        api_key: settings.apiKey ? maskKey(settings.apiKey.value) : null,
-        api_key_source: settings.apiKey?.source ?? null,
-        config_file: (await ctx.config()).path,
-      };
-      await printResult(ctx.io, (await ctx.outputFormat()), status, () => renderRecord(status, ctx.io));
-      if (!settings.apiKey) {
-        ctx.io.warn('no API key configured: run `csafe auth login` or set CSAFE_API_KEY');
-        return ExitCode.auth;
-      }
-    }));
+    .action(app.action((ctx) => authStatusRun(ctx)));
+}
+
+export async function authStatusRun(ctx: Context): Promise<number | void> {
+  const settings = await ctx.settings();
+  const status = {
+    profile: settings.profile,
+    base_url: settings.baseUrl?.value ?? null,
+    base_url_source: settings.baseUrl?.source ?? null,
+    api_key: settings.apiKey ? maskKey(settings.apiKey.value) : null,
+    api_key_source: settings.apiKey?.source ?? null,
+    config_file: (await ctx.config()).path,
+  };
+  await printResult(ctx.io, (await ctx.outputFormat()), status, () => renderRecord(status, ctx.io));
+  if (!settings.apiKey) {
+    ctx.io.warn('no API key configured: run `csafe auth login` or set CSAFE_API_KEY');
+    return ExitCode.auth;
+  }
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { assertConfigKey, CONFIG_KEYS, type Profile } from '../../core/config.js';
 import { printResult, renderRecord } from '../../core/output.js';
@@ -15,40 +16,48 @@ export function registerConfig(program: Command, app: App): void {
     .command('get')
     .description('Print one setting of the profile (api_key is masked)')
     .argument('<key>')
-    .action(app.action(async (ctx, command) => {
-      const key = assertConfigKey(positional(command)[0] as string);
-      const value = shown((await ctx.config()).profile(ctx.profileName()))[key];
-      if (value === undefined) return 1;
-      await ctx.io.out(value + '\n');
-    }));
+    .action(app.action((ctx, command) => configGetRun(ctx, positional(command)[0] as string)));
 
   group
     .command('set')
     .description('Set one setting of the profile')
     .argument('<key>')
     .argument('<value>')
-    .action(app.action(async (ctx, command) => {
-      const [rawKey, value] = positional(command) as [string, string];
-      const key = assertConfigKey(rawKey);
-      if (key === 'api_key') throw new UsageError('use `csafe auth login` to store a key (it keeps the key out of shell history)');
-      checkConfigValue(key, value);
-      (await ctx.config()).set(ctx.profileName(), key, value);
-    }));
+    .action(app.action((ctx, command) => configSetRun(ctx, ...(positional(command) as [string, string]))));
 
   group
     .command('unset')
     .description('Remove one setting from the profile (its default, environment variable or flag applies again)')
     .argument('<key>')
-    .action(app.action(async (ctx, command) => {
-      const key = assertConfigKey(positional(command)[0] as string);
-      (await ctx.config()).unset(ctx.profileName(), key);
-    }));
+    .action(app.action((ctx, command) => configUnsetRun(ctx, positional(command)[0] as string)));
 
   group
     .command('list')
     .description('Print every setting of the profile (api_key is masked)')
-    .action(app.action(async (ctx) => {
-      const profile = shown((await ctx.config()).profile(ctx.profileName()));
-      await printResult(ctx.io, ctx.flagOutputFormat(), profile, () => renderRecord(profile, ctx.io));
-    }));
+    .action(app.action((ctx) => configListRun(ctx)));
+}
+
+/** Prints the value; exit 1, printing nothing, when the profile does not hold the key. */
+export async function configGetRun(ctx: Context, rawKey: string): Promise<number | void> {
+  const key = assertConfigKey(rawKey);
+  const value = shown((await ctx.config()).profile(ctx.profileName()))[key];
+  if (value === undefined) return 1;
+  await ctx.io.out(value + '\n');
+}
+
+export async function configSetRun(ctx: Context, rawKey: string, value: string): Promise<void> {
+  const key = assertConfigKey(rawKey);
+  if (key === 'api_key') throw new UsageError('use `csafe auth login` to store a key (it keeps the key out of shell history)');
+  checkConfigValue(key, value);
+  (await ctx.config()).set(ctx.profileName(), key, value);
+}
+
+export async function configUnsetRun(ctx: Context, rawKey: string): Promise<void> {
+  const key = assertConfigKey(rawKey);
+  (await ctx.config()).unset(ctx.profileName(), key);
+}
+
+export async function configListRun(ctx: Context): Promise<void> {
+  const profile = shown((await ctx.config()).profile(ctx.profileName()));
+  await printResult(ctx.io, ctx.flagOutputFormat(), profile, () => renderRecord(profile, ctx.io));
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { printResult } from '../../core/output.js';
 import { EVENT_EXAMPLES } from '../../schemas/event-examples.js';
@@ -10,14 +11,15 @@ export function registerEventsExample(group: Command, app: App): void {
     .command('example')
     .description('Print a valid example event of a variant (all seven as JSON Lines when none is named)')
     .argument('[type]', EVENT_TYPES.join(', '))
-    .action(app.action(async (ctx, command) => {
-      const [type] = positional(command) as [string | undefined];
-      if (type === undefined) return ctx.io.out(EVENT_TYPES.map((t) => JSON.stringify(EVENT_EXAMPLES[t]) + '\n').join(''));
-      if (!(EVENT_TYPES as readonly string[]).includes(type)) {
-        throw new UsageError(`unknown event type "${type}": expected one of ${EVENT_TYPES.join(', ')}`);
-      }
-      const format = await ctx.outputFormat();
-      // An event has no table form: JSON unless NDJSON was asked for.
-      await printResult(ctx.io, format === 'table' ? 'json' : format, EVENT_EXAMPLES[type as EventType], () => '');
-    }));
+    .action(app.action((ctx, command) => eventsExampleRun(ctx, positional(command)[0] as string | undefined)));
+}
+
+export async function eventsExampleRun(ctx: Context, type: string | undefined): Promise<void> {
+  if (type === undefined) return ctx.io.out(EVENT_TYPES.map((t) => JSON.stringify(EVENT_EXAMPLES[t]) + '\n').join(''));
+  if (!(EVENT_TYPES as readonly string[]).includes(type)) {
+    throw new UsageError(`unknown event type "${type}": expected one of ${EVENT_TYPES.join(', ')}`);
+  }
+  const format = await ctx.outputFormat();
+  // An event has no table form: JSON unless NDJSON was asked for.
+  await printResult(ctx.io, format === 'table' ? 'json' : format, EVENT_EXAMPLES[type as EventType], () => '');
 }

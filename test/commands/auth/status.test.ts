@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { authStatusRun } from '../../../src/commands/auth/status.js';
+import { ExitCode, UsageError } from '../../../src/core/errors.js';
+import { DEFAULT_EMULATOR_API_KEY } from '../../../src/emulator/index.js';
+import { configFile, writeProfiles } from '../../helpers/config-file.js';
+import { commandTest, exitCodeOf } from '../../helpers/context.js';
+
+const STORED_KEY = 'sk_live_0123456789abcdef9f2c';
+const NO_ENV = { CSAFE_API_KEY: undefined, CSAFE_BASE_URL: undefined };
+
+// No test declares a request: status reads settings only, and strict mode fails on any request.
+
+test('auth status shows the key from the environment masked, with where each setting came from', async (t) => {
+  const run = await commandTest(t, { flags: { json: true } });
+
+  assert.equal(await exitCodeOf(authStatusRun(run.ctx)), ExitCode.ok);
+
+  assert.deepEqual(JSON.parse(run.stdout()), {
+    profile: 'default',
+    base_url: run.emulator.baseUrl,
+    base_url_source: 'env',
+    api_key: 'sk_…ator',
+    api_key_source: 'env',
+    config_file: configFile(run),
+  });
+  assert.ok(!run.stdout().includes(DEFAULT_EMULATOR_API_KEY));
+  assert.equal(run.stderr(), '');
+});
+
+test('auth status: a stored profile is used when nothing else is set, and a flag beats it', async (t) => {
+  const stored = await commandTest(t, { flags: { json: true }, env: NO_ENV });
+  writeProfiles(stored, { default: { api_key: STORED_KEY, base_url: 'https://profile.example' } });
+  assert.equal(await exitCodeOf(authStatusRun(stored.ctx)), ExitCode.ok);
+  assert.deepEqual(JSON.parse(stored.stdout()), {
+    profile: 'default',
+    base_url: 'https://profile.example',
+    base_url_source: 'profile',
+    api_key: 'sk_…9f2c',
+    api_key_source: 'profile',
+    config_file: configFile(stored),
+  });
+  assert.ok(!stored.stdout().includes(STORED_KEY));
+
+  const flagged = await commandTest(t, { flags: { json: true, apiKey: 'sk_flag_abcdefghijkl', baseUrl: 'https://flag.example' }, env: NO_ENV });
+  writeProfiles(flagged, { default: { api_key: STORED_KEY, base_url: 'https://profile.example' } });
+  assert.equal(await exitCodeOf(authStatusRun(flagged.ctx)), ExitCode.ok);
+  const shown = JSON.parse(flagged.stdout()) as Record<string, string>;
+  assert.deepEqual([shown.api_key, shown.api_key_source, shown.base_url, shown.base_url_source], ['sk_…ijkl', 'flag', 'https://flag.example', 'flag']);
+});
+
+test('auth status with no key anywhere prints the status, warns and exits 3', async (t) => {
+  const run = await commandTest(t, { flags: { json: true }, env: NO_ENV });
+
+  assert.equal(await exitCodeOf(authStatusRun(run.ctx)), ExitCode.auth);
+
+  assert.deepEqual(JSON.parse(run.stdout()), {
+    profile: 'default',
+    base_url: null,
+    base_url_source: null,
+    api_key: null,
+    api_key_source: null,
+    config_file: configFile(run),
+  });
+  assert.equal(run.stderr(), 'no API key configured: run `csafe auth login` or set CSAFE_API_KEY\n');
+});
+
+test('auth status --profile typo reports that profile (nothing checks that it exists) and the key from the environment', async (t) => {
+  const run = await commandTest(t, { flags: { json: true, profile: 'typo' } });
+  writeProfiles(run, { default: { api_key: STORED_KEY } });
+
+  assert.equal(await exitCodeOf(authStatusRun(run.ctx)), ExitCode.ok);
+
+  const shown = JSON.parse(run.stdout()) as Record<string, string>;
+  assert.deepEqual([shown.profile, shown.api_key_source], ['typo', 'env']);
+});
+
+test('auth status -o table in a pipe prints tab-separated field/value lines', async (t) => {
+  const run = await commandTest(t, { flags: { output: 'table' }, env: NO_ENV });
+  writeProfiles(run, { default: { api_key: STORED_KEY } });
+
+  assert.equal(await exitCodeOf(authStatusRun(run.ctx)), ExitCode.ok);
+
+  assert.equal(
+    run.stdout(),
+    ['FIELD\tVALUE', 'profile\tdefault', 'base_url\tnull', 'base_url_source\tnull', 'api_key\tsk_…9f2c', 'api_key_source\tprofile', `config_file\t${configFile(run)}`, ''].join('\n'),
+  );
+});
+
+test('auth status refuses a bad value stored in the profile, naming the key, the file and the fix', async (t) => {
+  const run = await commandTest(t);
+  writeProfiles(run, { default: { output: 'yaml' } });
+
+  await assert.rejects(authStatusRun(run.ctx), {
+    constructor: UsageError,
+    message: `output in profile "default" (${configFile(run)}): expected one of table, json, ndjson, got "yaml"`,
+    hint: 'fix it with `csafe config set output <value>` or `csafe config unset output`',
+  });
+  assert.equal(run.stdout(), '');
+});

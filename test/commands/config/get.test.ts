@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { test } from 'node:test';
+import { configGetRun } from '../../../src/commands/config/index.js';
+import { CorruptConfigError, ExitCode, UsageError } from '../../../src/core/errors.js';
+import { configFile, writeProfiles } from '../../helpers/config-file.js';
+import { commandTest, exitCodeOf } from '../../helpers/context.js';
+
+// No test declares a request: config commands never talk to the service, and strict mode fails on any request.
+
+test('config get prints the value stored in the profile, one line, whatever -o says', async (t) => {
+  const run = await commandTest(t, { flags: { json: true } });
+  writeProfiles(run, { default: { timeout: '30s' }, staging: { timeout: '5m' } });
+
+  assert.equal(await exitCodeOf(configGetRun(run.ctx, 'timeout')), ExitCode.ok);
+
+  assert.equal(run.stdout(), '30s\n');
+  assert.equal(run.stderr(), '');
+});
+
+test('config get api_key prints the key masked', async (t) => {
+  const run = await commandTest(t);
+  writeProfiles(run, { default: { api_key: 'sk_live_0123456789abcdef9f2c' } });
+
+  assert.equal(await exitCodeOf(configGetRun(run.ctx, 'api_key')), ExitCode.ok);
+
+  assert.equal(run.stdout(), 'sk_…9f2c\n');
+});
+
+test('config get of a key the profile does not hold prints nothing and exits 1 (the environment does not count)', async (t) => {
+  const run = await commandTest(t);
+  writeProfiles(run, { default: { timeout: '30s' } });
+
+  // CSAFE_BASE_URL is set by the helper: config get reads the profile only.
+  assert.equal(await exitCodeOf(configGetRun(run.ctx, 'base_url')), ExitCode.failure);
+
+  assert.equal(run.stdout() + run.stderr(), '');
+});
+
+test('config get --profile typo reads an empty profile: nothing printed, exit 1, no error', async (t) => {
+  const run = await commandTest(t, { flags: { profile: 'typo' } });
+  writeProfiles(run, { default: { timeout: '30s' } });
+
+  assert.equal(await exitCodeOf(configGetRun(run.ctx, 'timeout')), ExitCode.failure);
+
+  assert.equal(run.stdout() + run.stderr(), '');
+});
+
+test('config get of an unknown key is a usage error listing the keys', async (t) => {
+  const run = await commandTest(t);
+
+  await assert.rejects(configGetRun(run.ctx, 'colour'), {
+    constructor: UsageError,
+    message: 'unknown config key "colour": expected one of api_key, base_url, user_id, output, timeout, max_retries',
+  });
+  assert.equal(run.stdout(), '');
+});
+
+test('config get prints a bad value stored in the profile, so it can be seen and fixed', async (t) => {
+  const run = await commandTest(t);
+  writeProfiles(run, { default: { output: 'yaml' } });
+
+  assert.equal(await exitCodeOf(configGetRun(run.ctx, 'output')), ExitCode.ok);
+
+  assert.equal(run.stdout(), 'yaml\n');
+});
+
+test('config get names a config file that is not JSON', async (t) => {
+  const run = await commandTest(t);
+  mkdirSync(dirname(configFile(run)), { recursive: true });
+  writeFileSync(configFile(run), '{"profiles": ');
+
+  await assert.rejects(configGetRun(run.ctx, 'timeout'), { constructor: CorruptConfigError, message: new RegExp(`^config file ${configFile(run)} is not valid JSON: `) });
+});

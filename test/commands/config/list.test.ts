@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { configListRun } from '../../../src/commands/config/index.js';
+import { ExitCode, UsageError } from '../../../src/core/errors.js';
+import { writeProfiles } from '../../helpers/config-file.js';
+import { commandTest, exitCodeOf, type TestContextOptions } from '../../helpers/context.js';
+
+const PROFILE = { api_key: 'sk_live_0123456789abcdef9f2c', base_url: 'https://service.example', timeout: '30s' };
+
+// No test declares a request: config commands never talk to the service, and strict mode fails on any request.
+
+async function listed(t: import('node:test').TestContext, options: TestContextOptions) {
+  const run = await commandTest(t, options);
+  writeProfiles(run, { default: PROFILE, staging: { timeout: '5m' } });
+  assert.equal(await exitCodeOf(configListRun(run.ctx)), ExitCode.ok);
+  assert.equal(run.stderr(), '');
+  return run.stdout();
+}
+
+test('config list -o json prints the profile as indented JSON, the key masked', async (t) => {
+  const stdout = await listed(t, { flags: { output: 'json' } });
+
+  assert.equal(stdout, JSON.stringify({ ...PROFILE, api_key: 'sk_…9f2c' }, null, 2) + '\n');
+});
+
+test('config list in a pipe prints JSON when no format is asked for', async (t) => {
+  assert.deepEqual(JSON.parse(await listed(t, {})), { ...PROFILE, api_key: 'sk_…9f2c' });
+});
+
+test('config list -o ndjson prints the profile on one line', async (t) => {
+  assert.equal(await listed(t, { flags: { output: 'ndjson' } }), JSON.stringify({ ...PROFILE, api_key: 'sk_…9f2c' }) + '\n');
+});
+
+test('config list -o table in a pipe prints tab-separated field/value lines', async (t) => {
+  assert.equal(await listed(t, { flags: { output: 'table' } }), 'FIELD\tVALUE\napi_key\tsk_…9f2c\nbase_url\thttps://service.example\ntimeout\t30s\n');
+});
+
+test('config list on a terminal draws a bordered table', async (t) => {
+  const stdout = await listed(t, { tty: true });
+
+  assert.match(stdout, /^┌/);
+  assert.match(stdout, /│ timeout +│ 30s +│/);
+  assert.ok(!stdout.includes('\t'));
+  assert.ok(!stdout.includes(PROFILE.api_key));
+});
+
+test('config list --profile typo prints an empty profile', async (t) => {
+  assert.equal(await listed(t, { flags: { profile: 'typo', json: true } }), '{}\n');
+});
+
+test('config list keeps working while the profile holds a bad output value (the format comes from flags alone)', async (t) => {
+  const run = await commandTest(t);
+  writeProfiles(run, { default: { output: 'yaml' } });
+
+  assert.equal(await exitCodeOf(configListRun(run.ctx)), ExitCode.ok);
+
+  assert.deepEqual(JSON.parse(run.stdout()), { output: 'yaml' });
+});
+
+test('config list -o yaml is a usage error naming the flag', async (t) => {
+  const run = await commandTest(t, { flags: { output: 'yaml' } });
+
+  await assert.rejects(configListRun(run.ctx), { constructor: UsageError, message: '--output: expected one of table, json, ndjson, got "yaml"' });
+  assert.equal(run.stdout(), '');
+});

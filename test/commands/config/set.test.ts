@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { configSetRun } from '../../../src/commands/config/index.js';
+import { ExitCode, UsageError } from '../../../src/core/errors.js';
+import { storedConfig, writeProfiles } from '../../helpers/config-file.js';
+import { commandTest, exitCodeOf } from '../../helpers/context.js';
+
+// No test declares a request: config commands never talk to the service, and strict mode fails on any request.
+
+test('config set creates the config file, mode 0600, holding the setting in the default profile', async (t) => {
+  const run = await commandTest(t);
+
+  assert.equal(await exitCodeOf(configSetRun(run.ctx, 'timeout', '30s')), ExitCode.ok);
+
+  assert.deepEqual(storedConfig(run), { profiles: { default: { timeout: '30s' } }, mode: 0o600 });
+  assert.equal(run.stdout() + run.stderr(), '');
+});
+
+test('config set replaces one setting, keeps the others and the other profiles, and narrows a wider file to 0600', async (t) => {
+  const run = await commandTest(t);
+  writeProfiles(run, { default: { timeout: '30s', output: 'json' }, staging: { timeout: '5m' } });
+
+  assert.equal(await exitCodeOf(configSetRun(run.ctx, 'timeout', '2m')), ExitCode.ok);
+
+  assert.deepEqual(storedConfig(run), { profiles: { default: { timeout: '2m', output: 'json' }, staging: { timeout: '5m' } }, mode: 0o600 });
+});
+
+test('config set --profile typo creates that profile (nothing checks the name) and leaves default alone', async (t) => {
+  const run = await commandTest(t, { flags: { profile: 'typo' } });
+  writeProfiles(run, { default: { base_url: 'https://service.example' } });
+
+  assert.equal(await exitCodeOf(configSetRun(run.ctx, 'base_url', 'https://other.example')), ExitCode.ok);
+
+  assert.deepEqual(storedConfig(run)?.profiles, { default: { base_url: 'https://service.example' }, typo: { base_url: 'https://other.example' } });
+});
+
+test('config set accepts each key\'s valid values as its flag would (plain http:// is checked when used, not here)', async (t) => {
+  const run = await commandTest(t);
+  const values = { base_url: 'http://example.com', user_id: 'user_1', output: 'ndjson', timeout: '1500ms', max_retries: '0' };
+
+  for (const [key, value] of Object.entries(values)) assert.equal(await exitCodeOf(configSetRun(run.ctx, key, value)), ExitCode.ok, key);
+
+  assert.deepEqual(storedConfig(run)?.profiles, { default: values });
+});
+
+test('config set of an unknown key is a usage error listing the keys, and writes no file', async (t) => {
+  const run = await commandTest(t);
+
+  await assert.rejects(configSetRun(run.ctx, 'colour', 'red'), {
+    constructor: UsageError,
+    message: 'unknown config key "colour": expected one of api_key, base_url, user_id, output, timeout, max_retries',
+  });
+  assert.equal(storedConfig(run), undefined);
+});
+
+test('config set api_key is refused: the key belongs to auth login, out of shell history', async (t) => {
+  const run = await commandTest(t);
+
+  await assert.rejects(configSetRun(run.ctx, 'api_key', 'sk_live_0123456789abcdef9f2c'), {
+    constructor: UsageError,
+    message: 'use `csafe auth login` to store a key (it keeps the key out of shell history)',
+  });
+  assert.equal(storedConfig(run), undefined);
+});
+
+const BAD_VALUES: Array<[key: string, value: string, message: string]> = [
+  ['timeout', '5x', 'timeout: expected a duration such as 30, 30s, 5m or 1h, got "5x"'],
+  ['timeout', '0s', 'timeout: expected a duration greater than 0, got "0s"'],
+  ['max_retries', '-1', 'max_retries: expected a whole number, got "-1"'],
+  ['output', 'yaml', 'output: expected one of table, json, ndjson, got "yaml"'],
+  ['base_url', 'garbage', 'base_url: expected an https:// or http:// URL, got "garbage"'],
+  ['base_url', 'ftp://example.com', 'base_url: expected an https:// or http:// URL, got "ftp://example.com"'],
+  ['user_id', '  ', 'user_id: expected a non-empty user id'],
+];
+
+for (const [key, value, message] of BAD_VALUES) {
+  test(`config set ${key} ${JSON.stringify(value)} is refused as its flag would be, and the stored value stays`, async (t) => {
+    const run = await commandTest(t);
+    writeProfiles(run, { default: { [key]: 'before' } });
+
+    await assert.rejects(configSetRun(run.ctx, key, value), { constructor: UsageError, message });
+    assert.deepEqual(storedConfig(run), { profiles: { default: { [key]: 'before' } }, mode: 0o644 });
+  });
+}
