@@ -9,24 +9,23 @@ import { commandTest, exitCodeOf } from '../../helpers/context.js';
 
 // No test declares a request: config commands never talk to the service, and strict mode fails on any request.
 
-test('config get prints the value stored in the profile, one line, whatever -o says', async (t) => {
-  const run = await commandTest(t, { flags: { json: true } });
-  writeProfiles(run, { default: { timeout: '30s' }, staging: { timeout: '5m' } });
+const PRINTED: Array<[what: string, key: string, line: string]> = [
+  ['the value stored in the profile', 'timeout', '30s\n'],
+  ['the key masked', 'api_key', 'sk_…9f2c\n'],
+  ['a bad value as it is, so it can be seen and fixed', 'output', 'yaml\n'],
+];
 
-  assert.equal(await exitCodeOf(configGetRun(run.ctx, 'timeout')), ExitCode.ok);
+for (const [what, key, line] of PRINTED) {
+  test(`config get prints ${what}, one line, whatever -o says`, async (t) => {
+    const run = await commandTest(t, { flags: { json: true } });
+    writeProfiles(run, { default: { timeout: '30s', api_key: 'sk_live_0123456789abcdef9f2c', output: 'yaml' }, staging: { timeout: '5m' } });
 
-  assert.equal(run.stdout(), '30s\n');
-  assert.equal(run.stderr(), '');
-});
+    assert.equal(await exitCodeOf(configGetRun(run.ctx, key)), ExitCode.ok);
 
-test('config get api_key prints the key masked', async (t) => {
-  const run = await commandTest(t);
-  writeProfiles(run, { default: { api_key: 'sk_live_0123456789abcdef9f2c' } });
-
-  assert.equal(await exitCodeOf(configGetRun(run.ctx, 'api_key')), ExitCode.ok);
-
-  assert.equal(run.stdout(), 'sk_…9f2c\n');
-});
+    assert.equal(run.stdout(), line);
+    assert.equal(run.stderr(), '');
+  });
+}
 
 test('config get of a key the profile does not hold prints nothing and exits 1 (the environment does not count)', async (t) => {
   const run = await commandTest(t);
@@ -55,15 +54,6 @@ test('config get of an unknown key is a usage error listing the keys', async (t)
     message: 'unknown config key "colour": expected one of api_key, base_url, user_id, output, timeout, max_retries',
   });
   assert.equal(run.stdout(), '');
-});
-
-test('config get prints a bad value stored in the profile, so it can be seen and fixed', async (t) => {
-  const run = await commandTest(t);
-  writeProfiles(run, { default: { output: 'yaml' } });
-
-  assert.equal(await exitCodeOf(configGetRun(run.ctx, 'output')), ExitCode.ok);
-
-  assert.equal(run.stdout(), 'yaml\n');
 });
 
 test('config get names a config file that is not JSON', async (t) => {

@@ -43,27 +43,13 @@ test('config set accepts each key\'s valid values as its flag would (plain http:
   assert.deepEqual(storedConfig(run)?.profiles, { default: values });
 });
 
-test('config set of an unknown key is a usage error listing the keys, and writes no file', async (t) => {
-  const run = await commandTest(t);
+const KEYS = 'api_key, base_url, user_id, output, timeout, max_retries';
 
-  await assert.rejects(configSetRun(run.ctx, 'colour', 'red'), {
-    constructor: UsageError,
-    message: 'unknown config key "colour": expected one of api_key, base_url, user_id, output, timeout, max_retries',
-  });
-  assert.equal(storedConfig(run), undefined);
-});
-
-test('config set api_key is refused: the key belongs to auth login, out of shell history', async (t) => {
-  const run = await commandTest(t);
-
-  await assert.rejects(configSetRun(run.ctx, 'api_key', 'sk_live_0123456789abcdef9f2c'), {
-    constructor: UsageError,
-    message: 'use `csafe auth login` to store a key (it keeps the key out of shell history)',
-  });
-  assert.equal(storedConfig(run), undefined);
-});
-
-const BAD_VALUES: Array<[key: string, value: string, message: string]> = [
+/** What config set refuses, each a usage error; the file stays as it was. */
+const REFUSED: Array<[key: string, value: string, message: string]> = [
+  ['colour', 'red', `unknown config key "colour": expected one of ${KEYS}`],
+  // The key belongs to auth login, which keeps it out of shell history.
+  ['api_key', 'sk_live_0123456789abcdef9f2c', 'use `csafe auth login` to store a key (it keeps the key out of shell history)'],
   ['timeout', '5x', 'timeout: expected a duration such as 30, 30s, 5m or 1h, got "5x"'],
   ['timeout', '0s', 'timeout: expected a duration greater than 0, got "0s"'],
   ['max_retries', '-1', 'max_retries: expected a whole number, got "-1"'],
@@ -73,12 +59,21 @@ const BAD_VALUES: Array<[key: string, value: string, message: string]> = [
   ['user_id', '  ', 'user_id: expected a non-empty user id'],
 ];
 
-for (const [key, value, message] of BAD_VALUES) {
-  test(`config set ${key} ${JSON.stringify(value)} is refused as its flag would be, and the stored value stays`, async (t) => {
+for (const [key, value, message] of REFUSED) {
+  test(`config set ${key} ${JSON.stringify(value)} is refused (as its flag would be) and changes nothing`, async (t) => {
     const run = await commandTest(t);
-    writeProfiles(run, { default: { [key]: 'before' } });
+    writeProfiles(run, { default: { user_id: 'before' } });
 
     await assert.rejects(configSetRun(run.ctx, key, value), { constructor: UsageError, message });
-    assert.deepEqual(storedConfig(run), { profiles: { default: { [key]: 'before' } }, mode: 0o644 });
+
+    assert.deepEqual(storedConfig(run), { profiles: { default: { user_id: 'before' } }, mode: 0o644 });
   });
 }
+
+test('config set of an unknown key writes no file where there was none', async (t) => {
+  const run = await commandTest(t);
+
+  await assert.rejects(configSetRun(run.ctx, 'colour', 'red'), UsageError);
+
+  assert.equal(storedConfig(run), undefined);
+});
