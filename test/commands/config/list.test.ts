@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { configListRun } from '../../../src/commands/config/index.js';
 import { ExitCode, UsageError } from '../../../src/core/errors.js';
 import { writeProfiles } from '../../helpers/config-file.js';
@@ -9,7 +9,8 @@ const PROFILE = { api_key: 'sk_live_0123456789abcdef9f2c', base_url: 'https://se
 
 // No test declares a request: config commands never talk to the service, and strict mode fails on any request.
 
-async function listed(t: import('node:test').TestContext, options: TestContextOptions) {
+/** Lists the default profile of a file holding two; the run must succeed and write nothing to stderr. */
+async function listed(t: TestContext, options: TestContextOptions) {
   const run = await commandTest(t, options);
   writeProfiles(run, { default: PROFILE, staging: { timeout: '5m' } });
   assert.equal(await exitCodeOf(configListRun(run.ctx)), ExitCode.ok);
