@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { ExitCode } from '../../core/errors.js';
 import { printResult, renderRecord } from '../../core/output.js';
 import { maskKey } from '../../core/redact.js';
 import type { App } from '../app.js';
@@ -21,7 +20,7 @@ export function registerAuthStatus(group: Command, app: App): void {
       await printResult(ctx.io, (await ctx.outputFormat()), status, () => renderRecord(status, ctx.io));
       if (!settings.apiKey) {
         ctx.io.warn('no API key configured: run `csafe auth login` or set CSAFE_API_KEY');
-        return ExitCode.auth;
+        return { kind: 'unauthenticated' };
       }
     }));
 }

@@ -18,7 +18,7 @@ export function registerConfig(program: Command, app: App): void {
     .action(app.action(async (ctx, command) => {
       const key = assertConfigKey(positional(command)[0] as string);
       const value = shown((await ctx.config()).profile(ctx.profileName()))[key];
-      if (value === undefined) return 1;
+      if (value === undefined) return { kind: 'notSet' };
       await ctx.io.out(value + '\n');
     }));
 
