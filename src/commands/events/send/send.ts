@@ -33,7 +33,8 @@ export function registerEventsSend(group: Command, app: App): void {
     .option('--shard <i/n>', 'send only the users of worker i of n (0-based), e.g. 3/16')
     .addHelpText('after', `
 Each user's events arrive in file order. Exit codes: 0 all sent, 5 some written to the
-failed file, 1 none sent, 2 invalid input (nothing sent), 3 key refused (unsent events in the failed file).
+failed file, 1 none sent, or sending stopped on a Retry-After over --max-wait, 2 invalid input
+(nothing sent), 3 key refused (the unsent events are in the failed file in both cases).
 
 With --sync, stdout lists each ingested event with its input line and the service's event_id:
 one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknowledged when piped
