@@ -51,6 +51,7 @@ describe('-o json and --json print the same for every command that prints', () =
     ['events', 'send', events, '--dry-run'],
     ['events', 'send', events, '--failed', join(dir, 'failed.jsonl')],
     ['data', 'add', 'listings', objects, '--failed', join(dir, 'failed-data.jsonl')],
+    ['data', 'import', 'listings', objects],
     ['settings', 'put', 'listings', '--field', 'photo:image_url'],
   ];
   for (const command of commands) {
