@@ -109,9 +109,9 @@ export class Context {
     }
   }
 
-  /** The format of stdout from flags alone, for `config` commands: they must work while the profile holds a bad value. */
-  flagOutputFormat(): OutputFormat {
-    return resolveOutputFormat({ output: this.flags.output, json: this.flags.json }, this.io.stdoutIsTTY);
+  /** The format of stdout from flags alone, for `config` and `emulator start`: they must work while the profile holds a bad value. */
+  flagOutputFormat(piped?: OutputFormat): OutputFormat {
+    return resolveOutputFormat({ output: this.flags.output, json: this.flags.json }, this.io.stdoutIsTTY, piped);
   }
 
   /** The format of stdout; `piped` is the default when stdout is not a terminal (see resolveOutputFormat). */

@@ -5,11 +5,22 @@ import type { Readable, Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Command, CommanderError, Option } from 'commander';
 import { Context, type LocalService } from './context.js';
-import { CsafeError, exitCodeOf, ExitCode } from './core/errors.js';
+import {
+  AuthenticationError,
+  CsafeError,
+  ExitCode,
+  InputError,
+  InterruptedError,
+  MissingCredentialsError,
+  PermissionDeniedError,
+  UsageError,
+  WaitTimeoutError,
+  type ExitCodeValue,
+} from './core/errors.js';
 import { createIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
 import type { GlobalFlags } from './core/settings.js';
-import type { App } from './commands/app.js';
+import type { App, BatchOutcome, Outcome } from './commands/app.js';
 
 export interface ProcessLike {
   stdin: Readable & { isTTY?: boolean };
@@ -162,7 +173,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         sleep: (ms, signal) => delay(ms, undefined, { signal }),
         createHttpClient: async (config) => new (await import('./core/http.js')).HttpClient(config),
       });
-      exitCode = (await run(context, command)) ?? ExitCode.ok;
+      exitCode = exitCodeOfOutcome(await run(context, command));
     },
   };
   try {
@@ -178,13 +189,8 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
 }
 
 function report(error: unknown, io: IOStreams, secrets: Set<string>): number {
-  if (error instanceof CommanderError) {
-    // commander has already printed its message; help and version are successes.
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
-    return ExitCode.usage;
-  }
-  // The reader of our stdout went away (`| head`): what it wanted it has, so leave quietly.
-  if ((error as NodeJS.ErrnoException)?.code === 'EPIPE') return ExitCode.ok;
+  // commander has already printed its message; a reader of stdout that went away wants no message.
+  if (error instanceof CommanderError || isBrokenPipe(error)) return exitCodeOfError(error);
   const clean = (text: string) => redactSecrets(text, secrets);
   if (error instanceof CsafeError) {
     io.error(`error: ${clean(error.message)}`);
@@ -194,5 +200,62 @@ function report(error: unknown, io: IOStreams, secrets: Set<string>): number {
     io.error(`error: ${clean(error instanceof Error ? error.message : String(error))}`);
     if (error instanceof Error && error.stack) io.trace(clean(error.stack));
   }
-  return exitCodeOf(error);
+  return exitCodeOfError(error);
+}
+
+const isBrokenPipe = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'EPIPE';
+
+/*
+ * The exit-code table (README "Exit codes", `csafe --help`): the only place a run's ending becomes
+ * a code. Commands throw a typed error or return an Outcome; nothing else chooses a code.
+ */
+
+/** Errors whose class has a code of its own; any other error is 1. The first match wins. */
+const ERROR_EXIT_CODES: ReadonlyArray<readonly [abstract new (...args: never[]) => Error, ExitCodeValue]> = [
+  [UsageError, ExitCode.usage],
+  [InputError, ExitCode.usage],
+  [MissingCredentialsError, ExitCode.auth],
+  [AuthenticationError, ExitCode.auth],
+  [PermissionDeniedError, ExitCode.auth],
+  [WaitTimeoutError, ExitCode.waitTimeout],
+  [InterruptedError, ExitCode.interrupted],
+];
+
+export function exitCodeOfError(error: unknown): ExitCodeValue {
+  if (error instanceof CommanderError) {
+    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? ExitCode.ok : ExitCode.usage;
+  }
+  // The reader of our stdout went away (`| head`): what it wanted it has.
+  if (isBrokenPipe(error)) return ExitCode.ok;
+  return ERROR_EXIT_CODES.find(([type]) => error instanceof type)?.[1] ?? ExitCode.failure;
+}
+
+export function exitCodeOfOutcome(outcome: Outcome | void): ExitCodeValue {
+  if (outcome === undefined) return ExitCode.ok;
+  switch (outcome.kind) {
+    case 'checked':
+      return outcome.invalid > 0 ? ExitCode.usage : ExitCode.ok;
+    case 'classified':
+      return outcome.failOnHeld ? ExitCode.condition : ExitCode.ok;
+    case 'followed':
+      return outcome.failed ? ExitCode.failure : ExitCode.ok;
+    case 'unauthenticated':
+      return ExitCode.auth;
+    case 'notSet':
+      return ExitCode.failure;
+    case 'batch':
+      return exitCodeOfBatch(outcome);
+  }
+}
+
+/** Partial failure (5) wins over --fail-on (4). */
+function exitCodeOfBatch(batch: BatchOutcome): ExitCodeValue {
+  if (batch.stoppedBy !== undefined) return exitCodeOfError(batch.stoppedBy);
+  if (batch.failedRequests > 0) return ExitCode.failure;
+  if (batch.failed > 0) {
+    // When nothing got through, events send and data add say 1 and classify --batch 5: issue 13 settles which.
+    return batch.sent === 0 && batch.command !== 'classify --batch' ? ExitCode.failure : ExitCode.partial;
+  }
+  if (batch.invalid > 0) return ExitCode.partial;
+  return batch.flagged > 0 ? ExitCode.condition : ExitCode.ok;
 }

@@ -1,8 +1,47 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 
-/** A command's work: returns its exit code (0 when nothing is returned). */
-export type Action = (ctx: Context, command: Command) => Promise<number | void>;
+/**
+ * How a command ended when it did not throw (a command that returns nothing succeeded). Commands
+ * say what happened; main.ts alone turns it, or the error thrown, into an exit code.
+ */
+export type Outcome =
+  /** Every record was checked and nothing sent: a dry run, or invalid input refused before sending. */
+  | { kind: 'checked'; invalid: number }
+  /** One classification; `failOnHeld`: a --fail-on condition held. */
+  | { kind: 'classified'; failOnHeld: boolean }
+  /** A request followed to its end (`data status --wait`, `data import --wait`). */
+  | { kind: 'followed'; failed: boolean }
+  /** No API key is configured (`auth status`). */
+  | { kind: 'unauthenticated' }
+  /** The setting asked for is not set (`config get`, as `git config` does). */
+  | { kind: 'notSet' }
+  | BatchOutcome;
+
+/** A command that sends many records (classify --batch, events send, data add; the stream commands next). */
+export interface BatchOutcome {
+  kind: 'batch';
+  command: 'classify --batch' | 'events send' | 'data add';
+  /** Records the service accepted. */
+  sent: number;
+  /** Records written to the --failed file. */
+  failed: number;
+  /** Invalid records met while sending that no --skip-invalid set aside (the input changed after it was checked). */
+  invalid: number;
+  /** Records for which a --fail-on condition held. */
+  flagged: number;
+  /** Accepted requests the service then reported failed (`data add --wait`). */
+  failedRequests: number;
+  /** The failure that stopped the run part-way (see stopsTheRun), the records it left handed back in the failed file. */
+  stoppedBy?: unknown;
+}
+
+/** A batch outcome with nothing counted yet. */
+export const batchOutcome = (command: BatchOutcome['command'], counts: Partial<Omit<BatchOutcome, 'kind' | 'command'>>): BatchOutcome =>
+  ({ kind: 'batch', command, sent: 0, failed: 0, invalid: 0, flagged: 0, failedRequests: 0, ...counts });
+
+/** A command's work. */
+export type Action = (ctx: Context, command: Command) => Promise<Outcome | void>;
 
 /** What main.ts hands every command group: a way to turn an Action into a commander action. */
 export interface App {

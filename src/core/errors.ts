@@ -1,4 +1,4 @@
-/** Exit codes: documented in README.md and `csafe --help`; mapped from error classes in one place (main.ts). */
+/** Exit codes: documented in README.md and `csafe --help`; errors and command outcomes are mapped to them in one place, main.ts (exitCodeOfError, exitCodeOfOutcome). */
 export const ExitCode = {
   ok: 0,
   failure: 1,
@@ -12,7 +12,6 @@ export const ExitCode = {
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 export class CsafeError extends Error {
-  readonly exitCode: ExitCodeValue = ExitCode.failure;
   /** A line telling the user what to do next, printed after the message. */
   readonly hint?: string;
 
@@ -24,14 +23,10 @@ export class CsafeError extends Error {
 }
 
 /** Bad flags or arguments. Nothing was sent. */
-export class UsageError extends CsafeError {
-  override readonly exitCode = ExitCode.usage;
-}
+export class UsageError extends CsafeError {}
 
 /** Bad input data, located as `file:line[:column]: field: expected …`. Nothing was sent. */
-export class InputError extends CsafeError {
-  override readonly exitCode = ExitCode.usage;
-}
+export class InputError extends CsafeError {}
 
 /** The config file cannot be read as csafe profiles; flags and environment variables still work without it. */
 export class CorruptConfigError extends UsageError {
@@ -42,9 +37,7 @@ export class CorruptConfigError extends UsageError {
   }
 }
 
-export class MissingCredentialsError extends CsafeError {
-  override readonly exitCode = ExitCode.auth;
-}
+export class MissingCredentialsError extends CsafeError {}
 
 export class ConnectionError extends CsafeError {}
 export class RequestTimeoutError extends CsafeError {}
@@ -70,12 +63,9 @@ export class RetryAfterTooLongError extends CsafeError {
 }
 
 /** A --wait ran out of time before the work reached a terminal state. */
-export class WaitTimeoutError extends CsafeError {
-  override readonly exitCode = ExitCode.waitTimeout;
-}
+export class WaitTimeoutError extends CsafeError {}
 
 export class InterruptedError extends CsafeError {
-  override readonly exitCode = ExitCode.interrupted;
   constructor(message = 'interrupted') {
     super(message);
   }
@@ -106,12 +96,8 @@ export class ApiError extends CsafeError {
 }
 
 export class BadRequestError extends ApiError {}
-export class AuthenticationError extends ApiError {
-  override readonly exitCode = ExitCode.auth;
-}
-export class PermissionDeniedError extends ApiError {
-  override readonly exitCode = ExitCode.auth;
-}
+export class AuthenticationError extends ApiError {}
+export class PermissionDeniedError extends ApiError {}
 export class NotFoundError extends ApiError {}
 export class RequestTooLargeError extends ApiError {}
 export class RateLimitError extends ApiError {}
@@ -146,8 +132,4 @@ export function stopsTheRun(error: unknown): boolean {
   return [AuthenticationError, PermissionDeniedError, MissingCredentialsError, UsageError, InterruptedError, RetryAfterTooLongError].some(
     (type) => error instanceof type,
   );
-}
-
-export function exitCodeOf(error: unknown): ExitCodeValue {
-  return error instanceof CsafeError ? error.exitCode : ExitCode.failure;
 }

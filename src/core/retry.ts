@@ -1,10 +1,11 @@
 /**
- * The one retry policy. Pure functions, so every rule is unit-tested without a network.
+ * The one retry policy, that of the service's own (Stainless) SDKs. Pure functions, so every rule
+ * is unit-tested without a network.
  *
- * Retried: 408, 429, 502, 503, 504, connection failures and timeouts. Never 400/401/403/413 or
- * any other status. A server-sent `x-should-retry: true|false` overrides the status rule.
+ * Retried: connection failures, timeouts, 408, 409, 429 and every 5xx. Never another status. A
+ * server-sent `x-should-retry: true|false` overrides the status rule.
  * Delay: `retry-after-ms`, then `Retry-After` (seconds or HTTP-date), else exponential backoff
- * with full jitter: random(0, min(cap, base·2^retry)).
+ * min(cap, base·2^retry) less a random jitter of at most 25 %, so a retry never follows at once.
  */
 
 export interface RetryPolicy {
@@ -22,7 +23,11 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxWaitMs: 60_000,
 };
 
-const RETRYABLE_STATUS = new Set([408, 429, 502, 503, 504]);
+const RETRYABLE_STATUS = new Set([408, 409, 429]);
+const isRetryableStatus = (status: number) => RETRYABLE_STATUS.has(status) || status >= 500;
+
+/** The share of the backoff the jitter may take off. */
+const MAX_JITTER = 0.25;
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -41,8 +46,11 @@ function header(headers: Headers, name: string): string | undefined {
 }
 
 /**
- * replaySafe is false for requests that must not be applied twice (adding data): those are retried
- * only when the request cannot have been processed — a refused connection, 429 or 503.
+ * replaySafe is false for a request that must not be applied twice. A timeout, a cut connection,
+ * a 5xx other than 503, a 408 or a 409 may come after the service processed it, so retrying
+ * could apply it again; such a request is retried only when the service cannot have processed
+ * it: a refused connection (nothing was sent), or 429 and 503, which the spec defines as "not
+ * processed". The service may still say otherwise with x-should-retry.
  */
 export function shouldRetry(outcome: AttemptOutcome, replaySafe = true): boolean {
   if (outcome.kind === 'timeout') return replaySafe;
@@ -50,7 +58,7 @@ export function shouldRetry(outcome: AttemptOutcome, replaySafe = true): boolean
   const override = header(outcome.headers, 'x-should-retry');
   if (override === 'true') return true;
   if (override === 'false') return false;
-  return (replaySafe ? RETRYABLE_STATUS : NOT_PROCESSED_STATUS).has(outcome.status);
+  return replaySafe ? isRetryableStatus(outcome.status) : NOT_PROCESSED_STATUS.has(outcome.status);
 }
 
 /** Milliseconds the server asked us to wait, or undefined when it did not say (or said nonsense). */
@@ -65,9 +73,10 @@ export function serverRequestedDelay(headers: Headers, nowMs: number): number | 
   return Math.max(0, date - nowMs);
 }
 
+/** min(cap, base·2^retry), less random() × 25 % of it: random() in [0, 1) never takes the wait to 0. */
 export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-  return Math.floor(random() * ceiling);
+  return Math.floor(ceiling * (1 - MAX_JITTER * random()));
 }
 
 export interface RetryDecision {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { failOnHolds, labelRows, requestProblems, toLegacyRequest } from '../../src/api/content.js';
+import { requestProblems, toLegacyRequest } from '../../src/api/content.js';
 import { parseResponse } from '../../src/api/responses.js';
 import { contentResponseSchema, legacyContentResponseSchema } from '../../src/schemas/content.js';
 import { describeProblem } from '../../src/schemas/issues.js';
@@ -47,27 +47,9 @@ describe('content request checks', () => {
 });
 
 describe('content responses are read tolerantly', () => {
-  it('reads the current shape, keeping unknown decisions', () => {
-    const rows = labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'escalated', score: null, extra: 1 }], new_field: true });
-    assert.deepEqual(rows, [{ name: 'x', kind: 'classifier', decision: 'escalated', escalation: undefined, score: null, setId: undefined }]);
-  });
-
-  it('reads the previous shape', () => {
-    const rows = labelRows({ policies: [{ policy_id: 'p', decision: 'review', score: 0.6 }], reference_set_matches: [{ set_id: 's', similarity: 0.9 }] });
-    assert.deepEqual(rows.map((r) => [r.name, r.decision, r.score]), [['p', 'review', 0.6], ['reference_set_match', 'match', 0.9]]);
-  });
-
   it('refuses a body without the labels or policies array, instead of reading it as no labels', () => {
     assert.throws(() => parseResponse(contentResponseSchema, { something: 'else' }, 'POST /v1/content'), /^UnexpectedResponseError: POST \/v1\/content: unexpected response from the service: labels: /);
     assert.throws(() => parseResponse(contentResponseSchema, { labels: [{ label: 'x' }] }, 'POST /v1/content'), /labels\[0\]\.type: /);
     assert.throws(() => parseResponse(legacyContentResponseSchema, null, 'POST /v1/content'), /service: \(body\): /);
-  });
-
-  it('--fail-on review includes match', () => {
-    const rows = labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'match' }] });
-    assert.equal(failOnHolds(rows, 'review'), true);
-    assert.equal(failOnHolds(rows, 'match'), true);
-    assert.equal(failOnHolds(labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'review' }] }), 'match'), false);
-    assert.equal(failOnHolds(rows, undefined), false);
   });
 });

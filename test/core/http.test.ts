@@ -72,7 +72,7 @@ describe('HttpClient', () => {
     const response = await http.request({ method: 'POST', path: '/v1/content', json: {} });
     assert.deepEqual(response.body, { ok: 3 });
     assert.equal(response.retries, 2);
-    assert.deepEqual(sleeps, [250, 500]);
+    assert.deepEqual(sleeps, [437, 875]);
     await http.close();
   });
 

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
+import type { Outcome } from '../../src/commands/app.js';
 import { Context } from '../../src/context.js';
-import { CsafeError } from '../../src/core/errors.js';
 import { HttpClient } from '../../src/core/http.js';
 import type { GlobalFlags } from '../../src/core/settings.js';
+import { exitCodeOfError, exitCodeOfOutcome } from '../../src/main.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RequestLogEntry } from '../../src/emulator/request-log.js';
 import { bufferIO, type BufferedStdin } from './io.js';
@@ -137,15 +138,11 @@ export async function commandTest(t: TestContext, options: TestContextOptions = 
   return { ctx, clock, emulator, dir, stdout, stderr, forgetRequests, expect: (...requests) => void expected.push(...requests), verify };
 }
 
-/**
- * The exit code main would give a *Run function's result: what it returned, or the code of the
- * csafe error it threw. The one place to adapt when run functions return a typed outcome instead.
- */
-export async function exitCodeOf(run: Promise<unknown>): Promise<number> {
+/** The exit code main gives a *Run function's result: the outcome it returned, or the error it threw. */
+export async function exitCodeOf(run: Promise<Outcome | void>): Promise<number> {
   try {
-    return ((await run) as number | undefined) ?? 0;
+    return exitCodeOfOutcome(await run);
   } catch (error) {
-    if (error instanceof CsafeError) return error.exitCode;
-    throw error;
+    return exitCodeOfError(error);
   }
 }

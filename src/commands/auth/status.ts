@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ExitCode } from '../../core/errors.js';
 import { printResult, renderRecord } from '../../core/output.js';
 import { maskKey } from '../../core/redact.js';
-import type { App } from '../app.js';
+import type { App, Outcome } from '../app.js';
 
 export function registerAuthStatus(group: Command, app: App): void {
   group
@@ -12,7 +11,7 @@ export function registerAuthStatus(group: Command, app: App): void {
     .action(app.action((ctx) => authStatusRun(ctx)));
 }
 
-export async function authStatusRun(ctx: Context): Promise<number | void> {
+export async function authStatusRun(ctx: Context): Promise<Outcome | void> {
   const settings = await ctx.settings();
   const status = {
     profile: settings.profile,
@@ -25,6 +24,6 @@ export async function authStatusRun(ctx: Context): Promise<number | void> {
   await printResult(ctx.io, (await ctx.outputFormat()), status, () => renderRecord(status, ctx.io));
   if (!settings.apiKey) {
     ctx.io.warn('no API key configured: run `csafe auth login` or set CSAFE_API_KEY');
-    return ExitCode.auth;
+    return { kind: 'unauthenticated' };
   }
 }

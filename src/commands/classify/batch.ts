@@ -1,8 +1,8 @@
-import { classifyContent, failOnHolds, labelRows, requestProblems, type ClassifyResponse } from '../../api/content.js';
+import { classifyContent, requestProblems, type ClassifyResponse } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/concurrency.js';
 import type { HttpClient } from '../../core/http.js';
-import { ExitCode, stopsTheRun } from '../../core/errors.js';
+import { stopsTheRun } from '../../core/errors.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import { toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
@@ -10,6 +10,8 @@ import { inputSource, readRecords } from '../../core/readers.js';
 import { startSpinner } from '../../core/spinner.js';
 import type { ContentRequest } from '../../schemas/content.js';
 import { describeProblemWith } from '../../schemas/issues.js';
+import { batchOutcome, type Outcome } from '../app.js';
+import { failOnHolds, labelRows } from './labels.js';
 import type { ClassifyOptions } from './options.js';
 
 interface Job {
@@ -32,7 +34,7 @@ const describeLineProblem = describeProblemWith({
  * Lines are classified with bounded concurrency; results go to stdout as NDJSON in input order,
  * tagged with their line; failed lines go to the --failed file with their reason.
  */
-export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<number> {
+export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
   const source = inputSource(path, ctx.io.stdin, ctx.signal);
   const failed = new FailedFile(options.failed ?? defaultFailedPath('classify', ctx.now()));
   const http = await ctx.http();
@@ -60,8 +62,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
   }
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
   ctx.io.note(`classified ${counts.classified} lines${failedNote}`);
-  if (counts.failed > 0) return ExitCode.partial;
-  return counts.flagged > 0 ? ExitCode.condition : ExitCode.ok;
+  return batchOutcome('classify --batch', { sent: counts.classified, failed: counts.failed, flagged: counts.flagged });
 }
 
 async function* toJobs(lines: AsyncIterable<JsonRecord>, defaultUserId: string | undefined, options: ClassifyOptions): AsyncGenerator<Job> {

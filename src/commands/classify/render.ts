@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { LabelRow } from '../../api/content.js';
+import type { LabelRow } from './labels.js';
 import type { IOStreams } from '../../core/io.js';
 import { renderTable } from '../../core/output.js';
 

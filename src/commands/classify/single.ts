@@ -1,14 +1,16 @@
-import { classifyContent, failOnHolds, labelRows, requestProblems, type ClassifyResponse } from '../../api/content.js';
+import { classifyContent, requestProblems, type ClassifyResponse } from '../../api/content.js';
 import type { Context } from '../../context.js';
-import { ExitCode, InputError, UsageError } from '../../core/errors.js';
+import { InputError, UsageError } from '../../core/errors.js';
 import { printResult } from '../../core/output.js';
 import { startSpinner } from '../../core/spinner.js';
 import type { ContentRequest } from '../../schemas/content.js';
+import type { Outcome } from '../app.js';
+import { failOnHolds, labelRows } from './labels.js';
 import type { ClassifyOptions } from './options.js';
 import { describeForFiles, parseMetadata, partsFromFiles, partsFromTexts } from './parts.js';
 import { renderLabels } from './render.js';
 
-export async function classifyFiles(ctx: Context, files: readonly string[], options: ClassifyOptions, userId: string | undefined): Promise<number> {
+export async function classifyFiles(ctx: Context, files: readonly string[], options: ClassifyOptions, userId: string | undefined): Promise<Outcome> {
   if (files.length === 0 && options.text.length === 0) {
     throw new UsageError('nothing to classify: give files, `-` for stdin, --text or --batch');
   }
@@ -36,5 +38,5 @@ export async function classifyFiles(ctx: Context, files: readonly string[], opti
   }
   const rows = labelRows(response);
   await printResult(ctx.io, format, response, () => renderLabels(rows, ctx.io));
-  return failOnHolds(rows, options.failOn) ? ExitCode.condition : ExitCode.ok;
+  return { kind: 'classified', failOnHeld: failOnHolds(rows, options.failOn) };
 }

@@ -5,7 +5,7 @@ import { assertConfigKey, CONFIG_KEYS, type Profile } from '../../core/config.js
 import { printResult, renderRecord } from '../../core/output.js';
 import { maskKey } from '../../core/redact.js';
 import { checkConfigValue } from '../../core/settings.js';
-import { positional, type App } from '../app.js';
+import { positional, type App, type Outcome } from '../app.js';
 
 const shown = (profile: Profile) => (profile.api_key ? { ...profile, api_key: maskKey(profile.api_key) } : profile);
 
@@ -38,10 +38,10 @@ export function registerConfig(program: Command, app: App): void {
 }
 
 /** Prints the value; exit 1, printing nothing, when the profile does not hold the key. */
-export async function configGetRun(ctx: Context, rawKey: string): Promise<number | void> {
+export async function configGetRun(ctx: Context, rawKey: string): Promise<Outcome | void> {
   const key = assertConfigKey(rawKey);
   const value = shown((await ctx.config()).profile(ctx.profileName()))[key];
-  if (value === undefined) return 1;
+  if (value === undefined) return { kind: 'notSet' };
   await ctx.io.out(value + '\n');
 }
 

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { getRequest } from '../../api/data.js';
 import type { Context } from '../../context.js';
-import { ExitCode } from '../../core/errors.js';
-import { positional, type App } from '../app.js';
+import { positional, type App, type Outcome } from '../app.js';
 import { parseNamespace } from '../namespace.js';
 import { printRequestRecord } from './shared/render.js';
 import { waitAndPrintRecord, waitTimeoutMs } from './shared/wait.js';
@@ -29,9 +28,8 @@ Examples:
     }));
 }
 
-export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: { wait: boolean; timeoutMs: number }): Promise<number> {
+export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: { wait: boolean; timeoutMs: number }): Promise<Outcome | void> {
   if (options.wait) return waitAndPrintRecord(ctx, namespace, requestId, options.timeoutMs);
   const record = await getRequest(await ctx.http(), namespace, requestId);
   await printRequestRecord(ctx.io, await ctx.outputFormat('table'), record);
-  return ExitCode.ok;
 }

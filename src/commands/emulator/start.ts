@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseDuration } from '../../core/duration.js';
 import { CsafeError } from '../../core/errors.js';
 import { parseOptions } from '../../core/options.js';
+import { toNdjsonLine } from '../../core/output.js';
 import { FAULT_KINDS } from '../../emulator/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 import type { App } from '../app.js';
@@ -55,7 +56,7 @@ Origin are refused (403), and JSON endpoints take only Content-Type: application
 Slow clients are cut off: headers must arrive within 60 s, other bodies within 60 s,
 and an upload may not stall for 5 minutes. JSON nested deeper than 64 levels is a 400.
 
-The API key is --api-key, or sk_test_csafe_emulator. With --json, one line
+The API key is --api-key, or sk_test_csafe_emulator. With --json (or -o json), one line
 {"base_url":…,"api_key":…} is printed on stdout when the emulator is ready.`)
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(optionsSchema, command.opts());
@@ -80,7 +81,8 @@ The API key is --api-key, or sk_test_csafe_emulator. With --json, one line
         );
       });
       const ready = { base_url: emulator.baseUrl, api_key: emulator.apiKey };
-      if (ctx.flags.json) await ctx.io.out(JSON.stringify(ready) + '\n');
+      // In JSON, one line that a script can read as soon as it arrives (the emulator runs on after it).
+      if (ctx.flagOutputFormat('table') !== 'table') await ctx.io.out(toNdjsonLine(ready));
       else {
         await ctx.io.out(
           `Content Safety emulator listening on ${emulator.baseUrl}\nAPI key: ${emulator.apiKey}\n\n` +

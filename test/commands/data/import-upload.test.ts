@@ -5,7 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { importFile } from '../../../src/commands/data/import/upload.js';
-import { ExitCode, exitCodeOf, PermissionDeniedError } from '../../../src/core/errors.js';
+import { ExitCode, PermissionDeniedError } from '../../../src/core/errors.js';
+import { exitCodeOfError } from '../../../src/main.js';
 import { HttpClient } from '../../../src/core/http.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/retry.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -96,7 +97,7 @@ describe('importFile: expired upload addresses', () => {
   it('gives up after three import requests, and at once on any other 403', async () => {
     ttlMs = () => 60_000;
     storeAnswer = () => expired;
-    await assert.rejects(run(), (error: unknown) => !(error instanceof PermissionDeniedError) && exitCodeOf(error) === ExitCode.failure && /upload address expired 3 times .*Request has expired/.test((error as Error).message));
+    await assert.rejects(run(), (error: unknown) => !(error instanceof PermissionDeniedError) && exitCodeOfError(error) === ExitCode.failure && /upload address expired 3 times .*Request has expired/.test((error as Error).message));
     assert.equal(log.filter((entry) => entry.startsWith('POST')).length, 3);
 
     log.length = 0;

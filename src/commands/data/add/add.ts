@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { CsafeError, ExitCode, UsageError } from '../../../core/errors.js';
+import { CsafeError, UsageError } from '../../../core/errors.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import type { IOStreams } from '../../../core/io.js';
 import { parseOptions } from '../../../core/options.js';
@@ -8,7 +8,7 @@ import { countOf, printResult, renderTable, toNdjsonLine, type OutputFormat } fr
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { rereadableInput } from '../../../core/spool.js';
-import { positional, type App } from '../../app.js';
+import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { addBatchFlags, addOptionsSchema, type AddOptions } from './options.js';
 import { AddCheckpoint } from './checkpoint.js';
@@ -53,7 +53,7 @@ Examples:
     }));
 }
 
-export async function dataAddRun(ctx: Context, namespace: string, path: string, options: AddOptions): Promise<number> {
+export async function dataAddRun(ctx: Context, namespace: string, path: string, options: AddOptions): Promise<Outcome> {
   const waitMs = waitTimeoutMs(options);
   // Without --wait the records printed are the requests, one JSON line each in a pipe as they are accepted.
   const format = await ctx.outputFormat(options.wait ? 'table' : 'ndjson');
@@ -66,19 +66,19 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
       const invalid = await reportInvalid(source, options, ctx.io);
       if (invalid > 0) {
         ctx.io.warn(`nothing was sent: fix the ${countOf(invalid, 'invalid record')}, or pass --skip-invalid FILE to send the rest`);
-        return ExitCode.usage;
+        return { kind: 'checked', invalid };
       }
     }
-    const { accepted, failed } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
+    const { accepted, failed, sent } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
+    let failedRequests = 0;
     if (options.wait && accepted.length > 0) {
       const records = await waitForRequests(ctx, namespace, accepted.map((r) => r.request_id), { timeoutMs: waitMs, concurrency: options.concurrency });
       await printObjects(ctx.io, format, objectLines(records));
       const failures = records.filter((r) => r.status === 'failed');
       for (const record of failures) ctx.io.warn(describeFailure(record));
-      if (failures.length > 0) return ExitCode.failure;
+      failedRequests = failures.length;
     }
-    if (failed > 0) return accepted.length > 0 ? ExitCode.partial : ExitCode.failure;
-    return ExitCode.ok;
+    return batchOutcome('data add', { sent, failed, failedRequests });
   } finally {
     await input?.remove();
   }
@@ -146,7 +146,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
     ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: ${resend}`);
   }
   // Answers arrive in any order; what follows (the table, --wait's objects) is in input order.
-  return { accepted: inInputOrder(delivery.accepted), failed: failed.count };
+  return { accepted: inInputOrder(delivery.accepted), failed: failed.count, sent };
 }
 
 const inInputOrder = (accepted: readonly AcceptedRequest[]) => [...accepted].sort((a, b) => a.first_line - b.first_line);

@@ -2,12 +2,12 @@ import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { Context } from '../../../context.js';
-import { ExitCode, InputError } from '../../../core/errors.js';
+import { InputError } from '../../../core/errors.js';
 import { parseOptions } from '../../../core/options.js';
 import { fileError } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
 import type { UploadFile } from '../../../core/upload.js';
-import { positional, type App } from '../../app.js';
+import { positional, type App, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { importFile, type ImportedFile } from './upload.js';
 import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
@@ -57,16 +57,15 @@ function importOptions(raw: unknown): ImportOptions {
   return { wait: options.wait, waitTimeoutMs: waitTimeoutMs(options), validate: options.validate };
 }
 
-export async function importRun(ctx: Context, namespace: string, path: string, options: ImportOptions): Promise<number> {
+export async function importRun(ctx: Context, namespace: string, path: string, options: ImportOptions): Promise<Outcome | void> {
   const format = await ctx.outputFormat();
   const imported = await uploadInput(ctx, namespace, path, options.validate);
   const summary = uploadSummary(namespace, imported);
-  if (!options.wait) {
-    await printUploadSummary(ctx.io, format, summary);
-    return ExitCode.ok;
+  if (options.wait) {
+    ctx.io.note(uploadNote(summary));
+    return waitAndPrintRecord(ctx, namespace, summary.request_id, options.waitTimeoutMs);
   }
-  ctx.io.note(uploadNote(summary));
-  return waitAndPrintRecord(ctx, namespace, summary.request_id, options.waitTimeoutMs);
+  await printUploadSummary(ctx.io, format, summary);
 }
 
 /** Validates (unless told not to) and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */

@@ -2,12 +2,13 @@ import { getRequest } from '../../../api/data.js';
 import type { Context } from '../../../context.js';
 import { mapInOrder } from '../../../core/concurrency.js';
 import { parseDuration } from '../../../core/duration.js';
-import { ExitCode, UsageError } from '../../../core/errors.js';
+import { UsageError } from '../../../core/errors.js';
 import type { IOStreams } from '../../../core/io.js';
 import { countOf } from '../../../core/output.js';
 import { pollUntil } from '../../../core/poll.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { TERMINAL_STATUSES, type RequestRecord } from '../../../schemas/data.js';
+import type { Outcome } from '../../app.js';
 import { describeFailure, printRequestRecord, statusCounts } from './render.js';
 
 export interface WaitOptions {
@@ -53,13 +54,13 @@ export async function waitForRequests(ctx: Context, namespace: string, requestId
 }
 
 /** Waits for one request of either kind, prints its final record; exit 1 when it ended failed. */
-export async function waitAndPrintRecord(ctx: Context, namespace: string, requestId: string, timeoutMs: number): Promise<number> {
+export async function waitAndPrintRecord(ctx: Context, namespace: string, requestId: string, timeoutMs: number): Promise<Outcome> {
   const format = await ctx.outputFormat('table');
   const [record] = await waitForRequests(ctx, namespace, [requestId], { timeoutMs });
   await printRequestRecord(ctx.io, format, record!);
-  if (record!.status !== 'failed') return ExitCode.ok;
-  ctx.io.warn(describeFailure(record!));
-  return ExitCode.failure;
+  const failed = record!.status === 'failed';
+  if (failed) ctx.io.warn(describeFailure(record!));
+  return { kind: 'followed', failed };
 }
 
 /** The wait limit given by a data verb's own --timeout: for ever when absent, and only meaningful with --wait. */

@@ -1,5 +1,5 @@
 import { encodeBatch, sendEvents } from '../../../api/events.js';
-import { AuthenticationError, InterruptedError, PermissionDeniedError, type ApiError } from '../../../core/errors.js';
+import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
 import type { FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import type { IOStreams } from '../../../core/io.js';
@@ -38,8 +38,8 @@ export interface Delivery {
   invalid?: FailedFile;
   checkpoint?: Checkpoint;
   progress: Spinner;
-  /** Set on a 401/403: no later batch could succeed, so the rest go straight to the failed file. */
-  halted?: ApiError;
+  /** Set on a failure that stops the run (stopsTheRun: a 401/403, a Retry-After over --max-wait): no later batch is sent, the rest go straight to the failed file. */
+  halted?: Error;
 }
 
 /**
@@ -103,9 +103,7 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
       tally.retries += retries;
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
-      if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
-        delivery.halted ??= error;
-      }
+      if (stopsTheRun(error)) delivery.halted ??= error as Error;
       const lines = `${toSend[0]!.line}-${toSend.at(-1)!.line}`;
       delivery.io.warn(`${delivery.inputName}:${lines}: a batch of ${toSend.length} events failed, so its users' later events are held back too: ${(error as Error).message}`);
       for (const event of toSend) stopped.add(event.partition);

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { ExitCode, InterruptedError } from '../../../core/errors.js';
+import { AuthenticationError, InterruptedError, PermissionDeniedError } from '../../../core/errors.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import { parseOptions } from '../../../core/options.js';
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { rereadableInput } from '../../../core/spool.js';
-import { positional, type App } from '../../app.js';
+import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
 import { checkRecords } from './checked.js';
 import { Checkpoint } from './checkpoint.js';
 import { deliver, queueBatch, type Delivery } from './deliver.js';
@@ -33,7 +33,8 @@ export function registerEventsSend(group: Command, app: App): void {
     .option('--shard <i/n>', 'send only the users of worker i of n (0-based), e.g. 3/16')
     .addHelpText('after', `
 Each user's events arrive in file order. Exit codes: 0 all sent, 5 some written to the
-failed file, 1 none sent, 2 invalid input (nothing sent), 3 key refused (unsent events in the failed file).
+failed file, 1 none sent, or sending stopped on a Retry-After over --max-wait, 2 invalid input
+(nothing sent), 3 key refused (the unsent events are in the failed file in both cases).
 
 With --sync, stdout lists each ingested event with its input line and the service's event_id:
 one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknowledged when piped
@@ -52,7 +53,7 @@ Examples:
     }));
 }
 
-export async function sendRun(ctx: Context, path: string, options: SendOptions): Promise<number> {
+export async function sendRun(ctx: Context, path: string, options: SendOptions): Promise<Outcome> {
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
   // Read twice (validate, then send), so stdin or a pipe is kept in a temporary file in between.
@@ -65,18 +66,16 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
       if (options.dryRun || checked.invalid > 0) {
         await report(ctx, checked, { input: source.name, dryRun: options.dryRun, started });
         if (checked.invalid > 0 && !options.dryRun) ctx.io.warn(`nothing was sent: fix the ${checked.invalid} invalid records, or pass --skip-invalid FILE`);
-        return checked.invalid > 0 ? ExitCode.usage : ExitCode.ok;
+        return { kind: 'checked', invalid: checked.invalid };
       }
     }
     const { tally, failedFile, halted } = await sendChecked(ctx, source, input?.path ?? path, options, checked.read || Infinity);
     // With --sync, stdout holds the event ids; the summary would break their NDJSON.
     await report(ctx, tally, { input: source.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid, toStdout: !options.sync });
-    if (halted) {
-      ctx.io.warn(`sending stopped: the service refused the credentials (${halted.status}); the unsent events are in ${failedFile}`);
-      return ExitCode.auth;
-    }
-    if (tally.failed === 0) return tally.invalid > 0 && options.skipInvalid === undefined ? ExitCode.partial : ExitCode.ok;
-    return tally.sent > 0 ? ExitCode.partial : ExitCode.failure;
+    if (halted) ctx.io.warn(`sending stopped: ${whySendingStopped(halted)}; the unsent events are in ${failedFile}`);
+    // Invalid records set aside by --skip-invalid are what was asked for; met without it, the input changed after it was checked.
+    const invalid = options.skipInvalid === undefined ? tally.invalid : 0;
+    return batchOutcome('events send', { sent: tally.sent, failed: tally.failed, invalid, stoppedBy: halted });
   } finally {
     await input?.remove();
   }
@@ -119,5 +118,8 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
 
 async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; invalidFile?: string; toStdout?: boolean }) {
   const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
-  await reportSummary(ctx.io, summary, Boolean(ctx.flags.json) && run.toStdout !== false);
+  await reportSummary(ctx.io, summary, run.toStdout === false ? 'table' : await ctx.outputFormat('table'));
 }
+
+const whySendingStopped = (error: Error) =>
+  error instanceof AuthenticationError || error instanceof PermissionDeniedError ? `the service refused the credentials (${error.status})` : error.message;

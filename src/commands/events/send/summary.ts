@@ -1,5 +1,5 @@
 import type { IOStreams } from '../../../core/io.js';
-import { toJson } from '../../../core/output.js';
+import { printResult, type OutputFormat } from '../../../core/output.js';
 
 export interface Tally {
   read: number;
@@ -48,8 +48,11 @@ export function summarise(tally: Tally, run: { input: string; dryRun: boolean; d
   };
 }
 
-/** The line for people on stderr; with --json the same figures also go to stdout as one object. */
-export async function reportSummary(io: IOStreams, summary: Summary, json: boolean): Promise<void> {
+/**
+ * The line for people on stderr; in JSON or NDJSON (--json, -o) the same figures also go to
+ * stdout as one object. A table would only repeat the line, so stdout then gets nothing.
+ */
+export async function reportSummary(io: IOStreams, summary: Summary, format: OutputFormat): Promise<void> {
   const seconds = (summary.duration_ms / 1000).toFixed(1);
   const figures = summary.dry_run
     ? `read ${summary.read}, valid ${summary.valid}, invalid ${summary.invalid}`
@@ -58,5 +61,5 @@ export async function reportSummary(io: IOStreams, summary: Summary, json: boole
   io.note(`${figures} in ${seconds} s (${summary.events_per_second} events/s)`);
   if (summary.failed_file) io.warn(`${summary.failed} events written to ${summary.failed_file}: resend them with \`csafe events send ${summary.failed_file}\``);
   if (summary.invalid_file) io.note(`${summary.invalid} invalid records written to ${summary.invalid_file}`);
-  if (json) await io.out(toJson(summary));
+  await printResult(io, format, summary, () => '');
 }

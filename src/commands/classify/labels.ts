@@ -1,0 +1,40 @@
+import type { ClassifyResponse, LegacyContentResponse } from '../../api/content.js';
+
+/** One row per label (current version) or policy and reference-set match (previous version). */
+export interface LabelRow {
+  name: string;
+  kind: string;
+  decision: string;
+  escalation?: string;
+  score?: number | null;
+  setId?: string;
+}
+
+/** Rows for whichever version answered; unknown fields and enum values pass through untouched. */
+export function labelRows(response: ClassifyResponse): LabelRow[] {
+  if (!isLegacy(response)) {
+    return response.labels.map((l) => ({
+      name: l.label,
+      kind: l.type,
+      decision: l.decision,
+      escalation: l.escalation,
+      score: l.score,
+      setId: l.set_id,
+    }));
+  }
+  return [
+    ...response.policies.map((p) => ({ name: p.policy_id, kind: 'policy', decision: p.decision, escalation: p.escalation, score: p.score })),
+    ...(response.reference_set_matches ?? []).map((m) => ({ name: 'reference_set_match', kind: 'similarity', decision: 'match', score: m.similarity, setId: m.set_id })),
+  ];
+}
+
+const isLegacy = (response: ClassifyResponse): response is LegacyContentResponse => !Array.isArray(response.labels);
+
+export type FailOn = 'match' | 'review';
+
+/** `--fail-on review` holds for review and match; `--fail-on match` only for match. */
+export function failOnHolds(rows: readonly LabelRow[], failOn: FailOn | undefined): boolean {
+  if (failOn === undefined) return false;
+  const decisions = failOn === 'match' ? ['match'] : ['match', 'review'];
+  return rows.some((row) => decisions.includes(row.decision));
+}

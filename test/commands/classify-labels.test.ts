@@ -1,0 +1,23 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { failOnHolds, labelRows } from '../../src/commands/classify/labels.js';
+
+describe('classify: label rows and --fail-on', () => {
+  it('reads the current shape, keeping unknown decisions', () => {
+    const rows = labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'escalated', score: null, extra: 1 }], new_field: true });
+    assert.deepEqual(rows, [{ name: 'x', kind: 'classifier', decision: 'escalated', escalation: undefined, score: null, setId: undefined }]);
+  });
+
+  it('reads the previous shape', () => {
+    const rows = labelRows({ policies: [{ policy_id: 'p', decision: 'review', score: 0.6 }], reference_set_matches: [{ set_id: 's', similarity: 0.9 }] });
+    assert.deepEqual(rows.map((r) => [r.name, r.decision, r.score]), [['p', 'review', 0.6], ['reference_set_match', 'match', 0.9]]);
+  });
+
+  it('--fail-on review includes match', () => {
+    const rows = labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'match' }] });
+    assert.equal(failOnHolds(rows, 'review'), true);
+    assert.equal(failOnHolds(rows, 'match'), true);
+    assert.equal(failOnHolds(labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'review' }] }), 'match'), false);
+    assert.equal(failOnHolds(rows, undefined), false);
+  });
+});
