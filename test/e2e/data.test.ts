@@ -65,6 +65,17 @@ describe('csafe settings put and data add/status', () => {
     assert.equal((await dataRequests(emulator)).filter((r) => r.method === 'POST').length, 3);
   });
 
+  it('data add fills each request up to --max-batch-bytes, never over it', async () => {
+    // 40 objects of one size: `{"data":[` + `]}` around them, and a comma after all but the last.
+    const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ id: `obj_${String(i).padStart(2, '0')}`, text: 'x'.repeat(200) }));
+    const cap = '{"data":[]}'.length + (lines[0]!.length + 1) * 7 - 1;
+    const result = await run(['data', 'add', 'listings', '-', '--max-batch-bytes', String(cap), '--json'], lines.join('\n') + '\n');
+    assert.equal(result.code, 0, result.stderr);
+    const posts = (await dataRequests(emulator)).filter((r) => r.method === 'POST');
+    assert.deepEqual(posts.map((r) => r.content_length), [cap, cap, cap, cap, cap, cap - (lines[0]!.length + 1) * 2], `requests of at most ${cap} bytes, each as full as it can be`);
+    assert.deepEqual((JSON.parse(result.stdout) as Array<{ objects: number }>).map((r) => r.objects), [7, 7, 7, 7, 7, 5]);
+  });
+
   it('data add refuses an invalid object naming file:line and field, and sends nothing', async () => {
     const items = file('invalid.jsonl', objectsText(2) + '{"id": ""}\n{"name": "no id"}\n');
     const result = await run(['data', 'add', 'listings', items]);
