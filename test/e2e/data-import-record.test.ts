@@ -1,21 +1,22 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { runCsafe, startEmulatorProcess, tempDir, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 
 const fieldsOf = (stdout: string) => new Map(stdout.replace(/\n$/, '').split('\n').slice(1).map((line) => line.split('\t') as [string, string]));
 
 describe('csafe data status on an import request in every state', () => {
   let emulator: EmulatorProcess;
   const dir = tempDir();
-  const run = (args: string[]) => runCsafe(args, { env: emulator.env, cwd: dir });
-  const requestImport = async () => {
-    const response = await fetch(`${emulator.baseUrl}/v1/data/listings/import`, { method: 'POST', headers: { Authorization: `Bearer ${emulator.apiKey}` } });
+  const run = (args: string[], on = emulator) => runCsafe(args, { env: on.env, cwd: dir });
+  const requestImport = async (on = emulator) => {
+    const response = await fetch(`${on.baseUrl}/v1/data/listings/import`, { method: 'POST', headers: { Authorization: `Bearer ${on.apiKey}` } });
     return (await response.json()) as { requestId: string; upload_url: string };
   };
 
+  // Upload addresses that outlive any test here, however loaded the machine; the expiry test has its own emulator.
   before(async () => {
-    emulator = await startEmulatorProcess(['--processing-delay', '0', '--upload-ttl', '2s']);
+    emulator = await startEmulatorProcess(['--processing-delay', '0', '--upload-ttl', '1h']);
   });
   after(async () => {
     await emulator.stop();
@@ -33,11 +34,13 @@ describe('csafe data status on an import request in every state', () => {
   });
 
   it('--wait on an import whose upload never came: failed, with the reason, exit 1', async () => {
-    const { requestId } = await requestImport();
-    const waited = await run(['data', 'status', 'listings', requestId, '--wait']);
-    assert.equal(waited.code, 1, waited.stderr);
-    assert.equal(fieldsOf(waited.stdout).get('status'), 'failed');
-    assert.match(waited.stderr, /request req_\w+ failed: the upload address expired at .* without an upload/);
+    await withEmulatorProcess(['--processing-delay', '0', '--upload-ttl', '2s'], async (expiring) => {
+      const { requestId } = await requestImport(expiring);
+      const waited = await run(['data', 'status', 'listings', requestId, '--wait'], expiring);
+      assert.equal(waited.code, 1, waited.stderr);
+      assert.equal(fieldsOf(waited.stdout).get('status'), 'failed');
+      assert.match(waited.stderr, /request req_\w+ failed: the upload address expired at .* without an upload/);
+    });
   });
 
   it('after its upload: succeeded with data_count and data_url', async () => {
