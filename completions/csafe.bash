@@ -12,48 +12,49 @@ _csafe() {
     --api-version|--account-version) COMPREPLY=($(compgen -W "2026-08-11 2026-08-05" -- "$cur")); return ;;
     --fail-on) COMPREPLY=($(compgen -W "match review" -- "$cur")); return ;;
     --batch|--failed|--metadata|--checkpoint|--skip-invalid) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
   esac
 
   local cmd="" sub="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
+      --profile|--api-key|--base-url|--timeout|--max-retries|--max-wait|-o|--output) ((i++)) ;;
       -*) ;;
       *) if [[ -z $cmd ]]; then cmd=${words[i]}; elif [[ -z $sub ]]; then sub=${words[i]}; fi ;;
     esac
   done
 
+  # Each group's verbs; then, per verb, its own flags and what its arguments are (files or fixed words).
+  local verbs="" flags="" values="" files=""
   case "$cmd" in
-    "") COMPREPLY=($(compgen -W "$commands $global" -- "$cur")) ;;
-    classify)
-      if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed $global" -- "$cur"))
-      else
-        COMPREPLY=($(compgen -f -- "$cur"))
-      fi ;;
-    token) [[ -z $sub ]] && COMPREPLY=($(compgen -W "create" -- "$cur")) || COMPREPLY=($(compgen -W "--expires-in --user-id --session-id $global" -- "$cur")) ;;
-    auth) [[ -z $sub ]] && COMPREPLY=($(compgen -W "login status logout" -- "$cur")) || COMPREPLY=($(compgen -W "--with-token $global" -- "$cur")) ;;
-    config)
-      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "get set unset list" -- "$cur"))
-      else COMPREPLY=($(compgen -W "base_url user_id output timeout max_retries $global" -- "$cur")); fi ;;
-    settings)
-      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "put" -- "$cur"))
-      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--field $global" -- "$cur"))
-      else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
-    data)
-      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "add status" -- "$cur"))
-      elif [[ $sub == status ]]; then COMPREPLY=($(compgen -W "--wait --timeout $global" -- "$cur"))
-      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--batch-size --max-batch-bytes --concurrency --checkpoint --failed --skip-invalid --wait --timeout $global" -- "$cur"))
-      else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
-    events)
-      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "send example" -- "$cur"))
-      elif [[ $sub == example ]]; then COMPREPLY=($(compgen -W "user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" -- "$cur"))
-      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--dry-run --sync --checkpoint --failed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --shard $global" -- "$cur"))
-      else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
-    data)
-      if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "import" -- "$cur"))
-      elif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--wait --timeout --no-validate $global" -- "$cur"))
-      else COMPREPLY=($(compgen -f -- "$cur")); fi ;;
-    emulator) [[ -z $sub ]] && COMPREPLY=($(compgen -W "start" -- "$cur")) || COMPREPLY=($(compgen -W "--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size $global" -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W "$commands $global" -- "$cur")); return ;;
+    token) verbs="create" ;;
+    auth) verbs="login status logout" ;;
+    config) verbs="get set unset list" ;;
+    settings) verbs="put" ;;
+    data) verbs="add import status" ;;
+    events) verbs="send example" ;;
+    emulator) verbs="start" ;;
   esac
+  if [[ -n $verbs && -z $sub ]]; then COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return; fi
+
+  case "$cmd $sub" in
+    classify\ *) flags="--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed"; files=1 ;;
+    "token create") flags="--expires-in --user-id --session-id" ;;
+    "auth login") flags="--with-token" ;;
+    "config get"|"config set"|"config unset") values="base_url user_id output timeout max_retries" ;;
+    "settings put") flags="--field"; files=1 ;;
+    "data add") flags="--batch-size --max-batch-bytes --concurrency --checkpoint --failed --skip-invalid --wait --timeout"; files=1 ;;
+    "data import") flags="--wait --timeout --no-validate"; files=1 ;;
+    "data status") flags="--wait --timeout" ;;
+    "events send") flags="--dry-run --sync --checkpoint --failed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --shard"; files=1 ;;
+    "events example") values="user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" ;;
+    "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size" ;;
+  esac
+
+  if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$flags $global" -- "$cur"))
+  elif [[ -n $values ]]; then COMPREPLY=($(compgen -W "$values" -- "$cur"))
+  elif [[ -n $files ]]; then COMPREPLY=($(compgen -f -- "$cur"))
+  fi
 }
 complete -o default -F _csafe csafe

@@ -25,6 +25,9 @@ const isServicePath = (path: string) => path === '/v1' || path.startsWith('/v1/'
 /** The object store is logged too, so a test can see what reached a pre-signed URL (an Authorization header, say). */
 const isLoggedPath = (path: string) => isServicePath(path) || path.startsWith('/_storage/');
 
+/** Holds an answer back (--latency, a timeout fault) without keeping a closed emulator's process alive until it is due. */
+const hold = (ms: number) => delay(ms, undefined, { ref: false });
+
 export function createEmulatorServer(config: EmulatorConfig, state: State): Server {
   const router = createRouter(ROUTES);
   // Not part of State: /_emulator/reset must not restart the fault sequence a --seed replays.
@@ -57,7 +60,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, router: Router, 
 
   const result = crossSite ?? refusal(fault) ?? (await dispatch(req, path, router, { credential, bodySample, config, state }).catch(toErrorResult));
 
-  if (isServicePath(path) && config.latencyMs > 0) await delay(config.latencyMs);
+  if (isServicePath(path) && config.latencyMs > 0) await hold(config.latencyMs);
   if (isLoggedPath(path)) {
     // Logged before the response is written, so a caller that reads the log next always sees this entry.
     logRequest(
@@ -67,7 +70,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, router: Router, 
     );
   }
   if (fault?.kind === 'reset') return resetMidResponse(res, result);
-  if (fault?.kind === 'timeout') await delay(fault.delayMs);
+  if (fault?.kind === 'timeout') await hold(fault.delayMs);
   if (!res.destroyed) send(res, result);
 }
 

@@ -14,9 +14,9 @@ describe('csafe data status on an import request in every state', () => {
     return (await response.json()) as { requestId: string; upload_url: string };
   };
 
-  // The default upload lifetime (12 h): no test here races the clock, however loaded the machine.
+  // Upload addresses that outlive any test here, however loaded the machine; the expiry test has its own emulator.
   before(async () => {
-    emulator = await startEmulatorProcess(['--processing-delay', '0']);
+    emulator = await startEmulatorProcess(['--processing-delay', '0', '--upload-ttl', '1h']);
   });
   after(async () => {
     await emulator.stop();
@@ -34,9 +34,9 @@ describe('csafe data status on an import request in every state', () => {
   });
 
   it('--wait on an import whose upload never came: failed, with the reason, exit 1', async () => {
-    await withEmulatorProcess(['--processing-delay', '0', '--upload-ttl', '1s'], async (shortLived) => {
-      const { requestId } = await requestImport(shortLived);
-      const waited = await run(['data', 'status', 'listings', requestId, '--wait'], shortLived);
+    await withEmulatorProcess(['--processing-delay', '0', '--upload-ttl', '2s'], async (expiring) => {
+      const { requestId } = await requestImport(expiring);
+      const waited = await run(['data', 'status', 'listings', requestId, '--wait'], expiring);
       assert.equal(waited.code, 1, waited.stderr);
       assert.equal(fieldsOf(waited.stdout).get('status'), 'failed');
       assert.match(waited.stderr, /request req_\w+ failed: the upload address expired at .* without an upload/);

@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 
 type LogEntry = Record<string, unknown> & { method: string; path: string; status: number };
 
@@ -12,14 +13,6 @@ const objectsFile = (path: string, count: number) =>
   writeFileSync(path, Array.from({ length: count }, (_, n) => JSON.stringify({ id: `item_${n}`, title: `Road bike ${n}`, price: n })).join('\n') + '\n');
 
 const spoolDirs = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('csafe-spool-'));
-
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('csafe data import', () => {
   let emulator: EmulatorProcess;
@@ -158,7 +151,7 @@ describe('csafe data import', () => {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const exited = once(child, 'close');
     child.stdin.write('{"id":"a"}\n'); // …and stdin stays open, as a slow producer's would.
-    await until(() => spoolDirs(tmp).length === 1, 'the spool directory');
+    await waitFor(() => spoolDirs(tmp).length === 1, { what: 'the spool directory' });
     child.kill('SIGINT');
     const [code] = await exited;
     assert.equal(code, 130, stderr);
@@ -196,7 +189,7 @@ describe('csafe data import --wait, cut short', () => {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const exited = once(child, 'close');
     child.stdin.end('{"id":"a"}\n');
-    await until(() => /uploaded .* as req_/.test(stderr), 'the upload');
+    await waitFor(() => /uploaded .* as req_/.test(stderr), { what: 'the upload' });
     child.kill('SIGINT');
     const [code] = await exited;
     assert.equal(code, 130, stderr);

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 
 const objectsText = (count: number, text = (i: number) => `listing ${i}`) =>
   Array.from({ length: count }, (_, i) => JSON.stringify({ id: `obj_${i}`, text: text(i) })).join('\n') + '\n';
@@ -69,6 +70,17 @@ describe('csafe settings put and data add/status', () => {
     assert.ok(rows.every(([id]) => /^req_/.test(id!)));
     assert.deepEqual(rows.map((row) => row.slice(3)), [['2', '6'], ['10', '14'], ['18', '18']], 'the lines where the first and the last object of each batch start');
     assert.equal((await dataRequests(emulator)).filter((r) => r.method === 'POST').length, 3);
+  });
+
+  it('data add fills each request up to --max-batch-bytes, never over it', async () => {
+    // 40 objects of one size: `{"data":[` + `]}` around them, and a comma after all but the last.
+    const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ id: `obj_${String(i).padStart(2, '0')}`, text: 'x'.repeat(200) }));
+    const cap = '{"data":[]}'.length + (lines[0]!.length + 1) * 7 - 1;
+    const result = await run(['data', 'add', 'listings', '-', '--max-batch-bytes', String(cap), '--json'], lines.join('\n') + '\n');
+    assert.equal(result.code, 0, result.stderr);
+    const posts = (await dataRequests(emulator)).filter((r) => r.method === 'POST');
+    assert.deepEqual(posts.map((r) => r.content_length), [cap, cap, cap, cap, cap, cap - (lines[0]!.length + 1) * 2], `requests of at most ${cap} bytes, each as full as it can be`);
+    assert.deepEqual((JSON.parse(result.stdout) as Array<{ objects: number }>).map((r) => r.objects), [7, 7, 7, 7, 7, 5]);
   });
 
   it('data add refuses an invalid object naming file:line and field, and sends nothing', async () => {
@@ -184,9 +196,9 @@ describe('csafe data add under slow processing and failures', () => {
       child.stderr.on('data', (chunk) => (stderr += chunk));
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
       child.stdin.end(objectsText(1));
-      while (!(await slow.requests()).some((r) => r.method === 'GET' && String(r.path).startsWith('/v1/data/listings/requests/'))) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitFor(async () => (await slow.requests()).some((r) => r.method === 'GET' && String(r.path).startsWith('/v1/data/listings/requests/')), {
+        what: 'the first GET of the request status',
+      });
       child.kill('SIGINT');
       assert.equal(await exited, 130);
       assert.match(stderr, /1 request still pending; check on it with:\n {2}csafe data status listings req_\S+ --wait\nerror: interrupted/);
@@ -196,8 +208,10 @@ describe('csafe data add under slow processing and failures', () => {
     }
   });
 
-  it('batches that fail go to the failed file (exit 5), which resends cleanly', async () => {
-    const flaky = await startEmulatorProcess(['--fault-rate', '0.5', '--faults', '503', '--seed', '3']);
+  it('batches that fail go to the failed file (exit 5), which resends cleanly: the namespace then holds every object once', async () => {
+    // The same data directory for both emulators: the second one, without faults, holds what the first accepted.
+    const dataDir = tempDir();
+    const flaky = await startEmulatorProcess(['--fault-rate', '0.5', '--faults', '503', '--seed', '3', '--data-dir', dataDir]);
     const failed = join(dir, 'failed.jsonl');
     try {
       const result = await runCsafe(['data', 'add', 'listings', '-', '--batch-size', '1', '--max-retries', '0', '--failed', failed, '--json'], { env: flaky.env, input: objectsText(8), cwd: dir });
@@ -205,12 +219,18 @@ describe('csafe data add under slow processing and failures', () => {
       const accepted = JSON.parse(result.stdout) as Array<{ first_line: number }>;
       const resend = readFileSync(failed, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
       assert.equal(accepted.length + resend.length, 8);
+      assert.ok(accepted.length > 0 && resend.length > 0, `the seed makes some batches fail and some pass: ${accepted.length} accepted`);
       assert.match(result.stderr, /stdin:\d+: a batch of 1 object failed: POST \/v1\/data\/listings: 503/);
     } finally {
       await flaky.stop();
     }
-    const again = await runCsafe(['--emulator', 'data', 'add', 'listings', failed], { env: { CSAFE_EMULATOR_DATA_DIR: tempDir() }, cwd: dir });
-    assert.equal(again.code, 0, again.stderr);
+    await withEmulatorProcess(['--data-dir', dataDir], async (steady) => {
+      const again = await runCsafe(['data', 'add', 'listings', failed, '--wait'], { env: steady.env, cwd: dir });
+      assert.equal(again.code, 0, again.stderr);
+      const { objects } = (await steady.control('/_emulator/data/listings')) as { objects: Array<{ id: string; adds: number }> };
+      assert.deepEqual(objects.map((o) => o.id).sort(), Array.from({ length: 8 }, (_, i) => `obj_${i}`), 'every object, none missing');
+      assert.deepEqual(objects.filter((o) => o.adds !== 1), [], 'no object added twice');
+    });
   });
 
   it('csafe --emulator keeps requests between runs in its data dir', async () => {

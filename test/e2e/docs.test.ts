@@ -1,21 +1,141 @@
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { runCsafe } from '../helpers/cli.js';
 
-const repoFile = (path: string) => readFileSync(fileURLToPath(new URL(`../../../${path}`, import.meta.url)), 'utf8');
+const repoPath = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
+const repoFile = (path: string) => readFileSync(repoPath(path), 'utf8');
 
-/** Completions, the man page and the README must keep up with the command tree. */
+/** The command tree as commander shows it: global flags, and per group, per verb ('' for a group that is itself a command), its own flags. */
+interface CommandTree {
+  globals: string[];
+  groups: Map<string, Map<string, string[]>>;
+}
+
+/** The lines of one section of --help ("Options:", "Commands:") up to the blank line that ends it. */
+const section = (help: string, title: string) => {
+  const start = help.indexOf(`\n${title}\n`);
+  if (start < 0) return '';
+  const body = help.slice(start + title.length + 2);
+  return body.slice(0, body.search(/\n\n|$/));
+};
+const flagsIn = (help: string) => [...section(help, 'Options:').matchAll(/^ {2}(?:(-\w), )?(--[\w-]+)/gm)].flatMap((m) => (m[1] ? [m[1], m[2]!] : [m[2]!]));
+const commandsIn = (help: string) => [...section(help, 'Commands:').matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!).filter((name) => name !== 'help');
+const helpOf = async (...words: string[]) => {
+  const { code, stdout, stderr } = await runCsafe([...words, '--help']);
+  assert.equal(code, 0, stderr);
+  return stdout;
+};
+
+async function commandTree(): Promise<CommandTree> {
+  const root = await helpOf();
+  const groups = new Map<string, Map<string, string[]>>();
+  await Promise.all(commandsIn(root).map(async (group) => {
+    const help = await helpOf(group);
+    const verbs = commandsIn(help);
+    const entries = verbs.length === 0 ? [['', flagsIn(help)] as const] : await Promise.all(verbs.map(async (verb) => [verb, flagsIn(await helpOf(group, verb))] as const));
+    groups.set(group, new Map(entries));
+  }));
+  return { globals: flagsIn(root), groups };
+}
+
+const HELP_FLAGS = ['-h', '--help'];
+const sorted = (words: Iterable<string>) => [...new Set(words)].sort();
+
+/** What the bash completion offers for the command line `words`, the last being the word under the cursor. */
+async function bashCompletion(words: string[]): Promise<string[]> {
+  const script = 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _csafe; printf "%s\\n" "${COMPREPLY[@]}"';
+  const { stdout } = await promisify(execFile)('bash', ['--norc', '--noprofile', '-c', script, 'bash', repoPath('completions/csafe.bash'), 'csafe', ...words]);
+  return sorted(stdout.split('\n').filter(Boolean));
+}
+
+/** The zsh completion read as text (zsh is not on the CI machine): its global flags, group list, verb table and one branch per verb. */
+function zshCompletion(text: string) {
+  const block = (start: string) => text.slice(text.indexOf(start) + start.length, text.indexOf('\n  )', text.indexOf(start)));
+  const flags = (spec: string) => [...spec.matchAll(/'(--[\w-]+)\[|\{(-\w),(--[\w-]+)\}/g)].flatMap((m) => (m[1] ? [m[1]] : [m[2]!, m[3]!]));
+  const globals = flags(block('global=('));
+  const verbs = new Map([...block('verbs=(').matchAll(/^\s+(\w+) '([^']*)'/gm)].map((m) => [m[1]!, m[2]!.split(' ')]));
+  const commands = [...text.slice(text.indexOf("_values 'command'"), text.indexOf('args)')).matchAll(/'(\w+)\[/g)].map((m) => m[1]!);
+  const branches = new Map<string, { flags: string[]; global: boolean }>();
+  const joined = text.slice(text.indexOf('args)')).replaceAll('\\\n', ' ');
+  for (const [, keys, body] of joined.matchAll(/^\s+((?:'[^']+'\*?\|?)+)\) (.*);;$/gm)) {
+    for (const [, key] of keys!.matchAll(/'([^']+)'/g)) branches.set(key!.trim(), { flags: flags(body!), global: /\$\{?global\b/.test(body!) });
+  }
+  return { globals, verbs, commands, branches };
+}
+
 describe('documentation stays in step with the commands', () => {
-  it('every top-level command appears in the completions, the man page and the README', async () => {
-    const help = (await runCsafe(['--help'])).stdout;
-    const commands = [...help.slice(help.indexOf('Commands:')).matchAll(/^  ([a-z]+)\b/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
-    assert.ok(commands.includes('classify') && commands.length >= 5, commands.join(','));
-    for (const file of ['completions/csafe.bash', 'completions/_csafe', 'man/csafe.1', 'README.md']) {
-      const text = repoFile(file);
-      for (const command of commands) assert.ok(text.includes(command), `${file} does not mention ${command}`);
+  let tree: CommandTree;
+  before(async () => {
+    tree = await commandTree();
+  });
+  const eachCommand = () => [...tree.groups].flatMap(([group, verbs]) => [...verbs].map(([verb, flags]) => ({ group, verb, flags })));
+
+  it('reads a tree to check against (so an empty one cannot pass)', () => {
+    assert.ok(tree.globals.includes('--output') && tree.globals.includes('-o'));
+    assert.deepEqual(sorted(tree.groups.get('data')!.keys()), ['add', 'import', 'status']);
+    assert.ok(tree.groups.get('data')!.get('import')!.includes('--no-validate'));
+    assert.deepEqual([...tree.groups.get('classify')!.keys()], ['']);
+  });
+
+  it('bash: `csafe <TAB>` offers every group and global flag, `csafe <group> <TAB>` exactly its verbs', async () => {
+    assert.deepEqual(await bashCompletion(['']), sorted([...tree.groups.keys(), ...tree.globals]));
+    for (const [group, verbs] of tree.groups) {
+      if (verbs.has('')) continue;
+      assert.deepEqual(await bashCompletion([group, '']), sorted(verbs.keys()), `csafe ${group} <TAB>`);
     }
+  });
+
+  it('bash: `csafe <group> <verb> -<TAB>` offers exactly that verb\'s flags and the global ones', async () => {
+    await Promise.all(eachCommand().map(async ({ group, verb, flags }) => {
+      const line = verb === '' ? [group, '-'] : [group, verb, '-'];
+      assert.deepEqual(await bashCompletion(line), sorted([...flags, ...tree.globals]), `csafe ${line.join(' ')}<TAB>`);
+    }));
+  });
+
+  it('bash: global flags and their values before the group do not count as the group', async () => {
+    assert.deepEqual(await bashCompletion(['--profile', 'work', 'data', '']), ['add', 'import', 'status']);
+  });
+
+  it('zsh: the global flags, the groups, each group\'s verbs and each verb\'s own flags, once each', () => {
+    const zsh = zshCompletion(repoFile('completions/_csafe'));
+    assert.deepEqual(sorted(zsh.globals), sorted(tree.globals.filter((flag) => !['-V', '--version', ...HELP_FLAGS].includes(flag))));
+    assert.deepEqual(zsh.commands, [...new Set(zsh.commands)], 'no group listed twice');
+    assert.deepEqual(sorted(zsh.commands), sorted(tree.groups.keys()));
+    const withVerbs = [...tree.groups].filter(([, verbs]) => !verbs.has(''));
+    assert.deepEqual(sorted(zsh.verbs.keys()), sorted(withVerbs.map(([group]) => group)));
+    for (const [group, verbs] of withVerbs) assert.deepEqual(sorted(zsh.verbs.get(group)!), sorted(verbs.keys()), `verbs of ${group}`);
+    for (const { group, verb, flags } of eachCommand()) {
+      const branch = zsh.branches.get(verb === '' ? group : `${group} ${verb}`);
+      assert.ok(branch, `_csafe has no branch for ${group} ${verb}`);
+      assert.deepEqual(sorted(branch.flags), sorted(flags.filter((flag) => !HELP_FLAGS.includes(flag))), `flags of ${group} ${verb}`);
+      assert.ok(branch.global, `${group} ${verb} offers the global flags too`);
+    }
+  });
+
+  it('the man page and the README document every command and every flag', () => {
+    const man = repoFile('man/csafe.1');
+    const readme = repoFile('README.md');
+    const missing: string[] = [];
+    const expect = (found: boolean, what: string) => void (found || missing.push(what));
+    for (const { group, verb, flags } of eachCommand()) {
+      const command = `${group} ${verb}`.trim();
+      expect(man.includes(command), `man/csafe.1: ${command}`);
+      // The README may list a group's verbs together: `csafe config get|set|unset|list`.
+      expect(new RegExp(`csafe ${group}\\b[^\\n]*\\b${verb}\\b`).test(readme), `README.md: csafe ${command}`);
+      for (const flag of flags.filter((f) => f.startsWith('--') && !HELP_FLAGS.includes(f))) {
+        expect(man.includes(flag.replaceAll('-', '\\-')), `man/csafe.1: ${command} ${flag}`);
+        expect(readme.includes(flag), `README.md: ${command} ${flag}`);
+      }
+    }
+    for (const flag of tree.globals.filter((f) => f.startsWith('--') && !HELP_FLAGS.includes(f))) {
+      expect(man.includes(flag.replaceAll('-', '\\-')), `man/csafe.1: global ${flag}`);
+      expect(readme.includes(flag), `README.md: global ${flag}`);
+    }
+    assert.deepEqual(missing, []);
   });
 
   it('the exit codes in --help match the README table', async () => {

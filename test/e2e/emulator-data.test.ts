@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 
 const api = async (emulator: EmulatorProcess, method: string, path: string, body?: unknown) => {
   const response = await fetch(emulator.baseUrl + path, {
@@ -37,14 +38,11 @@ describe('csafe emulator start --data-dir', () => {
         body: '{"id":"i1"}\n{"id":"i2"}\n',
       });
       assert.equal(upload.status, 200, await upload.text());
-      let status = '';
-      for (let attempt = 0; attempt < 200 && status !== 'succeeded'; attempt++) {
+      const done = await waitFor(async () => {
         const current = await api(second, 'GET', `/v1/data/listings/requests/${issued.requestId}`);
-        status = current.body.status as string;
-        if (status === 'succeeded') assert.equal(current.body.data_count, 2);
-        else await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      assert.equal(status, 'succeeded');
+        return current.body.status === 'succeeded' && current.body;
+      }, { what: 'the import to succeed' });
+      assert.equal(done.data_count, 2);
       const log = await second.requests();
       assert.ok(log.some((entry) => entry.path === uploadUrl.pathname && entry.auth === 'missing' && entry.status === 200));
     } finally {

@@ -6,6 +6,7 @@ import { placementOf } from '../../src/commands/events/send/placement.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
 import { assertExactlyOnceInOrder, eventsText, ingestedEvents, type Ingested } from '../helpers/events.js';
 import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 
 const summaryOf = (stdout: string) => JSON.parse(stdout) as Record<string, number | string | null>;
 
@@ -86,7 +87,7 @@ describe('csafe events', () => {
     assert.match(result.stderr, /mixed\.jsonl:2: invalid JSON/);
   });
 
-  it('refuses a checkpoint another live run holds', async () => {
+  it('refuses a checkpoint another live run holds, and sends nothing', async () => {
     const file = join(dir, 'locked.jsonl');
     writeFileSync(file, eventsText(10, 2));
     const checkpoint = join(dir, 'locked-state.json');
@@ -95,6 +96,9 @@ describe('csafe events', () => {
     const result = await run(['events', 'send', file, '--checkpoint', checkpoint]);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /in use by another run/);
+    const sent = (await emulator.requests()).filter((r) => r.method === 'POST' && String(r.path).endsWith('/events'));
+    assert.deepEqual(sent, [], 'the refused run sent no events');
+    assert.equal((await ingestedEvents(emulator)).total, 0);
   });
 
   it('--shard 0/2 plus --shard 1/2 send disjoint halves that together are the whole file, in order', async () => {
@@ -143,10 +147,13 @@ describe('csafe events send under failure', () => {
       const args = ['events', 'send', file, '--checkpoint', checkpoint, '--concurrency', '2', '--json'];
       const child = spawnCsafe(args, { env: emulator.env, cwd: dir });
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      while (!existsSync(checkpoint) || (await ingestedEvents(emulator)).total < 3_000) {
-        assert.equal(child.exitCode, null, 'the first run ended before it could be killed part-way');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitFor(
+        async () => {
+          assert.equal(child.exitCode, null, 'the first run ended before it could be killed part-way');
+          return existsSync(checkpoint) && (await ingestedEvents(emulator)).total >= 3_000;
+        },
+        { what: 'a checkpoint and 3,000 ingested events', timeoutMs: 60_000 },
+      );
       child.kill('SIGKILL');
       await exited;
       const settled = JSON.parse(readFileSync(checkpoint, 'utf8')).settled as Record<string, number>;

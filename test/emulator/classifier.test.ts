@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CLASSIFIER_RULES, classify, type LabelScore } from '../../src/emulator/classifier.js';
+import { classify, type LabelScore } from '../../src/emulator/classifier.js';
 
 const NO_SETS = new Map<string, Set<string>>();
 
@@ -10,13 +10,26 @@ function scores(...texts: string[]): Record<string, Omit<LabelScore, 'label'>> {
 }
 
 describe('classifier rules', () => {
-  test('labels come out in rule order', () => {
+  test('labels come out in the order of the README table', () => {
     const { labels } = classify({ texts: ['hello'], imageDigests: [] }, NO_SETS);
-    assert.deepEqual(
-      labels.map((label) => label.label),
-      CLASSIFIER_RULES.labels.map((label) => label.label),
-    );
     assert.deepEqual(labels.map((label) => label.label), ['harassment', 'violence', 'self_harm', 'spam', 'sexual', 'pii']);
+  });
+
+  test('each row of the README table scores its weight alone', () => {
+    const rows: Array<[string, string, number]> = [
+      ['harassment', 'you moron', 0.55], ['harassment', 'shut up', 0.3],
+      ['violence', 'killing', 0.85], ['violence', 'stabbed', 0.6], ['violence', 'guns', 0.3],
+      ['self_harm', 'suicidal', 0.85], ['self_harm', 'self-harm', 0.85], ['self_harm', 'hopeless', 0.3],
+      ['spam', 'free money', 0.55], ['spam', 'limited-time offer', 0.3],
+      ['sexual', 'nudes', 0.85], ['sexual', 'sexy', 0.55], ['sexual', 'XXX', 0.3],
+    ];
+    for (const [label, text, weight] of rows) assert.equal(scores(text)[label]?.score, weight, `${label}: ${text}`);
+  });
+
+  test('decisions at the README thresholds: ≥ 0.8 match, ≥ 0.5 review, else not_match', () => {
+    assert.deepEqual(scores('click here, limited time offer').spam, { score: 0.6, decision: 'review', escalation: 'completed' });
+    assert.deepEqual(scores('hopeless').self_harm, { score: 0.3, decision: 'not_match', escalation: 'none' });
+    assert.deepEqual(scores('buy now, click here').spam, { score: 0.85, decision: 'match', escalation: 'none' });
   });
 
   test('a strong keyword matches, a weak one goes to review (escalation completed), nothing is not_match', () => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import type { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { waitFor } from '../helpers/wait.js';
 import { call } from './support.js';
 
 export interface DataRecord {
@@ -58,13 +58,15 @@ export async function getRecord(emulator: RunningEmulator, namespace: string, re
 
 /** Polls (real time) until the request is succeeded or failed. */
 export async function waitForTerminal(emulator: RunningEmulator, namespace: string, requestId: string): Promise<DataRecord> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+  return waitForStatus(emulator, namespace, requestId, ['succeeded', 'failed']);
+}
+
+/** Polls (real time) until the request reaches one of `statuses`. */
+export async function waitForStatus(emulator: RunningEmulator, namespace: string, requestId: string, statuses: readonly string[]): Promise<DataRecord> {
+  return waitFor(async () => {
     const record = await getRecord(emulator, namespace, requestId);
-    if (record.status === 'succeeded' || record.status === 'failed') return record;
-    assert.ok(Date.now() < deadline, `still ${record.status} after 10 s`);
-    await sleep(20);
-  }
+    return statuses.includes(record.status) && record;
+  }, { what: `request ${requestId} to be ${statuses.join(' or ')}` });
 }
 
 /** A PUT the way an object-store client sends it: streamed by node's http, with Content-Length. */

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
-import { CLASSIFIER_RULES, KNOWN_BAD_IMAGE_SHA256 } from '../../src/emulator/classifier.js';
-import { sha256Hex } from '../../src/emulator/images.js';
+import { contentResponseSchema } from '../../src/schemas/content.js';
 import { EXAMPLE_IMAGES, PNG_SIGNATURE, crc32, scanlines } from './png.js';
-import { exampleImage } from './support.js';
+import { call, exampleBase64, exampleImage, useTestEmulator } from './support.js';
 
 interface Chunk {
   type: string;
@@ -36,9 +35,21 @@ for (const [name, { width, height, pixel }] of Object.entries(EXAMPLE_IMAGES)) {
   });
 }
 
-test('known-bad.png is the built-in reference set rs_emulator_known_bad; photo.png is in no set', () => {
-  assert.equal(sha256Hex(exampleImage('known-bad.png')), KNOWN_BAD_IMAGE_SHA256);
-  assert.deepEqual(CLASSIFIER_RULES.builtInReferenceSets['rs_emulator_known_bad'], [KNOWN_BAD_IMAGE_SHA256]);
-  const photoDigest = sha256Hex(exampleImage('photo.png'));
-  for (const digests of Object.values(CLASSIFIER_RULES.builtInReferenceSets)) assert.ok(!digests.includes(photoDigest));
+describe('the example images, classified by the emulator', () => {
+  const emulator = useTestEmulator();
+  const imageLabels = async (name: keyof typeof EXAMPLE_IMAGES) => {
+    const reply = await call(emulator, 'POST', '/v1/content', { json: { user_id: 'u1', content: [{ type: 'image', source: { type: 'base64', data: exampleBase64(name) } }] } });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    return contentResponseSchema.parse(reply.body).labels.filter((label) => label.type === 'similarity');
+  };
+
+  test('known-bad.png matches the built-in reference set rs_emulator_known_bad, as the README documents', async () => {
+    assert.deepEqual(await imageLabels('known-bad.png'), [
+      { type: 'similarity', label: 'reference_set_match', decision: 'match', escalation: 'none', score: 1, set_id: 'rs_emulator_known_bad' },
+    ]);
+  });
+
+  test('photo.png matches no reference set', async () => {
+    assert.deepEqual(await imageLabels('photo.png'), []);
+  });
 });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { MAX_LINE_BYTES } from '../../src/core/record-reader.js';
-import { jsonl, put, rawHttp, requestImport, s3Code, waitForTerminal, getRecord, manualClock } from './data-support.js';
+import { jsonl, put, rawHttp, requestImport, s3Code, waitForStatus, waitForTerminal, getRecord, manualClock } from './data-support.js';
+import { waitFor } from '../helpers/wait.js';
 import { call, useTestEmulator } from './support.js';
 
 const OBJECTS = [
@@ -186,12 +186,10 @@ describe('emulator: data import and the object store', () => {
   });
 
   async function waitForLoggedStatus(status: number) {
-    for (let attempt = 0; attempt < 100; attempt++) {
+    await waitFor(async () => {
       const { requests } = (await call(emulator, 'GET', '/_emulator/requests')).body as { requests: Array<{ status: number }> };
-      if (requests.some((entry) => entry.status === status)) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    assert.fail(`no request logged with status ${status}`);
+      return requests.some((entry) => entry.status === status);
+    }, { what: `a request logged with status ${status}` });
   }
 });
 
@@ -217,27 +215,17 @@ describe('emulator: upload URL expiry', () => {
     const body = new PassThrough();
     const upload = put(issued.upload_url, body, { 'Content-Length': Buffer.byteLength(jsonl(OBJECTS)) });
     body.write(jsonl(OBJECTS).slice(0, 10));
-    assert.deepEqual(await recordOnceStatus(issued.requestId, 'uploading'), importShape(issued.requestId, 'uploading'));
+    assert.deepEqual(await waitForStatus(emulator, 'listings', issued.requestId, ['uploading']), importShape(issued.requestId, 'uploading'));
     body.end(jsonl(OBJECTS).slice(10));
     assert.equal((await upload).status, 200);
     assert.deepEqual(await getRecord(emulator, 'listings', issued.requestId), importShape(issued.requestId, 'ingesting'));
     clock.advance(1000);
-    const done = await recordOnceStatus(issued.requestId, 'succeeded');
+    const done = await waitForStatus(emulator, 'listings', issued.requestId, ['succeeded']);
     assert.equal(done.data_count, 3);
     assert.match(done.data_url ?? '', /\/_storage\/outputs\//);
     assert.equal(typeof done.data_expires_at, 'string');
   });
 
-  /** Polls (real time) until the record reaches `status`. */
-  async function recordOnceStatus(requestId: string, status: string) {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const record = await getRecord(emulator, 'listings', requestId);
-      if (record.status === status) return record;
-      assert.ok(Date.now() < deadline, `still ${record.status}, not ${status}, after 10 s`);
-      await sleep(10);
-    }
-  }
 });
 
 /** An import-type record before its output exists: data_count 0, data_url and data_expires_at null. */

@@ -2,12 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { Command } from 'commander';
-import { encodeAddBody } from '../../../src/api/data.js';
 import type { App } from '../../../src/commands/app.js';
 import { addOptionsSchema } from '../../../src/commands/data/add/options.js';
 import { registerData } from '../../../src/commands/data/index.js';
-import { BODY_FRAME_BYTES, checkObjects, type CheckedObject, type SendableObject } from '../../../src/commands/data/shared/objects.js';
-import { inBatches } from '../../../src/core/batches.js';
+import { checkObjects } from '../../../src/commands/data/shared/objects.js';
 import { parseOptions } from '../../../src/core/options.js';
 import { readRecords } from '../../../src/core/readers.js';
 import { timeoutsByPlace } from '../../../src/main.js';
@@ -78,27 +76,5 @@ describe('data add: checking objects', () => {
     const objects = await checked(`{"id":"a"}\n${big}\n`, 1024);
     assert.equal('json' in objects[0]!, true);
     assert.match((objects[1] as { problem: string }).problem, /the object alone makes a request of 20\d\d bytes, over the cap of 1024 \(--max-batch-bytes\)/);
-  });
-});
-
-describe('data add: batches', () => {
-  const objects = (count: number, textLength: number) =>
-    checked(Array.from({ length: count }, (_, i) => JSON.stringify({ id: `o${String(i).padStart(3, '0')}`, text: 'x'.repeat(textLength) })).join('\n'));
-  const batchesOf = async (list: CheckedObject[], maxItems: number, cap: number) =>
-    collect(inBatches(Readable.from(list as SendableObject[]), { maxItems, maxBytes: cap - BODY_FRAME_BYTES, sizeOf: (o) => o.bytes }));
-
-  it('cut by --batch-size', async () => {
-    const batches = await batchesOf(await objects(250, 10), 100, 5_000_000);
-    assert.deepEqual(batches.map((b) => b.length), [100, 100, 50]);
-  });
-
-  it('never make a request body over the byte cap, and fill it to the byte', async () => {
-    const list = await objects(40, 100);
-    const one = (list[0] as SendableObject).bytes;
-    const cap = BODY_FRAME_BYTES + one * 7;
-    const batches = await batchesOf(list, 100, cap);
-    assert.deepEqual(batches.map((b) => b.length), [7, 7, 7, 7, 7, 5]);
-    for (const batch of batches) assert.ok(encodeAddBody(batch.map((o) => o.json)).length <= cap);
-    assert.equal(encodeAddBody(batches[0]!.map((o) => o.json)).length, cap);
   });
 });

@@ -10,10 +10,32 @@ describe('partitions, shards and idempotency keys', () => {
     assert.equal(partitionOf({ source_id: 's1' }), 'source_id:s1');
   });
 
-  it('places a partition on the same slot every time', () => {
-    const { slot } = placementOf('user_id:u1');
-    assert.ok(slot >= 0 && slot < SLOT_COUNT);
-    assert.deepEqual(placementOf('user_id:u1'), placementOf('user_id:u1'));
+  // Golden values: a checkpoint records progress per slot, and --shard splits by shardHash, so a
+  // change of the hash (or of which bytes it reads) would apply old checkpoints to the wrong users.
+  // Each is sha256(partition): slot = first 4 bytes (big-endian) mod 1024, shardHash = the next 4.
+  it('places partitions on the slots and shard hashes that existing checkpoints were written with', () => {
+    assert.equal(SLOT_COUNT, 1024);
+    assert.deepEqual(
+      ['user_id:u1', 'user_id:user_42', 'content_id:c1', 'source_id:s1', 'unkeyed'].map((partition) => placementOf(partition)),
+      [
+        { slot: 135, shardHash: 1039003520 },
+        { slot: 470, shardHash: 3501278695 },
+        { slot: 4, shardHash: 1235581547 },
+        { slot: 157, shardHash: 81013634 },
+        { slot: 721, shardHash: 2991269399 },
+      ],
+    );
+    assert.equal(inShard({ slot: 135, shardHash: 1039003520 }, { index: 0, count: 16 }), true, '1039003520 % 16 is 0');
+    assert.equal(inShard({ slot: 135, shardHash: 1039003520 }, { index: 1, count: 16 }), false);
+    assert.equal(inShard({ slot: 135, shardHash: 1039003520 }, undefined), true);
+  });
+
+  it('derives the idempotency keys that earlier runs sent, from canonical JSON', () => {
+    assert.equal(canonicalJson({ b: [1, { d: null, c: 'x' }], a: true }), '{"a":true,"b":[1,{"c":"x","d":null}]}');
+    assert.equal(derivedIdempotencyKey({ type: 'create_account', user_id: 'u1', metadata: { x: 1, y: [1, 2] } }), 'csafe-6ae45f935be0be3bca372c1dea39d25d');
+    const uploaded = { type: 'content_uploaded', user_id: 'u1', timestamp: '2026-08-11T00:00:00.000Z', content: [{ type: 'text', text: 'héllo' }] };
+    assert.equal(derivedIdempotencyKey(uploaded), 'csafe-5980faaf020e27dad2c091af0d6ac77b');
+    assert.equal(derivedIdempotencyKey({ ...uploaded, idempotency_key: 'mine' }), 'csafe-5980faaf020e27dad2c091af0d6ac77b');
   });
 
   it('splits partitions into shards that are disjoint and complete, and balanced', () => {
