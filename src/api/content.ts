@@ -16,7 +16,7 @@ import {
 import { problemsFromZod, type FieldProblem } from '../schemas/issues.js';
 import { parseResponse } from './responses.js';
 
-export type WireRequest = { version: typeof LEGACY_VERSION; body: LegacyContentRequest } | { version: Exclude<ServiceVersion, typeof LEGACY_VERSION>; body: ContentRequest };
+type WireRequest = { version: typeof LEGACY_VERSION; body: LegacyContentRequest } | { version: Exclude<ServiceVersion, typeof LEGACY_VERSION>; body: ContentRequest };
 
 /** The previous version takes `text` and `images` instead of content parts; build it for the user. */
 export function toLegacyRequest(request: ContentRequest): LegacyContentRequest {
@@ -31,7 +31,7 @@ export function toLegacyRequest(request: ContentRequest): LegacyContentRequest {
   };
 }
 
-export function wireRequest(request: ContentRequest, version: ServiceVersion): WireRequest {
+function wireRequest(request: ContentRequest, version: ServiceVersion): WireRequest {
   return version === LEGACY_VERSION ? { version, body: toLegacyRequest(request) } : { version, body: request };
 }
 
@@ -63,7 +63,7 @@ const onTextParts = (request: ContentRequest) => (problem: FieldProblem): FieldP
   return { path: ['content', first, 'text'], message: problem.message };
 };
 
-export type ContentResponse = z.infer<typeof contentResponseSchema>;
+type ContentResponse = z.infer<typeof contentResponseSchema>;
 export type LegacyContentResponse = z.infer<typeof legacyContentResponseSchema>;
 export type ClassifyResponse = ContentResponse | LegacyContentResponse;
 

@@ -5,7 +5,6 @@ import {
   requestRecordSchema,
   settingsResponseSchema,
   type AddDataResponse,
-  type DataObject,
   type ImportResponse,
   type NamespaceSchema,
   type RequestRecord,
@@ -52,4 +51,3 @@ export async function getRequest(http: HttpClient, namespace: string, requestId:
   return parseResponse(requestRecordSchema, await http.json('GET', path), `GET ${path}`);
 }
 
-export type { DataObject };

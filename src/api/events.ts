@@ -3,8 +3,8 @@ import { eventIdsOf, queuedEventsResponseSchema, syncEventsResponseSchema } from
 import { UnexpectedResponseError } from '../core/errors.js';
 import { parseResponse } from './responses.js';
 
-export const EVENTS_PATH = '/v1/async/events';
-export const SYNC_EVENTS_PATH = '/v1/events';
+const EVENTS_PATH = '/v1/async/events';
+const SYNC_EVENTS_PATH = '/v1/events';
 
 /** Events already serialised, joined into the ordered batch the endpoints take (a bare JSON array). */
 export const encodeBatch = (events: readonly string[]) => Buffer.from(`[${events.join(',')}]`);

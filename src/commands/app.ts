@@ -41,7 +41,7 @@ export const batchOutcome = (command: BatchOutcome['command'], counts: Partial<O
   ({ kind: 'batch', command, sent: 0, failed: 0, invalid: 0, flagged: 0, failedRequests: 0, ...counts });
 
 /** A command's work. */
-export type Action = (ctx: Context, command: Command) => Promise<Outcome | void>;
+type Action = (ctx: Context, command: Command) => Promise<Outcome | void>;
 
 /** What main.ts hands every command group: a way to turn an Action into a commander action. */
 export interface App {

@@ -15,7 +15,7 @@ export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.in
 }
 
 /** A whole-number flag value (commander hands over text) within [min, max]. */
-export const countOption = (min: number, max: number) => {
+const countOption = (min: number, max: number) => {
   const expected = `expected a whole number ≥ ${min}`;
   return z.coerce.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: `expected at most ${max}` });
 };

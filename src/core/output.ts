@@ -4,7 +4,7 @@ import type { IOStreams } from './io.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { UsageError } from './errors.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson'] as const;
+const OUTPUT_FORMATS = ['table', 'json', 'ndjson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /**
@@ -26,7 +26,7 @@ export function parseOutputFormat(text: string, name: string): OutputFormat {
 /** `1 object`, `3 objects`. */
 export const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-export const toJson = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
+const toJson = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 export const toNdjsonLine = (value: unknown) => JSON.stringify(value) + '\n';
 
 export interface Column<T> {

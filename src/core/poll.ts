@@ -15,7 +15,7 @@ export interface PollOptions<T> {
   describe: string;
 }
 
-export const DEFAULT_POLL_INTERVAL = { initialMs: 1_000, maxMs: 10_000 } as const;
+const DEFAULT_POLL_INTERVAL = { initialMs: 1_000, maxMs: 10_000 } as const;
 
 /** The pause before poll number `poll` (0 for the pause after the first poll). */
 export function pollInterval(poll: number, initialMs: number = DEFAULT_POLL_INTERVAL.initialMs, maxMs: number = DEFAULT_POLL_INTERVAL.maxMs): number {

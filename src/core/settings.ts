@@ -4,7 +4,7 @@ import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from './dur
 import { parseOutputFormat } from './output.js';
 
 /** Where a setting came from; `auth status` shows it so a user can tell why a key is in use. */
-export type Source = 'flag' | 'env' | 'profile' | 'emulator' | 'default';
+type Source = 'flag' | 'env' | 'profile' | 'emulator' | 'default';
 export interface Setting {
   value: string;
   source: Source;
@@ -39,7 +39,7 @@ export interface Settings {
   insecure: boolean;
 }
 
-export const DEFAULTS = { timeoutMs: 60_000, maxRetries: 2, maxWaitMs: 60_000 } as const;
+const DEFAULTS = { timeoutMs: 60_000, maxRetries: 2, maxWaitMs: 60_000 } as const;
 
 export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): string {
   return flags.profile ?? (env.CSAFE_PROFILE || 'default');
@@ -110,7 +110,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
-export function isLoopback(hostname: string): boolean {
+function isLoopback(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { CsafeError, InterruptedError } from './errors.js';
 import { fileError, inputSource, isRegularFile, openFileStream, type InputSource } from './readers.js';
 
-export interface SpooledInput {
+interface SpooledInput {
   path: string;
   remove(): Promise<void>;
 }
@@ -17,7 +17,7 @@ export interface SpooledInput {
  * commands that read their input twice. Ctrl-C (the signal) stops the copy and removes the file;
  * after that the caller removes it, in a `finally`.
  */
-export async function spoolToTempFile(input: Readable, signal?: AbortSignal): Promise<SpooledInput> {
+async function spoolToTempFile(input: Readable, signal?: AbortSignal): Promise<SpooledInput> {
   const dir = await mkdtemp(join(tmpdir(), 'csafe-spool-'));
   const path = join(dir, 'input');
   const remove = () => rm(dir, { recursive: true, force: true });

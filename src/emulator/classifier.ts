@@ -28,14 +28,14 @@ import type { DECISIONS, ESCALATIONS } from '../schemas/content.js';
 
 export type Decision = (typeof DECISIONS)[number];
 /** The emulator's classifier never fails, so it never reports the escalation "error". */
-export type Escalation = Exclude<(typeof ESCALATIONS)[number], 'error'>;
+type Escalation = Exclude<(typeof ESCALATIONS)[number], 'error'>;
 
-export interface TextRule {
+interface TextRule {
   pattern: RegExp;
   weight: number;
 }
 
-export interface LabelRules {
+interface LabelRules {
   label: string;
   rules: readonly TextRule[];
 }
@@ -49,7 +49,7 @@ export interface ClassifierRules {
 }
 
 /** SHA-256 of examples/known-bad.png, a 16x16 solid red PNG; a test checks the file still has this digest. */
-export const KNOWN_BAD_IMAGE_SHA256 = '204f864f62153665a75f20ece9f0fd4ece67de16f87a63690a96898ebb1eef9c';
+const KNOWN_BAD_IMAGE_SHA256 = '204f864f62153665a75f20ece9f0fd4ece67de16f87a63690a96898ebb1eef9c';
 
 export const CLASSIFIER_RULES: ClassifierRules = {
   labels: [
@@ -117,7 +117,7 @@ export interface LabelScore {
   escalation: Escalation;
 }
 
-export interface ReferenceSetMatch {
+interface ReferenceSetMatch {
   setId: string;
   similarity: number;
 }

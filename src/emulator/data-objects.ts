@@ -1,7 +1,7 @@
 import { URL_CONTENT_TYPES, type DataObject, type FieldDefinition, type NamespaceSchema } from '../schemas/data.js';
 import { classify, type Decision } from './classifier.js';
 
-export interface ObjectOutput {
+interface ObjectOutput {
   actions: unknown[];
   fields: Record<string, unknown>;
   labels: Array<{ label: string; score: number; decision: Decision }>;

@@ -5,7 +5,7 @@ import type { Route, RouteContext, RouteResult } from './router.js';
 import type { IngestedEvent, State } from './state.js';
 
 /** The spec gives no size limit for an event batch; the emulator takes the 6 MB of POST /v1/content. */
-export const EVENTS_MAX_BODY_BYTES = 6_000_000;
+const EVENTS_MAX_BODY_BYTES = 6_000_000;
 
 export const eventRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/async/events', maxBodyBytes: EVENTS_MAX_BODY_BYTES, auth: true, handle: queueEvents },

@@ -10,7 +10,7 @@
  * The last two make a client retry something that already happened, which is what idempotency keys are for.
  */
 export const FAULT_KINDS = ['429', '503', 'reset', 'timeout'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSettings {
   rate: number;

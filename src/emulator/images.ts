@@ -39,6 +39,6 @@ export function digestImages(images: readonly SubmittedImage[]): { digests: stri
   return { digests, problems };
 }
 
-export function sha256Hex(bytes: Buffer): string {
+function sha256Hex(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }

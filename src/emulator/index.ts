@@ -52,7 +52,7 @@ export const DEFAULT_EMULATOR_API_KEY = 'sk_test_csafe_emulator';
 const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_PORT = 4477;
 const DEFAULT_PROCESSING_DELAY_MS = 1000;
-export const DEFAULT_REQUEST_LOG_SIZE = 10_000;
+const DEFAULT_REQUEST_LOG_SIZE = 10_000;
 
 /** Why an emulator could not start, for the command to put in its own words. */
 export class EmulatorStartError extends Error {

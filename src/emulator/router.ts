@@ -5,7 +5,7 @@ import { EmulatorError } from './errors.js';
 import type { BodySample } from './request-log.js';
 import type { EmulatorConfig, State } from './state.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** What a handler gets: the request, its path parameters, the instance's config and state. */
 export interface RouteContext {
@@ -56,7 +56,7 @@ export type Route = RouteBase &
       }
   );
 
-export type RouteMatch =
+type RouteMatch =
   | { kind: 'found'; route: Route; params: Record<string, string> }
   | { kind: 'method_not_allowed'; allowed: HttpMethod[] }
   | { kind: 'not_found' };

@@ -41,19 +41,19 @@ const base64Image = z
 
 const metadataSchema = z.record(z.string(), z.unknown(), { error: 'expected an object of key-value pairs' });
 
-export const textPartSchema = z.strictObject({
+const textPartSchema = z.strictObject({
   type: z.literal('text'),
   text: z.string({ error: missingOr() }),
   key: z.string().optional(),
 });
 
-export const imagePartSchema = z.strictObject({
+const imagePartSchema = z.strictObject({
   type: z.literal('image'),
   source: z.strictObject({ type: z.literal('base64'), data: base64Image }),
   key: z.string().optional(),
 });
 
-export const contentPartSchema = z.discriminatedUnion('type', [textPartSchema, imagePartSchema], {
+const contentPartSchema = z.discriminatedUnion('type', [textPartSchema, imagePartSchema], {
   error: 'expected a content part with type "text" or "image"',
 });
 
@@ -140,7 +140,7 @@ function metadataProblems(metadata: Record<string, unknown> | undefined): FieldP
 // Responses: tolerant. Unknown fields are kept (looseObject) and enum-like values are plain strings,
 // so a label, decision or escalation the spec does not list is shown rather than rejected.
 
-export const labelResultSchema = z.looseObject({
+const labelResultSchema = z.looseObject({
   type: z.string(),
   label: z.string(),
   decision: z.string(),
@@ -156,7 +156,7 @@ export const contentResponseSchema = z.looseObject({
   version: z.string().optional(),
 });
 
-export const policyResultSchema = z.looseObject({
+const policyResultSchema = z.looseObject({
   policy_id: z.string(),
   version: z.string().optional(),
   score: z.number().nullable().optional(),
@@ -164,7 +164,7 @@ export const policyResultSchema = z.looseObject({
   escalation: z.string().optional(),
 });
 
-export const referenceSetMatchSchema = z.looseObject({
+const referenceSetMatchSchema = z.looseObject({
   set_id: z.string(),
   similarity: z.number(),
 });

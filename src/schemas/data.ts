@@ -10,7 +10,7 @@ export const CONTENT_TYPES = ['image_url', 'video_url', 'website_url', 'datetime
 /** Content types whose value is a URL the service fetches and processes. */
 export const URL_CONTENT_TYPES: ReadonlySet<string> = new Set(['image_url', 'video_url', 'website_url']);
 
-export const DISPLAY_HINT_TYPES = [
+const DISPLAY_HINT_TYPES = [
   'title',
   'subtitle',
   'description',
@@ -44,7 +44,7 @@ export const namespaceNameSchema = z
     error: 'expected a namespace without "/", "\\", "?", "#" or whitespace',
   });
 
-export const dataObjectSchema = z.looseObject({
+const dataObjectSchema = z.looseObject({
   id: z.string({ error: (issue) => (issue.input === undefined ? `${MISSING}; every object needs its own "id", a non-empty string` : 'expected a string id') }).min(1, { error: 'expected a non-empty string id' }),
 });
 export type DataObject = z.infer<typeof dataObjectSchema>;
@@ -66,7 +66,6 @@ export const addDataRequestSchema = z.strictObject({
     error: 'expected one data object or an array of data objects',
   }),
 });
-export type AddDataRequest = z.infer<typeof addDataRequestSchema>;
 
 const enumError = (values: readonly string[]) => ({ error: `expected one of ${values.join(', ')}` });
 
@@ -80,13 +79,12 @@ export const fieldDefinitionSchema = z.strictObject({
 }, { error: 'expected a field definition object' });
 export type FieldDefinition = z.infer<typeof fieldDefinitionSchema>;
 
-export const namespaceSchemaSchema = z.record(z.string().min(1, { error: 'expected a non-empty field name' }), fieldDefinitionSchema, {
+const namespaceSchemaSchema = z.record(z.string().min(1, { error: 'expected a non-empty field name' }), fieldDefinitionSchema, {
   error: 'expected an object mapping field names to definitions',
 });
 export type NamespaceSchema = z.infer<typeof namespaceSchemaSchema>;
 
 export const settingsRequestSchema = z.strictObject({ schema: namespaceSchemaSchema });
-export type SettingsRequest = z.infer<typeof settingsRequestSchema>;
 
 // Responses: tolerant.
 
@@ -104,13 +102,13 @@ export const importResponseSchema = z.looseObject({
 });
 export type ImportResponse = z.infer<typeof importResponseSchema>;
 
-export const objectOutputSchema = z.looseObject({
+const objectOutputSchema = z.looseObject({
   actions: z.array(z.unknown()).optional(),
   fields: z.record(z.string(), z.unknown()).optional(),
   labels: z.array(z.looseObject({ label: z.string() })).optional(),
 });
 
-export const dataEntrySchema = z.looseObject({
+const dataEntrySchema = z.looseObject({
   id: z.string(),
   output: objectOutputSchema.optional(),
   url: z.string().optional(),

@@ -14,8 +14,8 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const PRODUCT_EVENT_NAMES = ['product_created', 'product_updated'] as const;
-export const SOURCE_TYPES = ['human_moderator', 'expert_labeler', 'automation', 'vendor'] as const;
+const PRODUCT_EVENT_NAMES = ['product_created', 'product_updated'] as const;
+const SOURCE_TYPES = ['human_moderator', 'expert_labeler', 'automation', 'vendor'] as const;
 
 const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 const DECIMAL = /^\d+(?:\.\d+)?$/;
@@ -108,9 +108,9 @@ const requiredContent = contentSchema.min(1, { error: 'expected at least one con
 const variant = <T extends EventType, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
   commonSchema.extend({ type: z.literal(type), ...shape });
 
-export const userContactSchema = variant('user_contact', { user_id: userId, target_user_id: identifier('the other user') });
-export const contentUploadedSchema = variant('content_uploaded', { user_id: userId, content: requiredContent });
-export const productChangedSchema = variant('product_changed', {
+const userContactSchema = variant('user_contact', { user_id: userId, target_user_id: identifier('the other user') });
+const contentUploadedSchema = variant('content_uploaded', { user_id: userId, content: requiredContent });
+const productChangedSchema = variant('product_changed', {
   user_id: userId,
   event_name: z.enum(PRODUCT_EVENT_NAMES, { error: expecting(`expected ${PRODUCT_EVENT_NAMES.join(' or ')}`) }),
   content: requiredContent,
@@ -123,22 +123,22 @@ export const productChangedSchema = variant('product_changed', {
     { error: expecting('expected an object {price, discounted_price?, shipping_info?}') },
   ),
 });
-export const createAccountSchema = variant('create_account', { user_id: userId });
-export const updateAccountSchema = variant('update_account', { user_id: userId });
-export const userReportSchema = variant('user_report', {
+const createAccountSchema = variant('create_account', { user_id: userId });
+const updateAccountSchema = variant('update_account', { user_id: userId });
+const userReportSchema = variant('user_report', {
   user_id: identifier('the reporter'),
   labels: strings('labels of the report'),
   target_user_id: identifier('the reported user').optional(),
   target_content_id: identifier('the reported content').optional(),
 });
-export const moderationDecisionSchema = variant('moderation_decision', {
+const moderationDecisionSchema = variant('moderation_decision', {
   user_id: z.never({ error: 'must not be sent for moderation_decision' }).optional(),
   labels: strings('labels decided'),
   source_id: identifier('stable identifier within source_type'),
   source_type: z.enum(SOURCE_TYPES, { error: expecting(`expected one of ${SOURCE_TYPES.join(', ')}`) }),
 });
 
-export const backendEventSchema = z.discriminatedUnion('type', [
+const backendEventSchema = z.discriminatedUnion('type', [
   userContactSchema,
   contentUploadedSchema,
   productChangedSchema,

@@ -22,7 +22,7 @@ export async function* checkObjects(records: AsyncIterable<JsonRecord>, maxReque
   }
 }
 
-export function checkObject(line: number, value: unknown, maxRequestBytes: number): CheckedObject {
+function checkObject(line: number, value: unknown, maxRequestBytes: number): CheckedObject {
   const json = JSON.stringify(value);
   const problem = dataObjectProblem(value);
   if (problem !== undefined) return { line, text: json, problem };

@@ -3,7 +3,7 @@ import { countOf, printResult, renderRecord, renderTable, type Column, type Outp
 import { isImportRecord, REQUEST_STATUSES, type DataEntry, type RequestRecord } from '../../../schemas/data.js';
 
 /** The `error.message` the service puts on a failed import record or an unprocessable object, if any. */
-export function errorMessage(value: object): string | undefined {
+function errorMessage(value: object): string | undefined {
   const error = (value as { error?: unknown }).error;
   if (error === undefined) return undefined;
   const message = (error as { message?: unknown } | null)?.message;
@@ -48,7 +48,7 @@ const IMPORT_FIELDS = ['request_id', 'namespace', 'status', 'data_count', 'data_
  * An import-type record as field/value pairs: the spec's fields first, then the error, then
  * anything else the service sent. A data_url or data_expires_at not known yet (null) shows empty.
  */
-export function renderImportRecord(record: RequestRecord, io: IOStreams): string {
+function renderImportRecord(record: RequestRecord, io: IOStreams): string {
   const error = errorMessage(record);
   const { error: _error, ...rest } = record as RequestRecord & { error?: unknown };
   const ordered: Record<string, unknown> = {};

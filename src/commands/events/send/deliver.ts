@@ -13,7 +13,7 @@ import { inShard, partitionOf, placementOf, withIdempotencyKey } from './placeme
 import type { Tally } from './summary.js';
 
 /** An event on its way: where it came from, which partition it keeps order in, and the exact text sent. */
-export interface OutgoingEvent {
+interface OutgoingEvent {
   position: number;
   line: number;
   partition: string;
