@@ -112,6 +112,34 @@ describe('uploadFile', () => {
     await http.close();
   });
 
+  it('sends an empty file as an empty body, and no byte past the size given', async () => {
+    store = () => ({ status: 200 });
+    const { http } = client();
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const answer = await uploadFile(http, url(), { path: empty, size: 0 }, { now: Date.now });
+    assert.equal(answer.status, 200);
+    await uploadFile(http, url(), { path: file, size: 10 }, { now: Date.now });
+    assert.deepEqual(
+      received.map((r) => [r.headers['content-length'], r.headers['content-type'], r.body.toString()]),
+      [
+        ['0', 'application/json', ''],
+        ['10', 'application/json', content.subarray(0, 10).toString()],
+      ],
+    );
+    await http.close();
+  });
+
+  it('times progress from the start of the current attempt, and reports the end once', async () => {
+    store = (n) => (n === 1 ? { status: 503 } : { status: 200 });
+    const { http } = client();
+    let clock = 0;
+    const seen: UploadProgress[] = [];
+    await uploadFile(http, url(), { path: file, size: 100 }, { now: () => (clock += 1000), onProgress: (p) => seen.push(p), progressIntervalMs: 60_000 });
+    assert.deepEqual(seen, [{ sent: 100, total: 100, elapsedMs: 1000 }], 'one report, at the end, timed from the second attempt');
+    await http.close();
+  });
+
   it("reads an object store's XML error, and never shows the URL's signature in traces or errors", async () => {
     store = () => ({ status: 403, xml: xmlError('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.') });
     const { http, stderr } = client(true);
