@@ -16,13 +16,18 @@ describe('HttpClient', () => {
   let handler: Handler = () => {};
   let attempts = 0;
   const seen: IncomingMessage[] = [];
+  const bodies: string[] = [];
   const sleeps: number[] = [];
 
   before(async () => {
     server = createServer((req, res) => {
       seen.push(req);
-      req.resume();
-      req.on('end', () => handler(req, res, ++attempts));
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        bodies.push(body);
+        handler(req, res, ++attempts);
+      });
     });
     baseUrl = await listenOnLoopback(server);
   });
@@ -35,6 +40,7 @@ describe('HttpClient', () => {
   ) => {
     attempts = 0;
     seen.length = 0;
+    bodies.length = 0;
     sleeps.length = 0;
     const streams = bufferIO({ verbose: overrides.verbose });
     const http = new HttpClient({
@@ -66,6 +72,7 @@ describe('HttpClient', () => {
     assert.equal(seen[0]!.headers.authorization, 'Bearer sk_test_secret_key');
     assert.equal(seen[0]!.headers['user-agent'], 'csafe/test');
     assert.equal(seen[0]!.headers['content-type'], 'application/json');
+    assert.deepEqual(bodies, ['{"a":1}']);
     await http.close();
   });
 
@@ -352,6 +359,36 @@ describe('HttpClient', () => {
     await http.close();
   });
 
+  it('bounds a request without a time limit of its own by the idle limits, and applies a shorter limit of its own', async () => {
+    // undici checks its idle limits about once a second: the answer comes well after that.
+    handler = (_req, res) => setTimeout(() => json(res, 200, {}), 2_500);
+    const idle = client({ timeoutMs: 150, maxRetries: 0 });
+    await assert.rejects(idle.http.request({ method: 'PUT', path: '/v1/x', timeoutMs: null }), (error: unknown) => error instanceof RequestTimeoutError && error.message === 'PUT /v1/x: no answer within 0.15 s');
+    handler = (_req, res) => setTimeout(() => json(res, 200, {}), 600);
+    const own = client({ timeoutMs: 5_000, maxRetries: 0 });
+    await assert.rejects(own.http.request({ method: 'GET', path: '/v1/x', timeoutMs: 100 }), RequestTimeoutError);
+    await Promise.all([idle.http.close(), own.http.close()]);
+  });
+
+  it('decodes a character split across chunks of the answer', async () => {
+    const bytes = Buffer.from('{"a":"é"}');
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(bytes.subarray(0, 7));
+      setTimeout(() => res.end(bytes.subarray(7)), 30);
+    };
+    const { http } = client();
+    assert.deepEqual(await http.json('GET', '/v1/x'), { a: 'é' });
+    await http.close();
+  });
+
+  it('names a connection cut by the server', async () => {
+    handler = (req) => req.socket.destroy();
+    const { http } = client({ maxRetries: 0 });
+    await assert.rejects(http.json('GET', '/v1/x'), (error: unknown) => error instanceof ConnectionError && error.message === 'GET /v1/x: UND_ERR_SOCKET other side closed');
+    await http.close();
+  });
+
   describe('a 2xx answer is JSON or an error, never a success', () => {
     const raw = (status: number, body: string, contentType = 'text/html') => (_req: IncomingMessage, res: ServerResponse) => {
       res.writeHead(status, { 'content-type': contentType });
@@ -371,6 +408,19 @@ describe('HttpClient', () => {
       await refused(/^POST \/v1\/content: the response is not JSON/);
       handler = raw(200, '', 'application/json');
       await refused(/^POST \/v1\/content: the response is empty, expected JSON/);
+    });
+
+    it('quotes the start of an answer that is not JSON, after any white space, and says what may be answering', async () => {
+      handler = raw(200, `\n  <html>${'x'.repeat(100)}  `);
+      const { http } = client();
+      await assert.rejects(
+        http.json('GET', '/v1/x'),
+        (error: unknown) =>
+          error instanceof UnexpectedResponseError &&
+          error.message === `GET /v1/x: the response is not JSON (it starts "<html>${'x'.repeat(54)}")` &&
+          error.hint === 'is the base URL right? A proxy or a login page may be answering instead of the service',
+      );
+      await http.close();
     });
 
     it('reads a non-JSON error body as the service message', async () => {
@@ -432,6 +482,8 @@ describe('serviceMessage', () => {
 
   it("reads an object store's XML error with or without a declaration, Code alone or Message alone", () => {
     assert.deepEqual(serviceMessage('<?xml version="1.0"?>\n<Error><Code>AccessDenied</Code></Error>', 403), { message: 'AccessDenied', type: 'AccessDenied' });
+    assert.deepEqual(serviceMessage('<?xml version="1.0"?><Error><Code>A</Code></Error>', 403), { message: 'A', type: 'A' });
+    assert.deepEqual(serviceMessage('<?xml version="1.0"?>\n\n<Error><Code>B</Code></Error>', 403), { message: 'B', type: 'B' });
     assert.deepEqual(serviceMessage('  <Error><Message> a &lt;b&gt; &amp; &quot;c&quot; &apos;d&apos; </Message></Error>', 403), { message: 'a <b> & "c" \'d\'', type: undefined });
     assert.deepEqual(serviceMessage('<Error><Other>x</Other></Error>', 403), { message: '<Error><Other>x</Other></Error>' });
     assert.deepEqual(serviceMessage('x<Error><Code>C</Code></Error>', 403), { message: 'x<Error><Code>C</Code></Error>' });
