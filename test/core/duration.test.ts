@@ -14,8 +14,8 @@ describe('parseDuration', () => {
 
   it('reads each unit, and units in sequence', () => {
     assert.deepEqual(
-      ['7ms', '3s', '1.5s', '2m', '1h', '1h30m', '10ms', '1m30s'].map((text) => parseDuration(text, '--x')),
-      [7, 3_000, 1_500, 120_000, 3_600_000, 5_400_000, 10, 90_000],
+      ['7ms', '3s', '1.5s', '1.25s', '2m', '1h', '1h30m', '10ms', '1m30s'].map((text) => parseDuration(text, '--x')),
+      [7, 3_000, 1_500, 1_250, 120_000, 3_600_000, 5_400_000, 10, 90_000],
     );
     assert.equal(parseDuration('0.4ms', '--x'), 0);
   });

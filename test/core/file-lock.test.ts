@@ -30,6 +30,12 @@ describe('acquireFileLock', () => {
     );
   });
 
+  it('takes an owner on this host that runs for alive, also one it may not signal', async () => {
+    const path = join(tempDir(), 'state.json');
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: 1, host: hostname(), since: 'boot' }));
+    await assert.rejects(acquireFileLock(path, 0), /in use by another run \(pid 1 on /);
+  });
+
   it('takes over a lock file that cannot be read as an owner', async () => {
     const path = join(tempDir(), 'state.json');
     writeFileSync(`${path}.lock`, '{"pid": 1');

@@ -154,10 +154,18 @@ describe('settings: each value and where it came from', () => {
     );
   });
 
+  it('names a bad flag or variable in the message of its own rule; an API key has no rule', () => {
+    assert.throws(() => resolveSettings({ output: 'xml' }, {}, {}, 'default'), (error: unknown) => error instanceof UsageError && error.message.startsWith('--output: expected one of'));
+    assert.throws(() => resolveSettings({}, { CSAFE_MAX_RETRIES: 'x' }, {}, 'default'), (error: unknown) => error instanceof UsageError && error.message === 'CSAFE_MAX_RETRIES: expected a whole number, got "x"');
+    assert.throws(() => resolveSettings({ maxRetries: 'x' }, {}, {}, 'default'), (error: unknown) => error instanceof UsageError && error.message === '--max-retries: expected a whole number, got "x"');
+    assert.throws(() => resolveSettings({}, { CSAFE_BASE_URL: 'x' }, {}, 'default'), (error: unknown) => error instanceof UsageError && error.message === 'CSAFE_BASE_URL: expected an https:// or http:// URL, got "x"');
+    assert.doesNotThrow(() => checkConfigValue('api_key', ''));
+  });
+
   it('tells loopback hosts from others', () => {
     assert.deepEqual(
-      ['localhost', '[::1]', '::1', '127.0.0.1', '127.255.1.2'].map(isLoopback),
-      [true, true, true, true, true],
+      ['localhost', '[::1]', '::1', '127.0.0.1', '127.255.1.2', '127.0.10.12'].map(isLoopback),
+      [true, true, true, true, true, true],
     );
     assert.deepEqual(['128.0.0.1', 'a127.0.0.1', '127.0.0.1.example', '127.0.0', 'localhost.example', '10.0.0.1'].map(isLoopback), [false, false, false, false, false, false]);
   });

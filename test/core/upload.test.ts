@@ -17,7 +17,7 @@ interface Received {
   body: Buffer;
 }
 /** How the store answers attempt n: it cuts the connection after the first bytes, or answers once it has read the whole body. */
-type Store = (attempt: number) => 'cut' | { status: number; xml?: string };
+type Store = (attempt: number) => 'cut' | { status: number; xml?: string; delayMs?: number };
 
 const SIGNATURE = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9';
 const xmlError = (code: string, message: string) =>
@@ -47,8 +47,10 @@ describe('uploadFile', () => {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         received.push({ headers: req.headers, url: req.url!, body: Buffer.concat(chunks) });
-        if (answer.xml === undefined) res.writeHead(answer.status, { etag: '"x"' }).end();
-        else res.writeHead(answer.status, { 'content-type': 'application/xml' }).end(answer.xml);
+        setTimeout(() => {
+          if (answer.xml === undefined) res.writeHead(answer.status, { etag: '"x"' }).end();
+          else res.writeHead(answer.status, { 'content-type': 'application/xml' }).end(answer.xml);
+        }, answer.delayMs ?? 0);
       });
     });
     baseUrl = await listenOnLoopback(server);
@@ -117,8 +119,10 @@ describe('uploadFile', () => {
     const { http } = client();
     const empty = join(dir, 'empty.jsonl');
     writeFileSync(empty, '');
-    const answer = await uploadFile(http, url(), { path: empty, size: 0 }, { now: Date.now });
+    const seen: UploadProgress[] = [];
+    const answer = await uploadFile(http, url(), { path: empty, size: 0 }, { now: () => 0, onProgress: (p) => seen.push(p) });
     assert.equal(answer.status, 200);
+    assert.deepEqual(seen, [{ sent: 0, total: 0, elapsedMs: 0 }]);
     await uploadFile(http, url(), { path: file, size: 10 }, { now: Date.now });
     assert.deepEqual(
       received.map((r) => [r.headers['content-length'], r.headers['content-type'], r.body.toString()]),
@@ -127,6 +131,15 @@ describe('uploadFile', () => {
         ['10', 'application/json', content.subarray(0, 10).toString()],
       ],
     );
+    await http.close();
+  });
+
+  it('reports progress while the request is in flight, not only at its end', async () => {
+    store = () => ({ status: 200, delayMs: 300 });
+    const { http } = client();
+    const seen: UploadProgress[] = [];
+    await uploadFile(http, url(), { path: file, size: 100 }, { now: Date.now, onProgress: (p) => seen.push(p), progressIntervalMs: 10 });
+    assert.ok(seen.length >= 2, `${seen.length} reports`);
     await http.close();
   });
 
