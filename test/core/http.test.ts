@@ -332,8 +332,8 @@ describe('HttpClient', () => {
     };
     const exact = client({ maxResponseBytes: Buffer.byteLength(body) });
     assert.deepEqual(await exact.http.json('GET', '/v1/x'), { a: 'x'.repeat(20) });
-    handler = (_req, res) => json(res, 200, { a: 'x'.repeat(20) });
-    assert.deepEqual(await exact.http.json('GET', '/v1/x'), { a: 'x'.repeat(20) });
+    handler = (_req, res) => json(res, 200, { a: 'x'.repeat(20) }, { 'content-length': String(Buffer.byteLength(body)) });
+    assert.deepEqual(await exact.http.json('GET', '/v1/x'), { a: 'x'.repeat(20) }, 'declared at exactly the limit');
     handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(3e9) });
       res.write('{');

@@ -56,6 +56,7 @@ describe('progress bar edges', () => {
 
   it('shows a rate from 200 ms on', () => {
     assert.equal(progressLine({ sent: 500, total: 1_000, elapsedMs: 199 }, 2), '[█░]   50%  500 B / 1.0 kB');
+    assert.equal(progressLine({ sent: 0, total: 1_000, elapsedMs: 1_000 }, 2), '[░░]    0%  0 B / 1.0 kB', 'no rate before a byte moved');
     assert.equal(progressLine({ sent: 500, total: 1_000, elapsedMs: 200 }, 2), '[█░]   50%  500 B / 1.0 kB  2.5 kB/s  ETA 0:00');
     assert.equal(progressLine({ sent: 100, total: 1_000, elapsedMs: 1_000 }, 2), '[░░]   10%  100 B / 1.0 kB  100 B/s  ETA 0:09');
   });

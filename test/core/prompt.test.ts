@@ -27,11 +27,11 @@ describe('readHidden', () => {
     assert.equal(stderr(), 'API key: \n');
   });
 
-  it('ends at a newline too, and in a later chunk', async () => {
+  it('ends at a newline too, and in a later chunk; backspace takes one character off', async () => {
     const { io, stdin } = terminal();
     const reading = readHidden(io, '');
     stdin.write('se');
-    stdin.write('cret\n');
+    stdin.write('crexyz\b\b\u007ft\n');
     assert.equal(await reading, 'secret');
   });
 
