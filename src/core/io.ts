@@ -49,7 +49,7 @@ export interface IOSettings {
   color?: boolean;
 }
 
-function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, flag = true): boolean {
+export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, flag = true): boolean {
   if (!flag) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined) return !['0', 'false'].includes(env.FORCE_COLOR);

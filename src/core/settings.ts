@@ -110,7 +110,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
-function isLoopback(hostname: string): boolean {
+export function isLoopback(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 

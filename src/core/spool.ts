@@ -17,7 +17,7 @@ interface SpooledInput {
  * commands that read their input twice. Ctrl-C (the signal) stops the copy and removes the file;
  * after that the caller removes it, in a `finally`.
  */
-async function spoolToTempFile(input: Readable, signal?: AbortSignal): Promise<SpooledInput> {
+export async function spoolToTempFile(input: Readable, signal?: AbortSignal): Promise<SpooledInput> {
   const dir = await mkdtemp(join(tmpdir(), 'csafe-spool-'));
   const path = join(dir, 'input');
   const remove = () => rm(dir, { recursive: true, force: true });

@@ -1,28 +1,79 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigStore } from '../../src/core/config.js';
-import { CorruptConfigError } from '../../src/core/errors.js';
+import { assertConfigKey, CONFIG_KEYS, ConfigStore } from '../../src/core/config.js';
+import { CorruptConfigError, UsageError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
+const jsonSyntaxError = (text: string) => {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`${text} is valid JSON`);
+};
+
 describe('config store: a file it cannot read', () => {
-  it('names a corrupt file and what is wrong with it, and leaves it alone', (t) => {
+  it('names a corrupt file and exactly what is wrong with it, and leaves it alone', (t) => {
     const dir = tempDir('csafe-conf-');
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'config.json');
-    const cases: Array<[string, RegExp]> = [
-      ['{"profiles": {', /is not valid JSON/],
-      ['[1]', /does not hold csafe profiles: expected a JSON object/],
-      ['{"profiles": {"default": {"timeout": 5}}}', /does not hold csafe profiles: profiles\.default\.timeout: expected a string/],
+    const cases: Array<[string, string]> = [
+      ['{"profiles": {', `is not valid JSON: ${jsonSyntaxError('{"profiles": {')}`],
+      ['[1]', 'does not hold csafe profiles: expected a JSON object with "profiles"'],
+      ['"text"', 'does not hold csafe profiles: expected a JSON object with "profiles"'],
+      ['{"profiles": 5}', 'does not hold csafe profiles: profiles: expected an object of profiles'],
+      ['{"profiles": {"ci": 5}}', 'does not hold csafe profiles: profiles.ci: expected an object of settings'],
+      ['{"profiles": {"default": {"timeout": 5}}}', 'does not hold csafe profiles: profiles.default.timeout: expected a string'],
     ];
     for (const [text, reason] of cases) {
       writeFileSync(path, text);
       const store = new ConfigStore(dir);
-      const corrupt = (error: unknown) => error instanceof CorruptConfigError && error.message.startsWith(`config file ${path} `) && reason.test(error.message);
-      assert.throws(() => store.profile('default'), corrupt);
-      assert.throws(() => store.set('default', 'user_id', 'u'), corrupt);
+      const corrupt = (error: unknown) => error instanceof CorruptConfigError && error.message === `config file ${path} ${reason}`;
+      assert.throws(() => store.profile('default'), corrupt, text);
+      assert.throws(() => store.set('default', 'user_id', 'u'), corrupt, text);
       assert.equal(readFileSync(path, 'utf8'), text, 'nothing written over it');
     }
+    writeFileSync(path, '{"profiles": {"ci": {"output": "json"}}, "written_by": "a newer csafe"}');
+    assert.deepEqual(new ConfigStore(dir).profile('ci'), { output: 'json' }, 'keys it does not know are left alone');
+  });
+});
+
+describe('config store: profiles', () => {
+  it('starts empty, in a private directory it creates, as config.json', (t) => {
+    const dir = join(tempDir('csafe-conf-'), 'a', 'b');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const store = new ConfigStore(dir);
+    assert.deepEqual(store.profileNames(), []);
+    assert.deepEqual(store.profile('default'), {});
+    assert.equal(store.path, join(dir, 'config.json'));
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+  });
+
+  it('hands out copies, unsets one key only, and narrows a wider file to 0600 on write', (t) => {
+    const dir = tempDir('csafe-conf-');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'config.json');
+    writeFileSync(path, '{"profiles": {"default": {"output": "json", "timeout": "5s"}}}');
+    chmodSync(path, 0o644);
+    const store = new ConfigStore(dir);
+    store.profile('default').output = 'table';
+    assert.deepEqual(store.profile('default'), { output: 'json', timeout: '5s' });
+    store.unset('default', 'timeout');
+    assert.deepEqual(new ConfigStore(dir).profile('default'), { output: 'json' });
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+  });
+});
+
+describe('assertConfigKey', () => {
+  it('accepts each known key and names them all when refusing another', () => {
+    for (const key of CONFIG_KEYS) assert.equal(assertConfigKey(key), key);
+    assert.deepEqual([...CONFIG_KEYS], ['api_key', 'base_url', 'user_id', 'output', 'timeout', 'max_retries']);
+    assert.throws(
+      () => assertConfigKey('colour'),
+      (error: unknown) => error instanceof UsageError && error.message === 'unknown config key "colour": expected one of api_key, base_url, user_id, output, timeout, max_retries',
+    );
   });
 });

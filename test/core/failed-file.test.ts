@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Checkpoint } from '../../src/commands/events/send/checkpoint.js';
 import { AddCheckpoint } from '../../src/commands/data/add/checkpoint.js';
-import { FailedFile } from '../../src/core/failed-file.js';
+import { defaultFailedPath, FailedFile } from '../../src/core/failed-file.js';
 import { FileWriteError } from '../../src/core/write-errors.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -28,6 +28,35 @@ describe('FailedFile', () => {
     assert.match(first.message, /3 records not written \(input lines 7–12\)$/);
     assert.equal(file.count, 0);
     await file.close();
+  });
+});
+
+describe('FailedFile files', () => {
+  it('creates nothing for no records, and a private file for the first', async () => {
+    const path = join(tempDir(), 'failed.jsonl');
+    const file = new FailedFile(path);
+    await file.appendLines([]);
+    await file.close();
+    assert.equal(existsSync(path), false);
+    await file.append('x', 1);
+    await file.close();
+    await file.close();
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    assert.equal(readFileSync(path, 'utf8'), '"x"\n');
+  });
+
+  it('appends after what an earlier run left', async () => {
+    const path = join(tempDir(), 'failed.jsonl');
+    writeFileSync(path, 'old\n');
+    const file = new FailedFile(path);
+    await file.appendLines([{ text: 'new', line: 1 }]);
+    await file.close();
+    assert.equal(readFileSync(path, 'utf8'), 'old\nnew\n');
+    assert.equal(file.count, 1);
+  });
+
+  it('is named after the command and the time, to the second', () => {
+    assert.equal(defaultFailedPath('data-add', Date.UTC(2026, 0, 2, 3, 4, 5, 678)), 'csafe-data-add-failed-20260102T030405Z.jsonl');
   });
 });
 

@@ -34,3 +34,35 @@ describe('pollUntil', () => {
     assert.equal(polls, 4);
   });
 });
+
+describe('pollUntil limits', () => {
+  it('doubles from the given first interval up to the given ceiling', async () => {
+    assert.deepEqual([0, 1, 2, 3].map((poll) => pollInterval(poll, 100, 300)), [100, 200, 300, 300]);
+    const clock = fakeClock();
+    let polls = 0;
+    await pollUntil(async () => ++polls, (n) => n === 4, { ...clock, timeoutMs: Infinity, describe: 'x', initialIntervalMs: 100, maxIntervalMs: 300 });
+    assert.deepEqual(clock.sleeps, [100, 200, 300]);
+  });
+
+  it('with no time left, polls once and names what it waited for, with a hint', async () => {
+    const clock = fakeClock();
+    let polls = 0;
+    await assert.rejects(
+      pollUntil(async () => ++polls, () => false, { ...clock, timeoutMs: 0, describe: 'import imp_1' }),
+      (error: unknown) =>
+        error instanceof WaitTimeoutError &&
+        error.message === 'timed out waiting for import imp_1' &&
+        error.hint === 'it is still running; check again later, or wait longer with --timeout',
+    );
+    assert.equal(polls, 1);
+    assert.deepEqual(clock.sleeps, []);
+  });
+
+  it('sleeps exactly the time that is left before the last poll', async () => {
+    const clock = fakeClock();
+    let polls = 0;
+    await assert.rejects(pollUntil(async () => ++polls, () => false, { ...clock, timeoutMs: 1001, describe: 'x' }), WaitTimeoutError);
+    assert.deepEqual(clock.sleeps, [1000, 1]);
+    assert.equal(polls, 3);
+  });
+});

@@ -41,3 +41,23 @@ describe('progress bar', () => {
     assert.equal(pipe.stderr(), '');
   });
 });
+
+describe('progress bar edges', () => {
+  it('caps units at TB and rounds the clock, never below zero', () => {
+    assert.deepEqual([999_999, 1_000_000_000_000, 2_000_000_000_000_000].map(formatBytes), ['1000.0 kB', '1.0 TB', '2000.0 TB']);
+    assert.deepEqual([-5, 59.4, 59.5, 3599.5, 36_000].map(formatClock), ['0:00', '0:59', '1:00', '1:00:00', '10:00:00']);
+  });
+
+  it('draws a full bar for an empty total and never past full', () => {
+    assert.equal(progressLine({ sent: 0, total: 0, elapsedMs: 0 }), `[${'█'.repeat(20)}]  100%  0 B / 0 B`);
+    assert.equal(progressLine({ sent: 20, total: 10, elapsedMs: 0 }, 2), '[██]  100%  20 B / 10 B');
+    assert.equal(progressLine({ sent: 1, total: 3, elapsedMs: 0 }, 3), '[█░░]   33%  1 B / 3 B');
+  });
+
+  it('shows a rate from 200 ms on', () => {
+    assert.equal(progressLine({ sent: 500, total: 1_000, elapsedMs: 199 }, 2), '[█░]   50%  500 B / 1.0 kB');
+    assert.equal(progressLine({ sent: 0, total: 1_000, elapsedMs: 1_000 }, 2), '[░░]    0%  0 B / 1.0 kB', 'no rate before a byte moved');
+    assert.equal(progressLine({ sent: 500, total: 1_000, elapsedMs: 200 }, 2), '[█░]   50%  500 B / 1.0 kB  2.5 kB/s  ETA 0:00');
+    assert.equal(progressLine({ sent: 100, total: 1_000, elapsedMs: 1_000 }, 2), '[░░]   10%  100 B / 1.0 kB  100 B/s  ETA 0:09');
+  });
+});

@@ -60,3 +60,37 @@ describe('IOStreams on a terminal', () => {
     assert.equal(bufferIO({ tty: false }).io.animate, false);
   });
 });
+
+describe('redaction edges', () => {
+  it('redacts each kind of signature parameter and nothing that only looks like one', () => {
+    const names = ['X-Amz-Signature', 'X-Amz-Credential', 'X-Amz-Security-Token', 'token', 'sig', 'sv', 'se', 'sp', 'st', 'apikey', 'Expires'];
+    const lookalikes = ['sig', 'sv', 'se', 'sp', 'st'].flatMap((name) => [`x${name}=1`, `${name}x=1`]).join('&');
+    const url = `https://store.example/o?${names.map((name) => `${name}=v`).join('&')}&${lookalikes}&part=4`;
+    assert.equal(redactUrl(url), `https://store.example/o?${names.map((name) => `${name}=[REDACTED]`).join('&')}&${lookalikes}&part=4`);
+  });
+
+  it('redacts a password alone, keeps a URL without userinfo, and returns text that is no URL as it is', () => {
+    assert.equal(redactUrl('https://:pw@host.example/'), 'https://[REDACTED]@host.example/');
+    assert.equal(redactUrl('https://host.example/a?b=c'), 'https://host.example/a?b=c');
+    assert.equal(redactUrl('not a url ?sig=1'), 'not a url ?sig=1');
+  });
+
+  it('redacts every secret header whatever its case', () => {
+    assert.deepEqual(
+      redactHeaders({ Authorization: 'a', 'Proxy-Authorization': 'b', Cookie: 'c', 'set-cookie': 'd', 'X-API-Key': 'e', accept: 'f' }),
+      { Authorization: '[REDACTED]', 'Proxy-Authorization': '[REDACTED]', Cookie: '[REDACTED]', 'set-cookie': '[REDACTED]', 'X-API-Key': '[REDACTED]', accept: 'f' },
+    );
+  });
+
+  it('replaces secrets of four characters or more, every time they occur', () => {
+    assert.equal(redactSecrets('abc abcd abcd', ['abc', 'abcd']), 'abc [REDACTED] [REDACTED]');
+  });
+
+  it('masks keys of twelve characters or more, with a prefix only up to its eighth character', () => {
+    assert.equal(maskKey('abcdefghijk'), '…****');
+    assert.equal(maskKey('abcdefghijkl'), '…ijkl');
+    assert.equal(maskKey('_bcdefghijkl'), '…ijkl');
+    assert.equal(maskKey('abcdefgh_jklmn'), 'abcdefgh_…klmn');
+    assert.equal(maskKey('abcdefghi_klmn'), '…klmn');
+  });
+});

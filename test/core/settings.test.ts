@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { ConfigStore } from '../../src/core/config.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { resolveOutputFormat } from '../../src/core/output.js';
-import { checkBaseUrl, checkConfigValue, resolveProfileName, resolveSettings } from '../../src/core/settings.js';
+import { checkBaseUrl, checkConfigValue, isLoopback, resolveProfileName, resolveSettings } from '../../src/core/settings.js';
+import { UsageError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('settings precedence', () => {
@@ -99,5 +100,83 @@ describe('config store', () => {
     assert.deepEqual(new ConfigStore(dir).profile('staging'), { base_url: 'https://b.example' });
     assert.deepEqual(new ConfigStore(dir).profileNames().sort(), ['default', 'staging']);
     assert.equal(statSync(store.path).mode & 0o777, 0o600);
+  });
+});
+
+describe('settings: each value and where it came from', () => {
+  it('skips empty values at each level', () => {
+    const settings = resolveSettings({ apiKey: '', baseUrl: '' }, { CSAFE_API_KEY: '', CSAFE_BASE_URL: 'https://env.example' }, { api_key: 'sk_p_123456789', base_url: 'https://p.example', user_id: '' }, 'default');
+    assert.deepEqual(settings.apiKey, { value: 'sk_p_123456789', source: 'profile' });
+    assert.deepEqual(settings.baseUrl, { value: 'https://env.example', source: 'env' });
+    assert.equal(settings.userId, undefined);
+    assert.equal(resolveSettings({}, {}, { api_key: '' }, 'default').apiKey, undefined);
+  });
+
+  it('takes every value from the flag, the environment or the profile', () => {
+    const fromFlags = resolveSettings(
+      { timeout: '2s', maxRetries: '4', output: 'ndjson', maxWait: '2m', insecure: true, baseUrl: 'https://f.example' },
+      { CSAFE_TIMEOUT: '3s', CSAFE_MAX_RETRIES: '5', CSAFE_OUTPUT: 'json', CSAFE_USER_ID: 'env-user' },
+      { timeout: '4s', max_retries: '6', output: 'table', user_id: 'profile-user' },
+      'ci',
+    );
+    assert.deepEqual(fromFlags, {
+      profile: 'ci',
+      apiKey: undefined,
+      baseUrl: { value: 'https://f.example', source: 'flag' },
+      userId: { value: 'env-user', source: 'env' },
+      output: 'ndjson',
+      timeoutMs: 2_000,
+      maxRetries: 4,
+      maxWaitMs: 120_000,
+      insecure: true,
+    });
+    const fromEnv = resolveSettings({}, { CSAFE_TIMEOUT: '3s', CSAFE_MAX_RETRIES: '5', CSAFE_OUTPUT: 'json' }, { timeout: '4s', max_retries: '6', user_id: 'profile-user' }, 'ci');
+    assert.deepEqual([fromEnv.timeoutMs, fromEnv.maxRetries, fromEnv.output, fromEnv.userId, fromEnv.insecure], [3_000, 5, undefined, { value: 'profile-user', source: 'profile' }, false]);
+    const fromProfile = resolveSettings({}, {}, { timeout: '4s', max_retries: '6', output: 'table' }, 'ci');
+    assert.deepEqual([fromProfile.timeoutMs, fromProfile.maxRetries, fromProfile.output], [4_000, 6, 'table']);
+    assert.equal(resolveSettings({ maxWait: '' }, {}, {}, 'ci').maxWaitMs, 60_000);
+    assert.throws(() => resolveSettings({ maxWait: 'soon' }, {}, {}, 'ci'), /^UsageError: --max-wait: expected a duration/);
+  });
+
+  it('names a bad base URL or user id by its flag or variable, and a bad profile value with how to fix it', () => {
+    assert.throws(() => resolveSettings({ baseUrl: 'nope' }, {}, {}, 'default'), (error: unknown) => error instanceof UsageError && error.message === '--base-url: expected an https:// or http:// URL, got "nope"' && error.hint === undefined);
+    assert.throws(() => resolveSettings({}, { CSAFE_USER_ID: ' ' }, {}, 'default'), (error: unknown) => error instanceof UsageError && error.message === 'CSAFE_USER_ID: expected a non-empty user id');
+    assert.throws(
+      () => resolveSettings({}, {}, { base_url: 'ftp://x' }, 'ci'),
+      (error: unknown) =>
+        error instanceof UsageError &&
+        error.message === 'base_url in profile "ci": expected an https:// or http:// URL, got "ftp://x"' &&
+        error.hint === 'fix it with `csafe --profile ci config set base_url <value>` or `csafe --profile ci config unset base_url`',
+    );
+    assert.throws(
+      () => resolveSettings({}, {}, { timeout: '0' }, 'default'),
+      (error: unknown) => error instanceof UsageError && error.hint === 'fix it with `csafe config set timeout <value>` or `csafe config unset timeout`',
+    );
+  });
+
+  it('names a bad flag or variable in the message of its own rule; an API key has no rule', () => {
+    assert.throws(() => resolveSettings({ output: 'xml' }, {}, {}, 'default'), (error: unknown) => error instanceof UsageError && error.message.startsWith('--output: expected one of'));
+    assert.throws(() => resolveSettings({}, { CSAFE_MAX_RETRIES: 'x' }, {}, 'default'), (error: unknown) => error instanceof UsageError && error.message === 'CSAFE_MAX_RETRIES: expected a whole number, got "x"');
+    assert.throws(() => resolveSettings({ maxRetries: 'x' }, {}, {}, 'default'), (error: unknown) => error instanceof UsageError && error.message === '--max-retries: expected a whole number, got "x"');
+    assert.throws(() => resolveSettings({}, { CSAFE_BASE_URL: 'x' }, {}, 'default'), (error: unknown) => error instanceof UsageError && error.message === 'CSAFE_BASE_URL: expected an https:// or http:// URL, got "x"');
+    assert.doesNotThrow(() => checkConfigValue('api_key', ''));
+  });
+
+  it('tells loopback hosts from others', () => {
+    assert.deepEqual(
+      ['localhost', '[::1]', '::1', '127.0.0.1', '127.255.1.2', '127.0.10.12'].map(isLoopback),
+      [true, true, true, true, true, true],
+    );
+    assert.deepEqual(['128.0.0.1', 'a127.0.0.1', '127.0.0.1.example', '127.0.0', 'localhost.example', '10.0.0.1'].map(isLoopback), [false, false, false, false, false, false]);
+  });
+
+  it('refuses plain http to another host with a hint, names the source of a bad URL, and trims trailing slashes', () => {
+    assert.throws(
+      () => checkBaseUrl({ value: 'http://api.example/', source: 'profile' }, false),
+      (error: unknown) => error instanceof UsageError && error.message === 'refusing to send the API key over plain http:// to api.example' && error.hint === 'use https://, or pass --insecure if you really mean it',
+    );
+    assert.throws(() => checkBaseUrl({ value: 'ftp://x', source: 'env' }, true), (error: unknown) => error instanceof UsageError && error.message === 'base URL (from env): expected an https:// or http:// URL, got "ftp://x"');
+    assert.equal(checkBaseUrl({ value: 'https://api.example/v1///', source: 'flag' }, false), 'https://api.example/v1');
+    assert.equal(checkBaseUrl({ value: 'http://[::1]:8080/', source: 'flag' }, false), 'http://[::1]:8080');
   });
 });

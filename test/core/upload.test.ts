@@ -17,7 +17,7 @@ interface Received {
   body: Buffer;
 }
 /** How the store answers attempt n: it cuts the connection after the first bytes, or answers once it has read the whole body. */
-type Store = (attempt: number) => 'cut' | { status: number; xml?: string };
+type Store = (attempt: number) => 'cut' | { status: number; xml?: string; delayMs?: number };
 
 const SIGNATURE = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9';
 const xmlError = (code: string, message: string) =>
@@ -47,8 +47,10 @@ describe('uploadFile', () => {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         received.push({ headers: req.headers, url: req.url!, body: Buffer.concat(chunks) });
-        if (answer.xml === undefined) res.writeHead(answer.status, { etag: '"x"' }).end();
-        else res.writeHead(answer.status, { 'content-type': 'application/xml' }).end(answer.xml);
+        setTimeout(() => {
+          if (answer.xml === undefined) res.writeHead(answer.status, { etag: '"x"' }).end();
+          else res.writeHead(answer.status, { 'content-type': 'application/xml' }).end(answer.xml);
+        }, answer.delayMs ?? 0);
       });
     });
     baseUrl = await listenOnLoopback(server);
@@ -109,6 +111,45 @@ describe('uploadFile', () => {
     assert.ok(seen.length >= 1 && seen.length <= elapsed / 20 + 2, `${seen.length} reports in ${elapsed} ms`);
     assert.ok(seen.every((p, i) => p.total === content.length && p.sent <= p.total && (i === 0 || p.sent >= seen[i - 1]!.sent)));
     assert.equal(seen.at(-1)!.sent, content.length);
+    await http.close();
+  });
+
+  it('sends an empty file as an empty body, and no byte past the size given', async () => {
+    store = () => ({ status: 200 });
+    const { http } = client();
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const seen: UploadProgress[] = [];
+    const answer = await uploadFile(http, url(), { path: empty, size: 0 }, { now: () => 0, onProgress: (p) => seen.push(p) });
+    assert.equal(answer.status, 200);
+    assert.deepEqual(seen, [{ sent: 0, total: 0, elapsedMs: 0 }]);
+    await uploadFile(http, url(), { path: file, size: 10 }, { now: Date.now });
+    assert.deepEqual(
+      received.map((r) => [r.headers['content-length'], r.headers['content-type'], r.body.toString()]),
+      [
+        ['0', 'application/json', ''],
+        ['10', 'application/json', content.subarray(0, 10).toString()],
+      ],
+    );
+    await http.close();
+  });
+
+  it('reports progress while the request is in flight, not only at its end', async () => {
+    store = () => ({ status: 200, delayMs: 300 });
+    const { http } = client();
+    const seen: UploadProgress[] = [];
+    await uploadFile(http, url(), { path: file, size: 100 }, { now: Date.now, onProgress: (p) => seen.push(p), progressIntervalMs: 10 });
+    assert.ok(seen.length >= 2, `${seen.length} reports`);
+    await http.close();
+  });
+
+  it('times progress from the start of the current attempt, and reports the end once', async () => {
+    store = (n) => (n === 1 ? { status: 503 } : { status: 200 });
+    const { http } = client();
+    let clock = 0;
+    const seen: UploadProgress[] = [];
+    await uploadFile(http, url(), { path: file, size: 100 }, { now: () => (clock += 1000), onProgress: (p) => seen.push(p), progressIntervalMs: 60_000 });
+    assert.deepEqual(seen, [{ sent: 100, total: 100, elapsedMs: 1000 }], 'one report, at the end, timed from the second attempt');
     await http.close();
   });
 

@@ -29,6 +29,8 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['npm link', 'changes the global npm prefix of the machine'],
   ['npm test', 'is the suite this test is part of'],
   ['npm run bench', 'minutes of full load, deliberately not part of npm test'],
+  ['npm run mutate', 'tens of minutes of full load, deliberately not part of npm test'],
+  ['npm run mutate -- --mutate src/core/retry.ts', 'minutes of full load, deliberately not part of npm test'],
   ['csafe emulator start', 'runs until interrupted, on the fixed port 4477; this test runs its own with --port 0'],
   ['export CSAFE_BASE_URL=http://127.0.0.1:4477 CSAFE_API_KEY=sk_test_csafe_emulator', 'the test sets both, to the emulator it started'],
   ['csafe config set base_url https://<your service host>', 'a placeholder for the real service'],

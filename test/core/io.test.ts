@@ -1,0 +1,111 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { PassThrough, Writable } from 'node:stream';
+import { CsafeError } from '../../src/core/errors.js';
+import { colorEnabled, createIOStreams, type IOSettings } from '../../src/core/io.js';
+
+function streams(options: Partial<IOSettings> & { tty?: boolean } = {}) {
+  let stdout = '';
+  let stderr = '';
+  const out = Object.assign(new PassThrough(), { isTTY: options.tty });
+  const err = Object.assign(new PassThrough(), { isTTY: options.tty });
+  out.on('data', (c) => (stdout += c));
+  err.on('data', (c) => (stderr += c));
+  const io = createIOStreams({ stdin: new PassThrough(), stdout: out, stderr: err, env: {}, ...options });
+  return { io, stdout: () => stdout, stderr: () => stderr };
+}
+
+describe('colorEnabled', () => {
+  it('follows --no-color, then NO_COLOR, then FORCE_COLOR, then the terminal', () => {
+    assert.equal(colorEnabled(true, {}), true);
+    assert.equal(colorEnabled(false, {}), false);
+    assert.equal(colorEnabled(true, {}, false), false);
+    assert.equal(colorEnabled(true, { NO_COLOR: '1' }), false);
+    assert.equal(colorEnabled(true, { NO_COLOR: '' }), true);
+    assert.equal(colorEnabled(false, { FORCE_COLOR: '1' }), true);
+    assert.equal(colorEnabled(false, { FORCE_COLOR: '' }), true);
+    assert.equal(colorEnabled(true, { FORCE_COLOR: '0' }), false);
+    assert.equal(colorEnabled(true, { FORCE_COLOR: 'false' }), false);
+    assert.equal(colorEnabled(false, { NO_COLOR: '1', FORCE_COLOR: '1' }), false);
+    assert.equal(colorEnabled(false, { FORCE_COLOR: '1' }, false), false);
+    assert.equal(colorEnabled(true, { TERM: 'dumb' }), false);
+    assert.equal(colorEnabled(true, { TERM: 'xterm' }), true);
+  });
+});
+
+describe('createIOStreams', () => {
+  it('reads the TTY flags of each stream, or CSAFE_FORCE_TTY=1 for both outputs', () => {
+    const plain = streams({ stdin: Object.assign(new PassThrough(), { isTTY: true }) }).io;
+    assert.deepEqual([plain.stdinIsTTY, plain.stdoutIsTTY, plain.stderrIsTTY, plain.animate], [true, false, false, false]);
+    const forced = streams({ env: { CSAFE_FORCE_TTY: '1' } }).io;
+    assert.deepEqual([forced.stdinIsTTY, forced.stdoutIsTTY, forced.stderrIsTTY, forced.animate], [false, true, true, true]);
+    assert.equal(streams({ env: { CSAFE_FORCE_TTY: 'yes' } }).io.stderrIsTTY, false);
+    assert.deepEqual([streams({ quiet: true, verbose: true }).io.quiet, streams({}).io.quiet, streams({ verbose: true }).io.verbose, streams({}).io.verbose], [true, false, true, false]);
+  });
+
+  it('colours stdout and stderr each by its own terminal', () => {
+    const out = Object.assign(new PassThrough(), { isTTY: true });
+    const io = createIOStreams({ stdin: new PassThrough(), stdout: out, stderr: new PassThrough(), env: {} });
+    assert.equal(io.outColor.level, 1);
+    assert.equal(io.errColor.level, 0);
+    assert.equal(streams({ tty: true, color: false }).io.outColor.level, 0);
+  });
+
+  it('writes notes unless quiet, warnings always, traces only when verbose, dimmed on a terminal', () => {
+    const plain = streams({ verbose: false });
+    plain.io.note('n\u001b');
+    plain.io.warn('w');
+    plain.io.error('e');
+    plain.io.trace('t');
+    assert.equal(plain.stderr(), 'n\u001b\nw\ne\n', 'a pipe gets the text as it is');
+    const verbose = streams({ tty: true, verbose: true, quiet: true, env: { FORCE_COLOR: '1' } });
+    verbose.io.note('hidden');
+    verbose.io.warn('w\u0007');
+    verbose.io.trace('t\u0007');
+    assert.equal(verbose.stderr(), 'w^G\n\u001b[2mt^G\u001b[22m\n');
+  });
+
+  it('writes data to stdout only, waiting for a full pipe to drain', async () => {
+    const chunks: string[] = [];
+    const slow = new Writable({
+      highWaterMark: 1,
+      write(chunk, _encoding, done) {
+        setTimeout(() => {
+          chunks.push(String(chunk));
+          done();
+        }, 5);
+      },
+    });
+    const io = createIOStreams({ stdin: new PassThrough(), stdout: slow, stderr: new PassThrough(), env: {} });
+    await io.out('ab');
+    assert.deepEqual(chunks, ['ab'], 'out() returned only after the pipe drained');
+    await io.out('c');
+    await io.flush();
+    assert.deepEqual(chunks, ['ab', 'c', ''], 'flush() returned after its empty write came through');
+  });
+
+  it('turns a failed stdout into one line, and leaves EPIPE as it is', async () => {
+    const failing = (code: string) =>
+      new Writable({
+        write(_chunk, _encoding, done) {
+          done(Object.assign(new Error(`write ${code}`), { code }));
+        },
+      });
+    const full = createIOStreams({ stdin: new PassThrough(), stdout: failing('ENOSPC'), stderr: new PassThrough(), env: {} });
+    full.stdout.on('error', () => undefined);
+    await full.out('x').catch(() => undefined);
+    await assert.rejects(full.flush(), (error: unknown) => error instanceof CsafeError && error.message === 'cannot write to stdout: write ENOSPC');
+    await assert.rejects(full.out('y'), (error: unknown) => error instanceof CsafeError && error.message === 'cannot write to stdout: write ENOSPC');
+    const closed = createIOStreams({ stdin: new PassThrough(), stdout: failing('EPIPE'), stderr: new PassThrough(), env: {} });
+    closed.stdout.on('error', () => undefined);
+    await closed.out('x').catch(() => undefined);
+    await assert.rejects(closed.flush(), (error: unknown) => !(error instanceof CsafeError) && (error as NodeJS.ErrnoException).code === 'EPIPE');
+  });
+
+  it('flushes nothing on a destroyed stdout', async () => {
+    const out = new PassThrough();
+    out.destroy();
+    const io = createIOStreams({ stdin: new PassThrough(), stdout: out, stderr: new PassThrough(), env: {} });
+    await io.flush();
+  });
+});

@@ -1,0 +1,108 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { InputError, InterruptedError } from '../../src/core/errors.js';
+import { rereadableInput, spoolToTempFile } from '../../src/core/spool.js';
+import { tempDir } from '../helpers/cli.js';
+
+/** Runs `body` with the system temporary directory pointed at a fresh one, to see what is left in it. */
+async function inOwnTmpdir(body: (tmp: string) => Promise<void>): Promise<void> {
+  const saved = process.env.TMPDIR;
+  const tmp = tempDir();
+  process.env.TMPDIR = tmp;
+  try {
+    await body(tmp);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+}
+
+const text = async (stream: NodeJS.ReadableStream) => {
+  let out = '';
+  for await (const chunk of stream) out += chunk;
+  return out;
+};
+
+describe('spoolToTempFile', () => {
+  it('copies the stream to a private file, removed with its directory', async () => {
+    await inOwnTmpdir(async (tmp) => {
+      const spool = await spoolToTempFile(Readable.from(['ab', 'cd']));
+      assert.equal(dirname(dirname(spool.path)), tmp);
+      assert.match(spool.path, /csafe-spool-[^/]+\/input$/);
+      assert.equal(readFileSync(spool.path, 'utf8'), 'abcd');
+      assert.equal(statSync(spool.path).mode & 0o777, 0o600);
+      await spool.remove();
+      assert.deepEqual(readdirSync(tmp), []);
+    });
+  });
+
+  it('removes the copy and reports InterruptedError when aborted', async () => {
+    await inOwnTmpdir(async (tmp) => {
+      const controller = new AbortController();
+      const input = new PassThrough();
+      input.write('partial');
+      const spooling = spoolToTempFile(input, controller.signal);
+      setImmediate(() => controller.abort());
+      await assert.rejects(spooling, InterruptedError);
+      assert.deepEqual(readdirSync(tmp), []);
+    });
+  });
+
+  it('removes the copy and passes on a read error', async () => {
+    await inOwnTmpdir(async (tmp) => {
+      const failure = new Error('read failed');
+      const input = new Readable({
+        read() {
+          this.destroy(failure);
+        },
+      });
+      await assert.rejects(spoolToTempFile(input, new AbortController().signal), (error) => error === failure);
+      assert.deepEqual(readdirSync(tmp), []);
+    });
+  });
+});
+
+describe('rereadableInput', () => {
+  it('keeps a regular file where it is, under its own name', async () => {
+    const path = join(tempDir(), 'in.jsonl');
+    writeFileSync(path, 'x');
+    const input = await rereadableInput(path, new PassThrough(), new AbortController().signal);
+    assert.equal(input.path, path);
+    assert.equal(input.source.name, path);
+    assert.equal(await text(input.source.open()), 'x');
+    await input.remove();
+    assert.equal(existsSync(path), true);
+  });
+
+  it('copies stdin once, named stdin, readable again and again', async () => {
+    await inOwnTmpdir(async (tmp) => {
+      const input = await rereadableInput('-', Readable.from(['line 1\n']), new AbortController().signal);
+      assert.equal(input.source.name, 'stdin');
+      assert.notEqual(input.path, '-');
+      assert.equal(await text(input.source.open()), 'line 1\n');
+      assert.equal(await text(input.source.open()), 'line 1\n');
+      await input.remove();
+      assert.deepEqual(readdirSync(tmp), []);
+    });
+  });
+
+  it('copies a device, and names a directory as the input given', async () => {
+    const device = await rereadableInput('/dev/null', new PassThrough(), new AbortController().signal);
+    assert.equal(device.source.name, '/dev/null');
+    assert.notEqual(device.path, '/dev/null');
+    assert.equal(await text(device.source.open()), '');
+    await device.remove();
+    const dir = join(tempDir(), 'folder');
+    mkdirSync(dir);
+    await assert.rejects(rereadableInput(dir, new PassThrough(), new AbortController().signal), (error) => error instanceof InputError && error.message === `${dir}: is a directory, expected a file`);
+  });
+
+  it('keeps an interruption as it is', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(rereadableInput('-', new PassThrough(), controller.signal), InterruptedError);
+  });
+});
