@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { failOnHolds, labelRows } from '../../src/commands/classify/labels.js';
+import { failOnHolds, labelRows } from '../../../src/commands/classify/labels.js';
 
 describe('classify: label rows and --fail-on', () => {
   it('reads the current shape, keeping unknown decisions', () => {

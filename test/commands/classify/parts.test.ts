@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeForFiles, type SourcedPart } from '../../src/commands/classify/parts.js';
+import { describeForFiles, type SourcedPart } from '../../../src/commands/classify/parts.js';
 
 const parts: SourcedPart[] = [
   { origin: 'post.txt', part: { type: 'text', text: 'hi' } },
