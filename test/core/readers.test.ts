@@ -1,12 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { mapInOrder } from '../../src/core/concurrency.js';
-import { InputError } from '../../src/core/errors.js';
+import { InputError, InterruptedError } from '../../src/core/errors.js';
 import { detectImageType, decodeText } from '../../src/core/input-files.js';
-import { inputSource, readRecords } from '../../src/core/readers.js';
+import { fileError, inputSource, isRegularFile, openFileStream, readRecords } from '../../src/core/readers.js';
 import { tempDir } from '../helpers/cli.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
@@ -52,6 +54,77 @@ describe('readRecords', () => {
     const missing = inputSource(join(dir, 'nope.json'), Readable.from([]));
     await assert.rejects(collect(readRecords(missing)), refused(`${missing.name}: no such file`));
     await assert.rejects(collect(readRecords(inputSource('-', Readable.from([])))), refused('stdin: is empty, expected at least one JSON record'));
+  });
+});
+
+describe('opening inputs', () => {
+  const dir = tempDir();
+  const text = async (stream: Readable) => Buffer.concat(await collect(stream as AsyncIterable<Buffer>)).toString();
+  const fifo = (name: string) => {
+    const path = join(dir, name);
+    execFileSync('mkfifo', [path]);
+    return path;
+  };
+
+  it('explains each file-system error by the name it was given', () => {
+    const failure = (code: string, message = `${code}: x`) => Object.assign(new Error(message), { code });
+    assert.equal(fileError('a.json', failure('ENOENT')).message, 'a.json: no such file');
+    assert.equal(fileError('a.json', failure('EISDIR')).message, 'a.json: is a directory, expected a file');
+    assert.equal(fileError('a.json', failure('EACCES')).message, 'a.json: permission denied');
+    assert.equal(fileError('a.json', failure('EIO', 'i/o error')).message, 'a.json: i/o error');
+    assert.equal(fileError('a.json', 'plain text').message, 'a.json: plain text');
+    assert.ok(fileError('a.json', failure('EIO')) instanceof InputError);
+    const abort = Object.assign(new Error('The operation was aborted'), { name: 'AbortError' });
+    assert.ok(fileError('a.json', abort) instanceof InterruptedError);
+  });
+
+  it('tells a regular or missing file (read twice) from a pipe, a socket or a directory (read once)', async () => {
+    writeFileSync(join(dir, 'plain.json'), '{}');
+    mkdirSync(join(dir, 'folder'));
+    assert.equal(isRegularFile(join(dir, 'plain.json')), true);
+    assert.equal(isRegularFile(join(dir, 'absent.json')), true);
+    assert.equal(isRegularFile(join(dir, 'folder')), false);
+    assert.equal(isRegularFile(fifo('kind.fifo')), false);
+    const server = createServer().listen(join(dir, 'kind.sock'));
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      assert.equal(isRegularFile(join(dir, 'kind.sock')), false);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('reads a named pipe through a handle that Ctrl-C can close while no writer has come', { timeout: 10_000 }, async () => {
+    const path = fifo('waiting.fifo');
+    const interrupt = new AbortController();
+    const reading = text(openFileStream(path, interrupt.signal));
+    interrupt.abort();
+    await assert.rejects(reading, (error: Error) => error.name === 'AbortError');
+  });
+
+  it('reads what a writer puts in a named pipe, to its end', { timeout: 10_000 }, async () => {
+    const path = fifo('written.fifo');
+    const reading = text(openFileStream(path));
+    const writer = openSync(path, 'w');
+    writeFileSync(writer, '{"a":1}\n');
+    closeSync(writer);
+    assert.equal(await reading, '{"a":1}\n');
+  });
+
+  it('leaves stdin open after reading it, and closes a file it opened', async () => {
+    // As process.stdin: ending does not destroy it (autoDestroy off), so only a destroy() would.
+    const stdin = new Readable({ read() {}, autoDestroy: false });
+    stdin.push('{"a":1}\n');
+    stdin.push(null);
+    await collect(readRecords(inputSource('-', stdin)));
+    assert.equal(stdin.destroyed, false);
+    writeFileSync(join(dir, 'closed.json'), '{"a":1}\n{"b":2}\n');
+    const source = inputSource(join(dir, 'closed.json'), Readable.from([]));
+    let opened: Readable | undefined;
+    const records = readRecords({ name: source.name, open: () => (opened = source.open()) });
+    await records.next();
+    await records.return(undefined);
+    assert.equal(opened?.destroyed, true);
   });
 });
 
