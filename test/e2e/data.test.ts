@@ -80,7 +80,7 @@ describe('csafe settings put and data add/status', () => {
     assert.equal(result.code, 0, result.stderr);
     const posts = (await dataRequests(emulator)).filter((r) => r.method === 'POST');
     // Requests run side by side (--concurrency), so they may arrive in any order: compare the sizes, largest first.
-    assert.deepEqual(posts.map((r) => r.content_length).sort((a, b) => (b ?? 0) - (a ?? 0)), [cap, cap, cap, cap, cap, cap - (lines[0]!.length + 1) * 2], `requests of at most ${cap} bytes, each as full as it can be`);
+    assert.deepEqual(posts.map((r) => Number(r.content_length)).sort((a, b) => b - a), [cap, cap, cap, cap, cap, cap - (lines[0]!.length + 1) * 2], `requests of at most ${cap} bytes, each as full as it can be`);
     assert.deepEqual((JSON.parse(result.stdout) as Array<{ objects: number }>).map((r) => r.objects), [7, 7, 7, 7, 7, 5]);
   });
 
