@@ -1,10 +1,10 @@
 import type { HttpClient, RequestSpec } from '../core/http.js';
 import {
-  addDataResponseSchema,
+  acceptedResponseSchema,
   importResponseSchema,
   requestRecordSchema,
   settingsResponseSchema,
-  type AddDataResponse,
+  type AcceptedResponse,
   type ImportResponse,
   type NamespaceSchema,
   type RequestRecord,
@@ -24,7 +24,7 @@ export async function putSettings(http: HttpClient, namespace: string, schema: N
  * service upserts objects by id, so a batch that may have been processed (a reset or a timeout
  * after it arrived) is retried like any other request, and sending it twice stores it once.
  */
-export async function addData(http: HttpClient, namespace: string, body: Buffer): Promise<AddDataResponse> {
+export async function addData(http: HttpClient, namespace: string, body: Buffer): Promise<AcceptedResponse> {
   const path = namespacePath(namespace);
   const spec: RequestSpec = {
     method: 'POST',
@@ -33,7 +33,7 @@ export async function addData(http: HttpClient, namespace: string, body: Buffer)
     // After Ctrl-C the answer still comes: without it the run could not say whether the batch was accepted.
     finishOnInterrupt: true,
   };
-  return parseResponse(addDataResponseSchema, (await http.request(spec)).body, `POST ${path}`);
+  return parseResponse(acceptedResponseSchema, (await http.request(spec)).body, `POST ${path}`);
 }
 
 /** The serialised body of one add request, built from objects as read (their own bytes, not re-encoded). */

@@ -90,8 +90,9 @@ export const settingsRequestSchema = z.strictObject({ schema: namespaceSchemaSch
 
 export const settingsResponseSchema = z.looseObject({ namespace: z.string(), status: z.string() });
 
-export const addDataResponseSchema = z.looseObject({ requestId: z.string(), status: z.string() });
-export type AddDataResponse = z.infer<typeof addDataResponseSchema>;
+/** `{requestId, status: "accepted"}`: what POST /v1/data and both stream endpoints answer. */
+export const acceptedResponseSchema = z.looseObject({ requestId: z.string(), status: z.string() });
+export type AcceptedResponse = z.infer<typeof acceptedResponseSchema>;
 
 export const importResponseSchema = z.looseObject({
   expires_at: z.string(),

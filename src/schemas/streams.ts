@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { problemsFromZod, type FieldProblem } from './issues.js';
+
+/**
+ * Livestreams: POST /v1/streams/{ns} (monitor an address) and POST /v1/streams/{ns}/parts
+ * (append parts). Strict, as everything csafe sends; the emulator refuses with the same schemas.
+ */
+
+export const STREAM_PART_TYPES = ['audio_url', 'frame_image_url', 'chat_message', 'transcript'] as const;
+export type StreamPartType = (typeof STREAM_PART_TYPES)[number];
+
+/** Schemes of a livestream address: HLS/DASH over HTTP(S), RTMP(S), RTSP and SRT ingest. */
+export const STREAM_URL_SCHEMES = ['http', 'https', 'rtmp', 'rtmps', 'rtsp', 'srt'] as const;
+/** Audio and frame links are fetched as files. */
+const PART_URL_SCHEMES = ['http', 'https'] as const;
+
+/** "is required" when the field is absent, the expectation otherwise. */
+const expecting = (expected: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? `is required: ${expected}` : expected;
+
+const nonEmpty = (expected: string) => z.string({ error: expecting(expected) }).min(1, { error: expected });
+
+const schemeOf = (value: string): string | undefined => (URL.canParse(value) ? new URL(value).protocol.slice(0, -1) : undefined);
+
+const absoluteUrl = (schemes: readonly string[]) => {
+  const expected = `expected an absolute ${schemes.slice(0, -1).join(', ')} or ${schemes.at(-1)} URL`;
+  return nonEmpty(expected).refine((value) => schemes.includes(schemeOf(value) ?? ''), { error: expected });
+};
+
+const timestamp = z.iso.datetime({
+  offset: true,
+  error: expecting('expected an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00Z'),
+});
+
+const mediaPart = <T extends 'audio_url' | 'frame_image_url'>(type: T) =>
+  z.strictObject({ type: z.literal(type), timestamp, url: absoluteUrl(PART_URL_SCHEMES) });
+
+const streamPartSchema = z.discriminatedUnion('type', [
+  mediaPart('audio_url'),
+  mediaPart('frame_image_url'),
+  z.strictObject({
+    type: z.literal('chat_message'),
+    sender_display_name: z.string({ error: expecting('expected a string (the name shown in the chat)') }),
+    sender_id: nonEmpty('expected a non-empty string (your stable identifier of the sender)'),
+    text: nonEmpty('expected a non-empty string (the message)'),
+    timestamp,
+  }),
+  z.strictObject({
+    type: z.literal('transcript'),
+    text: nonEmpty('expected a non-empty string (what was said)'),
+    timestamp,
+    speaker: z.string({ error: 'expected a string' }).optional(),
+  }),
+]);
+export type StreamPart = z.infer<typeof streamPartSchema>;
+
+const isPartType = (type: unknown): type is StreamPartType => (STREAM_PART_TYPES as readonly unknown[]).includes(type);
+
+/** Every reason the service would refuse this part; the type is checked first so an unknown one names the four. */
+export function streamPartProblems(value: unknown): FieldProblem[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return [{ path: [], message: 'expected a JSON object (one stream part)' }];
+  }
+  const type = (value as { type?: unknown }).type;
+  if (type === undefined) return [{ path: ['type'], message: `is required: one of ${STREAM_PART_TYPES.join(', ')}` }];
+  if (!isPartType(type)) {
+    return [{ path: ['type'], message: `unknown part type ${JSON.stringify(type)}: expected one of ${STREAM_PART_TYPES.join(', ')}` }];
+  }
+  const parsed = streamPartSchema.safeParse(value);
+  return parsed.success ? [] : problemsFromZod(parsed.error);
+}
+
+const streamId = nonEmpty('expected a non-empty string (your identifier of the stream)');
+
+export const watchStreamRequestSchema = z.strictObject({ id: streamId, stream_url: absoluteUrl(STREAM_URL_SCHEMES) });
+export type WatchStreamRequest = z.infer<typeof watchStreamRequestSchema>;
+
+const streamPartsEnvelopeSchema = z.strictObject({
+  id: streamId,
+  data: z.array(z.unknown(), { error: expecting('expected an array of stream parts') }).min(1, { error: 'expected at least one part' }),
+});
+
+/** Every reason the service would refuse a parts request; each part is checked on its own, named by its index. */
+export function streamPartsRequestProblems(body: unknown): FieldProblem[] {
+  const envelope = streamPartsEnvelopeSchema.safeParse(body);
+  if (!envelope.success) return problemsFromZod(envelope.error);
+  return envelope.data.data.flatMap((part, index) =>
+    streamPartProblems(part).map((problem) => ({ path: ['data', index, ...problem.path], message: problem.message })),
+  );
+}
