@@ -12,6 +12,14 @@ export interface LaneOptions<T> {
   maxBatchItems: number;
   maxBatchBytes: number;
   sizeOf(item: T): number;
+  /**
+   * A lane hands over a batch that is not full once its oldest item has waited this long, so a
+   * slow trickle from a pipe still goes out. Without it a lane waits for a full batch or the end
+   * of the input; a full batch always goes at once.
+   */
+  flushAfterMs?: number;
+  /** Items a lane may hold waiting (default maxBatchItems × QUEUED_BATCHES_PER_LANE); reading pauses while it is full. */
+  capacity?: number;
 }
 
 /**
@@ -25,10 +33,11 @@ export async function runLanes<T>(
   options: LaneOptions<T>,
   work: (batch: T[]) => Promise<void>,
 ): Promise<void> {
-  const queues = Array.from({ length: options.lanes }, () => new LaneQueue<T>(options.maxBatchItems * QUEUED_BATCHES_PER_LANE));
+  const limits = { ...options, capacity: options.capacity ?? options.maxBatchItems * QUEUED_BATCHES_PER_LANE };
+  const queues = Array.from({ length: options.lanes }, () => new LaneQueue<T>(limits));
   const lanes = queues.map(async (queue) => {
     try {
-      for (let batch = await queue.take(options); batch !== undefined; batch = await queue.take(options)) await work(batch);
+      for (let batch = await queue.take(); batch !== undefined; batch = await queue.take()) await work(batch);
     } catch (error) {
       // One lane failing stops them all: the reader and the other lanes see the same error.
       for (const other of queues) other.abort(error);
@@ -49,37 +58,46 @@ export async function runLanes<T>(
   if (failure) throw (failure as PromiseRejectedResult).reason;
 }
 
+type QueueLimits<T> = Omit<LaneOptions<T>, 'lanes' | 'laneOf'> & { capacity: number };
+
+/** An item waiting in a lane: its size, counted once, and when it arrived (performance.now()). */
+interface Waiting<T> {
+  item: T;
+  size: number;
+  since: number;
+}
+
 class LaneQueue<T> {
-  private items: T[] = [];
+  private waiting: Waiting<T>[] = [];
+  private bytes = 0;
   private closed = false;
   private failure?: { error: unknown };
   private wake?: () => void;
   private wakeReader?: () => void;
 
-  constructor(private readonly capacity: number) {}
+  constructor(private readonly limits: QueueLimits<T>) {}
 
   async put(item: T): Promise<void> {
-    while (this.items.length >= this.capacity && !this.failure) await new Promise<void>((resolve) => (this.wakeReader = resolve));
+    while (this.waiting.length >= this.limits.capacity && !this.failure) await new Promise<void>((resolve) => (this.wakeReader = resolve));
     if (this.failure) throw this.failure.error;
-    this.items.push(item);
+    const size = this.limits.sizeOf(item);
+    this.waiting.push({ item, size, since: performance.now() });
+    this.bytes += size;
     this.notify();
   }
 
-  /** The next batch, waiting until it is full or the input has ended; undefined when all is done. */
-  async take(options: Pick<LaneOptions<T>, 'maxBatchItems' | 'maxBatchBytes' | 'sizeOf'>): Promise<T[] | undefined> {
-    while (this.items.length < options.maxBatchItems && !this.closed && !this.failure) {
-      await new Promise<void>((resolve) => (this.wake = resolve));
-    }
-    if (this.failure || this.items.length === 0) return undefined;
-    const limits = { maxItems: options.maxBatchItems, maxBytes: options.maxBatchBytes };
+  /** The next batch, waiting until one is due or the input has ended; undefined when all is done. */
+  async take(): Promise<T[] | undefined> {
+    while (!this.batchDue() && !this.closed && !this.failure) await this.change();
+    if (this.failure || this.waiting.length === 0) return undefined;
     const fill = { items: 0, bytes: 0 };
-    for (const item of this.items) {
-      const size = options.sizeOf(item);
-      if (!fitsInBatch(fill, size, limits)) break;
+    for (const { size } of this.waiting) {
+      if (!fitsInBatch(fill, size, { maxItems: this.limits.maxBatchItems, maxBytes: this.limits.maxBatchBytes })) break;
       fill.items++;
       fill.bytes += size;
     }
-    const batch = this.items.splice(0, fill.items);
+    const batch = this.waiting.splice(0, fill.items).map((waiting) => waiting.item);
+    this.bytes -= fill.bytes;
     this.wakeReader?.();
     return batch;
   }
@@ -93,6 +111,31 @@ class LaneQueue<T> {
     this.failure ??= { error };
     this.notify();
     this.wakeReader?.();
+  }
+
+  /** A full batch (by items or bytes), a full lane, or an oldest item that has waited the flush interval. */
+  private batchDue(): boolean {
+    const count = this.waiting.length;
+    const { maxBatchItems, maxBatchBytes, capacity } = this.limits;
+    return count >= maxBatchItems || count >= capacity || this.bytes >= maxBatchBytes || this.flushDueInMs() === 0;
+  }
+
+  /** How long until the oldest item has waited the flush interval; undefined when nothing waits or there is no interval. */
+  private flushDueInMs(): number | undefined {
+    const oldest = this.waiting[0];
+    if (oldest === undefined || this.limits.flushAfterMs === undefined) return undefined;
+    return Math.max(0, oldest.since + this.limits.flushAfterMs - performance.now());
+  }
+
+  /** Until something is put, the input ends or fails, or the oldest item's flush interval is up. */
+  private async change(): Promise<void> {
+    const dueInMs = this.flushDueInMs();
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      this.wake = resolve;
+      if (dueInMs !== undefined) timer = setTimeout(resolve, dueInMs);
+    });
+    clearTimeout(timer);
   }
 
   private notify(): void {
