@@ -13,6 +13,7 @@ import {
   InterruptedError,
   MissingCredentialsError,
   PermissionDeniedError,
+  TerminatedError,
   UsageError,
   WaitTimeoutError,
   type ExitCodeValue,
@@ -43,6 +44,7 @@ Exit codes:
   5    partial failure: some records failed (written to the --failed file)
   124  a wait timed out
   130  interrupted (Ctrl-C)
+  143  terminated (SIGTERM) while stream parts --follow flushed what it held
 
 Environment:
   CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_TIMEOUT,
@@ -218,6 +220,7 @@ const ERROR_EXIT_CODES: ReadonlyArray<readonly [abstract new (...args: never[]) 
   [AuthenticationError, ExitCode.auth],
   [PermissionDeniedError, ExitCode.auth],
   [WaitTimeoutError, ExitCode.waitTimeout],
+  [TerminatedError, ExitCode.terminated],
   [InterruptedError, ExitCode.interrupted],
 ];
 

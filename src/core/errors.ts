@@ -8,6 +8,8 @@ export const ExitCode = {
   partial: 5,
   waitTimeout: 124,
   interrupted: 130,
+  /** 128 + SIGTERM, as a shell reports a process the signal ended. */
+  terminated: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -68,6 +70,13 @@ export class WaitTimeoutError extends CsafeError {}
 export class InterruptedError extends CsafeError {
   constructor(message = 'interrupted') {
     super(message);
+  }
+}
+
+/** SIGTERM (a service manager stopping csafe) ended a run that finishes its work on a signal (stream parts --follow). */
+export class TerminatedError extends InterruptedError {
+  constructor() {
+    super('terminated (SIGTERM)');
   }
 }
 

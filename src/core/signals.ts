@@ -1,3 +1,5 @@
+import { InterruptedError, TerminatedError } from './errors.js';
+
 const HOOKED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
@@ -17,3 +19,7 @@ export async function importKeepingSignals<T>(load: () => Promise<T>): Promise<T
   }
   return loaded;
 }
+
+/** How a run stopped by the process signal ends: bin/csafe aborts it with the signal's name as the reason. */
+export const interruptionOf = (signal: AbortSignal): InterruptedError =>
+  signal.reason === 'SIGTERM' ? new TerminatedError() : new InterruptedError();

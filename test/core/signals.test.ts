@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { importKeepingSignals } from '../../src/core/signals.js';
+import { InterruptedError, TerminatedError } from '../../src/core/errors.js';
+import { importKeepingSignals, interruptionOf } from '../../src/core/signals.js';
 
 describe('importKeepingSignals', () => {
   it('takes off the signal hooks a module adds on import, and keeps the ones there before', async () => {
@@ -19,6 +20,22 @@ describe('importKeepingSignals', () => {
       assert.ok(!process.listeners('SIGTERM').includes(theirs));
     } finally {
       process.removeListener('SIGINT', ours);
+    }
+  });
+});
+
+describe('interruptionOf', () => {
+  const aborted = (reason?: unknown) => {
+    const controller = new AbortController();
+    controller.abort(reason);
+    return controller.signal;
+  };
+
+  it('is a TerminatedError for SIGTERM and an InterruptedError for Ctrl-C or any other reason', () => {
+    assert.ok(interruptionOf(aborted('SIGTERM')) instanceof TerminatedError);
+    for (const reason of ['SIGINT', undefined]) {
+      const error = interruptionOf(aborted(reason));
+      assert.ok(error instanceof InterruptedError && !(error instanceof TerminatedError), String(reason));
     }
   });
 });
