@@ -9,6 +9,7 @@ import type { RequestLogEntry } from './http/request-log.js';
 import { createEmulatorServer } from './http/server.js';
 import type { EmulatorConfig } from './config.js';
 import { createState } from './stores/state.js';
+import { StreamStore } from './stores/stream-store.js';
 
 export interface EmulatorOptions {
   host?: string;
@@ -85,10 +86,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     uploadIdleTimeoutMs: options.uploadIdleTimeoutMs ?? 5 * 60_000,
     ...(options.faults !== undefined && { faults: options.faults }),
   };
-  const data = await DataStore.open(options.dataDir).catch((error: unknown) => {
+  const { data, streams } = await openStores(options.dataDir).catch((error: unknown) => {
     throw new EmulatorStartError('data_dir', systemReason(error));
   });
-  const state = createState(data);
+  const state = createState(data, streams);
   const server = createEmulatorServer(config, state);
   await listen(server, options.port ?? DEFAULT_PORT, host).catch(async (error: unknown) => {
     await data.close();
@@ -103,9 +104,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requests: () => [...state.requests],
     close: async () => {
       await close(server);
+      await streams.settle();
       await data.close();
     },
   };
+}
+
+async function openStores(dataDir: string | undefined) {
+  const data = await DataStore.open(dataDir);
+  const streams = await StreamStore.open(data.root).catch(async (error: unknown) => {
+    await data.close();
+    throw error;
+  });
+  return { data, streams };
 }
 
 /** "no such file or directory" from "ENOENT: no such file or directory, mkdir '/proc/x'". */

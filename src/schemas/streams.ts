@@ -72,13 +72,19 @@ export function streamPartProblems(value: unknown): FieldProblem[] {
 
 const streamId = nonEmpty('expected a non-empty string (your identifier of the stream)');
 
-export const watchStreamRequestSchema = z.strictObject({ id: streamId, stream_url: absoluteUrl(STREAM_URL_SCHEMES) });
+export const watchStreamRequestSchema = z.strictObject(
+  { id: streamId, stream_url: absoluteUrl(STREAM_URL_SCHEMES) },
+  { error: 'expected a JSON object with id and stream_url' },
+);
 export type WatchStreamRequest = z.infer<typeof watchStreamRequestSchema>;
 
-const streamPartsEnvelopeSchema = z.strictObject({
-  id: streamId,
-  data: z.array(z.unknown(), { error: expecting('expected an array of stream parts') }).min(1, { error: 'expected at least one part' }),
-});
+const streamPartsEnvelopeSchema = z.strictObject(
+  {
+    id: streamId,
+    data: z.array(z.unknown(), { error: expecting('expected an array of stream parts') }).min(1, { error: 'expected at least one part' }),
+  },
+  { error: 'expected a JSON object with id and data' },
+);
 
 /** Every reason the service would refuse a parts request; each part is checked on its own, named by its index. */
 export function streamPartsRequestProblems(body: unknown): FieldProblem[] {
