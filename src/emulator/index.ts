@@ -26,7 +26,7 @@ export interface EmulatorOptions {
   processingDelayMs?: number;
   /** Lifetime of an import's pre-signed upload URL (12 hours, as the spec says, by default). */
   uploadTtlMs?: number;
-  /** Where namespaces, requests, uploads, outputs and the signing secret persist; a private temporary directory when absent. */
+  /** Where namespaces, requests, uploads, outputs, streams and the signing secret persist; a private temporary directory when absent. */
   dataDir?: string;
   now?: () => number;
   /** How long a client may take to send a request's headers (60 s by default); then the connection is closed. */
