@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers/cli.js';
@@ -214,6 +216,14 @@ describe('emulator: POST /v1/streams/{namespace}/parts', () => {
     assertError(await sendParts(emulator, 's', [chat('x')], 'a%2Fb'), 400, 'namespace');
   });
 
+  test('over 6 MB is a 413; another method is a 405 naming POST', async () => {
+    const big = Array.from({ length: 700 }, () => transcript('x'.repeat(10_000)));
+    assertError(await sendParts(emulator, 's', big), 413);
+    const error = assertError(await call(emulator, 'GET', '/v1/streams/live/parts'), 405);
+    assert.match(error.message, /allowed: POST$/);
+    assert.deepEqual(await streamIds(emulator), []);
+  });
+
   test('a body that is not JSON by its Content-Type is a 415', async () => {
     const reply = await call(emulator, 'POST', '/v1/streams/live/parts', { body: JSON.stringify({ id: 's', data: [chat('x')] }), headers: { 'Content-Type': 'text/plain' } });
     assertError(reply, 415);
@@ -317,6 +327,23 @@ describe('emulator: streams under --data-dir', () => {
   });
 });
 
+describe('emulator: stream parts on disk', () => {
+  test('the parts of each request are appended to the stream JSONL file as they arrive, one line each, labels included', async () => {
+    const dataDir = tempDir('csafe-emulator-streams-');
+    await withEmulator({ dataDir }, async (emulator) => {
+      const partsFile = () => {
+        const files = readdirSync(join(dataDir, 'streams'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('parts.jsonl'));
+        assert.equal(files.length, 1);
+        return readFileSync(join(dataDir, 'streams', files[0]!), 'utf8');
+      };
+      await sendParts(emulator, 's', [chat('kill'), frame()]);
+      assert.deepEqual(partsFile().split('\n'), [JSON.stringify({ ...chat('kill'), labels: [{ label: 'violence', score: 0.85, decision: 'match' }] }), JSON.stringify({ ...frame(), labels: [] }), '']);
+      await sendParts(emulator, 's', [transcript('more')]);
+      assert.equal(partsFile().split('\n').length, 4);
+    });
+  });
+});
+
 describe('emulator: faults and latency on stream routes', () => {
   test('429 and 503 faults refuse both stream endpoints without storing anything; /_emulator is never faulted', async () => {
     for (const kind of ['429', '503'] as const) {
@@ -328,10 +355,18 @@ describe('emulator: faults and latency on stream routes', () => {
     }
   });
 
-  test('a reset fault stores the parts, then cuts the response', async () => {
+  test('a reset fault stores the parts, then cuts the response; a timeout fault stores them, then holds the answer', async () => {
     await withEmulator({ faults: { rate: 1, kinds: ['reset'], seed: 1, delayMs: 0 } }, async (emulator) => {
       await assert.rejects(sendParts(emulator, 's', [chat('x')]));
       assert.equal((await inspect(emulator, 's')).parts.length, 1, 'processed before the cut');
+    });
+    await withEmulator({ faults: { rate: 1, kinds: ['timeout'], seed: 1, delayMs: 60_000 } }, async (emulator) => {
+      let answered = false;
+      const watching = watch(emulator, 's', 'https://a.example/x').then(() => (answered = true), () => undefined);
+      await waitFor(async () => (await call(emulator, 'GET', '/_emulator/streams/live/s')).status === 200, { what: 'the stream to be stored' });
+      assert.equal(answered, false, 'stored, but the answer is held');
+      await emulator.close();
+      await watching;
     });
   });
 
