@@ -62,11 +62,11 @@ export class StreamStore {
   /** The stream as it stands now, or undefined for one never watched and never sent parts. */
   snapshot(namespace: string, id: string): Promise<StreamSnapshot | undefined> {
     return this.inTurn(async () => {
-      const exists = await stat(this.streamFile(namespace, id, '')).then(() => true, (error: unknown) => (isMissing(error) ? false : Promise.reject(error)));
+      const exists = await stat(this.streamFile(namespace, id, '')).then(() => true, ifMissing(false));
       if (!exists) return undefined;
       const watched = await readJsonFile<{ stream_url: string }>(this.streamFile(namespace, id, 'stream.json'));
       const partsFile = this.streamFile(namespace, id, 'parts.jsonl');
-      const partsBytes = await stat(partsFile).then((info) => info.size, (error: unknown) => (isMissing(error) ? 0 : Promise.reject(error)));
+      const partsBytes = await stat(partsFile).then((info) => info.size, ifMissing(0));
       return { id, stream_url: watched?.stream_url ?? null, partsFile, partsBytes };
     });
   }
@@ -74,7 +74,7 @@ export class StreamStore {
   /** The namespace's stream ids, in the order they were first seen. */
   ids(namespace: string): Promise<string[]> {
     return this.inTurn(async () => {
-      const text = await readFile(this.idsFile(namespace), 'utf8').catch((error: unknown) => (isMissing(error) ? '' : Promise.reject(error)));
+      const text = await readFile(this.idsFile(namespace), 'utf8').catch(ifMissing(''));
       return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as string);
     });
   }
@@ -108,6 +108,14 @@ export class StreamStore {
   private idsFile = (namespace: string) => join(this.root, digestName(namespace), 'ids');
   private streamFile = (namespace: string, id: string, name: string) => join(this.root, digestName(namespace), digestName(id), name);
 }
+
+/** A failure handler: `fallback` when the file is not there, the failure itself otherwise. */
+const ifMissing =
+  <T>(fallback: T) =>
+  (error: unknown): T => {
+    if (isMissing(error)) return fallback;
+    throw error;
+  };
 
 /**
  * The parts of a snapshot as the members of a JSON array, read from disk as they are sent: each
