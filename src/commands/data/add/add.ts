@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
+import { problemLine, reportInvalid, setAside, type CheckedRecord } from '../../../core/checked-records.js';
 import { CsafeError, UsageError } from '../../../core/errors.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import type { IOStreams } from '../../../core/io.js';
@@ -13,7 +14,7 @@ import { parseNamespace } from '../../namespace.js';
 import { addBatchFlags, addOptionsSchema, type AddOptions } from './options.js';
 import { AddCheckpoint } from './checkpoint.js';
 import { deliverObjects, type AcceptedRequest, type AddDelivery, type NumberedObject } from './deliver.js';
-import { checkObjects, problemLine, type CheckedObject } from '../shared/objects.js';
+import { checkObjects } from '../shared/objects.js';
 import { describeFailure, objectLines, printObjects } from '../shared/render.js';
 import { waitForRequests, waitTimeoutMs } from '../shared/wait.js';
 
@@ -63,7 +64,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
   try {
     if (checkFirst) {
-      const invalid = await reportInvalid(source, options, ctx.io);
+      const invalid = await reportInvalid(checkObjects(readRecords(source), options.maxBatchBytes), source.name, ctx.io);
       if (invalid > 0) {
         ctx.io.warn(`nothing was sent: fix the ${countOf(invalid, 'invalid record')}, or pass --skip-invalid FILE to send the rest`);
         return { kind: 'checked', invalid };
@@ -82,17 +83,6 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   } finally {
     await input?.remove();
   }
-}
-
-/** The checking pass: prints every problem as file:line: field: expected …; returns how many records have one. */
-async function reportInvalid(source: InputSource, options: AddOptions, io: IOStreams): Promise<number> {
-  let invalid = 0;
-  for await (const object of checkObjects(readRecords(source), options.maxBatchBytes)) {
-    if ('json' in object) continue;
-    invalid++;
-    io.warn(problemLine(source.name, object));
-  }
-  return invalid;
 }
 
 async function addObjects(ctx: Context, namespace: string, input: { source: InputSource; path: string }, options: AddOptions, format: OutputFormat) {
@@ -171,7 +161,7 @@ interface Sorting {
 }
 
 /** Objects to send, numbered by their position among all records of the input. */
-async function* sendable(objects: AsyncIterable<CheckedObject>, sorting: Sorting): AsyncGenerator<NumberedObject> {
+async function* sendable(objects: AsyncIterable<CheckedRecord>, sorting: Sorting): AsyncGenerator<NumberedObject> {
   let position = 0;
   for await (const object of objects) {
     position++;
@@ -182,8 +172,7 @@ async function* sendable(objects: AsyncIterable<CheckedObject>, sorting: Sorting
     } else if (sorting.invalid === undefined) {
       throw new CsafeError(`${problemLine(sorting.inputName, object)}: the input changed after it was checked; nothing more was sent`);
     } else {
-      sorting.io.warn(problemLine(sorting.inputName, object));
-      await sorting.invalid.append({ line: object.line, error: object.problem, record: object.text }, object.line);
+      await setAside(sorting.invalid, sorting.inputName, object, sorting.io);
     }
   }
 }
