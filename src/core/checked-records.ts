@@ -1,3 +1,4 @@
+import { CsafeError } from './errors.js';
 import type { FailedFile } from './failed-file.js';
 import type { IOStreams } from './io.js';
 import type { JsonRecord } from './json-position.js';
@@ -59,4 +60,16 @@ export async function reportInvalid(records: AsyncIterable<CheckedRecord>, input
 export async function setAside(file: FailedFile, inputName: string, record: InvalidRecord, io: IOStreams): Promise<void> {
   io.warn(problemLine(inputName, record));
   await file.append({ line: record.line, error: record.problem, record: record.text }, record.line);
+}
+
+/**
+ * The records to send, in input order. An invalid one is set aside when there is a --skip-invalid
+ * file; met without one, the input was checked first, so it changed since: the run stops.
+ */
+export async function* validRecords<T extends CheckedRecord>(records: AsyncIterable<T>, inputName: string, io: IOStreams, invalid?: FailedFile): AsyncGenerator<Extract<T, SendableRecord>> {
+  for await (const record of records) {
+    if ('json' in record) yield record as Extract<T, SendableRecord>;
+    else if (invalid === undefined) throw new CsafeError(`${problemLine(inputName, record)}: the input changed after it was checked; nothing more was sent`);
+    else await setAside(invalid, inputName, record as InvalidRecord, io);
+  }
 }
