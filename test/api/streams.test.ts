@@ -3,10 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { partsFrameBytes, sendStreamParts, watchStream } from '../../src/api/streams.js';
 import { ServerError, UnexpectedResponseError } from '../../src/core/errors.js';
-import { HttpClient } from '../../src/core/http.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/core/retry.js';
-import { bufferIO } from '../helpers/io.js';
-import { closeServer, listenOnLoopback } from '../helpers/server.js';
+import type { HttpClient } from '../../src/core/http.js';
+import { closeServer, listenOnLoopback, loopbackClient } from '../helpers/server.js';
 
 /** The stream calls against a loopback server answering each request with the next status of `statuses` (then 200) and `answer`. */
 describe('stream calls', () => {
@@ -27,16 +25,7 @@ describe('stream calls', () => {
         res.end(JSON.stringify(status === 200 ? answer : { error: { message: `status ${status}` } }));
       });
     });
-    http = new HttpClient({
-      baseUrl: await listenOnLoopback(server),
-      apiKey: 'sk_test_key',
-      timeoutMs: 5000,
-      retry: DEFAULT_RETRY_POLICY,
-      userAgent: 'csafe/test',
-      io: bufferIO().io,
-      now: () => Date.now(),
-      sleep: async () => {},
-    });
+    http = loopbackClient(await listenOnLoopback(server));
   });
   after(async () => {
     await http.close();
