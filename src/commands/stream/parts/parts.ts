@@ -34,14 +34,16 @@ export function registerStreamParts(group: Command, app: App): void {
     .addOption(partsBatchFlags.failed.option)
     .addOption(partsBatchFlags.skipInvalid.option)
     .addHelpText('after', `
-A part is one of: {"type":"chat_message","sender_id","sender_display_name","text","timestamp"},
-{"type":"transcript","text","timestamp"[,"speaker"]}, {"type":"frame_image_url","url","timestamp"}
-or {"type":"audio_url","url","timestamp"}; timestamps are ISO 8601 date-times with a time zone.
+Each part is a JSON object of one of four types (timestamps ISO 8601, with a time zone):
+  chat_message     sender_id, sender_display_name, text, timestamp
+  transcript       text, timestamp, speaker (optional)
+  frame_image_url  url, timestamp
+  audio_url        url, timestamp
 Every part of a file is checked before the first request; an invalid one is named as
 file:line: field. Parts are sent in file order. Prints a summary (parts sent, requests, failed):
 a table on a terminal, JSON in a pipe or with --json. Exit codes: 0 all sent, 2 invalid input
-(nothing sent), 3 key refused, 5 some parts failed (written to the failed file, resend it as is),
-130 interrupted.
+(nothing sent), 3 key refused, 5 some parts failed (written to the failed file: resend it as
+the FILE), 130 interrupted.
 
 Examples:
   csafe stream parts live --id show-42 parts.jsonl
