@@ -3,11 +3,12 @@ import type { Server } from 'node:http';
 import type { ServiceVersion } from '../schemas/content.js';
 import { CURRENT_VERSION } from '../schemas/content.js';
 import { IMPORT_UPLOAD_TTL_SECONDS } from '../schemas/data.js';
-import { DataStore } from './data-store.js';
-import type { FaultSettings } from './faults.js';
-import type { RequestLogEntry } from './request-log.js';
-import { createEmulatorServer } from './server.js';
-import { createState, type EmulatorConfig } from './state.js';
+import { DataStore } from './stores/data-store.js';
+import type { FaultSettings } from './http/faults.js';
+import type { RequestLogEntry } from './http/request-log.js';
+import { createEmulatorServer } from './http/server.js';
+import type { EmulatorConfig } from './config.js';
+import { createState } from './stores/state.js';
 
 export interface EmulatorOptions {
   host?: string;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { faultInjector, mulberry32 } from '../../src/emulator/faults.js';
+import { faultInjector, mulberry32 } from '../../src/emulator/http/faults.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
 import { assertError, call, startTestEmulator, useTestEmulator } from './support.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_JSON_DEPTH, nestingProblem } from '../../src/emulator/body.js';
+import { MAX_JSON_DEPTH, nestingProblem } from '../../src/emulator/http/body.js';
 
 test('nesting is counted by a scan of the text: brackets in strings and escaped quotes do not count', () => {
   assert.equal(MAX_JSON_DEPTH, 64);

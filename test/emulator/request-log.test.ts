@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BodySample, REQUEST_LOG_BODY_BYTES, type RequestLogEntry } from '../../src/emulator/request-log.js';
+import { BodySample, REQUEST_LOG_BODY_BYTES, type RequestLogEntry } from '../../src/emulator/http/request-log.js';
 import { jsonl, put, requestImport } from './data-support.js';
 import { call, useTestEmulator } from './support.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TokenTable } from '../../src/emulator/tokens.js';
+import { TokenTable } from '../../src/emulator/stores/token-table.js';
 
 test('expired access tokens are pruned: 100,000 creations do not grow the table', () => {
   const table = new TokenTable();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { RequestLogEntry } from '../../src/emulator/request-log.js';
+import type { RequestLogEntry } from '../../src/emulator/http/request-log.js';
 import { FixedClock, jsonBody, verifyRequests } from './context.js';
 
 const entry = (method: string, path: string, body: string | null = null) =>

@@ -10,7 +10,7 @@ import { HttpClient } from '../../src/core/http.js';
 import type { GlobalFlags } from '../../src/core/settings.js';
 import { exitCodeOfError, exitCodeOfOutcome } from '../../src/main.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
-import type { RequestLogEntry } from '../../src/emulator/request-log.js';
+import type { RequestLogEntry } from '../../src/emulator/http/request-log.js';
 import { bufferIO, type BufferedStdin } from './io.js';
 
 /** A clock that only moves when told to, or when something sleeps on it: a wait takes no real time. */

@@ -5,7 +5,7 @@ import { parseDuration } from '../../core/duration.js';
 import { CsafeError } from '../../core/errors.js';
 import { parseOptions } from '../../core/options.js';
 import { toNdjsonLine } from '../../core/output.js';
-import { FAULT_KINDS } from '../../emulator/faults.js';
+import { FAULT_KINDS } from '../../emulator/http/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 import type { App } from '../app.js';
 

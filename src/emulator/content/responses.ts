@@ -1,6 +1,6 @@
-import { CURRENT_VERSION, type ContentRequest, type LegacyContentRequest } from '../schemas/content.js';
-import type { Classification } from './classifier.js';
-import type { Quirks } from './state.js';
+import { CURRENT_VERSION, type ContentRequest, type LegacyContentRequest } from '../../schemas/content.js';
+import type { Classification } from '../classifier.js';
+import type { Quirks } from '../stores/state.js';
 
 /** The version string of every policy in the old response: the emulator has one fixed rule set. */
 const POLICY_VERSION = 'emulator-1';

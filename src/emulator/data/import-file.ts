@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { LineTooLongError, readJsonRecords } from '../core/record-reader.js';
-import { dataObjectProblem, isDataObject, type DataObject, type NamespaceSchema } from '../schemas/data.js';
-import { nestingProblem } from './body.js';
+import { LineTooLongError, readJsonRecords } from '../../core/record-reader.js';
+import { dataObjectProblem, isDataObject, type DataObject, type NamespaceSchema } from '../../schemas/data.js';
+import { nestingProblem } from '../http/body.js';
 
 export type CheckOutcome = { data_count: number } | { error: string };
 

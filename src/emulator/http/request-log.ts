@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import type { CredentialKind } from './auth.js';
-import type { State } from './state.js';
 
 /** One /v1 or /_storage request as seen on the wire. Holds no credential, only its kind. */
 export interface RequestLogEntry {
@@ -66,8 +65,14 @@ export class BodySample {
   }
 }
 
+/** The part of the instance state the log lives in. */
+interface RequestLog {
+  requests: RequestLogEntry[];
+  nextRequestSeq: number;
+}
+
 /** Appends to the log, dropping the oldest entries beyond `size`, so memory stays bounded. */
-export function logRequest(state: State, served: ServedRequest, size: number): void {
+export function logRequest(state: RequestLog, served: ServedRequest, size: number): void {
   const { req } = served;
   const header = (name: string) => {
     const value = req.headers[name];

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { problemsFromZod, type FieldProblem } from '../schemas/issues.js';
+import { problemsFromZod, type FieldProblem } from '../../schemas/issues.js';
 import { invalidRequest } from './errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { signedLink } from './signing.js';
+import { signedLink } from '../stores/signing.js';
 
 /** The address the caller reached this emulator at, so the links it hands out work from there. */
 export function baseUrlOf(req: IncomingMessage): string {

@@ -1,5 +1,5 @@
-import { URL_CONTENT_TYPES, type DataObject, type FieldDefinition, type NamespaceSchema } from '../schemas/data.js';
-import { classify, type Decision } from './classifier.js';
+import { URL_CONTENT_TYPES, type DataObject, type FieldDefinition, type NamespaceSchema } from '../../schemas/data.js';
+import { classify, type Decision } from '../classifier.js';
 
 interface ObjectOutput {
   actions: unknown[];

@@ -8,13 +8,13 @@ import {
   legacyContentLimitProblems,
   legacyContentRequestSchema,
   type ServiceVersion,
-} from '../schemas/content.js';
-import { classify } from './classifier.js';
-import { currentResponse, legacyResponse } from './content-responses.js';
-import { EmulatorError, invalidRequest } from './errors.js';
+} from '../../schemas/content.js';
+import { classify } from '../classifier.js';
+import { currentResponse, legacyResponse } from './responses.js';
+import { EmulatorError, invalidRequest } from '../http/errors.js';
 import { digestImages, type SubmittedImage } from './images.js';
-import type { Route, RouteContext, RouteResult } from './router.js';
-import { validateBody } from './validation.js';
+import type { Route, RouteContext, RouteResult } from '../http/router.js';
+import { validateBody } from '../http/validation.js';
 
 export const contentRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/content', maxBodyBytes: CONTENT_LIMITS.requestBytes, auth: true, handle: classifyContent },

@@ -1,11 +1,11 @@
-import type { ObjectEntry } from './data-objects.js';
-import type { StoredRequest } from './data-records.js';
-import type { DataStore } from './data-store.js';
-import { EmulatorError } from './errors.js';
+import type { ObjectEntry } from './objects.js';
+import type { StoredRequest } from '../stores/data-records.js';
+import type { DataStore } from '../stores/data-store.js';
+import { EmulatorError } from '../http/errors.js';
 import { importedEntry } from './imports.js';
-import { baseUrlOf, reviewPath, reviewUrl } from './links.js';
-import type { Route, RouteContext, RouteResult } from './router.js';
-import { checkLinkSignature } from './signing.js';
+import { baseUrlOf, reviewPath, reviewUrl } from '../http/links.js';
+import type { Route, RouteContext, RouteResult } from '../http/router.js';
+import { checkLinkSignature } from '../stores/signing.js';
 
 /**
  * Stands in for the service's review interface: the latest processed entry of an object, as JSON.

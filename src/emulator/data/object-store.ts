@@ -3,12 +3,12 @@ import { createWriteStream } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { isMissing, temporaryPathFor } from './files.js';
+import { isMissing, temporaryPathFor } from '../stores/files.js';
 import { importOutput, processImport } from './imports.js';
-import { baseUrlOf } from './links.js';
-import type { Route, RouteContext, RouteResult } from './router.js';
-import { checkSignature, type SignedOperation } from './signing.js';
-import { takeQuirk } from './state.js';
+import { baseUrlOf } from '../http/links.js';
+import type { Route, RouteContext, RouteResult } from '../http/router.js';
+import { checkSignature, type SignedOperation } from '../stores/signing.js';
+import { takeQuirk } from '../stores/state.js';
 
 /** The upload of an import: PUT with the Content-Type the spec prescribes. */
 export const importObject = (namespace: string, requestId: string): SignedOperation => ({

@@ -1,5 +1,5 @@
-import { ERROR_TYPES } from '../schemas/errors.js';
-import { describeProblem, formatPath, type FieldProblem } from '../schemas/issues.js';
+import { ERROR_TYPES } from '../../schemas/errors.js';
+import { describeProblem, formatPath, type FieldProblem } from '../../schemas/issues.js';
 
 export type ErrorStatus = keyof typeof ERROR_TYPES;
 

@@ -1,12 +1,12 @@
 import { link, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import type { DataObject } from '../schemas/data.js';
-import { processObject, type ObjectEntry } from './data-objects.js';
-import type { ImportOutcome, ImportRequest, ImportSuccess } from './data-records.js';
-import type { DataStore } from './data-store.js';
+import type { DataObject } from '../../schemas/data.js';
+import { processObject, type ObjectEntry } from './objects.js';
+import type { ImportOutcome, ImportRequest, ImportSuccess } from '../stores/data-records.js';
+import type { DataStore } from '../stores/data-store.js';
 import { checkInWorker, importedObjects } from './import-file.js';
-import { reviewUrl } from './links.js';
-import { toWholeSecond } from './signing.js';
+import { reviewUrl } from '../http/links.js';
+import { toWholeSecond } from '../stores/signing.js';
 
 /** How long the signed data_url of a succeeded import stays valid. */
 const DATA_URL_TTL_MS = 24 * 60 * 60 * 1000;

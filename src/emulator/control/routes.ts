@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { requireApiKey } from './auth.js';
-import { invalidRequest } from './errors.js';
-import { digestImages } from './images.js';
-import type { Route, RouteContext, RouteResult } from './router.js';
-import { resetState } from './state.js';
-import { validateBody } from './validation.js';
+import { requireApiKey } from '../http/auth.js';
+import { invalidRequest } from '../http/errors.js';
+import { digestImages } from '../content/images.js';
+import type { Route, RouteContext, RouteResult } from '../http/router.js';
+import { resetState } from '../stores/state.js';
+import { validateBody } from '../http/validation.js';
 
 /**
  * Emulator-only endpoints under the reserved prefix /_emulator: inspection (requests, events),
  * reset, quirks and reference sets. They need the API key itself (not an access token) and are
- * not written to the request log. Review links (review.ts) carry a signature instead.
+ * not written to the request log. Review links (data/review.ts) carry a signature instead.
  */
 export const controlRoutes: readonly Route[] = [
   control('GET', '/_emulator/health', health),

@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import type { Credential } from './auth.js';
 import { EmulatorError } from './errors.js';
 import type { BodySample } from './request-log.js';
-import type { EmulatorConfig, State } from './state.js';
+import type { EmulatorConfig } from '../config.js';
+import type { State } from '../stores/state.js';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

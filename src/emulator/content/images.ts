@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { base64Payload } from '../schemas/content.js';
-import type { FieldPath, FieldProblem } from '../schemas/issues.js';
+import { base64Payload } from '../../schemas/content.js';
+import type { FieldPath, FieldProblem } from '../../schemas/issues.js';
 
 const ascii = (text: string) => Buffer.from(text, 'latin1');
 const startsWith = (bytes: Buffer, prefix: Buffer, offset = 0) =>

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { EmulatorError } from './errors.js';
-import type { EmulatorConfig, State } from './state.js';
+import type { EmulatorConfig } from '../config.js';
+import type { TokenTable } from '../stores/token-table.js';
 
 /** Which kind of credential a request carried. Only the kind is ever logged, never the secret. */
 export type CredentialKind = 'api_key' | 'token' | 'missing' | 'invalid';
@@ -18,12 +19,16 @@ export function tokenDigest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function identifyCredential(authorization: string | undefined, config: EmulatorConfig, state: State): Credential {
+export function identifyCredential(
+  authorization: string | undefined,
+  config: Pick<EmulatorConfig, 'apiKey' | 'now'>,
+  tokens: TokenTable,
+): Credential {
   if (authorization === undefined || authorization.trim() === '') return { kind: 'missing' };
   const secret = BEARER.exec(authorization)?.[1];
   if (secret === undefined) return { kind: 'invalid', reason: 'the Authorization header must be "Bearer <API key or access token>"' };
   if (sameSecret(secret, config.apiKey)) return { kind: 'api_key' };
-  const token = state.tokens.get(tokenDigest(secret));
+  const token = tokens.get(tokenDigest(secret));
   if (token === undefined) return { kind: 'invalid', reason: 'the API key or access token is not valid' };
   if (config.now() >= token.expiresAt) return { kind: 'invalid', reason: 'the access token has expired; request a new one' };
   return { kind: 'token' };

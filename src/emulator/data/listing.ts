@@ -1,4 +1,4 @@
-import type { DataStore } from './data-store.js';
+import type { DataStore } from '../stores/data-store.js';
 import { importedObjects } from './import-file.js';
 
 export interface StoredObject {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { nestsDeeperThan } from '../core/json-position.js';
+import { nestsDeeperThan } from '../../core/json-position.js';
 import { EmulatorError, invalidRequest } from './errors.js';
 
 /**

@@ -4,18 +4,19 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { identifyCredential, requireCredential, type Credential } from './auth.js';
 import { parseJsonBody, readBody } from './body.js';
-import { contentRoutes } from './content.js';
-import { controlRoutes } from './control.js';
-import { dataRoutes } from './data.js';
+import { contentRoutes } from '../content/routes.js';
+import { controlRoutes } from '../control/routes.js';
+import { dataRoutes } from '../data/routes.js';
 import { EmulatorError, errorBody } from './errors.js';
-import { eventRoutes } from './events.js';
+import { eventRoutes } from '../events/routes.js';
 import { faultInjector, type Fault, type FaultDraw } from './faults.js';
 import { baseUrlOf } from './links.js';
 import { BodySample, logRequest } from './request-log.js';
-import { storageRoutes } from './object-store.js';
+import { storageRoutes } from '../data/object-store.js';
 import { createRouter, type RawBody, type Route, type RouteResult, type Router } from './router.js';
-import type { EmulatorConfig, State } from './state.js';
-import { tokenRoutes } from './tokens.js';
+import type { EmulatorConfig } from '../config.js';
+import type { State } from '../stores/state.js';
+import { tokenRoutes } from '../tokens/routes.js';
 
 /** Every emulated area; a new area adds its route list here. */
 const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...storageRoutes, ...controlRoutes];
@@ -52,7 +53,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, router: Router, 
   const receivedAt = config.now();
   const started = performance.now();
   const path = (req.url ?? '/').split('?')[0] ?? '/';
-  const credential = identifyCredential(req.headers.authorization, config, state);
+  const credential = identifyCredential(req.headers.authorization, config, state.tokens);
   // Before any fault is drawn: a browser on another site gets its 403 whatever the fault settings.
   const crossSite = crossSiteRefusal(req);
   const fault = crossSite === undefined && isServicePath(path) ? drawFault() : undefined;

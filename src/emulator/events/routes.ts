@@ -1,8 +1,8 @@
-import { eventProblems } from '../schemas/events.js';
-import type { FieldProblem } from '../schemas/issues.js';
-import { invalidRequest } from './errors.js';
-import type { Route, RouteContext, RouteResult } from './router.js';
-import type { IngestedEvent, State } from './state.js';
+import { eventProblems } from '../../schemas/events.js';
+import type { FieldProblem } from '../../schemas/issues.js';
+import { invalidRequest } from '../http/errors.js';
+import type { Route, RouteContext, RouteResult } from '../http/router.js';
+import type { IngestedEvent, State } from '../stores/state.js';
 
 /** The spec gives no size limit for an event batch; the emulator takes the 6 MB of POST /v1/content. */
 const EVENTS_MAX_BODY_BYTES = 6_000_000;

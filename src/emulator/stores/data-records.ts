@@ -1,5 +1,5 @@
-import type { NamespaceSchema } from '../schemas/data.js';
-import type { ObjectEntry } from './data-objects.js';
+import type { NamespaceSchema } from '../../schemas/data.js';
+import type { ObjectEntry } from '../data/objects.js';
 
 /** A POST /v1/data/{ns} request: its objects were processed on arrival; the delay only hides the outcome. */
 export interface AddRequest {

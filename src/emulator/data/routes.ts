@@ -1,20 +1,20 @@
 import { z } from 'zod';
-import { addDataRequestSchema, namespaceNameSchema, settingsRequestSchema } from '../schemas/data.js';
-import { problemsFromZod } from '../schemas/issues.js';
-import { processObject } from './data-objects.js';
-import { control } from './control.js';
-import { storedObjects } from './data-listing.js';
-import { addRecordView, importRecordView, type ImportRequest, type Timing } from './data-records.js';
-import { newRequestId } from './data-store.js';
-import { EmulatorError, invalidRequest } from './errors.js';
+import { addDataRequestSchema, namespaceNameSchema, settingsRequestSchema } from '../../schemas/data.js';
+import { problemsFromZod } from '../../schemas/issues.js';
+import { processObject } from './objects.js';
+import { control } from '../control/routes.js';
+import { storedObjects } from './listing.js';
+import { addRecordView, importRecordView, type ImportRequest, type Timing } from '../stores/data-records.js';
+import { newRequestId } from '../stores/data-store.js';
+import { EmulatorError, invalidRequest } from '../http/errors.js';
 import { processImport } from './imports.js';
-import { baseUrlOf, reviewUrl } from './links.js';
+import { baseUrlOf, reviewUrl } from '../http/links.js';
 import { importObject, outputObject } from './object-store.js';
 import { reviewRoutes } from './review.js';
-import type { Route, RouteContext, RouteResult } from './router.js';
-import { presignedUrl, toWholeSecond } from './signing.js';
-import { takeQuirk } from './state.js';
-import { validateBody } from './validation.js';
+import type { Route, RouteContext, RouteResult } from '../http/router.js';
+import { presignedUrl, toWholeSecond } from '../stores/signing.js';
+import { takeQuirk } from '../stores/state.js';
+import { validateBody } from '../http/validation.js';
 
 /** The spec gives no limit for namespace data; the emulator takes the 6 MB of POST /v1/content. */
 const DATA_MAX_BODY_BYTES = 6_000_000;

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { NamespaceSchema } from '../schemas/data.js';
-import { unprocessableCheck } from './data-objects.js';
+import type { NamespaceSchema } from '../../schemas/data.js';
+import { unprocessableCheck } from './objects.js';
 import { checkImportFile } from './import-file.js';
 
 /** Runs checkImportFile off the main thread (see checkInWorker). */

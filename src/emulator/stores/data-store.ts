@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { appendFile, link, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NamespaceSchema } from '../schemas/data.js';
+import type { NamespaceSchema } from '../../schemas/data.js';
 import type { StoredRequest } from './data-records.js';
 import { isMissing, makeDirectory, readJsonFile, removeLeftovers, replaceFile, temporaryPathFor } from './files.js';
 

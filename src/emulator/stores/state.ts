@@ -1,34 +1,7 @@
-import type { ServiceVersion } from '../schemas/content.js';
-import { CLASSIFIER_RULES } from './classifier.js';
+import { CLASSIFIER_RULES } from '../classifier.js';
 import type { DataStore } from './data-store.js';
-import type { FaultSettings } from './faults.js';
-import type { RequestLogEntry } from './request-log.js';
-import { TokenTable } from './tokens.js';
-
-/** Fixed for the life of an emulator instance. */
-export interface EmulatorConfig {
-  apiKey: string;
-  latencyMs: number;
-  /** The version of POST /v1/content served when a request sends no Service-Version header. */
-  accountVersion: ServiceVersion;
-  now: () => number;
-  startedAt: number;
-  faults?: FaultSettings;
-  /** A data or import request is queued for the first half of this, ingesting for the second. */
-  processingDelayMs: number;
-  /** Lifetime of an import's pre-signed upload URL. */
-  uploadTtlMs: number;
-  /** How many of the latest requests the request log keeps. */
-  requestLogSize: number;
-  /** The limits on slow clients (see EmulatorOptions). */
-  headersTimeoutMs: number;
-  bodyTimeoutMs: number;
-  uploadIdleTimeoutMs: number;
-}
-
-export interface IssuedToken {
-  expiresAt: number;
-}
+import type { RequestLogEntry } from '../http/request-log.js';
+import { TokenTable } from './token-table.js';
 
 /** Fault and oddity switches, all off by default, toggled through POST /_emulator/quirks. */
 export interface Quirks {
