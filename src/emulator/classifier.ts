@@ -140,6 +140,22 @@ export function classify(input: ClassifierInput, referenceSets: ReadonlyMap<stri
   };
 }
 
+/** A label the classifier scored above 0, as a data object's output and a stream part carry it. */
+export interface TextLabel {
+  label: string;
+  score: number;
+  decision: Decision;
+}
+
+const NO_REFERENCE_SETS = new Map<string, ReadonlySet<string>>();
+
+/** What the classifier says of text alone: the labels it scored above 0, in the order above. */
+export function textLabels(texts: readonly string[]): TextLabel[] {
+  return classify({ texts, imageDigests: [] }, NO_REFERENCE_SETS).labels.flatMap(({ label, score, decision }) =>
+    score !== null && score > 0 ? [{ label, score, decision }] : [],
+  );
+}
+
 function scoreLabel({ label, rules }: LabelRules, texts: readonly string[]): LabelScore {
   if (texts.length === 0) return { label, score: null, decision: 'not_match', escalation: 'none' };
   const text = texts.join('\n');

@@ -9,6 +9,7 @@ import type { RequestLogEntry } from './http/request-log.js';
 import { createEmulatorServer } from './http/server.js';
 import type { EmulatorConfig } from './config.js';
 import { createState } from './stores/state.js';
+import { StreamStore } from './stores/stream-store.js';
 
 export interface EmulatorOptions {
   host?: string;
@@ -25,7 +26,7 @@ export interface EmulatorOptions {
   processingDelayMs?: number;
   /** Lifetime of an import's pre-signed upload URL (12 hours, as the spec says, by default). */
   uploadTtlMs?: number;
-  /** Where namespaces, requests, uploads, outputs and the signing secret persist; a private temporary directory when absent. */
+  /** Where namespaces, requests, uploads, outputs, streams and the signing secret persist; a private temporary directory when absent. */
   dataDir?: string;
   now?: () => number;
   /** How long a client may take to send a request's headers (60 s by default); then the connection is closed. */
@@ -85,10 +86,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     uploadIdleTimeoutMs: options.uploadIdleTimeoutMs ?? 5 * 60_000,
     ...(options.faults !== undefined && { faults: options.faults }),
   };
-  const data = await DataStore.open(options.dataDir).catch((error: unknown) => {
+  const { data, streams } = await openStores(options.dataDir).catch((error: unknown) => {
     throw new EmulatorStartError('data_dir', systemReason(error));
   });
-  const state = createState(data);
+  const state = createState(data, streams);
   const server = createEmulatorServer(config, state);
   await listen(server, options.port ?? DEFAULT_PORT, host).catch(async (error: unknown) => {
     await data.close();
@@ -103,9 +104,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requests: () => [...state.requests],
     close: async () => {
       await close(server);
+      await streams.settle();
       await data.close();
     },
   };
+}
+
+async function openStores(dataDir: string | undefined) {
+  const data = await DataStore.open(dataDir);
+  const streams = await StreamStore.open(data.root).catch(async (error: unknown) => {
+    await data.close();
+    throw error;
+  });
+  return { data, streams };
 }
 
 /** "no such file or directory" from "ENOENT: no such file or directory, mkdir '/proc/x'". */

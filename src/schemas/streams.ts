@@ -20,11 +20,22 @@ const expecting = (expected: string) => (issue: { input?: unknown }) =>
 
 const nonEmpty = (expected: string) => z.string({ error: expecting(expected) }).min(1, { error: expected });
 
-const schemeOf = (value: string): string | undefined => (URL.canParse(value) ? new URL(value).protocol.slice(0, -1) : undefined);
+/** Written as `scheme://host…`: the WHATWG parser alone would also take `rtmp:x`, `https:host` and spaces it trims or drops. */
+const ABSOLUTE_WITH_HOST = /^[a-z][a-z\d+.-]*:\/\/[^\s/?#]/i;
+// Any space or control character, wherever it is: a URL is written without them.
+const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
+
+/** The scheme of an absolute URL with a host, or undefined. */
+function schemeOf(value: string): string | undefined {
+  if (!ABSOLUTE_WITH_HOST.test(value) || SPACE_OR_CONTROL.test(value) || !URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  return url.host === '' ? undefined : url.protocol.slice(0, -1);
+}
 
 const absoluteUrl = (schemes: readonly string[]) => {
   const expected = `expected an absolute ${schemes.slice(0, -1).join(', ')} or ${schemes.at(-1)} URL`;
-  return nonEmpty(expected).refine((value) => schemes.includes(schemeOf(value) ?? ''), { error: expected });
+  // No .min(1): an empty string fails the refinement too, and would be reported twice.
+  return z.string({ error: expecting(expected) }).refine((value) => schemes.includes(schemeOf(value) ?? ''), { error: expected });
 };
 
 const timestamp = z.iso.datetime({
@@ -72,13 +83,19 @@ export function streamPartProblems(value: unknown): FieldProblem[] {
 
 const streamId = nonEmpty('expected a non-empty string (your identifier of the stream)');
 
-export const watchStreamRequestSchema = z.strictObject({ id: streamId, stream_url: absoluteUrl(STREAM_URL_SCHEMES) });
+export const watchStreamRequestSchema = z.strictObject(
+  { id: streamId, stream_url: absoluteUrl(STREAM_URL_SCHEMES) },
+  { error: 'expected a JSON object with id and stream_url' },
+);
 export type WatchStreamRequest = z.infer<typeof watchStreamRequestSchema>;
 
-const streamPartsEnvelopeSchema = z.strictObject({
-  id: streamId,
-  data: z.array(z.unknown(), { error: expecting('expected an array of stream parts') }).min(1, { error: 'expected at least one part' }),
-});
+const streamPartsEnvelopeSchema = z.strictObject(
+  {
+    id: streamId,
+    data: z.array(z.unknown(), { error: expecting('expected an array of stream parts') }).min(1, { error: 'expected at least one part' }),
+  },
+  { error: 'expected a JSON object with id and data' },
+);
 
 /** Every reason the service would refuse a parts request; each part is checked on its own, named by its index. */
 export function streamPartsRequestProblems(body: unknown): FieldProblem[] {

@@ -42,14 +42,17 @@ export function registerEmulatorStart(group: Command, app: App): void {
     .option('--fault-delay <ms>', 'how long a timeout fault holds its response (above the client timeout)', '65000')
     .option('--processing-delay <duration>', 'how long namespace data takes to process (queued, then ingesting)', '1s')
     .option('--upload-ttl <duration>', 'lifetime of pre-signed import upload URLs', '12h')
-    .option('--data-dir <dir>', 'keep namespaces, requests, uploads and the URL signing secret here, across restarts')
+    .option('--data-dir <dir>', 'keep namespaces, requests, uploads, streams and the URL signing secret here, across restarts')
     .option('--request-log-size <n>', 'how many of the latest requests GET /_emulator/requests keeps', '10000')
     .addHelpText('after', `
 Faults: 429 (Retry-After 1 s, seconds or HTTP-date) and 503 are answered without processing;
 reset and timeout process the request first, then drop the connection mid-response or hold
 the response for --fault-delay, so client retries meet idempotency-key de-duplication.
 
-Without --data-dir, namespace data lives in a temporary directory removed on exit.
+Without --data-dir, namespace data and streams live in a temporary directory removed on exit.
+
+Inspection: GET /_emulator/streams/NS lists a namespace's stream ids, and
+GET /_emulator/streams/NS/ID shows a stream's address and its parts as received, with their labels.
 
 Control endpoints (/_emulator/*) need the API key; requests carrying another site's
 Origin are refused (403), and JSON endpoints take only Content-Type: application/json (415).

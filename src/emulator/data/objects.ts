@@ -1,10 +1,10 @@
 import { URL_CONTENT_TYPES, type DataObject, type FieldDefinition, type NamespaceSchema } from '../../schemas/data.js';
-import { classify, type Decision } from '../classifier.js';
+import { textLabels, type TextLabel } from '../classifier.js';
 
 interface ObjectOutput {
   actions: unknown[];
   fields: Record<string, unknown>;
-  labels: Array<{ label: string; score: number; decision: Decision }>;
+  labels: TextLabel[];
 }
 
 /** One data[] entry of a request record, and one line of an import's output. */
@@ -19,7 +19,6 @@ export interface ObjectEntry {
 
 /** Content types whose values are not text to classify. */
 const NOT_TEXT: ReadonlySet<string | undefined> = new Set([...URL_CONTENT_TYPES, 'datetime', 'metadata']);
-const NO_REFERENCE_SETS = new Map<string, ReadonlySet<string>>();
 
 /**
  * What the service concludes about one object under its namespace schema: labels from the
@@ -43,10 +42,7 @@ export function processObject(object: DataObject, schema: NamespaceSchema, url: 
     fields[name] = limited;
     if (typeof limited === 'string' && !NOT_TEXT.has(definition?.content_type)) texts.push(limited);
   }
-  const labels = classify({ texts, imageDigests: [] }, NO_REFERENCE_SETS).labels.flatMap(({ label, score, decision }) =>
-    score !== null && score > 0 ? [{ label, score, decision }] : [],
-  );
-  return { id: object.id, output: { actions: [], fields, labels }, url, ...(Object.keys(metadata).length > 0 && { metadata }) };
+  return { id: object.id, output: { actions: [], fields, labels: textLabels(texts) }, url, ...(Object.keys(metadata).length > 0 && { metadata }) };
 }
 
 /**

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { addDataRequestSchema, namespaceNameSchema, settingsRequestSchema } from '../../schemas/data.js';
-import { problemsFromZod } from '../../schemas/issues.js';
+import { addDataRequestSchema, settingsRequestSchema } from '../../schemas/data.js';
 import { processObject } from './objects.js';
 import { control } from '../control/routes.js';
 import { storedObjects } from './listing.js';
 import { addRecordView, importRecordView, type ImportRequest, type Timing } from '../stores/data-records.js';
 import { newRequestId } from '../stores/data-store.js';
-import { EmulatorError, invalidRequest } from '../http/errors.js';
+import { EmulatorError } from '../http/errors.js';
 import { processImport } from './imports.js';
 import { baseUrlOf, reviewUrl } from '../http/links.js';
 import { importObject, outputObject } from './object-store.js';
@@ -14,7 +13,7 @@ import { reviewRoutes } from './review.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { presignedUrl, toWholeSecond } from '../stores/signing.js';
 import { takeQuirk } from '../stores/state.js';
-import { validateBody } from '../http/validation.js';
+import { namespaceParam, validateBody } from '../http/validation.js';
 
 /** The spec gives no limit for namespace data; the emulator takes the 6 MB of POST /v1/content. */
 const DATA_MAX_BODY_BYTES = 6_000_000;
@@ -28,15 +27,8 @@ export const dataRoutes: readonly Route[] = [
   ...reviewRoutes,
 ];
 
-/** Namespaces are created on first use, so any valid name will do. */
-function namespaceOf(ctx: RouteContext): string {
-  const parsed = namespaceNameSchema.safeParse(ctx.params.namespace);
-  if (!parsed.success) throw invalidRequest(problemsFromZod(parsed.error).map((p) => ({ ...p, path: ['namespace'] })));
-  return parsed.data;
-}
-
 async function putSettings(ctx: RouteContext): Promise<RouteResult> {
-  const namespace = namespaceOf(ctx);
+  const namespace = namespaceParam(ctx);
   const { schema } = validateBody(settingsRequestSchema, ctx.json());
   await ctx.state.data.putSettings(namespace, schema);
   return { status: 200, body: { namespace, status: 'updated' } };
@@ -44,7 +36,7 @@ async function putSettings(ctx: RouteContext): Promise<RouteResult> {
 
 /** The objects are processed at once, under the namespace schema of the moment; the record reveals the outcome over the processing delay. */
 async function addData(ctx: RouteContext): Promise<RouteResult> {
-  const namespace = namespaceOf(ctx);
+  const namespace = namespaceParam(ctx);
   const { data } = validateBody(addDataRequestSchema, ctx.json());
   const schema = await ctx.state.data.settings(namespace);
   // The review url is made when the record is read, from the address it is read at.
@@ -60,11 +52,11 @@ async function addData(ctx: RouteContext): Promise<RouteResult> {
 
 /** GET /_emulator/data/{namespace}: the objects the namespace holds, one per id, with how often each was added. */
 async function listObjects(ctx: RouteContext): Promise<RouteResult> {
-  return { status: 200, body: { objects: await storedObjects(ctx.state.data, namespaceOf(ctx)) } };
+  return { status: 200, body: { objects: await storedObjects(ctx.state.data, namespaceParam(ctx)) } };
 }
 
 async function requestImport(ctx: RouteContext): Promise<RouteResult> {
-  const namespace = namespaceOf(ctx);
+  const namespace = namespaceParam(ctx);
   validateBody(z.strictObject({}), ctx.json() ?? {});
   const now = ctx.config.now();
   const requestId = newRequestId();

@@ -13,13 +13,14 @@ import { faultInjector, type Fault, type FaultDraw } from './faults.js';
 import { baseUrlOf } from './links.js';
 import { BodySample, logRequest } from './request-log.js';
 import { storageRoutes } from '../data/object-store.js';
+import { streamRoutes } from '../streams/routes.js';
 import { createRouter, type RawBody, type Route, type RouteResult, type Router } from './router.js';
 import type { EmulatorConfig } from '../config.js';
 import type { State } from '../stores/state.js';
 import { tokenRoutes } from '../tokens/routes.js';
 
 /** Every emulated area; a new area adds its route list here. */
-const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...storageRoutes, ...controlRoutes];
+const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...storageRoutes, ...controlRoutes];
 
 /** The service's own paths: delayed, faulted and logged. /_emulator is emulator control: none of these. */
 const isServicePath = (path: string) => path === '/v1' || path.startsWith('/v1/');

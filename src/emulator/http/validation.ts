@@ -1,6 +1,23 @@
 import type { z } from 'zod';
+import { namespaceNameSchema } from '../../schemas/data.js';
 import { problemsFromZod, type FieldProblem } from '../../schemas/issues.js';
 import { invalidRequest } from './errors.js';
+import type { RouteContext } from './router.js';
+
+/** The {namespace} path segment. Namespaces are created on first use, so any valid name will do. */
+export function namespaceParam(ctx: RouteContext): string {
+  const parsed = namespaceNameSchema.safeParse(ctx.params.namespace);
+  if (!parsed.success) throw invalidRequest(problemsFromZod(parsed.error).map((p) => ({ ...p, path: ['namespace'] })));
+  return parsed.data;
+}
+
+/** A 400 with every problem `problemsOf` finds in the request body (a 400 too when there is no body). */
+export function checkBody(body: unknown, problemsOf: (body: unknown) => FieldProblem[]): void {
+  const problems = body === undefined ? EMPTY_BODY : problemsOf(body);
+  if (problems.length > 0) throw invalidRequest(problems);
+}
+
+const EMPTY_BODY: FieldProblem[] = [{ path: [], message: 'the request body is empty; expected a JSON object' }];
 
 /**
  * Parses a request body with the shared contract schema, then runs the checks a schema cannot
@@ -11,7 +28,7 @@ export function validateBody<T>(
   body: unknown,
   limitProblems: (value: T) => FieldProblem[] = () => [],
 ): T {
-  if (body === undefined) throw invalidRequest([{ path: [], message: 'the request body is empty; expected a JSON object' }]);
+  if (body === undefined) throw invalidRequest(EMPTY_BODY);
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw invalidRequest(problemsFromZod(parsed.error));
   const problems = limitProblems(parsed.data);

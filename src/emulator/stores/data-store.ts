@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { appendFile, link, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NamespaceSchema } from '../../schemas/data.js';
 import type { StoredRequest } from './data-records.js';
-import { isMissing, makeDirectory, readJsonFile, removeLeftovers, replaceFile, temporaryPathFor } from './files.js';
+import { digestName, isMissing, makeDirectory, readJsonFile, removeLeftovers, replaceFile, temporaryPathFor } from './files.js';
 
 /** One line of a namespace's object log: the ids an add request stored, or an import whose objects were all stored. */
 export type ObjectLogEntry = { at: number } & ({ ids: string[] } | { import: string });
@@ -31,7 +31,8 @@ export class DataStore {
   private appending: Promise<unknown> = Promise.resolve();
 
   private constructor(
-    private readonly root: string,
+    /** The data directory, which the stream store shares. */
+    readonly root: string,
     /** Keys the pre-signed URLs; kept with the data, so earlier URLs stay valid after a restart. */
     readonly secret: Buffer,
     private readonly removeOnClose: boolean,
@@ -150,9 +151,7 @@ export class DataStore {
 
   private requestFile = (requestId: string) => join(this.root, 'requests', `${requestId}.json`);
 
-  /** Hashed: a namespace may hold characters, or a length, that a file name cannot. */
-  private namespaceFile = (namespace: string, name: string) =>
-    join(this.root, 'namespaces', createHash('sha256').update(namespace).digest('hex').slice(0, 32), name);
+  private namespaceFile = (namespace: string, name: string) => join(this.root, 'namespaces', digestName(namespace), name);
 
   private namespaceDirectory = (namespace: string) => mkdir(this.namespaceFile(namespace, ''), { recursive: true });
 }

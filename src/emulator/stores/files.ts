@@ -1,9 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** A fresh name beside `path`, to write to before renaming over it. Random, as two writers may share a pid. */
 export const temporaryPathFor = (path: string) => `${path}.${randomBytes(6).toString('hex')}.part`;
+
+/** A file name for any string (a namespace, a stream id), which may hold characters, or a length, that a file name cannot. */
+export const digestName = (name: string) => createHash('sha256').update(name).digest('hex').slice(0, 32);
 
 /**
  * Replaces a file with a rename, so a reader, or an emulator restarted after kill -9, sees the old

@@ -1,6 +1,7 @@
 import { CLASSIFIER_RULES } from '../classifier.js';
 import type { DataStore } from './data-store.js';
 import type { RequestLogEntry } from '../http/request-log.js';
+import type { StreamStore } from './stream-store.js';
 import { TokenTable } from './token-table.js';
 
 /** Fault and oddity switches, all off by default, toggled through POST /_emulator/quirks. */
@@ -36,11 +37,14 @@ export interface State {
   eventsByKey: Map<string, IngestedEvent>;
   /** Namespaces, data requests, uploads and outputs: on disk, in the data directory. */
   data: DataStore;
+  /** Livestreams and their parts: on disk, beside the data. */
+  streams: StreamStore;
 }
 
-export function createState(data: DataStore): State {
+export function createState(data: DataStore, streams: StreamStore): State {
   return {
     data,
+    streams,
     tokens: new TokenTable(),
     requests: [],
     nextRequestSeq: 1,
@@ -55,8 +59,8 @@ export function createState(data: DataStore): State {
 
 /** Back to a fresh instance's state, keeping the same object so handlers holding it see the reset. */
 export async function resetState(state: State): Promise<void> {
-  Object.assign(state, createState(state.data));
-  await state.data.clear();
+  Object.assign(state, createState(state.data, state.streams));
+  await Promise.all([state.data.clear(), state.streams.clear()]);
 }
 
 /** Uses up one of a counted quirk's remaining occurrences; true when there was one. */

@@ -1,0 +1,136 @@
+import { createReadStream } from 'node:fs';
+import { appendFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { StreamPart } from '../../schemas/streams.js';
+import type { TextLabel } from '../classifier.js';
+import { digestName, isMissing, readJsonFile, replaceFile } from './files.js';
+
+/** A part as the emulator keeps it: as it was sent, with what the classifier said of it. */
+export type StoredPart = StreamPart & { labels: TextLabel[] };
+
+/** A stream as it stood at one moment: its address, and how much of its parts file was complete then. */
+export interface StreamSnapshot {
+  id: string;
+  stream_url: string | null;
+  partsFile: string;
+  partsBytes: number;
+}
+
+const NEWLINE = 0x0a;
+const COMMA = 0x2c;
+
+/**
+ * Livestreams on disk, under the data directory beside namespace data, so a restarted emulator
+ * (same directory) still has them. Parts are appended to one JSONL file per stream and never held
+ * in memory, however many arrive.
+ *
+ * Layout: streams/<namespace digest>/ids (the namespace's stream ids as JSON strings, first seen
+ * first), streams/<namespace digest>/<id digest>/{stream.json (its address, once watched), parts.jsonl}.
+ *
+ * Every change, and every look at a stream, waits its turn in one queue: the lines of concurrent
+ * requests never interleave, a stream is listed once however many requests create it together, and
+ * a snapshot never counts half of an append.
+ */
+export class StreamStore {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(private readonly root: string) {}
+
+  static async open(dataDir: string): Promise<StreamStore> {
+    const root = join(dataDir, 'streams');
+    await mkdir(root, { recursive: true });
+    return new StreamStore(root);
+  }
+
+  /** Monitors the stream at this address; watching it again replaces the address. */
+  watch(namespace: string, id: string, streamUrl: string): Promise<void> {
+    return this.inTurn(async () => {
+      await this.ensureStream(namespace, id);
+      await replaceFile(this.streamFile(namespace, id, 'stream.json'), JSON.stringify({ namespace, id, stream_url: streamUrl }));
+    });
+  }
+
+  /** Appends parts in the order given; the stream is created if this is the first that is heard of it. */
+  append(namespace: string, id: string, parts: readonly StoredPart[]): Promise<void> {
+    const lines = parts.map((part) => `${JSON.stringify(part)}\n`).join('');
+    return this.inTurn(async () => {
+      await this.ensureStream(namespace, id);
+      await appendFile(this.streamFile(namespace, id, 'parts.jsonl'), lines);
+    });
+  }
+
+  /** The stream as it stands now, or undefined for one never watched and never sent parts. */
+  snapshot(namespace: string, id: string): Promise<StreamSnapshot | undefined> {
+    return this.inTurn(async () => {
+      const exists = await stat(this.streamFile(namespace, id, '')).then(() => true, ifMissing(false));
+      if (!exists) return undefined;
+      const watched = await readJsonFile<{ stream_url: string }>(this.streamFile(namespace, id, 'stream.json'));
+      const partsFile = this.streamFile(namespace, id, 'parts.jsonl');
+      const partsBytes = await stat(partsFile).then((info) => info.size, ifMissing(0));
+      return { id, stream_url: watched?.stream_url ?? null, partsFile, partsBytes };
+    });
+  }
+
+  /** The namespace's stream ids, in the order they were first seen. */
+  ids(namespace: string): Promise<string[]> {
+    return this.inTurn(async () => {
+      const text = await readFile(this.idsFile(namespace), 'utf8').catch(ifMissing(''));
+      return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as string);
+    });
+  }
+
+  /** Forgets every stream: POST /_emulator/reset. */
+  clear(): Promise<void> {
+    return this.inTurn(async () => {
+      await rm(this.root, { recursive: true, force: true });
+      await mkdir(this.root, { recursive: true });
+    });
+  }
+
+  /** Waits for the changes under way, so the directory can be removed after. */
+  async settle(): Promise<void> {
+    await this.queue;
+  }
+
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.queue.then(work);
+    this.queue = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Creates the stream's directory and lists the stream when it is new. */
+  private async ensureStream(namespace: string, id: string): Promise<void> {
+    // A recursive mkdir answers undefined when the directory was already there.
+    const created = await mkdir(this.streamFile(namespace, id, ''), { recursive: true });
+    if (created !== undefined) await appendFile(this.idsFile(namespace), `${JSON.stringify(id)}\n`);
+  }
+
+  private idsFile = (namespace: string) => join(this.root, digestName(namespace), 'ids');
+  private streamFile = (namespace: string, id: string, name: string) => join(this.root, digestName(namespace), digestName(id), name);
+}
+
+/** A failure handler: `fallback` when the file is not there, the failure itself otherwise. */
+const ifMissing =
+  <T>(fallback: T) =>
+  (error: unknown): T => {
+    if (isMissing(error)) return fallback;
+    throw error;
+  };
+
+/**
+ * The parts of a snapshot as the members of a JSON array, read from disk as they are sent: each
+ * stored line is one part's JSON, and JSON text never holds a raw newline, so every newline is
+ * a separator and becomes a comma, except the last.
+ */
+export async function* partsAsJsonMembers({ partsFile, partsBytes }: StreamSnapshot): AsyncGenerator<Buffer> {
+  if (partsBytes === 0) return;
+  let heldBack: Buffer | undefined;
+  for await (const chunk of createReadStream(partsFile, { end: partsBytes - 1 })) {
+    const bytes = chunk as Buffer;
+    if (heldBack !== undefined) yield heldBack;
+    for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) bytes[at] = COMMA;
+    // The last byte of all is the newline after the last part: held back, and dropped at the end.
+    heldBack = bytes.subarray(-1);
+    if (bytes.length > 1) yield bytes.subarray(0, -1);
+  }
+}
