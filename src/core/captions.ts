@@ -1,4 +1,4 @@
-import { LineSplitter, RecordReadError, type SourceLine } from './record-reader.js';
+import { LineSplitter, MAX_LINE_BYTES, RecordReadError, type SourceLine } from './record-reader.js';
 
 /**
  * The cues of a WebVTT or SubRip caption file, told apart by content, streamed a cue at a time
@@ -49,6 +49,8 @@ const SUBRIP: Format = {
 const WEBVTT_HEADER = /^WEBVTT(?:[ \t].*)?$/;
 const CUE_NUMBER = /^\d+$/;
 const NO_TEXT = 'the cue has no text, expected a line of text after its timing line';
+// A cue's text is held until its blank line: a file whose blank lines are lost must not fill memory.
+const CUE_TOO_LONG = `the cue's text is longer than ${MAX_LINE_BYTES / 1024 / 1024} MB, expected a blank line after each cue`;
 
 /** The cues of a caption file read from its bytes, in file order. */
 export async function* readCaptions(chunks: AsyncIterable<Buffer>): AsyncGenerator<CaptionRecord> {
@@ -81,6 +83,7 @@ interface OpenCue {
   startMs: number;
   endMs: number;
   lines: string[];
+  chars: number;
 }
 
 type State =
@@ -121,21 +124,19 @@ class CueReader {
   }
 
   private *detect(source: SourceLine, afterBlank: boolean): Generator<CaptionRecord> {
-    if (this.state.kind === 'start') {
-      if (WEBVTT_HEADER.test(source.text)) {
-        this.format = WEBVTT;
-        this.state = { kind: 'header' };
-      } else if (CUE_NUMBER.test(source.text.trim())) {
-        this.state = { kind: 'subrip-number', number: source };
-      } else {
-        throw notCaptions(source.line);
-      }
-      return;
+    const state = this.state;
+    if (state.kind === 'subrip-number') {
+      if (afterBlank || timestampsOf(source.text, SUBRIP) === undefined) throw notCaptions(state.number.line);
+      this.format = SUBRIP;
+      yield* this.openCue(source, SUBRIP);
+    } else if (WEBVTT_HEADER.test(source.text)) {
+      this.format = WEBVTT;
+      this.state = { kind: 'header' };
+    } else if (CUE_NUMBER.test(source.text.trim())) {
+      this.state = { kind: 'subrip-number', number: source };
+    } else {
+      throw notCaptions(source.line);
     }
-    if (this.state.kind !== 'subrip-number') return;
-    if (afterBlank || timestampsOf(source.text, SUBRIP) === undefined) throw notCaptions(this.state.number.line);
-    this.format = SUBRIP;
-    yield* this.openCue(source, SUBRIP);
   }
 
   private *next(source: SourceLine, format: Format): Generator<CaptionRecord> {
@@ -165,13 +166,18 @@ class CueReader {
       this.state = { kind: 'skip' };
       yield { line: source.line, problem: timing.problem };
     } else {
-      this.state = { kind: 'text', cue: { line: source.line, ...timing, lines: [] } };
+      this.state = { kind: 'text', cue: { line: source.line, ...timing, lines: [], chars: 0 } };
     }
   }
 
   private *addText(cue: OpenCue, source: SourceLine, format: Format): Generator<CaptionRecord> {
     if (!source.text.includes('-->')) {
       cue.lines.push(source.text);
+      cue.chars += source.text.length;
+      if (cue.chars > MAX_LINE_BYTES) {
+        this.state = { kind: 'skip' };
+        yield { line: cue.line, problem: CUE_TOO_LONG };
+      }
       return;
     }
     // A timing line in cue text: the blank line before the next cue is missing, and a number just above is that cue's.

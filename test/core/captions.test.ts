@@ -331,6 +331,18 @@ describe('readCaptions: input', () => {
     await assert.rejects(read(lf('WEBVTT', '', 'NOTE only a comment', '')), stoppedAt(undefined, 'holds no cues, expected at least one cue after the WEBVTT header'));
   });
 
+  it('reports a cue whose text passes 10 MB (blank lines lost) once, skips the rest of it and goes on', async () => {
+    const mib = 'x'.repeat(1024 * 1024);
+    const cueOf = (lines: number) => lf('WEBVTT', '', '00:01.000 --> 00:02.000', ...Array<string>(lines).fill(mib), '', '00:03.000 --> 00:04.000', 'next');
+    const [atLimit, next] = await read(cueOf(10));
+    assert.equal((atLimit as Cue).text.length, 10 * mib.length + 9);
+    assert.deepEqual(next, { line: 15, startMs: 3000, endMs: 4000, text: 'next' });
+    assert.deepEqual(await read(cueOf(12)), [
+      { line: 3, problem: "the cue's text is longer than 10 MB, expected a blank line after each cue" },
+      { line: 17, startMs: 3000, endMs: 4000, text: 'next' },
+    ]);
+  });
+
   it('counts a malformed cue as a cue read, so a file of only bad cues reports them rather than stopping', async () => {
     assert.deepEqual(await read(lf('WEBVTT', '', '00:02.000 --> 00:01.000', 'x')), [
       { line: 3, problem: 'the end time 00:01.000 is before the start time 00:02.000' },
