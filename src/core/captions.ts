@@ -54,28 +54,20 @@ const CUE_TOO_LONG = `the cue's text is longer than ${MAX_LINE_BYTES / 1024 / 10
 
 /** The cues of a caption file read from its bytes, in file order. */
 export async function* readCaptions(chunks: AsyncIterable<Buffer>): AsyncGenerator<CaptionRecord> {
-  const lines = new LineSplitter();
-  const cues = new CueReader();
   let any = false;
-  for await (const chunk of chunks) {
-    for (const line of lines.push(chunk)) {
-      for (const record of cues.take(line)) {
-        any = true;
-        yield record;
-      }
-    }
-  }
-  for (const line of lines.end()) {
-    for (const record of cues.take(line)) {
-      any = true;
-      yield record;
-    }
-  }
-  for (const record of cues.end()) {
+  for await (const record of cueRecords(chunks)) {
     any = true;
     yield record;
   }
   if (!any) throw new RecordReadError(undefined, 'holds no cues, expected at least one cue after the WEBVTT header');
+}
+
+async function* cueRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<CaptionRecord> {
+  const lines = new LineSplitter();
+  const cues = new CueReader();
+  for await (const chunk of chunks) for (const line of lines.push(chunk)) yield* cues.take(line);
+  for (const line of lines.end()) yield* cues.take(line);
+  yield* cues.end();
 }
 
 interface OpenCue {
@@ -113,14 +105,15 @@ class CueReader {
       yield* this.detect(source, afterBlank);
       return;
     }
-    if (afterBlank) yield* this.closeBlock();
+    if (afterBlank) yield* this.closeBlock(this.format);
     yield* this.next(source, this.format);
   }
 
   *end(): Generator<CaptionRecord> {
-    if (this.state.kind === 'start') throw new RecordReadError(undefined, 'is empty, expected a WebVTT or SubRip caption file');
-    if (this.state.kind === 'subrip-number') throw notCaptions(this.state.number.line);
-    yield* this.closeBlock();
+    const state = this.state;
+    if (state.kind === 'subrip-number') throw notCaptions(state.number.line);
+    if (this.format === undefined) throw new RecordReadError(undefined, 'is empty, expected a WebVTT or SubRip caption file');
+    yield* this.closeBlock(this.format);
   }
 
   private *detect(source: SourceLine, afterBlank: boolean): Generator<CaptionRecord> {
@@ -182,17 +175,17 @@ class CueReader {
     }
     // A timing line in cue text: the blank line before the next cue is missing, and a number just above is that cue's.
     if (CUE_NUMBER.test(cue.lines.at(-1)?.trim() ?? '')) cue.lines.pop();
-    yield* this.closeBlock();
+    yield* this.closeBlock(format);
     yield* this.openCue(source, format);
   }
 
-  private *closeBlock(): Generator<CaptionRecord> {
+  private *closeBlock(format: Format): Generator<CaptionRecord> {
     const state = this.state;
     this.state = { kind: 'block' };
     if (state.kind === 'identifier') {
-      yield { line: state.line, problem: `expected a timing line like ${this.format!.example} after the ${this.format!.identifier}` };
+      yield { line: state.line, problem: `expected a timing line like ${format.example} after the ${format.identifier}` };
     } else if (state.kind === 'text') {
-      yield finishCue(state.cue, this.format!);
+      yield finishCue(state.cue, format);
     }
   }
 }
@@ -203,7 +196,7 @@ const notCaptions = (line: number) =>
     'is not a caption file: expected WEBVTT on the first line (WebVTT), or a cue number followed by a timing line like 00:00:01,000 --> 00:00:04,000 (SubRip)',
   );
 
-/** A timing line, or a malformed one: anything before a colon-separated time opens one. */
+/** A timing line, or a malformed one to report: a line with the arrow, or one that starts with a time. */
 const looksLikeTiming = (text: string) => text.includes('-->') || /^\s*\d+:\d/.test(text);
 
 function timestampsOf(text: string, format: Format): { start: string; end: string; startMs: number; endMs: number } | undefined {
