@@ -24,8 +24,8 @@ interface Format {
   example: string;
   /** What the line before a timing line is called in this format. */
   identifier: string;
-  /** A block that holds no cue (comments, styles, regions). */
-  isSkippedBlock(firstLine: string): boolean;
+  /** The first line of a block that holds no cue (comments, styles, regions). */
+  skippedBlock?: RegExp;
   cleanText(lines: readonly string[]): { text: string; speaker?: string };
 }
 
@@ -33,16 +33,15 @@ const WEBVTT: Format = {
   timestamp: /^(?:(\d+):)?([0-5]\d):([0-5]\d)\.(\d{3})$/,
   example: '00:00:01.000 --> 00:00:04.000',
   identifier: 'cue identifier',
-  isSkippedBlock: (firstLine) => /^(?:NOTE|STYLE|REGION)(?:[ \t]|$)/.test(firstLine),
+  skippedBlock: /^(?:NOTE|STYLE|REGION)(?:[ \t]|$)/,
   cleanText: webvttText,
 };
 
 const SUBRIP: Format = {
   // Real files drop the hours' leading zero, shorten the milliseconds and use WebVTT's `.`.
-  timestamp: /^(\d+):([0-5]?\d):([0-5]?\d)[,.](\d{1,3})$/,
+  timestamp: /^(\d+):([0-5]\d):([0-5]\d)[,.](\d{1,3})$/,
   example: '00:00:01,000 --> 00:00:04,000',
   identifier: 'cue number',
-  isSkippedBlock: () => false,
   cleanText: subripText,
 };
 
@@ -88,6 +87,8 @@ type State =
   | { kind: 'block' }
   | { kind: 'identifier'; line: number }
   | { kind: 'text'; cue: OpenCue };
+
+const SKIP: State = { kind: 'skip' };
 
 /**
  * Cue records from numbered non-blank lines, a line at a time. The LineSplitter gives out no
@@ -140,7 +141,7 @@ class CueReader {
         if (source.text.includes('-->')) yield* this.openCue(source, format);
         return;
       case 'block':
-        if (format.isSkippedBlock(source.text)) this.state = { kind: 'skip' };
+        if (format.skippedBlock?.test(source.text)) this.state = SKIP;
         else if (looksLikeTiming(source.text)) yield* this.openCue(source, format);
         else this.state = { kind: 'identifier', line: source.line };
         return;
@@ -156,7 +157,7 @@ class CueReader {
   private *openCue(source: SourceLine, format: Format): Generator<CaptionRecord> {
     const timing = parseTiming(source.text, format);
     if ('problem' in timing) {
-      this.state = { kind: 'skip' };
+      this.state = SKIP;
       yield { line: source.line, problem: timing.problem };
     } else {
       this.state = { kind: 'text', cue: { line: source.line, ...timing, lines: [], chars: 0 } };
@@ -168,7 +169,7 @@ class CueReader {
       cue.lines.push(source.text);
       cue.chars += source.text.length;
       if (cue.chars > MAX_LINE_BYTES) {
-        this.state = { kind: 'skip' };
+        this.state = SKIP;
         yield { line: cue.line, problem: CUE_TOO_LONG };
       }
       return;
@@ -221,8 +222,8 @@ function parseTiming(text: string, format: Format): { startMs: number; endMs: nu
 function toMs(timestamp: string, pattern: RegExp): number | undefined {
   const match = pattern.exec(timestamp);
   if (match === null) return undefined;
-  const [, hours = '0', minutes, seconds, fraction] = match as unknown as [string, string | undefined, string, string, string];
-  return ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000 + Number(fraction.padEnd(3, '0'));
+  const [, hours, minutes, seconds, fraction] = match as unknown as [string, string | undefined, string, string, string];
+  return ((Number(hours ?? 0) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000 + Number(fraction.padEnd(3, '0'));
 }
 
 function finishCue(cue: OpenCue, format: Format): CaptionRecord {
@@ -235,7 +236,7 @@ function finishCue(cue: OpenCue, format: Format): CaptionRecord {
 const textLines = (lines: readonly string[], strip: (line: string) => string) =>
   lines.map((line) => strip(line).trim()).filter((line) => line !== '');
 
-const VOICE = /<v(?:\.[^\s>]*)?[ \t]+([^>]*)>/;
+const VOICE = /<v(?:\.[^\s>]*)?[ \t]([^>]*)>/;
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', lrm: '\u200e', rlm: '\u200f' };
 
 // Entities are decoded after the tags are gone, so an escaped `&lt;b&gt;` stays text.
@@ -243,8 +244,8 @@ const decodeEntities = (text: string) => text.replace(/&(amp|lt|gt|quot|apos|nbs
 
 function webvttText(lines: readonly string[]): { text: string; speaker?: string } {
   const text = decodeEntities(textLines(lines, (line) => line.replace(/<[^>]*>/g, '')).join('\n'));
-  const speaker = decodeEntities(VOICE.exec(lines.join('\n'))?.[1]?.trim() ?? '');
-  return speaker === '' ? { text } : { text, speaker };
+  const speaker = lines.map((line) => VOICE.exec(line)?.[1]!.trim()).find((name) => name);
+  return speaker === undefined ? { text } : { text, speaker: decodeEntities(speaker) };
 }
 
 // Only SubRip's own tags: a `<` in its plain text is text ("I <3 you").

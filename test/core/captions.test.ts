@@ -78,6 +78,10 @@ describe('readCaptions: WebVTT', () => {
       '00:00:05.000 --> 00:00:06.000',
       '<v>nobody</v> said <v.x>so, <v\t Cy &amp; Di >hi',
       '',
+      '00:00:06.000 --> 00:00:07.000',
+      '<v >a voice without a name',
+      '<i> </i>',
+      '<v Dee>then a voice',
     );
     assert.deepEqual(await read(file), [
       { line: 3, startMs: 1000, endMs: 2000, text: 'Hello everyone,\nwelcome!', speaker: 'Ann' },
@@ -85,6 +89,7 @@ describe('readCaptions: WebVTT', () => {
       { line: 10, startMs: 3000, endMs: 4000, text: 'Colour 漢kan now' },
       { line: 13, startMs: 4000, endMs: 5000, text: 'Tom & Jerry <b>not bold</b> &lt;\u00a0x\u200ey\u200fz "q" \'a\' &copy;' },
       { line: 16, startMs: 5000, endMs: 6000, text: 'nobody said so, hi', speaker: 'Cy & Di' },
+      { line: 19, startMs: 6000, endMs: 7000, text: 'a voice without a name\nthen a voice', speaker: 'Dee' },
     ]);
   });
 
@@ -113,10 +118,14 @@ describe('readCaptions: WebVTT', () => {
       '00:00:03.000 --> 00:00:04.000',
       'an identifier that starts with NOTE',
       '',
+      'x1:2 intro STYLE',
+      '00:00:04.000 --> 00:00:05.000',
+      'an identifier with a time and STYLE in it',
     );
     assert.deepEqual(await read(file), [
       { line: 15, startMs: 1000, endMs: 2000, text: 'NOTE is text inside a cue' },
       { line: 21, startMs: 3000, endMs: 4000, text: 'an identifier that starts with NOTE' },
+      { line: 25, startMs: 4000, endMs: 5000, text: 'an identifier with a time and STYLE in it' },
     ]);
   });
 
@@ -150,6 +159,7 @@ describe('readCaptions: WebVTT', () => {
       'x00:00:01.000 --> 00:00:02.000',
       '00:00:01.0000 --> 00:00:02.000',
       '00:00:01.000 -> 00:00:02.000',
+      '0:00:00.000 ',
     ]) {
       assert.deepEqual(await timing(bad), [{ line: 3, problem: VTT_TIMING }], bad);
     }
@@ -183,7 +193,9 @@ describe('readCaptions: WebVTT', () => {
       'ends the cue there',
       '',
       '00:00:10.000 --> 00:00:11.000',
-      'two cues',
+      'two',
+      '2',
+      'cues',
       '00:00:11.000 --> 00:00:12.000',
       'without a blank line between them',
       '',
@@ -202,10 +214,10 @@ describe('readCaptions: WebVTT', () => {
       { line: 17, problem: VTT_TIMING },
       { line: 20, startMs: 8000, endMs: 9000, text: 'a good cue after the bad ones' },
       { line: 24, problem: VTT_TIMING },
-      { line: 26, startMs: 10_000, endMs: 11_000, text: 'two cues' },
-      { line: 28, startMs: 11_000, endMs: 12_000, text: 'without a blank line between them' },
-      { line: 31, startMs: 12_000, endMs: 13_000, text: 'text ending in 3' },
-      { line: 34, startMs: 13_000, endMs: 14_000, text: '5' },
+      { line: 26, startMs: 10_000, endMs: 11_000, text: 'two\n2\ncues' },
+      { line: 30, startMs: 11_000, endMs: 12_000, text: 'without a blank line between them' },
+      { line: 33, startMs: 12_000, endMs: 13_000, text: 'text ending in 3' },
+      { line: 36, startMs: 13_000, endMs: 14_000, text: '5' },
     ]);
   });
 
@@ -215,13 +227,17 @@ describe('readCaptions: WebVTT', () => {
       { line: 6, problem: `${VTT_TIMING} after the cue identifier` },
     ]);
     assert.deepEqual(await read(lf('WEBVTT', '', '00:01.000 --> 00:02.000')), [{ line: 3, problem: NO_TEXT }]);
+    assert.deepEqual(await read(lf('WEBVTT', '', '00:01.000 --> 00:02.000', '00:02.000 --> 00:03.000', 'b')), [
+      { line: 3, problem: NO_TEXT },
+      { line: 4, startMs: 2000, endMs: 3000, text: 'b' },
+    ]);
   });
 });
 
 describe('readCaptions: SubRip', () => {
   it('reads numbered cues: BOM, CRLF, "." separators, hours without leading zeros, coordinates after the end time, its tags stripped and other angle brackets kept', async () => {
     const file = crlf(
-      '\uFEFF1',
+      '\uFEFF12 ',
       '00:00:01,000 --> 00:00:04,000',
       '<i>Hello</i> <B>there</B>, <u>friend</u> <s>x</s>',
       '<font color="#ff0000">I <3 captions</font>  ',
@@ -269,7 +285,7 @@ describe('readCaptions: SubRip', () => {
       '6',
       '00:00:07,000 --> 00:00:08,000',
       'fine',
-      '7',
+      '7 ',
       '00:00:08,000 --> 00:00:09,000',
       'no blank line before 7',
       '',
@@ -286,7 +302,15 @@ describe('readCaptions: SubRip', () => {
   });
 
   it('rejects timestamps SubRip does not have', async () => {
-    for (const bad of ['00:00:01 --> 00:00:02', '00:01,000 --> 00:02,000', '00:00:01:000 --> 00:00:02:000', '00:00:01,0000 --> 00:00:02,000']) {
+    for (const bad of [
+      '00:00:01 --> 00:00:02',
+      '00:01,000 --> 00:02,000',
+      '00:00:01:000 --> 00:00:02:000',
+      '00:00:01,0000 --> 00:00:02,000',
+      'x00:00:01,000 --> 00:00:02,000',
+      '00:0:01,000 --> 00:00:02,000',
+      '00:00:1,000 --> 00:00:02,000',
+    ]) {
       assert.deepEqual(await read(lf('1', '00:00:00,000 --> 00:00:01,000', 'a', '', '2', bad, 'b')), [
         { line: 2, startMs: 0, endMs: 1000, text: 'a' },
         { line: 6, problem: SRT_TIMING },
@@ -317,6 +341,9 @@ describe('readCaptions: input', () => {
   it('stops at line 1 with what was expected when the file is neither WebVTT nor SubRip', async () => {
     await assert.rejects(read('{"type":"chat_message"}\n'), stoppedAt(1, NOT_CAPTIONS));
     await assert.rejects(read(lf('WEBVTTX', '', '00:00:01.000 --> 00:00:02.000', 'x')), stoppedAt(1, NOT_CAPTIONS));
+    await assert.rejects(read(lf('XWEBVTT', '', '00:00:01.000 --> 00:00:02.000', 'x')), stoppedAt(1, NOT_CAPTIONS));
+    await assert.rejects(read(lf('a1', '00:00:01,000 --> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
+    await assert.rejects(read(lf('1a', '00:00:01,000 --> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
     await assert.rejects(read(lf('1', 'hello', '')), stoppedAt(1, NOT_CAPTIONS));
     await assert.rejects(read(lf('1', '', '00:00:01,000 --> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
     await assert.rejects(read(lf('one', '00:00:01,000 --> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
