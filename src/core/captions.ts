@@ -175,7 +175,8 @@ class CueReader {
       return;
     }
     // A timing line in cue text: the blank line before the next cue is missing, and a number just above is that cue's.
-    if (CUE_NUMBER.test(cue.lines.at(-1)?.trim() ?? '')) cue.lines.pop();
+    const last = cue.lines.at(-1);
+    if (last !== undefined && CUE_NUMBER.test(last.trim())) cue.lines.pop();
     yield* this.closeBlock(format);
     yield* this.openCue(source, format);
   }
