@@ -2,6 +2,7 @@ import { constants, createReadStream, openSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { addAbortSignal, Readable } from 'node:stream';
 import { CsafeError, InputError, InterruptedError } from './errors.js';
+import { readCaptions, type CaptionRecord } from './captions.js';
 import type { JsonRecord } from './json-position.js';
 import { LineTooLongError, readJsonRecords, RecordReadError, type RecordReadOptions } from './record-reader.js';
 
@@ -73,8 +74,11 @@ export function fileError(name: string, error: unknown): CsafeError {
 export const readRecords = (source: InputSource, options: Pick<RecordReadOptions, 'jsonLines'> = {}): AsyncGenerator<JsonRecord> =>
   readSource(source, (stream) => readJsonRecords(stream, options), 'each record must be one JSON object on its own line');
 
+/** The cues of a WebVTT or SubRip file, or stdin (core/captions). */
+export const readCaptionCues = (source: InputSource): AsyncGenerator<CaptionRecord> => readSource(source, readCaptions);
+
 /** What `read` makes of a source's bytes; what stops it is an InputError naming the input (and, for a line over the limit, `lineTooLongHint`). */
-async function* readSource<T>(source: InputSource, read: (stream: Readable) => AsyncIterable<T>, lineTooLongHint: string): AsyncGenerator<T> {
+async function* readSource<T>(source: InputSource, read: (stream: Readable) => AsyncIterable<T>, lineTooLongHint?: string): AsyncGenerator<T> {
   const stream = source.open();
   try {
     yield* read(stream);
@@ -85,7 +89,7 @@ async function* readSource<T>(source: InputSource, read: (stream: Readable) => A
   }
 }
 
-function readError(name: string, error: unknown, lineTooLongHint: string): CsafeError {
+function readError(name: string, error: unknown, lineTooLongHint?: string): CsafeError {
   if (!(error instanceof RecordReadError)) return fileError(name, error);
   const where = error.line === undefined ? name : `${name}:${error.line}`;
   return new InputError(`${where}: ${error.message}`, { hint: error instanceof LineTooLongError ? lineTooLongHint : undefined });

@@ -257,3 +257,58 @@ describe('csafe stream parts and Ctrl-C', () => {
     });
   });
 });
+
+describe('csafe stream parts --captions', () => {
+  const emulator = useEmulatorProcess();
+  const dir = tempDir();
+  const file = inDir(dir);
+  const captions = (path: string, ...flags: string[]) =>
+    runCsafe(['stream', 'parts', 'live', '--id', 'talk', '--captions', path, '--start', '2026-11-21T10:00:00Z', ...flags], { env: emulator.env, cwd: dir });
+  beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
+
+  it('turns WebVTT cues into transcript parts: BOM, CRLF, comments, identifiers, settings, voices, multi-line, tags', async () => {
+    const vtt = file('talk.vtt', '\uFEFFWEBVTT - a talk\r\n\r\nNOTE recorded live\r\n\r\nSTYLE\r\n::cue { color: lime }\r\n\r\nintro\r\n' +
+      '00:00:01.000 --> 00:00:03.500 align:start position:10%\r\n<v Ann>Welcome <b>back</b>,\r\neveryone.</v>\r\n\r\n' +
+      '2\r\n01:02.250 --> 01:04.000\r\n<v.loud Bob>Thanks &amp; hi\r\n\r\n' +
+      '00:01:00:00.000 --> 00:00:05.000\r\n<i>a bad timing</i>\r\n\r\n' +
+      '01:00:00.005 --> 01:00:01.000\r\n<c.yellow>no speaker</c>\r\n');
+    const checked = await captions(vtt);
+    assert.equal(checked.code, 2);
+    assert.match(checked.stderr, new RegExp(`^${vtt}:17: expected a timing line like 00:00:01.000 --> 00:00:04.000\\n`));
+
+    const rejects = join(dir, 'rejects.jsonl');
+    const result = await captions(vtt, '--skip-invalid', rejects, '--json');
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual((await stored(emulator, 'live', 'talk')).parts, [
+      { type: 'transcript', text: 'Welcome back,\neveryone.', speaker: 'Ann', timestamp: '2026-11-21T10:00:01.000Z' },
+      { type: 'transcript', text: 'Thanks & hi', speaker: 'Bob', timestamp: '2026-11-21T10:01:02.250Z' },
+      { type: 'transcript', text: 'no speaker', timestamp: '2026-11-21T11:00:00.005Z' },
+    ]);
+    assert.equal(JSON.parse(readFileSync(rejects, 'utf8')).line, 17);
+  });
+
+  it('turns SubRip cues into transcript parts, told apart by content whatever the name', async () => {
+    const srt = file('talk.txt', '\uFEFF1\r\n00:00:01,000 --> 00:00:02,500\r\n<i>Hello</i> there,\r\nsecond line\r\n\r\n' +
+      '2\r\n0:00:03,5 --> 00:00:04,000 X1:40 X2:600 Y1:20 Y2:50\r\n{\\an8}<font color="#fff">I <3 you</font>\r\n');
+    const result = await captions(srt);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual((await stored(emulator, 'live', 'talk')).parts, [
+      { type: 'transcript', text: 'Hello there,\nsecond line', timestamp: '2026-11-21T10:00:01.000Z' },
+      { type: 'transcript', text: 'I <3 you', timestamp: '2026-11-21T10:00:03.500Z' },
+    ]);
+  });
+
+  it('--captions needs --start, a date-time with a time zone; a file that is not captions is one error line', async () => {
+    const srt = file('one.srt', '1\n00:00:01,000 --> 00:00:02,000\nhi\n');
+    const noStart = await runCsafe(['stream', 'parts', 'live', '--id', 'talk', '--captions', srt], { env: emulator.env, cwd: dir });
+    assert.equal(noStart.code, 2);
+    assert.equal(noStart.stderr, "error: --captions needs --start DATE-TIME: the date-time the captions' 00:00 stands for, e.g. 2026-11-21T10:00:00Z\n");
+    const badStart = await runCsafe(['stream', 'parts', 'live', '--id', 'talk', '--captions', srt, '--start', '10:00'], { env: emulator.env, cwd: dir });
+    assert.equal(badStart.code, 2);
+    assert.equal(badStart.stderr, 'error: --start: expected an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00Z\n');
+    const notCaptions = await captions(file('parts.jsonl', '{"type":"transcript"}\n'));
+    assert.equal(notCaptions.code, 2);
+    assert.match(notCaptions.stderr, /^error: .*parts\.jsonl:1: is not a caption file: expected WEBVTT on the first line/);
+    assert.deepEqual(await partsRequests(emulator), []);
+  });
+});

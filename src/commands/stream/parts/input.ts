@@ -1,11 +1,12 @@
 import { partsFrameBytes } from '../../../api/streams.js';
 import { checkRecords, checkValue, type CheckedRecord, type RecordCheck } from '../../../core/checked-records.js';
 import { UsageError } from '../../../core/errors.js';
-import { inputSource, readRecords } from '../../../core/readers.js';
+import { inputSource, readCaptionCues, readRecords, type InputSource } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
 import type { Context } from '../../../context.js';
 import { describeProblem } from '../../../schemas/issues.js';
 import { streamPartProblems } from '../../../schemas/streams.js';
+import { captionParts } from './captions.js';
 import { givesFlagPart, partFromFlags } from './flag-part.js';
 import type { PartsOptions } from './options.js';
 
@@ -43,6 +44,9 @@ export async function partsInput(ctx: Context, file: string | undefined, options
   ];
   if (sources.length > 1) throw new UsageError(`${sources.join(' and ')} conflict: give parts one way, a FILE, --captions FILE or one part by flags`);
   if (options.start !== undefined && options.captions === undefined) throw new UsageError('--start goes with --captions FILE');
+  if (options.captions !== undefined && options.start === undefined) {
+    throw new UsageError("--captions needs --start DATE-TIME: the date-time the captions' 00:00 stands for, e.g. 2026-11-21T10:00:00Z");
+  }
   const check = partCheck(options);
   if (givesFlagPart(options)) {
     const part = partFromFlags(options, ctx.now());
@@ -51,15 +55,17 @@ export async function partsInput(ctx: Context, file: string | undefined, options
     };
     return { name: 'flags', records, remove: async () => undefined };
   }
-  if (file === undefined && ctx.io.stdinIsTTY) {
+  if (file === undefined && options.captions === undefined && ctx.io.stdinIsTTY) {
     throw new UsageError(`no parts: give a FILE (\`-\` reads stdin), --captions FILE, or one part by flags (${PART_FLAGS})`);
   }
-  const path = file ?? '-';
+  const read = (source: InputSource) =>
+    options.start === undefined ? checkRecords(readRecords(source), check) : captionParts(readCaptionCues(source), Date.parse(options.start), check);
+  const path = options.captions ?? file ?? '-';
   // Checked in full before anything is sent, so read twice: stdin or a pipe is kept in a temporary file.
   if (options.skipInvalid === undefined) {
     const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
-    return { name: input.source.name, records: () => checkRecords(readRecords(input.source), check), remove: input.remove };
+    return { name: input.source.name, records: () => read(input.source), remove: input.remove };
   }
   const source = inputSource(path, ctx.io.stdin, ctx.signal);
-  return { name: source.name, records: () => checkRecords(readRecords(source), check), remove: async () => undefined };
+  return { name: source.name, records: () => read(source), remove: async () => undefined };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { batchFlags } from '../../../core/options.js';
+import { partTimestampSchema } from '../../../schemas/streams.js';
 
 export const partsBatchFlags = {
   batchSize: batchFlags.batchSize('parts'),
@@ -26,7 +27,7 @@ export type PartFlags = z.infer<typeof partFlagsSchema>;
 export const partsOptionsSchema = partFlagsSchema.extend({
   id: z.string({ error: 'is required: your identifier of the stream' }).min(1, { error: 'expected a non-empty stream id' }),
   captions: z.string().min(1).optional(),
-  start: text,
+  start: partTimestampSchema.optional(),
   batchSize: partsBatchFlags.batchSize.schema,
   maxBatchBytes: partsBatchFlags.maxBatchBytes.schema,
   failed: partsBatchFlags.failed.schema,

@@ -40,7 +40,9 @@ Each part is a JSON object of one of four types (timestamps ISO 8601, with a tim
   frame_image_url  url, timestamp
   audio_url        url, timestamp
 Every part of a file is checked before the first request; an invalid one is named as
-file:line: field. Parts are sent in file order. Prints a summary (parts sent, requests, failed):
+file:line: field. With --captions, each WebVTT or SubRip cue (told apart by content) becomes
+a transcript part stamped --start plus the cue's start, its speaker from a <v Name> voice tag.
+Parts are sent in file order. Prints a summary (parts sent, requests, failed):
 a table on a terminal, JSON in a pipe or with --json. Exit codes: 0 all sent, 2 invalid input
 (nothing sent), 3 key refused, 5 some parts failed (written to the failed file: resend it as
 the FILE), 130 interrupted.
@@ -51,6 +53,7 @@ Examples:
   csafe stream parts live --id show-42 --transcript "welcome back" --speaker host
   csafe stream parts live --id show-42 --frame https://cdn.example.com/f/0001.jpg --timestamp 2026-11-21T10:00:00Z
   csafe stream parts live --id show-42 --audio https://cdn.example.com/a/0001.aac
+  csafe stream parts live --id show-42 --captions talk.vtt --start 2026-11-21T10:00:00Z
   cat parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl`)
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(partsOptionsSchema, command.opts());
