@@ -37,16 +37,7 @@ export const partCheck = (options: Pick<PartsOptions, 'id' | 'maxBatchBytes'>): 
 
 /** The one source the flags name: a FILE (or stdin), --captions, or one part by flags; anything else is a usage error. */
 export async function partsInput(ctx: Context, file: string | undefined, options: PartsOptions): Promise<PartsInput> {
-  const sources = [
-    ...(file !== undefined ? [file === '-' ? 'stdin (-)' : file] : []),
-    ...(options.captions !== undefined ? ['--captions'] : []),
-    ...(givesFlagPart(options) ? ['a part by flags'] : []),
-  ];
-  if (sources.length > 1) throw new UsageError(`${sources.join(' and ')} conflict: give parts one way, a FILE, --captions FILE or one part by flags`);
-  if (options.start !== undefined && options.captions === undefined) throw new UsageError('--start goes with --captions FILE');
-  if (options.captions !== undefined && options.start === undefined) {
-    throw new UsageError("--captions needs --start DATE-TIME: the date-time the captions' 00:00 stands for, e.g. 2026-11-21T10:00:00Z");
-  }
+  refuseMixedSources(file, options);
   const check = partCheck(options);
   if (givesFlagPart(options)) {
     const part = partFromFlags(options, ctx.now());
@@ -58,8 +49,9 @@ export async function partsInput(ctx: Context, file: string | undefined, options
   if (file === undefined && options.captions === undefined && ctx.io.stdinIsTTY) {
     throw new UsageError(`no parts: give a FILE (\`-\` reads stdin), --captions FILE, or one part by flags (${PART_FLAGS})`);
   }
+  const start = options.start === undefined ? undefined : Date.parse(options.start);
   const read = (source: InputSource) =>
-    options.start === undefined ? checkRecords(readRecords(source), check) : captionParts(readCaptionCues(source), Date.parse(options.start), check);
+    start === undefined ? checkRecords(readRecords(source), check) : captionParts(readCaptionCues(source), start, check);
   const path = options.captions ?? file ?? '-';
   // Checked in full before anything is sent, so read twice: stdin or a pipe is kept in a temporary file.
   if (options.skipInvalid === undefined) {
@@ -68,4 +60,17 @@ export async function partsInput(ctx: Context, file: string | undefined, options
   }
   const source = inputSource(path, ctx.io.stdin, ctx.signal);
   return { name: source.name, records: () => read(source), remove: async () => undefined };
+}
+
+function refuseMixedSources(file: string | undefined, options: PartsOptions): void {
+  const sources = [
+    ...(file !== undefined ? [file === '-' ? 'stdin (-)' : file] : []),
+    ...(options.captions !== undefined ? ['--captions'] : []),
+    ...(givesFlagPart(options) ? ['a part by flags'] : []),
+  ];
+  if (sources.length > 1) throw new UsageError(`${sources.join(' and ')} conflict: give parts one way, a FILE, --captions FILE or one part by flags`);
+  if (options.start !== undefined && options.captions === undefined) throw new UsageError('--start goes with --captions FILE');
+  if (options.captions !== undefined && options.start === undefined) {
+    throw new UsageError("--captions needs --start DATE-TIME: the date-time the captions' 00:00 stands for, e.g. 2026-11-21T10:00:00Z");
+  }
 }
