@@ -64,6 +64,7 @@ const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Pro
   { name: 'settings', description: 'Namespace settings: the schema of its fields', load: async () => (await import('./commands/settings/index.js')).registerSettings },
   { name: 'data', description: 'Namespace data: add objects, import files, follow requests to their labels', load: async () => (await import('./commands/data/index.js')).registerData },
   { name: 'events', description: 'Backend events: validate and send, resumable and ordered', load: async () => (await import('./commands/events/index.js')).registerEvents },
+  { name: 'stream', description: 'Livestreams: monitor a stream, push chat, transcripts, frames and audio as they happen', load: async () => (await import('./commands/stream/index.js')).registerStream },
   { name: 'emulator', description: 'A local Content Safety Service for offline development and tests', load: async () => (await import('./commands/emulator/index.js')).registerEmulator },
 ];
 
@@ -251,13 +252,15 @@ export function exitCodeOfOutcome(outcome: Outcome | void): ExitCodeValue {
   }
 }
 
+const PARTIAL_WHEN_NONE_SENT: ReadonlySet<BatchOutcome['command']> = new Set(['classify --batch', 'stream parts']);
+
 /** Partial failure (5) wins over --fail-on (4). */
 function exitCodeOfBatch(batch: BatchOutcome): ExitCodeValue {
   if (batch.stoppedBy !== undefined) return exitCodeOfError(batch.stoppedBy);
   if (batch.failedRequests > 0) return ExitCode.failure;
   if (batch.failed > 0) {
-    // When nothing got through, events send and data add say 1 and classify --batch 5: issue 13 settles which.
-    return batch.sent === 0 && batch.command !== 'classify --batch' ? ExitCode.failure : ExitCode.partial;
+    // When nothing got through, events send and data add say 1, classify --batch and stream parts (as issue 11 asks) 5: issue 13 settles which.
+    return batch.sent === 0 && !PARTIAL_WHEN_NONE_SENT.has(batch.command) ? ExitCode.failure : ExitCode.partial;
   }
   if (batch.invalid > 0) return ExitCode.partial;
   return batch.flagged > 0 ? ExitCode.condition : ExitCode.ok;

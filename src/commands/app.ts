@@ -18,10 +18,10 @@ export type Outcome =
   | { kind: 'notSet' }
   | BatchOutcome;
 
-/** A command that sends many records (classify --batch, events send, data add; the stream commands next). */
+/** A command that sends many records (classify --batch, events send, data add, stream parts). */
 export interface BatchOutcome {
   kind: 'batch';
-  command: 'classify --batch' | 'events send' | 'data add';
+  command: 'classify --batch' | 'events send' | 'data add' | 'stream parts';
   /** Records the service accepted. */
   sent: number;
   /** Records written to the --failed file. */

@@ -2,6 +2,7 @@ import { constants, createReadStream, openSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { addAbortSignal, Readable } from 'node:stream';
 import { CsafeError, InputError, InterruptedError } from './errors.js';
+import { readCaptions, type CaptionRecord } from './captions.js';
 import type { JsonRecord } from './json-position.js';
 import { LineTooLongError, readJsonRecords, RecordReadError, type RecordReadOptions } from './record-reader.js';
 
@@ -70,20 +71,26 @@ export function fileError(name: string, error: unknown): CsafeError {
  * The JSON records of a file or stdin, as core/record-reader reads them (any of three shapes, or
  * with `jsonLines` one record a line); what stops the read is an InputError naming the input.
  */
-export async function* readRecords(source: InputSource, options: Pick<RecordReadOptions, 'jsonLines'> = {}): AsyncGenerator<JsonRecord> {
+export const readRecords = (source: InputSource, options: Pick<RecordReadOptions, 'jsonLines'> = {}): AsyncGenerator<JsonRecord> =>
+  readSource(source, (stream) => readJsonRecords(stream, options), 'each record must be one JSON object on its own line');
+
+/** The cues of a WebVTT or SubRip file, or stdin (core/captions). */
+export const readCaptionCues = (source: InputSource): AsyncGenerator<CaptionRecord> => readSource(source, readCaptions);
+
+/** What `read` makes of a source's bytes; what stops it is an InputError naming the input (and, for a line over the limit, `lineTooLongHint`). */
+async function* readSource<T>(source: InputSource, read: (stream: Readable) => AsyncIterable<T>, lineTooLongHint?: string): AsyncGenerator<T> {
   const stream = source.open();
   try {
-    yield* readJsonRecords(stream, options);
+    yield* read(stream);
   } catch (error) {
-    throw readError(source.name, error);
+    throw readError(source.name, error, lineTooLongHint);
   } finally {
     if (source.name !== 'stdin') stream.destroy();
   }
 }
 
-function readError(name: string, error: unknown): CsafeError {
+function readError(name: string, error: unknown, lineTooLongHint?: string): CsafeError {
   if (!(error instanceof RecordReadError)) return fileError(name, error);
   const where = error.line === undefined ? name : `${name}:${error.line}`;
-  const hint = error instanceof LineTooLongError ? 'each record must be one JSON object on its own line' : undefined;
-  return new InputError(`${where}: ${error.message}`, { hint });
+  return new InputError(`${where}: ${error.message}`, { hint: error instanceof LineTooLongError ? lineTooLongHint : undefined });
 }

@@ -43,6 +43,9 @@ const timestamp = z.iso.datetime({
   error: expecting('expected an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00Z'),
 });
 
+/** A part's timestamp; also what `stream parts --start` takes. */
+export const partTimestampSchema = timestamp;
+
 const mediaPart = <T extends 'audio_url' | 'frame_image_url'>(type: T) =>
   z.strictObject({ type: z.literal(type), timestamp, url: absoluteUrl(PART_URL_SCHEMES) });
 

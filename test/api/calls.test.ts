@@ -6,10 +6,9 @@ import { addData, encodeAddBody, getRequest, putSettings, requestImport } from '
 import { encodeBatch, ingestEvents, sendEvents } from '../../src/api/events.js';
 import { createAccessToken } from '../../src/api/tokens.js';
 import { UnexpectedResponseError } from '../../src/core/errors.js';
-import { HttpClient } from '../../src/core/http.js';
+import type { HttpClient } from '../../src/core/http.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/retry.js';
-import { bufferIO } from '../helpers/io.js';
-import { closeServer, listenOnLoopback } from '../helpers/server.js';
+import { closeServer, listenOnLoopback, loopbackClient } from '../helpers/server.js';
 
 /**
  * Every api/ call against a real loopback server that answers with the body the test sets: what
@@ -31,16 +30,7 @@ describe('api calls parse their answers', () => {
         res.end(JSON.stringify(answer));
       });
     });
-    http = new HttpClient({
-      baseUrl: await listenOnLoopback(server),
-      apiKey: 'sk_test_key',
-      timeoutMs: 5000,
-      retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 0 },
-      userAgent: 'csafe/test',
-      io: bufferIO().io,
-      now: () => Date.now(),
-      sleep: async () => {},
-    });
+    http = loopbackClient(await listenOnLoopback(server), { ...DEFAULT_RETRY_POLICY, maxRetries: 0 });
   });
   after(async () => {
     await http.close();

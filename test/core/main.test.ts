@@ -91,13 +91,15 @@ describe('exit codes', () => {
     assert.equal(exitCodeOfOutcome({ kind: 'notSet' }), 1);
   });
 
-  it('maps a batch: all sent 0, some failed 5, none sent 1 (5 for classify --batch), flagged 4, 5 over 4', () => {
+  it('maps a batch: all sent 0, some failed 5, none sent 1 (5 for classify --batch and stream parts), flagged 4, 5 over 4', () => {
     assert.equal(batch({ sent: 3 }), 0);
     assert.equal(batch({}), 0);
     assert.equal(batch({ sent: 2, failed: 1 }), 5);
     assert.equal(batch({ sent: 0, failed: 1 }), 1);
     assert.equal(batch({ sent: 0, failed: 1 }, 'data add'), 1);
     assert.equal(batch({ sent: 0, failed: 1 }, 'classify --batch'), 5);
+    // Issue 11: stream parts exits 5 whenever parts went to the failed file.
+    assert.equal(batch({ sent: 0, failed: 1 }, 'stream parts'), 5);
     assert.equal(batch({ sent: 3, flagged: 1 }, 'classify --batch'), 4);
     assert.equal(batch({ sent: 3, failed: 1, flagged: 1 }, 'classify --batch'), 5);
     assert.equal(batch({ sent: 3, invalid: 1 }), 5);

@@ -1,5 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HttpClient } from '../../src/core/http.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/core/retry.js';
+import { bufferIO } from './io.js';
 
 /** Starts a test's own node:http server on an ephemeral loopback port; returns its base URL. */
 export async function listenOnLoopback(server: Server): Promise<string> {
@@ -12,3 +15,7 @@ export function closeServer(server: Server): void {
   server.closeAllConnections();
   server.close();
 }
+
+/** The HTTP core pointed at a test's server: real time, retries without waiting, output discarded. */
+export const loopbackClient = (baseUrl: string, retry: RetryPolicy = DEFAULT_RETRY_POLICY) =>
+  new HttpClient({ baseUrl, apiKey: 'sk_test_key', timeoutMs: 5000, retry, userAgent: 'csafe/test', io: bufferIO().io, now: () => Date.now(), sleep: async () => {} });

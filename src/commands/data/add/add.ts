@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { CsafeError, UsageError } from '../../../core/errors.js';
+import { reportInvalid, validRecords, type CheckedRecord } from '../../../core/checked-records.js';
+import { UsageError } from '../../../core/errors.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import type { IOStreams } from '../../../core/io.js';
 import { parseOptions } from '../../../core/options.js';
@@ -12,8 +13,8 @@ import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { addBatchFlags, addOptionsSchema, type AddOptions } from './options.js';
 import { AddCheckpoint } from './checkpoint.js';
-import { deliverObjects, type AcceptedRequest, type AddDelivery, type NumberedObject } from './deliver.js';
-import { checkObjects, problemLine, type CheckedObject } from '../shared/objects.js';
+import { deliverObjects, type AcceptedRequest, type AddDelivery } from './deliver.js';
+import { checkObjects } from '../shared/objects.js';
 import { describeFailure, objectLines, printObjects } from '../shared/render.js';
 import { waitForRequests, waitTimeoutMs } from '../shared/wait.js';
 
@@ -63,7 +64,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
   try {
     if (checkFirst) {
-      const invalid = await reportInvalid(source, options, ctx.io);
+      const invalid = await reportInvalid(checkObjects(readRecords(source), options.maxBatchBytes), source.name, ctx.io);
       if (invalid > 0) {
         ctx.io.warn(`nothing was sent: fix the ${countOf(invalid, 'invalid record')}, or pass --skip-invalid FILE to send the rest`);
         return { kind: 'checked', invalid };
@@ -82,17 +83,6 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   } finally {
     await input?.remove();
   }
-}
-
-/** The checking pass: prints every problem as file:line: field: expected …; returns how many records have one. */
-async function reportInvalid(source: InputSource, options: AddOptions, io: IOStreams): Promise<number> {
-  let invalid = 0;
-  for await (const object of checkObjects(readRecords(source), options.maxBatchBytes)) {
-    if ('json' in object) continue;
-    invalid++;
-    io.warn(problemLine(source.name, object));
-  }
-  return invalid;
 }
 
 async function addObjects(ctx: Context, namespace: string, input: { source: InputSource; path: string }, options: AddOptions, format: OutputFormat) {
@@ -121,10 +111,10 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
       await checkpoint?.saveIfDue();
     },
   };
-  const sorting: Sorting = { inputName: source.name, io: ctx.io, invalid, checkpoint, skipped: 0 };
+  const sorting: Sorting = { checkpoint, skipped: 0 };
   let completed = false;
   try {
-    await deliverObjects(sendable(checkObjects(readRecords(source), options.maxBatchBytes), sorting), delivery);
+    await deliverObjects(validRecords(numbered(checkObjects(readRecords(source), options.maxBatchBytes), sorting), source.name, ctx.io, invalid), delivery);
     completed = true;
   } finally {
     progress.stop();
@@ -161,30 +151,18 @@ function reportStop(io: IOStreams, namespace: string, accepted: number, checkpoi
 }
 
 interface Sorting {
-  inputName: string;
-  io: IOStreams;
-  /** --skip-invalid: where invalid records go; without it they were refused by the checking pass already. */
-  invalid?: FailedFile;
   /** Records in requests an earlier run had accepted are not sent again. */
   checkpoint?: AddCheckpoint;
   skipped: number;
 }
 
-/** Objects to send, numbered by their position among all records of the input. */
-async function* sendable(objects: AsyncIterable<CheckedObject>, sorting: Sorting): AsyncGenerator<NumberedObject> {
+/** Records numbered by their position among all records of the input, less those the checkpoint says were accepted. */
+async function* numbered(objects: AsyncIterable<CheckedRecord>, sorting: Sorting): AsyncGenerator<CheckedRecord & { position: number }> {
   let position = 0;
   for await (const object of objects) {
     position++;
-    if (sorting.checkpoint?.isAcknowledged(position)) {
-      sorting.skipped++;
-    } else if ('json' in object) {
-      yield { ...object, position };
-    } else if (sorting.invalid === undefined) {
-      throw new CsafeError(`${problemLine(sorting.inputName, object)}: the input changed after it was checked; nothing more was sent`);
-    } else {
-      sorting.io.warn(problemLine(sorting.inputName, object));
-      await sorting.invalid.append({ line: object.line, error: object.problem, record: object.text }, object.line);
-    }
+    if (sorting.checkpoint?.isAcknowledged(position)) sorting.skipped++;
+    else yield { ...object, position };
   }
 }
 

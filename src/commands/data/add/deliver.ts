@@ -1,5 +1,6 @@
 import { addData, encodeAddBody } from '../../../api/data.js';
 import { inBatches } from '../../../core/batches.js';
+import type { SendableRecord } from '../../../core/checked-records.js';
 import { mapInOrder } from '../../../core/concurrency.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
 import type { FailedFile } from '../../../core/failed-file.js';
@@ -8,10 +9,10 @@ import type { IOStreams } from '../../../core/io.js';
 import { countOf } from '../../../core/output.js';
 import type { Spinner } from '../../../core/spinner.js';
 import type { AddOptions } from './options.js';
-import { BODY_FRAME_BYTES, type SendableObject } from '../shared/objects.js';
+import { BODY_FRAME_BYTES } from '../shared/objects.js';
 
 /** An object to send, with its position among all records of the input (from 1), which the checkpoint counts in. */
-export type NumberedObject = SendableObject & { position: number };
+export type NumberedObject = SendableRecord & { position: number };
 
 /** One accepted add request: what the service answered and which input lines it carries. */
 export interface AcceptedRequest {

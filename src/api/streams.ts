@@ -1,0 +1,34 @@
+import type { HttpClient } from '../core/http.js';
+import { acceptedResponseSchema, type AcceptedResponse } from '../schemas/data.js';
+import type { WatchStreamRequest } from '../schemas/streams.js';
+import { parseResponse } from './responses.js';
+
+const streamsPath = (namespace: string) => `/v1/streams/${encodeURIComponent(namespace)}`;
+
+/** POST /v1/streams/{namespace}: monitor the livestream at `stream_url` under the caller's `id`. */
+export async function watchStream(http: HttpClient, namespace: string, body: WatchStreamRequest): Promise<AcceptedResponse> {
+  const path = streamsPath(namespace);
+  return parseResponse(acceptedResponseSchema, await http.json('POST', path, body), `POST ${path}`);
+}
+
+/** The bytes `{"id":…,"data":[` and `]}` add around a request's parts, less the comma the last part does not have. */
+export const partsFrameBytes = (id: string) => Buffer.byteLength(`{"id":${JSON.stringify(id)},"data":[]}`) - 1;
+
+/**
+ * POST /v1/streams/{namespace}/parts with parts already serialised (sent as read, not re-encoded).
+ * Parts carry no idempotency key, so a request that may have been processed is never replayed:
+ * only a refused connection, 429 and 503 (the service's "not processed") are retried.
+ */
+export async function sendStreamParts(http: HttpClient, namespace: string, id: string, parts: readonly string[]): Promise<AcceptedResponse> {
+  const path = `${streamsPath(namespace)}/parts`;
+  const body = Buffer.from(`{"id":${JSON.stringify(id)},"data":[${parts.join(',')}]}`);
+  const response = await http.request({
+    method: 'POST',
+    path,
+    body: { open: () => body, length: body.length, contentType: 'application/json' },
+    replaySafe: false,
+    // After Ctrl-C the answer still comes: it says whether these parts reached the stream.
+    finishOnInterrupt: true,
+  });
+  return parseResponse(acceptedResponseSchema, response.body, `POST ${path}`);
+}

@@ -1,0 +1,18 @@
+import type { CaptionRecord } from '../../../core/captions.js';
+import { checkValue, type CheckedRecord, type RecordCheck } from '../../../core/checked-records.js';
+
+/**
+ * One transcript part per cue, in file order, stamped `start` plus the cue's start offset (ISO,
+ * with milliseconds), with the speaker of the cue's voice tag. A malformed cue is an invalid
+ * record at its line, reported and set aside like any other.
+ */
+export async function* captionParts(cues: AsyncIterable<CaptionRecord>, startMs: number, check: RecordCheck): AsyncGenerator<CheckedRecord> {
+  for await (const cue of cues) {
+    if ('problem' in cue) {
+      yield { line: cue.line, text: '', problem: cue.problem };
+      continue;
+    }
+    const timestamp = new Date(startMs + cue.startMs).toISOString();
+    yield checkValue(cue.line, { type: 'transcript', text: cue.text, timestamp, ...(cue.speaker !== undefined && { speaker: cue.speaker }) }, check);
+  }
+}

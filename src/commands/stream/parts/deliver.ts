@@ -1,0 +1,77 @@
+import { partsFrameBytes, sendStreamParts } from '../../../api/streams.js';
+import type { SendableRecord } from '../../../core/checked-records.js';
+import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
+import type { FailedFile } from '../../../core/failed-file.js';
+import type { HttpClient } from '../../../core/http.js';
+import type { IOStreams } from '../../../core/io.js';
+import { runLanes } from '../../../core/lanes.js';
+import { countOf } from '../../../core/output.js';
+import type { PartsOptions } from './options.js';
+
+/** What a delivery has done so far, for the summary and a status line. */
+export interface PartsTally {
+  sent: number;
+  failed: number;
+  requests: number;
+  lastRequestId: string | null;
+}
+
+export const emptyPartsTally = (): PartsTally => ({ sent: 0, failed: 0, requests: 0, lastRequestId: null });
+
+export interface PartsDelivery {
+  http: HttpClient;
+  io: IOStreams;
+  namespace: string;
+  /** The stream's id, sent with every request. */
+  id: string;
+  /** How messages name the input: a file, `stdin`, `flags`. */
+  inputName: string;
+  options: Pick<PartsOptions, 'batchSize' | 'maxBatchBytes'>;
+  /** The parts of batches that failed, exactly as sent, so the file can be sent again with `stream parts`. */
+  failed: FailedFile;
+  tally: PartsTally;
+  /** Told after each batch, sent or failed (a spinner, a status line). */
+  onProgress(tally: PartsTally): void;
+  /** When given, no batch starts once it is aborted (Ctrl-C): the run stops after the one in flight has its answer. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Sends the parts in input order, one request at a time, in batches of at most --batch-size parts
+ * and --max-batch-bytes. Reading pauses while the queue is full. A batch that still fails after
+ * the core's retries goes to the failed file and the next one is sent; a failure no later batch
+ * could escape (credentials refused, Ctrl-C) stops the run.
+ */
+export async function deliverParts(parts: AsyncIterable<SendableRecord>, delivery: PartsDelivery): Promise<void> {
+  const { options } = delivery;
+  await runLanes(
+    parts,
+    {
+      lanes: 1,
+      laneOf: () => 0,
+      maxBatchItems: options.batchSize,
+      maxBatchBytes: options.maxBatchBytes - partsFrameBytes(delivery.id),
+      sizeOf: (part) => part.bytes,
+    },
+    (batch) => deliverBatch(batch, delivery),
+  );
+}
+
+async function deliverBatch(batch: SendableRecord[], delivery: PartsDelivery): Promise<void> {
+  const { tally } = delivery;
+  if (delivery.signal?.aborted) throw new InterruptedError();
+  try {
+    const accepted = await sendStreamParts(delivery.http, delivery.namespace, delivery.id, batch.map((part) => part.json));
+    tally.sent += batch.length;
+    tally.requests++;
+    tally.lastRequestId = accepted.requestId;
+  } catch (error) {
+    if (stopsTheRun(error)) throw error;
+    const first = batch[0]!.line;
+    const last = batch.at(-1)!.line;
+    delivery.io.warn(`${delivery.inputName}:${first === last ? first : `${first}-${last}`}: a batch of ${countOf(batch.length, 'part')} failed: ${(error as Error).message}`);
+    await delivery.failed.appendLines(batch.map((part) => ({ text: part.json, line: part.line })));
+    tally.failed += batch.length;
+  }
+  delivery.onProgress(tally);
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { batchFlags } from '../../../core/options.js';
+import { partTimestampSchema } from '../../../schemas/streams.js';
+
+export const partsBatchFlags = {
+  batchSize: batchFlags.batchSize('parts'),
+  maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
+  failed: batchFlags.failed('append the parts of batches that could not be sent, as sent', 'stream-parts'),
+  skipInvalid: batchFlags.skipInvalid('send the valid parts; append each invalid record here as {line, error, record}'),
+};
+
+const text = z.string().optional();
+
+/** The flags of one part given on the command line (see flag-part.ts). */
+export const partFlagsSchema = z.object({
+  chat: text,
+  senderId: text,
+  senderName: text,
+  transcript: text,
+  speaker: text,
+  frame: text,
+  audio: text,
+  timestamp: text,
+});
+export type PartFlags = z.infer<typeof partFlagsSchema>;
+
+export const partsOptionsSchema = partFlagsSchema.extend({
+  id: z.string({ error: 'is required: your identifier of the stream' }).min(1, { error: 'expected a non-empty stream id' }),
+  captions: z.string().min(1).optional(),
+  start: partTimestampSchema.optional(),
+  batchSize: partsBatchFlags.batchSize.schema,
+  maxBatchBytes: partsBatchFlags.maxBatchBytes.schema,
+  failed: partsBatchFlags.failed.schema,
+  skipInvalid: partsBatchFlags.skipInvalid.schema,
+});
+export type PartsOptions = z.infer<typeof partsOptionsSchema>;

@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { watchStream } from '../../api/streams.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { printResult, renderTable } from '../../core/output.js';
+import { watchStreamRequestSchema, type WatchStreamRequest } from '../../schemas/streams.js';
+import { positional, type App } from '../app.js';
+import { parseNamespace } from '../namespace.js';
+
+export interface WatchOptions {
+  id?: string;
+  url?: string;
+}
+
+const FLAG_OF_FIELD: Record<string, string> = { id: '--id', stream_url: '--url' };
+
+export function registerStreamWatch(group: Command, app: App): void {
+  group
+    .command('watch')
+    .description('Monitor a livestream at its address (POST /v1/streams/{namespace}); returns at once')
+    .argument('<namespace>', 'the namespace')
+    .option('--id <id>', 'your identifier of the stream; its parts are sent under the same id')
+    .option('--url <url>', 'the stream\'s address: an absolute http, https, rtmp, rtmps, rtsp or srt URL')
+    .addHelpText('after', `
+Prints the accepted request (request id and status): a table on a terminal, JSON in a pipe or
+with --json. The address is checked before anything is sent (exit 2 when it is not one).
+
+Examples:
+  csafe stream watch live --id show-42 --url https://example.com/live/42.m3u8
+  csafe stream watch live --id show-43 --url rtmp://ingest.example.com/live/43 --json`)
+    .action(app.action(async (ctx, command) => {
+      const [namespace] = positional(command) as [string];
+      return streamWatchRun(ctx, parseNamespace(namespace), command.opts());
+    }));
+}
+
+/** The request is checked with the schema the emulator uses, so the accepted schemes are written once. */
+function watchRequest(options: WatchOptions): WatchStreamRequest {
+  const parsed = watchStreamRequestSchema.safeParse({ id: options.id, stream_url: options.url });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = String(issue.path[0]);
+  const given = field === 'stream_url' && options.url !== undefined ? `, got ${JSON.stringify(options.url)}` : '';
+  throw new UsageError(`${FLAG_OF_FIELD[field] ?? field}: ${issue.message}${given}`);
+}
+
+export async function streamWatchRun(ctx: Context, namespace: string, options: WatchOptions): Promise<void> {
+  const request = watchRequest(options);
+  const format = await ctx.outputFormat();
+  const accepted = await watchStream(await ctx.http(), namespace, request);
+  await printResult(ctx.io, format, accepted, () =>
+    renderTable([accepted], [
+      { header: 'REQUEST ID', value: (r) => r.requestId },
+      { header: 'STATUS', value: (r) => r.status },
+    ], ctx.io),
+  );
+}

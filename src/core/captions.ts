@@ -1,0 +1,257 @@
+import { LineSplitter, MAX_LINE_BYTES, RecordReadError, type SourceLine } from './record-reader.js';
+
+/**
+ * The cues of a WebVTT or SubRip caption file, told apart by content, streamed a cue at a time
+ * (Node built-ins only: the emulator may read captions too). A malformed cue is yielded with its
+ * line and what was expected there, so a caller reports it like any other invalid record; what
+ * ends the read (not a caption file, nothing in it, a line over the limit) is a RecordReadError.
+ */
+
+/** A cue: the line of its timing line, its times from the start of the media, its text without markup, the speaker of its first WebVTT voice tag. */
+export interface Cue {
+  line: number;
+  startMs: number;
+  endMs: number;
+  text: string;
+  speaker?: string;
+}
+
+/** A cue or a malformed one, told apart by `'problem' in record`. */
+export type CaptionRecord = Cue | { line: number; problem: string };
+
+interface Format {
+  timestamp: RegExp;
+  example: string;
+  /** What the line before a timing line is called in this format. */
+  identifier: string;
+  /** The first line of a block that holds no cue (comments, styles, regions). */
+  skippedBlock?: RegExp;
+  cleanText(lines: readonly string[]): { text: string; speaker?: string };
+}
+
+const WEBVTT: Format = {
+  timestamp: /^(?:(\d+):)?([0-5]\d):([0-5]\d)\.(\d{3})$/,
+  example: '00:00:01.000 --> 00:00:04.000',
+  identifier: 'cue identifier',
+  skippedBlock: /^(?:NOTE|STYLE|REGION)(?:[ \t]|$)/,
+  cleanText: webvttText,
+};
+
+const SUBRIP: Format = {
+  // Real files drop the hours' leading zero, shorten the milliseconds and use WebVTT's `.`.
+  timestamp: /^(\d+):([0-5]\d):([0-5]\d)[,.](\d{1,3})$/,
+  example: '00:00:01,000 --> 00:00:04,000',
+  identifier: 'cue number',
+  cleanText: subripText,
+};
+
+const WEBVTT_HEADER = /^WEBVTT(?:[ \t].*)?$/;
+const CUE_NUMBER = /^\d+$/;
+const NO_TEXT = 'the cue has no text, expected a line of text after its timing line';
+// A cue's text is held until its blank line: a file whose blank lines are lost must not fill memory.
+const CUE_TOO_LONG = `the cue's text is longer than ${MAX_LINE_BYTES / 1024 / 1024} MB, expected a blank line after each cue`;
+
+/** The cues of a caption file read from its bytes, in file order. */
+export async function* readCaptions(chunks: AsyncIterable<Buffer>): AsyncGenerator<CaptionRecord> {
+  let any = false;
+  for await (const record of cueRecords(chunks)) {
+    any = true;
+    yield record;
+  }
+  if (!any) throw new RecordReadError(undefined, 'holds no cues, expected at least one cue after the WEBVTT header');
+}
+
+async function* cueRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<CaptionRecord> {
+  const lines = new LineSplitter();
+  const cues = new CueReader();
+  for await (const chunk of chunks) for (const line of lines.push(chunk)) yield* cues.take(line);
+  for (const line of lines.end()) yield* cues.take(line);
+  yield* cues.end();
+}
+
+interface OpenCue {
+  line: number;
+  startMs: number;
+  endMs: number;
+  lines: string[];
+  chars: number;
+}
+
+type State =
+  | { kind: 'start' }
+  /** The first line was a number: SubRip when a timing line follows at once. */
+  | { kind: 'subrip-number'; number: SourceLine }
+  | { kind: 'header' }
+  /** Lines up to the next blank line are ignored: a comment, a style, the rest of a malformed cue. */
+  | { kind: 'skip' }
+  | { kind: 'block' }
+  | { kind: 'identifier'; line: number }
+  | { kind: 'text'; cue: OpenCue };
+
+const SKIP: State = { kind: 'skip' };
+
+/**
+ * Cue records from numbered non-blank lines, a line at a time. The LineSplitter gives out no
+ * blank line, so a gap in the line numbers is what ends a block.
+ */
+class CueReader {
+  private format: Format | undefined;
+  private state: State = { kind: 'start' };
+  private lastLine = 0;
+
+  *take(source: SourceLine): Generator<CaptionRecord> {
+    const afterBlank = source.line > this.lastLine + 1;
+    this.lastLine = source.line;
+    if (this.format === undefined) {
+      yield* this.detect(source, afterBlank);
+      return;
+    }
+    if (afterBlank) yield* this.closeBlock(this.format);
+    yield* this.next(source, this.format);
+  }
+
+  *end(): Generator<CaptionRecord> {
+    const state = this.state;
+    if (state.kind === 'subrip-number') throw notCaptions(state.number.line);
+    if (this.format === undefined) throw new RecordReadError(undefined, 'is empty, expected a WebVTT or SubRip caption file');
+    yield* this.closeBlock(this.format);
+  }
+
+  private *detect(source: SourceLine, afterBlank: boolean): Generator<CaptionRecord> {
+    const state = this.state;
+    if (state.kind === 'subrip-number') {
+      if (afterBlank || timestampsOf(source.text, SUBRIP) === undefined) throw notCaptions(state.number.line);
+      this.format = SUBRIP;
+      yield* this.openCue(source, SUBRIP);
+    } else if (WEBVTT_HEADER.test(source.text)) {
+      this.format = WEBVTT;
+      this.state = { kind: 'header' };
+    } else if (CUE_NUMBER.test(source.text.trim())) {
+      this.state = { kind: 'subrip-number', number: source };
+    } else {
+      throw notCaptions(source.line);
+    }
+  }
+
+  private *next(source: SourceLine, format: Format): Generator<CaptionRecord> {
+    const state = this.state;
+    switch (state.kind) {
+      case 'header':
+        // A cue right after the header, without the blank line the spec asks for.
+        if (source.text.includes('-->')) yield* this.openCue(source, format);
+        return;
+      case 'block':
+        if (format.skippedBlock?.test(source.text)) this.state = SKIP;
+        else if (looksLikeTiming(source.text)) yield* this.openCue(source, format);
+        else this.state = { kind: 'identifier', line: source.line };
+        return;
+      case 'identifier':
+        yield* this.openCue(source, format);
+        return;
+      case 'text':
+        yield* this.addText(state.cue, source, format);
+        return;
+    }
+  }
+
+  private *openCue(source: SourceLine, format: Format): Generator<CaptionRecord> {
+    const timing = parseTiming(source.text, format);
+    if ('problem' in timing) {
+      this.state = SKIP;
+      yield { line: source.line, problem: timing.problem };
+    } else {
+      this.state = { kind: 'text', cue: { line: source.line, ...timing, lines: [], chars: 0 } };
+    }
+  }
+
+  private *addText(cue: OpenCue, source: SourceLine, format: Format): Generator<CaptionRecord> {
+    if (!source.text.includes('-->')) {
+      cue.lines.push(source.text);
+      cue.chars += source.text.length;
+      if (cue.chars > MAX_LINE_BYTES) {
+        this.state = SKIP;
+        yield { line: cue.line, problem: CUE_TOO_LONG };
+      }
+      return;
+    }
+    // A timing line in cue text: the blank line before the next cue is missing, and a number just above is that cue's.
+    const last = cue.lines.at(-1);
+    if (last !== undefined && CUE_NUMBER.test(last.trim())) cue.lines.pop();
+    yield* this.closeBlock(format);
+    yield* this.openCue(source, format);
+  }
+
+  private *closeBlock(format: Format): Generator<CaptionRecord> {
+    const state = this.state;
+    this.state = { kind: 'block' };
+    if (state.kind === 'identifier') {
+      yield { line: state.line, problem: `expected a timing line like ${format.example} after the ${format.identifier}` };
+    } else if (state.kind === 'text') {
+      yield finishCue(state.cue, format);
+    }
+  }
+}
+
+const notCaptions = (line: number) =>
+  new RecordReadError(
+    line,
+    'is not a caption file: expected WEBVTT on the first line (WebVTT), or a cue number followed by a timing line like 00:00:01,000 --> 00:00:04,000 (SubRip)',
+  );
+
+/** A timing line, or a malformed one to report: a line with the arrow, or one that starts with a time. */
+const looksLikeTiming = (text: string) => text.includes('-->') || /^\s*\d+:\d/.test(text);
+
+function timestampsOf(text: string, format: Format): { start: string; end: string; startMs: number; endMs: number } | undefined {
+  const arrow = text.indexOf('-->');
+  if (arrow === -1) return undefined;
+  const start = text.slice(0, arrow).trim();
+  // Cue settings (WebVTT) and coordinates (SubRip) follow the end time.
+  const end = text.slice(arrow + 3).trim().split(/[ \t]/)[0]!;
+  const startMs = toMs(start, format.timestamp);
+  const endMs = toMs(end, format.timestamp);
+  return startMs === undefined || endMs === undefined ? undefined : { start, end, startMs, endMs };
+}
+
+function parseTiming(text: string, format: Format): { startMs: number; endMs: number } | { problem: string } {
+  const timestamps = timestampsOf(text, format);
+  if (timestamps === undefined) return { problem: `expected a timing line like ${format.example}` };
+  const { start, end, startMs, endMs } = timestamps;
+  if (endMs < startMs) return { problem: `the end time ${end} is before the start time ${start}` };
+  return { startMs, endMs };
+}
+
+function toMs(timestamp: string, pattern: RegExp): number | undefined {
+  const match = pattern.exec(timestamp);
+  if (match === null) return undefined;
+  const [, hours, minutes, seconds, fraction] = match as unknown as [string, string | undefined, string, string, string];
+  return ((Number(hours ?? 0) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000 + Number(fraction.padEnd(3, '0'));
+}
+
+function finishCue(cue: OpenCue, format: Format): CaptionRecord {
+  const { text, speaker } = format.cleanText(cue.lines);
+  if (text === '') return { line: cue.line, problem: NO_TEXT };
+  const { line, startMs, endMs } = cue;
+  return speaker === undefined ? { line, startMs, endMs, text } : { line, startMs, endMs, text, speaker };
+}
+
+const textLines = (lines: readonly string[], strip: (line: string) => string) =>
+  lines.map((line) => strip(line).trim()).filter((line) => line !== '');
+
+const VOICE = /<v(?:\.[^\s>]*)?[ \t]([^>]*)>/;
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', lrm: '\u200e', rlm: '\u200f' };
+
+// Entities are decoded after the tags are gone, so an escaped `&lt;b&gt;` stays text.
+const decodeEntities = (text: string) => text.replace(/&(amp|lt|gt|quot|apos|nbsp|lrm|rlm);/g, (_, name: string) => ENTITIES[name]!);
+
+function webvttText(lines: readonly string[]): { text: string; speaker?: string } {
+  const text = decodeEntities(textLines(lines, (line) => line.replace(/<[^>]*>/g, '')).join('\n'));
+  const speaker = lines.map((line) => VOICE.exec(line)?.[1]!.trim()).find((name) => name);
+  return speaker === undefined ? { text } : { text, speaker: decodeEntities(speaker) };
+}
+
+// Only SubRip's own tags: a `<` in its plain text is text ("I <3 you").
+const SUBRIP_TAG = /<\/?(?:b|i|u|s|font)\b[^>]*>|\{\\[^}]*\}/gi;
+
+function subripText(lines: readonly string[]): { text: string } {
+  return { text: textLines(lines, (line) => line.replace(SUBRIP_TAG, '')).join('\n') };
+}

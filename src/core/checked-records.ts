@@ -1,0 +1,75 @@
+import { CsafeError } from './errors.js';
+import type { FailedFile } from './failed-file.js';
+import type { IOStreams } from './io.js';
+import type { JsonRecord } from './json-position.js';
+
+/**
+ * An input record after checking: as it will be sent (its compact JSON, and the bytes it adds to
+ * a request: itself and a comma), or its text and why it cannot be sent.
+ */
+export type CheckedRecord = { line: number; json: string; bytes: number } | { line: number; text: string; problem: string };
+
+export type SendableRecord = Extract<CheckedRecord, { json: string }>;
+export type InvalidRecord = Extract<CheckedRecord, { problem: string }>;
+
+/** What a command's records must be to be sent (data objects, stream parts). */
+export interface RecordCheck {
+  /** One record in the command's words, for messages: `object`, `part`. */
+  noun: string;
+  /** Why the service would refuse the value, or undefined when it would take it. */
+  problemOf(value: unknown): string | undefined;
+  /** --max-batch-bytes: no record may make a request larger on its own. */
+  maxRequestBytes: number;
+  /** The bytes a request adds around its records (see BODY_FRAME_BYTES), less the comma the last record does not have. */
+  frameBytes: number;
+}
+
+/** Every record checked, in input order: the reader's own errors (not JSON, …) and the command's check. */
+export async function* checkRecords(records: AsyncIterable<JsonRecord>, check: RecordCheck): AsyncGenerator<CheckedRecord> {
+  for await (const record of records) {
+    yield 'error' in record ? { line: record.line, text: record.text, problem: record.error } : checkValue(record.line, record.value, check);
+  }
+}
+
+export function checkValue(line: number, value: unknown, check: RecordCheck): CheckedRecord {
+  const json = JSON.stringify(value);
+  const problem = check.problemOf(value);
+  if (problem !== undefined) return { line, text: json, problem };
+  const bytes = Buffer.byteLength(json) + 1;
+  if (bytes + check.frameBytes > check.maxRequestBytes) {
+    return { line, text: json, problem: `the ${check.noun} alone makes a request of ${bytes + check.frameBytes} bytes, over the cap of ${check.maxRequestBytes} (--max-batch-bytes)` };
+  }
+  return { line, json, bytes };
+}
+
+/** `items.jsonl:3: id: expected a non-empty string id` */
+export const problemLine = (inputName: string, record: { line: number; problem: string }) => `${inputName}:${record.line}: ${record.problem}`;
+
+/** The checking pass before anything is sent: prints every problem as file:line: field: expected …; returns how many records have one. */
+export async function reportInvalid(records: AsyncIterable<CheckedRecord>, inputName: string, io: IOStreams): Promise<number> {
+  let invalid = 0;
+  for await (const record of records) {
+    if ('json' in record) continue;
+    invalid++;
+    io.warn(problemLine(inputName, record));
+  }
+  return invalid;
+}
+
+/** --skip-invalid: the record is reported and appended to the file as {line, error, record}, and the run goes on. */
+export async function setAside(file: FailedFile, inputName: string, record: InvalidRecord, io: IOStreams): Promise<void> {
+  io.warn(problemLine(inputName, record));
+  await file.append({ line: record.line, error: record.problem, record: record.text }, record.line);
+}
+
+/**
+ * The records to send, in input order. An invalid one is set aside when there is a --skip-invalid
+ * file; met without one, the input was checked first, so it changed since: the run stops.
+ */
+export async function* validRecords<T extends CheckedRecord>(records: AsyncIterable<T>, inputName: string, io: IOStreams, invalid?: FailedFile): AsyncGenerator<Extract<T, SendableRecord>> {
+  for await (const record of records) {
+    if ('json' in record) yield record as Extract<T, SendableRecord>;
+    else if (invalid === undefined) throw new CsafeError(`${problemLine(inputName, record)}: the input changed after it was checked; nothing more was sent`);
+    else await setAside(invalid, inputName, record as InvalidRecord, io);
+  }
+}

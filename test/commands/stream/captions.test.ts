@@ -1,0 +1,36 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { captionParts } from '../../../src/commands/stream/parts/captions.js';
+import { partCheck } from '../../../src/commands/stream/parts/input.js';
+import type { CaptionRecord } from '../../../src/core/captions.js';
+
+const collect = async <T>(items: AsyncIterable<T>) => {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+};
+
+async function* cues(records: CaptionRecord[]) {
+  yield* records;
+}
+
+const START = Date.parse('2026-11-21T10:00:00+01:00');
+const check = partCheck({ id: 'talk', maxBatchBytes: 1_000_000 });
+
+describe('stream parts --captions: cues to transcript parts', () => {
+  it('stamps each part --start plus the cue\'s start, in UTC with milliseconds, with the cue\'s speaker', async () => {
+    const parts = await collect(captionParts(cues([
+      { line: 3, startMs: 1_000, endMs: 2_000, text: 'Welcome back', speaker: 'Ann' },
+      { line: 7, startMs: 3_723_004, endMs: 3_724_000, text: 'two\nlines' },
+    ]), START, check));
+    assert.deepEqual(parts.map((part) => ('json' in part ? { line: part.line, part: JSON.parse(part.json) } : part)), [
+      { line: 3, part: { type: 'transcript', text: 'Welcome back', timestamp: '2026-11-21T09:00:01.000Z', speaker: 'Ann' } },
+      { line: 7, part: { type: 'transcript', text: 'two\nlines', timestamp: '2026-11-21T10:02:03.004Z' } },
+    ]);
+  });
+
+  it('passes a malformed cue on as an invalid record at its line', async () => {
+    const parts = await collect(captionParts(cues([{ line: 12, problem: 'expected a timing line like 00:00:01.000 --> 00:00:04.000' }]), START, check));
+    assert.deepEqual(parts, [{ line: 12, text: '', problem: 'expected a timing line like 00:00:01.000 --> 00:00:04.000' }]);
+  });
+});

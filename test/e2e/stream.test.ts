@@ -1,0 +1,314 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, it } from 'node:test';
+import { outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
+
+/** One part of each shape, as a user writes them. */
+const CHAT = { type: 'chat_message', sender_id: 'u7', sender_display_name: 'Ann', text: 'hello', timestamp: '2026-11-21T10:00:00Z' };
+const TRANSCRIPT = { type: 'transcript', text: 'welcome back', speaker: 'host', timestamp: '2026-11-21T10:00:01.250+01:00' };
+const FRAME = { type: 'frame_image_url', url: 'https://cdn.example.com/f/0001.jpg', timestamp: '2026-11-21T10:00:02Z' };
+const AUDIO = { type: 'audio_url', url: 'https://cdn.example.com/a/0001.aac', timestamp: '2026-11-21T10:00:03Z' };
+const SHAPES = [CHAT, TRANSCRIPT, FRAME, AUDIO];
+
+const jsonl = (values: readonly unknown[]) => values.map((value) => JSON.stringify(value) + '\n').join('');
+const transcripts = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({ type: 'transcript', text: `line ${i}`, timestamp: new Date(Date.parse('2026-11-21T10:00:00Z') + i * 1000).toISOString() }));
+
+interface StoredStream {
+  id: string;
+  stream_url: string | null;
+  parts: Array<Record<string, unknown> & { labels: unknown[] }>;
+}
+
+/** What the emulator stored for the stream, each part as sent (its labels set apart). */
+async function stored(emulator: EmulatorProcess, namespace: string, id: string) {
+  const stream = (await emulator.control(`/_emulator/streams/${namespace}/${id}`)) as StoredStream;
+  for (const part of stream.parts) assert.ok(Array.isArray(part.labels), 'each stored part has its labels');
+  return { ...stream, parts: stream.parts.map(({ labels: _labels, ...part }) => part) };
+}
+
+/** The parts requests the emulator received, in arrival order: status, body size, and the body when the log kept it whole. */
+const partsRequests = async (emulator: EmulatorProcess) =>
+  (await emulator.requests())
+    .filter((r) => r.path === '/v1/streams/live/parts')
+    .map((r) => ({
+      status: r.status,
+      bytes: r.body_bytes,
+      body: r.body === null || r.body_truncated ? null : (JSON.parse(String(r.body)) as { id: string; data: unknown[] }),
+    }));
+
+/** The size of the request that carries these parts, as csafe encodes it. */
+const requestBytes = (data: readonly unknown[]) => Buffer.byteLength(JSON.stringify({ id: 'show-42', data }));
+
+/** Writes a file of the test's directory; returns its path. */
+const inDir = (dir: string) => (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+describe('csafe stream watch and stream parts', () => {
+  const emulator = useEmulatorProcess();
+  const dir = tempDir();
+  const file = inDir(dir);
+  const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input, cwd: dir });
+  const parts = (...args: string[]) => run(['stream', 'parts', 'live', '--id', 'show-42', ...args]);
+  beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
+
+  it('stream watch registers the address and prints the accepted request', async () => {
+    const result = await run(['stream', 'watch', 'live', '--id', 'show-42', '--url', 'https://example.com/live/42.m3u8', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(JSON.parse(result.stdout).requestId, /^req_/);
+    assert.equal(JSON.parse(result.stdout).status, 'accepted');
+    assert.deepEqual(await stored(emulator, 'live', 'show-42'), { id: 'show-42', stream_url: 'https://example.com/live/42.m3u8', parts: [] });
+
+    const table = await run(['stream', 'watch', 'live', '--id', 'show-43', '--url', 'srt://ingest.example.com:9000', '-o', 'table']);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^REQUEST ID\tSTATUS\nreq_\S+\taccepted\n$/);
+  });
+
+  it('stream watch refuses an address it does not accept with one line, exit 2, and sends nothing', async () => {
+    const result = await run(['stream', 'watch', 'live', '--id', 'show-42', '--url', 'file:///etc/passwd']);
+    assert.equal(result.code, 2);
+    assert.equal(result.stderr, 'error: --url: expected an absolute http, https, rtmp, rtmps, rtsp or srt URL, got "file:///etc/passwd"\n');
+    assert.deepEqual((await emulator.requests()).filter((r) => String(r.path).startsWith('/v1/')), []);
+  });
+
+  it('stream parts sends each of the four shapes from a file, as written, in order', async () => {
+    const result = await parts(file('parts.jsonl', jsonl(SHAPES)), '--json');
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual({ ...JSON.parse(result.stdout), last_request_id: undefined }, {
+      namespace: 'live', id: 'show-42', sent: 4, requests: 1, failed: 0, invalid: 0, last_request_id: undefined, failed_file: null, invalid_file: null,
+    });
+    assert.deepEqual(await stored(emulator, 'live', 'show-42'), { id: 'show-42', stream_url: null, parts: SHAPES });
+  });
+
+  it('stream parts reads a JSON array or one object, from a file or stdin', async () => {
+    assert.equal((await parts(file('array.json', JSON.stringify(SHAPES.slice(0, 2), null, 2)))).code, 0);
+    assert.equal((await run(['stream', 'parts', 'live', '--id', 'show-42', '-'], JSON.stringify(FRAME))).code, 0);
+    const piped = await run(['stream', 'parts', 'live', '--id', 'show-42'], JSON.stringify(AUDIO));
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.deepEqual((await stored(emulator, 'live', 'show-42')).parts, SHAPES);
+  });
+
+  it('stream parts reports every invalid part of each shape with its line, exits 2 and sends nothing', async () => {
+    const path = file('bad.jsonl', [
+      JSON.stringify(CHAT),
+      JSON.stringify({ ...CHAT, sender_id: undefined, text: '' }),
+      JSON.stringify({ ...TRANSCRIPT, timestamp: '2026-11-21 10:00' }),
+      JSON.stringify({ ...TRANSCRIPT, speaker: 7 }),
+      JSON.stringify({ ...FRAME, url: 'cdn.example.com/f/1.jpg' }),
+      JSON.stringify({ ...AUDIO, url: 'rtmp://x/a.aac', extra: 1 }),
+      JSON.stringify({ ...AUDIO, type: 'video_url' }),
+      '{"type": "transcript",',
+    ].join('\n') + '\n');
+    const result = await parts(path);
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout, '');
+    const lines = result.stderr.trim().split('\n');
+    assert.deepEqual(lines.slice(0, -1).map((line) => line.slice(path.length + 1)), [
+      '2: sender_id: is required: expected a non-empty string (your stable identifier of the sender); text: expected a non-empty string (the message)',
+      '3: timestamp: expected an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00Z',
+      '4: speaker: expected a string',
+      '5: url: expected an absolute http or https URL',
+      '6: url: expected an absolute http or https URL; extra: unknown field',
+      '7: type: unknown part type "video_url": expected one of audio_url, frame_image_url, chat_message, transcript',
+      lines.at(-2)!.slice(path.length + 1),
+    ]);
+    assert.match(lines.at(-2)!, new RegExp(`^${path}:8: `));
+    assert.equal(lines.at(-1), 'nothing was sent: fix the 7 invalid parts, or pass --skip-invalid FILE to send the rest');
+    assert.deepEqual(await partsRequests(emulator), []);
+  });
+
+  it('stream parts --skip-invalid sends the valid parts and writes the rejects', async () => {
+    const rejects = join(dir, 'rejects.jsonl');
+    const result = await parts(file('mixed.jsonl', jsonl([CHAT, { ...FRAME, url: 'nope' }, AUDIO])), '--skip-invalid', rejects);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual((await stored(emulator, 'live', 'show-42')).parts, [CHAT, AUDIO]);
+    const [reject] = readFileSync(rejects, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(reject, { line: 2, error: 'url: expected an absolute http or https URL', record: JSON.stringify({ ...FRAME, url: 'nope' }) });
+  });
+
+  it('stream parts builds the right part from flags, each of the four', async () => {
+    const before = Date.now();
+    const runs = [
+      ['--chat', 'hello', '--sender-id', 'u7', '--sender-name', 'Ann'],
+      ['--transcript', 'welcome back', '--speaker', 'host'],
+      ['--frame', 'https://cdn.example.com/f/0001.jpg', '--timestamp', '2026-11-21T10:00:00Z'],
+      ['--audio', 'https://cdn.example.com/a/0001.aac'],
+    ];
+    for (const flags of runs) {
+      const result = await parts(...flags);
+      assert.equal(result.code, 0, result.stderr);
+    }
+    const [chat, transcript, frame, audio] = (await stored(emulator, 'live', 'show-42')).parts;
+    const now = (part: Record<string, unknown> | undefined) => {
+      const time = Date.parse(String(part!.timestamp));
+      assert.match(String(part!.timestamp), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      assert.ok(time >= before - 1000 && time <= Date.now(), `${part!.timestamp} is the time of the run`);
+      return { ...part, timestamp: 'now' };
+    };
+    assert.deepEqual(now(chat), { type: 'chat_message', sender_id: 'u7', sender_display_name: 'Ann', text: 'hello', timestamp: 'now' });
+    assert.deepEqual(now(transcript), { type: 'transcript', text: 'welcome back', speaker: 'host', timestamp: 'now' });
+    assert.deepEqual(frame, { type: 'frame_image_url', url: 'https://cdn.example.com/f/0001.jpg', timestamp: '2026-11-21T10:00:00Z' });
+    assert.deepEqual(now(audio), { type: 'audio_url', url: 'https://cdn.example.com/a/0001.aac', timestamp: 'now' });
+  });
+
+  it('stream parts refuses flags that make no single part, naming what is missing or what conflicts', async () => {
+    const cases: Array<[string[], string]> = [
+      [['--chat', 'hello'], '--chat needs --sender-id ID and --sender-name NAME'],
+      [['--chat', 'hi', '--sender-id', 'u7', '--sender-name', 'Ann', '--audio', 'https://x/a.aac'], '--chat and --audio conflict: flags make one part; give one of --chat, --transcript, --frame, --audio, or put several parts in a FILE'],
+      [['--frame', 'https://x/f.jpg', '--speaker', 'host'], '--speaker goes with --transcript, not --frame'],
+      [['--transcript', 'hi', '--timestamp', 'noon'], '--timestamp: expected an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00Z'],
+      [['parts.jsonl', '--transcript', 'hi'], 'parts.jsonl and a part by flags conflict: give parts one way, a FILE, --captions FILE or one part by flags'],
+    ];
+    for (const [flags, message] of cases) {
+      const result = await parts(...flags);
+      assert.equal(result.code, 2, flags.join(' '));
+      assert.equal(result.stderr, `error: ${message}\n`);
+    }
+    assert.deepEqual(await partsRequests(emulator), []);
+  });
+
+  it('stream parts sends 250 parts in 3 requests of --batch-size 100, in order', async () => {
+    const sent = transcripts(250);
+    const result = await parts(file('many.jsonl', jsonl(sent)), '--batch-size', '100', '--json');
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).requests, 3);
+    // The log keeps a body's first 4 KiB: each request is known by its size, the parts by what the stream stored.
+    assert.deepEqual((await partsRequests(emulator)).map((r) => [r.status, r.bytes]), [
+      [202, requestBytes(sent.slice(0, 100))],
+      [202, requestBytes(sent.slice(100, 200))],
+      [202, requestBytes(sent.slice(200))],
+    ]);
+    assert.deepEqual((await stored(emulator, 'live', 'show-42')).parts, sent);
+  });
+
+  it('stream parts keeps each request under --max-batch-bytes', async () => {
+    const sent = transcripts(40);
+    const result = await parts(file('bytes.jsonl', jsonl(sent)), '--max-batch-bytes', '2000');
+    assert.equal(result.code, 0, result.stderr);
+    const requests = await partsRequests(emulator);
+    assert.ok(requests.length > 1);
+    for (const request of requests) assert.ok(Number(request.bytes) <= 2000);
+    assert.deepEqual(requests.flatMap((r) => r.body!.data), sent);
+  });
+
+  it('stream parts stops on a refused key with exit 3, saying nothing was sent', async () => {
+    const result = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', '--transcript', 'hi'], { env: { ...emulator.env, CSAFE_API_KEY: 'sk_test_wrong' }, cwd: dir });
+    assert.equal(result.code, 3);
+    assert.match(result.stderr, /^stopped after 0 parts were sent in 0 requests: later parts were not sent\nerror: POST \/v1\/streams\/live\/parts: 401 /);
+  });
+});
+
+describe('csafe stream parts against a failing service', () => {
+  const dir = tempDir();
+
+  it('writes the parts of batches that keep failing to --failed, exactly as sent, exit 5; the file resent succeeds', async () => {
+    const sent = transcripts(5);
+    const input = inDir(dir)('parts.jsonl', jsonl(sent));
+    const failed = join(dir, 'failed.jsonl');
+    await withEmulatorProcess(['--fault-rate', '1', '--faults', '503'], async (faulty) => {
+      const result = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', input, '--batch-size', '3', '--failed', failed], { env: faulty.env, cwd: dir });
+      assert.equal(result.code, 5, result.stderr);
+      assert.match(result.stderr, new RegExp(`${input}:1-3: a batch of 3 parts failed: .*503.*\\(after 2 retries\\)`));
+      assert.match(result.stderr, new RegExp(`5 parts of failed batches written to ${failed}: resend them with \`csafe stream parts live --id show-42 ${failed}\``));
+      // 503 says "not processed": each batch is tried three times.
+      assert.equal((await partsRequests(faulty)).length, 6);
+    });
+    assert.equal(readFileSync(failed, 'utf8'), jsonl(sent));
+    await withEmulatorProcess([], async (healthy) => {
+      const resent = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', failed], { env: healthy.env, cwd: dir });
+      assert.equal(resent.code, 0, resent.stderr);
+      assert.deepEqual((await stored(healthy, 'live', 'show-42')).parts, sent);
+    });
+  });
+
+  it('never replays parts after a connection reset, which may come after the service took them', async () => {
+    await withEmulatorProcess(['--fault-rate', '1', '--faults', 'reset'], async (faulty) => {
+      const result = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', '--transcript', 'hi', '--failed', join(dir, 'reset.jsonl')], { env: faulty.env, cwd: dir });
+      assert.equal(result.code, 5, result.stderr);
+      assert.doesNotMatch(result.stderr, /retr(y|ies)/);
+    });
+  });
+});
+
+describe('csafe stream parts and Ctrl-C', () => {
+  const dir = tempDir();
+
+  it('sends no batch after Ctrl-C, waits for the answer in flight, says how many parts went, exit 130', async (t) => {
+    const sent = transcripts(1000);
+    const input = inDir(dir)('long.jsonl', jsonl(sent));
+    await withEmulatorProcess(['--latency', '300'], async (slow) => {
+      const child = spawnCsafe(['stream', 'parts', 'live', '--id', 'show-42', input, '--batch-size', '10'], { env: slow.env, cwd: dir });
+      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+      const ended = outcome(child);
+      await waitFor(async () => (await partsRequests(slow)).length >= 2, { what: 'two parts requests to reach the emulator' });
+      child.kill('SIGINT');
+      const { code, stderr } = await ended;
+      assert.equal(code, 130, stderr);
+      const [, parts, requests] = /interrupted after (\d+) parts were sent in (\d+) requests: later parts were not sent\n/.exec(stderr) ?? [];
+      assert.ok(parts !== undefined, stderr);
+      assert.equal(Number(parts), Number(requests) * 10);
+      // What the run says went is exactly what the stream holds: the request in flight was answered first.
+      assert.deepEqual((await stored(slow, 'live', 'show-42')).parts, sent.slice(0, Number(parts)));
+    });
+  });
+});
+
+describe('csafe stream parts --captions', () => {
+  const emulator = useEmulatorProcess();
+  const dir = tempDir();
+  const file = inDir(dir);
+  const captions = (path: string, ...flags: string[]) =>
+    runCsafe(['stream', 'parts', 'live', '--id', 'talk', '--captions', path, '--start', '2026-11-21T10:00:00Z', ...flags], { env: emulator.env, cwd: dir });
+  beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
+
+  it('turns WebVTT cues into transcript parts: BOM, CRLF, comments, identifiers, settings, voices, multi-line, tags', async () => {
+    const vtt = file('talk.vtt', '\uFEFFWEBVTT - a talk\r\n\r\nNOTE recorded live\r\n\r\nSTYLE\r\n::cue { color: lime }\r\n\r\nintro\r\n' +
+      '00:00:01.000 --> 00:00:03.500 align:start position:10%\r\n<v Ann>Welcome <b>back</b>,\r\neveryone.</v>\r\n\r\n' +
+      '2\r\n01:02.250 --> 01:04.000\r\n<v.loud Bob>Thanks &amp; hi\r\n\r\n' +
+      '00:01:00:00.000 --> 00:00:05.000\r\n<i>a bad timing</i>\r\n\r\n' +
+      '01:00:00.005 --> 01:00:01.000\r\n<c.yellow>no speaker</c>\r\n');
+    const checked = await captions(vtt);
+    assert.equal(checked.code, 2);
+    assert.match(checked.stderr, new RegExp(`^${vtt}:17: expected a timing line like 00:00:01.000 --> 00:00:04.000\\n`));
+
+    const rejects = join(dir, 'rejects.jsonl');
+    const result = await captions(vtt, '--skip-invalid', rejects, '--json');
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual((await stored(emulator, 'live', 'talk')).parts, [
+      { type: 'transcript', text: 'Welcome back,\neveryone.', speaker: 'Ann', timestamp: '2026-11-21T10:00:01.000Z' },
+      { type: 'transcript', text: 'Thanks & hi', speaker: 'Bob', timestamp: '2026-11-21T10:01:02.250Z' },
+      { type: 'transcript', text: 'no speaker', timestamp: '2026-11-21T11:00:00.005Z' },
+    ]);
+    assert.equal(JSON.parse(readFileSync(rejects, 'utf8')).line, 17);
+  });
+
+  it('turns SubRip cues into transcript parts, told apart by content whatever the name', async () => {
+    const srt = file('talk.txt', '\uFEFF1\r\n00:00:01,000 --> 00:00:02,500\r\n<i>Hello</i> there,\r\nsecond line\r\n\r\n' +
+      '2\r\n0:00:03,5 --> 00:00:04,000 X1:40 X2:600 Y1:20 Y2:50\r\n{\\an8}<font color="#fff">I <3 you</font>\r\n');
+    const result = await captions(srt);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual((await stored(emulator, 'live', 'talk')).parts, [
+      { type: 'transcript', text: 'Hello there,\nsecond line', timestamp: '2026-11-21T10:00:01.000Z' },
+      { type: 'transcript', text: 'I <3 you', timestamp: '2026-11-21T10:00:03.500Z' },
+    ]);
+  });
+
+  it('--captions needs --start, a date-time with a time zone; a file that is not captions is one error line', async () => {
+    const srt = file('one.srt', '1\n00:00:01,000 --> 00:00:02,000\nhi\n');
+    const noStart = await runCsafe(['stream', 'parts', 'live', '--id', 'talk', '--captions', srt], { env: emulator.env, cwd: dir });
+    assert.equal(noStart.code, 2);
+    assert.equal(noStart.stderr, "error: --captions needs --start DATE-TIME: the date-time the captions' 00:00 stands for, e.g. 2026-11-21T10:00:00Z\n");
+    const badStart = await runCsafe(['stream', 'parts', 'live', '--id', 'talk', '--captions', srt, '--start', '10:00'], { env: emulator.env, cwd: dir });
+    assert.equal(badStart.code, 2);
+    assert.equal(badStart.stderr, 'error: --start: expected an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00Z\n');
+    const notCaptions = await captions(file('parts.jsonl', '{"type":"transcript"}\n'));
+    assert.equal(notCaptions.code, 2);
+    assert.match(notCaptions.stderr, /^error: .*parts\.jsonl:1: is not a caption file: expected WEBVTT on the first line/);
+    assert.deepEqual(await partsRequests(emulator), []);
+  });
+});
