@@ -44,4 +44,7 @@ export const batchFlags = {
   /** `command`: as it is named in the default file's name. */
   failed: (what: string, command: string) => fileFlag('--failed <file>', `${what} (default ${defaultFailedPath(command, '<time>')})`),
   skipInvalid: (what: string) => fileFlag('--skip-invalid <file>', `${what} (default: send nothing if any is invalid)`),
+  /** What is read ahead while a batch is sent, for a command that follows a pipe. */
+  maxBuffer: (items: string) =>
+    countFlag('--max-buffer <n>', `with --follow: ${items} read ahead while a batch is sent or retried; reading pauses when it is full`, { min: 1, max: 1_000_000, default: 10_000 }),
 };

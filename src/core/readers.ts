@@ -71,7 +71,7 @@ export function fileError(name: string, error: unknown): CsafeError {
  * The JSON records of a file or stdin, as core/record-reader reads them (any of three shapes, or
  * with `jsonLines` one record a line); what stops the read is an InputError naming the input.
  */
-export const readRecords = (source: InputSource, options: Pick<RecordReadOptions, 'jsonLines'> = {}): AsyncGenerator<JsonRecord> =>
+export const readRecords = (source: InputSource, options: Pick<RecordReadOptions, 'jsonLines' | 'allowEmpty'> = {}): AsyncGenerator<JsonRecord> =>
   readSource(source, (stream) => readJsonRecords(stream, options), 'each record must be one JSON object on its own line');
 
 /** The cues of a WebVTT or SubRip file, or stdin (core/captions). */

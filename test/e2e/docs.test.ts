@@ -141,7 +141,7 @@ describe('documentation stays in step with the commands', () => {
   it('the exit codes in --help match the README table', async () => {
     const help = (await runCsafe(['--help'])).stdout;
     const readme = repoFile('README.md');
-    for (const code of ['0', '1', '2', '3', '4', '5', '124', '130']) {
+    for (const code of ['0', '1', '2', '3', '4', '5', '124', '130', '143']) {
       assert.match(help, new RegExp(`^  ${code}\\s`, 'm'));
       assert.match(readme, new RegExp(`^\\| ${code} \\|`, 'm'));
     }

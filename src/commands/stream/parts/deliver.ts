@@ -14,9 +14,11 @@ export interface PartsTally {
   failed: number;
   requests: number;
   lastRequestId: string | null;
+  /** The message of the last batch that failed. */
+  lastError: string | null;
 }
 
-export const emptyPartsTally = (): PartsTally => ({ sent: 0, failed: 0, requests: 0, lastRequestId: null });
+export const emptyPartsTally = (): PartsTally => ({ sent: 0, failed: 0, requests: 0, lastRequestId: null, lastError: null });
 
 export interface PartsDelivery {
   http: HttpClient;
@@ -34,6 +36,18 @@ export interface PartsDelivery {
   onProgress(tally: PartsTally): void;
   /** When given, no batch starts once it is aborted (Ctrl-C): the run stops after the one in flight has its answer. */
   signal?: AbortSignal;
+  /** --follow: a batch that is not full goes once its oldest part has waited this long. */
+  flushAfterMs?: number;
+  /** --follow: parts read ahead while a batch is sent (default: 64 batches); reading pauses while they wait. */
+  maxBuffer?: number;
+  /**
+   * --follow: parts read from a pipe cannot be read again, so a failure no later batch could
+   * escape does not drop them: `halt` is told (it stops the reading), and this batch and every
+   * later one go to the failed file. Without it, such a failure stops the run.
+   */
+  halt?(error: Error): void;
+  /** The failure `halt` was told of. */
+  halted?: Error;
 }
 
 /**
@@ -52,6 +66,8 @@ export async function deliverParts(parts: AsyncIterable<SendableRecord>, deliver
       maxBatchItems: options.batchSize,
       maxBatchBytes: options.maxBatchBytes - partsFrameBytes(delivery.id),
       sizeOf: (part) => part.bytes,
+      flushAfterMs: delivery.flushAfterMs,
+      capacity: delivery.maxBuffer,
     },
     (batch) => deliverBatch(batch, delivery),
   );
@@ -60,18 +76,35 @@ export async function deliverParts(parts: AsyncIterable<SendableRecord>, deliver
 async function deliverBatch(batch: SendableRecord[], delivery: PartsDelivery): Promise<void> {
   const { tally } = delivery;
   if (delivery.signal?.aborted) throw new InterruptedError();
-  try {
-    const accepted = await sendStreamParts(delivery.http, delivery.namespace, delivery.id, batch.map((part) => part.json));
-    tally.sent += batch.length;
-    tally.requests++;
-    tally.lastRequestId = accepted.requestId;
-  } catch (error) {
-    if (stopsTheRun(error)) throw error;
-    const first = batch[0]!.line;
-    const last = batch.at(-1)!.line;
-    delivery.io.warn(`${delivery.inputName}:${first === last ? first : `${first}-${last}`}: a batch of ${countOf(batch.length, 'part')} failed: ${(error as Error).message}`);
-    await delivery.failed.appendLines(batch.map((part) => ({ text: part.json, line: part.line })));
-    tally.failed += batch.length;
+  if (delivery.halted === undefined) {
+    try {
+      const accepted = await sendStreamParts(delivery.http, delivery.namespace, delivery.id, batch.map((part) => part.json));
+      tally.sent += batch.length;
+      tally.requests++;
+      tally.lastRequestId = accepted.requestId;
+      delivery.onProgress(tally);
+      return;
+    } catch (error) {
+      haltOn(error, delivery);
+      const first = batch[0]!.line;
+      const last = batch.at(-1)!.line;
+      tally.lastError = (error as Error).message;
+      delivery.io.warn(`${delivery.inputName}:${first === last ? first : `${first}-${last}`}: a batch of ${countOf(batch.length, 'part')} failed: ${tally.lastError}`);
+    }
   }
+  await delivery.failed.appendLines(batch.map((part) => ({ text: part.json, line: part.line })));
+  tally.failed += batch.length;
   delivery.onProgress(tally);
+}
+
+/**
+ * A failure no later batch could escape stops the run, or with `halt` only the reading. Ctrl-C
+ * during a retry's wait (the run already flushing) costs that batch alone: the rest are still tried.
+ */
+function haltOn(error: unknown, delivery: PartsDelivery): void {
+  if (!stopsTheRun(error)) return;
+  if (delivery.halt === undefined) throw error;
+  if (error instanceof InterruptedError) return;
+  delivery.halted = error as Error;
+  delivery.halt(delivery.halted);
 }

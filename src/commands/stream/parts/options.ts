@@ -7,6 +7,7 @@ export const partsBatchFlags = {
   maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
   failed: batchFlags.failed('append the parts of batches that could not be sent, as sent', 'stream-parts'),
   skipInvalid: batchFlags.skipInvalid('send the valid parts; append each invalid record here as {line, error, record}'),
+  maxBuffer: batchFlags.maxBuffer('parts'),
 };
 
 const text = z.string().optional();
@@ -32,5 +33,9 @@ export const partsOptionsSchema = partFlagsSchema.extend({
   maxBatchBytes: partsBatchFlags.maxBatchBytes.schema,
   failed: partsBatchFlags.failed.schema,
   skipInvalid: partsBatchFlags.skipInvalid.schema,
+  follow: z.boolean().default(false),
+  /** A duration, parsed where it is used (core/duration), so its error names the flag. */
+  flushInterval: z.string().default('1s'),
+  maxBuffer: partsBatchFlags.maxBuffer.schema,
 });
 export type PartsOptions = z.infer<typeof partsOptionsSchema>;

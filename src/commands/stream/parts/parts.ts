@@ -4,13 +4,15 @@ import { reportInvalid, validRecords } from '../../../core/checked-records.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import { parseOptions } from '../../../core/options.js';
-import { countOf, printResult, renderRecord } from '../../../core/output.js';
+import { countOf } from '../../../core/output.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
-import { deliverParts, emptyPartsTally, type PartsTally } from './deliver.js';
+import { deliverParts, emptyPartsTally } from './deliver.js';
+import { followParts } from './follow.js';
 import { partsInput, type PartsInput } from './input.js';
 import { partsBatchFlags, partsOptionsSchema, type PartsOptions } from './options.js';
+import { printSummary } from './summary.js';
 
 export function registerStreamParts(group: Command, app: App): void {
   group
@@ -33,6 +35,9 @@ export function registerStreamParts(group: Command, app: App): void {
     .addOption(partsBatchFlags.maxBatchBytes.option)
     .addOption(partsBatchFlags.failed.option)
     .addOption(partsBatchFlags.skipInvalid.option)
+    .option('--follow', 'read a pipe (stdin or a FIFO) until it ends, sending parts as they come')
+    .option('--flush-interval <duration>', 'with --follow: send a batch that is not full once its oldest part has waited this long', '1s')
+    .addOption(partsBatchFlags.maxBuffer.option)
     .addHelpText('after', `
 Each part is a JSON object of one of four types (timestamps ISO 8601, with a time zone):
   chat_message     sender_id, sender_display_name, text, timestamp
@@ -47,6 +52,16 @@ a table on a terminal, JSON in a pipe or with --json. Exit codes: 0 all sent, 2 
 (nothing sent), 3 key refused, 5 some parts failed (written to the failed file: resend it as
 the FILE), 130 interrupted.
 
+With --follow, parts are read one JSON object a line from a pipe (stdin or a FIFO; a regular
+file is refused: pipe \`tail -f FILE\` instead) and sent as they come, in order: a batch goes as
+soon as --batch-size parts wait, or once the oldest has waited --flush-interval. While a batch
+is sent or retried, reading goes on into a buffer of --max-buffer parts; when it is full,
+reading pauses. Each line is checked as it arrives: an invalid one is reported as -:LINE: …
+and stops the run (exit 2) once the parts before it are sent, unless --skip-invalid FILE sets
+it aside and following goes on. At the end of the input, on Ctrl-C (exit 130) or SIGTERM
+(exit 143), everything buffered is sent first. On a terminal, one status line on stderr
+shows the parts sent, buffered and failed, and the last error.
+
 Examples:
   csafe stream parts live --id show-42 parts.jsonl
   csafe stream parts live --id show-42 --chat "hello" --sender-id u7 --sender-name Ann
@@ -54,7 +69,9 @@ Examples:
   csafe stream parts live --id show-42 --frame https://cdn.example.com/f/0001.jpg --timestamp 2026-11-21T10:00:00Z
   csafe stream parts live --id show-42 --audio https://cdn.example.com/a/0001.aac
   csafe stream parts live --id show-42 --captions talk.vtt --start 2026-11-21T10:00:00Z
-  cat parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl`)
+  cat parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl
+  tail -f chat.log | jq -c '{type:"chat_message", sender_id:.uid, sender_display_name:.name, text:.msg, timestamp:.ts}' \\
+    | csafe stream parts live --id show-42 --follow --skip-invalid invalid.jsonl`)
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(partsOptionsSchema, command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];
@@ -63,6 +80,7 @@ Examples:
 }
 
 export async function streamPartsRun(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions): Promise<Outcome> {
+  if (options.follow) return followParts(ctx, namespace, file, options);
   const input = await partsInput(ctx, file, options);
   try {
     if (options.skipInvalid === undefined) {
@@ -110,29 +128,4 @@ async function sendParts(ctx: Context, namespace: string, input: PartsInput, opt
     await invalid?.close();
   }
   return { tally, failed, invalid };
-}
-
-interface RunResult {
-  namespace: string;
-  id: string;
-  tally: PartsTally;
-  failed: FailedFile;
-  invalid?: FailedFile;
-}
-
-async function printSummary(ctx: Context, { namespace, id, tally, failed, invalid }: RunResult): Promise<void> {
-  const summary = {
-    namespace,
-    id,
-    sent: tally.sent,
-    requests: tally.requests,
-    failed: tally.failed,
-    invalid: invalid?.count ?? 0,
-    last_request_id: tally.lastRequestId,
-    failed_file: failed.count > 0 ? failed.path : null,
-    invalid_file: invalid && invalid.count > 0 ? invalid.path : null,
-  };
-  if (failed.count > 0) ctx.io.warn(`${countOf(failed.count, 'part')} of failed batches written to ${failed.path}: resend them with \`csafe stream parts ${namespace} --id ${id} ${failed.path}\``);
-  if (summary.invalid_file) ctx.io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
-  await printResult(ctx.io, await ctx.outputFormat(), summary, () => renderRecord(summary, ctx.io));
 }

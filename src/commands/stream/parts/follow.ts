@@ -1,0 +1,156 @@
+import { existsSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { Context } from '../../../context.js';
+import { checkRecords, problemLine, setAside, type CheckedRecord, type InvalidRecord, type SendableRecord } from '../../../core/checked-records.js';
+import { parseDuration } from '../../../core/duration.js';
+import { InputError, UsageError } from '../../../core/errors.js';
+import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
+import type { IOStreams } from '../../../core/io.js';
+import type { JsonRecord } from '../../../core/json-position.js';
+import { countOf } from '../../../core/output.js';
+import { isRegularFile, openFileStream, readRecords, type InputSource } from '../../../core/readers.js';
+import { interruptionOf } from '../../../core/signals.js';
+import { startSpinner } from '../../../core/spinner.js';
+import { batchOutcome, type Outcome } from '../../app.js';
+import { deliverParts, emptyPartsTally, type PartsDelivery, type PartsTally } from './deliver.js';
+import { givesFlagPart } from './flag-part.js';
+import { partCheck } from './input.js';
+import type { PartsOptions } from './options.js';
+import { printSummary } from './summary.js';
+
+/** How often the status line is redrawn from the counters. */
+const STATUS_EVERY_MS = 250;
+
+/** What a followed run has read, and what ended its reading other than the end of the input. Counters only: no part is kept. */
+interface Reading {
+  inputName: string;
+  io: IOStreams;
+  invalid?: FailedFile;
+  read: number;
+  /** The invalid line that stopped the reading (no --skip-invalid). */
+  stoppedAt?: InvalidRecord;
+  /** A read that failed (a line over the length limit, an I/O error): thrown once what was read before it is sent. */
+  failure?: unknown;
+}
+
+/**
+ * `stream parts --follow`: parts read from a pipe as they come and sent in order, a batch as soon
+ * as --batch-size parts wait or the oldest has waited --flush-interval. While a batch is sent or
+ * retried, reading goes on into a buffer of --max-buffer parts; a full buffer pauses reading.
+ * At the end of the input, on Ctrl-C or SIGTERM, what is held is sent before csafe exits.
+ */
+export async function followParts(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions): Promise<Outcome> {
+  const flushAfterMs = parseDuration(options.flushInterval, '--flush-interval');
+  const input = openFollowedInput(ctx, file, options);
+  const reading: Reading = {
+    inputName: input.source.name,
+    io: ctx.io,
+    invalid: options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid),
+    read: 0,
+  };
+  const failed = new FailedFile(options.failed ?? defaultFailedPath('stream-parts', ctx.now()));
+  const tally = emptyPartsTally();
+  const status = await startStatusLine(ctx.io, () => statusLine(`${namespace}/${options.id}`, tally, reading));
+  // Reading ends at the end of the input, on Ctrl-C or SIGTERM, or when a failure halts the sending.
+  const halting = new AbortController();
+  const delivery: PartsDelivery = {
+    http: await ctx.http(),
+    io: ctx.io,
+    namespace,
+    id: options.id,
+    inputName: reading.inputName,
+    options,
+    failed,
+    tally,
+    onProgress: () => undefined,
+    flushAfterMs,
+    maxBuffer: options.maxBuffer,
+    halt: () => halting.abort(),
+  };
+  try {
+    const stop = AbortSignal.any([ctx.signal, halting.signal]);
+    const records = readUntilStopped(readRecords(input.source, { jsonLines: true, allowEmpty: true }), stop, input.close, reading);
+    await deliverParts(partsToSend(checkRecords(records, partCheck(options)), reading), delivery);
+  } finally {
+    status.stop();
+    input.close();
+    await failed.close();
+    await reading.invalid?.close();
+  }
+  await printSummary(ctx, { namespace, id: options.id, tally, failed, invalid: reading.invalid });
+  if (delivery.halted) throw delivery.halted;
+  if (reading.failure !== undefined) throw reading.failure;
+  if (reading.stoppedAt) {
+    throw new InputError(`stopped at ${problemLine(reading.inputName, reading.stoppedAt)}; the ${countOf(reading.read, 'valid part')} before it were sent or written to the failed file`, {
+      hint: 'pass --skip-invalid FILE to set invalid lines aside and keep following',
+    });
+  }
+  if (ctx.signal.aborted) throw interruptionOf(ctx.signal);
+  return batchOutcome('stream parts', { sent: tally.sent, failed: tally.failed });
+}
+
+/** The pipe to follow: stdin (no FILE, or `-`), a FIFO or a socket. A regular file has an end: it is sent without --follow. */
+function openFollowedInput(ctx: Context, file: string | undefined, options: PartsOptions): { source: InputSource; close(): void } {
+  const other = options.captions !== undefined ? '--captions' : givesFlagPart(options) ? 'a part by flags' : undefined;
+  if (other !== undefined) throw new UsageError(`--follow reads parts from a pipe; ${other} cannot be followed`);
+  const path = file ?? '-';
+  if (path === '-' && ctx.io.stdinIsTTY) throw new UsageError('--follow reads stdin, which is a terminal: pipe parts into it, or give a FIFO');
+  if (path !== '-' && existsSync(path) && isRegularFile(path)) {
+    throw new UsageError(`--follow reads a pipe (stdin or a FIFO), and ${path} is a regular file`, {
+      hint: `send it without --follow, or follow what is appended to it: \`tail -f ${path} | csafe stream parts … --follow\``,
+    });
+  }
+  const stream: Readable = path === '-' ? ctx.io.stdin : openFileStream(path);
+  return { source: { name: path, open: () => stream }, close: () => void stream.destroy() };
+}
+
+/**
+ * Records until the input ends or `stop` aborts. Then the input is closed, so a read waiting on a
+ * silent writer ends: the lines already read go on to be sent, and what the closing breaks is no
+ * error. A read that fails ends the records too, its error kept for after the flush.
+ */
+async function* readUntilStopped(records: AsyncIterable<JsonRecord>, stop: AbortSignal, close: () => void, reading: Reading): AsyncGenerator<JsonRecord> {
+  if (stop.aborted) return;
+  stop.addEventListener('abort', close, { once: true });
+  try {
+    yield* records;
+  } catch (error) {
+    if (!stop.aborted) reading.failure = error;
+  } finally {
+    stop.removeEventListener('abort', close);
+  }
+}
+
+/** Valid parts, counted as read; an invalid one is set aside with --skip-invalid, and ends the reading without it. */
+async function* partsToSend(records: AsyncIterable<CheckedRecord>, reading: Reading): AsyncGenerator<SendableRecord> {
+  for await (const record of records) {
+    if ('json' in record) {
+      reading.read++;
+      yield record;
+    } else if (reading.invalid !== undefined) {
+      await setAside(reading.invalid, reading.inputName, record, reading.io);
+    } else {
+      reading.io.warn(problemLine(reading.inputName, record));
+      reading.stoppedAt = record;
+      return;
+    }
+  }
+}
+
+/** One line on stderr, redrawn from the counters while the run lasts; nothing at all unless stderr is a terminal. */
+async function startStatusLine(io: IOStreams, line: () => string): Promise<{ stop(): void }> {
+  const spinner = await startSpinner(io, line());
+  const redraw = io.animate ? setInterval(() => spinner.update(line()), STATUS_EVERY_MS) : undefined;
+  return {
+    stop: () => {
+      clearInterval(redraw);
+      spinner.stop();
+    },
+  };
+}
+
+/** `live/show-42: sent 120 · buffered 30 · failed 0`, and the last error when a batch failed. */
+function statusLine(stream: string, tally: PartsTally, reading: Reading): string {
+  const line = `${stream}: sent ${tally.sent} · buffered ${reading.read - tally.sent - tally.failed} · failed ${tally.failed}`;
+  return tally.lastError === null ? line : `${line} · last error: ${tally.lastError}`;
+}

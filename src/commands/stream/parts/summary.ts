@@ -1,0 +1,30 @@
+import type { Context } from '../../../context.js';
+import type { FailedFile } from '../../../core/failed-file.js';
+import { countOf, printResult, renderRecord } from '../../../core/output.js';
+import type { PartsTally } from './deliver.js';
+
+export interface RunResult {
+  namespace: string;
+  id: string;
+  tally: PartsTally;
+  failed: FailedFile;
+  invalid?: FailedFile;
+}
+
+/** The run's record on stdout (a table on a terminal, JSON in a pipe), and where its failed and invalid parts went. */
+export async function printSummary(ctx: Context, { namespace, id, tally, failed, invalid }: RunResult): Promise<void> {
+  const summary = {
+    namespace,
+    id,
+    sent: tally.sent,
+    requests: tally.requests,
+    failed: tally.failed,
+    invalid: invalid?.count ?? 0,
+    last_request_id: tally.lastRequestId,
+    failed_file: failed.count > 0 ? failed.path : null,
+    invalid_file: invalid && invalid.count > 0 ? invalid.path : null,
+  };
+  if (failed.count > 0) ctx.io.warn(`${countOf(failed.count, 'part')} of failed batches written to ${failed.path}: resend them with \`csafe stream parts ${namespace} --id ${id} ${failed.path}\``);
+  if (summary.invalid_file) ctx.io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
+  await printResult(ctx.io, await ctx.outputFormat(), summary, () => renderRecord(summary, ctx.io));
+}

@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it, type TestContext } from 'node:test';
+import { outcome, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess, type RunResult } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
+
+/** Issue 11: `stream parts --follow`, fed through a pipe by another program as it runs. */
+
+const part = (n: number) => ({ type: 'chat_message', sender_id: `u${n % 7}`, sender_display_name: `viewer ${n % 7}`, text: `part ${n}`, timestamp: '2026-11-21T10:00:00Z' });
+const partLine = (n: number) => JSON.stringify(part(n)) + '\n';
+const partsText = (count: number, from = 0) => Array.from({ length: count }, (_, i) => partLine(from + i)).join('');
+const numbers = (count: number, from = 0) => Array.from({ length: count }, (_, i) => from + i);
+
+/** `node -e`: `count` parts on stdout, one every `everyMs`, then the end of its output. */
+function trickleWriter(t: TestContext, count: number, everyMs: number): ChildProcess {
+  const script = `
+    const part = ${part.toString()};
+    let n = 0;
+    const next = () => { process.stdout.write(JSON.stringify(part(n)) + '\\n'); if (++n < ${count}) setTimeout(next, ${everyMs}); };
+    next();`;
+  const writer = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  t.after(() => writer.exitCode === null && writer.kill('SIGKILL'));
+  return writer;
+}
+
+/** `csafe stream parts NS --id ID --follow …` as a child the test controls, killed when the test ends however it ends. */
+function follow(t: TestContext, emulator: EmulatorProcess, namespace: string, args: readonly string[] = [], env: Record<string, string> = {}) {
+  const child = spawnCsafe(['stream', 'parts', namespace, '--id', 'show-42', '--follow', ...args], { env: { ...emulator.env, ...env }, cwd: tempDir() });
+  t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+  // The pipe may close under a write once csafe has exited (the test that stops it part-way).
+  child.stdin.on('error', () => undefined);
+  return child;
+}
+
+/** Output and exit code once the child has ended, its stdin left to the caller. */
+function ended(child: ReturnType<typeof spawnCsafe>): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The text of each part the emulator stored for the stream, in arrival order. */
+async function storedTexts(emulator: EmulatorProcess, namespace: string): Promise<string[]> {
+  const stream = (await emulator.control(`/_emulator/streams/${namespace}/show-42`)) as { parts?: Array<{ text: string }> } | undefined;
+  return stream?.parts?.map((stored) => stored.text) ?? [];
+}
+
+/** POST …/parts requests of the namespace in the emulator's log, with the fault each met. */
+async function partsRequests(emulator: EmulatorProcess, namespace: string) {
+  return (await emulator.requests()).filter((request) => request.method === 'POST' && request.path === `/v1/streams/${namespace}/parts`);
+}
+
+const texts = (ns: readonly number[]) => ns.map((n) => `part ${n}`);
+
+/** Each test ends well within this, or fails rather than hangs. */
+const LIMIT = { timeout: 20_000 };
+
+describe('stream parts --follow', () => {
+  const emulator = useEmulatorProcess();
+
+  it('delivers 200 parts trickled over about 3 s exactly once, in order, in more than one request and fewer than 200', LIMIT, async (t) => {
+    const child = follow(t, emulator, 'trickle');
+    const done = ended(child);
+    trickleWriter(t, 200, 15).stdout!.pipe(child.stdin);
+    const { code, stdout, stderr } = await done;
+    assert.equal(code, 0, stderr);
+    assert.equal(stderr, '', 'nothing on stderr without a terminal');
+    assert.equal(JSON.parse(stdout).sent, 200);
+    assert.deepEqual(await storedTexts(emulator, 'trickle'), texts(numbers(200)));
+    const requests = (await partsRequests(emulator, 'trickle')).length;
+    assert.ok(requests > 1 && requests < 200, `${requests} requests`);
+  });
+
+  it('sends a trickle within the flush interval, before the input ends', LIMIT, async (t) => {
+    const child = follow(t, emulator, 'prompt', ['--flush-interval', '200ms']);
+    const done = ended(child);
+    child.stdin.write(partsText(3));
+    await waitFor(async () => (await storedTexts(emulator, 'prompt')).length === 3, { what: 'the three parts stored while the pipe is open' });
+    child.stdin.end(partsText(2, 3));
+    const { code, stderr } = await done;
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(await storedTexts(emulator, 'prompt'), texts(numbers(5)));
+  });
+
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`flushes what it holds on ${signal} and exits ${code}`, LIMIT, async (t) => {
+      const namespace = `signal-${code}`;
+      // 20 parts a batch and an interval of an hour: 40 go at once, the last 10 wait in the buffer.
+      const child = follow(t, emulator, namespace, ['--batch-size', '20', '--flush-interval', '1h']);
+      const done = ended(child);
+      child.stdin.write(partsText(50));
+      await waitFor(async () => (await storedTexts(emulator, namespace)).length === 40, { what: 'the two full batches' });
+      child.kill(signal);
+      const { code: exitCode, stderr } = await done;
+      assert.equal(exitCode, code, stderr);
+      assert.deepEqual(await storedTexts(emulator, namespace), texts(numbers(50)));
+      assert.equal((await partsRequests(emulator, namespace)).length, 3);
+    });
+  }
+
+  it('reads a FIFO to its end; refuses a regular file', LIMIT, async (t) => {
+    const dir = tempDir();
+    const fifo = join(dir, 'parts.fifo');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    const source = join(dir, 'parts.jsonl');
+    writeFileSync(source, partsText(20));
+    const writer = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', source, fifo], { stdio: 'ignore' });
+    t.after(() => writer.exitCode === null && writer.kill('SIGKILL'));
+    const fromFifo = await outcome(spawnCsafe(['stream', 'parts', 'fifo', '--id', 'show-42', '--follow', fifo], { env: emulator.env, cwd: dir }));
+    assert.equal(fromFifo.code, 0, fromFifo.stderr);
+    assert.deepEqual(await storedTexts(emulator, 'fifo'), texts(numbers(20)));
+
+    const fromFile = await outcome(spawnCsafe(['stream', 'parts', 'fifo', '--id', 'show-42', '--follow', source], { env: emulator.env, cwd: dir }));
+    assert.equal(fromFile.code, 2);
+    assert.match(fromFile.stderr, /^error: --follow reads a pipe \(stdin or a FIFO\), and .*parts\.jsonl is a regular file$/m);
+  });
+
+  it('stops at an invalid line with exit 2 after sending the valid parts before it', LIMIT, async (t) => {
+    const child = follow(t, emulator, 'invalid-stop');
+    const done = ended(child);
+    child.stdin.end(partsText(5) + JSON.stringify({ ...part(5), text: undefined }) + '\n' + partsText(3, 6));
+    const { code, stderr } = await done;
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /^-:6: text: is required: expected a non-empty string/m);
+    assert.deepEqual(await storedTexts(emulator, 'invalid-stop'), texts(numbers(5)));
+  });
+
+  it('with --skip-invalid, sets an invalid line aside and keeps following', LIMIT, async (t) => {
+    const dir = tempDir();
+    const invalidFile = join(dir, 'invalid.jsonl');
+    const child = follow(t, emulator, 'invalid-skip', ['--skip-invalid', invalidFile]);
+    const done = ended(child);
+    child.stdin.end(partsText(5) + 'not json\n' + partsText(3, 6));
+    const { code, stderr } = await done;
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /^-:6: /m);
+    assert.deepEqual(await storedTexts(emulator, 'invalid-skip'), texts([...numbers(5), ...numbers(3, 6)]));
+    const setAside = readFileSync(invalidFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(setAside.map((record) => [record.line, record.record]), [[6, 'not json']]);
+  });
+
+  it('stops reading when the key is refused, writes what it read to --failed and exits 3', LIMIT, async (t) => {
+    const dir = tempDir();
+    const failedFile = join(dir, 'failed.jsonl');
+    const child = follow(t, emulator, 'refused', ['--batch-size', '10', '--failed', failedFile], { CSAFE_API_KEY: 'sk_test_not_the_key' });
+    const done = ended(child);
+    // The pipe stays open: the refusal, not the end of the input, ends the run.
+    child.stdin.write(partsText(30));
+    const { code, stderr } = await done;
+    assert.equal(code, 3, stderr);
+    assert.match(stderr, /^error: POST \/v1\/streams\/refused\/parts: 401/m);
+    const failed = readFileSync(failedFile, 'utf8');
+    assert.equal(failed, partsText(30), 'every part read, in order, exactly as read');
+    assert.deepEqual(await storedTexts(emulator, 'refused'), []);
+  });
+
+  it('on a terminal, keeps one status line on stderr', LIMIT, async (t) => {
+    const child = follow(t, emulator, 'tty', [], { CSAFE_FORCE_TTY: '1' });
+    const done = ended(child);
+    child.stdin.end(partsText(20));
+    const { code, stdout, stderr } = await done;
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /tty\/show-42: sent \d+ · buffered \d+ · failed 0/);
+    assert.match(stdout, /sent\W+20\b/, 'the summary, as a table');
+  });
+});
+
+describe('stream parts --follow against 429 and 503 at 30 %', () => {
+  const emulator = useEmulatorProcess(['--fault-rate', '0.3', '--faults', '429,503']);
+
+  it('still delivers 200 trickled parts exactly once and in order', LIMIT, async (t) => {
+    // Retries enough that no batch runs out of them: each 429 or 503 is answered 'not processed'.
+    const child = follow(t, emulator, 'faults', ['--max-retries', '10']);
+    const done = ended(child);
+    trickleWriter(t, 200, 15).stdout!.pipe(child.stdin);
+    const { code, stderr } = await done;
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(await storedTexts(emulator, 'faults'), texts(numbers(200)));
+    const requests = await partsRequests(emulator, 'faults');
+    assert.ok(requests.some((request) => request.fault !== null), 'some request met a fault');
+  });
+});
+
+describe('stream parts --follow with failed batches', () => {
+  const emulator = useEmulatorProcess(['--fault-rate', '0.5', '--faults', '503']);
+
+  it('writes the exact parts of failed batches to --failed and exits 5', LIMIT, async (t) => {
+    const dir = tempDir();
+    const failedFile = join(dir, 'failed.jsonl');
+    const child = spawnCsafe(['--max-retries', '0', 'stream', 'parts', 'failing', '--id', 'show-42', '--follow', '--batch-size', '10', '--failed', failedFile], { env: emulator.env, cwd: dir });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const { code, stderr } = await outcome(child, partsText(200));
+    assert.equal(code, 5, stderr);
+    const failed = readFileSync(failedFile, 'utf8').trim().split('\n');
+    const stored = await storedTexts(emulator, 'failing');
+    assert.ok(failed.length > 0 && stored.length > 0, `${failed.length} failed, ${stored.length} stored`);
+    // Every part is either stored or in the failed file, once, exactly as it was read.
+    const failedTexts = failed.map((line) => (JSON.parse(line) as { text: string }).text);
+    assert.deepEqual([...stored, ...failedTexts].sort(), texts(numbers(200)).sort());
+    for (const line of failed) assert.equal(line + '\n', partLine(Number(/part (\d+)/.exec(line)![1])));
+  });
+});
+
+describe('stream parts --follow with a full buffer', () => {
+  // Each request is answered after 300 ms: csafe reads far faster than it can send.
+  const emulator = useEmulatorProcess(['--latency', '300']);
+
+  it('pauses reading while --max-buffer parts wait, resumes as they are sent, and loses none', LIMIT, async (t) => {
+    const child = follow(t, emulator, 'backpressure', ['--max-buffer', '50', '--batch-size', '50']);
+    const done = ended(child);
+    // About 300 kB: more than the pipe and csafe's read buffer hold together.
+    const total = 3000;
+    child.stdin.write(partsText(total));
+    await waitFor(async () => (await partsRequests(emulator, 'backpressure')).length >= 2, { what: 'two requests answered' });
+    assert.ok(child.stdin.writableLength > 0, 'csafe stopped reading: the test still holds bytes the pipe would not take');
+    const heldBefore = child.stdin.writableLength;
+    await waitFor(() => child.stdin.writableLength < heldBefore, { what: 'csafe to read on as batches are sent', timeoutMs: 15_000 });
+    child.kill('SIGINT');
+    const { code, stderr } = await done;
+    assert.equal(code, 130, stderr);
+    const stored = await storedTexts(emulator, 'backpressure');
+    assert.ok(stored.length > 100 && stored.length < total, `${stored.length} stored`);
+    assert.deepEqual(stored, texts(numbers(stored.length)), 'what was read arrived once, in order, with no gap');
+  });
+});
