@@ -111,17 +111,24 @@ describe('runLanes', () => {
     assert.deepEqual(sink.batches.flat(), Array.from({ length: 25 }, (_, i) => i));
   });
 
-  it('sends a batch full by bytes at once', async () => {
-    const input = channel<number>();
-    const sink = recorder();
-    const running = runLanes(input.items, oneLane({ maxBatchItems: 100, maxBatchBytes: 10, sizeOf: () => 4 }), sink.work);
-    input.push(1, 2, 3);
-    await waitFor(() => sink.batches.length === 1, { what: 'the batch full by bytes' });
-    assert.deepEqual(sink.batches, [[1, 2]]);
-    input.end();
-    await running;
-    assert.deepEqual(sink.batches, [[1, 2], [3]]);
-  });
+  const fullBatches: Array<[string, Partial<LaneOptions<number>>]> = [
+    ['by items', { maxBatchItems: 2 }],
+    ['by bytes', { maxBatchItems: 100, maxBatchBytes: 10, sizeOf: () => 4 }],
+    ['as a lane whose capacity is below the batch size', { maxBatchItems: 100, capacity: 2 }],
+  ];
+  for (const [full, options] of fullBatches) {
+    it(`hands over a batch full ${full} at once, the input still open`, async () => {
+      const input = channel<number>();
+      const sink = recorder();
+      const running = runLanes(input.items, oneLane(options), sink.work);
+      input.push(1, 2, 3);
+      await waitFor(() => sink.batches.length === 1, { what: `the batch full ${full}` });
+      assert.deepEqual(sink.batches, [[1, 2]]);
+      input.end();
+      await running;
+      assert.deepEqual(sink.batches, [[1, 2], [3]]);
+    });
+  }
 
   it('pauses reading while the lane holds its capacity, and resumes when a batch is taken', async () => {
     const input = channel<number>();
@@ -140,17 +147,6 @@ describe('runLanes', () => {
     assert.equal(input.state.read, 20);
     assert.deepEqual(sink.batches.flat(), Array.from({ length: 20 }, (_, i) => i));
     assert.ok(sink.batches.every((batch) => batch.length <= 2));
-  });
-
-  it('hands over a full lane at once when its capacity is below the batch size', async () => {
-    const input = channel<number>();
-    const sink = recorder();
-    const running = runLanes(input.items, oneLane({ maxBatchItems: 100, capacity: 2 }), sink.work);
-    input.push(1, 2);
-    await waitFor(() => sink.batches.length === 1, { what: 'the full lane handed over' });
-    input.end();
-    await running;
-    assert.deepEqual(sink.batches, [[1, 2]]);
   });
 
   it('keeps input order within a lane across many batches', async () => {

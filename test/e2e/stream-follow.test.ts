@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import { outcome, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess, type RunResult } from '../helpers/cli.js';
+import { ended, outcome, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** Issue 11: `stream parts --follow`, fed through a pipe by another program as it runs. */
@@ -32,18 +32,6 @@ function follow(t: TestContext, emulator: EmulatorProcess, namespace: string, ar
   // The pipe may close under a write once csafe has exited (the test that stops it part-way).
   child.stdin.on('error', () => undefined);
   return child;
-}
-
-/** Output and exit code once the child has ended, its stdin left to the caller. */
-function ended(child: ReturnType<typeof spawnCsafe>): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 /** The text of each part the emulator stored for the stream, in arrival order. */

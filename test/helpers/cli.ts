@@ -73,6 +73,13 @@ export function runCsafe(args: readonly string[], options: RunOptions = {}): Pro
 
 /** What a child printed and its exit code, once it has ended; `input` is its whole stdin. */
 export function outcome(child: ChildProcessWithoutNullStreams, input: string | Buffer = ''): Promise<RunResult> {
+  const result = ended(child);
+  child.stdin.end(input);
+  return result;
+}
+
+/** What a child printed and its exit code, once it has ended; its stdin is the caller's to write and close. */
+export function ended(child: ChildProcessWithoutNullStreams): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
@@ -80,7 +87,6 @@ export function outcome(child: ChildProcessWithoutNullStreams, input: string | B
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
   });
 }
 
