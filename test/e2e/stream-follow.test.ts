@@ -110,6 +110,20 @@ describe('stream parts --follow', () => {
     assert.match(fromFile.stderr, /^error: --follow reads a pipe \(stdin or a FIFO\), and .*parts\.jsonl is a regular file$/m);
   });
 
+  it('refuses a flag it cannot follow with, naming it', LIMIT, async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--flush-interval', 'soon'], /^error: --flush-interval: expected a duration such as 30, 30s, 5m or 1h, got "soon"$/m],
+      [['--max-buffer', '0'], /^error: --max-buffer: expected a whole number ≥ 1$/m],
+      [['--transcript', 'hi'], /^error: --follow reads parts from a pipe; a part by flags cannot be followed$/m],
+    ];
+    for (const [args, message] of cases) {
+      const { code, stderr } = await outcome(spawnCsafe(['stream', 'parts', 'flags', '--id', 'show-42', '--follow', ...args], { env: emulator.env }), partsText(1));
+      assert.equal(code, 2, stderr);
+      assert.match(stderr, message);
+    }
+    assert.deepEqual(await partsRequests(emulator, 'flags'), []);
+  });
+
   it('stops at an invalid line with exit 2 after sending the valid parts before it', LIMIT, async (t) => {
     const child = follow(t, emulator, 'invalid-stop');
     const done = ended(child);

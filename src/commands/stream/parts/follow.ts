@@ -50,7 +50,6 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   };
   const failed = new FailedFile(options.failed ?? defaultFailedPath('stream-parts', ctx.now()));
   const tally = emptyPartsTally();
-  const status = await startStatusLine(ctx.io, () => statusLine(`${namespace}/${options.id}`, tally, reading));
   // Reading ends at the end of the input, on Ctrl-C or SIGTERM, or when a failure halts the sending.
   const halting = new AbortController();
   const delivery: PartsDelivery = {
@@ -67,6 +66,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     maxBuffer: options.maxBuffer,
     halt: () => halting.abort(),
   };
+  const status = await startStatusLine(ctx.io, () => statusLine(`${namespace}/${options.id}`, tally, reading));
   try {
     const stop = AbortSignal.any([ctx.signal, halting.signal]);
     const records = readUntilStopped(readRecords(input.source, { jsonLines: true, allowEmpty: true }), stop, input.close, reading);
@@ -78,15 +78,20 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     await reading.invalid?.close();
   }
   await printSummary(ctx, { namespace, id: options.id, tally, failed, invalid: reading.invalid });
+  throwWhatStopped(delivery, reading, ctx.signal);
+  return batchOutcome('stream parts', { sent: tally.sent, failed: tally.failed });
+}
+
+/** Once what was read is sent: the failure that halted the sending, the read that failed, the invalid line, or the signal. */
+function throwWhatStopped(delivery: PartsDelivery, reading: Reading, signal: AbortSignal): void {
   if (delivery.halted) throw delivery.halted;
   if (reading.failure !== undefined) throw reading.failure;
   if (reading.stoppedAt) {
-    throw new InputError(`stopped at ${problemLine(reading.inputName, reading.stoppedAt)}; the ${countOf(reading.read, 'valid part')} before it were sent or written to the failed file`, {
+    throw new InputError(`stopped at ${reading.inputName}:${reading.stoppedAt.line}, an invalid part; the ${countOf(reading.read, 'valid part')} before it were sent or written to the failed file`, {
       hint: 'pass --skip-invalid FILE to set invalid lines aside and keep following',
     });
   }
-  if (ctx.signal.aborted) throw interruptionOf(ctx.signal);
-  return batchOutcome('stream parts', { sent: tally.sent, failed: tally.failed });
+  if (signal.aborted) throw interruptionOf(signal);
 }
 
 /** The pipe to follow: stdin (no FILE, or `-`), a FIFO or a socket. A regular file has an end: it is sent without --follow. */
