@@ -32,6 +32,10 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['npm run mutate', 'tens of minutes of full load, deliberately not part of npm test'],
   ['npm run mutate -- --mutate src/core/retry.ts', 'minutes of full load, deliberately not part of npm test'],
   ['csafe emulator start', 'runs until interrupted, on the fixed port 4477; this test runs its own with --port 0'],
+  [
+    `tail -f chat.log | jq -c '{type:"chat_message", sender_id:.uid, sender_display_name:.name, text:.msg, timestamp:.ts}' | csafe stream parts live --id show-42 --follow`,
+    'follows a log until interrupted (the same parts piped by cat are run)',
+  ],
   ['export CSAFE_BASE_URL=http://127.0.0.1:4477 CSAFE_API_KEY=sk_test_csafe_emulator', 'the test sets both, to the emulator it started'],
   ['csafe config set base_url https://<your service host>', 'a placeholder for the real service'],
   ['csafe auth login', 'asks for the key on a terminal (the --with-token form is run)'],

@@ -70,8 +70,8 @@ Examples:
   csafe stream parts live --id show-42 --audio https://cdn.example.com/a/0001.aac
   csafe stream parts live --id show-42 --captions talk.vtt --start 2026-11-21T10:00:00Z
   cat parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl
-  tail -f chat.log | jq -c '{type:"chat_message", sender_id:.uid, sender_display_name:.name, text:.msg, timestamp:.ts}' \\
-    | csafe stream parts live --id show-42 --follow --skip-invalid invalid.jsonl`)
+  tail -f chat.log | jq -c '{type:"chat_message", sender_id:.uid, sender_display_name:.name, text:.msg, timestamp:.ts}' | csafe stream parts live --id show-42 --follow
+  cat parts.jsonl | csafe stream parts live --id show-42 --follow --skip-invalid invalid.jsonl`)
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(partsOptionsSchema, command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];
