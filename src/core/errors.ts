@@ -41,7 +41,15 @@ export class CorruptConfigError extends UsageError {
 
 export class MissingCredentialsError extends CsafeError {}
 
-export class ConnectionError extends CsafeError {}
+export class ConnectionError extends CsafeError {
+  constructor(
+    message: string,
+    /** Whether any of the request may have reached the service (false for a refused connection). */
+    readonly sent: boolean,
+  ) {
+    super(message);
+  }
+}
 export class RequestTimeoutError extends CsafeError {}
 
 /** A 2xx answer that is not the JSON promised (an HTML page, a cut body) or lacks the fields the spec promises. */
@@ -141,4 +149,16 @@ export function stopsTheRun(error: unknown): boolean {
   return [AuthenticationError, PermissionDeniedError, MissingCredentialsError, UsageError, InterruptedError, RetryAfterTooLongError].some(
     (type) => error instanceof type,
   );
+}
+
+/**
+ * Whether the service may have applied a request that ended in this error, so that sending it
+ * again could apply it twice: its answer was lost (a timeout, a cut connection), was a 5xx other
+ * than 503 (the spec's "not processed", with 429), or was a 2xx csafe could not read. A refused
+ * connection and every other 4xx say the request was not applied.
+ */
+export function mayHaveBeenApplied(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status >= 500 && error.status !== 503;
+  if (error instanceof ConnectionError) return error.sent;
+  return error instanceof RequestTimeoutError || error instanceof UnexpectedResponseError || error instanceof ResponseTooLargeError;
 }

@@ -175,7 +175,8 @@ export class HttpClient {
       if (timeout?.aborted || isTimeout(error)) {
         return { error: new RequestTimeoutError(`${spec.method} ${this.target(spec).display}: no answer within ${this.config.timeoutMs / 1000} s`, { hint: 'raise --timeout if the service is slow' }) };
       }
-      return { error: new ConnectionError(`${spec.method} ${this.target(spec).display}: ${describeNetworkError(error)}`), sent: !NOT_SENT_CODES.has(errorCode(error) ?? '') };
+      const sent = !NOT_SENT_CODES.has(errorCode(error) ?? '');
+      return { error: new ConnectionError(`${spec.method} ${this.target(spec).display}: ${describeNetworkError(error)}`, sent) };
     }
   }
 
@@ -214,14 +215,15 @@ export class HttpClient {
   }
 }
 
-type Attempt = { response: Dispatcher.ResponseData; text: string } | { error: CsafeError; sent?: boolean };
+type Attempt = { response: Dispatcher.ResponseData; text: string } | { error: CsafeError };
 
 /** Failures that happen before a single byte of the request can have reached the server. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 function outcomeOf(attempt: Attempt): AttemptOutcome {
   if ('response' in attempt) return { kind: 'response', status: attempt.response.statusCode, headers: attempt.response.headers };
-  return attempt.error instanceof RequestTimeoutError ? { kind: 'timeout' } : { kind: 'network-error', sent: attempt.sent ?? true };
+  if (attempt.error instanceof RequestTimeoutError) return { kind: 'timeout' };
+  return { kind: 'network-error', sent: attempt.error instanceof ConnectionError ? attempt.error.sent : true };
 }
 
 function withRetryCount(error: CsafeError, retries: number): CsafeError {

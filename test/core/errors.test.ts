@@ -10,9 +10,12 @@ import {
   CsafeError,
   InputError,
   InterruptedError,
+  mayHaveBeenApplied,
   MissingCredentialsError,
   NotFoundError,
   PermissionDeniedError,
+  RequestTimeoutError,
+  ResponseTooLargeError,
   RateLimitError,
   RequestTooLargeError,
   RetryAfterTooLongError,
@@ -39,7 +42,7 @@ describe('stopsTheRun', () => {
   it('goes on after failures of one batch', () => {
     for (const error of [
       new BadRequestError(details(400)), new NotFoundError(details(404)), new RequestTooLargeError(details(413)), new RateLimitError(details(429)),
-      new ServerError(details(503)), new ConnectionError('reset'), new UnexpectedResponseError('html'), new InputError('line 3'),
+      new ServerError(details(503)), new ConnectionError('reset', true), new UnexpectedResponseError('html'), new InputError('line 3'),
       new WaitTimeoutError('late'), new CsafeError('other'), new Error('defect'), undefined,
     ]) {
       assert.equal(stopsTheRun(error), false, String(error));
@@ -74,5 +77,27 @@ describe('apiErrorFor', () => {
     assert.equal(error.message, 'service answered 429 and asked to wait 91 s (until 2026-11-21T12:01:31.000Z)');
     assert.equal(error.hint, 'retry after that time, or pass --max-wait 91 to wait for it');
     assert.equal(error.name, 'RetryAfterTooLongError');
+  });
+});
+
+/** What a command without idempotency keys (stream parts) may resend without applying a request twice. */
+describe('mayHaveBeenApplied', () => {
+  it('is true when the answer was lost, a 5xx other than 503, or a 2xx csafe could not read', () => {
+    for (const error of [
+      new ServerError(details(500)), new ServerError(details(502)), new ServerError(details(504)), new ConnectionError('reset', true),
+      new RequestTimeoutError('late'), new UnexpectedResponseError('html'), new ResponseTooLargeError('big'),
+    ]) {
+      assert.equal(mayHaveBeenApplied(error), true, String(error));
+    }
+  });
+
+  it('is false when the service refused the request or never saw it', () => {
+    for (const error of [
+      new ServerError(details(503)), new RateLimitError(details(429)), new BadRequestError(details(400)), new ApiError(details(408)),
+      new ApiError(details(409)), new ApiError(details(499)), new RequestTooLargeError(details(413)), new ConnectionError('refused', false),
+      new InputError('line 3'), new CsafeError('other'), new Error('defect'), undefined,
+    ]) {
+      assert.equal(mayHaveBeenApplied(error), false, String(error));
+    }
   });
 });
