@@ -3,7 +3,7 @@ import type { FailedFile } from '../../../core/failed-file.js';
 import { countOf, printResult, renderRecord } from '../../../core/output.js';
 import type { PartsTally } from './deliver.js';
 
-export interface RunResult {
+interface RunResult {
   namespace: string;
   id: string;
   tally: PartsTally;
