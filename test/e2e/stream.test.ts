@@ -43,7 +43,7 @@ const partsRequests = async (emulator: EmulatorProcess) =>
 const requestBytes = (data: readonly unknown[]) => Buffer.byteLength(JSON.stringify({ id: 'show-42', data }));
 
 /** Writes a file of the test's directory; returns its path. */
-const inDir = (dir: string) => (name: string, text: string) => {
+const inDir = (dir: string) => (name: string, text: string | Buffer) => {
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
@@ -296,6 +296,22 @@ describe('csafe stream parts --captions', () => {
       { type: 'transcript', text: 'Hello there,\nsecond line', timestamp: '2026-11-21T10:00:01.000Z' },
       { type: 'transcript', text: 'I <3 you', timestamp: '2026-11-21T10:00:03.500Z' },
     ]);
+  });
+
+  it('a cue time past the limit and a cue that is not UTF-8 are problems at their lines (exit 2), SubRip without cue numbers is read, UTF-16 is one error', async () => {
+    const srt = file('latin1.srt', Buffer.from('00:00:01,000 --> 00:00:02,000\nhi\n\n99999999999999:00:00,000 --> 99999999999999:00:01,000\nlate\n\n00:00:03,000 --> 00:00:04,000\nCaf\u00e9\n', 'latin1'));
+    const checked = await captions(srt);
+    assert.equal(checked.code, 2);
+    assert.equal(checked.stderr.split('\n').slice(0, 2).join('\n'), `${srt}:4: expected a timing line like 00:00:01,000 --> 00:00:04,000\n` +
+      `${srt}:8: the cue's text is not UTF-8: convert the file, e.g. iconv -f latin1 -t utf-8`);
+    assert.deepEqual(await partsRequests(emulator), []);
+    const skipped = await captions(srt, '--skip-invalid', join(dir, 'skipped.jsonl'));
+    assert.equal(skipped.code, 0, skipped.stderr);
+    assert.deepEqual((await stored(emulator, 'live', 'talk')).parts, [{ type: 'transcript', text: 'hi', timestamp: '2026-11-21T10:00:01.000Z' }]);
+
+    const utf16 = await captions(file('utf16.vtt', Buffer.from('\uFEFFWEBVTT\n\n00:01.000 --> 00:02.000\nhi\n', 'utf16le')));
+    assert.equal(utf16.code, 2);
+    assert.equal(utf16.stderr, `error: ${join(dir, 'utf16.vtt')}: is UTF-16 text, expected UTF-8: convert it first, e.g. iconv -f utf-16 -t utf-8\n`);
   });
 
   it('--captions needs --start, a date-time with a time zone; a file that is not captions is one error line', async () => {
