@@ -111,7 +111,7 @@ describe('csafe stream watch and stream parts', () => {
     assert.deepEqual(lines.slice(0, -1).map((line) => line.slice(path.length + 1)), [
       '2: sender_id: is required: expected a non-empty string (your stable identifier of the sender); text: expected a non-empty string (the message)',
       '3: timestamp: expected an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00Z',
-      '4: speaker: expected a string',
+      '4: speaker: expected a non-empty string (who spoke), or no speaker field',
       '5: url: expected an absolute http or https URL',
       '6: url: expected an absolute http or https URL; extra: unknown field',
       '7: type: unknown part type "video_url": expected one of audio_url, frame_image_url, chat_message, transcript',
