@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
-import { outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { EXAMPLES, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** One part of each shape, as a user writes them. */
@@ -285,6 +285,16 @@ describe('csafe stream parts --captions', () => {
       { type: 'transcript', text: 'no speaker', timestamp: '2026-11-21T11:00:00.005Z' },
     ]);
     assert.equal(JSON.parse(readFileSync(rejects, 'utf8')).line, 17);
+  });
+
+  it('reads the README example examples/talk.vtt: a voice per cue, a multi-line cue, tags stripped', async () => {
+    const result = await captions(join(EXAMPLES, 'talk.vtt'));
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual((await stored(emulator, 'live', 'talk')).parts, [
+      { type: 'transcript', text: 'Welcome back to the show.', speaker: 'host', timestamp: '2026-11-21T10:00:01.000Z' },
+      { type: 'transcript', text: 'Thanks for having me.\nIt is great to finally be here.', speaker: 'Ann', timestamp: '2026-11-21T10:00:05.000Z' },
+      { type: 'transcript', text: '[applause]', timestamp: '2026-11-21T10:00:09.500Z' },
+    ]);
   });
 
   it('turns SubRip cues into transcript parts, told apart by content whatever the name', async () => {
