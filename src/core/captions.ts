@@ -2,12 +2,12 @@ import { LineSplitter, MAX_LINE_BYTES, RecordReadError, type SourceLine } from '
 
 /**
  * The cues of a WebVTT or SubRip caption file, told apart by content, streamed a cue at a time
- * (Node built-ins only: the emulator may read captions too). A malformed cue is yielded with its
- * line and what was expected there, so a caller reports it like any other invalid record; what
- * ends the read (not a caption file, nothing in it, a line over the limit) is a RecordReadError.
+ * so memory stays flat however long the file. A malformed cue is yielded with its line and what
+ * was expected there, so a caller reports it like any other invalid record; what ends the read
+ * (not a caption file, UTF-16, nothing in it, a line over the limit) is a RecordReadError.
  */
 
-/** A cue: the line of its timing line, its times from the start of the media, its text without markup, the speaker of its first WebVTT voice tag. */
+/** A cue: the line of its timing line, its times from the start of the media, its text without markup, the speaker its WebVTT voice tags name when they name one. */
 export interface Cue {
   line: number;
   startMs: number;
@@ -47,6 +47,12 @@ const SUBRIP: Format = {
 
 const WEBVTT_HEADER = /^WEBVTT(?:[ \t].*)?$/;
 const CUE_NUMBER = /^\d+$/;
+/**
+ * The longest cue time, in hours (over 11 years): anything longer is a typo, and --start plus it
+ * could pass the last date a timestamp can hold.
+ */
+const MAX_HOURS = 99_999;
+const NOT_UTF8 = "the cue's text is not UTF-8: convert the file, e.g. iconv -f latin1 -t utf-8";
 const NO_TEXT = 'the cue has no text, expected a line of text after its timing line';
 // A cue's text is held until its blank line: a file whose blank lines are lost must not fill memory.
 const CUE_TOO_LONG = `the cue's text is longer than ${MAX_LINE_BYTES / 1024 / 1024} MB, expected a blank line after each cue`;
@@ -64,9 +70,30 @@ export async function* readCaptions(chunks: AsyncIterable<Buffer>): AsyncGenerat
 async function* cueRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<CaptionRecord> {
   const lines = new LineSplitter();
   const cues = new CueReader();
-  for await (const chunk of chunks) for (const line of lines.push(chunk)) yield* cues.take(line);
+  for await (const chunk of notUtf16(chunks)) for (const line of lines.push(chunk)) yield* cues.take(line);
   for (const line of lines.end()) yield* cues.take(line);
   yield* cues.end();
+}
+
+const UTF16_BOMS = [Buffer.from([0xff, 0xfe]), Buffer.from([0xfe, 0xff])];
+
+/** The chunks, once their first two bytes are known not to be a UTF-16 byte order mark. */
+async function* notUtf16(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let head: Buffer | undefined = Buffer.alloc(0);
+  for await (const chunk of chunks) {
+    if (head === undefined) {
+      yield chunk;
+      continue;
+    }
+    head = Buffer.concat([head, chunk]);
+    if (head.length < 2) continue;
+    if (UTF16_BOMS.some((bom) => head!.subarray(0, 2).equals(bom))) {
+      throw new RecordReadError(undefined, 'is UTF-16 text, expected UTF-8: convert it first, e.g. iconv -f utf-16 -t utf-8');
+    }
+    yield head;
+    head = undefined;
+  }
+  if (head !== undefined && head.length > 0) yield head;
 }
 
 interface OpenCue {
@@ -75,6 +102,8 @@ interface OpenCue {
   endMs: number;
   lines: string[];
   chars: number;
+  /** The first line of its text that is not UTF-8. */
+  notUtf8Line?: number;
 }
 
 type State =
@@ -85,7 +114,8 @@ type State =
   /** Lines up to the next blank line are ignored: a comment, a style, the rest of a malformed cue. */
   | { kind: 'skip' }
   | { kind: 'block' }
-  | { kind: 'identifier'; line: number }
+  /** A line without `-->` opening a block; one that starts with a time is more likely a bad timing line. */
+  | { kind: 'identifier'; line: number; startsWithTime: boolean }
   | { kind: 'text'; cue: OpenCue };
 
 const SKIP: State = { kind: 'skip' };
@@ -123,6 +153,10 @@ class CueReader {
       if (afterBlank || timestampsOf(source.text, SUBRIP) === undefined) throw notCaptions(state.number.line);
       this.format = SUBRIP;
       yield* this.openCue(source, SUBRIP);
+    } else if (timestampsOf(source.text, SUBRIP) !== undefined) {
+      // SubRip without cue numbers: each block opens with its timing line.
+      this.format = SUBRIP;
+      yield* this.openCue(source, SUBRIP);
     } else if (WEBVTT_HEADER.test(source.text)) {
       this.format = WEBVTT;
       this.state = { kind: 'header' };
@@ -142,11 +176,16 @@ class CueReader {
         return;
       case 'block':
         if (format.skippedBlock?.test(source.text)) this.state = SKIP;
-        else if (looksLikeTiming(source.text)) yield* this.openCue(source, format);
-        else this.state = { kind: 'identifier', line: source.line };
+        else if (source.text.includes('-->')) yield* this.openCue(source, format);
+        else this.state = { kind: 'identifier', line: source.line, startsWithTime: STARTS_WITH_TIME.test(source.text) };
         return;
       case 'identifier':
-        yield* this.openCue(source, format);
+        if (source.text.includes('-->') || !state.startsWithTime) {
+          yield* this.openCue(source, format);
+        } else {
+          this.state = SKIP;
+          yield { line: state.line, problem: timingExpected(format) };
+        }
         return;
       case 'text':
         yield* this.addText(state.cue, source, format);
@@ -166,6 +205,7 @@ class CueReader {
 
   private *addText(cue: OpenCue, source: SourceLine, format: Format): Generator<CaptionRecord> {
     if (!source.text.includes('-->')) {
+      if (source.notUtf8) cue.notUtf8Line ??= source.line;
       cue.lines.push(source.text);
       cue.chars += source.text.length;
       if (cue.chars > MAX_LINE_BYTES) {
@@ -185,7 +225,7 @@ class CueReader {
     const state = this.state;
     this.state = { kind: 'block' };
     if (state.kind === 'identifier') {
-      yield { line: state.line, problem: `expected a timing line like ${format.example} after the ${format.identifier}` };
+      yield { line: state.line, problem: state.startsWithTime ? timingExpected(format) : `${timingExpected(format)} after the ${format.identifier}` };
     } else if (state.kind === 'text') {
       yield finishCue(state.cue, format);
     }
@@ -195,11 +235,12 @@ class CueReader {
 const notCaptions = (line: number) =>
   new RecordReadError(
     line,
-    'is not a caption file: expected WEBVTT on the first line (WebVTT), or a cue number followed by a timing line like 00:00:01,000 --> 00:00:04,000 (SubRip)',
+    'is not a caption file: expected WEBVTT on the first line (WebVTT), or a timing line like 00:00:01,000 --> 00:00:04,000, alone or after a cue number (SubRip)',
   );
 
-/** A timing line, or a malformed one to report: a line with the arrow, or one that starts with a time. */
-const looksLikeTiming = (text: string) => text.includes('-->') || /^\s*\d+:\d/.test(text);
+const timingExpected = (format: Format) => `expected a timing line like ${format.example}`;
+
+const STARTS_WITH_TIME = /^\s*\d+:\d/;
 
 function timestampsOf(text: string, format: Format): { start: string; end: string; startMs: number; endMs: number } | undefined {
   const arrow = text.indexOf('-->');
@@ -214,7 +255,7 @@ function timestampsOf(text: string, format: Format): { start: string; end: strin
 
 function parseTiming(text: string, format: Format): { startMs: number; endMs: number } | { problem: string } {
   const timestamps = timestampsOf(text, format);
-  if (timestamps === undefined) return { problem: `expected a timing line like ${format.example}` };
+  if (timestamps === undefined) return { problem: timingExpected(format) };
   const { start, end, startMs, endMs } = timestamps;
   if (endMs < startMs) return { problem: `the end time ${end} is before the start time ${start}` };
   return { startMs, endMs };
@@ -224,10 +265,12 @@ function toMs(timestamp: string, pattern: RegExp): number | undefined {
   const match = pattern.exec(timestamp);
   if (match === null) return undefined;
   const [, hours, minutes, seconds, fraction] = match as unknown as [string, string | undefined, string, string, string];
+  if (Number(hours ?? 0) > MAX_HOURS) return undefined;
   return ((Number(hours ?? 0) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000 + Number(fraction.padEnd(3, '0'));
 }
 
 function finishCue(cue: OpenCue, format: Format): CaptionRecord {
+  if (cue.notUtf8Line !== undefined) return { line: cue.notUtf8Line, problem: NOT_UTF8 };
   const { text, speaker } = format.cleanText(cue.lines);
   if (text === '') return { line: cue.line, problem: NO_TEXT };
   const { line, startMs, endMs } = cue;
@@ -237,7 +280,7 @@ function finishCue(cue: OpenCue, format: Format): CaptionRecord {
 const textLines = (lines: readonly string[], strip: (line: string) => string) =>
   lines.map((line) => strip(line).trim()).filter((line) => line !== '');
 
-const VOICE = /<v(?:\.[^\s>]*)?[ \t]([^>]*)>/;
+const VOICES = /<v(?:\.[^\s>]*)?[ \t]([^>]*)>/g;
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', lrm: '\u200e', rlm: '\u200f' };
 
 // Entities are decoded after the tags are gone, so an escaped `&lt;b&gt;` stays text.
@@ -245,8 +288,10 @@ const decodeEntities = (text: string) => text.replace(/&(amp|lt|gt|quot|apos|nbs
 
 function webvttText(lines: readonly string[]): { text: string; speaker?: string } {
   const text = decodeEntities(textLines(lines, (line) => line.replace(/<[^>]*>/g, '')).join('\n'));
-  const speaker = lines.map((line) => VOICE.exec(line)?.[1]!.trim()).find((name) => name);
-  return speaker === undefined ? { text } : { text, speaker: decodeEntities(speaker) };
+  const speakers = new Set(lines.flatMap((line) => [...line.matchAll(VOICES)].map((voice) => decodeEntities(voice[1]!.trim())).filter((name) => name)));
+  // A cue two voices speak is no one speaker's.
+  const [speaker] = speakers;
+  return speaker === undefined || speakers.size > 1 ? { text } : { text, speaker };
 }
 
 // Only SubRip's own tags: a `<` in its plain text is text ("I <3 you").

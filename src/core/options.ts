@@ -14,18 +14,25 @@ export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.in
   throw new UsageError(`${flag}${issue.message}`);
 }
 
-/** A whole-number flag value (commander hands over text) within [min, max]. */
-const countOption = (min: number, max: number) => {
-  const expected = `expected a whole number ≥ ${min}`;
-  return z.coerce.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: `expected at most ${max}` });
-};
+/**
+ * A whole-number flag value within [min, max], from commander's text: plain decimal digits only,
+ * as a user means them; Number() would also take `0x10`, `1e2`, ` 5` and an empty value (0).
+ */
+export function integerFlag(min: number, max = Number.MAX_SAFE_INTEGER, expected = `expected a whole number ≥ ${min}`) {
+  return z
+    .string({ error: expected })
+    .regex(/^\d+$/, { error: expected })
+    .transform(Number)
+    // Only Infinity, from digits past 1.8e308, is not a number here.
+    .pipe(z.number({ error: `expected at most ${max}` }).min(min, { error: expected }).max(max, { error: `expected at most ${max}` }));
+}
 
 /** The service's request size limit (spec: 6 MB); no batch may be larger. */
 const MAX_REQUEST_BYTES = 6_000_000;
 
 const countFlag = (flags: string, description: string, bounds: { min: number; max: number; default: number }) => ({
   option: new Option(flags, description).default(String(bounds.default)),
-  schema: countOption(bounds.min, bounds.max).default(bounds.default),
+  schema: integerFlag(bounds.min, bounds.max).default(bounds.default),
 });
 
 const fileFlag = (flags: string, description: string) => ({ option: new Option(flags, description), schema: z.string().min(1).optional() });

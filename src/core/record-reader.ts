@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { NestingTracker, parseJsonAt, type JsonRecord } from './json-position.js';
 
@@ -27,6 +28,8 @@ export class RecordReadError extends Error {
 export interface SourceLine {
   line: number;
   text: string;
+  /** The bytes are not UTF-8: the text holds U+FFFD where they were. */
+  notUtf8?: true;
 }
 
 export interface RecordReadOptions {
@@ -93,7 +96,10 @@ export class LineSplitter {
     const end = bytes.at(-1) === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
     if (end > this.maxLineBytes) throw new LineTooLongError(line, this.maxLineBytes);
     const text = bytes.toString('utf8', 0, end);
-    return { line, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
+    const source: SourceLine = { line, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
+    // Only a line with U+FFFD can be one that was not UTF-8: the others are not checked again.
+    if (text.includes('\uFFFD') && !isUtf8(bytes.subarray(0, end))) source.notUtf8 = true;
+    return source;
   }
 }
 

@@ -7,17 +7,18 @@ import { problemsFromZod, type FieldProblem } from './issues.js';
  */
 
 export const STREAM_PART_TYPES = ['audio_url', 'frame_image_url', 'chat_message', 'transcript'] as const;
-export type StreamPartType = (typeof STREAM_PART_TYPES)[number];
+type StreamPartType = (typeof STREAM_PART_TYPES)[number];
 
 /** Schemes of a livestream address: HLS/DASH over HTTP(S), RTMP(S), RTSP and SRT ingest. */
-export const STREAM_URL_SCHEMES = ['http', 'https', 'rtmp', 'rtmps', 'rtsp', 'srt'] as const;
-/** Audio and frame links are fetched as files. */
+const STREAM_URL_SCHEMES = ['http', 'https', 'rtmp', 'rtmps', 'rtsp', 'srt'] as const;
+/** Audio and frame links are fetched as files (the spec says only "string"; csafe and the emulator ask for more). */
 const PART_URL_SCHEMES = ['http', 'https'] as const;
 
 /** "is required" when the field is absent, the expectation otherwise. */
 const expecting = (expected: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `is required: ${expected}` : expected;
 
+/** Every required string of a part or request is non-empty: one rule, one message shape. */
 const nonEmpty = (expected: string) => z.string({ error: expecting(expected) }).min(1, { error: expected });
 
 /** Written as `scheme://host…`: the WHATWG parser alone would also take `rtmp:x`, `https:host` and spaces it trims or drops. */
@@ -54,7 +55,7 @@ const streamPartSchema = z.discriminatedUnion('type', [
   mediaPart('frame_image_url'),
   z.strictObject({
     type: z.literal('chat_message'),
-    sender_display_name: z.string({ error: expecting('expected a string (the name shown in the chat)') }),
+    sender_display_name: nonEmpty('expected a non-empty string (the name shown in the chat)'),
     sender_id: nonEmpty('expected a non-empty string (your stable identifier of the sender)'),
     text: nonEmpty('expected a non-empty string (the message)'),
     timestamp,
@@ -63,7 +64,7 @@ const streamPartSchema = z.discriminatedUnion('type', [
     type: z.literal('transcript'),
     text: nonEmpty('expected a non-empty string (what was said)'),
     timestamp,
-    speaker: z.string({ error: 'expected a string' }).optional(),
+    speaker: nonEmpty('expected a non-empty string (who spoke), or no speaker field').optional(),
   }),
 ]);
 export type StreamPart = z.infer<typeof streamPartSchema>;
@@ -84,7 +85,8 @@ export function streamPartProblems(value: unknown): FieldProblem[] {
   return parsed.success ? [] : problemsFromZod(parsed.error);
 }
 
-const streamId = nonEmpty('expected a non-empty string (your identifier of the stream)');
+/** A stream's id, in a request body and as `--id`. */
+export const streamId = nonEmpty('expected a non-empty string (your identifier of the stream)');
 
 export const watchStreamRequestSchema = z.strictObject(
   { id: streamId, stream_url: absoluteUrl(STREAM_URL_SCHEMES) },

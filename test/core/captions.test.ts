@@ -26,7 +26,7 @@ const VTT_TIMING = 'expected a timing line like 00:00:01.000 --> 00:00:04.000';
 const SRT_TIMING = 'expected a timing line like 00:00:01,000 --> 00:00:04,000';
 const NO_TEXT = 'the cue has no text, expected a line of text after its timing line';
 const NOT_CAPTIONS =
-  'is not a caption file: expected WEBVTT on the first line (WebVTT), or a cue number followed by a timing line like 00:00:01,000 --> 00:00:04,000 (SubRip)';
+  'is not a caption file: expected WEBVTT on the first line (WebVTT), or a timing line like 00:00:01,000 --> 00:00:04,000, alone or after a cue number (SubRip)';
 
 const webvtt = crlf(
   '\uFEFFWEBVTT - Livestream 42',
@@ -58,7 +58,7 @@ describe('readCaptions: WebVTT', () => {
     assert.deepEqual(await read(webvtt), webvttCues);
   });
 
-  it('strips every tag, takes the speaker from the first voice tag and decodes entities after the tags are gone', async () => {
+  it('strips every tag, takes the speaker from the voice tags when they name one speaker and decodes entities after the tags are gone', async () => {
     const file = lf(
       'WEBVTT',
       '',
@@ -84,12 +84,61 @@ describe('readCaptions: WebVTT', () => {
       '<v Dee>then a voice',
     );
     assert.deepEqual(await read(file), [
-      { line: 3, startMs: 1000, endMs: 2000, text: 'Hello everyone,\nwelcome!', speaker: 'Ann' },
+      { line: 3, startMs: 1000, endMs: 2000, text: 'Hello everyone,\nwelcome!' },
       { line: 7, startMs: 2000, endMs: 3000, text: 'Loud and clear', speaker: 'Ann Lee' },
       { line: 10, startMs: 3000, endMs: 4000, text: 'Colour 漢kan now' },
       { line: 13, startMs: 4000, endMs: 5000, text: 'Tom & Jerry <b>not bold</b> &lt;\u00a0x\u200ey\u200fz "q" \'a\' &copy;' },
       { line: 16, startMs: 5000, endMs: 6000, text: 'nobody said so, hi', speaker: 'Cy & Di' },
       { line: 19, startMs: 6000, endMs: 7000, text: 'a voice without a name\nthen a voice', speaker: 'Dee' },
+    ]);
+  });
+
+  it('credits a cue to its voice only when all its voice tags name the same speaker', async () => {
+    const file = lf(
+      'WEBVTT',
+      '',
+      '00:00:01.000 --> 00:00:02.000',
+      '<v Bob>Hi</v> <v Ann>both</v>',
+      '',
+      '00:00:02.000 --> 00:00:03.000',
+      '<v Ann>Hi</v> <v.loud Ann >again</v>',
+      '<v\tAnn>and again',
+      '',
+      '00:00:03.000 --> 00:00:04.000',
+      '<v Tom &amp; Jo>one</v>',
+      '<v Tom & Jo>voice',
+      '',
+      '00:00:04.000 --> 00:00:05.000',
+      '<v Ann>one line',
+      '<v Ann Lee>then another voice',
+    );
+    assert.deepEqual(await read(file), [
+      { line: 3, startMs: 1000, endMs: 2000, text: 'Hi both' },
+      { line: 6, startMs: 2000, endMs: 3000, text: 'Hi again\nand again', speaker: 'Ann' },
+      { line: 10, startMs: 3000, endMs: 4000, text: 'one\nvoice', speaker: 'Tom & Jo' },
+      { line: 14, startMs: 4000, endMs: 5000, text: 'one line\nthen another voice' },
+    ]);
+  });
+
+  it('takes any line without --> above a timing line as a cue identifier, also one that starts with a time; without a timing line after it, such a line is the bad timing line', async () => {
+    const file = lf(
+      'WEBVTT',
+      '',
+      '10:30 segment',
+      '00:00:01.000 --> 00:00:02.000',
+      'a',
+      '',
+      '00:00:03.000',
+      '00:00:03.000 --> 00:00:04.000',
+      'b',
+      '',
+      '1:2',
+      'not a timing line',
+    );
+    assert.deepEqual(await read(file), [
+      { line: 4, startMs: 1000, endMs: 2000, text: 'a' },
+      { line: 8, startMs: 3000, endMs: 4000, text: 'b' },
+      { line: 11, problem: VTT_TIMING },
     ]);
   });
 
@@ -143,6 +192,7 @@ describe('readCaptions: WebVTT', () => {
     assert.deepEqual(await timing('00:00:00.000 --> 00:00:00.001'), cue(0, 1));
     assert.deepEqual(await timing('1:00:00.000 --> 12:34:56.789'), cue(3_600_000, 45_296_789));
     assert.deepEqual(await timing('100:00:00.000 --> 100:00:00.000'), cue(360_000_000, 360_000_000));
+    assert.deepEqual(await timing('99999:59:59.999 --> 099999:59:59.999'), cue(359_999_999_999, 359_999_999_999));
     assert.deepEqual(await timing('59:59.999 --> 01:00:00.000'), cue(3_599_999, 3_600_000));
     assert.deepEqual(await timing('00:00:01.000-->00:00:02.000'), cue(1000, 2000));
     assert.deepEqual(await timing('00:00:01.000\t-->\t00:00:02.000\tline:0 vertical:rl'), cue(1000, 2000));
@@ -159,6 +209,9 @@ describe('readCaptions: WebVTT', () => {
       'x00:00:01.000 --> 00:00:02.000',
       '00:00:01.0000 --> 00:00:02.000',
       '00:00:01.000 -> 00:00:02.000',
+      '100000:00:00.000 --> 100000:00:01.000',
+      '99999999999999:00:00.000 --> 99999999999999:00:01.000',
+      '00:00:00.000 --> 99999999999999:00:00.000',
       '0:00:00.000 ',
     ]) {
       assert.deepEqual(await timing(bad), [{ line: 3, problem: VTT_TIMING }], bad);
@@ -301,6 +354,33 @@ describe('readCaptions: SubRip', () => {
     ]);
   });
 
+  it('reads cues without numbers: a timing line opens a block, also mixed with numbered cues', async () => {
+    const file = crlf(
+      '\uFEFF00:00:01,000 --> 00:00:02,000',
+      'first',
+      '',
+      '00:00:02,000 --> 00:00:03,000',
+      'second',
+      'two lines',
+      '',
+      '3',
+      '00:00:03,000 --> 00:00:04,000',
+      'numbered',
+      '',
+      '00:00:04,000 --> 00:00:05,000',
+      '',
+      '00:00:05,000 -> 00:00:06,000',
+      'bad',
+    );
+    assert.deepEqual(await read(file), [
+      { line: 1, startMs: 1000, endMs: 2000, text: 'first' },
+      { line: 4, startMs: 2000, endMs: 3000, text: 'second\ntwo lines' },
+      { line: 9, startMs: 3000, endMs: 4000, text: 'numbered' },
+      { line: 12, problem: NO_TEXT },
+      { line: 14, problem: SRT_TIMING },
+    ]);
+  });
+
   it('rejects timestamps SubRip does not have', async () => {
     for (const bad of [
       '00:00:01 --> 00:00:02',
@@ -310,6 +390,8 @@ describe('readCaptions: SubRip', () => {
       'x00:00:01,000 --> 00:00:02,000',
       '00:0:01,000 --> 00:00:02,000',
       '00:00:1,000 --> 00:00:02,000',
+      '100000:00:00,000 --> 100000:00:01,000',
+      '99999999999999:00:00,000 --> 99999999999999:00:01,000',
     ]) {
       assert.deepEqual(await read(lf('1', '00:00:00,000 --> 00:00:01,000', 'a', '', '2', bad, 'b')), [
         { line: 2, startMs: 0, endMs: 1000, text: 'a' },
@@ -333,6 +415,35 @@ describe('readCaptions: input', () => {
     assert.deepEqual(await read(...[...file].map((byte) => Buffer.from([byte]))), expected, 'one byte a chunk');
   });
 
+  it('reports a cue whose text is not UTF-8 (a Latin-1 file) at the line, and sends the others', async () => {
+    const NOT_UTF8 = 'the cue\'s text is not UTF-8: convert the file, e.g. iconv -f latin1 -t utf-8';
+    const latin1 = Buffer.from(lf('1', '00:00:01,000 --> 00:00:02,000', 'plain', '', '2', '00:00:02,000 --> 00:00:03,000', 'ok', 'Caf\u00e9 cr\u00e8me', 'na\u00efve', '', '3', '00:00:03,000 --> 00:00:04,000', 'd\u00e9j\u00e0 vu'), 'latin1');
+    const expected = [
+      { line: 2, startMs: 1000, endMs: 2000, text: 'plain' },
+      { line: 8, problem: NOT_UTF8 },
+      { line: 13, problem: NOT_UTF8 },
+    ];
+    assert.deepEqual(await read(latin1), expected);
+    const utf8 = Buffer.from(lf('WEBVTT', '', '00:01.000 --> 00:02.000', 'real \uFFFD replacement', '', '00:02.000 --> 00:03.000', 'ok'));
+    const invalid = Buffer.concat([utf8, Buffer.from([0x20, 0xc3])]);
+    assert.deepEqual(await read(invalid), [
+      { line: 3, startMs: 1000, endMs: 2000, text: 'real \uFFFD replacement' },
+      { line: 7, problem: NOT_UTF8 },
+    ]);
+  });
+
+  it('stops with one error naming UTF-16 when the file starts with a UTF-16 byte order mark, however it is cut', async () => {
+    const UTF16 = 'is UTF-16 text, expected UTF-8: convert it first, e.g. iconv -f utf-16 -t utf-8';
+    const le = Buffer.from('\uFEFFWEBVTT\n\n00:01.000 --> 00:02.000\nhi\n', 'utf16le');
+    const be = Buffer.from(le).swap16();
+    for (const file of [le, be]) {
+      await assert.rejects(read(file), stoppedAt(undefined, UTF16));
+      await assert.rejects(read(...[...file].map((byte) => Buffer.from([byte]))), stoppedAt(undefined, UTF16));
+    }
+    await assert.rejects(read(Buffer.from([0xff])), stoppedAt(1, NOT_CAPTIONS));
+    assert.deepEqual(await read(Buffer.from('W'), Buffer.from('EBVTT\n\n00:01.000 --> 00:02.000\nok')), [{ line: 3, startMs: 1000, endMs: 2000, text: 'ok' }]);
+  });
+
   it('reads a readable stream', async () => {
     const pieces = [Buffer.from(webvtt.slice(0, 50)), Buffer.from(webvtt.slice(50))];
     assert.deepEqual(await collect(readCaptions(Readable.from(pieces))), webvttCues);
@@ -347,7 +458,8 @@ describe('readCaptions: input', () => {
     await assert.rejects(read(lf('1', 'hello', '')), stoppedAt(1, NOT_CAPTIONS));
     await assert.rejects(read(lf('1', '', '00:00:01,000 --> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
     await assert.rejects(read(lf('one', '00:00:01,000 --> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
-    await assert.rejects(read(lf('00:00:01,000 --> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
+    await assert.rejects(read(lf('00:01.000 --> 00:02.000', 'x')), stoppedAt(1, NOT_CAPTIONS));
+    await assert.rejects(read(lf('00:00:01,000 -> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
     await assert.rejects(read('1'), stoppedAt(1, NOT_CAPTIONS));
     await assert.rejects(read(lf('', '1', 'x')), stoppedAt(2, NOT_CAPTIONS));
   });

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { Command } from 'commander';
 import { z } from 'zod';
 import { UsageError } from '../../src/core/errors.js';
-import { batchFlags, parseOptions } from '../../src/core/options.js';
+import { batchFlags, integerFlag, parseOptions } from '../../src/core/options.js';
 
 /** A command with the given flags, parsed as its action would: through commander, then the flags' zod schemas. */
 function parsed(flags: Record<string, { option: import('commander').Option; schema: z.ZodType }>, argv: string[]) {
@@ -52,11 +52,40 @@ describe('batchFlags', () => {
     assert.throws(() => at(['--concurrency', '2.5']), usage('--concurrency: expected a whole number ≥ 1'));
   });
 
+  it('takes only plain decimal digits: no hex, exponent, sign, fraction, spaces or empty value', () => {
+    const at = (argv: string[]) => parsed(flags, argv);
+    assert.deepEqual(at(['--batch-size', '007', '--max-batch-bytes', '0001024']), { batchSize: 7, maxBatchBytes: 1024, concurrency: 4 });
+    for (const value of ['0x10', '1e2', '1E2', '+5', '5.0', '.5', ' 5', '5 ', '', '0b11', '0o7', '1_000', '5n', 'Infinity', '١٢']) {
+      assert.throws(() => at(['--batch-size', value]), usage('--batch-size: expected a whole number ≥ 1'), JSON.stringify(value));
+      assert.throws(() => at(['--max-batch-bytes', value]), usage('--max-batch-bytes: expected a whole number ≥ 1024'), JSON.stringify(value));
+      assert.throws(() => at(['--concurrency', value]), usage('--concurrency: expected a whole number ≥ 1'), JSON.stringify(value));
+    }
+    assert.throws(() => at(['--batch-size', '9'.repeat(400)]), usage('--batch-size: expected at most 10000'));
+  });
+
   it('takes a file name for --failed and --skip-invalid, and refuses an empty one', () => {
     assert.deepEqual(parsed(flags, ['--failed', 'f.jsonl', '--skip-invalid', 'i.jsonl']), {
       batchSize: 100, maxBatchBytes: 5_000_000, concurrency: 4, failed: 'f.jsonl', skipInvalid: 'i.jsonl',
     });
     assert.throws(() => parsed(flags, ['--failed', '']), (error) => error instanceof UsageError && error.message.startsWith('--failed: '));
     assert.throws(() => parsed(flags, ['--skip-invalid', '']), (error) => error instanceof UsageError && error.message.startsWith('--skip-invalid: '));
+  });
+});
+
+describe('integerFlag', () => {
+  const parse = (schema: z.ZodType, value: unknown) => parseOptions(z.object({ port: schema }), { port: value }).port as unknown;
+  it('is a whole number from plain decimal digits within its bounds, with the message given or the default one', () => {
+    const port = integerFlag(0, 65_535, 'expected a port number from 0 to 65535');
+    assert.equal(parse(port, '0'), 0);
+    assert.equal(parse(port, '65535'), 65_535);
+    for (const value of ['0x10', '1e2', '-1', '', ' 80', '80.0', undefined, 80]) {
+      assert.throws(() => parse(port, value), usage('--port: expected a port number from 0 to 65535'), JSON.stringify(value));
+    }
+    assert.throws(() => parse(port, '65536'), usage('--port: expected at most 65535'));
+    const unbounded = integerFlag(0);
+    assert.equal(parse(unbounded, '9007199254740991'), Number.MAX_SAFE_INTEGER);
+    assert.throws(() => parse(unbounded, '9007199254740992'), usage('--port: expected at most 9007199254740991'));
+    assert.throws(() => parse(unbounded, '1e3'), usage('--port: expected a whole number ≥ 0'));
+    assert.equal(parse(unbounded.default(5), undefined), 5);
   });
 });

@@ -119,14 +119,6 @@ const SCHEMA = {
   title: { display_hint: { type: 'title' } },
   created: { content_type: 'datetime' },
 };
-/** One part of each shape, for the stream examples. */
-const PARTS = [
-  { type: 'chat_message', sender_id: 'u7', sender_display_name: 'Ann', text: 'hello', timestamp: '2026-11-21T10:00:00Z' },
-  { type: 'transcript', text: 'welcome back', speaker: 'host', timestamp: '2026-11-21T10:00:01Z' },
-  { type: 'frame_image_url', url: 'https://cdn.example.com/f/0001.jpg', timestamp: '2026-11-21T10:00:02Z' },
-  { type: 'audio_url', url: 'https://cdn.example.com/a/0001.aac', timestamp: '2026-11-21T10:00:03Z' },
-];
-const CAPTIONS = 'WEBVTT\n\n1\n00:00:01.000 --> 00:00:03.500\n<v host>Welcome back, everyone.\n\n00:00:04.000 --> 00:00:06.000\n<v Ann>Glad to be here.\n';
 
 /** The smallest JPEG: SOI, a JFIF header, EOI (the service tells formats apart by their bytes). */
 const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
@@ -150,8 +142,9 @@ async function writeFixtures(dir: string): Promise<void> {
     'events.jsonl': events,
     'big.jsonl': events,
     'failed.jsonl': events,
-    'parts.jsonl': jsonl(PARTS),
-    'talk.vtt': CAPTIONS,
+    // `stream parts --help` still names these without examples/.
+    'parts.jsonl': readFileSync(join(EXAMPLES, 'parts.jsonl')),
+    'talk.vtt': readFileSync(join(EXAMPLES, 'talk.vtt')),
   };
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   mkdirSync(join(dir, 'bin'));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
-import { outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { EXAMPLES, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** One part of each shape, as a user writes them. */
@@ -43,7 +43,7 @@ const partsRequests = async (emulator: EmulatorProcess) =>
 const requestBytes = (data: readonly unknown[]) => Buffer.byteLength(JSON.stringify({ id: 'show-42', data }));
 
 /** Writes a file of the test's directory; returns its path. */
-const inDir = (dir: string) => (name: string, text: string) => {
+const inDir = (dir: string) => (name: string, text: string | Buffer) => {
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
@@ -111,7 +111,7 @@ describe('csafe stream watch and stream parts', () => {
     assert.deepEqual(lines.slice(0, -1).map((line) => line.slice(path.length + 1)), [
       '2: sender_id: is required: expected a non-empty string (your stable identifier of the sender); text: expected a non-empty string (the message)',
       '3: timestamp: expected an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00Z',
-      '4: speaker: expected a string',
+      '4: speaker: expected a non-empty string (who spoke), or no speaker field',
       '5: url: expected an absolute http or https URL',
       '6: url: expected an absolute http or https URL; extra: unknown field',
       '7: type: unknown part type "video_url": expected one of audio_url, frame_image_url, chat_message, transcript',
@@ -287,6 +287,16 @@ describe('csafe stream parts --captions', () => {
     assert.equal(JSON.parse(readFileSync(rejects, 'utf8')).line, 17);
   });
 
+  it('reads the README example examples/talk.vtt: a voice per cue, a multi-line cue, tags stripped', async () => {
+    const result = await captions(join(EXAMPLES, 'talk.vtt'));
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual((await stored(emulator, 'live', 'talk')).parts, [
+      { type: 'transcript', text: 'Welcome back to the show.', speaker: 'host', timestamp: '2026-11-21T10:00:01.000Z' },
+      { type: 'transcript', text: 'Thanks for having me.\nIt is great to finally be here.', speaker: 'Ann', timestamp: '2026-11-21T10:00:05.000Z' },
+      { type: 'transcript', text: '[applause]', timestamp: '2026-11-21T10:00:09.500Z' },
+    ]);
+  });
+
   it('turns SubRip cues into transcript parts, told apart by content whatever the name', async () => {
     const srt = file('talk.txt', '\uFEFF1\r\n00:00:01,000 --> 00:00:02,500\r\n<i>Hello</i> there,\r\nsecond line\r\n\r\n' +
       '2\r\n0:00:03,5 --> 00:00:04,000 X1:40 X2:600 Y1:20 Y2:50\r\n{\\an8}<font color="#fff">I <3 you</font>\r\n');
@@ -296,6 +306,22 @@ describe('csafe stream parts --captions', () => {
       { type: 'transcript', text: 'Hello there,\nsecond line', timestamp: '2026-11-21T10:00:01.000Z' },
       { type: 'transcript', text: 'I <3 you', timestamp: '2026-11-21T10:00:03.500Z' },
     ]);
+  });
+
+  it('a cue time past the limit and a cue that is not UTF-8 are problems at their lines (exit 2), SubRip without cue numbers is read, UTF-16 is one error', async () => {
+    const srt = file('latin1.srt', Buffer.from('00:00:01,000 --> 00:00:02,000\nhi\n\n99999999999999:00:00,000 --> 99999999999999:00:01,000\nlate\n\n00:00:03,000 --> 00:00:04,000\nCaf\u00e9\n', 'latin1'));
+    const checked = await captions(srt);
+    assert.equal(checked.code, 2);
+    assert.equal(checked.stderr.split('\n').slice(0, 2).join('\n'), `${srt}:4: expected a timing line like 00:00:01,000 --> 00:00:04,000\n` +
+      `${srt}:8: the cue's text is not UTF-8: convert the file, e.g. iconv -f latin1 -t utf-8`);
+    assert.deepEqual(await partsRequests(emulator), []);
+    const skipped = await captions(srt, '--skip-invalid', join(dir, 'skipped.jsonl'));
+    assert.equal(skipped.code, 0, skipped.stderr);
+    assert.deepEqual((await stored(emulator, 'live', 'talk')).parts, [{ type: 'transcript', text: 'hi', timestamp: '2026-11-21T10:00:01.000Z' }]);
+
+    const utf16 = await captions(file('utf16.vtt', Buffer.from('\uFEFFWEBVTT\n\n00:01.000 --> 00:02.000\nhi\n', 'utf16le')));
+    assert.equal(utf16.code, 2);
+    assert.equal(utf16.stderr, `error: ${join(dir, 'utf16.vtt')}: is UTF-16 text, expected UTF-8: convert it first, e.g. iconv -f utf-16 -t utf-8\n`);
   });
 
   it('--captions needs --start, a date-time with a time zone; a file that is not captions is one error line', async () => {

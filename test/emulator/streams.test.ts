@@ -195,7 +195,7 @@ describe('emulator: POST /v1/streams/{namespace}/parts', () => {
       [{ id: 's', data: [{ ...frame(), url: 'rtmp://a.example/x' }] }, 'data[0].url', /^data\[0\]\.url: expected an absolute http or https URL$/],
       [{ id: 's', data: [{ type: 'audio_url', timestamp: AT }] }, 'data[0].url', /^data\[0\]\.url: is required: expected an absolute http or https URL$/],
       [{ id: 's', data: [{ ...audio(), timestamp: '2026-11-21T10:00:00' }] }, 'data[0].timestamp', /^data\[0\]\.timestamp: expected an ISO 8601 date-time with a time zone/],
-      [{ id: 's', data: [{ ...transcript('x'), speaker: 3 }] }, 'data[0].speaker', /^data\[0\]\.speaker: expected a string$/],
+      [{ id: 's', data: [{ ...transcript('x'), speaker: 3 }] }, 'data[0].speaker', /^data\[0\]\.speaker: expected a non-empty string \(who spoke\), or no speaker field$/],
       [{ id: 's', data: [{ ...chat('x'), sender_id: undefined }] }, 'data[0].sender_id', /^data\[0\]\.sender_id: is required/],
       [{ id: 's', data: [{ ...chat('x'), labels: [] }] }, 'data[0].labels', /^data\[0\]\.labels: unknown field$/],
       [[chat('x')], '(body)', /^\(body\): expected a JSON object with id and data$/],

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatPath, problemsFromZod, type FieldProblem } from '../../src/schemas/issues.js';
-import { STREAM_PART_TYPES, streamPartProblems, streamPartsRequestProblems, watchStreamRequestSchema } from '../../src/schemas/streams.js';
+import { STREAM_PART_TYPES, streamId, streamPartProblems, streamPartsRequestProblems, watchStreamRequestSchema } from '../../src/schemas/streams.js';
 
 const AT = '2026-11-21T10:00:00Z';
 const PARTS = {
@@ -16,6 +16,7 @@ const TIMESTAMP = 'expected an ISO 8601 date-time with a time zone, e.g. 2026-11
 const PART_URL = 'expected an absolute http or https URL';
 const STREAM_URL = 'expected an absolute http, https, rtmp, rtmps, rtsp or srt URL';
 const STREAM_ID = 'expected a non-empty string (your identifier of the stream)';
+const SPEAKER = 'expected a non-empty string (who spoke), or no speaker field';
 
 /** `path: message` lines, the way every error message shows them. */
 const described = (problems: FieldProblem[]) => problems.map((problem) => `${formatPath(problem.path)}: ${problem.message}`);
@@ -31,8 +32,7 @@ describe('streamPartProblems', () => {
     assert.deepEqual(STREAM_PART_TYPES, ['audio_url', 'frame_image_url', 'chat_message', 'transcript']);
     for (const part of Object.values(PARTS)) assert.deepEqual(partProblems(part), [], part.type);
     assert.deepEqual(partProblems({ ...PARTS.transcript, speaker: 'host' }), []);
-    assert.deepEqual(partProblems({ ...PARTS.transcript, speaker: '' }), [], 'a speaker may be empty');
-    assert.deepEqual(partProblems({ ...PARTS.chat_message, sender_display_name: '' }), [], 'a display name may be empty');
+    assert.deepEqual(partProblems({ ...PARTS.transcript, speaker: ' ' }), [], 'white space is a string');
   });
 
   it('says the same of every value that is not an object', () => {
@@ -53,7 +53,7 @@ describe('streamPartProblems', () => {
     assert.deepEqual(partProblems({ type: 'audio_url' }), [`timestamp: is required: ${TIMESTAMP}`, `url: is required: ${PART_URL}`]);
     assert.deepEqual(partProblems({ type: 'frame_image_url' }), [`timestamp: is required: ${TIMESTAMP}`, `url: is required: ${PART_URL}`]);
     assert.deepEqual(partProblems({ type: 'chat_message' }), [
-      'sender_display_name: is required: expected a string (the name shown in the chat)',
+      'sender_display_name: is required: expected a non-empty string (the name shown in the chat)',
       'sender_id: is required: expected a non-empty string (your stable identifier of the sender)',
       'text: is required: expected a non-empty string (the message)',
       `timestamp: is required: ${TIMESTAMP}`,
@@ -63,7 +63,7 @@ describe('streamPartProblems', () => {
 
   it('names every field of the wrong kind, or empty where it may not be', () => {
     assert.deepEqual(partProblems({ ...PARTS.chat_message, sender_display_name: 7, sender_id: '', text: '' }), [
-      'sender_display_name: expected a string (the name shown in the chat)',
+      'sender_display_name: expected a non-empty string (the name shown in the chat)',
       'sender_id: expected a non-empty string (your stable identifier of the sender)',
       'text: expected a non-empty string (the message)',
     ]);
@@ -71,8 +71,10 @@ describe('streamPartProblems', () => {
       'sender_id: expected a non-empty string (your stable identifier of the sender)',
       'text: expected a non-empty string (the message)',
     ]);
-    assert.deepEqual(partProblems({ ...PARTS.transcript, text: '', speaker: null }), ['text: expected a non-empty string (what was said)', 'speaker: expected a string']);
-    assert.deepEqual(partProblems({ ...PARTS.transcript, speaker: 3 }), ['speaker: expected a string']);
+    assert.deepEqual(partProblems({ ...PARTS.chat_message, sender_display_name: '' }), ['sender_display_name: expected a non-empty string (the name shown in the chat)']);
+    assert.deepEqual(partProblems({ ...PARTS.transcript, text: '', speaker: null }), ['text: expected a non-empty string (what was said)', `speaker: ${SPEAKER}`]);
+    assert.deepEqual(partProblems({ ...PARTS.transcript, speaker: 3 }), [`speaker: ${SPEAKER}`]);
+    assert.deepEqual(partProblems({ ...PARTS.transcript, speaker: '' }), [`speaker: ${SPEAKER}`]);
     assert.deepEqual(partProblems({ ...PARTS.audio_url, timestamp: 1763719200000, url: 42 }), [`timestamp: ${TIMESTAMP}`, `url: ${PART_URL}`]);
   });
 
@@ -159,5 +161,14 @@ describe('streamPartsRequestProblems', () => {
     for (const value of [[PARTS.transcript], 'x', 3, null, undefined]) {
       assert.deepEqual(partsRequestProblems(value), ['(body): expected a JSON object with id and data'], JSON.stringify(value));
     }
+  });
+});
+
+describe('streamId', () => {
+  it('is what --id takes: a non-empty string, with a message that reads after the flag', () => {
+    assert.deepEqual(streamId.safeParse('show-42'), { success: true, data: 'show-42' });
+    assert.deepEqual(streamId.safeParse(' ').success, true);
+    assert.equal(`--id: ${streamId.safeParse('').error?.issues[0]?.message}`, `--id: ${STREAM_ID}`);
+    assert.equal(`--id: ${streamId.safeParse(undefined).error?.issues[0]?.message}`, `--id: is required: ${STREAM_ID}`);
   });
 });

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { parseDuration } from '../../core/duration.js';
 import { CsafeError } from '../../core/errors.js';
-import { parseOptions } from '../../core/options.js';
+import { integerFlag, parseOptions } from '../../core/options.js';
 import { toNdjsonLine } from '../../core/output.js';
 import { FAULT_KINDS } from '../../emulator/http/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
@@ -11,8 +11,8 @@ import type { App } from '../app.js';
 
 const optionsSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
-  port: z.coerce.number({ error: 'expected a port number' }).int().min(0).max(65535).default(4477),
-  latency: z.coerce.number({ error: 'expected milliseconds' }).int().min(0).default(0),
+  port: integerFlag(0, 65_535, 'expected a port number from 0 to 65535').default(4477),
+  latency: integerFlag(0, undefined, 'expected milliseconds, a whole number ≥ 0').default(0),
   accountVersion: z.enum(SERVICE_VERSIONS, { error: `expected ${SERVICE_VERSIONS.join(' or ')}` }).default(CURRENT_VERSION),
   faultRate: z.coerce.number({ error: 'expected a fraction between 0 and 1' }).min(0).max(1).default(0),
   faults: z
@@ -20,12 +20,12 @@ const optionsSchema = z.object({
     .default(FAULT_KINDS.join(','))
     .transform((list) => list.split(',').map((kind) => kind.trim()))
     .pipe(z.array(z.enum(FAULT_KINDS, { error: `expected a comma-separated list of ${FAULT_KINDS.join(', ')}` })).min(1)),
-  seed: z.coerce.number({ error: 'expected a whole number' }).int().min(0).default(1),
-  faultDelay: z.coerce.number({ error: 'expected milliseconds' }).int().min(0).default(65_000),
+  seed: integerFlag(0).default(1),
+  faultDelay: integerFlag(0, undefined, 'expected milliseconds, a whole number ≥ 0').default(65_000),
   processingDelay: z.string().default('1s').transform((text) => parseDuration(text, '--processing-delay')),
   uploadTtl: z.string().default('12h').transform((text) => parseDuration(text, '--upload-ttl')),
   dataDir: z.string().min(1, { error: 'expected a directory' }).optional(),
-  requestLogSize: z.coerce.number({ error: 'expected a whole number ≥ 0' }).int({ error: 'expected a whole number ≥ 0' }).min(0, { error: 'expected a whole number ≥ 0' }).default(10_000),
+  requestLogSize: integerFlag(0).default(10_000),
 });
 
 export function registerEmulatorStart(group: Command, app: App): void {

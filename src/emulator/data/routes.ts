@@ -4,7 +4,7 @@ import { processObject } from './objects.js';
 import { control } from '../control/routes.js';
 import { storedObjects } from './listing.js';
 import { addRecordView, importRecordView, type ImportRequest, type Timing } from '../stores/data-records.js';
-import { newRequestId } from '../stores/data-store.js';
+import { newRequestId } from '../stores/ids.js';
 import { EmulatorError } from '../http/errors.js';
 import { processImport } from './imports.js';
 import { baseUrlOf, reviewUrl } from '../http/links.js';

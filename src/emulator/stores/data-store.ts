@@ -5,12 +5,10 @@ import { join } from 'node:path';
 import type { NamespaceSchema } from '../../schemas/data.js';
 import type { StoredRequest } from './data-records.js';
 import { digestName, isMissing, makeDirectory, readJsonFile, removeLeftovers, replaceFile, temporaryPathFor } from './files.js';
+import { isRequestId } from './ids.js';
 
 /** One line of a namespace's object log: the ids an add request stored, or an import whose objects were all stored. */
 export type ObjectLogEntry = { at: number } & ({ ids: string[] } | { import: string });
-
-const REQUEST_ID = /^req_[0-9a-f]{24}$/;
-export const newRequestId = () => `req_${randomBytes(12).toString('hex')}`;
 
 const AREAS = ['namespaces', 'requests', 'uploads', 'ingested'] as const;
 
@@ -68,7 +66,7 @@ export class DataStore {
   }
 
   async request(requestId: string): Promise<StoredRequest | undefined> {
-    return REQUEST_ID.test(requestId) ? readJsonFile<StoredRequest>(this.requestFile(requestId)) : undefined;
+    return isRequestId(requestId) ? readJsonFile<StoredRequest>(this.requestFile(requestId)) : undefined;
   }
 
   /** The namespace's request ids, newest first. */

@@ -5,7 +5,7 @@ import { control } from '../control/routes.js';
 import { EmulatorError } from '../http/errors.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { checkBody, namespaceParam, validateBody } from '../http/validation.js';
-import { newRequestId } from '../stores/data-store.js';
+import { newRequestId } from '../stores/ids.js';
 import { partsAsJsonMembers, type StoredPart, type StreamSnapshot } from '../stores/stream-store.js';
 
 /** The spec gives no limit for stream parts; the emulator takes the 6 MB of POST /v1/content. */

@@ -33,4 +33,16 @@ describe('stream parts --captions: cues to transcript parts', () => {
     const parts = await collect(captionParts(cues([{ line: 12, problem: 'expected a timing line like 00:00:01.000 --> 00:00:04.000' }]), START, check));
     assert.deepEqual(parts, [{ line: 12, text: '', problem: 'expected a timing line like 00:00:01.000 --> 00:00:04.000' }]);
   });
+
+  it('makes a cue whose time, --start plus its start, is past the last date there is a cue problem, not a crash', async () => {
+    const last = 8.64e15;
+    const parts = await collect(captionParts(cues([
+      { line: 3, startMs: 0, endMs: 1, text: 'the last moment' },
+      { line: 6, startMs: 1, endMs: 2, text: 'one ms too late' },
+    ]), last, check));
+    assert.deepEqual(parts.map((part) => ({ line: part.line, problem: 'problem' in part ? part.problem : undefined })), [
+      { line: 3, problem: 'timestamp: expected an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00Z' },
+      { line: 6, problem: "--start plus the cue's start is past +275760-09-13T00:00:00.000Z, the last date there is" },
+    ]);
+  });
 });

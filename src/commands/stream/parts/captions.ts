@@ -1,6 +1,8 @@
 import type { CaptionRecord } from '../../../core/captions.js';
 import { checkValue, type CheckedRecord, type RecordCheck } from '../../../core/checked-records.js';
 
+const LAST_DATE = new Date(8.64e15).toISOString();
+
 /**
  * One transcript part per cue, in file order, stamped `start` plus the cue's start offset (ISO,
  * with milliseconds), with the speaker of the cue's voice tag. A malformed cue is an invalid
@@ -12,7 +14,12 @@ export async function* captionParts(cues: AsyncIterable<CaptionRecord>, startMs:
       yield { line: cue.line, text: '', problem: cue.problem };
       continue;
     }
-    const timestamp = new Date(startMs + cue.startMs).toISOString();
+    const time = new Date(startMs + cue.startMs);
+    if (Number.isNaN(time.getTime())) {
+      yield { line: cue.line, text: '', problem: `--start plus the cue's start is past ${LAST_DATE}, the last date there is` };
+      continue;
+    }
+    const timestamp = time.toISOString();
     yield checkValue(cue.line, { type: 'transcript', text: cue.text, timestamp, ...(cue.speaker !== undefined && { speaker: cue.speaker }) }, check);
   }
 }
