@@ -17,7 +17,7 @@ export interface Cue {
 }
 
 /** A cue or a malformed one, told apart by `'problem' in record`. */
-export type CaptionRecord = Cue | { line: number; problem: string };
+export type CaptionRecord = Cue | { line: number; problem: string; raw?: string };
 
 interface Format {
   timestamp: RegExp;
