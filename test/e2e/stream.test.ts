@@ -80,7 +80,7 @@ describe('csafe stream watch and stream parts', () => {
     const result = await parts(file('parts.jsonl', jsonl(SHAPES)), '--json');
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual({ ...JSON.parse(result.stdout), last_request_id: undefined }, {
-      namespace: 'live', id: 'show-42', sent: 4, requests: 1, failed: 0, invalid: 0, last_request_id: undefined, failed_file: null, invalid_file: null,
+      namespace: 'live', id: 'show-42', sent: 4, requests: 1, failed: 0, unconfirmed: 0, invalid: 0, last_request_id: undefined, failed_file: null, unconfirmed_file: null, invalid_file: null,
     });
     assert.deepEqual(await stored(emulator, 'live', 'show-42'), { id: 'show-42', stream_url: null, parts: SHAPES });
   });

@@ -6,6 +6,7 @@ export const partsBatchFlags = {
   batchSize: batchFlags.batchSize('parts'),
   maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
   failed: batchFlags.failed('append the parts of batches that could not be sent, as sent', 'stream-parts'),
+  unconfirmed: batchFlags.unconfirmed('append the parts of batches whose answer was lost (the service may hold them): not safe to resend', 'stream-parts'),
   skipInvalid: batchFlags.skipInvalid('send the valid parts; append each invalid record here as {line, error, record}'),
   maxBuffer: batchFlags.maxBuffer('parts'),
 };
@@ -32,6 +33,7 @@ export const partsOptionsSchema = partFlagsSchema.extend({
   batchSize: partsBatchFlags.batchSize.schema,
   maxBatchBytes: partsBatchFlags.maxBatchBytes.schema,
   failed: partsBatchFlags.failed.schema,
+  unconfirmed: partsBatchFlags.unconfirmed.schema,
   skipInvalid: partsBatchFlags.skipInvalid.schema,
   follow: z.boolean().default(false),
   /** A duration, parsed where it is used (core/duration), so its error names the flag. */

@@ -2,15 +2,16 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { reportInvalid, validRecords } from '../../../core/checked-records.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
-import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
+import { FailedFile } from '../../../core/failed-file.js';
+import type { HttpClient } from '../../../core/http.js';
 import { parseOptions } from '../../../core/options.js';
 import { countOf } from '../../../core/output.js';
 import { startSpinner } from '../../../core/spinner.js';
-import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
+import { positional, type App, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
-import { deliverParts, emptyPartsTally } from './deliver.js';
+import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome } from './deliver.js';
 import { followParts } from './follow.js';
-import { partsInput, type PartsInput } from './input.js';
+import { choosePartsInput, type PartsInput } from './input.js';
 import { partsBatchFlags, partsOptionsSchema, type PartsOptions } from './options.js';
 import { printSummary } from './summary.js';
 
@@ -34,6 +35,7 @@ export function registerStreamParts(group: Command, app: App): void {
     .addOption(partsBatchFlags.batchSize.option)
     .addOption(partsBatchFlags.maxBatchBytes.option)
     .addOption(partsBatchFlags.failed.option)
+    .addOption(partsBatchFlags.unconfirmed.option)
     .addOption(partsBatchFlags.skipInvalid.option)
     .option('--follow', 'read a pipe (stdin or a FIFO) until it ends, sending parts as they come')
     .option('--flush-interval <duration>', 'with --follow: send a batch that is not full once its oldest part has waited this long', '1s')
@@ -81,7 +83,10 @@ Examples:
 
 export async function streamPartsRun(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions): Promise<Outcome> {
   if (options.follow) return followParts(ctx, namespace, file, options);
-  const input = await partsInput(ctx, file, options);
+  const source = choosePartsInput(ctx, file, options);
+  // The key before the input is read: a run that cannot send says so first, and alone.
+  const http = await ctx.http();
+  const input = await source.open();
   try {
     if (options.skipInvalid === undefined) {
       const invalid = await reportInvalid(input.records(), input.name, ctx.io);
@@ -90,30 +95,30 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
         return { kind: 'checked', invalid };
       }
     }
-    const { tally, failed, invalid } = await sendParts(ctx, namespace, input, options);
-    await printSummary(ctx, { namespace, id: options.id, tally, failed, invalid });
-    return batchOutcome('stream parts', { sent: tally.sent, failed: tally.failed });
+    const { tally, files, invalid } = await sendParts(ctx, http, namespace, input, options);
+    await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid });
+    return partsOutcome(tally);
   } finally {
     await input.remove();
   }
 }
 
-async function sendParts(ctx: Context, namespace: string, input: PartsInput, options: PartsOptions) {
-  const failed = new FailedFile(options.failed ?? defaultFailedPath('stream-parts', ctx.now()));
+async function sendParts(ctx: Context, http: HttpClient, namespace: string, input: PartsInput, options: PartsOptions) {
+  const files = partsFailureFiles(options, ctx.now());
   const invalid = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const tally = emptyPartsTally();
   const progress = await startSpinner(ctx.io, 'Sending parts…');
   try {
     await deliverParts(validRecords(input.records(), input.name, ctx.io, invalid), {
-      http: await ctx.http(),
+      http,
       io: ctx.io,
       namespace,
       id: options.id,
       inputName: input.name,
       options,
-      failed,
+      ...files,
       tally,
-      onProgress: () => progress.update(`Sending parts: ${tally.sent} sent, ${tally.failed} failed`),
+      onProgress: () => progress.update(`Sending parts: ${tally.sent} sent, ${tally.failed} failed, ${tally.unconfirmed} unconfirmed`),
       signal: ctx.signal,
     });
   } catch (error) {
@@ -124,8 +129,9 @@ async function sendParts(ctx: Context, namespace: string, input: PartsInput, opt
     throw error;
   } finally {
     progress.stop();
-    await failed.close();
+    await files.failed.close();
+    await files.unconfirmed.close();
     await invalid?.close();
   }
-  return { tally, failed, invalid };
+  return { tally, files, invalid };
 }
