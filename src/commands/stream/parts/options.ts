@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { batchFlags } from '../../../core/options.js';
-import { partTimestampSchema } from '../../../schemas/streams.js';
+import { partTimestampSchema, streamId } from '../../../schemas/streams.js';
 
 export const partsBatchFlags = {
   batchSize: batchFlags.batchSize('parts'),
@@ -14,7 +14,7 @@ export const partsBatchFlags = {
 const text = z.string().optional();
 
 /** The flags of one part given on the command line (see flag-part.ts). */
-export const partFlagsSchema = z.object({
+const partFlagsSchema = z.object({
   chat: text,
   senderId: text,
   senderName: text,
@@ -27,7 +27,7 @@ export const partFlagsSchema = z.object({
 export type PartFlags = z.infer<typeof partFlagsSchema>;
 
 export const partsOptionsSchema = partFlagsSchema.extend({
-  id: z.string({ error: 'is required: your identifier of the stream' }).min(1, { error: 'expected a non-empty stream id' }),
+  id: streamId,
   captions: z.string().min(1).optional(),
   start: partTimestampSchema.optional(),
   batchSize: partsBatchFlags.batchSize.schema,
