@@ -21,7 +21,7 @@ export interface Cue {
  * (its timing line, or the line read as one, and its text), joined with "\n", held to the 10 MB a
  * cue's text may have.
  */
-export interface MalformedCue {
+interface MalformedCue {
   line: number;
   problem: string;
   raw: string;
