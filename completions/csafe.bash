@@ -11,7 +11,7 @@ _csafe() {
     -o|--output) COMPREPLY=($(compgen -W "table json ndjson" -- "$cur")); return ;;
     --api-version|--account-version) COMPREPLY=($(compgen -W "2026-08-11 2026-08-05" -- "$cur")); return ;;
     --fail-on) COMPREPLY=($(compgen -W "match review" -- "$cur")); return ;;
-    --batch|--failed|--metadata|--checkpoint|--skip-invalid|--captions) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --batch|--failed|--unconfirmed|--metadata|--checkpoint|--skip-invalid|--captions) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
   esac
 
@@ -51,7 +51,7 @@ _csafe() {
     "events send") flags="--dry-run --sync --checkpoint --failed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --shard"; files=1 ;;
     "events example") values="user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" ;;
     "stream watch") flags="--id --url" ;;
-    "stream parts") flags="--id --chat --sender-id --sender-name --transcript --speaker --frame --audio --timestamp --captions --start --batch-size --max-batch-bytes --failed --skip-invalid --follow --flush-interval --max-buffer"; files=1 ;;
+    "stream parts") flags="--id --chat --sender-id --sender-name --transcript --speaker --frame --audio --timestamp --captions --start --batch-size --max-batch-bytes --failed --unconfirmed --skip-invalid --follow --flush-interval --max-buffer"; files=1 ;;
     "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size" ;;
   esac
 

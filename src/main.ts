@@ -258,7 +258,7 @@ const PARTIAL_WHEN_NONE_SENT: ReadonlySet<BatchOutcome['command']> = new Set(['c
 function exitCodeOfBatch(batch: BatchOutcome): ExitCodeValue {
   if (batch.stoppedBy !== undefined) return exitCodeOfError(batch.stoppedBy);
   if (batch.failedRequests > 0) return ExitCode.failure;
-  if (batch.failed > 0) {
+  if (batch.failed > 0 || batch.unconfirmed > 0) {
     // When nothing got through, events send and data add say 1, classify --batch and stream parts (as issue 11 asks) 5: issue 13 settles which.
     return batch.sent === 0 && !PARTIAL_WHEN_NONE_SENT.has(batch.command) ? ExitCode.failure : ExitCode.partial;
   }

@@ -15,7 +15,9 @@ export async function watchStream(http: HttpClient, namespace: string, body: Wat
 export const partsFrameBytes = (id: string) => Buffer.byteLength(`{"id":${JSON.stringify(id)},"data":[]}`) - 1;
 
 /**
- * POST /v1/streams/{namespace}/parts with parts already serialised (sent as read, not re-encoded).
+ * POST /v1/streams/{namespace}/parts with parts already serialised: each is the compact JSON of
+ * the part as parsed (fields in the order read, white space dropped, escapes decoded), made once
+ * when it was checked and measured, and joined here as is.
  * Parts carry no idempotency key, so a request that may have been processed is never replayed:
  * only a refused connection, 429 and 503 (the service's "not processed") are retried.
  */

@@ -26,6 +26,8 @@ export interface BatchOutcome {
   sent: number;
   /** Records written to the --failed file. */
   failed: number;
+  /** Records written to the --unconfirmed file: their request may have been applied (stream parts, which have no idempotency key). */
+  unconfirmed: number;
   /** Invalid records met while sending that no --skip-invalid set aside (the input changed after it was checked). */
   invalid: number;
   /** Records for which a --fail-on condition held. */
@@ -38,7 +40,7 @@ export interface BatchOutcome {
 
 /** A batch outcome with nothing counted yet. */
 export const batchOutcome = (command: BatchOutcome['command'], counts: Partial<Omit<BatchOutcome, 'kind' | 'command'>>): BatchOutcome =>
-  ({ kind: 'batch', command, sent: 0, failed: 0, invalid: 0, flagged: 0, failedRequests: 0, ...counts });
+  ({ kind: 'batch', command, sent: 0, failed: 0, unconfirmed: 0, invalid: 0, flagged: 0, failedRequests: 0, ...counts });
 
 /** A command's work. */
 type Action = (ctx: Context, command: Command) => Promise<Outcome | void>;

@@ -16,8 +16,19 @@ export interface Cue {
   speaker?: string;
 }
 
+/**
+ * A malformed cue: the line of the problem, what was expected, and the cue's lines as in the file
+ * (its timing line, or the line read as one, and its text), joined with "\n", held to the 10 MB a
+ * cue's text may have.
+ */
+interface MalformedCue {
+  line: number;
+  problem: string;
+  raw: string;
+}
+
 /** A cue or a malformed one, told apart by `'problem' in record`. */
-export type CaptionRecord = Cue | { line: number; problem: string };
+export type CaptionRecord = Cue | MalformedCue;
 
 interface Format {
   timestamp: RegExp;
@@ -98,6 +109,8 @@ async function* notUtf16(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> 
 
 interface OpenCue {
   line: number;
+  /** The timing line as in the file. */
+  timing: string;
   startMs: number;
   endMs: number;
   lines: string[];
@@ -115,8 +128,10 @@ type State =
   | { kind: 'skip' }
   | { kind: 'block' }
   /** A line without `-->` opening a block; one that starts with a time is more likely a bad timing line. */
-  | { kind: 'identifier'; line: number; startsWithTime: boolean }
-  | { kind: 'text'; cue: OpenCue };
+  | { kind: 'identifier'; line: number; text: string; startsWithTime: boolean }
+  | { kind: 'text'; cue: OpenCue }
+  /** A malformed cue: its lines are kept (up to the cap) until its blank line, then it is reported. */
+  | { kind: 'malformed'; line: number; problem: string; lines: string[]; chars: number };
 
 const SKIP: State = { kind: 'skip' };
 
@@ -177,18 +192,20 @@ class CueReader {
       case 'block':
         if (format.skippedBlock?.test(source.text)) this.state = SKIP;
         else if (source.text.includes('-->')) yield* this.openCue(source, format);
-        else this.state = { kind: 'identifier', line: source.line, startsWithTime: STARTS_WITH_TIME.test(source.text) };
+        else this.state = { kind: 'identifier', line: source.line, text: source.text, startsWithTime: STARTS_WITH_TIME.test(source.text) };
         return;
       case 'identifier':
         if (source.text.includes('-->') || !state.startsWithTime) {
           yield* this.openCue(source, format);
         } else {
-          this.state = SKIP;
-          yield { line: state.line, problem: timingExpected(format) };
+          this.state = malformed(state.line, timingExpected(format), [state.text, source.text]);
         }
         return;
       case 'text':
         yield* this.addText(state.cue, source, format);
+        return;
+      case 'malformed':
+        keepLine(state, source.text);
         return;
     }
   }
@@ -196,10 +213,9 @@ class CueReader {
   private *openCue(source: SourceLine, format: Format): Generator<CaptionRecord> {
     const timing = parseTiming(source.text, format);
     if ('problem' in timing) {
-      this.state = SKIP;
-      yield { line: source.line, problem: timing.problem };
+      this.state = malformed(source.line, timing.problem, [source.text]);
     } else {
-      this.state = { kind: 'text', cue: { line: source.line, ...timing, lines: [], chars: 0 } };
+      this.state = { kind: 'text', cue: { line: source.line, timing: source.text, ...timing, lines: [], chars: 0 } };
     }
   }
 
@@ -208,10 +224,7 @@ class CueReader {
       if (source.notUtf8) cue.notUtf8Line ??= source.line;
       cue.lines.push(source.text);
       cue.chars += source.text.length;
-      if (cue.chars > MAX_LINE_BYTES) {
-        this.state = SKIP;
-        yield { line: cue.line, problem: CUE_TOO_LONG };
-      }
+      if (cue.chars > MAX_LINE_BYTES) this.state = malformed(cue.line, CUE_TOO_LONG, [cue.timing, ...cue.lines]);
       return;
     }
     // A timing line in cue text: the blank line before the next cue is missing, and a number just above is that cue's.
@@ -225,11 +238,33 @@ class CueReader {
     const state = this.state;
     this.state = { kind: 'block' };
     if (state.kind === 'identifier') {
-      yield { line: state.line, problem: state.startsWithTime ? timingExpected(format) : `${timingExpected(format)} after the ${format.identifier}` };
+      const problem = state.startsWithTime ? timingExpected(format) : `${timingExpected(format)} after the ${format.identifier}`;
+      yield { line: state.line, problem, raw: state.text };
     } else if (state.kind === 'text') {
       yield finishCue(state.cue, format);
+    } else if (state.kind === 'malformed') {
+      yield { line: state.line, problem: state.problem, raw: state.lines.join('\n') };
     }
   }
+}
+
+type Malformed = Extract<State, { kind: 'malformed' }>;
+
+/** A malformed cue's state, with its lines so far: as many as fit in the cap. */
+function malformed(line: number, problem: string, lines: readonly string[]): Malformed {
+  const state: Malformed = { kind: 'malformed', line, problem, lines: [], chars: 0 };
+  for (const text of lines) keepLine(state, text);
+  return state;
+}
+
+/** Keeps a line of a malformed cue while the lines kept fit in the cap; later ones are read and dropped. */
+function keepLine(state: Malformed, text: string): void {
+  if (state.chars + text.length > MAX_LINE_BYTES) {
+    state.chars = Infinity;
+    return;
+  }
+  state.lines.push(text);
+  state.chars += text.length;
 }
 
 const notCaptions = (line: number) =>
@@ -270,9 +305,10 @@ function toMs(timestamp: string, pattern: RegExp): number | undefined {
 }
 
 function finishCue(cue: OpenCue, format: Format): CaptionRecord {
-  if (cue.notUtf8Line !== undefined) return { line: cue.notUtf8Line, problem: NOT_UTF8 };
+  const raw = () => [cue.timing, ...cue.lines].join('\n');
+  if (cue.notUtf8Line !== undefined) return { line: cue.notUtf8Line, problem: NOT_UTF8, raw: raw() };
   const { text, speaker } = format.cleanText(cue.lines);
-  if (text === '') return { line: cue.line, problem: NO_TEXT };
+  if (text === '') return { line: cue.line, problem: NO_TEXT, raw: raw() };
   const { line, startMs, endMs } = cue;
   return speaker === undefined ? { line, startMs, endMs, text } : { line, startMs, endMs, text, speaker };
 }

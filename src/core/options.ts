@@ -50,6 +50,8 @@ export const batchFlags = {
   concurrency: (note = '') => countFlag('--concurrency <n>', `requests in flight${note}`, { min: 1, max: 64, default: 4 }),
   /** `command`: as it is named in the default file's name. */
   failed: (what: string, command: string) => fileFlag('--failed <file>', `${what} (default ${defaultFailedPath(command, '<time>')})`),
+  /** For records without an idempotency key: where a batch goes whose request the service may have applied. */
+  unconfirmed: (what: string, command: string) => fileFlag('--unconfirmed <file>', `${what} (default ${defaultFailedPath(command, '<time>', 'unconfirmed')})`),
   skipInvalid: (what: string) => fileFlag('--skip-invalid <file>', `${what} (default: send nothing if any is invalid)`),
   /** What is read ahead while a batch is sent, for a command that follows a pipe. */
   maxBuffer: (items: string) =>

@@ -26,7 +26,7 @@ import type { DECISIONS, ESCALATIONS } from '../schemas/content.js';
  * first image matching each was submitted.
  */
 
-export type Decision = (typeof DECISIONS)[number];
+type Decision = (typeof DECISIONS)[number];
 /** The emulator's classifier never fails, so it never reports the escalation "error". */
 type Escalation = Exclude<(typeof ESCALATIONS)[number], 'error'>;
 

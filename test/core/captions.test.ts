@@ -12,7 +12,10 @@ async function collect(records: AsyncIterable<CaptionRecord>) {
   for await (const record of records) out.push(record);
   return out;
 }
-const read = (...pieces: Array<string | Buffer>) => collect(readCaptions(chunksOf(...pieces)));
+/** The records read, a malformed cue's raw text left out (the tests of `raw` read it with readRaw). */
+const read = async (...pieces: Array<string | Buffer>) =>
+  (await readRaw(...pieces)).map((record) => ('problem' in record ? { line: record.line, problem: record.problem } : record));
+const readRaw = (...pieces: Array<string | Buffer>) => collect(readCaptions(chunksOf(...pieces)));
 const crlf = (...lines: string[]) => lines.join('\r\n');
 const lf = (...lines: string[]) => lines.join('\n');
 const stoppedAt = (line: number | undefined, message: string) => (error: unknown) => {
@@ -284,6 +287,44 @@ describe('readCaptions: WebVTT', () => {
       { line: 3, problem: NO_TEXT },
       { line: 4, startMs: 2000, endMs: 3000, text: 'b' },
     ]);
+  });
+});
+
+describe('readCaptions: the raw text of a malformed cue', () => {
+  it('is its lines as in the file, from its timing line (or the line read as one) to its blank line', async () => {
+    const file = crlf(
+      'WEBVTT',
+      '',
+      '00:05.000 --> 00:04.999',
+      '<v Ann>backwards',
+      'second line',
+      '',
+      'id-1',
+      '00:06.000 --> 00:07.000',
+      '',
+      'only-an-id',
+      '',
+      '00:00:08.000 -> 00:00:09.000',
+      'an arrow too short',
+      '',
+      '00:09.000 --> 00:10.000',
+      'fine',
+    );
+    assert.deepEqual(await readRaw(file), [
+      { line: 3, problem: 'the end time 00:04.999 is before the start time 00:05.000', raw: '00:05.000 --> 00:04.999\n<v Ann>backwards\nsecond line' },
+      { line: 8, problem: NO_TEXT, raw: '00:06.000 --> 00:07.000' },
+      { line: 10, problem: `${VTT_TIMING} after the cue identifier`, raw: 'only-an-id' },
+      { line: 12, problem: VTT_TIMING, raw: '00:00:08.000 -> 00:00:09.000\nan arrow too short' },
+      { line: 15, startMs: 9000, endMs: 10_000, text: 'fine' },
+    ]);
+  });
+
+  it('is held to 10 MB when the cue is too long', async () => {
+    const mib = 'x'.repeat(1024 * 1024);
+    const [tooLong] = await readRaw(lf('WEBVTT', '', '00:01.000 --> 00:02.000', ...Array<string>(12).fill(mib)));
+    assert.ok('problem' in tooLong! && tooLong.raw !== undefined);
+    assert.ok(tooLong.raw.startsWith('00:01.000 --> 00:02.000\nxxx'));
+    assert.ok(tooLong.raw.length <= 10 * mib.length + 64, `${tooLong.raw.length} characters`);
   });
 });
 

@@ -142,9 +142,6 @@ async function writeFixtures(dir: string): Promise<void> {
     'events.jsonl': events,
     'big.jsonl': events,
     'failed.jsonl': events,
-    // `stream parts --help` still names these without examples/.
-    'parts.jsonl': readFileSync(join(EXAMPLES, 'parts.jsonl')),
-    'talk.vtt': readFileSync(join(EXAMPLES, 'talk.vtt')),
   };
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   mkdirSync(join(dir, 'bin'));

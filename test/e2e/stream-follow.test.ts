@@ -232,3 +232,34 @@ describe('stream parts --follow with a full buffer', () => {
     assert.deepEqual(stored, texts(numbers(stored.length)), 'what was read arrived once, in order, with no gap');
   });
 });
+
+describe('stream parts --follow when answers are lost', () => {
+  const emulator = useEmulatorProcess(['--fault-rate', '0.5', '--faults', 'reset,503', '--seed', '5']);
+
+  it('writes batches the service may have applied to --unconfirmed, the others to --failed, and counts both', LIMIT, async (t) => {
+    const dir = tempDir();
+    const [failedFile, unconfirmedFile] = [join(dir, 'failed.jsonl'), join(dir, 'unconfirmed.jsonl')];
+    const args = ['--max-retries', '0', 'stream', 'parts', 'lost', '--id', 'show-42', '--follow', '--batch-size', '10', '--failed', failedFile, '--unconfirmed', unconfirmedFile];
+    const child = spawnCsafe(args, { env: { ...emulator.env, CSAFE_FORCE_TTY: '1' }, cwd: dir });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    let status = '';
+    child.stderr.on('data', (chunk: Buffer) => void (status += chunk.toString()));
+    const done = ended(child);
+    child.stdin.write(partsText(100));
+    // The status line counts both kinds, redrawn while the pipe is still open.
+    const counts = /sent (\d+) · buffered 0 · failed (\d+) · unconfirmed (\d+)/g;
+    const final = () => [...status.matchAll(counts)].at(-1)?.slice(1).map(Number) ?? [0, 0, 0];
+    await waitFor(() => final().reduce((sum, count) => sum + count) === 100, { what: 'a status line with every part sent, failed or unconfirmed' });
+    child.stdin.end();
+    const { code, stderr } = await done;
+    assert.equal(code, 5, stderr);
+    const textsIn = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { text: string }).text);
+    const [failed, unconfirmed, stored] = [textsIn(failedFile), textsIn(unconfirmedFile), await storedTexts(emulator, 'lost')];
+    assert.ok(failed.length > 0 && unconfirmed.length > 0, `${failed.length} failed, ${unconfirmed.length} unconfirmed`);
+    assert.equal(new Set(stored).size, stored.length, 'no part stored twice');
+    // A reset comes after the service took the batch: unconfirmed parts are stored; failed ones (503) are not.
+    assert.deepEqual([...stored, ...failed].sort(), texts(numbers(100)).sort());
+    for (const text of unconfirmed) assert.ok(stored.includes(text) && !failed.includes(text), text);
+    assert.deepEqual(final().slice(1), [failed.length, unconfirmed.length]);
+  });
+});

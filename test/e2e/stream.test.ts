@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { EXAMPLES, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
@@ -80,7 +80,7 @@ describe('csafe stream watch and stream parts', () => {
     const result = await parts(file('parts.jsonl', jsonl(SHAPES)), '--json');
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual({ ...JSON.parse(result.stdout), last_request_id: undefined }, {
-      namespace: 'live', id: 'show-42', sent: 4, requests: 1, failed: 0, invalid: 0, last_request_id: undefined, failed_file: null, invalid_file: null,
+      namespace: 'live', id: 'show-42', sent: 4, requests: 1, failed: 0, unconfirmed: 0, invalid: 0, last_request_id: undefined, failed_file: null, unconfirmed_file: null, invalid_file: null,
     });
     assert.deepEqual(await stored(emulator, 'live', 'show-42'), { id: 'show-42', stream_url: null, parts: SHAPES });
   });
@@ -162,7 +162,12 @@ describe('csafe stream watch and stream parts', () => {
       [['--chat', 'hi', '--sender-id', 'u7', '--sender-name', 'Ann', '--audio', 'https://x/a.aac'], '--chat and --audio conflict: flags make one part; give one of --chat, --transcript, --frame, --audio, or put several parts in a FILE'],
       [['--frame', 'https://x/f.jpg', '--speaker', 'host'], '--speaker goes with --transcript, not --frame'],
       [['--transcript', 'hi', '--timestamp', 'noon'], '--timestamp: expected an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00Z'],
-      [['parts.jsonl', '--transcript', 'hi'], 'parts.jsonl and a part by flags conflict: give parts one way, a FILE, --captions FILE or one part by flags'],
+      [['parts.jsonl', '--transcript', 'hi'], '--transcript belongs to a part by flags; it cannot be given with a FILE'],
+      [['parts.jsonl', '--timestamp', '2026-11-21T10:00:00Z'], '--timestamp belongs to a part by flags; it cannot be given with a FILE'],
+      [['parts.jsonl', '--speaker', 'host'], '--speaker belongs to a part by flags; it cannot be given with a FILE'],
+      [['-', '--chat', 'hi', '--sender-id', 'u7'], '--chat and --sender-id belong to a part by flags; they cannot be given with a FILE'],
+      [['--captions', 'talk.vtt', '--start', '2026-11-21T10:00:00Z', '--speaker', 'host'], '--speaker belongs to a part by flags; it cannot be given with --captions'],
+      [['parts.jsonl', '--captions', 'talk.vtt', '--start', '2026-11-21T10:00:00Z'], 'parts.jsonl and --captions conflict: give parts one way, a FILE, --captions FILE or one part by flags'],
     ];
     for (const [flags, message] of cases) {
       const result = await parts(...flags);
@@ -170,6 +175,38 @@ describe('csafe stream watch and stream parts', () => {
       assert.equal(result.stderr, `error: ${message}\n`);
     }
     assert.deepEqual(await partsRequests(emulator), []);
+  });
+
+  it('stream parts without an API key says so first and alone, before reading its input', async () => {
+    const result = await runCsafe(['stream', 'parts', 'live', '--id', 'k', '-'], { env: { CSAFE_BASE_URL: emulator.baseUrl }, input: '{"type": "nope"}\n', cwd: dir });
+    assert.equal(result.code, 3, result.stderr);
+    assert.match(result.stderr, /^error: no API key configured\n/);
+    assert.doesNotMatch(result.stderr, /stopped after|-:1:/);
+    const flags = await runCsafe(['stream', 'parts', 'live', '--id', 'k', '--transcript', 'hi'], { env: { CSAFE_BASE_URL: emulator.baseUrl }, cwd: dir });
+    assert.equal(flags.code, 3, flags.stderr);
+    assert.match(flags.stderr, /^error: no API key configured\n/);
+  });
+
+  it('stream parts with stdin that is neither a pipe nor a file, and no FILE, says how to give parts', async () => {
+    const result = await runCsafe(['stream', 'parts', 'live', '--id', 'x'], { env: emulator.env, cwd: dir, wrapper: ['sh', '-c', 'exec "$0" "$@" </dev/null'] });
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(result.stderr, 'error: no parts: give a FILE (`-` reads stdin), --captions FILE, or one part by flags (--chat, --transcript, --frame or --audio)\n');
+  });
+
+  it('stream parts and stream watch say the same about a bad --id', async () => {
+    for (const id of [[], ['--id', '']]) {
+      const watch = await run(['stream', 'watch', 'live', ...id, '--url', 'https://example.com/live.m3u8']);
+      const partsRun = await run(['stream', 'parts', 'live', ...id, '--transcript', 'hi']);
+      assert.equal(watch.code, 2, watch.stderr);
+      assert.equal(partsRun.code, 2, partsRun.stderr);
+      assert.equal(partsRun.stderr, watch.stderr);
+    }
+  });
+
+  it('stream parts sends each part as compact JSON: its fields as read, white space dropped', async () => {
+    await parts(file('spaced.jsonl', '{ "type" : "transcript",  "text": "\\u0041 b", "timestamp": "2026-11-21T10:00:00Z" }\n'));
+    const [request] = await partsRequests(emulator);
+    assert.equal(request!.bytes, Buffer.byteLength('{"id":"show-42","data":[{"type":"transcript","text":"A b","timestamp":"2026-11-21T10:00:00Z"}]}'));
   });
 
   it('stream parts sends 250 parts in 3 requests of --batch-size 100, in order', async () => {
@@ -211,8 +248,12 @@ describe('csafe stream parts against a failing service', () => {
     const input = inDir(dir)('parts.jsonl', jsonl(sent));
     const failed = join(dir, 'failed.jsonl');
     await withEmulatorProcess(['--fault-rate', '1', '--faults', '503'], async (faulty) => {
-      const result = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', input, '--batch-size', '3', '--failed', failed], { env: faulty.env, cwd: dir });
+      const result = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', input, '--batch-size', '3', '--failed', failed, '--json'], { env: faulty.env, cwd: dir });
       assert.equal(result.code, 5, result.stderr);
+      const summary = JSON.parse(result.stdout);
+      assert.deepEqual([summary.failed, summary.unconfirmed, summary.failed_file, summary.unconfirmed_file], [5, 0, failed, null]);
+      assert.doesNotMatch(result.stderr, /may already hold/);
+      assert.deepEqual(readdirSync(dir).filter((name) => name.includes('unconfirmed')), []);
       assert.match(result.stderr, new RegExp(`${input}:1-3: a batch of 3 parts failed: .*503.*\\(after 2 retries\\)`));
       assert.match(result.stderr, new RegExp(`5 parts of failed batches written to ${failed}: resend them with \`csafe stream parts live --id show-42 ${failed}\``));
       // 503 says "not processed": each batch is tried three times.
@@ -226,11 +267,48 @@ describe('csafe stream parts against a failing service', () => {
     });
   });
 
+  it('puts the parts of batches the service may have applied in --unconfirmed, never in --failed: nothing is stored twice', async () => {
+    const sent = transcripts(250);
+    const input = inDir(dir)('p250.jsonl', jsonl(sent));
+    const failed = join(dir, 'maybe-failed.jsonl');
+    const unconfirmed = join(dir, 'maybe-unconfirmed.jsonl');
+    const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { text: string }) : []);
+    const textsOf = (records: ReadonlyArray<Record<string, unknown>>) => records.map((record) => String(record.text));
+    await withEmulatorProcess(['--faults', 'reset,timeout,503', '--fault-rate', '0.4', '--fault-delay', '3000', '--seed', '5'], async (faulty) => {
+      const args = ['--timeout', '1s', '--max-retries', '0', 'stream', 'parts', 'live', '--id', 'f3', input, '--batch-size', '25', '--failed', failed, '--unconfirmed', unconfirmed, '--json'];
+      const result = await runCsafe(args, { env: faulty.env, cwd: dir });
+      assert.equal(result.code, 5, result.stderr);
+      const summary = JSON.parse(result.stdout);
+      const faults = (await partsRequests(faulty)).length;
+      assert.ok(faults > 0);
+      const stored1 = textsOf((await stored(faulty, 'live', 'f3')).parts);
+      const failedTexts = textsOf(lines(failed));
+      const unconfirmedTexts = textsOf(lines(unconfirmed));
+      assert.ok(unconfirmedTexts.length > 0, 'a reset or timeout met some batch');
+      assert.ok(failedTexts.length > 0, 'a 503 met some batch');
+      assert.deepEqual([summary.failed, summary.unconfirmed, summary.failed_file, summary.unconfirmed_file], [failedTexts.length, unconfirmedTexts.length, failed, unconfirmed]);
+      assert.equal(new Set(stored1).size, stored1.length, 'no part stored twice');
+      for (const text of failedTexts) assert.ok(!stored1.includes(text) && !unconfirmedTexts.includes(text), `${text}: in the failed file only`);
+      for (const text of textsOf(sent)) assert.ok(stored1.includes(text) || failedTexts.includes(text) || unconfirmedTexts.includes(text), `${text} is accounted for`);
+      assert.match(result.stderr, new RegExp(`${unconfirmedTexts.length} parts? of batches whose answer was lost written to ${unconfirmed}: the service may already hold them, and resending them may store them twice\n`));
+    });
+    await withEmulatorProcess([], async (healthy) => {
+      const resent = await runCsafe(['stream', 'parts', 'live', '--id', 'f3', failed, '--json'], { env: healthy.env, cwd: dir });
+      assert.equal(resent.code, 0, resent.stderr);
+      assert.deepEqual(textsOf((await stored(healthy, 'live', 'f3')).parts), textsOf(lines(failed)));
+    });
+  });
+
   it('never replays parts after a connection reset, which may come after the service took them', async () => {
     await withEmulatorProcess(['--fault-rate', '1', '--faults', 'reset'], async (faulty) => {
       const result = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', '--transcript', 'hi', '--failed', join(dir, 'reset.jsonl')], { env: faulty.env, cwd: dir });
       assert.equal(result.code, 5, result.stderr);
       assert.doesNotMatch(result.stderr, /retr(y|ies)/);
+      // The service took the part before the reset: it is unconfirmed, in the default file, not in --failed.
+      assert.equal(existsSync(join(dir, 'reset.jsonl')), false);
+      const [unconfirmed, ...others] = readdirSync(dir).filter((name) => /^csafe-stream-parts-unconfirmed-\d{8}T\d{6}Z\.jsonl$/.test(name));
+      assert.ok(unconfirmed !== undefined && others.length === 0, readdirSync(dir).join(' '));
+      assert.equal(JSON.parse(readFileSync(join(dir, unconfirmed), 'utf8')).text, 'hi');
     });
   });
 });
@@ -284,7 +362,11 @@ describe('csafe stream parts --captions', () => {
       { type: 'transcript', text: 'Thanks & hi', speaker: 'Bob', timestamp: '2026-11-21T10:01:02.250Z' },
       { type: 'transcript', text: 'no speaker', timestamp: '2026-11-21T11:00:00.005Z' },
     ]);
-    assert.equal(JSON.parse(readFileSync(rejects, 'utf8')).line, 17);
+    assert.deepEqual(JSON.parse(readFileSync(rejects, 'utf8')), {
+      line: 17,
+      error: 'expected a timing line like 00:00:01.000 --> 00:00:04.000',
+      record: '00:01:00:00.000 --> 00:00:05.000\n<i>a bad timing</i>',
+    });
   });
 
   it('reads the README example examples/talk.vtt: a voice per cue, a multi-line cue, tags stripped', async () => {

@@ -29,9 +29,10 @@ describe('stream parts --captions: cues to transcript parts', () => {
     ]);
   });
 
-  it('passes a malformed cue on as an invalid record at its line', async () => {
-    const parts = await collect(captionParts(cues([{ line: 12, problem: 'expected a timing line like 00:00:01.000 --> 00:00:04.000' }]), START, check));
-    assert.deepEqual(parts, [{ line: 12, text: '', problem: 'expected a timing line like 00:00:01.000 --> 00:00:04.000' }]);
+  it('passes a malformed cue on as an invalid record at its line, its text the cue as in the file', async () => {
+    const malformed = { line: 12, problem: 'expected a timing line like 00:00:01.000 --> 00:00:04.000', raw: '00:01 --> 00:02\nhi' };
+    const parts = await collect(captionParts(cues([malformed]), START, check));
+    assert.deepEqual(parts, [{ line: 12, text: '00:01 --> 00:02\nhi', problem: 'expected a timing line like 00:00:01.000 --> 00:00:04.000' }]);
   });
 
   it('makes a cue whose time, --start plus its start, is past the last date there is a cue problem, not a crash', async () => {

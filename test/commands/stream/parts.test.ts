@@ -43,7 +43,7 @@ test('stream parts sends a file\'s parts in file order, in batches of --batch-si
   const summary = JSON.parse(run.stdout()) as Record<string, unknown>;
   assert.match(String(summary.last_request_id), /^req_/);
   assert.deepEqual({ ...summary, last_request_id: undefined }, {
-    namespace: 'live', id: 'show-42', sent: 5, requests: 3, failed: 0, invalid: 0, last_request_id: undefined, failed_file: null, invalid_file: null,
+    namespace: 'live', id: 'show-42', sent: 5, requests: 3, failed: 0, unconfirmed: 0, invalid: 0, last_request_id: undefined, failed_file: null, unconfirmed_file: null, invalid_file: null,
   });
   assert.equal(run.stderr(), '');
 });
@@ -120,9 +120,9 @@ test('stream parts: the ways of giving parts exclude each other, and a part need
   const refused = (file: string | undefined, flags: Record<string, unknown>, message: RegExp) =>
     assert.rejects(streamPartsRun(run.ctx, 'live', file, partsOptions(run, flags)), (error: unknown) => error instanceof UsageError && message.test(error.message));
 
-  await refused(path, { chat: 'hi', senderId: 'u', senderName: 'A' }, new RegExp(`^${path} and a part by flags conflict: give parts one way`));
+  await refused(path, { chat: 'hi', senderId: 'u', senderName: 'A' }, /^--chat, --sender-id and --sender-name belong to a part by flags; they cannot be given with a FILE$/);
   await refused(path, { captions: 'talk.vtt', start: '2026-11-21T10:00:00Z' }, new RegExp(`^${path} and --captions conflict`));
-  await refused(undefined, { captions: 'talk.vtt', transcript: 'hi' }, /^--captions and a part by flags conflict/);
+  await refused(undefined, { captions: 'talk.vtt', transcript: 'hi' }, /^--transcript belongs to a part by flags; it cannot be given with --captions$/);
   await refused(path, { start: '2026-11-21T10:00:00Z' }, /^--start goes with --captions FILE$/);
   await refused(undefined, { chat: 'hi', frame: 'https://x/1.jpg' }, /^--chat and --frame conflict/);
   await refused(undefined, { chat: 'hi' }, /^--chat needs --sender-id ID and --sender-name NAME$/);

@@ -6,12 +6,12 @@ const LAST_DATE = new Date(8.64e15).toISOString();
 /**
  * One transcript part per cue, in file order, stamped `start` plus the cue's start offset (ISO,
  * with milliseconds), with the speaker of the cue's voice tag. A malformed cue is an invalid
- * record at its line, reported and set aside like any other.
+ * record at its line, reported and set aside (its lines as in the file) like any other.
  */
 export async function* captionParts(cues: AsyncIterable<CaptionRecord>, startMs: number, check: RecordCheck): AsyncGenerator<CheckedRecord> {
   for await (const cue of cues) {
     if ('problem' in cue) {
-      yield { line: cue.line, text: '', problem: cue.problem };
+      yield { line: cue.line, text: cue.raw, problem: cue.problem };
       continue;
     }
     const time = new Date(startMs + cue.startMs);

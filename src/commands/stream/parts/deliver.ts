@@ -1,24 +1,37 @@
 import { partsFrameBytes, sendStreamParts } from '../../../api/streams.js';
 import type { SendableRecord } from '../../../core/checked-records.js';
-import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
-import type { FailedFile } from '../../../core/failed-file.js';
+import { InterruptedError, mayHaveBeenApplied, stopsTheRun } from '../../../core/errors.js';
+import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import type { IOStreams } from '../../../core/io.js';
 import { runLanes } from '../../../core/lanes.js';
 import { countOf } from '../../../core/output.js';
+import { batchOutcome } from '../../app.js';
 import type { PartsOptions } from './options.js';
+
+/** The run's --failed and --unconfirmed files, each created only when a part is written to it. */
+export const partsFailureFiles = (options: Pick<PartsOptions, 'failed' | 'unconfirmed'>, now: number) => ({
+  failed: new FailedFile(options.failed ?? defaultFailedPath('stream-parts', now)),
+  unconfirmed: new FailedFile(options.unconfirmed ?? defaultFailedPath('stream-parts', now, 'unconfirmed')),
+});
+
+/** How the run ended for main.ts: exit 5 when a part failed or is unconfirmed. */
+export const partsOutcome = (tally: PartsTally) => batchOutcome('stream parts', { sent: tally.sent, failed: tally.failed, unconfirmed: tally.unconfirmed });
 
 /** What a delivery has done so far, for the summary and a status line. */
 export interface PartsTally {
   sent: number;
+  /** Parts the service refused or never saw: safe to resend. */
   failed: number;
+  /** Parts of batches the service may have applied (the answer was lost): resending could store them twice. */
+  unconfirmed: number;
   requests: number;
   lastRequestId: string | null;
   /** The message of the last batch that failed. */
   lastError: string | null;
 }
 
-export const emptyPartsTally = (): PartsTally => ({ sent: 0, failed: 0, requests: 0, lastRequestId: null, lastError: null });
+export const emptyPartsTally = (): PartsTally => ({ sent: 0, failed: 0, unconfirmed: 0, requests: 0, lastRequestId: null, lastError: null });
 
 export interface PartsDelivery {
   http: HttpClient;
@@ -31,6 +44,8 @@ export interface PartsDelivery {
   options: Pick<PartsOptions, 'batchSize' | 'maxBatchBytes'>;
   /** The parts of batches that failed, exactly as sent, so the file can be sent again with `stream parts`. */
   failed: FailedFile;
+  /** The parts of batches that may have been applied (see mayHaveBeenApplied): never in `failed`, which is safe to resend. */
+  unconfirmed: FailedFile;
   tally: PartsTally;
   /** Told after each batch, sent or failed (a spinner, a status line). */
   onProgress(tally: PartsTally): void;
@@ -53,8 +68,9 @@ export interface PartsDelivery {
 /**
  * Sends the parts in input order, one request at a time, in batches of at most --batch-size parts
  * and --max-batch-bytes. Reading pauses while the queue is full. A batch that still fails after
- * the core's retries goes to the failed file and the next one is sent; a failure no later batch
- * could escape (credentials refused, Ctrl-C) stops the run.
+ * the core's retries goes to the failed file, or to the unconfirmed file when the service may
+ * have applied it, and the next one is sent; a failure no later batch could escape (credentials
+ * refused, Ctrl-C) stops the run.
  */
 export async function deliverParts(parts: AsyncIterable<SendableRecord>, delivery: PartsDelivery): Promise<void> {
   const { options } = delivery;
@@ -76,6 +92,7 @@ export async function deliverParts(parts: AsyncIterable<SendableRecord>, deliver
 async function deliverBatch(batch: SendableRecord[], delivery: PartsDelivery): Promise<void> {
   const { tally } = delivery;
   if (delivery.signal?.aborted) throw new InterruptedError();
+  let unconfirmed = false;
   if (delivery.halted === undefined) {
     try {
       const accepted = await sendStreamParts(delivery.http, delivery.namespace, delivery.id, batch.map((part) => part.json));
@@ -86,14 +103,22 @@ async function deliverBatch(batch: SendableRecord[], delivery: PartsDelivery): P
       return;
     } catch (error) {
       haltOn(error, delivery);
+      unconfirmed = mayHaveBeenApplied(error);
       const first = batch[0]!.line;
       const last = batch.at(-1)!.line;
       tally.lastError = (error as Error).message;
-      delivery.io.warn(`${delivery.inputName}:${first === last ? first : `${first}-${last}`}: a batch of ${countOf(batch.length, 'part')} failed: ${tally.lastError}`);
+      const what = unconfirmed ? 'may have been stored, its answer was lost' : 'failed';
+      delivery.io.warn(`${delivery.inputName}:${first === last ? first : `${first}-${last}`}: a batch of ${countOf(batch.length, 'part')} ${what}: ${tally.lastError}`);
     }
   }
-  await delivery.failed.appendLines(batch.map((part) => ({ text: part.json, line: part.line })));
-  tally.failed += batch.length;
+  const lines = batch.map((part) => ({ text: part.json, line: part.line }));
+  if (unconfirmed) {
+    await delivery.unconfirmed.appendLines(lines);
+    tally.unconfirmed += batch.length;
+  } else {
+    await delivery.failed.appendLines(lines);
+    tally.failed += batch.length;
+  }
   delivery.onProgress(tally);
 }
 

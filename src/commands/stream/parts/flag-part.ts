@@ -22,8 +22,12 @@ const FLAG_OF_FIELD: Record<string, (kind: Kind) => string> = {
   timestamp: () => '--timestamp',
 };
 
-/** Whether any flag of a single part was given (then neither a FILE nor --captions may be). */
-export const givesFlagPart = (flags: PartFlags) => [...KINDS, ...COMPANIONS, 'timestamp' as const].some((key) => flags[key] !== undefined);
+const FLAG_OF_KEY: Record<keyof PartFlags, string> = { ...KIND_FLAGS, ...COMPANION_FLAGS, timestamp: '--timestamp' };
+
+/** The flags of a single part that were given, in --help order (then neither a FILE nor --captions may be). */
+export const flagPartFlags = (flags: PartFlags) => (Object.keys(FLAG_OF_KEY) as Array<keyof PartFlags>).filter((key) => flags[key] !== undefined).map((key) => FLAG_OF_KEY[key]);
+
+export const givesFlagPart = (flags: PartFlags) => flagPartFlags(flags).length > 0;
 
 /**
  * The one part the flags describe, checked with the shared schema; `now` is the default

@@ -4,15 +4,15 @@ import type { Context } from '../../../context.js';
 import { checkRecords, problemLine, setAside, type CheckedRecord, type InvalidRecord, type SendableRecord } from '../../../core/checked-records.js';
 import { parseDuration } from '../../../core/duration.js';
 import { InputError, UsageError } from '../../../core/errors.js';
-import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
+import { FailedFile } from '../../../core/failed-file.js';
 import type { IOStreams } from '../../../core/io.js';
 import type { JsonRecord } from '../../../core/json-position.js';
 import { countOf } from '../../../core/output.js';
 import { isRegularFile, openFileStream, readRecords, type InputSource } from '../../../core/readers.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
-import { batchOutcome, type Outcome } from '../../app.js';
-import { deliverParts, emptyPartsTally, type PartsDelivery, type PartsTally } from './deliver.js';
+import type { Outcome } from '../../app.js';
+import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome, type PartsDelivery, type PartsTally } from './deliver.js';
 import { givesFlagPart } from './flag-part.js';
 import { partCheck } from './input.js';
 import type { PartsOptions } from './options.js';
@@ -48,7 +48,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     invalid: options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid),
     read: 0,
   };
-  const failed = new FailedFile(options.failed ?? defaultFailedPath('stream-parts', ctx.now()));
+  const files = partsFailureFiles(options, ctx.now());
   const tally = emptyPartsTally();
   // Reading ends at the end of the input, on Ctrl-C or SIGTERM, or when a failure halts the sending.
   const halting = new AbortController();
@@ -59,7 +59,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     id: options.id,
     inputName: reading.inputName,
     options,
-    failed,
+    ...files,
     tally,
     onProgress: () => undefined,
     flushAfterMs,
@@ -74,12 +74,13 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   } finally {
     status.stop();
     input.close();
-    await failed.close();
+    await files.failed.close();
+    await files.unconfirmed.close();
     await reading.invalid?.close();
   }
-  await printSummary(ctx, { namespace, id: options.id, tally, failed, invalid: reading.invalid });
+  await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid: reading.invalid });
   throwWhatStopped(delivery, reading, ctx.signal);
-  return batchOutcome('stream parts', { sent: tally.sent, failed: tally.failed });
+  return partsOutcome(tally);
 }
 
 /** Once what was read is sent: the failure that halted the sending, the read that failed, the invalid line, or the signal. */
@@ -154,8 +155,9 @@ async function startStatusLine(io: IOStreams, line: () => string): Promise<{ sto
   };
 }
 
-/** `live/show-42: sent 120 · buffered 30 · failed 0`, and the last error when a batch failed. */
+/** `live/show-42: sent 120 · buffered 30 · failed 0 · unconfirmed 0`, and the last error when a batch failed. */
 function statusLine(stream: string, tally: PartsTally, reading: Reading): string {
-  const line = `${stream}: sent ${tally.sent} · buffered ${reading.read - tally.sent - tally.failed} · failed ${tally.failed}`;
+  const buffered = reading.read - tally.sent - tally.failed - tally.unconfirmed;
+  const line = `${stream}: sent ${tally.sent} · buffered ${buffered} · failed ${tally.failed} · unconfirmed ${tally.unconfirmed}`;
   return tally.lastError === null ? line : `${line} · last error: ${tally.lastError}`;
 }

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { batchFlags } from '../../../core/options.js';
-import { partTimestampSchema } from '../../../schemas/streams.js';
+import { partTimestampSchema, streamId } from '../../../schemas/streams.js';
 
 export const partsBatchFlags = {
   batchSize: batchFlags.batchSize('parts'),
   maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
   failed: batchFlags.failed('append the parts of batches that could not be sent, as sent', 'stream-parts'),
+  unconfirmed: batchFlags.unconfirmed('append the parts of batches whose answer was lost (the service may hold them): not safe to resend', 'stream-parts'),
   skipInvalid: batchFlags.skipInvalid('send the valid parts; append each invalid record here as {line, error, record}'),
   maxBuffer: batchFlags.maxBuffer('parts'),
 };
@@ -13,7 +14,7 @@ export const partsBatchFlags = {
 const text = z.string().optional();
 
 /** The flags of one part given on the command line (see flag-part.ts). */
-export const partFlagsSchema = z.object({
+const partFlagsSchema = z.object({
   chat: text,
   senderId: text,
   senderName: text,
@@ -26,12 +27,13 @@ export const partFlagsSchema = z.object({
 export type PartFlags = z.infer<typeof partFlagsSchema>;
 
 export const partsOptionsSchema = partFlagsSchema.extend({
-  id: z.string({ error: 'is required: your identifier of the stream' }).min(1, { error: 'expected a non-empty stream id' }),
+  id: streamId,
   captions: z.string().min(1).optional(),
   start: partTimestampSchema.optional(),
   batchSize: partsBatchFlags.batchSize.schema,
   maxBatchBytes: partsBatchFlags.maxBatchBytes.schema,
   failed: partsBatchFlags.failed.schema,
+  unconfirmed: partsBatchFlags.unconfirmed.schema,
   skipInvalid: partsBatchFlags.skipInvalid.schema,
   follow: z.boolean().default(false),
   /** A duration, parsed where it is used (core/duration), so its error names the flag. */

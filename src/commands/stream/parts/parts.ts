@@ -2,15 +2,16 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { reportInvalid, validRecords } from '../../../core/checked-records.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
-import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
+import { FailedFile } from '../../../core/failed-file.js';
+import type { HttpClient } from '../../../core/http.js';
 import { parseOptions } from '../../../core/options.js';
 import { countOf } from '../../../core/output.js';
 import { startSpinner } from '../../../core/spinner.js';
-import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
+import { positional, type App, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
-import { deliverParts, emptyPartsTally } from './deliver.js';
+import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome } from './deliver.js';
 import { followParts } from './follow.js';
-import { partsInput, type PartsInput } from './input.js';
+import { choosePartsInput, type PartsInput } from './input.js';
 import { partsBatchFlags, partsOptionsSchema, type PartsOptions } from './options.js';
 import { printSummary } from './summary.js';
 
@@ -34,6 +35,7 @@ export function registerStreamParts(group: Command, app: App): void {
     .addOption(partsBatchFlags.batchSize.option)
     .addOption(partsBatchFlags.maxBatchBytes.option)
     .addOption(partsBatchFlags.failed.option)
+    .addOption(partsBatchFlags.unconfirmed.option)
     .addOption(partsBatchFlags.skipInvalid.option)
     .option('--follow', 'read a pipe (stdin or a FIFO) until it ends, sending parts as they come')
     .option('--flush-interval <duration>', 'with --follow: send a batch that is not full once its oldest part has waited this long', '1s')
@@ -46,11 +48,16 @@ Each part is a JSON object of one of four types (timestamps ISO 8601, with a tim
   audio_url        url, timestamp
 Every part of a file is checked before the first request; an invalid one is named as
 file:line: field. With --captions, each WebVTT or SubRip cue (told apart by content) becomes
-a transcript part stamped --start plus the cue's start, its speaker from a <v Name> voice tag.
-Parts are sent in file order. Prints a summary (parts sent, requests, failed):
-a table on a terminal, JSON in a pipe or with --json. Exit codes: 0 all sent, 2 invalid input
-(nothing sent), 3 key refused, 5 some parts failed (written to the failed file: resend it as
-the FILE), 130 interrupted.
+a transcript part stamped --start plus the cue's start, its speaker from its <v Name> voice
+tags when they name one speaker. Parts are sent in file order. Prints a summary (parts sent,
+requests, failed, unconfirmed): a table on a terminal, JSON in a pipe or with --json.
+
+Parts have no idempotency key, so no batch is sent twice. One that still fails after the
+retries goes to the --failed file when the service refused it or never saw it (safe to
+resend as the FILE), and to the --unconfirmed file when its answer was lost (a timeout, a cut
+connection, a 5xx other than 503): the service may already hold those parts, and resending
+them may store them twice. Exit codes: 0 all sent, 2 invalid input (nothing sent), 3 key
+refused, 5 some parts failed or are unconfirmed, 130 interrupted.
 
 With --follow, parts are read one JSON object a line from a pipe (stdin or a FIFO; a regular
 file is refused: pipe \`tail -f FILE\` instead) and sent as they come, in order: a batch goes as
@@ -60,18 +67,18 @@ reading pauses. Each line is checked as it arrives: an invalid one is reported a
 and stops the run (exit 2) once the parts before it are sent, unless --skip-invalid FILE sets
 it aside and following goes on. At the end of the input, on Ctrl-C (exit 130) or SIGTERM
 (exit 143), everything buffered is sent first. On a terminal, one status line on stderr
-shows the parts sent, buffered and failed, and the last error.
+shows the parts sent, buffered, failed and unconfirmed, and the last error.
 
 Examples:
-  csafe stream parts live --id show-42 parts.jsonl
+  csafe stream parts live --id show-42 examples/parts.jsonl
   csafe stream parts live --id show-42 --chat "hello" --sender-id u7 --sender-name Ann
   csafe stream parts live --id show-42 --transcript "welcome back" --speaker host
   csafe stream parts live --id show-42 --frame https://cdn.example.com/f/0001.jpg --timestamp 2026-11-21T10:00:00Z
   csafe stream parts live --id show-42 --audio https://cdn.example.com/a/0001.aac
-  csafe stream parts live --id show-42 --captions talk.vtt --start 2026-11-21T10:00:00Z
-  cat parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl
+  csafe stream parts live --id show-42 --captions examples/talk.vtt --start 2026-11-21T10:00:00Z
+  cat examples/parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl
   tail -f chat.log | jq -c '{type:"chat_message", sender_id:.uid, sender_display_name:.name, text:.msg, timestamp:.ts}' | csafe stream parts live --id show-42 --follow
-  cat parts.jsonl | csafe stream parts live --id show-42 --follow --skip-invalid invalid.jsonl`)
+  cat examples/parts.jsonl | csafe stream parts live --id show-42 --follow --skip-invalid invalid.jsonl`)
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(partsOptionsSchema, command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];
@@ -81,7 +88,10 @@ Examples:
 
 export async function streamPartsRun(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions): Promise<Outcome> {
   if (options.follow) return followParts(ctx, namespace, file, options);
-  const input = await partsInput(ctx, file, options);
+  const source = choosePartsInput(ctx, file, options);
+  // The key before the input is read: a run that cannot send says so first, and alone.
+  const http = await ctx.http();
+  const input = await source.open();
   try {
     if (options.skipInvalid === undefined) {
       const invalid = await reportInvalid(input.records(), input.name, ctx.io);
@@ -90,30 +100,30 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
         return { kind: 'checked', invalid };
       }
     }
-    const { tally, failed, invalid } = await sendParts(ctx, namespace, input, options);
-    await printSummary(ctx, { namespace, id: options.id, tally, failed, invalid });
-    return batchOutcome('stream parts', { sent: tally.sent, failed: tally.failed });
+    const { tally, files, invalid } = await sendParts(ctx, http, namespace, input, options);
+    await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid });
+    return partsOutcome(tally);
   } finally {
     await input.remove();
   }
 }
 
-async function sendParts(ctx: Context, namespace: string, input: PartsInput, options: PartsOptions) {
-  const failed = new FailedFile(options.failed ?? defaultFailedPath('stream-parts', ctx.now()));
+async function sendParts(ctx: Context, http: HttpClient, namespace: string, input: PartsInput, options: PartsOptions) {
+  const files = partsFailureFiles(options, ctx.now());
   const invalid = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const tally = emptyPartsTally();
   const progress = await startSpinner(ctx.io, 'Sending parts…');
   try {
     await deliverParts(validRecords(input.records(), input.name, ctx.io, invalid), {
-      http: await ctx.http(),
+      http,
       io: ctx.io,
       namespace,
       id: options.id,
       inputName: input.name,
       options,
-      failed,
+      ...files,
       tally,
-      onProgress: () => progress.update(`Sending parts: ${tally.sent} sent, ${tally.failed} failed`),
+      onProgress: () => progress.update(`Sending parts: ${tally.sent} sent, ${tally.failed} failed, ${tally.unconfirmed} unconfirmed`),
       signal: ctx.signal,
     });
   } catch (error) {
@@ -124,8 +134,9 @@ async function sendParts(ctx: Context, namespace: string, input: PartsInput, opt
     throw error;
   } finally {
     progress.stop();
-    await failed.close();
+    await files.failed.close();
+    await files.unconfirmed.close();
     await invalid?.close();
   }
-  return { tally, failed, invalid };
+  return { tally, files, invalid };
 }

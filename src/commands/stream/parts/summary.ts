@@ -8,23 +8,29 @@ interface RunResult {
   id: string;
   tally: PartsTally;
   failed: FailedFile;
+  unconfirmed: FailedFile;
   invalid?: FailedFile;
 }
 
-/** The run's record on stdout (a table on a terminal, JSON in a pipe), and where its failed and invalid parts went. */
-export async function printSummary(ctx: Context, { namespace, id, tally, failed, invalid }: RunResult): Promise<void> {
+/** The run's record on stdout (a table on a terminal, JSON in a pipe), and where its failed, unconfirmed and invalid parts went. */
+export async function printSummary(ctx: Context, { namespace, id, tally, failed, unconfirmed, invalid }: RunResult): Promise<void> {
   const summary = {
     namespace,
     id,
     sent: tally.sent,
     requests: tally.requests,
     failed: tally.failed,
+    unconfirmed: tally.unconfirmed,
     invalid: invalid?.count ?? 0,
     last_request_id: tally.lastRequestId,
     failed_file: failed.count > 0 ? failed.path : null,
+    unconfirmed_file: unconfirmed.count > 0 ? unconfirmed.path : null,
     invalid_file: invalid && invalid.count > 0 ? invalid.path : null,
   };
   if (failed.count > 0) ctx.io.warn(`${countOf(failed.count, 'part')} of failed batches written to ${failed.path}: resend them with \`csafe stream parts ${namespace} --id ${id} ${failed.path}\``);
+  if (unconfirmed.count > 0) {
+    ctx.io.warn(`${countOf(unconfirmed.count, 'part')} of batches whose answer was lost written to ${unconfirmed.path}: the service may already hold them, and resending them may store them twice`);
+  }
   if (summary.invalid_file) ctx.io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
   await printResult(ctx.io, await ctx.outputFormat(), summary, () => renderRecord(summary, ctx.io));
 }
