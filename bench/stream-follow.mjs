@@ -67,6 +67,9 @@ try {
   const small = piped('csafe, a tenth', node(HELPER, 'write', tenth), consumers[2].command, env);
   const large = Math.max(...runs[2].map((run) => run.rssMb));
   console.log(`\ncsafe peak RSS: ${small.rssMb.toFixed(0)} MB after ${tenth} parts, ${large.toFixed(0)} MB after ${count} (× ${(large / small.rssMb).toFixed(2)} for 10× the parts)`);
+  // A heap too small to hold the parts: the run completes only if nothing is kept per part.
+  const capped = piped('csafe, heap capped', writer, consumers[2].command, { ...env, NODE_OPTIONS: '--max-old-space-size=48' });
+  console.log(`csafe with the heap capped at 48 MB: ${count} parts in ${capped.seconds.toFixed(2)} s, peak RSS ${capped.rssMb.toFixed(0)} MB`);
 } finally {
   emulator.stop();
   rmSync(dir, { recursive: true, force: true });
