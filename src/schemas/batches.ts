@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/**
+ * Older operations: batches (POST /v1/batches, GET /v1/batches/{id}), a CSV uploaded to a
+ * pre-signed address and a result CSV behind a pre-signed download address.
+ */
+
+export const BATCH_STATUSES = ['WAITING_FOR_UPLOAD', 'PENDING', 'SUCCESS', 'CANCELLED', 'ERROR'] as const;
+export const isBatchSettled = (status: string): boolean => status === 'SUCCESS' || status === 'CANCELLED' || status === 'ERROR';
+
+/** Lifetime of both pre-signed addresses (spec: valid for 1 hour). */
+export const BATCH_URL_TTL_SECONDS = 60 * 60;
+export const BATCH_CONTENT_TYPE = 'text/csv';
+/** The one required column of a batch CSV (matched exactly); every other column is the caller's metadata. */
+export const CONTENT_COLUMN = 'Content';
+/** The result CSV's columns, before the caller's own metadata columns. */
+export const RESULT_COLUMNS = ['Content', 'Status', 'Service result', 'Expected result', 'Labels'] as const;
+
+export const createBatchRequestSchema = z.strictObject({
+  type: z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required: the kind of content to review, e.g. text' : 'expected a string') })
+    .min(1, { error: 'expected a non-empty string (the kind of content to review, e.g. text)' }),
+});
+
+/** The spec's creation example spells it WATING_FOR_UPLOAD; the documented value is WAITING_FOR_UPLOAD. */
+const batchStatus = z.string().transform((status) => (status === 'WATING_FOR_UPLOAD' ? 'WAITING_FOR_UPLOAD' : status));
+const count = z.number().nullish();
+
+export const batchSchema = z.looseObject({
+  batch_id: z.string(),
+  type: z.string(),
+  batch_status: batchStatus,
+  upload_url: z.string().nullish(),
+  download_url: z.string().nullish(),
+  batch_count: count,
+  success_count: count,
+  pending_count: count,
+  error_count: count,
+  cancelled_count: count,
+});
+export type Batch = z.infer<typeof batchSchema>;
