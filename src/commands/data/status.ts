@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { positional, type App, type Outcome } from '../app.js';
 import { parseNamespace } from '../namespace.js';
 import { printRequestRecord } from './shared/render.js';
-import { waitAndPrintRecord, waitTimeoutMs } from './shared/wait.js';
+import { waitAndPrintRecord } from './shared/wait.js';
+import { waitTimeoutMs } from '../../core/wait.js';
 
 export function registerDataStatus(group: Command, app: App): void {
   group

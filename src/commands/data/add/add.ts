@@ -16,7 +16,8 @@ import { AddCheckpoint } from './checkpoint.js';
 import { deliverObjects, type AcceptedRequest, type AddDelivery } from './deliver.js';
 import { checkObjects } from '../shared/objects.js';
 import { describeFailure, objectLines, printObjects } from '../shared/render.js';
-import { waitForRequests, waitTimeoutMs } from '../shared/wait.js';
+import { waitForRequests } from '../shared/wait.js';
+import { waitTimeoutMs } from '../../../core/wait.js';
 
 export function registerDataAdd(group: Command, app: App): void {
   group

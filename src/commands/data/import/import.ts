@@ -12,7 +12,8 @@ import { parseNamespace } from '../../namespace.js';
 import { importFile, type ImportedFile } from './upload.js';
 import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
 import { validateDataLines } from './validate.js';
-import { waitAndPrintRecord, waitTimeoutMs } from '../shared/wait.js';
+import { waitAndPrintRecord } from '../shared/wait.js';
+import { waitTimeoutMs } from '../../../core/wait.js';
 
 const importOptionsSchema = z.object({
   wait: z.boolean().default(false),

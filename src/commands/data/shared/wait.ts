@@ -1,12 +1,11 @@
 import { getRequest } from '../../../api/data.js';
 import type { Context } from '../../../context.js';
 import { mapInOrder } from '../../../core/concurrency.js';
-import { parseDuration } from '../../../core/duration.js';
-import { UsageError } from '../../../core/errors.js';
 import type { IOStreams } from '../../../core/io.js';
 import { countOf } from '../../../core/output.js';
 import { pollUntil } from '../../../core/poll.js';
 import { startSpinner } from '../../../core/spinner.js';
+import { shellWord } from '../../../core/wait.js';
 import { TERMINAL_STATUSES, type RequestRecord } from '../../../schemas/data.js';
 import type { Outcome } from '../../app.js';
 import { describeFailure, printRequestRecord, statusCounts } from './render.js';
@@ -63,22 +62,8 @@ export async function waitAndPrintRecord(ctx: Context, namespace: string, reques
   return { kind: 'followed', failed };
 }
 
-/** The wait limit given by a data verb's own --timeout: for ever when absent, and only meaningful with --wait. */
-export function waitTimeoutMs(options: { wait?: boolean; timeout?: string }): number {
-  if (options.timeout === undefined) return Infinity;
-  if (!options.wait) {
-    throw new UsageError('--timeout after the command limits --wait, which was not given', {
-      hint: 'add --wait, or for the timeout of each request put it before the command: csafe --timeout 30s data …',
-    });
-  }
-  return parseDuration(options.timeout, '--timeout');
-}
-
 function reportPending(io: IOStreams, namespace: string, ids: readonly string[]): void {
   if (ids.length === 0) return;
   io.warn(`${countOf(ids.length, 'request')} still pending; check on ${ids.length === 1 ? 'it' : 'them'} with:`);
   for (const id of ids) io.warn(`  csafe data status ${shellWord(namespace)} ${shellWord(id)} --wait`);
 }
-
-/** A word a shell reads back unchanged: as is when it is plain, else in single quotes. */
-const shellWord = (word: string) => (/^[\w.@%+=:,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);

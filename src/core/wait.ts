@@ -1,0 +1,62 @@
+import { parseDuration } from './duration.js';
+import { UsageError } from './errors.js';
+import type { IOStreams } from './io.js';
+import { pollUntil } from './poll.js';
+import { startSpinner } from './spinner.js';
+
+/** The wait limit given by a verb's own --timeout: for ever when absent, and only meaningful with --wait. */
+export function waitTimeoutMs(options: { wait?: boolean; timeout?: string }): number {
+  if (options.timeout === undefined) return Infinity;
+  if (!options.wait) {
+    throw new UsageError('--timeout after the command limits --wait, which was not given', {
+      hint: 'add --wait, or for the timeout of each request put it before the command: csafe --timeout 30s …',
+    });
+  }
+  return parseDuration(options.timeout, '--timeout');
+}
+
+/** A word a shell reads back unchanged: as is when it is plain, else in single quotes. */
+export const shellWord = (word: string) => (/^[\w.@%+=:,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+
+export interface WaitForOne<T> {
+  io: IOStreams;
+  now(): number;
+  /** Rejects with InterruptedError on Ctrl-C. */
+  sleep(ms: number): Promise<void>;
+  timeoutMs: number;
+  /** One lookup of the thing waited for. */
+  get(): Promise<T>;
+  isDone(value: T): boolean;
+  /** What is waited for, for the spinner and the timeout message: `decision dec_1`. */
+  describe: string;
+  /** The spinner's text for a fresh value: its status, counts … */
+  progress(value: T): string;
+  /** The command that checks again later, printed when the wait ends early: `csafe decision get dec_1 --wait`. */
+  checkAgain: string;
+}
+
+/**
+ * Polls one resource until it settles (1 s → 10 s backoff), with a spinner on a terminal. When
+ * the wait ends early (timeout: exit 124, Ctrl-C: 130, the service gone: 1), it first says what is
+ * still pending and the command that checks on it, so no accepted id is lost.
+ */
+export async function waitForOne<T>(wait: WaitForOne<T>): Promise<T> {
+  const spinner = await startSpinner(wait.io, `Waiting for ${wait.describe}…`);
+  let settled: T;
+  try {
+    settled = await pollUntil(wait.get, wait.isDone, {
+      timeoutMs: wait.timeoutMs,
+      now: wait.now,
+      sleep: wait.sleep,
+      onPoll: (value) => spinner.update(`${wait.describe}: ${wait.progress(value)}`),
+      describe: wait.describe,
+    });
+  } catch (error) {
+    spinner.stop();
+    wait.io.warn(`${wait.describe} is still pending; check on it with:`);
+    wait.io.warn(`  ${wait.checkAgain}`);
+    throw error;
+  }
+  spinner.stop();
+  return settled;
+}
