@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { Context, type LocalService } from './context.js';
 import {
   AuthenticationError,
@@ -65,6 +65,7 @@ const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Pro
   { name: 'data', description: 'Namespace data: add objects, import files, follow requests to their labels', load: async () => (await import('./commands/data/index.js')).registerData },
   { name: 'events', description: 'Backend events: validate and send, resumable and ordered', load: async () => (await import('./commands/events/index.js')).registerEvents },
   { name: 'stream', description: 'Livestreams: monitor a stream, push chat, transcripts, frames and audio as they happen', load: async () => (await import('./commands/stream/index.js')).registerStream },
+  { name: 'batch', description: 'Older batches: review a CSV of content, follow it, download the result as CSV or NDJSON', load: async () => (await import('./commands/batch/index.js')).registerBatch },
   { name: 'emulator', description: 'A local Content Safety Service for offline development and tests', load: async () => (await import('./commands/emulator/index.js')).registerEmulator },
 ];
 
@@ -88,22 +89,33 @@ export function invokedGroup(argv: readonly string[]): string | undefined {
 
 /**
  * `--timeout` before the command is the global per-request timeout; after it, for a verb that
- * declares its own (`data status --wait --timeout 30m`), it is that verb's wait limit. commander
- * hands every occurrence to the global option, so main() sorts them out by place.
+ * declares its own (`data status --wait --timeout 30m`), it is that verb's wait limit. The same
+ * for `-o`: the output format before the command, the file of a verb that writes one
+ * (`batch download ID -o results.csv`). commander hands every occurrence to the global option,
+ * so main() sorts them out by place.
  */
-export function timeoutsByPlace(argv: readonly string[]): { global?: string; local?: string } {
+export function flagByPlace(argv: readonly string[], names: readonly string[]): { global?: string; local?: string } {
   const start = commandIndex(argv);
   const found: { global?: string; local?: string } = {};
   for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
     const arg = argv[i]!;
     const place = i < start ? 'global' : 'local';
-    if (arg === '--timeout') found[place] = argv[++i];
-    else if (arg.startsWith('--timeout=')) found[place] = arg.slice('--timeout='.length);
+    const long = names.find((name) => name.startsWith('--') && arg.startsWith(`${name}=`));
+    if (names.includes(arg)) found[place] = argv[++i];
+    else if (long !== undefined) found[place] = arg.slice(long.length + 1);
   }
   return found;
 }
 
-const declaresTimeout = (command: Command) => command.options.some((option) => option.long === '--timeout');
+export const timeoutsByPlace = (argv: readonly string[]) => flagByPlace(argv, ['--timeout']);
+
+/** Flags both global and declared by some verbs, keyed by their option name. */
+const SHARED_FLAGS = [
+  { key: 'timeout', long: '--timeout', names: ['--timeout'] },
+  { key: 'output', long: '--output', names: ['-o', '--output'] },
+] as const;
+
+const declares = (command: Command, long: string) => command.options.some((option) => option.long === long);
 
 async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Promise<Command> {
   const program = new Command('csafe')
@@ -115,7 +127,8 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
     .option('--timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s)')
     .option('--max-retries <n>', 'retries of a failed request where retrying is safe (default 2)')
     .option('--max-wait <duration>', 'longest Retry-After wait to sleep through (default 60s)')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson']))
+    // Checked once parsed (core/output): `batch download ID -o FILE` has an -o of its own.
+    .option('-o, --output <format>', 'output format: table, json or ndjson')
     .option('--json', 'same as --output json')
     .option('-v, --verbose', 'trace every request on stderr (credentials redacted)')
     .option('-q, --quiet', 'no progress, spinners or notes on stderr')
@@ -159,10 +172,10 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     action: (run) => async (...params) => {
       const command = params.at(-1) as Command;
       const flags = command.optsWithGlobals() as GlobalFlags;
-      if (declaresTimeout(command)) {
-        const { global, local } = timeoutsByPlace(argv);
-        flags.timeout = global;
-        command.setOptionValue('timeout', local);
+      for (const shared of SHARED_FLAGS.filter((flag) => declares(command, flag.long))) {
+        const { global, local } = flagByPlace(argv, shared.names);
+        flags[shared.key] = global;
+        command.setOptionValue(shared.key, local);
       }
       const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color });
       context = new Context({

@@ -1,5 +1,6 @@
-import { open, readdir, rename, unlink } from 'node:fs/promises';
+import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 /** Where a write of `path` by process `pid` is prepared. */
 const temporaryPath = (path: string, pid: number) => `${path}.${pid}.tmp`;
@@ -9,11 +10,17 @@ const temporaryPath = (path: string, pid: number) => `${path}.${pid}.tmp`;
  * content or the new, never a torn mix: write a temporary file beside it, fsync, rename over
  * the target, then fsync the directory so the rename itself survives a power cut.
  */
-export async function writeFileAtomic(path: string, content: string): Promise<void> {
+export const writeFileAtomic = (path: string, content: string): Promise<void> => writeAtomic(path, (handle) => handle.writeFile(content));
+
+/** The same for content that arrives as a stream (a download): written as it comes, so memory stays flat. */
+export const writeStreamAtomic = (path: string, content: AsyncIterable<string | Buffer>): Promise<void> =>
+  writeAtomic(path, (handle) => pipeline(content, handle.createWriteStream({ autoClose: false })));
+
+async function writeAtomic(path: string, fill: (handle: FileHandle) => Promise<void>): Promise<void> {
   const temporary = temporaryPath(path, process.pid);
   const handle = await open(temporary, 'w', 0o600);
   try {
-    await handle.writeFile(content);
+    await fill(handle);
     await handle.sync();
   } catch (error) {
     await handle.close();

@@ -70,6 +70,11 @@ export interface RequestSpec {
    * which are bounded by the idle limits instead (no byte moving for --timeout).
    */
   timeoutMs?: number | null;
+  /**
+   * A download: the body of a 2xx answer is handed over as a stream, never held whole (and not
+   * limited in size). A failure once its bytes flow is not retried: some may have been consumed.
+   */
+  onBody?: (body: Readable) => Promise<void>;
 }
 
 export interface HttpResponse {
@@ -107,7 +112,8 @@ export class HttpClient {
       }
       if ('response' in attempt && attempt.response.statusCode < 300) {
         const { statusCode: status, headers } = attempt.response;
-        const body = spec.url === undefined ? parseJsonAnswer(attempt.text, status, `${spec.method} ${display}`) : undefined;
+        if (spec.onBody !== undefined) await this.consume(spec, display, attempt.response.body);
+        const body = spec.url === undefined && spec.onBody === undefined ? parseJsonAnswer(attempt.text, status, `${spec.method} ${display}`) : undefined;
         return { status, headers, body, retries: retry };
       }
       const decision = decideRetry(outcome, retry, this.config.retry, this.config.now(), this.config.random, spec.replaySafe);
@@ -168,7 +174,8 @@ export class HttpClient {
         bodyTimeout: this.config.timeoutMs,
       });
       // Read inside the attempt: a connection cut or a stall mid-body is then retried like any other network failure.
-      return { response, text: await this.readBody(response, `${spec.method} ${this.target(spec).display}`) };
+      const streamed = spec.onBody !== undefined && response.statusCode < 300;
+      return { response, text: streamed ? '' : await this.readBody(response, `${spec.method} ${this.target(spec).display}`) };
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
       if (interrupt?.aborted || spec.signal?.aborted) throw new InterruptedError();
@@ -177,6 +184,17 @@ export class HttpClient {
       }
       const sent = !NOT_SENT_CODES.has(errorCode(error) ?? '');
       return { error: new ConnectionError(`${spec.method} ${this.target(spec).display}: ${describeNetworkError(error)}`, sent) };
+    }
+  }
+
+  private async consume(spec: RequestSpec, display: string, body: Readable): Promise<void> {
+    try {
+      await spec.onBody!(body);
+    } catch (error) {
+      body.destroy();
+      if (this.config.signal?.aborted || spec.signal?.aborted) throw new InterruptedError();
+      if (error instanceof CsafeError) throw error;
+      throw new ConnectionError(`${spec.method} ${display}: the download broke off: ${describeNetworkError(error)}`, true);
     }
   }
 

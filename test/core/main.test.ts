@@ -16,7 +16,7 @@ import {
   UsageError,
   WaitTimeoutError,
 } from '../../src/core/errors.js';
-import { emulatorDataDir, exitCodeOfError, exitCodeOfOutcome, invokedGroup, timeoutsByPlace } from '../../src/main.js';
+import { emulatorDataDir, exitCodeOfError, exitCodeOfOutcome, flagByPlace, invokedGroup, timeoutsByPlace } from '../../src/main.js';
 
 /** Only the invoked command group is loaded; getting its name wrong would make the command unknown. */
 describe('invokedGroup', () => {
@@ -44,6 +44,13 @@ describe('timeoutsByPlace', () => {
 
   it('stops at --', () => {
     assert.deepEqual(timeoutsByPlace(['data', 'import', 'ns', '--', '--timeout', '1s']), {});
+  });
+
+  it('tells the global -o (output format) from the file of `batch download … -o FILE`, in every spelling', () => {
+    const names = ['-o', '--output'];
+    assert.deepEqual(flagByPlace(['-o', 'json', 'batch', 'download', 'bat_1', '-o', 'out.csv'], names), { global: 'json', local: 'out.csv' });
+    assert.deepEqual(flagByPlace(['batch', 'download', 'bat_1', '--output=out.csv'], names), { local: 'out.csv' });
+    assert.deepEqual(flagByPlace(['--output', 'ndjson', 'batch', 'get', 'bat_1'], names), { global: 'ndjson' });
   });
 });
 

@@ -6,7 +6,6 @@ import { InputError } from '../../../core/errors.js';
 import { parseOptions } from '../../../core/options.js';
 import { fileError } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
-import type { UploadFile } from '../../../core/upload.js';
 import { positional, type App, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { importFile, type ImportedFile } from './upload.js';
@@ -74,7 +73,7 @@ async function uploadInput(ctx: Context, namespace: string, path: string, valida
   const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
   try {
     const { source } = input;
-    const file: UploadFile = { path: input.path, size: await fileSize(source.name, input.path) };
+    const file = { path: input.path, size: await fileSize(source.name, input.path) };
     if (validate) await validateDataLines(source, ctx.io, ctx.signal);
     else if (file.size === 0) throw new InputError(`${source.name}: is empty, expected at least one JSON record`);
     return await importFile({ http: await ctx.http(), io: ctx.io, now: () => ctx.now() }, namespace, file);

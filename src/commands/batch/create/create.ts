@@ -1,0 +1,94 @@
+import { stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { createBatch } from '../../../api/batches.js';
+import type { Context } from '../../../context.js';
+import { UnexpectedResponseError, UsageError } from '../../../core/errors.js';
+import { printResult, renderRecord } from '../../../core/output.js';
+import { formatBytes } from '../../../core/progress.js';
+import { fileError } from '../../../core/readers.js';
+import { rereadableInput } from '../../../core/spool.js';
+import { uploadToFreshAddress } from '../../../core/upload.js';
+import { shellWord } from '../../../core/wait.js';
+import { BATCH_CONTENT_TYPE, BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
+import { positional, type App, type Outcome } from '../../app.js';
+import { followBatch, followOptions, type FollowOptions } from '../shared/wait.js';
+import { checkBatchCsv } from './check-csv.js';
+
+export function registerBatchCreate(group: Command, app: App): void {
+  group
+    .command('create')
+    .description('Check a CSV and send it as a batch (POST /v1/batches, then PUT to the pre-signed address)')
+    .argument('<file>', 'CSV with a header row and a Content column (other columns are your metadata); `-` reads stdin')
+    .requiredOption('--type <type>', 'the kind of content to review, e.g. text')
+    .option('--wait', 'poll the batch until SUCCESS, CANCELLED or ERROR (exit 1 on the last two), then print it')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
+    .option('--download <file>', 'with --wait: write the result CSV to this file once the batch has succeeded')
+    .addHelpText('after', `
+Every row is checked before anything is sent: a header row, a Content column (matched exactly),
+as many fields on each row as in the header, no empty Content. Quoted fields may hold commas,
+quotes ("") and line breaks; a byte order mark and CRLF are fine. Each bad row is reported as
+file:line (exit 2). The file is streamed from disk with a progress bar on a terminal; an
+expired upload address is replaced by a new batch.
+
+Examples:
+  csafe batch create --type text examples/reviews.csv --wait --download results.csv
+  csafe batch create --type text examples/reviews.csv --json | jq -r .batch_id
+  cat examples/reviews.csv | csafe batch create --type text - --wait --timeout 10m`)
+    .action(app.action(async (ctx, command) => {
+      const [path] = positional(command) as [string];
+      const options = command.opts() as { type: string; wait?: boolean; timeout?: string; download?: string };
+      if (options.type.trim() === '') throw new UsageError('--type: expected the kind of content to review, e.g. text');
+      return batchCreateRun(ctx, options.type, path, followOptions(options));
+    }));
+}
+
+export async function batchCreateRun(ctx: Context, type: string, path: string, options: FollowOptions): Promise<Outcome | void> {
+  const format = await ctx.outputFormat();
+  const summary = await sendCsv(ctx, type, path);
+  const id = summary.batch_id;
+  ctx.io.note(`uploaded ${formatBytes(summary.bytes)} (${summary.rows} rows) in ${summary.seconds.toFixed(1)} s as batch ${id}`);
+  if (options.wait) return followBatch(ctx, id, options);
+  ctx.io.note(`check on it with: csafe batch get ${shellWord(id)} --wait`);
+  await printResult(ctx.io, format, summary, () => renderRecord(summary, ctx.io));
+}
+
+/** Checks the CSV, creates the batch and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
+async function sendCsv(ctx: Context, type: string, path: string) {
+  const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
+  try {
+    const rows = await checkBatchCsv(input.source, ctx.io, ctx.signal);
+    const file = { path: input.path, size: await fileSize(input.source.name, input.path), contentType: BATCH_CONTENT_TYPE };
+    const http = await ctx.http();
+    const issue = async () => {
+      const batch = await createBatch(http, type);
+      const expiresAt = ctx.now() + BATCH_URL_TTL_SECONDS * 1000;
+      return { issued: batch, address: { id: batch.batch_id, url: uploadUrl(batch), expiresAt } };
+    };
+    const upload = await uploadToFreshAddress({ http, io: ctx.io, now: () => ctx.now() }, file, issue);
+    return {
+      batch_id: upload.issued.batch_id,
+      type: upload.issued.type,
+      status: 'uploaded',
+      rows,
+      bytes: file.size,
+      seconds: Number((upload.durationMs / 1000).toFixed(3)),
+      batch_requests: upload.requests,
+      upload_retries: upload.retries,
+    };
+  } finally {
+    await input.remove();
+  }
+}
+
+function uploadUrl(batch: Batch): string {
+  if (typeof batch.upload_url === 'string' && batch.upload_url !== '') return batch.upload_url;
+  throw new UnexpectedResponseError(`POST /v1/batches: batch ${batch.batch_id} came without an upload_url; nothing was sent`);
+}
+
+async function fileSize(name: string, path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch (error) {
+    throw fileError(name, error);
+  }
+}

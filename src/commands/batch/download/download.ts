@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { getBatch } from '../../../api/batches.js';
+import type { Context } from '../../../context.js';
+import { positional, type App } from '../../app.js';
+import { downloadResult, type DownloadTarget } from './fetch.js';
+
+export function registerBatchDownload(group: Command, app: App): void {
+  group
+    .command('download')
+    .description('Stream the result CSV of a finished batch to a file or stdout, or as one JSON object per row')
+    .argument('<batch-id>', 'a batch whose batch_status is SUCCESS')
+    .option('-o, --output <file>', 'write to this file (replaced whole, never left half-written); default stdout')
+    .option('--json', 'one JSON object per row, keyed by the CSV header: Content, Status, Service result, Expected result, Labels, then your own columns')
+    .addHelpText('after', `
+The result is streamed from its pre-signed address (valid 1 hour; an expired one is replaced by
+looking the batch up again) and never held in memory.
+
+Examples:
+  id=$(csafe batch create --type text examples/reviews.csv --wait --json | jq -r .batch_id) && csafe batch download "$id" -o results.csv
+  id=$(csafe batch create --type text examples/reviews.csv --wait --json | jq -r .batch_id) && csafe batch download "$id" --json | jq -r .Status`)
+    .action(app.action(async (ctx, command) => {
+      const [batchId] = positional(command) as [string];
+      const options = command.opts() as { output?: string };
+      return batchDownloadRun(ctx, batchId, { path: options.output, json: Boolean(ctx.flags.json) });
+    }));
+}
+
+export async function batchDownloadRun(ctx: Context, batchId: string, target: DownloadTarget): Promise<void> {
+  await downloadResult(ctx, await getBatch(await ctx.http(), batchId), target);
+}

@@ -1,0 +1,65 @@
+import type { Readable } from 'node:stream';
+import { getBatch } from '../../../api/batches.js';
+import type { Context } from '../../../context.js';
+import { writeStreamAtomic } from '../../../core/atomic-file.js';
+import { CsafeError } from '../../../core/errors.js';
+import { fileError } from '../../../core/readers.js';
+import { isExpiredAddress } from '../../../core/upload.js';
+import { BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
+import { resultRowsAsNdjson } from './result-rows.js';
+
+export interface DownloadTarget {
+  /** A file, written atomically; stdout when absent or `-`. */
+  path?: string;
+  /** One JSON object per row instead of the CSV. */
+  json: boolean;
+}
+
+/** Lookups of the batch per download: one, plus a fresh one each time its download address has expired. */
+const MAX_LOOKUPS = 3;
+
+/**
+ * Streams a batch's result CSV from its pre-signed download address (no Authorization) to a file
+ * or stdout, never holding it whole, or with `json` as one JSON object per row. The address lives
+ * 1 hour: when it has passed that by our clock, or the store answers 403, the batch is looked up
+ * again for a fresh one.
+ */
+export async function downloadResult(ctx: Context, batch: Batch, target: DownloadTarget): Promise<void> {
+  const http = await ctx.http();
+  let current = batch;
+  let fetchedAt = ctx.now();
+  for (let lookups = 1; ; lookups++) {
+    const url = current.download_url;
+    if (url === null || url === undefined) {
+      throw new CsafeError(`batch ${current.batch_id} has no result to download (batch_status ${current.batch_status})`, {
+        hint: `a result exists once the batch has succeeded: csafe batch get ${current.batch_id} --wait`,
+      });
+    }
+    if (ctx.now() - fetchedAt < BATCH_URL_TTL_SECONDS * 1000) {
+      try {
+        await http.request({ method: 'GET', url, timeoutMs: null, onBody: (body) => deliver(ctx, body, target) });
+        return;
+      } catch (error) {
+        if (!isExpiredAddress(error) || lookups === MAX_LOOKUPS) throw error;
+      }
+    }
+    ctx.io.note(`the download address of ${current.batch_id} has expired; looking the batch up again`);
+    current = await getBatch(http, current.batch_id);
+    fetchedAt = ctx.now();
+  }
+}
+
+async function deliver(ctx: Context, body: Readable, target: DownloadTarget): Promise<void> {
+  body.setEncoding('utf8');
+  const content: AsyncIterable<string> = target.json ? resultRowsAsNdjson(body) : body;
+  if (target.path === undefined || target.path === '-') {
+    for await (const chunk of content) await ctx.io.out(chunk);
+    return;
+  }
+  try {
+    await writeStreamAtomic(target.path, content);
+  } catch (error) {
+    throw error instanceof CsafeError ? error : fileError(target.path, error);
+  }
+  ctx.io.note(`wrote the result of the batch to ${target.path}`);
+}

@@ -1,0 +1,33 @@
+import type { Readable } from 'node:stream';
+import { readCsvRows } from '../../../core/csv.js';
+import { InputError, UnexpectedResponseError } from '../../../core/errors.js';
+import { toNdjsonLine } from '../../../core/output.js';
+
+/**
+ * A result CSV as NDJSON, row by row: one object per row keyed by the header's names
+ * (`Content`, `Status`, `Service result`, `Expected result`, `Labels`, then the caller's own
+ * columns), in the header's order. A row shorter than the header lacks the missing keys.
+ */
+export async function* resultRowsAsNdjson(body: Readable): AsyncGenerator<string> {
+  try {
+    yield* rowObjects(body);
+  } catch (error) {
+    // The file came from the service: a CSV it cannot read is its fault, not the user's input.
+    throw error instanceof InputError ? new UnexpectedResponseError(error.message) : error;
+  }
+}
+
+async function* rowObjects(body: Readable): AsyncGenerator<string> {
+  let header: string[] | undefined;
+  for await (const { fields } of readCsvRows({ name: 'the result CSV', open: () => body })) {
+    if (header === undefined) {
+      header = fields;
+      continue;
+    }
+    const row: Record<string, string> = {};
+    fields.forEach((field, i) => {
+      row[header![i] ?? `column ${i + 1}`] = field;
+    });
+    yield toNdjsonLine(row);
+  }
+}

@@ -1,0 +1,16 @@
+import type { IOStreams } from '../../../core/io.js';
+import { printResult, renderRecord, type OutputFormat } from '../../../core/output.js';
+import type { Batch } from '../../../schemas/batches.js';
+
+/** The batch as a field/value table on a terminal (every field, those the spec does not list too), JSON in a pipe. */
+export const printBatch = (io: IOStreams, format: OutputFormat, batch: Batch) => printResult(io, format, batch, () => renderRecord(batch, io));
+
+const count = (value: number | null | undefined) => (value === null || value === undefined ? '?' : String(value));
+
+/** The spinner's line: `PENDING: 40/100 succeeded, 2 failed, 58 pending, 0 cancelled`. */
+export const batchProgress = (batch: Batch) =>
+  `${batch.batch_status}: ${count(batch.success_count)}/${count(batch.batch_count)} succeeded, ${count(batch.error_count)} failed, ` +
+  `${count(batch.pending_count)} pending, ${count(batch.cancelled_count)} cancelled`;
+
+/** A batch that ended without its result: ERROR or CANCELLED (exit 1). */
+export const batchFailed = (batch: Batch) => batch.batch_status === 'ERROR' || batch.batch_status === 'CANCELLED';

@@ -1,0 +1,52 @@
+import { getBatch } from '../../../api/batches.js';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../core/errors.js';
+import { shellWord, waitForOne, waitTimeoutMs } from '../../../core/wait.js';
+import { isBatchSettled, type Batch } from '../../../schemas/batches.js';
+import type { Outcome } from '../../app.js';
+import { downloadResult } from '../download/fetch.js';
+import { batchFailed, batchProgress, printBatch } from './render.js';
+
+/** The options `batch create` and `batch get` share: --wait, its --timeout, and --download after it. */
+export interface FollowOptions {
+  wait: boolean;
+  /** How long --wait waits; Infinity for ever. */
+  timeoutMs: number;
+  /** Where --download writes the result CSV once the batch has succeeded. */
+  download?: string;
+}
+
+export function followOptions(raw: { wait?: boolean; timeout?: string; download?: string }): FollowOptions {
+  const timeoutMs = waitTimeoutMs(raw);
+  if (raw.download !== undefined && !raw.wait) {
+    throw new UsageError('--download writes the result of a finished batch, and needs --wait', { hint: 'add --wait, or fetch it later with: csafe batch download ID -o FILE' });
+  }
+  return { wait: Boolean(raw.wait), timeoutMs, download: raw.download };
+}
+
+/**
+ * Polls the batch until SUCCESS, CANCELLED or ERROR with a spinner showing its counts, prints it,
+ * and with --download writes its result CSV. Exit 1 when it ended in ERROR or CANCELLED.
+ */
+export async function followBatch(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome> {
+  const http = await ctx.http();
+  const again = ['csafe', 'batch', 'get', shellWord(batchId), '--wait', ...(options.download === undefined ? [] : ['--download', shellWord(options.download)])];
+  const batch = await waitForOne<Batch>({
+    io: ctx.io,
+    now: () => ctx.now(),
+    sleep: (ms) => ctx.sleep(ms),
+    timeoutMs: options.timeoutMs,
+    get: () => getBatch(http, batchId),
+    isDone: (value) => isBatchSettled(value.batch_status),
+    describe: `batch ${batchId}`,
+    progress: batchProgress,
+    checkAgain: again.join(' '),
+  });
+  await printBatch(ctx.io, await ctx.outputFormat('table'), batch);
+  if (batchFailed(batch)) {
+    ctx.io.warn(`batch ${batchId} ended ${batch.batch_status}: ${batchProgress(batch)}`);
+    return { kind: 'followed', failed: true };
+  }
+  if (options.download !== undefined) await downloadResult(ctx, batch, { path: options.download, json: false });
+  return { kind: 'followed', failed: false };
+}

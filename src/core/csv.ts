@@ -1,0 +1,46 @@
+import { parse, CsvError } from 'csv-parse';
+import { InputError, InterruptedError } from './errors.js';
+import { fileError, type InputSource } from './readers.js';
+
+/** One CSV record and the line it starts on (a quoted field may carry it over several lines). */
+export interface CsvRow {
+  line: number;
+  fields: string[];
+}
+
+/**
+ * The records of a CSV file or stdin, streamed (memory stays flat whatever the size): a byte
+ * order mark is dropped, LF, CRLF and CR all end a record, and quoted fields may hold commas,
+ * doubled quotes and line breaks. Rows of different widths are passed on for the caller to judge;
+ * what the parser cannot read at all (an unclosed quote) stops the read with an InputError
+ * `name:line: …`.
+ */
+export async function* readCsvRows(source: InputSource): AsyncGenerator<CsvRow> {
+  const parser = parse({ bom: true, relax_column_count: true, info: true, record_delimiter: ['\r\n', '\n', '\r'] });
+  const input = source.open();
+  input.on('error', (error) => parser.destroy(error));
+  input.pipe(parser);
+  let previousEnd = 0;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      yield { line: previousEnd + 1, fields: record };
+      previousEnd = info.lines;
+    }
+  } catch (error) {
+    throw csvReadError(source.name, error);
+  } finally {
+    input.unpipe(parser);
+    parser.destroy();
+  }
+}
+
+function csvReadError(name: string, error: unknown): Error {
+  if (error instanceof InterruptedError) return error;
+  if (!(error instanceof CsvError)) return fileError(name, error);
+  // csv-parse's messages start with a title ("Quote Not Closed: …"); the line goes in front, as everywhere.
+  const reason = error.message.replace(/^[^:]*:\s*/, '').replace(/ at line \d+/, '');
+  const line = (error as CsvError & { lines?: number }).lines;
+  return new InputError(`${name}:${line ?? 1}: ${reason}`, {
+    hint: 'a field holding a quote, comma or line break must be in double quotes, with each quote inside doubled: "say ""hi"""',
+  });
+}

@@ -1,0 +1,24 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { resultRowsAsNdjson } from '../../../src/commands/batch/download/result-rows.js';
+import { UnexpectedResponseError } from '../../../src/core/errors.js';
+
+const lines = async (text: string) => {
+  const out: string[] = [];
+  for await (const line of resultRowsAsNdjson(Readable.from([Buffer.from(text)]))) out.push(line);
+  return out;
+};
+
+describe('resultRowsAsNdjson', () => {
+  it('makes one object per row keyed by the header, quoted cells as they are', async () => {
+    const csv = 'Content,Status,Service result,Expected result,Labels,source\r\n"a, ""b""\nc",SUCCESS,flagged,,"spam,scam",app\r\n';
+    assert.deepEqual((await lines(csv)).map((line) => JSON.parse(line)), [
+      { Content: 'a, "b"\nc', Status: 'SUCCESS', 'Service result': 'flagged', 'Expected result': '', Labels: 'spam,scam', source: 'app' },
+    ]);
+  });
+
+  it('reports a result CSV it cannot read as the service’s fault', async () => {
+    await assert.rejects(lines('Content\n"open\n'), UnexpectedResponseError);
+  });
+});
