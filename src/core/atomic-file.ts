@@ -1,6 +1,5 @@
 import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 
 /** Where a write of `path` by process `pid` is prepared. */
 const temporaryPath = (path: string, pid: number) => `${path}.${pid}.tmp`;
@@ -12,9 +11,11 @@ const temporaryPath = (path: string, pid: number) => `${path}.${pid}.tmp`;
  */
 export const writeFileAtomic = (path: string, content: string): Promise<void> => writeAtomic(path, (handle) => handle.writeFile(content));
 
-/** The same for content that arrives as a stream (a download): written as it comes, so memory stays flat. */
+/** The same for content that arrives in chunks (a download): each written as it comes, so memory stays flat. */
 export const writeStreamAtomic = (path: string, content: AsyncIterable<string | Buffer>): Promise<void> =>
-  writeAtomic(path, (handle) => pipeline(content, handle.createWriteStream({ autoClose: false })));
+  writeAtomic(path, async (handle) => {
+    for await (const chunk of content) await handle.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  });
 
 async function writeAtomic(path: string, fill: (handle: FileHandle) => Promise<void>): Promise<void> {
   const temporary = temporaryPath(path, process.pid);

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeStaleTemporaries, writeFileAtomic } from '../../src/core/atomic-file.js';
+import { removeStaleTemporaries, writeFileAtomic, writeStreamAtomic } from '../../src/core/atomic-file.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('writeFileAtomic', () => {
@@ -31,6 +31,26 @@ describe('writeFileAtomic', () => {
     assert.deepEqual(readdirSync(dir).sort(), ['taken', `taken.${process.pid}.tmp`]);
     await removeStaleTemporaries(path);
     assert.deepEqual(readdirSync(dir).sort(), ['taken', `taken.${process.pid}.tmp`], 'our own is not stale');
+  });
+});
+
+describe('writeStreamAtomic', () => {
+  it('writes a stream as it comes, and on a failure mid-stream keeps the old content and no temporary', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'results.csv');
+    async function* chunks() {
+      yield 'a,b\n';
+      yield Buffer.from('1,2\n');
+    }
+    await writeStreamAtomic(path, chunks());
+    assert.equal(readFileSync(path, 'utf8'), 'a,b\n1,2\n');
+    async function* broken() {
+      yield 'half';
+      throw new Error('connection cut');
+    }
+    await assert.rejects(writeStreamAtomic(path, broken()), /connection cut/);
+    assert.equal(readFileSync(path, 'utf8'), 'a,b\n1,2\n');
+    assert.deepEqual(readdirSync(dir), ['results.csv']);
   });
 });
 

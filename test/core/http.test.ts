@@ -301,6 +301,45 @@ describe('HttpClient', () => {
     await http.close();
   });
 
+  it('hands a download body over as a stream, past the response size limit, and still reads an error answer', async () => {
+    handler = (_req, res, n) => {
+      if (n === 1) {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        res.end('x'.repeat(5000));
+        return;
+      }
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      res.end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+    };
+    const { http } = client({ maxResponseBytes: 1000, maxRetries: 0 });
+    let received = 0;
+    const onBody = async (body: NodeJS.ReadableStream) => {
+      for await (const chunk of body) received += (chunk as Buffer).length;
+    };
+    const response = await http.request({ method: 'GET', url: `${baseUrl}/result.csv`, onBody });
+    assert.equal(response.body, undefined);
+    assert.equal(received, 5000);
+    assert.equal(seen[0]!.headers.authorization, undefined);
+    await assert.rejects(http.request({ method: 'GET', url: `${baseUrl}/result.csv`, onBody }), /403 .*Request has expired/);
+    assert.equal(received, 5000);
+    await http.close();
+  });
+
+  it('reports a download that breaks off in its body once, without retrying it', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': '100' });
+      res.write('a,b\n');
+      setTimeout(() => res.destroy(), 20);
+    };
+    const { http } = client({ maxRetries: 2 });
+    const onBody = async (body: NodeJS.ReadableStream) => {
+      for await (const chunk of body) void chunk;
+    };
+    await assert.rejects(http.request({ method: 'GET', url: `${baseUrl}/result.csv`, onBody }), (error: unknown) => error instanceof ConnectionError && /the download broke off/.test(error.message));
+    assert.equal(attempts, 1);
+    await http.close();
+  });
+
   it('names the endpoint and the limit of a request that timed out', async () => {
     handler = (_req, res) => setTimeout(() => json(res, 200, {}), 1_000);
     const { http } = client({ timeoutMs: 200, maxRetries: 0 });

@@ -17,8 +17,12 @@ export async function* resultRowsAsNdjson(body: Readable): AsyncGenerator<string
   }
 }
 
+/** Lines are handed on in chunks of about this size: one write per row would cost more than the conversion. */
+const CHUNK_CHARS = 65536;
+
 async function* rowObjects(body: Readable): AsyncGenerator<string> {
   let header: string[] | undefined;
+  let chunk = '';
   for await (const { fields } of readCsvRows({ name: 'the result CSV', open: () => body })) {
     if (header === undefined) {
       header = fields;
@@ -28,6 +32,11 @@ async function* rowObjects(body: Readable): AsyncGenerator<string> {
     fields.forEach((field, i) => {
       row[header![i] ?? `column ${i + 1}`] = field;
     });
-    yield toNdjsonLine(row);
+    chunk += toNdjsonLine(row);
+    if (chunk.length >= CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
+    }
   }
+  if (chunk !== '') yield chunk;
 }
