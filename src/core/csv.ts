@@ -37,8 +37,10 @@ export async function* readCsvRows(source: InputSource): AsyncGenerator<CsvRow> 
 function csvReadError(name: string, error: unknown): Error {
   if (error instanceof InterruptedError) return error;
   if (!(error instanceof CsvError)) return fileError(name, error);
-  // csv-parse's messages start with a title ("Quote Not Closed: …"); the line goes in front, as everywhere.
-  const reason = error.message.replace(/^[^:]*:\s*/, '').replace(/ at line \d+/, '');
+  // csv-parse's messages start with a title ("Invalid Closing Quote: …"); the line goes in front, as everywhere.
+  const reason = error.code === 'CSV_QUOTE_NOT_CLOSED'
+    ? 'a quoted field starts on this line and is never closed'
+    : error.message.replace(/^[^:]*:\s*/, '').replace(/ at line \d+/, '');
   const line = (error as CsvError & { lines?: number }).lines;
   return new InputError(`${name}:${line ?? 1}: ${reason}`, {
     hint: 'a field holding a quote, comma or line break must be in double quotes, with each quote inside doubled: "say ""hi"""',

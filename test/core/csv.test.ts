@@ -36,7 +36,7 @@ describe('readCsvRows', () => {
   it('stops at a quote never closed, naming file:line', async () => {
     await assert.rejects(rows('Content\nok\n"never closed\n'), (error: unknown) => {
       assert.ok(error instanceof InputError);
-      assert.match(error.message, /^in\.csv:3: the parsing is finished with an opening quote/);
+      assert.match(error.message, /^in\.csv:3: a quoted field starts on this line and is never closed$/);
       return true;
     });
   });

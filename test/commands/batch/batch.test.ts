@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { getBatch } from '../../../src/api/batches.js';
+import { batchCreateRun } from '../../../src/commands/batch/create/create.js';
+import { downloadResult } from '../../../src/commands/batch/download/fetch.js';
+import { ExitCode, InputError, WaitTimeoutError } from '../../../src/core/errors.js';
+import { commandTest, exitCodeOf, type CommandTest } from '../../helpers/context.js';
+
+const CSV = 'Content,source\n"hello, there",app\n"say ""hi""",web\n';
+const BATCH = /^\/v1\/batches\/[\w-]+$/;
+const notWaiting = { wait: false, timeoutMs: Infinity };
+
+function inputFile(run: CommandTest, content = CSV): string {
+  const path = join(run.dir, 'reviews.csv');
+  writeFileSync(path, content);
+  return path;
+}
+
+test('batch create checks the CSV, creates the batch and PUTs the file byte for byte, then prints the upload', async (t) => {
+  const run = await commandTest(t, { flags: { json: true } });
+  run.expect({ method: 'POST', path: '/v1/batches' }, { method: 'PUT', path: /\/batches?\//, body: (text) => text === CSV });
+
+  assert.equal(await exitCodeOf(batchCreateRun(run.ctx, 'text', inputFile(run), notWaiting)), ExitCode.ok);
+
+  const summary = JSON.parse(run.stdout()) as Record<string, unknown>;
+  assert.equal(summary.type, 'text');
+  assert.equal(summary.rows, 2);
+  assert.equal(summary.bytes, Buffer.byteLength(CSV));
+  assert.equal(summary.batch_requests, 1);
+});
+
+test('batch create refuses a bad CSV before sending anything', async (t) => {
+  const run = await commandTest(t);
+  await assert.rejects(batchCreateRun(run.ctx, 'text', inputFile(run, 'Content,source\nok\n'), notWaiting), InputError);
+  assert.match(run.stderr(), /reviews\.csv:2: has 1 field, the header has 2/);
+});
+
+test('batch create --wait gives up at the timeout of the fixed clock, naming the pending batch', async (t) => {
+  const run = await commandTest(t, { emulator: { processingDelayMs: 3_600_000 } });
+  run.expect({ method: 'POST', path: '/v1/batches' }, { method: 'PUT', path: /\/batches?\// }, { method: 'GET', path: BATCH, times: 5 });
+
+  await assert.rejects(batchCreateRun(run.ctx, 'text', inputFile(run), { wait: true, timeoutMs: 10_000, download: 'out.csv' }), WaitTimeoutError);
+
+  assert.match(run.stderr(), /batch \S+ is still pending; check on it with:\n {2}csafe batch get \S+ --wait --download out\.csv\n$/);
+});
+
+test('batch download looks the batch up again when its download address has expired', async (t) => {
+  const run = await commandTest(t, { flags: { json: true }, emulator: { processingDelayMs: 0 } });
+  assert.equal(await exitCodeOf(batchCreateRun(run.ctx, 'text', inputFile(run), { wait: true, timeoutMs: 60_000 })), ExitCode.ok);
+  const id = (JSON.parse(run.stdout()) as { batch_id: string }).batch_id;
+  const stale = await getBatch(await run.ctx.http(), id);
+  run.clock.advance(2 * 3_600_000);
+  await run.forgetRequests();
+  run.expect({ method: 'GET', path: `/v1/batches/${id}` });
+
+  await downloadResult(run.ctx, stale, { path: join(run.dir, 'out.csv'), json: false });
+
+  assert.match(readFileSync(join(run.dir, 'out.csv'), 'utf8'), /^Content,Status,Service result,Expected result,Labels,source\r?\n/);
+  assert.match(run.stderr(), new RegExp(`the download address of ${id} has expired; looking the batch up again`));
+});

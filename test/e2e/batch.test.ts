@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { EXAMPLES, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
+
+type LogEntry = Record<string, unknown> & { method: string; path: string; status: number };
+
+const REVIEWS = join(EXAMPLES, 'reviews.csv');
+/** Every form of field the checker must accept: a quoted comma, doubled quotes, a quoted line break, a byte order mark, CRLF. */
+const TRICKY = '\ufeffContent,source\r\n"a, b",app\r\n"say ""hi""",web\r\n"two\r\nlines",app\r\n';
+const csvRows = (text: string) => parse(text, { bom: true, columns: true }) as Array<Record<string, string>>;
+const batchId = (text: string) => /"batch_id":\s*"([^"]+)"/.exec(text)?.[1];
+
+describe('csafe batch', () => {
+  let emulator: EmulatorProcess;
+  /** Batches that stay PENDING for a minute: for cancel, the wait timeout and Ctrl-C. */
+  let slow: EmulatorProcess;
+  const dir = tempDir();
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const run = (args: string[], options: { input?: string; on?: EmulatorProcess } = {}) =>
+    runCsafe(args, { env: (options.on ?? emulator).env, input: options.input, cwd: dir });
+  const log = async (on = emulator) => (await on.requests()) as LogEntry[];
+  const batchRequests = async () => (await log()).filter((entry) => entry.path.startsWith('/v1/batches'));
+
+  before(async () => {
+    [emulator, slow] = await Promise.all([startEmulatorProcess(['--processing-delay', '100ms']), startEmulatorProcess(['--processing-delay', '60s'])]);
+  });
+  after(async () => {
+    await Promise.all([emulator?.stop(), slow?.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('batch create --wait --download: uploads the CSV as text/csv, waits for SUCCESS, writes the result CSV', async () => {
+    const result = await run(['batch', 'create', '--type', 'text', REVIEWS, '--wait', '--download', 'results.csv', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    const batch = JSON.parse(result.stdout);
+    assert.equal(batch.batch_status, 'SUCCESS');
+    assert.equal(batch.batch_count, 3);
+    assert.equal(batch.success_count + batch.error_count, 3);
+    assert.match(result.stderr, /uploaded .* \(3 rows\) .* as batch /);
+
+    const put = (await log()).find((entry) => entry.method === 'PUT')!;
+    assert.equal(put.content_type, 'text/csv');
+    assert.equal(put.content_length, readFileSync(REVIEWS).length);
+    assert.equal(put.auth, 'missing', 'no Authorization header reached the upload address');
+
+    const results = csvRows(readFileSync(join(dir, 'results.csv'), 'utf8'));
+    assert.deepEqual(Object.keys(results[0]!), ['Content', 'Status', 'Service result', 'Expected result', 'Labels', 'source', 'rating']);
+    assert.deepEqual(results.map((row) => [row.Content, row.source, row.rating]), csvRows(readFileSync(REVIEWS, 'utf8')).map((row) => [row.Content, row.source, row.rating]));
+  });
+
+  it('batch get shows the status and the five counts; batch download streams the same CSV to stdout or -o FILE, and --json row by row', async () => {
+    const created = await run(['batch', 'create', '--type', 'text', file('tricky.csv', TRICKY), '--wait', '--json']);
+    assert.equal(created.code, 0, created.stderr);
+    const id = batchId(created.stdout)!;
+
+    const table = await run(['batch', 'get', id]);
+    assert.equal(table.code, 0, table.stderr);
+    for (const field of ['batch_status\tSUCCESS', 'batch_count\t3', 'success_count', 'pending_count', 'error_count', 'cancelled_count']) assert.match(table.stdout, new RegExp(field));
+
+    const csv = await run(['batch', 'download', id]);
+    assert.equal(csv.code, 0, csv.stderr);
+    const toFile = await run(['batch', 'download', id, '-o', 'out.csv']);
+    assert.equal(toFile.code, 0, toFile.stderr);
+    assert.equal(readFileSync(join(dir, 'out.csv'), 'utf8'), csv.stdout);
+    assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
+
+    const json = await run(['batch', 'download', id, '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    const objects = json.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(objects, csvRows(csv.stdout), 'the same rows, the same cells');
+    assert.deepEqual(objects.map((row) => row.Content), ['a, b', 'say "hi"', 'two\r\nlines']);
+  });
+
+  it('reads the CSV from stdin (-)', async () => {
+    const result = await run(['batch', 'create', '--type', 'text', '-', '--json'], { input: TRICKY });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).rows, 3);
+    assert.match(result.stderr, /csafe batch get \S+ --wait/);
+  });
+
+  const refused: Array<[string, string, RegExp]> = [
+    ['a missing Content column', 'content,source\nhello,app\n', /error: bad\.csv:1: no "Content" column \(matched exactly\); the header has "content", "source"\nhint: did you mean "content"\? Rename it to Content/],
+    ['a ragged row', 'Content,source\n"two\nlines",app\nshort\n', /bad\.csv:4: has 1 field, the header has 2/],
+    ['an empty Content cell', '\ufeffContent,source\r\nok,app\r\n,web\r\n', /bad\.csv:3: Content: is empty, expected the text or URL to review/],
+    ['an unclosed quote', 'Content\nok\n"never closed\n', /error: bad\.csv:3: a quoted field starts on this line and is never closed/],
+  ];
+  for (const [what, text, message] of refused) {
+    it(`refuses a CSV with ${what}, naming its line, exit 2, nothing sent`, async () => {
+      const before = (await batchRequests()).length;
+      file('bad.csv', text);
+      const result = await run(['batch', 'create', '--type', 'text', 'bad.csv']);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, message);
+      assert.equal((await batchRequests()).length, before, 'no batch was created');
+    });
+  }
+
+  it('batch get --wait exits 1 on ERROR (a CSV the service cannot read, uploaded by hand)', async () => {
+    const response = await fetch(`${emulator.baseUrl}/v1/batches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'text' }),
+    });
+    const created = (await response.json()) as { batch_id: string; upload_url: string };
+    const put = await fetch(created.upload_url, { method: 'PUT', headers: { 'content-type': 'text/csv' }, body: 'no content column here\n"unclosed\n' });
+    assert.equal(put.status, 200);
+    const result = await run(['batch', 'get', created.batch_id, '--wait', '--json']);
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal(JSON.parse(result.stdout).batch_status, 'ERROR');
+    assert.match(result.stderr, new RegExp(`batch ${created.batch_id} ended ERROR`));
+  });
+
+  it('batch get --wait exits 1 on CANCELLED (the emulator control route)', async () => {
+    const created = await run(['batch', 'create', '--type', 'text', REVIEWS, '--json'], { on: slow });
+    assert.equal(created.code, 0, created.stderr);
+    const id = batchId(created.stdout)!;
+    await slow.control(`/_emulator/batches/${id}/cancel`, { method: 'POST' });
+    const result = await run(['batch', 'get', id, '--wait', '--json'], { on: slow });
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal(JSON.parse(result.stdout).batch_status, 'CANCELLED');
+    const download = await run(['batch', 'download', id], { on: slow });
+    assert.equal(download.code, 1);
+    assert.match(download.stderr, /has no result to download \(batch_status CANCELLED\)/);
+  });
+
+  it('--wait --timeout exits 124 and Ctrl-C 130, each printing the pending batch and how to check on it', async () => {
+    const created = await run(['batch', 'create', '--type', 'text', REVIEWS, '--json'], { on: slow });
+    const id = batchId(created.stdout)!;
+    const timedOut = await run(['batch', 'get', id, '--wait', '--timeout', '1s'], { on: slow });
+    assert.equal(timedOut.code, 124, timedOut.stderr);
+    assert.match(timedOut.stderr, new RegExp(`csafe batch get ${id} --wait`));
+
+    const child = spawnCsafe(['batch', 'get', id, '--wait', '--download', 'later.csv'], { env: slow.env, cwd: dir });
+    const ended = outcome(child);
+    const polls = async () => (await log(slow)).filter((entry) => entry.method === 'GET' && entry.path === `/v1/batches/${id}`).length;
+    const seen = await polls();
+    await waitFor(async () => (await polls()) > seen, { what: 'the first poll of the batch' });
+    child.kill('SIGINT');
+    const interrupted = await ended;
+    assert.equal(interrupted.code, 130, interrupted.stderr);
+    assert.match(interrupted.stderr, new RegExp(`batch ${id} is still pending; check on it with:\\n  csafe batch get ${id} --wait --download later.csv`));
+  });
+
+  it('batch download -o before the command is still the output format', async () => {
+    const result = await run(['-o', 'json', 'batch', 'get', 'bat_missing']);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /404/);
+    const bad = await run(['-o', 'yaml', 'batch', 'get', 'bat_missing']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--output: expected one of table, json, ndjson, got "yaml"/);
+  });
+});
