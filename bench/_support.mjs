@@ -1,5 +1,6 @@
 // Shared by the benchmarks: the emulator as a child process, and hyperfine with a readable result.
 import { spawn, spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,19 @@ export function requireTool(name, hint) {
     console.error(`${name} is not installed: ${hint}`);
     process.exit(1);
   }
+}
+
+/**
+ * Runs a command under /usr/bin/time (its peak RSS measured from outside, in `dir`); returns wall
+ * seconds, peak RSS in MiB, and its stdout. Any exit code but `expectedCode` is a failure.
+ */
+export function timed(dir, command, args, env, expectedCode = 0) {
+  const stats = join(dir, 'time.txt');
+  const started = performance.now();
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', '-o', stats, command, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 24 });
+  const seconds = (performance.now() - started) / 1000;
+  if (result.status !== expectedCode) throw new Error(`${command} exited ${result.status}: ${result.stderr.toString().slice(-500)}`);
+  return { seconds, rssMb: Number(readFileSync(stats, 'utf8').trim().split('\n').at(-1)) / 1024, stdout: result.stdout.toString() };
 }
 
 export async function startEmulator(args = []) {

@@ -3,12 +3,11 @@
 // `csafe data import --no-validate` and `csafe data import` (every line checked first).
 // Each command runs under /usr/bin/time, for its peak RSS measured from outside.
 // Usage: node bench/import.mjs [megabytes=1000] [runs=3]
-import { readFileSync, rmSync, statfsSync } from 'node:fs';
+import { rmSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import { writeLargeJsonl } from '../dist/test/helpers/jsonl.js';
-import { BIN, requireTool, startEmulator, tempDir } from './_support.mjs';
+import { BIN, requireTool, startEmulator, tempDir, timed as timedIn } from './_support.mjs';
 
 const MB = 1_000_000;
 const megabytes = Number(process.argv[2] ?? 1000);
@@ -25,16 +24,7 @@ if (bavail * bsize < 3 * megabytes * MB) {
   process.exit(1);
 }
 
-/** Runs a command under `time`; returns wall seconds, peak RSS and its stdout. */
-function timed(command, args, env) {
-  const stats = join(dir, 'time.txt');
-  const started = performance.now();
-  const result = spawnSync(TIME, ['-f', '%M', '-o', stats, command, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 24 });
-  const seconds = (performance.now() - started) / 1000;
-  if (result.status !== 0) throw new Error(`${command} exited ${result.status}: ${result.stderr.toString().slice(-500)}`);
-  return { seconds, rssMb: Number(readFileSync(stats, 'utf8').trim().split('\n').at(-1)) / 1024, stdout: result.stdout.toString() };
-}
-
+const timed = (command, args, env) => timedIn(dir, command, args, env);
 const emulator = await startEmulator(['--processing-delay', '1h']);
 /** A POST to the emulator, by curl: a fresh connection each time, none left idle for the server to close under us. */
 const post = (path) => JSON.parse(spawnSync('curl', ['-sSf', '-X', 'POST', '-H', `Authorization: Bearer ${emulator.api_key}`, emulator.base_url + path], { encoding: 'utf8' }).stdout);

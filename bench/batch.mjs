@@ -1,0 +1,82 @@
+// Batch CSV throughput, in one run, on generated CSVs of 1,000,000 rows and a tenth of that (to
+// show memory does not grow with the file). Interleaved rounds of:
+//   `wc -l`                       the baseline for reading the file,
+//   `csafe batch create` on the same file with one bad last row: every row checked, exit 2, nothing sent,
+//   `curl -T` to a fresh batch's upload address: the baseline for the upload alone,
+//   `csafe batch create`          checked and uploaded.
+// Each command runs under /usr/bin/time for its peak RSS. Usage: node bench/batch.mjs [rows=1000000] [runs=3]
+import { appendFileSync, copyFileSync, createWriteStream, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { BIN, requireTool, startEmulator, tempDir, timed } from './_support.mjs';
+
+const rows = Number(process.argv[2] ?? 1_000_000);
+const runs = Number(process.argv[3] ?? 3);
+requireTool('curl', 'apt-get install curl');
+requireTool('/usr/bin/time', 'apt-get install time');
+
+const dir = tempDir();
+
+/** A batch CSV of `count` rows, every third Content quoted with a comma and doubled quotes; two metadata columns. */
+async function writeCsv(path, count) {
+  const out = createWriteStream(path);
+  const write = (text) => (out.write(text) ? undefined : once(out, 'drain'));
+  await write('Content,source,listing_id\n');
+  for (let n = 0; n < count; n++) {
+    const content = n % 3 === 0 ? `"Great bike ${n}, said ""fast"" delivery"` : `Road bike number ${n} barely used`;
+    await write(`${content},${n % 2 ? 'app' : 'web'},L${n}\n`);
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+const emulator = await startEmulator(['--processing-delay', '1h']);
+const curl = (args) => spawnSync('curl', ['-sSf', ...args], { encoding: 'utf8' });
+const api = (method, path, body) =>
+  JSON.parse(curl(['-X', method, '-H', `Authorization: Bearer ${emulator.api_key}`, '-H', 'Content-Type: application/json', ...(body ? ['-d', JSON.stringify(body)] : []), emulator.base_url + path]).stdout || '{}');
+const env = { CSAFE_BASE_URL: emulator.base_url, CSAFE_API_KEY: emulator.api_key, CSAFE_CONFIG_DIR: dir };
+const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+
+async function measure(count) {
+  const file = join(dir, `batch-${count}.csv`);
+  const broken = join(dir, `broken-${count}.csv`);
+  await writeCsv(file, count);
+  copyFileSync(file, broken);
+  appendFileSync(broken, 'a row,with too many,fields,here\n');
+  const variants = [
+    { name: 'wc -l (read baseline)', run: () => timed(dir, 'wc', ['-l', file], {}) },
+    { name: 'csafe batch create, checked only (last row bad: exit 2, nothing sent)', run: () => timed(dir, process.execPath, [BIN, '-q', 'batch', 'create', '--type', 'text', broken], env, 2) },
+    { name: 'curl -T (upload baseline)', run: () => {
+      const { upload_url: url } = api('POST', '/v1/batches', { type: 'text' });
+      return timed(dir, 'curl', ['-sSf', '-o', '/dev/null', '-T', file, '-H', 'Content-Type: text/csv', url], {});
+    } },
+    { name: 'csafe batch create (checked and uploaded)', run: () => timed(dir, process.execPath, [BIN, '-q', 'batch', 'create', '--type', 'text', file, '--json'], env) },
+  ];
+  const results = variants.map((v) => ({ name: v.name, samples: [] }));
+  // Interleaved rounds, so a slow moment of the machine hits every variant alike.
+  for (let round = 0; round < runs; round++) {
+    for (const [i, variant] of variants.entries()) {
+      api('POST', '/_emulator/reset'); // drops the previous upload: one copy on disk at a time
+      results[i].samples.push(variant.run());
+    }
+  }
+  const bytes = statSync(file).size;
+  console.log(`\n${count.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(1)} MB, ${runs} runs each (wall time from start to exit)\n`);
+  console.log('| command | mean s | min s | rows/s | MB/s | peak RSS MiB |\n|---|---|---|---|---|---|');
+  for (const { name, samples } of results) {
+    const seconds = mean(samples.map((s) => s.seconds));
+    console.log(`| ${name} | ${seconds.toFixed(2)} | ${Math.min(...samples.map((s) => s.seconds)).toFixed(2)} | ${Math.round(count / seconds).toLocaleString('en')} | ` +
+      `${(bytes / 1e6 / seconds).toFixed(0)} | ${Math.max(...samples.map((s) => s.rssMb)).toFixed(0)} |`);
+  }
+  rmSync(file);
+  rmSync(broken);
+}
+
+try {
+  await measure(rows);
+  await measure(Math.round(rows / 10));
+} finally {
+  emulator.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
