@@ -1,12 +1,10 @@
 import { InputError, InterruptedError } from '../../../core/errors.js';
+import { checkingPass } from '../../../core/checking-pass.js';
 import { readCsvRows, type CsvRow } from '../../../core/csv.js';
 import type { IOStreams } from '../../../core/io.js';
 import type { InputSource } from '../../../core/readers.js';
-import { startSpinner } from '../../../core/spinner.js';
 import { CONTENT_COLUMN } from '../../../schemas/batches.js';
 
-/** Problems printed before the rest are only counted: a file that is wrong throughout must not flood the terminal. */
-const SHOWN_PROBLEMS = 20;
 const SPINNER_EVERY_ROWS = 10_000;
 
 /**
@@ -16,35 +14,20 @@ const SPINNER_EVERY_ROWS = 10_000;
  * InputError (exit 2) and nothing sent. Streamed: memory stays flat. Returns the data rows.
  */
 export async function checkBatchCsv(source: InputSource, io: IOStreams, signal: AbortSignal): Promise<number> {
-  let invalid = 0;
   let rows = 0;
-  // Printed once the spinner has stopped: a line written under it would be torn by its redraws.
-  const shown: string[] = [];
-  const problem = (line: number, text: string) => {
-    if (++invalid <= SHOWN_PROBLEMS) shown.push(`${source.name}:${line}: ${text}`);
-  };
-  const spinner = await startSpinner(io, `Checking ${source.name}…`);
-  try {
+  const hint = `every row needs as many fields as the header and a non-empty ${CONTENT_COLUMN}; fix the rows above`;
+  await checkingPass(io, source.name, 'row', hint, async (pass) => {
     const csv = readCsvRows(source);
     const header = (await csv.next()).value as CsvRow | undefined;
     if (header === undefined) throw new InputError(`${source.name}: is empty, expected a header row with a ${CONTENT_COLUMN} column`);
     const content = contentColumn(source.name, header.fields);
     for await (const row of csv) {
       if (signal.aborted) throw new InterruptedError();
-      if (++rows % SPINNER_EVERY_ROWS === 0) spinner.update(`Checking ${source.name}: row ${rows}`);
+      if (++rows % SPINNER_EVERY_ROWS === 0) pass.progress(`row ${rows}`);
       const found = rowProblem(row.fields, header.fields.length, content);
-      if (found !== undefined) problem(row.line, found);
+      if (found !== undefined) pass.problem(row.line, found);
     }
-  } finally {
-    spinner.stop();
-    for (const line of shown) io.warn(line);
-  }
-  if (invalid > SHOWN_PROBLEMS) io.warn(`… and ${invalid - SHOWN_PROBLEMS} more invalid rows`);
-  if (invalid > 0) {
-    throw new InputError(`${source.name}: ${invalid} invalid ${invalid === 1 ? 'row' : 'rows'}; nothing was sent`, {
-      hint: `every row needs as many fields as the header and a non-empty ${CONTENT_COLUMN}; fix the rows above`,
-    });
-  }
+  });
   if (rows === 0) throw new InputError(`${source.name}: has a header but no rows, expected at least one row to review`);
   return rows;
 }
