@@ -107,8 +107,6 @@ export function flagByPlace(argv: readonly string[], names: readonly string[]): 
   return found;
 }
 
-export const timeoutsByPlace = (argv: readonly string[]) => flagByPlace(argv, ['--timeout']);
-
 /** Flags both global and declared by some verbs, keyed by their option name. */
 const SHARED_FLAGS = [
   { key: 'timeout', long: '--timeout', names: ['--timeout'] },

@@ -16,7 +16,7 @@ import {
   UsageError,
   WaitTimeoutError,
 } from '../../src/core/errors.js';
-import { emulatorDataDir, exitCodeOfError, exitCodeOfOutcome, flagByPlace, invokedGroup, timeoutsByPlace } from '../../src/main.js';
+import { emulatorDataDir, exitCodeOfError, exitCodeOfOutcome, flagByPlace, invokedGroup } from '../../src/main.js';
 
 /** Only the invoked command group is loaded; getting its name wrong would make the command unknown. */
 describe('invokedGroup', () => {
@@ -35,15 +35,15 @@ describe('invokedGroup', () => {
 });
 
 /** `--timeout` after a command that declares its own is that command's; before the command it is the per-request timeout. */
-describe('timeoutsByPlace', () => {
+describe('flagByPlace', () => {
   it('tells the global --timeout from the one after the command, in both spellings', () => {
-    assert.deepEqual(timeoutsByPlace(['--timeout', '2m', 'data', 'import', 'ns', 'f', '--wait', '--timeout', '30m']), { global: '2m', local: '30m' });
-    assert.deepEqual(timeoutsByPlace(['data', 'import', 'ns', 'f', '--timeout=5s']), { local: '5s' });
-    assert.deepEqual(timeoutsByPlace(['--timeout=1s', '--profile', 'data', 'classify']), { global: '1s' });
+    assert.deepEqual(flagByPlace(['--timeout', '2m', 'data', 'import', 'ns', 'f', '--wait', '--timeout', '30m'], ['--timeout']), { global: '2m', local: '30m' });
+    assert.deepEqual(flagByPlace(['data', 'import', 'ns', 'f', '--timeout=5s'], ['--timeout']), { local: '5s' });
+    assert.deepEqual(flagByPlace(['--timeout=1s', '--profile', 'data', 'classify'], ['--timeout']), { global: '1s' });
   });
 
   it('stops at --', () => {
-    assert.deepEqual(timeoutsByPlace(['data', 'import', 'ns', '--', '--timeout', '1s']), {});
+    assert.deepEqual(flagByPlace(['data', 'import', 'ns', '--', '--timeout', '1s'], ['--timeout']), {});
   });
 
   it('tells the global -o (output format) from the file of `batch download … -o FILE`, in every spelling', () => {

@@ -8,7 +8,7 @@ import { registerData } from '../../../src/commands/data/index.js';
 import { checkObjects } from '../../../src/commands/data/shared/objects.js';
 import { parseOptions } from '../../../src/core/options.js';
 import { readRecords } from '../../../src/core/readers.js';
-import { timeoutsByPlace } from '../../../src/main.js';
+import { flagByPlace } from '../../../src/main.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
   const out: T[] = [];
@@ -46,9 +46,9 @@ describe('data add: argv → options', () => {
   });
 
   it('takes --timeout after the command as the wait limit, and before it as the per-request timeout', () => {
-    assert.deepEqual(timeoutsByPlace(['--timeout', '5s', 'data', 'status', 'ns', 'r', '--wait', '--timeout', '30m']), { global: '5s', local: '30m' });
-    assert.deepEqual(timeoutsByPlace(['data', 'add', 'ns', '--timeout=2m', '--wait']), { local: '2m' });
-    assert.deepEqual(timeoutsByPlace(['--emulator', '--timeout=1s', 'data', 'add', 'ns']), { global: '1s' });
+    assert.deepEqual(flagByPlace(['--timeout', '5s', 'data', 'status', 'ns', 'r', '--wait', '--timeout', '30m'], ['--timeout']), { global: '5s', local: '30m' });
+    assert.deepEqual(flagByPlace(['data', 'add', 'ns', '--timeout=2m', '--wait'], ['--timeout']), { local: '2m' });
+    assert.deepEqual(flagByPlace(['--emulator', '--timeout=1s', 'data', 'add', 'ns'], ['--timeout']), { global: '1s' });
   });
 });
 
