@@ -7,9 +7,9 @@ export const printBatch = (io: IOStreams, format: OutputFormat, batch: Batch) =>
 
 const count = (value: number | null | undefined) => (value === null || value === undefined ? '?' : String(value));
 
-/** The spinner's line: `PENDING: 40/100 succeeded, 2 failed, 58 pending, 0 cancelled`. */
+/** The spinner's line: `PENDING: 40/100 succeeded, 2 failed, 58 pending, 0 cancelled`, or the status alone before there are counts. */
 export const batchProgress = (batch: Batch) =>
-  `${batch.batch_status}: ${count(batch.success_count)}/${count(batch.batch_count)} succeeded, ${count(batch.error_count)} failed, ` +
+  batch.batch_count === null || batch.batch_count === undefined ? batch.batch_status : `${batch.batch_status}: ${count(batch.success_count)}/${count(batch.batch_count)} succeeded, ${count(batch.error_count)} failed, ` +
   `${count(batch.pending_count)} pending, ${count(batch.cancelled_count)} cancelled`;
 
 /** A batch that ended without its result: ERROR or CANCELLED (exit 1). */
