@@ -149,6 +149,26 @@ describe('csafe batch', () => {
     assert.match(interrupted.stderr, new RegExp(`batch ${id} is still pending; check on it with:\\n  csafe batch get ${id} --wait --download later.csv`));
   });
 
+  it('an expired upload address is replaced by a new batch, the old id reported', async () => {
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { expired_upload_urls: 1 } });
+    const before = (await batchRequests()).filter((entry) => entry.method === 'POST').length;
+    const result = await run(['batch', 'create', '--type', 'text', REVIEWS, '--wait', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /the upload address of bat_\S+ expired during the upload; requesting another/);
+    assert.equal((await batchRequests()).filter((entry) => entry.method === 'POST').length, before + 2);
+    assert.equal(JSON.parse(result.stdout).batch_status, 'SUCCESS');
+  });
+
+  it('an expired download address is replaced by looking the batch up again', async () => {
+    const created = await run(['batch', 'create', '--type', 'text', REVIEWS, '--wait', '--json']);
+    const id = batchId(created.stdout)!;
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { expired_download_urls: 1 } });
+    const result = await run(['batch', 'download', id]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, new RegExp(`the download address of ${id} has expired; looking the batch up again`));
+    assert.equal(csvRows(result.stdout).length, 3);
+  });
+
   it('batch download -o before the command is still the output format', async () => {
     const result = await run(['-o', 'json', 'batch', 'get', 'bat_missing']);
     assert.equal(result.code, 1);

@@ -10,6 +10,7 @@ import { commandTest, exitCodeOf, type CommandTest } from '../../helpers/context
 
 const CSV = 'Content,source\n"hello, there",app\n"say ""hi""",web\n';
 const BATCH = /^\/v1\/batches\/[\w-]+$/;
+const UPLOAD = /^\/_storage\/batches\/[\w-]+\.csv$/;
 const notWaiting = { wait: false, timeoutMs: Infinity };
 
 function inputFile(run: CommandTest, content = CSV): string {
@@ -20,7 +21,7 @@ function inputFile(run: CommandTest, content = CSV): string {
 
 test('batch create checks the CSV, creates the batch and PUTs the file byte for byte, then prints the upload', async (t) => {
   const run = await commandTest(t, { flags: { json: true } });
-  run.expect({ method: 'POST', path: '/v1/batches' }, { method: 'PUT', path: /\/batches?\//, body: (text) => text === CSV });
+  run.expect({ method: 'POST', path: '/v1/batches' }, { method: 'PUT', path: UPLOAD, body: (text) => text === CSV });
 
   assert.equal(await exitCodeOf(batchCreateRun(run.ctx, 'text', inputFile(run), notWaiting)), ExitCode.ok);
 
@@ -39,7 +40,7 @@ test('batch create refuses a bad CSV before sending anything', async (t) => {
 
 test('batch create --wait gives up at the timeout of the fixed clock, naming the pending batch', async (t) => {
   const run = await commandTest(t, { emulator: { processingDelayMs: 3_600_000 } });
-  run.expect({ method: 'POST', path: '/v1/batches' }, { method: 'PUT', path: /\/batches?\// }, { method: 'GET', path: BATCH, times: 5 });
+  run.expect({ method: 'POST', path: '/v1/batches' }, { method: 'PUT', path: UPLOAD }, { method: 'GET', path: BATCH, times: 5 });
 
   await assert.rejects(batchCreateRun(run.ctx, 'text', inputFile(run), { wait: true, timeoutMs: 10_000, download: 'out.csv' }), WaitTimeoutError);
 
@@ -53,7 +54,8 @@ test('batch download looks the batch up again when its download address has expi
   const stale = await getBatch(await run.ctx.http(), id);
   run.clock.advance(2 * 3_600_000);
   await run.forgetRequests();
-  run.expect({ method: 'GET', path: `/v1/batches/${id}` });
+  // The stale address (403), the batch looked up again, the fresh address.
+  run.expect({ method: 'GET', path: `/_storage/batch-results/${id}.csv`, times: 2 }, { method: 'GET', path: `/v1/batches/${id}` });
 
   await downloadResult(run.ctx, stale, { path: join(run.dir, 'out.csv'), json: false });
 

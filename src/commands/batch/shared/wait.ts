@@ -44,7 +44,8 @@ export async function followBatch(ctx: Context, batchId: string, options: Follow
   });
   await printBatch(ctx.io, await ctx.outputFormat('table'), batch);
   if (batchFailed(batch)) {
-    ctx.io.warn(`batch ${batchId} ended ${batch.batch_status}: ${batchProgress(batch)}`);
+    const reason = (batch as { error?: { message?: unknown } }).error?.message;
+    ctx.io.warn(`batch ${batchId} ended ${batchProgress(batch)}${typeof reason === 'string' ? `: ${reason}` : ''}`);
     return { kind: 'followed', failed: true };
   }
   if (options.download !== undefined) await downloadResult(ctx, batch, { path: options.download, json: false });
