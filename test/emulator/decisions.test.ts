@@ -74,6 +74,12 @@ describe('emulator: decisions', () => {
     assertError(await call(emulator, 'GET', '/v1/decisions/..%2Fsigning-secret'), 404);
   });
 
+  test('quirk unknown_values adds a field the spec does not list', async () => {
+    await call(emulator, 'POST', '/_emulator/quirks', { json: { unknown_values: true } });
+    const created = await create({ type: 'text', content: { text: 'hi' } });
+    assert.equal((await get(created.decision_id)).priority, 'normal');
+  });
+
   test('a reset forgets every decision', async () => {
     const created = await create({ type: 'text', content: { text: 'hi' } });
     assert.equal((await call(emulator, 'POST', '/_emulator/reset')).status, 200);

@@ -25,13 +25,16 @@ async function getDecision(ctx: RouteContext): Promise<RouteResult> {
   const { decisionId = '' } = ctx.params;
   const decision = await ctx.state.decisions.get(decisionId);
   if (decision === undefined) throw new EmulatorError(404, `no decision ${decisionId}`);
-  const base = { decision_id: decision.decision_id, metadata: decision.metadata };
-  if (ctx.config.now() - decision.created_at < ctx.config.processingDelayMs) {
-    return { status: 200, body: { ...base, decision_status: 'PENDING', result: null, labels: null } };
-  }
-  const { outcome } = decision;
-  if ('error' in outcome) return { status: 200, body: { ...base, decision_status: 'ERROR', result: null, labels: null, error: { message: outcome.error } } };
-  return { status: 200, body: { ...base, decision_status: 'SUCCESS', ...outcome } };
+  const view = decisionView(decision, ctx.config.now() - decision.created_at >= ctx.config.processingDelayMs);
+  // A field the spec does not list, to test that clients keep tolerating them.
+  return { status: 200, body: ctx.state.quirks.unknown_values ? { ...view, priority: 'normal' } : view };
+}
+
+/** The Decision resource: PENDING until processed, then SUCCESS with the result and labels, or ERROR with why. */
+function decisionView({ decision_id, metadata, outcome }: StoredDecision, processed: boolean) {
+  if (!processed) return { decision_id, decision_status: 'PENDING', metadata, result: null, labels: null };
+  if ('error' in outcome) return { decision_id, decision_status: 'ERROR', metadata, result: null, labels: null, error: { message: outcome.error } };
+  return { decision_id, decision_status: 'SUCCESS', metadata, ...outcome };
 }
 
 /** The strength of a classifier decision, to pick the strongest as the decision's result. */
