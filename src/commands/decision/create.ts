@@ -18,7 +18,7 @@ export interface DecisionCreateOptions {
   timeoutMs: number;
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerDecisionCreate(group: Command, app: App): void {
   group
@@ -26,7 +26,7 @@ export function registerDecisionCreate(group: Command, app: App): void {
     .description('Ask for a decision on one piece of content (POST /v1/decisions)')
     .option('--type <type>', 'the kind of content to review, e.g. text, listing')
     .option('--content <json|@file>', 'the content: a JSON object, inline or from a file (@- reads stdin); its fields depend on --type')
-    .option('--metadata <key=value|@file.json>', 'metadata kept with the decision (repeatable)', collect, [])
+    .option('--metadata <key=value|@file.json>', 'metadata kept with the decision (repeatable)', collect)
     .option('--wait', 'poll until the decision is SUCCESS or ERROR, then show it (exit 1 on ERROR)')
     .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever); the timeout of each request goes before the command')
     .addHelpText('after', `
@@ -37,8 +37,8 @@ Examples:
   csafe decision create --type text --content '{"text":"see you"}' --metadata source=app --wait
   csafe decision create --type listing --content @examples/listing.json --json`)
     .action(app.action(async (ctx, command) => {
-      const options = command.opts() as { type?: string; content?: string; metadata: string[]; wait?: boolean; timeout?: string };
-      return decisionCreateRun(ctx, { ...options, wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });
+      const options = command.opts() as { type?: string; content?: string; metadata?: string[]; wait?: boolean; timeout?: string };
+      return decisionCreateRun(ctx, { ...options, metadata: options.metadata ?? [], wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });
     }));
 }
 
