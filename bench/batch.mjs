@@ -3,7 +3,7 @@
 //   `wc -l`                       the baseline for reading the file,
 //   `csafe batch create` on the same file with one bad last row: every row checked, exit 2, nothing sent,
 //   `curl -T` to a fresh batch's upload address: the baseline for the upload alone,
-//   `csafe batch create`          checked and uploaded.
+//   `csafe batch create`          checked and uploaded, and the same with a 32 MB heap cap.
 // Each command runs under /usr/bin/time for its peak RSS. The emulator processes each upload
 // slowly (--processing-delay 1h); the next command starts once it has counted the rows. Usage: node bench/batch.mjs [rows=1000000] [runs=3]
 import { appendFileSync, copyFileSync, createWriteStream, rmSync, statSync } from 'node:fs';
@@ -58,6 +58,10 @@ async function measure(count) {
     } },
     { name: 'csafe batch create (checked and uploaded)', run: () => {
       const result = timed(dir, process.execPath, [BIN, '-q', 'batch', 'create', '--type', 'text', file, '--json'], env);
+      return { ...result, id: JSON.parse(result.stdout).batch_id };
+    } },
+    { name: 'the same with a 32 MB heap cap (completes only if nothing is kept per row)', run: () => {
+      const result = timed(dir, process.execPath, ['--max-old-space-size=32', BIN, '-q', 'batch', 'create', '--type', 'text', file, '--json'], env);
       return { ...result, id: JSON.parse(result.stdout).batch_id };
     } },
   ];

@@ -16,15 +16,16 @@ export interface CsvRow {
  * `name:line: …`.
  */
 export async function* readCsvRows(source: InputSource): AsyncGenerator<CsvRow> {
-  const parser = parse({ bom: true, relax_column_count: true, info: true, record_delimiter: ['\r\n', '\n', '\r'] });
+  // Not csv-parse's `info`: a snapshot object per record halves the speed; the lines are counted here instead.
+  const parser = parse({ bom: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] });
   const input = source.open();
   input.on('error', (error) => parser.destroy(error));
   input.pipe(parser);
-  let previousEnd = 0;
+  let line = 1;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      yield { line: previousEnd + 1, fields: record };
-      previousEnd = info.lines;
+    for await (const fields of parser as AsyncIterable<string[]>) {
+      yield { line, fields };
+      line += 1 + lineBreaksIn(fields);
     }
   } catch (error) {
     throw csvReadError(source.name, error);
@@ -32,6 +33,16 @@ export async function* readCsvRows(source: InputSource): AsyncGenerator<CsvRow> 
     input.unpipe(parser);
     parser.destroy();
   }
+}
+
+/** The line breaks inside a record's quoted fields (CRLF counted once), which carry it onto further lines. */
+function lineBreaksIn(fields: readonly string[]): number {
+  let breaks = 0;
+  for (const field of fields) {
+    if (!field.includes('\n') && !field.includes('\r')) continue;
+    breaks += field.match(/\r\n|\n|\r/g)!.length;
+  }
+  return breaks;
 }
 
 function csvReadError(name: string, error: unknown): Error {

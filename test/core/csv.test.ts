@@ -29,6 +29,10 @@ describe('readCsvRows', () => {
     ]);
   });
 
+  it('counts CRLF, LF and CR inside quoted fields as one line break each, as an editor shows the lines', async () => {
+    assert.deepEqual((await rows('Content\r\n"a\r\nb\nc\rd"\r\n\r\nnext\r\n')).map(([line]) => line), [1, 2, 6, 7]);
+  });
+
   it('passes rows of another width on for the caller to judge', async () => {
     assert.deepEqual(await rows('a,b\n1\n1,2,3\n'), [[1, ['a', 'b']], [2, ['1']], [3, ['1', '2', '3']]]);
   });
