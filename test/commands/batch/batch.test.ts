@@ -15,6 +15,15 @@ const BATCH = /^\/v1\/batches\/[\w-]+$/;
 const UPLOAD = /^\/_storage\/batches\/[\w-]+\.csv$/;
 const notWaiting = { wait: false, timeoutMs: Infinity };
 
+/** Waits in real time (the emulator's processing runs in it, not on the fixed clock) until the batch has settled. */
+async function settled(run: CommandTest, id: string) {
+  const http = await run.ctx.http();
+  return waitFor(async () => {
+    const batch = await getBatch(http, id);
+    return isBatchSettled(batch.batch_status) && batch;
+  }, { what: `batch ${id} to be processed` });
+}
+
 function inputFile(run: CommandTest, content = CSV): string {
   const path = join(run.dir, 'reviews.csv');
   writeFileSync(path, content);
@@ -33,8 +42,7 @@ test('batch create checks the CSV, creates the batch and PUTs the file byte for 
   assert.equal(summary.bytes, Buffer.byteLength(CSV));
   assert.equal(summary.batch_requests, 1);
   // The emulator's processing has ended before it closes.
-  const http = await run.ctx.http();
-  await waitFor(async () => isBatchSettled((await getBatch(http, String(summary.batch_id))).batch_status), { what: 'the batch to be processed' });
+  await settled(run, String(summary.batch_id));
 });
 
 test('batch create refuses a bad CSV before sending anything', async (t) => {
@@ -45,9 +53,9 @@ test('batch create refuses a bad CSV before sending anything', async (t) => {
 
 test('batch download looks the batch up again when its download address has expired', async (t) => {
   const run = await commandTest(t, { flags: { json: true }, emulator: { processingDelayMs: 0 } });
-  assert.equal(await exitCodeOf(batchCreateRun(run.ctx, 'text', inputFile(run), { wait: true, timeoutMs: 60_000 })), ExitCode.ok);
+  assert.equal(await exitCodeOf(batchCreateRun(run.ctx, 'text', inputFile(run), notWaiting)), ExitCode.ok);
   const id = (JSON.parse(run.stdout()) as { batch_id: string }).batch_id;
-  const stale = await getBatch(await run.ctx.http(), id);
+  const stale = await settled(run, id);
   run.clock.advance(2 * 3_600_000);
   await run.forgetRequests();
   // The stale address (403), the batch looked up again, the fresh address.
