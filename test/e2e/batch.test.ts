@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
@@ -38,7 +38,9 @@ describe('csafe batch', () => {
   });
 
   it('batch create --wait --download: uploads the CSV as text/csv, waits for SUCCESS, writes the result CSV', async () => {
-    const result = await run(['batch', 'create', '--type', 'text', REVIEWS, '--wait', '--download', 'results.csv', '--json']);
+    copyFileSync(REVIEWS, join(dir, 'reviews.csv'));
+    // The line as written, in a directory holding reviews.csv.
+    const result = await run(['batch', 'create', '--type', 'text', 'reviews.csv', '--wait', '--download', 'results.csv', '--json']);
     assert.equal(result.code, 0, result.stderr);
     const batch = JSON.parse(result.stdout);
     assert.equal(batch.batch_status, 'SUCCESS');
@@ -67,9 +69,9 @@ describe('csafe batch', () => {
 
     const csv = await run(['batch', 'download', id]);
     assert.equal(csv.code, 0, csv.stderr);
-    const toFile = await run(['batch', 'download', id, '-o', 'out.csv']);
+    const toFile = await run(['batch', 'download', id, '-o', 'results.csv']);
     assert.equal(toFile.code, 0, toFile.stderr);
-    assert.equal(readFileSync(join(dir, 'out.csv'), 'utf8'), csv.stdout);
+    assert.equal(readFileSync(join(dir, 'results.csv'), 'utf8'), csv.stdout);
     assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
 
     const json = await run(['batch', 'download', id, '--json']);

@@ -18,8 +18,9 @@ Statuses: WAITING_FOR_UPLOAD, PENDING, SUCCESS, CANCELLED, ERROR (others are sho
 Counts: batch_count, success_count, pending_count, error_count, cancelled_count.
 
 Examples:
-  id=$(csafe batch create --type text examples/reviews.csv --json | jq -r .batch_id) && csafe batch get "$id" --wait --timeout 10m
-  id=$(csafe batch create --type text examples/reviews.csv --json | jq -r .batch_id) && csafe batch get "$id" --json | jq .batch_status`)
+  csafe batch get bat_123
+  csafe batch get bat_123 --wait --timeout 10m --download results.csv
+  csafe batch get bat_123 --json | jq .success_count`)
     .action(app.action(async (ctx, command) => {
       const [batchId] = positional(command) as [string];
       return batchGetRun(ctx, batchId, followOptions(command.opts()));

@@ -16,8 +16,8 @@ The result is streamed from its pre-signed address (valid 1 hour; an expired one
 looking the batch up again) and never held in memory.
 
 Examples:
-  id=$(csafe batch create --type text examples/reviews.csv --wait --json | jq -r .batch_id) && csafe batch download "$id" -o results.csv
-  id=$(csafe batch create --type text examples/reviews.csv --wait --json | jq -r .batch_id) && csafe batch download "$id" --json | jq -r .Status`)
+  csafe batch download bat_123 -o results.csv
+  csafe batch download bat_123 --json | jq -r '.Status + " " + .Labels'`)
     .action(app.action(async (ctx, command) => {
       const [batchId] = positional(command) as [string];
       const options = command.opts() as { output?: string };
