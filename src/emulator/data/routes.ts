@@ -8,11 +8,11 @@ import { newRequestId } from '../stores/ids.js';
 import { EmulatorError } from '../http/errors.js';
 import { processImport } from './imports.js';
 import { baseUrlOf, reviewUrl } from '../http/links.js';
-import { importObject, outputObject } from './object-store.js';
+import { dataStorageRoutes, importObject, outputObject } from './storage.js';
 import { reviewRoutes } from './review.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
-import { presignedUrl, toWholeSecond } from '../stores/signing.js';
-import { takeQuirk } from '../stores/state.js';
+import { presignedUrl } from '../stores/signing.js';
+import { uploadExpiresAt } from '../storage/object-store.js';
 import { namespaceParam, validateBody } from '../http/validation.js';
 
 /** The spec gives no limit for namespace data; the emulator takes the 6 MB of POST /v1/content. */
@@ -25,6 +25,7 @@ export const dataRoutes: readonly Route[] = [
   { method: 'GET', pattern: '/v1/data/:namespace/requests/:requestId', maxBodyBytes: 0, auth: true, handle: getRequest },
   control('GET', '/_emulator/data/:namespace', listObjects),
   ...reviewRoutes,
+  ...dataStorageRoutes,
 ];
 
 async function putSettings(ctx: RouteContext): Promise<RouteResult> {
@@ -60,7 +61,7 @@ async function requestImport(ctx: RouteContext): Promise<RouteResult> {
   validateBody(z.strictObject({}), ctx.json() ?? {});
   const now = ctx.config.now();
   const requestId = newRequestId();
-  const expiresAt = takeQuirk(ctx.state.quirks, 'expired_upload_urls') ? toWholeSecond(now) - 1000 : toWholeSecond(now + ctx.config.uploadTtlMs);
+  const expiresAt = uploadExpiresAt(ctx, ctx.config.uploadTtlMs);
   await ctx.state.data.addRequest({ kind: 'import', namespace, request_id: requestId, created_at: now, upload_expires_at: expiresAt });
   const upload = importObject(namespace, requestId);
   const uploadUrl = presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), upload, expiresAt);
