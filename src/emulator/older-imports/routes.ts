@@ -70,5 +70,6 @@ function processImport(store: JobStore<OlderImportRecord>, record: OlderImportRe
 /** Why one line is not `{"type": non-empty string, "data": object}`, or undefined. */
 function lineProblem(value: unknown): string | undefined {
   const problems = importLineProblems(value);
-  return problems.length === 0 ? undefined : problems.map(describeProblem).join('; ');
+  if (problems.length === 0) return undefined;
+  return problems.map((problem) => (problem.path.length === 0 ? problem.message : describeProblem(problem))).join('; ');
 }
