@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { manualClock, put, rawHttp, s3Code } from './data-support.js';
-import { assertError, call, startTestEmulator, useTestEmulator } from './support.js';
+import { assertError, call, callOk, startTestEmulator, useTestEmulator, withEmulator } from './support.js';
 
 interface Batch {
   batch_id: string;
@@ -43,17 +42,8 @@ const RESULT = [
   '',
 ].join('\n');
 
-async function createBatch(emulator: RunningEmulator, type = 'text'): Promise<Batch> {
-  const reply = await call(emulator, 'POST', '/v1/batches', { json: { type } });
-  assert.equal(reply.status, 200, JSON.stringify(reply.body));
-  return reply.body as Batch;
-}
-
-async function getBatch(emulator: RunningEmulator, id: string): Promise<Batch> {
-  const reply = await call(emulator, 'GET', `/v1/batches/${id}`);
-  assert.equal(reply.status, 200, JSON.stringify(reply.body));
-  return reply.body as Batch;
-}
+const createBatch = (emulator: RunningEmulator, type = 'text') => callOk<Batch>(emulator, 'POST', '/v1/batches', { json: { type } });
+const getBatch = (emulator: RunningEmulator, id: string) => callOk<Batch>(emulator, 'GET', `/v1/batches/${id}`);
 
 const waitForBatch = (emulator: RunningEmulator, id: string, done: (batch: Batch) => boolean, what: string) =>
   waitFor(async () => {
@@ -250,27 +240,17 @@ describe('emulator: batch URL expiry', () => {
   });
 });
 
-/** An emulator on the data directory for the length of `use`. */
-async function withEmulator<T>(dataDir: string, processingDelayMs: number, use: (emulator: RunningEmulator) => Promise<T>): Promise<T> {
-  const emulator = await startEmulator({ port: 0, dataDir, processingDelayMs });
-  try {
-    return await use(emulator);
-  } finally {
-    await emulator.close();
-  }
-}
-
 describe('emulator: batches in the data directory', () => {
   test('a restarted emulator answers for earlier batches, serves their results, and finishes one it was processing', async () => {
     const dataDir = tempDir('csafe-emulator-batches-');
-    const done = await withEmulator(dataDir, 0, (emulator) => runBatch(emulator, UPLOAD));
-    const interrupted = await withEmulator(dataDir, 60_000, async (emulator) => {
+    const done = await withEmulator({ dataDir }, (emulator) => runBatch(emulator, UPLOAD));
+    const interrupted = await withEmulator({ dataDir, processingDelayMs: 60_000 }, async (emulator) => {
       const created = await createBatch(emulator);
       await put(created.upload_url!, UPLOAD, CSV);
       return waitForBatch(emulator, created.batch_id, (b) => b.batch_count === 4, 'counted');
     });
     assert.equal(interrupted.batch_status, 'PENDING');
-    await withEmulator(dataDir, 0, async (emulator) => {
+    await withEmulator({ dataDir }, async (emulator) => {
       for (const id of [done.batch_id, interrupted.batch_id]) {
         const finished = await waitForBatch(emulator, id, settled, 'settled after the restart');
         assert.equal(finished.batch_status, 'SUCCESS');

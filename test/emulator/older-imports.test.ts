@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { startEmulator } from '../../src/emulator/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { jsonl, manualClock, put, rawHttp, s3Code } from './data-support.js';
-import { assertError, call, startTestEmulator, useTestEmulator } from './support.js';
+import { assertError, call, callOk, startTestEmulator, useTestEmulator, withEmulator } from './support.js';
 
 interface Created {
   import_id: string;
@@ -28,17 +27,8 @@ const LINES = [
   { type: 'listing', data: { title: 'bike', price: 20 } },
 ];
 
-async function createImport(emulator: RunningEmulator): Promise<Created> {
-  const reply = await call(emulator, 'POST', '/v1/import');
-  assert.equal(reply.status, 200, JSON.stringify(reply.body));
-  return reply.body as Created;
-}
-
-async function getImport(emulator: RunningEmulator, id: string): Promise<OlderImport> {
-  const reply = await call(emulator, 'GET', `/v1/import/${id}`);
-  assert.equal(reply.status, 200, JSON.stringify(reply.body));
-  return reply.body as OlderImport;
-}
+const createImport = (emulator: RunningEmulator) => callOk<Created>(emulator, 'POST', '/v1/import');
+const getImport = (emulator: RunningEmulator, id: string) => callOk<OlderImport>(emulator, 'GET', `/v1/import/${id}`);
 
 const waitForImport = (emulator: RunningEmulator, id: string, statuses: readonly string[]) =>
   waitFor(async () => {
@@ -174,27 +164,18 @@ describe('emulator: older import timing', () => {
 describe('emulator: older imports in the data directory', () => {
   test('a restarted emulator answers for earlier imports and takes uploads to their earlier upload URLs', async () => {
     const dataDir = tempDir('csafe-emulator-older-');
-    const first = await startEmulator({ port: 0, dataDir, processingDelayMs: 0 });
-    let waiting: Created;
-    let complete: Created;
-    try {
-      waiting = await createImport(first);
-      complete = await createImport(first);
-      await put(complete.upload_url, jsonl(LINES), JSONL);
-      await waitForImport(first, complete.import_id, ['COMPLETE']);
-    } finally {
-      await first.close();
-    }
-    const second = await startEmulator({ port: 0, dataDir, processingDelayMs: 0 });
-    try {
-      assert.equal((await getImport(second, complete.import_id)).import_status, 'COMPLETE');
+    const { waiting, complete } = await withEmulator({ dataDir }, async (emulator) => {
+      const created = { waiting: await createImport(emulator), complete: await createImport(emulator) };
+      await put(created.complete.upload_url, jsonl(LINES), JSONL);
+      await waitForImport(emulator, created.complete.import_id, ['COMPLETE']);
+      return created;
+    });
+    await withEmulator({ dataDir }, async (emulator) => {
+      assert.equal((await getImport(emulator, complete.import_id)).import_status, 'COMPLETE');
       const moved = new URL(waiting.upload_url);
-      const upload = `${second.baseUrl}${moved.pathname}${moved.search}`;
-      assert.equal((await put(upload, jsonl(LINES), JSONL)).status, 200);
-      await waitForImport(second, waiting.import_id, ['COMPLETE']);
-    } finally {
-      await second.close();
-    }
+      assert.equal((await put(`${emulator.baseUrl}${moved.pathname}${moved.search}`, jsonl(LINES), JSONL)).status, 200);
+      await waitForImport(emulator, waiting.import_id, ['COMPLETE']);
+    });
   });
 
   test('fault injection applies to the older import routes', async () => {

@@ -1,5 +1,5 @@
 import { BATCH_CONTENT_TYPE } from '../../schemas/batches.js';
-import type { JobKind } from '../stores/job-store.js';
+import { uploadKey, type JobKind } from '../stores/job-store.js';
 import type { SignedOperation } from '../stores/signing.js';
 
 export const BATCHES: JobKind = { area: 'batches', idPrefix: 'bat', extension: 'csv' };
@@ -28,7 +28,7 @@ export interface BatchRecord {
 export const NO_COUNTS: BatchCounts = { batch: 0, success: 0, error: 0, cancelled: 0 };
 
 /** The upload of a batch's CSV. */
-export const uploadObject = (batchId: string): SignedOperation => ({ method: 'PUT', key: `batches/${batchId}.csv`, contentType: BATCH_CONTENT_TYPE });
+export const uploadObject = (batchId: string): SignedOperation => ({ method: 'PUT', key: uploadKey(BATCHES, batchId), contentType: BATCH_CONTENT_TYPE });
 
 /** The result CSV of a succeeded batch (its download_url). */
 export const resultObject = (batchId: string): SignedOperation => ({ method: 'GET', key: `batch-results/${batchId}.csv`, contentType: '' });

@@ -4,11 +4,11 @@ import { EmulatorError } from '../http/errors.js';
 import { baseUrlOf } from '../http/links.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { validateBody } from '../http/validation.js';
-import { downloadRoute, fileBody, uploadExpiresAt, uploadRoute } from '../storage/object-store.js';
+import { downloadRoute, fileBody, jobUploadRoute, uploadExpiresAt } from '../storage/object-store.js';
 import { presignedUrl, toWholeSecond } from '../stores/signing.js';
 import { takeQuirk } from '../stores/state.js';
 import { processBatch } from './processing.js';
-import { batchView, NO_COUNTS, resultObject, uploadObject, type BatchRecord } from './records.js';
+import { BATCHES, batchView, NO_COUNTS, resultObject, uploadObject, type BatchRecord } from './records.js';
 
 const URL_TTL_MS = BATCH_URL_TTL_SECONDS * 1000;
 
@@ -20,22 +20,12 @@ export const batchRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/batches', maxBodyBytes: 64 * 1024, auth: true, handle: createBatch },
   { method: 'GET', pattern: '/v1/batches/:batchId', maxBodyBytes: 0, auth: true, handle: getBatch },
   control('POST', '/_emulator/batches/:batchId/cancel', cancelBatch),
-  uploadRoute({
-    pattern: '/_storage/batches/:file',
-    operation: (params) => uploadObject(batchIdOf(params)),
-    destination: async (ctx) => {
-      const id = batchIdOf(ctx.params);
-      return (await ctx.state.batches.get(id)) === undefined ? undefined : ctx.state.batches.uploadPath(id);
-    },
-    // A later upload replaces the file, as in S3; only the first complete one starts processing.
-    landed: async (ctx) => {
-      const store = ctx.state.batches;
-      const record = await store.get(batchIdOf(ctx.params));
-      if (record?.status !== 'WAITING_FOR_UPLOAD') return;
-      const pending: BatchRecord = { ...record, status: 'PENDING' };
-      await store.save(record.batch_id, pending);
-      processBatch(store, pending, ctx.config.processingDelayMs);
-    },
+  // A later upload replaces the file, as in S3; only the first complete one starts processing.
+  jobUploadRoute(BATCHES, uploadObject, (state) => state.batches, async (ctx, record) => {
+    if (record.status !== 'WAITING_FOR_UPLOAD') return;
+    const pending: BatchRecord = { ...record, status: 'PENDING' };
+    await ctx.state.batches.save(record.batch_id, pending);
+    processBatch(ctx.state.batches, pending, ctx.config.processingDelayMs);
   }),
   downloadRoute({
     pattern: '/_storage/batch-results/:file',

@@ -1,5 +1,5 @@
 import { OLDER_IMPORT_CONTENT_TYPE } from '../../schemas/older-imports.js';
-import type { JobKind } from '../stores/job-store.js';
+import { uploadKey, type JobKind } from '../stores/job-store.js';
 import type { SignedOperation } from '../stores/signing.js';
 
 export const OLDER_IMPORTS: JobKind = { area: 'older-imports', idPrefix: 'imp', extension: 'jsonl' };
@@ -18,7 +18,7 @@ export interface OlderImportRecord {
 /** The upload of an import's file; its key is also the import's s3_key. */
 export const uploadObject = (importId: string): SignedOperation => ({
   method: 'PUT',
-  key: `older-imports/${importId}.jsonl`,
+  key: uploadKey(OLDER_IMPORTS, importId),
   contentType: OLDER_IMPORT_CONTENT_TYPE,
 });
 

@@ -6,35 +6,23 @@ import { baseUrlOf } from '../http/links.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { validateBody } from '../http/validation.js';
 import { checkJsonLines } from '../storage/jsonl-file.js';
-import { uploadExpiresAt, uploadRoute } from '../storage/object-store.js';
+import { jobUploadRoute, uploadExpiresAt } from '../storage/object-store.js';
 import type { JobStore } from '../stores/job-store.js';
 import { presignedUrl } from '../stores/signing.js';
-import { importView, uploadObject, type OlderImportRecord } from './records.js';
+import { importView, OLDER_IMPORTS, uploadObject, type OlderImportRecord } from './records.js';
 
 /** Older imports: POST /v1/import, GET /v1/import/{id}, and the upload of their file to the object store. */
 export const olderImportRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/import', maxBodyBytes: 64 * 1024, auth: true, handle: createImport },
   { method: 'GET', pattern: '/v1/import/:importId', maxBodyBytes: 0, auth: true, handle: getImport },
-  uploadRoute({
-    pattern: '/_storage/older-imports/:file',
-    operation: (params) => uploadObject(importIdOf(params)),
-    destination: async (ctx) => {
-      const id = importIdOf(ctx.params);
-      return (await ctx.state.olderImports.get(id)) === undefined ? undefined : ctx.state.olderImports.uploadPath(id);
-    },
-    // A later upload replaces the file, as in S3; only the first complete one starts processing.
-    landed: async (ctx) => {
-      const store = ctx.state.olderImports;
-      const record = await store.get(importIdOf(ctx.params));
-      if (record === undefined || record.uploaded_at !== undefined) return;
-      const uploaded = { ...record, uploaded_at: ctx.config.now() };
-      await store.save(record.import_id, uploaded);
-      processImport(store, uploaded);
-    },
+  // A later upload replaces the file, as in S3; only the first complete one starts processing.
+  jobUploadRoute(OLDER_IMPORTS, uploadObject, (state) => state.olderImports, async (ctx, record) => {
+    if (record.uploaded_at !== undefined) return;
+    const uploaded = { ...record, uploaded_at: ctx.config.now() };
+    await ctx.state.olderImports.save(record.import_id, uploaded);
+    processImport(ctx.state.olderImports, uploaded);
   }),
 ];
-
-const importIdOf = (params: Readonly<Record<string, string>>) => (params.file ?? '').replace(/\.jsonl$/, '');
 
 /** No body (an empty JSON object is taken too); the file follows to the upload URL. */
 async function createImport(ctx: RouteContext): Promise<RouteResult> {

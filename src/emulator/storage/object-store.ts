@@ -6,7 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import { isMissing, temporaryPathFor } from '../stores/files.js';
 import type { RawBody, Route, RouteContext, RouteResult } from '../http/router.js';
 import { checkSignature, toWholeSecond, type SignedOperation } from '../stores/signing.js';
-import { takeQuirk } from '../stores/state.js';
+import type { JobKind, JobStore } from '../stores/job-store.js';
+import { takeQuirk, type State } from '../stores/state.js';
 
 /**
  * The object store behind the pre-signed URLs, behaving as S3 does for a pre-signed PUT or GET:
@@ -27,6 +28,29 @@ export interface UploadKind {
   receiving?<T>(ctx: RouteContext, work: () => Promise<T>): Promise<T>;
   /** The upload is complete and stored at its destination; it replaces an earlier one, as in S3. */
   landed(ctx: RouteContext): Promise<void>;
+}
+
+/**
+ * The upload of an older operation's file (an older import's JSONL, a batch's CSV) to
+ * `/_storage/<area>/<id>.<extension>`, taken for a record `storeOf` holds; `landed` gets that record.
+ */
+export function jobUploadRoute<R>(
+  kind: JobKind,
+  operation: (id: string) => SignedOperation,
+  storeOf: (state: State) => JobStore<R>,
+  landed: (ctx: RouteContext, record: R) => Promise<void>,
+): Route {
+  const idOf = (params: Readonly<Record<string, string>>) => (params.file ?? '').replace(new RegExp(`\\.${kind.extension}$`), '');
+  const recordOf = (ctx: RouteContext) => storeOf(ctx.state).get(idOf(ctx.params));
+  return uploadRoute({
+    pattern: `/_storage/${kind.area}/:file`,
+    operation: (params) => operation(idOf(params)),
+    destination: async (ctx) => ((await recordOf(ctx)) === undefined ? undefined : storeOf(ctx.state).uploadPath(idOf(ctx.params))),
+    landed: async (ctx) => {
+      const record = await recordOf(ctx);
+      if (record !== undefined) await landed(ctx, record);
+    },
+  });
 }
 
 /** One kind of object downloaded from a pre-signed URL. */

@@ -11,6 +11,9 @@ export interface JobKind {
   extension: string;
 }
 
+/** The object-store key of a record's upload: `<area>/<id>.<extension>`. */
+export const uploadKey = (kind: JobKind, id: string) => `${kind.area}/${id}.${kind.extension}`;
+
 /**
  * The records of one kind of older operation (imports, batches) on disk, one small file each, so a
  * restarted emulator (same directory) answers for earlier ids and URLs and nothing grows in memory.
