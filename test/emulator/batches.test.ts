@@ -189,6 +189,12 @@ describe('emulator: batches', () => {
     assertError(await call(emulator, 'POST', `/_emulator/batches/${created.batch_id}/cancel`, { key: null }), 401);
   });
 
+  test('quirk unknown_values: the batch carries a field the spec does not list', async () => {
+    const created = await createBatch(emulator);
+    await call(emulator, 'POST', '/_emulator/quirks', { json: { unknown_values: true } });
+    assert.equal((await getBatch(emulator, created.batch_id) as unknown as { priority: string }).priority, 'normal');
+  });
+
   test('reset forgets batches, their uploads and results', async () => {
     const done = await runBatch(emulator, UPLOAD);
     const waiting = await createBatch(emulator);

@@ -12,7 +12,7 @@ const AREA_OF_STORE: Record<string, string> = {
   'stores/data-records.ts': 'data',
   'stores/stream-store.ts': 'streams',
 };
-const AREAS = ['content', 'control', 'data', 'events', 'streams', 'tokens'];
+const AREAS = ['batches', 'content', 'control', 'data', 'events', 'older-imports', 'streams', 'tokens'];
 
 /** Each emulator source file with the emulator files it imports, paths relative to src/emulator/. */
 function emulatorImports(): Array<{ file: string; imports: string[] }> {

@@ -126,6 +126,12 @@ describe('emulator: older imports', () => {
     assert.equal((await put(fresh.upload_url, jsonl(LINES), JSONL)).status, 200);
   });
 
+  test('quirk unknown_values: the import carries a field the spec does not list', async () => {
+    const created = await createImport(emulator);
+    await call(emulator, 'POST', '/_emulator/quirks', { json: { unknown_values: true } });
+    assert.equal((await getImport(emulator, created.import_id) as unknown as { priority: string }).priority, 'normal');
+  });
+
   test('reset forgets imports and their uploads', async () => {
     const created = await createImport(emulator);
     await put(created.upload_url, jsonl(LINES), JSONL);

@@ -6,7 +6,7 @@ import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { validateBody } from '../http/validation.js';
 import { downloadRoute, fileBody, jobUploadRoute, uploadExpiresAt } from '../storage/object-store.js';
 import { presignedUrl, toWholeSecond } from '../stores/signing.js';
-import { takeQuirk } from '../stores/state.js';
+import { takeQuirk, withUnlistedField } from '../stores/state.js';
 import { processBatch } from './processing.js';
 import { BATCHES, batchView, NO_COUNTS, resultObject, uploadObject, type BatchRecord } from './records.js';
 
@@ -55,7 +55,8 @@ async function getBatch(ctx: RouteContext): Promise<RouteResult> {
   const record = await batchOf(ctx);
   // The emulator that received the upload stopped before it had processed it: it starts over.
   if (record.status === 'PENDING') processBatch(ctx.state.batches, record, ctx.config.processingDelayMs);
-  return { status: 200, body: batchView(record, record.status === 'SUCCESS' ? downloadUrl(ctx, record.batch_id) : null) };
+  const view = batchView(record, record.status === 'SUCCESS' ? downloadUrl(ctx, record.batch_id) : null);
+  return { status: 200, body: withUnlistedField(ctx.state.quirks, view) };
 }
 
 /** A fresh address each time the batch is looked up, valid for an hour (or already expired while the quirk lasts). */

@@ -13,6 +13,7 @@ import { reviewRoutes } from './review.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { presignedUrl } from '../stores/signing.js';
 import { uploadExpiresAt } from '../storage/object-store.js';
+import { withUnlistedField } from '../stores/state.js';
 import { namespaceParam, validateBody } from '../http/validation.js';
 
 /** The spec gives no limit for namespace data; the emulator takes the 6 MB of POST /v1/content. */
@@ -78,8 +79,7 @@ async function getRequest(ctx: RouteContext): Promise<RouteResult> {
   const timing: Timing = { now: ctx.config.now(), processingDelayMs: ctx.config.processingDelayMs };
   const reviewLink = (id: string) => reviewUrl(ctx.state.data.secret, baseUrlOf(ctx.req), record.namespace, id);
   const view = record.kind === 'add' ? addRecordView(record, timing, reviewLink) : importView(ctx, record, timing);
-  // A field the spec does not list, to test that clients keep tolerating them.
-  return { status: 200, body: ctx.state.quirks.unknown_values ? { ...view, priority: 'normal' } : view };
+  return { status: 200, body: withUnlistedField(ctx.state.quirks, view) };
 }
 
 function importView(ctx: RouteContext, record: ImportRequest, timing: Timing) {

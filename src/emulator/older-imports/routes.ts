@@ -9,6 +9,7 @@ import { checkJsonLines } from '../storage/jsonl-file.js';
 import { jobUploadRoute, uploadExpiresAt } from '../storage/object-store.js';
 import type { JobStore } from '../stores/job-store.js';
 import { presignedUrl } from '../stores/signing.js';
+import { withUnlistedField } from '../stores/state.js';
 import { importView, OLDER_IMPORTS, uploadObject, type OlderImportRecord } from './records.js';
 
 /** Older imports: POST /v1/import, GET /v1/import/{id}, and the upload of their file to the object store. */
@@ -41,7 +42,7 @@ async function getImport(ctx: RouteContext): Promise<RouteResult> {
   if (record === undefined) throw new EmulatorError(404, `no import ${ctx.params.importId}`);
   // The emulator that received the upload stopped before it had checked it.
   if (record.uploaded_at !== undefined && record.outcome === undefined) processImport(store, record);
-  return { status: 200, body: importView(record, ctx.config.now(), ctx.config.processingDelayMs) };
+  return { status: 200, body: withUnlistedField(ctx.state.quirks, importView(record, ctx.config.now(), ctx.config.processingDelayMs)) };
 }
 
 /** Checks every line of the upload in the background and records the outcome. */

@@ -81,3 +81,6 @@ export function takeQuirk(quirks: Quirks, name: 'expired_upload_urls' | 'expired
   quirks[name]--;
   return true;
 }
+
+/** A record as read, with a field the spec does not list while quirk unknown_values is on, to test that clients keep tolerating them. */
+export const withUnlistedField = <T extends object>(quirks: Quirks, view: T) => (quirks.unknown_values ? { ...view, priority: 'normal' } : view);
