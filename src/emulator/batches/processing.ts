@@ -6,6 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { CsvError, parse } from 'csv-parse';
 import { CONTENT_COLUMN, RESULT_COLUMNS } from '../../schemas/batches.js';
 import { textLabels } from '../classifier.js';
+import { MAIN_THREAD_CHUNK_BYTES } from '../storage/jsonl-file.js';
 import type { JobStore } from '../stores/job-store.js';
 import { temporaryPathFor } from '../stores/files.js';
 import { NO_COUNTS, type BatchCounts, type BatchRecord } from './records.js';
@@ -150,8 +151,7 @@ function review(text: string): { result: string; labels: string } {
 
 /** The rows of a CSV as csv-parse reads it: a BOM and CRLF taken, blank lines skipped, a ragged row an error. */
 function csvRows(path: string, signal: AbortSignal): AsyncIterable<string[]> {
-  // Small chunks: each is parsed in one go, and requests arriving meanwhile wait for it.
-  return createReadStream(path, { highWaterMark: 64 * 1024, signal }).pipe(parse({ bom: true, skip_empty_lines: true }));
+  return createReadStream(path, { highWaterMark: MAIN_THREAD_CHUNK_BYTES, signal }).pipe(parse({ bom: true, skip_empty_lines: true }));
 }
 
 /** One CSV line: a cell is quoted when it holds a comma, a quote, a line break, or space at an end. */
