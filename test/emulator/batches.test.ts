@@ -115,7 +115,7 @@ describe('emulator: batches', () => {
     const cases: Array<[string, RegExp]> = [
       ['', /the CSV is empty/],
       ['\n\n', /the CSV is empty/],
-      ['id,Text\n1,hello\n', /no Content column; the columns are: id, Text/],
+      ['id,Text\n1,hello\n', /the header row has no Content column; its columns are: id, Text/],
       ['Content,id\nhello,1\nragged\n', /Invalid Record Length: expect 2, got 1 on line 3/],
       ['Content,id\n"unclosed,1\n', /Quote Not Closed/],
     ];

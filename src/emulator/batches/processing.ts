@@ -68,7 +68,7 @@ async function countRows(path: string, signal: AbortSignal): Promise<RowCount> {
     for await (const row of csvRows(path, signal)) {
       if (header === undefined) {
         header = row;
-        if (!header.includes(CONTENT_COLUMN)) return { error: `line 1: no ${CONTENT_COLUMN} column; the columns are: ${header.join(', ')}` };
+        if (!header.includes(CONTENT_COLUMN)) return { error: `the header row has no ${CONTENT_COLUMN} column; its columns are: ${header.join(', ')}` };
       } else {
         count++;
       }
