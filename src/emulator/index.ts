@@ -4,6 +4,7 @@ import type { ServiceVersion } from '../schemas/content.js';
 import { CURRENT_VERSION } from '../schemas/content.js';
 import { IMPORT_UPLOAD_TTL_SECONDS } from '../schemas/data.js';
 import { DataStore } from './stores/data-store.js';
+import { DecisionStore } from './stores/decision-store.js';
 import type { FaultSettings } from './http/faults.js';
 import type { RequestLogEntry } from './http/request-log.js';
 import { createEmulatorServer } from './http/server.js';
@@ -118,12 +119,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 async function openStores(dataDir: string | undefined): Promise<Stores> {
   const data = await DataStore.open(dataDir);
   try {
-    const [streams, olderImports, batches] = await Promise.all([
+    const [streams, decisions, olderImports, batches] = await Promise.all([
       StreamStore.open(data.root),
+      DecisionStore.open(data.root),
       JobStore.open<OlderImportRecord>(data.root, OLDER_IMPORTS),
       JobStore.open<BatchRecord>(data.root, BATCHES),
     ]);
-    return { data, streams, olderImports, batches };
+    return { data, streams, decisions, olderImports, batches };
   } catch (error) {
     await data.close();
     throw error;

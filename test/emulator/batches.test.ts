@@ -26,19 +26,19 @@ const CSV = { 'Content-Type': 'text/csv' };
 const UPLOAD = [
   '\uFEFFid,Content,Expected result,source',
   '1,you are stupid,review,app',
-  '2,"kill, he said ""now""",reject,web',
+  '2,"kill, he said ""now""",match,web',
   '3,"hello',
-  'there",approve,app',
-  '4,,approve,app',
+  'there",not_match,app',
+  '4,,not_match,app',
   '',
 ].join('\r\n');
 
 const RESULT = [
   'Content,Status,Service result,Expected result,Labels,id,source',
-  'you are stupid,SUCCESS,review,review,harassment,1,app',
-  '"kill, he said ""now""",SUCCESS,reject,reject,violence,2,web',
-  '"hello\r\nthere",SUCCESS,approve,approve,,3,app',
-  ',ERROR,,approve,,4,app',
+  'you are stupid,SUCCESS,review,review,,1,app',
+  '"kill, he said ""now""",SUCCESS,match,match,violence,2,web',
+  '"hello\r\nthere",SUCCESS,not_match,not_match,,3,app',
+  ',ERROR,,not_match,,4,app',
   '',
 ].join('\n');
 

@@ -11,8 +11,9 @@ const AREA_OF_STORE: Record<string, string> = {
   'stores/data-store.ts': 'data',
   'stores/data-records.ts': 'data',
   'stores/stream-store.ts': 'streams',
+  'stores/decision-store.ts': 'decisions',
 };
-const AREAS = ['batches', 'content', 'control', 'data', 'events', 'older-imports', 'streams', 'tokens'];
+const AREAS = ['batches', 'content', 'control', 'data', 'decisions', 'events', 'older-imports', 'streams', 'tokens'];
 
 /** Each emulator source file with the emulator files it imports, paths relative to src/emulator/. */
 function emulatorImports(): Array<{ file: string; imports: string[] }> {

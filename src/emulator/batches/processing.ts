@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CsvError, parse } from 'csv-parse';
 import { CONTENT_COLUMN, RESULT_COLUMNS } from '../../schemas/batches.js';
-import { textLabels } from '../classifier.js';
+import { strongestDecision, textLabels } from '../classifier.js';
 import { MAIN_THREAD_CHUNK_BYTES } from '../storage/jsonl-file.js';
 import type { JobStore } from '../stores/job-store.js';
 import { temporaryPathFor } from '../stores/files.js';
@@ -140,13 +140,13 @@ function resultRow(header: readonly string[]): (row: string[]) => string[] {
 }
 
 /**
- * The decision on one content item: reject when a label matches, review when one needs a human,
- * approve otherwise; the labels cell names the labels that matched or need review, `;`-separated.
+ * The decision on one content item, as a decision's: the result is the strongest label decision
+ * (match, review or not_match); the labels cell names the labels applied (those that matched), `;`-separated.
  */
 function review(text: string): { result: string; labels: string } {
-  const labels = textLabels([text]).filter(({ decision }) => decision !== 'not_match');
-  const result = labels.some(({ decision }) => decision === 'match') ? 'reject' : labels.length > 0 ? 'review' : 'approve';
-  return { result, labels: labels.map(({ label }) => label).join(';') };
+  const labels = textLabels([text]);
+  const applied = labels.flatMap(({ label, decision }) => (decision === 'match' ? [label] : []));
+  return { result: strongestDecision(labels.map(({ decision }) => decision)), labels: applied.join(';') };
 }
 
 /** The rows of a CSV as csv-parse reads it: a BOM and CRLF taken, blank lines skipped, a ragged row an error. */

@@ -8,6 +8,7 @@ import { batchRoutes } from '../batches/routes.js';
 import { contentRoutes } from '../content/routes.js';
 import { controlRoutes } from '../control/routes.js';
 import { dataRoutes } from '../data/routes.js';
+import { decisionRoutes } from '../decisions/routes.js';
 import { EmulatorError, errorBody } from './errors.js';
 import { eventRoutes } from '../events/routes.js';
 import { faultInjector, type Fault, type FaultDraw } from './faults.js';
@@ -21,7 +22,7 @@ import type { State } from '../stores/state.js';
 import { tokenRoutes } from '../tokens/routes.js';
 
 /** Every emulated area; a new area adds its route list here. */
-const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...olderImportRoutes, ...batchRoutes, ...controlRoutes];
+const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...decisionRoutes, ...olderImportRoutes, ...batchRoutes, ...controlRoutes];
 
 /** The service's own paths: delayed, faulted and logged. /_emulator is emulator control: none of these. */
 const isServicePath = (path: string) => path === '/v1' || path.startsWith('/v1/');

@@ -1,6 +1,7 @@
 import type { BatchRecord } from '../batches/records.js';
 import { CLASSIFIER_RULES } from '../classifier.js';
 import type { DataStore } from './data-store.js';
+import type { DecisionStore } from './decision-store.js';
 import type { JobStore } from './job-store.js';
 import type { OlderImportRecord } from '../older-imports/records.js';
 import type { RequestLogEntry } from '../http/request-log.js';
@@ -44,6 +45,8 @@ export interface State {
   data: DataStore;
   /** Livestreams and their parts: on disk, beside the data. */
   streams: StreamStore;
+  /** Decisions of the older operations: on disk, beside the data. */
+  decisions: DecisionStore;
   /** Older imports (POST /v1/import) and their uploads: on disk, beside the data. */
   olderImports: JobStore<OlderImportRecord>;
   /** Batches, their uploaded CSVs and result CSVs: on disk, beside the data. */
@@ -51,7 +54,7 @@ export interface State {
 }
 
 /** What an instance keeps on disk, in its data directory. */
-export type Stores = Pick<State, 'data' | 'streams' | 'olderImports' | 'batches'>;
+export type Stores = Pick<State, 'data' | 'streams' | 'decisions' | 'olderImports' | 'batches'>;
 
 export function createState(stores: Stores): State {
   return {
@@ -70,9 +73,9 @@ export function createState(stores: Stores): State {
 
 /** Back to a fresh instance's state, keeping the same object so handlers holding it see the reset. */
 export async function resetState(state: State): Promise<void> {
-  const { data, streams, olderImports, batches } = state;
-  Object.assign(state, createState({ data, streams, olderImports, batches }));
-  await Promise.all([data.clear(), streams.clear(), olderImports.clear(), batches.clear()]);
+  const { data, streams, decisions, olderImports, batches } = state;
+  Object.assign(state, createState({ data, streams, decisions, olderImports, batches }));
+  await Promise.all([data.clear(), streams.clear(), decisions.clear(), olderImports.clear(), batches.clear()]);
 }
 
 /** Uses up one of a counted quirk's remaining occurrences; true when there was one. */
