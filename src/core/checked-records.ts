@@ -1,7 +1,9 @@
-import { CsafeError } from './errors.js';
+import { CsafeError, InputError, InterruptedError } from './errors.js';
 import type { FailedFile } from './failed-file.js';
 import type { IOStreams } from './io.js';
 import type { JsonRecord } from './json-position.js';
+import { readRecords, type InputSource } from './readers.js';
+import { startSpinner } from './spinner.js';
 
 /**
  * An input record after checking: as it will be sent (its compact JSON, and the bytes it adds to
@@ -72,4 +74,45 @@ export async function* validRecords<T extends CheckedRecord>(records: AsyncItera
     else if (invalid === undefined) throw new CsafeError(`${problemLine(inputName, record)}: the input changed after it was checked; nothing more was sent`);
     else await setAside(invalid, inputName, record as InvalidRecord, io);
   }
+}
+
+/** What every line of a file to upload must be: why one is not, and how to fix the file. */
+export interface LineCheck {
+  problemOf(value: unknown): string | undefined;
+  /** The hint of the error that refuses the file: what each line must be, what to do. */
+  hint: string;
+}
+
+/** Problems printed before the rest are only counted: a dump that is wrong throughout must not flood the terminal. */
+const SHOWN_PROBLEMS = 20;
+/** How often the spinner's line count moves: often enough to see, rarely enough to cost nothing. */
+const SPINNER_EVERY_LINES = 10_000;
+
+/**
+ * Checks every line of a JSONL file before any of it is uploaded. Problems are printed as
+ * `file:line: field: expected …`; any problem ends the run with an InputError (exit 2) and
+ * nothing sent. Streamed: memory stays flat whatever the file size. A spinner on a terminal
+ * counts the lines.
+ */
+export async function checkEveryLine(source: InputSource, io: IOStreams, signal: AbortSignal, check: LineCheck): Promise<void> {
+  let invalid = 0;
+  // Printed once the spinner has stopped: a line written under it would be torn by its redraws.
+  const shown: string[] = [];
+  const problem = (line: number, text: string) => {
+    if (++invalid <= SHOWN_PROBLEMS) shown.push(problemLine(source.name, { line, problem: text }));
+  };
+  const spinner = await startSpinner(io, `Checking ${source.name}…`);
+  try {
+    for await (const record of readRecords(source, { jsonLines: true })) {
+      if (signal.aborted) throw new InterruptedError();
+      if (record.line % SPINNER_EVERY_LINES === 0) spinner.update(`Checking ${source.name}: line ${record.line}`);
+      const found = 'error' in record ? record.error : check.problemOf(record.value);
+      if (found !== undefined) problem(record.line, found);
+    }
+  } finally {
+    spinner.stop();
+    for (const line of shown) io.warn(line);
+  }
+  if (invalid > SHOWN_PROBLEMS) io.warn(`… and ${invalid - SHOWN_PROBLEMS} more invalid lines`);
+  if (invalid > 0) throw new InputError(`${source.name}: ${invalid} invalid ${invalid === 1 ? 'line' : 'lines'}; nothing was sent`, { hint: check.hint });
 }

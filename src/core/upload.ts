@@ -16,6 +16,8 @@ export interface UploadOptions {
   onProgress?: (progress: UploadProgress) => void;
   progressIntervalMs?: number;
   now: () => number;
+  /** The Content-Type the address was signed for (default application/json). */
+  contentType?: string;
 }
 
 /** A file of known size, read from disk; `size` is sent as Content-Length and no byte past it is read. */
@@ -44,7 +46,7 @@ export async function uploadFile(http: HttpClient, url: string, file: UploadFile
       return current;
     },
     length: file.size,
-    contentType: 'application/json',
+    contentType: options.contentType ?? 'application/json',
   };
   // Bytes read from disk by the request, sampled: counting them per chunk would cost more than drawing them.
   const report = () => options.onProgress?.({ sent: current?.bytesRead ?? 0, total: file.size, elapsedMs: options.now() - attemptStarted });

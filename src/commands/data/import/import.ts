@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { Context } from '../../../context.js';
+import { checkEveryLine, type LineCheck } from '../../../core/checked-records.js';
 import { InputError } from '../../../core/errors.js';
 import { parseOptions } from '../../../core/options.js';
 import { fileError } from '../../../core/readers.js';
@@ -11,15 +12,21 @@ import { positional, type App, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { importFile, type ImportedFile } from './upload.js';
 import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
-import { validateDataLines } from './validate.js';
 import { waitAndPrintRecord } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/wait.js';
+import { dataObjectProblem } from '../../../schemas/data.js';
 
 const importOptionsSchema = z.object({
   wait: z.boolean().default(false),
   timeout: z.string().optional(),
   validate: z.boolean().default(true),
 });
+
+/** Each line a data object with a non-empty string id. */
+const DATA_LINES: LineCheck = {
+  problemOf: dataObjectProblem,
+  hint: 'each line must be one JSON object with a non-empty string "id"; fix the lines above, or pass --no-validate to upload the file as it is',
+};
 
 export interface ImportOptions {
   wait: boolean;
@@ -75,7 +82,7 @@ async function uploadInput(ctx: Context, namespace: string, path: string, valida
   try {
     const { source } = input;
     const file: UploadFile = { path: input.path, size: await fileSize(source.name, input.path) };
-    if (validate) await validateDataLines(source, ctx.io, ctx.signal);
+    if (validate) await checkEveryLine(source, ctx.io, ctx.signal, DATA_LINES);
     else if (file.size === 0) throw new InputError(`${source.name}: is empty, expected at least one JSON record`);
     return await importFile({ http: await ctx.http(), io: ctx.io, now: () => ctx.now() }, namespace, file);
   } finally {
