@@ -1,11 +1,10 @@
-import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { Context } from '../../../context.js';
 import { checkEveryLine, type LineCheck } from '../../../core/checked-records.js';
 import { InputError } from '../../../core/errors.js';
 import { parseOptions } from '../../../core/options.js';
-import { fileError } from '../../../core/readers.js';
+import { regularFileSize } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
 import type { UploadFile } from '../../../core/upload.js';
 import { positional, type App, type Outcome } from '../../app.js';
@@ -81,21 +80,11 @@ async function uploadInput(ctx: Context, namespace: string, path: string, valida
   const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
   try {
     const { source } = input;
-    const file: UploadFile = { path: input.path, size: await fileSize(source.name, input.path) };
+    const file: UploadFile = { path: input.path, size: await regularFileSize(source.name, input.path) };
     if (validate) await checkEveryLine(source, ctx.io, ctx.signal, DATA_LINES);
     else if (file.size === 0) throw new InputError(`${source.name}: is empty, expected at least one JSON record`);
     return await importFile({ http: await ctx.http(), io: ctx.io, now: () => ctx.now() }, namespace, file);
   } finally {
     await input.remove();
-  }
-}
-
-async function fileSize(name: string, path: string): Promise<number> {
-  try {
-    const stats = await stat(path);
-    if (!stats.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
-    return stats.size;
-  } catch (error) {
-    throw fileError(name, error);
   }
 }
