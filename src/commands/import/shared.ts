@@ -20,7 +20,7 @@ function renderImport(record: OlderImport, io: IOStreams): string {
 export const printImport = (io: IOStreams, format: OutputFormat, record: OlderImport) => printResult(io, format, record, () => renderImport(record, io));
 
 /** Polls the import until it is COMPLETE or FAILED (spinner, --timeout: 124, Ctrl-C: 130, each naming the command that checks again). */
-export async function waitForImport(ctx: Context, importId: string, timeoutMs: number): Promise<OlderImport> {
+async function waitForImport(ctx: Context, importId: string, timeoutMs: number): Promise<OlderImport> {
   const http = await ctx.http();
   return waitForOne({
     io: ctx.io,
