@@ -5,7 +5,7 @@ _csafe() {
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 
   local global="--profile --api-key --base-url --timeout --max-retries --max-wait -o --output --json -v --verbose -q --quiet --no-color --insecure --emulator -h --help -V --version"
-  local commands="classify token auth config settings data import events stream emulator"
+  local commands="classify token auth config settings data import events stream decision emulator"
 
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json ndjson" -- "$cur")); return ;;
@@ -36,6 +36,7 @@ _csafe() {
     import) verbs="create get" ;;
     events) verbs="send example" ;;
     stream) verbs="watch parts" ;;
+    decision) verbs="create get" ;;
     emulator) verbs="start" ;;
   esac
   if [[ -n $verbs && -z $sub ]]; then COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return; fi
@@ -55,6 +56,8 @@ _csafe() {
     "events example") values="user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" ;;
     "stream watch") flags="--id --url" ;;
     "stream parts") flags="--id --chat --sender-id --sender-name --transcript --speaker --frame --audio --timestamp --captions --start --batch-size --max-batch-bytes --failed --unconfirmed --skip-invalid --follow --flush-interval --max-buffer"; files=1 ;;
+    "decision create") flags="--type --content --metadata --wait --timeout" ;;
+    "decision get") flags="--wait --timeout" ;;
     "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size" ;;
   esac
 

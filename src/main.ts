@@ -66,6 +66,7 @@ const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Pro
   { name: 'import', description: 'Older imports: a JSONL file of {type, data} lines (POST /v1/import); not `data import`', load: async () => (await import('./commands/import/index.js')).registerImport },
   { name: 'events', description: 'Backend events: validate and send, resumable and ordered', load: async () => (await import('./commands/events/index.js')).registerEvents },
   { name: 'stream', description: 'Livestreams: monitor a stream, push chat, transcripts, frames and audio as they happen', load: async () => (await import('./commands/stream/index.js')).registerStream },
+  { name: 'decision', description: 'Decisions (older operations): one piece of content reviewed asynchronously', load: async () => (await import('./commands/decision/index.js')).registerDecision },
   { name: 'emulator', description: 'A local Content Safety Service for offline development and tests', load: async () => (await import('./commands/emulator/index.js')).registerEmulator },
 ];
 

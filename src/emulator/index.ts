@@ -4,6 +4,7 @@ import type { ServiceVersion } from '../schemas/content.js';
 import { CURRENT_VERSION } from '../schemas/content.js';
 import { IMPORT_UPLOAD_TTL_SECONDS } from '../schemas/data.js';
 import { DataStore } from './stores/data-store.js';
+import { DecisionStore } from './stores/decision-store.js';
 import type { FaultSettings } from './http/faults.js';
 import type { RequestLogEntry } from './http/request-log.js';
 import { createEmulatorServer } from './http/server.js';
@@ -86,10 +87,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     uploadIdleTimeoutMs: options.uploadIdleTimeoutMs ?? 5 * 60_000,
     ...(options.faults !== undefined && { faults: options.faults }),
   };
-  const { data, streams } = await openStores(options.dataDir).catch((error: unknown) => {
+  const { data, streams, decisions } = await openStores(options.dataDir).catch((error: unknown) => {
     throw new EmulatorStartError('data_dir', systemReason(error));
   });
-  const state = createState(data, streams);
+  const state = createState(data, streams, decisions);
   const server = createEmulatorServer(config, state);
   await listen(server, options.port ?? DEFAULT_PORT, host).catch(async (error: unknown) => {
     await data.close();
@@ -116,7 +117,11 @@ async function openStores(dataDir: string | undefined) {
     await data.close();
     throw error;
   });
-  return { data, streams };
+  const decisions = await DecisionStore.open(data.root).catch(async (error: unknown) => {
+    await data.close();
+    throw error;
+  });
+  return { data, streams, decisions };
 }
 
 /** "no such file or directory" from "ENOENT: no such file or directory, mkdir '/proc/x'". */

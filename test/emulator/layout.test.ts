@@ -11,8 +11,9 @@ const AREA_OF_STORE: Record<string, string> = {
   'stores/data-store.ts': 'data',
   'stores/data-records.ts': 'data',
   'stores/stream-store.ts': 'streams',
+  'stores/decision-store.ts': 'decisions',
 };
-const AREAS = ['content', 'control', 'data', 'events', 'streams', 'tokens'];
+const AREAS = ['content', 'control', 'data', 'events', 'streams', 'tokens', 'decisions'];
 
 /** Each emulator source file with the emulator files it imports, paths relative to src/emulator/. */
 function emulatorImports(): Array<{ file: string; imports: string[] }> {

@@ -1,8 +1,7 @@
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
-import { InputError, UsageError } from '../../core/errors.js';
+import { InputError } from '../../core/errors.js';
 import { decodeText, detectImageType, readBoundedInput } from '../../core/input-files.js';
-import { parseJsonAt } from '../../core/json-position.js';
 import { CONTENT_LIMITS, type ContentPart } from '../../schemas/content.js';
 import { formatPath, type FieldProblem } from '../../schemas/issues.js';
 
@@ -35,32 +34,6 @@ export async function partsFromFiles(paths: readonly string[], stdin: Readable, 
 
 export const partsFromTexts = (texts: readonly string[]): SourcedPart[] =>
   texts.map((text) => ({ origin: '--text', part: { type: 'text', text } }));
-
-/** `--metadata k=v` (repeatable) and `--metadata @file.json`, merged in order. */
-export async function parseMetadata(specs: readonly string[], stdin: Readable, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
-  if (specs.length === 0) return undefined;
-  const metadata: Record<string, unknown> = {};
-  for (const spec of specs) {
-    if (spec.startsWith('@')) {
-      Object.assign(metadata, await readMetadataFile(spec.slice(1), stdin, signal));
-      continue;
-    }
-    const equals = spec.indexOf('=');
-    if (equals <= 0) throw new UsageError(`--metadata: expected key=value or @file.json, got "${spec}"`);
-    metadata[spec.slice(0, equals)] = spec.slice(equals + 1);
-  }
-  return metadata;
-}
-
-/** Read like any input file: bounded, so `@/dev/zero` fails fast, and a FIFO still answers Ctrl-C. */
-async function readMetadataFile(path: string, stdin: Readable, signal?: AbortSignal): Promise<Record<string, unknown>> {
-  const text = (await readBoundedInput(path, stdin, CONTENT_LIMITS.requestBytes, signal)).toString('utf8');
-  const parsed = parseJsonAt(text, 1);
-  if ('error' in parsed) throw new InputError(`${path}:${parsed.line}: ${parsed.error}`);
-  const { value } = parsed;
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${path}: expected a JSON object of metadata`);
-  return value as Record<string, unknown>;
-}
 
 /** The flag a top-level request field comes from, for problems that concern no file. */
 const FLAG_OF_FIELD: Record<string, string> = { user_id: '--user-id', content_id: '--content-id', metadata: '--metadata' };

@@ -1,13 +1,14 @@
 import { classifyContent, requestProblems, type ClassifyResponse } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../core/errors.js';
+import { parseMetadata } from '../../core/json-flags.js';
 import { printResult } from '../../core/output.js';
 import { startSpinner } from '../../core/spinner.js';
-import type { ContentRequest } from '../../schemas/content.js';
+import { CONTENT_LIMITS, type ContentRequest } from '../../schemas/content.js';
 import type { Outcome } from '../app.js';
 import { failOnHolds, labelRows } from './labels.js';
 import type { ClassifyOptions } from './options.js';
-import { describeForFiles, parseMetadata, partsFromFiles, partsFromTexts } from './parts.js';
+import { describeForFiles, partsFromFiles, partsFromTexts } from './parts.js';
 import { renderLabels } from './render.js';
 
 export async function classifyFiles(ctx: Context, files: readonly string[], options: ClassifyOptions, userId: string | undefined): Promise<Outcome> {
@@ -22,7 +23,7 @@ export async function classifyFiles(ctx: Context, files: readonly string[], opti
     content: parts.map((p) => p.part),
     user_id: userId,
     ...(options.contentId !== undefined && { content_id: options.contentId }),
-    ...(await parseMetadata(options.metadata, ctx.io.stdin, ctx.signal).then((metadata) => metadata && { metadata })),
+    ...(await parseMetadata(options.metadata, { stdin: ctx.io.stdin, maxBytes: CONTENT_LIMITS.requestBytes, signal: ctx.signal }).then((metadata) => metadata && { metadata })),
   };
   const problems = requestProblems(request, options.apiVersion);
   if (problems.length > 0) throw new InputError(problems.map((p) => describeForFiles(p, parts)).join('\n'));

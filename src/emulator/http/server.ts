@@ -7,6 +7,7 @@ import { parseJsonBody, readBody } from './body.js';
 import { contentRoutes } from '../content/routes.js';
 import { controlRoutes } from '../control/routes.js';
 import { dataRoutes } from '../data/routes.js';
+import { decisionRoutes } from '../decisions/routes.js';
 import { EmulatorError, errorBody } from './errors.js';
 import { eventRoutes } from '../events/routes.js';
 import { faultInjector, type Fault, type FaultDraw } from './faults.js';
@@ -20,7 +21,7 @@ import type { State } from '../stores/state.js';
 import { tokenRoutes } from '../tokens/routes.js';
 
 /** Every emulated area; a new area adds its route list here. */
-const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...storageRoutes, ...controlRoutes];
+const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...decisionRoutes, ...storageRoutes, ...controlRoutes];
 
 /** The service's own paths: delayed, faulted and logged. /_emulator is emulator control: none of these. */
 const isServicePath = (path: string) => path === '/v1' || path.startsWith('/v1/');

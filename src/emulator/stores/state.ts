@@ -1,5 +1,6 @@
 import { CLASSIFIER_RULES } from '../classifier.js';
 import type { DataStore } from './data-store.js';
+import type { DecisionStore } from './decision-store.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import type { StreamStore } from './stream-store.js';
 import { TokenTable } from './token-table.js';
@@ -39,12 +40,15 @@ export interface State {
   data: DataStore;
   /** Livestreams and their parts: on disk, beside the data. */
   streams: StreamStore;
+  /** Decisions of the older operations: on disk, beside the data. */
+  decisions: DecisionStore;
 }
 
-export function createState(data: DataStore, streams: StreamStore): State {
+export function createState(data: DataStore, streams: StreamStore, decisions: DecisionStore): State {
   return {
     data,
     streams,
+    decisions,
     tokens: new TokenTable(),
     requests: [],
     nextRequestSeq: 1,
@@ -59,8 +63,8 @@ export function createState(data: DataStore, streams: StreamStore): State {
 
 /** Back to a fresh instance's state, keeping the same object so handlers holding it see the reset. */
 export async function resetState(state: State): Promise<void> {
-  Object.assign(state, createState(state.data, state.streams));
-  await Promise.all([state.data.clear(), state.streams.clear()]);
+  Object.assign(state, createState(state.data, state.streams, state.decisions));
+  await Promise.all([state.data.clear(), state.streams.clear(), state.decisions.clear()]);
 }
 
 /** Uses up one of a counted quirk's remaining occurrences; true when there was one. */

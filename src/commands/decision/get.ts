@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { getDecision } from '../../api/decisions.js';
+import type { Context } from '../../context.js';
+import { waitTimeoutMs } from '../../core/wait.js';
+import { positional, type App, type Outcome } from '../app.js';
+import { printDecision, settledOutcome, waitForDecision } from './show.js';
+
+export function registerDecisionGet(group: Command, app: App): void {
+  group
+    .command('get')
+    .description('Show a decision: status, result and labels (GET /v1/decisions/{decision_id})')
+    .argument('<decision-id>', 'as printed by `decision create`')
+    .option('--wait', 'poll while it is PENDING, until SUCCESS or ERROR (exit 1 on ERROR)')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever); the timeout of each request goes before the command')
+    .addHelpText('after', `
+The decision's fields (a result not known yet shows as none, fields the spec does not list as they
+came), then its labels as a table: name, applied, explanation. --json prints it as returned.
+
+Examples:
+  csafe decision get dec_123 --wait
+  csafe decision get dec_123 --json | jq '.labels[] | select(.applied)'`)
+    .action(app.action(async (ctx, command) => {
+      const [decisionId] = positional(command) as [string];
+      const options = command.opts() as { wait?: boolean; timeout?: string };
+      return decisionGetRun(ctx, decisionId, { wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });
+    }));
+}
+
+export async function decisionGetRun(ctx: Context, decisionId: string, options: { wait: boolean; timeoutMs: number }): Promise<Outcome | void> {
+  const format = await ctx.outputFormat();
+  if (!options.wait) return printDecision(ctx.io, format, await getDecision(await ctx.http(), decisionId));
+  const decision = await waitForDecision(ctx, decisionId, options.timeoutMs);
+  await printDecision(ctx.io, format, decision);
+  return settledOutcome(ctx.io, decision);
+}

@@ -1,0 +1,55 @@
+import { getDecision } from '../../api/decisions.js';
+import type { Context } from '../../context.js';
+import type { IOStreams } from '../../core/io.js';
+import { printResult, renderRecord, renderTable, type Column, type OutputFormat } from '../../core/output.js';
+import { shellWord, waitForOne } from '../../core/wait.js';
+import { isDecisionSettled, type Decision } from '../../schemas/decisions.js';
+import type { Outcome } from '../app.js';
+
+type DecisionLabel = NonNullable<Decision['labels']>[number];
+
+const LABEL_COLUMNS: Column<DecisionLabel>[] = [
+  { header: 'NAME', value: (label) => label.name },
+  { header: 'APPLIED', value: (label) => (label.applied ? 'yes' : 'no'), style: (label, text, color) => (label.applied ? color.red(text) : text) },
+  { header: 'EXPLANATION', value: (label) => label.explanation ?? '' },
+];
+
+/**
+ * A decision as field/value pairs (its status, result or `none`, metadata, and any field the spec
+ * does not list, as it came), then its labels as a table; --json prints it as the service returned it.
+ */
+export async function printDecision(io: IOStreams, format: OutputFormat, decision: Decision & { type?: string }): Promise<void> {
+  await printResult(io, format, decision, () => {
+    const { decision_id, type, decision_status: status, result, labels, ...rest } = decision;
+    const record = renderRecord({ decision_id, ...(type !== undefined && { type }), status, result: result ?? 'none', ...rest }, io);
+    return `${record}${labels?.length ? renderTable(labels, LABEL_COLUMNS, io) : 'labels: none\n'}`;
+  });
+}
+
+/** Polls the decision while it is PENDING (spinner, --timeout → 124, Ctrl-C → 130, each with the command that checks again). */
+export async function waitForDecision(ctx: Context, decisionId: string, timeoutMs: number): Promise<Decision> {
+  const http = await ctx.http();
+  return waitForOne({
+    io: ctx.io,
+    now: () => ctx.now(),
+    sleep: (ms) => ctx.sleep(ms),
+    timeoutMs,
+    get: () => getDecision(http, decisionId),
+    isDone: (decision) => isDecisionSettled(decision.decision_status),
+    describe: `decision ${decisionId}`,
+    progress: (decision) => decision.decision_status,
+    checkAgain: `csafe decision get ${shellWord(decisionId)} --wait`,
+  });
+}
+
+/** A settled decision's outcome: exit 1 when it ended ERROR, with why when the service said. */
+export function settledOutcome(io: IOStreams, decision: Decision): Outcome {
+  const failed = decision.decision_status === 'ERROR';
+  if (failed) io.warn(`decision ${decision.decision_id} ended ERROR${errorMessageOf(decision)}`);
+  return { kind: 'followed', failed };
+}
+
+const errorMessageOf = (decision: Decision) => {
+  const message = (decision as { error?: { message?: unknown } }).error?.message;
+  return typeof message === 'string' ? `: ${message}` : '';
+};

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { decisionCreateRun, type DecisionCreateOptions } from '../../../src/commands/decision/create.js';
+import { ExitCode, InputError, UsageError } from '../../../src/core/errors.js';
+import { commandTest, exitCodeOf, jsonBody } from '../../helpers/context.js';
+
+const options = (given: Partial<DecisionCreateOptions>): DecisionCreateOptions => ({ metadata: [], wait: false, timeoutMs: Infinity, ...given });
+const DECISION = /^\/v1\/decisions\/dec_[0-9a-f]{24}$/;
+
+test('decision create sends type, content and metadata, and prints the id, type and metadata', async (t) => {
+  const run = await commandTest(t, { flags: { json: true } });
+  run.expect({ method: 'POST', path: '/v1/decisions', body: jsonBody({ type: 'text', content: { text: 'see you' }, metadata: { source: 'app', n: 1 } }) });
+  writeFileSync(join(run.dir, 'meta.json'), '{"n": 1}');
+
+  const code = await exitCodeOf(decisionCreateRun(run.ctx, options({ type: 'text', content: '{"text":"see you"}', metadata: ['source=app', `@${join(run.dir, 'meta.json')}`] })));
+
+  assert.equal(code, ExitCode.ok, run.stderr());
+  const created = JSON.parse(run.stdout());
+  assert.match(created.decision_id, /^dec_/);
+  assert.deepEqual({ type: created.type, metadata: created.metadata }, { type: 'text', metadata: { source: 'app', n: 1 } });
+});
+
+test('decision create --content @- reads the content from stdin; the table names each field', async (t) => {
+  const run = await commandTest(t, { flags: { output: 'table' }, stdin: { text: '{"title": "bike"}\n' } });
+  run.expect({ method: 'POST', path: '/v1/decisions', body: jsonBody({ type: 'listing', content: { title: 'bike' } }) });
+
+  assert.equal(await exitCodeOf(decisionCreateRun(run.ctx, options({ type: 'listing', content: '@-' }))), ExitCode.ok);
+
+  const rows = run.stdout().trim().split('\n').map((line) => line.split('\t'));
+  assert.deepEqual(rows.map(([field]) => field), ['FIELD', 'decision_id', 'type', 'metadata']);
+  assert.deepEqual(rows.slice(2), [['type', 'listing'], ['metadata', '{}']]);
+});
+
+test('decision create --wait polls on the fixed clock until SUCCESS, then shows the decision with its type', async (t) => {
+  const run = await commandTest(t, { flags: { json: true }, emulator: { processingDelayMs: 3_000 } });
+  // Pending at 0 s and 1 s, settled at 3 s.
+  run.expect({ method: 'POST', path: '/v1/decisions' }, { method: 'GET', path: DECISION, times: 3 });
+
+  const code = await exitCodeOf(decisionCreateRun(run.ctx, options({ type: 'text', content: '{"text":"I will kill you"}', wait: true })));
+
+  assert.equal(code, ExitCode.ok, run.stderr());
+  const decision = JSON.parse(run.stdout());
+  assert.deepEqual([decision.type, decision.decision_status, decision.result], ['text', 'SUCCESS', 'match']);
+  assert.ok(decision.labels.some((label: { name: string; applied: boolean }) => label.name === 'violence' && label.applied));
+});
+
+test('decision create --wait on content the service cannot process ends ERROR: exit 1, with why', async (t) => {
+  const run = await commandTest(t, { flags: { json: true }, emulator: { processingDelayMs: 0 } });
+  run.expect({ method: 'POST', path: '/v1/decisions' }, { method: 'GET', path: DECISION });
+
+  const code = await exitCodeOf(decisionCreateRun(run.ctx, options({ type: 'listing', content: '{"price": 12}', wait: true })));
+
+  assert.equal(code, ExitCode.failure);
+  const { decision_id: id, decision_status: status } = JSON.parse(run.stdout());
+  assert.equal(status, 'ERROR');
+  assert.equal(run.stderr(), `decision ${id} ended ERROR: the content holds no text to review\n`);
+});
+
+const refused = async (t: Parameters<typeof commandTest>[0], given: Partial<DecisionCreateOptions>, errorClass: typeof UsageError | typeof InputError, message: string, files: Record<string, string> = {}) => {
+  const run = await commandTest(t);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(run.dir, name), text);
+  const withPaths = JSON.parse(JSON.stringify(given).replaceAll('@DIR/', `@${run.dir}/`)) as Partial<DecisionCreateOptions>;
+  const error = await decisionCreateRun(run.ctx, options(withPaths)).then(() => undefined, (failure: unknown) => failure);
+  assert.ok(error instanceof errorClass, String(error));
+  assert.equal(error.message.replaceAll(`${run.dir}/`, ''), message);
+  assert.equal(await exitCodeOf(Promise.reject(error)), ExitCode.usage);
+  // Strict mode: nothing was expected, so nothing may have been sent.
+};
+
+test('decision create refuses invalid --content before sending anything (exit 2, the flag named)', async (t) => {
+  await t.test('inline JSON that breaks', (t) => refused(t, { type: 'text', content: '{"text": }' }, InputError, `--content: invalid JSON at column 10: Unexpected token '}'`));
+  await t.test('an array', (t) => refused(t, { type: 'text', content: '["x"]' }, InputError, '--content: expected a JSON object (its fields depend on --type), got an array'));
+  await t.test('a file whose JSON breaks on line 3', (t) =>
+    refused(t, { type: 'listing', content: '@DIR/listing.json' }, InputError, `--content: listing.json:3: invalid JSON at column 3: Expected double-quoted property name`, {
+      'listing.json': '{\n  "title": "bike",\n  }\n',
+    }));
+  await t.test('a file that is not there', (t) => refused(t, { type: 'listing', content: '@DIR/missing.json' }, InputError, 'missing.json: no such file'));
+  await t.test('no --content', (t) => refused(t, { type: 'text' }, UsageError, '--content: is required: expected a JSON object (its fields depend on type)'));
+});
+
+test('decision create refuses a missing or empty --type and bad --metadata before sending anything', async (t) => {
+  await t.test('no --type', (t) => refused(t, { content: '{}' }, UsageError, '--type: is required: the kind of content to review, e.g. text'));
+  await t.test('an empty --type', (t) => refused(t, { type: '', content: '{}' }, UsageError, '--type: expected a non-empty string (the kind of content to review, e.g. text)'));
+  await t.test('--metadata without =', (t) => refused(t, { type: 'text', content: '{}', metadata: ['source'] }, UsageError, '--metadata: expected key=value or @file.json, got "source"'));
+  await t.test('--metadata @file holding an array', (t) =>
+    refused(t, { type: 'text', content: '{}', metadata: ['@DIR/meta.json'] }, InputError, '--metadata: meta.json: expected a JSON object of metadata, got an array', { 'meta.json': '[1]' }));
+});
