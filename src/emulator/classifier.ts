@@ -156,6 +156,13 @@ export function textLabels(texts: readonly string[]): TextLabel[] {
   );
 }
 
+/** How strong a decision is, to pick the strongest of several. */
+const STRENGTH: Readonly<Record<Decision, number>> = { not_match: 0, review: 1, match: 2 };
+
+/** The strongest of some label decisions (match, then review, then not_match); not_match when there are none. */
+export const strongestDecision = (decisions: readonly Decision[]): Decision =>
+  decisions.reduce<Decision>((strongest, decision) => (STRENGTH[decision] > STRENGTH[strongest] ? decision : strongest), 'not_match');
+
 function scoreLabel({ label, rules }: LabelRules, texts: readonly string[]): LabelScore {
   if (texts.length === 0) return { label, score: null, decision: 'not_match', escalation: 'none' };
   const text = texts.join('\n');

@@ -9,7 +9,10 @@ import type { FaultSettings } from './http/faults.js';
 import type { RequestLogEntry } from './http/request-log.js';
 import { createEmulatorServer } from './http/server.js';
 import type { EmulatorConfig } from './config.js';
-import { createState } from './stores/state.js';
+import { createState, type Stores } from './stores/state.js';
+import { JobStore } from './stores/job-store.js';
+import { OLDER_IMPORTS, type OlderImportRecord } from './older-imports/records.js';
+import { BATCHES, type BatchRecord } from './batches/records.js';
 import { StreamStore } from './stores/stream-store.js';
 
 export interface EmulatorOptions {
@@ -27,7 +30,7 @@ export interface EmulatorOptions {
   processingDelayMs?: number;
   /** Lifetime of an import's pre-signed upload URL (12 hours, as the spec says, by default). */
   uploadTtlMs?: number;
-  /** Where namespaces, requests, uploads, outputs, streams and the signing secret persist; a private temporary directory when absent. */
+  /** Where namespaces, requests, uploads, outputs, streams, older imports, batches and the signing secret persist; a private temporary directory when absent. */
   dataDir?: string;
   now?: () => number;
   /** How long a client may take to send a request's headers (60 s by default); then the connection is closed. */
@@ -87,12 +90,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     uploadIdleTimeoutMs: options.uploadIdleTimeoutMs ?? 5 * 60_000,
     ...(options.faults !== undefined && { faults: options.faults }),
   };
-  const { data, streams, decisions } = await openStores(options.dataDir).catch((error: unknown) => {
+  const stores = await openStores(options.dataDir).catch((error: unknown) => {
     throw new EmulatorStartError('data_dir', systemReason(error));
   });
-  const state = createState(data, streams, decisions);
+  const { data, streams, olderImports, batches } = stores;
+  const state = createState(stores);
   const server = createEmulatorServer(config, state);
   await listen(server, options.port ?? DEFAULT_PORT, host).catch(async (error: unknown) => {
+    await Promise.all([olderImports.close(), batches.close()]);
     await data.close();
     throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new EmulatorStartError('port_in_use', '') : error;
   });
@@ -105,23 +110,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requests: () => [...state.requests],
     close: async () => {
       await close(server);
-      await streams.settle();
+      await Promise.all([streams.settle(), olderImports.close(), batches.close()]);
       await data.close();
     },
   };
 }
 
-async function openStores(dataDir: string | undefined) {
+async function openStores(dataDir: string | undefined): Promise<Stores> {
   const data = await DataStore.open(dataDir);
-  const streams = await StreamStore.open(data.root).catch(async (error: unknown) => {
+  try {
+    const [streams, decisions, olderImports, batches] = await Promise.all([
+      StreamStore.open(data.root),
+      DecisionStore.open(data.root),
+      JobStore.open<OlderImportRecord>(data.root, OLDER_IMPORTS),
+      JobStore.open<BatchRecord>(data.root, BATCHES),
+    ]);
+    return { data, streams, decisions, olderImports, batches };
+  } catch (error) {
     await data.close();
     throw error;
-  });
-  const decisions = await DecisionStore.open(data.root).catch(async (error: unknown) => {
-    await data.close();
-    throw error;
-  });
-  return { data, streams, decisions };
+  }
 }
 
 /** "no such file or directory" from "ENOENT: no such file or directory, mkdir '/proc/x'". */

@@ -20,6 +20,7 @@ export const ERROR_TYPES = {
   404: 'not_found',
   405: 'method_not_allowed',
   408: 'request_timeout',
+  409: 'conflict',
   411: 'length_required',
   413: 'request_too_large',
   415: 'unsupported_media_type',

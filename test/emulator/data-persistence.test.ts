@@ -4,22 +4,11 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
-import { startEmulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { addData, getRecord, jsonl, put, requestImport, waitForTerminal } from './data-support.js';
-import { call } from './support.js';
+import { call, withEmulator } from './support.js';
 
 const PHOTO_SCHEMA = { schema: { photo: { content_type: 'image_url' } } };
-
-/** Starts an emulator on the data directory, runs `use`, and closes it whatever happens. */
-async function withEmulator<T>(options: EmulatorOptions, use: (emulator: Awaited<ReturnType<typeof startEmulator>>) => Promise<T>): Promise<T> {
-  const emulator = await startEmulator({ port: 0, processingDelayMs: 0, ...options });
-  try {
-    return await use(emulator);
-  } finally {
-    await emulator.close();
-  }
-}
 
 describe('emulator: data directory', () => {
   test('a restarted emulator answers for earlier requests, upload URLs and data URLs, under the earlier settings', async () => {

@@ -13,7 +13,7 @@ const AREA_OF_STORE: Record<string, string> = {
   'stores/stream-store.ts': 'streams',
   'stores/decision-store.ts': 'decisions',
 };
-const AREAS = ['content', 'control', 'data', 'events', 'streams', 'tokens', 'decisions'];
+const AREAS = ['batches', 'content', 'control', 'data', 'decisions', 'events', 'older-imports', 'streams', 'tokens'];
 
 /** Each emulator source file with the emulator files it imports, paths relative to src/emulator/. */
 function emulatorImports(): Array<{ file: string; imports: string[] }> {

@@ -48,6 +48,16 @@ export function useTestEmulator(options: EmulatorOptions = {}): RunningEmulator 
   };
 }
 
+/** An emulator (no processing delay unless given) for the length of `use`, closed whatever happens. */
+export async function withEmulator<T>(options: EmulatorOptions, use: (emulator: RunningEmulator) => Promise<T>): Promise<T> {
+  const emulator = await startTestEmulator({ processingDelayMs: 0, ...options });
+  try {
+    return await use(emulator);
+  } finally {
+    await emulator.close();
+  }
+}
+
 /** Raw HTTP, on purpose: these tests check the emulator itself, not the client. */
 export async function call(emulator: RunningEmulator, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
   const key = options.key === undefined ? emulator.apiKey : options.key;
@@ -60,6 +70,13 @@ export async function call(emulator: RunningEmulator, method: string, path: stri
   const response = await fetch(`${emulator.baseUrl}${path}`, { method, headers, body });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+/** A call that must answer 200: its JSON body. */
+export async function callOk<T>(emulator: RunningEmulator, method: string, path: string, options: CallOptions = {}): Promise<T> {
+  const reply = await call(emulator, method, path, options);
+  assert.equal(reply.status, 200, `${method} ${path}: ${JSON.stringify(reply.body)}`);
+  return reply.body as T;
 }
 
 export const resetEmulator = async (emulator: RunningEmulator) => {

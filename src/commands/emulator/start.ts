@@ -40,9 +40,9 @@ export function registerEmulatorStart(group: Command, app: App): void {
     .option('--faults <list>', `faults to inject: ${FAULT_KINDS.join(',')}`, FAULT_KINDS.join(','))
     .option('--seed <n>', 'seed of the fault sequence, to replay a failure', '1')
     .option('--fault-delay <ms>', 'how long a timeout fault holds its response (above the client timeout)', '65000')
-    .option('--processing-delay <duration>', 'how long namespace data takes to process (queued, then ingesting)', '1s')
-    .option('--upload-ttl <duration>', 'lifetime of pre-signed import upload URLs', '12h')
-    .option('--data-dir <dir>', 'keep namespaces, requests, uploads, streams and the URL signing secret here, across restarts')
+    .option('--processing-delay <duration>', 'how long namespace data, older imports and batches take to process', '1s')
+    .option('--upload-ttl <duration>', 'lifetime of pre-signed namespace import upload URLs (older imports and batches: 1 hour)', '12h')
+    .option('--data-dir <dir>', 'keep namespaces, requests, uploads, streams, older imports, batches and the URL signing secret here, across restarts')
     .option('--request-log-size <n>', 'how many of the latest requests GET /_emulator/requests keeps', '10000')
     .addHelpText('after', `
 Faults: 429 (Retry-After 1 s, seconds or HTTP-date) and 503 are answered without processing;
@@ -53,6 +53,10 @@ Without --data-dir, namespace data and streams live in a temporary directory rem
 
 Inspection: GET /_emulator/streams/NS lists a namespace's stream ids, and
 GET /_emulator/streams/NS/ID shows a stream's address and its parts as received, with their labels.
+
+Older operations: POST /v1/import and POST /v1/batches hand out upload URLs valid 1 hour;
+POST /_emulator/batches/ID/cancel cancels a batch (the spec shows no cancel call). Quirks
+(POST /_emulator/quirks): expired_upload_urls N, expired_download_urls N, failing_uploads N.
 
 Control endpoints (/_emulator/*) need the API key; requests carrying another site's
 Origin are refused (403), and JSON endpoints take only Content-Type: application/json (415).

@@ -69,6 +69,7 @@ const quirkCount = z.number({ error: 'expected a whole number' }).int({ error: '
 const quirksSchema = z.strictObject({
   unknown_values: z.boolean({ error: 'expected true or false' }).optional(),
   expired_upload_urls: quirkCount.optional(),
+  expired_download_urls: quirkCount.optional(),
   failing_uploads: quirkCount.optional(),
 });
 

@@ -1,30 +1,13 @@
-import { createReadStream } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { LineTooLongError, readJsonRecords } from '../../core/record-reader.js';
 import { dataObjectProblem, isDataObject, type DataObject, type NamespaceSchema } from '../../schemas/data.js';
-import { nestingProblem } from '../http/body.js';
+import { checkJsonLines, jsonLinesOf } from '../storage/jsonl-file.js';
 
 export type CheckOutcome = { data_count: number } | { error: string };
 
-/**
- * Checks an uploaded JSONL file as csafe's own check reads it (core/record-reader, one record a
- * line), streamed so memory stays flat whatever its size: each non-blank line must be a data
- * object in which `fault` finds nothing wrong. The first line that fails fails the import, named
- * by its number.
- */
+/** Each non-blank line of the file must be a data object in which `fault` finds nothing wrong. */
 export async function checkImportFile(path: string, fault: (object: DataObject) => string | undefined): Promise<CheckOutcome> {
-  let count = 0;
-  try {
-    for await (const record of importRecords(path)) {
-      const problem = 'error' in record ? record.error : dataObjectProblem(record.value) ?? fault(record.value as DataObject);
-      if (problem !== undefined) return { error: `line ${record.line}: ${problem}` };
-      count++;
-    }
-  } catch (error) {
-    if (error instanceof LineTooLongError) return { error: `line ${error.line}: ${error.message}` };
-    throw error;
-  }
-  return { data_count: count };
+  const checked = await checkJsonLines(path, (value) => dataObjectProblem(value) ?? fault(value as DataObject));
+  return 'error' in checked ? checked : { data_count: checked.count };
 }
 
 /**
@@ -47,7 +30,7 @@ export function checkInWorker(path: string, schema: NamespaceSchema, signal: Abo
 /** The objects of a file that checkImportFile passed, a chunk's worth at a time. */
 export async function* importedObjects(path: string): AsyncGenerator<DataObject[]> {
   let objects: DataObject[] = [];
-  for await (const record of importRecords(path)) {
+  for await (const record of jsonLinesOf(path)) {
     if ('value' in record && isDataObject(record.value)) objects.push(record.value);
     if (objects.length >= OBJECTS_PER_CHUNK) {
       yield objects;
@@ -59,6 +42,3 @@ export async function* importedObjects(path: string): AsyncGenerator<DataObject[
 
 /** Enough objects at a time that a large import's output is written in few pieces. */
 const OBJECTS_PER_CHUNK = 1_000;
-
-const importRecords = (path: string) =>
-  readJsonRecords(createReadStream(path, { highWaterMark: 1 << 20 }), { jsonLines: true, allowEmpty: true, lineProblem: nestingProblem });

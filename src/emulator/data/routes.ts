@@ -8,11 +8,12 @@ import { newRequestId } from '../stores/ids.js';
 import { EmulatorError } from '../http/errors.js';
 import { processImport } from './imports.js';
 import { baseUrlOf, reviewUrl } from '../http/links.js';
-import { importObject, outputObject } from './object-store.js';
+import { dataStorageRoutes, importObject, outputObject } from './storage.js';
 import { reviewRoutes } from './review.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
-import { presignedUrl, toWholeSecond } from '../stores/signing.js';
-import { takeQuirk } from '../stores/state.js';
+import { presignedUrl } from '../stores/signing.js';
+import { uploadExpiresAt } from '../storage/object-store.js';
+import { withUnlistedField } from '../stores/state.js';
 import { namespaceParam, validateBody } from '../http/validation.js';
 
 /** The spec gives no limit for namespace data; the emulator takes the 6 MB of POST /v1/content. */
@@ -25,6 +26,7 @@ export const dataRoutes: readonly Route[] = [
   { method: 'GET', pattern: '/v1/data/:namespace/requests/:requestId', maxBodyBytes: 0, auth: true, handle: getRequest },
   control('GET', '/_emulator/data/:namespace', listObjects),
   ...reviewRoutes,
+  ...dataStorageRoutes,
 ];
 
 async function putSettings(ctx: RouteContext): Promise<RouteResult> {
@@ -60,7 +62,7 @@ async function requestImport(ctx: RouteContext): Promise<RouteResult> {
   validateBody(z.strictObject({}), ctx.json() ?? {});
   const now = ctx.config.now();
   const requestId = newRequestId();
-  const expiresAt = takeQuirk(ctx.state.quirks, 'expired_upload_urls') ? toWholeSecond(now) - 1000 : toWholeSecond(now + ctx.config.uploadTtlMs);
+  const expiresAt = uploadExpiresAt(ctx, ctx.config.uploadTtlMs);
   await ctx.state.data.addRequest({ kind: 'import', namespace, request_id: requestId, created_at: now, upload_expires_at: expiresAt });
   const upload = importObject(namespace, requestId);
   const uploadUrl = presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), upload, expiresAt);
@@ -77,8 +79,7 @@ async function getRequest(ctx: RouteContext): Promise<RouteResult> {
   const timing: Timing = { now: ctx.config.now(), processingDelayMs: ctx.config.processingDelayMs };
   const reviewLink = (id: string) => reviewUrl(ctx.state.data.secret, baseUrlOf(ctx.req), record.namespace, id);
   const view = record.kind === 'add' ? addRecordView(record, timing, reviewLink) : importView(ctx, record, timing);
-  // A field the spec does not list, to test that clients keep tolerating them.
-  return { status: 200, body: ctx.state.quirks.unknown_values ? { ...view, priority: 'normal' } : view };
+  return { status: 200, body: withUnlistedField(ctx.state.quirks, view) };
 }
 
 function importView(ctx: RouteContext, record: ImportRequest, timing: Timing) {

@@ -1,7 +1,8 @@
-import { classify } from '../classifier.js';
+import { classify, strongestDecision } from '../classifier.js';
 import { EmulatorError } from '../http/errors.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { validateBody } from '../http/validation.js';
+import { withUnlistedField } from '../stores/state.js';
 import { newDecisionId, type DecisionOutcome, type StoredDecision } from '../stores/decision-store.js';
 import { createDecisionRequestSchema } from '../../schemas/decisions.js';
 
@@ -26,8 +27,7 @@ async function getDecision(ctx: RouteContext): Promise<RouteResult> {
   const decision = await ctx.state.decisions.get(decisionId);
   if (decision === undefined) throw new EmulatorError(404, `no decision ${decisionId}`);
   const view = decisionView(decision, ctx.config.now() - decision.created_at >= ctx.config.processingDelayMs);
-  // A field the spec does not list, to test that clients keep tolerating them.
-  return { status: 200, body: ctx.state.quirks.unknown_values ? { ...view, priority: 'normal' } : view };
+  return { status: 200, body: withUnlistedField(ctx.state.quirks, view) };
 }
 
 /** The Decision resource: PENDING until processed, then SUCCESS with the result and labels, or ERROR with why. */
@@ -36,9 +36,6 @@ function decisionView({ decision_id, metadata, outcome }: StoredDecision, proces
   if ('error' in outcome) return { decision_id, decision_status: 'ERROR', metadata, result: null, labels: null, error: { message: outcome.error } };
   return { decision_id, decision_status: 'SUCCESS', metadata, ...outcome };
 }
-
-/** The strength of a classifier decision, to pick the strongest as the decision's result. */
-const STRENGTH = { not_match: 0, review: 1, match: 2 } as const;
 
 /**
  * Every policy label the classifier knows, scored over all the text in the content (nested
@@ -49,9 +46,8 @@ function decide(content: Record<string, unknown>): DecisionOutcome {
   const texts = textsIn(content);
   if (texts.length === 0) return { error: 'the content holds no text to review' };
   const { labels } = classify({ texts, imageDigests: [] }, new Map());
-  const result = labels.reduce<keyof typeof STRENGTH>((strongest, { decision }) => (STRENGTH[decision] > STRENGTH[strongest] ? decision : strongest), 'not_match');
   return {
-    result,
+    result: strongestDecision(labels.map(({ decision }) => decision)),
     labels: labels.map(({ label, score, decision }) => ({ name: label, applied: decision === 'match', explanation: `score ${score ?? 0}: ${decision}` })),
   };
 }

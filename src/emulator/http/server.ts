@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { identifyCredential, requireCredential, type Credential } from './auth.js';
 import { parseJsonBody, readBody } from './body.js';
+import { batchRoutes } from '../batches/routes.js';
 import { contentRoutes } from '../content/routes.js';
 import { controlRoutes } from '../control/routes.js';
 import { dataRoutes } from '../data/routes.js';
@@ -12,8 +13,8 @@ import { EmulatorError, errorBody } from './errors.js';
 import { eventRoutes } from '../events/routes.js';
 import { faultInjector, type Fault, type FaultDraw } from './faults.js';
 import { baseUrlOf } from './links.js';
+import { olderImportRoutes } from '../older-imports/routes.js';
 import { BodySample, logRequest } from './request-log.js';
-import { storageRoutes } from '../data/object-store.js';
 import { streamRoutes } from '../streams/routes.js';
 import { createRouter, type RawBody, type Route, type RouteResult, type Router } from './router.js';
 import type { EmulatorConfig } from '../config.js';
@@ -21,7 +22,7 @@ import type { State } from '../stores/state.js';
 import { tokenRoutes } from '../tokens/routes.js';
 
 /** Every emulated area; a new area adds its route list here. */
-const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...decisionRoutes, ...storageRoutes, ...controlRoutes];
+const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...decisionRoutes, ...olderImportRoutes, ...batchRoutes, ...controlRoutes];
 
 /** The service's own paths: delayed, faulted and logged. /_emulator is emulator control: none of these. */
 const isServicePath = (path: string) => path === '/v1' || path.startsWith('/v1/');

@@ -3,6 +3,7 @@ import { appendFile, link, mkdir, mkdtemp, readFile, rm, unlink, writeFile } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NamespaceSchema } from '../../schemas/data.js';
+import { BackgroundWork } from './background.js';
 import type { StoredRequest } from './data-records.js';
 import { digestName, isMissing, makeDirectory, readJsonFile, removeLeftovers, replaceFile, temporaryPathFor } from './files.js';
 import { isRequestId } from './ids.js';
@@ -21,8 +22,7 @@ const AREAS = ['namespaces', 'requests', 'uploads', 'ingested'] as const;
  * uploads/<id>.jsonl (the latest upload), ingested/<id>.jsonl (the upload that was processed).
  */
 export class DataStore {
-  private readonly running = new Map<string, Promise<void>>();
-  private stopping = new AbortController();
+  private readonly background = new BackgroundWork();
   /** Imports whose upload is arriving now: only this instance can know, so it is not on disk. */
   private readonly receiving = new Set<string>();
   /** Appends to the object logs one at a time, so lines of concurrent requests never interleave. */
@@ -107,35 +107,21 @@ export class DataStore {
   uploadPath = (requestId: string) => join(this.root, 'uploads', `${requestId}.jsonl`);
   ingestedPath = (requestId: string) => join(this.root, 'ingested', `${requestId}.jsonl`);
 
-  /**
-   * Runs background work once per key at a time; clear() and close() abort it and wait for it.
-   * A failure is dropped: the work records its outcome only when it succeeds, and the next read
-   * of a record without one starts the work again.
-   */
+  /** Runs background work once per key at a time (see BackgroundWork); clear() and close() abort it and wait for it. */
   runInBackground(key: string, work: (signal: AbortSignal) => Promise<void>): void {
-    if (this.running.has(key)) return;
-    const done = work(this.stopping.signal)
-      .catch(() => undefined)
-      .finally(() => this.running.delete(key));
-    this.running.set(key, done);
+    this.background.run(key, work);
   }
 
   /** Forgets all data (not the signing secret): POST /_emulator/reset. */
   async clear(): Promise<void> {
-    await this.stopWork();
+    await this.background.stop();
     await Promise.all(AREAS.map((area) => rm(join(this.root, area), { recursive: true, force: true })));
     await createAreas(this.root);
   }
 
   async close(): Promise<void> {
-    await this.stopWork();
+    await this.background.stop();
     if (this.removeOnClose) await rm(this.root, { recursive: true, force: true });
-  }
-
-  private async stopWork(): Promise<void> {
-    this.stopping.abort();
-    await Promise.allSettled(this.running.values());
-    this.stopping = new AbortController();
   }
 
   private async lines(path: string): Promise<string[]> {

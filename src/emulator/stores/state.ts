@@ -1,6 +1,9 @@
+import type { BatchRecord } from '../batches/records.js';
 import { CLASSIFIER_RULES } from '../classifier.js';
 import type { DataStore } from './data-store.js';
 import type { DecisionStore } from './decision-store.js';
+import type { JobStore } from './job-store.js';
+import type { OlderImportRecord } from '../older-imports/records.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import type { StreamStore } from './stream-store.js';
 import { TokenTable } from './token-table.js';
@@ -9,8 +12,10 @@ import { TokenTable } from './token-table.js';
 export interface Quirks {
   /** Responses carry fields and enum values the spec does not list. */
   unknown_values: boolean;
-  /** How many of the next import responses carry an upload URL that has already expired. */
+  /** How many of the next import and batch creations (namespace or older) hand out an upload URL that has already expired. */
   expired_upload_urls: number;
+  /** How many of the next looks at a succeeded batch hand out a download URL that has already expired. */
+  expired_download_urls: number;
   /** How many of the next complete uploads answer 503 SlowDown and store nothing. */
   failing_uploads: number;
 }
@@ -42,20 +47,25 @@ export interface State {
   streams: StreamStore;
   /** Decisions of the older operations: on disk, beside the data. */
   decisions: DecisionStore;
+  /** Older imports (POST /v1/import) and their uploads: on disk, beside the data. */
+  olderImports: JobStore<OlderImportRecord>;
+  /** Batches, their uploaded CSVs and result CSVs: on disk, beside the data. */
+  batches: JobStore<BatchRecord>;
 }
 
-export function createState(data: DataStore, streams: StreamStore, decisions: DecisionStore): State {
+/** What an instance keeps on disk, in its data directory. */
+export type Stores = Pick<State, 'data' | 'streams' | 'decisions' | 'olderImports' | 'batches'>;
+
+export function createState(stores: Stores): State {
   return {
-    data,
-    streams,
-    decisions,
+    ...stores,
     tokens: new TokenTable(),
     requests: [],
     nextRequestSeq: 1,
     referenceSets: new Map(
       Object.entries(CLASSIFIER_RULES.builtInReferenceSets).map(([setId, digests]) => [setId, new Set(digests)]),
     ),
-    quirks: { unknown_values: false, expired_upload_urls: 0, failing_uploads: 0 },
+    quirks: { unknown_values: false, expired_upload_urls: 0, expired_download_urls: 0, failing_uploads: 0 },
     events: [],
     eventsByKey: new Map(),
   };
@@ -63,13 +73,17 @@ export function createState(data: DataStore, streams: StreamStore, decisions: De
 
 /** Back to a fresh instance's state, keeping the same object so handlers holding it see the reset. */
 export async function resetState(state: State): Promise<void> {
-  Object.assign(state, createState(state.data, state.streams, state.decisions));
-  await Promise.all([state.data.clear(), state.streams.clear(), state.decisions.clear()]);
+  const { data, streams, decisions, olderImports, batches } = state;
+  Object.assign(state, createState({ data, streams, decisions, olderImports, batches }));
+  await Promise.all([data.clear(), streams.clear(), decisions.clear(), olderImports.clear(), batches.clear()]);
 }
 
 /** Uses up one of a counted quirk's remaining occurrences; true when there was one. */
-export function takeQuirk(quirks: Quirks, name: 'expired_upload_urls' | 'failing_uploads'): boolean {
+export function takeQuirk(quirks: Quirks, name: 'expired_upload_urls' | 'expired_download_urls' | 'failing_uploads'): boolean {
   if (quirks[name] <= 0) return false;
   quirks[name]--;
   return true;
 }
+
+/** A record as read, with a field the spec does not list while quirk unknown_values is on, to test that clients keep tolerating them. */
+export const withUnlistedField = <T extends object>(quirks: Quirks, view: T) => (quirks.unknown_values ? { ...view, priority: 'normal' } : view);

@@ -1,0 +1,163 @@
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
+import { CsvError, parse } from 'csv-parse';
+import { CONTENT_COLUMN, RESULT_COLUMNS } from '../../schemas/batches.js';
+import { strongestDecision, textLabels } from '../classifier.js';
+import { MAIN_THREAD_CHUNK_BYTES } from '../storage/jsonl-file.js';
+import type { JobStore } from '../stores/job-store.js';
+import { temporaryPathFor } from '../stores/files.js';
+import { NO_COUNTS, type BatchCounts, type BatchRecord } from './records.js';
+
+/** How often, at most, a running batch saves its counts for GET to show. */
+const PROGRESS_EVERY_MS = 200;
+
+/**
+ * Processes an uploaded batch CSV in the background: a first pass checks that the service can read
+ * it (a header row with a Content column, every row as wide as the header) and counts its rows; a
+ * second classifies each row and writes the result CSV, spread over `processingDelayMs` so the
+ * counts can be watched moving. Both passes stream: memory stays flat whatever the size.
+ */
+export function processBatch(store: JobStore<BatchRecord>, record: BatchRecord, processingDelayMs: number): void {
+  store.runInBackground(record.batch_id, async (signal) => {
+    let current = record;
+    const save = async (changes: Partial<BatchRecord>) => {
+      if (signal.aborted) return;
+      current = { ...current, ...changes };
+      await store.save(record.batch_id, current);
+    };
+    await save({ status: 'PENDING', counts: NO_COUNTS });
+    await classifyUpload(store, record.batch_id, { processingDelayMs, signal, save }).catch((error: unknown) =>
+      signal.aborted ? undefined : save({ status: 'ERROR', error: `the batch could not be processed: ${(error as Error).message}` }),
+    );
+  });
+}
+
+interface Run {
+  processingDelayMs: number;
+  signal: AbortSignal;
+  save: (changes: Partial<BatchRecord>) => Promise<void>;
+}
+
+async function classifyUpload(store: JobStore<BatchRecord>, batchId: string, { processingDelayMs, signal, save }: Run): Promise<void> {
+  const upload = store.uploadPath(batchId);
+  const rows = await countRows(upload, signal);
+  if ('error' in rows) return save({ status: 'ERROR', error: rows.error });
+  const counts = { ...NO_COUNTS, batch: rows.count };
+  await save({ counts });
+  const result = store.resultPath(batchId);
+  const temporary = temporaryPathFor(result);
+  try {
+    await writeResults(upload, temporary, { counts, processingDelayMs, signal, progress: () => save({ counts: { ...counts } }) });
+    if (signal.aborted) return;
+    await rename(temporary, result);
+    await save({ status: 'SUCCESS', counts });
+  } finally {
+    await rm(temporary, { force: true });
+  }
+}
+
+type RowCount = { count: number } | { error: string };
+
+async function countRows(path: string, signal: AbortSignal): Promise<RowCount> {
+  let header: string[] | undefined;
+  let count = 0;
+  try {
+    for await (const row of csvRows(path, signal)) {
+      if (header === undefined) {
+        header = row;
+        if (!header.includes(CONTENT_COLUMN)) return { error: `the header row has no ${CONTENT_COLUMN} column; its columns are: ${header.join(', ')}` };
+      } else {
+        count++;
+      }
+    }
+  } catch (error) {
+    if (error instanceof CsvError) return { error: `the CSV cannot be read: ${error.message}` };
+    throw error;
+  }
+  return header === undefined ? { error: 'the CSV is empty; expected a header row with a Content column' } : { count };
+}
+
+interface Writing {
+  counts: BatchCounts;
+  processingDelayMs: number;
+  signal: AbortSignal;
+  progress: () => Promise<void>;
+}
+
+/** The result CSV: the result columns, then the caller's own; one row per row of the upload, in order. */
+async function writeResults(upload: string, path: string, { counts, processingDelayMs, signal, progress }: Writing): Promise<void> {
+  const out = createWriteStream(path, { mode: 0o600 });
+  const started = performance.now();
+  let savedAt = started;
+  let toRow: ((row: string[]) => string[]) | undefined;
+  try {
+    for await (const row of csvRows(upload, signal)) {
+      if (toRow === undefined) {
+        toRow = resultRow(row);
+        await write(out, csvLine([...RESULT_COLUMNS, ...ownColumns(row).map(({ name }) => name)]));
+        continue;
+      }
+      const line = toRow(row);
+      if (line[1] === 'SUCCESS') counts.success++;
+      else counts.error++;
+      await write(out, csvLine(line));
+      const done = counts.success + counts.error;
+      // Paced: row k is not done before k/batch of the processing delay has passed.
+      const due = started + (processingDelayMs * done) / counts.batch - performance.now();
+      if (due > 0 || performance.now() - savedAt >= PROGRESS_EVERY_MS) {
+        await progress();
+        savedAt = performance.now();
+      }
+      if (due > 0) await delay(due, undefined, { signal });
+    }
+    out.end();
+    await once(out, 'close');
+  } finally {
+    out.destroy();
+  }
+}
+
+/** The caller's metadata columns: all but Content and any named like a result column, which the result's own would hide. */
+const ownColumns = (header: readonly string[]) =>
+  header.flatMap((name, index) => (name === CONTENT_COLUMN || (RESULT_COLUMNS as readonly string[]).includes(name) ? [] : [{ name, index }]));
+
+/** For a header: how one row of the upload becomes one row of the result. */
+function resultRow(header: readonly string[]): (row: string[]) => string[] {
+  const content = header.indexOf(CONTENT_COLUMN);
+  const expected = header.indexOf('Expected result');
+  const own = ownColumns(header);
+  return (row) => {
+    const text = row[content] ?? '';
+    const rest = [expected === -1 ? '' : row[expected] ?? '', ...own.map(({ index }) => row[index] ?? '')];
+    // A row the service cannot process: there is nothing to review.
+    if (text.trim() === '') return [text, 'ERROR', '', rest[0]!, '', ...rest.slice(1)];
+    const { result, labels } = review(text);
+    return [text, 'SUCCESS', result, rest[0]!, labels, ...rest.slice(1)];
+  };
+}
+
+/**
+ * The decision on one content item, as a decision's: the result is the strongest label decision
+ * (match, review or not_match); the labels cell names the labels applied (those that matched), `;`-separated.
+ */
+function review(text: string): { result: string; labels: string } {
+  const labels = textLabels([text]);
+  const applied = labels.flatMap(({ label, decision }) => (decision === 'match' ? [label] : []));
+  return { result: strongestDecision(labels.map(({ decision }) => decision)), labels: applied.join(';') };
+}
+
+/** The rows of a CSV as csv-parse reads it: a BOM and CRLF taken, blank lines skipped, a ragged row an error. */
+function csvRows(path: string, signal: AbortSignal): AsyncIterable<string[]> {
+  return createReadStream(path, { highWaterMark: MAIN_THREAD_CHUNK_BYTES, signal }).pipe(parse({ bom: true, skip_empty_lines: true }));
+}
+
+/** One CSV line: a cell is quoted when it holds a comma, a quote, a line break, or space at an end. */
+const csvLine = (cells: readonly string[]) => `${cells.map(csvCell).join(',')}\n`;
+const csvCell = (cell: string) => (/[",\r\n]|^\s|\s$/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
+
+async function write(out: WriteStream, text: string): Promise<void> {
+  if (!out.write(text)) await once(out, 'drain');
+}

@@ -1,0 +1,88 @@
+import { BATCH_URL_TTL_SECONDS, createBatchRequestSchema } from '../../schemas/batches.js';
+import { control } from '../control/routes.js';
+import { EmulatorError } from '../http/errors.js';
+import { baseUrlOf } from '../http/links.js';
+import type { Route, RouteContext, RouteResult } from '../http/router.js';
+import { validateBody } from '../http/validation.js';
+import { downloadRoute, fileBody, jobUploadRoute, uploadExpiresAt } from '../storage/object-store.js';
+import { presignedUrl, toWholeSecond } from '../stores/signing.js';
+import { takeQuirk, withUnlistedField } from '../stores/state.js';
+import { processBatch } from './processing.js';
+import { BATCHES, batchView, NO_COUNTS, resultObject, uploadObject, type BatchRecord } from './records.js';
+
+const URL_TTL_MS = BATCH_URL_TTL_SECONDS * 1000;
+
+/**
+ * Batches: POST /v1/batches, GET /v1/batches/{id}, the CSV's upload and the result's download in
+ * the object store, and POST /_emulator/batches/{id}/cancel, as the spec shows no cancel call.
+ */
+export const batchRoutes: readonly Route[] = [
+  { method: 'POST', pattern: '/v1/batches', maxBodyBytes: 64 * 1024, auth: true, handle: createBatch },
+  { method: 'GET', pattern: '/v1/batches/:batchId', maxBodyBytes: 0, auth: true, handle: getBatch },
+  control('POST', '/_emulator/batches/:batchId/cancel', cancelBatch),
+  // A later upload replaces the file, as in S3; only the first complete one starts processing.
+  jobUploadRoute(BATCHES, uploadObject, (state) => state.batches, async (ctx, record) => {
+    if (record.status !== 'WAITING_FOR_UPLOAD') return;
+    const pending: BatchRecord = { ...record, status: 'PENDING' };
+    await ctx.state.batches.save(record.batch_id, pending);
+    processBatch(ctx.state.batches, pending, ctx.config.processingDelayMs);
+  }),
+  downloadRoute({
+    pattern: '/_storage/batch-results/:file',
+    operation: (params) => resultObject(batchIdOf(params)),
+    content: async (ctx) => {
+      const id = batchIdOf(ctx.params);
+      const record = await ctx.state.batches.get(id);
+      return record?.status === 'SUCCESS' ? fileBody(ctx.state.batches.resultPath(id), 'text/csv') : undefined;
+    },
+  }),
+];
+
+const batchIdOf = (params: Readonly<Record<string, string>>) => (params.file ?? '').replace(/\.csv$/, '');
+
+async function createBatch(ctx: RouteContext): Promise<RouteResult> {
+  const { type } = validateBody(createBatchRequestSchema, ctx.json());
+  const store = ctx.state.batches;
+  const batchId = store.newId();
+  const expiresAt = uploadExpiresAt(ctx, URL_TTL_MS);
+  const record: BatchRecord = { batch_id: batchId, type, created_at: ctx.config.now(), upload_expires_at: expiresAt, status: 'WAITING_FOR_UPLOAD', counts: NO_COUNTS };
+  await store.save(batchId, record);
+  const uploadUrl = presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), uploadObject(batchId), expiresAt);
+  return { status: 200, body: { batch_id: batchId, type, batch_status: 'WAITING_FOR_UPLOAD', upload_url: uploadUrl, download_url: null } };
+}
+
+async function getBatch(ctx: RouteContext): Promise<RouteResult> {
+  const record = await batchOf(ctx);
+  // The emulator that received the upload stopped before it had processed it: it starts over.
+  if (record.status === 'PENDING') processBatch(ctx.state.batches, record, ctx.config.processingDelayMs);
+  const view = batchView(record, record.status === 'SUCCESS' ? downloadUrl(ctx, record.batch_id) : null);
+  return { status: 200, body: withUnlistedField(ctx.state.quirks, view) };
+}
+
+/** A fresh address each time the batch is looked up, valid for an hour (or already expired while the quirk lasts). */
+function downloadUrl(ctx: RouteContext, batchId: string): string {
+  const now = ctx.config.now();
+  const expiresAt = takeQuirk(ctx.state.quirks, 'expired_download_urls') ? toWholeSecond(now) - 1000 : toWholeSecond(now + URL_TTL_MS);
+  return presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), resultObject(batchId), expiresAt);
+}
+
+/** Stops a batch waiting for its upload or being processed; the rows not yet done count as cancelled. */
+async function cancelBatch(ctx: RouteContext): Promise<RouteResult> {
+  const store = ctx.state.batches;
+  const { batch_id: batchId } = await batchOf(ctx);
+  await store.stopProcessing(batchId);
+  const record = await batchOf(ctx);
+  if (record.status !== 'WAITING_FOR_UPLOAD' && record.status !== 'PENDING') {
+    throw new EmulatorError(409, `batch ${batchId} is already ${record.status}; only a batch WAITING_FOR_UPLOAD or PENDING can be cancelled`);
+  }
+  const { batch, success, error } = record.counts;
+  const cancelled: BatchRecord = { ...record, status: 'CANCELLED', counts: { ...record.counts, cancelled: batch - success - error } };
+  await store.save(batchId, cancelled);
+  return { status: 200, body: batchView(cancelled, null) };
+}
+
+async function batchOf(ctx: RouteContext): Promise<BatchRecord> {
+  const record = await ctx.state.batches.get(ctx.params.batchId ?? '');
+  if (record === undefined) throw new EmulatorError(404, `no batch ${ctx.params.batchId}`);
+  return record;
+}
