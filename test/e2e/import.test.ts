@@ -47,7 +47,7 @@ describe('csafe import (older imports) against the emulator', () => {
     const { code, stdout, stderr } = await runCsafe(['import', 'get', id, '--wait', '--json'], { env: emulator.env });
     assert.equal(code, 1, stderr);
     assert.equal(JSON.parse(stdout).import_status, 'FAILED');
-    assert.match(stderr, new RegExp(`import ${id} FAILED`));
+    assert.match(stderr, new RegExp(`import ${id} FAILED: .*line 2`));
   });
 
   it('import create with invalid lines: each named by file:line, exit 2, nothing sent', async () => {

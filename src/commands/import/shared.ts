@@ -1,4 +1,5 @@
 import { getImport } from '../../api/older-imports.js';
+import { errorMessage } from '../../api/responses.js';
 import type { Context } from '../../context.js';
 import type { IOStreams } from '../../core/io.js';
 import { printResult, renderRecord, type OutputFormat } from '../../core/output.js';
@@ -41,6 +42,6 @@ export async function followImport(ctx: Context, importId: string, timeoutMs: nu
   const record = await waitForImport(ctx, importId, timeoutMs);
   await printImport(ctx.io, format, record);
   const failed = record.import_status === 'FAILED';
-  if (failed) ctx.io.warn(`import ${importId} FAILED: the service could not process the file`);
+  if (failed) ctx.io.warn(`import ${importId} FAILED: ${errorMessage(record) ?? 'the service gave no reason'}`);
   return { kind: 'followed', failed };
 }

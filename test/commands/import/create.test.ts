@@ -31,7 +31,7 @@ test('import create makes an import, then PUTs the file byte for byte as applica
   const put = run.emulator.requests()[1]!;
   assert.equal(put.content_type, 'application/jsonl');
   assert.equal(put.content_length, Buffer.byteLength(RECORDS));
-  assert.equal(put.auth, 'none');
+  assert.equal(put.auth, 'missing');
   assert.ok(String(summary.import_id).length > 0);
 });
 

@@ -48,6 +48,7 @@ The file is streamed from disk with its Content-Length (never held in memory), w
 bar on a terminal. A failed upload is retried from the start (--max-retries); an expired upload
 address is replaced by a new import request. The per-request timeout goes before the group:
 \`csafe --timeout 2m data import …\`.
+(The older import, a file of {"type", "data"} lines sent to POST /v1/import, is \`csafe import create\`.)
 
 Examples:
   csafe data import listings dump.jsonl --wait
