@@ -5,7 +5,7 @@ _csafe() {
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 
   local global="--profile --api-key --base-url --timeout --max-retries --max-wait -o --output --json -v --verbose -q --quiet --no-color --insecure --emulator -h --help -V --version"
-  local commands="classify token auth config settings data events stream decision batch emulator"
+  local commands="classify token auth config settings data import events stream decision batch emulator"
 
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json ndjson" -- "$cur")); return ;;
@@ -33,6 +33,7 @@ _csafe() {
     config) verbs="get set unset list" ;;
     settings) verbs="put" ;;
     data) verbs="add import status" ;;
+    import) verbs="create get" ;;
     events) verbs="send example" ;;
     stream) verbs="watch parts" ;;
     decision) verbs="create get" ;;
@@ -50,6 +51,8 @@ _csafe() {
     "data add") flags="--batch-size --max-batch-bytes --concurrency --checkpoint --failed --skip-invalid --wait --timeout"; files=1 ;;
     "data import") flags="--wait --timeout --no-validate"; files=1 ;;
     "data status") flags="--wait --timeout" ;;
+    "import create") flags="--wait --timeout"; files=1 ;;
+    "import get") flags="--wait --timeout" ;;
     "events send") flags="--dry-run --sync --checkpoint --failed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --shard"; files=1 ;;
     "events example") values="user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" ;;
     "stream watch") flags="--id --url" ;;

@@ -63,6 +63,7 @@ const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Pro
   { name: 'config', description: 'Profile settings', load: async () => (await import('./commands/config/index.js')).registerConfig },
   { name: 'settings', description: 'Namespace settings: the schema of its fields', load: async () => (await import('./commands/settings/index.js')).registerSettings },
   { name: 'data', description: 'Namespace data: add objects, import files, follow requests to their labels', load: async () => (await import('./commands/data/index.js')).registerData },
+  { name: 'import', description: 'Older imports: a JSONL file of {type, data} lines (POST /v1/import); not `data import`', load: async () => (await import('./commands/import/index.js')).registerImport },
   { name: 'events', description: 'Backend events: validate and send, resumable and ordered', load: async () => (await import('./commands/events/index.js')).registerEvents },
   { name: 'stream', description: 'Livestreams: monitor a stream, push chat, transcripts, frames and audio as they happen', load: async () => (await import('./commands/stream/index.js')).registerStream },
   { name: 'decision', description: 'Decisions (older operations): one piece of content reviewed asynchronously', load: async () => (await import('./commands/decision/index.js')).registerDecision },

@@ -9,3 +9,11 @@ export function parseResponse<S extends z.ZodType>(schema: S, body: unknown, wha
   const problems = problemsFromZod(parsed.error).map(describeProblem).join('; ');
   throw new UnexpectedResponseError(`${what}: unexpected response from the service: ${problems}`);
 }
+
+/** The `error.message` the service puts on a failed record (an import, an unprocessable object), if any. */
+export function errorMessage(value: object): string | undefined {
+  const error = (value as { error?: unknown }).error;
+  if (error === undefined) return undefined;
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : JSON.stringify(error);
+}

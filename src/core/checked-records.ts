@@ -1,7 +1,9 @@
-import { CsafeError } from './errors.js';
+import { checkingPass } from './checking-pass.js';
+import { CsafeError, InterruptedError } from './errors.js';
 import type { FailedFile } from './failed-file.js';
 import type { IOStreams } from './io.js';
 import type { JsonRecord } from './json-position.js';
+import { readRecords, type InputSource } from './readers.js';
 
 /**
  * An input record after checking: as it will be sent (its compact JSON, and the bytes it adds to
@@ -72,4 +74,31 @@ export async function* validRecords<T extends CheckedRecord>(records: AsyncItera
     else if (invalid === undefined) throw new CsafeError(`${problemLine(inputName, record)}: the input changed after it was checked; nothing more was sent`);
     else await setAside(invalid, inputName, record as InvalidRecord, io);
   }
+}
+
+/** What every line of a file to upload must be: why one is not, and how to fix the file. */
+export interface LineCheck {
+  problemOf(value: unknown): string | undefined;
+  /** The hint of the error that refuses the file: what each line must be, what to do. */
+  hint: string;
+}
+
+/** How often the spinner's line count moves: often enough to see, rarely enough to cost nothing. */
+const SPINNER_EVERY_LINES = 10_000;
+
+/**
+ * Checks every line of a JSONL file before any of it is uploaded (core/checking-pass). Problems
+ * are printed as `file:line: field: expected …`; any problem ends the run with an InputError
+ * (exit 2) and nothing sent. Streamed: memory stays flat whatever the file size. A spinner on a
+ * terminal counts the lines.
+ */
+export async function checkEveryLine(source: InputSource, io: IOStreams, signal: AbortSignal, check: LineCheck): Promise<void> {
+  await checkingPass(io, source.name, 'line', check.hint, async (pass) => {
+    for await (const record of readRecords(source, { jsonLines: true })) {
+      if (signal.aborted) throw new InterruptedError();
+      if (record.line % SPINNER_EVERY_LINES === 0) pass.progress(`line ${record.line}`);
+      const found = 'error' in record ? record.error : check.problemOf(record.value);
+      if (found !== undefined) pass.problem(record.line, found);
+    }
+  });
 }

@@ -1,4 +1,5 @@
 import { constants, createReadStream, openSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { addAbortSignal, Readable } from 'node:stream';
 import { CsafeError, InputError, InterruptedError } from './errors.js';
@@ -56,6 +57,17 @@ function openPipe(path: string): Readable | undefined {
 }
 
 /** Explains a file-system error the way a user needs it: which file and what is wrong (or that Ctrl-C stopped the read). */
+/** The size of a regular file to upload; anything else (a directory, a missing file) an InputError naming it. */
+export async function regularFileSize(name: string, path: string): Promise<number> {
+  try {
+    const stats = await stat(path);
+    if (!stats.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    return stats.size;
+  } catch (error) {
+    throw fileError(name, error);
+  }
+}
+
 export function fileError(name: string, error: unknown): CsafeError {
   if ((error as Error)?.name === 'AbortError') return new InterruptedError();
   const code = (error as NodeJS.ErrnoException)?.code;

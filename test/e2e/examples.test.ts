@@ -42,7 +42,7 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Values the docs write as placeholders; the test substitutes real ones made before the examples run. */
-const PLACEHOLDERS = ['req_123', '<access_token>', 'dec_123', 'bat_123'] as const;
+const PLACEHOLDERS = ['req_123', '<access_token>', 'dec_123', 'imp_123', 'bat_123'] as const;
 
 function helpExamples(help: string): string[] {
   const start = help.indexOf('\nExamples:\n');
@@ -182,6 +182,9 @@ describe('every example in --help, README.md and man/csafe.1 runs as written', (
     const token = await runCsafe(['token', 'create', '--json'], { env: emulator.env });
     assert.equal(token.code, 0, token.stderr);
     substitutes.set('<access_token>', JSON.parse(token.stdout).access_token);
+    const imported = await runCsafe(['import', 'create', join(EXAMPLES, 'records.jsonl'), '--json'], { env: emulator.env });
+    assert.equal(imported.code, 0, imported.stderr);
+    substitutes.set('imp_123', JSON.parse(imported.stdout).import_id);
     const decision = await runCsafe(['decision', 'create', '--type', 'text', '--content', '{"text":"see you"}', '--json'], { env: emulator.env });
     assert.equal(decision.code, 0, decision.stderr);
     substitutes.set('dec_123', JSON.parse(decision.stdout).decision_id);

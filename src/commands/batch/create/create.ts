@@ -1,13 +1,12 @@
-import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { createBatch } from '../../../api/batches.js';
 import type { Context } from '../../../context.js';
 import { UnexpectedResponseError, UsageError } from '../../../core/errors.js';
 import { printResult, renderRecord } from '../../../core/output.js';
 import { formatBytes } from '../../../core/progress.js';
-import { fileError } from '../../../core/readers.js';
+import { regularFileSize } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
-import { uploadToFreshAddress } from '../../../core/upload.js';
+import { uploadBeforeExpiry } from '../../../core/expiring-upload.js';
 import { shellWord } from '../../../core/wait.js';
 import { BATCH_CONTENT_TYPE, BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
 import { positional, type App, type Outcome } from '../../app.js';
@@ -57,14 +56,15 @@ async function sendCsv(ctx: Context, type: string, path: string) {
   const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
   try {
     const rows = await checkBatchCsv(input.source, ctx.io, ctx.signal);
-    const file = { path: input.path, size: await fileSize(input.source.name, input.path), contentType: BATCH_CONTENT_TYPE };
+    const file = { path: input.path, size: await regularFileSize(input.source.name, input.path) };
     const http = await ctx.http();
+    // The spec gives the address no expiry time, only its lifetime: 1 hour from its creation.
     const issue = async () => {
       const batch = await createBatch(http, type);
-      const expiresAt = ctx.now() + BATCH_URL_TTL_SECONDS * 1000;
-      return { issued: batch, address: { id: batch.batch_id, url: uploadUrl(batch), expiresAt } };
+      const expiresAt = new Date(ctx.now() + BATCH_URL_TTL_SECONDS * 1000).toISOString();
+      return { issued: batch, id: batch.batch_id, url: uploadUrl(batch), expiresAt };
     };
-    const upload = await uploadToFreshAddress({ http, io: ctx.io, now: () => ctx.now() }, file, issue);
+    const upload = await uploadBeforeExpiry({ http, io: ctx.io, now: () => ctx.now() }, file, BATCH_CONTENT_TYPE, issue);
     return {
       batch_id: upload.issued.batch_id,
       type: upload.issued.type,
@@ -72,7 +72,7 @@ async function sendCsv(ctx: Context, type: string, path: string) {
       rows,
       bytes: file.size,
       seconds: Number((upload.durationMs / 1000).toFixed(3)),
-      batch_requests: upload.requests,
+      batch_requests: upload.addresses,
       upload_retries: upload.retries,
     };
   } finally {
@@ -83,12 +83,4 @@ async function sendCsv(ctx: Context, type: string, path: string) {
 function uploadUrl(batch: Batch): string {
   if (typeof batch.upload_url === 'string' && batch.upload_url !== '') return batch.upload_url;
   throw new UnexpectedResponseError(`POST /v1/batches: batch ${batch.batch_id} came without an upload_url; nothing was sent`);
-}
-
-async function fileSize(name: string, path: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
-  } catch (error) {
-    throw fileError(name, error);
-  }
 }

@@ -4,7 +4,7 @@ import type { Context } from '../../../context.js';
 import { writeStreamAtomic } from '../../../core/atomic-file.js';
 import { CsafeError } from '../../../core/errors.js';
 import { fileError } from '../../../core/readers.js';
-import { isExpiredAddress } from '../../../core/upload.js';
+import { isExpiredAddress } from '../../../core/expiring-upload.js';
 import { BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
 import { resultRowsAsNdjson } from './result-rows.js';
 

@@ -1,24 +1,31 @@
-import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { Context } from '../../../context.js';
+import { checkEveryLine, type LineCheck } from '../../../core/checked-records.js';
 import { InputError } from '../../../core/errors.js';
 import { parseOptions } from '../../../core/options.js';
-import { fileError } from '../../../core/readers.js';
+import { regularFileSize } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
+import type { UploadFile } from '../../../core/upload.js';
 import { positional, type App, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { importFile, type ImportedFile } from './upload.js';
 import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
-import { validateDataLines } from './validate.js';
 import { waitAndPrintRecord } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/wait.js';
+import { dataObjectProblem } from '../../../schemas/data.js';
 
 const importOptionsSchema = z.object({
   wait: z.boolean().default(false),
   timeout: z.string().optional(),
   validate: z.boolean().default(true),
 });
+
+/** Each line a data object with a non-empty string id. */
+const DATA_LINES: LineCheck = {
+  problemOf: dataObjectProblem,
+  hint: 'each line must be one JSON object with a non-empty string "id"; fix the lines above, or pass --no-validate to upload the file as it is',
+};
 
 export interface ImportOptions {
   wait: boolean;
@@ -41,6 +48,7 @@ The file is streamed from disk with its Content-Length (never held in memory), w
 bar on a terminal. A failed upload is retried from the start (--max-retries); an expired upload
 address is replaced by a new import request. The per-request timeout goes before the group:
 \`csafe --timeout 2m data import …\`.
+(The older import, a file of {"type", "data"} lines sent to POST /v1/import, is \`csafe import create\`.)
 
 Examples:
   csafe data import listings dump.jsonl --wait
@@ -73,21 +81,11 @@ async function uploadInput(ctx: Context, namespace: string, path: string, valida
   const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
   try {
     const { source } = input;
-    const file = { path: input.path, size: await fileSize(source.name, input.path) };
-    if (validate) await validateDataLines(source, ctx.io, ctx.signal);
+    const file: UploadFile = { path: input.path, size: await regularFileSize(source.name, input.path) };
+    if (validate) await checkEveryLine(source, ctx.io, ctx.signal, DATA_LINES);
     else if (file.size === 0) throw new InputError(`${source.name}: is empty, expected at least one JSON record`);
     return await importFile({ http: await ctx.http(), io: ctx.io, now: () => ctx.now() }, namespace, file);
   } finally {
     await input.remove();
-  }
-}
-
-async function fileSize(name: string, path: string): Promise<number> {
-  try {
-    const stats = await stat(path);
-    if (!stats.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
-    return stats.size;
-  } catch (error) {
-    throw fileError(name, error);
   }
 }

@@ -1,5 +1,6 @@
 import { requestImport } from '../../../api/data.js';
-import { uploadToFreshAddress, type FreshUploadDeps, type UploadFile } from '../../../core/upload.js';
+import { uploadBeforeExpiry, type ExpiringUploadDeps } from '../../../core/expiring-upload.js';
+import type { UploadFile } from '../../../core/upload.js';
 import type { ImportResponse } from '../../../schemas/data.js';
 
 export interface ImportedFile {
@@ -13,15 +14,11 @@ export interface ImportedFile {
   retries: number;
 }
 
-/**
- * POST …/import, then PUT the file to its upload address; an address that has expired (its
- * expires_at, or the store's 403) is replaced by a new import request (core/upload).
- */
-export async function importFile(deps: FreshUploadDeps, namespace: string, file: UploadFile): Promise<ImportedFile> {
-  const issue = async () => {
+/** POST …/import, then PUT the file to its upload address; an expired address is replaced by a new import request. */
+export async function importFile(deps: ExpiringUploadDeps, namespace: string, file: UploadFile): Promise<ImportedFile> {
+  const upload = await uploadBeforeExpiry(deps, file, 'application/json', async () => {
     const request = await requestImport(deps.http, namespace);
-    return { issued: request, address: { id: request.requestId, url: request.upload_url, expiresAt: Date.parse(request.expires_at) } };
-  };
-  const upload = await uploadToFreshAddress(deps, file, issue);
-  return { request: upload.issued, bytes: file.size, durationMs: upload.durationMs, imports: upload.requests, retries: upload.retries };
+    return { issued: request, id: request.requestId, url: request.upload_url, expiresAt: request.expires_at };
+  });
+  return { request: upload.issued, bytes: upload.bytes, durationMs: upload.durationMs, imports: upload.addresses, retries: upload.retries };
 }

@@ -1,14 +1,8 @@
+import { errorMessage } from '../../../api/responses.js';
 import type { IOStreams } from '../../../core/io.js';
 import { countOf, printResult, renderRecord, renderTable, type Column, type OutputFormat } from '../../../core/output.js';
 import { isImportRecord, REQUEST_STATUSES, type DataEntry, type RequestRecord } from '../../../schemas/data.js';
 
-/** The `error.message` the service puts on a failed import record or an unprocessable object, if any. */
-function errorMessage(value: object): string | undefined {
-  const error = (value as { error?: unknown }).error;
-  if (error === undefined) return undefined;
-  const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : JSON.stringify(error);
-}
 
 /** `violence:match, spam:review`: each label with its decision, when the service gave one. */
 export const formatLabels = (entry: DataEntry) =>

@@ -1,0 +1,47 @@
+import { getImport } from '../../api/older-imports.js';
+import { errorMessage } from '../../api/responses.js';
+import type { Context } from '../../context.js';
+import type { IOStreams } from '../../core/io.js';
+import { printResult, renderRecord, type OutputFormat } from '../../core/output.js';
+import { shellWord, waitForOne } from '../../core/wait.js';
+import { isOlderImportSettled, type OlderImport } from '../../schemas/older-imports.js';
+import type { Outcome } from '../app.js';
+
+const IMPORT_FIELDS = ['import_id', 'import_status', 'filename', 's3_key', 'created_at'] as const;
+
+/** The spec's fields in its order (an optional one not set yet shows empty), then anything else the service sent. */
+function renderImport(record: OlderImport, io: IOStreams): string {
+  const ordered: Record<string, unknown> = {};
+  for (const field of IMPORT_FIELDS) ordered[field] = record[field] ?? '';
+  for (const [field, value] of Object.entries(record)) if (!(field in ordered)) ordered[field] = value;
+  return renderRecord(ordered, io);
+}
+
+/** A field/value table on a terminal (TSV in a pipe); --json prints the resource as the service returned it. */
+export const printImport = (io: IOStreams, format: OutputFormat, record: OlderImport) => printResult(io, format, record, () => renderImport(record, io));
+
+/** Polls the import until it is COMPLETE or FAILED (spinner, --timeout: 124, Ctrl-C: 130, each naming the command that checks again). */
+async function waitForImport(ctx: Context, importId: string, timeoutMs: number): Promise<OlderImport> {
+  const http = await ctx.http();
+  return waitForOne({
+    io: ctx.io,
+    now: () => ctx.now(),
+    sleep: (ms) => ctx.sleep(ms),
+    timeoutMs,
+    get: () => getImport(http, importId),
+    isDone: (record) => isOlderImportSettled(record.import_status),
+    describe: `import ${importId}`,
+    progress: (record) => record.import_status,
+    checkAgain: `csafe import get ${shellWord(importId)} --wait`,
+  });
+}
+
+/** Waits for the import to settle and prints it; exit 1 when it FAILED. */
+export async function followImport(ctx: Context, importId: string, timeoutMs: number): Promise<Outcome> {
+  const format = await ctx.outputFormat('table');
+  const record = await waitForImport(ctx, importId, timeoutMs);
+  await printImport(ctx.io, format, record);
+  const failed = record.import_status === 'FAILED';
+  if (failed) ctx.io.warn(`import ${importId} FAILED: ${errorMessage(record) ?? 'the service gave no reason'}`);
+  return { kind: 'followed', failed };
+}
