@@ -227,6 +227,16 @@ describe('emulator: batch processing over --processing-delay', () => {
     assert.equal(cancelled.success_count + cancelled.cancelled_count, 30);
     assert.equal(cancelled.pending_count, 0);
   });
+
+  test('a reset while a batch is processed (its CSV still being read) stops it and the emulator goes on answering', async () => {
+    const created = await createBatch(emulator);
+    assert.equal((await put(created.upload_url!, rows(100_000), CSV)).status, 200);
+    await waitForBatch(emulator, created.batch_id, (b) => b.success_count > 0 && b.pending_count > 0, 'part done');
+    assert.equal((await call(emulator, 'POST', '/_emulator/reset')).status, 200);
+    assertError(await call(emulator, 'GET', `/v1/batches/${created.batch_id}`), 404);
+    const after = await createBatch(emulator);
+    assert.equal((await getBatch(emulator, after.batch_id)).batch_status, 'WAITING_FOR_UPLOAD');
+  });
 });
 
 describe('emulator: batch URL expiry', () => {

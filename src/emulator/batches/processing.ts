@@ -151,7 +151,11 @@ function review(text: string): { result: string; labels: string } {
 
 /** The rows of a CSV as csv-parse reads it: a BOM and CRLF taken, blank lines skipped, a ragged row an error. */
 function csvRows(path: string, signal: AbortSignal): AsyncIterable<string[]> {
-  return createReadStream(path, { highWaterMark: MAIN_THREAD_CHUNK_BYTES, signal }).pipe(parse({ bom: true, skip_empty_lines: true }));
+  const input = createReadStream(path, { highWaterMark: MAIN_THREAD_CHUNK_BYTES, signal });
+  const parser = parse({ bom: true, skip_empty_lines: true });
+  // pipe() forwards no error: a read stopped by the signal (reset, cancel, close) would be an uncaught 'error' event.
+  input.once('error', (error) => parser.destroy(error));
+  return input.pipe(parser);
 }
 
 /** One CSV line: a cell is quoted when it holds a comma, a quote, a line break, or space at an end. */
