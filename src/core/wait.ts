@@ -18,11 +18,15 @@ export function waitTimeoutMs(options: { wait?: boolean; timeout?: string }): nu
 /** A word a shell reads back unchanged: as is when it is plain, else in single quotes. */
 export const shellWord = (word: string) => (/^[\w.@%+=:,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
-export interface WaitForOne<T> {
+/** What a wait runs on: a command's Context serves as it is. */
+export interface WaitRuntime {
   io: IOStreams;
   now(): number;
   /** Rejects with InterruptedError on Ctrl-C. */
   sleep(ms: number): Promise<void>;
+}
+
+export interface WaitSpec<T> {
   timeoutMs: number;
   /** One lookup of the thing waited for. */
   get(): Promise<T>;
@@ -35,26 +39,28 @@ export interface WaitForOne<T> {
   checkAgain: string;
 }
 
+export type WaitForOne<T> = WaitRuntime & WaitSpec<T>;
+
 /**
  * Polls one resource until it settles (1 s → 10 s backoff), with a spinner on a terminal. When
  * the wait ends early (timeout: exit 124, Ctrl-C: 130, the service gone: 1), it first says what is
  * still pending and the command that checks on it, so no accepted id is lost.
  */
-export async function waitForOne<T>(wait: WaitForOne<T>): Promise<T> {
-  const spinner = await startSpinner(wait.io, `Waiting for ${wait.describe}…`);
+export async function waitForOne<T>(runtime: WaitRuntime, wait: WaitSpec<T>): Promise<T> {
+  const spinner = await startSpinner(runtime.io, `Waiting for ${wait.describe}…`);
   let settled: T;
   try {
     settled = await pollUntil(wait.get, wait.isDone, {
       timeoutMs: wait.timeoutMs,
-      now: wait.now,
-      sleep: wait.sleep,
+      now: () => runtime.now(),
+      sleep: (ms) => runtime.sleep(ms),
       onPoll: (value) => spinner.update(`${wait.describe}: ${wait.progress(value)}`),
       describe: wait.describe,
     });
   } catch (error) {
     spinner.stop();
-    wait.io.warn(`${wait.describe} is still pending; check on it with:`);
-    wait.io.warn(`  ${wait.checkAgain}`);
+    runtime.io.warn(`${wait.describe} is still pending; check on it with:`);
+    runtime.io.warn(`  ${wait.checkAgain}`);
     throw error;
   }
   spinner.stop();

@@ -42,7 +42,7 @@ describe('waitForOne', () => {
     const terminal = bufferIO();
     const { wait, clock, calls } = waitOn(['PENDING', 'PENDING', 'SUCCESS'], terminal.io);
     const started = clock.now();
-    assert.equal(await waitForOne(wait), 'SUCCESS');
+    assert.equal(await waitForOne(wait, wait), 'SUCCESS');
     assert.equal(calls(), 3);
     assert.equal(clock.now() - started, 3_000);
     assert.equal(terminal.stderr(), '');
@@ -61,7 +61,7 @@ describe('waitForOne', () => {
         return statuses[calls++]!;
       },
     });
-    assert.equal(await waitForOne(wait), 'SUCCESS');
+    assert.equal(await waitForOne(wait, wait), 'SUCCESS');
     assert.doesNotMatch(terminal.stderr(), /still pending/);
   });
 
@@ -69,7 +69,7 @@ describe('waitForOne', () => {
     const terminal = bufferIO();
     const { wait, clock } = waitOn(['PENDING'], terminal.io, { timeoutMs: 30_000 });
     const started = clock.now();
-    const error = await waitForOne(wait).then(() => undefined, (failure: unknown) => failure);
+    const error = await waitForOne(wait, wait).then(() => undefined, (failure: unknown) => failure);
     assert.ok(error instanceof WaitTimeoutError, String(error));
     assert.equal(exitCodeOfError(error), ExitCode.waitTimeout);
     assert.equal(clock.now() - started, 30_000);
@@ -79,7 +79,7 @@ describe('waitForOne', () => {
   it('on Ctrl-C (the sleep interrupted) says the same, then fails with exit 130', async () => {
     const terminal = bufferIO();
     const { wait } = waitOn(['PENDING'], terminal.io, { sleep: () => Promise.reject(new InterruptedError()) });
-    const error = await waitForOne(wait).then(() => undefined, (failure: unknown) => failure);
+    const error = await waitForOne(wait, wait).then(() => undefined, (failure: unknown) => failure);
     assert.ok(error instanceof InterruptedError, String(error));
     assert.equal(exitCodeOfError(error), ExitCode.interrupted);
     assert.equal(terminal.stderr(), PENDING_MESSAGE);
@@ -89,7 +89,7 @@ describe('waitForOne', () => {
     const terminal = bufferIO();
     const gone = new ConnectionError('connection refused', false);
     const { wait } = waitOn([], terminal.io, { get: () => Promise.reject(gone) });
-    await assert.rejects(waitForOne(wait), (error) => error === gone);
+    await assert.rejects(waitForOne(wait, wait), (error) => error === gone);
     assert.equal(exitCodeOfError(gone), ExitCode.failure);
     assert.equal(terminal.stderr(), PENDING_MESSAGE);
   });

@@ -29,10 +29,7 @@ export async function printDecision(io: IOStreams, format: OutputFormat, decisio
 /** Polls the decision while it is PENDING (spinner, --timeout → 124, Ctrl-C → 130, each with the command that checks again). */
 export async function waitForDecision(ctx: Context, decisionId: string, timeoutMs: number): Promise<Decision> {
   const http = await ctx.http();
-  return waitForOne({
-    io: ctx.io,
-    now: () => ctx.now(),
-    sleep: (ms) => ctx.sleep(ms),
+  return waitForOne(ctx, {
     timeoutMs,
     get: () => getDecision(http, decisionId),
     isDone: (decision) => isDecisionSettled(decision.decision_status),

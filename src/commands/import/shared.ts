@@ -23,10 +23,7 @@ export const printImport = (io: IOStreams, format: OutputFormat, record: OlderIm
 /** Polls the import until it is COMPLETE or FAILED (spinner, --timeout: 124, Ctrl-C: 130, each naming the command that checks again). */
 async function waitForImport(ctx: Context, importId: string, timeoutMs: number): Promise<OlderImport> {
   const http = await ctx.http();
-  return waitForOne({
-    io: ctx.io,
-    now: () => ctx.now(),
-    sleep: (ms) => ctx.sleep(ms),
+  return waitForOne(ctx, {
     timeoutMs,
     get: () => getImport(http, importId),
     isDone: (record) => isOlderImportSettled(record.import_status),

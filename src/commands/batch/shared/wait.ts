@@ -31,10 +31,7 @@ export function followOptions(raw: { wait?: boolean; timeout?: string; download?
 export async function followBatch(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome> {
   const http = await ctx.http();
   const again = ['csafe', 'batch', 'get', shellWord(batchId), '--wait', ...(options.download === undefined ? [] : ['--download', shellWord(options.download)])];
-  const batch = await waitForOne<Batch>({
-    io: ctx.io,
-    now: () => ctx.now(),
-    sleep: (ms) => ctx.sleep(ms),
+  const batch = await waitForOne<Batch>(ctx, {
     timeoutMs: options.timeoutMs,
     get: () => getBatch(http, batchId),
     isDone: (value) => isBatchSettled(value.batch_status),
