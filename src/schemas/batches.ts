@@ -5,7 +5,6 @@ import { z } from 'zod';
  * pre-signed address and a result CSV behind a pre-signed download address.
  */
 
-export const BATCH_STATUSES = ['WAITING_FOR_UPLOAD', 'PENDING', 'SUCCESS', 'CANCELLED', 'ERROR'] as const;
 export const isBatchSettled = (status: string): boolean => status === 'SUCCESS' || status === 'CANCELLED' || status === 'ERROR';
 
 /** Lifetime of both pre-signed addresses (spec: valid for 1 hour). */

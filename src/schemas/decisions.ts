@@ -5,7 +5,6 @@ import { z } from 'zod';
  * responses tolerant: unknown fields kept, statuses plain strings.
  */
 
-export const DECISION_STATUSES = ['SUCCESS', 'PENDING', 'ERROR'] as const;
 /** What `--wait` waits for: anything but PENDING, including a status the spec does not list. */
 export const isDecisionSettled = (status: string): boolean => status !== 'PENDING';
 

@@ -6,7 +6,6 @@ import { problemsFromZod, type FieldProblem } from './issues.js';
  * `{type, data}` lines uploaded to a pre-signed address. Not namespace data imports (data.ts).
  */
 
-export const OLDER_IMPORT_STATUSES = ['WAITING_FOR_UPLOAD', 'IN_PROGRESS', 'COMPLETE', 'FAILED'] as const;
 export const isOlderImportSettled = (status: string): boolean => status === 'COMPLETE' || status === 'FAILED';
 
 /** Lifetime of the upload address (spec: valid for 1 hour). */

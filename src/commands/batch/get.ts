@@ -27,7 +27,7 @@ Examples:
     }));
 }
 
-export async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome | void> {
+async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome | void> {
   if (options.wait) return followBatch(ctx, batchId, options);
   const batch = await getBatch(await ctx.http(), batchId);
   await printBatch(ctx.io, await ctx.outputFormat('table'), batch);

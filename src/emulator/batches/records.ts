@@ -4,7 +4,7 @@ import type { SignedOperation } from '../stores/signing.js';
 
 export const BATCHES: JobKind = { area: 'batches', idPrefix: 'bat', extension: 'csv' };
 
-export type BatchStatus = 'WAITING_FOR_UPLOAD' | 'PENDING' | 'SUCCESS' | 'CANCELLED' | 'ERROR';
+type BatchStatus = 'WAITING_FOR_UPLOAD' | 'PENDING' | 'SUCCESS' | 'CANCELLED' | 'ERROR';
 
 export interface BatchCounts {
   batch: number;

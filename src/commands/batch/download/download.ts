@@ -25,6 +25,6 @@ Examples:
     }));
 }
 
-export async function batchDownloadRun(ctx: Context, batchId: string, target: DownloadTarget): Promise<void> {
+async function batchDownloadRun(ctx: Context, batchId: string, target: DownloadTarget): Promise<void> {
   await downloadResult(ctx, await getBatch(await ctx.http(), batchId), target);
 }
