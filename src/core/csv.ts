@@ -24,7 +24,8 @@ export async function* readCsvRows(source: InputSource): AsyncGenerator<CsvRow> 
   let line = 1;
   try {
     for await (const fields of parser as AsyncIterable<string[]>) {
-      yield { line, fields };
+      // A blank line (many exports end with one) holds no record; the emulator skips it too.
+      if (!isBlankLine(fields)) yield { line, fields };
       line += 1 + lineBreaksIn(fields);
     }
   } catch (error) {
@@ -34,6 +35,8 @@ export async function* readCsvRows(source: InputSource): AsyncGenerator<CsvRow> 
     parser.destroy();
   }
 }
+
+const isBlankLine = (fields: readonly string[]) => fields.length === 1 && fields[0] === '';
 
 /** The line breaks inside a record's quoted fields (CRLF counted once), which carry it onto further lines. */
 function lineBreaksIn(fields: readonly string[]): number {

@@ -19,7 +19,7 @@ export interface JsonFlagInput {
 export async function jsonObjectFlag(flag: string, spec: string, input: JsonFlagInput, what = 'a JSON object'): Promise<Record<string, unknown>> {
   const fromFile = spec.startsWith('@');
   const origin = fromFile ? `${flag}: ${spec.slice(1) === '-' ? 'stdin' : spec.slice(1)}` : flag;
-  const text = fromFile ? (await readBoundedInput(spec.slice(1), input.stdin, input.maxBytes, input.signal)).toString('utf8') : spec;
+  const text = fromFile ? (await readFlagFile(flag, spec.slice(1), input)).toString('utf8') : spec;
   const parsed = parseJsonAt(text, 1);
   if ('error' in parsed) {
     const where = fromFile ? `${origin}:${parsed.line}` : origin;
@@ -46,4 +46,14 @@ export async function parseMetadata(specs: readonly string[], input: JsonFlagInp
     metadata[spec.slice(0, equals)] = spec.slice(equals + 1);
   }
   return metadata;
+}
+
+/** The file of `@FILE`, a read that fails named by its flag as well (`--content: listing.json: no such file`). */
+async function readFlagFile(flag: string, path: string, input: JsonFlagInput): Promise<Buffer> {
+  try {
+    return await readBoundedInput(path, input.stdin, input.maxBytes, input.signal);
+  } catch (error) {
+    if (error instanceof InputError) throw new InputError(`${flag}: ${error.message}`, { hint: error.hint });
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 import { parseDuration } from './duration.js';
-import { UsageError } from './errors.js';
+import { ApiError, MissingCredentialsError, UsageError } from './errors.js';
 import type { IOStreams } from './io.js';
 import { pollUntil } from './poll.js';
 import { startSpinner } from './spinner.js';
@@ -59,10 +59,15 @@ export async function waitForOne<T>(runtime: WaitRuntime, wait: WaitSpec<T>): Pr
     });
   } catch (error) {
     spinner.stop();
-    runtime.io.warn(`${wait.describe} is still pending; check on it with:`);
-    runtime.io.warn(`  ${wait.checkAgain}`);
+    if (mayStillBePending(error)) {
+      runtime.io.warn(`${wait.describe} is still pending; check on it with:`);
+      runtime.io.warn(`  ${wait.checkAgain}`);
+    }
     throw error;
   }
   spinner.stop();
   return settled;
 }
+
+/** Not when the service answered that the thing is not there, or refused the request or its key: then nothing waits. */
+const mayStillBePending = (error: unknown) => !(error instanceof ApiError && error.status < 500) && !(error instanceof MissingCredentialsError);

@@ -27,8 +27,12 @@ describe('jsonObjectFlag', () => {
     }
   });
 
+  it('names the flag when its @FILE cannot be read', async () => {
+    await assert.rejects(jsonObjectFlag('--content', '@/nonexistent/listing.json', { stdin: stdinWith(''), maxBytes: 100 }), /^InputError: --content: \/nonexistent\/listing\.json: no such file$/);
+  });
+
   it('refuses a file larger than what one request can carry', async () => {
-    await assert.rejects(jsonObjectFlag('--content', '@-', { stdin: stdinWith(`{"a":"${'x'.repeat(200)}"}`), maxBytes: 100 }), /^InputError: stdin: larger than 100 bytes/);
+    await assert.rejects(jsonObjectFlag('--content', '@-', { stdin: stdinWith(`{"a":"${'x'.repeat(200)}"}`), maxBytes: 100 }), /^InputError: --content: stdin: larger than 100 bytes/);
   });
 });
 

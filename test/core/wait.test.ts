@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { ConnectionError, ExitCode, InterruptedError, UsageError, WaitTimeoutError } from '../../src/core/errors.js';
+import { apiErrorFor, ConnectionError, ExitCode, InterruptedError, UsageError, WaitTimeoutError } from '../../src/core/errors.js';
 import { shellWord, waitForOne, waitTimeoutMs, type WaitForOne } from '../../src/core/wait.js';
 import { exitCodeOfError } from '../../src/main.js';
 import { FixedClock } from '../helpers/context.js';
@@ -91,6 +91,21 @@ describe('waitForOne', () => {
     const { wait } = waitOn([], terminal.io, { get: () => Promise.reject(gone) });
     await assert.rejects(waitForOne(wait, wait), (error) => error === gone);
     assert.equal(exitCodeOfError(gone), ExitCode.failure);
+    assert.equal(terminal.stderr(), PENDING_MESSAGE);
+  });
+
+  it('says nothing of pending when the service answered that the thing is not there or the key is refused', async () => {
+    for (const status of [404, 401, 400]) {
+      const terminal = bufferIO();
+      const refused = apiErrorFor({ status, method: 'GET', path: '/v1/decisions/dec_1', serviceMessage: 'no' });
+      const { wait } = waitOn([], terminal.io, { get: () => Promise.reject(refused) });
+      await assert.rejects(waitForOne(wait, wait), (error) => error === refused);
+      assert.equal(terminal.stderr(), '', String(status));
+    }
+    const terminal = bufferIO();
+    const unavailable = apiErrorFor({ status: 503, method: 'GET', path: '/v1/decisions/dec_1', serviceMessage: 'busy' });
+    const { wait } = waitOn([], terminal.io, { get: () => Promise.reject(unavailable) });
+    await assert.rejects(waitForOne(wait, wait), (error) => error === unavailable);
     assert.equal(terminal.stderr(), PENDING_MESSAGE);
   });
 });

@@ -1,4 +1,5 @@
 import { getDecision } from '../../api/decisions.js';
+import { errorMessage } from '../../api/responses.js';
 import type { Context } from '../../context.js';
 import type { IOStreams } from '../../core/io.js';
 import { printResult, renderRecord, renderTable, type Column, type OutputFormat } from '../../core/output.js';
@@ -42,11 +43,7 @@ export async function waitForDecision(ctx: Context, decisionId: string, timeoutM
 /** A settled decision's outcome: exit 1 when it ended ERROR, with why when the service said. */
 export function settledOutcome(io: IOStreams, decision: Decision): Outcome {
   const failed = decision.decision_status === 'ERROR';
-  if (failed) io.warn(`decision ${decision.decision_id} ended ERROR${errorMessageOf(decision)}`);
+  const reason = errorMessage(decision);
+  if (failed) io.warn(`decision ${decision.decision_id} ended ERROR${reason === undefined ? '' : `: ${reason}`}`);
   return { kind: 'followed', failed };
 }
-
-const errorMessageOf = (decision: Decision) => {
-  const message = (decision as { error?: { message?: unknown } }).error?.message;
-  return typeof message === 'string' ? `: ${message}` : '';
-};

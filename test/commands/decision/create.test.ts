@@ -76,7 +76,7 @@ test('decision create refuses invalid --content before sending anything (exit 2,
     refused(t, { type: 'listing', content: '@DIR/listing.json' }, InputError, `--content: listing.json:3: invalid JSON at column 3: Expected double-quoted property name`, {
       'listing.json': '{\n  "title": "bike",\n  }\n',
     }));
-  await t.test('a file that is not there', (t) => refused(t, { type: 'listing', content: '@DIR/missing.json' }, InputError, 'missing.json: no such file'));
+  await t.test('a file that is not there', (t) => refused(t, { type: 'listing', content: '@DIR/missing.json' }, InputError, '--content: missing.json: no such file'));
   await t.test('no --content', (t) => refused(t, { type: 'text' }, UsageError, '--content: is required: expected a JSON object (its fields depend on type)'));
 });
 

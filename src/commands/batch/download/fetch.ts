@@ -5,6 +5,7 @@ import { writeStreamAtomic } from '../../../core/atomic-file.js';
 import { CsafeError } from '../../../core/errors.js';
 import { fileError } from '../../../core/readers.js';
 import { isExpiredAddress } from '../../../core/expiring-upload.js';
+import { shellWord } from '../../../core/wait.js';
 import { BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
 import { resultRowsAsNdjson } from './result-rows.js';
 
@@ -32,7 +33,7 @@ export async function downloadResult(ctx: Context, batch: Batch, target: Downloa
     const url = current.download_url;
     if (url === null || url === undefined) {
       throw new CsafeError(`batch ${current.batch_id} has no result to download (batch_status ${current.batch_status})`, {
-        hint: `a result exists once the batch has succeeded: csafe batch get ${current.batch_id} --wait`,
+        hint: `a result exists once the batch has succeeded: csafe batch get ${shellWord(current.batch_id)} --wait`,
       });
     }
     if (ctx.now() - fetchedAt < BATCH_URL_TTL_SECONDS * 1000) {

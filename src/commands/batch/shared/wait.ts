@@ -1,4 +1,5 @@
 import { getBatch } from '../../../api/batches.js';
+import { errorMessage } from '../../../api/responses.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import { shellWord, waitForOne, waitTimeoutMs } from '../../../core/wait.js';
@@ -41,8 +42,8 @@ export async function followBatch(ctx: Context, batchId: string, options: Follow
   });
   await printBatch(ctx.io, await ctx.outputFormat('table'), batch);
   if (batchFailed(batch)) {
-    const reason = (batch as { error?: { message?: unknown } }).error?.message;
-    ctx.io.warn(`batch ${batchId} ended ${batchProgress(batch)}${typeof reason === 'string' ? `: ${reason}` : ''}`);
+    const reason = errorMessage(batch);
+    ctx.io.warn(`batch ${batchId} ended ${batchProgress(batch)}${reason === undefined ? '' : `: ${reason}`}`);
     return { kind: 'followed', failed: true };
   }
   if (options.download !== undefined) await downloadResult(ctx, batch, { path: options.download, json: false });
