@@ -293,7 +293,7 @@ describe('named pipes and process substitution', () => {
   it('classify --metadata @/dev/zero and @<(…) are read like any input file', async () => {
     const endless = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u1', '--metadata', '@/dev/zero'], { env: emulator.env, cwd: dir });
     assert.equal(endless.code, 2, endless.stderr);
-    assert.match(endless.stderr, /^error: \/dev\/zero: larger than \d+ bytes/m);
+    assert.match(endless.stderr, /^error: --metadata: \/dev\/zero: larger than \d+ bytes/m);
     const script = 'exec "$NODE" "$BIN" classify --text hi --user-id u1 --metadata @<(echo \'{"surface":"chat"}\') --json';
     const piped = await outcome(spawn('bash', ['-c', script], { env: { ...process.env, ...emulator.env, CSAFE_CONFIG_DIR: tempDir('csafe-config-'), NODE: process.execPath, BIN }, cwd: dir }));
     assert.equal(piped.code, 0, piped.stderr);
