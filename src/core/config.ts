@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import Conf from 'conf';
 import { z } from 'zod';
 import { CorruptConfigError, UsageError } from './errors.js';
+import { syntaxErrorOffset } from './json-position.js';
 import { formatPath } from '../schemas/issues.js';
 
 /** Keys a profile may hold. api_key is set with `csafe auth login`, never echoed back in full. */
@@ -32,14 +33,23 @@ function readStore(this: { path: string }, text: string): StoreShape {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch (error) {
-    throw new CorruptConfigError(this.path, `is not valid JSON: ${(error as Error).message}`);
+  } catch {
+    // Not the parser's message: it quotes the text around the error, which may be the API key.
+    throw new CorruptConfigError(this.path, `is not valid JSON${syntaxErrorPlace(text)}`);
   }
   const checked = storeSchema.safeParse(parsed);
   if (checked.success) return checked.data as StoreShape;
   const issue = checked.error.issues[0]!;
   const where = issue.path.length > 0 ? `${formatPath(issue.path)}: ` : '';
   throw new CorruptConfigError(this.path, `does not hold csafe profiles: ${where}${issue.message}`);
+}
+
+/** ` (line 2, column 39)`: where JSON.parse stopped, without any of the text. */
+function syntaxErrorPlace(text: string): string {
+  const offset = syntaxErrorOffset(text);
+  if (offset === undefined) return '';
+  const before = text.slice(0, offset);
+  return ` (line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')})`;
 }
 
 export function assertConfigKey(key: string): ConfigKey {
