@@ -59,7 +59,11 @@ function textsIn(value: unknown): string[] {
   while (pending.length > 0) {
     const next = pending.pop();
     if (typeof next === 'string' && next.trim() !== '') texts.push(next);
-    else if (typeof next === 'object' && next !== null) pending.push(...Object.values(next).reverse());
+    else if (typeof next === 'object' && next !== null) {
+      // One push at a time: a spread of a 6 MB array's values would overflow the stack.
+      const children = Object.values(next);
+      for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]);
+    }
   }
   return texts;
 }
