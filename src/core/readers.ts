@@ -56,7 +56,6 @@ function openPipe(path: string): Readable | undefined {
   }
 }
 
-/** Explains a file-system error the way a user needs it: which file and what is wrong (or that Ctrl-C stopped the read). */
 /** The size of a regular file to upload; anything else (a directory, a missing file) an InputError naming it. */
 export async function regularFileSize(name: string, path: string): Promise<number> {
   try {
@@ -68,6 +67,7 @@ export async function regularFileSize(name: string, path: string): Promise<numbe
   }
 }
 
+/** Explains a file-system error the way a user needs it: which file and what is wrong (or that Ctrl-C stopped the read). */
 export function fileError(name: string, error: unknown): CsafeError {
   if ((error as Error)?.name === 'AbortError') return new InterruptedError();
   const code = (error as NodeJS.ErrnoException)?.code;

@@ -4,7 +4,6 @@ import type { ServiceVersion } from '../schemas/content.js';
 import { CURRENT_VERSION } from '../schemas/content.js';
 import { IMPORT_UPLOAD_TTL_SECONDS } from '../schemas/data.js';
 import { DataStore } from './stores/data-store.js';
-import { DecisionStore } from './stores/decision-store.js';
 import type { FaultSettings } from './http/faults.js';
 import type { RequestLogEntry } from './http/request-log.js';
 import { createEmulatorServer } from './http/server.js';
@@ -13,6 +12,7 @@ import { createState, type Stores } from './stores/state.js';
 import { JobStore } from './stores/job-store.js';
 import { OLDER_IMPORTS, type OlderImportRecord } from './older-imports/records.js';
 import { BATCHES, type BatchRecord } from './batches/records.js';
+import { DECISIONS, type StoredDecision } from './decisions/records.js';
 import { StreamStore } from './stores/stream-store.js';
 
 export interface EmulatorOptions {
@@ -121,7 +121,7 @@ async function openStores(dataDir: string | undefined): Promise<Stores> {
   try {
     const [streams, decisions, olderImports, batches] = await Promise.all([
       StreamStore.open(data.root),
-      DecisionStore.open(data.root),
+      JobStore.open<StoredDecision>(data.root, DECISIONS),
       JobStore.open<OlderImportRecord>(data.root, OLDER_IMPORTS),
       JobStore.open<BatchRecord>(data.root, BATCHES),
     ]);

@@ -61,6 +61,14 @@ describe('emulator: decisions', () => {
     assert.match(String((settled as { error?: { message?: string } }).error?.message), /no text/);
   });
 
+  test('content holding a huge array (a million values) is decided, not a 500', async () => {
+    const values: unknown[] = new Array<number>(1_000_000).fill(1);
+    values.push('I will kill you');
+    const created = await create({ type: 'text', content: { values } });
+    clock.advance(DELAY_MS);
+    assert.equal((await get(created.decision_id)).result, 'match', 'the text after the million numbers is found');
+  });
+
   test('a bad body is a 400 naming the field', async () => {
     assertError(await call(emulator, 'POST', '/v1/decisions', { json: { content: { text: 'x' } } }), 400, 'type');
     assertError(await call(emulator, 'POST', '/v1/decisions', { json: { type: '', content: { text: 'x' } } }), 400, 'type');

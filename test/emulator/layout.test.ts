@@ -11,7 +11,6 @@ const AREA_OF_STORE: Record<string, string> = {
   'stores/data-store.ts': 'data',
   'stores/data-records.ts': 'data',
   'stores/stream-store.ts': 'streams',
-  'stores/decision-store.ts': 'decisions',
 };
 const AREAS = ['batches', 'content', 'control', 'data', 'decisions', 'events', 'older-imports', 'streams', 'tokens'];
 

@@ -20,6 +20,10 @@ const CONTROL_ROUTES: ReadonlyArray<[string, string]> = [
   ['POST', '/_emulator/reference_sets'],
   ['GET', '/_emulator/events'],
   ['DELETE', '/_emulator/events'],
+  ['GET', '/_emulator/data/kept'],
+  ['GET', '/_emulator/streams/kept'],
+  ['GET', '/_emulator/streams/kept/s1'],
+  ['POST', '/_emulator/batches/bat_000000000000000000000000/cancel'],
 ];
 
 describe('emulator: control routes need the API key; browsers cannot reach across sites', () => {
@@ -32,10 +36,10 @@ describe('emulator: control routes need the API key; browsers cannot reach acros
     }
   });
 
-  test('an access token is not the key: control routes want the API key itself', async () => {
+  test('an access token is not the key: every control route wants the API key itself', async () => {
     const issued = await call(emulator, 'POST', '/v1/access_tokens', { json: {} });
     const token = (issued.body as { access_token: string }).access_token;
-    assertError(await call(emulator, 'GET', '/_emulator/events', { key: token }), 403);
+    for (const [method, path] of CONTROL_ROUTES) assertError(await call(emulator, method, path, { key: token }), 403);
   });
 
   test('a cross-site reset (foreign Origin, text/plain) is refused and wipes nothing', async () => {

@@ -3,8 +3,8 @@ import { EmulatorError } from '../http/errors.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { validateBody } from '../http/validation.js';
 import { withUnlistedField } from '../stores/state.js';
-import { newDecisionId, type DecisionOutcome, type StoredDecision } from '../stores/decision-store.js';
 import { createDecisionRequestSchema } from '../../schemas/decisions.js';
+import type { DecisionOutcome, StoredDecision } from './records.js';
 
 /** The spec gives no limit for a decision's content; the emulator takes the 6 MB of POST /v1/content. */
 const DECISION_MAX_BODY_BYTES = 6_000_000;
@@ -17,8 +17,8 @@ export const decisionRoutes: readonly Route[] = [
 /** The content is classified at once; the record reveals the outcome when the processing delay has passed. */
 async function createDecision(ctx: RouteContext): Promise<RouteResult> {
   const { type, content, metadata = {} } = validateBody(createDecisionRequestSchema, ctx.json());
-  const decision: StoredDecision = { decision_id: newDecisionId(), type, metadata, created_at: ctx.config.now(), outcome: decide(content) };
-  await ctx.state.decisions.save(decision);
+  const decision: StoredDecision = { decision_id: ctx.state.decisions.newId(), type, metadata, created_at: ctx.config.now(), outcome: decide(content) };
+  await ctx.state.decisions.save(decision.decision_id, decision);
   return { status: 200, body: { decision_id: decision.decision_id, type, metadata } };
 }
 
@@ -59,7 +59,11 @@ function textsIn(value: unknown): string[] {
   while (pending.length > 0) {
     const next = pending.pop();
     if (typeof next === 'string' && next.trim() !== '') texts.push(next);
-    else if (typeof next === 'object' && next !== null) pending.push(...Object.values(next).reverse());
+    else if (typeof next === 'object' && next !== null) {
+      // One push at a time: a spread of a 6 MB array's values would overflow the stack.
+      const children = Object.values(next);
+      for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]);
+    }
   }
   return texts;
 }

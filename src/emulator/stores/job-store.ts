@@ -15,11 +15,12 @@ export interface JobKind {
 export const uploadKey = (kind: JobKind, id: string) => `${kind.area}/${id}.${kind.extension}`;
 
 /**
- * The records of one kind of older operation (imports, batches) on disk, one small file each, so a
+ * The records of one kind of older operation (imports, batches, decisions) on disk, one small file each, so a
  * restarted emulator (same directory) answers for earlier ids and URLs and nothing grows in memory.
  *
  * Layout: <area>/records/<id>.json, <area>/uploads/<id>.<ext> (the latest upload),
- * <area>/results/<id>.<ext> (what processing produced, e.g. a batch's result CSV).
+ * <area>/results/<id>.<ext> (what processing produced, e.g. a batch's result CSV). A decision has
+ * only its record.
  */
 export class JobStore<R> {
   private readonly background = new BackgroundWork();

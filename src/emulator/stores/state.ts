@@ -1,9 +1,9 @@
 import type { BatchRecord } from '../batches/records.js';
 import { CLASSIFIER_RULES } from '../classifier.js';
 import type { DataStore } from './data-store.js';
-import type { DecisionStore } from './decision-store.js';
 import type { JobStore } from './job-store.js';
 import type { OlderImportRecord } from '../older-imports/records.js';
+import type { StoredDecision } from '../decisions/records.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import type { StreamStore } from './stream-store.js';
 import { TokenTable } from './token-table.js';
@@ -46,7 +46,7 @@ export interface State {
   /** Livestreams and their parts: on disk, beside the data. */
   streams: StreamStore;
   /** Decisions of the older operations: on disk, beside the data. */
-  decisions: DecisionStore;
+  decisions: JobStore<StoredDecision>;
   /** Older imports (POST /v1/import) and their uploads: on disk, beside the data. */
   olderImports: JobStore<OlderImportRecord>;
   /** Batches, their uploaded CSVs and result CSVs: on disk, beside the data. */
