@@ -192,13 +192,17 @@ describe('readCaptions: WebVTT', () => {
   it('reads timing lines as the spec writes them, and a little more leniently; anything else is a problem at its line', async () => {
     const timing = async (line: string) => read(lf('WEBVTT', '', line, 'text'));
     const cue = (startMs: number, endMs: number) => [{ line: 3, startMs, endMs, text: 'text' }];
-    assert.deepEqual(await timing('00:00:00.000 --> 00:00:00.001'), cue(0, 1));
-    assert.deepEqual(await timing('1:00:00.000 --> 12:34:56.789'), cue(3_600_000, 45_296_789));
-    assert.deepEqual(await timing('100:00:00.000 --> 100:00:00.000'), cue(360_000_000, 360_000_000));
-    assert.deepEqual(await timing('99999:59:59.999 --> 099999:59:59.999'), cue(359_999_999_999, 359_999_999_999));
-    assert.deepEqual(await timing('59:59.999 --> 01:00:00.000'), cue(3_599_999, 3_600_000));
-    assert.deepEqual(await timing('00:00:01.000-->00:00:02.000'), cue(1000, 2000));
-    assert.deepEqual(await timing('00:00:01.000\t-->\t00:00:02.000\tline:0 vertical:rl'), cue(1000, 2000));
+    for (const [good, startMs, endMs] of [
+      ['00:00:00.000 --> 00:00:00.001', 0, 1],
+      ['1:00:00.000 --> 12:34:56.789', 3_600_000, 45_296_789],
+      ['100:00:00.000 --> 100:00:00.000', 360_000_000, 360_000_000],
+      ['99999:59:59.999 --> 099999:59:59.999', 359_999_999_999, 359_999_999_999],
+      ['59:59.999 --> 01:00:00.000', 3_599_999, 3_600_000],
+      ['00:00:01.000-->00:00:02.000', 1000, 2000],
+      ['00:00:01.000\t-->\t00:00:02.000\tline:0 vertical:rl', 1000, 2000],
+    ] as const) {
+      assert.deepEqual(await timing(good), cue(startMs, endMs), good);
+    }
     for (const bad of [
       '00:01.5 --> 00:02.000',
       '00:00:01.000 --> 00:00:02',
@@ -491,18 +495,22 @@ describe('readCaptions: input', () => {
   });
 
   it('stops at line 1 with what was expected when the file is neither WebVTT nor SubRip', async () => {
-    await assert.rejects(read('{"type":"chat_message"}\n'), stoppedAt(1, NOT_CAPTIONS));
-    await assert.rejects(read(lf('WEBVTTX', '', '00:00:01.000 --> 00:00:02.000', 'x')), stoppedAt(1, NOT_CAPTIONS));
-    await assert.rejects(read(lf('XWEBVTT', '', '00:00:01.000 --> 00:00:02.000', 'x')), stoppedAt(1, NOT_CAPTIONS));
-    await assert.rejects(read(lf('a1', '00:00:01,000 --> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
-    await assert.rejects(read(lf('1a', '00:00:01,000 --> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
-    await assert.rejects(read(lf('1', 'hello', '')), stoppedAt(1, NOT_CAPTIONS));
-    await assert.rejects(read(lf('1', '', '00:00:01,000 --> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
-    await assert.rejects(read(lf('one', '00:00:01,000 --> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
-    await assert.rejects(read(lf('00:01.000 --> 00:02.000', 'x')), stoppedAt(1, NOT_CAPTIONS));
-    await assert.rejects(read(lf('00:00:01,000 -> 00:00:02,000', 'x')), stoppedAt(1, NOT_CAPTIONS));
-    await assert.rejects(read('1'), stoppedAt(1, NOT_CAPTIONS));
-    await assert.rejects(read(lf('', '1', 'x')), stoppedAt(2, NOT_CAPTIONS));
+    for (const [file, line] of [
+      ['{"type":"chat_message"}\n', 1],
+      [lf('WEBVTTX', '', '00:00:01.000 --> 00:00:02.000', 'x'), 1],
+      [lf('XWEBVTT', '', '00:00:01.000 --> 00:00:02.000', 'x'), 1],
+      [lf('a1', '00:00:01,000 --> 00:00:02,000', 'x'), 1],
+      [lf('1a', '00:00:01,000 --> 00:00:02,000', 'x'), 1],
+      [lf('1', 'hello', ''), 1],
+      [lf('1', '', '00:00:01,000 --> 00:00:02,000', 'x'), 1],
+      [lf('one', '00:00:01,000 --> 00:00:02,000', 'x'), 1],
+      [lf('00:01.000 --> 00:02.000', 'x'), 1],
+      [lf('00:00:01,000 -> 00:00:02,000', 'x'), 1],
+      ['1', 1],
+      [lf('', '1', 'x'), 2],
+    ] as const) {
+      await assert.rejects(read(file), stoppedAt(line, NOT_CAPTIONS), file);
+    }
   });
 
   it('stops when there is nothing to read: an empty file, or WebVTT without cues', async () => {

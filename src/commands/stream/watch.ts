@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { watchStream } from '../../api/streams.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
+import { redactUrl } from '../../core/redact.js';
 import { printResult, renderTable } from '../../core/output.js';
 import { watchStreamRequestSchema, type WatchStreamRequest } from '../../schemas/streams.js';
 import { positional, type App } from '../app.js';
@@ -40,7 +41,8 @@ function watchRequest(options: WatchOptions): WatchStreamRequest {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = String(issue.path[0]);
-  const given = field === 'stream_url' && options.url !== undefined ? `, got ${JSON.stringify(options.url)}` : '';
+  // Echoed redacted: a stream address may carry its key (a token in the query, user:password@).
+  const given = field === 'stream_url' && options.url !== undefined ? `, got ${JSON.stringify(redactUrl(options.url))}` : '';
   throw new UsageError(`${FLAG_OF_FIELD[field] ?? field}: ${issue.message}${given}`);
 }
 

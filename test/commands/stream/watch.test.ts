@@ -31,6 +31,9 @@ test('stream watch refuses an address of another scheme or a relative one before
     await assert.rejects(streamWatchRun(run.ctx, 'live', { id: 'show-42', url }), (error: unknown) =>
       error instanceof UsageError && error.message === `--url: expected an absolute http, https, rtmp, rtmps, rtsp or srt URL, got ${JSON.stringify(url)}`);
   }
+  // A key in the address is not echoed: the message may end up in a CI log.
+  await assert.rejects(streamWatchRun(run.ctx, 'live', { id: 'show-42', url: 'rtmpx://me:pw@ingest.example.com/live?token=s3cret&v=1' }), (error: unknown) =>
+    error instanceof UsageError && error.message.endsWith('URL, got "rtmpx://[REDACTED]@ingest.example.com/live?token=[REDACTED]&v=1"'));
   await assert.rejects(streamWatchRun(run.ctx, 'live', { id: 'show-42' }), (error: unknown) => error instanceof UsageError && /^--url: is required: expected an absolute http, https, rtmp, rtmps, rtsp or srt URL$/.test(error.message));
   await assert.rejects(streamWatchRun(run.ctx, 'live', { url: 'https://x/live' }), (error: unknown) => error instanceof UsageError && /^--id: is required/.test(error.message));
 });

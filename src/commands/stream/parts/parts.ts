@@ -127,7 +127,7 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
       signal: ctx.signal,
     });
   } catch (error) {
-    if (error instanceof InterruptedError || stopsTheRun(error)) {
+    if (stopsTheRun(error)) {
       const how = error instanceof InterruptedError ? 'interrupted' : 'stopped';
       ctx.io.warn(`${how} after ${countOf(tally.sent, 'part')} ${tally.sent === 1 ? 'was' : 'were'} sent in ${countOf(tally.requests, 'request')}: later parts were not sent`);
     }
