@@ -71,6 +71,10 @@ export async function uploadBeforeExpiry<T>(
   }
 }
 
-/** The object store's answer to a pre-signed address used too late: 403 AccessDenied, "Request has expired". */
+/**
+ * The object store's answer to a pre-signed address used too late: 403 "Request has expired" (S3
+ * codes it AccessDenied). Not every AccessDenied: one refused by the bucket's policy is no expiry,
+ * and a fresh address would be refused the same.
+ */
 export const isExpiredAddress = (error: unknown): error is PermissionDeniedError =>
-  error instanceof PermissionDeniedError && (error.details.errorType === 'AccessDenied' || /request has expired/i.test(error.details.serviceMessage));
+  error instanceof PermissionDeniedError && /request has expired/i.test(error.details.serviceMessage);

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { getBatch } from '../../../src/api/batches.js';
 import { batchCreateRun } from '../../../src/commands/batch/create/create.js';
 import { downloadResult } from '../../../src/commands/batch/download/fetch.js';
 import { ExitCode, InputError } from '../../../src/core/errors.js';
-import { isBatchSettled } from '../../../src/schemas/batches.js';
+import { isBatchSettled, type Batch } from '../../../src/schemas/batches.js';
 import { commandTest, exitCodeOf, type CommandTest } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -65,4 +67,23 @@ test('batch download looks the batch up again when its download address has expi
 
   assert.match(readFileSync(join(run.dir, 'out.csv'), 'utf8'), /^Content,Status,Service result,Expected result,Labels,source\r?\n/);
   assert.match(run.stderr(), new RegExp(`the download address of ${id} has expired; looking the batch up again`));
+});
+
+test('batch download sends no Authorization to the pre-signed address and keeps its signature out of errors', async (t) => {
+  const run = await commandTest(t);
+  const seen: IncomingHttpHeaders[] = [];
+  const store = createServer((request, response) => {
+    seen.push(request.headers);
+    response.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>SignatureDoesNotMatch</Code><Message>no</Message></Error>');
+  });
+  await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => store.close(() => resolve())));
+  const { port } = store.address() as AddressInfo;
+  const batch = { batch_id: 'bat_1', batch_status: 'SUCCESS', download_url: `http://127.0.0.1:${port}/r.csv?X-Amz-Credential=CREDSECRET&X-Amz-Signature=SIGSECRET` } as Batch;
+
+  const error = await downloadResult(run.ctx, batch, { json: false }).then(() => undefined, (failure: unknown) => failure as Error);
+  assert.match(String(error?.message), /403/);
+  assert.equal(seen.length, 1);
+  assert.equal(seen[0]!.authorization, undefined);
+  assert.doesNotMatch(`${error?.message} ${run.stderr()} ${run.stdout()}`, /SIGSECRET|CREDSECRET/);
 });

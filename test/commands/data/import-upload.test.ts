@@ -104,6 +104,12 @@ describe('importFile: expired upload addresses', () => {
     storeAnswer = () => badSignature;
     await assert.rejects(run(), /403 SignatureDoesNotMatch/);
     assert.deepEqual(log, ['POST req_1', 'PUT /_storage/imports/ns/req_1.jsonl']);
+
+    // AccessDenied without "Request has expired" (a bucket policy): a fresh address would be refused the same.
+    log.length = 0;
+    storeAnswer = () => '<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
+    await assert.rejects(run(), /403 AccessDenied/);
+    assert.deepEqual(log, ['POST req_1', 'PUT /_storage/imports/ns/req_1.jsonl']);
   });
 
   it('uploads on the last import request even when our clock calls it expired: the store decides', async () => {
