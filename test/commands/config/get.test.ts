@@ -61,5 +61,5 @@ test('config get names a config file that is not JSON', async (t) => {
   mkdirSync(dirname(configFile(run)), { recursive: true });
   writeFileSync(configFile(run), '{"profiles": ');
 
-  await assert.rejects(configGetRun(run.ctx, 'timeout'), { constructor: CorruptConfigError, message: new RegExp(`^config file ${configFile(run)} is not valid JSON: `) });
+  await assert.rejects(configGetRun(run.ctx, 'timeout'), { constructor: CorruptConfigError, message: new RegExp(`^config file ${configFile(run)} is not valid JSON \\(line 1, column 14\\)$`) });
 });
