@@ -184,6 +184,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         flags,
         version: VERSION,
         signal: proc.signal,
+        argv,
         startLocalService: () => startInProcessEmulator(proc.env),
         now: Date.now,
         sleep: (ms, signal) => delay(ms, undefined, { signal }),
