@@ -44,8 +44,12 @@ const BULK = [
   { command: 'stream parts', name: 'parts.jsonl', line: partLine, args: (file: string, failed: string) => ['stream', 'parts', 'live', '--id', 'show-1', file, '--batch-size', '1', '--failed', failed] },
 ];
 
-/** How a failed-file line names its input record: classify writes {line, reason, input}, the others the record as sent. */
-const failedRecord = (command: string, line: string) => (command === 'classify --batch' ? JSON.stringify((JSON.parse(line) as { input: unknown }).input) : line);
+/** The input record a failed-file line holds: classify writes {line, reason, input}, the others the record as sent (events with the idempotency_key csafe added). */
+function failedRecord(command: string, line: string): string {
+  if (command === 'classify --batch') return JSON.stringify((JSON.parse(line) as { input: unknown }).input);
+  const { idempotency_key: _added, ...record } = JSON.parse(line) as Record<string, unknown>;
+  return JSON.stringify(record);
+}
 
 describe('bulk commands stop when the service is unreachable', () => {
   for (const bulk of BULK) {

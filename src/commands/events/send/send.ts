@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { AuthenticationError, InterruptedError, PermissionDeniedError } from '../../../core/errors.js';
+import { FailFast } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import { parseOptions } from '../../../core/options.js';
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
+import { csafeCommandLine, reportInterruption } from '../../../core/shell.js';
+import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { rereadableInput } from '../../../core/spool.js';
 import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
@@ -30,6 +33,7 @@ export function registerEventsSend(group: Command, app: App): void {
     .addOption(sendBatchFlags.batchSize.option)
     .addOption(sendBatchFlags.maxBatchBytes.option)
     .addOption(sendBatchFlags.concurrency.option)
+    .addOption(sendBatchFlags.maxConsecutiveFailures.option)
     .option('--shard <i/n>', 'send only the users of worker i of n (0-based), e.g. 3/16')
     .addHelpText('after', `
 Each user's events arrive in file order. Exit codes: 0 all sent, 5 some written to the
@@ -97,15 +101,15 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
     const http = await ctx.http();
     if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('ndjson'));
     const records = checkRecords(readRecords(source), { allowUnknownTypes: options.allowUnknownTypes }, limit);
-    const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: source.name, options, tally, failed, invalid, checkpoint, progress };
+    const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
+    const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: source.name, options, tally, failed, invalid, checkpoint, progress, failFast };
     await deliver(records, delivery);
     halted = delivery.halted;
   } catch (error) {
-    if (error instanceof InterruptedError) {
-      const resume = options.checkpoint ? `re-run with --checkpoint ${options.checkpoint} to send the rest` : 'events not yet acknowledged were not sent';
-      ctx.io.warn(`interrupted after ${tally.sent} events were sent: ${resume}`);
-    }
-    throw error;
+    if (!(error instanceof InterruptedError)) throw error;
+    const failedNote = tally.failed > 0 ? ` (in ${failedPath})` : '';
+    reportInterruption(ctx.io, `${tally.sent} events sent, ${tally.failed} failed${failedNote}`, csafeCommandLine(ctx.argv), options.checkpoint === undefined ? NO_CHECKPOINT : undefined);
+    throw interruptionOf(ctx.signal);
   } finally {
     progress.stop();
     await sync?.finish();
@@ -120,6 +124,10 @@ async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: 
   const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
   await reportSummary(ctx.io, summary, run.toStdout === false ? 'table' : await ctx.outputFormat('table'));
 }
+
+/** Without a checkpoint the same command starts from the first event again. */
+const NO_CHECKPOINT =
+  'without --checkpoint it sends every event again (each keeps its idempotency_key, so the service ingests it once); add --checkpoint FILE to continue where a run stopped';
 
 const whySendingStopped = (error: Error) =>
   error instanceof AuthenticationError || error instanceof PermissionDeniedError ? `the service refused the credentials (${error.status})` : error.message;
