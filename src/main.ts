@@ -44,7 +44,7 @@ Exit codes:
   5    partial failure: some records failed (written to the --failed file)
   124  a wait timed out
   130  interrupted (Ctrl-C)
-  143  terminated (SIGTERM) while stream parts --follow flushed what it held
+  143  terminated (SIGTERM); bulk commands say how to continue, as on Ctrl-C
 
 Environment:
   CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_TIMEOUT,

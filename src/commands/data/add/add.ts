@@ -45,6 +45,10 @@ one per object instead, at the end. With --checkpoint, a batch that failed is no
 command run again sends it (and everything not yet accepted), skipping what was. Exit codes: 0 all added, 1 a request ended failed (or nothing could be
 sent), 2 invalid input (nothing sent), 5 some batches failed (written to the failed file),
 124 --wait timed out, 130 interrupted (the pending request ids are printed).
+Once --max-consecutive-failures requests in a row could not reach the service, sending stops:
+one line says so, the objects not sent are in the failed file, exit 1. Ctrl-C (exit 130) or
+SIGTERM (143) prints what was accepted and the command that continues: the same command line,
+which with --checkpoint sends only what was not accepted.
 
 Examples:
   csafe data add listings items.jsonl --wait

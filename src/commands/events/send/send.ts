@@ -39,6 +39,10 @@ export function registerEventsSend(group: Command, app: App): void {
 Each user's events arrive in file order. Exit codes: 0 all sent, 5 some written to the
 failed file, 1 none sent, or sending stopped on a Retry-After over --max-wait, 2 invalid input
 (nothing sent), 3 key refused (the unsent events are in the failed file in both cases).
+Once --max-consecutive-failures requests in a row could not reach the service, sending stops:
+one line says so, the events not sent are in the failed file, exit 1. Ctrl-C (exit 130) or
+SIGTERM (143) prints what was sent and the command that continues: the same command line,
+which with --checkpoint sends only what was not acknowledged.
 
 With --sync, stdout lists each ingested event with its input line and the service's event_id:
 one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknowledged when piped

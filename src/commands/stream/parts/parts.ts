@@ -61,7 +61,11 @@ retries goes to the --failed file when the service refused it or never saw it (s
 resend as the FILE), and to the --unconfirmed file when its answer was lost (a timeout, a cut
 connection, a 5xx other than 503): the service may already hold those parts, and resending
 them may store them twice. Exit codes: 0 all sent, 2 invalid input (nothing sent), 3 key
-refused, 5 some parts failed or are unconfirmed, 130 interrupted.
+refused, 5 some parts failed or are unconfirmed, 130 interrupted. Once
+--max-consecutive-failures requests in a row could not reach the service, sending stops: one
+line says so, the parts not sent are in the failed file, exit 1. Ctrl-C (exit 130) or SIGTERM
+(143) sends no further batch: the parts not sent go to the failed file, and the command that
+sends them is printed.
 
 With --follow, parts are read one JSON object a line from a pipe (stdin or a FIFO; a regular
 file is refused: pipe \`tail -f FILE\` instead) and sent as they come, in order: a batch goes as
