@@ -20,6 +20,7 @@ import {
 } from './core/errors.js';
 import { createIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
+import { interruptionOf } from './core/signals.js';
 import type { GlobalFlags } from './core/settings.js';
 import type { App, BatchOutcome, Outcome } from './commands/app.js';
 
@@ -199,7 +200,9 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     await bootIO.flush();
     return exitCode;
   } catch (error) {
-    return report(error, context?.io ?? bootIO, context?.secrets ?? new Set());
+    // Whatever part of a command SIGTERM stopped (reading stdin, a wait, a request), it ends as SIGTERM: 143.
+    const ended = error instanceof InterruptedError && proc.signal.aborted ? interruptionOf(proc.signal) : error;
+    return report(ended, context?.io ?? bootIO, context?.secrets ?? new Set());
   } finally {
     await context?.close();
   }

@@ -252,7 +252,7 @@ describe('named pipes and process substitution', () => {
       const exited = exitOf(child);
       await until(() => opensFile(child.pid!, fifo), 'it opened the FIFO', child);
       child.kill('SIGTERM');
-      assert.equal(await exited, 130, output.stderr());
+      assert.equal(await exited, 143, output.stderr());
     } finally {
       writer.kill();
     }
