@@ -163,9 +163,14 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
  */
 function reportResume(ctx: Context, run: { namespace: string; id: string; tally: PartsTally; failed: FailedFile; unconfirmed: FailedFile }): void {
   const { tally, failed, unconfirmed } = run;
-  const done = `${countOf(tally.sent, 'part')} sent in ${countOf(tally.requests, 'request')}, ${countOf(failed.count, 'part')} not sent or failed (in ${failed.path})`;
-  const hint = unconfirmed.count > 0
-    ? `${countOf(unconfirmed.count, 'part')} whose answer was lost are in ${unconfirmed.path}: the service may hold them, and resending them may store them twice`
-    : undefined;
-  reportInterruption(ctx.io, done, csafeCommandLine(['stream', 'parts', run.namespace, '--id', run.id, failed.path]), hint);
+  const sent = `${countOf(tally.sent, 'part')} sent in ${countOf(tally.requests, 'request')}`;
+  if (unconfirmed.count > 0) {
+    ctx.io.warn(`${countOf(unconfirmed.count, 'part')} whose answer was lost are in ${unconfirmed.path}: the service may hold them, and resending them may store them twice`);
+  }
+  if (failed.count === 0) {
+    ctx.io.warn(`interrupted: ${sent}; none is left to send`);
+    return;
+  }
+  const done = `${sent}, ${countOf(failed.count, 'part')} not sent or failed (in ${failed.path})`;
+  reportInterruption(ctx.io, done, csafeCommandLine(['stream', 'parts', run.namespace, '--id', run.id, failed.path]));
 }
