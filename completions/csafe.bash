@@ -45,7 +45,7 @@ _csafe() {
   case "$cmd $sub" in
     classify\ *) flags="--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed"; files=1 ;;
     "token create") flags="--expires-in --user-id --session-id" ;;
-    "auth login") flags="--with-token" ;;
+    "auth login") flags="--with-token --no-verify" ;;
     "config get"|"config set"|"config unset") values="base_url user_id output timeout max_retries" ;;
     "settings put") flags="--field"; files=1 ;;
     "data add") flags="--batch-size --max-batch-bytes --concurrency --checkpoint --failed --skip-invalid --wait --timeout"; files=1 ;;

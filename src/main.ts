@@ -121,7 +121,7 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
   const program = new Command('csafe')
     .description('Command-line client for the Content Safety Service, with a local emulator')
     .version(VERSION, '-V, --version')
-    .option('--profile <name>', 'configuration profile (default: "default", or CSAFE_PROFILE)')
+    .option('--profile <name>', 'configuration profile (default: "default", or CSAFE_PROFILE); an unknown one is an error but for auth login and config set, which create it')
     .option('--api-key <key>', 'API key or short-lived token (prefer CSAFE_API_KEY: flags show in `ps`)')
     .option('--base-url <url>', 'service base URL (or CSAFE_BASE_URL)')
     .option('--timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s)')

@@ -35,10 +35,10 @@ export function registerAuthLogin(group: Command, app: App): void {
     .addHelpText(
       'after',
       `
-The key is checked with one request the service answers without doing any work
-(POST /v1/content with an empty body) against the base URL from --base-url,
-CSAFE_BASE_URL or the profile; without one, login stops and asks for it.
-A refused key exits 3, an unreachable service 1: nothing is stored then.
+The key is checked first, with one request the service answers without doing
+any work (POST /v1/content with an empty body), against the base URL from
+--base-url, CSAFE_BASE_URL or the profile. A refused key exits 3, an unreachable
+service 1, no base URL 2 (before the key is read): nothing is stored then.
 
 The key is stored in the config file (mode 0600); --base-url is stored too when
 given. The profile is created when it does not exist. CSAFE_API_KEY and

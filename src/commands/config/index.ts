@@ -10,7 +10,10 @@ import { positional, type App, type Outcome } from '../app.js';
 const shown = (profile: Profile) => (profile.api_key ? { ...profile, api_key: maskKey(profile.api_key) } : profile);
 
 export function registerConfig(program: Command, app: App): void {
-  const group = program.command('config').description(`Profile settings: ${CONFIG_KEYS.join(', ')}`);
+  const group = program
+    .command('config')
+    .description(`Profile settings: ${CONFIG_KEYS.join(', ')}`)
+    .addHelpText('after', '\nThe profile is --profile, else CSAFE_PROFILE, else "default". get, unset and list refuse a profile\nthe config file does not hold (exit 2, listing those it does); set creates it.');
 
   group
     .command('get')
@@ -20,7 +23,7 @@ export function registerConfig(program: Command, app: App): void {
 
   group
     .command('set')
-    .description('Set one setting of the profile')
+    .description('Set one setting of the profile, creating the profile if it is new; the value is checked as its flag would check it')
     .argument('<key>')
     .argument('<value>')
     .action(app.action((ctx, command) => configSetRun(ctx, ...(positional(command) as [string, string]))));
