@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { Option } from 'commander';
 import { z } from 'zod';
+import { UsageError } from './errors.js';
 
 /** `--shard i/n`: this run is worker `index` of `count`, counted from 0. */
 export interface Shard {
@@ -29,15 +30,28 @@ const shardSchema = z.string().transform((text, ctx): Shard => {
 
 /**
  * The flag of every command that sends record by record and can be split over workers;
- * `records`: what a worker keeps, in the command's words (`the users`, `the objects`).
+ * `records`: what a worker keeps, in the command's words (`the users`, `the objects`);
+ * `when`: what the flag needs, e.g. `with --batch: `.
  */
-export const shardFlag = (records: string) => ({
-  option: new Option('--shard <i/n>', `send only ${records} of worker i of n (0-based), e.g. 3/16`),
+export const shardFlag = (records: string, when = '') => ({
+  option: new Option('--shard <i/n>', `${when}send only ${records} of worker i of n (0-based), e.g. 3/16`),
   schema: shardSchema.optional(),
 });
 
 /** `3/16` as the user wrote it, or null without --shard (as a checkpoint records it). */
 export const formatShard = (shard: Shard | undefined) => (shard === undefined ? null : `${shard.index}/${shard.count}`);
+
+/**
+ * A command's name in the default failed file's name, with the shard: n workers started in the
+ * same second would otherwise all append to one file (and each report the others' failures).
+ */
+export const shardedName = (command: string, shard: Shard | undefined) => (shard === undefined ? command : `${command}-shard-${shard.index}-of-${shard.count}`);
+
+/** A checkpoint records the shard it was written for: another shard's run (or one without --shard) would skip records it never sent. */
+export function assertCheckpointShard(path: string, written: string | null, current: Shard | undefined, hint: string): void {
+  const wanted = formatShard(current);
+  if (written !== wanted) throw new UsageError(`${path} was written for --shard ${written ?? '(none)'}, not ${wanted ?? '(none)'}`, { hint });
+}
 
 /** SHA-256 of a record's key (`user_id:u1`, `id:obj_1`, `line:12`): stable across runs, machines and versions. */
 export const keyDigest = (key: string): Buffer => hash('sha256', key, 'buffer');

@@ -69,7 +69,7 @@ describe('checkpoints record only what was acknowledged', () => {
 
   it('events: a slot stops at its first event not acknowledged, for the rest of the run', async () => {
     const dir = tempDir();
-    const checkpoint = await Checkpoint.open({ ...scope(dir), shard: null });
+    const checkpoint = await Checkpoint.open({ ...scope(dir), shard: undefined });
     checkpoint.acknowledge(3, 1);
     checkpoint.hold(3);
     checkpoint.acknowledge(3, 5);

@@ -48,7 +48,7 @@ describe('--shard i/n', () => {
         const owners = keys.map((key) => shards(count).filter((shard) => keyInShard(key, shard)));
         const stray = keys.find((_, i) => owners[i]!.length !== 1);
         assert.equal(stray, undefined, `seed ${seed}, n ${count}: ${stray} is in ${owners[keys.indexOf(stray!)]?.length} shards`);
-        const sizes = shards(count).map((shard) => owners.filter(([owner]) => owner === shard).length);
+        const sizes = shards(count).map((shard) => owners.filter(([owner]) => owner!.index === shard.index).length);
         assert.ok(sizes.every((size) => size > keys.length / count / 2), `seed ${seed}, n ${count}: every shard gets a fair part: ${sizes}`);
       }
     }
