@@ -27,7 +27,8 @@ export function registerClassify(program: Command, app: App): void {
 Examples:
   csafe classify post.txt photo.jpg --user-id u1
   csafe classify --text "hello" --user-id u1 --json | jq '.labels[] | select(.decision=="match")'
-  csafe classify --batch examples/items.jsonl --concurrency 8 --user-id u1 > results.ndjson`)
+  csafe classify --batch examples/items.jsonl --concurrency 8 --user-id u1 > results.ndjson
+  csafe classify --batch examples/items.jsonl --user-id u1 --shard 0/2 > results-0.ndjson`)
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(classifyOptionsSchema, command.opts());
       const [files] = positional(command) as [string[]];

@@ -45,9 +45,13 @@ command run again sends it (and everything not yet accepted), skipping what was.
 sent), 2 invalid input (nothing sent), 5 some batches failed (written to the failed file),
 124 --wait timed out, 130 interrupted (the pending request ids are printed).
 
+With --shard i/n, only the objects whose id hashes to shard i are sent: n workers given 0/n …
+n-1/n add the file exactly once between them. A checkpoint belongs to one shard.
+
 Examples:
   csafe data add listings items.jsonl --wait
   csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl
+  csafe data add listings items.jsonl --shard 1/4 --checkpoint state-1.json
   cat items.json | csafe data add listings - --batch-size 500
   csafe data add listings items.jsonl --wait --timeout 10m -o ndjson`)
     .action(app.action(async (ctx, command) => {
