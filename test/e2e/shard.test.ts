@@ -1,27 +1,21 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { beforeEach, describe, it } from 'node:test';
+import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 
 /** `--shard i/n` on every command that sends record by record: n workers cover one file exactly once between them. */
 describe('csafe --shard i/n', () => {
-  let emulator: EmulatorProcess;
+  const emulator = useEmulatorProcess();
   const dir = tempDir();
   const file = (name: string, text: string) => {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    return path;
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
   };
   const run = (args: string[]) => runCsafe(args, { env: emulator.env, cwd: dir });
   const ndjson = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
   const posted = async (path: string) =>
     (await emulator.requests()).filter((r) => r.method === 'POST' && r.path === path).map((r) => JSON.parse(String(r.body)) as Record<string, unknown>);
-
-  before(async () => {
-    emulator = await startEmulatorProcess();
-  });
-  after(() => emulator.stop());
   beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
 
   it('data add --shard i/3 for i = 0, 1, 2 adds every object exactly once', async () => {
@@ -70,6 +64,19 @@ describe('csafe --shard i/n', () => {
     workers.forEach((worker, i) => assert.match(worker.stderr, new RegExp(`classified ${outputLines[i]!.length} lines; ${60 - outputLines[i]!.length} lines of other shards \\(--shard ${i}/3\\)`)));
   });
 
+  it('a worker whose shard holds none of the records exits 0 and says they went to the other shards', async () => {
+    const items = file('single.jsonl', JSON.stringify({ id: 'only', text: 'x' }) + '\n');
+    const workers = await Promise.all([0, 1].map((i) => run(['data', 'add', 'listings', items, '--shard', `${i}/2`])));
+    workers.forEach((worker) => assert.equal(worker.code, 0, worker.stderr));
+    const idle = workers.find((worker) => /added 0 objects/.test(worker.stderr));
+    assert.ok(idle, workers.map((worker) => worker.stderr).join('\n'));
+    assert.match(idle.stderr, /added 0 objects to listings in 0 requests; 1 object of other shards \(--shard \d\/2\)/);
+    const lines = file('single-line.jsonl', JSON.stringify({ text: 'hello', user_id: 'u1' }) + '\n');
+    const classifiers = await Promise.all([0, 1].map((i) => run(['classify', '--batch', lines, '--shard', `${i}/2`])));
+    classifiers.forEach((worker) => assert.equal(worker.code, 0, worker.stderr));
+    assert.deepEqual(classifiers.map((worker) => ndjson(worker.stdout).length).sort(), [0, 1]);
+  });
+
   it('refuses a bad --shard with exit 2 and the same message on every command, and sends nothing', async () => {
     const events = file('events.jsonl', JSON.stringify({ type: 'create_account', user_id: 'u1', timestamp: '2026-08-11T00:00:00Z' }) + '\n');
     const items = file('one.jsonl', JSON.stringify({ id: 'o1', text: 'x' }) + '\n');
@@ -81,6 +88,9 @@ describe('csafe --shard i/n', () => {
         assert.equal(result.stderr, `error: --shard: expected i/n with 0 ≤ i < n (worker i of n workers, counted from 0), e.g. 3/16; got ${bad}\n`, command.join(' '));
       }
     }
+    const single = await run(['classify', '--text', 'hello', '--user-id', 'u1', '--shard', '0/2']);
+    assert.equal(single.code, 2);
+    assert.equal(single.stderr, 'error: --shard splits the lines of a --batch file between workers: give --batch FILE\n');
     assert.deepEqual((await emulator.requests()).filter((r) => String(r.path).startsWith('/v1/')), []);
   });
 });
