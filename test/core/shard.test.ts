@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { UsageError } from '../../src/core/errors.js';
 import { parseOptions } from '../../src/core/options.js';
-import { formatShard, inShard, keyDigest, keyInShard, shardFlag, shardHashOf, shardRecords, type Shard } from '../../src/core/shard.js';
+import { defaultFailedPath } from '../../src/core/failed-file.js';
+import { formatShard, inShard, keyDigest, keyInShard, shardedName, shardFlag, shardHashOf, shardRecords, type Shard } from '../../src/core/shard.js';
 
 const options = z.object({ shard: shardFlag('the records').schema });
 
@@ -29,6 +30,11 @@ describe('--shard i/n', () => {
     assert.equal(parseOptions(options, {}).shard, undefined);
     assert.equal(formatShard({ index: 3, count: 16 }), '3/16');
     assert.equal(formatShard(undefined), null);
+  });
+
+  it('names the default failed file of a sharded run with its shard, so workers started in the same second do not share one', () => {
+    assert.equal(defaultFailedPath(shardedName('data-add', { index: 1, count: 4 }), '<time>'), 'csafe-data-add-shard-1-of-4-failed-<time>.jsonl');
+    assert.equal(defaultFailedPath(shardedName('data-add', undefined), '<time>'), 'csafe-data-add-failed-<time>.jsonl');
   });
 
   it('refuses every other value with one message that names the flag, the form and the value', () => {

@@ -8,9 +8,9 @@ type Range = z.infer<typeof rangeSchema>;
 
 const progressSchema = z.object({
   namespace: z.string(),
-  /** `--shard i/n` (positions then count among that shard's records), null without; absent in checkpoints written before --shard. */
+  /** The `--shard i/n` it was written for, null without (and in checkpoints written before --shard existed). */
   shard: z.string().nullable().default(null),
-  /** Records (by position among all records of the input, from 1) in requests the service accepted: sorted, disjoint [first, last] ranges. */
+  /** Records (by position among the records of the input, of its shard with --shard; from 1) in requests the service accepted: sorted, disjoint [first, last] ranges. */
   acknowledged: z.array(rangeSchema),
 });
 type Progress = z.infer<typeof progressSchema>;

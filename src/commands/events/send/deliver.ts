@@ -3,13 +3,13 @@ import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
 import type { FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import type { IOStreams } from '../../../core/io.js';
+import { inShard } from '../../../core/shard.js';
 import { runLanes } from '../../../core/lanes.js';
 import type { Spinner } from '../../../core/spinner.js';
 import type { CheckedRecord } from './checked.js';
 import { problemLines } from './checked.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { SendOptions } from './options.js';
-import { inShard } from '../../../core/shard.js';
 import { partitionOf, placementOf, withIdempotencyKey } from './placement.js';
 import type { Tally } from './summary.js';
 

@@ -4,13 +4,13 @@ import { AuthenticationError, InterruptedError, PermissionDeniedError } from '..
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import { parseOptions } from '../../../core/options.js';
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
+import { shardedName } from '../../../core/shard.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { rereadableInput } from '../../../core/spool.js';
 import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
 import { checkRecords } from './checked.js';
 import { Checkpoint } from './checkpoint.js';
 import { deliver, queueBatch, type Delivery } from './deliver.js';
-import { shardedName } from '../../../core/shard.js';
 import { sendBatchFlags, sendOptionsSchema, type SendOptions } from './options.js';
 import { emptyTally, reportSummary, summarise, type Tally } from './summary.js';
 import { SyncIngestion } from './sync.js';
