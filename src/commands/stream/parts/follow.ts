@@ -78,10 +78,17 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     await files.unconfirmed.close();
     await reading.invalid?.close();
   }
+  if (endedWithNothing(reading, ctx.signal)) {
+    throw new InputError(`${reading.inputName}: ended with no parts, expected at least one JSON part a line; nothing was sent`);
+  }
   await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid: reading.invalid });
   throwWhatStopped(delivery, reading, ctx.signal);
   return partsOutcome(tally);
 }
+
+/** The input ended on its own before a single line: most likely the wrong pipe, or a producer that failed. */
+const endedWithNothing = (reading: Reading, signal: AbortSignal) =>
+  reading.read === 0 && (reading.invalid?.count ?? 0) === 0 && reading.stoppedAt === undefined && reading.failure === undefined && !signal.aborted;
 
 /** Once what was read is sent: the failure that halted the sending, the read that failed, the invalid line, or the signal. */
 function throwWhatStopped(delivery: PartsDelivery, reading: Reading, signal: AbortSignal): void {
@@ -107,7 +114,7 @@ function openFollowedInput(ctx: Context, file: string | undefined, options: Part
     });
   }
   const stream: Readable = path === '-' ? ctx.io.stdin : openFileStream(path);
-  return { source: { name: path, open: () => stream }, close: () => void stream.destroy() };
+  return { source: { name: path === '-' ? 'stdin' : path, open: () => stream }, close: () => void stream.destroy() };
 }
 
 /**
