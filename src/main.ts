@@ -132,6 +132,7 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
     .option('--json', 'same as --output json')
     .option('-v, --verbose', 'trace every request on stderr (credentials redacted)')
     .option('-q, --quiet', 'no progress, spinners or notes on stderr')
+    .option('--progress', 'when stderr is not a terminal (a CI log): a plain progress line every 5s instead of nothing')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--insecure', 'allow plain http:// to a non-loopback host')
     .option('--emulator', 'run against an in-process emulator on an ephemeral port (no account needed)')
@@ -177,7 +178,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         flags[shared.key] = global;
         command.setOptionValue(shared.key, local);
       }
-      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color });
+      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress });
       context = new Context({
         io,
         env: proc.env,

@@ -150,10 +150,10 @@ async function* partsToSend(records: AsyncIterable<CheckedRecord>, reading: Read
   }
 }
 
-/** One line on stderr, redrawn from the counters while the run lasts; nothing at all unless stderr is a terminal. */
+/** One line on stderr, redrawn from the counters while the run lasts (or printed now and then with --progress); otherwise nothing. */
 async function startStatusLine(io: IOStreams, line: () => string): Promise<{ stop(): void }> {
   const spinner = await startSpinner(io, line());
-  const redraw = io.animate ? setInterval(() => spinner.update(line()), STATUS_EVERY_MS) : undefined;
+  const redraw = io.animate || io.progressLines ? setInterval(() => spinner.update(line()), STATUS_EVERY_MS) : undefined;
   return {
     stop: () => {
       clearInterval(redraw);
