@@ -48,7 +48,8 @@ Exit codes:
 
 Environment:
   CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_TIMEOUT,
-  CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, CSAFE_EMULATOR_DATA_DIR, NO_COLOR, FORCE_COLOR`;
+  CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, CSAFE_EMULATOR_DATA_DIR, NO_COLOR, FORCE_COLOR,
+  COLUMNS (the width spinners and progress bars fit, when stderr does not say)`;
 
 type Register = (program: Command, app: App) => void;
 
