@@ -48,7 +48,8 @@ Exit codes:
 
 Environment:
   CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_TIMEOUT,
-  CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, CSAFE_EMULATOR_DATA_DIR, NO_COLOR, FORCE_COLOR`;
+  CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, CSAFE_EMULATOR_DATA_DIR, NO_COLOR, FORCE_COLOR,
+  COLUMNS (the width spinners and progress bars fit, when stderr does not say)`;
 
 type Register = (program: Command, app: App) => void;
 
@@ -132,6 +133,7 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
     .option('--json', 'same as --output json')
     .option('-v, --verbose', 'trace every request on stderr (credentials redacted)')
     .option('-q, --quiet', 'no progress, spinners or notes on stderr')
+    .option('--progress', 'when stderr is not a terminal (a CI log): a plain progress line every 5s instead of nothing')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--insecure', 'allow plain http:// to a non-loopback host')
     .option('--emulator', 'run against an in-process emulator on an ephemeral port (no account needed)')
@@ -177,7 +179,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         flags[shared.key] = global;
         command.setOptionValue(shared.key, local);
       }
-      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color });
+      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress });
       context = new Context({
         io,
         env: proc.env,

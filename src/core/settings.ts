@@ -22,6 +22,7 @@ export interface GlobalFlags {
   json?: boolean;
   verbose?: boolean;
   quiet?: boolean;
+  progress?: boolean;
   color?: boolean;
   insecure?: boolean;
   emulator?: boolean;

@@ -12,8 +12,8 @@ export function registerClassify(program: Command, app: App): void {
   program
     .command('classify')
     .description('Classify text and images synchronously (POST /v1/content)')
-    .argument('[files...]', 'text files and images (PNG, JPEG, GIF, WebP); `-` reads stdin')
-    .option('--text <text>', 'text to classify (repeatable)', collect)
+    .argument('[files...]', 'text files and images (PNG, JPEG, GIF, WebP); `-` reads stdin; an empty file is refused (exit 2)')
+    .option('--text <text>', 'text to classify (repeatable); empty or only white space is refused (exit 2)', collect)
     .option('--user-id <id>', 'stable identifier of the user (default: config user_id)')
     .option('--content-id <id>', 'your identifier for the content')
     .option('--metadata <key=value|@file.json>', 'metadata (repeatable), at most 8 KB serialized', collect)

@@ -68,7 +68,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   const format = await ctx.outputFormat(options.wait ? 'table' : 'ndjson');
   const checkFirst = options.skipInvalid === undefined;
   // Read twice (checked in full before anything is sent), or fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
-  const input = checkFirst || options.checkpoint !== undefined ? await rereadableInput(path, ctx.io.stdin, ctx.signal) : undefined;
+  const input = checkFirst || options.checkpoint !== undefined ? await rereadableInput(path, ctx.io, ctx.signal) : undefined;
   const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
   try {
     if (checkFirst) {

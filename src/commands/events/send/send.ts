@@ -58,7 +58,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
   // Read twice (validate, then send), so stdin or a pipe is kept in a temporary file in between.
-  const input = options.dryRun ? undefined : await rereadableInput(path, ctx.io.stdin, ctx.signal);
+  const input = options.dryRun ? undefined : await rereadableInput(path, ctx.io, ctx.signal);
   const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
   try {
     const checked = emptyTally();
