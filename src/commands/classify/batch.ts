@@ -5,9 +5,10 @@ import type { HttpClient } from '../../core/http.js';
 import { InterruptedError, stopsTheRun } from '../../core/errors.js';
 import { FailFast, unreachableLine } from '../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
-import { toNdjsonLine } from '../../core/output.js';
+import { countOf, toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
 import { inputSource, readRecords } from '../../core/readers.js';
+import { formatShard, shardedName, shardRecords } from '../../core/shard.js';
 import { csafeCommandLine, reportInterruption, withFlag } from '../../core/shell.js';
 import { interruptionOf } from '../../core/signals.js';
 import { startSpinner } from '../../core/spinner.js';
@@ -39,15 +40,17 @@ const describeLineProblem = describeProblemWith({
  */
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
   const source = inputSource(path, ctx.io.stdin, ctx.signal);
-  const failed = new FailedFile(options.failed ?? defaultFailedPath('classify', ctx.now()));
+  const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('classify', options.shard), ctx.now()));
   const http = await ctx.http();
   const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
   const spinner = await startSpinner(ctx.io, 'Classifying…');
-  const counts = { classified: 0, failed: 0, flagged: 0 };
+  const counts = { classified: 0, failed: 0, flagged: 0, otherShards: 0 };
   // Results come in input order: every line up to this one is classified or in the failed file.
   let lastDone = options.fromLine - 1;
   let interrupted = false;
-  const jobs = toJobs(readRecords(source, { jsonLines: true }), defaultUserId, options);
+  // Sharded by line number: every line has one, so each worker reports the problems of its own lines only.
+  const lines = shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, counts);
+  const jobs = toJobs(lines, defaultUserId, options);
   try {
     for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, (job) => classifyJob(job, options, http, failFast))) {
       if (outcome.ok) {
@@ -76,8 +79,9 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
     reportResume(ctx, { path, next: lastDone + 1, counts, failedPath: failed.path });
     throw interruptionOf(ctx.signal);
   }
+  const otherShards = options.shard === undefined ? '' : `; ${countOf(counts.otherShards, 'line')} of other shards (--shard ${formatShard(options.shard)})`;
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
-  ctx.io.note(`classified ${counts.classified} lines${failedNote}`);
+  ctx.io.note(`classified ${counts.classified} lines${otherShards}${failedNote}`);
   if (failFast.stoppedBy) ctx.io.warn(unreachableLine(failFast.stoppedBy, failed.path));
   return batchOutcome('classify --batch', { sent: counts.classified, failed: counts.failed, flagged: counts.flagged, stoppedBy: failFast.stoppedBy });
 }

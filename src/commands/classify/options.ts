@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { batchFlags, integerFlag } from '../../core/options.js';
+import { shardFlag } from '../../core/shard.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 
 export const classifyBatchFlags = {
   concurrency: batchFlags.concurrency(' with --batch'),
   failed: batchFlags.failed('with --batch: append failed lines here', 'classify'),
   maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
+  shard: shardFlag('the lines', 'with --batch: '),
 };
 
 export const classifyOptionsSchema = z.object({
@@ -21,6 +23,7 @@ export const classifyOptionsSchema = z.object({
   maxConsecutiveFailures: classifyBatchFlags.maxConsecutiveFailures.schema,
   /** --batch: the first line to classify; an interrupted run prints it. */
   fromLine: integerFlag(1).default(1),
+  shard: classifyBatchFlags.shard.schema,
 });
 
 export type ClassifyOptions = z.infer<typeof classifyOptionsSchema>;

@@ -66,7 +66,7 @@ export function choosePartsInput(ctx: Context, file: string | undefined, options
     async open() {
       // Checked in full before anything is sent, so read twice: stdin or a pipe is kept in a temporary file.
       if (options.skipInvalid === undefined) {
-        const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
+        const input = await rereadableInput(path, ctx.io, ctx.signal);
         const whole: InputSource = { name: input.source.name, open: () => openFileStream(input.path) };
         return { name: input.source.name, records: (toTheEnd) => read(toTheEnd ? whole : input.source), remove: input.remove };
       }
