@@ -24,6 +24,12 @@ export interface IOStreams {
   readonly errColor: ChalkInstance;
   /** Spinners and progress bars are allowed (stderr is a TTY and not --quiet). */
   readonly animate: boolean;
+  /** The width of the terminal stdout writes to (COLUMNS overrides); undefined when unknown, as in a pipe. */
+  readonly stdoutColumns: number | undefined;
+  /** The width of the terminal stderr writes to (COLUMNS overrides), for progress lines. */
+  readonly stderrColumns: number | undefined;
+  /** --wide: tables show long cells whole instead of truncating them to stdoutColumns. */
+  readonly wide: boolean;
   /** Writes data to stdout, waiting when the pipe is full so memory stays flat; a failed write (a full disk) is a one-line error. */
   out(text: string): Promise<void>;
   /** Waits until everything written has reached stdout, and fails if some of it could not. */
@@ -40,13 +46,15 @@ export interface IOStreams {
 
 export interface IOSettings {
   stdin: Readable & { isTTY?: boolean };
-  stdout: Writable & { isTTY?: boolean };
-  stderr: Writable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
   quiet?: boolean;
   verbose?: boolean;
   /** false when --no-color was given. */
   color?: boolean;
+  /** --wide was given. */
+  wide?: boolean;
 }
 
 export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, flag = true): boolean {
@@ -54,6 +62,13 @@ export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, flag = true
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined) return !['0', 'false'].includes(env.FORCE_COLOR);
   return isTTY && env.TERM !== 'dumb';
+}
+
+/** A terminal's width: COLUMNS when it is a positive integer, else the stream's own (a TTY has one; a pipe has none). */
+export function terminalColumns(stream: { columns?: number }, env: NodeJS.ProcessEnv): number | undefined {
+  const fromEnv = Number(env.COLUMNS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return typeof stream.columns === 'number' && stream.columns > 0 ? stream.columns : undefined;
 }
 
 export function createIOStreams(settings: IOSettings): IOStreams {
@@ -81,6 +96,9 @@ export function createIOStreams(settings: IOSettings): IOStreams {
     outColor: new Chalk({ level: colorEnabled(stdoutIsTTY, env, settings.color) ? 1 : 0 }),
     errColor,
     animate: stderrIsTTY && !quiet,
+    stdoutColumns: terminalColumns(stdout, env),
+    stderrColumns: terminalColumns(stderr, env),
+    wide: Boolean(settings.wide),
     async out(text) {
       throwIfFailed(stdout);
       try {

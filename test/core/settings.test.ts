@@ -82,10 +82,10 @@ describe('durations and output format', () => {
   });
 
   it('defaults to table on a terminal and JSON in a pipe; --json wins', () => {
-    assert.equal(resolveOutputFormat({}, true), 'table');
-    assert.equal(resolveOutputFormat({}, false), 'json');
-    assert.equal(resolveOutputFormat({ output: 'ndjson', json: true }, true), 'json');
-    assert.throws(() => resolveOutputFormat({ output: 'xml' }, true), /--output/);
+    assert.equal(resolveOutputFormat({}, true, 'single'), 'table');
+    assert.equal(resolveOutputFormat({}, false, 'single'), 'json');
+    assert.equal(resolveOutputFormat({ output: 'ndjson', json: true }, true, 'single'), 'json');
+    assert.throws(() => resolveOutputFormat({ output: 'xml' }, true, 'single'), /--output/);
   });
 });
 

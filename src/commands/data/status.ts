@@ -32,5 +32,5 @@ Examples:
 export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: { wait: boolean; timeoutMs: number }): Promise<Outcome | void> {
   if (options.wait) return waitAndPrintRecord(ctx, namespace, requestId, options.timeoutMs);
   const record = await getRequest(await ctx.http(), namespace, requestId);
-  await printRequestRecord(ctx.io, await ctx.outputFormat('table'), record);
+  await printRequestRecord(ctx.io, await ctx.outputFormat('single'), record);
 }

@@ -40,7 +40,7 @@ export async function followBatch(ctx: Context, batchId: string, options: Follow
     progress: batchProgress,
     checkAgain: again.join(' '),
   });
-  await printBatch(ctx.io, await ctx.outputFormat('table'), batch);
+  await printBatch(ctx.io, await ctx.outputFormat('single'), batch);
   if (batchFailed(batch)) {
     const reason = errorMessage(batch);
     ctx.io.warn(`batch ${batchId} ended ${batchProgress(batch)}${reason === undefined ? '' : `: ${reason}`}`);
