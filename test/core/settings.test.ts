@@ -56,7 +56,7 @@ describe('settings precedence', () => {
     assert.throws(() => checkConfigValue('output', 'yaml'), /^UsageError: output: expected one of/);
     assert.throws(() => checkConfigValue('base_url', 'garbage'), /^UsageError: base_url: expected an https:\/\/ or http:\/\/ URL, got "garbage"/);
     assert.throws(() => checkConfigValue('user_id', ''), /^UsageError: user_id: expected a non-empty/);
-    for (const [key, value] of [['timeout', '30s'], ['max_retries', '0'], ['output', 'ndjson'], ['base_url', 'http://api.example'], ['user_id', 'u1']] as const) {
+    for (const [key, value] of [['timeout', '30s'], ['max_retries', '0'], ['output', 'ndjson'], ['output', 'tsv'], ['base_url', 'http://api.example'], ['user_id', 'u1']] as const) {
       assert.doesNotThrow(() => checkConfigValue(key, value));
     }
   });

@@ -93,7 +93,7 @@ test('auth status refuses a bad value stored in the profile, naming the key, the
 
   await assert.rejects(authStatusRun(run.ctx), {
     constructor: UsageError,
-    message: `output in profile "default" (${configFile(run)}): expected one of table, json, ndjson, got "yaml"`,
+    message: `output in profile "default" (${configFile(run)}): expected one of table, json, ndjson, tsv, got "yaml"`,
     hint: 'fix it with `csafe config set output <value>` or `csafe config unset output`',
   });
   assert.equal(run.stdout(), '');

@@ -61,6 +61,6 @@ test('config list keeps working while the profile holds a bad output value (the 
 test('config list -o yaml is a usage error naming the flag', async (t) => {
   const run = await commandTest(t, { flags: { output: 'yaml' } });
 
-  await assert.rejects(configListRun(run.ctx), { constructor: UsageError, message: '--output: expected one of table, json, ndjson, got "yaml"' });
+  await assert.rejects(configListRun(run.ctx), { constructor: UsageError, message: '--output: expected one of table, json, ndjson, tsv, got "yaml"' });
   assert.equal(run.stdout(), '');
 });

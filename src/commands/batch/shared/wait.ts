@@ -20,7 +20,7 @@ export interface FollowOptions {
 export function followOptions(raw: { wait?: boolean; timeout?: string; download?: string }): FollowOptions {
   const timeoutMs = waitTimeoutMs(raw);
   if (raw.download !== undefined && !raw.wait) {
-    throw new UsageError('--download writes the result of a finished batch, and needs --wait', { hint: 'add --wait, or fetch it later with: csafe batch download ID -o FILE' });
+    throw new UsageError('--download writes the result of a finished batch, and needs --wait', { hint: 'add --wait, or fetch it later with: csafe batch download ID FILE' });
   }
   return { wait: Boolean(raw.wait), timeoutMs, download: raw.download };
 }
