@@ -24,11 +24,13 @@ export interface IOStreams {
   readonly errColor: ChalkInstance;
   /** Spinners and progress bars are allowed (stderr is a TTY and not --quiet). */
   readonly animate: boolean;
-  /** The width of the terminal stdout writes to (COLUMNS overrides); undefined when unknown, as in a pipe. */
-  readonly stdoutColumns: number | undefined;
-  /** The width of the terminal stderr writes to (COLUMNS overrides), for progress lines. */
+  /** Instead of animations, a plain progress line now and then (--progress, stderr not a TTY, not --quiet). */
+  readonly progressLines: boolean;
+  /** The width of stderr: the terminal's, else COLUMNS; undefined when neither says. Read again each time (a resize). */
   readonly stderrColumns: number | undefined;
-  /** --wide: tables show long cells whole instead of truncating them to stdoutColumns. */
+  /** The width of the terminal stdout writes to (COLUMNS overrides it, so tests and users can set it); undefined when unknown, as in a pipe. */
+  readonly stdoutColumns: number | undefined;
+  /** --wide: tables show long cells whole instead of cutting them to stdoutColumns. */
   readonly wide: boolean;
   /** Writes data to stdout, waiting when the pipe is full so memory stays flat; a failed write (a full disk) is a one-line error. */
   out(text: string): Promise<void>;
@@ -46,13 +48,15 @@ export interface IOStreams {
 
 export interface IOSettings {
   stdin: Readable & { isTTY?: boolean };
-  stdout: Writable & { isTTY?: boolean; columns?: number };
-  stderr: Writable & { isTTY?: boolean; columns?: number };
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   quiet?: boolean;
   verbose?: boolean;
   /** false when --no-color was given. */
   color?: boolean;
+  /** --progress: periodic progress lines when stderr is not a TTY. */
+  progress?: boolean;
   /** --wide was given. */
   wide?: boolean;
 }
@@ -62,13 +66,6 @@ export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, flag = true
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined) return !['0', 'false'].includes(env.FORCE_COLOR);
   return isTTY && env.TERM !== 'dumb';
-}
-
-/** A terminal's width: COLUMNS when it is a positive integer, else the stream's own (a TTY has one; a pipe has none). */
-export function terminalColumns(stream: { columns?: number }, env: NodeJS.ProcessEnv): number | undefined {
-  const fromEnv = Number(env.COLUMNS);
-  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
-  return typeof stream.columns === 'number' && stream.columns > 0 ? stream.columns : undefined;
 }
 
 export function createIOStreams(settings: IOSettings): IOStreams {
@@ -96,8 +93,14 @@ export function createIOStreams(settings: IOSettings): IOStreams {
     outColor: new Chalk({ level: colorEnabled(stdoutIsTTY, env, settings.color) ? 1 : 0 }),
     errColor,
     animate: stderrIsTTY && !quiet,
-    stdoutColumns: terminalColumns(stdout, env),
-    stderrColumns: terminalColumns(stderr, env),
+    progressLines: !stderrIsTTY && !quiet && Boolean(settings.progress),
+    get stderrColumns() {
+      return positiveInteger((stderr as { columns?: number }).columns) ?? positiveInteger(Number(env.COLUMNS));
+    },
+    // COLUMNS first: a table's width is what the user (or a test) says it is; a pipe has none of its own.
+    get stdoutColumns() {
+      return positiveInteger(Number(env.COLUMNS)) ?? positiveInteger((stdout as { columns?: number }).columns);
+    },
     wide: Boolean(settings.wide),
     async out(text) {
       throwIfFailed(stdout);
@@ -125,6 +128,8 @@ export function createIOStreams(settings: IOSettings): IOStreams {
     },
   };
 }
+
+const positiveInteger = (value: number | undefined) => (Number.isInteger(value) && value! > 0 ? value : undefined);
 
 function throwIfFailed(stdout: Writable): void {
   if (stdout.errored) throw writeFailure(stdout.errored as NodeJS.ErrnoException);
