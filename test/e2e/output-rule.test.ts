@@ -26,7 +26,8 @@ describe('one output rule for every command that prints', () => {
   const events = file('events.jsonl', eventsText(4, 2));
   const lines = file('lines.jsonl', '{"text":"hello there"}\n{"text":"I will kill you"}\n');
   const content = '{"text":"see you"}';
-  const ids = { addRequest: '', importRequest: '', decision: '', import: '', batch: '' };
+  // Placeholders name the tests; before() puts the real ids in.
+  const ids = { addRequest: 'ADD_REQUEST', importRequest: 'IMPORT_REQUEST', decision: 'DECISION', import: 'IMPORT', batch: 'BATCH' };
   // One config directory for every run, so the profile `config list` shows is the one set before.
   const run = (args: readonly string[], env: Record<string, string> = {}) => runCsafe(args, { env: { ...emulator.env, CSAFE_CONFIG_DIR: join(dir, 'config'), ...env }, cwd: dir });
   const json = async (args: string[]) => {
