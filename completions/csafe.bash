@@ -4,11 +4,11 @@ _csafe() {
   local cur prev words cword
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 
-  local global="--profile --api-key --base-url --timeout --max-retries --max-wait -o --output --json -v --verbose -q --quiet --progress --no-color --insecure --emulator -h --help -V --version"
+  local global="--profile --api-key --base-url --timeout --max-retries --max-wait -o --output --json --wide -v --verbose -q --quiet --progress --no-color --insecure --emulator -h --help -V --version"
   local commands="classify token auth config settings data import events stream decision batch emulator"
 
   case "$prev" in
-    -o|--output) COMPREPLY=($(compgen -W "table json ndjson" -- "$cur")); return ;;
+    -o|--output) COMPREPLY=($(compgen -W "table json ndjson tsv" -- "$cur")); return ;;
     --api-version|--account-version) COMPREPLY=($(compgen -W "2026-08-11 2026-08-05" -- "$cur")); return ;;
     --fail-on) COMPREPLY=($(compgen -W "match review" -- "$cur")); return ;;
     --batch|--failed|--unconfirmed|--metadata|--checkpoint|--skip-invalid|--captions|--download) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -61,7 +61,7 @@ _csafe() {
     "decision get") flags="--wait --timeout" ;;
     "batch create") flags="--type --wait --timeout --download"; files=1 ;;
     "batch get") flags="--wait --timeout --download" ;;
-    "batch download") flags="-o --output --json" ;;
+    "batch download") files=1 ;;
     "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size" ;;
   esac
 

@@ -2,7 +2,7 @@ import type { ConfigStore, Profile } from './core/config.js';
 import { CorruptConfigError, MissingCredentialsError, InterruptedError, UsageError } from './core/errors.js';
 import type { HttpClient, HttpClientConfig } from './core/http.js';
 import type { IOStreams } from './core/io.js';
-import { resolveOutputFormat, type OutputFormat } from './core/output.js';
+import { resolveOutputFormat, type OutputFormat, type ResultShape } from './core/output.js';
 import { DEFAULT_RETRY_POLICY } from './core/retry.js';
 import { importKeepingSignals } from './core/signals.js';
 import { checkBaseUrl, resolveProfile, resolveSettings, type GlobalFlags, type Setting, type Settings } from './core/settings.js';
@@ -121,13 +121,13 @@ export class Context {
   }
 
   /** The format of stdout from flags alone, for `config` and `emulator start`: they must work while the profile holds a bad value. */
-  flagOutputFormat(piped?: OutputFormat): OutputFormat {
-    return resolveOutputFormat({ output: this.flags.output, json: this.flags.json }, this.io.stdoutIsTTY, piped);
+  flagOutputFormat(shape: ResultShape): OutputFormat {
+    return resolveOutputFormat({ output: this.flags.output, json: this.flags.json }, this.io.stdoutIsTTY, shape);
   }
 
-  /** The format of stdout; `piped` is the default when stdout is not a terminal (see resolveOutputFormat). */
-  async outputFormat(piped?: OutputFormat): Promise<OutputFormat> {
-    return resolveOutputFormat({ output: (await this.settings()).output, json: this.flags.json }, this.io.stdoutIsTTY, piped);
+  /** The format of stdout for a command that prints one result or a stream of them (see resolveOutputFormat). */
+  async outputFormat(shape: ResultShape): Promise<OutputFormat> {
+    return resolveOutputFormat({ output: (await this.settings()).output, json: this.flags.json }, this.io.stdoutIsTTY, shape);
   }
 
   /** The HTTP core, configured from flags, environment and profile (or the in-process emulator). */

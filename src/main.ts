@@ -93,10 +93,8 @@ export function invokedGroup(argv: readonly string[]): string | undefined {
 
 /**
  * `--timeout` before the command is the global per-request timeout; after it, for a verb that
- * declares its own (`data status --wait --timeout 30m`), it is that verb's wait limit. The same
- * for `-o`: the output format before the command, the file of a verb that writes one
- * (`batch download ID -o results.csv`). commander hands every occurrence to the global option,
- * so main() sorts them out by place.
+ * declares its own (`data status --wait --timeout 30m`), it is that verb's wait limit.
+ * commander hands every occurrence to the global option, so main() sorts them out by place.
  */
 export function flagByPlace(argv: readonly string[], names: readonly string[]): { global?: string; local?: string } {
   const start = commandIndex(argv);
@@ -114,7 +112,6 @@ export function flagByPlace(argv: readonly string[], names: readonly string[]): 
 /** Flags both global and declared by some verbs, keyed by their option name. */
 const SHARED_FLAGS = [
   { key: 'timeout', long: '--timeout', names: ['--timeout'] },
-  { key: 'output', long: '--output', names: ['-o', '--output'] },
 ] as const;
 
 const declares = (command: Command, long: string) => command.options.some((option) => option.long === long);
@@ -129,9 +126,10 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
     .option('--timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s)')
     .option('--max-retries <n>', 'retries of a failed request where retrying is safe (default 2)')
     .option('--max-wait <duration>', 'longest Retry-After wait to sleep through (default 60s)')
-    // Checked once parsed (core/output): `batch download ID -o FILE` has an -o of its own.
-    .option('-o, --output <format>', 'output format: table, json or ndjson')
+    // Checked once parsed (core/output), so a bad value is one line naming the flag.
+    .option('-o, --output <format>', 'output format: table, json, ndjson or tsv (default: a table on a terminal, JSON or NDJSON in a pipe)')
     .option('--json', 'same as --output json')
+    .option('--wide', 'tables show long cells whole instead of cutting them to the terminal width')
     .option('-v, --verbose', 'trace every request on stderr (credentials redacted)')
     .option('-q, --quiet', 'no progress, spinners or notes on stderr')
     .option('--progress', 'when stderr is not a terminal (a CI log): a plain progress line every 5s instead of nothing')
@@ -180,7 +178,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         flags[shared.key] = global;
         command.setOptionValue(shared.key, local);
       }
-      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress });
+      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress, wide: flags.wide });
       context = new Context({
         io,
         env: proc.env,

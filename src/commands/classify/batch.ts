@@ -17,6 +17,7 @@ import { describeProblemWith } from '../../schemas/issues.js';
 import { batchOutcome, type Outcome } from '../app.js';
 import { failOnHolds, labelRows } from './labels.js';
 import type { ClassifyOptions } from './options.js';
+import { lineLabels, printLineLabels, type LineLabel } from './render.js';
 
 interface Job {
   line: number;
@@ -36,11 +37,15 @@ const describeLineProblem = describeProblemWith({
 /**
  * Each line is a current-version request body, or the shorthand {text, user_id, content_id, metadata}.
  * Lines are classified with bounded concurrency; results go to stdout as NDJSON in input order,
- * tagged with their line; failed lines go to the --failed file with their reason.
+ * tagged with their line, or with -o table/tsv (a terminal) as one table of labels at the end;
+ * failed lines go to the --failed file with their reason.
  */
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
   const source = inputSource(path, ctx.io.stdin, ctx.signal);
   const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('classify', options.shard), ctx.now()));
+  const format = await ctx.outputFormat('stream');
+  // A table is aligned over all its rows, so it is printed once, when the run ends however it ends.
+  const table: LineLabel[] | undefined = format === 'table' || format === 'tsv' ? [] : undefined;
   const http = await ctx.http();
   const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
   const spinner = await startSpinner(ctx.io, 'Classifying…');
@@ -56,7 +61,8 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
       if (outcome.ok) {
         counts.classified++;
         if (failOnHolds(labelRows(outcome.value), options.failOn)) counts.flagged++;
-        await ctx.io.out(toNdjsonLine({ line: job.line, result: outcome.value }));
+        if (table) table.push(...lineLabels(job.line, labelRows(outcome.value)));
+        else await ctx.io.out(toNdjsonLine({ line: job.line, result: outcome.value }));
       } else {
         if (stopsTheRun(outcome.error)) throw outcome.error;
         counts.failed++;
@@ -74,6 +80,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
   } finally {
     spinner.stop();
     await failed.close();
+    if (table) await printLineLabels(ctx.io, format, table);
   }
   if (interrupted) {
     reportResume(ctx, { path, next: lastDone + 1, counts, failedPath: failed.path });

@@ -6,7 +6,7 @@ import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import type { IOStreams } from '../../../core/io.js';
 import { parseOptions } from '../../../core/options.js';
-import { countOf, printResult, renderTable, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
+import { countOf, printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
 import type { JsonRecord } from '../../../core/json-position.js';
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
 import { formatShard, shardedName, shardRecords } from '../../../core/shard.js';
@@ -20,7 +20,7 @@ import { addBatchFlags, addOptionsSchema, type AddOptions } from './options.js';
 import { AddCheckpoint } from './checkpoint.js';
 import { deliverObjects, type AcceptedRequest, type AddDelivery } from './deliver.js';
 import { checkObjects } from '../shared/objects.js';
-import { describeFailure, objectLines, printObjects } from '../shared/render.js';
+import { describeFailure, printRequestRecords } from '../shared/render.js';
 import { waitForRequests } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/wait.js';
 
@@ -72,8 +72,8 @@ Examples:
 
 export async function dataAddRun(ctx: Context, namespace: string, path: string, options: AddOptions): Promise<Outcome> {
   const waitMs = waitTimeoutMs(options);
-  // Without --wait the records printed are the requests, one JSON line each in a pipe as they are accepted.
-  const format = await ctx.outputFormat(options.wait ? 'table' : 'ndjson');
+  // A stream: without --wait the accepted requests, one JSON line each in a pipe as they are accepted; with it the final records, as `data status` prints them.
+  const format = await ctx.outputFormat('stream');
   const checkFirst = options.skipInvalid === undefined;
   // Read twice (checked in full before anything is sent), or fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
   const input = checkFirst || options.checkpoint !== undefined ? await rereadableInput(path, ctx.io, ctx.signal) : undefined;
@@ -91,7 +91,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
     // A service that could not be reached would fail the wait too.
     if (options.wait && accepted.length > 0 && stoppedBy === undefined) {
       const records = await waitForRequests(ctx, namespace, accepted.map((r) => r.request_id), { timeoutMs: waitMs, concurrency: options.concurrency });
-      await printObjects(ctx.io, format, objectLines(records));
+      await printRequestRecords(ctx.io, format, records);
       const failures = records.filter((r) => r.status === 'failed');
       for (const record of failures) ctx.io.warn(describeFailure(record));
       failedRequests = failures.length;
@@ -227,5 +227,5 @@ const REQUEST_COLUMNS = [
 /** One record per accepted request; no table at all when none was. */
 async function printRequests(io: IOStreams, format: OutputFormat, accepted: readonly AcceptedRequest[]): Promise<void> {
   if (format === 'table' && accepted.length === 0) return;
-  await printResult(io, format, accepted, () => renderTable(accepted, REQUEST_COLUMNS, io));
+  await printResult(io, format, accepted, tableView(accepted, REQUEST_COLUMNS));
 }

@@ -54,7 +54,7 @@ export async function waitForRequests(ctx: Context, namespace: string, requestId
 
 /** Waits for one request of either kind, prints its final record; exit 1 when it ended failed. */
 export async function waitAndPrintRecord(ctx: Context, namespace: string, requestId: string, timeoutMs: number): Promise<Outcome> {
-  const format = await ctx.outputFormat('table');
+  const format = await ctx.outputFormat('single');
   const [record] = await waitForRequests(ctx, namespace, [requestId], { timeoutMs });
   await printRequestRecord(ctx.io, format, record!);
   const failed = record!.status === 'failed';

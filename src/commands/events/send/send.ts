@@ -104,7 +104,7 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
   let sync: SyncIngestion | undefined;
   try {
     const http = await ctx.http();
-    if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('ndjson'));
+    if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('stream'));
     const records = checkRecords(readRecords(source), { allowUnknownTypes: options.allowUnknownTypes }, limit);
     const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
     const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: source.name, options, tally, failed, invalid, checkpoint, progress, failFast };
@@ -127,7 +127,7 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
 
 async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; invalidFile?: string; toStdout?: boolean }) {
   const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
-  await reportSummary(ctx.io, summary, run.toStdout === false ? 'table' : await ctx.outputFormat('table'));
+  await reportSummary(ctx.io, summary, run.toStdout === false ? 'table' : await ctx.outputFormat('single'));
 }
 
 /** Without a checkpoint the same command starts from the first event again. */
