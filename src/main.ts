@@ -47,7 +47,7 @@ Exit codes:
   143  terminated (SIGTERM) while stream parts --follow flushed what it held
 
 Environment:
-  CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_TIMEOUT,
+  CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_REQUEST_TIMEOUT,
   CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, CSAFE_EMULATOR_DATA_DIR, NO_COLOR, FORCE_COLOR`;
 
 type Register = (program: Command, app: App) => void;
@@ -71,7 +71,7 @@ const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Pro
   { name: 'emulator', description: 'A local Content Safety Service for offline development and tests', load: async () => (await import('./commands/emulator/index.js')).registerEmulator },
 ];
 
-const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--profile', '--api-key', '--base-url', '--timeout', '--max-retries', '--max-wait', '-o', '--output']);
+const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--profile', '--api-key', '--base-url', '--request-timeout', '--max-retries', '--max-wait', '-o', '--output']);
 
 /** Where the command starts: the index of the first argument that is not a global flag or its value. */
 function commandIndex(argv: readonly string[]): number {
@@ -90,11 +90,9 @@ export function invokedGroup(argv: readonly string[]): string | undefined {
 }
 
 /**
- * `--timeout` before the command is the global per-request timeout; after it, for a verb that
- * declares its own (`data status --wait --timeout 30m`), it is that verb's wait limit. The same
- * for `-o`: the output format before the command, the file of a verb that writes one
- * (`batch download ID -o results.csv`). commander hands every occurrence to the global option,
- * so main() sorts them out by place.
+ * `-o` before the command is the output format; after a verb that writes a file of its own
+ * (`batch download ID -o results.csv`), it is that file. commander hands every occurrence to the
+ * global option, so main() sorts them out by place.
  */
 export function flagByPlace(argv: readonly string[], names: readonly string[]): { global?: string; local?: string } {
   const start = commandIndex(argv);
@@ -110,12 +108,45 @@ export function flagByPlace(argv: readonly string[], names: readonly string[]): 
 }
 
 /** Flags both global and declared by some verbs, keyed by their option name. */
-const SHARED_FLAGS = [
-  { key: 'timeout', long: '--timeout', names: ['--timeout'] },
-  { key: 'output', long: '--output', names: ['-o', '--output'] },
-] as const;
+const SHARED_FLAGS = [{ key: 'output', long: '--output', names: ['-o', '--output'] }] as const;
 
 const declares = (command: Command, long: string) => command.options.some((option) => option.long === long);
+
+/**
+ * `--timeout` limits a wait, and only the verbs that wait declare it. Anywhere else it is most
+ * likely the per-request timeout of an older csafe: a usage error (exit 2) names what replaced it.
+ */
+export function checkTimeoutPlace(argv: readonly string[], program: Command): void {
+  const start = commandIndex(argv);
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  for (let i = 0; i < end; i++) {
+    const arg = argv[i]!;
+    if (arg !== '--timeout' && !arg.startsWith('--timeout=')) continue;
+    const value = arg.startsWith('--timeout=') ? arg.slice('--timeout='.length) : (argv[i + 1] ?? '<duration>');
+    if (i < start) {
+      throw new UsageError(`--timeout before the command is no longer the timeout of each request: use --request-timeout ${value}`, {
+        hint: `--timeout now goes after a command that waits and limits the wait: csafe data status NAMESPACE REQUEST_ID --wait --timeout ${value}`,
+      });
+    }
+    const verb = invokedVerb(argv, start, program);
+    if (verb !== undefined && !declares(verb, '--timeout')) {
+      throw new UsageError(`${commandPath(verb)} does not wait, so it has no --timeout: for the timeout of each request use --request-timeout ${value}`);
+    }
+  }
+}
+
+/** The command that runs: the group at `start`, or its subcommand right after it; undefined when that is not a known command. */
+function invokedVerb(argv: readonly string[], start: number, program: Command): Command | undefined {
+  const group = program.commands.find((command) => command.name() === argv[start]);
+  if (group === undefined || group.commands.length === 0) return group;
+  return group.commands.find((command) => command.name() === argv[start + 1]);
+}
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
 
 async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Promise<Command> {
   const program = new Command('csafe')
@@ -124,7 +155,7 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
     .option('--profile <name>', 'configuration profile (default: "default", or CSAFE_PROFILE)')
     .option('--api-key <key>', 'API key or short-lived token (prefer CSAFE_API_KEY: flags show in `ps`)')
     .option('--base-url <url>', 'service base URL (or CSAFE_BASE_URL)')
-    .option('--timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s)')
+    .option('--request-timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s, or CSAFE_REQUEST_TIMEOUT)')
     .option('--max-retries <n>', 'retries of a failed request where retrying is safe (default 2)')
     .option('--max-wait <duration>', 'longest Retry-After wait to sleep through (default 60s)')
     // Checked once parsed (core/output): `batch download ID -o FILE` has an -o of its own.
@@ -193,7 +224,9 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     },
   };
   try {
-    await (await buildProgram(app, bootIO, argv)).parseAsync(argv, { from: 'user' });
+    const program = await buildProgram(app, bootIO, argv);
+    checkTimeoutPlace(argv, program);
+    await program.parseAsync(argv, { from: 'user' });
     // A write to a full disk fails after write() has returned: the command is not done until stdout has taken it all.
     await bootIO.flush();
     return exitCode;

@@ -24,7 +24,7 @@ describe('invokedGroup', () => {
     assert.equal(invokedGroup(['classify', '--text', 'x']), 'classify');
     assert.equal(invokedGroup(['--profile', 'staging', '-o', 'json', 'token', 'create']), 'token');
     assert.equal(invokedGroup(['--verbose', '--api-key', 'k', '--base-url', 'u', 'events', 'send', 'f']), 'events');
-    assert.equal(invokedGroup(['--emulator', '--timeout', '5s', '--max-wait', '1m', '--max-retries', '3', 'classify']), 'classify');
+    assert.equal(invokedGroup(['--emulator', '--request-timeout', '5s', '--max-wait', '1m', '--max-retries', '3', 'classify']), 'classify');
   });
 
   it('reads `help <group>` and nothing at all', () => {
@@ -34,16 +34,10 @@ describe('invokedGroup', () => {
   });
 });
 
-/** `--timeout` after a command that declares its own is that command's; before the command it is the per-request timeout. */
+/** `-o` before the command is the output format; after `batch download` it is that command's file. */
 describe('flagByPlace', () => {
-  it('tells the global --timeout from the one after the command, in both spellings', () => {
-    assert.deepEqual(flagByPlace(['--timeout', '2m', 'data', 'import', 'ns', 'f', '--wait', '--timeout', '30m'], ['--timeout']), { global: '2m', local: '30m' });
-    assert.deepEqual(flagByPlace(['data', 'import', 'ns', 'f', '--timeout=5s'], ['--timeout']), { local: '5s' });
-    assert.deepEqual(flagByPlace(['--timeout=1s', '--profile', 'data', 'classify'], ['--timeout']), { global: '1s' });
-  });
-
   it('stops at --', () => {
-    assert.deepEqual(flagByPlace(['data', 'import', 'ns', '--', '--timeout', '1s'], ['--timeout']), {});
+    assert.deepEqual(flagByPlace(['batch', 'download', 'bat_1', '--', '-o', 'x'], ['-o', '--output']), {});
   });
 
   it('tells the global -o (output format) from the file of `batch download … -o FILE`, in every spelling', () => {
