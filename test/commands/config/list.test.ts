@@ -5,14 +5,14 @@ import { ExitCode, UsageError } from '../../../src/core/errors.js';
 import { writeProfiles } from '../../helpers/config-file.js';
 import { commandTest, exitCodeOf, type TestContextOptions } from '../../helpers/context.js';
 
-const PROFILE = { api_key: 'sk_live_0123456789abcdef9f2c', base_url: 'https://service.example', timeout: '30s' };
+const PROFILE = { api_key: 'sk_live_0123456789abcdef9f2c', base_url: 'https://service.example', request_timeout: '30s' };
 
 // No test declares a request: config commands never talk to the service, and strict mode fails on any request.
 
 /** Lists the default profile of a file holding two; the run must succeed and write nothing to stderr. */
 async function listed(t: TestContext, options: TestContextOptions) {
   const run = await commandTest(t, options);
-  writeProfiles(run, { default: PROFILE, staging: { timeout: '5m' } });
+  writeProfiles(run, { default: PROFILE, staging: { request_timeout: '5m' } });
   assert.equal(await exitCodeOf(configListRun(run.ctx)), ExitCode.ok);
   assert.equal(run.stderr(), '');
   return run.stdout();
@@ -33,14 +33,14 @@ test('config list -o ndjson prints the profile on one line', async (t) => {
 });
 
 test('config list -o table in a pipe prints tab-separated field/value lines', async (t) => {
-  assert.equal(await listed(t, { flags: { output: 'table' } }), 'FIELD\tVALUE\napi_key\tsk_…9f2c\nbase_url\thttps://service.example\ntimeout\t30s\n');
+  assert.equal(await listed(t, { flags: { output: 'table' } }), 'FIELD\tVALUE\napi_key\tsk_…9f2c\nbase_url\thttps://service.example\nrequest_timeout\t30s\n');
 });
 
 test('config list on a terminal draws a bordered table', async (t) => {
   const stdout = await listed(t, { tty: true });
 
   assert.match(stdout, /^┌/);
-  assert.match(stdout, /│ timeout +│ 30s +│/);
+  assert.match(stdout, /│ request_timeout +│ 30s +│/);
   assert.ok(!stdout.includes('\t'));
   assert.ok(!stdout.includes(PROFILE.api_key));
 });
