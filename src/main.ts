@@ -20,6 +20,7 @@ import {
 } from './core/errors.js';
 import { createIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
+import { checkTimeoutPlace } from './core/timeout-place.js';
 import type { GlobalFlags } from './core/settings.js';
 import type { App, BatchOutcome, Outcome } from './commands/app.js';
 
@@ -113,42 +114,6 @@ const SHARED_FLAGS = [{ key: 'output', long: '--output', names: ['-o', '--output
 
 const declares = (command: Command, long: string) => command.options.some((option) => option.long === long);
 
-/**
- * `--timeout` limits a wait, and only the verbs that wait declare it. Anywhere else it is most
- * likely the per-request timeout of an older csafe: a usage error (exit 2) names what replaced it.
- */
-export function checkTimeoutPlace(argv: readonly string[], program: Command): void {
-  const start = commandIndex(argv);
-  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
-  for (let i = 0; i < end; i++) {
-    const arg = argv[i]!;
-    if (arg !== '--timeout' && !arg.startsWith('--timeout=')) continue;
-    const value = arg.startsWith('--timeout=') ? arg.slice('--timeout='.length) : (argv[i + 1] ?? '<duration>');
-    if (i < start) {
-      throw new UsageError(`--timeout before the command is no longer the timeout of each request: use --request-timeout ${value}`, {
-        hint: `--timeout now goes after a command that waits and limits the wait: csafe data status NAMESPACE REQUEST_ID --wait --timeout ${value}`,
-      });
-    }
-    const verb = invokedVerb(argv, start, program);
-    if (verb !== undefined && !declares(verb, '--timeout')) {
-      throw new UsageError(`${commandPath(verb)} does not wait, so it has no --timeout: for the timeout of each request use --request-timeout ${value}`);
-    }
-  }
-}
-
-/** The command that runs: the group at `start`, or its subcommand right after it; undefined when that is not a known command. */
-function invokedVerb(argv: readonly string[], start: number, program: Command): Command | undefined {
-  const group = program.commands.find((command) => command.name() === argv[start]);
-  if (group === undefined || group.commands.length === 0) return group;
-  return group.commands.find((command) => command.name() === argv[start + 1]);
-}
-
-function commandPath(command: Command): string {
-  const names: string[] = [];
-  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
-  return names.join(' ');
-}
-
 async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Promise<Command> {
   const program = new Command('csafe')
     .description('Command-line client for the Content Safety Service, with a local emulator')
@@ -227,7 +192,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
   };
   try {
     const program = await buildProgram(app, bootIO, argv);
-    checkTimeoutPlace(argv, program);
+    checkTimeoutPlace(argv, commandIndex(argv), program);
     await program.parseAsync(argv, { from: 'user' });
     // A write to a full disk fails after write() has returned: the command is not done until stdout has taken it all.
     await bootIO.flush();

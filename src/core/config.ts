@@ -3,9 +3,8 @@ import Conf from 'conf';
 import { z } from 'zod';
 import { CorruptConfigError, UsageError } from './errors.js';
 import { syntaxErrorOffset } from './json-position.js';
-import { DEFAULT_PROFILE } from './settings.js';
+import { DEFAULT_PROFILE, RETIRED_SETTINGS, type RetiredConfigKey } from './settings.js';
 import { formatPath } from '../schemas/issues.js';
-import { RETIRED_SETTINGS, type RetiredConfigKey } from './settings.js';
 
 /** Keys a profile may hold. api_key is set with `csafe auth login`, never echoed back in full. */
 export const CONFIG_KEYS = ['api_key', 'base_url', 'user_id', 'output', 'request_timeout', 'max_retries'] as const;
