@@ -20,6 +20,8 @@ export interface ContextDeps {
   flags: GlobalFlags;
   version: string;
   signal: AbortSignal;
+  /** The arguments csafe was run with, for the command an interrupted run prints to continue (default: none known). */
+  argv?: readonly string[];
   startLocalService: () => Promise<LocalService>;
   /** The clock, in milliseconds since the epoch. */
   now: () => number;
@@ -39,6 +41,7 @@ export class Context {
   readonly flags: GlobalFlags;
   readonly version: string;
   readonly signal: AbortSignal;
+  readonly argv: readonly string[];
   /** Values never to be printed; the error reporter redacts them as a last line of defence. */
   readonly secrets = new Set<string>();
   private readonly deps: ContextDeps;
@@ -56,6 +59,7 @@ export class Context {
     this.flags = deps.flags;
     this.version = deps.version;
     this.signal = deps.signal;
+    this.argv = deps.argv ?? [];
   }
 
   now(): number {

@@ -20,6 +20,7 @@ import {
 } from './core/errors.js';
 import { createIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
+import { interruptionOf } from './core/signals.js';
 import { checkTimeoutPlace } from './core/timeout-place.js';
 import type { GlobalFlags } from './core/settings.js';
 import type { App, BatchOutcome, Outcome } from './commands/app.js';
@@ -45,7 +46,7 @@ Exit codes:
   5    partial failure: some records failed (written to the --failed file)
   124  a wait timed out
   130  interrupted (Ctrl-C)
-  143  terminated (SIGTERM) while stream parts --follow flushed what it held
+  143  terminated (SIGTERM); bulk commands say how to continue, as on Ctrl-C
 
 Environment:
   CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_REQUEST_TIMEOUT,
@@ -182,6 +183,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         flags,
         version: VERSION,
         signal: proc.signal,
+        argv,
         startLocalService: () => startInProcessEmulator(proc.env),
         now: Date.now,
         sleep: (ms, signal) => delay(ms, undefined, { signal }),
@@ -198,7 +200,9 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     await bootIO.flush();
     return exitCode;
   } catch (error) {
-    return report(error, context?.io ?? bootIO, context?.secrets ?? new Set());
+    // Whatever part of a command SIGTERM stopped (reading stdin, a wait, a request), it ends as SIGTERM: 143.
+    const ended = error instanceof InterruptedError && proc.signal.aborted ? interruptionOf(proc.signal) : error;
+    return report(ended, context?.io ?? bootIO, context?.secrets ?? new Set());
   } finally {
     await context?.close();
   }

@@ -3,7 +3,8 @@ import { errorMessage } from '../../api/responses.js';
 import type { Context } from '../../context.js';
 import type { IOStreams } from '../../core/io.js';
 import { printResult, renderRecord, renderTable, type Column, type OutputFormat } from '../../core/output.js';
-import { shellWord, waitForOne } from '../../core/wait.js';
+import { shellWord } from '../../core/shell.js';
+import { waitForOne } from '../../core/wait.js';
 import { isDecisionSettled, type Decision } from '../../schemas/decisions.js';
 import type { Outcome } from '../app.js';
 

@@ -3,7 +3,8 @@ import { errorMessage } from '../../api/responses.js';
 import type { Context } from '../../context.js';
 import type { IOStreams } from '../../core/io.js';
 import { printResult, renderRecord, type OutputFormat } from '../../core/output.js';
-import { shellWord, waitForOne } from '../../core/wait.js';
+import { shellWord } from '../../core/shell.js';
+import { waitForOne } from '../../core/wait.js';
 import { isOlderImportSettled, type OlderImport } from '../../schemas/older-imports.js';
 import type { Outcome } from '../app.js';
 

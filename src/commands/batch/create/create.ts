@@ -7,7 +7,7 @@ import { formatBytes } from '../../../core/progress.js';
 import { regularFileSize } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
 import { uploadBeforeExpiry } from '../../../core/expiring-upload.js';
-import { shellWord } from '../../../core/wait.js';
+import { shellWord } from '../../../core/shell.js';
 import { BATCH_CONTENT_TYPE, BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
 import { positional, type App, type Outcome } from '../../app.js';
 import { followBatch, followOptions, type FollowOptions } from '../shared/wait.js';

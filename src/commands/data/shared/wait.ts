@@ -5,7 +5,7 @@ import type { IOStreams } from '../../../core/io.js';
 import { countOf } from '../../../core/output.js';
 import { pollUntil } from '../../../core/poll.js';
 import { startSpinner } from '../../../core/spinner.js';
-import { shellWord } from '../../../core/wait.js';
+import { shellWord } from '../../../core/shell.js';
 import { TERMINAL_STATUSES, type RequestRecord } from '../../../schemas/data.js';
 import type { Outcome } from '../../app.js';
 import { describeFailure, printRequestRecord, statusCounts } from './render.js';
