@@ -3,6 +3,9 @@ import type { IOStreams } from './io.js';
 /** A word a shell reads back unchanged: as is when it is plain, else in single quotes. */
 export const shellWord = (word: string) => (/^[\w.@%+=:,/-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
+/** The global flags that take a value (the next argument, unless given as `--flag=value`). */
+export const GLOBAL_OPTIONS_WITH_VALUE: ReadonlySet<string> = new Set(['--profile', '--api-key', '--base-url', '--request-timeout', '--max-retries', '--max-wait', '-o', '--output']);
+
 /** Flags whose value must never be printed back: it would land in the terminal's scrollback and the shell's history. */
 const SECRET_FLAGS = ['--api-key'];
 
@@ -30,6 +33,30 @@ export function withFlag(argv: readonly string[], flag: string, value: string): 
     else if (!arg.startsWith(`${flag}=`)) kept.push(arg);
   }
   return [...kept, flag, value];
+}
+
+/**
+ * The arguments with the command's positional argument number `index` (`stream` is 0) replaced by
+ * `value`, or `value` added when there is none, and the `dropped` flags left out with their values.
+ * `withValue` names the flags, global or the command's own, whose value is the next argument.
+ */
+export function withPositional(argv: readonly string[], index: number, value: string, flags: { withValue: ReadonlySet<string>; dropped: ReadonlySet<string> }): string[] {
+  const kept: string[] = [];
+  let position = 0;
+  let replaced = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = arg.split('=')[0]!;
+    const takesNext = arg === name && (flags.withValue.has(arg) || GLOBAL_OPTIONS_WITH_VALUE.has(arg));
+    if (arg.startsWith('-') && arg !== '-') {
+      if (!flags.dropped.has(name)) kept.push(...argv.slice(i, takesNext ? i + 2 : i + 1));
+      if (takesNext) i++;
+    } else if (position++ === index) {
+      kept.push(value);
+      replaced = true;
+    } else kept.push(arg);
+  }
+  return replaced ? kept : [...kept, value];
 }
 
 /** What an interrupted bulk run prints on stderr: what it did, then the command that continues it, and a hint when there is one. */

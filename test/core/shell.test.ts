@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { csafeCommandLine, shellWord, withFlag } from '../../src/core/shell.js';
+import { csafeCommandLine, shellWord, withFlag, withPositional } from '../../src/core/shell.js';
 
 describe('shellWord', () => {
   it('leaves a plain word as it is and quotes anything a shell would read otherwise', () => {
@@ -26,5 +26,20 @@ describe('withFlag', () => {
   it('replaces every earlier value of the flag, in either spelling, or adds it', () => {
     assert.deepEqual(withFlag(['classify', '--from-line', '3', '--from-line=4', '--batch', 'x'], '--from-line', '9'), ['classify', '--batch', 'x', '--from-line', '9']);
     assert.deepEqual(withFlag(['classify'], '--failed', 'f.jsonl'), ['classify', '--failed', 'f.jsonl']);
+  });
+});
+
+describe('withPositional', () => {
+  const flags = { withValue: new Set(['--id', '--captions', '--failed']), dropped: new Set(['--captions', '--failed']) };
+
+  it('replaces the positional at its place, keeps global and other flags with their values, drops the named ones', () => {
+    assert.deepEqual(
+      withPositional(['--base-url', 'http://h', 'stream', 'parts', 'live', '--id', 'a', '-', '--failed=x.jsonl', '--quiet'], 3, 'rest.jsonl', flags),
+      ['--base-url', 'http://h', 'stream', 'parts', 'live', '--id', 'a', 'rest.jsonl', '--quiet'],
+    );
+  });
+
+  it('adds the value when the positional was not given', () => {
+    assert.deepEqual(withPositional(['stream', 'parts', 'live', '--captions', 'talk.vtt', '--id', 'a'], 3, 'rest.jsonl', flags), ['stream', 'parts', 'live', '--id', 'a', 'rest.jsonl']);
   });
 });

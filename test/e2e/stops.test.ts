@@ -185,9 +185,27 @@ describe('an interrupted bulk command says how to continue', () => {
     const rest = readLines(join(dir, 'rest.jsonl'));
     assert.deepEqual(rest, input.records.slice(sentFirst));
     const resume = printedResume(first.stderr);
-    assert.equal(resume, 'csafe stream parts live --id show-1 rest.jsonl');
+    assert.equal(resume, 'csafe stream parts live --id show-1 rest.jsonl --batch-size 1');
     const second = await runPrinted(resume, emulator.env, dir);
     assert.equal(second.code, 0, second.stderr);
     assert.equal((JSON.parse(second.stdout) as { sent: number }).sent, rest.length);
+  });
+
+  it('stream parts: the printed command keeps the flags the run was given (--base-url, --batch-size) and sends the rest there', async (t) => {
+    const dir = tempDir();
+    const input = inputFile(dir, 'parts.jsonl', 30, partLine);
+    const baseUrl = emulator.env.CSAFE_BASE_URL!;
+    const first = await interruptAfter(t, emulator, ['--base-url', baseUrl, 'stream', 'parts', 'live', '--id', 'show-2', 'parts.jsonl', '--batch-size', '1', '--failed', 'rest.jsonl'], dir, 4);
+    assert.equal(first.code, 130, first.stderr);
+    const rest = readLines(join(dir, 'rest.jsonl'));
+    assert.ok(rest.length > 0 && rest.length < input.records.length, first.stderr);
+    const resume = printedResume(first.stderr);
+    assert.equal(resume, `csafe --base-url ${baseUrl} stream parts live --id show-2 rest.jsonl --batch-size 1`);
+    // Without the flag the default service would get the rest: here a closed port.
+    const before = (await emulator.requests()).length;
+    const second = await runPrinted(resume, { CSAFE_API_KEY: emulator.env.CSAFE_API_KEY!, CSAFE_BASE_URL: `http://127.0.0.1:${await closedPort()}` }, dir);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal((JSON.parse(second.stdout) as { sent: number; requests: number }).requests, rest.length, 'one part a request, as --batch-size 1 asked');
+    assert.equal((await emulator.requests()).length - before, rest.length);
   });
 });

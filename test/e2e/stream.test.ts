@@ -332,7 +332,7 @@ describe('csafe stream parts and Ctrl-C', () => {
       assert.equal(Number(parts), Number(requests) * 10);
       // The parts not sent are in the failed file, in order, and the run says how to send them.
       assert.deepEqual(readFileSync(join(dir, rest!), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line)), sent.slice(Number(parts)));
-      assert.match(stderr, new RegExp(`continue with: csafe stream parts live --id show-42 ${rest}\n`));
+      assert.match(stderr, new RegExp(`continue with: csafe stream parts live --id show-42 ${rest} --batch-size 10\n`));
       // What the run says went is exactly what the stream holds: the request in flight was answered first.
       assert.deepEqual((await stored(slow, 'live', 'show-42')).parts, sent.slice(0, Number(parts)));
     });

@@ -7,7 +7,7 @@ import { FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import { parseOptions } from '../../../core/options.js';
 import { countOf } from '../../../core/output.js';
-import { csafeCommandLine, reportInterruption } from '../../../core/shell.js';
+import { csafeCommandLine, reportInterruption, withPositional } from '../../../core/shell.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { positional, type App, type Outcome } from '../../app.js';
@@ -173,5 +173,18 @@ function reportResume(ctx: Context, run: { namespace: string; id: string; tally:
     return;
   }
   const done = `${sent}, ${countOf(failed.count, 'part')} not sent or failed (in ${failed.path})`;
-  reportInterruption(ctx.io, done, csafeCommandLine(['stream', 'parts', run.namespace, '--id', run.id, failed.path]));
+  reportInterruption(ctx.io, done, csafeCommandLine(withPositional(ctx.argv, FILE_POSITION, failed.path, RESUME_FLAGS)));
 }
+
+/** `stream parts NAMESPACE FILE`: the file is the command's fourth word. */
+const FILE_POSITION = 3;
+
+/**
+ * The run's own command line continues it, with the failed file as its input: the global flags
+ * (--base-url, --profile …) and the batch flags stay; the flags that chose the input go, and so
+ * does --failed, which names the file the next run reads.
+ */
+const RESUME_FLAGS = {
+  withValue: new Set(['--id', '--chat', '--sender-id', '--sender-name', '--transcript', '--speaker', '--frame', '--audio', '--timestamp', '--captions', '--start', '--batch-size', '--max-batch-bytes', '--failed', '--unconfirmed', '--skip-invalid', '--max-consecutive-failures', '--flush-interval', '--max-buffer']),
+  dropped: new Set(['--chat', '--sender-id', '--sender-name', '--transcript', '--speaker', '--frame', '--audio', '--timestamp', '--captions', '--start', '--failed', '--follow', '--flush-interval', '--max-buffer']),
+};
