@@ -72,9 +72,9 @@ export type ClassifyResponse = ContentResponse | LegacyContentResponse;
  * POST /v1/content, its answer checked against the schema of the version sent: a body without
  * the `labels` (or, previous version, `policies`) array is an error, never zero labels.
  */
-export async function classifyContent(http: HttpClient, request: ContentRequest, version: ServiceVersion): Promise<ClassifyResponse> {
+export async function classifyContent(http: HttpClient, request: ContentRequest, version: ServiceVersion, finishOnInterrupt = false): Promise<ClassifyResponse> {
   const wire = wireRequest(request, version);
-  const body = await http.json('POST', CONTENT_PATH, wire.body, { 'service-version': wire.version });
+  const { body } = await http.request({ method: 'POST', path: CONTENT_PATH, json: wire.body, headers: { 'service-version': wire.version }, finishOnInterrupt });
   const schema = wire.version === LEGACY_VERSION ? legacyContentResponseSchema : contentResponseSchema;
   return parseResponse(schema, body, `POST ${CONTENT_PATH}`);
 }

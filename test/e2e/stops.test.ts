@@ -127,6 +127,20 @@ describe('an interrupted bulk command says how to continue', () => {
     assert.deepEqual(done, range(input.records.length));
   });
 
+  it('classify --batch: Ctrl-C lets the lines in flight finish, so the printed command classifies none of them again', async (t) => {
+    const dir = tempDir();
+    const marked = (i: number) => JSON.stringify({ text: `in-flight ${i}`, user_id: 'u1' });
+    const input = inputFile(dir, 'items.jsonl', 30, marked);
+    const first = await interruptAfter(t, emulator, ['classify', '--batch', 'items.jsonl', '--concurrency', '4'], dir, 6);
+    assert.equal(first.code, 130, first.stderr);
+    const second = await runPrinted(printedResume(first.stderr), emulator.env, dir);
+    assert.equal(second.code, 0, second.stderr);
+    const done = [...lines(first.stdout), ...lines(second.stdout)].map((line) => (JSON.parse(line) as { line: number }).line);
+    assert.deepEqual(done, range(input.records.length));
+    const sent = (await emulator.requests()).map((request) => /in-flight (\d+)/.exec(String(request.body))?.[1]).filter((n) => n !== undefined);
+    assert.deepEqual(sent.map(Number).sort((a, b) => a - b), range(input.records.length), 'every line reached the service once');
+  });
+
   it('classify --batch: SIGTERM exits 143 and says how to continue too', async (t) => {
     const dir = tempDir();
     inputFile(dir, 'items.jsonl', 30, classifyLine);

@@ -55,7 +55,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
   let interrupted = false;
   // Sharded by line number: every line has one, so each worker reports the problems of its own lines only.
   const lines = shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, counts);
-  const jobs = toJobs(lines, defaultUserId, options);
+  const jobs = toJobs(lines, defaultUserId, options, ctx.signal);
   try {
     for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, (job) => classifyJob(job, options, http, failFast))) {
       if (outcome.ok) {
@@ -74,6 +74,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
       lastDone = job.line;
       spinner.update(`Classified ${counts.classified}, failed ${counts.failed}`);
     }
+    interrupted = ctx.signal.aborted;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
     interrupted = true;
@@ -106,19 +107,31 @@ function reportResume(ctx: Context, run: { path: string; next: number; counts: {
   reportInterruption(ctx.io, `${counts.classified} lines classified, ${counts.failed} failed${failedNote}; line ${run.next} on not done`, resume, hint);
 }
 
-async function* toJobs(lines: AsyncIterable<JsonRecord>, defaultUserId: string | undefined, options: ClassifyOptions): AsyncGenerator<Job> {
-  for await (const record of lines) {
-    if (record.line < options.fromLine) continue;
-    if ('error' in record) {
-      yield { line: record.line, input: record.text, problem: record.error };
-      continue;
+/**
+ * The lines to classify; Ctrl-C ends them without an error, so the lines in flight are answered
+ * and printed (their requests finish) and the command printed to continue sends none of them again.
+ */
+async function* toJobs(lines: AsyncIterable<JsonRecord>, defaultUserId: string | undefined, options: ClassifyOptions, signal: AbortSignal): AsyncGenerator<Job> {
+  try {
+    for await (const record of lines) {
+      if (signal.aborted) return;
+      const job = jobOf(record, defaultUserId, options);
+      if (job) yield job;
     }
-    const request = toRequest(record.value, defaultUserId);
-    const problems = requestProblems(request, options.apiVersion);
-    yield problems.length > 0
-      ? { line: record.line, input: record.value, problem: problems.map(describeLineProblem).join('; ') }
-      : { line: record.line, input: record.value, request };
+  } catch (error) {
+    if (!(error instanceof InterruptedError)) throw error;
   }
+}
+
+/** The job of one line; none before --from-line. */
+function jobOf(record: JsonRecord, defaultUserId: string | undefined, options: ClassifyOptions): Job | undefined {
+  if (record.line < options.fromLine) return undefined;
+  if ('error' in record) return { line: record.line, input: record.text, problem: record.error };
+  const request = toRequest(record.value, defaultUserId);
+  const problems = requestProblems(request, options.apiVersion);
+  return problems.length > 0
+    ? { line: record.line, input: record.value, problem: problems.map(describeLineProblem).join('; ') }
+    : { line: record.line, input: record.value, request };
 }
 
 /** Expands the shorthand and fills user_id from --user-id or config; validation happens after. */
@@ -133,5 +146,5 @@ function toRequest(value: unknown, defaultUserId: string | undefined): ContentRe
 
 async function classifyJob(job: Job, options: ClassifyOptions, http: HttpClient, failFast: FailFast): Promise<ClassifyResponse> {
   if (job.problem !== undefined) throw new LineFailure(job.problem);
-  return failFast.send(() => classifyContent(http, job.request!, options.apiVersion));
+  return failFast.send(() => classifyContent(http, job.request!, options.apiVersion, true));
 }
