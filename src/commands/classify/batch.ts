@@ -1,13 +1,15 @@
-import { classifyContent, requestProblems, type ClassifyResponse } from '../../api/content.js';
+import { classifyContent, requestProblems } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/concurrency.js';
-import type { HttpClient } from '../../core/http.js';
-import { stopsTheRun } from '../../core/errors.js';
+import { CsafeError, stopsTheRun } from '../../core/errors.js';
+import { problemLine, reportInvalid, setAside } from '../../core/checked-records.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
-import { toNdjsonLine } from '../../core/output.js';
+import type { IOStreams } from '../../core/io.js';
+import { countOf, toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
 import { inputSource, readRecords } from '../../core/readers.js';
 import { startSpinner } from '../../core/spinner.js';
+import { rereadableInput } from '../../core/spool.js';
 import type { ContentRequest } from '../../schemas/content.js';
 import { describeProblemWith } from '../../schemas/issues.js';
 import { batchOutcome, type Outcome } from '../app.js';
@@ -21,8 +23,6 @@ interface Job {
   problem?: string;
 }
 
-class LineFailure extends Error {}
-
 /** Where a line's missing required field can come from. */
 const describeLineProblem = describeProblemWith({
   user_id: 'give --user-id or a "user_id" field on the line',
@@ -31,18 +31,39 @@ const describeLineProblem = describeProblemWith({
 
 /**
  * Each line is a current-version request body, or the shorthand {text, user_id, content_id, metadata}.
- * Lines are classified with bounded concurrency; results go to stdout as NDJSON in input order,
- * tagged with their line; failed lines go to the --failed file with their reason.
+ * Every line is checked before the first request: an invalid one is named and nothing is sent,
+ * unless --skip-invalid sets it aside. Lines are classified with bounded concurrency; results go
+ * to stdout as NDJSON in input order, tagged with their line; failed lines go to the --failed
+ * file with their reason.
  */
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
-  const source = inputSource(path, ctx.io.stdin, ctx.signal);
+  const checkFirst = options.skipInvalid === undefined;
+  // Read twice (checked in full before anything is sent): stdin or a pipe is kept in a temporary file.
+  const input = checkFirst ? await rereadableInput(path, ctx.io.stdin, ctx.signal) : undefined;
+  const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
+  const jobs = () => toJobs(readRecords(source, { jsonLines: true }), defaultUserId, options);
+  try {
+    if (checkFirst) {
+      const invalid = await reportInvalid(jobs(), source.name, ctx.io);
+      if (invalid > 0) {
+        ctx.io.warn(`nothing was sent: fix the ${countOf(invalid, 'invalid line')}, or pass --skip-invalid FILE to send the rest`);
+        return { kind: 'checked', invalid };
+      }
+    }
+    return await classifyLines(ctx, source.name, jobs(), options);
+  } finally {
+    await input?.remove();
+  }
+}
+
+async function classifyLines(ctx: Context, inputName: string, jobs: AsyncIterable<Job>, options: ClassifyOptions): Promise<Outcome> {
   const failed = new FailedFile(options.failed ?? defaultFailedPath('classify', ctx.now()));
+  const skipped = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const http = await ctx.http();
   const spinner = await startSpinner(ctx.io, 'Classifying…');
   const counts = { classified: 0, failed: 0, flagged: 0 };
-  const jobs = toJobs(readRecords(source, { jsonLines: true }), defaultUserId, options);
   try {
-    for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, (job) => classifyJob(job, options, http))) {
+    for await (const { item: job, outcome } of mapInOrder(sendable(jobs, inputName, ctx.io, skipped), options.concurrency, (job) => classifyContent(http, job.request!, options.apiVersion))) {
       if (outcome.ok) {
         counts.classified++;
         if (failOnHolds(labelRows(outcome.value), options.failOn)) counts.flagged++;
@@ -51,7 +72,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
         if (stopsTheRun(outcome.error)) throw outcome.error;
         counts.failed++;
         const reason = (outcome.error as Error).message;
-        ctx.io.warn(`${source.name}:${job.line}: ${reason}`);
+        ctx.io.warn(`${inputName}:${job.line}: ${reason}`);
         await failed.append({ line: job.line, reason, input: job.input }, job.line);
       }
       spinner.update(`Classified ${counts.classified}, failed ${counts.failed}`);
@@ -59,11 +80,28 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
   } finally {
     spinner.stop();
     await failed.close();
+    await skipped?.close();
   }
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
-  ctx.io.note(`classified ${counts.classified} lines${failedNote}`);
-  return batchOutcome('classify --batch', { sent: counts.classified, failed: counts.failed, flagged: counts.flagged });
+  const skippedNote = skipped?.count ? `; ${countOf(skipped.count, 'invalid line')} written to ${skipped.path}` : '';
+  ctx.io.note(`classified ${counts.classified} lines${failedNote}${skippedNote}`);
+  return batchOutcome({ sent: counts.classified, failed: counts.failed, skipped: skipped?.count ?? 0, flagged: counts.flagged });
 }
+
+/**
+ * The lines to send, in input order. An invalid one is set aside when there is a --skip-invalid
+ * file; met without one, the input was checked first, so it changed since: the run stops.
+ */
+async function* sendable(jobs: AsyncIterable<Job>, inputName: string, io: IOStreams, skipped: FailedFile | undefined): AsyncGenerator<Job> {
+  for await (const job of jobs) {
+    if (job.problem === undefined) yield job;
+    else if (skipped === undefined) throw new CsafeError(`${problemLine(inputName, { line: job.line, problem: job.problem })}: the input changed after it was checked; nothing more was sent`);
+    else await setAside(skipped, inputName, { line: job.line, text: textOf(job.input), problem: job.problem }, io);
+  }
+}
+
+/** A line as it was read: its text when it was not JSON, else its value as JSON. */
+const textOf = (input: unknown) => (typeof input === 'string' ? input : JSON.stringify(input));
 
 async function* toJobs(lines: AsyncIterable<JsonRecord>, defaultUserId: string | undefined, options: ClassifyOptions): AsyncGenerator<Job> {
   for await (const record of lines) {
@@ -87,9 +125,4 @@ function toRequest(value: unknown, defaultUserId: string | undefined): ContentRe
   if (withUser.content !== undefined || typeof withUser.text !== 'string') return withUser as ContentRequest;
   const { text, ...rest } = withUser;
   return { ...rest, content: [{ type: 'text', text }] } as ContentRequest;
-}
-
-async function classifyJob(job: Job, options: ClassifyOptions, http: HttpClient): Promise<ClassifyResponse> {
-  if (job.problem !== undefined) throw new LineFailure(job.problem);
-  return classifyContent(http, job.request!, options.apiVersion);
 }

@@ -22,6 +22,7 @@ export function registerClassify(program: Command, app: App): void {
     .option('--batch <file.jsonl>', 'classify each line of a JSONL file (`-` for stdin); results as NDJSON')
     .addOption(classifyBatchFlags.concurrency.option)
     .addOption(classifyBatchFlags.failed.option)
+    .addOption(classifyBatchFlags.skipInvalid.option)
     .addHelpText('after', `
 Examples:
   csafe classify post.txt photo.jpg --user-id u1

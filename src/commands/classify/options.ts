@@ -5,6 +5,7 @@ import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 export const classifyBatchFlags = {
   concurrency: batchFlags.concurrency(' with --batch'),
   failed: batchFlags.failed('with --batch: append failed lines here', 'classify'),
+  skipInvalid: batchFlags.skipInvalid('with --batch: send the valid lines; append each invalid line here as {line, error, record}'),
 };
 
 export const classifyOptionsSchema = z.object({
@@ -17,6 +18,7 @@ export const classifyOptionsSchema = z.object({
   batch: z.string().optional(),
   concurrency: classifyBatchFlags.concurrency.schema,
   failed: classifyBatchFlags.failed.schema,
+  skipInvalid: classifyBatchFlags.skipInvalid.schema,
 });
 
 export type ClassifyOptions = z.infer<typeof classifyOptionsSchema>;

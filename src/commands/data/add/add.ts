@@ -38,9 +38,9 @@ Every object is checked before the first request; an invalid one is named as fil
 Prints one record per request (request id, status, objects, first and last line) as soon as the
 service accepts it (one JSON line each in a pipe, a table at the end on a terminal); with --wait,
 one per object instead, at the end. With --checkpoint, a batch that failed is not done: the same
-command run again sends it (and everything not yet accepted), skipping what was. Exit codes: 0 all added, 1 a request ended failed (or nothing could be
-sent), 2 invalid input (nothing sent), 5 some batches failed (written to the failed file),
-124 --wait timed out, 130 interrupted (the pending request ids are printed).
+command run again sends it (and everything not yet accepted), skipping what was. Exit codes: the
+table of \`csafe --help\`, as for every bulk command; 1 also when a request ended failed (--wait);
+on Ctrl-C (130) the pending request ids are printed.
 
 Examples:
   csafe data add listings items.jsonl --wait
@@ -71,7 +71,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
         return { kind: 'checked', invalid };
       }
     }
-    const { accepted, failed, sent } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
+    const { accepted, failed, sent, skipped } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
     let failedRequests = 0;
     if (options.wait && accepted.length > 0) {
       const records = await waitForRequests(ctx, namespace, accepted.map((r) => r.request_id), { timeoutMs: waitMs, concurrency: options.concurrency });
@@ -80,7 +80,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
       for (const record of failures) ctx.io.warn(describeFailure(record));
       failedRequests = failures.length;
     }
-    return batchOutcome('data add', { sent, failed, failedRequests });
+    return batchOutcome({ sent, failed, skipped, failedRequests });
   } finally {
     await input?.remove();
   }
@@ -137,7 +137,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
     ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: ${resend}`);
   }
   // Answers arrive in any order; what follows (the table, --wait's objects) is in input order.
-  return { accepted: inInputOrder(delivery.accepted), failed: failed.count, sent };
+  return { accepted: inInputOrder(delivery.accepted), failed: failed.count, sent, skipped: invalid?.count ?? 0 };
 }
 
 const inInputOrder = (accepted: readonly AcceptedRequest[]) => [...accepted].sort((a, b) => a.first_line - b.first_line);

@@ -15,8 +15,8 @@ export const partsFailureFiles = (options: Pick<PartsOptions, 'failed' | 'unconf
   unconfirmed: new FailedFile(options.unconfirmed ?? defaultFailedPath('stream-parts', now, 'unconfirmed')),
 });
 
-/** How the run ended for main.ts: exit 5 when a part failed or is unconfirmed. */
-export const partsOutcome = (tally: PartsTally) => batchOutcome('stream parts', { sent: tally.sent, failed: tally.failed, unconfirmed: tally.unconfirmed });
+/** How the run ended for main.ts; `skipped`: the invalid parts set aside by --skip-invalid. */
+export const partsOutcome = (tally: PartsTally, skipped = 0) => batchOutcome({ sent: tally.sent, failed: tally.failed, unconfirmed: tally.unconfirmed, skipped });
 
 /** What a delivery has done so far, for the summary and a status line. */
 export interface PartsTally {

@@ -80,7 +80,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   }
   await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid: reading.invalid });
   throwWhatStopped(delivery, reading, ctx.signal);
-  return partsOutcome(tally);
+  return partsOutcome(tally, reading.invalid?.count);
 }
 
 /** Once what was read is sent: the failure that halted the sending, the read that failed, the invalid line, or the signal. */

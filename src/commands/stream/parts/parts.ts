@@ -56,8 +56,8 @@ Parts have no idempotency key, so no batch is sent twice. One that still fails a
 retries goes to the --failed file when the service refused it or never saw it (safe to
 resend as the FILE), and to the --unconfirmed file when its answer was lost (a timeout, a cut
 connection, a 5xx other than 503): the service may already hold those parts, and resending
-them may store them twice. Exit codes: 0 all sent, 2 invalid input (nothing sent), 3 key
-refused, 5 some parts failed or are unconfirmed, 130 interrupted.
+them may store them twice. Exit codes: the table of \`csafe --help\`, as for every bulk command;
+unconfirmed parts count as not sent.
 
 With --follow, parts are read one JSON object a line from a pipe (stdin or a FIFO; a regular
 file is refused: pipe \`tail -f FILE\` instead) and sent as they come, in order: a batch goes as
@@ -102,7 +102,7 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
     }
     const { tally, files, invalid } = await sendParts(ctx, http, namespace, input, options);
     await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid });
-    return partsOutcome(tally);
+    return partsOutcome(tally, invalid?.count);
   } finally {
     await input.remove();
   }
