@@ -266,17 +266,19 @@ export function exitCodeOfOutcome(outcome: Outcome | void): ExitCodeValue {
 
 /**
  * A run's exit code from its counts, the same for every bulk command: what stopped it decides
- * first, then a request that failed once accepted (1); nothing sent is 1 when records failed and
- * 2 when they were only invalid; some sent and the rest in a failed or skip file is 5, which wins
- * over 4 (--fail-on held): a 4 then says every record was classified.
+ * first, then a request that failed once accepted (1). Nothing sent (by this run, or by an
+ * earlier one it resumes with --checkpoint) is 1 when records failed, 2 when they were only
+ * invalid. Some sent and the rest in a failed or skip file is 5, which wins over 4 (--fail-on
+ * held): a 4 then says every record was classified.
  */
 export function exitCodeOfRun(run: RunCounts): ExitCodeValue {
   if (run.stoppedBy !== undefined) return exitCodeOfError(run.stoppedBy);
   if (run.failedRequests > 0) return ExitCode.failure;
+  const succeeded = run.sent + run.done;
   const unsent = run.failed + run.unconfirmed;
   const refused = run.skipped + run.invalid;
-  if (run.sent === 0 && unsent > 0) return ExitCode.failure;
-  if (run.sent === 0 && refused > 0) return ExitCode.usage;
+  if (succeeded === 0 && unsent > 0) return ExitCode.failure;
+  if (succeeded === 0 && refused > 0) return ExitCode.usage;
   if (unsent + refused > 0) return ExitCode.partial;
   return run.flagged > 0 ? ExitCode.condition : ExitCode.ok;
 }

@@ -25,6 +25,8 @@ export type Outcome =
 export interface RunCounts {
   /** Records the service accepted. */
   sent: number;
+  /** Records an earlier run sent, skipped by --checkpoint: they succeeded too. */
+  done: number;
   /** Records written to the --failed file. */
   failed: number;
   /** Records written to the --unconfirmed file: their request may have been applied (stream parts, which have no idempotency key). */
@@ -42,7 +44,7 @@ export interface RunCounts {
 }
 
 /** A run's counts, those not given zero. */
-export const runCounts = (counts: Partial<RunCounts>): RunCounts => ({ sent: 0, failed: 0, unconfirmed: 0, skipped: 0, invalid: 0, flagged: 0, failedRequests: 0, ...counts });
+export const runCounts = (counts: Partial<RunCounts>): RunCounts => ({ sent: 0, done: 0, failed: 0, unconfirmed: 0, skipped: 0, invalid: 0, flagged: 0, failedRequests: 0, ...counts });
 
 export interface BatchOutcome extends RunCounts {
   kind: 'batch';

@@ -101,7 +101,11 @@ describe('exit codes', () => {
   it('maps a run\'s counts by one table, the same for every bulk command', () => {
     const rows: Array<[string, Partial<RunCounts>, number]> = [
       ['all sent', { sent: 3 }, 0],
-      ['nothing to send (a checkpoint or a shard left none)', {}, 0],
+      ['nothing to send (a shard left none)', {}, 0],
+      ['nothing left to send: an earlier run sent it all (--checkpoint)', { done: 3 }, 0],
+      ['resumed: the rest sent now', { done: 2, sent: 1 }, 0],
+      ['resumed: the valid records sent before, the invalid set aside again', { done: 3, skipped: 1 }, 5],
+      ['resumed: the rest failed', { done: 2, failed: 1 }, 5],
       ['some failed', { sent: 2, failed: 1 }, 5],
       ['some unconfirmed', { sent: 2, unconfirmed: 1 }, 5],
       ['some set aside by --skip-invalid', { sent: 2, skipped: 1 }, 5],

@@ -71,7 +71,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
         return { kind: 'checked', invalid };
       }
     }
-    const { accepted, failed, sent, skipped } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
+    const { accepted, failed, sent, done, skipped } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
     let failedRequests = 0;
     if (options.wait && accepted.length > 0) {
       const records = await waitForRequests(ctx, namespace, accepted.map((r) => r.request_id), { timeoutMs: waitMs, concurrency: options.concurrency });
@@ -80,7 +80,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
       for (const record of failures) ctx.io.warn(describeFailure(record));
       failedRequests = failures.length;
     }
-    return batchOutcome({ sent, failed, skipped, failedRequests });
+    return batchOutcome({ sent, done, failed, skipped, failedRequests });
   } finally {
     await input?.remove();
   }
@@ -137,7 +137,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
     ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: ${resend}`);
   }
   // Answers arrive in any order; what follows (the table, --wait's objects) is in input order.
-  return { accepted: inInputOrder(delivery.accepted), failed: failed.count, sent, skipped: invalid?.count ?? 0 };
+  return { accepted: inInputOrder(delivery.accepted), failed: failed.count, sent, done: sorting.skipped, skipped: invalid?.count ?? 0 };
 }
 
 const inInputOrder = (accepted: readonly AcceptedRequest[]) => [...accepted].sort((a, b) => a.first_line - b.first_line);

@@ -75,7 +75,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
     if (halted) ctx.io.warn(`sending stopped: ${whySendingStopped(halted)}; the unsent events are in ${failedFile}`);
     // Met without --skip-invalid, an invalid record means the input changed after it was checked.
     const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
-    return batchOutcome({ sent: tally.sent, failed: tally.failed, ...invalid, stoppedBy: halted });
+    return batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, failed: tally.failed, ...invalid, stoppedBy: halted });
   } finally {
     await input?.remove();
   }
