@@ -47,7 +47,8 @@ Exit codes (the same for every command):
 
 Environment:
   CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_TIMEOUT,
-  CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, CSAFE_EMULATOR_DATA_DIR, NO_COLOR, FORCE_COLOR`;
+  CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, CSAFE_EMULATOR_DATA_DIR, NO_COLOR, FORCE_COLOR,
+  COLUMNS (the width spinners and progress bars fit, when stderr does not say)`;
 
 type Register = (program: Command, app: App) => void;
 
@@ -120,7 +121,7 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
   const program = new Command('csafe')
     .description('Command-line client for the Content Safety Service, with a local emulator')
     .version(VERSION, '-V, --version')
-    .option('--profile <name>', 'configuration profile (default: "default", or CSAFE_PROFILE)')
+    .option('--profile <name>', 'configuration profile (default: "default", or CSAFE_PROFILE); an unknown one is an error but for auth login and config set, which create it')
     .option('--api-key <key>', 'API key or short-lived token (prefer CSAFE_API_KEY: flags show in `ps`)')
     .option('--base-url <url>', 'service base URL (or CSAFE_BASE_URL)')
     .option('--timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s)')
@@ -131,6 +132,7 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
     .option('--json', 'same as --output json')
     .option('-v, --verbose', 'trace every request on stderr (credentials redacted)')
     .option('-q, --quiet', 'no progress, spinners or notes on stderr')
+    .option('--progress', 'when stderr is not a terminal (a CI log): a plain progress line every 5s instead of nothing')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--insecure', 'allow plain http:// to a non-loopback host')
     .option('--emulator', 'run against an in-process emulator on an ephemeral port (no account needed)')
@@ -176,7 +178,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         flags[shared.key] = global;
         command.setOptionValue(shared.key, local);
       }
-      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color });
+      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress });
       context = new Context({
         io,
         env: proc.env,
@@ -268,7 +270,7 @@ export function exitCodeOfOutcome(outcome: Outcome | void): ExitCodeValue {
  * A run's exit code from its counts, the same for every bulk command: what stopped it decides
  * first, then a request that failed once accepted (1). Nothing sent (by this run, or by an
  * earlier one it resumes with --checkpoint) is 1 when records failed, 2 when they were only
- * invalid. Some sent and the rest in a failed or skip file is 5, which wins over 4 (--fail-on
+ * invalid and no valid record was left to another --shard worker either. Some sent and the rest in a failed or skip file is 5, which wins over 4 (--fail-on
  * held): a 4 then says every record was classified.
  */
 export function exitCodeOfRun(run: RunCounts): ExitCodeValue {
@@ -278,7 +280,7 @@ export function exitCodeOfRun(run: RunCounts): ExitCodeValue {
   const unsent = run.failed + run.unconfirmed;
   const refused = run.skipped + run.invalid;
   if (succeeded === 0 && unsent > 0) return ExitCode.failure;
-  if (succeeded === 0 && refused > 0) return ExitCode.usage;
+  if (succeeded + run.otherShards === 0 && refused > 0) return ExitCode.usage;
   if (unsent + refused > 0) return ExitCode.partial;
   return run.flagged > 0 ? ExitCode.condition : ExitCode.ok;
 }

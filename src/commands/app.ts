@@ -27,6 +27,8 @@ export interface RunCounts {
   sent: number;
   /** Records an earlier run sent, skipped by --checkpoint: they succeeded too. */
   done: number;
+  /** Valid records left to the other workers of --shard: the input had valid records, whatever this worker had. */
+  otherShards: number;
   /** Records written to the --failed file. */
   failed: number;
   /** Records written to the --unconfirmed file: their request may have been applied (stream parts, which have no idempotency key). */
@@ -44,7 +46,7 @@ export interface RunCounts {
 }
 
 /** A run's counts, those not given zero. */
-export const runCounts = (counts: Partial<RunCounts>): RunCounts => ({ sent: 0, done: 0, failed: 0, unconfirmed: 0, skipped: 0, invalid: 0, flagged: 0, failedRequests: 0, ...counts });
+export const runCounts = (counts: Partial<RunCounts>): RunCounts => ({ sent: 0, done: 0, otherShards: 0, failed: 0, unconfirmed: 0, skipped: 0, invalid: 0, flagged: 0, failedRequests: 0, ...counts });
 
 export interface BatchOutcome extends RunCounts {
   kind: 'batch';

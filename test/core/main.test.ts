@@ -106,6 +106,8 @@ describe('exit codes', () => {
       ['resumed: the rest sent now', { done: 2, sent: 1 }, 0],
       ['resumed: the valid records sent before, the invalid set aside again', { done: 3, skipped: 1 }, 5],
       ['resumed: the rest failed', { done: 2, failed: 1 }, 5],
+      ['--shard: nothing of this worker\'s, the invalid records (of no shard) set aside', { otherShards: 3, skipped: 1 }, 5],
+      ['--shard: every record of this worker failed', { otherShards: 3, failed: 2 }, 1],
       ['some failed', { sent: 2, failed: 1 }, 5],
       ['some unconfirmed', { sent: 2, unconfirmed: 1 }, 5],
       ['some set aside by --skip-invalid', { sent: 2, skipped: 1 }, 5],

@@ -7,22 +7,23 @@ import type { App, Outcome } from '../app.js';
 export function registerAuthStatus(group: Command, app: App): void {
   group
     .command('status')
-    .description('Show which key and base URL would be used, and where they come from (key masked)')
+    .description('Show which key and base URL would be used, and where they come from (key masked); under --emulator, the emulator\'s')
     .action(app.action((ctx) => authStatusRun(ctx)));
 }
 
 export async function authStatusRun(ctx: Context): Promise<Outcome | void> {
   const settings = await ctx.settings();
+  const { baseUrl, apiKey } = await ctx.credentials();
   const status = {
     profile: settings.profile,
-    base_url: settings.baseUrl?.value ?? null,
-    base_url_source: settings.baseUrl?.source ?? null,
-    api_key: settings.apiKey ? maskKey(settings.apiKey.value) : null,
-    api_key_source: settings.apiKey?.source ?? null,
+    base_url: baseUrl?.value ?? null,
+    base_url_source: baseUrl?.source ?? null,
+    api_key: apiKey ? maskKey(apiKey.value) : null,
+    api_key_source: apiKey?.source ?? null,
     config_file: (await ctx.config()).path,
   };
   await printResult(ctx.io, (await ctx.outputFormat()), status, () => renderRecord(status, ctx.io));
-  if (!settings.apiKey) {
+  if (!apiKey) {
     ctx.io.warn('no API key configured: run `csafe auth login` or set CSAFE_API_KEY');
     return { kind: 'unauthenticated' };
   }

@@ -8,6 +8,7 @@ import type { IOStreams } from '../../core/io.js';
 import { countOf, toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
 import { inputSource, readRecords } from '../../core/readers.js';
+import { formatShard, shardedName, shardRecords } from '../../core/shard.js';
 import { startSpinner } from '../../core/spinner.js';
 import { rereadableInput } from '../../core/spool.js';
 import type { ContentRequest } from '../../schemas/content.js';
@@ -39,29 +40,34 @@ const describeLineProblem = describeProblemWith({
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
   const checkFirst = options.skipInvalid === undefined;
   // Read twice (checked in full before anything is sent): stdin or a pipe is kept in a temporary file.
-  const input = checkFirst ? await rereadableInput(path, ctx.io.stdin, ctx.signal) : undefined;
+  const input = checkFirst ? await rereadableInput(path, ctx.io, ctx.signal) : undefined;
   const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
-  const jobs = () => toJobs(readRecords(source, { jsonLines: true }), defaultUserId, options);
+  // Sharded by line number: every line has one, so each worker checks and reports the problems of its own lines only.
+  const jobs: Jobs = (tally) => toJobs(shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, tally), defaultUserId, options);
   try {
     if (checkFirst) {
-      const invalid = await reportInvalid(jobs(), source.name, ctx.io);
+      const invalid = await reportInvalid(jobs({ otherShards: 0 }), source.name, ctx.io);
       if (invalid > 0) {
         ctx.io.warn(`nothing was sent: fix the ${countOf(invalid, 'invalid line')}, or pass --skip-invalid FILE to send the rest`);
         return { kind: 'checked', invalid };
       }
     }
-    return await classifyLines(ctx, source.name, jobs(), options);
+    return await classifyLines(ctx, source.name, jobs, options);
   } finally {
     await input?.remove();
   }
 }
 
-async function classifyLines(ctx: Context, inputName: string, jobs: AsyncIterable<Job>, options: ClassifyOptions): Promise<Outcome> {
-  const failed = new FailedFile(options.failed ?? defaultFailedPath('classify', ctx.now()));
+/** The lines of this shard as jobs; `tally` counts those of other shards. */
+type Jobs = (tally: { otherShards: number }) => AsyncIterable<Job>;
+
+async function classifyLines(ctx: Context, inputName: string, jobsOf: Jobs, options: ClassifyOptions): Promise<Outcome> {
+  const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('classify', options.shard), ctx.now()));
   const skipped = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const http = await ctx.http();
   const spinner = await startSpinner(ctx.io, 'Classifying…');
-  const counts = { classified: 0, failed: 0, flagged: 0 };
+  const counts = { classified: 0, failed: 0, flagged: 0, otherShards: 0 };
+  const jobs = jobsOf(counts);
   try {
     for await (const { item: job, outcome } of mapInOrder(sendable(jobs, inputName, ctx.io, skipped), options.concurrency, (job) => classifyContent(http, job.request!, options.apiVersion))) {
       if (outcome.ok) {
@@ -82,10 +88,11 @@ async function classifyLines(ctx: Context, inputName: string, jobs: AsyncIterabl
     await failed.close();
     await skipped?.close();
   }
+  const otherShards = options.shard === undefined ? '' : `; ${countOf(counts.otherShards, 'line')} of other shards (--shard ${formatShard(options.shard)})`;
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
   const skippedNote = skipped?.count ? `; ${countOf(skipped.count, 'invalid line')} written to ${skipped.path}` : '';
-  ctx.io.note(`classified ${counts.classified} lines${failedNote}${skippedNote}`);
-  return batchOutcome({ sent: counts.classified, failed: counts.failed, skipped: skipped?.count ?? 0, flagged: counts.flagged });
+  ctx.io.note(`classified ${counts.classified} lines${otherShards}${failedNote}${skippedNote}`);
+  return batchOutcome({ sent: counts.classified, otherShards: counts.otherShards, failed: counts.failed, skipped: skipped?.count ?? 0, flagged: counts.flagged });
 }
 
 /**

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { batchFlags } from '../../core/options.js';
+import { shardFlag } from '../../core/shard.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 
 export const classifyBatchFlags = {
   concurrency: batchFlags.concurrency(' with --batch'),
   failed: batchFlags.failed('with --batch: append failed lines here', 'classify'),
   skipInvalid: batchFlags.skipInvalid('with --batch: send the valid lines; append each invalid line here as {line, error, record}'),
+  shard: shardFlag('the lines', 'with --batch: '),
 };
 
 export const classifyOptionsSchema = z.object({
@@ -19,6 +21,7 @@ export const classifyOptionsSchema = z.object({
   concurrency: classifyBatchFlags.concurrency.schema,
   failed: classifyBatchFlags.failed.schema,
   skipInvalid: classifyBatchFlags.skipInvalid.schema,
+  shard: classifyBatchFlags.shard.schema,
 });
 
 export type ClassifyOptions = z.infer<typeof classifyOptionsSchema>;

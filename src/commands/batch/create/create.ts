@@ -53,7 +53,7 @@ export async function batchCreateRun(ctx: Context, type: string, path: string, o
 
 /** Checks the CSV, creates the batch and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
 async function sendCsv(ctx: Context, type: string, path: string) {
-  const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
+  const input = await rereadableInput(path, ctx.io, ctx.signal);
   try {
     const rows = await checkBatchCsv(input.source, ctx.io, ctx.signal);
     const file = { path: input.path, size: await regularFileSize(input.source.name, input.path) };

@@ -2,9 +2,8 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import type { Context } from '../../../context.js';
 import { checkEveryLine, type LineCheck } from '../../../core/checked-records.js';
-import { InputError } from '../../../core/errors.js';
 import { parseOptions } from '../../../core/options.js';
-import { regularFileSize } from '../../../core/readers.js';
+import { refuseEmptyRecords, regularFileSize } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
 import type { UploadFile } from '../../../core/upload.js';
 import { positional, type App, type Outcome } from '../../app.js';
@@ -78,12 +77,12 @@ export async function importRun(ctx: Context, namespace: string, path: string, o
 
 /** Validates (unless told not to) and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
 async function uploadInput(ctx: Context, namespace: string, path: string, validate: boolean): Promise<ImportedFile> {
-  const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
+  const input = await rereadableInput(path, ctx.io, ctx.signal);
   try {
     const { source } = input;
     const file: UploadFile = { path: input.path, size: await regularFileSize(source.name, input.path) };
     if (validate) await checkEveryLine(source, ctx.io, ctx.signal, DATA_LINES);
-    else if (file.size === 0) throw new InputError(`${source.name}: is empty, expected at least one JSON record`);
+    else await refuseEmptyRecords(source);
     return await importFile({ http: await ctx.http(), io: ctx.io, now: () => ctx.now() }, namespace, file);
   } finally {
     await input.remove();
