@@ -125,7 +125,10 @@ const ROWS: Row[] = [
   { why: 'created', args: ['token', 'create'], code: 0 },
   ...basics(['token', 'create']),
   // auth
-  { why: 'stored', args: ['auth', 'login', '--with-token'], input: 'sk_test_stored\n', code: 0 },
+  { why: 'stored, once the service took it', args: ['auth', 'login', '--with-token'], input: 'KEY\n', code: 0 },
+  { why: 'the service refused the key', args: ['auth', 'login', '--with-token'], input: 'sk_test_refused\n', code: 3, key: 'missing' },
+  { why: 'stored unchecked', args: ['auth', 'login', '--with-token', '--no-verify'], input: 'sk_test_unchecked\n', code: 0, key: 'missing' },
+  { why: 'the emulator\'s own key', args: ['--emulator', 'auth', 'status'], code: 0, key: 'missing' },
   { why: 'a key is configured', args: ['auth', 'status'], code: 0 },
   { why: 'no key configured', args: ['auth', 'status'], code: 3, key: 'missing' },
   { why: 'removed', args: ['auth', 'logout'], code: 0 },
@@ -264,7 +267,7 @@ const title = (row: Row) => `${typeof row.args === 'function' ? `${row.why} (aft
 
 async function check(row: Row): Promise<void> {
   const args = typeof row.args === 'function' ? await row.args() : row.args;
-  const result = await run(args, row);
+  const result = await run(args, { ...row, input: row.input?.replace('KEY', emulator.apiKey) });
   assert.equal(result.code, row.code, `csafe ${args.join(' ')}\nstdout: ${result.stdout.slice(0, 1000)}\nstderr: ${result.stderr}`);
 }
 
