@@ -30,5 +30,5 @@ Examples:
 async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome | void> {
   if (options.wait) return followBatch(ctx, batchId, options);
   const batch = await getBatch(await ctx.http(), batchId);
-  await printBatch(ctx.io, await ctx.outputFormat('table'), batch);
+  await printBatch(ctx.io, await ctx.outputFormat('single'), batch);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { batchFlags } from '../../core/options.js';
+import { batchFlags, integerFlag } from '../../core/options.js';
 import { shardFlag } from '../../core/shard.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 
@@ -7,6 +7,7 @@ export const classifyBatchFlags = {
   concurrency: batchFlags.concurrency(' with --batch'),
   failed: batchFlags.failed('with --batch: append failed lines here', 'classify'),
   skipInvalid: batchFlags.skipInvalid('with --batch: send the valid lines; append each invalid line here as {line, error, record}'),
+  maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
   shard: shardFlag('the lines', 'with --batch: '),
 };
 
@@ -21,6 +22,9 @@ export const classifyOptionsSchema = z.object({
   concurrency: classifyBatchFlags.concurrency.schema,
   failed: classifyBatchFlags.failed.schema,
   skipInvalid: classifyBatchFlags.skipInvalid.schema,
+  maxConsecutiveFailures: classifyBatchFlags.maxConsecutiveFailures.schema,
+  /** --batch: the first line to classify; an interrupted run prints it. */
+  fromLine: integerFlag(1).default(1),
   shard: classifyBatchFlags.shard.schema,
 });
 
