@@ -58,6 +58,22 @@ describe('an unknown profile', () => {
     assert.match(stderr, /^error: unknown profile "typo" \(from CSAFE_PROFILE\); the profiles are: default, staging\n/);
   });
 
+  for (const name of ['', ' ', '__proto__', 'two\nlines']) {
+    it(`--profile ${JSON.stringify(name)} is refused (exit 2) by config set and auth login, which would report a profile they never stored`, async () => {
+      const fresh = tempDir('csafe-config-');
+      const set = await runCsafe(['--profile', name, 'config', 'set', 'user_id', 'u1'], { env: { CSAFE_CONFIG_DIR: fresh } });
+      assert.equal(set.code, 2, set.stderr);
+      assert.match(set.stderr, /^error: --profile: .*not a profile name/);
+      const login = await runCsafe(['--profile', name, 'auth', 'login', '--with-token', '--no-verify', '--base-url', 'https://example.com'], {
+        env: { CSAFE_CONFIG_DIR: fresh },
+        input: 'sk_live_0123456789\n',
+      });
+      assert.equal(login.code, 2, login.stderr);
+      assert.match(login.stderr, /^error: --profile: .*not a profile name/);
+      assert.equal(storedProfiles(fresh), undefined);
+    });
+  }
+
   it('--emulator runs need no profile: an unknown CSAFE_PROFILE is no error there', async () => {
     const { code, stderr } = await runCsafe(['--emulator', 'classify', '--text', 'hi', '--user-id', 'u1'], { env: { ...env, CSAFE_PROFILE: 'typo' } });
     assert.equal(code, 0, stderr);
