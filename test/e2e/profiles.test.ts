@@ -151,6 +151,22 @@ describe('csafe auth login', () => {
     });
   }
 
+  it('refuses a key with a control character (a stray escape or paste marker) before any request, and stores nothing (2)', async () => {
+    await forget();
+    const config = tempDir('csafe-config-');
+    for (const verify of [[], ['--no-verify']]) {
+      const { code, stderr } = await runCsafe(['auth', 'login', '--with-token', ...verify, '--base-url', emulator.baseUrl], {
+        env: { CSAFE_CONFIG_DIR: config },
+        input: '\u001b[200~sk_live_0123456789\u001b[201~\n',
+      });
+      assert.equal(code, 2, stderr);
+      assert.match(stderr, /^error: the API key .*control character/);
+      assert.doesNotMatch(stderr, /sk_live_0123456789/);
+    }
+    assert.equal(storedProfiles(config), undefined);
+    assert.deepEqual(await emulator.requests(), []);
+  });
+
   it('creates the profile it is given (a new --profile is no error here)', async () => {
     const config = tempDir('csafe-config-');
     const { code, stderr } = await runCsafe(['--profile', 'fresh', 'auth', 'login', '--with-token', '--base-url', emulator.baseUrl], { env: { CSAFE_CONFIG_DIR: config }, input: emulator.apiKey });

@@ -59,7 +59,7 @@ export async function authLoginRun(ctx: Context, options: AuthLoginOptions): Pro
   const verifyAgainst = options.verify === false ? undefined : requiredBaseUrl(settings.baseUrl);
 
   const key = await readKey(ctx, fromStdin);
-  if (key === '' || /\s/.test(key)) throw new UsageError('the API key is empty or contains white space');
+  if (key === '' || /[\s\p{Cc}]/u.test(key)) throw new UsageError('the API key is empty or contains white space or a control character', { hint: 'give the key alone, as the service issued it' });
   ctx.secrets.add(key);
   if (verifyAgainst !== undefined) await verifyKey(ctx, verifyAgainst, key);
 
