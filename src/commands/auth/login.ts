@@ -54,6 +54,8 @@ export async function authLoginRun(ctx: Context, options: AuthLoginOptions): Pro
   const fromStdin = options.withToken ?? false;
   assertKeyReadable(ctx, fromStdin);
   const profile = await ctx.profileName({ creating: true });
+  // The key is stored in this file: a corrupt one is reported before the key is read and sent.
+  (await ctx.config()).assertReadable();
   const settings = await ctx.settings({ creatingProfile: true });
   const storedBaseUrl = ctx.flags.baseUrl === undefined ? undefined : checkBaseUrl({ value: ctx.flags.baseUrl, source: 'flag' }, settings.insecure);
   const verifyAgainst = options.verify === false ? undefined : requiredBaseUrl(settings.baseUrl);
