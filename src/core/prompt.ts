@@ -1,9 +1,13 @@
 import type { ReadStream } from 'node:tty';
 import { InterruptedError } from './errors.js';
 import type { IOStreams } from './io.js';
+import { interruptionOf } from './signals.js';
 
-/** Reads a line from a terminal without echoing it (for secrets). Ctrl-C interrupts. */
-export function readHidden(io: IOStreams, prompt: string): Promise<string> {
+/**
+ * Reads a line from a terminal without echoing it (for secrets). Ctrl-C interrupts; so does
+ * `signal` (SIGTERM), which raw mode would otherwise leave waiting for Enter.
+ */
+export function readHidden(io: IOStreams, prompt: string, signal?: AbortSignal): Promise<string> {
   const stdin = io.stdin as ReadStream;
   io.stderr.write(prompt);
   return new Promise((resolve, reject) => {
@@ -12,6 +16,7 @@ export function readHidden(io: IOStreams, prompt: string): Promise<string> {
       stdin.setRawMode(false);
       stdin.pause();
       stdin.off('data', onData);
+      signal?.removeEventListener('abort', onAbort);
       io.stderr.write('\n');
       if (error) reject(error);
       else resolve(value);
@@ -24,6 +29,9 @@ export function readHidden(io: IOStreams, prompt: string): Promise<string> {
         else if (char >= ' ') value += char;
       }
     };
+    const onAbort = () => finish(interruptionOf(signal!));
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     stdin.setRawMode(true);
     stdin.resume();
     stdin.on('data', onData);

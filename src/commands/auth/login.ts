@@ -23,7 +23,7 @@ function assertKeyReadable(ctx: Context, fromStdin: boolean): void {
 }
 
 async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
-  return (fromStdin ? await readAll(ctx.io.stdin) : await readHidden(ctx.io, 'API key: ')).trim();
+  return (fromStdin ? await readAll(ctx.io.stdin) : await readHidden(ctx.io, 'API key: ', ctx.signal)).trim();
 }
 
 export function registerAuthLogin(group: Command, app: App): void {
