@@ -16,6 +16,7 @@ export function readHidden(io: IOStreams, prompt: string, signal?: AbortSignal):
       stdin.setRawMode(false);
       stdin.pause();
       stdin.off('data', onData);
+      stdin.off('end', onEnd);
       signal?.removeEventListener('abort', onAbort);
       io.stderr.write('\n');
       if (error) reject(error);
@@ -23,18 +24,21 @@ export function readHidden(io: IOStreams, prompt: string, signal?: AbortSignal):
     };
     const onData = (chunk: Buffer) => {
       for (const char of chunk.toString('utf8')) {
-        if (char === '\r' || char === '\n') return finish();
+        // Ctrl-D is end of input, as in a terminal's own line reading: an empty key is then refused by the caller.
+        if (char === '\r' || char === '\n' || char === '\u0004') return finish();
         if (char === '\u0003') return finish(new InterruptedError());
         if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
         else if (char >= ' ') value += char;
       }
     };
+    const onEnd = () => finish();
     const onAbort = () => finish(interruptionOf(signal!));
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     stdin.setRawMode(true);
     stdin.resume();
     stdin.on('data', onData);
+    stdin.once('end', onEnd);
   });
 }
 

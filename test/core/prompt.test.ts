@@ -43,6 +43,22 @@ describe('readHidden', () => {
     assert.deepEqual(stdin.rawModes, [true, false]);
   });
 
+  it('ends at Ctrl-D (end of input) as at Enter, instead of ignoring it', async () => {
+    const { io, stdin } = terminal();
+    const reading = readHidden(io, '');
+    stdin.write('\u0004');
+    assert.equal(await reading, '');
+    assert.deepEqual(stdin.rawModes, [true, false]);
+  });
+
+  it('ends when stdin ends (Ctrl-D typed before the prompt, a closed terminal) instead of waiting for ever', async () => {
+    const { io, stdin } = terminal();
+    const reading = readHidden(io, '');
+    stdin.end('ab');
+    assert.equal(await reading, 'ab');
+    assert.equal(stdin.listenerCount('end'), 0);
+  });
+
   it('stops on SIGTERM (the run aborted) instead of waiting for Enter, leaving raw mode', async () => {
     const { io, stdin } = terminal();
     const stop = new AbortController();
