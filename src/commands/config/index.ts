@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { assertConfigKey, CONFIG_KEYS, type Profile } from '../../core/config.js';
-import { printResult, renderRecord } from '../../core/output.js';
+import { assertConfigKey, assertRemovableConfigKey, CONFIG_KEYS, type Profile } from '../../core/config.js';
+import { printResult, recordView } from '../../core/output.js';
 import { maskKey } from '../../core/redact.js';
 import { checkConfigValue } from '../../core/settings.js';
 import { positional, type App, type Outcome } from '../app.js';
@@ -49,7 +49,7 @@ export async function configGetRun(ctx: Context, rawKey: string): Promise<Outcom
 }
 
 export async function configSetRun(ctx: Context, rawKey: string, value: string): Promise<void> {
-  const key = assertConfigKey(rawKey);
+  const key = assertConfigKey(rawKey, value);
   if (key === 'api_key') throw new UsageError('use `csafe auth login` to store a key (it keeps the key out of shell history)');
   checkConfigValue(key, value);
   const profile = await ctx.profileName({ creating: true });
@@ -60,11 +60,11 @@ export async function configSetRun(ctx: Context, rawKey: string, value: string):
 }
 
 export async function configUnsetRun(ctx: Context, rawKey: string): Promise<void> {
-  const key = assertConfigKey(rawKey);
+  const key = assertRemovableConfigKey(rawKey);
   (await ctx.config()).unset(await ctx.profileName(), key);
 }
 
 export async function configListRun(ctx: Context): Promise<void> {
   const profile = shown((await ctx.config()).profile(await ctx.profileName()));
-  await printResult(ctx.io, ctx.flagOutputFormat(), profile, () => renderRecord(profile, ctx.io));
+  await printResult(ctx.io, ctx.flagOutputFormat('single'), profile, recordView(profile));
 }

@@ -3,7 +3,7 @@ import { createDecision } from '../../api/decisions.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { jsonObjectFlag, parseMetadata, type JsonFlagInput } from '../../core/json-flags.js';
-import { printResult, renderRecord } from '../../core/output.js';
+import { printResult, recordView } from '../../core/output.js';
 import { waitTimeoutMs } from '../../core/wait.js';
 import { CONTENT_LIMITS } from '../../schemas/content.js';
 import { createDecisionRequestSchema, type CreateDecisionRequest } from '../../schemas/decisions.js';
@@ -28,7 +28,7 @@ export function registerDecisionCreate(group: Command, app: App): void {
     .option('--content <json|@file>', 'the content: a JSON object, inline or from a file (@- reads stdin); its fields depend on --type')
     .option('--metadata <key=value|@file.json>', 'metadata kept with the decision (repeatable)', collect)
     .option('--wait', 'poll until the decision is SUCCESS or ERROR, then show it (exit 1 on ERROR)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever); the timeout of each request goes before the command')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever)')
     .addHelpText('after', `
 Prints the decision's id, type and metadata. With --wait it shows the settled decision instead:
 its status, result and labels (--json: the decision as the service returned it, with its type).
@@ -44,14 +44,14 @@ Examples:
 
 export async function decisionCreateRun(ctx: Context, options: DecisionCreateOptions): Promise<Outcome | void> {
   const request = await decisionRequest(options, { stdin: ctx.io.stdin, maxBytes: CONTENT_LIMITS.requestBytes, signal: ctx.signal });
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   const created = await createDecision(await ctx.http(), request);
   if (!options.wait) {
     const { decision_id, type, metadata, ...rest } = created;
-    return printResult(ctx.io, format, created, () => renderRecord({ decision_id, type, metadata: metadata ?? {}, ...rest }, ctx.io));
+    return printResult(ctx.io, format, created, recordView({ decision_id, type, metadata: metadata ?? {}, ...rest }));
   }
   const decision = await waitForDecision(ctx, created.decision_id, options.timeoutMs);
-  await printDecision(ctx.io, format, { ...decision, type: created.type });
+  await printDecision(ctx.io, format, decision, created.type);
   return settledOutcome(ctx.io, decision);
 }
 

@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { parseDuration } from '../../core/duration.js';
+import { parseDuration, parsePositiveDuration } from '../../core/duration.js';
 import { CsafeError } from '../../core/errors.js';
 import { integerFlag, parseOptions } from '../../core/options.js';
-import { toNdjsonLine } from '../../core/output.js';
+import { recordView, toNdjsonLine } from '../../core/output.js';
 import { FAULT_KINDS } from '../../emulator/http/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 import type { App } from '../app.js';
@@ -23,7 +23,8 @@ const optionsSchema = z.object({
   seed: integerFlag(0).default(1),
   faultDelay: integerFlag(0, undefined, 'expected milliseconds, a whole number ≥ 0').default(65_000),
   processingDelay: z.string().default('1s').transform((text) => parseDuration(text, '--processing-delay')),
-  uploadTtl: z.string().default('12h').transform((text) => parseDuration(text, '--upload-ttl')),
+  // An upload URL that expires as it is handed out could never be used; a processing delay of 0 means at once.
+  uploadTtl: z.string().default('12h').transform((text) => parsePositiveDuration(text, '--upload-ttl')),
   dataDir: z.string().min(1, { error: 'expected a directory' }).optional(),
   requestLogSize: integerFlag(0).default(10_000),
 });
@@ -89,7 +90,9 @@ The API key is --api-key, or sk_test_csafe_emulator. With --json (or -o json), o
       });
       const ready = { base_url: emulator.baseUrl, api_key: emulator.apiKey };
       // In JSON, one line that a script can read as soon as it arrives (the emulator runs on after it).
-      if (ctx.flagOutputFormat('table') !== 'table') await ctx.io.out(toNdjsonLine(ready));
+      const format = ctx.flagOutputFormat('single');
+      if (format === 'tsv') await ctx.io.out(recordView(ready).tsv());
+      else if (format !== 'table') await ctx.io.out(toNdjsonLine(ready));
       else {
         await ctx.io.out(
           `Content Safety emulator listening on ${emulator.baseUrl}\nAPI key: ${emulator.apiKey}\n\n` +

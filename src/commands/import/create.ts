@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { checkEveryLine, type LineCheck } from '../../core/checked-records.js';
 import { uploadBeforeExpiry, type ExpiringUpload } from '../../core/expiring-upload.js';
 import { parseOptions } from '../../core/options.js';
-import { printResult, renderRecord } from '../../core/output.js';
+import { printResult, recordView } from '../../core/output.js';
 import { formatBytes } from '../../core/progress.js';
 import { regularFileSize } from '../../core/readers.js';
 import { rereadableInput } from '../../core/spool.js';
@@ -38,7 +38,7 @@ export function registerImportCreate(group: Command, app: App): void {
     .description('Create an import and upload a JSONL file to it (POST /v1/import, then PUT to the pre-signed address)')
     .argument('<file>', 'JSON Lines, one {"type": …, "data": {…}} per line, kinds mixed; `-` reads stdin (kept in a temporary file first)')
     .option('--wait', 'poll the import until it is COMPLETE or FAILED (exit 1 when FAILED), then print it')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 10m (default: for ever); the timeout of each request goes before the command')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 10m (default: for ever)')
     .addHelpText('after', `
 This is the older import (POST /v1/import): its lines carry their own kind of data, and it is
 followed with \`csafe import get\`. To load objects into a namespace, use \`csafe data import\`.
@@ -64,13 +64,13 @@ function createOptions(raw: unknown): ImportCreateOptions {
 }
 
 export async function importCreateRun(ctx: Context, path: string, options: ImportCreateOptions): Promise<Outcome | void> {
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   const summary = uploadSummary(await uploadInput(ctx, path));
   if (options.wait) {
     ctx.io.note(`uploaded ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s to import ${summary.import_id}`);
     return followImport(ctx, summary.import_id, options.waitTimeoutMs);
   }
-  await printResult(ctx.io, format, summary, () => renderRecord(summary, ctx.io));
+  await printResult(ctx.io, format, summary, recordView(summary));
 }
 
 /** Checks every line, then creates the import and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */

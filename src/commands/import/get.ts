@@ -12,7 +12,7 @@ export function registerImportGet(group: Command, app: App): void {
     .description('Show an import (GET /v1/import/{import_id}): its status, file and creation time')
     .argument('<import-id>', 'as printed by `import create`')
     .option('--wait', 'poll until the import is COMPLETE or FAILED (exit 1 when FAILED)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 10m (default: for ever); the timeout of each request goes before the command')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 10m (default: for ever)')
     .addHelpText('after', `
 Statuses: WAITING_FOR_UPLOAD, IN_PROGRESS, COMPLETE, FAILED; any other status or field the
 service sends is shown as it comes. --json prints the import as the service returned it.
@@ -32,5 +32,5 @@ export async function importGetRun(ctx: Context, importId: string, options: { wa
   if (importId === '') throw new UsageError('<import-id> is empty', { hint: 'give the id `csafe import create` printed, e.g. imp_…' });
   if (options.wait) return followImport(ctx, importId, options.timeoutMs);
   const record = await getImport(await ctx.http(), importId);
-  await printImport(ctx.io, await ctx.outputFormat('table'), record);
+  await printImport(ctx.io, await ctx.outputFormat('single'), record);
 }

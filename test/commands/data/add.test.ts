@@ -8,7 +8,6 @@ import { registerData } from '../../../src/commands/data/index.js';
 import { checkObjects } from '../../../src/commands/data/shared/objects.js';
 import { parseOptions } from '../../../src/core/options.js';
 import { readRecords } from '../../../src/core/readers.js';
-import { flagByPlace } from '../../../src/main.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
   const out: T[] = [];
@@ -31,24 +30,18 @@ const checked = (text: string, cap = 5_000_000) =>
 
 describe('data add: argv → options', () => {
   it('has the documented defaults', async () => {
-    assert.deepEqual(await addOptions([]), { batchSize: 100, maxBatchBytes: 5_000_000, concurrency: 4, wait: false });
+    assert.deepEqual(await addOptions([]), { batchSize: 100, maxBatchBytes: 5_000_000, concurrency: 4, maxConsecutiveFailures: 5, wait: false });
   });
 
   it('reads every flag', async () => {
-    const options = await addOptions(['--batch-size', '500', '--max-batch-bytes', '2000', '--concurrency', '8', '--failed', 'f.jsonl', '--skip-invalid', 's.jsonl', '--wait', '--timeout', '10m']);
-    assert.deepEqual(options, { batchSize: 500, maxBatchBytes: 2000, concurrency: 8, failed: 'f.jsonl', skipInvalid: 's.jsonl', wait: true, timeout: '10m' });
+    const options = await addOptions(['--batch-size', '500', '--max-batch-bytes', '2000', '--concurrency', '8', '--failed', 'f.jsonl', '--skip-invalid', 's.jsonl', '--wait', '--timeout', '10m', '--max-consecutive-failures', '0']);
+    assert.deepEqual(options, { batchSize: 500, maxBatchBytes: 2000, concurrency: 8, failed: 'f.jsonl', skipInvalid: 's.jsonl', maxConsecutiveFailures: 0, wait: true, timeout: '10m' });
   });
 
   it('names the flag of a bad value', async () => {
     await assert.rejects(addOptions(['--batch-size', '0']), /--batch-size: expected a whole number ≥ 1/);
     await assert.rejects(addOptions(['--max-batch-bytes', '7000000']), /--max-batch-bytes: expected at most 6000000/);
     await assert.rejects(addOptions(['--concurrency', 'many']), /--concurrency: expected a whole number ≥ 1/);
-  });
-
-  it('takes --timeout after the command as the wait limit, and before it as the per-request timeout', () => {
-    assert.deepEqual(flagByPlace(['--timeout', '5s', 'data', 'status', 'ns', 'r', '--wait', '--timeout', '30m'], ['--timeout']), { global: '5s', local: '30m' });
-    assert.deepEqual(flagByPlace(['data', 'add', 'ns', '--timeout=2m', '--wait'], ['--timeout']), { local: '2m' });
-    assert.deepEqual(flagByPlace(['--emulator', '--timeout=1s', 'data', 'add', 'ns'], ['--timeout']), { global: '1s' });
   });
 });
 

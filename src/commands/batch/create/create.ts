@@ -2,12 +2,12 @@ import type { Command } from 'commander';
 import { createBatch } from '../../../api/batches.js';
 import type { Context } from '../../../context.js';
 import { UnexpectedResponseError, UsageError } from '../../../core/errors.js';
-import { printResult, renderRecord } from '../../../core/output.js';
+import { printResult, recordView } from '../../../core/output.js';
 import { formatBytes } from '../../../core/progress.js';
 import { regularFileSize } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
 import { uploadBeforeExpiry } from '../../../core/expiring-upload.js';
-import { shellWord } from '../../../core/wait.js';
+import { shellWord } from '../../../core/shell.js';
 import { BATCH_CONTENT_TYPE, BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
 import { positional, type App, type Outcome } from '../../app.js';
 import { followBatch, followOptions, type FollowOptions } from '../shared/wait.js';
@@ -20,7 +20,7 @@ export function registerBatchCreate(group: Command, app: App): void {
     .argument('<file>', 'CSV with a header row and a Content column (other columns are your metadata); `-` reads stdin')
     .requiredOption('--type <type>', 'the kind of content to review, e.g. text')
     .option('--wait', 'poll the batch until SUCCESS, CANCELLED or ERROR (exit 1 on the last two), then print it')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)')
     .option('--download <file>', 'with --wait: write the result CSV to this file once the batch has succeeded')
     .addHelpText('after', `
 Every row is checked before anything is sent: a header row, a Content column (matched exactly),
@@ -42,13 +42,13 @@ Examples:
 }
 
 export async function batchCreateRun(ctx: Context, type: string, path: string, options: FollowOptions): Promise<Outcome | void> {
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   const summary = await sendCsv(ctx, type, path);
   const id = summary.batch_id;
   ctx.io.note(`uploaded ${formatBytes(summary.bytes)} (${summary.rows} rows) in ${summary.seconds.toFixed(1)} s as batch ${id}`);
   if (options.wait) return followBatch(ctx, id, options);
   ctx.io.note(`check on it with: csafe batch get ${shellWord(id)} --wait`);
-  await printResult(ctx.io, format, summary, () => renderRecord(summary, ctx.io));
+  await printResult(ctx.io, format, summary, recordView(summary));
 }
 
 /** Checks the CSV, creates the batch and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
