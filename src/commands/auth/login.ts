@@ -23,7 +23,7 @@ function assertKeyReadable(ctx: Context, fromStdin: boolean): void {
 }
 
 async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
-  return (fromStdin ? await readAll(ctx.io.stdin) : await readHidden(ctx.io, 'API key: ')).trim();
+  return (fromStdin ? await readAll(ctx.io.stdin) : await readHidden(ctx.io, 'API key: ', ctx.signal)).trim();
 }
 
 export function registerAuthLogin(group: Command, app: App): void {
@@ -54,12 +54,14 @@ export async function authLoginRun(ctx: Context, options: AuthLoginOptions): Pro
   const fromStdin = options.withToken ?? false;
   assertKeyReadable(ctx, fromStdin);
   const profile = await ctx.profileName({ creating: true });
+  // The key is stored in this file: a corrupt one is reported before the key is read and sent.
+  (await ctx.config()).assertReadable();
   const settings = await ctx.settings({ creatingProfile: true });
   const storedBaseUrl = ctx.flags.baseUrl === undefined ? undefined : checkBaseUrl({ value: ctx.flags.baseUrl, source: 'flag' }, settings.insecure);
   const verifyAgainst = options.verify === false ? undefined : requiredBaseUrl(settings.baseUrl);
 
   const key = await readKey(ctx, fromStdin);
-  if (key === '' || /\s/.test(key)) throw new UsageError('the API key is empty or contains white space');
+  if (key === '' || /[\s\p{Cc}]/u.test(key)) throw new UsageError('the API key is empty or contains white space or a control character', { hint: 'give the key alone, as the service issued it' });
   ctx.secrets.add(key);
   if (verifyAgainst !== undefined) await verifyKey(ctx, verifyAgainst, key);
 
