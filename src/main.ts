@@ -18,6 +18,7 @@ import {
   WaitTimeoutError,
   type ExitCodeValue,
 } from './core/errors.js';
+import { ALL_VARIABLES, renderHelpSections } from './core/help.js';
 import { createIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
 import type { GlobalFlags } from './core/settings.js';
@@ -45,10 +46,14 @@ Exit codes:
   124  a wait timed out
   130  interrupted (Ctrl-C)
   143  terminated (SIGTERM) while stream parts --follow flushed what it held
-
-Environment:
-  CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_TIMEOUT,
-  CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, CSAFE_EMULATOR_DATA_DIR, NO_COLOR, FORCE_COLOR`;
+${renderHelpSections({
+  examples: [
+    'csafe --emulator classify --text "hello" --user-id u1',
+    `csafe classify post.txt --user-id u1 --json | jq -r '.labels[].decision'`,
+    'csafe data add listings items.jsonl --wait',
+  ],
+  environment: ALL_VARIABLES,
+})}`;
 
 type Register = (program: Command, app: App) => void;
 

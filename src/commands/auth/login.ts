@@ -7,6 +7,7 @@ import { readAll, readHidden } from '../../core/prompt.js';
 import { maskKey } from '../../core/redact.js';
 import { checkBaseUrl } from '../../core/settings.js';
 import type { App } from '../app.js';
+import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
 
 const optionsSchema = z.object({ withToken: z.boolean().default(false) });
 export type AuthLoginOptions = z.infer<typeof optionsSchema>;
@@ -22,11 +23,15 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
 }
 
 export function registerAuthLogin(group: Command, app: App): void {
-  group
+  const verb = group
     .command('login')
     .description('Store an API key in the profile (asked for without echo, or read from stdin)')
     .option('--with-token', 'read the key from stdin')
-    .addHelpText('after', '\nThe key is stored in the config file (mode 0600). --base-url is stored too when given.')
+    .addHelpText('after', '\nThe key is stored in the config file (mode 0600). --base-url is stored too when given.');
+  addHelpSections(verb, {
+    examples: ['csafe auth login', 'echo "$KEY" | csafe auth login --with-token', 'echo "$KEY" | csafe --profile staging auth login --with-token'],
+    environment: [...PROFILE_VARIABLES, 'NO_COLOR'],
+  })
     .action(app.action((ctx, command) => authLoginRun(ctx, parseOptions(optionsSchema, command.opts()))));
 }
 

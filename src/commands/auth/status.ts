@@ -3,11 +3,13 @@ import type { Context } from '../../context.js';
 import { printResult, renderRecord } from '../../core/output.js';
 import { maskKey } from '../../core/redact.js';
 import type { App, Outcome } from '../app.js';
+import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
 
 export function registerAuthStatus(group: Command, app: App): void {
-  group
-    .command('status')
-    .description('Show which key and base URL would be used, and where they come from (key masked)')
+  addHelpSections(group.command('status').description('Show which key and base URL would be used, and where they come from (key masked)'), {
+    examples: ['csafe auth status', 'csafe auth status --json | jq -r .api_key_source'],
+    environment: ['CSAFE_API_KEY', 'CSAFE_BASE_URL', ...PROFILE_VARIABLES, 'NO_COLOR'],
+  })
     .action(app.action((ctx) => authStatusRun(ctx)));
 }
 

@@ -5,11 +5,12 @@ import { positional, type App } from '../app.js';
 import { classifyBatch } from './batch.js';
 import { classifyBatchFlags, classifyOptionsSchema } from './options.js';
 import { classifyFiles } from './single.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerClassify(program: Command, app: App): void {
-  program
+  const verb = program
     .command('classify')
     .description('Classify text and images synchronously (POST /v1/content)')
     .argument('[files...]', 'text files and images (PNG, JPEG, GIF, WebP); `-` reads stdin')
@@ -21,12 +22,15 @@ export function registerClassify(program: Command, app: App): void {
     .option('--fail-on <decision>', 'exit 4 when any label reaches match, or review (review includes match)')
     .option('--batch <file.jsonl>', 'classify each line of a JSONL file (`-` for stdin); results as NDJSON')
     .addOption(classifyBatchFlags.concurrency.option)
-    .addOption(classifyBatchFlags.failed.option)
-    .addHelpText('after', `
-Examples:
-  csafe classify post.txt photo.jpg --user-id u1
-  csafe classify --text "hello" --user-id u1 --json | jq '.labels[] | select(.decision=="match")'
-  csafe classify --batch examples/items.jsonl --concurrency 8 --user-id u1 > results.ndjson`)
+    .addOption(classifyBatchFlags.failed.option);
+  addHelpSections(verb, {
+    examples: [
+      'csafe classify post.txt photo.jpg --user-id u1',
+      `csafe classify --text "hello" --user-id u1 --json | jq '.labels[] | select(.decision=="match")'`,
+      'csafe classify --batch examples/items.jsonl --concurrency 8 --user-id u1 > results.ndjson',
+    ],
+    environment: [...SERVICE_VARIABLES, 'CSAFE_USER_ID'],
+  })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(classifyOptionsSchema, command.opts());
       const [files] = positional(command) as [string[]];

@@ -6,9 +6,10 @@ import { parseNamespace } from '../namespace.js';
 import { printRequestRecord } from './shared/render.js';
 import { waitAndPrintRecord } from './shared/wait.js';
 import { waitTimeoutMs } from '../../core/wait.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 export function registerDataStatus(group: Command, app: App): void {
-  group
+  const verb = group
     .command('status')
     .description('Show an add or import request (GET /v1/data/{namespace}/requests/{requestId})')
     .argument('<namespace>', 'the namespace')
@@ -17,11 +18,14 @@ export function registerDataStatus(group: Command, app: App): void {
     .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
     .addHelpText('after', `
 An add request is shown as a table of its objects (id, status, labels, url), an import request as
-a summary (status, data_count, data_url, …); --json prints the record as the service returned it.
-
-Examples:
-  csafe data status listings req_123 --wait --timeout 30m
-  csafe data status listings req_123 --json | jq '.data[].output.labels'`)
+a summary (status, data_count, data_url, …); --json prints the record as the service returned it.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe data status listings req_123 --wait --timeout 30m',
+      "csafe data status listings req_123 --json | jq '.data[].output.labels'",
+    ],
+    environment: SERVICE_VARIABLES,
+  })
     .action(app.action(async (ctx, command) => {
       const [namespace, requestId] = positional(command) as [string, string];
       const options = command.opts() as { wait?: boolean; timeout?: string };

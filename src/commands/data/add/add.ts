@@ -18,9 +18,10 @@ import { checkObjects } from '../shared/objects.js';
 import { describeFailure, objectLines, printObjects } from '../shared/render.js';
 import { waitForRequests } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/wait.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
 
 export function registerDataAdd(group: Command, app: App): void {
-  group
+  const verb = group
     .command('add')
     .description('Add objects to a namespace in batches (POST /v1/data/{namespace}); with --wait, print each object\'s labels')
     .argument('<namespace>', 'the namespace (created on first use)')
@@ -40,13 +41,16 @@ service accepts it (one JSON line each in a pipe, a table at the end on a termin
 one per object instead, at the end. With --checkpoint, a batch that failed is not done: the same
 command run again sends it (and everything not yet accepted), skipping what was. Exit codes: 0 all added, 1 a request ended failed (or nothing could be
 sent), 2 invalid input (nothing sent), 5 some batches failed (written to the failed file),
-124 --wait timed out, 130 interrupted (the pending request ids are printed).
-
-Examples:
-  csafe data add listings items.jsonl --wait
-  csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl
-  cat items.json | csafe data add listings - --batch-size 500
-  csafe data add listings items.jsonl --wait --timeout 10m -o ndjson`)
+124 --wait timed out, 130 interrupted (the pending request ids are printed).`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe data add listings items.jsonl --wait',
+      'csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl',
+      'cat items.json | csafe data add listings - --batch-size 500',
+      'csafe data add listings items.jsonl --wait --timeout 10m -o ndjson',
+    ],
+    environment: SERVICE_VARIABLES,
+  })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(addOptionsSchema, command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];
