@@ -21,7 +21,7 @@ export const ALL_VARIABLES = Object.keys(VARIABLES) as Variable[];
 /** Read by every command that keeps or reads a profile. */
 export const PROFILE_VARIABLES: readonly Variable[] = ['CSAFE_PROFILE', 'CSAFE_CONFIG_DIR'];
 
-/** Read by every command that calls the service: where, with which key, how patiently, and its colour. */
+/** Read by every command that calls the service: where, with which key, how patiently. */
 export const SERVICE_VARIABLES: readonly Variable[] = [
   'CSAFE_API_KEY',
   'CSAFE_BASE_URL',
@@ -29,8 +29,10 @@ export const SERVICE_VARIABLES: readonly Variable[] = [
   'CSAFE_TIMEOUT',
   'CSAFE_MAX_RETRIES',
   'CSAFE_EMULATOR_DATA_DIR',
-  'NO_COLOR',
 ];
+
+/** Read by every command: its errors are red on a terminal. */
+const EVERY_COMMAND: readonly Variable[] = ['NO_COLOR'];
 
 export interface HelpSections {
   /**
@@ -38,15 +40,15 @@ export interface HelpSections {
    * test/e2e/examples.test.ts; a trailing `# exit N …` comment gives the exit code it expects.
    */
   examples: readonly string[];
-  /** The variables the command reads; none is said so. */
+  /** The variables the command reads (NO_COLOR, read by all, goes without saying). */
   environment: readonly Variable[];
 }
 
 /** The `Examples:` and `Environment:` sections that end every command's --help, in one format. */
 export function renderHelpSections({ examples, environment }: HelpSections): string {
-  const listed = ALL_VARIABLES.filter((name) => environment.includes(name));
-  const width = Math.max(0, ...listed.map((name) => name.length));
-  const variables = listed.length === 0 ? ['  none'] : listed.map((name) => `  ${name.padEnd(width)}  ${VARIABLES[name]}`);
+  const listed = ALL_VARIABLES.filter((name) => environment.includes(name) || EVERY_COMMAND.includes(name));
+  const width = Math.max(...listed.map((name) => name.length));
+  const variables = listed.map((name) => `  ${name.padEnd(width)}  ${VARIABLES[name]}`);
   return ['', 'Examples:', ...examples.map((example) => `  ${example}`), '', 'Environment:', ...variables].join('\n');
 }
 

@@ -19,8 +19,8 @@ describe('help sections', () => {
     assert.match(lines[7]!, /^ {2}NO_COLOR {7}\S/);
   });
 
-  it('says "none" for a command that reads no variable', () => {
-    assert.match(renderHelpSections({ examples: ['csafe a'], environment: [] }), /\nEnvironment:\n {2}none$/);
+  it('lists NO_COLOR for every command: its errors are red on a terminal', () => {
+    assert.match(renderHelpSections({ examples: ['csafe a'], environment: [] }), /\nEnvironment:\n {2}NO_COLOR {2}\S[^\n]*$/);
   });
 
   it("a group's help takes its verbs' examples in turn, up to three, and every variable any of them reads", () => {
@@ -29,7 +29,7 @@ describe('help sections', () => {
     addHelpSections(group.command('two'), { examples: ['csafe g two 1', 'csafe g two 2'], environment: ['CSAFE_API_KEY'] });
     addGroupHelpSections(group);
     const help = helpOf(group);
-    assert.match(help, /\nExamples:\n {2}csafe g one 1\n {2}csafe g two 1\n {2}csafe g one 2\n\nEnvironment:\n {2}CSAFE_API_KEY .*\n {2}CSAFE_PROFILE /);
+    assert.match(help, /\nExamples:\n {2}csafe g one 1\n {2}csafe g two 1\n {2}csafe g one 2\n\nEnvironment:\n {2}CSAFE_API_KEY .*\n {2}CSAFE_PROFILE .*\n {2}NO_COLOR /);
   });
 
   it("a group of one verb shows up to three of that verb's examples", () => {

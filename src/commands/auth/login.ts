@@ -30,7 +30,7 @@ export function registerAuthLogin(group: Command, app: App): void {
     .addHelpText('after', '\nThe key is stored in the config file (mode 0600). --base-url is stored too when given.');
   addHelpSections(verb, {
     examples: ['csafe auth login', 'echo "$KEY" | csafe auth login --with-token', 'echo "$KEY" | csafe --profile staging auth login --with-token'],
-    environment: [...PROFILE_VARIABLES, 'NO_COLOR'],
+    environment: PROFILE_VARIABLES,
   })
     .action(app.action((ctx, command) => authLoginRun(ctx, parseOptions(optionsSchema, command.opts()))));
 }

@@ -8,7 +8,7 @@ import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
 export function registerAuthStatus(group: Command, app: App): void {
   addHelpSections(group.command('status').description('Show which key and base URL would be used, and where they come from (key masked)'), {
     examples: ['csafe auth status', 'csafe auth status --json | jq -r .api_key_source'],
-    environment: ['CSAFE_API_KEY', 'CSAFE_BASE_URL', ...PROFILE_VARIABLES, 'NO_COLOR'],
+    environment: ['CSAFE_API_KEY', 'CSAFE_BASE_URL', ...PROFILE_VARIABLES],
   })
     .action(app.action((ctx) => authStatusRun(ctx)));
 }

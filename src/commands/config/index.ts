@@ -34,7 +34,7 @@ export function registerConfig(program: Command, app: App): void {
 
   addHelpSections(group.command('list').description('Print every setting of the profile (api_key is masked)'), {
     examples: ['csafe config list', 'csafe --profile staging config list --json | jq -r .base_url'],
-    environment: [...PROFILE_VARIABLES, 'NO_COLOR'],
+    environment: PROFILE_VARIABLES,
   })
     .action(app.action((ctx) => configListRun(ctx)));
 }
