@@ -46,7 +46,6 @@ sent), 2 invalid input (nothing sent), 5 some batches failed (written to the fai
     examples: [
       'csafe data add listings items.jsonl --wait',
       'csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl',
-      'cat items.json | csafe data add listings - --batch-size 500',
       'csafe data add listings items.jsonl --wait --timeout 10m -o ndjson',
     ],
     environment: SERVICE_VARIABLES,

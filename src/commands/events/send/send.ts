@@ -44,9 +44,7 @@ one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknow
     examples: [
       'csafe events send events.jsonl --dry-run',
       'csafe events send events.jsonl --checkpoint state.json --failed failed.jsonl',
-      'csafe events send failed.jsonl',
       'csafe events send big.jsonl --concurrency 8 --shard 3/16',
-      'csafe events send events.jsonl --sync > event-ids.ndjson',
     ],
     environment: SERVICE_VARIABLES,
   })

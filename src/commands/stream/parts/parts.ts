@@ -73,13 +73,7 @@ shows the parts sent, buffered, failed and unconfirmed, and the last error.`);
     examples: [
       'csafe stream parts live --id show-42 examples/parts.jsonl',
       'csafe stream parts live --id show-42 --chat "hello" --sender-id u7 --sender-name Ann',
-      'csafe stream parts live --id show-42 --transcript "welcome back" --speaker host',
-      'csafe stream parts live --id show-42 --frame https://cdn.example.com/f/0001.jpg --timestamp 2026-11-21T10:00:00Z',
-      'csafe stream parts live --id show-42 --audio https://cdn.example.com/a/0001.aac',
-      'csafe stream parts live --id show-42 --captions examples/talk.vtt --start 2026-11-21T10:00:00Z',
       'cat examples/parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl',
-      `tail -f chat.log | jq -c '{type:"chat_message", sender_id:.uid, sender_display_name:.name, text:.msg, timestamp:.ts}' | csafe stream parts live --id show-42 --follow`,
-      'cat examples/parts.jsonl | csafe stream parts live --id show-42 --follow --skip-invalid invalid.jsonl',
     ],
     environment: SERVICE_VARIABLES,
   })
