@@ -4,7 +4,7 @@ _csafe() {
   local cur prev words cword
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 
-  local global="--profile --api-key --base-url --timeout --max-retries --max-wait -o --output --json -v --verbose -q --quiet --no-color --insecure --emulator -h --help -V --version"
+  local global="--profile --api-key --base-url --timeout --max-retries --max-wait -o --output --json -v --verbose -q --quiet --progress --no-color --insecure --emulator -h --help -V --version"
   local commands="classify token auth config settings data import events stream decision batch emulator"
 
   case "$prev" in
@@ -43,12 +43,12 @@ _csafe() {
   if [[ -n $verbs && -z $sub ]]; then COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return; fi
 
   case "$cmd $sub" in
-    classify\ *) flags="--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed"; files=1 ;;
+    classify\ *) flags="--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed --shard"; files=1 ;;
     "token create") flags="--expires-in --user-id --session-id" ;;
-    "auth login") flags="--with-token" ;;
+    "auth login") flags="--with-token --no-verify" ;;
     "config get"|"config set"|"config unset") values="base_url user_id output timeout max_retries" ;;
     "settings put") flags="--field"; files=1 ;;
-    "data add") flags="--batch-size --max-batch-bytes --concurrency --checkpoint --failed --skip-invalid --wait --timeout"; files=1 ;;
+    "data add") flags="--batch-size --max-batch-bytes --concurrency --shard --checkpoint --failed --skip-invalid --wait --timeout"; files=1 ;;
     "data import") flags="--wait --timeout --no-validate"; files=1 ;;
     "data status") flags="--wait --timeout" ;;
     "import create") flags="--wait --timeout"; files=1 ;;

@@ -5,7 +5,7 @@ import type { IOStreams } from './core/io.js';
 import { resolveOutputFormat, type OutputFormat } from './core/output.js';
 import { DEFAULT_RETRY_POLICY } from './core/retry.js';
 import { importKeepingSignals } from './core/signals.js';
-import { checkBaseUrl, resolveProfileName, resolveSettings, type GlobalFlags, type Settings } from './core/settings.js';
+import { checkBaseUrl, resolveProfile, resolveSettings, type GlobalFlags, type Setting, type Settings } from './core/settings.js';
 
 /** A service the command talks to when --emulator is given: started on first use, closed at exit. */
 export interface LocalService {
@@ -80,14 +80,21 @@ export class Context {
     return this.configStore;
   }
 
-  profileName(): string {
-    return resolveProfileName(this.flags, this.env);
+  /**
+   * The profile a command reads or changes, refused when the config file does not hold it (a typo
+   * would read as an empty profile). `creating`: the command creates it (`auth login`, `config set`).
+   */
+  async profileName(options: { creating?: boolean } = {}): Promise<string> {
+    const profile = resolveProfile(this.flags, this.env);
+    if (!options.creating) (await this.config()).requireProfile(profile.value, profile.source === 'flag' ? '--profile' : 'CSAFE_PROFILE');
+    return profile.value;
   }
 
-  async settings(): Promise<Settings> {
+  /** Flags > environment > profile > defaults; the profile must exist unless `creatingProfile` or --emulator (which needs none). */
+  async settings(options: { creatingProfile?: boolean } = {}): Promise<Settings> {
     if (this.resolved === undefined) {
-      const profile = this.profileName();
-      const stored = await this.storedProfile(profile);
+      const profile = resolveProfile(this.flags, this.env).value;
+      const stored = await this.storedProfile({ creating: options.creatingProfile || this.flags.emulator });
       this.resolved = resolveSettings(this.flags, this.env, stored.values, profile, stored.path);
       if (this.resolved.apiKey) this.secrets.add(this.resolved.apiKey.value);
     }
@@ -98,10 +105,10 @@ export class Context {
    * The profile as stored. A corrupt config file reads as an empty profile, so a command given
    * everything by flags and environment still runs; one that needs the file reports it.
    */
-  private async storedProfile(name: string): Promise<{ values: Profile; path?: string }> {
+  private async storedProfile(options: { creating?: boolean }): Promise<{ values: Profile; path?: string }> {
     const store = await this.config();
     try {
-      return { values: store.profile(name), path: store.path };
+      return { values: store.profile(await this.profileName(options)), path: store.path };
     } catch (error) {
       if (!(error instanceof CorruptConfigError)) throw error;
       this.unreadableConfig = error;
@@ -125,6 +132,22 @@ export class Context {
     return this.client;
   }
 
+  /** The HTTP core for a key the command holds instead of the configured one (`auth login` checks a key before storing it); a run uses this or http(). */
+  httpWithKey(baseUrl: Setting, apiKey: string): Promise<HttpClient> {
+    this.client ??= this.createClient({ baseUrl, apiKey });
+    return this.client;
+  }
+
+  /** The base URL and key requests go with, and where each came from: the in-process emulator's under --emulator. */
+  async credentials(): Promise<{ baseUrl?: Setting; apiKey?: Setting }> {
+    if (!this.flags.emulator) {
+      const { baseUrl, apiKey } = await this.settings();
+      return { baseUrl, apiKey };
+    }
+    const service = await this.startedLocalService();
+    return { baseUrl: { value: service.baseUrl, source: 'emulator' }, apiKey: { value: service.apiKey, source: 'emulator' } };
+  }
+
   /** Releases connections and the in-process emulator; a client that failed to start needs no closing. */
   async close(): Promise<void> {
     const [client, service] = await Promise.allSettled([this.client, this.localService]);
@@ -132,9 +155,13 @@ export class Context {
     if (service.status === 'fulfilled') await service.value?.close();
   }
 
-  private async createClient(): Promise<HttpClient> {
+  private async createClient(given?: { baseUrl: Setting; apiKey: string }): Promise<HttpClient> {
     const settings = await this.settings();
-    const { baseUrl, apiKey } = this.flags.emulator ? await this.emulatorTarget() : this.configuredTarget(settings);
+    const { baseUrl, apiKey } = given
+      ? { baseUrl: checkBaseUrl(given.baseUrl, settings.insecure), apiKey: given.apiKey }
+      : this.flags.emulator
+        ? await this.emulatorTarget()
+        : this.configuredTarget(settings);
     if (this.unreadableConfig) this.io.warn(`warning: ${this.unreadableConfig.message}; using flags and environment variables only`);
     this.secrets.add(apiKey);
     return this.deps.createHttpClient({
@@ -150,9 +177,13 @@ export class Context {
     });
   }
 
-  private async emulatorTarget(): Promise<{ baseUrl: string; apiKey: string }> {
+  private startedLocalService(): Promise<LocalService> {
     this.localService ??= this.deps.startLocalService();
-    const service = await this.localService;
+    return this.localService;
+  }
+
+  private async emulatorTarget(): Promise<{ baseUrl: string; apiKey: string }> {
+    const service = await this.startedLocalService();
     this.io.trace(`using an in-process emulator at ${service.baseUrl}`);
     return { baseUrl: service.baseUrl, apiKey: service.apiKey };
   }

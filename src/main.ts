@@ -126,7 +126,7 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
   const program = new Command('csafe')
     .description('Command-line client for the Content Safety Service, with a local emulator')
     .version(VERSION, '-V, --version')
-    .option('--profile <name>', 'configuration profile (default: "default", or CSAFE_PROFILE)')
+    .option('--profile <name>', 'configuration profile (default: "default", or CSAFE_PROFILE); an unknown one is an error but for auth login and config set, which create it')
     .option('--api-key <key>', 'API key or short-lived token (prefer CSAFE_API_KEY: flags show in `ps`)')
     .option('--base-url <url>', 'service base URL (or CSAFE_BASE_URL)')
     .option('--timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s)')
@@ -137,6 +137,7 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
     .option('--json', 'same as --output json')
     .option('-v, --verbose', 'trace every request on stderr (credentials redacted)')
     .option('-q, --quiet', 'no progress, spinners or notes on stderr')
+    .option('--progress', 'when stderr is not a terminal (a CI log): a plain progress line every 5s instead of nothing')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--insecure', 'allow plain http:// to a non-loopback host')
     .option('--emulator', 'run against an in-process emulator on an ephemeral port (no account needed)')
@@ -182,7 +183,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         flags[shared.key] = global;
         command.setOptionValue(shared.key, local);
       }
-      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color });
+      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress });
       context = new Context({
         io,
         env: proc.env,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { BadRequestError } from '../core/errors.js';
 import type { HttpClient } from '../core/http.js';
 import {
   CONTENT_LIMITS,
@@ -79,3 +80,16 @@ export async function classifyContent(http: HttpClient, request: ContentRequest,
 }
 
 const CONTENT_PATH = '/v1/content';
+
+/**
+ * Throws unless the service accepts the client's key, at no cost: POST /v1/content, the request the
+ * spec says answers 401 to a missing or invalid key, with an empty body. An accepted key gets the
+ * 400 of a body without content, so nothing is classified.
+ */
+export async function checkKey(http: HttpClient): Promise<void> {
+  try {
+    await http.json('POST', CONTENT_PATH, {});
+  } catch (error) {
+    if (!(error instanceof BadRequestError)) throw error;
+  }
+}

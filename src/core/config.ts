@@ -3,6 +3,7 @@ import Conf from 'conf';
 import { z } from 'zod';
 import { CorruptConfigError, UsageError } from './errors.js';
 import { syntaxErrorOffset } from './json-position.js';
+import { DEFAULT_PROFILE } from './settings.js';
 import { formatPath } from '../schemas/issues.js';
 
 /** Keys a profile may hold. api_key is set with `csafe auth login`, never echoed back in full. */
@@ -11,7 +12,7 @@ export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export type Profile = Partial<Record<ConfigKey, string>>;
 
 interface StoreShape {
-  profiles: Record<string, Profile>;
+  profiles?: Record<string, Profile>;
 }
 
 const storeSchema = z.looseObject(
@@ -70,11 +71,28 @@ export class ConfigStore {
   }
 
   profile(name: string): Profile {
-    return { ...this.store().get('profiles')[name] };
+    return { ...this.profiles()[name] };
   }
 
   profileNames(): string[] {
-    return Object.keys(this.store().get('profiles'));
+    return Object.keys(this.profiles());
+  }
+
+  /** `default` always exists, with or without a file: it is the profile nobody had to name. */
+  hasProfile(name: string): boolean {
+    return name === DEFAULT_PROFILE || this.profileNames().includes(name);
+  }
+
+  /**
+   * Refuses a profile the file does not hold: a mistyped name would otherwise read as an empty
+   * profile. `from` is where the name came from (--profile or CSAFE_PROFILE).
+   */
+  requireProfile(name: string, from: string): void {
+    if (this.hasProfile(name)) return;
+    const known = [...new Set([DEFAULT_PROFILE, ...this.profileNames()])].join(', ');
+    throw new UsageError(`unknown profile "${name}" (from ${from}); the profiles are: ${known}`, {
+      hint: `create it with \`csafe --profile ${name} auth login\` or \`csafe --profile ${name} config set <key> <value>\``,
+    });
   }
 
   set(profile: string, key: ConfigKey, value: string): void {
@@ -90,9 +108,14 @@ export class ConfigStore {
 
   private update(profile: string, change: (p: Profile) => Profile): void {
     const store = this.store();
-    store.set('profiles', { ...store.get('profiles'), [profile]: change(this.profile(profile)) });
+    store.set('profiles', { ...this.profiles(), [profile]: change(this.profile(profile)) });
     // conf creates the file with configFileMode; an older file written by hand may be wider.
     chmodSync(store.path, 0o600);
+  }
+
+  /** No defaults are given to conf, which would write them to a new file: reading creates nothing. */
+  private profiles(): Record<string, Profile> {
+    return this.store().get('profiles') ?? {};
   }
 
   private store(): Conf<StoreShape> {
@@ -104,7 +127,6 @@ export class ConfigStore {
         configName: 'config',
         cwd: this.dir,
         configFileMode: 0o600,
-        defaults: { profiles: {} },
         deserialize: readStore as (text: string) => StoreShape,
       });
     }

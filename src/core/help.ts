@@ -12,6 +12,7 @@ const VARIABLES = {
   CSAFE_EMULATOR_DATA_DIR: 'where --emulator keeps its data between runs',
   NO_COLOR: 'set and not empty: no colour (as --no-color)',
   FORCE_COLOR: 'colour even when not on a terminal; 0 or false: none',
+  COLUMNS: 'width spinners and progress bars fit, when stderr does not say',
 } as const;
 
 export type Variable = keyof typeof VARIABLES;

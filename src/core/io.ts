@@ -24,6 +24,10 @@ export interface IOStreams {
   readonly errColor: ChalkInstance;
   /** Spinners and progress bars are allowed (stderr is a TTY and not --quiet). */
   readonly animate: boolean;
+  /** Instead of animations, a plain progress line now and then (--progress, stderr not a TTY, not --quiet). */
+  readonly progressLines: boolean;
+  /** The width of stderr: the terminal's, else COLUMNS; undefined when neither says. Read again each time (a resize). */
+  readonly stderrColumns: number | undefined;
   /** Writes data to stdout, waiting when the pipe is full so memory stays flat; a failed write (a full disk) is a one-line error. */
   out(text: string): Promise<void>;
   /** Waits until everything written has reached stdout, and fails if some of it could not. */
@@ -47,6 +51,8 @@ export interface IOSettings {
   verbose?: boolean;
   /** false when --no-color was given. */
   color?: boolean;
+  /** --progress: periodic progress lines when stderr is not a TTY. */
+  progress?: boolean;
 }
 
 export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, flag = true): boolean {
@@ -81,6 +87,10 @@ export function createIOStreams(settings: IOSettings): IOStreams {
     outColor: new Chalk({ level: colorEnabled(stdoutIsTTY, env, settings.color) ? 1 : 0 }),
     errColor,
     animate: stderrIsTTY && !quiet,
+    progressLines: !stderrIsTTY && !quiet && Boolean(settings.progress),
+    get stderrColumns() {
+      return positiveInteger((stderr as { columns?: number }).columns) ?? positiveInteger(Number(env.COLUMNS));
+    },
     async out(text) {
       throwIfFailed(stdout);
       try {
@@ -107,6 +117,8 @@ export function createIOStreams(settings: IOSettings): IOStreams {
     },
   };
 }
+
+const positiveInteger = (value: number | undefined) => (Number.isInteger(value) && value! > 0 ? value : undefined);
 
 function throwIfFailed(stdout: Writable): void {
   if (stdout.errored) throw writeFailure(stdout.errored as NodeJS.ErrnoException);

@@ -20,6 +20,7 @@ export async function jsonObjectFlag(flag: string, spec: string, input: JsonFlag
   const fromFile = spec.startsWith('@');
   const origin = fromFile ? `${flag}: ${spec.slice(1) === '-' ? 'stdin' : spec.slice(1)}` : flag;
   const text = fromFile ? (await readFlagFile(flag, spec.slice(1), input)).toString('utf8') : spec;
+  if (text.trim() === '') throw new InputError(`${origin}: is empty, expected ${what}; nothing was sent`);
   const parsed = parseJsonAt(text, 1);
   if ('error' in parsed) {
     const where = fromFile ? `${origin}:${parsed.line}` : origin;

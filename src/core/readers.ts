@@ -86,6 +86,11 @@ export function fileError(name: string, error: unknown): CsafeError {
 export const readRecords = (source: InputSource, options: Pick<RecordReadOptions, 'jsonLines' | 'allowEmpty'> = {}): AsyncGenerator<JsonRecord> =>
   readSource(source, (stream) => readJsonRecords(stream, options), 'each record must be one JSON object on its own line');
 
+/** Refuses an input that holds no record (empty, or only blank lines), reading no further than its first record. */
+export async function refuseEmptyRecords(source: InputSource): Promise<void> {
+  for await (const _ of readRecords(source, { jsonLines: true })) return;
+}
+
 /** The cues of a WebVTT or SubRip file, or stdin (core/captions). */
 export const readCaptionCues = (source: InputSource): AsyncGenerator<CaptionRecord> => readSource(source, readCaptions);
 

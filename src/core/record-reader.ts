@@ -113,10 +113,10 @@ export class LineSplitter {
 export async function* readJsonRecords(chunks: AsyncIterable<Buffer | string>, options: RecordReadOptions = {}): AsyncGenerator<JsonRecord> {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   const iterator = chunks[Symbol.asyncIterator]();
-  const { head, firstByte } = await peekFirstByte(iterator);
+  const { head, firstByte, blank } = await peekFirstByte(iterator);
   if (firstByte === undefined) {
     if (options.allowEmpty) return;
-    throw new RecordReadError(undefined, 'is empty, expected at least one JSON record');
+    throw new RecordReadError(undefined, `${blank ? 'holds only blank lines' : 'is empty'}, expected at least one JSON record`);
   }
   const replay = (async function* () {
     yield* head;
@@ -157,18 +157,21 @@ export async function* readJsonRecords(chunks: AsyncIterable<Buffer | string>, o
 const toBuffer = (piece: Buffer | string) => (typeof piece === 'string' ? Buffer.from(piece) : piece);
 const isJsonSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 
-async function peekFirstByte(chunks: AsyncIterator<Buffer | string>): Promise<{ head: Buffer[]; firstByte?: number }> {
+/** The first byte that is not white space (after a BOM), the chunks read to find it, and whether white space came before it. */
+async function peekFirstByte(chunks: AsyncIterator<Buffer | string>): Promise<{ head: Buffer[]; firstByte?: number; blank: boolean }> {
   const head: Buffer[] = [];
   let offset = 0;
+  let blank = false;
   for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
     const chunk = toBuffer(next.value);
     head.push(chunk);
     let i = 0;
     if (offset === 0 && BOM.every((byte, index) => chunk[index] === byte)) i = BOM.length;
-    for (; i < chunk.length; i++) if (!isJsonSpace(chunk[i]!)) return { head, firstByte: chunk[i] };
+    blank ||= i < chunk.length;
+    for (; i < chunk.length; i++) if (!isJsonSpace(chunk[i]!)) return { head, firstByte: chunk[i], blank };
     offset += chunk.length;
   }
-  return { head };
+  return { head, blank };
 }
 
 /** Records from numbered lines, a line at a time; `end` gives what is still open when the lines end. */

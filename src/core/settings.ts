@@ -22,6 +22,7 @@ export interface GlobalFlags {
   json?: boolean;
   verbose?: boolean;
   quiet?: boolean;
+  progress?: boolean;
   color?: boolean;
   insecure?: boolean;
   emulator?: boolean;
@@ -41,8 +42,13 @@ export interface Settings {
 
 const DEFAULTS = { timeoutMs: 60_000, maxRetries: 2, maxWaitMs: 60_000 } as const;
 
-export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): string {
-  return flags.profile ?? (env.CSAFE_PROFILE || 'default');
+/** The profile used when none is named; it exists without a config file. */
+export const DEFAULT_PROFILE = 'default';
+
+/** The profile named by --profile, else CSAFE_PROFILE, else `default`; its source says which, for an error about it. */
+export function resolveProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): Setting {
+  if (flags.profile !== undefined) return { value: flags.profile, source: 'flag' };
+  return env.CSAFE_PROFILE ? { value: env.CSAFE_PROFILE, source: 'env' } : { value: DEFAULT_PROFILE, source: 'default' };
 }
 
 function pick(flag: string | undefined, envValue: string | undefined, profileValue: string | undefined): Setting | undefined {
@@ -77,7 +83,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
   const inProfile = `profile "${profileName}"${configPath === undefined ? '' : ` (${configPath})`}`;
   const nameOf = (setting: Setting, flag: string, variable: string, key: ConfigKey) =>
     setting.source === 'flag' ? flag : setting.source === 'env' ? variable : `${key} in ${inProfile}`;
-  const profileFlag = profileName === 'default' ? '' : ` --profile ${profileName}`;
+  const profileFlag = profileName === DEFAULT_PROFILE ? '' : ` --profile ${profileName}`;
   const checked = <T>(setting: Setting | undefined, flag: string, variable: string, key: Exclude<ConfigKey, 'api_key'>) => {
     if (setting === undefined) return undefined;
     try {

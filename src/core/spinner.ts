@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import type { IOStreams } from './io.js';
 
 export interface Spinner {
@@ -7,21 +8,77 @@ export interface Spinner {
   stop(): void;
 }
 
+/** With --progress on a stderr that is not a terminal (a CI log): how often the current text is printed. */
+export const PROGRESS_LINE_EVERY_MS = 5_000;
+
+/** The frame and the space ora draws before the text, and one column spare so the cursor never wraps. */
+const FRAME_COLUMNS = 3;
+
 const silent: Spinner = { update() {}, succeed() {}, fail() {}, stop() {} };
 
-/** An ora spinner on stderr when the terminal allows it; otherwise nothing at all (and ora is never loaded). */
+/**
+ * An ora spinner on stderr when the terminal allows it, its text fitted to the terminal's width;
+ * with --progress on a stderr that is not a terminal, plain lines now and then; otherwise nothing
+ * at all (and ora is never loaded).
+ */
 export async function startSpinner(io: IOStreams, text: string): Promise<Spinner> {
+  if (io.progressLines) return startProgressLines(io, text);
   // A terminal of zero columns (a pty nobody sized, as under `script` in CI) would make ora clear lines without end.
   if (!io.animate || (io.stderr as { columns?: number }).columns === 0) return silent;
   const { default: ora } = await import('ora');
+  const fit = (line: string) => fitToWidth(line, spinnerTextColumns(io));
   // discardStdin would swallow input we may be reading (e.g. `-` for stdin).
-  const spinner = ora({ text, stream: io.stderr, isEnabled: true, discardStdin: false }).start();
+  const spinner = ora({ text: fit(text), stream: io.stderr, isEnabled: true, discardStdin: false }).start();
   return {
     update: (next) => {
-      spinner.text = next;
+      spinner.text = fit(next);
     },
-    succeed: (done) => spinner.succeed(done),
-    fail: (failed) => spinner.fail(failed),
+    succeed: (done) => spinner.succeed(fit(done)),
+    fail: (failed) => spinner.fail(fit(failed)),
     stop: () => spinner.stop(),
+  };
+}
+
+/** The columns a spinner's text may fill on stderr; undefined when its width is not known. */
+export function spinnerTextColumns(io: IOStreams): number | undefined {
+  const columns = io.stderrColumns;
+  return columns === undefined ? undefined : Math.max(1, columns - FRAME_COLUMNS);
+}
+
+/** The text cut to `columns` characters, its end shown as `…`; as it is when it fits or the width is not known. */
+export function fitToWidth(text: string, columns: number | undefined): string {
+  const characters = [...text];
+  if (columns === undefined || characters.length <= columns) return text;
+  return characters.slice(0, columns - 1).join('') + '…';
+}
+
+/**
+ * The text at once, then the latest text every PROGRESS_LINE_EVERY_MS, plain (no escape codes,
+ * no redraws), so a CI log shows a long run moving; the last text when it ends, if not yet shown.
+ */
+function startProgressLines(io: IOStreams, text: string): Spinner {
+  let current = stripVTControlCharacters(text);
+  let printed: string | undefined;
+  let ended = false;
+  const print = (line: string) => {
+    io.stderr.write(line + '\n');
+    printed = line;
+  };
+  print(current);
+  const timer = setInterval(() => print(current), PROGRESS_LINE_EVERY_MS);
+  // A run that is otherwise done must not wait for the next line.
+  timer.unref?.();
+  const end = (last: string) => {
+    clearInterval(timer);
+    if (!ended && last !== printed) print(last);
+    ended = true;
+  };
+  return {
+    update: (next) => {
+      current = stripVTControlCharacters(next);
+    },
+    succeed: (done) => end(stripVTControlCharacters(done)),
+    fail: (failed) => end(stripVTControlCharacters(failed)),
+    stop: () => end(current),
   };
 }

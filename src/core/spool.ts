@@ -2,10 +2,13 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsafeError, InterruptedError } from './errors.js';
+import type { IOStreams } from './io.js';
+import { formatBytes } from './progress.js';
 import { fileError, inputSource, isRegularFile, openFileStream, type InputSource } from './readers.js';
+import { startSpinner } from './spinner.js';
 
 interface SpooledInput {
   path: string;
@@ -15,14 +18,21 @@ interface SpooledInput {
 /**
  * Copies a stream that can be read only once (stdin, a pipe) to a private temporary file, for
  * commands that read their input twice. Ctrl-C (the signal) stops the copy and removes the file;
- * after that the caller removes it, in a `finally`.
+ * after that the caller removes it, in a `finally`. `onBytes` hears how many bytes are copied so far.
  */
-export async function spoolToTempFile(input: Readable, signal?: AbortSignal): Promise<SpooledInput> {
+export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onBytes: (copied: number) => void = () => undefined): Promise<SpooledInput> {
   const dir = await mkdtemp(join(tmpdir(), 'csafe-spool-'));
   const path = join(dir, 'input');
   const remove = () => rm(dir, { recursive: true, force: true });
+  let copied = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      onBytes((copied += chunk.length));
+      done(null, chunk);
+    },
+  });
   try {
-    await pipeline(input, createWriteStream(path, { mode: 0o600 }), { signal });
+    await pipeline(input, counter, createWriteStream(path, { mode: 0o600 }), { signal });
   } catch (error) {
     await remove();
     throw signal?.aborted ? new InterruptedError() : error;
@@ -40,14 +50,18 @@ export interface RereadableInput {
 
 /**
  * A regular file as it is; stdin (`-`), a named pipe, `<(…)` or a device copied once to a
- * temporary file, since a second read of those would find nothing (or wait for ever). Messages
- * still name the input as given.
+ * temporary file, since a second read of those would find nothing (or wait for ever), with a
+ * spinner counting the bytes read (a slow producer must not look like a hang). Messages still
+ * name the input as given.
  */
-export async function rereadableInput(path: string, stdin: Readable, signal: AbortSignal): Promise<RereadableInput> {
-  if (path !== '-' && isRegularFile(path)) return { source: inputSource(path, stdin, signal), path, remove: async () => undefined };
+export async function rereadableInput(path: string, io: IOStreams, signal: AbortSignal): Promise<RereadableInput> {
+  if (path !== '-' && isRegularFile(path)) return { source: inputSource(path, io.stdin, signal), path, remove: async () => undefined };
   const name = path === '-' ? 'stdin' : path;
-  const spool = await spoolToTempFile(path === '-' ? stdin : openFileStream(path), signal).catch((error: unknown) => {
-    throw error instanceof CsafeError ? error : fileError(name, error);
-  });
+  const spinner = await startSpinner(io, `Reading ${name}…`);
+  const spool = await spoolToTempFile(path === '-' ? io.stdin : openFileStream(path), signal, (copied) => spinner.update(`Reading ${name}: ${formatBytes(copied)}`))
+    .catch((error: unknown) => {
+      throw error instanceof CsafeError ? error : fileError(name, error);
+    })
+    .finally(() => spinner.stop());
   return { source: { name, open: () => createReadStream(spool.path) }, path: spool.path, remove: spool.remove };
 }

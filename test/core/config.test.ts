@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertConfigKey, CONFIG_KEYS, ConfigStore } from '../../src/core/config.js';
 import { CorruptConfigError, UsageError } from '../../src/core/errors.js';
@@ -43,6 +43,22 @@ describe('config store: profiles', () => {
     assert.deepEqual(store.profile('default'), {});
     assert.equal(store.path, join(dir, 'config.json'));
     assert.equal(statSync(dir).mode & 0o777, 0o700);
+    assert.ok(!existsSync(store.path), 'reading writes no file: a command that fails stores nothing');
+  });
+
+  it('knows `default` without a file, and refuses another unknown profile naming where it came from and listing those there are', (t) => {
+    const dir = tempDir('csafe-conf-');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const store = new ConfigStore(dir);
+    assert.ok(store.hasProfile('default'));
+    store.requireProfile('default', '--profile');
+    store.set('staging', 'user_id', 'u1');
+    store.requireProfile('staging', 'CSAFE_PROFILE');
+    assert.throws(() => store.requireProfile('stagign', 'CSAFE_PROFILE'), {
+      constructor: UsageError,
+      message: 'unknown profile "stagign" (from CSAFE_PROFILE); the profiles are: default, staging',
+      hint: 'create it with `csafe --profile stagign auth login` or `csafe --profile stagign config set <key> <value>`',
+    });
   });
 
   it('hands out copies, unsets one key only, and narrows a wider file to 0600 on write', (t) => {

@@ -69,7 +69,7 @@ describe('checkpoints record only what was acknowledged', () => {
 
   it('events: a slot stops at its first event not acknowledged, for the rest of the run', async () => {
     const dir = tempDir();
-    const checkpoint = await Checkpoint.open({ ...scope(dir), shard: null });
+    const checkpoint = await Checkpoint.open({ ...scope(dir), shard: undefined });
     checkpoint.acknowledge(3, 1);
     checkpoint.hold(3);
     checkpoint.acknowledge(3, 5);
@@ -89,5 +89,22 @@ describe('checkpoints record only what was acknowledged', () => {
     assert.deepEqual([1, 10, 11, 20, 21, 25, 26].map((position) => again.isAcknowledged(position)), [true, true, false, false, true, true, false]);
     await again.close();
     await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'other' }), /was written for namespace ns, not other/);
+  });
+
+  it('data add: a checkpoint belongs to one --shard; one written before --shard existed is a checkpoint without one', async () => {
+    const dir = tempDir();
+    const sharded = await AddCheckpoint.open({ ...scope(dir), namespace: 'ns', shard: { index: 1, count: 4 } });
+    sharded.acknowledge(1, 3);
+    await sharded.close();
+    assert.equal(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).shard, '1/4');
+    await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'ns', shard: { index: 2, count: 4 } }), /state\.json was written for --shard 1\/4, not 2\/4$/);
+    await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'ns' }), /was written for --shard 1\/4, not \(none\)$/);
+    const older = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
+    delete older.shard;
+    writeFileSync(join(dir, 'state.json'), JSON.stringify(older));
+    const unsharded = await AddCheckpoint.open({ ...scope(dir), namespace: 'ns' });
+    assert.equal(unsharded.isAcknowledged(2), true);
+    await unsharded.close();
+    await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'ns', shard: { index: 0, count: 2 } }), /was written for --shard \(none\), not 0\/2$/);
   });
 });

@@ -109,3 +109,26 @@ describe('createIOStreams', () => {
     await io.flush();
   });
 });
+
+describe('createIOStreams: progress on stderr', () => {
+  it('takes the width of stderr from the terminal, else COLUMNS, else leaves it unknown', () => {
+    const sized = streams({ tty: true });
+    Object.assign(sized.io.stderr, { columns: 40 });
+    assert.equal(sized.io.stderrColumns, 40);
+    Object.assign(sized.io.stderr, { columns: 100 });
+    assert.equal(sized.io.stderrColumns, 100, 'read again after a resize');
+    assert.equal(streams({ env: { COLUMNS: '52' } }).io.stderrColumns, 52);
+    assert.equal(streams({ env: { COLUMNS: 'wide' } }).io.stderrColumns, undefined);
+    assert.equal(streams().io.stderrColumns, undefined);
+  });
+
+  it('gives periodic progress lines only with --progress, on a stderr that is not a terminal, without --quiet', () => {
+    const cases = [
+      [{ tty: false }, false],
+      [{ tty: false, progress: true }, true],
+      [{ tty: false, progress: true, quiet: true }, false],
+      [{ tty: true, progress: true }, false],
+    ] as const;
+    for (const [options, expected] of cases) assert.equal(streams(options).io.progressLines, expected, JSON.stringify(options));
+  });
+});

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBytes, formatClock, progressLine, startProgressBar } from '../../src/core/progress.js';
-import { bufferIO } from '../helpers/io.js';
+import { fittedProgressLine, formatBytes, formatClock, progressLine, startProgressBar } from '../../src/core/progress.js';
+import { PROGRESS_LINE_EVERY_MS } from '../../src/core/spinner.js';
+import { bufferIO, framedTerminalIO } from '../helpers/io.js';
 
 describe('progress bar', () => {
   it('formats sizes in decimal units and times as a clock', () => {
@@ -59,5 +60,59 @@ describe('progress bar edges', () => {
     assert.equal(progressLine({ sent: 0, total: 1_000, elapsedMs: 1_000 }, 2), '[░░]    0%  0 B / 1.0 kB', 'no rate before a byte moved');
     assert.equal(progressLine({ sent: 500, total: 1_000, elapsedMs: 200 }, 2), '[█░]   50%  500 B / 1.0 kB  2.5 kB/s  ETA 0:00');
     assert.equal(progressLine({ sent: 100, total: 1_000, elapsedMs: 1_000 }, 2), '[░░]   10%  100 B / 1.0 kB  100 B/s  ETA 0:09');
+  });
+});
+
+describe('progress bar fitted to the terminal', () => {
+  const samples = [
+    { sent: 0, total: 1_000_000_000, elapsedMs: 0 },
+    { sent: 300_000_000, total: 1_000_000_000, elapsedMs: 2_500 },
+    { sent: 999_999_999_999, total: 1_000_000_000_000, elapsedMs: 3_600_000 },
+  ];
+  const labels = ['Uploading 1.0 GB', 'Uploading listings-export-2026-11-21-full.jsonl (1.0 TB)'];
+
+  for (const columns of [40, 80]) {
+    it(`is never wider than ${columns} columns, and keeps the percentage`, () => {
+      for (const label of labels) {
+        for (const progress of samples) {
+          const line = fittedProgressLine(label, progress, columns);
+          assert.ok([...line].length <= columns, `${[...line].length} > ${columns}: ${line}`);
+          assert.match(line, /\d+%/, line);
+        }
+      }
+    });
+  }
+
+  it('drops rate and ETA before the bar, and shortens the label last', () => {
+    const progress = { sent: 300_000_000, total: 1_000_000_000, elapsedMs: 2_500 };
+    assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, 100), `Uploading 1.0 GB ${progressLine(progress)}`);
+    assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, 80), 'Uploading 1.0 GB [███░░░░░░░]   30%  300.0 MB / 1.0 GB  120.0 MB/s  ETA 0:06');
+    assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, 60), 'Uploading 1.0 GB [███░░░░░░░]   30%  300.0 MB / 1.0 GB');
+    assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, 40), 'Uploading 1.0 GB [███░░░░░░░]   30%');
+    assert.equal(fittedProgressLine(labels[1]!, progress, 40), 'Uploading listings-e… [███░░░░░░░]   30%');
+    assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, undefined), `Uploading 1.0 GB ${progressLine(progress)}`, 'no width known: the whole line');
+  });
+
+  for (const columns of [40, 80]) {
+    it(`draws frames no wider than a terminal of ${columns} columns`, async () => {
+      const terminal = framedTerminalIO(columns);
+      const bar = await startProgressBar(terminal.io, labels[1]!);
+      bar.update(samples[1]!);
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      bar.stop();
+      const frames = terminal.frames();
+      assert.ok(frames.some((frame) => /30%/.test(frame)), frames.join('\n'));
+      for (const frame of frames) assert.ok([...frame].length <= columns, `${[...frame].length} > ${columns}: ${frame}`);
+    });
+  }
+
+  it('on a stderr that is not a terminal, with --progress: plain lines, no bar and no escape codes', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    const pipe = bufferIO({ tty: false, progress: true });
+    const bar = await startProgressBar(pipe.io, 'Uploading 1.0 GB');
+    bar.update(samples[1]!);
+    t.mock.timers.tick(PROGRESS_LINE_EVERY_MS);
+    bar.stop();
+    assert.equal(pipe.stderr(), `Uploading 1.0 GB\nUploading 1.0 GB  30%  300.0 MB / 1.0 GB  120.0 MB/s  ETA 0:06\n`);
   });
 });

@@ -45,7 +45,7 @@ describe('readRecords', () => {
 
   it('names the input when it holds no record', async () => {
     const empty = file('empty.jsonl', '\n\n');
-    await assert.rejects(collect(readRecords(empty, { jsonLines: true })), refused(`${empty.name}: is empty, expected at least one JSON record`));
+    await assert.rejects(collect(readRecords(empty, { jsonLines: true })), refused(`${empty.name}: holds only blank lines, expected at least one JSON record`));
     const none = file('none.json', '[]');
     await assert.rejects(collect(readRecords(none)), refused(`${none.name}: holds no records, expected at least one JSON record`));
   });

@@ -159,7 +159,7 @@ describe('readJsonRecords', () => {
   });
 
   it('refuses empty input and an empty array, unless empty is allowed', async () => {
-    await assert.rejects(records(' \r\n\n'), stoppedAt(undefined, 'is empty, expected at least one JSON record'));
+    await assert.rejects(records(' \r\n\n'), stoppedAt(undefined, 'holds only blank lines, expected at least one JSON record'));
     await assert.rejects(records('\uFEFF'), stoppedAt(undefined, 'is empty, expected at least one JSON record'));
     await assert.rejects(records('[ ]'), stoppedAt(undefined, 'holds no records, expected at least one JSON record'));
     assert.deepEqual(await records('\n', { allowEmpty: true }), []);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ConfigStore } from '../../src/core/config.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { resolveOutputFormat } from '../../src/core/output.js';
-import { checkBaseUrl, checkConfigValue, isLoopback, resolveProfileName, resolveSettings } from '../../src/core/settings.js';
+import { checkBaseUrl, checkConfigValue, isLoopback, resolveProfile, resolveSettings } from '../../src/core/settings.js';
 import { UsageError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -31,9 +31,10 @@ describe('settings precedence', () => {
   });
 
   it('picks the profile from --profile, then CSAFE_PROFILE', () => {
-    assert.equal(resolveProfileName({ profile: 'a' }, { CSAFE_PROFILE: 'b' }), 'a');
-    assert.equal(resolveProfileName({}, { CSAFE_PROFILE: 'b' }), 'b');
-    assert.equal(resolveProfileName({}, {}), 'default');
+    assert.deepEqual(resolveProfile({ profile: 'a' }, { CSAFE_PROFILE: 'b' }), { value: 'a', source: 'flag' });
+    assert.deepEqual(resolveProfile({}, { CSAFE_PROFILE: 'b' }), { value: 'b', source: 'env' });
+    assert.deepEqual(resolveProfile({}, { CSAFE_PROFILE: '' }), { value: 'default', source: 'default' });
+    assert.deepEqual(resolveProfile({}, {}), { value: 'default', source: 'default' });
   });
 
   it('rejects a bad --max-retries or --timeout as usage errors', () => {

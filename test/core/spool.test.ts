@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { InputError, InterruptedError } from '../../src/core/errors.js';
+import { createIOStreams, type IOStreams } from '../../src/core/io.js';
 import { rereadableInput, spoolToTempFile } from '../../src/core/spool.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -19,6 +20,10 @@ async function inOwnTmpdir(body: (tmp: string) => Promise<void>): Promise<void> 
     else process.env.TMPDIR = saved;
   }
 }
+
+/** IOStreams whose stdin is `stdin`, stderr `stderr`, with --progress when asked. */
+const ioOver = (stdin: Readable, stderr = new PassThrough(), progress = false): IOStreams =>
+  createIOStreams({ stdin, stdout: new PassThrough(), stderr, env: {}, progress });
 
 const text = async (stream: NodeJS.ReadableStream) => {
   let out = '';
@@ -69,7 +74,7 @@ describe('rereadableInput', () => {
   it('keeps a regular file where it is, under its own name', async () => {
     const path = join(tempDir(), 'in.jsonl');
     writeFileSync(path, 'x');
-    const input = await rereadableInput(path, new PassThrough(), new AbortController().signal);
+    const input = await rereadableInput(path, ioOver(new PassThrough()), new AbortController().signal);
     assert.equal(input.path, path);
     assert.equal(input.source.name, path);
     assert.equal(await text(input.source.open()), 'x');
@@ -79,7 +84,7 @@ describe('rereadableInput', () => {
 
   it('copies stdin once, named stdin, readable again and again', async () => {
     await inOwnTmpdir(async (tmp) => {
-      const input = await rereadableInput('-', Readable.from(['line 1\n']), new AbortController().signal);
+      const input = await rereadableInput('-', ioOver(Readable.from(['line 1\n'])), new AbortController().signal);
       assert.equal(input.source.name, 'stdin');
       assert.notEqual(input.path, '-');
       assert.equal(await text(input.source.open()), 'line 1\n');
@@ -89,20 +94,29 @@ describe('rereadableInput', () => {
     });
   });
 
+  it('says how many bytes of stdin it has read (here with --progress into a log)', async () => {
+    const stderr = new PassThrough();
+    let log = '';
+    stderr.on('data', (chunk) => (log += chunk));
+    const input = await rereadableInput('-', ioOver(Readable.from(['x'.repeat(1500)]), stderr, true), new AbortController().signal);
+    await input.remove();
+    assert.equal(log, 'Reading stdin…\nReading stdin: 1.5 kB\n');
+  });
+
   it('copies a device, and names a directory as the input given', async () => {
-    const device = await rereadableInput('/dev/null', new PassThrough(), new AbortController().signal);
+    const device = await rereadableInput('/dev/null', ioOver(new PassThrough()), new AbortController().signal);
     assert.equal(device.source.name, '/dev/null');
     assert.notEqual(device.path, '/dev/null');
     assert.equal(await text(device.source.open()), '');
     await device.remove();
     const dir = join(tempDir(), 'folder');
     mkdirSync(dir);
-    await assert.rejects(rereadableInput(dir, new PassThrough(), new AbortController().signal), (error) => error instanceof InputError && error.message === `${dir}: is a directory, expected a file`);
+    await assert.rejects(rereadableInput(dir, ioOver(new PassThrough()), new AbortController().signal), (error) => error instanceof InputError && error.message === `${dir}: is a directory, expected a file`);
   });
 
   it('keeps an interruption as it is', async () => {
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(rereadableInput('-', new PassThrough(), controller.signal), InterruptedError);
+    await assert.rejects(rereadableInput('-', ioOver(new PassThrough()), controller.signal), InterruptedError);
   });
 });

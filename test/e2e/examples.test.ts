@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -22,6 +22,14 @@ interface Example {
   expectedCode: number;
 }
 
+const onPath = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`]).status === 0;
+
+/** README's Scale out recipes for GNU parallel, run where it is installed. */
+const GNU_PARALLEL_EXAMPLES = [
+  'parallel -j4 csafe data add listings items.jsonl --shard {}/4 --checkpoint state-{}.json --failed failed-{}.jsonl ::: 0 1 2 3',
+  "parallel -j4 'csafe classify --batch examples/items.jsonl --user-id u1 --shard {}/4 > results-{}.ndjson' ::: 0 1 2 3",
+];
+
 /** Examples that cannot run unattended and offline, with the reason. Each must still be in the docs. */
 const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['git clone <this repository> csafe && cd csafe', 'needs the network and the address of a repository'],
@@ -39,6 +47,7 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['export CSAFE_BASE_URL=http://127.0.0.1:4477 CSAFE_API_KEY=sk_test_csafe_emulator', 'the test sets both, to the emulator it started'],
   ['csafe config set base_url https://<your service host>', 'a placeholder for the real service'],
   ['csafe auth login', 'asks for the key on a terminal (the --with-token form is run)'],
+  ...(onPath('parallel') ? [] : GNU_PARALLEL_EXAMPLES.map((command) => [command, 'GNU parallel is not installed here (the xargs -P lines beside it are run)'] as const)),
 ]);
 
 /** Values the docs write as placeholders; the test substitutes real ones made before the examples run. */
@@ -274,7 +283,7 @@ describe('every --help ends with examples and the environment variables the comm
       assert.ok(count >= 2 && count <= 3, `${source} has ${count} examples (the rest belong in README.md):\n${help}`);
       const environment = helpEnvironment(help);
       assert.ok(environment.length > 0, `${source} has no Environment section:\n${help}`);
-      for (const line of environment) assert.match(line, /^(?:CSAFE_[A-Z_]+|NO_COLOR|FORCE_COLOR) {2,}\S/, `${source}: ${line}`);
+      for (const line of environment) assert.match(line, /^(?:CSAFE_[A-Z_]+|NO_COLOR|FORCE_COLOR|COLUMNS) {2,}\S/, `${source}: ${line}`);
     });
   }
 

@@ -130,7 +130,7 @@ describe('stream parts --follow', () => {
     child.stdin.end(partsText(5) + JSON.stringify({ ...part(5), text: undefined }) + '\n' + partsText(3, 6));
     const { code, stderr } = await done;
     assert.equal(code, 2, stderr);
-    assert.match(stderr, /^-:6: text: is required: expected a non-empty string/m);
+    assert.match(stderr, /^stdin:6: text: is required: expected a non-empty string/m);
     assert.deepEqual(await storedTexts(emulator, 'invalid-stop'), texts(numbers(5)));
   });
 
@@ -142,7 +142,7 @@ describe('stream parts --follow', () => {
     child.stdin.end(partsText(5) + 'not json\n' + partsText(3, 6));
     const { code, stderr } = await done;
     assert.equal(code, 0, stderr);
-    assert.match(stderr, /^-:6: /m);
+    assert.match(stderr, /^stdin:6: /m);
     assert.deepEqual(await storedTexts(emulator, 'invalid-skip'), texts([...numbers(5), ...numbers(3, 6)]));
     const setAside = readFileSync(invalidFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     assert.deepEqual(setAside.map((record) => [record.line, record.record]), [[6, 'not json']]);

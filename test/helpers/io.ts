@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
 import { createIOStreams, type IOStreams } from '../../src/core/io.js';
 
 /** What stdin holds: all of it is there and then it ends; `tty` makes it a terminal (raw mode is accepted and ignored). */
@@ -8,7 +9,7 @@ export interface BufferedStdin {
 }
 
 /** IOStreams over buffers, with TTY flags of the test's choosing (the seam gh calls IOStreams). Without `stdin`, stdin never ends. */
-export function bufferIO(options: { tty?: boolean; verbose?: boolean; quiet?: boolean; stdin?: BufferedStdin } = {}): { io: IOStreams; stdout: () => string; stderr: () => string } {
+export function bufferIO(options: { tty?: boolean; verbose?: boolean; quiet?: boolean; progress?: boolean; stderrColumns?: number; stdin?: BufferedStdin } = {}): { io: IOStreams; stdout: () => string; stderr: () => string } {
   const out = new PassThrough();
   const err = new PassThrough();
   let stdout = '';
@@ -21,10 +22,21 @@ export function bufferIO(options: { tty?: boolean; verbose?: boolean; quiet?: bo
   const io = createIOStreams({
     stdin,
     stdout: Object.assign(out, { isTTY: tty }),
-    stderr: Object.assign(err, { isTTY: tty }),
+    stderr: Object.assign(err, { isTTY: tty }, options.stderrColumns !== undefined && { columns: options.stderrColumns }),
     env: {},
     verbose: options.verbose,
     quiet: options.quiet,
+    progress: options.progress,
   });
   return { io, stdout: () => stdout, stderr: () => stderr };
+}
+
+/**
+ * A terminal of `columns` columns whose frames (as ora draws them) can be read back: ora starts
+ * each frame with `cursorTo(0)`, so each frame becomes a line of `frames()`, escape codes removed.
+ */
+export function framedTerminalIO(columns: number): { io: IOStreams; frames: () => string[] } {
+  const terminal = bufferIO({ tty: true, stderrColumns: columns });
+  Object.assign(terminal.io.stderr, { cursorTo: () => terminal.io.stderr.write('\n'), clearLine: () => true, moveCursor: () => true });
+  return { io: terminal.io, frames: () => stripVTControlCharacters(terminal.stderr()).split('\n').filter((line) => line !== '') };
 }

@@ -1,49 +1,112 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { checkKey } from '../../api/content.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { ApiError, AuthenticationError, CsafeError, InterruptedError, PermissionDeniedError, UsageError } from '../../core/errors.js';
 import { parseOptions } from '../../core/options.js';
 import { readAll, readHidden } from '../../core/prompt.js';
 import { maskKey } from '../../core/redact.js';
-import { checkBaseUrl } from '../../core/settings.js';
+import { checkBaseUrl, type Setting } from '../../core/settings.js';
 import type { App } from '../app.js';
 import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
 
-const optionsSchema = z.object({ withToken: z.boolean().default(false) });
-export type AuthLoginOptions = z.infer<typeof optionsSchema>;
+const optionsSchema = z.object({ withToken: z.boolean().default(false), verify: z.boolean().default(true) });
+export type AuthLoginOptions = z.input<typeof optionsSchema>;
+
+const NO_VERIFY_HINT = 'pass --no-verify to store the key without checking it';
+
+/** Refused before anything else is checked, so a user piping a key without --with-token learns that first. */
+function assertKeyReadable(ctx: Context, fromStdin: boolean): void {
+  if (fromStdin || ctx.io.stdinIsTTY) return;
+  throw new UsageError('stdin is not a terminal, so the key cannot be asked for', {
+    hint: 'pipe it in instead: `echo "$KEY" | csafe auth login --with-token`',
+  });
+}
 
 async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
-  if (fromStdin) return (await readAll(ctx.io.stdin)).trim();
-  if (!ctx.io.stdinIsTTY) {
-    throw new UsageError('stdin is not a terminal, so the key cannot be asked for', {
-      hint: 'pipe it in instead: `echo "$KEY" | csafe auth login --with-token`',
-    });
-  }
-  return (await readHidden(ctx.io, 'API key: ')).trim();
+  return (fromStdin ? await readAll(ctx.io.stdin) : await readHidden(ctx.io, 'API key: ')).trim();
 }
 
 export function registerAuthLogin(group: Command, app: App): void {
   const verb = group
     .command('login')
-    .description('Store an API key in the profile (asked for without echo, or read from stdin)')
+    .description('Check an API key with the service and store it in the profile (asked for without echo, or read from stdin)')
     .option('--with-token', 'read the key from stdin')
-    .addHelpText('after', '\nThe key is stored in the config file (mode 0600). --base-url is stored too when given.');
+    .option('--no-verify', 'store the key without checking it with the service')
+    .addHelpText(
+      'after',
+      `
+The key is checked first, with one request the service answers without doing
+any work (POST /v1/content with an empty body), against the base URL from
+--base-url, CSAFE_BASE_URL or the profile. A refused key exits 3, an unreachable
+service 1, no base URL 2 (before the key is read): nothing is stored then.
+
+The key is stored in the config file (mode 0600); --base-url is stored too when
+given. The profile is created when it does not exist. CSAFE_API_KEY and
+--api-key override the stored key: login warns when either is set.`,
+    );
   addHelpSections(verb, {
-    examples: ['csafe auth login', 'echo "$KEY" | csafe auth login --with-token', 'echo "$KEY" | csafe --profile staging auth login --with-token'],
-    environment: PROFILE_VARIABLES,
+    examples: ['csafe auth login', 'echo "$KEY" | csafe auth login --with-token', 'echo "$KEY" | csafe --profile staging auth login --with-token --no-verify'],
+    environment: ['CSAFE_API_KEY', 'CSAFE_BASE_URL', ...PROFILE_VARIABLES, 'CSAFE_TIMEOUT', 'CSAFE_MAX_RETRIES'],
   })
     .action(app.action((ctx, command) => authLoginRun(ctx, parseOptions(optionsSchema, command.opts()))));
 }
 
 export async function authLoginRun(ctx: Context, options: AuthLoginOptions): Promise<void> {
-  const key = await readKey(ctx, options.withToken);
+  if (ctx.flags.emulator) {
+    throw new UsageError('--emulator runs use the emulator\'s own key: there is no key to store for them', { hint: 'drop --emulator to store a key for the service' });
+  }
+  const fromStdin = options.withToken ?? false;
+  assertKeyReadable(ctx, fromStdin);
+  const profile = await ctx.profileName({ creating: true });
+  const settings = await ctx.settings({ creatingProfile: true });
+  const storedBaseUrl = ctx.flags.baseUrl === undefined ? undefined : checkBaseUrl({ value: ctx.flags.baseUrl, source: 'flag' }, settings.insecure);
+  const verifyAgainst = options.verify === false ? undefined : requiredBaseUrl(settings.baseUrl);
+
+  const key = await readKey(ctx, fromStdin);
   if (key === '' || /\s/.test(key)) throw new UsageError('the API key is empty or contains white space');
   ctx.secrets.add(key);
-  const profile = ctx.profileName();
+  if (verifyAgainst !== undefined) await verifyKey(ctx, verifyAgainst, key);
+
   const store = await ctx.config();
-  if (ctx.flags.baseUrl !== undefined) {
-    store.set(profile, 'base_url', checkBaseUrl({ value: ctx.flags.baseUrl, source: 'flag' }, Boolean(ctx.flags.insecure)));
-  }
+  if (storedBaseUrl !== undefined) store.set(profile, 'base_url', storedBaseUrl);
   store.set(profile, 'api_key', key);
   ctx.io.note(`Stored key ${maskKey(key)} in profile "${profile}" (${store.path})`);
+  warnOfOverrides(ctx, profile);
+}
+
+function requiredBaseUrl(baseUrl: Setting | undefined): Setting {
+  if (baseUrl !== undefined) return baseUrl;
+  throw new UsageError('no base URL to check the key against', {
+    hint: `pass --base-url https://… (stored with the key), set CSAFE_BASE_URL or \`csafe config set base_url https://…\`; or ${NO_VERIFY_HINT}`,
+  });
+}
+
+/** Nothing is stored unless the service took the key: a refused key exits 3, a service that could not answer 1. */
+async function verifyKey(ctx: Context, baseUrl: Setting, key: string): Promise<void> {
+  try {
+    await checkKey(await ctx.httpWithKey(baseUrl, key));
+  } catch (error) {
+    if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) throw keyRefused(error);
+    if (error instanceof InterruptedError || error instanceof UsageError) throw error;
+    throw new CsafeError(`could not check the key against ${baseUrl.value}: ${(error as Error).message}`, {
+      hint: `nothing was stored; check the base URL and try again, or ${NO_VERIFY_HINT}`,
+      cause: error,
+    });
+  }
+}
+
+/** The service's refusal, as it came (its class keeps exit 3), with what to do instead of the generic hint. */
+function keyRefused(error: ApiError): ApiError {
+  const Refusal = error.constructor as new (details: ApiError['details'], options: { hint: string }) => ApiError;
+  return new Refusal(error.details, { hint: 'the service refused the key, so nothing was stored; check it and run `csafe auth login` again' });
+}
+
+/** The stored key is used only when neither of these is set; say so now rather than let a later 401 puzzle the user. */
+function warnOfOverrides(ctx: Context, profile: string): void {
+  const overriding = [
+    ['--api-key', ctx.flags.apiKey],
+    ['CSAFE_API_KEY', ctx.env.CSAFE_API_KEY],
+  ].filter(([, value]) => value !== undefined && value !== '');
+  for (const [name] of overriding) ctx.io.warn(`warning: ${name} is set and overrides the stored key; unset it to use the key of profile "${profile}"`);
 }

@@ -12,7 +12,7 @@ export function registerAuthLogout(group: Command, app: App): void {
 }
 
 export async function authLogoutRun(ctx: Context): Promise<void> {
-  const profile = ctx.profileName();
+  const profile = await ctx.profileName();
   const store = await ctx.config();
   if (store.profile(profile).api_key === undefined) {
     ctx.io.note(`no API key was stored in profile "${profile}"; nothing to remove`);

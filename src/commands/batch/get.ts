@@ -23,7 +23,7 @@ Counts: batch_count, success_count, pending_count, error_count, cancelled_count.
       'csafe batch get bat_123 --wait --timeout 10m --download results.csv',
       'csafe batch get bat_123 --json | jq .success_count',
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const [batchId] = positional(command) as [string];

@@ -4,9 +4,10 @@ import { mapInOrder } from '../../core/concurrency.js';
 import type { HttpClient } from '../../core/http.js';
 import { stopsTheRun } from '../../core/errors.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
-import { toNdjsonLine } from '../../core/output.js';
+import { countOf, toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
 import { inputSource, readRecords } from '../../core/readers.js';
+import { formatShard, shardedName, shardRecords } from '../../core/shard.js';
 import { startSpinner } from '../../core/spinner.js';
 import type { ContentRequest } from '../../schemas/content.js';
 import { describeProblemWith } from '../../schemas/issues.js';
@@ -36,11 +37,13 @@ const describeLineProblem = describeProblemWith({
  */
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
   const source = inputSource(path, ctx.io.stdin, ctx.signal);
-  const failed = new FailedFile(options.failed ?? defaultFailedPath('classify', ctx.now()));
+  const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('classify', options.shard), ctx.now()));
   const http = await ctx.http();
   const spinner = await startSpinner(ctx.io, 'Classifying…');
-  const counts = { classified: 0, failed: 0, flagged: 0 };
-  const jobs = toJobs(readRecords(source, { jsonLines: true }), defaultUserId, options);
+  const counts = { classified: 0, failed: 0, flagged: 0, otherShards: 0 };
+  // Sharded by line number: every line has one, so each worker reports the problems of its own lines only.
+  const lines = shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, counts);
+  const jobs = toJobs(lines, defaultUserId, options);
   try {
     for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, (job) => classifyJob(job, options, http))) {
       if (outcome.ok) {
@@ -60,8 +63,9 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
     spinner.stop();
     await failed.close();
   }
+  const otherShards = options.shard === undefined ? '' : `; ${countOf(counts.otherShards, 'line')} of other shards (--shard ${formatShard(options.shard)})`;
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
-  ctx.io.note(`classified ${counts.classified} lines${failedNote}`);
+  ctx.io.note(`classified ${counts.classified} lines${otherShards}${failedNote}`);
   return batchOutcome('classify --batch', { sent: counts.classified, failed: counts.failed, flagged: counts.flagged });
 }
 

@@ -13,8 +13,8 @@ export function registerClassify(program: Command, app: App): void {
   const verb = program
     .command('classify')
     .description('Classify text and images synchronously (POST /v1/content)')
-    .argument('[files...]', 'text files and images (PNG, JPEG, GIF, WebP); `-` reads stdin')
-    .option('--text <text>', 'text to classify (repeatable)', collect)
+    .argument('[files...]', 'text files and images (PNG, JPEG, GIF, WebP); `-` reads stdin; an empty file is refused (exit 2)')
+    .option('--text <text>', 'text to classify (repeatable); empty or only white space is refused (exit 2)', collect)
     .option('--user-id <id>', 'stable identifier of the user (default: config user_id)')
     .option('--content-id <id>', 'your identifier for the content')
     .option('--metadata <key=value|@file.json>', 'metadata (repeatable), at most 8 KB serialized', collect)
@@ -22,20 +22,24 @@ export function registerClassify(program: Command, app: App): void {
     .option('--fail-on <decision>', 'exit 4 when any label reaches match, or review (review includes match)')
     .option('--batch <file.jsonl>', 'classify each line of a JSONL file (`-` for stdin); results as NDJSON')
     .addOption(classifyBatchFlags.concurrency.option)
-    .addOption(classifyBatchFlags.failed.option);
+    .addOption(classifyBatchFlags.failed.option)
+    .addOption(classifyBatchFlags.shard.option);
   addHelpSections(verb, {
     examples: [
       'csafe classify post.txt photo.jpg --user-id u1',
       `csafe classify --text "hello" --user-id u1 --json | jq '.labels[] | select(.decision=="match")'`,
-      'csafe classify --batch examples/items.jsonl --concurrency 8 --user-id u1 > results.ndjson',
+      'csafe classify --batch examples/items.jsonl --user-id u1 --shard 0/2 > results-0.ndjson',
     ],
-    environment: [...SERVICE_VARIABLES, 'CSAFE_USER_ID'],
+    environment: [...SERVICE_VARIABLES, 'CSAFE_USER_ID', 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(classifyOptionsSchema, command.opts());
       const [files] = positional(command) as [string[]];
       const userId = options.userId ?? (await ctx.settings()).userId?.value;
-      if (options.batch === undefined) return classifyFiles(ctx, files, options, userId);
+      if (options.batch === undefined) {
+        if (options.shard !== undefined) throw new UsageError('--shard splits the lines of a --batch file between workers: give --batch FILE');
+        return classifyFiles(ctx, files, options, userId);
+      }
       if (files.length > 0 || options.text.length > 0) throw new UsageError('--batch takes no files or --text');
       return classifyBatch(ctx, options.batch, options, userId);
     }));

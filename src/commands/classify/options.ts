@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { batchFlags } from '../../core/options.js';
+import { shardFlag } from '../../core/shard.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 
 export const classifyBatchFlags = {
   concurrency: batchFlags.concurrency(' with --batch'),
   failed: batchFlags.failed('with --batch: append failed lines here', 'classify'),
+  shard: shardFlag('the lines', 'with --batch: '),
 };
 
 export const classifyOptionsSchema = z.object({
@@ -17,6 +19,7 @@ export const classifyOptionsSchema = z.object({
   batch: z.string().optional(),
   concurrency: classifyBatchFlags.concurrency.schema,
   failed: classifyBatchFlags.failed.schema,
+  shard: classifyBatchFlags.shard.schema,
 });
 
 export type ClassifyOptions = z.infer<typeof classifyOptionsSchema>;

@@ -27,13 +27,22 @@ export async function partsFromFiles(paths: readonly string[], stdin: Readable, 
     if (text === undefined) {
       throw new InputError(`${origin}: neither UTF-8 text nor a PNG, JPEG, GIF or WebP image`);
     }
+    refuseBlankText(origin, text, 'text or a PNG, JPEG, GIF or WebP image');
     parts.push({ origin, part: { type: 'text', text, key } });
   }
   return parts;
 }
 
-export const partsFromTexts = (texts: readonly string[]): SourcedPart[] =>
-  texts.map((text) => ({ origin: '--text', part: { type: 'text', text } }));
+export function partsFromTexts(texts: readonly string[]): SourcedPart[] {
+  for (const text of texts) refuseBlankText('--text', text, 'the text to classify');
+  return texts.map((text) => ({ origin: '--text', part: { type: 'text', text } }));
+}
+
+/** Empty text, or only white space, gives the classifier nothing to judge: most likely the wrong file or an unset variable. */
+function refuseBlankText(origin: string, text: string, expected: string): void {
+  if (text.trim() !== '') return;
+  throw new InputError(`${origin}: ${text === '' ? 'is empty' : 'holds only white space'}, expected ${expected}; nothing was sent`);
+}
 
 /** The flag a top-level request field comes from, for problems that concern no file. */
 const FLAG_OF_FIELD: Record<string, string> = { user_id: '--user-id', content_id: '--content-id', metadata: '--metadata' };

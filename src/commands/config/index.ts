@@ -11,7 +11,10 @@ import { addGroupHelpSections, addHelpSections, PROFILE_VARIABLES } from '../../
 const shown = (profile: Profile) => (profile.api_key ? { ...profile, api_key: maskKey(profile.api_key) } : profile);
 
 export function registerConfig(program: Command, app: App): void {
-  const group = program.command('config').description(`Profile settings: ${CONFIG_KEYS.join(', ')}`);
+  const group = program
+    .command('config')
+    .description(`Profile settings: ${CONFIG_KEYS.join(', ')}`)
+    .addHelpText('after', '\nThe profile is --profile, else CSAFE_PROFILE, else "default". get, unset and list refuse a profile\nthe config file does not hold (exit 2, listing those it does); set creates it.');
   addGroupHelpSections(group);
 
   addHelpSections(group.command('get').description('Print one setting of the profile (api_key is masked)').argument('<key>'), {
@@ -20,10 +23,17 @@ export function registerConfig(program: Command, app: App): void {
   })
     .action(app.action((ctx, command) => configGetRun(ctx, positional(command)[0] as string)));
 
-  addHelpSections(group.command('set').description('Set one setting of the profile').argument('<key>').argument('<value>'), {
-    examples: ['csafe config set user_id u1', 'csafe config set output json', 'csafe --profile staging config set base_url https://csafe.staging.example.com'],
-    environment: PROFILE_VARIABLES,
-  })
+  addHelpSections(
+    group
+      .command('set')
+      .description('Set one setting of the profile, creating the profile if it is new; the value is checked as its flag would check it')
+      .argument('<key>')
+      .argument('<value>'),
+    {
+      examples: ['csafe config set user_id u1', 'csafe config set output json', 'csafe --profile staging config set base_url https://csafe.staging.example.com'],
+      environment: PROFILE_VARIABLES,
+    },
+  )
     .action(app.action((ctx, command) => configSetRun(ctx, ...(positional(command) as [string, string]))));
 
   addHelpSections(
@@ -42,7 +52,7 @@ export function registerConfig(program: Command, app: App): void {
 /** Prints the value; exit 1, printing nothing, when the profile does not hold the key. */
 export async function configGetRun(ctx: Context, rawKey: string): Promise<Outcome | void> {
   const key = assertConfigKey(rawKey);
-  const value = shown((await ctx.config()).profile(ctx.profileName()))[key];
+  const value = shown((await ctx.config()).profile(await ctx.profileName()))[key];
   if (value === undefined) return { kind: 'notSet' };
   await ctx.io.out(value + '\n');
 }
@@ -51,15 +61,19 @@ export async function configSetRun(ctx: Context, rawKey: string, value: string):
   const key = assertConfigKey(rawKey);
   if (key === 'api_key') throw new UsageError('use `csafe auth login` to store a key (it keeps the key out of shell history)');
   checkConfigValue(key, value);
-  (await ctx.config()).set(ctx.profileName(), key, value);
+  const profile = await ctx.profileName({ creating: true });
+  const store = await ctx.config();
+  const created = !store.hasProfile(profile);
+  store.set(profile, key, value);
+  if (created) ctx.io.note(`Created profile "${profile}" in ${store.path}`);
 }
 
 export async function configUnsetRun(ctx: Context, rawKey: string): Promise<void> {
   const key = assertConfigKey(rawKey);
-  (await ctx.config()).unset(ctx.profileName(), key);
+  (await ctx.config()).unset(await ctx.profileName(), key);
 }
 
 export async function configListRun(ctx: Context): Promise<void> {
-  const profile = shown((await ctx.config()).profile(ctx.profileName()));
+  const profile = shown((await ctx.config()).profile(await ctx.profileName()));
   await printResult(ctx.io, ctx.flagOutputFormat(), profile, () => renderRecord(profile, ctx.io));
 }

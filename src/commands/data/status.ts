@@ -24,7 +24,7 @@ a summary (status, data_count, data_url, …); --json prints the record as the s
       'csafe data status listings req_123 --wait --timeout 30m',
       "csafe data status listings req_123 --json | jq '.data[].output.labels'",
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const [namespace, requestId] = positional(command) as [string, string];

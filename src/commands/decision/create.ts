@@ -38,7 +38,7 @@ its status, result and labels (--json: the decision as the service returned it, 
       `csafe decision create --type text --content '{"text":"see you"}' --metadata source=app --wait`,
       'csafe decision create --type listing --content @examples/listing.json --json',
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const options = command.opts() as { type?: string; content?: string; metadata?: string[]; wait?: boolean; timeout?: string };

@@ -21,7 +21,7 @@ came), then its labels as a table: name, applied, explanation. --json prints it 
       'csafe decision get dec_123 --wait',
       "csafe decision get dec_123 --json | jq '.labels[] | select(.applied)'",
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const [decisionId] = positional(command) as [string];

@@ -54,7 +54,7 @@ has expired, a new import is created and the old one's id named on stderr.`);
       'cat examples/records.jsonl | csafe import create - --json',
       'csafe import create examples/records.jsonl --wait --timeout 10m --json | jq -r .import_status',
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const [path] = positional(command) as [string];
@@ -79,7 +79,7 @@ export async function importCreateRun(ctx: Context, path: string, options: Impor
 
 /** Checks every line, then creates the import and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
 async function uploadInput(ctx: Context, path: string): Promise<ExpiringUpload<ImportCreated>> {
-  const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
+  const input = await rereadableInput(path, ctx.io, ctx.signal);
   try {
     const file = { path: input.path, size: await regularFileSize(input.source.name, input.path) };
     await checkEveryLine(input.source, ctx.io, ctx.signal, IMPORT_LINES);

@@ -23,7 +23,7 @@ service sends is shown as it comes. --json prints the import as the service retu
       'csafe import get imp_123 --wait --timeout 10m',
       'csafe import get imp_123 --json | jq -r .import_status',
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const [importId] = positional(command) as [string];

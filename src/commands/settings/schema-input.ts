@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { InputError } from '../../core/errors.js';
 import { decodeText, readBoundedInput } from '../../core/input-files.js';
 import { lineOfPath, parseJsonAt } from '../../core/json-position.js';
 import { fieldDefinitionSchema, settingsRequestSchema, type FieldDefinition, type NamespaceSchema } from '../../schemas/data.js';
@@ -27,7 +28,8 @@ export async function readSchemaFile(path: string, stdin: Readable, signal?: Abo
   const name = path === '-' ? 'stdin' : path;
   const text = decodeText(await readBoundedInput(path, stdin, MAX_SCHEMA_BYTES, signal));
   if (text === undefined) return { problems: [`${name}: is not UTF-8 text`] };
-  if (text.trim() === '') return { problems: [`${name}: is empty, expected a JSON object mapping field names to definitions`] };
+  // Not one problem among others: an empty file is most likely the wrong file, said in one line.
+  if (text.trim() === '') throw new InputError(`${name}: is empty, expected a JSON object mapping field names to definitions; nothing was sent`);
   const parsed = parseJsonAt(text, 1);
   if ('error' in parsed) return { problems: [`${name}:${parsed.line}: ${parsed.error}`] };
   const body = isRequestBody(parsed.value);

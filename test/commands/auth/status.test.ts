@@ -65,14 +65,12 @@ test('auth status with no key anywhere prints the status, warns and exits 3', as
   assert.equal(run.stderr(), 'no API key configured: run `csafe auth login` or set CSAFE_API_KEY\n');
 });
 
-test('auth status --profile typo reports that profile (nothing checks that it exists) and the key from the environment', async (t) => {
+test('auth status --profile typo is a usage error listing the profiles, even with a key in the environment', async (t) => {
   const run = await commandTest(t, { flags: { json: true, profile: 'typo' } });
   writeProfiles(run, { default: { api_key: STORED_KEY } });
 
-  assert.equal(await exitCodeOf(authStatusRun(run.ctx)), ExitCode.ok);
-
-  const shown = JSON.parse(run.stdout()) as Record<string, string>;
-  assert.deepEqual([shown.profile, shown.api_key_source], ['typo', 'env']);
+  await assert.rejects(authStatusRun(run.ctx), { constructor: UsageError, message: 'unknown profile "typo" (from --profile); the profiles are: default' });
+  assert.equal(run.stdout(), '');
 });
 
 test('auth status -o table in a pipe prints tab-separated field/value lines', async (t) => {

@@ -37,9 +37,22 @@ test('config get of a key the profile does not hold prints nothing and exits 1 (
   assert.equal(run.stdout() + run.stderr(), '');
 });
 
-test('config get --profile typo reads an empty profile: nothing printed, exit 1, no error', async (t) => {
+test('config get --profile typo is a usage error listing the profiles (not an empty profile), from the flag or CSAFE_PROFILE', async (t) => {
   const run = await commandTest(t, { flags: { profile: 'typo' } });
-  writeProfiles(run, { default: { timeout: '30s' } });
+  writeProfiles(run, { default: { timeout: '30s' }, staging: {} });
+  await assert.rejects(configGetRun(run.ctx, 'timeout'), {
+    constructor: UsageError,
+    message: 'unknown profile "typo" (from --profile); the profiles are: default, staging',
+    hint: 'create it with `csafe --profile typo auth login` or `csafe --profile typo config set <key> <value>`',
+  });
+
+  const fromEnv = await commandTest(t, { env: { CSAFE_PROFILE: 'typo' } });
+  await assert.rejects(configGetRun(fromEnv.ctx, 'timeout'), { constructor: UsageError, message: 'unknown profile "typo" (from CSAFE_PROFILE); the profiles are: default' });
+  assert.equal(run.stdout() + fromEnv.stdout(), '');
+});
+
+test('config get of the default profile with no config file at all is no error: the setting is not set (exit 1)', async (t) => {
+  const run = await commandTest(t, { flags: { profile: 'default' } });
 
   assert.equal(await exitCodeOf(configGetRun(run.ctx, 'timeout')), ExitCode.failure);
 

@@ -45,8 +45,12 @@ test('config list on a terminal draws a bordered table', async (t) => {
   assert.ok(!stdout.includes(PROFILE.api_key));
 });
 
-test('config list --profile typo prints an empty profile', async (t) => {
-  assert.equal(await listed(t, { flags: { profile: 'typo', json: true } }), '{}\n');
+test('config list --profile typo is a usage error listing the profiles', async (t) => {
+  const run = await commandTest(t, { flags: { profile: 'typo', json: true } });
+  writeProfiles(run, { default: PROFILE, staging: { timeout: '5m' } });
+
+  await assert.rejects(configListRun(run.ctx), { constructor: UsageError, message: 'unknown profile "typo" (from --profile); the profiles are: default, staging' });
+  assert.equal(run.stdout(), '');
 });
 
 test('config list keeps working while the profile holds a bad output value (the format comes from flags alone)', async (t) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { configSetRun } from '../../../src/commands/config/index.js';
 import { ExitCode, UsageError } from '../../../src/core/errors.js';
-import { storedConfig, writeProfiles } from '../../helpers/config-file.js';
+import { configFile, storedConfig, writeProfiles } from '../../helpers/config-file.js';
 import { commandTest, exitCodeOf } from '../../helpers/context.js';
 
 // No test declares a request: config commands never talk to the service, and strict mode fails on any request.
@@ -25,13 +25,15 @@ test('config set replaces one setting, keeps the others and the other profiles, 
   assert.deepEqual(storedConfig(run), { profiles: { default: { timeout: '2m', output: 'json' }, staging: { timeout: '5m' } }, mode: 0o600 });
 });
 
-test('config set --profile typo creates that profile (nothing checks the name) and leaves default alone', async (t) => {
-  const run = await commandTest(t, { flags: { profile: 'typo' } });
+test('config set --profile NEW creates that profile, says so on stderr, and leaves default alone', async (t) => {
+  const run = await commandTest(t, { flags: { profile: 'staging' } });
   writeProfiles(run, { default: { base_url: 'https://service.example' } });
 
   assert.equal(await exitCodeOf(configSetRun(run.ctx, 'base_url', 'https://other.example')), ExitCode.ok);
+  assert.equal(await exitCodeOf(configSetRun(run.ctx, 'user_id', 'u1')), ExitCode.ok);
 
-  assert.deepEqual(storedConfig(run)?.profiles, { default: { base_url: 'https://service.example' }, typo: { base_url: 'https://other.example' } });
+  assert.deepEqual(storedConfig(run)?.profiles, { default: { base_url: 'https://service.example' }, staging: { base_url: 'https://other.example', user_id: 'u1' } });
+  assert.equal(run.stderr(), `Created profile "staging" in ${configFile(run)}\n`, 'said once, when it was created');
 });
 
 test('config set accepts each key\'s valid values as its flag would (plain http:// is checked when used, not here)', async (t) => {

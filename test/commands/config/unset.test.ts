@@ -17,13 +17,22 @@ test('config unset removes one setting of the profile, keeps the rest, and narro
   assert.equal(run.stdout() + run.stderr(), '');
 });
 
-test('config unset of a key the profile does not hold succeeds; --profile typo leaves an empty profile behind', async (t) => {
-  const run = await commandTest(t, { flags: { profile: 'typo' } });
-  writeProfiles(run, { default: { timeout: '30s' } });
+test('config unset of a key the profile does not hold succeeds', async (t) => {
+  const run = await commandTest(t, { flags: { profile: 'staging' } });
+  writeProfiles(run, { default: { timeout: '30s' }, staging: {} });
 
   assert.equal(await exitCodeOf(configUnsetRun(run.ctx, 'timeout')), ExitCode.ok);
 
-  assert.deepEqual(storedConfig(run)?.profiles, { default: { timeout: '30s' }, typo: {} });
+  assert.deepEqual(storedConfig(run)?.profiles, { default: { timeout: '30s' }, staging: {} });
+});
+
+test('config unset --profile typo is a usage error listing the profiles, and changes nothing', async (t) => {
+  const run = await commandTest(t, { flags: { profile: 'typo' } });
+  writeProfiles(run, { default: { timeout: '30s' } });
+
+  await assert.rejects(configUnsetRun(run.ctx, 'timeout'), { constructor: UsageError, message: 'unknown profile "typo" (from --profile); the profiles are: default' });
+
+  assert.deepEqual(storedConfig(run), { profiles: { default: { timeout: '30s' } }, mode: 0o644 });
 });
 
 test('config unset of an unknown key is a usage error and changes nothing', async (t) => {

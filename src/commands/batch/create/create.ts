@@ -35,7 +35,7 @@ expired upload address is replaced by a new batch.`);
       'csafe batch create --type text examples/reviews.csv --json | jq -r .batch_id',
       'cat examples/reviews.csv | csafe batch create --type text - --wait --timeout 10m',
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const [path] = positional(command) as [string];
@@ -57,7 +57,7 @@ export async function batchCreateRun(ctx: Context, type: string, path: string, o
 
 /** Checks the CSV, creates the batch and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
 async function sendCsv(ctx: Context, type: string, path: string) {
-  const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
+  const input = await rereadableInput(path, ctx.io, ctx.signal);
   try {
     const rows = await checkBatchCsv(input.source, ctx.io, ctx.signal);
     const file = { path: input.path, size: await regularFileSize(input.source.name, input.path) };

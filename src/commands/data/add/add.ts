@@ -6,7 +6,9 @@ import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import type { IOStreams } from '../../../core/io.js';
 import { parseOptions } from '../../../core/options.js';
 import { countOf, printResult, renderTable, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
+import type { JsonRecord } from '../../../core/json-position.js';
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
+import { formatShard, shardedName, shardRecords } from '../../../core/shard.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { rereadableInput } from '../../../core/spool.js';
 import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
@@ -29,6 +31,7 @@ export function registerDataAdd(group: Command, app: App): void {
     .addOption(addBatchFlags.batchSize.option)
     .addOption(addBatchFlags.maxBatchBytes.option)
     .addOption(addBatchFlags.concurrency.option)
+    .addOption(addBatchFlags.shard.option)
     .option('--checkpoint <file>', 'record the objects the service accepted here; a re-run of the same command sends only the rest')
     .addOption(addBatchFlags.failed.option)
     .addOption(addBatchFlags.skipInvalid.option)
@@ -41,14 +44,17 @@ service accepts it (one JSON line each in a pipe, a table at the end on a termin
 one per object instead, at the end. With --checkpoint, a batch that failed is not done: the same
 command run again sends it (and everything not yet accepted), skipping what was. Exit codes: 0 all added, 1 a request ended failed (or nothing could be
 sent), 2 invalid input (nothing sent), 5 some batches failed (written to the failed file),
-124 --wait timed out, 130 interrupted (the pending request ids are printed).`);
+124 --wait timed out, 130 interrupted (the pending request ids are printed).
+
+With --shard i/n, only the objects whose id hashes to shard i are sent: n workers given 0/n …
+n-1/n add the file exactly once between them. A checkpoint belongs to one shard.`);
   addHelpSections(verb, {
     examples: [
       'csafe data add listings items.jsonl --wait',
       'csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl',
-      'csafe data add listings items.jsonl --wait --timeout 10m -o ndjson',
+      'csafe data add listings items.jsonl --shard 1/4 --checkpoint state-1.json',
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(addOptionsSchema, command.opts());
@@ -64,7 +70,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   const format = await ctx.outputFormat(options.wait ? 'table' : 'ndjson');
   const checkFirst = options.skipInvalid === undefined;
   // Read twice (checked in full before anything is sent), or fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
-  const input = checkFirst || options.checkpoint !== undefined ? await rereadableInput(path, ctx.io.stdin, ctx.signal) : undefined;
+  const input = checkFirst || options.checkpoint !== undefined ? await rereadableInput(path, ctx.io, ctx.signal) : undefined;
   const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
   try {
     if (checkFirst) {
@@ -91,11 +97,11 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
 
 async function addObjects(ctx: Context, namespace: string, input: { source: InputSource; path: string }, options: AddOptions, format: OutputFormat) {
   const { source } = input;
-  const failed = new FailedFile(options.failed ?? defaultFailedPath('data-add', ctx.now()));
+  const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('data-add', options.shard), ctx.now()));
   const invalid = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const checkpoint = options.checkpoint === undefined
     ? undefined
-    : await AddCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, namespace, now: () => ctx.now() });
+    : await AddCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, namespace, shard: options.shard, now: () => ctx.now() });
   const streamed = !options.wait && format === 'ndjson';
   const progress = await startSpinner(ctx.io, 'Adding objects…');
   const delivery: AddDelivery = {
@@ -115,10 +121,11 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
       await checkpoint?.saveIfDue();
     },
   };
-  const sorting: Sorting = { checkpoint, skipped: 0 };
+  const sorting: Sorting = { checkpoint, skipped: 0, otherShards: 0 };
   let completed = false;
   try {
-    await deliverObjects(validRecords(numbered(checkObjects(readRecords(source), options.maxBatchBytes), sorting), source.name, ctx.io, invalid), delivery);
+    const records = shardRecords(readRecords(source), options.shard, objectKey, sorting);
+    await deliverObjects(validRecords(numbered(checkObjects(records, options.maxBatchBytes), sorting), source.name, ctx.io, invalid), delivery);
     completed = true;
   } finally {
     progress.stop();
@@ -133,8 +140,9 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
   }
   const sent = delivery.accepted.reduce((total, r) => total + r.objects, 0);
   const skipped = sorting.skipped > 0 ? `; ${countOf(sorting.skipped, 'object')} skipped by checkpoint` : '';
+  const otherShards = options.shard === undefined ? '' : `; ${countOf(sorting.otherShards, 'object')} of other shards (--shard ${formatShard(options.shard)})`;
   const invalidNote = invalid?.count ? `; ${countOf(invalid.count, 'invalid record')} written to ${invalid.path}` : '';
-  ctx.io.note(`added ${countOf(sent, 'object')} to ${namespace} in ${countOf(delivery.accepted.length, 'request')}${skipped}${invalidNote}`);
+  ctx.io.note(`added ${countOf(sent, 'object')} to ${namespace} in ${countOf(delivery.accepted.length, 'request')}${skipped}${otherShards}${invalidNote}`);
   if (failed.count > 0) {
     const resend = options.checkpoint ? 'run the same command again to send them' : `resend them with \`csafe data add ${namespace} ${failed.path}\``;
     ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: ${resend}`);
@@ -158,9 +166,20 @@ interface Sorting {
   /** Records in requests an earlier run had accepted are not sent again. */
   checkpoint?: AddCheckpoint;
   skipped: number;
+  /** --shard: objects other workers send. */
+  otherShards: number;
 }
 
-/** Records numbered by their position among all records of the input, less those the checkpoint says were accepted. */
+/** An object is sharded by its id; a record without a string id is invalid, and reported by every shard. */
+const objectKey = (record: JsonRecord) => {
+  const id = 'value' in record ? (record.value as { id?: unknown } | null)?.id : undefined;
+  return typeof id === 'string' ? `id:${id}` : undefined;
+};
+
+/**
+ * Records numbered by their position among the records of the input (of its shard, with
+ * --shard), less those the checkpoint says were accepted.
+ */
 async function* numbered(objects: AsyncIterable<CheckedRecord>, sorting: Sorting): AsyncGenerator<CheckedRecord & { position: number }> {
   let position = 0;
   for await (const object of objects) {

@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { CheckpointFile, type CheckpointScope } from '../../../core/checkpoint-file.js';
 import { UsageError } from '../../../core/errors.js';
+import { assertCheckpointShard, formatShard, type Shard } from '../../../core/shard.js';
 
 const rangeSchema = z.tuple([z.number().int().min(1), z.number().int().min(1)]);
 type Range = z.infer<typeof rangeSchema>;
 
 const progressSchema = z.object({
   namespace: z.string(),
-  /** Records (by position among all records of the input, from 1) in requests the service accepted: sorted, disjoint [first, last] ranges. */
+  /** The `--shard i/n` it was written for, null without (and in checkpoints written before --shard existed). */
+  shard: z.string().nullable().default(null),
+  /** Records (by position among the records of the input, of its shard with --shard; from 1) in requests the service accepted: sorted, disjoint [first, last] ranges. */
   acknowledged: z.array(rangeSchema),
 });
 type Progress = z.infer<typeof progressSchema>;
@@ -20,13 +23,14 @@ type Progress = z.infer<typeof progressSchema>;
 export class AddCheckpoint {
   private constructor(private readonly file: CheckpointFile<Progress>) {}
 
-  static async open(scope: CheckpointScope & { namespace: string }): Promise<AddCheckpoint> {
+  static async open(scope: CheckpointScope & { namespace: string; shard?: Shard }): Promise<AddCheckpoint> {
     const file = await CheckpointFile.open<Progress>(scope, {
       what: 'a csafe data add checkpoint',
       schema: progressSchema,
-      fresh: () => ({ namespace: scope.namespace, acknowledged: [] }),
+      fresh: () => ({ namespace: scope.namespace, shard: formatShard(scope.shard), acknowledged: [] }),
       check: (existing, hint) => {
         if (existing.namespace !== scope.namespace) throw new UsageError(`${scope.path} was written for namespace ${existing.namespace}, not ${scope.namespace}`, { hint });
+        assertCheckpointShard(scope.path, existing.shard, scope.shard, hint);
       },
     });
     return new AddCheckpoint(file);

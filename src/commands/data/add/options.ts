@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { batchFlags } from '../../../core/options.js';
+import { shardFlag } from '../../../core/shard.js';
 
 export const addBatchFlags = {
   batchSize: batchFlags.batchSize('objects'),
   /** Under the service's 6 MB request limit, with room to spare. */
   maxBatchBytes: batchFlags.maxBatchBytes(5_000_000),
   concurrency: batchFlags.concurrency(),
+  shard: shardFlag('the objects'),
   failed: batchFlags.failed('append objects of batches that could not be sent', 'data-add'),
   skipInvalid: batchFlags.skipInvalid('send the valid objects; append each invalid record here as {line, error, record}'),
 };
@@ -14,6 +16,7 @@ export const addOptionsSchema = z.object({
   batchSize: addBatchFlags.batchSize.schema,
   maxBatchBytes: addBatchFlags.maxBatchBytes.schema,
   concurrency: addBatchFlags.concurrency.schema,
+  shard: addBatchFlags.shard.schema,
   checkpoint: z.string().min(1).optional(),
   failed: addBatchFlags.failed.schema,
   skipInvalid: addBatchFlags.skipInvalid.schema,

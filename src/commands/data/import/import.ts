@@ -2,9 +2,8 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import type { Context } from '../../../context.js';
 import { checkEveryLine, type LineCheck } from '../../../core/checked-records.js';
-import { InputError } from '../../../core/errors.js';
 import { parseOptions } from '../../../core/options.js';
-import { regularFileSize } from '../../../core/readers.js';
+import { refuseEmptyRecords, regularFileSize } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
 import type { UploadFile } from '../../../core/upload.js';
 import { positional, type App, type Outcome } from '../../app.js';
@@ -56,7 +55,7 @@ address is replaced by a new import request. The per-request timeout goes before
       'zcat dump.jsonl.gz | csafe data import listings - --no-validate',
       'csafe data import listings dump.jsonl --wait --timeout 30m --json | jq .data_count',
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const [namespace, path] = positional(command) as [string, string];
@@ -82,12 +81,12 @@ export async function importRun(ctx: Context, namespace: string, path: string, o
 
 /** Validates (unless told not to) and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
 async function uploadInput(ctx: Context, namespace: string, path: string, validate: boolean): Promise<ImportedFile> {
-  const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
+  const input = await rereadableInput(path, ctx.io, ctx.signal);
   try {
     const { source } = input;
     const file: UploadFile = { path: input.path, size: await regularFileSize(source.name, input.path) };
     if (validate) await checkEveryLine(source, ctx.io, ctx.signal, DATA_LINES);
-    else if (file.size === 0) throw new InputError(`${source.name}: is empty, expected at least one JSON record`);
+    else await refuseEmptyRecords(source);
     return await importFile({ http: await ctx.http(), io: ctx.io, now: () => ctx.now() }, namespace, file);
   } finally {
     await input.remove();

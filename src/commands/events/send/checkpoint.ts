@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CheckpointFile, type CheckpointScope } from '../../../core/checkpoint-file.js';
-import { UsageError } from '../../../core/errors.js';
+import { assertCheckpointShard, formatShard, type Shard } from '../../../core/shard.js';
 import { SLOT_COUNT } from './placement.js';
 
 const progressSchema = z.object({
@@ -24,16 +24,12 @@ export class Checkpoint {
 
   private constructor(private readonly file: CheckpointFile<Progress>) {}
 
-  static async open(scope: CheckpointScope & { shard: string | null }, intervalMs?: number): Promise<Checkpoint> {
+  static async open(scope: CheckpointScope & { shard: Shard | undefined }, intervalMs?: number): Promise<Checkpoint> {
     const file = await CheckpointFile.open<Progress>(scope, {
       what: 'a csafe events checkpoint',
       schema: progressSchema,
-      fresh: () => ({ shard: scope.shard, slots: SLOT_COUNT, settled: {} }),
-      check: (existing, hint) => {
-        if (existing.shard !== scope.shard) {
-          throw new UsageError(`${scope.path} was written for --shard ${existing.shard ?? '(none)'}, not ${scope.shard ?? '(none)'}`, { hint });
-        }
-      },
+      fresh: () => ({ shard: formatShard(scope.shard), slots: SLOT_COUNT, settled: {} }),
+      check: (existing, hint) => assertCheckpointShard(scope.path, existing.shard, scope.shard, hint),
     }, intervalMs);
     return new Checkpoint(file);
   }

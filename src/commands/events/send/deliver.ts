@@ -3,13 +3,14 @@ import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
 import type { FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import type { IOStreams } from '../../../core/io.js';
+import { inShard } from '../../../core/shard.js';
 import { runLanes } from '../../../core/lanes.js';
 import type { Spinner } from '../../../core/spinner.js';
 import type { CheckedRecord } from './checked.js';
 import { problemLines } from './checked.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { SendOptions } from './options.js';
-import { inShard, partitionOf, placementOf, withIdempotencyKey } from './placement.js';
+import { partitionOf, placementOf, withIdempotencyKey } from './placement.js';
 import type { Tally } from './summary.js';
 
 /** An event on its way: where it came from, which partition it keeps order in, and the exact text sent. */
@@ -77,7 +78,7 @@ async function* outgoing(records: AsyncIterable<CheckedRecord>, delivery: Delive
     tally.valid++;
     const partition = partitionOf(record.event);
     const placement = placementOf(partition);
-    if (!inShard(placement, options.shard)) {
+    if (!inShard(placement.shardHash, options.shard)) {
       tally.other_shards++;
       continue;
     }

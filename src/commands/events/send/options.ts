@@ -1,15 +1,6 @@
 import { z } from 'zod';
 import { batchFlags } from '../../../core/options.js';
-import type { Shard } from './placement.js';
-
-const shardSchema = z
-  .string()
-  .regex(/^\d+\/\d+$/, { error: 'expected i/n, e.g. 3/16 (worker i of n, counted from 0)' })
-  .transform((text, ctx): Shard => {
-    const [index, total] = text.split('/').map(Number) as [number, number];
-    if (total < 1 || index >= total) ctx.addIssue({ code: 'custom', message: `expected 0 <= i < n, got ${text}` });
-    return { index, count: total };
-  });
+import { shardFlag } from '../../../core/shard.js';
 
 export const sendBatchFlags = {
   failed: batchFlags.failed('append events that could not be sent, as sent', 'events'),
@@ -17,6 +8,7 @@ export const sendBatchFlags = {
   batchSize: batchFlags.batchSize('events'),
   maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
   concurrency: batchFlags.concurrency('; events of one user always share one'),
+  shard: shardFlag('the users'),
 };
 
 export const sendOptionsSchema = z.object({
@@ -30,9 +22,7 @@ export const sendOptionsSchema = z.object({
   batchSize: sendBatchFlags.batchSize.schema,
   maxBatchBytes: sendBatchFlags.maxBatchBytes.schema,
   concurrency: sendBatchFlags.concurrency.schema,
-  shard: shardSchema.optional(),
+  shard: sendBatchFlags.shard.schema,
 });
 
 export type SendOptions = z.infer<typeof sendOptionsSchema>;
-
-export const formatShard = (shard: Shard | undefined) => (shard === undefined ? null : `${shard.index}/${shard.count}`);

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { keyDigest, shardHashOf } from '../../../core/shard.js';
 
 /**
  * Checkpoint progress is kept per slot, not per user: a file of a million users still gives a
@@ -27,17 +28,9 @@ export interface Placement {
 }
 
 export function placementOf(partition: string): Placement {
-  const digest = hash('sha256', partition, 'buffer');
-  return { slot: digest.readUInt32BE(0) % SLOT_COUNT, shardHash: digest.readUInt32BE(4) };
+  const digest = keyDigest(partition);
+  return { slot: digest.readUInt32BE(0) % SLOT_COUNT, shardHash: shardHashOf(digest) };
 }
-
-export interface Shard {
-  index: number;
-  count: number;
-}
-
-export const inShard = (placement: Placement, shard: Shard | undefined) =>
-  shard === undefined || placement.shardHash % shard.count === shard.index;
 
 /** JSON with object keys sorted at every level, so equal events give equal text whatever their key order. */
 export function canonicalJson(value: unknown): string {

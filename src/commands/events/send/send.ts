@@ -4,13 +4,14 @@ import { AuthenticationError, InterruptedError, PermissionDeniedError } from '..
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import { parseOptions } from '../../../core/options.js';
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
+import { shardedName } from '../../../core/shard.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { rereadableInput } from '../../../core/spool.js';
 import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
 import { checkRecords } from './checked.js';
 import { Checkpoint } from './checkpoint.js';
 import { deliver, queueBatch, type Delivery } from './deliver.js';
-import { formatShard, sendBatchFlags, sendOptionsSchema, type SendOptions } from './options.js';
+import { sendBatchFlags, sendOptionsSchema, type SendOptions } from './options.js';
 import { emptyTally, reportSummary, summarise, type Tally } from './summary.js';
 import { SyncIngestion } from './sync.js';
 import { validateInput } from './validate.js';
@@ -31,7 +32,7 @@ export function registerEventsSend(group: Command, app: App): void {
     .addOption(sendBatchFlags.batchSize.option)
     .addOption(sendBatchFlags.maxBatchBytes.option)
     .addOption(sendBatchFlags.concurrency.option)
-    .option('--shard <i/n>', 'send only the users of worker i of n (0-based), e.g. 3/16')
+    .addOption(sendBatchFlags.shard.option)
     .addHelpText('after', `
 Each user's events arrive in file order. Exit codes: 0 all sent, 5 some written to the
 failed file, 1 none sent, or sending stopped on a Retry-After over --max-wait, 2 invalid input
@@ -46,7 +47,7 @@ one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknow
       'csafe events send events.jsonl --checkpoint state.json --failed failed.jsonl',
       'csafe events send big.jsonl --concurrency 8 --shard 3/16',
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(sendOptionsSchema, command.opts());
@@ -59,7 +60,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
   // Read twice (validate, then send), so stdin or a pipe is kept in a temporary file in between.
-  const input = options.dryRun ? undefined : await rereadableInput(path, ctx.io.stdin, ctx.signal);
+  const input = options.dryRun ? undefined : await rereadableInput(path, ctx.io, ctx.signal);
   const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
   try {
     const checked = emptyTally();
@@ -86,12 +87,12 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
 /** The sending pass; `limit` keeps it to the records validated, even if the file has grown since. */
 async function sendChecked(ctx: Context, source: InputSource, filePath: string, options: SendOptions, limit: number) {
   const tally = emptyTally();
-  const failedPath = options.failed ?? defaultFailedPath('events', ctx.now());
+  const failedPath = options.failed ?? defaultFailedPath(shardedName('events', options.shard), ctx.now());
   const failed = new FailedFile(failedPath);
   const invalid = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const checkpoint = options.checkpoint === undefined
     ? undefined
-    : await Checkpoint.open({ path: options.checkpoint, inputPath: filePath, inputName: source.name, shard: formatShard(options.shard), now: () => ctx.now() });
+    : await Checkpoint.open({ path: options.checkpoint, inputPath: filePath, inputName: source.name, shard: options.shard, now: () => ctx.now() });
   const progress = await startSpinner(ctx.io, 'Sending events…');
   let halted: Delivery['halted'];
   let sync: SyncIngestion | undefined;

@@ -78,10 +78,17 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     await files.unconfirmed.close();
     await reading.invalid?.close();
   }
+  if (endedWithNothing(reading, ctx.signal)) {
+    throw new InputError(`${reading.inputName}: ended with no parts, expected at least one JSON part a line; nothing was sent`);
+  }
   await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid: reading.invalid });
   throwWhatStopped(delivery, reading, ctx.signal);
   return partsOutcome(tally);
 }
+
+/** The input ended on its own before a single line: most likely the wrong pipe, or a producer that failed. */
+const endedWithNothing = (reading: Reading, signal: AbortSignal) =>
+  reading.read === 0 && (reading.invalid?.count ?? 0) === 0 && reading.stoppedAt === undefined && reading.failure === undefined && !signal.aborted;
 
 /** Once what was read is sent: the failure that halted the sending, the read that failed, the invalid line, or the signal. */
 function throwWhatStopped(delivery: PartsDelivery, reading: Reading, signal: AbortSignal): void {
@@ -107,7 +114,7 @@ function openFollowedInput(ctx: Context, file: string | undefined, options: Part
     });
   }
   const stream: Readable = path === '-' ? ctx.io.stdin : openFileStream(path);
-  return { source: { name: path, open: () => stream }, close: () => void stream.destroy() };
+  return { source: { name: path === '-' ? 'stdin' : path, open: () => stream }, close: () => void stream.destroy() };
 }
 
 /**
@@ -143,10 +150,10 @@ async function* partsToSend(records: AsyncIterable<CheckedRecord>, reading: Read
   }
 }
 
-/** One line on stderr, redrawn from the counters while the run lasts; nothing at all unless stderr is a terminal. */
+/** One line on stderr, redrawn from the counters while the run lasts (or printed now and then with --progress); otherwise nothing. */
 async function startStatusLine(io: IOStreams, line: () => string): Promise<{ stop(): void }> {
   const spinner = await startSpinner(io, line());
-  const redraw = io.animate ? setInterval(() => spinner.update(line()), STATUS_EVERY_MS) : undefined;
+  const redraw = io.animate || io.progressLines ? setInterval(() => spinner.update(line()), STATUS_EVERY_MS) : undefined;
   return {
     stop: () => {
       clearInterval(redraw);

@@ -62,7 +62,7 @@ export function choosePartsInput(ctx: Context, file: string | undefined, options
     async open() {
       // Checked in full before anything is sent, so read twice: stdin or a pipe is kept in a temporary file.
       if (options.skipInvalid === undefined) {
-        const input = await rereadableInput(path, ctx.io.stdin, ctx.signal);
+        const input = await rereadableInput(path, ctx.io, ctx.signal);
         return { name: input.source.name, records: () => read(input.source), remove: input.remove };
       }
       const source = inputSource(path, ctx.io.stdin, ctx.signal);

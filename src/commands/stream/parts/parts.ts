@@ -64,18 +64,19 @@ With --follow, parts are read one JSON object a line from a pipe (stdin or a FIF
 file is refused: pipe \`tail -f FILE\` instead) and sent as they come, in order: a batch goes as
 soon as --batch-size parts wait, or once the oldest has waited --flush-interval. While a batch
 is sent or retried, reading goes on into a buffer of --max-buffer parts; when it is full,
-reading pauses. Each line is checked as it arrives: an invalid one is reported as -:LINE: …
+reading pauses. Each line is checked as it arrives: an invalid one is reported as stdin:LINE: …
 and stops the run (exit 2) once the parts before it are sent, unless --skip-invalid FILE sets
 it aside and following goes on. At the end of the input, on Ctrl-C (exit 130) or SIGTERM
-(exit 143), everything buffered is sent first. On a terminal, one status line on stderr
-shows the parts sent, buffered, failed and unconfirmed, and the last error.`);
+(exit 143), everything buffered is sent first; a pipe that ends before its first part is
+exit 2. On a terminal, one status line on stderr shows the parts sent, buffered, failed and
+unconfirmed, and the last error (with --progress in a log: a plain line every 5s).`);
   addHelpSections(verb, {
     examples: [
       'csafe stream parts live --id show-42 examples/parts.jsonl',
       'csafe stream parts live --id show-42 --chat "hello" --sender-id u7 --sender-name Ann',
       'cat examples/parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl',
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(partsOptionsSchema, command.opts());
