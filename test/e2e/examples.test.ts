@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BIN, EXAMPLES, outcome, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
@@ -292,6 +292,15 @@ describe('every --help ends with examples and the environment variables the comm
     const root = named(helps.find((help) => help.source === 'csafe --help')!.help);
     const missing = [...new Set(leaves.flatMap((leaf) => named(leaf.help)))].filter((name) => !root.includes(name));
     assert.deepEqual(missing, []);
+  });
+
+  it('csafe --help lists every variable the code reads', () => {
+    // Not for users to set: a test hook, the terminal's own, and the base of a default path the man page's FILES gives.
+    const unlisted = new Set(['CSAFE_FORCE_TTY', 'TERM', 'XDG_STATE_HOME']);
+    const sources = readdirSync(new URL('../../../src/', import.meta.url), { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.ts'));
+    const read = new Set(sources.flatMap((path) => [...repoFile(`src/${path}`).matchAll(/\benv\.([A-Z][A-Z_]+)/g)].map((m) => m[1]!)));
+    const root = helpEnvironment(helps.find((help) => help.source === 'csafe --help')!.help).map((line) => line.split(' ')[0]!);
+    assert.deepEqual([...read].filter((name) => !unlisted.has(name) && !root.includes(name)), []);
   });
 
   it('the man page\'s EXAMPLES give one example of every command, as its --help writes it', () => {
