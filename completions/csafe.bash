@@ -4,11 +4,11 @@ _csafe() {
   local cur prev words cword
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 
-  local global="--profile --api-key --base-url --timeout --max-retries --max-wait -o --output --json -v --verbose -q --quiet --progress --no-color --insecure --emulator -h --help -V --version"
+  local global="--profile --api-key --base-url --timeout --max-retries --max-wait -o --output --json --wide -v --verbose -q --quiet --progress --no-color --insecure --emulator -h --help -V --version"
   local commands="classify token auth config settings data import events stream decision batch emulator"
 
   case "$prev" in
-    -o|--output) COMPREPLY=($(compgen -W "table json ndjson" -- "$cur")); return ;;
+    -o|--output) COMPREPLY=($(compgen -W "table json ndjson tsv" -- "$cur")); return ;;
     --api-version|--account-version) COMPREPLY=($(compgen -W "2026-08-11 2026-08-05" -- "$cur")); return ;;
     --fail-on) COMPREPLY=($(compgen -W "match review" -- "$cur")); return ;;
     --batch|--failed|--unconfirmed|--metadata|--checkpoint|--skip-invalid|--captions|--download) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -43,25 +43,25 @@ _csafe() {
   if [[ -n $verbs && -z $sub ]]; then COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return; fi
 
   case "$cmd $sub" in
-    classify\ *) flags="--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed --shard"; files=1 ;;
+    classify\ *) flags="--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed --shard --max-consecutive-failures --from-line"; files=1 ;;
     "token create") flags="--expires-in --user-id --session-id" ;;
     "auth login") flags="--with-token --no-verify" ;;
     "config get"|"config set"|"config unset") values="base_url user_id output timeout max_retries" ;;
     "settings put") flags="--field"; files=1 ;;
-    "data add") flags="--batch-size --max-batch-bytes --concurrency --shard --checkpoint --failed --skip-invalid --wait --timeout"; files=1 ;;
+    "data add") flags="--batch-size --max-batch-bytes --concurrency --shard --checkpoint --failed --skip-invalid --max-consecutive-failures --wait --timeout"; files=1 ;;
     "data import") flags="--wait --timeout --no-validate"; files=1 ;;
     "data status") flags="--wait --timeout" ;;
     "import create") flags="--wait --timeout"; files=1 ;;
     "import get") flags="--wait --timeout" ;;
-    "events send") flags="--dry-run --sync --checkpoint --failed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --shard"; files=1 ;;
+    "events send") flags="--dry-run --sync --checkpoint --failed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --max-consecutive-failures --shard"; files=1 ;;
     "events example") values="user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" ;;
     "stream watch") flags="--id --url" ;;
-    "stream parts") flags="--id --chat --sender-id --sender-name --transcript --speaker --frame --audio --timestamp --captions --start --batch-size --max-batch-bytes --failed --unconfirmed --skip-invalid --follow --flush-interval --max-buffer"; files=1 ;;
+    "stream parts") flags="--id --chat --sender-id --sender-name --transcript --speaker --frame --audio --timestamp --captions --start --batch-size --max-batch-bytes --failed --unconfirmed --skip-invalid --max-consecutive-failures --follow --flush-interval --max-buffer"; files=1 ;;
     "decision create") flags="--type --content --metadata --wait --timeout" ;;
     "decision get") flags="--wait --timeout" ;;
     "batch create") flags="--type --wait --timeout --download"; files=1 ;;
     "batch get") flags="--wait --timeout --download" ;;
-    "batch download") flags="-o --output --json" ;;
+    "batch download") files=1 ;;
     "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --api-key --json" ;;
   esac
 

@@ -2,7 +2,7 @@ import type { ConfigStore, Profile } from './core/config.js';
 import { CorruptConfigError, MissingCredentialsError, InterruptedError, UsageError } from './core/errors.js';
 import type { HttpClient, HttpClientConfig } from './core/http.js';
 import type { IOStreams } from './core/io.js';
-import { resolveOutputFormat, type OutputFormat } from './core/output.js';
+import { resolveOutputFormat, type OutputFormat, type ResultShape } from './core/output.js';
 import { DEFAULT_RETRY_POLICY } from './core/retry.js';
 import { importKeepingSignals } from './core/signals.js';
 import { checkBaseUrl, resolveProfile, resolveSettings, type GlobalFlags, type Setting, type Settings } from './core/settings.js';
@@ -20,6 +20,8 @@ export interface ContextDeps {
   flags: GlobalFlags;
   version: string;
   signal: AbortSignal;
+  /** The arguments csafe was run with, for the command an interrupted run prints to continue (default: none known). */
+  argv?: readonly string[];
   startLocalService: () => Promise<LocalService>;
   /** The clock, in milliseconds since the epoch. */
   now: () => number;
@@ -39,6 +41,7 @@ export class Context {
   readonly flags: GlobalFlags;
   readonly version: string;
   readonly signal: AbortSignal;
+  readonly argv: readonly string[];
   /** Values never to be printed; the error reporter redacts them as a last line of defence. */
   readonly secrets = new Set<string>();
   private readonly deps: ContextDeps;
@@ -56,6 +59,7 @@ export class Context {
     this.flags = deps.flags;
     this.version = deps.version;
     this.signal = deps.signal;
+    this.argv = deps.argv ?? [];
   }
 
   now(): number {
@@ -117,13 +121,13 @@ export class Context {
   }
 
   /** The format of stdout from flags alone, for `config` and `emulator start`: they must work while the profile holds a bad value. */
-  flagOutputFormat(piped?: OutputFormat): OutputFormat {
-    return resolveOutputFormat({ output: this.flags.output, json: this.flags.json }, this.io.stdoutIsTTY, piped);
+  flagOutputFormat(shape: ResultShape): OutputFormat {
+    return resolveOutputFormat({ output: this.flags.output, json: this.flags.json }, this.io.stdoutIsTTY, shape);
   }
 
-  /** The format of stdout; `piped` is the default when stdout is not a terminal (see resolveOutputFormat). */
-  async outputFormat(piped?: OutputFormat): Promise<OutputFormat> {
-    return resolveOutputFormat({ output: (await this.settings()).output, json: this.flags.json }, this.io.stdoutIsTTY, piped);
+  /** The format of stdout for a command that prints one result or a stream of them (see resolveOutputFormat). */
+  async outputFormat(shape: ResultShape): Promise<OutputFormat> {
+    return resolveOutputFormat({ output: (await this.settings()).output, json: this.flags.json }, this.io.stdoutIsTTY, shape);
   }
 
   /** The HTTP core, configured from flags, environment and profile (or the in-process emulator). */

@@ -21,6 +21,7 @@ import {
 import { ALL_VARIABLES, renderHelpSections } from './core/help.js';
 import { createIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
+import { interruptionOf } from './core/signals.js';
 import type { GlobalFlags } from './core/settings.js';
 import type { App, BatchOutcome, Outcome } from './commands/app.js';
 
@@ -45,7 +46,7 @@ Exit codes:
   5    partial failure: some records failed (written to the --failed file)
   124  a wait timed out
   130  interrupted (Ctrl-C)
-  143  terminated (SIGTERM) while stream parts --follow flushed what it held
+  143  terminated (SIGTERM); bulk commands say how to continue, as on Ctrl-C
 ${renderHelpSections({
   examples: [
     'csafe --emulator classify --text "hello" --user-id u1',
@@ -96,10 +97,8 @@ export function invokedGroup(argv: readonly string[]): string | undefined {
 
 /**
  * `--timeout` before the command is the global per-request timeout; after it, for a verb that
- * declares its own (`data status --wait --timeout 30m`), it is that verb's wait limit. The same
- * for `-o`: the output format before the command, the file of a verb that writes one
- * (`batch download ID -o results.csv`). commander hands every occurrence to the global option,
- * so main() sorts them out by place.
+ * declares its own (`data status --wait --timeout 30m`), it is that verb's wait limit.
+ * commander hands every occurrence to the global option, so main() sorts them out by place.
  */
 export function flagByPlace(argv: readonly string[], names: readonly string[]): { global?: string; local?: string } {
   const start = commandIndex(argv);
@@ -117,7 +116,6 @@ export function flagByPlace(argv: readonly string[], names: readonly string[]): 
 /** Flags both global and declared by some verbs, keyed by their option name. */
 const SHARED_FLAGS = [
   { key: 'timeout', long: '--timeout', names: ['--timeout'] },
-  { key: 'output', long: '--output', names: ['-o', '--output'] },
 ] as const;
 
 const declares = (command: Command, long: string) => command.options.some((option) => option.long === long);
@@ -132,9 +130,10 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
     .option('--timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s)')
     .option('--max-retries <n>', 'retries of a failed request where retrying is safe (default 2)')
     .option('--max-wait <duration>', 'longest Retry-After wait to sleep through (default 60s)')
-    // Checked once parsed (core/output): `batch download ID -o FILE` has an -o of its own.
-    .option('-o, --output <format>', 'output format: table, json or ndjson')
+    // Checked once parsed (core/output), so a bad value is one line naming the flag.
+    .option('-o, --output <format>', 'output format: table, json, ndjson or tsv (default: a table on a terminal, JSON or NDJSON in a pipe)')
     .option('--json', 'same as --output json')
+    .option('--wide', 'tables show long cells whole instead of cutting them to the terminal width')
     .option('-v, --verbose', 'trace every request on stderr (credentials redacted)')
     .option('-q, --quiet', 'no progress, spinners or notes on stderr')
     .option('--progress', 'when stderr is not a terminal (a CI log): a plain progress line every 5s instead of nothing')
@@ -183,13 +182,14 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         flags[shared.key] = global;
         command.setOptionValue(shared.key, local);
       }
-      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress });
+      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress, wide: flags.wide });
       context = new Context({
         io,
         env: proc.env,
         flags,
         version: VERSION,
         signal: proc.signal,
+        argv,
         startLocalService: () => startInProcessEmulator(proc.env),
         now: Date.now,
         sleep: (ms, signal) => delay(ms, undefined, { signal }),
@@ -204,7 +204,9 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     await bootIO.flush();
     return exitCode;
   } catch (error) {
-    return report(error, context?.io ?? bootIO, context?.secrets ?? new Set());
+    // Whatever part of a command SIGTERM stopped (reading stdin, a wait, a request), it ends as SIGTERM: 143.
+    const ended = error instanceof InterruptedError && proc.signal.aborted ? interruptionOf(proc.signal) : error;
+    return report(ended, context?.io ?? bootIO, context?.secrets ?? new Set());
   } finally {
     await context?.close();
   }

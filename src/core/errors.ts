@@ -52,6 +52,17 @@ export class ConnectionError extends CsafeError {
 }
 export class RequestTimeoutError extends CsafeError {}
 
+/**
+ * --max-consecutive-failures requests in a row could not reach the service (see FailFast): a bulk
+ * run stops sending and writes what it has not sent to its failed file instead of failing every
+ * record slowly. The message is the one line the user sees.
+ */
+export class UnreachableError extends CsafeError {
+  constructor(host: string, failures: number, lastError: string) {
+    super(`the service at ${host} is unreachable: ${failures} requests in a row could not connect (last: ${lastError})`);
+  }
+}
+
 /** A 2xx answer that is not the JSON promised (an HTML page, a cut body) or lacks the fields the spec promises. */
 export class UnexpectedResponseError extends CsafeError {}
 

@@ -96,6 +96,11 @@ export class HttpClient {
     });
   }
 
+  /** Where requests go, for messages about the service as a whole (FailFast). */
+  get baseUrl(): string {
+    return this.config.baseUrl;
+  }
+
   async request(spec: RequestSpec): Promise<HttpResponse> {
     const { url, display } = this.target(spec);
     const headers = this.headers(spec);

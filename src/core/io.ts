@@ -28,6 +28,10 @@ export interface IOStreams {
   readonly progressLines: boolean;
   /** The width of stderr: the terminal's, else COLUMNS; undefined when neither says. Read again each time (a resize). */
   readonly stderrColumns: number | undefined;
+  /** The width of the terminal stdout writes to (COLUMNS overrides it, so tests and users can set it); undefined when unknown, as in a pipe. */
+  readonly stdoutColumns: number | undefined;
+  /** --wide: tables show long cells whole instead of cutting them to stdoutColumns. */
+  readonly wide: boolean;
   /** Writes data to stdout, waiting when the pipe is full so memory stays flat; a failed write (a full disk) is a one-line error. */
   out(text: string): Promise<void>;
   /** Waits until everything written has reached stdout, and fails if some of it could not. */
@@ -53,6 +57,8 @@ export interface IOSettings {
   color?: boolean;
   /** --progress: periodic progress lines when stderr is not a TTY. */
   progress?: boolean;
+  /** --wide was given. */
+  wide?: boolean;
 }
 
 export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, flag = true): boolean {
@@ -91,6 +97,11 @@ export function createIOStreams(settings: IOSettings): IOStreams {
     get stderrColumns() {
       return positiveInteger((stderr as { columns?: number }).columns) ?? positiveInteger(Number(env.COLUMNS));
     },
+    // COLUMNS first: a table's width is what the user (or a test) says it is; a pipe has none of its own.
+    get stdoutColumns() {
+      return positiveInteger(Number(env.COLUMNS)) ?? positiveInteger((stdout as { columns?: number }).columns);
+    },
+    wide: Boolean(settings.wide),
     async out(text) {
       throwIfFailed(stdout);
       try {

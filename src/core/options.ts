@@ -39,7 +39,7 @@ const fileFlag = (flags: string, description: string) => ({ option: new Option(f
 
 /**
  * The flags of the commands that send records in batches (data add, events send, classify
- * --batch): the same flag text, defaults and validation everywhere, in the words of the command.
+ * --batch, stream parts): the same flag text, defaults and validation everywhere, in the words of the command.
  */
 export const batchFlags = {
   /** `items`: what one request carries, e.g. `objects`. */
@@ -53,6 +53,8 @@ export const batchFlags = {
   /** For records without an idempotency key: where a batch goes whose request the service may have applied. */
   unconfirmed: (what: string, command: string) => fileFlag('--unconfirmed <file>', `${what} (default ${defaultFailedPath(command, '<time>', 'unconfirmed')})`),
   skipInvalid: (what: string) => fileFlag('--skip-invalid <file>', `${what} (default: send nothing if any is invalid)`),
+  maxConsecutiveFailures: () =>
+    countFlag('--max-consecutive-failures <n>', 'stop once n requests in a row could not reach the service (refused, DNS, TLS); the rest go to the failed file; 0 never stops', { min: 0, max: 1_000_000, default: 5 }),
   /** What is read ahead while a batch is sent, for a command that follows a pipe. */
   maxBuffer: (items: string) =>
     countFlag('--max-buffer <n>', `with --follow: ${items} read ahead while a batch is sent or retried; reading pauses when it is full`, { min: 1, max: 1_000_000, default: 10_000 }),

@@ -20,6 +20,7 @@ export interface GlobalFlags {
   maxWait?: string;
   output?: string;
   json?: boolean;
+  wide?: boolean;
   verbose?: boolean;
   quiet?: boolean;
   progress?: boolean;

@@ -15,9 +15,6 @@ export function waitTimeoutMs(options: { wait?: boolean; timeout?: string }): nu
   return parseDuration(options.timeout, '--timeout');
 }
 
-/** A word a shell reads back unchanged: as is when it is plain, else in single quotes. */
-export const shellWord = (word: string) => (/^[\w.@%+=:,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
-
 /** What a wait runs on: a command's Context serves as it is. */
 export interface WaitRuntime {
   io: IOStreams;

@@ -57,7 +57,7 @@ describe('settings precedence', () => {
     assert.throws(() => checkConfigValue('output', 'yaml'), /^UsageError: output: expected one of/);
     assert.throws(() => checkConfigValue('base_url', 'garbage'), /^UsageError: base_url: expected an https:\/\/ or http:\/\/ URL, got "garbage"/);
     assert.throws(() => checkConfigValue('user_id', ''), /^UsageError: user_id: expected a non-empty/);
-    for (const [key, value] of [['timeout', '30s'], ['max_retries', '0'], ['output', 'ndjson'], ['base_url', 'http://api.example'], ['user_id', 'u1']] as const) {
+    for (const [key, value] of [['timeout', '30s'], ['max_retries', '0'], ['output', 'ndjson'], ['output', 'tsv'], ['base_url', 'http://api.example'], ['user_id', 'u1']] as const) {
       assert.doesNotThrow(() => checkConfigValue(key, value));
     }
   });
@@ -83,10 +83,10 @@ describe('durations and output format', () => {
   });
 
   it('defaults to table on a terminal and JSON in a pipe; --json wins', () => {
-    assert.equal(resolveOutputFormat({}, true), 'table');
-    assert.equal(resolveOutputFormat({}, false), 'json');
-    assert.equal(resolveOutputFormat({ output: 'ndjson', json: true }, true), 'json');
-    assert.throws(() => resolveOutputFormat({ output: 'xml' }, true), /--output/);
+    assert.equal(resolveOutputFormat({}, true, 'single'), 'table');
+    assert.equal(resolveOutputFormat({}, false, 'single'), 'json');
+    assert.equal(resolveOutputFormat({ output: 'ndjson', json: true }, true, 'single'), 'json');
+    assert.throws(() => resolveOutputFormat({ output: 'xml' }, true, 'single'), /--output/);
   });
 });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { apiErrorFor, ConnectionError, ExitCode, InterruptedError, UsageError, WaitTimeoutError } from '../../src/core/errors.js';
-import { shellWord, waitForOne, waitTimeoutMs, type WaitForOne } from '../../src/core/wait.js';
+import { waitForOne, waitTimeoutMs, type WaitForOne } from '../../src/core/wait.js';
 import { exitCodeOfError } from '../../src/main.js';
 import { FixedClock } from '../helpers/context.js';
 import { bufferIO } from '../helpers/io.js';
@@ -118,14 +118,5 @@ describe('waitTimeoutMs', () => {
 
   it('refuses --timeout without --wait (exit 2), pointing at the per-request timeout', () => {
     assert.throws(() => waitTimeoutMs({ timeout: '30s' }), (error: unknown) => error instanceof UsageError && /--timeout after the command limits --wait/.test(error.message) && /csafe --timeout 30s/.test(error.hint ?? ''));
-  });
-});
-
-describe('shellWord', () => {
-  it('leaves a plain word as it is and quotes anything a shell would read otherwise', () => {
-    assert.equal(shellWord('dec_1a-B.c'), 'dec_1a-B.c');
-    assert.equal(shellWord('my listings'), `'my listings'`);
-    assert.equal(shellWord(`it's`), `'it'\\''s'`);
-    assert.equal(shellWord('$(rm -rf ~)'), `'$(rm -rf ~)'`);
   });
 });

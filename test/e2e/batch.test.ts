@@ -58,18 +58,19 @@ describe('csafe batch', () => {
     assert.deepEqual(results.map((row) => [row.Content, row.source, row.rating]), csvRows(readFileSync(REVIEWS, 'utf8')).map((row) => [row.Content, row.source, row.rating]));
   });
 
-  it('batch get shows the status and the five counts; batch download streams the same CSV to stdout or -o FILE, and --json row by row', async () => {
+  it('batch get shows the status and the five counts; batch download streams the same CSV to stdout or a FILE, and -o ndjson (--json) row by row', async () => {
     const created = await run(['batch', 'create', '--type', 'text', file('tricky.csv', TRICKY), '--wait', '--json']);
     assert.equal(created.code, 0, created.stderr);
     const id = batchId(created.stdout)!;
 
-    const table = await run(['batch', 'get', id]);
+    const table = await run(['-o', 'table', 'batch', 'get', id]);
     assert.equal(table.code, 0, table.stderr);
-    for (const field of ['batch_status\tSUCCESS', 'batch_count\t3', 'success_count', 'pending_count', 'error_count', 'cancelled_count']) assert.match(table.stdout, new RegExp(field));
+    for (const field of ['batch_status: +SUCCESS', 'batch_count: +3', 'success_count', 'pending_count', 'error_count', 'cancelled_count']) assert.match(table.stdout, new RegExp(field));
 
     const csv = await run(['batch', 'download', id]);
     assert.equal(csv.code, 0, csv.stderr);
-    const toFile = await run(['batch', 'download', id, '-o', 'results.csv']);
+    assert.equal((await run(['batch', 'download', id, '-'])).stdout, csv.stdout, '- is stdout');
+    const toFile = await run(['batch', 'download', id, 'results.csv']);
     assert.equal(toFile.code, 0, toFile.stderr);
     assert.equal(readFileSync(join(dir, 'results.csv'), 'utf8'), csv.stdout);
     assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
@@ -79,6 +80,12 @@ describe('csafe batch', () => {
     const objects = json.stdout.trim().split('\n').map((line) => JSON.parse(line));
     assert.deepEqual(objects, csvRows(csv.stdout), 'the same rows, the same cells');
     assert.deepEqual(objects.map((row) => row.Content), ['a, b', 'say "hi"', 'two\r\nlines']);
+    for (const format of ['ndjson', 'json']) assert.equal((await run(['batch', 'download', id, '-o', format])).stdout, json.stdout, `-o ${format} after the command is the format`);
+    assert.equal((await run(['-o', 'ndjson', 'batch', 'download', id, 'rows.jsonl'])).code, 0);
+    assert.equal(readFileSync(join(dir, 'rows.jsonl'), 'utf8'), json.stdout, 'NDJSON to a file');
+    const tsv = await run(['batch', 'download', id, '-o', 'tsv']);
+    assert.equal(tsv.code, 2);
+    assert.match(tsv.stderr, /batch download: -o tsv: .*CSV.*-o ndjson/);
   });
 
   it('reads the CSV from stdin (-)', async () => {
@@ -171,12 +178,12 @@ describe('csafe batch', () => {
     assert.equal(csvRows(result.stdout).length, 3);
   });
 
-  it('batch download -o before the command is still the output format', async () => {
+  it('-o before the command is the output format too', async () => {
     const result = await run(['-o', 'json', 'batch', 'get', 'bat_missing']);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /404/);
     const bad = await run(['-o', 'yaml', 'batch', 'get', 'bat_missing']);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /--output: expected one of table, json, ndjson, got "yaml"/);
+    assert.match(bad.stderr, /--output: expected one of table, json, ndjson, tsv, got "yaml"/);
   });
 });

@@ -40,8 +40,10 @@ describe('csafe classify', () => {
     const { code, stdout } = await run(['classify', '--text', 'you are stupid', '--user-id', 'u1', '-o', 'table']);
     assert.equal(code, 0);
     const lines = stdout.trim().split('\n');
-    assert.deepEqual(lines[0]!.split('\t'), ['LABEL', 'TYPE', 'DECISION', 'SCORE', 'ESCALATION', 'SET']);
-    assert.ok(lines.includes('harassment\tclassifier\treview\t0.55\tcompleted\t'), stdout);
+    assert.deepEqual(lines[0]!.split(/ {2,}/), ['LABEL', 'TYPE', 'DECISION', 'SCORE', 'ESCALATION', 'SET']);
+    assert.match(stdout, /^harassment +classifier +review +0\.55 +completed$/m);
+    const tsv = await run(['classify', '--text', 'you are stupid', '--user-id', 'u1', '-o', 'tsv']);
+    assert.ok(tsv.stdout.split('\n').includes('harassment\tclassifier\treview\t0.55\tcompleted\t'), tsv.stdout);
   });
 
   it('reads text from stdin with -', async () => {
@@ -65,7 +67,7 @@ describe('csafe classify', () => {
     assert.ok(Array.isArray(response.policies));
     assert.deepEqual(response.metadata, { source: 'test' });
     assert.equal(response.reference_set_matches[0].set_id, 'rs_emulator_known_bad');
-    const table = await run(['classify', post, '--user-id', 'u1', '--api-version', '2026-08-05', '-o', 'table']);
+    const table = await run(['classify', post, '--user-id', 'u1', '--api-version', '2026-08-05', '-o', 'tsv']);
     assert.match(table.stdout, /violence\tpolicy\tmatch\t0\.85/);
     const [request] = await emulator.requests();
     assert.equal(request!.service_version, '2026-08-05');
@@ -78,7 +80,7 @@ describe('csafe classify', () => {
     const response = JSON.parse(json.stdout);
     assert.ok(response.x_emulator, 'unknown top-level field kept');
     assert.ok(response.labels.some((l: { decision: string }) => l.decision === 'needs_context'));
-    const table = await run(['classify', '--text', 'hello', '--user-id', 'u1', '-o', 'table']);
+    const table = await run(['classify', '--text', 'hello', '--user-id', 'u1', '-o', 'tsv']);
     assert.match(table.stdout, /emulator_unknown\tclassifier\tneeds_context\t0\.42\tpending/);
   });
 

@@ -97,7 +97,7 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
       const dir = configDir(JSON.stringify({ profiles: { default: { timeout: '5x', output: 'yaml' } } }));
       const env = { CSAFE_CONFIG_DIR: dir, ...emulator.env };
       const output = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u'], { env });
-      assertOneLine(output, 2, /^error: output in profile "default" \(.*config\.json\): expected one of table, json, ndjson, got "yaml"/);
+      assertOneLine(output, 2, /^error: output in profile "default" \(.*config\.json\): expected one of table, json, ndjson, tsv, got "yaml"/);
       const list = await runCsafe(['config', 'list'], { env });
       assert.equal(list.code, 0, list.stderr);
       assert.match(list.stdout, /5x/);

@@ -3,7 +3,8 @@ import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { runCsafe, startEmulatorProcess, tempDir, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 
-const fieldsOf = (stdout: string) => new Map(stdout.replace(/\n$/, '').split('\n').slice(1).map((line) => line.split('\t') as [string, string]));
+/** The `key: value` lines of `-o table`, as a map. */
+const fieldsOf = (stdout: string) => new Map(stdout.replace(/\n$/, '').split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
 
 describe('csafe data status on an import request in every state', () => {
   let emulator: EmulatorProcess;
@@ -25,7 +26,7 @@ describe('csafe data status on an import request in every state', () => {
 
   it('before its upload: the import summary, queued, data_count 0 and no data_url yet', async () => {
     const { requestId } = await requestImport();
-    const table = await run(['data', 'status', 'listings', requestId]);
+    const table = await run(['data', 'status', 'listings', requestId, '-o', 'table']);
     assert.equal(table.code, 0, table.stderr);
     const fields = fieldsOf(table.stdout);
     assert.deepEqual([fields.get('status'), fields.get('data_count'), fields.get('data_url'), fields.get('data_expires_at')], ['queued', '0', '', '']);
@@ -36,7 +37,7 @@ describe('csafe data status on an import request in every state', () => {
   it('--wait on an import whose upload never came: failed, with the reason, exit 1', async () => {
     await withEmulatorProcess(['--processing-delay', '0', '--upload-ttl', '2s'], async (expiring) => {
       const { requestId } = await requestImport(expiring);
-      const waited = await run(['data', 'status', 'listings', requestId, '--wait'], expiring);
+      const waited = await run(['data', 'status', 'listings', requestId, '--wait', '-o', 'table'], expiring);
       assert.equal(waited.code, 1, waited.stderr);
       assert.equal(fieldsOf(waited.stdout).get('status'), 'failed');
       assert.match(waited.stderr, /request req_\w+ failed: the upload address expired at .* without an upload/);
@@ -47,7 +48,7 @@ describe('csafe data status on an import request in every state', () => {
     const { requestId, upload_url: uploadUrl } = await requestImport();
     const upload = await fetch(uploadUrl, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"id":"a"}\n{"id":"b"}\n' });
     assert.equal(upload.status, 200);
-    const waited = await run(['data', 'status', 'listings', requestId, '--wait']);
+    const waited = await run(['data', 'status', 'listings', requestId, '--wait', '-o', 'table']);
     assert.equal(waited.code, 0, waited.stderr);
     const fields = fieldsOf(waited.stdout);
     assert.deepEqual([fields.get('status'), fields.get('data_count')], ['succeeded', '2']);

@@ -54,7 +54,7 @@ describe('csafe data import', () => {
     assert.equal(put!.auth, 'missing', 'no Authorization header reached the upload address');
   });
 
-  it('prints the upload without --wait, as JSON or as TSV in a pipe', async () => {
+  it('prints the upload without --wait, as JSON, as key: value lines or as TSV', async () => {
     const json = await run(['data', 'import', 'listings', file, '--json']);
     assert.equal(json.code, 0, json.stderr);
     const summary = JSON.parse(json.stdout);
@@ -62,9 +62,12 @@ describe('csafe data import', () => {
     assert.equal(summary.object_key, `imports/listings/${summary.request_id}.jsonl`);
     assert.equal(summary.bytes, size);
     assert.equal(summary.import_requests, 1);
-    const tsv = await run(['data', 'import', 'listings', file, '-o', 'table']);
-    assert.match(tsv.stdout, /^FIELD\tVALUE\n/);
-    assert.match(tsv.stdout, new RegExp(`^bytes\\t${size}$`, 'm'));
+    const table = await run(['data', 'import', 'listings', file, '-o', 'table']);
+    assert.match(table.stdout, /^namespace: +listings\n/);
+    assert.match(table.stdout, new RegExp(`^bytes: +${size}$`, 'm'));
+    const tsv = await run(['data', 'import', 'listings', file, '-o', 'tsv']);
+    const [header, values] = tsv.stdout.split('\n').map((line) => line.split('\t'));
+    assert.equal(values![header!.indexOf('bytes')], String(size));
   });
 
   it('refuses an invalid line with exit 2, naming file:line and field, and requests nothing', async () => {

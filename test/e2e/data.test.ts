@@ -12,7 +12,8 @@ const objectsText = (count: number, text = (i: number) => `listing ${i}`) =>
 /** The namespace-data requests the emulator received (the request log also holds control calls). */
 const dataRequests = async (emulator: EmulatorProcess) => (await emulator.requests()).filter((r) => String(r.path).startsWith('/v1/data/'));
 
-const tsvRows = (stdout: string) => stdout.trim().split('\n').slice(1).map((line) => line.split('\t'));
+/** The rows of `-o tsv`, without the header line. */
+const tsvRows = (stdout: string) => stdout.replace(/\n$/, '').split('\n').slice(1).map((line) => line.split('\t'));
 
 describe('csafe settings put and data add/status', () => {
   let emulator: EmulatorProcess;
@@ -36,7 +37,7 @@ describe('csafe settings put and data add/status', () => {
     const fromFile = await run(['settings', 'put', 'listings', schema, '--json']);
     assert.equal(fromFile.code, 0, fromFile.stderr);
     assert.deepEqual(JSON.parse(fromFile.stdout), { namespace: 'listings', status: 'updated' });
-    const fromFields = await run(['settings', 'put', 'listings', '--field', 'photo:image_url:primary_image_url', '--field', 'title::title', '-o', 'table']);
+    const fromFields = await run(['settings', 'put', 'listings', '--field', 'photo:image_url:primary_image_url', '--field', 'title::title', '-o', 'tsv']);
     assert.equal(fromFields.code, 0, fromFields.stderr);
     assert.deepEqual(tsvRows(fromFields.stdout), [['listings', 'updated']]);
     assert.deepEqual(
@@ -63,7 +64,7 @@ describe('csafe settings put and data add/status', () => {
 
   it('data add sends a JSON array from stdin in --batch-size batches, one record per request', async () => {
     const objects = JSON.parse(`[${objectsText(5).trim().split('\n').join(',')}]`);
-    const result = await run(['data', 'add', 'listings', '-', '--batch-size', '2', '-o', 'table'], JSON.stringify(objects, null, 2));
+    const result = await run(['data', 'add', 'listings', '-', '--batch-size', '2', '-o', 'tsv'], JSON.stringify(objects, null, 2));
     assert.equal(result.code, 0, result.stderr);
     const rows = tsvRows(result.stdout);
     assert.deepEqual(rows.map(([, status, count]) => [status, count]), [['accepted', '2'], ['accepted', '2'], ['accepted', '1']]);
@@ -105,43 +106,47 @@ describe('csafe settings put and data add/status', () => {
     assert.equal(rejected[1].error, 'id: expected a string id');
   });
 
-  it('data add --wait prints each object with its labels and url', async () => {
+  it('data add --wait prints each object with its labels and url (-o tsv), a table on a terminal, each request as data status does in a pipe', async () => {
     const items = file('wait.jsonl', objectsText(3, (i) => (i === 1 ? 'I will kill you' : `a quiet listing ${i}`)));
-    const table = await run(['data', 'add', 'listings', items, '--wait', '--batch-size', '2']);
+    const table = await run(['data', 'add', 'listings', items, '--wait', '--batch-size', '2', '-o', 'tsv']);
     assert.equal(table.code, 0, table.stderr);
     const rows = tsvRows(table.stdout);
     assert.deepEqual(rows.map(([id, status]) => [id, status]), [['obj_0', 'succeeded'], ['obj_1', 'succeeded'], ['obj_2', 'succeeded']]);
     assert.match(rows[1]![2]!, /violence:/);
     assert.match(rows[1]![3]!, /\/_emulator\/review\/listings\/obj_1\?X-Csafe-Signature=[0-9a-f]{64}$/);
 
-    const onTerminal = await runCsafe(['data', 'add', 'listings', items, '--wait'], { env: { ...emulator.env, CSAFE_FORCE_TTY: '1' }, cwd: dir });
+    const onTerminal = await runCsafe(['data', 'add', 'listings', items, '--wait'], { env: { ...emulator.env, CSAFE_FORCE_TTY: '1', NO_COLOR: '1' }, cwd: dir });
     assert.equal(onTerminal.code, 0, onTerminal.stderr);
     assert.match(onTerminal.stderr, /1 (queued|ingesting)/, 'the spinner counts requests per status');
-    assert.match(onTerminal.stdout, /┌[^]*ID[^]*STATUS[^]*LABELS[^]*URL[^]*obj_1[^]*violence/);
+    assert.match(onTerminal.stdout, /^ID +STATUS +LABELS +URL +ERROR\n[^]*obj_1 +succeeded +violence/);
+    assert.doesNotMatch(onTerminal.stdout, /[┌│─]/);
 
-    const ndjson = await run(['data', 'add', 'listings', items, '--wait', '-o', 'ndjson']);
-    assert.equal(ndjson.code, 0, ndjson.stderr);
-    const objects = ndjson.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const piped = await run(['data', 'add', 'listings', items, '--wait', '--batch-size', '2']);
+    assert.equal(piped.code, 0, piped.stderr);
+    const records = piped.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    assert.equal(records.length, 2, 'one line per request');
+    assert.ok(records.every((record) => /^req_/.test(record.request_id) && record.status === 'succeeded'));
+    const objects = records.flatMap((record) => record.data);
     assert.deepEqual(objects.map((o) => o.id), ['obj_0', 'obj_1', 'obj_2']);
     assert.ok(objects[1].output.labels.some((l: { label: string }) => l.label === 'violence'));
-    assert.ok(objects.every((o) => /^req_/.test(o.request_id)));
   });
 
   it('data add --wait exits 1 naming the request that ended failed', async () => {
     assert.equal((await run(['settings', 'put', 'shop', '--field', 'photo:image_url'])).code, 0);
-    const result = await run(['data', 'add', 'shop', '-', '--wait'], '{"id": "p1", "photo": "not a url"}\n');
+    const result = await run(['data', 'add', 'shop', '-', '--wait', '-o', 'tsv'], '{"id": "p1", "photo": "not a url"}\n');
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /request req_\S+ failed: object "p1": /);
     assert.deepEqual(tsvRows(result.stdout).map(([id, status]) => [id, status]), [['p1', 'failed']]);
   });
 
-  it('data status shows an add request as a table, and as returned with --json', async () => {
+  it('data status shows an add request as a table (-o tsv here), and as returned in a pipe or with --json', async () => {
     const added = await run(['data', 'add', 'listings', '-', '--json'], objectsText(2));
     const [{ request_id: id }] = JSON.parse(added.stdout);
     const waited = await run(['data', 'status', 'listings', id, '--wait', '--timeout', '20s']);
     assert.equal(waited.code, 0, waited.stderr);
-    const piped = await run(['data', 'status', 'listings', id]);
-    assert.deepEqual(tsvRows(piped.stdout).map(([objectId, status]) => [objectId, status]), [['obj_0', 'succeeded'], ['obj_1', 'succeeded']]);
+    const tsv = await run(['data', 'status', 'listings', id, '-o', 'tsv']);
+    assert.deepEqual(tsvRows(tsv.stdout).map(([objectId, status]) => [objectId, status]), [['obj_0', 'succeeded'], ['obj_1', 'succeeded']]);
+    assert.deepEqual(JSON.parse((await run(['data', 'status', 'listings', id])).stdout), JSON.parse(waited.stdout), 'a pipe gets the record, --wait or not');
     const json = await run(['data', 'status', 'listings', id, '--json']);
     const record = JSON.parse(json.stdout);
     assert.deepEqual([record.request_id, record.namespace, record.status, record.data.length], [id, 'listings', 'succeeded', 2]);
@@ -156,9 +161,9 @@ describe('csafe settings put and data add/status', () => {
       headers: { authorization: `Bearer ${emulator.apiKey}` },
     })).json() as { requestId: string; upload_url: string };
     assert.equal(await upload(created.upload_url, Buffer.from(objectsText(3))), 200);
-    const waited = await run(['data', 'status', 'listings', created.requestId, '--wait']);
+    const waited = await run(['data', 'status', 'listings', created.requestId, '--wait', '-o', 'table']);
     assert.equal(waited.code, 0, waited.stderr);
-    const summary = new Map(tsvRows(waited.stdout).map(([field, value]) => [field, value]));
+    const summary = new Map(waited.stdout.trim().split('\n').map((line) => line.split(/: +/) as [string, string]));
     assert.equal(summary.get('status'), 'succeeded');
     assert.equal(summary.get('data_count'), '3');
     assert.match(summary.get('data_url') ?? '', /\/_storage\/outputs\//);

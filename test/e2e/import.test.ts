@@ -39,7 +39,9 @@ describe('csafe import (older imports) against the emulator', () => {
     assert.equal(status, 'uploaded');
     const { code, stdout, stderr } = await runCsafe(['import', 'get', id, '--wait', '--timeout', '10m'], { env: emulator.env });
     assert.equal(code, 0, stderr);
-    assert.match(stdout, /import_status\tCOMPLETE\n/);
+    assert.equal(JSON.parse(stdout).import_status, 'COMPLETE');
+    const table = await runCsafe(['import', 'get', id, '-o', 'table'], { env: emulator.env });
+    assert.match(table.stdout, /^import_status: +COMPLETE$/m);
   });
 
   it('import get --wait on an import whose file the service cannot process: FAILED, exit 1', async () => {

@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { closedPort, runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 
 /** The profiles a config directory holds on disk; undefined when csafe wrote no file. */
 function storedProfiles(dir: string): Record<string, Record<string, string>> | undefined {
   const path = join(dir, 'config.json');
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { profiles: Record<string, Record<string, string>> }).profiles : undefined;
-}
-
-/** A loopback address nothing listens on: a port the system gave out and took back. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('an unknown profile', () => {

@@ -208,7 +208,7 @@ describe('data add says what it sent as it goes', () => {
       child.kill('SIGINT');
       assert.equal(await exited, 130, output.stderr());
       const printed = ndjson(output.stdout());
-      const counted = Number(/stopped: (\d+) requests? (were|was) accepted/.exec(output.stderr())?.[1]);
+      const counted = Number(/interrupted: (\d+) requests? accepted/.exec(output.stderr())?.[1]);
       assert.equal(counted, printed.length, output.stderr());
       // What the service holds is what was said: no request it took was cut off unanswered.
       const held = (await slow.control('/_emulator/data/listings')) as { objects: unknown[] };
@@ -252,7 +252,7 @@ describe('named pipes and process substitution', () => {
       const exited = exitOf(child);
       await until(() => opensFile(child.pid!, fifo), 'it opened the FIFO', child);
       child.kill('SIGTERM');
-      assert.equal(await exited, 130, output.stderr());
+      assert.equal(await exited, 143, output.stderr());
     } finally {
       writer.kill();
     }

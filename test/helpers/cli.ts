@@ -2,6 +2,7 @@ import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'n
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -163,4 +164,13 @@ export function useEmulatorProcess(extraArgs: readonly string[] = []): EmulatorP
   before(async () => void Object.assign(emulator, await startEmulatorProcess(extraArgs)));
   after(() => emulator.stop?.());
   return emulator;
+}
+
+/** A loopback port nothing listens on (one the system gave out and took back): every connection to it is refused. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { printResult, renderRecord } from '../../core/output.js';
+import { printResult, recordView } from '../../core/output.js';
 import { maskKey } from '../../core/redact.js';
 import type { App, Outcome } from '../app.js';
 import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
@@ -27,7 +27,7 @@ export async function authStatusRun(ctx: Context): Promise<Outcome | void> {
     api_key_source: apiKey?.source ?? null,
     config_file: (await ctx.config()).path,
   };
-  await printResult(ctx.io, (await ctx.outputFormat()), status, () => renderRecord(status, ctx.io));
+  await printResult(ctx.io, await ctx.outputFormat('single'), status, recordView(status));
   if (!apiKey) {
     ctx.io.warn('no API key configured: run `csafe auth login` or set CSAFE_API_KEY');
     return { kind: 'unauthenticated' };

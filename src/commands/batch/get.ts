@@ -34,5 +34,5 @@ Counts: batch_count, success_count, pending_count, error_count, cancelled_count.
 async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome | void> {
   if (options.wait) return followBatch(ctx, batchId, options);
   const batch = await getBatch(await ctx.http(), batchId);
-  await printBatch(ctx.io, await ctx.outputFormat('table'), batch);
+  await printBatch(ctx.io, await ctx.outputFormat('single'), batch);
 }

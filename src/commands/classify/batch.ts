@@ -2,18 +2,22 @@ import { classifyContent, requestProblems, type ClassifyResponse } from '../../a
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/concurrency.js';
 import type { HttpClient } from '../../core/http.js';
-import { stopsTheRun } from '../../core/errors.js';
+import { InterruptedError, stopsTheRun } from '../../core/errors.js';
+import { FailFast, unreachableLine } from '../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import { countOf, toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
 import { inputSource, readRecords } from '../../core/readers.js';
 import { formatShard, shardedName, shardRecords } from '../../core/shard.js';
+import { csafeCommandLine, reportInterruption, withFlag } from '../../core/shell.js';
+import { interruptionOf } from '../../core/signals.js';
 import { startSpinner } from '../../core/spinner.js';
 import type { ContentRequest } from '../../schemas/content.js';
 import { describeProblemWith } from '../../schemas/issues.js';
 import { batchOutcome, type Outcome } from '../app.js';
 import { failOnHolds, labelRows } from './labels.js';
 import type { ClassifyOptions } from './options.js';
+import { lineLabels, printLineLabels, type LineLabel } from './render.js';
 
 interface Job {
   line: number;
@@ -33,44 +37,78 @@ const describeLineProblem = describeProblemWith({
 /**
  * Each line is a current-version request body, or the shorthand {text, user_id, content_id, metadata}.
  * Lines are classified with bounded concurrency; results go to stdout as NDJSON in input order,
- * tagged with their line; failed lines go to the --failed file with their reason.
+ * tagged with their line, or with -o table/tsv (a terminal) as one table of labels at the end;
+ * failed lines go to the --failed file with their reason.
  */
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
   const source = inputSource(path, ctx.io.stdin, ctx.signal);
   const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('classify', options.shard), ctx.now()));
+  const format = await ctx.outputFormat('stream');
+  // A table is aligned over all its rows, so it is printed once, when the run ends however it ends.
+  const table: LineLabel[] | undefined = format === 'table' || format === 'tsv' ? [] : undefined;
   const http = await ctx.http();
+  const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
   const spinner = await startSpinner(ctx.io, 'Classifying…');
   const counts = { classified: 0, failed: 0, flagged: 0, otherShards: 0 };
+  // Results come in input order: every line up to this one is classified or in the failed file.
+  let lastDone = options.fromLine - 1;
+  let interrupted = false;
   // Sharded by line number: every line has one, so each worker reports the problems of its own lines only.
   const lines = shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, counts);
   const jobs = toJobs(lines, defaultUserId, options);
   try {
-    for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, (job) => classifyJob(job, options, http))) {
+    for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, (job) => classifyJob(job, options, http, failFast))) {
       if (outcome.ok) {
         counts.classified++;
         if (failOnHolds(labelRows(outcome.value), options.failOn)) counts.flagged++;
-        await ctx.io.out(toNdjsonLine({ line: job.line, result: outcome.value }));
+        if (table) table.push(...lineLabels(job.line, labelRows(outcome.value)));
+        else await ctx.io.out(toNdjsonLine({ line: job.line, result: outcome.value }));
       } else {
         if (stopsTheRun(outcome.error)) throw outcome.error;
         counts.failed++;
         const reason = (outcome.error as Error).message;
-        ctx.io.warn(`${source.name}:${job.line}: ${reason}`);
+        // Once the service is unreachable every later line fails alike: the stop is said once, at the end.
+        if (!failFast.isStop(outcome.error)) ctx.io.warn(`${source.name}:${job.line}: ${reason}`);
         await failed.append({ line: job.line, reason, input: job.input }, job.line);
       }
+      lastDone = job.line;
       spinner.update(`Classified ${counts.classified}, failed ${counts.failed}`);
     }
+  } catch (error) {
+    if (!(error instanceof InterruptedError)) throw error;
+    interrupted = true;
   } finally {
     spinner.stop();
     await failed.close();
+    if (table) await printLineLabels(ctx.io, format, table);
+  }
+  if (interrupted) {
+    reportResume(ctx, { path, next: lastDone + 1, counts, failedPath: failed.path });
+    throw interruptionOf(ctx.signal);
   }
   const otherShards = options.shard === undefined ? '' : `; ${countOf(counts.otherShards, 'line')} of other shards (--shard ${formatShard(options.shard)})`;
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
   ctx.io.note(`classified ${counts.classified} lines${otherShards}${failedNote}`);
-  return batchOutcome('classify --batch', { sent: counts.classified, failed: counts.failed, flagged: counts.flagged });
+  if (failFast.stoppedBy) ctx.io.warn(unreachableLine(failFast.stoppedBy, failed.path));
+  return batchOutcome('classify --batch', { sent: counts.classified, failed: counts.failed, flagged: counts.flagged, stoppedBy: failFast.stoppedBy });
+}
+
+/**
+ * What an interrupted run did, and the same command from the first line not done (--from-line),
+ * its failures going to the same file. --batch has no checkpoint: the results on stdout are the
+ * record of what was done, so the next run only needs where to start.
+ */
+function reportResume(ctx: Context, run: { path: string; next: number; counts: { classified: number; failed: number }; failedPath: string }): void {
+  const { counts } = run;
+  const failedNote = counts.failed > 0 ? ` (in ${run.failedPath})` : '';
+  const resume = csafeCommandLine(withFlag(withFlag(ctx.argv, '--from-line', String(run.next)), '--failed', run.failedPath));
+  const hint = run.path === '-' ? `give it the same input on stdin: the lines before ${run.next} are skipped` : undefined;
+  reportInterruption(ctx.io, `${counts.classified} lines classified, ${counts.failed} failed${failedNote}; line ${run.next} on not done`, resume, hint);
 }
 
 async function* toJobs(lines: AsyncIterable<JsonRecord>, defaultUserId: string | undefined, options: ClassifyOptions): AsyncGenerator<Job> {
   for await (const record of lines) {
+    if (record.line < options.fromLine) continue;
     if ('error' in record) {
       yield { line: record.line, input: record.text, problem: record.error };
       continue;
@@ -93,7 +131,7 @@ function toRequest(value: unknown, defaultUserId: string | undefined): ContentRe
   return { ...rest, content: [{ type: 'text', text }] } as ContentRequest;
 }
 
-async function classifyJob(job: Job, options: ClassifyOptions, http: HttpClient): Promise<ClassifyResponse> {
+async function classifyJob(job: Job, options: ClassifyOptions, http: HttpClient, failFast: FailFast): Promise<ClassifyResponse> {
   if (job.problem !== undefined) throw new LineFailure(job.problem);
-  return classifyContent(http, job.request!, options.apiVersion);
+  return failFast.send(() => classifyContent(http, job.request!, options.apiVersion));
 }

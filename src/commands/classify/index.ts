@@ -23,7 +23,14 @@ export function registerClassify(program: Command, app: App): void {
     .option('--batch <file.jsonl>', 'classify each line of a JSONL file (`-` for stdin); results as NDJSON')
     .addOption(classifyBatchFlags.concurrency.option)
     .addOption(classifyBatchFlags.failed.option)
-    .addOption(classifyBatchFlags.shard.option);
+    .addOption(classifyBatchFlags.maxConsecutiveFailures.option)
+    .option('--from-line <n>', 'with --batch: start at line n of the input, skipping the lines before it (an interrupted run prints the command)')
+    .addOption(classifyBatchFlags.shard.option)
+    .addHelpText('after', `
+With --batch, the run stops once --max-consecutive-failures requests in a row could not reach
+the service: one line says so, the lines not classified go to the --failed file, exit 1. Ctrl-C
+(exit 130) or SIGTERM (143) prints what was done and the command that continues: the same one
+with --from-line set to the first line not done.`);
   addHelpSections(verb, {
     examples: [
       'csafe classify post.txt photo.jpg --user-id u1',

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { batchFlags } from '../../core/options.js';
+import { batchFlags, integerFlag } from '../../core/options.js';
 import { shardFlag } from '../../core/shard.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 
 export const classifyBatchFlags = {
   concurrency: batchFlags.concurrency(' with --batch'),
   failed: batchFlags.failed('with --batch: append failed lines here', 'classify'),
+  maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
   shard: shardFlag('the lines', 'with --batch: '),
 };
 
@@ -19,6 +20,9 @@ export const classifyOptionsSchema = z.object({
   batch: z.string().optional(),
   concurrency: classifyBatchFlags.concurrency.schema,
   failed: classifyBatchFlags.failed.schema,
+  maxConsecutiveFailures: classifyBatchFlags.maxConsecutiveFailures.schema,
+  /** --batch: the first line to classify; an interrupted run prints it. */
+  fromLine: integerFlag(1).default(1),
   shard: classifyBatchFlags.shard.schema,
 });
 

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
-import type { LabelRow } from './labels.js';
 import type { IOStreams } from '../../core/io.js';
-import { renderTable } from '../../core/output.js';
+import { tableView, type Column, type OutputFormat, type View } from '../../core/output.js';
+import type { LabelRow } from './labels.js';
 
 const DECISION_COLOR: Record<string, (c: ChalkInstance, text: string) => string> = {
   match: (c, t) => c.red.bold(t),
@@ -11,13 +11,25 @@ const DECISION_COLOR: Record<string, (c: ChalkInstance, text: string) => string>
 
 const formatScore = (score: number | null | undefined) => (score === null ? 'null' : score === undefined ? '' : score.toFixed(2));
 
-export function renderLabels(rows: readonly LabelRow[], io: IOStreams): string {
-  return renderTable(rows, [
-    { header: 'LABEL', value: (r) => r.name },
-    { header: 'TYPE', value: (r) => r.kind },
-    { header: 'DECISION', value: (r) => r.decision, style: (r, text, c) => DECISION_COLOR[r.decision]?.(c, text) ?? text },
-    { header: 'SCORE', value: (r) => formatScore(r.score) },
-    { header: 'ESCALATION', value: (r) => r.escalation ?? '' },
-    { header: 'SET', value: (r) => r.setId ?? '' },
-  ], io);
-}
+const LABEL_COLUMNS: Column<LabelRow>[] = [
+  { header: 'LABEL', value: (r) => r.name },
+  { header: 'TYPE', value: (r) => r.kind },
+  { header: 'DECISION', value: (r) => r.decision, style: (r, text, c) => DECISION_COLOR[r.decision]?.(c, text) ?? text },
+  { header: 'SCORE', value: (r) => formatScore(r.score) },
+  { header: 'ESCALATION', value: (r) => r.escalation ?? '' },
+  { header: 'SET', value: (r) => r.setId ?? '' },
+];
+
+export const labelsView = (rows: readonly LabelRow[]): View => tableView(rows, LABEL_COLUMNS);
+
+/** A label of one input line of `classify --batch`; a line the service gave no label shows as one row that says so. */
+export type LineLabel = LabelRow & { line: number };
+
+export const lineLabels = (line: number, rows: readonly LabelRow[]): LineLabel[] =>
+  rows.length === 0 ? [{ line, name: '(no labels)', kind: '', decision: '' }] : rows.map((row) => ({ line, ...row }));
+
+/** `classify --batch` as a table (or TSV): the labels of every line, by line. */
+export const printLineLabels = (io: IOStreams, format: OutputFormat, rows: readonly LineLabel[]) => {
+  const view = tableView<LineLabel>(rows, [{ header: 'LINE', value: (r) => String(r.line) }, ...LABEL_COLUMNS]);
+  return io.out(format === 'tsv' ? view.tsv() : view.table(io));
+};

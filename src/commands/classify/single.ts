@@ -9,7 +9,7 @@ import type { Outcome } from '../app.js';
 import { failOnHolds, labelRows } from './labels.js';
 import type { ClassifyOptions } from './options.js';
 import { describeForFiles, partsFromFiles, partsFromTexts } from './parts.js';
-import { renderLabels } from './render.js';
+import { labelsView } from './render.js';
 
 export async function classifyFiles(ctx: Context, files: readonly string[], options: ClassifyOptions, userId: string | undefined): Promise<Outcome> {
   if (files.length === 0 && options.text.length === 0) {
@@ -28,7 +28,7 @@ export async function classifyFiles(ctx: Context, files: readonly string[], opti
   const problems = requestProblems(request, options.apiVersion);
   if (problems.length > 0) throw new InputError(problems.map((p) => describeForFiles(p, parts)).join('\n'));
 
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   const http = await ctx.http();
   const spinner = await startSpinner(ctx.io, 'Classifying…');
   let response: ClassifyResponse;
@@ -38,6 +38,6 @@ export async function classifyFiles(ctx: Context, files: readonly string[], opti
     spinner.stop();
   }
   const rows = labelRows(response);
-  await printResult(ctx.io, format, response, () => renderLabels(rows, ctx.io));
+  await printResult(ctx.io, format, response, labelsView(rows));
   return { kind: 'classified', failOnHeld: failOnHolds(rows, options.failOn) };
 }

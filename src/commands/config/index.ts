@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { assertConfigKey, CONFIG_KEYS, type Profile } from '../../core/config.js';
-import { printResult, renderRecord } from '../../core/output.js';
+import { printResult, recordView } from '../../core/output.js';
 import { maskKey } from '../../core/redact.js';
 import { checkConfigValue } from '../../core/settings.js';
 import { positional, type App, type Outcome } from '../app.js';
@@ -75,5 +75,5 @@ export async function configUnsetRun(ctx: Context, rawKey: string): Promise<void
 
 export async function configListRun(ctx: Context): Promise<void> {
   const profile = shown((await ctx.config()).profile(await ctx.profileName()));
-  await printResult(ctx.io, ctx.flagOutputFormat(), profile, () => renderRecord(profile, ctx.io));
+  await printResult(ctx.io, ctx.flagOutputFormat('single'), profile, recordView(profile));
 }

@@ -17,8 +17,12 @@ export function registerDataStatus(group: Command, app: App): void {
     .option('--wait', 'poll until the request has succeeded or failed (exit 1 when it failed)')
     .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
     .addHelpText('after', `
-An add request is shown as a table of its objects (id, status, labels, url), an import request as
-a summary (status, data_count, data_url, …); --json prints the record as the service returned it.`);
+On a terminal, an add request is a table of its objects, one row each: ID, STATUS (succeeded, or
+failed for an object the service could not process), LABELS (label:decision, …), URL (where to
+review it) and ERROR (why it failed); an import request is a summary (request_id, namespace, status,
+data_count, data_url, data_expires_at, then error when it failed). Long cells are cut to the
+terminal's width (--wide shows them whole). In a pipe, or with --json, the record is printed as the
+service returned it, as JSON; --wait prints the same once the request has ended.`);
   addHelpSections(verb, {
     examples: [
       'csafe data status listings req_123 --wait --timeout 30m',
@@ -36,5 +40,5 @@ a summary (status, data_count, data_url, …); --json prints the record as the s
 export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: { wait: boolean; timeoutMs: number }): Promise<Outcome | void> {
   if (options.wait) return waitAndPrintRecord(ctx, namespace, requestId, options.timeoutMs);
   const record = await getRequest(await ctx.http(), namespace, requestId);
-  await printRequestRecord(ctx.io, await ctx.outputFormat('table'), record);
+  await printRequestRecord(ctx.io, await ctx.outputFormat('single'), record);
 }

@@ -3,7 +3,7 @@ import { createDecision } from '../../api/decisions.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { jsonObjectFlag, parseMetadata, type JsonFlagInput } from '../../core/json-flags.js';
-import { printResult, renderRecord } from '../../core/output.js';
+import { printResult, recordView } from '../../core/output.js';
 import { waitTimeoutMs } from '../../core/wait.js';
 import { CONTENT_LIMITS } from '../../schemas/content.js';
 import { createDecisionRequestSchema, type CreateDecisionRequest } from '../../schemas/decisions.js';
@@ -48,14 +48,14 @@ its status, result and labels (--json: the decision as the service returned it, 
 
 export async function decisionCreateRun(ctx: Context, options: DecisionCreateOptions): Promise<Outcome | void> {
   const request = await decisionRequest(options, { stdin: ctx.io.stdin, maxBytes: CONTENT_LIMITS.requestBytes, signal: ctx.signal });
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   const created = await createDecision(await ctx.http(), request);
   if (!options.wait) {
     const { decision_id, type, metadata, ...rest } = created;
-    return printResult(ctx.io, format, created, () => renderRecord({ decision_id, type, metadata: metadata ?? {}, ...rest }, ctx.io));
+    return printResult(ctx.io, format, created, recordView({ decision_id, type, metadata: metadata ?? {}, ...rest }));
   }
   const decision = await waitForDecision(ctx, created.decision_id, options.timeoutMs);
-  await printDecision(ctx.io, format, { ...decision, type: created.type });
+  await printDecision(ctx.io, format, decision, created.type);
   return settledOutcome(ctx.io, decision);
 }
 

@@ -31,7 +31,7 @@ came), then its labels as a table: name, applied, explanation. --json prints it 
 }
 
 export async function decisionGetRun(ctx: Context, decisionId: string, options: { wait: boolean; timeoutMs: number }): Promise<Outcome | void> {
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   if (!options.wait) return printDecision(ctx.io, format, await getDecision(await ctx.http(), decisionId));
   const decision = await waitForDecision(ctx, decisionId, options.timeoutMs);
   await printDecision(ctx.io, format, decision);

@@ -2,8 +2,9 @@ import { getDecision } from '../../api/decisions.js';
 import { errorMessage } from '../../api/responses.js';
 import type { Context } from '../../context.js';
 import type { IOStreams } from '../../core/io.js';
-import { printResult, renderRecord, renderTable, type Column, type OutputFormat } from '../../core/output.js';
-import { shellWord, waitForOne } from '../../core/wait.js';
+import { printResult, recordView, tableView, type Column, type OutputFormat } from '../../core/output.js';
+import { shellWord } from '../../core/shell.js';
+import { waitForOne } from '../../core/wait.js';
 import { isDecisionSettled, type Decision } from '../../schemas/decisions.js';
 import type { Outcome } from '../app.js';
 
@@ -16,14 +17,17 @@ const LABEL_COLUMNS: Column<DecisionLabel>[] = [
 ];
 
 /**
- * A decision as field/value pairs (its status, result or `none`, metadata, and any field the spec
- * does not list, as it came), then its labels as a table; --json prints it as the service returned it.
+ * A decision as `key: value` lines (its status, result or `none`, metadata, and any field the spec
+ * does not list, as it came), then its labels as a table; TSV is the record, its labels as JSON;
+ * --json prints it as the service returned it, so `decision create --wait` and `decision get` print
+ * the same; `type`, known only to create, shows in the table.
  */
-export async function printDecision(io: IOStreams, format: OutputFormat, decision: Decision & { type?: string }): Promise<void> {
-  await printResult(io, format, decision, () => {
-    const { decision_id, type, decision_status: status, result, labels, ...rest } = decision;
-    const record = renderRecord({ decision_id, ...(type !== undefined && { type }), status, result: result ?? 'none', ...rest }, io);
-    return `${record}${labels?.length ? renderTable(labels, LABEL_COLUMNS, io) : 'labels: none\n'}`;
+export async function printDecision(io: IOStreams, format: OutputFormat, decision: Decision, type?: string): Promise<void> {
+  const { decision_id, decision_status: status, result, labels, ...rest } = decision;
+  const fields = { decision_id, ...(type !== undefined && { type }), status, result: result ?? 'none', ...rest };
+  await printResult(io, format, decision, {
+    table: (tableIO) => `${recordView(fields).table(tableIO)}\n${labels?.length ? tableView(labels, LABEL_COLUMNS).table(tableIO) : 'labels: none\n'}`,
+    tsv: () => recordView({ ...fields, labels: labels ?? [] }).tsv(),
   });
 }
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseDuration } from '../../core/duration.js';
 import { CsafeError } from '../../core/errors.js';
 import { integerFlag, parseOptions } from '../../core/options.js';
-import { toNdjsonLine } from '../../core/output.js';
+import { recordView, toNdjsonLine } from '../../core/output.js';
 import { FAULT_KINDS } from '../../emulator/http/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 import type { App } from '../app.js';
@@ -100,7 +100,9 @@ Without --json, the address and key are printed for people, with the two export 
       });
       const ready = { base_url: emulator.baseUrl, api_key: emulator.apiKey };
       // In JSON, one line that a script can read as soon as it arrives (the emulator runs on after it).
-      if (ctx.flagOutputFormat('table') !== 'table') await ctx.io.out(toNdjsonLine(ready));
+      const format = ctx.flagOutputFormat('single');
+      if (format === 'tsv') await ctx.io.out(recordView(ready).tsv());
+      else if (format !== 'table') await ctx.io.out(toNdjsonLine(ready));
       else {
         await ctx.io.out(
           `Content Safety emulator listening on ${emulator.baseUrl}\nAPI key: ${emulator.apiKey}\n\n` +

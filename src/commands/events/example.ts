@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { printResult } from '../../core/output.js';
+import { printResult, recordView } from '../../core/output.js';
 import { EVENT_EXAMPLES } from '../../schemas/event-examples.js';
 import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
 import { positional, type App } from '../app.js';
@@ -26,7 +26,7 @@ export async function eventsExampleRun(ctx: Context, type: string | undefined): 
   if (!(EVENT_TYPES as readonly string[]).includes(type)) {
     throw new UsageError(`unknown event type "${type}": expected one of ${EVENT_TYPES.join(', ')}`);
   }
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   // An event has no table form: JSON unless NDJSON was asked for.
-  await printResult(ctx.io, format === 'table' ? 'json' : format, EVENT_EXAMPLES[type as EventType], () => '');
+  await printResult(ctx.io, format === 'table' ? 'json' : format, EVENT_EXAMPLES[type as EventType], recordView(EVENT_EXAMPLES[type as EventType]));
 }

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { checkEveryLine, type LineCheck } from '../../core/checked-records.js';
 import { uploadBeforeExpiry, type ExpiringUpload } from '../../core/expiring-upload.js';
 import { parseOptions } from '../../core/options.js';
-import { printResult, renderRecord } from '../../core/output.js';
+import { printResult, recordView } from '../../core/output.js';
 import { formatBytes } from '../../core/progress.js';
 import { regularFileSize } from '../../core/readers.js';
 import { rereadableInput } from '../../core/spool.js';
@@ -68,13 +68,13 @@ function createOptions(raw: unknown): ImportCreateOptions {
 }
 
 export async function importCreateRun(ctx: Context, path: string, options: ImportCreateOptions): Promise<Outcome | void> {
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   const summary = uploadSummary(await uploadInput(ctx, path));
   if (options.wait) {
     ctx.io.note(`uploaded ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s to import ${summary.import_id}`);
     return followImport(ctx, summary.import_id, options.waitTimeoutMs);
   }
-  await printResult(ctx.io, format, summary, () => renderRecord(summary, ctx.io));
+  await printResult(ctx.io, format, summary, recordView(summary));
 }
 
 /** Checks every line, then creates the import and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */

@@ -36,5 +36,5 @@ export async function importGetRun(ctx: Context, importId: string, options: { wa
   if (importId === '') throw new UsageError('<import-id> is empty', { hint: 'give the id `csafe import create` printed, e.g. imp_…' });
   if (options.wait) return followImport(ctx, importId, options.timeoutMs);
   const record = await getImport(await ctx.http(), importId);
-  await printImport(ctx.io, await ctx.outputFormat('table'), record);
+  await printImport(ctx.io, await ctx.outputFormat('single'), record);
 }

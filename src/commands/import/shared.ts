@@ -2,23 +2,24 @@ import { getImport } from '../../api/older-imports.js';
 import { errorMessage } from '../../api/responses.js';
 import type { Context } from '../../context.js';
 import type { IOStreams } from '../../core/io.js';
-import { printResult, renderRecord, type OutputFormat } from '../../core/output.js';
-import { shellWord, waitForOne } from '../../core/wait.js';
+import { printResult, recordView, type OutputFormat } from '../../core/output.js';
+import { shellWord } from '../../core/shell.js';
+import { waitForOne } from '../../core/wait.js';
 import { isOlderImportSettled, type OlderImport } from '../../schemas/older-imports.js';
 import type { Outcome } from '../app.js';
 
 const IMPORT_FIELDS = ['import_id', 'import_status', 'filename', 's3_key', 'created_at'] as const;
 
 /** The spec's fields in its order (an optional one not set yet shows empty), then anything else the service sent. */
-function renderImport(record: OlderImport, io: IOStreams): string {
+function importView(record: OlderImport) {
   const ordered: Record<string, unknown> = {};
   for (const field of IMPORT_FIELDS) ordered[field] = record[field] ?? '';
   for (const [field, value] of Object.entries(record)) if (!(field in ordered)) ordered[field] = value;
-  return renderRecord(ordered, io);
+  return recordView(ordered);
 }
 
-/** A field/value table on a terminal (TSV in a pipe); --json prints the resource as the service returned it. */
-export const printImport = (io: IOStreams, format: OutputFormat, record: OlderImport) => printResult(io, format, record, () => renderImport(record, io));
+/** A `key: value` view on a terminal (JSON in a pipe, as the service returned it). */
+export const printImport = (io: IOStreams, format: OutputFormat, record: OlderImport) => printResult(io, format, record, importView(record));
 
 /** Polls the import until it is COMPLETE or FAILED (spinner, --timeout: 124, Ctrl-C: 130, each naming the command that checks again). */
 async function waitForImport(ctx: Context, importId: string, timeoutMs: number): Promise<OlderImport> {
@@ -35,7 +36,7 @@ async function waitForImport(ctx: Context, importId: string, timeoutMs: number):
 
 /** Waits for the import to settle and prints it; exit 1 when it FAILED. */
 export async function followImport(ctx: Context, importId: string, timeoutMs: number): Promise<Outcome> {
-  const format = await ctx.outputFormat('table');
+  const format = await ctx.outputFormat('single');
   const record = await waitForImport(ctx, importId, timeoutMs);
   await printImport(ctx.io, format, record);
   const failed = record.import_status === 'FAILED';

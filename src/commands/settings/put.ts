@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { putSettings } from '../../api/data.js';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../core/errors.js';
-import { printResult, renderTable } from '../../core/output.js';
+import { printResult, tableView } from '../../core/output.js';
 import { CONTENT_TYPES } from '../../schemas/data.js';
 import { positional, type App } from '../app.js';
 import { parseNamespace } from '../namespace.js';
@@ -43,11 +43,10 @@ export async function settingsPutRun(ctx: Context, namespace: string, file: stri
     const summary = `the schema has ${input.problems.length} ${input.problems.length === 1 ? 'problem' : 'problems'}; nothing was sent`;
     throw file === undefined ? new UsageError(summary) : new InputError(summary);
   }
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   const response = await putSettings(await ctx.http(), namespace, input.schema);
-  await printResult(ctx.io, format, response, () =>
-    renderTable([response], [
-      { header: 'NAMESPACE', value: (r) => r.namespace },
-      { header: 'STATUS', value: (r) => r.status },
-    ], ctx.io));
+  await printResult(ctx.io, format, response, tableView([response], [
+    { header: 'NAMESPACE', value: (r) => r.namespace },
+    { header: 'STATUS', value: (r) => r.status },
+  ]));
 }

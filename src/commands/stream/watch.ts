@@ -3,7 +3,7 @@ import { watchStream } from '../../api/streams.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
-import { printResult, renderTable } from '../../core/output.js';
+import { printResult, tableView } from '../../core/output.js';
 import { watchStreamRequestSchema, type WatchStreamRequest } from '../../schemas/streams.js';
 import { positional, type App } from '../app.js';
 import { parseNamespace } from '../namespace.js';
@@ -52,12 +52,10 @@ function watchRequest(options: WatchOptions): WatchStreamRequest {
 
 export async function streamWatchRun(ctx: Context, namespace: string, options: WatchOptions): Promise<void> {
   const request = watchRequest(options);
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   const accepted = await watchStream(await ctx.http(), namespace, request);
-  await printResult(ctx.io, format, accepted, () =>
-    renderTable([accepted], [
-      { header: 'REQUEST ID', value: (r) => r.requestId },
-      { header: 'STATUS', value: (r) => r.status },
-    ], ctx.io),
-  );
+  await printResult(ctx.io, format, accepted, tableView([accepted], [
+    { header: 'REQUEST ID', value: (r) => r.requestId },
+    { header: 'STATUS', value: (r) => r.status },
+  ]));
 }

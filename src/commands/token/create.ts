@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createAccessToken } from '../../api/tokens.js';
 import { UsageError } from '../../core/errors.js';
-import { printResult, renderRecord } from '../../core/output.js';
+import { printResult, recordView } from '../../core/output.js';
 import { accessTokenRequestSchema, TOKEN_LIFETIME, type AccessTokenRequest } from '../../schemas/tokens.js';
 import type { Context } from '../../context.js';
 import type { App } from '../app.js';
@@ -47,7 +47,7 @@ export function registerTokenCreate(group: Command, app: App): void {
 
 export async function tokenCreateRun(ctx: Context, options: TokenOptions): Promise<void> {
   const request = tokenRequest(options);
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   const token = await createAccessToken(await ctx.http(), request);
-  await printResult(ctx.io, format, token, () => renderRecord(token, ctx.io));
+  await printResult(ctx.io, format, token, recordView(token));
 }

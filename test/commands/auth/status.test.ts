@@ -73,7 +73,7 @@ test('auth status --profile typo is a usage error listing the profiles, even wit
   assert.equal(run.stdout(), '');
 });
 
-test('auth status -o table in a pipe prints tab-separated field/value lines', async (t) => {
+test('auth status -o table in a pipe prints aligned key: value lines, -o tsv a header and one line', async (t) => {
   const run = await commandTest(t, { flags: { output: 'table' }, env: NO_ENV });
   writeProfiles(run, { default: { api_key: STORED_KEY } });
 
@@ -81,8 +81,13 @@ test('auth status -o table in a pipe prints tab-separated field/value lines', as
 
   assert.equal(
     run.stdout(),
-    ['FIELD\tVALUE', 'profile\tdefault', 'base_url\tnull', 'base_url_source\tnull', 'api_key\tsk_…9f2c', 'api_key_source\tprofile', `config_file\t${configFile(run)}`, ''].join('\n'),
+    ['profile:         default', 'base_url:        null', 'base_url_source: null', 'api_key:         sk_…9f2c', 'api_key_source:  profile', `config_file:     ${configFile(run)}`, ''].join('\n'),
   );
+
+  const tsv = await commandTest(t, { flags: { output: 'tsv' }, env: NO_ENV });
+  writeProfiles(tsv, { default: { api_key: STORED_KEY } });
+  assert.equal(await exitCodeOf(authStatusRun(tsv.ctx)), ExitCode.ok);
+  assert.equal(tsv.stdout(), `profile\tbase_url\tbase_url_source\tapi_key\tapi_key_source\tconfig_file\ndefault\tnull\tnull\tsk_…9f2c\tprofile\t${configFile(tsv)}\n`);
 });
 
 test('auth status refuses a bad value stored in the profile, naming the key, the file and the fix', async (t) => {
@@ -91,7 +96,7 @@ test('auth status refuses a bad value stored in the profile, naming the key, the
 
   await assert.rejects(authStatusRun(run.ctx), {
     constructor: UsageError,
-    message: `output in profile "default" (${configFile(run)}): expected one of table, json, ndjson, got "yaml"`,
+    message: `output in profile "default" (${configFile(run)}): expected one of table, json, ndjson, tsv, got "yaml"`,
     hint: 'fix it with `csafe config set output <value>` or `csafe config unset output`',
   });
   assert.equal(run.stdout(), '');

@@ -32,16 +32,16 @@ test('config list -o ndjson prints the profile on one line', async (t) => {
   assert.equal(await listed(t, { flags: { output: 'ndjson' } }), JSON.stringify({ ...PROFILE, api_key: 'sk_…9f2c' }) + '\n');
 });
 
-test('config list -o table in a pipe prints tab-separated field/value lines', async (t) => {
-  assert.equal(await listed(t, { flags: { output: 'table' } }), 'FIELD\tVALUE\napi_key\tsk_…9f2c\nbase_url\thttps://service.example\ntimeout\t30s\n');
+test('config list -o table in a pipe prints aligned key: value lines, -o tsv a header and one line', async (t) => {
+  assert.equal(await listed(t, { flags: { output: 'table' } }), 'api_key:  sk_…9f2c\nbase_url: https://service.example\ntimeout:  30s\n');
+  assert.equal(await listed(t, { flags: { output: 'tsv' } }), 'api_key\tbase_url\ttimeout\nsk_…9f2c\thttps://service.example\t30s\n');
 });
 
-test('config list on a terminal draws a bordered table', async (t) => {
+test('config list on a terminal is a key: value view, without borders', async (t) => {
   const stdout = await listed(t, { tty: true });
 
-  assert.match(stdout, /^┌/);
-  assert.match(stdout, /│ timeout +│ 30s +│/);
-  assert.ok(!stdout.includes('\t'));
+  assert.match(stdout, /^timeout: +30s$/m);
+  assert.doesNotMatch(stdout, /[┌│─\t]/);
   assert.ok(!stdout.includes(PROFILE.api_key));
 });
 
@@ -65,6 +65,6 @@ test('config list keeps working while the profile holds a bad output value (the 
 test('config list -o yaml is a usage error naming the flag', async (t) => {
   const run = await commandTest(t, { flags: { output: 'yaml' } });
 
-  await assert.rejects(configListRun(run.ctx), { constructor: UsageError, message: '--output: expected one of table, json, ndjson, got "yaml"' });
+  await assert.rejects(configListRun(run.ctx), { constructor: UsageError, message: '--output: expected one of table, json, ndjson, tsv, got "yaml"' });
   assert.equal(run.stdout(), '');
 });

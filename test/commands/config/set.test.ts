@@ -55,7 +55,7 @@ const REFUSED: Array<[key: string, value: string, message: string]> = [
   ['timeout', '5x', 'timeout: expected a duration such as 30, 30s, 5m or 1h, got "5x"'],
   ['timeout', '0s', 'timeout: expected a duration greater than 0, got "0s"'],
   ['max_retries', '-1', 'max_retries: expected a whole number, got "-1"'],
-  ['output', 'yaml', 'output: expected one of table, json, ndjson, got "yaml"'],
+  ['output', 'yaml', 'output: expected one of table, json, ndjson, tsv, got "yaml"'],
   ['base_url', 'garbage', 'base_url: expected an https:// or http:// URL, got "garbage"'],
   ['base_url', 'ftp://example.com', 'base_url: expected an https:// or http:// URL, got "ftp://example.com"'],
   ['user_id', '  ', 'user_id: expected a non-empty user id'],

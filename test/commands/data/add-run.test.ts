@@ -85,7 +85,7 @@ test('data add writes the objects of a batch the service kept refusing to --fail
   assert.match(run.stderr(), new RegExp(`2 objects of failed batches written to ${failed}: resend them with \`csafe data add listings ${failed}\`\n$`));
 });
 
-test('data add --wait polls on the fixed clock until every request has ended, then prints each object', async (t) => {
+test('data add --wait polls on the fixed clock until every request has ended, then prints each request as data status does', async (t) => {
   const run = await commandTest(t, { flags: { output: 'ndjson' }, emulator: { processingDelayMs: 1_000 } });
   const path = inputFile(run, OBJECTS.slice(0, 2).map((object) => JSON.stringify(object)));
   const started = run.clock.now();
@@ -98,7 +98,8 @@ test('data add --wait polls on the fixed clock until every request has ended, th
   assert.equal(await exitCodeOf(dataAddRun(run.ctx, 'listings', path, addOptions({ wait: true }))), ExitCode.ok);
 
   assert.equal(run.clock.now() - started, 1_000);
-  assert.deepEqual(ndjson(run.stdout()).map((line) => [line.id, line.status]), [['o1', 'succeeded'], ['o2', 'succeeded']]);
+  const records = ndjson(run.stdout()) as unknown as { status: string; data: { id: string }[] }[];
+  assert.deepEqual(records.flatMap((record) => record.data.map((object) => [object.id, record.status])), [['o1', 'succeeded'], ['o2', 'succeeded']]);
 });
 
 test('data add --wait --timeout gives up at the timeout of the fixed clock and lists the request still pending', async (t) => {

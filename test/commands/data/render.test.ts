@@ -40,17 +40,25 @@ describe('data: rendering request records', () => {
     assert.equal(describeFailure({ request_id: 'req_3', status: 'failed', error: { message: 'line 4: id: expected a string id' } }), 'request req_3 failed: line 4: id: expected a string id');
   });
 
-  it('prints an add record as one line per object in a pipe', async () => {
+  it('prints an add record as a table of its objects, every column named in data status --help (-o tsv: the same columns)', async () => {
     const { io, stdout, stderr } = bufferIO();
     await printRequestRecord(io, 'table', addRecord);
-    assert.equal(stdout(), 'ID\tSTATUS\tLABELS\tURL\tERROR\na\tsucceeded\tviolence:match, spam\thttp://x/a\t\nb\tfailed\t\t\tphoto: expected an http(s) URL\n');
+    assert.equal(stdout(), [
+      'ID  STATUS     LABELS                URL         ERROR',
+      'a   succeeded  violence:match, spam  http://x/a',
+      'b   failed                                       photo: expected an http(s) URL',
+      '',
+    ].join('\n'));
     assert.match(stderr(), /request req_1: failed, 2 objects/);
+    const tsv = bufferIO();
+    await printRequestRecord(tsv.io, 'tsv', addRecord);
+    assert.equal(tsv.stdout(), 'ID\tSTATUS\tLABELS\tURL\tERROR\na\tsucceeded\tviolence:match, spam\thttp://x/a\t\nb\tfailed\t\t\tphoto: expected an http(s) URL\n');
   });
 
   it('prints an import record as a summary with the spec\'s fields first and unknown ones kept', async () => {
     const { io, stdout } = bufferIO();
     await printRequestRecord(io, 'table', importRecord);
-    const lines = ['FIELD\tVALUE', 'request_id\treq_2', 'namespace\tlistings', 'status\tsucceeded', 'data_count\t3', 'data_url\thttp://x/out.jsonl?sig=1', 'priority\thigh'];
+    const lines = ['request_id: req_2', 'namespace:  listings', 'status:     succeeded', 'data_count: 3', 'data_url:   http://x/out.jsonl?sig=1', 'priority:   high'];
     assert.equal(stdout(), lines.join('\n') + '\n');
   });
 
@@ -61,7 +69,7 @@ describe('data: rendering request records', () => {
       assert.ok(isImportRecord(parsed), JSON.stringify(record));
       const { io, stdout } = bufferIO();
       await printRequestRecord(io, 'table', parsed);
-      const rows = stdout().replace(/\n$/, '').split('\n').slice(1, 7).map((line) => line.split('\t'));
+      const rows = stdout().replace(/\n$/, '').split('\n').slice(0, 6).map((line) => line.split(/: */));
       assert.deepEqual(rows, [['request_id', 'req_4'], ['namespace', 'listings'], ['status', 'queued'], ['data_count', '0'], ['data_url', ''], ['data_expires_at', '']]);
     }
     assert.ok(!isImportRecord(requestRecordSchema.parse({ request_id: 'req_5', status: 'queued', data: [] })));

@@ -11,17 +11,17 @@ async function createdImport(baseUrl: string, apiKey: string): Promise<string> {
   return ((await response.json()) as { import_id: string }).import_id;
 }
 
-test('import get shows the Import resource: spec fields first, as a field/value table', async (t) => {
-  const run = await commandTest(t);
+test('import get shows the Import resource: spec fields first, as key: value lines', async (t) => {
+  const run = await commandTest(t, { flags: { output: 'table' } });
   const id = await createdImport(run.emulator.baseUrl, run.emulator.apiKey);
   await run.forgetRequests();
   run.expect({ method: 'GET', path: `/v1/import/${id}` });
 
   assert.equal(await exitCodeOf(importGetRun(run.ctx, id, { wait: false, timeoutMs: Infinity })), ExitCode.ok);
 
-  const rows = run.stdout().trim().split('\n').map((line) => line.split('\t'));
-  assert.deepEqual(rows.slice(0, 3), [['FIELD', 'VALUE'], ['import_id', id], ['import_status', 'WAITING_FOR_UPLOAD']]);
-  assert.deepEqual(rows.slice(3, 6).map(([field]) => field), ['filename', 's3_key', 'created_at']);
+  const rows = run.stdout().trim().split('\n').map((line) => line.split(/: */));
+  assert.deepEqual(rows.slice(0, 2), [['import_id', id], ['import_status', 'WAITING_FOR_UPLOAD']]);
+  assert.deepEqual(rows.slice(2, 5).map(([field]) => field), ['filename', 's3_key', 'created_at']);
 });
 
 test('import get --json prints the import as the service returned it', async (t) => {

@@ -2,12 +2,12 @@ import type { Command } from 'commander';
 import { createBatch } from '../../../api/batches.js';
 import type { Context } from '../../../context.js';
 import { UnexpectedResponseError, UsageError } from '../../../core/errors.js';
-import { printResult, renderRecord } from '../../../core/output.js';
+import { printResult, recordView } from '../../../core/output.js';
 import { formatBytes } from '../../../core/progress.js';
 import { regularFileSize } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
 import { uploadBeforeExpiry } from '../../../core/expiring-upload.js';
-import { shellWord } from '../../../core/wait.js';
+import { shellWord } from '../../../core/shell.js';
 import { BATCH_CONTENT_TYPE, BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
 import { positional, type App, type Outcome } from '../../app.js';
 import { followBatch, followOptions, type FollowOptions } from '../shared/wait.js';
@@ -46,13 +46,13 @@ expired upload address is replaced by a new batch.`);
 }
 
 export async function batchCreateRun(ctx: Context, type: string, path: string, options: FollowOptions): Promise<Outcome | void> {
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   const summary = await sendCsv(ctx, type, path);
   const id = summary.batch_id;
   ctx.io.note(`uploaded ${formatBytes(summary.bytes)} (${summary.rows} rows) in ${summary.seconds.toFixed(1)} s as batch ${id}`);
   if (options.wait) return followBatch(ctx, id, options);
   ctx.io.note(`check on it with: csafe batch get ${shellWord(id)} --wait`);
-  await printResult(ctx.io, format, summary, () => renderRecord(summary, ctx.io));
+  await printResult(ctx.io, format, summary, recordView(summary));
 }
 
 /** Checks the CSV, creates the batch and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */

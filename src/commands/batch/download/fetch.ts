@@ -5,7 +5,7 @@ import { writeStreamAtomic } from '../../../core/atomic-file.js';
 import { CsafeError } from '../../../core/errors.js';
 import { fileError } from '../../../core/readers.js';
 import { isExpiredAddress } from '../../../core/expiring-upload.js';
-import { shellWord } from '../../../core/wait.js';
+import { shellWord } from '../../../core/shell.js';
 import { BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
 import { resultRowsAsNdjson } from './result-rows.js';
 

@@ -1,9 +1,9 @@
 import type { IOStreams } from '../../../core/io.js';
-import { printResult, renderRecord, type OutputFormat } from '../../../core/output.js';
+import { printResult, recordView, type OutputFormat } from '../../../core/output.js';
 import type { Batch } from '../../../schemas/batches.js';
 
-/** The batch as a field/value table on a terminal (every field, those the spec does not list too), JSON in a pipe. */
-export const printBatch = (io: IOStreams, format: OutputFormat, batch: Batch) => printResult(io, format, batch, () => renderRecord(batch, io));
+/** The batch as a key: value view on a terminal (every field, those the spec does not list too), JSON in a pipe. */
+export const printBatch = (io: IOStreams, format: OutputFormat, batch: Batch) => printResult(io, format, batch, recordView(batch));
 
 const count = (value: number | null | undefined) => (value === null || value === undefined ? '?' : String(value));
 

@@ -2,7 +2,8 @@ import { getBatch } from '../../../api/batches.js';
 import { errorMessage } from '../../../api/responses.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
-import { shellWord, waitForOne, waitTimeoutMs } from '../../../core/wait.js';
+import { shellWord } from '../../../core/shell.js';
+import { waitForOne, waitTimeoutMs } from '../../../core/wait.js';
 import { isBatchSettled, type Batch } from '../../../schemas/batches.js';
 import type { Outcome } from '../../app.js';
 import { downloadResult } from '../download/fetch.js';
@@ -20,7 +21,7 @@ export interface FollowOptions {
 export function followOptions(raw: { wait?: boolean; timeout?: string; download?: string }): FollowOptions {
   const timeoutMs = waitTimeoutMs(raw);
   if (raw.download !== undefined && !raw.wait) {
-    throw new UsageError('--download writes the result of a finished batch, and needs --wait', { hint: 'add --wait, or fetch it later with: csafe batch download ID -o FILE' });
+    throw new UsageError('--download writes the result of a finished batch, and needs --wait', { hint: 'add --wait, or fetch it later with: csafe batch download ID FILE' });
   }
   return { wait: Boolean(raw.wait), timeoutMs, download: raw.download };
 }
@@ -40,7 +41,7 @@ export async function followBatch(ctx: Context, batchId: string, options: Follow
     progress: batchProgress,
     checkAgain: again.join(' '),
   });
-  await printBatch(ctx.io, await ctx.outputFormat('table'), batch);
+  await printBatch(ctx.io, await ctx.outputFormat('single'), batch);
   if (batchFailed(batch)) {
     const reason = errorMessage(batch);
     ctx.io.warn(`batch ${batchId} ended ${batchProgress(batch)}${reason === undefined ? '' : `: ${reason}`}`);

@@ -1,14 +1,17 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { reportInvalid, validRecords, type CheckedRecord } from '../../../core/checked-records.js';
-import { UsageError } from '../../../core/errors.js';
+import { InterruptedError, UsageError } from '../../../core/errors.js';
+import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import type { IOStreams } from '../../../core/io.js';
 import { parseOptions } from '../../../core/options.js';
-import { countOf, printResult, renderTable, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
+import { countOf, printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
 import type { JsonRecord } from '../../../core/json-position.js';
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
 import { formatShard, shardedName, shardRecords } from '../../../core/shard.js';
+import { csafeCommandLine, reportInterruption, shellWord } from '../../../core/shell.js';
+import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { rereadableInput } from '../../../core/spool.js';
 import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
@@ -17,7 +20,7 @@ import { addBatchFlags, addOptionsSchema, type AddOptions } from './options.js';
 import { AddCheckpoint } from './checkpoint.js';
 import { deliverObjects, type AcceptedRequest, type AddDelivery } from './deliver.js';
 import { checkObjects } from '../shared/objects.js';
-import { describeFailure, objectLines, printObjects } from '../shared/render.js';
+import { describeFailure, printRequestRecords } from '../shared/render.js';
 import { waitForRequests } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/wait.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
@@ -35,6 +38,7 @@ export function registerDataAdd(group: Command, app: App): void {
     .option('--checkpoint <file>', 'record the objects the service accepted here; a re-run of the same command sends only the rest')
     .addOption(addBatchFlags.failed.option)
     .addOption(addBatchFlags.skipInvalid.option)
+    .addOption(addBatchFlags.maxConsecutiveFailures.option)
     .option('--wait', 'wait until every request has finished, then print each object with its labels and url')
     .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
     .addHelpText('after', `
@@ -45,6 +49,10 @@ one per object instead, at the end. With --checkpoint, a batch that failed is no
 command run again sends it (and everything not yet accepted), skipping what was. Exit codes: 0 all added, 1 a request ended failed (or nothing could be
 sent), 2 invalid input (nothing sent), 5 some batches failed (written to the failed file),
 124 --wait timed out, 130 interrupted (the pending request ids are printed).
+Once --max-consecutive-failures requests in a row could not reach the service, sending stops:
+one line says so, the objects not sent are in the failed file, exit 1. Ctrl-C (exit 130) or
+SIGTERM (143) prints what was accepted and the command that continues: the same command line,
+which with --checkpoint sends only what was not accepted.
 
 With --shard i/n, only the objects whose id hashes to shard i are sent: n workers given 0/n …
 n-1/n add the file exactly once between them. A checkpoint belongs to one shard.`);
@@ -66,8 +74,8 @@ n-1/n add the file exactly once between them. A checkpoint belongs to one shard.
 
 export async function dataAddRun(ctx: Context, namespace: string, path: string, options: AddOptions): Promise<Outcome> {
   const waitMs = waitTimeoutMs(options);
-  // Without --wait the records printed are the requests, one JSON line each in a pipe as they are accepted.
-  const format = await ctx.outputFormat(options.wait ? 'table' : 'ndjson');
+  // A stream: without --wait the accepted requests, one JSON line each in a pipe as they are accepted; with it the final records, as `data status` prints them.
+  const format = await ctx.outputFormat('stream');
   const checkFirst = options.skipInvalid === undefined;
   // Read twice (checked in full before anything is sent), or fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
   const input = checkFirst || options.checkpoint !== undefined ? await rereadableInput(path, ctx.io, ctx.signal) : undefined;
@@ -80,16 +88,17 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
         return { kind: 'checked', invalid };
       }
     }
-    const { accepted, failed, sent } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
+    const { accepted, failed, sent, stoppedBy } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
     let failedRequests = 0;
-    if (options.wait && accepted.length > 0) {
+    // A service that could not be reached would fail the wait too.
+    if (options.wait && accepted.length > 0 && stoppedBy === undefined) {
       const records = await waitForRequests(ctx, namespace, accepted.map((r) => r.request_id), { timeoutMs: waitMs, concurrency: options.concurrency });
-      await printObjects(ctx.io, format, objectLines(records));
+      await printRequestRecords(ctx.io, format, records);
       const failures = records.filter((r) => r.status === 'failed');
       for (const record of failures) ctx.io.warn(describeFailure(record));
       failedRequests = failures.length;
     }
-    return batchOutcome('data add', { sent, failed, failedRequests });
+    return batchOutcome('data add', { sent, failed, failedRequests, stoppedBy });
   } finally {
     await input?.remove();
   }
@@ -104,13 +113,15 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
     : await AddCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, namespace, shard: options.shard, now: () => ctx.now() });
   const streamed = !options.wait && format === 'ndjson';
   const progress = await startSpinner(ctx.io, 'Adding objects…');
+  const http = await ctx.http();
   const delivery: AddDelivery = {
-    http: await ctx.http(),
+    http,
     io: ctx.io,
     namespace,
     inputName: source.name,
     options,
     failed,
+    failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl),
     progress,
     accepted: [],
     signal: ctx.signal,
@@ -123,10 +134,14 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
   };
   const sorting: Sorting = { checkpoint, skipped: 0, otherShards: 0 };
   let completed = false;
+  let interrupted = false;
   try {
     const records = shardRecords(readRecords(source), options.shard, objectKey, sorting);
     await deliverObjects(validRecords(numbered(checkObjects(records, options.maxBatchBytes), sorting), source.name, ctx.io, invalid), delivery);
     completed = true;
+  } catch (error) {
+    if (!(error instanceof InterruptedError)) throw error;
+    interrupted = true;
   } finally {
     progress.stop();
     await failed.close();
@@ -134,10 +149,12 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
     const accepted = inInputOrder(delivery.accepted);
     // Accepted requests are printed even when the run stops part-way: they are what a user follows up.
     if (!streamed && (!options.wait || !completed)) await printRequests(ctx.io, format, accepted);
-    if (!completed) reportStop(ctx.io, namespace, accepted.length, options.checkpoint);
+    if (interrupted) reportResume(ctx, { namespace, accepted: accepted.length, failed, checkpoint: options.checkpoint });
+    else if (!completed) reportStop(ctx.io, namespace, accepted.length, options.checkpoint);
     // When the run stopped, the error that stopped it is the one to report.
     await (completed ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
   }
+  if (interrupted) throw interruptionOf(ctx.signal);
   const sent = delivery.accepted.reduce((total, r) => total + r.objects, 0);
   const skipped = sorting.skipped > 0 ? `; ${countOf(sorting.skipped, 'object')} skipped by checkpoint` : '';
   const otherShards = options.shard === undefined ? '' : `; ${countOf(sorting.otherShards, 'object')} of other shards (--shard ${formatShard(options.shard)})`;
@@ -147,8 +164,20 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
     const resend = options.checkpoint ? 'run the same command again to send them' : `resend them with \`csafe data add ${namespace} ${failed.path}\``;
     ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: ${resend}`);
   }
+  const stoppedBy = delivery.failFast.stoppedBy;
+  if (stoppedBy) ctx.io.warn(unreachableLine(stoppedBy, failed.path));
   // Answers arrive in any order; what follows (the table, --wait's objects) is in input order.
-  return { accepted: inInputOrder(delivery.accepted), failed: failed.count, sent };
+  return { accepted: inInputOrder(delivery.accepted), failed: failed.count, sent, stoppedBy };
+}
+
+/** What an interrupted run did, and the command that continues it: the same one, which with --checkpoint sends only what was not accepted. */
+function reportResume(ctx: Context, run: { namespace: string; accepted: number; failed: FailedFile; checkpoint?: string }): void {
+  const failedNote = run.failed.count > 0 ? ` (in ${run.failed.path})` : '';
+  const done = `${countOf(run.accepted, 'request')} accepted (printed), ${countOf(run.failed.count, 'object')} of failed batches${failedNote}`;
+  const hint = run.checkpoint === undefined
+    ? 'without --checkpoint it sends every object again; add --checkpoint FILE to continue where a run stopped'
+    : run.accepted > 0 ? `follow an accepted request with \`csafe data status ${shellWord(run.namespace)} REQUEST_ID --wait\`` : undefined;
+  reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), hint);
 }
 
 const inInputOrder = (accepted: readonly AcceptedRequest[]) => [...accepted].sort((a, b) => a.first_line - b.first_line);
@@ -200,5 +229,5 @@ const REQUEST_COLUMNS = [
 /** One record per accepted request; no table at all when none was. */
 async function printRequests(io: IOStreams, format: OutputFormat, accepted: readonly AcceptedRequest[]): Promise<void> {
   if (format === 'table' && accepted.length === 0) return;
-  await printResult(io, format, accepted, () => renderTable(accepted, REQUEST_COLUMNS, io));
+  await printResult(io, format, accepted, tableView(accepted, REQUEST_COLUMNS));
 }

@@ -3,6 +3,7 @@ import { inBatches } from '../../../core/batches.js';
 import type { SendableRecord } from '../../../core/checked-records.js';
 import { mapInOrder } from '../../../core/concurrency.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
+import type { FailFast } from '../../../core/fail-fast.js';
 import type { FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import type { IOStreams } from '../../../core/io.js';
@@ -31,6 +32,8 @@ export interface AddDelivery {
   options: Pick<AddOptions, 'batchSize' | 'maxBatchBytes' | 'concurrency'>;
   /** Objects of batches that failed, one JSON line each, so the file can be fed back to `data add`. */
   failed: FailedFile;
+  /** --max-consecutive-failures: every batch is sent through it; once it stops the run, the batches left go to the failed file unsent. */
+  failFast: FailFast;
   progress: Spinner;
   /** Filled as requests are accepted, in the order the answers come, so a run that stops part-way can still say what went. */
   accepted: AcceptedRequest[];
@@ -66,7 +69,8 @@ export async function deliverObjects(objects: AsyncIterable<NumberedObject>, del
       if (outcome.ok) continue;
       if (stopsTheRun(outcome.error)) throw outcome.error;
       const where = batch[0]!.line === batch.at(-1)!.line ? batch[0]!.line : `${batch[0]!.line}-${batch.at(-1)!.line}`;
-      delivery.io.warn(`${delivery.inputName}:${where}: a batch of ${countOf(batch.length, 'object')} failed: ${(outcome.error as Error).message}`);
+      // The service unreachable is said once, when the run ends.
+      if (!delivery.failFast.isStop(outcome.error)) delivery.io.warn(`${delivery.inputName}:${where}: a batch of ${countOf(batch.length, 'object')} failed: ${(outcome.error as Error).message}`);
       await delivery.failed.appendLines(batch.map((object) => ({ text: object.json, line: object.line })));
       reportProgress(delivery);
     }
@@ -81,7 +85,7 @@ export async function deliverObjects(objects: AsyncIterable<NumberedObject>, del
 
 /** Sends one batch and hands the accepted request on at once; an error in handing it on stops the run, it does not fail the batch. */
 async function sendBatch(batch: NumberedObject[], delivery: AddDelivery, stop: { error?: unknown }): Promise<void> {
-  const response = await addData(delivery.http, delivery.namespace, encodeAddBody(batch.map((o) => o.json)));
+  const response = await delivery.failFast.send(() => addData(delivery.http, delivery.namespace, encodeAddBody(batch.map((o) => o.json))));
   const request = { request_id: response.requestId, status: response.status, objects: batch.length, first_line: batch[0]!.line, last_line: batch.at(-1)!.line };
   delivery.accepted.push(request);
   await delivery.onAccepted(request, batch).catch((error: unknown) => (stop.error ??= error));

@@ -10,6 +10,7 @@ export const addBatchFlags = {
   shard: shardFlag('the objects'),
   failed: batchFlags.failed('append objects of batches that could not be sent', 'data-add'),
   skipInvalid: batchFlags.skipInvalid('send the valid objects; append each invalid record here as {line, error, record}'),
+  maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
 };
 
 export const addOptionsSchema = z.object({
@@ -20,6 +21,7 @@ export const addOptionsSchema = z.object({
   checkpoint: z.string().min(1).optional(),
   failed: addBatchFlags.failed.schema,
   skipInvalid: addBatchFlags.skipInvalid.schema,
+  maxConsecutiveFailures: addBatchFlags.maxConsecutiveFailures.schema,
   wait: z.boolean().default(false),
   timeout: z.string().optional(),
 });

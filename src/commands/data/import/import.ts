@@ -69,7 +69,7 @@ function importOptions(raw: unknown): ImportOptions {
 }
 
 export async function importRun(ctx: Context, namespace: string, path: string, options: ImportOptions): Promise<Outcome | void> {
-  const format = await ctx.outputFormat();
+  const format = await ctx.outputFormat('single');
   const imported = await uploadInput(ctx, namespace, path, options.validate);
   const summary = uploadSummary(namespace, imported);
   if (options.wait) {

@@ -1,5 +1,5 @@
 import type { IOStreams } from '../../../core/io.js';
-import { printResult, renderRecord, type OutputFormat } from '../../../core/output.js';
+import { printResult, recordView, type OutputFormat } from '../../../core/output.js';
 import { formatBytes } from '../../../core/progress.js';
 import type { ImportedFile } from './upload.js';
 
@@ -27,6 +27,6 @@ export function uploadNote(summary: UploadSummary): string {
   return `uploaded ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s${rate} as ${summary.request_id}`;
 }
 
-/** A field/value table on a terminal, JSON in a pipe. */
+/** A key: value view on a terminal, JSON in a pipe. */
 export const printUploadSummary = (io: IOStreams, format: OutputFormat, summary: UploadSummary) =>
-  printResult(io, format, summary, () => renderRecord(summary, io));
+  printResult(io, format, summary, recordView(summary));

@@ -1,6 +1,6 @@
 import { errorMessage } from '../../../api/responses.js';
 import type { IOStreams } from '../../../core/io.js';
-import { countOf, printResult, renderRecord, renderTable, type Column, type OutputFormat } from '../../../core/output.js';
+import { countOf, printResult, recordView, tableView, type Column, type OutputFormat } from '../../../core/output.js';
 import { isImportRecord, REQUEST_STATUSES, type DataEntry, type RequestRecord } from '../../../schemas/data.js';
 
 
@@ -32,34 +32,39 @@ const OBJECT_COLUMNS: Column<ObjectLine>[] = [
   { header: 'ERROR', value: (o) => errorMessage(o) ?? '' },
 ];
 
-/** Objects as a table (TSV in a pipe), a JSON array, or one JSON line each. */
-export const printObjects = (io: IOStreams, format: OutputFormat, objects: readonly ObjectLine[]) =>
-  printResult(io, format, objects, () => renderTable(objects, OBJECT_COLUMNS, io));
 
 const IMPORT_FIELDS = ['request_id', 'namespace', 'status', 'data_count', 'data_url', 'data_expires_at'] as const;
 
 /**
- * An import-type record as field/value pairs: the spec's fields first, then the error, then
+ * An import-type record as `key: value` lines: the spec's fields first, then the error, then
  * anything else the service sent. A data_url or data_expires_at not known yet (null) shows empty.
  */
-function renderImportRecord(record: RequestRecord, io: IOStreams): string {
+function importRecordView(record: RequestRecord) {
   const error = errorMessage(record);
   const { error: _error, ...rest } = record as RequestRecord & { error?: unknown };
   const ordered: Record<string, unknown> = {};
   for (const field of IMPORT_FIELDS) if (rest[field] !== undefined) ordered[field] = rest[field] ?? '';
   if (error !== undefined) ordered.error = error;
   for (const [field, value] of Object.entries(rest)) if (!(field in ordered)) ordered[field] = value;
-  return renderRecord(ordered, io);
+  return recordView(ordered);
 }
 
-/** A record of either shape: an import summary, or the table of an add request's objects; JSON as returned. */
+/**
+ * A record of either shape, as `data status` prints it: an import's summary, or the table of an
+ * add request's objects (its status in a note above it); JSON and NDJSON as returned.
+ */
 export async function printRequestRecord(io: IOStreams, format: OutputFormat, record: RequestRecord): Promise<void> {
-  if (isImportRecord(record)) return printResult(io, format, record, () => renderImportRecord(record, io));
-  if (format !== 'table') return printResult(io, format, record, () => '');
-  const objects = objectLines([record]);
-  io.note(`request ${record.request_id}: ${record.status}, ${countOf(objects.length, 'object')}`);
-  return printObjects(io, format, objects);
+  if (isImportRecord(record)) return printResult(io, format, record, importRecordView(record));
+  if (format === 'table') io.note(`request ${record.request_id}: ${record.status}, ${countOf(record.data?.length ?? 0, 'object')}`);
+  return printResult(io, format, record, tableView(objectLines([record]), OBJECT_COLUMNS));
 }
+
+/**
+ * The final records of `data add --wait`, as `data status` prints each: their objects in one table
+ * (or TSV), JSON an array of the records, NDJSON one record a line.
+ */
+export const printRequestRecords = (io: IOStreams, format: OutputFormat, records: readonly RequestRecord[]) =>
+  printResult(io, format, records, tableView(objectLines(records), OBJECT_COLUMNS));
 
 /** `3 queued · 2 ingesting · 5 succeeded`: the spec's statuses in their order, then any others. */
 export function statusCounts(records: Iterable<RequestRecord>): string {

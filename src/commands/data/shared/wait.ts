@@ -5,7 +5,7 @@ import type { IOStreams } from '../../../core/io.js';
 import { countOf } from '../../../core/output.js';
 import { pollUntil } from '../../../core/poll.js';
 import { startSpinner } from '../../../core/spinner.js';
-import { shellWord } from '../../../core/wait.js';
+import { shellWord } from '../../../core/shell.js';
 import { TERMINAL_STATUSES, type RequestRecord } from '../../../schemas/data.js';
 import type { Outcome } from '../../app.js';
 import { describeFailure, printRequestRecord, statusCounts } from './render.js';
@@ -54,7 +54,7 @@ export async function waitForRequests(ctx: Context, namespace: string, requestId
 
 /** Waits for one request of either kind, prints its final record; exit 1 when it ended failed. */
 export async function waitAndPrintRecord(ctx: Context, namespace: string, requestId: string, timeoutMs: number): Promise<Outcome> {
-  const format = await ctx.outputFormat('table');
+  const format = await ctx.outputFormat('single');
   const [record] = await waitForRequests(ctx, namespace, [requestId], { timeoutMs });
   await printRequestRecord(ctx.io, format, record!);
   const failed = record!.status === 'failed';

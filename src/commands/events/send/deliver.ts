@@ -1,5 +1,6 @@
 import { encodeBatch, sendEvents } from '../../../api/events.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
+import type { FailFast } from '../../../core/fail-fast.js';
 import type { FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import type { IOStreams } from '../../../core/io.js';
@@ -39,7 +40,9 @@ export interface Delivery {
   invalid?: FailedFile;
   checkpoint?: Checkpoint;
   progress: Spinner;
-  /** Set on a failure that stops the run (stopsTheRun: a 401/403, a Retry-After over --max-wait): no later batch is sent, the rest go straight to the failed file. */
+  /** --max-consecutive-failures: every batch is sent through it. */
+  failFast: FailFast;
+  /** Set on a failure that stops the run (stopsTheRun: a 401/403, a Retry-After over --max-wait; the service unreachable): no later batch is sent, the rest go straight to the failed file. */
   halted?: Error;
 }
 
@@ -98,15 +101,17 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
   const handBack = batch.filter(held);
   if (toSend.length > 0) {
     try {
-      const { retries } = await delivery.send(toSend);
+      const { retries } = await delivery.failFast.send(() => delivery.send(toSend));
       tally.sent += toSend.length;
       tally.batches++;
       tally.retries += retries;
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
-      if (stopsTheRun(error)) delivery.halted ??= error as Error;
+      const unreachable = delivery.failFast.isStop(error);
+      if (stopsTheRun(error) || unreachable) delivery.halted ??= error as Error;
       const lines = `${toSend[0]!.line}-${toSend.at(-1)!.line}`;
-      delivery.io.warn(`${delivery.inputName}:${lines}: a batch of ${toSend.length} events failed, so its users' later events are held back too: ${(error as Error).message}`);
+      // The service unreachable is said once, when the run ends.
+      if (!unreachable) delivery.io.warn(`${delivery.inputName}:${lines}: a batch of ${toSend.length} events failed, so its users' later events are held back too: ${(error as Error).message}`);
       for (const event of toSend) stopped.add(event.partition);
       handBack.push(...toSend);
     }

@@ -8,6 +8,7 @@ export const sendBatchFlags = {
   batchSize: batchFlags.batchSize('events'),
   maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
   concurrency: batchFlags.concurrency('; events of one user always share one'),
+  maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
   shard: shardFlag('the users'),
 };
 
@@ -22,6 +23,7 @@ export const sendOptionsSchema = z.object({
   batchSize: sendBatchFlags.batchSize.schema,
   maxBatchBytes: sendBatchFlags.maxBatchBytes.schema,
   concurrency: sendBatchFlags.concurrency.schema,
+  maxConsecutiveFailures: sendBatchFlags.maxConsecutiveFailures.schema,
   shard: sendBatchFlags.shard.schema,
 });
 

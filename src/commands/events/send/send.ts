@@ -1,10 +1,13 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { AuthenticationError, InterruptedError, PermissionDeniedError } from '../../../core/errors.js';
+import { FailFast } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import { parseOptions } from '../../../core/options.js';
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
 import { shardedName } from '../../../core/shard.js';
+import { csafeCommandLine, reportInterruption } from '../../../core/shell.js';
+import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { rereadableInput } from '../../../core/spool.js';
 import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
@@ -32,11 +35,16 @@ export function registerEventsSend(group: Command, app: App): void {
     .addOption(sendBatchFlags.batchSize.option)
     .addOption(sendBatchFlags.maxBatchBytes.option)
     .addOption(sendBatchFlags.concurrency.option)
+    .addOption(sendBatchFlags.maxConsecutiveFailures.option)
     .addOption(sendBatchFlags.shard.option)
     .addHelpText('after', `
 Each user's events arrive in file order. Exit codes: 0 all sent, 5 some written to the
 failed file, 1 none sent, or sending stopped on a Retry-After over --max-wait, 2 invalid input
 (nothing sent), 3 key refused (the unsent events are in the failed file in both cases).
+Once --max-consecutive-failures requests in a row could not reach the service, sending stops:
+one line says so, the events not sent are in the failed file, exit 1. Ctrl-C (exit 130) or
+SIGTERM (143) prints what was sent and the command that continues: the same command line,
+which with --checkpoint sends only what was not acknowledged.
 
 With --sync, stdout lists each ingested event with its input line and the service's event_id:
 one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknowledged when piped
@@ -98,17 +106,17 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
   let sync: SyncIngestion | undefined;
   try {
     const http = await ctx.http();
-    if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('ndjson'));
+    if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('stream'));
     const records = checkRecords(readRecords(source), { allowUnknownTypes: options.allowUnknownTypes }, limit);
-    const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: source.name, options, tally, failed, invalid, checkpoint, progress };
+    const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
+    const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: source.name, options, tally, failed, invalid, checkpoint, progress, failFast };
     await deliver(records, delivery);
     halted = delivery.halted;
   } catch (error) {
-    if (error instanceof InterruptedError) {
-      const resume = options.checkpoint ? `re-run with --checkpoint ${options.checkpoint} to send the rest` : 'events not yet acknowledged were not sent';
-      ctx.io.warn(`interrupted after ${tally.sent} events were sent: ${resume}`);
-    }
-    throw error;
+    if (!(error instanceof InterruptedError)) throw error;
+    const failedNote = tally.failed > 0 ? ` (in ${failedPath})` : '';
+    reportInterruption(ctx.io, `${tally.sent} events sent, ${tally.failed} failed${failedNote}`, csafeCommandLine(ctx.argv), options.checkpoint === undefined ? NO_CHECKPOINT : undefined);
+    throw interruptionOf(ctx.signal);
   } finally {
     progress.stop();
     await sync?.finish();
@@ -121,8 +129,12 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
 
 async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; invalidFile?: string; toStdout?: boolean }) {
   const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
-  await reportSummary(ctx.io, summary, run.toStdout === false ? 'table' : await ctx.outputFormat('table'));
+  await reportSummary(ctx.io, summary, run.toStdout === false ? 'table' : await ctx.outputFormat('single'));
 }
+
+/** Without a checkpoint the same command starts from the first event again. */
+const NO_CHECKPOINT =
+  'without --checkpoint it sends every event again (each keeps its idempotency_key, so the service ingests it once); add --checkpoint FILE to continue where a run stopped';
 
 const whySendingStopped = (error: Error) =>
   error instanceof AuthenticationError || error instanceof PermissionDeniedError ? `the service refused the credentials (${error.status})` : error.message;

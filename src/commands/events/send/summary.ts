@@ -1,5 +1,5 @@
 import type { IOStreams } from '../../../core/io.js';
-import { printResult, type OutputFormat } from '../../../core/output.js';
+import { printResult, recordView, type OutputFormat } from '../../../core/output.js';
 
 export interface Tally {
   read: number;
@@ -49,8 +49,8 @@ export function summarise(tally: Tally, run: { input: string; dryRun: boolean; d
 }
 
 /**
- * The line for people on stderr; in JSON or NDJSON (--json, -o) the same figures also go to
- * stdout as one object. A table would only repeat the line, so stdout then gets nothing.
+ * The line for people on stderr; in a pipe (JSON), NDJSON or TSV the same figures also go to
+ * stdout as one record. A table would only repeat the line, so on a terminal stdout gets nothing.
  */
 export async function reportSummary(io: IOStreams, summary: Summary, format: OutputFormat): Promise<void> {
   const seconds = (summary.duration_ms / 1000).toFixed(1);
@@ -61,5 +61,5 @@ export async function reportSummary(io: IOStreams, summary: Summary, format: Out
   io.note(`${figures} in ${seconds} s (${summary.events_per_second} events/s)`);
   if (summary.failed_file) io.warn(`${summary.failed} events written to ${summary.failed_file}: resend them with \`csafe events send ${summary.failed_file}\``);
   if (summary.invalid_file) io.note(`${summary.invalid} invalid records written to ${summary.invalid_file}`);
-  await printResult(io, format, summary, () => '');
+  await printResult(io, format, summary, { table: () => '', tsv: () => recordView({ ...summary }).tsv() });
 }

@@ -1,7 +1,7 @@
 import { encodeBatch, ingestEvents } from '../../../api/events.js';
 import type { HttpClient } from '../../../core/http.js';
 import type { IOStreams } from '../../../core/io.js';
-import { renderTable, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
+import { tableView, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
 import type { BatchSender } from './deliver.js';
 
 /** One ingested event: the input line it came from and the id the service gave it. */
@@ -27,15 +27,15 @@ export class SyncIngestion {
   readonly send: BatchSender = async (events) => {
     const { eventIds, retries } = await ingestEvents(this.http, encodeBatch(events.map((event) => event.json)), events.length);
     const rows = events.map((event, index) => ({ line: event.line, event_id: eventIds[index]! }));
-    if (this.format === 'table') this.rows.push(...rows);
+    if (this.format === 'table' || this.format === 'tsv') this.rows.push(...rows);
     else await this.io.out(rows.map(toNdjsonLine).join(''));
     return { retries };
   };
 
-  /** Prints the table of a terminal run; called also when the run stops early, so what was ingested is shown. */
+  /** Prints the table (or TSV) of the ids; called also when the run stops early, so what was ingested is shown. */
   async finish(): Promise<void> {
-    if (this.format !== 'table' || this.rows.length === 0) return;
-    const rows = this.rows.sort((a, b) => a.line - b.line);
-    await this.io.out(renderTable(rows, [{ header: 'LINE', value: (row) => String(row.line) }, { header: 'EVENT_ID', value: (row) => row.event_id }], this.io));
+    if ((this.format !== 'table' && this.format !== 'tsv') || this.rows.length === 0) return;
+    const view = tableView(this.rows.sort((a, b) => a.line - b.line), [{ header: 'LINE', value: (row) => String(row.line) }, { header: 'EVENT_ID', value: (row) => row.event_id }]);
+    await this.io.out(this.format === 'tsv' ? view.tsv() : view.table(this.io));
   }
 }

@@ -1,6 +1,7 @@
 import { partsFrameBytes, sendStreamParts } from '../../../api/streams.js';
 import type { SendableRecord } from '../../../core/checked-records.js';
 import { InterruptedError, mayHaveBeenApplied, stopsTheRun } from '../../../core/errors.js';
+import type { FailFast } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import type { IOStreams } from '../../../core/io.js';
@@ -15,8 +16,9 @@ export const partsFailureFiles = (options: Pick<PartsOptions, 'failed' | 'unconf
   unconfirmed: new FailedFile(options.unconfirmed ?? defaultFailedPath('stream-parts', now, 'unconfirmed')),
 });
 
-/** How the run ended for main.ts: exit 5 when a part failed or is unconfirmed. */
-export const partsOutcome = (tally: PartsTally) => batchOutcome('stream parts', { sent: tally.sent, failed: tally.failed, unconfirmed: tally.unconfirmed });
+/** How the run ended for main.ts: exit 5 when a part failed or is unconfirmed, 1 when the service could not be reached. */
+export const partsOutcome = (tally: PartsTally, stoppedBy?: unknown) =>
+  batchOutcome('stream parts', { sent: tally.sent, failed: tally.failed, unconfirmed: tally.unconfirmed, stoppedBy });
 
 /** What a delivery has done so far, for the summary and a status line. */
 export interface PartsTally {
@@ -47,9 +49,11 @@ export interface PartsDelivery {
   /** The parts of batches that may have been applied (see mayHaveBeenApplied): never in `failed`, which is safe to resend. */
   unconfirmed: FailedFile;
   tally: PartsTally;
+  /** --max-consecutive-failures: every batch is sent through it; once it stops the run, the rest go to the failed file unsent. */
+  failFast: FailFast;
   /** Told after each batch, sent or failed (a spinner, a status line). */
   onProgress(tally: PartsTally): void;
-  /** When given, no batch starts once it is aborted (Ctrl-C): the run stops after the one in flight has its answer. */
+  /** When given, no batch starts once it is aborted (Ctrl-C): the one in flight has its answer, the rest go to the failed file unsent. */
   signal?: AbortSignal;
   /** --follow: a batch that is not full goes once its oldest part has waited this long. */
   flushAfterMs?: number;
@@ -58,7 +62,8 @@ export interface PartsDelivery {
   /**
    * --follow: parts read from a pipe cannot be read again, so a failure no later batch could
    * escape does not drop them: `halt` is told (it stops the reading), and this batch and every
-   * later one go to the failed file. Without it, such a failure stops the run.
+   * later one go to the failed file. Without it, such a failure stops the run (except the service
+   * unreachable, after which every later batch goes to the failed file unsent).
    */
   halt?(error: Error): void;
   /** The failure `halt` was told of. */
@@ -70,7 +75,8 @@ export interface PartsDelivery {
  * and --max-batch-bytes. Reading pauses while the queue is full. A batch that still fails after
  * the core's retries goes to the failed file, or to the unconfirmed file when the service may
  * have applied it, and the next one is sent; a failure no later batch could escape (credentials
- * refused, Ctrl-C) stops the run.
+ * refused) stops the run. After Ctrl-C or once the service is unreachable, every later batch goes
+ * to the failed file unsent, so the failed file and what was sent make up the input.
  */
 export async function deliverParts(parts: AsyncIterable<SendableRecord>, delivery: PartsDelivery): Promise<void> {
   const { options } = delivery;
@@ -91,11 +97,10 @@ export async function deliverParts(parts: AsyncIterable<SendableRecord>, deliver
 
 async function deliverBatch(batch: SendableRecord[], delivery: PartsDelivery): Promise<void> {
   const { tally } = delivery;
-  if (delivery.signal?.aborted) throw new InterruptedError();
   let unconfirmed = false;
-  if (delivery.halted === undefined) {
+  if (delivery.halted === undefined && !delivery.signal?.aborted) {
     try {
-      const accepted = await sendStreamParts(delivery.http, delivery.namespace, delivery.id, batch.map((part) => part.json));
+      const accepted = await delivery.failFast.send(() => sendStreamParts(delivery.http, delivery.namespace, delivery.id, batch.map((part) => part.json)));
       tally.sent += batch.length;
       tally.requests++;
       tally.lastRequestId = accepted.requestId;
@@ -108,7 +113,8 @@ async function deliverBatch(batch: SendableRecord[], delivery: PartsDelivery): P
       const last = batch.at(-1)!.line;
       tally.lastError = (error as Error).message;
       const what = unconfirmed ? 'may have been stored, its answer was lost' : 'failed';
-      delivery.io.warn(`${delivery.inputName}:${first === last ? first : `${first}-${last}`}: a batch of ${countOf(batch.length, 'part')} ${what}: ${tally.lastError}`);
+      // The service unreachable is said once, when the run ends.
+      if (!delivery.failFast.isStop(error)) delivery.io.warn(`${delivery.inputName}:${first === last ? first : `${first}-${last}`}: a batch of ${countOf(batch.length, 'part')} ${what}: ${tally.lastError}`);
     }
   }
   const lines = batch.map((part) => ({ text: part.json, line: part.line }));
@@ -123,13 +129,16 @@ async function deliverBatch(batch: SendableRecord[], delivery: PartsDelivery): P
 }
 
 /**
- * A failure no later batch could escape stops the run, or with `halt` only the reading. Ctrl-C
- * during a retry's wait (the run already flushing) costs that batch alone: the rest are still tried.
+ * A failure no later batch could escape stops the run, or with `halt` only the reading; the
+ * service unreachable holds every later batch back. Ctrl-C during a retry's wait costs that batch
+ * alone (it was not processed): the signal holds the later ones back, or, following, they are
+ * still tried.
  */
 function haltOn(error: unknown, delivery: PartsDelivery): void {
-  if (!stopsTheRun(error)) return;
-  if (delivery.halt === undefined) throw error;
   if (error instanceof InterruptedError) return;
+  const unreachable = delivery.failFast.isStop(error);
+  if (!unreachable && !stopsTheRun(error)) return;
+  if (!unreachable && delivery.halt === undefined) throw error;
   delivery.halted = error as Error;
-  delivery.halt(delivery.halted);
+  delivery.halt?.(delivery.halted);
 }

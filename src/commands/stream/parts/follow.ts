@@ -4,6 +4,7 @@ import type { Context } from '../../../context.js';
 import { checkRecords, problemLine, setAside, type CheckedRecord, type InvalidRecord, type SendableRecord } from '../../../core/checked-records.js';
 import { parseDuration } from '../../../core/duration.js';
 import { InputError, UsageError } from '../../../core/errors.js';
+import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { FailedFile } from '../../../core/failed-file.js';
 import type { IOStreams } from '../../../core/io.js';
 import type { JsonRecord } from '../../../core/json-position.js';
@@ -52,8 +53,10 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   const tally = emptyPartsTally();
   // Reading ends at the end of the input, on Ctrl-C or SIGTERM, or when a failure halts the sending.
   const halting = new AbortController();
+  const http = await ctx.http();
   const delivery: PartsDelivery = {
-    http: await ctx.http(),
+    http,
+    failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl),
     io: ctx.io,
     namespace,
     id: options.id,
@@ -82,6 +85,11 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     throw new InputError(`${reading.inputName}: ended with no parts, expected at least one JSON part a line; nothing was sent`);
   }
   await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid: reading.invalid });
+  const unreachable = delivery.failFast.stoppedBy;
+  if (unreachable) {
+    ctx.io.warn(unreachableLine(unreachable, files.failed.path));
+    return partsOutcome(tally, unreachable);
+  }
   throwWhatStopped(delivery, reading, ctx.signal);
   return partsOutcome(tally);
 }

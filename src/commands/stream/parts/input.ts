@@ -3,7 +3,7 @@ import { partsFrameBytes } from '../../../api/streams.js';
 import { checkRecords, checkValue, type CheckedRecord, type RecordCheck } from '../../../core/checked-records.js';
 import { UsageError } from '../../../core/errors.js';
 import type { IOStreams } from '../../../core/io.js';
-import { inputSource, readCaptionCues, readRecords, type InputSource } from '../../../core/readers.js';
+import { inputSource, openFileStream, readCaptionCues, readRecords, type InputSource } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
 import type { Context } from '../../../context.js';
 import { describeProblem } from '../../../schemas/issues.js';
@@ -16,7 +16,11 @@ import type { PartsOptions } from './options.js';
 export interface PartsInput {
   /** How messages name it: the file as given, `stdin`, `flags`. */
   name: string;
-  records(): AsyncIterable<CheckedRecord>;
+  /**
+   * `toTheEnd`: read on after Ctrl-C, so the parts a run did not send can all go to its failed
+   * file. Only a regular file (the one given, or the copy of a pipe) is; stdin read once stops.
+   */
+  records(toTheEnd?: boolean): AsyncIterable<CheckedRecord>;
   /** Removes the copy of stdin or a pipe made to read it twice. */
   remove(): Promise<void>;
 }
@@ -63,7 +67,8 @@ export function choosePartsInput(ctx: Context, file: string | undefined, options
       // Checked in full before anything is sent, so read twice: stdin or a pipe is kept in a temporary file.
       if (options.skipInvalid === undefined) {
         const input = await rereadableInput(path, ctx.io, ctx.signal);
-        return { name: input.source.name, records: () => read(input.source), remove: input.remove };
+        const whole: InputSource = { name: input.source.name, open: () => openFileStream(input.path) };
+        return { name: input.source.name, records: (toTheEnd) => read(toTheEnd ? whole : input.source), remove: input.remove };
       }
       const source = inputSource(path, ctx.io.stdin, ctx.signal);
       return { name: source.name, records: () => read(source), remove: async () => undefined };

@@ -9,6 +9,7 @@ export const partsBatchFlags = {
   unconfirmed: batchFlags.unconfirmed('append the parts of batches whose answer was lost (the service may hold them): not safe to resend', 'stream-parts'),
   skipInvalid: batchFlags.skipInvalid('send the valid parts; append each invalid record here as {line, error, record}'),
   maxBuffer: batchFlags.maxBuffer('parts'),
+  maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
 };
 
 const text = z.string().optional();
@@ -39,5 +40,6 @@ export const partsOptionsSchema = partFlagsSchema.extend({
   /** A duration, parsed where it is used (core/duration), so its error names the flag. */
   flushInterval: z.string().default('1s'),
   maxBuffer: partsBatchFlags.maxBuffer.schema,
+  maxConsecutiveFailures: partsBatchFlags.maxConsecutiveFailures.schema,
 });
 export type PartsOptions = z.infer<typeof partsOptionsSchema>;

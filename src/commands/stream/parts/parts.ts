@@ -2,14 +2,17 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { reportInvalid, validRecords } from '../../../core/checked-records.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
+import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import { parseOptions } from '../../../core/options.js';
 import { countOf } from '../../../core/output.js';
+import { csafeCommandLine, reportInterruption } from '../../../core/shell.js';
+import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { positional, type App, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
-import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome } from './deliver.js';
+import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome, type PartsTally } from './deliver.js';
 import { followParts } from './follow.js';
 import { choosePartsInput, type PartsInput } from './input.js';
 import { partsBatchFlags, partsOptionsSchema, type PartsOptions } from './options.js';
@@ -38,6 +41,7 @@ export function registerStreamParts(group: Command, app: App): void {
     .addOption(partsBatchFlags.failed.option)
     .addOption(partsBatchFlags.unconfirmed.option)
     .addOption(partsBatchFlags.skipInvalid.option)
+    .addOption(partsBatchFlags.maxConsecutiveFailures.option)
     .option('--follow', 'read a pipe (stdin or a FIFO) until it ends, sending parts as they come')
     .option('--flush-interval <duration>', 'with --follow: send a batch that is not full once its oldest part has waited this long', '1s')
     .addOption(partsBatchFlags.maxBuffer.option)
@@ -58,7 +62,11 @@ retries goes to the --failed file when the service refused it or never saw it (s
 resend as the FILE), and to the --unconfirmed file when its answer was lost (a timeout, a cut
 connection, a 5xx other than 503): the service may already hold those parts, and resending
 them may store them twice. Exit codes: 0 all sent, 2 invalid input (nothing sent), 3 key
-refused, 5 some parts failed or are unconfirmed, 130 interrupted.
+refused, 5 some parts failed or are unconfirmed, 130 interrupted. Once
+--max-consecutive-failures requests in a row could not reach the service, sending stops: one
+line says so, the parts not sent are in the failed file, exit 1. Ctrl-C (exit 130) or SIGTERM
+(143) sends no further batch: the parts not sent go to the failed file, and the command that
+sends them is printed.
 
 With --follow, parts are read one JSON object a line from a pipe (stdin or a FIFO; a regular
 file is refused: pipe \`tail -f FILE\` instead) and sent as they come, in order: a batch goes as
@@ -99,9 +107,14 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
         return { kind: 'checked', invalid };
       }
     }
-    const { tally, files, invalid } = await sendParts(ctx, http, namespace, input, options);
+    const { tally, files, invalid, stoppedBy } = await sendParts(ctx, http, namespace, input, options);
+    if (ctx.signal.aborted) {
+      reportResume(ctx, { namespace, id: options.id, tally, ...files });
+      throw interruptionOf(ctx.signal);
+    }
     await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid });
-    return partsOutcome(tally);
+    if (stoppedBy) ctx.io.warn(unreachableLine(stoppedBy, files.failed.path));
+    return partsOutcome(tally, stoppedBy);
   } finally {
     await input.remove();
   }
@@ -112,9 +125,11 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
   const invalid = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const tally = emptyPartsTally();
   const progress = await startSpinner(ctx.io, 'Sending parts…');
+  const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
   try {
-    await deliverParts(validRecords(input.records(), input.name, ctx.io, invalid), {
+    await deliverParts(validRecords(input.records(true), input.name, ctx.io, invalid), {
       http,
+      failFast,
       io: ctx.io,
       namespace,
       id: options.id,
@@ -126,9 +141,10 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
       signal: ctx.signal,
     });
   } catch (error) {
+    // Stdin read once stops on Ctrl-C: what was read is sent or in the failed file, the rest was never read.
+    if (error instanceof InterruptedError) return { tally, files, invalid };
     if (stopsTheRun(error)) {
-      const how = error instanceof InterruptedError ? 'interrupted' : 'stopped';
-      ctx.io.warn(`${how} after ${countOf(tally.sent, 'part')} ${tally.sent === 1 ? 'was' : 'were'} sent in ${countOf(tally.requests, 'request')}: later parts were not sent`);
+      ctx.io.warn(`stopped after ${countOf(tally.sent, 'part')} ${tally.sent === 1 ? 'was' : 'were'} sent in ${countOf(tally.requests, 'request')}: later parts were not sent`);
     }
     throw error;
   } finally {
@@ -137,5 +153,23 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
     await files.unconfirmed.close();
     await invalid?.close();
   }
-  return { tally, files, invalid };
+  return { tally, files, invalid, stoppedBy: failFast.stoppedBy };
+}
+
+/**
+ * What an interrupted run sent, and the command that sends the rest: the parts not sent are in
+ * the failed file, in order. Parts have no idempotency key, so the unconfirmed ones are not in it.
+ */
+function reportResume(ctx: Context, run: { namespace: string; id: string; tally: PartsTally; failed: FailedFile; unconfirmed: FailedFile }): void {
+  const { tally, failed, unconfirmed } = run;
+  const sent = `${countOf(tally.sent, 'part')} sent in ${countOf(tally.requests, 'request')}`;
+  if (unconfirmed.count > 0) {
+    ctx.io.warn(`${countOf(unconfirmed.count, 'part')} whose answer was lost are in ${unconfirmed.path}: the service may hold them, and resending them may store them twice`);
+  }
+  if (failed.count === 0) {
+    ctx.io.warn(`interrupted: ${sent}; none is left to send`);
+    return;
+  }
+  const done = `${sent}, ${countOf(failed.count, 'part')} not sent or failed (in ${failed.path})`;
+  reportInterruption(ctx.io, done, csafeCommandLine(['stream', 'parts', run.namespace, '--id', run.id, failed.path]));
 }

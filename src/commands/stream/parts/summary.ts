@@ -1,6 +1,6 @@
 import type { Context } from '../../../context.js';
 import type { FailedFile } from '../../../core/failed-file.js';
-import { countOf, printResult, renderRecord } from '../../../core/output.js';
+import { countOf, printResult, recordView } from '../../../core/output.js';
 import type { PartsTally } from './deliver.js';
 
 interface RunResult {
@@ -32,5 +32,5 @@ export async function printSummary(ctx: Context, { namespace, id, tally, failed,
     ctx.io.warn(`${countOf(unconfirmed.count, 'part')} of batches whose answer was lost written to ${unconfirmed.path}: the service may already hold them, and resending them may store them twice`);
   }
   if (summary.invalid_file) ctx.io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
-  await printResult(ctx.io, await ctx.outputFormat(), summary, () => renderRecord(summary, ctx.io));
+  await printResult(ctx.io, await ctx.outputFormat('single'), summary, recordView(summary));
 }

@@ -1,0 +1,40 @@
+import type { IOStreams } from './io.js';
+
+/** A word a shell reads back unchanged: as is when it is plain, else in single quotes. */
+export const shellWord = (word: string) => (/^[\w.@%+=:,/-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+
+/** Flags whose value must never be printed back: it would land in the terminal's scrollback and the shell's history. */
+const SECRET_FLAGS = ['--api-key'];
+
+/**
+ * `csafe …` with these arguments, quoted so a shell runs exactly them: the command a run prints
+ * for the user to continue with. A secret given by flag is left out (CSAFE_API_KEY or the stored
+ * key serve the next run).
+ */
+export function csafeCommandLine(argv: readonly string[]): string {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (SECRET_FLAGS.includes(arg)) i++;
+    else if (!SECRET_FLAGS.some((flag) => arg.startsWith(`${flag}=`))) kept.push(arg);
+  }
+  return ['csafe', ...kept].map(shellWord).join(' ');
+}
+
+/** The arguments with `flag value` in place of any earlier value of that flag (as `--flag v` or `--flag=v`), or added at the end. */
+export function withFlag(argv: readonly string[], flag: string, value: string): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === flag) i++;
+    else if (!arg.startsWith(`${flag}=`)) kept.push(arg);
+  }
+  return [...kept, flag, value];
+}
+
+/** What an interrupted bulk run prints on stderr: what it did, then the command that continues it, and a hint when there is one. */
+export function reportInterruption(io: IOStreams, done: string, resume: string, hint?: string): void {
+  io.warn(`interrupted: ${done}`);
+  io.warn(`continue with: ${resume}`);
+  if (hint !== undefined) io.warn(`hint: ${hint}`);
+}

@@ -1,0 +1,193 @@
+import { describe, it, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, closedPort, ended, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
+import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
+
+const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+const readLines = (path: string) => (existsSync(path) ? lines(readFileSync(path, 'utf8')) : []);
+const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+const classifyLine = (i: number) => JSON.stringify({ text: `message ${i}`, user_id: 'u1' });
+const eventLine = (i: number) => JSON.stringify({ ...EVENT_EXAMPLES.create_account, user_id: `user-${i}` });
+const objectLine = (i: number) => JSON.stringify({ id: `obj-${i}`, title: `listing ${i}` });
+const partLine = (i: number) => JSON.stringify({ type: 'chat_message', sender_id: 'u7', sender_display_name: 'Ann', text: `hello ${i}`, timestamp: '2026-11-21T10:00:00Z' });
+
+/** A file of `count` records, one a line. */
+function inputFile(dir: string, name: string, count: number, line: (i: number) => string): { path: string; records: string[] } {
+  const records = range(count).map(line);
+  const path = join(dir, name);
+  writeFileSync(path, records.join('\n') + '\n');
+  return { path, records };
+}
+
+/** The requests csafe traced with --verbose: one `→ POST` line each attempt. */
+const attempts = (stderr: string) => lines(stderr).filter((line) => line.includes('→ POST')).length;
+
+const BULK = [
+  { command: 'classify --batch', name: 'items.jsonl', line: classifyLine, args: (file: string, failed: string) => ['classify', '--batch', file, '--concurrency', '1', '--failed', failed] },
+  { command: 'events send', name: 'events.jsonl', line: eventLine, args: (file: string, failed: string) => ['events', 'send', file, '--batch-size', '1', '--concurrency', '1', '--failed', failed] },
+  { command: 'data add', name: 'items.jsonl', line: objectLine, args: (file: string, failed: string) => ['data', 'add', 'listings', file, '--batch-size', '1', '--concurrency', '1', '--failed', failed] },
+  { command: 'stream parts', name: 'parts.jsonl', line: partLine, args: (file: string, failed: string) => ['stream', 'parts', 'live', '--id', 'show-1', file, '--batch-size', '1', '--failed', failed] },
+];
+
+/** The input record a failed-file line holds: classify writes {line, reason, input}, the others the record as sent (events with the idempotency_key csafe added). */
+function failedRecord(command: string, line: string): string {
+  if (command === 'classify --batch') return JSON.stringify((JSON.parse(line) as { input: unknown }).input);
+  const { idempotency_key: _added, ...record } = JSON.parse(line) as Record<string, unknown>;
+  return JSON.stringify(record);
+}
+
+describe('bulk commands stop when the service is unreachable', () => {
+  for (const bulk of BULK) {
+    it(`${bulk.command}: stops after --max-consecutive-failures refused connections, every record in the failed file, exit 1`, async () => {
+      const dir = tempDir();
+      const input = inputFile(dir, bulk.name, 40, bulk.line);
+      const failed = join(dir, 'failed.jsonl');
+      const base = `http://127.0.0.1:${await closedPort()}`;
+      const { code, stdout, stderr } = await runCsafe(['-v', '--max-retries', '0', '--base-url', base, '--api-key', 'sk_test_x', ...bulk.args(input.path, failed), '--max-consecutive-failures', '3']);
+      assert.equal(code, 1, stderr);
+      assert.equal(attempts(stderr), 3, `three requests, then no more:\n${stderr}`);
+      const unreachable = lines(stderr).filter((line) => /unreachable/.test(line));
+      assert.equal(unreachable.length, 1, stderr);
+      assert.match(unreachable[0]!, new RegExp(`127\\.0\\.0\\.1:\\d+.*ECONNREFUSED`));
+      assert.match(unreachable[0]!, new RegExp(failed.replaceAll('.', '\\.')));
+      // No record is lost, and none is both accepted and failed: nothing was accepted.
+      assert.deepEqual(readLines(failed).map((line) => failedRecord(bulk.command, line)), input.records.map((r) => JSON.stringify(JSON.parse(r))));
+      assert.doesNotMatch(stdout, /"line":|"request_id"|"last_request_id":"/, "nothing was accepted");
+      // No line per record: the stop is said once.
+      assert.ok(lines(stderr).filter((line) => !line.includes('→') && !line.includes('←')).length < 10, stderr);
+    });
+  }
+
+  it('the default is 5 failures in a row; 0 never stops', async () => {
+    const dir = tempDir();
+    const input = inputFile(dir, 'items.jsonl', 8, classifyLine);
+    const base = `http://127.0.0.1:${await closedPort()}`;
+    const run = (extra: string[]) =>
+      runCsafe(['-v', '--max-retries', '0', '--base-url', base, '--api-key', 'sk_test_x', 'classify', '--batch', input.path, '--concurrency', '1', '--failed', join(dir, `f${extra.length}.jsonl`), ...extra]);
+    const byDefault = await run([]);
+    assert.equal(byDefault.code, 1, byDefault.stderr);
+    assert.equal(attempts(byDefault.stderr), 5, byDefault.stderr);
+    const never = await run(['--max-consecutive-failures', '0']);
+    assert.equal(attempts(never.stderr), 8, never.stderr);
+    assert.doesNotMatch(never.stderr, /unreachable/);
+  });
+
+  it('a negative or non-numeric --max-consecutive-failures is a usage error', async () => {
+    const { code, stderr } = await runCsafe(['--base-url', 'http://127.0.0.1:9', '--api-key', 'k', 'classify', '--batch', '-', '--max-consecutive-failures', '-1'], { input: classifyLine(1) });
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /--max-consecutive-failures/);
+  });
+});
+
+/** Runs a command line exactly as csafe printed it, through a shell, with `csafe` meaning the built launcher. */
+function runPrinted(line: string, env: Record<string, string>, cwd: string) {
+  const script = `csafe() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`;
+  const child = spawn('/bin/sh', ['-c', script], { cwd, env: { PATH: process.env.PATH, CSAFE_CONFIG_DIR: join(cwd, 'config'), ...env }, stdio: 'pipe' });
+  return outcome(child);
+}
+
+/** The command csafe printed to continue: the line after `continue with:`. */
+function printedResume(stderr: string): string {
+  const match = /continue with: (csafe .*)$/m.exec(stderr);
+  assert.ok(match, `a command to continue with:\n${stderr}`);
+  return match[1]!;
+}
+
+/** Starts a bulk command and sends it `signal` once the emulator has seen `after` requests. */
+async function interruptAfter(t: TestContext, emulator: EmulatorProcess, args: string[], cwd: string, after: number, signal: NodeJS.Signals = 'SIGINT') {
+  const before = (await emulator.requests()).length;
+  const child = spawnCsafe(args, { env: emulator.env, cwd });
+  t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+  const result = ended(child);
+  child.stdin.end();
+  await waitFor(async () => (await emulator.requests()).length - before >= after, { what: `${after} requests to reach the emulator`, timeoutMs: 20_000 });
+  child.kill(signal);
+  return result;
+}
+
+describe('an interrupted bulk command says how to continue', () => {
+  const emulator = useEmulatorProcess(['--latency', '150']);
+
+  it('classify --batch: Ctrl-C prints the command that starts at the first line not done; together the runs classify every line once', async (t) => {
+    const dir = tempDir();
+    const input = inputFile(dir, 'items.jsonl', 30, classifyLine);
+    const first = await interruptAfter(t, emulator, ['classify', '--batch', 'items.jsonl', '--concurrency', '2'], dir, 4);
+    assert.equal(first.code, 130, first.stderr);
+    assert.match(first.stderr, /interrupted: \d+ lines classified, 0 failed/);
+    const resume = printedResume(first.stderr);
+    assert.match(resume, /--from-line \d+/);
+    const second = await runPrinted(resume, emulator.env, dir);
+    assert.equal(second.code, 0, second.stderr);
+    const done = [...lines(first.stdout), ...lines(second.stdout)].map((line) => (JSON.parse(line) as { line: number }).line);
+    assert.deepEqual(done, range(input.records.length));
+  });
+
+  it('classify --batch: SIGTERM exits 143 and says how to continue too', async (t) => {
+    const dir = tempDir();
+    inputFile(dir, 'items.jsonl', 30, classifyLine);
+    const { code, stderr } = await interruptAfter(t, emulator, ['classify', '--batch', 'items.jsonl', '--concurrency', '1'], dir, 2, 'SIGTERM');
+    assert.equal(code, 143, stderr);
+    assert.match(printedResume(stderr), /^csafe classify --batch items\.jsonl --concurrency 1 --from-line \d+ --failed /);
+  });
+
+  it('events send --checkpoint: Ctrl-C prints the same command line; run, it sends the rest and only the rest', async (t) => {
+    const dir = tempDir();
+    const input = inputFile(dir, 'events with space.jsonl', 30, eventLine);
+    const args = ['events', 'send', 'events with space.jsonl', '--checkpoint', 'state.json', '--batch-size', '1', '--concurrency', '1'];
+    const first = await interruptAfter(t, emulator, args, dir, 4);
+    assert.equal(first.code, 130, first.stderr);
+    const resume = printedResume(first.stderr);
+    assert.equal(resume, `csafe events send 'events with space.jsonl' --checkpoint state.json --batch-size 1 --concurrency 1`);
+    const sentFirst = Number(/interrupted: (\d+) events sent/.exec(first.stderr)?.[1]);
+    assert.ok(sentFirst > 0, first.stderr);
+    const second = await runPrinted(resume, emulator.env, dir);
+    assert.equal(second.code, 0, second.stderr);
+    const [, sent, skipped] = /sent (\d+), failed 0, skipped by checkpoint (\d+)/.exec(second.stderr) ?? [];
+    assert.equal(Number(skipped), sentFirst, second.stderr);
+    assert.equal(Number(sent) + sentFirst, input.records.length, second.stderr);
+  });
+
+  it('events send without --checkpoint: says how to get one next time', async (t) => {
+    const dir = tempDir();
+    inputFile(dir, 'events.jsonl', 30, eventLine);
+    const first = await interruptAfter(t, emulator, ['events', 'send', 'events.jsonl', '--batch-size', '1', '--concurrency', '1'], dir, 2);
+    assert.equal(first.code, 130, first.stderr);
+    assert.match(printedResume(first.stderr), /^csafe events send events\.jsonl --batch-size 1 --concurrency 1$/);
+    assert.match(first.stderr, /--checkpoint FILE/);
+  });
+
+  it('data add --checkpoint: Ctrl-C prints the same command line; the two runs carry every line once', async (t) => {
+    const dir = tempDir();
+    const input = inputFile(dir, 'items.jsonl', 30, objectLine);
+    const args = ['data', 'add', 'listings', 'items.jsonl', '--checkpoint', 'state.json', '--batch-size', '1', '--concurrency', '1'];
+    const first = await interruptAfter(t, emulator, args, dir, 4);
+    assert.equal(first.code, 130, first.stderr);
+    const resume = printedResume(first.stderr);
+    assert.equal(resume, `csafe ${args.join(' ')}`);
+    const second = await runPrinted(resume, emulator.env, dir);
+    assert.equal(second.code, 0, second.stderr);
+    const carried = [...lines(first.stdout), ...lines(second.stdout)].map((line) => (JSON.parse(line) as { first_line: number }).first_line).sort((a, b) => a - b);
+    assert.deepEqual(carried, range(input.records.length));
+  });
+
+  it('stream parts: Ctrl-C puts the parts not sent in the failed file and prints the command that sends it', async (t) => {
+    const dir = tempDir();
+    const input = inputFile(dir, 'parts.jsonl', 30, partLine);
+    const first = await interruptAfter(t, emulator, ['stream', 'parts', 'live', '--id', 'show-1', 'parts.jsonl', '--batch-size', '1', '--failed', 'rest.jsonl'], dir, 4);
+    assert.equal(first.code, 130, first.stderr);
+    const sentFirst = Number(/interrupted: (\d+) parts sent/.exec(first.stderr)?.[1]);
+    assert.ok(sentFirst > 0, first.stderr);
+    const rest = readLines(join(dir, 'rest.jsonl'));
+    assert.deepEqual(rest, input.records.slice(sentFirst));
+    const resume = printedResume(first.stderr);
+    assert.equal(resume, 'csafe stream parts live --id show-1 rest.jsonl');
+    const second = await runPrinted(resume, emulator.env, dir);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal((JSON.parse(second.stdout) as { sent: number }).sent, rest.length);
+  });
+});
