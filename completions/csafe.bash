@@ -4,7 +4,7 @@ _csafe() {
   local cur prev words cword
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 
-  local global="--profile --api-key --base-url --timeout --max-retries --max-wait -o --output --json --wide -v --verbose -q --quiet --progress --no-color --insecure --emulator -h --help -V --version"
+  local global="--profile --api-key --base-url --request-timeout --max-retries --max-wait -o --output --json --wide -v --verbose -q --quiet --progress --no-color --insecure --emulator -h --help -V --version"
   local commands="classify token auth config settings data import events stream decision batch emulator"
 
   case "$prev" in
@@ -18,7 +18,7 @@ _csafe() {
   local cmd="" sub="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      --profile|--api-key|--base-url|--timeout|--max-retries|--max-wait|-o|--output) ((i++)) ;;
+      --profile|--api-key|--base-url|--request-timeout|--max-retries|--max-wait|-o|--output) ((i++)) ;;
       -*) ;;
       *) if [[ -z $cmd ]]; then cmd=${words[i]}; elif [[ -z $sub ]]; then sub=${words[i]}; fi ;;
     esac
@@ -46,7 +46,7 @@ _csafe() {
     classify\ *) flags="--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed --shard --max-consecutive-failures --from-line"; files=1 ;;
     "token create") flags="--expires-in --user-id --session-id" ;;
     "auth login") flags="--with-token --no-verify" ;;
-    "config get"|"config set"|"config unset") values="base_url user_id output timeout max_retries" ;;
+    "config get"|"config set"|"config unset") values="base_url user_id output request_timeout max_retries" ;;
     "settings put") flags="--field"; files=1 ;;
     "data add") flags="--batch-size --max-batch-bytes --concurrency --shard --checkpoint --failed --skip-invalid --max-consecutive-failures --wait --timeout"; files=1 ;;
     "data import") flags="--wait --timeout --no-validate"; files=1 ;;

@@ -171,7 +171,7 @@ export class Context {
     return this.deps.createHttpClient({
       baseUrl,
       apiKey,
-      timeoutMs: settings.timeoutMs,
+      timeoutMs: settings.requestTimeoutMs,
       retry: { ...DEFAULT_RETRY_POLICY, maxRetries: settings.maxRetries, maxWaitMs: settings.maxWaitMs },
       userAgent: `csafe/${this.version} node/${process.versions.node}`,
       io: this.io,

@@ -22,6 +22,7 @@ import { ALL_VARIABLES, renderHelpSections } from './core/help.js';
 import { createIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
 import { interruptionOf } from './core/signals.js';
+import { checkTimeoutPlace } from './core/timeout-place.js';
 import type { GlobalFlags } from './core/settings.js';
 import type { App, BatchOutcome, Outcome } from './commands/app.js';
 
@@ -77,7 +78,7 @@ const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Pro
   { name: 'emulator', description: 'A local Content Safety Service for offline development and tests', load: async () => (await import('./commands/emulator/index.js')).registerEmulator },
 ];
 
-const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--profile', '--api-key', '--base-url', '--timeout', '--max-retries', '--max-wait', '-o', '--output']);
+const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--profile', '--api-key', '--base-url', '--request-timeout', '--max-retries', '--max-wait', '-o', '--output']);
 
 /** Where the command starts: the index of the first argument that is not a global flag or its value. */
 function commandIndex(argv: readonly string[]): number {
@@ -95,31 +96,6 @@ export function invokedGroup(argv: readonly string[]): string | undefined {
   return argv[i] === 'help' ? argv[i + 1] : argv[i];
 }
 
-/**
- * `--timeout` before the command is the global per-request timeout; after it, for a verb that
- * declares its own (`data status --wait --timeout 30m`), it is that verb's wait limit.
- * commander hands every occurrence to the global option, so main() sorts them out by place.
- */
-export function flagByPlace(argv: readonly string[], names: readonly string[]): { global?: string; local?: string } {
-  const start = commandIndex(argv);
-  const found: { global?: string; local?: string } = {};
-  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
-    const arg = argv[i]!;
-    const place = i < start ? 'global' : 'local';
-    const long = names.find((name) => name.startsWith('--') && arg.startsWith(`${name}=`));
-    if (names.includes(arg)) found[place] = argv[++i];
-    else if (long !== undefined) found[place] = arg.slice(long.length + 1);
-  }
-  return found;
-}
-
-/** Flags both global and declared by some verbs, keyed by their option name. */
-const SHARED_FLAGS = [
-  { key: 'timeout', long: '--timeout', names: ['--timeout'] },
-] as const;
-
-const declares = (command: Command, long: string) => command.options.some((option) => option.long === long);
-
 async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Promise<Command> {
   const program = new Command('csafe')
     .description('Command-line client for the Content Safety Service, with a local emulator')
@@ -127,7 +103,7 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
     .option('--profile <name>', 'configuration profile (default: "default", or CSAFE_PROFILE); an unknown one is an error but for auth login and config set, which create it')
     .option('--api-key <key>', 'API key or short-lived token (prefer CSAFE_API_KEY: flags show in `ps`)')
     .option('--base-url <url>', 'service base URL (or CSAFE_BASE_URL)')
-    .option('--timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s)')
+    .option('--request-timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s, or CSAFE_REQUEST_TIMEOUT)')
     .option('--max-retries <n>', 'retries of a failed request where retrying is safe (default 2)')
     .option('--max-wait <duration>', 'longest Retry-After wait to sleep through (default 60s)')
     // Checked once parsed (core/output), so a bad value is one line naming the flag.
@@ -177,11 +153,6 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     action: (run) => async (...params) => {
       const command = params.at(-1) as Command;
       const flags = command.optsWithGlobals() as GlobalFlags;
-      for (const shared of SHARED_FLAGS.filter((flag) => declares(command, flag.long))) {
-        const { global, local } = flagByPlace(argv, shared.names);
-        flags[shared.key] = global;
-        command.setOptionValue(shared.key, local);
-      }
       const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress, wide: flags.wide });
       context = new Context({
         io,
@@ -199,7 +170,9 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     },
   };
   try {
-    await (await buildProgram(app, bootIO, argv)).parseAsync(argv, { from: 'user' });
+    const program = await buildProgram(app, bootIO, argv);
+    checkTimeoutPlace(argv, commandIndex(argv), program);
+    await program.parseAsync(argv, { from: 'user' });
     // A write to a full disk fails after write() has returned: the command is not done until stdout has taken it all.
     await bootIO.flush();
     return exitCode;

@@ -3,13 +3,13 @@ import Conf from 'conf';
 import { z } from 'zod';
 import { CorruptConfigError, UsageError } from './errors.js';
 import { syntaxErrorOffset } from './json-position.js';
-import { DEFAULT_PROFILE } from './settings.js';
+import { DEFAULT_PROFILE, RETIRED_SETTINGS, type RetiredConfigKey } from './settings.js';
 import { formatPath } from '../schemas/issues.js';
 
 /** Keys a profile may hold. api_key is set with `csafe auth login`, never echoed back in full. */
-export const CONFIG_KEYS = ['api_key', 'base_url', 'user_id', 'output', 'timeout', 'max_retries'] as const;
+export const CONFIG_KEYS = ['api_key', 'base_url', 'user_id', 'output', 'request_timeout', 'max_retries'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
-export type Profile = Partial<Record<ConfigKey, string>>;
+export type Profile = Partial<Record<ConfigKey | RetiredConfigKey, string>>;
 
 interface StoreShape {
   profiles?: Record<string, Profile>;
@@ -53,11 +53,23 @@ function syntaxErrorPlace(text: string): string {
   return ` (line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')})`;
 }
 
-export function assertConfigKey(key: string): ConfigKey {
+const isRetired = (key: string): key is RetiredConfigKey => Object.hasOwn(RETIRED_SETTINGS, key);
+
+/** `value`: what `config set` was given, to show the command that stores it under a retired key's new name. */
+export function assertConfigKey(key: string, value = '<value>'): ConfigKey {
+  if (isRetired(key)) {
+    const { now, meaning } = RETIRED_SETTINGS[key];
+    throw new UsageError(`config key "${key}" is now "${now.key}" (${meaning}): csafe config set ${now.key} ${value}`);
+  }
   if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
     throw new UsageError(`unknown config key "${key}": expected one of ${CONFIG_KEYS.join(', ')}`);
   }
   return key as ConfigKey;
+}
+
+/** A key `config unset` may remove: a current one, or one an older csafe wrote. */
+export function assertRemovableConfigKey(key: string): ConfigKey | RetiredConfigKey {
+  return isRetired(key) ? key : assertConfigKey(key);
 }
 
 /** Profiles in one JSON file (mode 0600) under CSAFE_CONFIG_DIR or the platform's config directory. */
@@ -99,7 +111,7 @@ export class ConfigStore {
     this.update(profile, (p) => ({ ...p, [key]: value }));
   }
 
-  unset(profile: string, key: ConfigKey): void {
+  unset(profile: string, key: ConfigKey | RetiredConfigKey): void {
     this.update(profile, (p) => {
       const { [key]: _removed, ...rest } = p;
       return rest;

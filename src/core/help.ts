@@ -7,7 +7,7 @@ const VARIABLES = {
   CSAFE_PROFILE: 'profile to use (default "default"; --profile over it)',
   CSAFE_CONFIG_DIR: 'directory of config.json (default ~/.config/csafe)',
   CSAFE_USER_ID: 'user id when --user-id is not given, over the profile\'s',
-  CSAFE_TIMEOUT: 'timeout of each request, e.g. 30s (global --timeout over it)',
+  CSAFE_REQUEST_TIMEOUT: 'timeout of each request, e.g. 30s (--request-timeout over it)',
   CSAFE_MAX_RETRIES: 'retries of a failed request (--max-retries over it)',
   CSAFE_EMULATOR_DATA_DIR: 'where --emulator keeps its data between runs',
   NO_COLOR: 'set and not empty: no colour (as --no-color)',
@@ -27,7 +27,7 @@ export const SERVICE_VARIABLES: readonly Variable[] = [
   'CSAFE_API_KEY',
   'CSAFE_BASE_URL',
   ...PROFILE_VARIABLES,
-  'CSAFE_TIMEOUT',
+  'CSAFE_REQUEST_TIMEOUT',
   'CSAFE_MAX_RETRIES',
   'CSAFE_EMULATOR_DATA_DIR',
 ];

@@ -66,8 +66,8 @@ export interface RequestSpec {
    */
   finishOnInterrupt?: boolean;
   /**
-   * Limit on the whole exchange; default the client's --timeout. null for uploads of any size,
-   * which are bounded by the idle limits instead (no byte moving for --timeout).
+   * Limit on the whole exchange; default the client's --request-timeout. null for uploads of any size,
+   * which are bounded by the idle limits instead (no byte moving for --request-timeout).
    */
   timeoutMs?: number | null;
   /**
@@ -185,7 +185,7 @@ export class HttpClient {
       if (error instanceof ResponseTooLargeError) throw error;
       if (interrupt?.aborted || spec.signal?.aborted) throw new InterruptedError();
       if (timeout?.aborted || isTimeout(error)) {
-        return { error: new RequestTimeoutError(`${spec.method} ${this.target(spec).display}: no answer within ${this.config.timeoutMs / 1000} s`, { hint: 'raise --timeout if the service is slow' }) };
+        return { error: new RequestTimeoutError(`${spec.method} ${this.target(spec).display}: no answer within ${this.config.timeoutMs / 1000} s`, { hint: 'raise --request-timeout (or CSAFE_REQUEST_TIMEOUT) if the service is slow' }) };
       }
       const sent = !NOT_SENT_CODES.has(errorCode(error) ?? '');
       return { error: new ConnectionError(`${spec.method} ${this.target(spec).display}: ${describeNetworkError(error)}`, sent) };

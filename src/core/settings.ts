@@ -15,7 +15,7 @@ export interface GlobalFlags {
   profile?: string;
   apiKey?: string;
   baseUrl?: string;
-  timeout?: string;
+  requestTimeout?: string;
   maxRetries?: string;
   maxWait?: string;
   output?: string;
@@ -35,13 +35,13 @@ export interface Settings {
   baseUrl?: Setting;
   userId?: Setting;
   output?: string;
-  timeoutMs: number;
+  requestTimeoutMs: number;
   maxRetries: number;
   maxWaitMs: number;
   insecure: boolean;
 }
 
-const DEFAULTS = { timeoutMs: 60_000, maxRetries: 2, maxWaitMs: 60_000 } as const;
+const DEFAULTS = { requestTimeoutMs: 60_000, maxRetries: 2, maxWaitMs: 60_000 } as const;
 
 /** The profile used when none is named; it exists without a config file. */
 export const DEFAULT_PROFILE = 'default';
@@ -59,9 +59,15 @@ function pick(flag: string | undefined, envValue: string | undefined, profileVal
   return undefined;
 }
 
+/** Settings an older csafe read, and what replaced them: never read now, but named where found; `config unset` removes the key. */
+export const RETIRED_SETTINGS = {
+  timeout: { variable: 'CSAFE_TIMEOUT', now: { key: 'request_timeout', variable: 'CSAFE_REQUEST_TIMEOUT' }, meaning: 'the timeout of each request' },
+} as const satisfies Record<string, { variable: string; now: { key: ConfigKey; variable: string }; meaning: string }>;
+export type RetiredConfigKey = keyof typeof RETIRED_SETTINGS;
+
 /** The rules of a value, the same for its flag, its environment variable, its profile key and `config set`. */
 const VALUE_RULES: Record<Exclude<ConfigKey, 'api_key'>, (text: string, name: string) => unknown> = {
-  timeout: parsePositiveDuration,
+  request_timeout: parsePositiveDuration,
   max_retries: parseNonNegativeInt,
   output: parseOutputFormat,
   base_url: parseServiceUrl,
@@ -95,7 +101,8 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
     }
   };
 
-  const timeout = pick(flags.timeout, env.CSAFE_TIMEOUT, profile.timeout);
+  refuseRetired(env, profile, inProfile, profileFlag);
+  const requestTimeout = pick(flags.requestTimeout, env.CSAFE_REQUEST_TIMEOUT, profile.request_timeout);
   const maxRetries = pick(flags.maxRetries, env.CSAFE_MAX_RETRIES, profile.max_retries);
   const baseUrl = pick(flags.baseUrl, env.CSAFE_BASE_URL, profile.base_url);
   const userId = pick(undefined, env.CSAFE_USER_ID, profile.user_id);
@@ -108,11 +115,31 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
     baseUrl,
     userId,
     output: checked<string>(output, '--output', '', 'output'),
-    timeoutMs: checked<number>(timeout, '--timeout', 'CSAFE_TIMEOUT', 'timeout') ?? DEFAULTS.timeoutMs,
+    requestTimeoutMs: checked<number>(requestTimeout, '--request-timeout', 'CSAFE_REQUEST_TIMEOUT', 'request_timeout') ?? DEFAULTS.requestTimeoutMs,
     maxRetries: checked<number>(maxRetries, '--max-retries', 'CSAFE_MAX_RETRIES', 'max_retries') ?? DEFAULTS.maxRetries,
     maxWaitMs: flags.maxWait ? parseDuration(flags.maxWait, '--max-wait') : DEFAULTS.maxWaitMs,
     insecure: Boolean(flags.insecure),
   };
+}
+
+/**
+ * A retired variable or profile key is refused, not ignored: ignoring it would quietly change how
+ * long a request may take (a script that set 5m for a slow service would fail at the default 60 s
+ * with nothing saying why), and a warning scrolls past in a CI log while the fix is one rename.
+ */
+function refuseRetired(env: NodeJS.ProcessEnv, profile: Profile, inProfile: string, profileFlag: string): void {
+  for (const [key, { variable, now, meaning }] of Object.entries(RETIRED_SETTINGS)) {
+    const fromEnv = env[variable];
+    if (fromEnv !== undefined && fromEnv !== '') {
+      throw new UsageError(`${variable} is no longer read: ${meaning} is now ${now.variable}`, { hint: `rename it: ${now.variable}=${fromEnv}` });
+    }
+    const stored = profile[key as RetiredConfigKey];
+    if (stored !== undefined) {
+      throw new UsageError(`${key} in ${inProfile} is no longer read: ${meaning} is now ${now.key}`, {
+        hint: `rename it: \`csafe${profileFlag} config set ${now.key} ${stored}\` then \`csafe${profileFlag} config unset ${key}\``,
+      });
+    }
+  }
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);

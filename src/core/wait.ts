@@ -1,4 +1,4 @@
-import { parseDuration } from './duration.js';
+import { parsePositiveDuration } from './duration.js';
 import { ApiError, MissingCredentialsError, UsageError } from './errors.js';
 import type { IOStreams } from './io.js';
 import { pollUntil } from './poll.js';
@@ -8,11 +8,11 @@ import { startSpinner } from './spinner.js';
 export function waitTimeoutMs(options: { wait?: boolean; timeout?: string }): number {
   if (options.timeout === undefined) return Infinity;
   if (!options.wait) {
-    throw new UsageError('--timeout after the command limits --wait, which was not given', {
-      hint: 'add --wait, or for the timeout of each request put it before the command: csafe --timeout 30s …',
+    throw new UsageError('--timeout limits --wait, which was not given', {
+      hint: `add --wait; for the timeout of each request use --request-timeout ${options.timeout}`,
     });
   }
-  return parseDuration(options.timeout, '--timeout');
+  return parsePositiveDuration(options.timeout, '--timeout');
 }
 
 /** What a wait runs on: a command's Context serves as it is. */

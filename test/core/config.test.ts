@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertConfigKey, CONFIG_KEYS, ConfigStore } from '../../src/core/config.js';
+import { assertConfigKey, assertRemovableConfigKey, CONFIG_KEYS, ConfigStore } from '../../src/core/config.js';
 import { CorruptConfigError, UsageError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -79,10 +79,20 @@ describe('config store: profiles', () => {
 describe('assertConfigKey', () => {
   it('accepts each known key and names them all when refusing another', () => {
     for (const key of CONFIG_KEYS) assert.equal(assertConfigKey(key), key);
-    assert.deepEqual([...CONFIG_KEYS], ['api_key', 'base_url', 'user_id', 'output', 'timeout', 'max_retries']);
+    assert.deepEqual([...CONFIG_KEYS], ['api_key', 'base_url', 'user_id', 'output', 'request_timeout', 'max_retries']);
     assert.throws(
       () => assertConfigKey('colour'),
-      (error: unknown) => error instanceof UsageError && error.message === 'unknown config key "colour": expected one of api_key, base_url, user_id, output, timeout, max_retries',
+      (error: unknown) => error instanceof UsageError && error.message === 'unknown config key "colour": expected one of api_key, base_url, user_id, output, request_timeout, max_retries',
     );
+  });
+
+  it('names what replaced a key an older csafe wrote; only unset still takes it, to remove it', () => {
+    assert.throws(
+      () => assertConfigKey('timeout'),
+      (error: unknown) => error instanceof UsageError && error.message === 'config key "timeout" is now "request_timeout" (the timeout of each request): csafe config set request_timeout <value>',
+    );
+    assert.equal(assertRemovableConfigKey('timeout'), 'timeout');
+    assert.equal(assertRemovableConfigKey('output'), 'output');
+    assert.throws(() => assertRemovableConfigKey('colour'), /unknown config key "colour"/);
   });
 });

@@ -28,11 +28,12 @@ describe('parseDuration', () => {
 });
 
 describe('parsePositiveDuration', () => {
-  it('takes the smallest duration above zero and refuses zero', () => {
+  it('takes the smallest duration above zero and refuses zero and below, naming the flag', () => {
     assert.equal(parsePositiveDuration('1ms', '--timeout'), 1);
-    for (const text of ['0', '0ms', '0.0004']) {
+    for (const text of ['0', '0ms', '0.0004', '-5s', '-1', ' -0.5m']) {
       assert.throws(() => parsePositiveDuration(text, '--timeout'), usage(`--timeout: expected a duration greater than 0, got "${text}"`), text);
     }
+    assert.throws(() => parsePositiveDuration('-x', '--timeout'), usage('--timeout: expected a duration such as 30, 30s, 5m or 1h, got "-x"'));
   });
 });
 

@@ -345,7 +345,7 @@ describe('HttpClient', () => {
     const { http } = client({ timeoutMs: 200, maxRetries: 0 });
     await assert.rejects(
       http.json('GET', '/v1/slow'),
-      (error: unknown) => error instanceof RequestTimeoutError && error.message === 'GET /v1/slow: no answer within 0.2 s' && error.hint === 'raise --timeout if the service is slow',
+      (error: unknown) => error instanceof RequestTimeoutError && error.message === 'GET /v1/slow: no answer within 0.2 s' && error.hint === 'raise --request-timeout (or CSAFE_REQUEST_TIMEOUT) if the service is slow',
     );
     await http.close();
   });

@@ -16,7 +16,7 @@ import {
   UsageError,
   WaitTimeoutError,
 } from '../../src/core/errors.js';
-import { emulatorDataDir, exitCodeOfError, exitCodeOfOutcome, flagByPlace, invokedGroup } from '../../src/main.js';
+import { emulatorDataDir, exitCodeOfError, exitCodeOfOutcome, invokedGroup } from '../../src/main.js';
 
 /** Only the invoked command group is loaded; getting its name wrong would make the command unknown. */
 describe('invokedGroup', () => {
@@ -24,33 +24,13 @@ describe('invokedGroup', () => {
     assert.equal(invokedGroup(['classify', '--text', 'x']), 'classify');
     assert.equal(invokedGroup(['--profile', 'staging', '-o', 'json', 'token', 'create']), 'token');
     assert.equal(invokedGroup(['--verbose', '--api-key', 'k', '--base-url', 'u', 'events', 'send', 'f']), 'events');
-    assert.equal(invokedGroup(['--emulator', '--timeout', '5s', '--max-wait', '1m', '--max-retries', '3', 'classify']), 'classify');
+    assert.equal(invokedGroup(['--emulator', '--request-timeout', '5s', '--max-wait', '1m', '--max-retries', '3', 'classify']), 'classify');
   });
 
   it('reads `help <group>` and nothing at all', () => {
     assert.equal(invokedGroup(['help', 'events']), 'events');
     assert.equal(invokedGroup(['--help']), undefined);
     assert.equal(invokedGroup([]), undefined);
-  });
-});
-
-/** `--timeout` after a command that declares its own is that command's; before the command it is the per-request timeout. */
-describe('flagByPlace', () => {
-  it('tells the global --timeout from the one after the command, in both spellings', () => {
-    assert.deepEqual(flagByPlace(['--timeout', '2m', 'data', 'import', 'ns', 'f', '--wait', '--timeout', '30m'], ['--timeout']), { global: '2m', local: '30m' });
-    assert.deepEqual(flagByPlace(['data', 'import', 'ns', 'f', '--timeout=5s'], ['--timeout']), { local: '5s' });
-    assert.deepEqual(flagByPlace(['--timeout=1s', '--profile', 'data', 'classify'], ['--timeout']), { global: '1s' });
-  });
-
-  it('stops at --', () => {
-    assert.deepEqual(flagByPlace(['data', 'import', 'ns', '--', '--timeout', '1s'], ['--timeout']), {});
-  });
-
-  it('tells the global -o (output format) from the file of `batch download … -o FILE`, in every spelling', () => {
-    const names = ['-o', '--output'];
-    assert.deepEqual(flagByPlace(['-o', 'json', 'batch', 'download', 'bat_1', '-o', 'out.csv'], names), { global: 'json', local: 'out.csv' });
-    assert.deepEqual(flagByPlace(['batch', 'download', 'bat_1', '--output=out.csv'], names), { local: 'out.csv' });
-    assert.deepEqual(flagByPlace(['--output', 'ndjson', 'batch', 'get', 'bat_1'], names), { global: 'ndjson' });
   });
 });
 

@@ -10,7 +10,7 @@ import { UsageError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('settings precedence', () => {
-  const profile = { api_key: 'sk_profile_key_1', base_url: 'https://profile.example', timeout: '5s' };
+  const profile = { api_key: 'sk_profile_key_1', base_url: 'https://profile.example', request_timeout: '5s' };
 
   it('flag beats environment beats profile', () => {
     const env = { CSAFE_API_KEY: 'sk_env_key_12345', CSAFE_BASE_URL: 'https://env.example' };
@@ -19,13 +19,13 @@ describe('settings precedence', () => {
     assert.deepEqual(withFlags.baseUrl, { value: 'https://env.example', source: 'env' });
     const fromProfile = resolveSettings({}, {}, profile, 'default');
     assert.deepEqual(fromProfile.apiKey, { value: 'sk_profile_key_1', source: 'profile' });
-    assert.equal(fromProfile.timeoutMs, 5000);
+    assert.equal(fromProfile.requestTimeoutMs, 5000);
   });
 
   it('falls back to defaults', () => {
     const settings = resolveSettings({}, {}, {}, 'default');
     assert.equal(settings.apiKey, undefined);
-    assert.equal(settings.timeoutMs, 60_000);
+    assert.equal(settings.requestTimeoutMs, 60_000);
     assert.equal(settings.maxRetries, 2);
     assert.equal(settings.maxWaitMs, 60_000);
   });
@@ -37,27 +37,29 @@ describe('settings precedence', () => {
     assert.deepEqual(resolveProfile({}, {}), { value: 'default', source: 'default' });
   });
 
-  it('rejects a bad --max-retries or --timeout as usage errors', () => {
+  it('rejects a bad --max-retries or --request-timeout as usage errors', () => {
     assert.throws(() => resolveSettings({ maxRetries: 'lots' }, {}, {}, 'default'), /--max-retries: expected a whole number/);
-    assert.throws(() => resolveSettings({ timeout: '3 parsecs' }, {}, {}, 'default'), /--timeout: expected a duration/);
+    assert.throws(() => resolveSettings({ requestTimeout: '3 parsecs' }, {}, {}, 'default'), /--request-timeout: expected a duration/);
   });
 
   it('names where a bad value came from: flag, environment variable, or profile key and file', () => {
-    assert.throws(() => resolveSettings({ timeout: '0' }, {}, {}, 'default'), /^UsageError: --timeout: expected a duration greater than 0, got "0"$/);
-    assert.throws(() => resolveSettings({}, { CSAFE_TIMEOUT: '0ms' }, {}, 'default'), /^UsageError: CSAFE_TIMEOUT: expected a duration greater than 0/);
-    assert.throws(() => resolveSettings({}, {}, { timeout: '5x' }, 'ci', '/home/u/.config/csafe/config.json'), /^UsageError: timeout in profile "ci" \(\/home\/u\/\.config\/csafe\/config\.json\): expected a duration/);
+    assert.throws(() => resolveSettings({ requestTimeout: '0' }, {}, {}, 'default'), /^UsageError: --request-timeout: expected a duration greater than 0, got "0"$/);
+    assert.throws(() => resolveSettings({ requestTimeout: '-5s' }, {}, {}, 'default'), /^UsageError: --request-timeout: expected a duration greater than 0, got "-5s"$/);
+    assert.throws(() => resolveSettings({}, { CSAFE_REQUEST_TIMEOUT: '0ms' }, {}, 'default'), /^UsageError: CSAFE_REQUEST_TIMEOUT: expected a duration greater than 0/);
+    assert.throws(() => resolveSettings({}, {}, { request_timeout: '5x' }, 'ci', '/home/u/.config/csafe/config.json'), /^UsageError: request_timeout in profile "ci" \(\/home\/u\/\.config\/csafe\/config\.json\): expected a duration/);
     assert.throws(() => resolveSettings({}, {}, { max_retries: '-1' }, 'default'), /^UsageError: max_retries in profile "default": expected a whole number/);
     assert.throws(() => resolveSettings({}, {}, { output: 'yaml' }, 'default'), /^UsageError: output in profile "default": expected one of table, json, ndjson/);
     assert.equal(resolveSettings({ output: 'json' }, {}, { output: 'yaml' }, 'default').output, 'json', 'a flag overrides a bad stored value');
   });
 
   it('checks a value for `config set` with the rules of its flag', () => {
-    assert.throws(() => checkConfigValue('timeout', '5x'), /^UsageError: timeout: expected a duration/);
+    assert.throws(() => checkConfigValue('request_timeout', '5x'), /^UsageError: request_timeout: expected a duration/);
+    assert.throws(() => checkConfigValue('request_timeout', '0s'), /^UsageError: request_timeout: expected a duration greater than 0/);
     assert.throws(() => checkConfigValue('max_retries', '-1'), /^UsageError: max_retries: expected a whole number/);
     assert.throws(() => checkConfigValue('output', 'yaml'), /^UsageError: output: expected one of/);
     assert.throws(() => checkConfigValue('base_url', 'garbage'), /^UsageError: base_url: expected an https:\/\/ or http:\/\/ URL, got "garbage"/);
     assert.throws(() => checkConfigValue('user_id', ''), /^UsageError: user_id: expected a non-empty/);
-    for (const [key, value] of [['timeout', '30s'], ['max_retries', '0'], ['output', 'ndjson'], ['output', 'tsv'], ['base_url', 'http://api.example'], ['user_id', 'u1']] as const) {
+    for (const [key, value] of [['request_timeout', '30s'], ['max_retries', '0'], ['output', 'ndjson'], ['output', 'tsv'], ['base_url', 'http://api.example'], ['user_id', 'u1']] as const) {
       assert.doesNotThrow(() => checkConfigValue(key, value));
     }
   });
@@ -115,9 +117,9 @@ describe('settings: each value and where it came from', () => {
 
   it('takes every value from the flag, the environment or the profile', () => {
     const fromFlags = resolveSettings(
-      { timeout: '2s', maxRetries: '4', output: 'ndjson', maxWait: '2m', insecure: true, baseUrl: 'https://f.example' },
-      { CSAFE_TIMEOUT: '3s', CSAFE_MAX_RETRIES: '5', CSAFE_OUTPUT: 'json', CSAFE_USER_ID: 'env-user' },
-      { timeout: '4s', max_retries: '6', output: 'table', user_id: 'profile-user' },
+      { requestTimeout: '2s', maxRetries: '4', output: 'ndjson', maxWait: '2m', insecure: true, baseUrl: 'https://f.example' },
+      { CSAFE_REQUEST_TIMEOUT: '3s', CSAFE_MAX_RETRIES: '5', CSAFE_OUTPUT: 'json', CSAFE_USER_ID: 'env-user' },
+      { request_timeout: '4s', max_retries: '6', output: 'table', user_id: 'profile-user' },
       'ci',
     );
     assert.deepEqual(fromFlags, {
@@ -126,17 +128,18 @@ describe('settings: each value and where it came from', () => {
       baseUrl: { value: 'https://f.example', source: 'flag' },
       userId: { value: 'env-user', source: 'env' },
       output: 'ndjson',
-      timeoutMs: 2_000,
+      requestTimeoutMs: 2_000,
       maxRetries: 4,
       maxWaitMs: 120_000,
       insecure: true,
     });
-    const fromEnv = resolveSettings({}, { CSAFE_TIMEOUT: '3s', CSAFE_MAX_RETRIES: '5', CSAFE_OUTPUT: 'json' }, { timeout: '4s', max_retries: '6', user_id: 'profile-user' }, 'ci');
-    assert.deepEqual([fromEnv.timeoutMs, fromEnv.maxRetries, fromEnv.output, fromEnv.userId, fromEnv.insecure], [3_000, 5, undefined, { value: 'profile-user', source: 'profile' }, false]);
-    const fromProfile = resolveSettings({}, {}, { timeout: '4s', max_retries: '6', output: 'table' }, 'ci');
-    assert.deepEqual([fromProfile.timeoutMs, fromProfile.maxRetries, fromProfile.output], [4_000, 6, 'table']);
+    const fromEnv = resolveSettings({}, { CSAFE_REQUEST_TIMEOUT: '3s', CSAFE_MAX_RETRIES: '5', CSAFE_OUTPUT: 'json' }, { request_timeout: '4s', max_retries: '6', user_id: 'profile-user' }, 'ci');
+    assert.deepEqual([fromEnv.requestTimeoutMs, fromEnv.maxRetries, fromEnv.output, fromEnv.userId, fromEnv.insecure], [3_000, 5, undefined, { value: 'profile-user', source: 'profile' }, false]);
+    const fromProfile = resolveSettings({}, {}, { request_timeout: '4s', max_retries: '6', output: 'table' }, 'ci');
+    assert.deepEqual([fromProfile.requestTimeoutMs, fromProfile.maxRetries, fromProfile.output], [4_000, 6, 'table']);
     assert.equal(resolveSettings({ maxWait: '' }, {}, {}, 'ci').maxWaitMs, 60_000);
     assert.throws(() => resolveSettings({ maxWait: 'soon' }, {}, {}, 'ci'), /^UsageError: --max-wait: expected a duration/);
+    assert.equal(resolveSettings({ maxWait: '0' }, {}, {}, 'ci').maxWaitMs, 0, '--max-wait 0: never sleep through a Retry-After');
   });
 
   it('names a bad base URL or user id by its flag or variable, and a bad profile value with how to fix it', () => {
@@ -150,9 +153,28 @@ describe('settings: each value and where it came from', () => {
         error.hint === 'fix it with `csafe --profile ci config set base_url <value>` or `csafe --profile ci config unset base_url`',
     );
     assert.throws(
-      () => resolveSettings({}, {}, { timeout: '0' }, 'default'),
-      (error: unknown) => error instanceof UsageError && error.hint === 'fix it with `csafe config set timeout <value>` or `csafe config unset timeout`',
+      () => resolveSettings({}, {}, { request_timeout: '0' }, 'default'),
+      (error: unknown) => error instanceof UsageError && error.hint === 'fix it with `csafe config set request_timeout <value>` or `csafe config unset request_timeout`',
     );
+  });
+
+  it('refuses the old CSAFE_TIMEOUT and profile key timeout, naming what replaced them, rather than ignore them', () => {
+    assert.throws(
+      () => resolveSettings({}, { CSAFE_TIMEOUT: '30s' }, {}, 'default'),
+      (error: unknown) =>
+        error instanceof UsageError &&
+        error.message === 'CSAFE_TIMEOUT is no longer read: the timeout of each request is now CSAFE_REQUEST_TIMEOUT' &&
+        error.hint === 'rename it: CSAFE_REQUEST_TIMEOUT=30s',
+    );
+    assert.throws(
+      () => resolveSettings({}, {}, { timeout: '30s' }, 'ci', '/home/u/.config/csafe/config.json'),
+      (error: unknown) =>
+        error instanceof UsageError &&
+        error.message === 'timeout in profile "ci" (/home/u/.config/csafe/config.json) is no longer read: the timeout of each request is now request_timeout' &&
+        error.hint === 'rename it: `csafe --profile ci config set request_timeout 30s` then `csafe --profile ci config unset timeout`',
+    );
+    assert.throws(() => resolveSettings({ requestTimeout: '5s' }, { CSAFE_TIMEOUT: '30s' }, {}, 'default'), /CSAFE_TIMEOUT is no longer read/, 'refused even when the new flag is given');
+    assert.equal(resolveSettings({}, { CSAFE_TIMEOUT: '' }, {}, 'default').requestTimeoutMs, 60_000, 'an empty variable is no setting');
   });
 
   it('names a bad flag or variable in the message of its own rule; an API key has no rule', () => {

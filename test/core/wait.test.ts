@@ -116,7 +116,16 @@ describe('waitTimeoutMs', () => {
     assert.equal(waitTimeoutMs({ wait: true, timeout: '10m' }), 600_000);
   });
 
-  it('refuses --timeout without --wait (exit 2), pointing at the per-request timeout', () => {
-    assert.throws(() => waitTimeoutMs({ timeout: '30s' }), (error: unknown) => error instanceof UsageError && /--timeout after the command limits --wait/.test(error.message) && /csafe --timeout 30s/.test(error.hint ?? ''));
+  it('refuses --timeout without --wait (exit 2), pointing at --request-timeout for the timeout of each request', () => {
+    assert.throws(
+      () => waitTimeoutMs({ timeout: '30s' }),
+      (error: unknown) => error instanceof UsageError && error.message === '--timeout limits --wait, which was not given' && error.hint === 'add --wait; for the timeout of each request use --request-timeout 30s',
+    );
+  });
+
+  it('refuses a wait limit of 0 or below, naming --timeout', () => {
+    for (const text of ['0', '0s', '-1m']) {
+      assert.throws(() => waitTimeoutMs({ wait: true, timeout: text }), (error: unknown) => error instanceof UsageError && error.message === `--timeout: expected a duration greater than 0, got "${text}"`, text);
+    }
   });
 });

@@ -84,7 +84,7 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
   });
 
   describe('config values', () => {
-    for (const [key, value] of [['timeout', '5x'], ['timeout', '0'], ['max_retries', '-1'], ['output', 'yaml'], ['base_url', 'garbage'], ['base_url', 'ftp://x.example']]) {
+    for (const [key, value] of [['request_timeout', '5x'], ['request_timeout', '0'], ['max_retries', '-1'], ['output', 'yaml'], ['base_url', 'garbage'], ['base_url', 'ftp://x.example']]) {
       it(`config set ${key} ${value} is refused like the flag, exit 2`, async () => {
         const env = { CSAFE_CONFIG_DIR: configDir() };
         const result = await runCsafe(['config', 'set', key!, value!], { env });
@@ -94,7 +94,7 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
     }
 
     it('a bad stored value names the profile key and the file; config commands still work to fix it', async () => {
-      const dir = configDir(JSON.stringify({ profiles: { default: { timeout: '5x', output: 'yaml' } } }));
+      const dir = configDir(JSON.stringify({ profiles: { default: { request_timeout: '5x', output: 'yaml' } } }));
       const env = { CSAFE_CONFIG_DIR: dir, ...emulator.env };
       const output = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u'], { env });
       assertOneLine(output, 2, /^error: output in profile "default" \(.*config\.json\): expected one of table, json, ndjson, tsv, got "yaml"/);
@@ -104,19 +104,19 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
       assert.equal((await runCsafe(['config', 'get', 'output'], { env })).stdout, 'yaml\n');
       assert.equal((await runCsafe(['config', 'unset', 'output'], { env })).code, 0);
       const status = await runCsafe(['auth', 'status'], { env });
-      assertOneLine(status, 2, /^error: timeout in profile "default" \(.*config\.json\): expected a duration .* got "5x"/);
-      assert.doesNotMatch(status.stderr, /--timeout/);
-      assert.equal((await runCsafe(['config', 'set', 'timeout', '30s'], { env })).code, 0);
+      assertOneLine(status, 2, /^error: request_timeout in profile "default" \(.*config\.json\): expected a duration .* got "5x"/);
+      assert.doesNotMatch(status.stderr, /--request-timeout/);
+      assert.equal((await runCsafe(['config', 'set', 'request_timeout', '30s'], { env })).code, 0);
       const fixed = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u'], { env });
       assert.equal(fixed.code, 0, fixed.stderr);
     });
 
-    it('--timeout 0 is a usage error from the flag, CSAFE_TIMEOUT and the profile', async () => {
+    it('--request-timeout 0 is a usage error from the flag, CSAFE_REQUEST_TIMEOUT and the profile', async () => {
       const run = (args: string[], env: Record<string, string> = {}) => runCsafe([...args, 'classify', '--text', 'hi', '--user-id', 'u'], { env: { ...emulator.env, ...env } });
-      assertOneLine(await run(['--timeout', '0']), 2, /--timeout: expected a duration greater than 0/);
-      assertOneLine(await run([], { CSAFE_TIMEOUT: '0s' }), 2, /CSAFE_TIMEOUT: expected a duration greater than 0/);
-      const dir = configDir(JSON.stringify({ profiles: { default: { timeout: '0' } } }));
-      assertOneLine(await run([], { CSAFE_CONFIG_DIR: dir }), 2, /timeout in profile "default" .*greater than 0/);
+      assertOneLine(await run(['--request-timeout', '0']), 2, /--request-timeout: expected a duration greater than 0/);
+      assertOneLine(await run([], { CSAFE_REQUEST_TIMEOUT: '0s' }), 2, /CSAFE_REQUEST_TIMEOUT: expected a duration greater than 0/);
+      const dir = configDir(JSON.stringify({ profiles: { default: { request_timeout: '0' } } }));
+      assertOneLine(await run([], { CSAFE_CONFIG_DIR: dir }), 2, /request_timeout in profile "default" .*greater than 0/);
     });
   });
 

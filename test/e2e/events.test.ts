@@ -124,7 +124,7 @@ describe('csafe events send under failure', () => {
       writeFileSync(file, eventsText(100_000, 5_000));
       const started = Date.now();
       const result = await runCsafe(
-        ['events', 'send', file, '--concurrency', '8', '--batch-size', '100', '--max-retries', '10', '--timeout', '1s', '--json'],
+        ['events', 'send', file, '--concurrency', '8', '--batch-size', '100', '--max-retries', '10', '--request-timeout', '1s', '--json'],
         { env: emulator.env, cwd: dir },
       );
       const seconds = (Date.now() - started) / 1000;

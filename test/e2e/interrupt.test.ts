@@ -8,7 +8,7 @@ describe('Ctrl-C', () => {
   const emulator = useEmulatorProcess(['--fault-rate', '1', '--faults', 'timeout', '--fault-delay', '60000']);
 
   it('stops a request in flight and exits 130, without waiting for the answer', async (t) => {
-    const child = spawnCsafe(['--max-retries', '0', '--timeout', '5m', 'classify', '--text', 'hi', '--user-id', 'u1'], { env: emulator.env });
+    const child = spawnCsafe(['--max-retries', '0', '--request-timeout', '5m', 'classify', '--text', 'hi', '--user-id', 'u1'], { env: emulator.env });
     t.after(() => child.exitCode === null && child.kill('SIGKILL'));
     const ended = outcome(child);
     let exited = false;

@@ -275,7 +275,7 @@ describe('csafe stream parts against a failing service', () => {
     const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { text: string }) : []);
     const textsOf = (records: ReadonlyArray<Record<string, unknown>>) => records.map((record) => String(record.text));
     await withEmulatorProcess(['--faults', 'reset,timeout,503', '--fault-rate', '0.4', '--fault-delay', '3000', '--seed', '5'], async (faulty) => {
-      const args = ['--timeout', '1s', '--max-retries', '0', 'stream', 'parts', 'live', '--id', 'f3', input, '--batch-size', '25', '--failed', failed, '--unconfirmed', unconfirmed, '--json'];
+      const args = ['--request-timeout', '1s', '--max-retries', '0', 'stream', 'parts', 'live', '--id', 'f3', input, '--batch-size', '25', '--failed', failed, '--unconfirmed', unconfirmed, '--json'];
       const result = await runCsafe(args, { env: faulty.env, cwd: dir });
       assert.equal(result.code, 5, result.stderr);
       const summary = JSON.parse(result.stdout);

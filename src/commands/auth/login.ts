@@ -47,7 +47,7 @@ given. The profile is created when it does not exist. CSAFE_API_KEY and
     );
   addHelpSections(verb, {
     examples: ['csafe auth login', 'echo "$KEY" | csafe auth login --with-token', 'echo "$KEY" | csafe --profile staging auth login --with-token --no-verify'],
-    environment: ['CSAFE_API_KEY', 'CSAFE_BASE_URL', ...PROFILE_VARIABLES, 'CSAFE_TIMEOUT', 'CSAFE_MAX_RETRIES'],
+    environment: ['CSAFE_API_KEY', 'CSAFE_BASE_URL', ...PROFILE_VARIABLES, 'CSAFE_REQUEST_TIMEOUT', 'CSAFE_MAX_RETRIES'],
   })
     .action(app.action((ctx, command) => authLoginRun(ctx, parseOptions(optionsSchema, command.opts()))));
 }

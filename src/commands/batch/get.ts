@@ -12,7 +12,7 @@ export function registerBatchGet(group: Command, app: App): void {
     .description('Show a batch: its status and five counts (GET /v1/batches/{id})')
     .argument('<batch-id>', 'as printed by `batch create`')
     .option('--wait', 'poll until SUCCESS, CANCELLED or ERROR (exit 1 on the last two), with the counts on a spinner')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)')
     .option('--download <file>', 'with --wait: write the result CSV to this file once the batch has succeeded')
     .addHelpText('after', `
 Statuses: WAITING_FOR_UPLOAD, PENDING, SUCCESS, CANCELLED, ERROR (others are shown as they come).

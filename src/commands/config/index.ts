@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { assertConfigKey, CONFIG_KEYS, type Profile } from '../../core/config.js';
+import { assertConfigKey, assertRemovableConfigKey, CONFIG_KEYS, type Profile } from '../../core/config.js';
 import { printResult, recordView } from '../../core/output.js';
 import { maskKey } from '../../core/redact.js';
 import { checkConfigValue } from '../../core/settings.js';
@@ -58,7 +58,7 @@ export async function configGetRun(ctx: Context, rawKey: string): Promise<Outcom
 }
 
 export async function configSetRun(ctx: Context, rawKey: string, value: string): Promise<void> {
-  const key = assertConfigKey(rawKey);
+  const key = assertConfigKey(rawKey, value);
   if (key === 'api_key') throw new UsageError('use `csafe auth login` to store a key (it keeps the key out of shell history)');
   checkConfigValue(key, value);
   const profile = await ctx.profileName({ creating: true });
@@ -69,7 +69,7 @@ export async function configSetRun(ctx: Context, rawKey: string, value: string):
 }
 
 export async function configUnsetRun(ctx: Context, rawKey: string): Promise<void> {
-  const key = assertConfigKey(rawKey);
+  const key = assertRemovableConfigKey(rawKey);
   (await ctx.config()).unset(await ctx.profileName(), key);
 }
 

@@ -15,7 +15,7 @@ export function registerDataStatus(group: Command, app: App): void {
     .argument('<namespace>', 'the namespace')
     .argument('<request-id>', 'as printed by `data add` or `data import`')
     .option('--wait', 'poll until the request has succeeded or failed (exit 1 when it failed)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)')
     .addHelpText('after', `
 On a terminal, an add request is a table of its objects, one row each: ID, STATUS (succeeded, or
 failed for an object the service could not process), LABELS (label:decision, …), URL (where to

@@ -29,7 +29,7 @@ export function registerDecisionCreate(group: Command, app: App): void {
     .option('--content <json|@file>', 'the content: a JSON object, inline or from a file (@- reads stdin); its fields depend on --type')
     .option('--metadata <key=value|@file.json>', 'metadata kept with the decision (repeatable)', collect)
     .option('--wait', 'poll until the decision is SUCCESS or ERROR, then show it (exit 1 on ERROR)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever); the timeout of each request goes before the command')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever)')
     .addHelpText('after', `
 Prints the decision's id, type and metadata. With --wait it shows the settled decision instead:
 its status, result and labels (--json: the decision as the service returned it, with its type).`);

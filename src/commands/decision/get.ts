@@ -12,7 +12,7 @@ export function registerDecisionGet(group: Command, app: App): void {
     .description('Show a decision: status, result and labels (GET /v1/decisions/{decision_id})')
     .argument('<decision-id>', 'as printed by `decision create`')
     .option('--wait', 'poll while it is PENDING, until SUCCESS or ERROR (exit 1 on ERROR)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever); the timeout of each request goes before the command')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever)')
     .addHelpText('after', `
 The decision's fields (a result not known yet shows as none, fields the spec does not list as they
 came), then its labels as a table: name, applied, explanation. --json prints it as returned.`);

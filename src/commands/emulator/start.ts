@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { parseDuration } from '../../core/duration.js';
+import { parseDuration, parsePositiveDuration } from '../../core/duration.js';
 import { CsafeError } from '../../core/errors.js';
 import { integerFlag, parseOptions } from '../../core/options.js';
 import { recordView, toNdjsonLine } from '../../core/output.js';
@@ -24,7 +24,8 @@ const optionsSchema = z.object({
   seed: integerFlag(0).default(1),
   faultDelay: integerFlag(0, undefined, 'expected milliseconds, a whole number ≥ 0').default(65_000),
   processingDelay: z.string().default('1s').transform((text) => parseDuration(text, '--processing-delay')),
-  uploadTtl: z.string().default('12h').transform((text) => parseDuration(text, '--upload-ttl')),
+  // An upload URL that expires as it is handed out could never be used; a processing delay of 0 means at once.
+  uploadTtl: z.string().default('12h').transform((text) => parsePositiveDuration(text, '--upload-ttl')),
   dataDir: z.string().min(1, { error: 'expected a directory' }).optional(),
   requestLogSize: integerFlag(0).default(10_000),
 });

@@ -39,7 +39,7 @@ export function registerImportCreate(group: Command, app: App): void {
     .description('Create an import and upload a JSONL file to it (POST /v1/import, then PUT to the pre-signed address)')
     .argument('<file>', 'JSON Lines, one {"type": …, "data": {…}} per line, kinds mixed; `-` reads stdin (kept in a temporary file first)')
     .option('--wait', 'poll the import until it is COMPLETE or FAILED (exit 1 when FAILED), then print it')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 10m (default: for ever); the timeout of each request goes before the command')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 10m (default: for ever)')
     .addHelpText('after', `
 This is the older import (POST /v1/import): its lines carry their own kind of data, and it is
 followed with \`csafe import get\`. To load objects into a namespace, use \`csafe data import\`.

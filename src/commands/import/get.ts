@@ -13,7 +13,7 @@ export function registerImportGet(group: Command, app: App): void {
     .description('Show an import (GET /v1/import/{import_id}): its status, file and creation time')
     .argument('<import-id>', 'as printed by `import create`')
     .option('--wait', 'poll until the import is COMPLETE or FAILED (exit 1 when FAILED)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 10m (default: for ever); the timeout of each request goes before the command')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 10m (default: for ever)')
     .addHelpText('after', `
 Statuses: WAITING_FOR_UPLOAD, IN_PROGRESS, COMPLETE, FAILED; any other status or field the
 service sends is shown as it comes. --json prints the import as the service returned it.

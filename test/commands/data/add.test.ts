@@ -8,7 +8,6 @@ import { registerData } from '../../../src/commands/data/index.js';
 import { checkObjects } from '../../../src/commands/data/shared/objects.js';
 import { parseOptions } from '../../../src/core/options.js';
 import { readRecords } from '../../../src/core/readers.js';
-import { flagByPlace } from '../../../src/main.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
   const out: T[] = [];
@@ -43,12 +42,6 @@ describe('data add: argv → options', () => {
     await assert.rejects(addOptions(['--batch-size', '0']), /--batch-size: expected a whole number ≥ 1/);
     await assert.rejects(addOptions(['--max-batch-bytes', '7000000']), /--max-batch-bytes: expected at most 6000000/);
     await assert.rejects(addOptions(['--concurrency', 'many']), /--concurrency: expected a whole number ≥ 1/);
-  });
-
-  it('takes --timeout after the command as the wait limit, and before it as the per-request timeout', () => {
-    assert.deepEqual(flagByPlace(['--timeout', '5s', 'data', 'status', 'ns', 'r', '--wait', '--timeout', '30m'], ['--timeout']), { global: '5s', local: '30m' });
-    assert.deepEqual(flagByPlace(['data', 'add', 'ns', '--timeout=2m', '--wait'], ['--timeout']), { local: '2m' });
-    assert.deepEqual(flagByPlace(['--emulator', '--timeout=1s', 'data', 'add', 'ns'], ['--timeout']), { global: '1s' });
   });
 });
 

@@ -40,7 +40,7 @@ export function registerDataAdd(group: Command, app: App): void {
     .addOption(addBatchFlags.skipInvalid.option)
     .addOption(addBatchFlags.maxConsecutiveFailures.option)
     .option('--wait', 'wait until every request has finished, then print each object with its labels and url')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)')
     .addHelpText('after', `
 Every object is checked before the first request; an invalid one is named as file:line: field.
 Prints one record per request (request id, status, objects, first and last line) as soon as the

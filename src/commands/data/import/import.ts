@@ -41,13 +41,13 @@ export function registerDataImport(group: Command, app: App): void {
     .argument('<namespace>', 'namespace to import into')
     .argument('<file>', 'JSON Lines, one data object per line; `-` reads stdin (kept in a temporary file first)')
     .option('--wait', 'poll the import until it has succeeded or failed, then print its record')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever); the timeout of each request goes before the command')
+    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)')
     .option('--no-validate', 'upload without checking every line first (for trusted dumps)')
     .addHelpText('after', `
 The file is streamed from disk with its Content-Length (never held in memory), with a progress
 bar on a terminal. A failed upload is retried from the start (--max-retries); an expired upload
-address is replaced by a new import request. The per-request timeout goes before the group:
-\`csafe --timeout 2m data import …\`.
+address is replaced by a new import request. The upload has no overall time limit, only
+--request-timeout with no byte moving; every other request is bounded by --request-timeout.
 (The older import, a file of {"type", "data"} lines sent to POST /v1/import, is \`csafe import create\`.)`);
   addHelpSections(verb, {
     examples: [
