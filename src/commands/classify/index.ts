@@ -23,6 +23,7 @@ export function registerClassify(program: Command, app: App): void {
     .option('--batch <file.jsonl>', 'classify each line of a JSONL file (`-` for stdin); results as NDJSON')
     .addOption(classifyBatchFlags.concurrency.option)
     .addOption(classifyBatchFlags.failed.option)
+    .addOption(classifyBatchFlags.skipInvalid.option)
     .addOption(classifyBatchFlags.maxConsecutiveFailures.option)
     .option('--from-line <n>', 'with --batch: start at line n of the input, skipping the lines before it (an interrupted run prints the command)')
     .addOption(classifyBatchFlags.shard.option)

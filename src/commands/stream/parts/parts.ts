@@ -61,12 +61,11 @@ Parts have no idempotency key, so no batch is sent twice. One that still fails a
 retries goes to the --failed file when the service refused it or never saw it (safe to
 resend as the FILE), and to the --unconfirmed file when its answer was lost (a timeout, a cut
 connection, a 5xx other than 503): the service may already hold those parts, and resending
-them may store them twice. Exit codes: 0 all sent, 2 invalid input (nothing sent), 3 key
-refused, 5 some parts failed or are unconfirmed, 130 interrupted. Once
---max-consecutive-failures requests in a row could not reach the service, sending stops: one
-line says so, the parts not sent are in the failed file, exit 1. Ctrl-C (exit 130) or SIGTERM
-(143) sends no further batch: the parts not sent go to the failed file, and the command that
-sends them is printed.
+them may store them twice. Exit codes: the table of \`csafe --help\`, as for every bulk command;
+unconfirmed parts count as not sent. Once --max-consecutive-failures requests in a row could not
+reach the service, sending stops: one line says so, the parts not sent are in the failed file,
+exit 1. Ctrl-C (exit 130) or SIGTERM (143) sends no further batch: the parts not sent go to the
+failed file, and the command that sends them is printed.
 
 With --follow, parts are read one JSON object a line from a pipe (stdin or a FIFO; a regular
 file is refused: pipe \`tail -f FILE\` instead) and sent as they come, in order: a batch goes as
@@ -114,7 +113,7 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
     }
     await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid });
     if (stoppedBy) ctx.io.warn(unreachableLine(stoppedBy, files.failed.path));
-    return partsOutcome(tally, stoppedBy);
+    return partsOutcome(tally, { skipped: invalid?.count, stoppedBy });
   } finally {
     await input.remove();
   }
