@@ -43,7 +43,7 @@ _csafe() {
   if [[ -n $verbs && -z $sub ]]; then COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return; fi
 
   case "$cmd $sub" in
-    classify\ *) flags="--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed --shard --max-consecutive-failures --from-line"; files=1 ;;
+    classify\ *) flags="--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed --skip-invalid --shard --max-consecutive-failures --from-line"; files=1 ;;
     "token create") flags="--expires-in --user-id --session-id" ;;
     "auth login") flags="--with-token --no-verify" ;;
     "config get"|"config set"|"config unset") values="base_url user_id output request_timeout max_retries" ;;
@@ -62,7 +62,7 @@ _csafe() {
     "batch create") flags="--type --wait --timeout --download"; files=1 ;;
     "batch get") flags="--wait --timeout --download" ;;
     "batch download") files=1 ;;
-    "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size" ;;
+    "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --api-key --json" ;;
   esac
 
   if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$flags $global" -- "$cur"))

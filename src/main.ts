@@ -18,13 +18,14 @@ import {
   WaitTimeoutError,
   type ExitCodeValue,
 } from './core/errors.js';
+import { ALL_VARIABLES, renderHelpSections } from './core/help.js';
 import { createIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
 import { interruptionOf } from './core/signals.js';
 import { GLOBAL_OPTIONS_WITH_VALUE } from './core/shell.js';
 import { checkTimeoutPlace } from './core/timeout-place.js';
 import type { GlobalFlags } from './core/settings.js';
-import type { App, BatchOutcome, Outcome } from './commands/app.js';
+import { runCounts, type App, type Outcome, type RunCounts } from './commands/app.js';
 
 export interface ProcessLike {
   stdin: Readable & { isTTY?: boolean };
@@ -38,21 +39,23 @@ export interface ProcessLike {
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 const EXIT_CODES_HELP = `
-Exit codes:
-  0    success
-  1    request or service failure
-  2    usage error or invalid input (nothing was sent)
-  3    authentication: 401/403, or no API key configured
-  4    a --fail-on condition held
-  5    partial failure: some records failed (written to the --failed file)
-  124  a wait timed out
-  130  interrupted (Ctrl-C)
-  143  terminated (SIGTERM); bulk commands say how to continue, as on Ctrl-C
-
-Environment:
-  CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_REQUEST_TIMEOUT,
-  CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, CSAFE_EMULATOR_DATA_DIR, NO_COLOR, FORCE_COLOR,
-  COLUMNS (the width spinners and progress bars fit, when stderr does not say)`;
+Exit codes (the same for every command):
+  0        everything succeeded
+  1        nothing succeeded, or the run stopped on a service or request failure
+  2        invalid input or usage, nothing sent (also --skip-invalid with nothing valid left)
+  3        credentials refused or missing
+  4        a --fail-on condition held
+  5        partial: some records succeeded, the rest are in the failed or skip file (5 wins over 4)
+  124      a wait timed out
+  130, 143 interrupted by Ctrl-C (130) or SIGTERM (143)
+${renderHelpSections({
+  examples: [
+    'csafe --emulator classify --text "hello" --user-id u1',
+    `csafe classify post.txt --user-id u1 --json | jq -r '.labels[].decision'`,
+    'csafe data add listings items.jsonl --wait',
+  ],
+  environment: ALL_VARIABLES,
+})}`;
 
 type Register = (program: Command, app: App) => void;
 
@@ -227,9 +230,9 @@ export function exitCodeOfOutcome(outcome: Outcome | void): ExitCodeValue {
   if (outcome === undefined) return ExitCode.ok;
   switch (outcome.kind) {
     case 'checked':
-      return outcome.invalid > 0 ? ExitCode.usage : ExitCode.ok;
+      return exitCodeOfRun(runCounts({ invalid: outcome.invalid }));
     case 'classified':
-      return outcome.failOnHeld ? ExitCode.condition : ExitCode.ok;
+      return exitCodeOfRun(runCounts({ sent: 1, flagged: outcome.failOnHeld ? 1 : 0 }));
     case 'followed':
       return outcome.failed ? ExitCode.failure : ExitCode.ok;
     case 'unauthenticated':
@@ -237,20 +240,26 @@ export function exitCodeOfOutcome(outcome: Outcome | void): ExitCodeValue {
     case 'notSet':
       return ExitCode.failure;
     case 'batch':
-      return exitCodeOfBatch(outcome);
+      return exitCodeOfRun(outcome);
   }
 }
 
-const PARTIAL_WHEN_NONE_SENT: ReadonlySet<BatchOutcome['command']> = new Set(['classify --batch', 'stream parts']);
-
-/** Partial failure (5) wins over --fail-on (4). */
-function exitCodeOfBatch(batch: BatchOutcome): ExitCodeValue {
-  if (batch.stoppedBy !== undefined) return exitCodeOfError(batch.stoppedBy);
-  if (batch.failedRequests > 0) return ExitCode.failure;
-  if (batch.failed > 0 || batch.unconfirmed > 0) {
-    // When nothing got through, events send and data add say 1, classify --batch and stream parts (as issue 11 asks) 5: issue 13 settles which.
-    return batch.sent === 0 && !PARTIAL_WHEN_NONE_SENT.has(batch.command) ? ExitCode.failure : ExitCode.partial;
-  }
-  if (batch.invalid > 0) return ExitCode.partial;
-  return batch.flagged > 0 ? ExitCode.condition : ExitCode.ok;
+/**
+ * A run's exit code from its counts, the same for every bulk command: what stopped it decides
+ * first, then a request that failed once accepted (1). Nothing sent (by this run, or by an
+ * earlier one it resumes with --checkpoint) is 1 when records failed, 2 when they were only
+ * invalid and no valid record was left to another --shard worker either. Some sent and the rest
+ * in a failed or skip file is 5, which wins over 4 (--fail-on held): a 4 then says every record
+ * was classified.
+ */
+export function exitCodeOfRun(run: RunCounts): ExitCodeValue {
+  if (run.stoppedBy !== undefined) return exitCodeOfError(run.stoppedBy);
+  if (run.failedRequests > 0) return ExitCode.failure;
+  const succeeded = run.sent + run.done;
+  const unsent = run.failed + run.unconfirmed;
+  const refused = run.skipped + run.invalid;
+  if (succeeded === 0 && unsent > 0) return ExitCode.failure;
+  if (succeeded + run.otherShards === 0 && refused > 0) return ExitCode.usage;
+  if (unsent + refused > 0) return ExitCode.partial;
+  return run.flagged > 0 ? ExitCode.condition : ExitCode.ok;
 }

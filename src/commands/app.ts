@@ -18,17 +18,24 @@ export type Outcome =
   | { kind: 'notSet' }
   | BatchOutcome;
 
-/** A command that sends many records (classify --batch, events send, data add, stream parts). */
-export interface BatchOutcome {
-  kind: 'batch';
-  command: 'classify --batch' | 'events send' | 'data add' | 'stream parts';
+/**
+ * What a bulk run (classify --batch, events send, data add, stream parts) did with its records:
+ * the counts its exit code is computed from (main.ts, exitCodeOfRun), the same way for every command.
+ */
+export interface RunCounts {
   /** Records the service accepted. */
   sent: number;
+  /** Records an earlier run sent, skipped by --checkpoint: they succeeded too. */
+  done: number;
+  /** Valid records left to the other workers of --shard: the input had valid records, whatever this worker had. */
+  otherShards: number;
   /** Records written to the --failed file. */
   failed: number;
   /** Records written to the --unconfirmed file: their request may have been applied (stream parts, which have no idempotency key). */
   unconfirmed: number;
-  /** Invalid records met while sending that no --skip-invalid set aside (the input changed after it was checked). */
+  /** Invalid records set aside in the --skip-invalid file. */
+  skipped: number;
+  /** Invalid records refused without --skip-invalid: found by the check before sending, or met while sending (the input changed after it was checked). */
   invalid: number;
   /** Records for which a --fail-on condition held. */
   flagged: number;
@@ -38,9 +45,15 @@ export interface BatchOutcome {
   stoppedBy?: unknown;
 }
 
-/** A batch outcome with nothing counted yet. */
-export const batchOutcome = (command: BatchOutcome['command'], counts: Partial<Omit<BatchOutcome, 'kind' | 'command'>>): BatchOutcome =>
-  ({ kind: 'batch', command, sent: 0, failed: 0, unconfirmed: 0, invalid: 0, flagged: 0, failedRequests: 0, ...counts });
+/** A run's counts, those not given zero. */
+export const runCounts = (counts: Partial<RunCounts>): RunCounts => ({ sent: 0, done: 0, otherShards: 0, failed: 0, unconfirmed: 0, skipped: 0, invalid: 0, flagged: 0, failedRequests: 0, ...counts });
+
+export interface BatchOutcome extends RunCounts {
+  kind: 'batch';
+}
+
+/** How a bulk run ended, for main.ts. */
+export const batchOutcome = (counts: Partial<RunCounts>): BatchOutcome => ({ kind: 'batch', ...runCounts(counts) });
 
 /** A command's work. */
 type Action = (ctx: Context, command: Command) => Promise<Outcome | void>;

@@ -48,12 +48,12 @@ export function checkValue(line: number, value: unknown, check: RecordCheck): Ch
 export const problemLine = (inputName: string, record: { line: number; problem: string }) => `${inputName}:${record.line}: ${record.problem}`;
 
 /** The checking pass before anything is sent: prints every problem as file:line: field: expected …; returns how many records have one. */
-export async function reportInvalid(records: AsyncIterable<CheckedRecord>, inputName: string, io: IOStreams): Promise<number> {
+export async function reportInvalid(records: AsyncIterable<{ line: number; problem?: string }>, inputName: string, io: IOStreams): Promise<number> {
   let invalid = 0;
-  for await (const record of records) {
-    if ('json' in record) continue;
+  for await (const { line, problem } of records) {
+    if (problem === undefined) continue;
     invalid++;
-    io.warn(problemLine(inputName, record));
+    io.warn(problemLine(inputName, { line, problem }));
   }
   return invalid;
 }

@@ -107,6 +107,11 @@ export class ConfigStore {
     });
   }
 
+  /** Throws CorruptConfigError when the file cannot be read, for a command that will write it to say so before doing anything else. */
+  assertReadable(): void {
+    this.profiles();
+  }
+
   set(profile: string, key: ConfigKey, value: string): void {
     this.update(profile, (p) => ({ ...p, [key]: value }));
   }

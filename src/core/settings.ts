@@ -48,8 +48,19 @@ export const DEFAULT_PROFILE = 'default';
 
 /** The profile named by --profile, else CSAFE_PROFILE, else `default`; its source says which, for an error about it. */
 export function resolveProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): Setting {
-  if (flags.profile !== undefined) return { value: flags.profile, source: 'flag' };
-  return env.CSAFE_PROFILE ? { value: env.CSAFE_PROFILE, source: 'env' } : { value: DEFAULT_PROFILE, source: 'default' };
+  if (flags.profile !== undefined) return { value: checkProfileName(flags.profile, '--profile'), source: 'flag' };
+  return env.CSAFE_PROFILE ? { value: checkProfileName(env.CSAFE_PROFILE, 'CSAFE_PROFILE'), source: 'env' } : { value: DEFAULT_PROFILE, source: 'default' };
+}
+
+/**
+ * A name the config file can hold and an error can show on one line: `__proto__` is dropped
+ * when the file is read back, so `config set` and `auth login` would report a profile that is not there.
+ */
+function checkProfileName(name: string, from: string): string {
+  if (name.trim() === '' || /\p{Cc}/u.test(name) || name === '__proto__') {
+    throw new UsageError(`${from}: ${JSON.stringify(name)} is not a profile name: expected a name with no control characters, not blank and not __proto__`);
+  }
+  return name;
 }
 
 function pick(flag: string | undefined, envValue: string | undefined, profileValue: string | undefined): Setting | undefined {

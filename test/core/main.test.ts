@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CommanderError } from 'commander';
-import { batchOutcome, type BatchOutcome } from '../../src/commands/app.js';
+import { batchOutcome, runCounts, type RunCounts } from '../../src/commands/app.js';
 import {
   AuthenticationError,
   CorruptConfigError,
@@ -16,7 +16,7 @@ import {
   UsageError,
   WaitTimeoutError,
 } from '../../src/core/errors.js';
-import { emulatorDataDir, exitCodeOfError, exitCodeOfOutcome, invokedGroup } from '../../src/main.js';
+import { emulatorDataDir, exitCodeOfError, exitCodeOfOutcome, exitCodeOfRun, invokedGroup } from '../../src/main.js';
 
 /** Only the invoked command group is loaded; getting its name wrong would make the command unknown. */
 describe('invokedGroup', () => {
@@ -45,7 +45,6 @@ describe('emulatorDataDir', () => {
 /** The exit-code table: every ending a run can have, and its code (README "Exit codes"). */
 describe('exit codes', () => {
   const details = { status: 401, method: 'POST', path: '/v1/content', serviceMessage: 'no' };
-  const batch = (counts: Partial<Omit<BatchOutcome, 'kind' | 'command'>>, command: BatchOutcome['command'] = 'events send') => exitCodeOfOutcome(batchOutcome(command, counts));
 
   it('maps each error class to its code, anything else to 1', () => {
     const cases: Array<[unknown, number]> = [
@@ -78,27 +77,48 @@ describe('exit codes', () => {
     assert.equal(exitCodeOfOutcome({ kind: 'notSet' }), 1);
   });
 
-  it('maps a batch: all sent 0, some failed 5, none sent 1 (5 for classify --batch and stream parts), flagged 4, 5 over 4', () => {
-    assert.equal(batch({ sent: 3 }), 0);
-    assert.equal(batch({}), 0);
-    assert.equal(batch({ sent: 2, failed: 1 }), 5);
-    assert.equal(batch({ sent: 0, failed: 1 }), 1);
-    assert.equal(batch({ sent: 0, failed: 1 }, 'data add'), 1);
-    assert.equal(batch({ sent: 0, failed: 1 }, 'classify --batch'), 5);
-    // Issue 11: stream parts exits 5 whenever parts went to the failed file.
-    assert.equal(batch({ sent: 0, failed: 1 }, 'stream parts'), 5);
-    assert.equal(batch({ sent: 3, flagged: 1 }, 'classify --batch'), 4);
-    assert.equal(batch({ sent: 3, failed: 1, flagged: 1 }, 'classify --batch'), 5);
-    assert.equal(batch({ sent: 3, invalid: 1 }), 5);
-    assert.equal(batch({ sent: 3, invalid: 1, failed: 1 }), 5);
-    assert.equal(batch({ sent: 0, invalid: 1, failed: 1 }), 1);
+  /** One row per ending of a bulk run, whatever the command (classify --batch, events send, data add, stream parts). */
+  it('maps a run\'s counts by one table, the same for every bulk command', () => {
+    const rows: Array<[string, Partial<RunCounts>, number]> = [
+      ['all sent', { sent: 3 }, 0],
+      ['nothing to send (a shard left none)', {}, 0],
+      ['nothing left to send: an earlier run sent it all (--checkpoint)', { done: 3 }, 0],
+      ['resumed: the rest sent now', { done: 2, sent: 1 }, 0],
+      ['resumed: the valid records sent before, the invalid set aside again', { done: 3, skipped: 1 }, 5],
+      ['resumed: the rest failed', { done: 2, failed: 1 }, 5],
+      ['--shard: nothing of this worker\'s, the invalid records (of no shard) set aside', { otherShards: 3, skipped: 1 }, 5],
+      ['--shard: every record of this worker failed', { otherShards: 3, failed: 2 }, 1],
+      ['some failed', { sent: 2, failed: 1 }, 5],
+      ['some unconfirmed', { sent: 2, unconfirmed: 1 }, 5],
+      ['some set aside by --skip-invalid', { sent: 2, skipped: 1 }, 5],
+      ['some failed, some set aside', { sent: 2, failed: 1, skipped: 1 }, 5],
+      ['some met invalid without --skip-invalid (the input changed)', { sent: 3, invalid: 1 }, 5],
+      ['none sent, all failed', { failed: 2 }, 1],
+      ['none sent, all unconfirmed', { unconfirmed: 2 }, 1],
+      ['none sent, failed and set aside', { failed: 1, skipped: 1 }, 1],
+      ['none sent, failed and invalid', { failed: 1, invalid: 1 }, 1],
+      ['--skip-invalid with nothing valid left', { skipped: 3 }, 2],
+      ['checked: invalid input, nothing sent', { invalid: 2 }, 2],
+      ['a --fail-on condition held', { sent: 3, flagged: 1 }, 4],
+      ['partial wins over --fail-on', { sent: 3, failed: 1, flagged: 1 }, 5],
+      ['partial (set aside) wins over --fail-on', { sent: 3, skipped: 1, flagged: 1 }, 5],
+      ['a request failed after it was accepted', { sent: 3, failedRequests: 1 }, 1],
+      ['a request failed after acceptance, others failed to send', { sent: 3, failed: 1, failedRequests: 1 }, 1],
+      ['stopped by a refused key', { sent: 3, failed: 2, stoppedBy: new AuthenticationError(details) }, 3],
+      ['stopped by a long Retry-After', { failed: 2, stoppedBy: new RetryAfterTooLongError(2000, new Date(0), 429) }, 1],
+      ['stopped by an unreachable service after some were sent', { sent: 3, failed: 2, stoppedBy: new CsafeError('unreachable') }, 1],
+      ['stopped by Ctrl-C', { sent: 3, failedRequests: 1, stoppedBy: new InterruptedError() }, 130],
+      ['stopped by SIGTERM', { sent: 3, stoppedBy: new TerminatedError() }, 143],
+    ];
+    for (const [what, counts, code] of rows) {
+      assert.equal(exitCodeOfRun(runCounts(counts)), code, what);
+      assert.equal(exitCodeOfOutcome(batchOutcome(counts)), code, `${what} (as an outcome)`);
+    }
   });
 
-  it('lets a failed request after acceptance, then the failure that stopped the run, decide first', () => {
-    assert.equal(batch({ sent: 3, failed: 1, failedRequests: 1 }, 'data add'), 1);
-    assert.equal(batch({ sent: 3, failedRequests: 1 }, 'data add'), 1);
-    assert.equal(batch({ sent: 3, failed: 2, stoppedBy: new AuthenticationError(details) }), 3);
-    assert.equal(batch({ sent: 0, failed: 2, stoppedBy: new RetryAfterTooLongError(2000, new Date(0), 429) }), 1);
-    assert.equal(batch({ sent: 3, failedRequests: 1, stoppedBy: new InterruptedError() }), 130);
+  it('maps a check with nothing sent and one classification by the same table', () => {
+    assert.equal(exitCodeOfOutcome({ kind: 'checked', invalid: 0 }), exitCodeOfRun(runCounts({})));
+    assert.equal(exitCodeOfOutcome({ kind: 'checked', invalid: 3 }), exitCodeOfRun(runCounts({ invalid: 3 })));
+    assert.equal(exitCodeOfOutcome({ kind: 'classified', failOnHeld: true }), exitCodeOfRun(runCounts({ sent: 1, flagged: 1 })));
   });
 });

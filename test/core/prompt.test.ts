@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough, Readable } from 'node:stream';
-import { InterruptedError } from '../../src/core/errors.js';
+import { InterruptedError, TerminatedError } from '../../src/core/errors.js';
 import { readAll, readHidden } from '../../src/core/prompt.js';
 import { bufferIO } from '../helpers/io.js';
 
@@ -41,6 +41,33 @@ describe('readHidden', () => {
     stdin.write('ab\u0003');
     await assert.rejects(reading, InterruptedError);
     assert.deepEqual(stdin.rawModes, [true, false]);
+  });
+
+  it('ends at Ctrl-D (end of input) as at Enter, instead of ignoring it', async () => {
+    const { io, stdin } = terminal();
+    const reading = readHidden(io, '');
+    stdin.write('\u0004');
+    assert.equal(await reading, '');
+    assert.deepEqual(stdin.rawModes, [true, false]);
+  });
+
+  it('ends when stdin ends (Ctrl-D typed before the prompt, a closed terminal) instead of waiting for ever', async () => {
+    const { io, stdin } = terminal();
+    const reading = readHidden(io, '');
+    stdin.end('ab');
+    assert.equal(await reading, 'ab');
+    assert.equal(stdin.listenerCount('end'), 0);
+  });
+
+  it('stops on SIGTERM (the run aborted) instead of waiting for Enter, leaving raw mode', async () => {
+    const { io, stdin } = terminal();
+    const stop = new AbortController();
+    const reading = readHidden(io, '', stop.signal);
+    stdin.write('ab');
+    stop.abort('SIGTERM');
+    await assert.rejects(reading, TerminatedError);
+    assert.deepEqual(stdin.rawModes, [true, false]);
+    assert.equal(stdin.listenerCount('data'), 0);
   });
 });
 

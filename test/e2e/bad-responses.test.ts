@@ -67,13 +67,13 @@ describe('a service that answers 2xx with something unreadable', () => {
     assert.match(stderr, /POST \/v1\/content: .*policies: .*expected array/);
   });
 
-  it('classify --batch writes a line with an unreadable answer to the failed file', async () => {
+  it('classify --batch writes a line with an unreadable answer to the failed file (exit 1: none classified)', async () => {
     handler = send(200, HTML, 'text/html');
     const input = join(dir, 'batch.jsonl');
     const failed = join(dir, 'batch-failed.jsonl');
     writeFileSync(input, '{"text":"a"}\n');
     const { code, stdout, stderr } = await runCsafe([...connection(), 'classify', '--batch', input, '--user-id', 'u', '--failed', failed, '--fail-on', 'review']);
-    assert.equal(code, 5, stderr);
+    assert.equal(code, 1, stderr);
     assert.equal(stdout, '');
     const [failure] = readFileSync(failed, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     assert.equal(failure.line, 1);

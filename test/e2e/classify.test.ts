@@ -163,24 +163,24 @@ describe('csafe classify', () => {
   });
 
   describe('--batch', () => {
-    it('keeps input order under concurrency, tags lines, and writes failures to --failed', async () => {
+    it('keeps input order under concurrency, tags lines, and sets invalid lines aside with --skip-invalid (exit 5)', async () => {
       const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ text: i % 7 === 0 ? 'I will kill you' : `message ${i}`, content_id: `c${i}` }));
       lines.splice(10, 0, '{"text": "broken json"');
       lines.splice(20, 0, JSON.stringify({ content: [{ type: 'video', url: 'x' }] }));
       const input = join(dir, 'items.jsonl');
       writeFileSync(input, lines.join('\n') + '\n');
-      const failed = join(dir, 'failed.jsonl');
-      const { code, stdout, stderr } = await run(['classify', '--batch', input, '--user-id', 'u1', '--concurrency', '8', '--failed', failed]);
+      const skipped = join(dir, 'skipped.jsonl');
+      const { code, stdout, stderr } = await run(['classify', '--batch', input, '--user-id', 'u1', '--concurrency', '8', '--skip-invalid', skipped]);
       assert.equal(code, 5, stderr);
       const results = stdout.trim().split('\n').map((l) => JSON.parse(l));
       assert.equal(results.length, 40);
       const expectedLines = Array.from({ length: 42 }, (_, i) => i + 1).filter((n) => n !== 11 && n !== 21);
       assert.deepEqual(results.map((r) => r.line), expectedLines);
       assert.equal(results[0].result.user_id, 'u1');
-      const failures = readFileSync(failed, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const failures = readFileSync(skipped, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       assert.deepEqual(failures.map((f) => f.line), [11, 21]);
-      assert.match(failures[0].reason, /invalid JSON at column/);
-      assert.match(failures[1].reason, /content\[0\]/);
+      assert.match(failures[0].error, /invalid JSON at column/);
+      assert.match(failures[1].error, /content\[0\]/);
       assert.match(stderr, /items\.jsonl:11: invalid JSON/);
       assert.equal((await emulator.requests()).length, 40, 'invalid lines were not sent');
     });

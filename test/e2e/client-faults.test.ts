@@ -81,6 +81,15 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
       }
       assert.equal(readFileSync(path, 'utf8'), corrupt, 'the file is left as it was');
     });
+
+    it('auth login says the file is corrupt before it reads the key or sends it to be checked', async () => {
+      const dir = configDir(corrupt);
+      await emulator.control('/_emulator/requests', { method: 'DELETE' });
+      const result = await runCsafe(['--base-url', emulator.baseUrl, 'auth', 'login', '--with-token'], { env: { CSAFE_CONFIG_DIR: dir }, input: `${emulator.apiKey}\n` });
+      assertOneLine(result, 2, /^error: config file .*config\.json is not valid JSON/);
+      assert.deepEqual(await emulator.requests(), [], 'the key was not sent');
+      assert.equal(readFileSync(join(dir, 'config.json'), 'utf8'), corrupt);
+    });
   });
 
   describe('config values', () => {

@@ -95,10 +95,10 @@ describe('csafe settings put and data add/status', () => {
     assert.deepEqual(await dataRequests(emulator), []);
   });
 
-  it('data add --skip-invalid writes each rejected line with its reason and sends the rest', async () => {
+  it('data add --skip-invalid writes each rejected line with its reason and sends the rest (exit 5: partial)', async () => {
     const skipped = join(dir, 'skipped.jsonl');
     const result = await run(['data', 'add', 'listings', '-', '--skip-invalid', skipped, '--json'], objectsText(2) + 'not json\n{"id": 7}\n');
-    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.code, 5, result.stderr);
     assert.equal(JSON.parse(result.stdout)[0].objects, 2);
     const rejected = readFileSync(skipped, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     assert.deepEqual(rejected.map((r) => [r.line, r.record]), [[3, 'not json'], [4, '{"id":7}']]);

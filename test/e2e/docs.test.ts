@@ -138,12 +138,15 @@ describe('documentation stays in step with the commands', () => {
     assert.deepEqual(missing, []);
   });
 
-  it('the exit codes in --help match the README table', async () => {
+  it('the exit-code table says the same in --help, the README and the man page', async () => {
     const help = (await runCsafe(['--help'])).stdout;
-    const readme = repoFile('README.md');
-    for (const code of ['0', '1', '2', '3', '4', '5', '124', '130', '143']) {
-      assert.match(help, new RegExp(`^  ${code}\\s`, 'm'));
-      assert.match(readme, new RegExp(`^\\| ${code} \\|`, 'm'));
-    }
+    const inHelp = [...help.slice(help.indexOf('Exit codes')).matchAll(/^ {2}(\d+(?:, \d+)?) +(.+)$/gm)].map(([, code, meaning]) => [code, meaning]);
+    const inReadme = [...repoFile('README.md').matchAll(/^\| (\d+(?:, \d+)?) \| (.+) \|$/gm)].map(([, code, meaning]) => [code, meaning!.replaceAll('`', '')]);
+    const man = repoFile('man/csafe.1');
+    const status = man.slice(man.indexOf('.SH EXIT STATUS'), man.indexOf('.SH ENVIRONMENT'));
+    const inMan = [...status.matchAll(/^\.B (.+)\n(.+)$/gm)].map(([, code, meaning]) => [code, meaning!.replaceAll('\\-', '-')]);
+    assert.deepEqual(inHelp.map(([code]) => code), ['0', '1', '2', '3', '4', '5', '124', '130, 143']);
+    assert.deepEqual(inReadme, inHelp);
+    assert.deepEqual(inMan, inHelp);
   });
 });

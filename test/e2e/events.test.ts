@@ -76,12 +76,12 @@ describe('csafe events', () => {
     assert.deepEqual((await ingestedEvents(emulator)).events.map((e) => e.idempotency_key), ['mine', null]);
   });
 
-  it('--skip-invalid sends the valid events and keeps the invalid records in a file', async () => {
+  it('--skip-invalid sends the valid events and keeps the invalid records in a file (exit 5: partial)', async () => {
     const file = join(dir, 'mixed.jsonl');
     writeFileSync(file, [JSON.stringify(EVENT_EXAMPLES.create_account), 'not json', JSON.stringify({ type: 'create_account' })].join('\n'));
     const skipped = join(dir, 'skipped.jsonl');
     const result = await run(['events', 'send', file, '--skip-invalid', skipped, '--json']);
-    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.code, 5, result.stderr);
     assert.deepEqual([summaryOf(result.stdout).sent, summaryOf(result.stdout).invalid], [1, 2]);
     assert.equal(readFileSync(skipped, 'utf8'), 'not json\n{"type":"create_account"}\n');
     assert.match(result.stderr, /mixed\.jsonl:2: invalid JSON/);

@@ -10,8 +10,8 @@ describe('messages for a missing required field', () => {
   const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input, cwd: dir });
 
   it('classify --batch: a line without user_id names --user-id and the "user_id" field', async () => {
-    const { code, stderr } = await run(['classify', '--batch', join(EXAMPLES, 'items.jsonl'), '--failed', join(dir, 'failed.jsonl')]);
-    assert.equal(code, 5, stderr);
+    const { code, stderr } = await run(['classify', '--batch', join(EXAMPLES, 'items.jsonl')]);
+    assert.equal(code, 2, stderr);
     for (const line of [1, 2, 3]) {
       assert.match(stderr, new RegExp(`items\\.jsonl:${line}: user_id: missing; give --user-id or a "user_id" field on the line$`, 'm'));
     }
@@ -19,14 +19,14 @@ describe('messages for a missing required field', () => {
   });
 
   it('classify --batch: a line with nothing to classify names the "text" and "content" fields', async () => {
-    const { code, stderr } = await run(['classify', '--batch', '-', '--user-id', 'u1', '--failed', join(dir, 'failed.jsonl')], '{"content_id": "c1"}\n');
-    assert.equal(code, 5, stderr);
+    const { code, stderr } = await run(['classify', '--batch', '-', '--user-id', 'u1'], '{"content_id": "c1"}\n');
+    assert.equal(code, 2, stderr);
     assert.match(stderr, /^stdin:1: content: missing; give a "text" or "content" field on the line$/m);
   });
 
   it('classify --batch: a content part without its text says so', async () => {
     const line = JSON.stringify({ content: [{ type: 'text' }], user_id: 'u1' });
-    const { stderr } = await run(['classify', '--batch', '-', '--failed', join(dir, 'failed.jsonl')], line + '\n');
+    const { stderr } = await run(['classify', '--batch', '-'], line + '\n');
     assert.match(stderr, /^stdin:1: content\[0\]\.text: missing$/m);
   });
 

@@ -48,6 +48,22 @@ describe('an unknown profile', () => {
     assert.match(stderr, /^error: unknown profile "typo" \(from CSAFE_PROFILE\); the profiles are: default, staging\n/);
   });
 
+  for (const name of ['', ' ', '__proto__', 'two\nlines']) {
+    it(`--profile ${JSON.stringify(name)} is refused (exit 2) by config set and auth login, which would report a profile they never stored`, async () => {
+      const fresh = tempDir('csafe-config-');
+      const set = await runCsafe(['--profile', name, 'config', 'set', 'user_id', 'u1'], { env: { CSAFE_CONFIG_DIR: fresh } });
+      assert.equal(set.code, 2, set.stderr);
+      assert.match(set.stderr, /^error: --profile: .*not a profile name/);
+      const login = await runCsafe(['--profile', name, 'auth', 'login', '--with-token', '--no-verify', '--base-url', 'https://example.com'], {
+        env: { CSAFE_CONFIG_DIR: fresh },
+        input: 'sk_live_0123456789\n',
+      });
+      assert.equal(login.code, 2, login.stderr);
+      assert.match(login.stderr, /^error: --profile: .*not a profile name/);
+      assert.equal(storedProfiles(fresh), undefined);
+    });
+  }
+
   it('--emulator runs need no profile: an unknown CSAFE_PROFILE is no error there', async () => {
     const { code, stderr } = await runCsafe(['--emulator', 'classify', '--text', 'hi', '--user-id', 'u1'], { env: { ...env, CSAFE_PROFILE: 'typo' } });
     assert.equal(code, 0, stderr);
@@ -124,6 +140,22 @@ describe('csafe auth login', () => {
       assert.equal(storedProfiles(config)?.default?.api_key, emulator.apiKey, 'the key read is the one checked and stored');
     });
   }
+
+  it('refuses a key with a control character (a stray escape or paste marker) before any request, and stores nothing (2)', async () => {
+    await forget();
+    const config = tempDir('csafe-config-');
+    for (const verify of [[], ['--no-verify']]) {
+      const { code, stderr } = await runCsafe(['auth', 'login', '--with-token', ...verify, '--base-url', emulator.baseUrl], {
+        env: { CSAFE_CONFIG_DIR: config },
+        input: '\u001b[200~sk_live_0123456789\u001b[201~\n',
+      });
+      assert.equal(code, 2, stderr);
+      assert.match(stderr, /^error: the API key .*control character/);
+      assert.doesNotMatch(stderr, /sk_live_0123456789/);
+    }
+    assert.equal(storedProfiles(config), undefined);
+    assert.deepEqual(await emulator.requests(), []);
+  });
 
   it('creates the profile it is given (a new --profile is no error here)', async () => {
     const config = tempDir('csafe-config-');

@@ -103,8 +103,16 @@ describe('a write error on a record file stops the run with one line', () => {
 
   it('classify --batch --failed /dev/full', async () => {
     const file = join(dir, 'items.jsonl');
+    writeFileSync(file, '{"text":"hello","user_id":"u1"}\n{"text":"again","user_id":"u1"}\n');
+    const result = await runCsafe(['classify', '--batch', file, '--failed', '/dev/full', '--max-retries', '0'], { env: down.env, cwd: dir });
+    assert.equal(result.code, 1, result.stderr);
+    assertOneLineWriteError(result.stderr, '/dev/full');
+  });
+
+  it('classify --batch --skip-invalid /dev/full', async () => {
+    const file = join(dir, 'items-some-invalid.jsonl');
     writeFileSync(file, '{"text":"hello","user_id":"u1"}\n{"text":"no user"}\n');
-    const result = await runCsafe(['classify', '--batch', file, '--failed', '/dev/full'], { env: healthy.env, cwd: dir });
+    const result = await runCsafe(['classify', '--batch', file, '--skip-invalid', '/dev/full'], { env: healthy.env, cwd: dir });
     assert.equal(result.code, 1, result.stderr);
     assertOneLineWriteError(result.stderr, '/dev/full');
   });

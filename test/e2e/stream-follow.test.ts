@@ -134,14 +134,14 @@ describe('stream parts --follow', () => {
     assert.deepEqual(await storedTexts(emulator, 'invalid-stop'), texts(numbers(5)));
   });
 
-  it('with --skip-invalid, sets an invalid line aside and keeps following', LIMIT, async (t) => {
+  it('with --skip-invalid, sets an invalid line aside and keeps following (exit 5: partial)', LIMIT, async (t) => {
     const dir = tempDir();
     const invalidFile = join(dir, 'invalid.jsonl');
     const child = follow(t, emulator, 'invalid-skip', ['--skip-invalid', invalidFile]);
     const done = ended(child);
     child.stdin.end(partsText(5) + 'not json\n' + partsText(3, 6));
     const { code, stderr } = await done;
-    assert.equal(code, 0, stderr);
+    assert.equal(code, 5, stderr);
     assert.match(stderr, /^stdin:6: /m);
     assert.deepEqual(await storedTexts(emulator, 'invalid-skip'), texts([...numbers(5), ...numbers(3, 6)]));
     const setAside = readFileSync(invalidFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line));

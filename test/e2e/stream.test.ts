@@ -122,10 +122,10 @@ describe('csafe stream watch and stream parts', () => {
     assert.deepEqual(await partsRequests(emulator), []);
   });
 
-  it('stream parts --skip-invalid sends the valid parts and writes the rejects', async () => {
+  it('stream parts --skip-invalid sends the valid parts and writes the rejects (exit 5: partial)', async () => {
     const rejects = join(dir, 'rejects.jsonl');
     const result = await parts(file('mixed.jsonl', jsonl([CHAT, { ...FRAME, url: 'nope' }, AUDIO])), '--skip-invalid', rejects);
-    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.code, 5, result.stderr);
     assert.deepEqual((await stored(emulator, 'live', 'show-42')).parts, [CHAT, AUDIO]);
     const [reject] = readFileSync(rejects, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     assert.deepEqual(reject, { line: 2, error: 'url: expected an absolute http or https URL', record: JSON.stringify({ ...FRAME, url: 'nope' }) });
@@ -243,13 +243,13 @@ describe('csafe stream watch and stream parts', () => {
 describe('csafe stream parts against a failing service', () => {
   const dir = tempDir();
 
-  it('writes the parts of batches that keep failing to --failed, exactly as sent, exit 5; the file resent succeeds', async () => {
+  it('writes the parts of batches that keep failing to --failed, exactly as sent, exit 1 (none sent); the file resent succeeds', async () => {
     const sent = transcripts(5);
     const input = inDir(dir)('parts.jsonl', jsonl(sent));
     const failed = join(dir, 'failed.jsonl');
     await withEmulatorProcess(['--fault-rate', '1', '--faults', '503'], async (faulty) => {
       const result = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', input, '--batch-size', '3', '--failed', failed, '--json'], { env: faulty.env, cwd: dir });
-      assert.equal(result.code, 5, result.stderr);
+      assert.equal(result.code, 1, result.stderr);
       const summary = JSON.parse(result.stdout);
       assert.deepEqual([summary.failed, summary.unconfirmed, summary.failed_file, summary.unconfirmed_file], [5, 0, failed, null]);
       assert.doesNotMatch(result.stderr, /may already hold/);
@@ -302,7 +302,7 @@ describe('csafe stream parts against a failing service', () => {
   it('never replays parts after a connection reset, which may come after the service took them', async () => {
     await withEmulatorProcess(['--fault-rate', '1', '--faults', 'reset'], async (faulty) => {
       const result = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', '--transcript', 'hi', '--failed', join(dir, 'reset.jsonl')], { env: faulty.env, cwd: dir });
-      assert.equal(result.code, 5, result.stderr);
+      assert.equal(result.code, 1, result.stderr);
       assert.doesNotMatch(result.stderr, /retr(y|ies)/);
       // The service took the part before the reset: it is unconfirmed, in the default file, not in --failed.
       assert.equal(existsSync(join(dir, 'reset.jsonl')), false);
@@ -359,7 +359,7 @@ describe('csafe stream parts --captions', () => {
 
     const rejects = join(dir, 'rejects.jsonl');
     const result = await captions(vtt, '--skip-invalid', rejects, '--json');
-    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.code, 5, result.stderr);
     assert.deepEqual((await stored(emulator, 'live', 'talk')).parts, [
       { type: 'transcript', text: 'Welcome back,\neveryone.', speaker: 'Ann', timestamp: '2026-11-21T10:00:01.000Z' },
       { type: 'transcript', text: 'Thanks & hi', speaker: 'Bob', timestamp: '2026-11-21T10:01:02.250Z' },
@@ -401,7 +401,7 @@ describe('csafe stream parts --captions', () => {
       `${srt}:8: the cue's text is not UTF-8: convert the file, e.g. iconv -f latin1 -t utf-8`);
     assert.deepEqual(await partsRequests(emulator), []);
     const skipped = await captions(srt, '--skip-invalid', join(dir, 'skipped.jsonl'));
-    assert.equal(skipped.code, 0, skipped.stderr);
+    assert.equal(skipped.code, 5, skipped.stderr);
     assert.deepEqual((await stored(emulator, 'live', 'talk')).parts, [{ type: 'transcript', text: 'hi', timestamp: '2026-11-21T10:00:01.000Z' }]);
 
     const utf16 = await captions(file('utf16.vtt', Buffer.from('\uFEFFWEBVTT\n\n00:01.000 --> 00:02.000\nhi\n', 'utf16le')));

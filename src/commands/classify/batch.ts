@@ -1,10 +1,11 @@
-import { classifyContent, requestProblems, type ClassifyResponse } from '../../api/content.js';
+import { classifyContent, requestProblems } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/concurrency.js';
-import type { HttpClient } from '../../core/http.js';
-import { InterruptedError, stopsTheRun } from '../../core/errors.js';
+import { CsafeError, InterruptedError, stopsTheRun } from '../../core/errors.js';
+import { problemLine, reportInvalid, setAside } from '../../core/checked-records.js';
 import { FailFast, unreachableLine } from '../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
+import type { IOStreams } from '../../core/io.js';
 import { countOf, toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
 import { inputSource, readRecords } from '../../core/readers.js';
@@ -12,6 +13,7 @@ import { formatShard, shardedName, shardRecords } from '../../core/shard.js';
 import { csafeCommandLine, reportInterruption, withFlag } from '../../core/shell.js';
 import { interruptionOf } from '../../core/signals.js';
 import { startSpinner } from '../../core/spinner.js';
+import { rereadableInput } from '../../core/spool.js';
 import type { ContentRequest } from '../../schemas/content.js';
 import { describeProblemWith } from '../../schemas/issues.js';
 import { batchOutcome, type Outcome } from '../app.js';
@@ -26,8 +28,6 @@ interface Job {
   problem?: string;
 }
 
-class LineFailure extends Error {}
-
 /** Where a line's missing required field can come from. */
 const describeLineProblem = describeProblemWith({
   user_id: 'give --user-id or a "user_id" field on the line',
@@ -36,13 +36,39 @@ const describeLineProblem = describeProblemWith({
 
 /**
  * Each line is a current-version request body, or the shorthand {text, user_id, content_id, metadata}.
- * Lines are classified with bounded concurrency; results go to stdout as NDJSON in input order,
+ * Every line is checked before the first request: an invalid one is named and nothing is sent,
+ * unless --skip-invalid sets it aside. Lines are classified with bounded concurrency; results go
+ * to stdout as NDJSON in input order,
  * tagged with their line, or with -o table/tsv (a terminal) as one table of labels at the end;
  * failed lines go to the --failed file with their reason.
  */
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
-  const source = inputSource(path, ctx.io.stdin, ctx.signal);
+  const checkFirst = options.skipInvalid === undefined;
+  // Read twice (checked in full before anything is sent): stdin or a pipe is kept in a temporary file.
+  const input = checkFirst ? await rereadableInput(path, ctx.io, ctx.signal) : undefined;
+  const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
+  // Sharded by line number: every line has one, so each worker checks and reports the problems of its own lines only.
+  const jobs: Jobs = (tally) => toJobs(shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, tally), defaultUserId, options);
+  try {
+    if (checkFirst) {
+      const invalid = await reportInvalid(jobs({ otherShards: 0 }), source.name, ctx.io);
+      if (invalid > 0) {
+        ctx.io.warn(`nothing was sent: fix the ${countOf(invalid, 'invalid line')}, or pass --skip-invalid FILE to send the rest`);
+        return { kind: 'checked', invalid };
+      }
+    }
+    return await classifyLines(ctx, { path, name: source.name }, jobs, options);
+  } finally {
+    await input?.remove();
+  }
+}
+
+/** The lines of this shard as jobs; `tally` counts those of other shards. */
+type Jobs = (tally: { otherShards: number }) => AsyncIterable<Job>;
+
+async function classifyLines(ctx: Context, input: { path: string; name: string }, jobsOf: Jobs, options: ClassifyOptions): Promise<Outcome> {
   const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('classify', options.shard), ctx.now()));
+  const skipped = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const format = await ctx.outputFormat('stream');
   // A table is aligned over all its rows, so it is printed once, when the run ends however it ends.
   const table: LineLabel[] | undefined = format === 'table' || format === 'tsv' ? [] : undefined;
@@ -53,11 +79,9 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
   // Results come in input order: every line up to this one is classified or in the failed file.
   let lastDone = options.fromLine - 1;
   let interrupted = false;
-  // Sharded by line number: every line has one, so each worker reports the problems of its own lines only.
-  const lines = shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, counts);
-  const jobs = toJobs(lines, defaultUserId, options, ctx.signal);
+  const jobs = sendable(jobsOf(counts), input.name, ctx.io, skipped, ctx.signal);
   try {
-    for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, (job) => classifyJob(job, options, http, failFast))) {
+    for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, (job) => failFast.send(() => classifyContent(http, job.request!, options.apiVersion, true)))) {
       if (outcome.ok) {
         counts.classified++;
         if (failOnHolds(labelRows(outcome.value), options.failOn)) counts.flagged++;
@@ -68,7 +92,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
         counts.failed++;
         const reason = (outcome.error as Error).message;
         // Once the service is unreachable every later line fails alike: the stop is said once, at the end.
-        if (!failFast.isStop(outcome.error)) ctx.io.warn(`${source.name}:${job.line}: ${reason}`);
+        if (!failFast.isStop(outcome.error)) ctx.io.warn(`${input.name}:${job.line}: ${reason}`);
         await failed.append({ line: job.line, reason, input: job.input }, job.line);
       }
       lastDone = job.line;
@@ -81,17 +105,19 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
   } finally {
     spinner.stop();
     await failed.close();
+    await skipped?.close();
     if (table) await printLineLabels(ctx.io, format, table);
   }
   if (interrupted) {
-    reportResume(ctx, { path, next: lastDone + 1, counts, failedPath: failed.path });
+    reportResume(ctx, { path: input.path, next: lastDone + 1, counts, failedPath: failed.path });
     throw interruptionOf(ctx.signal);
   }
   const otherShards = options.shard === undefined ? '' : `; ${countOf(counts.otherShards, 'line')} of other shards (--shard ${formatShard(options.shard)})`;
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
-  ctx.io.note(`classified ${counts.classified} lines${otherShards}${failedNote}`);
+  const skippedNote = skipped?.count ? `; ${countOf(skipped.count, 'invalid line')} written to ${skipped.path}` : '';
+  ctx.io.note(`classified ${counts.classified} lines${otherShards}${failedNote}${skippedNote}`);
   if (failFast.stoppedBy) ctx.io.warn(unreachableLine(failFast.stoppedBy, failed.path));
-  return batchOutcome('classify --batch', { sent: counts.classified, failed: counts.failed, flagged: counts.flagged, stoppedBy: failFast.stoppedBy });
+  return batchOutcome({ sent: counts.classified, otherShards: counts.otherShards, failed: counts.failed, skipped: skipped?.count ?? 0, flagged: counts.flagged, stoppedBy: failFast.stoppedBy });
 }
 
 /**
@@ -108,30 +134,40 @@ function reportResume(ctx: Context, run: { path: string; next: number; counts: {
 }
 
 /**
- * The lines to classify; Ctrl-C ends them without an error, so the lines in flight are answered
- * and printed (their requests finish) and the command printed to continue sends none of them again.
+ * The lines to send, in input order. An invalid one is set aside when there is a --skip-invalid
+ * file; met without one, the input was checked first, so it changed since: the run stops.
+ * Ctrl-C ends them without an error: the lines in flight finish (their requests are not cut off)
+ * and are printed, so the command printed to continue classifies none of them again.
  */
-async function* toJobs(lines: AsyncIterable<JsonRecord>, defaultUserId: string | undefined, options: ClassifyOptions, signal: AbortSignal): AsyncGenerator<Job> {
+async function* sendable(jobs: AsyncIterable<Job>, inputName: string, io: IOStreams, skipped: FailedFile | undefined, signal: AbortSignal): AsyncGenerator<Job> {
   try {
-    for await (const record of lines) {
+    for await (const job of jobs) {
       if (signal.aborted) return;
-      const job = jobOf(record, defaultUserId, options);
-      if (job) yield job;
+      if (job.problem === undefined) yield job;
+      else if (skipped === undefined) throw new CsafeError(`${problemLine(inputName, { line: job.line, problem: job.problem })}: the input changed after it was checked; nothing more was sent`);
+      else await setAside(skipped, inputName, { line: job.line, text: textOf(job.input), problem: job.problem }, io);
     }
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
   }
 }
 
-/** The job of one line; none before --from-line. */
-function jobOf(record: JsonRecord, defaultUserId: string | undefined, options: ClassifyOptions): Job | undefined {
-  if (record.line < options.fromLine) return undefined;
-  if ('error' in record) return { line: record.line, input: record.text, problem: record.error };
-  const request = toRequest(record.value, defaultUserId);
-  const problems = requestProblems(request, options.apiVersion);
-  return problems.length > 0
-    ? { line: record.line, input: record.value, problem: problems.map(describeLineProblem).join('; ') }
-    : { line: record.line, input: record.value, request };
+/** A line as it was read: its text when it was not JSON, else its value as JSON. */
+const textOf = (input: unknown) => (typeof input === 'string' ? input : JSON.stringify(input));
+
+async function* toJobs(lines: AsyncIterable<JsonRecord>, defaultUserId: string | undefined, options: ClassifyOptions): AsyncGenerator<Job> {
+  for await (const record of lines) {
+    if (record.line < options.fromLine) continue;
+    if ('error' in record) {
+      yield { line: record.line, input: record.text, problem: record.error };
+      continue;
+    }
+    const request = toRequest(record.value, defaultUserId);
+    const problems = requestProblems(request, options.apiVersion);
+    yield problems.length > 0
+      ? { line: record.line, input: record.value, problem: problems.map(describeLineProblem).join('; ') }
+      : { line: record.line, input: record.value, request };
+  }
 }
 
 /** Expands the shorthand and fills user_id from --user-id or config; validation happens after. */
@@ -142,9 +178,4 @@ function toRequest(value: unknown, defaultUserId: string | undefined): ContentRe
   if (withUser.content !== undefined || typeof withUser.text !== 'string') return withUser as ContentRequest;
   const { text, ...rest } = withUser;
   return { ...rest, content: [{ type: 'text', text }] } as ContentRequest;
-}
-
-async function classifyJob(job: Job, options: ClassifyOptions, http: HttpClient, failFast: FailFast): Promise<ClassifyResponse> {
-  if (job.problem !== undefined) throw new LineFailure(job.problem);
-  return failFast.send(() => classifyContent(http, job.request!, options.apiVersion, true));
 }

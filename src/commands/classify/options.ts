@@ -6,6 +6,7 @@ import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 export const classifyBatchFlags = {
   concurrency: batchFlags.concurrency(' with --batch'),
   failed: batchFlags.failed('with --batch: append failed lines here', 'classify'),
+  skipInvalid: batchFlags.skipInvalid('with --batch: send the valid lines; append each invalid line here as {line, error, record}'),
   maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
   shard: shardFlag('the lines', 'with --batch: '),
 };
@@ -20,6 +21,7 @@ export const classifyOptionsSchema = z.object({
   batch: z.string().optional(),
   concurrency: classifyBatchFlags.concurrency.schema,
   failed: classifyBatchFlags.failed.schema,
+  skipInvalid: classifyBatchFlags.skipInvalid.schema,
   maxConsecutiveFailures: classifyBatchFlags.maxConsecutiveFailures.schema,
   /** --batch: the first line to classify; an interrupted run prints it. */
   fromLine: integerFlag(1).default(1),

@@ -71,6 +71,7 @@ const quirksSchema = z.strictObject({
   expired_upload_urls: quirkCount.optional(),
   expired_download_urls: quirkCount.optional(),
   failing_uploads: quirkCount.optional(),
+  failing_requests: quirkCount.optional(),
 });
 
 function setQuirks(ctx: RouteContext): RouteResult {

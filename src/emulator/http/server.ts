@@ -18,7 +18,7 @@ import { BodySample, logRequest } from './request-log.js';
 import { streamRoutes } from '../streams/routes.js';
 import { createRouter, type RawBody, type Route, type RouteResult, type Router } from './router.js';
 import type { EmulatorConfig } from '../config.js';
-import type { State } from '../stores/state.js';
+import { takeQuirk, type State } from '../stores/state.js';
 import { tokenRoutes } from '../tokens/routes.js';
 
 /** Every emulated area; a new area adds its route list here. */
@@ -59,7 +59,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, router: Router, 
   const credential = identifyCredential(req.headers.authorization, config, state.tokens);
   // Before any fault is drawn: a browser on another site gets its 403 whatever the fault settings.
   const crossSite = crossSiteRefusal(req);
-  const fault = crossSite === undefined && isServicePath(path) ? drawFault() : undefined;
+  const fault = crossSite === undefined && isServicePath(path) ? (drawFault() ?? quirkFault(state)) : undefined;
   const bodySample = new BodySample();
 
   const result = crossSite ?? refusal(fault) ?? (await dispatch(req, path, router, { credential, bodySample, config, state }).catch(toErrorResult));
@@ -77,6 +77,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, router: Router, 
   if (fault?.kind === 'timeout') await hold(fault.delayMs);
   if (!res.destroyed) send(res, result);
 }
+
+/** The failing_requests quirk: a 503 for each of the next N /v1 requests, whatever the fault settings. */
+const quirkFault = (state: State): Fault | undefined => (takeQuirk(state.quirks, 'failing_requests') ? { kind: '503' } : undefined);
 
 /** 429 and 503 faults answer without processing the request, as the spec says of both. */
 function refusal(fault: Fault | undefined): RouteResult | undefined {

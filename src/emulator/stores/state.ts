@@ -18,6 +18,8 @@ export interface Quirks {
   expired_download_urls: number;
   /** How many of the next complete uploads answer 503 SlowDown and store nothing. */
   failing_uploads: number;
+  /** How many of the next /v1 requests answer 503 without being processed (an injected fault the test chooses the place of). */
+  failing_requests: number;
 }
 
 /** One queued event message, in arrival order; a later request with its idempotency_key only bumps duplicates. */
@@ -65,7 +67,7 @@ export function createState(stores: Stores): State {
     referenceSets: new Map(
       Object.entries(CLASSIFIER_RULES.builtInReferenceSets).map(([setId, digests]) => [setId, new Set(digests)]),
     ),
-    quirks: { unknown_values: false, expired_upload_urls: 0, expired_download_urls: 0, failing_uploads: 0 },
+    quirks: { unknown_values: false, expired_upload_urls: 0, expired_download_urls: 0, failing_uploads: 0, failing_requests: 0 },
     events: [],
     eventsByKey: new Map(),
   };
@@ -79,7 +81,7 @@ export async function resetState(state: State): Promise<void> {
 }
 
 /** Uses up one of a counted quirk's remaining occurrences; true when there was one. */
-export function takeQuirk(quirks: Quirks, name: 'expired_upload_urls' | 'expired_download_urls' | 'failing_uploads'): boolean {
+export function takeQuirk(quirks: Quirks, name: 'expired_upload_urls' | 'expired_download_urls' | 'failing_uploads' | 'failing_requests'): boolean {
   if (quirks[name] <= 0) return false;
   quirks[name]--;
   return true;

@@ -75,7 +75,7 @@ for (const [what, text] of [['an empty key', '\n'], ['a key with white space ins
   test(`auth login refuses ${what} and stores nothing`, async (t) => {
     const run = await commandTest(t, { stdin: { text } });
 
-    await assert.rejects(authLoginRun(run.ctx, { withToken: true }), { constructor: UsageError, message: 'the API key is empty or contains white space' });
+    await assert.rejects(authLoginRun(run.ctx, { withToken: true }), { constructor: UsageError, message: 'the API key is empty or contains white space or a control character' });
 
     assert.equal(storedConfig(run), undefined);
     assert.equal(run.stdout() + run.stderr(), '');

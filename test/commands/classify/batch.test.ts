@@ -9,6 +9,8 @@ import { parseOptions } from '../../../src/core/options.js';
 import { commandTest, exitCodeOf, jsonBody } from '../../helpers/context.js';
 
 const classifyOptions = (flags: Record<string, unknown> = {}) => parseOptions(classifyOptionsSchema, flags);
+/** A line the client takes (base64 of an allowed size) and the service refuses: its bytes are no image. */
+const NOT_AN_IMAGE = { content: [{ type: 'image', source: { type: 'base64', data: 'aGVsbG8=' } }] };
 const ndjson = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 
 test('classify --batch sends one request per line, the shorthand expanded, and prints results in input order', async (t) => {
@@ -26,18 +28,48 @@ test('classify --batch sends one request per line, the shorthand expanded, and p
   assert.equal(run.stderr(), 'classified 2 lines\n');
 });
 
-test('classify --batch writes a line it cannot send to --failed with its reason, sends the rest, and exits partial', async (t) => {
+test('classify --batch writes a line the service refuses to --failed with its reason, sends the rest, and exits partial', async (t) => {
   const run = await commandTest(t);
   const path = join(run.dir, 'lines.jsonl');
   const failed = join(run.dir, 'failed.jsonl');
-  writeFileSync(path, '{"text":"fine"}\nnot json\n');
-  run.expect({ method: 'POST', path: '/v1/content', body: jsonBody({ content: [{ type: 'text', text: 'fine' }], user_id: 'user_1' }) });
+  writeFileSync(path, `{"text":"fine"}\n${JSON.stringify(NOT_AN_IMAGE)}\n`);
+  run.expect(
+    { method: 'POST', path: '/v1/content', body: jsonBody({ content: [{ type: 'text', text: 'fine' }], user_id: 'user_1' }) },
+    { method: 'POST', path: '/v1/content', body: jsonBody({ ...NOT_AN_IMAGE, user_id: 'user_1' }) },
+  );
 
   assert.equal(await exitCodeOf(classifyBatch(run.ctx, path, classifyOptions({ failed }), 'user_1')), ExitCode.partial);
 
   const [written, ...more] = ndjson(readFileSync(failed, 'utf8'));
   assert.deepEqual(more, []);
   assert.equal(written!.line, 2);
-  assert.equal(written!.input, 'not json');
-  assert.match(run.stderr(), new RegExp(`^${path}:2: .*\nclassified 1 lines; 1 failed, written to ${failed}\n$`));
+  assert.deepEqual(written!.input, NOT_AN_IMAGE);
+  assert.match(run.stderr(), new RegExp(`^${path}:2: POST /v1/content: 400 .*\nclassified 1 lines; 1 failed, written to ${failed}\n$`));
+});
+
+test('classify --batch checks every line first: an invalid one is named and nothing is sent (exit 2)', async (t) => {
+  const run = await commandTest(t);
+  const path = join(run.dir, 'lines.jsonl');
+  writeFileSync(path, '{"text":"fine"}\nnot json\n');
+
+  assert.equal(await exitCodeOf(classifyBatch(run.ctx, path, classifyOptions(), 'user_1')), ExitCode.usage);
+
+  assert.equal(run.stdout(), '');
+  assert.match(run.stderr(), new RegExp(`^${path}:2: .*\nnothing was sent: fix the 1 invalid line, or pass --skip-invalid FILE to send the rest\n$`));
+});
+
+test('classify --batch --skip-invalid sends the valid lines, sets the invalid one aside, and exits partial', async (t) => {
+  const run = await commandTest(t);
+  const path = join(run.dir, 'lines.jsonl');
+  const skipped = join(run.dir, 'invalid.jsonl');
+  writeFileSync(path, '{"text":"fine"}\nnot json\n');
+  run.expect({ method: 'POST', path: '/v1/content', body: jsonBody({ content: [{ type: 'text', text: 'fine' }], user_id: 'user_1' }) });
+
+  assert.equal(await exitCodeOf(classifyBatch(run.ctx, path, classifyOptions({ skipInvalid: skipped }), 'user_1')), ExitCode.partial);
+
+  const [written, ...more] = ndjson(readFileSync(skipped, 'utf8'));
+  assert.deepEqual(more, []);
+  assert.deepEqual([written!.line, written!.record], [2, 'not json']);
+  assert.match(String(written!.error), /invalid JSON/);
+  assert.match(run.stderr(), new RegExp(`classified 1 lines; 1 invalid line written to ${skipped}\n$`));
 });

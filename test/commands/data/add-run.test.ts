@@ -57,13 +57,13 @@ test('data add sends nothing when a record is invalid, and names it by file:line
   assert.match(run.stderr(), new RegExp(`^${path}:2: .*\nnothing was sent: fix the 1 invalid record, or pass --skip-invalid FILE to send the rest\n$`));
 });
 
-test('data add --skip-invalid sends the valid objects and writes the invalid record to the file', async (t) => {
+test('data add --skip-invalid sends the valid objects, writes the invalid record to the file, and exits partial', async (t) => {
   const run = await commandTest(t);
   const path = inputFile(run, [JSON.stringify(OBJECTS[0]), '[1]', JSON.stringify(OBJECTS[1])]);
   const skipped = join(run.dir, 'invalid.jsonl');
   run.expect({ method: 'POST', path: '/v1/data/listings', body: jsonBody({ data: OBJECTS.slice(0, 2) }) });
 
-  assert.equal(await exitCodeOf(dataAddRun(run.ctx, 'listings', path, addOptions({ skipInvalid: skipped }))), ExitCode.ok);
+  assert.equal(await exitCodeOf(dataAddRun(run.ctx, 'listings', path, addOptions({ skipInvalid: skipped }))), ExitCode.partial);
 
   const [written, ...more] = ndjson(readFileSync(skipped, 'utf8'));
   assert.deepEqual(more, []);

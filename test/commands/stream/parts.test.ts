@@ -83,13 +83,13 @@ test('stream parts refuses an invalid file: every bad record as file:line: field
   assert.equal(lines.at(-1), 'nothing was sent: fix the 6 invalid parts, or pass --skip-invalid FILE to send the rest');
 });
 
-test('stream parts --skip-invalid sends the valid parts and writes each invalid record there', async (t) => {
+test('stream parts --skip-invalid sends the valid parts, writes each invalid record there, and exits partial', async (t) => {
   const run = await commandTest(t, { flags: { json: true } });
   const path = inputFile(run, [JSON.stringify(PARTS[0]), '{"type":"audio_url"}', JSON.stringify(PARTS[1])]);
   const skipped = join(run.dir, 'invalid.jsonl');
   run.expect({ method: 'POST', path: PATH, body: jsonBody({ id: 'show-42', data: PARTS.slice(0, 2) }) });
 
-  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { skipInvalid: skipped }))), ExitCode.ok);
+  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { skipInvalid: skipped }))), ExitCode.partial);
 
   const [written, ...more] = jsonLines(readFileSync(skipped, 'utf8')) as Array<{ line: number; error: string; record: string }>;
   assert.deepEqual(more, []);
@@ -100,14 +100,14 @@ test('stream parts --skip-invalid sends the valid parts and writes each invalid 
   assert.deepEqual([summary.sent, summary.invalid, summary.invalid_file], [2, 1, skipped]);
 });
 
-test('stream parts writes the parts of a batch the service kept refusing to --failed, exactly as sent, and exits 5', async (t) => {
+test('stream parts writes the parts of a batch the service kept refusing to --failed, exactly as sent, and exits 1 when none was sent', async (t) => {
   const run = await commandTest(t, { emulator: { faults: { rate: 1, kinds: ['503'], seed: 1, delayMs: 0 } } });
   const path = inputFile(run, PARTS.slice(0, 3).map((part) => JSON.stringify(part, null, 0)));
   const failed = join(run.dir, 'failed.jsonl');
   // The first attempt and the two retries of each batch (503 is "not processed": retried though parts may not be replayed).
   run.expect({ method: 'POST', path: PATH, times: 6 });
 
-  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { failed, batchSize: '2' }))), ExitCode.partial);
+  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { failed, batchSize: '2' }))), ExitCode.failure);
 
   assert.deepEqual(jsonLines(readFileSync(failed, 'utf8')), PARTS.slice(0, 3));
   assert.match(run.stderr(), new RegExp(`^${path}:1-2: a batch of 2 parts failed: .*503.*\n${path}:3: a batch of 1 part failed: `));

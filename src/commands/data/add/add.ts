@@ -23,9 +23,10 @@ import { checkObjects } from '../shared/objects.js';
 import { describeFailure, printRequestRecords } from '../shared/render.js';
 import { waitForRequests } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/wait.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
 
 export function registerDataAdd(group: Command, app: App): void {
-  group
+  const verb = group
     .command('add')
     .description('Add objects to a namespace in batches (POST /v1/data/{namespace}); with --wait, print each object\'s labels')
     .argument('<namespace>', 'the namespace (created on first use)')
@@ -45,23 +46,23 @@ Every object is checked before the first request; an invalid one is named as fil
 Prints one record per request (request id, status, objects, first and last line) as soon as the
 service accepts it (one JSON line each in a pipe, a table at the end on a terminal); with --wait,
 one per object instead, at the end. With --checkpoint, a batch that failed is not done: the same
-command run again sends it (and everything not yet accepted), skipping what was. Exit codes: 0 all added, 1 a request ended failed (or nothing could be
-sent), 2 invalid input (nothing sent), 5 some batches failed (written to the failed file),
-124 --wait timed out, 130 interrupted (the pending request ids are printed).
+command run again sends it (and everything not yet accepted), skipping what was. Exit codes: the
+table of \`csafe --help\`, as for every bulk command; 1 also when a request ended failed (--wait).
 Once --max-consecutive-failures requests in a row could not reach the service, sending stops:
 one line says so, the objects not sent are in the failed file, exit 1. Ctrl-C (exit 130) or
 SIGTERM (143) prints what was accepted and the command that continues: the same command line,
 which with --checkpoint sends only what was not accepted.
 
 With --shard i/n, only the objects whose id hashes to shard i are sent: n workers given 0/n …
-n-1/n add the file exactly once between them. A checkpoint belongs to one shard.
-
-Examples:
-  csafe data add listings items.jsonl --wait
-  csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl
-  csafe data add listings items.jsonl --shard 1/4 --checkpoint state-1.json
-  cat items.json | csafe data add listings - --batch-size 500
-  csafe data add listings items.jsonl --wait --timeout 10m -o ndjson`)
+n-1/n add the file exactly once between them. A checkpoint belongs to one shard.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe data add listings items.jsonl --wait',
+      'csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl',
+      'csafe data add listings items.jsonl --shard 1/4 --checkpoint state-1.json',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(addOptionsSchema, command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];
@@ -86,7 +87,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
         return { kind: 'checked', invalid };
       }
     }
-    const { accepted, failed, sent, stoppedBy } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
+    const { accepted, failed, sent, done, otherShards, skipped, stoppedBy } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
     let failedRequests = 0;
     // A service that could not be reached would fail the wait too.
     if (options.wait && accepted.length > 0 && stoppedBy === undefined) {
@@ -96,7 +97,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
       for (const record of failures) ctx.io.warn(describeFailure(record));
       failedRequests = failures.length;
     }
-    return batchOutcome('data add', { sent, failed, failedRequests, stoppedBy });
+    return batchOutcome({ sent, done, otherShards, failed, skipped, failedRequests, stoppedBy });
   } finally {
     await input?.remove();
   }
@@ -165,7 +166,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
   const stoppedBy = delivery.failFast.stoppedBy;
   if (stoppedBy) ctx.io.warn(unreachableLine(stoppedBy, failed.path));
   // Answers arrive in any order; what follows (the table, --wait's objects) is in input order.
-  return { accepted: inInputOrder(delivery.accepted), failed: failed.count, sent, stoppedBy };
+  return { accepted: inInputOrder(delivery.accepted), failed: failed.count, sent, done: sorting.skipped, otherShards: sorting.otherShards, skipped: invalid?.count ?? 0, stoppedBy };
 }
 
 /** What an interrupted run did, and the command that continues it: the same one, which with --checkpoint sends only what was not accepted. */

@@ -18,9 +18,10 @@ import { sendBatchFlags, sendOptionsSchema, type SendOptions } from './options.j
 import { emptyTally, reportSummary, summarise, type Tally } from './summary.js';
 import { SyncIngestion } from './sync.js';
 import { validateInput } from './validate.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
 
 export function registerEventsSend(group: Command, app: App): void {
-  group
+  const verb = group
     .command('send')
     .description('Validate backend events and queue them in ordered batches (POST /v1/async/events)')
     .argument('<file>', 'JSON Lines, a JSON array, or one JSON object; `-` reads stdin')
@@ -37,24 +38,24 @@ export function registerEventsSend(group: Command, app: App): void {
     .addOption(sendBatchFlags.maxConsecutiveFailures.option)
     .addOption(sendBatchFlags.shard.option)
     .addHelpText('after', `
-Each user's events arrive in file order. Exit codes: 0 all sent, 5 some written to the
-failed file, 1 none sent, or sending stopped on a Retry-After over --max-wait, 2 invalid input
-(nothing sent), 3 key refused (the unsent events are in the failed file in both cases).
-Once --max-consecutive-failures requests in a row could not reach the service, sending stops:
-one line says so, the events not sent are in the failed file, exit 1. Ctrl-C (exit 130) or
-SIGTERM (143) prints what was sent and the command that continues: the same command line,
-which with --checkpoint sends only what was not acknowledged.
+Each user's events arrive in file order. Exit codes: the table of \`csafe --help\`, as for every
+bulk command; when sending stops (a refused key, a Retry-After over --max-wait), the unsent
+events are in the failed file. Once --max-consecutive-failures requests in a row could not reach
+the service, sending stops: one line says so, the events not sent are in the failed file, exit 1.
+Ctrl-C (exit 130) or SIGTERM (143) prints what was sent and the command that continues: the
+same command line, which with --checkpoint sends only what was not acknowledged.
 
 With --sync, stdout lists each ingested event with its input line and the service's event_id:
 one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknowledged when piped
-(or with --json); a table on a terminal. The summary then goes to stderr only.
-
-Examples:
-  csafe events send events.jsonl --dry-run
-  csafe events send events.jsonl --checkpoint state.json --failed failed.jsonl
-  csafe events send failed.jsonl
-  csafe events send big.jsonl --concurrency 8 --shard 3/16
-  csafe events send events.jsonl --sync > event-ids.ndjson`)
+(or with --json); a table on a terminal. The summary then goes to stderr only.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe events send events.jsonl --dry-run',
+      'csafe events send events.jsonl --checkpoint state.json --failed failed.jsonl',
+      'csafe events send big.jsonl --concurrency 8 --shard 3/16',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(sendOptionsSchema, command.opts());
       const [path] = positional(command) as [string];
@@ -82,9 +83,9 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
     // With --sync, stdout holds the event ids; the summary would break their NDJSON.
     await report(ctx, tally, { input: source.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid, toStdout: !options.sync });
     if (halted) ctx.io.warn(`sending stopped: ${whySendingStopped(halted)}; the unsent events are in ${failedFile}`);
-    // Invalid records set aside by --skip-invalid are what was asked for; met without it, the input changed after it was checked.
-    const invalid = options.skipInvalid === undefined ? tally.invalid : 0;
-    return batchOutcome('events send', { sent: tally.sent, failed: tally.failed, invalid, stoppedBy: halted });
+    // Met without --skip-invalid, an invalid record means the input changed after it was checked.
+    const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
+    return batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, otherShards: tally.other_shards, failed: tally.failed, ...invalid, stoppedBy: halted });
   } finally {
     await input?.remove();
   }

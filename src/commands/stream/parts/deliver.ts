@@ -16,9 +16,9 @@ export const partsFailureFiles = (options: Pick<PartsOptions, 'failed' | 'unconf
   unconfirmed: new FailedFile(options.unconfirmed ?? defaultFailedPath('stream-parts', now, 'unconfirmed')),
 });
 
-/** How the run ended for main.ts: exit 5 when a part failed or is unconfirmed, 1 when the service could not be reached. */
-export const partsOutcome = (tally: PartsTally, stoppedBy?: unknown) =>
-  batchOutcome('stream parts', { sent: tally.sent, failed: tally.failed, unconfirmed: tally.unconfirmed, stoppedBy });
+/** How the run ended for main.ts; `skipped`: the invalid parts set aside by --skip-invalid. */
+export const partsOutcome = (tally: PartsTally, run: { skipped?: number; stoppedBy?: unknown } = {}) =>
+  batchOutcome({ sent: tally.sent, failed: tally.failed, unconfirmed: tally.unconfirmed, skipped: run.skipped ?? 0, stoppedBy: run.stoppedBy });
 
 /** What a delivery has done so far, for the summary and a status line. */
 export interface PartsTally {

@@ -88,10 +88,10 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   const unreachable = delivery.failFast.stoppedBy;
   if (unreachable) {
     ctx.io.warn(unreachableLine(unreachable, files.failed.path));
-    return partsOutcome(tally, unreachable);
+    return partsOutcome(tally, { skipped: reading.invalid?.count, stoppedBy: unreachable });
   }
   throwWhatStopped(delivery, reading, ctx.signal);
-  return partsOutcome(tally);
+  return partsOutcome(tally, { skipped: reading.invalid?.count });
 }
 
 /** The input ended on its own before a single line: most likely the wrong pipe, or a producer that failed. */

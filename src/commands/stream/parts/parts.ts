@@ -17,9 +17,10 @@ import { followParts } from './follow.js';
 import { choosePartsInput, type PartsInput } from './input.js';
 import { partsBatchFlags, partsOptionsSchema, type PartsOptions } from './options.js';
 import { printSummary } from './summary.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
 
 export function registerStreamParts(group: Command, app: App): void {
-  group
+  const verb = group
     .command('parts')
     .description('Append parts to a stream (POST /v1/streams/{namespace}/parts): from a file or stdin, from caption cues, or one part by flags')
     .argument('<namespace>', 'the namespace')
@@ -60,12 +61,11 @@ Parts have no idempotency key, so no batch is sent twice. One that still fails a
 retries goes to the --failed file when the service refused it or never saw it (safe to
 resend as the FILE), and to the --unconfirmed file when its answer was lost (a timeout, a cut
 connection, a 5xx other than 503): the service may already hold those parts, and resending
-them may store them twice. Exit codes: 0 all sent, 2 invalid input (nothing sent), 3 key
-refused, 5 some parts failed or are unconfirmed, 130 interrupted. Once
---max-consecutive-failures requests in a row could not reach the service, sending stops: one
-line says so, the parts not sent are in the failed file, exit 1. Ctrl-C (exit 130) or SIGTERM
-(143) sends no further batch: the parts not sent go to the failed file, and the command that
-sends them is printed.
+them may store them twice. Exit codes: the table of \`csafe --help\`, as for every bulk command;
+unconfirmed parts count as not sent. Once --max-consecutive-failures requests in a row could not
+reach the service, sending stops: one line says so, the parts not sent are in the failed file,
+exit 1. Ctrl-C (exit 130) or SIGTERM (143) sends no further batch: the parts not sent go to the
+failed file, and the command that sends them is printed.
 
 With --follow, parts are read one JSON object a line from a pipe (stdin or a FIFO; a regular
 file is refused: pipe \`tail -f FILE\` instead) and sent as they come, in order: a batch goes as
@@ -76,18 +76,15 @@ and stops the run (exit 2) once the parts before it are sent, unless --skip-inva
 it aside and following goes on. At the end of the input, on Ctrl-C (exit 130) or SIGTERM
 (exit 143), everything buffered is sent first; a pipe that ends before its first part is
 exit 2. On a terminal, one status line on stderr shows the parts sent, buffered, failed and
-unconfirmed, and the last error (with --progress in a log: a plain line every 5s).
-
-Examples:
-  csafe stream parts live --id show-42 examples/parts.jsonl
-  csafe stream parts live --id show-42 --chat "hello" --sender-id u7 --sender-name Ann
-  csafe stream parts live --id show-42 --transcript "welcome back" --speaker host
-  csafe stream parts live --id show-42 --frame https://cdn.example.com/f/0001.jpg --timestamp 2026-11-21T10:00:00Z
-  csafe stream parts live --id show-42 --audio https://cdn.example.com/a/0001.aac
-  csafe stream parts live --id show-42 --captions examples/talk.vtt --start 2026-11-21T10:00:00Z
-  cat examples/parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl
-  tail -f chat.log | jq -c '{type:"chat_message", sender_id:.uid, sender_display_name:.name, text:.msg, timestamp:.ts}' | csafe stream parts live --id show-42 --follow
-  cat examples/parts.jsonl | csafe stream parts live --id show-42 --follow --skip-invalid invalid.jsonl`)
+unconfirmed, and the last error (with --progress in a log: a plain line every 5s).`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe stream parts live --id show-42 examples/parts.jsonl',
+      'csafe stream parts live --id show-42 --chat "hello" --sender-id u7 --sender-name Ann',
+      'cat examples/parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(partsOptionsSchema, command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];
@@ -116,7 +113,7 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
     }
     await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid });
     if (stoppedBy) ctx.io.warn(unreachableLine(stoppedBy, files.failed.path));
-    return partsOutcome(tally, stoppedBy);
+    return partsOutcome(tally, { skipped: invalid?.count, stoppedBy });
   } finally {
     await input.remove();
   }
