@@ -83,9 +83,11 @@ describe('csafe batch', () => {
     for (const format of ['ndjson', 'json']) assert.equal((await run(['batch', 'download', id, '-o', format])).stdout, json.stdout, `-o ${format} after the command is the format`);
     assert.equal((await run(['-o', 'ndjson', 'batch', 'download', id, 'rows.jsonl'])).code, 0);
     assert.equal(readFileSync(join(dir, 'rows.jsonl'), 'utf8'), json.stdout, 'NDJSON to a file');
-    const tsv = await run(['batch', 'download', id, '-o', 'tsv']);
-    assert.equal(tsv.code, 2);
-    assert.match(tsv.stderr, /batch download: -o tsv: .*CSV.*-o ndjson/);
+    for (const format of ['tsv', 'table']) {
+      const refused = await run(['batch', 'download', id, '-o', format]);
+      assert.equal(refused.code, 2, `-o ${format} is not silently ignored`);
+      assert.match(refused.stderr, new RegExp(`batch download: -o ${format}: .*CSV.*-o ndjson`));
+    }
   });
 
   it('reads the CSV from stdin (-)', async () => {

@@ -61,8 +61,9 @@ describe('csafe events', () => {
     const first = await run(['events', 'send', '-', '--json'], JSON.stringify(events, null, 2));
     assert.equal(first.code, 0, first.stderr);
     assert.equal(summaryOf(first.stdout).sent, 7);
-    const again = await run(['events', 'send', '-'], JSON.stringify(events));
+    const again = await run(['events', 'send', '-', '-o', 'table'], JSON.stringify(events));
     assert.equal(again.code, 0);
+    assert.match(again.stdout, /^sent: +7$/m, '-o table is a record view of the summary, not nothing');
     const { total, duplicates, events: ingested } = await ingestedEvents(emulator);
     assert.equal(total, 7);
     assert.equal(duplicates, 7);

@@ -115,7 +115,7 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
   const otherShards = options.shard === undefined ? '' : `; ${countOf(counts.otherShards, 'line')} of other shards (--shard ${formatShard(options.shard)})`;
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
   const skippedNote = skipped?.count ? `; ${countOf(skipped.count, 'invalid line')} written to ${skipped.path}` : '';
-  ctx.io.note(`classified ${counts.classified} lines${otherShards}${failedNote}${skippedNote}`);
+  ctx.io.note(`classified ${countOf(counts.classified, 'line')}${otherShards}${failedNote}${skippedNote}`);
   if (failFast.stoppedBy) ctx.io.warn(unreachableLine(failFast.stoppedBy, failed.path));
   return batchOutcome({ sent: counts.classified, otherShards: counts.otherShards, failed: counts.failed, skipped: skipped?.count ?? 0, flagged: counts.flagged, stoppedBy: failFast.stoppedBy });
 }

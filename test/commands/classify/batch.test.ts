@@ -44,7 +44,7 @@ test('classify --batch writes a line the service refuses to --failed with its re
   assert.deepEqual(more, []);
   assert.equal(written!.line, 2);
   assert.deepEqual(written!.input, NOT_AN_IMAGE);
-  assert.match(run.stderr(), new RegExp(`^${path}:2: POST /v1/content: 400 .*\nclassified 1 lines; 1 failed, written to ${failed}\n$`));
+  assert.match(run.stderr(), new RegExp(`^${path}:2: POST /v1/content: 400 .*\nclassified 1 line; 1 failed, written to ${failed}\n$`));
 });
 
 test('classify --batch checks every line first: an invalid one is named and nothing is sent (exit 2)', async (t) => {
@@ -71,5 +71,5 @@ test('classify --batch --skip-invalid sends the valid lines, sets the invalid on
   assert.deepEqual(more, []);
   assert.deepEqual([written!.line, written!.record], [2, 'not json']);
   assert.match(String(written!.error), /invalid JSON/);
-  assert.match(run.stderr(), new RegExp(`classified 1 lines; 1 invalid line written to ${skipped}\n$`));
+  assert.match(run.stderr(), new RegExp(`classified 1 line; 1 invalid line written to ${skipped}\n$`));
 });

@@ -36,9 +36,12 @@ looking the batch up again) and never held in memory.`);
 /** The CSV unless JSON was asked for: the result is a file, so neither the terminal nor the profile's output changes it. */
 function rowsAsJson(flags: { output?: string; json?: boolean }): boolean {
   if (flags.json) return true;
-  const format = flags.output === undefined ? 'table' : parseOutputFormat(flags.output, '--output');
-  if (format === 'tsv') throw new UsageError('batch download: -o tsv: the result is CSV; print it as it is, or as JSON rows with -o ndjson');
-  return format !== 'table';
+  if (flags.output === undefined) return false;
+  const format = parseOutputFormat(flags.output, '--output');
+  if (format === 'table' || format === 'tsv') {
+    throw new UsageError(`batch download: -o ${format}: the result is CSV; print it as it is (no -o), or as JSON rows with -o ndjson`);
+  }
+  return true;
 }
 
 async function batchDownloadRun(ctx: Context, batchId: string, target: DownloadTarget): Promise<void> {

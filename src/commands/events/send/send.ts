@@ -4,6 +4,7 @@ import { AuthenticationError, InterruptedError, PermissionDeniedError } from '..
 import { FailFast } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import { parseOptions } from '../../../core/options.js';
+import type { OutputFormat } from '../../../core/output.js';
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
 import { shardedName } from '../../../core/shard.js';
 import { csafeCommandLine, reportInterruption } from '../../../core/shell.js';
@@ -128,7 +129,14 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
 
 async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; invalidFile?: string; toStdout?: boolean }) {
   const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
-  await reportSummary(ctx.io, summary, run.toStdout === false ? 'table' : await ctx.outputFormat('single'));
+  await reportSummary(ctx.io, summary, run.toStdout === false ? undefined : await summaryFormat(ctx));
+}
+
+/** A terminal's default table would only repeat the stderr line, so it prints nothing; `-o table` (flag or profile) asks for it. */
+async function summaryFormat(ctx: Context): Promise<OutputFormat | undefined> {
+  const format = await ctx.outputFormat('single');
+  const asked = (await ctx.settings()).output !== undefined;
+  return format === 'table' && !asked ? undefined : format;
 }
 
 /** Without a checkpoint the same command starts from the first event again. */

@@ -48,11 +48,8 @@ export function summarise(tally: Tally, run: { input: string; dryRun: boolean; d
   };
 }
 
-/**
- * The line for people on stderr; in a pipe (JSON), NDJSON or TSV the same figures also go to
- * stdout as one record. A table would only repeat the line, so on a terminal stdout gets nothing.
- */
-export async function reportSummary(io: IOStreams, summary: Summary, format: OutputFormat): Promise<void> {
+/** The line for people on stderr; with a `format`, the same figures also go to stdout as one record. */
+export async function reportSummary(io: IOStreams, summary: Summary, format: OutputFormat | undefined): Promise<void> {
   const seconds = (summary.duration_ms / 1000).toFixed(1);
   const figures = summary.dry_run
     ? `read ${summary.read}, valid ${summary.valid}, invalid ${summary.invalid}`
@@ -61,5 +58,5 @@ export async function reportSummary(io: IOStreams, summary: Summary, format: Out
   io.note(`${figures} in ${seconds} s (${summary.events_per_second} events/s)`);
   if (summary.failed_file) io.warn(`${summary.failed} events written to ${summary.failed_file}: resend them with \`csafe events send ${summary.failed_file}\``);
   if (summary.invalid_file) io.note(`${summary.invalid} invalid records written to ${summary.invalid_file}`);
-  await printResult(io, format, summary, { table: () => '', tsv: () => recordView({ ...summary }).tsv() });
+  if (format !== undefined) await printResult(io, format, summary, recordView({ ...summary }));
 }
