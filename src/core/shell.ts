@@ -21,6 +21,22 @@ export function csafeCommandLine(argv: readonly string[]): string {
   return ['csafe', ...kept].map(shellWord).join(' ');
 }
 
+/** The global flags of main.ts's program that take a value: what may stand between `csafe` and the command. */
+const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--profile', '--api-key', '--base-url', '--request-timeout', '--max-retries', '--max-wait', '-o', '--output']);
+
+/** Where the command starts: the index of the first argument that is not a global flag or its value. */
+export function commandIndex(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (GLOBAL_OPTIONS_WITH_VALUE.has(arg)) i++;
+    else if (!arg.startsWith('-')) return i;
+  }
+  return argv.length;
+}
+
+/** The global flags given before the command (`--profile staging`, `--base-url …`): a command line built anew keeps them. */
+export const globalFlagsOf = (argv: readonly string[]): string[] => argv.slice(0, commandIndex(argv));
+
 /** The arguments with `flag value` in place of any earlier value of that flag (as `--flag v` or `--flag=v`), or added at the end. */
 export function withFlag(argv: readonly string[], flag: string, value: string): string[] {
   const kept: string[] = [];

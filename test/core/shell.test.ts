@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { csafeCommandLine, shellWord, withFlag } from '../../src/core/shell.js';
+import { commandIndex, csafeCommandLine, globalFlagsOf, shellWord, withFlag } from '../../src/core/shell.js';
 
 describe('shellWord', () => {
   it('leaves a plain word as it is and quotes anything a shell would read otherwise', () => {
@@ -26,5 +26,13 @@ describe('withFlag', () => {
   it('replaces every earlier value of the flag, in either spelling, or adds it', () => {
     assert.deepEqual(withFlag(['classify', '--from-line', '3', '--from-line=4', '--batch', 'x'], '--from-line', '9'), ['classify', '--batch', 'x', '--from-line', '9']);
     assert.deepEqual(withFlag(['classify'], '--failed', 'f.jsonl'), ['classify', '--failed', 'f.jsonl']);
+  });
+});
+
+describe('globalFlagsOf', () => {
+  it('is the global flags and their values before the command, whatever the command', () => {
+    assert.deepEqual(globalFlagsOf(['--profile', 'stream', '-o', 'json', '--quiet', 'stream', 'parts', 'live', '--id', 'x']), ['--profile', 'stream', '-o', 'json', '--quiet']);
+    assert.deepEqual(globalFlagsOf(['stream', 'parts', '--profile', 'p']), []);
+    assert.equal(commandIndex(['--base-url', 'http://x', '--insecure']), 3);
   });
 });

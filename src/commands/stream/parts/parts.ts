@@ -7,7 +7,7 @@ import { FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import { parseOptions } from '../../../core/options.js';
 import { countOf } from '../../../core/output.js';
-import { csafeCommandLine, reportInterruption } from '../../../core/shell.js';
+import { csafeCommandLine, globalFlagsOf, reportInterruption } from '../../../core/shell.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { positional, type App, type Outcome } from '../../app.js';
@@ -160,6 +160,7 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
 /**
  * What an interrupted run sent, and the command that sends the rest: the parts not sent are in
  * the failed file, in order. Parts have no idempotency key, so the unconfirmed ones are not in it.
+ * The global flags before the command are kept (the same profile and service), the API key aside.
  */
 function reportResume(ctx: Context, run: { namespace: string; id: string; tally: PartsTally; failed: FailedFile; unconfirmed: FailedFile }): void {
   const { tally, failed, unconfirmed } = run;
@@ -172,5 +173,5 @@ function reportResume(ctx: Context, run: { namespace: string; id: string; tally:
     return;
   }
   const done = `${sent}, ${countOf(failed.count, 'part')} not sent or failed (in ${failed.path})`;
-  reportInterruption(ctx.io, done, csafeCommandLine(['stream', 'parts', run.namespace, '--id', run.id, failed.path]));
+  reportInterruption(ctx.io, done, csafeCommandLine([...globalFlagsOf(ctx.argv), 'stream', 'parts', run.namespace, '--id', run.id, failed.path]));
 }
