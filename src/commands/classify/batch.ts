@@ -38,9 +38,9 @@ const describeLineProblem = describeProblemWith({
  * Each line is a current-version request body, or the shorthand {text, user_id, content_id, metadata}.
  * Every line is checked before the first request: an invalid one is named and nothing is sent,
  * unless --skip-invalid sets it aside. Lines are classified with bounded concurrency; results go
- * to stdout as NDJSON in input order,
- * tagged with their line, or with -o table/tsv (a terminal) as one table of labels at the end;
- * failed lines go to the --failed file with their reason.
+ * to stdout in input order, tagged with their line: as NDJSON in a pipe, or on a terminal (and
+ * with -o table or tsv) as one table of labels at the end; failed lines go to the --failed file
+ * with their reason.
  */
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
   const checkFirst = options.skipInvalid === undefined;
