@@ -2,7 +2,7 @@ import { classifyContent, requestProblems } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/concurrency.js';
 import { CsafeError, InterruptedError, stopsTheRun } from '../../core/errors.js';
-import { problemLine, reportInvalid, setAside } from '../../core/checked-records.js';
+import { nothingSentLine, problemLine, reportInvalid, setAside } from '../../core/checked-records.js';
 import { FailFast, unreachableLine } from '../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import type { IOStreams } from '../../core/io.js';
@@ -53,7 +53,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
     if (checkFirst) {
       const invalid = await reportInvalid(jobs({ otherShards: 0 }), source.name, ctx.io);
       if (invalid > 0) {
-        ctx.io.warn(`nothing was sent: fix the ${countOf(invalid, 'invalid line')}, or pass --skip-invalid FILE to send the rest`);
+        ctx.io.warn(nothingSentLine(invalid, 'invalid line'));
         return { kind: 'checked', invalid };
       }
     }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { reportInvalid, validRecords, type CheckedRecord } from '../../../core/checked-records.js';
+import { nothingSentLine, reportInvalid, validRecords, type CheckedRecord } from '../../../core/checked-records.js';
 import { InterruptedError, UsageError } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
@@ -81,7 +81,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
     if (checkFirst) {
       const invalid = await reportInvalid(checkObjects(readRecords(source), options.maxBatchBytes), source.name, ctx.io);
       if (invalid > 0) {
-        ctx.io.warn(`nothing was sent: fix the ${countOf(invalid, 'invalid record')}, or pass --skip-invalid FILE to send the rest`);
+        ctx.io.warn(nothingSentLine(invalid, 'invalid record'));
         return { kind: 'checked', invalid };
       }
     }

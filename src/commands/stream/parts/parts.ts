@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { reportInvalid, validRecords } from '../../../core/checked-records.js';
+import { nothingSentLine, reportInvalid, validRecords } from '../../../core/checked-records.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { FailedFile } from '../../../core/failed-file.js';
@@ -104,7 +104,7 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
     if (options.skipInvalid === undefined) {
       const invalid = await reportInvalid(input.records(), input.name, ctx.io);
       if (invalid > 0) {
-        ctx.io.warn(`nothing was sent: fix the ${countOf(invalid, 'invalid part')}, or pass --skip-invalid FILE to send the rest`);
+        ctx.io.warn(nothingSentLine(invalid, 'invalid part'));
         return { kind: 'checked', invalid };
       }
     }
