@@ -62,7 +62,7 @@ _csafe() {
     "batch create") flags="--type --wait --timeout --download"; files=1 ;;
     "batch get") flags="--wait --timeout --download" ;;
     "batch download") files=1 ;;
-    "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size" ;;
+    "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --api-key --json" ;;
   esac
 
   if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$flags $global" -- "$cur"))

@@ -18,6 +18,7 @@ import {
   WaitTimeoutError,
   type ExitCodeValue,
 } from './core/errors.js';
+import { ALL_VARIABLES, renderHelpSections } from './core/help.js';
 import { createIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
 import { commandIndex } from './core/shell.js';
@@ -47,11 +48,14 @@ Exit codes (the same for every command):
   5        partial: some records succeeded, the rest are in the failed or skip file (5 wins over 4)
   124      a wait timed out
   130, 143 interrupted by Ctrl-C (130) or SIGTERM (143)
-
-Environment:
-  CSAFE_API_KEY, CSAFE_BASE_URL, CSAFE_PROFILE, CSAFE_USER_ID, CSAFE_REQUEST_TIMEOUT,
-  CSAFE_MAX_RETRIES, CSAFE_CONFIG_DIR, CSAFE_EMULATOR_DATA_DIR, NO_COLOR, FORCE_COLOR,
-  COLUMNS (the width spinners and progress bars fit, when stderr does not say)`;
+${renderHelpSections({
+  examples: [
+    'csafe --emulator classify --text "hello" --user-id u1',
+    `csafe classify post.txt --user-id u1 --json | jq -r '.labels[].decision'`,
+    'csafe data add listings items.jsonl --wait',
+  ],
+  environment: ALL_VARIABLES,
+})}`;
 
 type Register = (program: Command, app: App) => void;
 

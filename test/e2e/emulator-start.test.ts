@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
-import { spawnCsafe, startEmulatorProcess, type RunResult } from '../helpers/cli.js';
+import { runCsafe, spawnCsafe, startEmulatorProcess, type RunResult } from '../helpers/cli.js';
 
 /** Runs csafe, killed after `deadlineMs`: a hang fails the test (code null) instead of hanging the run. */
 async function runWithDeadline(args: readonly string[], deadlineMs = 15_000): Promise<RunResult> {
@@ -49,5 +49,15 @@ describe('csafe emulator start: failures to start are one line', () => {
     }
     assert.deepEqual((await emulator.requests()).map((entry) => entry.path), ['/v1/data/ns/requests/b', '/v1/data/ns/requests/c']);
     assert.equal((await fetch(`${emulator.baseUrl}/_emulator/requests`)).status, 401);
+  });
+});
+
+describe('csafe emulator start --help', () => {
+  it('lists every flag the command reads, --api-key and --json among them', async () => {
+    const { code, stdout, stderr } = await runCsafe(['emulator', 'start', '--help']);
+    assert.equal(code, 0, stderr);
+    const options = stdout.slice(stdout.indexOf('\nOptions:\n'), stdout.indexOf('\n\n', stdout.indexOf('\nOptions:\n') + 1));
+    assert.match(options, /^ {2}--api-key <key> /m);
+    assert.match(options, /^ {2}--json /m);
   });
 });

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BIN, EXAMPLES, outcome, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
@@ -53,13 +53,18 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
 /** Values the docs write as placeholders; the test substitutes real ones made before the examples run. */
 const PLACEHOLDERS = ['req_123', '<access_token>', 'dec_123', 'imp_123', 'bat_123'] as const;
 
-function helpExamples(help: string): string[] {
-  const start = help.indexOf('\nExamples:\n');
+/** The indented lines under a heading of a --help (`Examples:`, `Environment:`), trimmed. */
+function helpSection(help: string, title: string): string[] {
+  const heading = `\n${title}:\n`;
+  const start = help.indexOf(heading);
   if (start === -1) return [];
-  const lines = help.slice(start + '\nExamples:\n'.length).split('\n');
+  const lines = help.slice(start + heading.length).split('\n');
   const end = lines.findIndex((line) => !line.startsWith('  '));
   return lines.slice(0, end === -1 ? undefined : end).map((line) => line.trim());
 }
+
+const helpExamples = (help: string) => helpSection(help, 'Examples');
+const helpEnvironment = (help: string) => helpSection(help, 'Environment');
 
 function subcommands(help: string): string[] {
   const start = help.indexOf('\nCommands:\n');
@@ -68,24 +73,34 @@ function subcommands(help: string): string[] {
   return [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]!).filter((name) => name !== 'help');
 }
 
+interface HelpText {
+  source: string;
+  help: string;
+  /** A verb, or a group that is itself a command (classify): not `csafe --help` or a group's. */
+  leaf: boolean;
+}
+
 /** `csafe --help`, then each group's help, then each verb's: the whole command tree. */
-async function helpTexts(): Promise<Array<{ source: string; help: string }>> {
+async function helpTexts(): Promise<HelpText[]> {
   const help = async (path: string[]) => {
     const { code, stdout, stderr } = await runCsafe([...path, '--help']);
     assert.equal(code, 0, stderr);
     return stdout;
   };
-  const groups = subcommands(await help([]));
+  const rootHelp = await help([]);
   const perGroup = await Promise.all(
-    groups.map(async (group) => {
+    subcommands(rootHelp).map(async (group) => {
       const groupHelp = await help([group]);
       const verbs = subcommands(groupHelp);
-      if (verbs.length === 0) return [{ source: `csafe ${group} --help`, help: groupHelp }];
-      return Promise.all(verbs.map(async (verb) => ({ source: `csafe ${group} ${verb} --help`, help: await help([group, verb]) })));
+      if (verbs.length === 0) return [{ source: `csafe ${group} --help`, help: groupHelp, leaf: true }];
+      const verbHelps = await Promise.all(verbs.map(async (verb) => ({ source: `csafe ${group} ${verb} --help`, help: await help([group, verb]), leaf: true })));
+      return [{ source: `csafe ${group} --help`, help: groupHelp, leaf: false }, ...verbHelps];
     }),
   );
-  return perGroup.flat();
+  return [{ source: 'csafe --help', help: rootHelp, leaf: false }, ...perGroup.flat()];
 }
+
+const helps = await helpTexts();
 
 /** Lines of README.md's ```sh blocks, with their trailing `# comment` kept apart. */
 function readmeExamples(): string[] {
@@ -109,7 +124,7 @@ async function collectExamples(): Promise<Example[]> {
     if (!example.sources.includes(source)) example.sources.push(source);
     found.set(command, example);
   };
-  for (const { source, help } of await helpTexts()) for (const line of helpExamples(help)) add(line, source);
+  for (const { source, help } of helps) for (const line of helpExamples(help)) add(line, source);
   for (const line of readmeExamples()) add(line, 'README.md');
   for (const line of manExamples()) add(line, 'man/csafe.1');
   return [...found.values()];
@@ -128,6 +143,9 @@ const SCHEMA = {
   title: { display_hint: { type: 'title' } },
   created: { content_type: 'datetime' },
 };
+
+/** The profile `staging` of the examples' config file. */
+const STAGING = { base_url: 'https://csafe.staging.example.com', user_id: 'u1' };
 
 /** The smallest JPEG: SOI, a JFIF header, EOI (the service tells formats apart by their bytes). */
 const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
@@ -153,6 +171,9 @@ async function writeFixtures(dir: string): Promise<void> {
     'failed.jsonl': events,
   };
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  // The examples' CSAFE_CONFIG_DIR: a second profile for the examples of --profile to name.
+  mkdirSync(join(dir, '.config'));
+  writeFileSync(join(dir, '.config', 'config.json'), JSON.stringify({ profiles: { staging: STAGING } }, null, 2), { mode: 0o600 });
   mkdirSync(join(dir, 'bin'));
   writeFileSync(join(dir, 'bin', 'csafe'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
   chmodSync(join(dir, 'bin', 'csafe'), 0o755);
@@ -160,6 +181,25 @@ async function writeFixtures(dir: string): Promise<void> {
 
 /** One example in a shell of its own (pipefail, so `csafe … | jq` fails when csafe does). */
 const runShell = (command: string, cwd: string, env: NodeJS.ProcessEnv) => outcome(spawn('bash', ['-o', 'pipefail', '-c', command], { cwd, env }));
+
+/**
+ * An example that serves until interrupted (`csafe emulator start`): run until it has printed a
+ * line on stdout, then Ctrl-C to its process group, as a user would; it must then stop cleanly.
+ */
+const servesUntilInterrupted = (example: Example) => /^csafe emulator start\b/.test(example.command);
+
+async function runUntilReadyThenInterrupt(command: string, cwd: string, env: NodeJS.ProcessEnv) {
+  const child = spawn('bash', ['-o', 'pipefail', '-c', command], { cwd, env, detached: true });
+  const result = outcome(child);
+  const deadline = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 30_000);
+  try {
+    await Promise.race([new Promise((resolve) => child.stdout.once('data', resolve)), result]);
+    if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT');
+    return await result;
+  } finally {
+    clearTimeout(deadline);
+  }
+}
 
 /** Examples that clear the emulator's state run after all the others, which rely on what was added first. */
 const clearsState = (example: Example) => /_emulator\/reset|-X DELETE/.test(example.command);
@@ -216,11 +256,56 @@ describe('every example in --help, README.md and man/csafe.1 runs as written', (
       const dir = tempDir('csafe-example-');
       cpSync(fixtures, dir, { recursive: true });
       const command = PLACEHOLDERS.reduce((text, placeholder) => text.replaceAll(placeholder, substitutes.get(placeholder)!), example.command);
-      const { code, stdout, stderr } = await runShell(command, dir, environment(dir));
+      const run = servesUntilInterrupted(example) ? runUntilReadyThenInterrupt : runShell;
+      const { code, stdout, stderr } = await run(command, dir, environment(dir));
       assert.equal(code, example.expectedCode, `${example.command}\n(from ${example.sources.join(', ')})\nstdout: ${stdout.slice(0, 2000)}\nstderr: ${stderr}`);
       assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
     });
   };
   describe('that use the state', { concurrency: 4 }, () => examples.filter((example) => !clearsState(example)).forEach(run));
   describe('that clear the state, after those', () => examples.filter(clearsState).forEach(run));
+});
+
+describe('every --help ends with examples and the environment variables the command reads', () => {
+  const leaves = helps.filter((help) => help.leaf);
+
+  it('reads the whole command tree (so an empty one cannot pass)', () => {
+    const sources = helps.map((help) => help.source);
+    for (const source of ['csafe --help', 'csafe data --help', 'csafe classify --help', 'csafe auth login --help', 'csafe emulator start --help']) {
+      assert.ok(sources.includes(source), `${source} was not read`);
+    }
+    assert.ok(leaves.length >= 25, `only ${leaves.length} commands found`);
+  });
+
+  for (const { source, help } of helps) {
+    it(`${source}: two or three examples, and an Environment section`, () => {
+      const count = helpExamples(help).length;
+      assert.ok(count >= 2 && count <= 3, `${source} has ${count} examples (the rest belong in README.md):\n${help}`);
+      const environment = helpEnvironment(help);
+      assert.ok(environment.length > 0, `${source} has no Environment section:\n${help}`);
+      for (const line of environment) assert.match(line, /^(?:CSAFE_[A-Z_]+|NO_COLOR|FORCE_COLOR|COLUMNS) {2,}\S/, `${source}: ${line}`);
+    });
+  }
+
+  it('csafe --help lists every variable any command reads', () => {
+    const named = (help: string) => helpEnvironment(help).map((line) => line.split(' ')[0]!);
+    const root = named(helps.find((help) => help.source === 'csafe --help')!.help);
+    const missing = [...new Set(leaves.flatMap((leaf) => named(leaf.help)))].filter((name) => !root.includes(name));
+    assert.deepEqual(missing, []);
+  });
+
+  it('csafe --help lists every variable the code reads', () => {
+    // Not for users to set: a test hook, the terminal's own, and the base of a default path the man page's FILES gives.
+    const unlisted = new Set(['CSAFE_FORCE_TTY', 'TERM', 'XDG_STATE_HOME']);
+    const sources = readdirSync(new URL('../../../src/', import.meta.url), { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.ts'));
+    const read = new Set(sources.flatMap((path) => [...repoFile(`src/${path}`).matchAll(/\benv\.([A-Z][A-Z_]+)/g)].map((m) => m[1]!)));
+    const root = helpEnvironment(helps.find((help) => help.source === 'csafe --help')!.help).map((line) => line.split(' ')[0]!);
+    assert.deepEqual([...read].filter((name) => !unlisted.has(name) && !root.includes(name)), []);
+  });
+
+  it('the man page\'s EXAMPLES give one example of every command, as its --help writes it', () => {
+    const man = manExamples();
+    const missing = leaves.filter((leaf) => !helpExamples(leaf.help).some((example) => man.includes(example))).map((leaf) => leaf.source);
+    assert.deepEqual(missing, []);
+  });
 });

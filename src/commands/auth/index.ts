@@ -3,9 +3,11 @@ import type { App } from '../app.js';
 import { registerAuthLogin } from './login.js';
 import { registerAuthLogout } from './logout.js';
 import { registerAuthStatus } from './status.js';
+import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerAuth(program: Command, app: App): void {
   const group = program.command('auth').description('Store, show and remove the API key');
+  addGroupHelpSections(group);
   registerAuthLogin(group, app);
   registerAuthStatus(group, app);
   registerAuthLogout(group, app);

@@ -8,6 +8,7 @@ import { readAll, readHidden } from '../../core/prompt.js';
 import { maskKey } from '../../core/redact.js';
 import { checkBaseUrl, type Setting } from '../../core/settings.js';
 import type { App } from '../app.js';
+import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
 
 const optionsSchema = z.object({ withToken: z.boolean().default(false), verify: z.boolean().default(true) });
 export type AuthLoginOptions = z.input<typeof optionsSchema>;
@@ -27,7 +28,7 @@ async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
 }
 
 export function registerAuthLogin(group: Command, app: App): void {
-  group
+  const verb = group
     .command('login')
     .description('Check an API key with the service and store it in the profile (asked for without echo, or read from stdin)')
     .option('--with-token', 'read the key from stdin')
@@ -43,7 +44,11 @@ service 1, no base URL 2 (before the key is read): nothing is stored then.
 The key is stored in the config file (mode 0600); --base-url is stored too when
 given. The profile is created when it does not exist. CSAFE_API_KEY and
 --api-key override the stored key: login warns when either is set.`,
-    )
+    );
+  addHelpSections(verb, {
+    examples: ['csafe auth login', 'echo "$KEY" | csafe auth login --with-token', 'echo "$KEY" | csafe --profile staging auth login --with-token --no-verify'],
+    environment: ['CSAFE_API_KEY', 'CSAFE_BASE_URL', ...PROFILE_VARIABLES, 'CSAFE_REQUEST_TIMEOUT', 'CSAFE_MAX_RETRIES'],
+  })
     .action(app.action((ctx, command) => authLoginRun(ctx, parseOptions(optionsSchema, command.opts()))));
 }
 

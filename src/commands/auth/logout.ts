@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { App } from '../app.js';
+import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
 
 export function registerAuthLogout(group: Command, app: App): void {
-  group
-    .command('logout')
-    .description('Remove the stored API key from the profile')
+  addHelpSections(group.command('logout').description('Remove the stored API key from the profile'), {
+    examples: ['csafe auth logout', 'csafe --profile staging auth logout'],
+    environment: PROFILE_VARIABLES,
+  })
     .action(app.action((ctx) => authLogoutRun(ctx)));
 }
 

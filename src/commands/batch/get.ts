@@ -4,9 +4,10 @@ import type { Context } from '../../context.js';
 import { positional, type App, type Outcome } from '../app.js';
 import { printBatch } from './shared/render.js';
 import { followBatch, followOptions, type FollowOptions } from './shared/wait.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 export function registerBatchGet(group: Command, app: App): void {
-  group
+  const verb = group
     .command('get')
     .description('Show a batch: its status and five counts (GET /v1/batches/{id})')
     .argument('<batch-id>', 'as printed by `batch create`')
@@ -15,12 +16,15 @@ export function registerBatchGet(group: Command, app: App): void {
     .option('--download <file>', 'with --wait: write the result CSV to this file once the batch has succeeded')
     .addHelpText('after', `
 Statuses: WAITING_FOR_UPLOAD, PENDING, SUCCESS, CANCELLED, ERROR (others are shown as they come).
-Counts: batch_count, success_count, pending_count, error_count, cancelled_count.
-
-Examples:
-  csafe batch get bat_123
-  csafe batch get bat_123 --wait --timeout 10m --download results.csv
-  csafe batch get bat_123 --json | jq .success_count`)
+Counts: batch_count, success_count, pending_count, error_count, cancelled_count.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe batch get bat_123',
+      'csafe batch get bat_123 --wait --timeout 10m --download results.csv',
+      'csafe batch get bat_123 --json | jq .success_count',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const [batchId] = positional(command) as [string];
       return batchGetRun(ctx, batchId, followOptions(command.opts()));

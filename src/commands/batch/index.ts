@@ -3,9 +3,11 @@ import type { App } from '../app.js';
 import { registerBatchCreate } from './create/create.js';
 import { registerBatchDownload } from './download/download.js';
 import { registerBatchGet } from './get.js';
+import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerBatch(program: Command, app: App): void {
   const group = program.command('batch').description('Older batches: review a CSV of content, follow it, download the result as CSV or NDJSON');
+  addGroupHelpSections(group);
   registerBatchCreate(group, app);
   registerBatchGet(group, app);
   registerBatchDownload(group, app);

@@ -5,11 +5,12 @@ import { positional, type App } from '../app.js';
 import { classifyBatch } from './batch.js';
 import { classifyBatchFlags, classifyOptionsSchema } from './options.js';
 import { classifyFiles } from './single.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerClassify(program: Command, app: App): void {
-  program
+  const verb = program
     .command('classify')
     .description('Classify text and images synchronously (POST /v1/content)')
     .argument('[files...]', 'text files and images (PNG, JPEG, GIF, WebP); `-` reads stdin; an empty file is refused (exit 2)')
@@ -30,13 +31,15 @@ export function registerClassify(program: Command, app: App): void {
 With --batch, the run stops once --max-consecutive-failures requests in a row could not reach
 the service: one line says so, the lines not classified go to the --failed file, exit 1. Ctrl-C
 (exit 130) or SIGTERM (143) prints what was done and the command that continues: the same one
-with --from-line set to the first line not done.
-
-Examples:
-  csafe classify post.txt photo.jpg --user-id u1
-  csafe classify --text "hello" --user-id u1 --json | jq '.labels[] | select(.decision=="match")'
-  csafe classify --batch examples/items.jsonl --concurrency 8 --user-id u1 > results.ndjson
-  csafe classify --batch examples/items.jsonl --user-id u1 --shard 0/2 > results-0.ndjson`)
+with --from-line set to the first line not done.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe classify post.txt photo.jpg --user-id u1',
+      `csafe classify --text "hello" --user-id u1 --json | jq '.labels[] | select(.decision=="match")'`,
+      'csafe classify --batch examples/items.jsonl --user-id u1 --shard 0/2 > results-0.ndjson',
+    ],
+    environment: [...SERVICE_VARIABLES, 'CSAFE_USER_ID', 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(classifyOptionsSchema, command.opts());
       const [files] = positional(command) as [string[]];

@@ -6,6 +6,7 @@ import { printResult, recordView } from '../../core/output.js';
 import { maskKey } from '../../core/redact.js';
 import { checkConfigValue } from '../../core/settings.js';
 import { positional, type App, type Outcome } from '../app.js';
+import { addGroupHelpSections, addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
 
 const shown = (profile: Profile) => (profile.api_key ? { ...profile, api_key: maskKey(profile.api_key) } : profile);
 
@@ -14,29 +15,37 @@ export function registerConfig(program: Command, app: App): void {
     .command('config')
     .description(`Profile settings: ${CONFIG_KEYS.join(', ')}`)
     .addHelpText('after', '\nThe profile is --profile, else CSAFE_PROFILE, else "default". get, unset and list refuse a profile\nthe config file does not hold (exit 2, listing those it does); set creates it.');
+  addGroupHelpSections(group);
 
-  group
-    .command('get')
-    .description('Print one setting of the profile (api_key is masked)')
-    .argument('<key>')
+  addHelpSections(group.command('get').description('Print one setting of the profile (api_key is masked)').argument('<key>'), {
+    examples: ['csafe --profile staging config get base_url', 'csafe config get user_id     # exit 1 when the profile does not set it'],
+    environment: PROFILE_VARIABLES,
+  })
     .action(app.action((ctx, command) => configGetRun(ctx, positional(command)[0] as string)));
 
-  group
-    .command('set')
-    .description('Set one setting of the profile, creating the profile if it is new; the value is checked as its flag would check it')
-    .argument('<key>')
-    .argument('<value>')
+  addHelpSections(
+    group
+      .command('set')
+      .description('Set one setting of the profile, creating the profile if it is new; the value is checked as its flag would check it')
+      .argument('<key>')
+      .argument('<value>'),
+    {
+      examples: ['csafe config set user_id u1', 'csafe config set output json', 'csafe --profile staging config set base_url https://csafe.staging.example.com'],
+      environment: PROFILE_VARIABLES,
+    },
+  )
     .action(app.action((ctx, command) => configSetRun(ctx, ...(positional(command) as [string, string]))));
 
-  group
-    .command('unset')
-    .description('Remove one setting from the profile (its default, environment variable or flag applies again)')
-    .argument('<key>')
+  addHelpSections(
+    group.command('unset').description('Remove one setting from the profile (its default, environment variable or flag applies again)').argument('<key>'),
+    { examples: ['csafe config unset output', 'csafe --profile staging config unset user_id'], environment: PROFILE_VARIABLES },
+  )
     .action(app.action((ctx, command) => configUnsetRun(ctx, positional(command)[0] as string)));
 
-  group
-    .command('list')
-    .description('Print every setting of the profile (api_key is masked)')
+  addHelpSections(group.command('list').description('Print every setting of the profile (api_key is masked)'), {
+    examples: ['csafe config list', 'csafe --profile staging config list --json | jq -r .base_url'],
+    environment: PROFILE_VARIABLES,
+  })
     .action(app.action((ctx) => configListRun(ctx)));
 }
 

@@ -3,9 +3,11 @@ import type { App } from '../app.js';
 import { registerDataAdd } from './add/add.js';
 import { registerDataImport } from './import/import.js';
 import { registerDataStatus } from './status.js';
+import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerData(program: Command, app: App): void {
   const group = program.command('data').description('Namespace data: add objects, import files, follow requests to their labels');
+  addGroupHelpSections(group);
   registerDataAdd(group, app);
   registerDataImport(group, app);
   registerDataStatus(group, app);

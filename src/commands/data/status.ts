@@ -6,9 +6,10 @@ import { parseNamespace } from '../namespace.js';
 import { printRequestRecord } from './shared/render.js';
 import { waitAndPrintRecord } from './shared/wait.js';
 import { waitTimeoutMs } from '../../core/wait.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 export function registerDataStatus(group: Command, app: App): void {
-  group
+  const verb = group
     .command('status')
     .description('Show an add or import request (GET /v1/data/{namespace}/requests/{requestId})')
     .argument('<namespace>', 'the namespace')
@@ -21,11 +22,14 @@ failed for an object the service could not process), LABELS (label:decision, …
 review it) and ERROR (why it failed); an import request is a summary (request_id, namespace, status,
 data_count, data_url, data_expires_at, then error when it failed). Long cells are cut to the
 terminal's width (--wide shows them whole). In a pipe, or with --json, the record is printed as the
-service returned it, as JSON; --wait prints the same once the request has ended.
-
-Examples:
-  csafe data status listings req_123 --wait --timeout 30m
-  csafe data status listings req_123 --json | jq '.data[].output.labels'`)
+service returned it, as JSON; --wait prints the same once the request has ended.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe data status listings req_123 --wait --timeout 30m',
+      "csafe data status listings req_123 --json | jq '.data[].output.labels'",
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const [namespace, requestId] = positional(command) as [string, string];
       const options = command.opts() as { wait?: boolean; timeout?: string };

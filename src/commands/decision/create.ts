@@ -9,6 +9,7 @@ import { CONTENT_LIMITS } from '../../schemas/content.js';
 import { createDecisionRequestSchema, type CreateDecisionRequest } from '../../schemas/decisions.js';
 import type { App, Outcome } from '../app.js';
 import { printDecision, settledOutcome, waitForDecision } from './show.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 export interface DecisionCreateOptions {
   type?: string;
@@ -21,7 +22,7 @@ export interface DecisionCreateOptions {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerDecisionCreate(group: Command, app: App): void {
-  group
+  const verb = group
     .command('create')
     .description('Ask for a decision on one piece of content (POST /v1/decisions)')
     .option('--type <type>', 'the kind of content to review, e.g. text, listing')
@@ -31,11 +32,14 @@ export function registerDecisionCreate(group: Command, app: App): void {
     .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever)')
     .addHelpText('after', `
 Prints the decision's id, type and metadata. With --wait it shows the settled decision instead:
-its status, result and labels (--json: the decision as the service returned it, with its type).
-
-Examples:
-  csafe decision create --type text --content '{"text":"see you"}' --metadata source=app --wait
-  csafe decision create --type listing --content @examples/listing.json --json`)
+its status, result and labels (--json: the decision as the service returned it, with its type).`);
+  addHelpSections(verb, {
+    examples: [
+      `csafe decision create --type text --content '{"text":"see you"}' --metadata source=app --wait`,
+      'csafe decision create --type listing --content @examples/listing.json --json',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const options = command.opts() as { type?: string; content?: string; metadata?: string[]; wait?: boolean; timeout?: string };
       return decisionCreateRun(ctx, { ...options, metadata: options.metadata ?? [], wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });

@@ -4,9 +4,10 @@ import type { Context } from '../../context.js';
 import { waitTimeoutMs } from '../../core/wait.js';
 import { positional, type App, type Outcome } from '../app.js';
 import { printDecision, settledOutcome, waitForDecision } from './show.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 export function registerDecisionGet(group: Command, app: App): void {
-  group
+  const verb = group
     .command('get')
     .description('Show a decision: status, result and labels (GET /v1/decisions/{decision_id})')
     .argument('<decision-id>', 'as printed by `decision create`')
@@ -14,11 +15,14 @@ export function registerDecisionGet(group: Command, app: App): void {
     .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever)')
     .addHelpText('after', `
 The decision's fields (a result not known yet shows as none, fields the spec does not list as they
-came), then its labels as a table: name, applied, explanation. --json prints it as returned.
-
-Examples:
-  csafe decision get dec_123 --wait
-  csafe decision get dec_123 --json | jq '.labels[] | select(.applied)'`)
+came), then its labels as a table: name, applied, explanation. --json prints it as returned.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe decision get dec_123 --wait',
+      "csafe decision get dec_123 --json | jq '.labels[] | select(.applied)'",
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const [decisionId] = positional(command) as [string];
       const options = command.opts() as { wait?: boolean; timeout?: string };

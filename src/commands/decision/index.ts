@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { registerDecisionCreate } from './create.js';
 import { registerDecisionGet } from './get.js';
+import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerDecision(program: Command, app: App): void {
   const group = program.command('decision').description('Decisions (older operations): one piece of content reviewed asynchronously');
+  addGroupHelpSections(group);
   registerDecisionCreate(group, app);
   registerDecisionGet(group, app);
 }

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { registerEmulatorStart } from './start.js';
+import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerEmulator(program: Command, app: App): void {
   const group = program.command('emulator').description('A local Content Safety Service for offline development and tests');
+  addGroupHelpSections(group);
   registerEmulatorStart(group, app);
 }

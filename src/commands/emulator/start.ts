@@ -8,6 +8,7 @@ import { recordView, toNdjsonLine } from '../../core/output.js';
 import { FAULT_KINDS } from '../../emulator/http/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 import type { App } from '../app.js';
+import { addHelpSections } from '../../core/help.js';
 
 const optionsSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
@@ -30,7 +31,7 @@ const optionsSchema = z.object({
 });
 
 export function registerEmulatorStart(group: Command, app: App): void {
-  group
+  const verb = group
     .command('start')
     .description('Run a local Content Safety Service until interrupted')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -45,6 +46,9 @@ export function registerEmulatorStart(group: Command, app: App): void {
     .option('--upload-ttl <duration>', 'lifetime of pre-signed namespace import upload URLs (older imports and batches: 1 hour)', '12h')
     .option('--data-dir <dir>', 'keep namespaces, requests, uploads, streams, older imports, batches and the URL signing secret here, across restarts')
     .option('--request-log-size <n>', 'how many of the latest requests GET /_emulator/requests keeps', '10000')
+    // Global flags, read by this command too; declared here so its help lists them.
+    .option('--api-key <key>', 'the API key the emulator accepts (default: sk_test_csafe_emulator)')
+    .option('--json', 'print one line {"base_url", "api_key"} on stdout when ready (also -o json)')
     .addHelpText('after', `
 Faults: 429 (Retry-After 1 s, seconds or HTTP-date) and 503 are answered without processing;
 reset and timeout process the request first, then drop the connection mid-response or hold
@@ -64,8 +68,15 @@ Origin are refused (403), and JSON endpoints take only Content-Type: application
 Slow clients are cut off: headers must arrive within 60 s, other bodies within 60 s,
 and an upload may not stall for 5 minutes. JSON nested deeper than 64 levels is a 400.
 
-The API key is --api-key, or sk_test_csafe_emulator. With --json (or -o json), one line
-{"base_url":…,"api_key":…} is printed on stdout when the emulator is ready.`)
+Without --json, the address and key are printed for people, with the two export lines to paste.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe emulator start',
+      'csafe emulator start --port 0 --json',
+      'csafe emulator start --port 0 --api-key sk_test_ci --fault-rate 0.1 --seed 7',
+    ],
+    environment: [],
+  })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(optionsSchema, command.opts());
       const { startEmulator, EmulatorStartError } = await import('../../emulator/index.js');

@@ -5,12 +5,19 @@ import { printResult, recordView } from '../../core/output.js';
 import { EVENT_EXAMPLES } from '../../schemas/event-examples.js';
 import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
 import { positional, type App } from '../app.js';
+import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
 
 export function registerEventsExample(group: Command, app: App): void {
-  group
-    .command('example')
-    .description('Print a valid example event of a variant (all seven as JSON Lines when none is named)')
-    .argument('[type]', EVENT_TYPES.join(', '))
+  addHelpSections(
+    group
+      .command('example')
+      .description('Print a valid example event of a variant (all seven as JSON Lines when none is named)')
+      .argument('[type]', EVENT_TYPES.join(', ')),
+    {
+      examples: ['csafe events example product_changed', 'csafe events example > events.jsonl', `csafe events example user_report | jq -c '.user_id = "u42"' >> events.jsonl`],
+      environment: PROFILE_VARIABLES,
+    },
+  )
     .action(app.action((ctx, command) => eventsExampleRun(ctx, positional(command)[0] as string | undefined)));
 }
 

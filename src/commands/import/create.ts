@@ -14,6 +14,7 @@ import { describeProblem } from '../../schemas/issues.js';
 import { importLineProblems, OLDER_IMPORT_CONTENT_TYPE, OLDER_IMPORT_UPLOAD_TTL_SECONDS, type ImportCreated } from '../../schemas/older-imports.js';
 import { positional, type App, type Outcome } from '../app.js';
 import { followImport } from './shared.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 const createOptionsSchema = z.object({
   wait: z.boolean().default(false),
@@ -33,7 +34,7 @@ const IMPORT_LINES: LineCheck = {
 };
 
 export function registerImportCreate(group: Command, app: App): void {
-  group
+  const verb = group
     .command('create')
     .description('Create an import and upload a JSONL file to it (POST /v1/import, then PUT to the pre-signed address)')
     .argument('<file>', 'JSON Lines, one {"type": …, "data": {…}} per line, kinds mixed; `-` reads stdin (kept in a temporary file first)')
@@ -46,12 +47,15 @@ followed with \`csafe import get\`. To load objects into a namespace, use \`csaf
 Every line is checked before anything is sent; a bad line is reported as file:line: field: …
 (exit 2). The file is then streamed from disk with its Content-Length and Content-Type
 application/jsonl, with a progress bar on a terminal. The upload address lives 1 hour: when it
-has expired, a new import is created and the old one's id named on stderr.
-
-Examples:
-  csafe import create examples/records.jsonl --wait
-  cat examples/records.jsonl | csafe import create - --json
-  csafe import create examples/records.jsonl --wait --timeout 10m --json | jq -r .import_status`)
+has expired, a new import is created and the old one's id named on stderr.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe import create examples/records.jsonl --wait',
+      'cat examples/records.jsonl | csafe import create - --json',
+      'csafe import create examples/records.jsonl --wait --timeout 10m --json | jq -r .import_status',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const [path] = positional(command) as [string];
       return importCreateRun(ctx, path, createOptions(command.opts()));

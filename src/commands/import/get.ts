@@ -5,9 +5,10 @@ import { UsageError } from '../../core/errors.js';
 import { waitTimeoutMs } from '../../core/wait.js';
 import { positional, type App, type Outcome } from '../app.js';
 import { followImport, printImport } from './shared.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 export function registerImportGet(group: Command, app: App): void {
-  group
+  const verb = group
     .command('get')
     .description('Show an import (GET /v1/import/{import_id}): its status, file and creation time')
     .argument('<import-id>', 'as printed by `import create`')
@@ -16,11 +17,14 @@ export function registerImportGet(group: Command, app: App): void {
     .addHelpText('after', `
 Statuses: WAITING_FOR_UPLOAD, IN_PROGRESS, COMPLETE, FAILED; any other status or field the
 service sends is shown as it comes. --json prints the import as the service returned it.
-(For a namespace import request, see \`csafe data status\`.)
-
-Examples:
-  csafe import get imp_123 --wait --timeout 10m
-  csafe import get imp_123 --json | jq -r .import_status`)
+(For a namespace import request, see \`csafe data status\`.)`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe import get imp_123 --wait --timeout 10m',
+      'csafe import get imp_123 --json | jq -r .import_status',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const [importId] = positional(command) as [string];
       const options = command.opts() as { wait?: boolean; timeout?: string };

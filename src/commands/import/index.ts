@@ -2,11 +2,13 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { registerImportCreate } from './create.js';
 import { registerImportGet } from './get.js';
+import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerImport(program: Command, app: App): void {
   const group = program
     .command('import')
     .description('Older imports: upload a JSONL file of {"type", "data"} lines (POST /v1/import); for namespace data, see `data import`');
+  addGroupHelpSections(group);
   registerImportCreate(group, app);
   registerImportGet(group, app);
 }

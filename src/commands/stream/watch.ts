@@ -7,6 +7,7 @@ import { printResult, tableView } from '../../core/output.js';
 import { watchStreamRequestSchema, type WatchStreamRequest } from '../../schemas/streams.js';
 import { positional, type App } from '../app.js';
 import { parseNamespace } from '../namespace.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 export interface WatchOptions {
   id?: string;
@@ -16,7 +17,7 @@ export interface WatchOptions {
 const FLAG_OF_FIELD: Record<string, string> = { id: '--id', stream_url: '--url' };
 
 export function registerStreamWatch(group: Command, app: App): void {
-  group
+  const verb = group
     .command('watch')
     .description('Monitor a livestream at its address (POST /v1/streams/{namespace}); returns at once')
     .argument('<namespace>', 'the namespace')
@@ -24,11 +25,14 @@ export function registerStreamWatch(group: Command, app: App): void {
     .option('--url <url>', 'the stream\'s address: an absolute http, https, rtmp, rtmps, rtsp or srt URL')
     .addHelpText('after', `
 Prints the accepted request (request id and status): a table on a terminal, JSON in a pipe or
-with --json. The address is checked before anything is sent (exit 2 when it is not one).
-
-Examples:
-  csafe stream watch live --id show-42 --url https://example.com/live/42.m3u8
-  csafe stream watch live --id show-43 --url rtmp://ingest.example.com/live/43 --json`)
+with --json. The address is checked before anything is sent (exit 2 when it is not one).`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe stream watch live --id show-42 --url https://example.com/live/42.m3u8',
+      'csafe stream watch live --id show-43 --url rtmp://ingest.example.com/live/43 --json',
+    ],
+    environment: SERVICE_VARIABLES,
+  })
     .action(app.action(async (ctx, command) => {
       const [namespace] = positional(command) as [string];
       return streamWatchRun(ctx, parseNamespace(namespace), command.opts());

@@ -5,6 +5,7 @@ import { printResult, recordView } from '../../core/output.js';
 import { accessTokenRequestSchema, TOKEN_LIFETIME, type AccessTokenRequest } from '../../schemas/tokens.js';
 import type { Context } from '../../context.js';
 import type { App } from '../app.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 interface TokenOptions {
   expiresIn?: string;
@@ -27,12 +28,20 @@ function tokenRequest(options: TokenOptions): AccessTokenRequest {
 }
 
 export function registerTokenCreate(group: Command, app: App): void {
-  group
+  const verb = group
     .command('create')
     .description('Exchange the API key for a short-lived access token (POST /v1/access_tokens)')
     .option('--expires-in <seconds>', `lifetime, ${TOKEN_LIFETIME.minSeconds}..${TOKEN_LIFETIME.maxSeconds} (service default ${TOKEN_LIFETIME.defaultSeconds})`)
     .option('--user-id <id>', 'user the token is attributed to')
-    .option('--session-id <id>', 'opaque customer session identifier')
+    .option('--session-id <id>', 'opaque customer session identifier');
+  addHelpSections(verb, {
+    examples: [
+      'csafe token create --expires-in 900 --user-id u1',
+      'csafe token create --expires-in 900 --json',
+      'CSAFE_API_KEY=$(csafe token create --json | jq -r .access_token) csafe classify --text hi --user-id u1',
+    ],
+    environment: SERVICE_VARIABLES,
+  })
     .action(app.action((ctx, command) => tokenCreateRun(ctx, command.opts())));
 }
 

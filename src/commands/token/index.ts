@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { registerTokenCreate } from './create.js';
+import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerToken(program: Command, app: App): void {
   const group = program.command('token').description('Short-lived access tokens');
+  addGroupHelpSections(group);
   registerTokenCreate(group, app);
 }

@@ -12,9 +12,10 @@ import { BATCH_CONTENT_TYPE, BATCH_URL_TTL_SECONDS, type Batch } from '../../../
 import { positional, type App, type Outcome } from '../../app.js';
 import { followBatch, followOptions, type FollowOptions } from '../shared/wait.js';
 import { checkBatchCsv } from './check-csv.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
 
 export function registerBatchCreate(group: Command, app: App): void {
-  group
+  const verb = group
     .command('create')
     .description('Check a CSV and send it as a batch (POST /v1/batches, then PUT to the pre-signed address)')
     .argument('<file>', 'CSV with a header row and a Content column (other columns are your metadata); `-` reads stdin')
@@ -27,12 +28,15 @@ Every row is checked before anything is sent: a header row, a Content column (ma
 as many fields on each row as in the header, no empty Content. Quoted fields may hold commas,
 quotes ("") and line breaks; a byte order mark and CRLF are fine. Each bad row is reported as
 file:line (exit 2). The file is streamed from disk with a progress bar on a terminal; an
-expired upload address is replaced by a new batch.
-
-Examples:
-  csafe batch create --type text examples/reviews.csv --wait --download results.csv
-  csafe batch create --type text examples/reviews.csv --json | jq -r .batch_id
-  cat examples/reviews.csv | csafe batch create --type text - --wait --timeout 10m`)
+expired upload address is replaced by a new batch.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe batch create --type text examples/reviews.csv --wait --download results.csv',
+      'csafe batch create --type text examples/reviews.csv --json | jq -r .batch_id',
+      'cat examples/reviews.csv | csafe batch create --type text - --wait --timeout 10m',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const [path] = positional(command) as [string];
       const options = command.opts() as { type: string; wait?: boolean; timeout?: string; download?: string };

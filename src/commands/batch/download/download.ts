@@ -5,9 +5,10 @@ import { UsageError } from '../../../core/errors.js';
 import { parseOutputFormat } from '../../../core/output.js';
 import { positional, type App } from '../../app.js';
 import { downloadResult, type DownloadTarget } from './fetch.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
 
 export function registerBatchDownload(group: Command, app: App): void {
-  group
+  const verb = group
     .command('download')
     .description('Stream the result CSV of a finished batch to a file or stdout, or as one JSON object per row')
     .argument('<batch-id>', 'a batch whose batch_status is SUCCESS')
@@ -18,11 +19,14 @@ Prints the result CSV as the service stores it, on a terminal and in a pipe alik
 Service result, Expected result, Labels, then your own columns.
 
 The result is streamed from its pre-signed address (valid 1 hour; an expired one is replaced by
-looking the batch up again) and never held in memory.
-
-Examples:
-  csafe batch download bat_123 results.csv
-  csafe batch download bat_123 -o ndjson | jq -r '.Status + " " + .Labels'`)
+looking the batch up again) and never held in memory.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe batch download bat_123 results.csv',
+      `csafe batch download bat_123 -o ndjson | jq -r '.Status + " " + .Labels'`,
+    ],
+    environment: SERVICE_VARIABLES,
+  })
     .action(app.action(async (ctx, command) => {
       const [batchId, path] = positional(command) as [string, string | undefined];
       return batchDownloadRun(ctx, batchId, { path, json: rowsAsJson(ctx.flags) });

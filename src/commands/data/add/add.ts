@@ -23,9 +23,10 @@ import { checkObjects } from '../shared/objects.js';
 import { describeFailure, printRequestRecords } from '../shared/render.js';
 import { waitForRequests } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/wait.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
 
 export function registerDataAdd(group: Command, app: App): void {
-  group
+  const verb = group
     .command('add')
     .description('Add objects to a namespace in batches (POST /v1/data/{namespace}); with --wait, print each object\'s labels')
     .argument('<namespace>', 'the namespace (created on first use)')
@@ -53,14 +54,15 @@ SIGTERM (143) prints what was accepted and the command that continues: the same 
 which with --checkpoint sends only what was not accepted.
 
 With --shard i/n, only the objects whose id hashes to shard i are sent: n workers given 0/n …
-n-1/n add the file exactly once between them. A checkpoint belongs to one shard.
-
-Examples:
-  csafe data add listings items.jsonl --wait
-  csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl
-  csafe data add listings items.jsonl --shard 1/4 --checkpoint state-1.json
-  cat items.json | csafe data add listings - --batch-size 500
-  csafe data add listings items.jsonl --wait --timeout 10m -o ndjson`)
+n-1/n add the file exactly once between them. A checkpoint belongs to one shard.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe data add listings items.jsonl --wait',
+      'csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl',
+      'csafe data add listings items.jsonl --shard 1/4 --checkpoint state-1.json',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(addOptionsSchema, command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];

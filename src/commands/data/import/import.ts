@@ -13,6 +13,7 @@ import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
 import { waitAndPrintRecord } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/wait.js';
 import { dataObjectProblem } from '../../../schemas/data.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
 
 const importOptionsSchema = z.object({
   wait: z.boolean().default(false),
@@ -34,7 +35,7 @@ export interface ImportOptions {
 }
 
 export function registerDataImport(group: Command, app: App): void {
-  group
+  const verb = group
     .command('import')
     .description('Upload a large JSONL file into a namespace (POST …/import, then PUT to the pre-signed address)')
     .argument('<namespace>', 'namespace to import into')
@@ -47,12 +48,15 @@ The file is streamed from disk with its Content-Length (never held in memory), w
 bar on a terminal. A failed upload is retried from the start (--max-retries); an expired upload
 address is replaced by a new import request. The upload has no overall time limit, only
 --request-timeout with no byte moving; every other request is bounded by --request-timeout.
-(The older import, a file of {"type", "data"} lines sent to POST /v1/import, is \`csafe import create\`.)
-
-Examples:
-  csafe data import listings dump.jsonl --wait
-  zcat dump.jsonl.gz | csafe data import listings - --no-validate
-  csafe data import listings dump.jsonl --wait --timeout 30m --json | jq .data_count`)
+(The older import, a file of {"type", "data"} lines sent to POST /v1/import, is \`csafe import create\`.)`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe data import listings dump.jsonl --wait',
+      'zcat dump.jsonl.gz | csafe data import listings - --no-validate',
+      'csafe data import listings dump.jsonl --wait --timeout 30m --json | jq .data_count',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const [namespace, path] = positional(command) as [string, string];
       return importRun(ctx, parseNamespace(namespace), path, importOptions(command.opts()));

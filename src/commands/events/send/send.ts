@@ -19,9 +19,10 @@ import { sendBatchFlags, sendOptionsSchema, type SendOptions } from './options.j
 import { emptyTally, reportSummary, summarise, type Tally } from './summary.js';
 import { SyncIngestion } from './sync.js';
 import { validateInput } from './validate.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
 
 export function registerEventsSend(group: Command, app: App): void {
-  group
+  const verb = group
     .command('send')
     .description('Validate backend events and queue them in ordered batches (POST /v1/async/events)')
     .argument('<file>', 'JSON Lines, a JSON array, or one JSON object; `-` reads stdin')
@@ -47,14 +48,15 @@ same command line, which with --checkpoint sends only what was not acknowledged.
 
 With --sync, stdout lists each ingested event with its input line and the service's event_id:
 one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknowledged when piped
-(or with --json); a table on a terminal. The summary then goes to stderr only.
-
-Examples:
-  csafe events send events.jsonl --dry-run
-  csafe events send events.jsonl --checkpoint state.json --failed failed.jsonl
-  csafe events send failed.jsonl
-  csafe events send big.jsonl --concurrency 8 --shard 3/16
-  csafe events send events.jsonl --sync > event-ids.ndjson`)
+(or with --json); a table on a terminal. The summary then goes to stderr only.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe events send events.jsonl --dry-run',
+      'csafe events send events.jsonl --checkpoint state.json --failed failed.jsonl',
+      'csafe events send big.jsonl --concurrency 8 --shard 3/16',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(sendOptionsSchema, command.opts());
       const [path] = positional(command) as [string];

@@ -17,9 +17,10 @@ import { followParts } from './follow.js';
 import { choosePartsInput, type PartsInput } from './input.js';
 import { partsBatchFlags, partsOptionsSchema, type PartsOptions } from './options.js';
 import { printSummary } from './summary.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
 
 export function registerStreamParts(group: Command, app: App): void {
-  group
+  const verb = group
     .command('parts')
     .description('Append parts to a stream (POST /v1/streams/{namespace}/parts): from a file or stdin, from caption cues, or one part by flags')
     .argument('<namespace>', 'the namespace')
@@ -75,18 +76,15 @@ and stops the run (exit 2) once the parts before it are sent, unless --skip-inva
 it aside and following goes on. At the end of the input, on Ctrl-C (exit 130) or SIGTERM
 (exit 143), everything buffered is sent first; a pipe that ends before its first part is
 exit 2. On a terminal, one status line on stderr shows the parts sent, buffered, failed and
-unconfirmed, and the last error (with --progress in a log: a plain line every 5s).
-
-Examples:
-  csafe stream parts live --id show-42 examples/parts.jsonl
-  csafe stream parts live --id show-42 --chat "hello" --sender-id u7 --sender-name Ann
-  csafe stream parts live --id show-42 --transcript "welcome back" --speaker host
-  csafe stream parts live --id show-42 --frame https://cdn.example.com/f/0001.jpg --timestamp 2026-11-21T10:00:00Z
-  csafe stream parts live --id show-42 --audio https://cdn.example.com/a/0001.aac
-  csafe stream parts live --id show-42 --captions examples/talk.vtt --start 2026-11-21T10:00:00Z
-  cat examples/parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl
-  tail -f chat.log | jq -c '{type:"chat_message", sender_id:.uid, sender_display_name:.name, text:.msg, timestamp:.ts}' | csafe stream parts live --id show-42 --follow
-  cat examples/parts.jsonl | csafe stream parts live --id show-42 --follow --skip-invalid invalid.jsonl`)
+unconfirmed, and the last error (with --progress in a log: a plain line every 5s).`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe stream parts live --id show-42 examples/parts.jsonl',
+      'csafe stream parts live --id show-42 --chat "hello" --sender-id u7 --sender-name Ann',
+      'cat examples/parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
     .action(app.action(async (ctx, command) => {
       const options = parseOptions(partsOptionsSchema, command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];
