@@ -9,7 +9,7 @@ import type { IOStreams } from '../../core/io.js';
 import { countOf, toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
 import { inputSource, readRecords } from '../../core/readers.js';
-import { formatShard, shardedName, shardRecords } from '../../core/shard.js';
+import { otherShardsNote, shardedName, shardRecords } from '../../core/shard.js';
 import { csafeCommandLine, reportInterruption, withFlag } from '../../core/shell.js';
 import { interruptionOf } from '../../core/signals.js';
 import { startSpinner } from '../../core/spinner.js';
@@ -111,7 +111,7 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
     reportResume(ctx, { path: input.path, next: lastDone + 1, counts, failedPath: failed.path });
     throw interruptionOf(ctx.signal);
   }
-  const otherShards = options.shard === undefined ? '' : `; ${countOf(counts.otherShards, 'line')} of other shards (--shard ${formatShard(options.shard)})`;
+  const otherShards = otherShardsNote(counts.otherShards, 'line', options.shard);
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
   const skippedNote = skipped?.count ? `; ${countOf(skipped.count, 'invalid line')} written to ${skipped.path}` : '';
   ctx.io.note(`classified ${counts.classified} lines${otherShards}${failedNote}${skippedNote}`);
