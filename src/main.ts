@@ -21,8 +21,8 @@ import {
 import { ALL_VARIABLES, renderHelpSections } from './core/help.js';
 import { createIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
+import { commandIndex } from './core/shell.js';
 import { interruptionOf } from './core/signals.js';
-import { GLOBAL_OPTIONS_WITH_VALUE } from './core/shell.js';
 import { checkTimeoutPlace } from './core/timeout-place.js';
 import type { GlobalFlags } from './core/settings.js';
 import { runCounts, type App, type Outcome, type RunCounts } from './commands/app.js';
@@ -77,16 +77,6 @@ const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Pro
   { name: 'batch', description: 'Older batches: review a CSV of content, follow it, download the result as CSV or NDJSON', load: async () => (await import('./commands/batch/index.js')).registerBatch },
   { name: 'emulator', description: 'A local Content Safety Service for offline development and tests', load: async () => (await import('./commands/emulator/index.js')).registerEmulator },
 ];
-
-/** Where the command starts: the index of the first argument that is not a global flag or its value. */
-function commandIndex(argv: readonly string[]): number {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (GLOBAL_OPTIONS_WITH_VALUE.has(arg)) i++;
-    else if (!arg.startsWith('-')) return i;
-  }
-  return argv.length;
-}
 
 /** The group named on the command line (`csafe [global flags] <group> …` or `csafe help <group>`). */
 export function invokedGroup(argv: readonly string[]): string | undefined {

@@ -3,6 +3,7 @@ import { CsafeError, InterruptedError } from './errors.js';
 import type { FailedFile } from './failed-file.js';
 import type { IOStreams } from './io.js';
 import type { JsonRecord } from './json-position.js';
+import { countOf } from './output.js';
 import { readRecords, type InputSource } from './readers.js';
 
 /**
@@ -57,6 +58,9 @@ export async function reportInvalid(records: AsyncIterable<{ line: number; probl
   }
   return invalid;
 }
+
+/** What a bulk command says when the check before sending found `invalid` records (of `noun`: 'invalid line', …), and nothing went. */
+export const nothingSentLine = (invalid: number, noun: string) => `nothing was sent: fix the ${countOf(invalid, noun)}, or pass --skip-invalid FILE to send the rest`;
 
 /** --skip-invalid: the record is reported and appended to the file as {line, error, record}, and the run goes on. */
 export async function setAside(file: FailedFile, inputName: string, record: InvalidRecord, io: IOStreams): Promise<void> {

@@ -12,7 +12,7 @@ const VARIABLES = {
   CSAFE_EMULATOR_DATA_DIR: 'where --emulator keeps its data between runs',
   NO_COLOR: 'set and not empty: no colour (as --no-color)',
   FORCE_COLOR: 'colour even when not on a terminal; 0 or false: none',
-  COLUMNS: 'width spinners and progress bars fit, when stderr does not say',
+  COLUMNS: 'table width (over the terminal\'s); progress width when stderr has none',
 } as const;
 
 export type Variable = keyof typeof VARIABLES;

@@ -70,7 +70,7 @@ export function fittedProgressLine(label: string, progress: UploadProgress, colu
 }
 
 /** `Uploading 1.0 GB  30%  300.0 MB / 1.0 GB  120.0 MB/s  ETA 0:06`: for a log, where a bar is only noise. */
-export function plainProgressLine(label: string, progress: UploadProgress): string {
+function plainProgressLine(label: string, progress: UploadProgress): string {
   const { percent, bytes, rate } = progressPieces(progress, 0);
   return `${label}  ${joined(percent.trimStart(), bytes, rate)}`;
 }

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { Option } from 'commander';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
+import { countOf } from './output.js';
 
 /** `--shard i/n`: this run is worker `index` of `count`, counted from 0. */
 export interface Shard {
@@ -40,6 +41,10 @@ export const shardFlag = (records: string, when = '') => ({
 
 /** `3/16` as the user wrote it, or null without --shard (as a checkpoint records it). */
 export const formatShard = (shard: Shard | undefined) => (shard === undefined ? null : `${shard.index}/${shard.count}`);
+
+/** `; 37 lines of other shards (--shard 1/4)`, for a run's closing note; nothing without --shard. */
+export const otherShardsNote = (count: number, noun: string, shard: Shard | undefined) =>
+  shard === undefined ? '' : `; ${countOf(count, noun)} of other shards (--shard ${formatShard(shard)})`;
 
 /**
  * A command's name in the default failed file's name, with the shard: n workers started in the

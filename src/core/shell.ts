@@ -24,6 +24,16 @@ export function csafeCommandLine(argv: readonly string[]): string {
   return ['csafe', ...kept].map(shellWord).join(' ');
 }
 
+/** Where the command starts: the index of the first argument that is not a global flag or its value. */
+export function commandIndex(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (GLOBAL_OPTIONS_WITH_VALUE.has(arg)) i++;
+    else if (!arg.startsWith('-')) return i;
+  }
+  return argv.length;
+}
+
 /** The arguments with `flag value` in place of any earlier value of that flag (as `--flag v` or `--flag=v`), or added at the end. */
 export function withFlag(argv: readonly string[], flag: string, value: string): string[] {
   const kept: string[] = [];

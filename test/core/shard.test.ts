@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { UsageError } from '../../src/core/errors.js';
 import { parseOptions } from '../../src/core/options.js';
 import { defaultFailedPath } from '../../src/core/failed-file.js';
-import { formatShard, inShard, keyDigest, keyInShard, shardedName, shardFlag, shardHashOf, shardRecords, type Shard } from '../../src/core/shard.js';
+import { formatShard, inShard, otherShardsNote, keyDigest, keyInShard, shardedName, shardFlag, shardHashOf, shardRecords, type Shard } from '../../src/core/shard.js';
 
 const options = z.object({ shard: shardFlag('the records').schema });
 
@@ -90,5 +90,13 @@ describe('--shard i/n', () => {
     const all = [];
     for await (const record of shardRecords(records(), undefined, keyOf, { otherShards: 0 })) all.push(record);
     assert.equal(all.length, 5);
+  });
+});
+
+describe('otherShardsNote', () => {
+  it('says how many records other workers have, with the shard as written, and nothing without --shard', () => {
+    assert.equal(otherShardsNote(37, 'line', { index: 1, count: 4 }), '; 37 lines of other shards (--shard 1/4)');
+    assert.equal(otherShardsNote(1, 'object', { index: 0, count: 2 }), '; 1 object of other shards (--shard 0/2)');
+    assert.equal(otherShardsNote(5, 'line', undefined), '');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { csafeCommandLine, shellWord, withFlag, withPositional } from '../../src/core/shell.js';
+import { commandIndex, csafeCommandLine, shellWord, withFlag, withPositional } from '../../src/core/shell.js';
 
 describe('shellWord', () => {
   it('leaves a plain word as it is and quotes anything a shell would read otherwise', () => {
@@ -41,5 +41,12 @@ describe('withPositional', () => {
 
   it('adds the value when the positional was not given', () => {
     assert.deepEqual(withPositional(['stream', 'parts', 'live', '--captions', 'talk.vtt', '--id', 'a'], 3, 'rest.jsonl', flags), ['stream', 'parts', 'live', '--id', 'a', 'rest.jsonl']);
+  });
+});
+
+describe('commandIndex', () => {
+  it('is where the command starts, after the global flags and their values', () => {
+    assert.equal(commandIndex(['--profile', 'stream', '-o', 'json', '--quiet', 'stream', 'parts']), 5);
+    assert.equal(commandIndex(['--base-url', 'http://x', '--insecure']), 3);
   });
 });

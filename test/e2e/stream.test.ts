@@ -320,7 +320,7 @@ describe('csafe stream parts and Ctrl-C', () => {
     const sent = transcripts(1000);
     const input = inDir(dir)('long.jsonl', jsonl(sent));
     await withEmulatorProcess(['--latency', '300'], async (slow) => {
-      const child = spawnCsafe(['stream', 'parts', 'live', '--id', 'show-42', input, '--batch-size', '10'], { env: slow.env, cwd: dir });
+      const child = spawnCsafe(['--request-timeout', '30s', '--api-key', slow.apiKey, 'stream', 'parts', 'live', '--id', 'show-42', input, '--batch-size', '10'], { env: slow.env, cwd: dir });
       t.after(() => child.exitCode === null && child.kill('SIGKILL'));
       const ended = outcome(child);
       await waitFor(async () => (await partsRequests(slow)).length >= 2, { what: 'two parts requests to reach the emulator' });
@@ -332,7 +332,9 @@ describe('csafe stream parts and Ctrl-C', () => {
       assert.equal(Number(parts), Number(requests) * 10);
       // The parts not sent are in the failed file, in order, and the run says how to send them.
       assert.deepEqual(readFileSync(join(dir, rest!), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line)), sent.slice(Number(parts)));
-      assert.match(stderr, new RegExp(`continue with: csafe stream parts live --id show-42 ${rest} --batch-size 10\n`));
+      // The global flags before the command and the batch flags are kept, the API key given by flag is not.
+      assert.match(stderr, new RegExp(`continue with: csafe --request-timeout 30s stream parts live --id show-42 ${rest} --batch-size 10\n`));
+      assert.ok(!stderr.includes(slow.apiKey), stderr);
       // What the run says went is exactly what the stream holds: the request in flight was answered first.
       assert.deepEqual((await stored(slow, 'live', 'show-42')).parts, sent.slice(0, Number(parts)));
     });

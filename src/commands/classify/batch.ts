@@ -2,14 +2,14 @@ import { classifyContent, requestProblems } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/concurrency.js';
 import { CsafeError, InterruptedError, stopsTheRun } from '../../core/errors.js';
-import { problemLine, reportInvalid, setAside } from '../../core/checked-records.js';
+import { nothingSentLine, problemLine, reportInvalid, setAside } from '../../core/checked-records.js';
 import { FailFast, unreachableLine } from '../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import type { IOStreams } from '../../core/io.js';
 import { countOf, toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
 import { inputSource, readRecords } from '../../core/readers.js';
-import { formatShard, shardedName, shardRecords } from '../../core/shard.js';
+import { otherShardsNote, shardedName, shardRecords } from '../../core/shard.js';
 import { csafeCommandLine, reportInterruption, withFlag } from '../../core/shell.js';
 import { interruptionOf } from '../../core/signals.js';
 import { startSpinner } from '../../core/spinner.js';
@@ -38,9 +38,9 @@ const describeLineProblem = describeProblemWith({
  * Each line is a current-version request body, or the shorthand {text, user_id, content_id, metadata}.
  * Every line is checked before the first request: an invalid one is named and nothing is sent,
  * unless --skip-invalid sets it aside. Lines are classified with bounded concurrency; results go
- * to stdout as NDJSON in input order,
- * tagged with their line, or with -o table/tsv (a terminal) as one table of labels at the end;
- * failed lines go to the --failed file with their reason.
+ * to stdout in input order, tagged with their line: as NDJSON in a pipe, or on a terminal (and
+ * with -o table or tsv) as one table of labels at the end; failed lines go to the --failed file
+ * with their reason.
  */
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
   const checkFirst = options.skipInvalid === undefined;
@@ -53,7 +53,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
     if (checkFirst) {
       const invalid = await reportInvalid(jobs({ otherShards: 0 }), source.name, ctx.io);
       if (invalid > 0) {
-        ctx.io.warn(`nothing was sent: fix the ${countOf(invalid, 'invalid line')}, or pass --skip-invalid FILE to send the rest`);
+        ctx.io.warn(nothingSentLine(invalid, 'invalid line'));
         return { kind: 'checked', invalid };
       }
     }
@@ -112,7 +112,7 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
     reportResume(ctx, { path: input.path, next: lastDone + 1, counts, failedPath: failed.path });
     throw interruptionOf(ctx.signal);
   }
-  const otherShards = options.shard === undefined ? '' : `; ${countOf(counts.otherShards, 'line')} of other shards (--shard ${formatShard(options.shard)})`;
+  const otherShards = otherShardsNote(counts.otherShards, 'line', options.shard);
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
   const skippedNote = skipped?.count ? `; ${countOf(skipped.count, 'invalid line')} written to ${skipped.path}` : '';
   ctx.io.note(`classified ${countOf(counts.classified, 'line')}${otherShards}${failedNote}${skippedNote}`);

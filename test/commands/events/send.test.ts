@@ -54,7 +54,7 @@ test('events send sends nothing when an event is invalid, and names its line', a
   assert.equal(await exitCodeOf(sendRun(run.ctx, path, sendOptions())), ExitCode.usage);
 
   assert.match(run.stderr(), new RegExp(`${path}:2: `));
-  assert.match(run.stderr(), /nothing was sent: fix the 1 invalid records, or pass --skip-invalid FILE\n$/);
+  assert.match(run.stderr(), /nothing was sent: fix the 1 invalid record, or pass --skip-invalid FILE to send the rest\n$/);
 });
 
 test('events send --sync ingests each batch and prints every event\'s line and event_id', async (t) => {

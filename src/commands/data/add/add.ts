@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { reportInvalid, validRecords, type CheckedRecord } from '../../../core/checked-records.js';
+import { nothingSentLine, reportInvalid, validRecords, type CheckedRecord } from '../../../core/checked-records.js';
 import { InterruptedError, UsageError } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
@@ -9,7 +9,7 @@ import { parseOptions } from '../../../core/options.js';
 import { countOf, printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
 import type { JsonRecord } from '../../../core/json-position.js';
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
-import { formatShard, shardedName, shardRecords } from '../../../core/shard.js';
+import { otherShardsNote, shardedName, shardRecords } from '../../../core/shard.js';
 import { csafeCommandLine, reportInterruption, shellWord } from '../../../core/shell.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
@@ -83,7 +83,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
     if (checkFirst) {
       const invalid = await reportInvalid(checkObjects(readRecords(source), options.maxBatchBytes), source.name, ctx.io);
       if (invalid > 0) {
-        ctx.io.warn(`nothing was sent: fix the ${countOf(invalid, 'invalid record')}, or pass --skip-invalid FILE to send the rest`);
+        ctx.io.warn(nothingSentLine(invalid, 'invalid record'));
         return { kind: 'checked', invalid };
       }
     }
@@ -156,7 +156,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
   if (interrupted) throw interruptionOf(ctx.signal);
   const sent = delivery.accepted.reduce((total, r) => total + r.objects, 0);
   const skipped = sorting.skipped > 0 ? `; ${countOf(sorting.skipped, 'object')} skipped by checkpoint` : '';
-  const otherShards = options.shard === undefined ? '' : `; ${countOf(sorting.otherShards, 'object')} of other shards (--shard ${formatShard(options.shard)})`;
+  const otherShards = otherShardsNote(sorting.otherShards, 'object', options.shard);
   const invalidNote = invalid?.count ? `; ${countOf(invalid.count, 'invalid record')} written to ${invalid.path}` : '';
   ctx.io.note(`added ${countOf(sent, 'object')} to ${namespace} in ${countOf(delivery.accepted.length, 'request')}${skipped}${otherShards}${invalidNote}`);
   if (failed.count > 0) {

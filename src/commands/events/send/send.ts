@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
+import { nothingSentLine } from '../../../core/checked-records.js';
 import { AuthenticationError, InterruptedError, PermissionDeniedError } from '../../../core/errors.js';
 import { FailFast } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
@@ -76,7 +77,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
       await validateInput(source, check, ctx.io, checked);
       if (options.dryRun || checked.invalid > 0) {
         await report(ctx, checked, { input: source.name, dryRun: options.dryRun, started });
-        if (checked.invalid > 0 && !options.dryRun) ctx.io.warn(`nothing was sent: fix the ${checked.invalid} invalid records, or pass --skip-invalid FILE`);
+        if (checked.invalid > 0 && !options.dryRun) ctx.io.warn(nothingSentLine(checked.invalid, 'invalid record'));
         return { kind: 'checked', invalid: checked.invalid };
       }
     }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { reportInvalid, validRecords } from '../../../core/checked-records.js';
+import { nothingSentLine, reportInvalid, validRecords } from '../../../core/checked-records.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { FailedFile } from '../../../core/failed-file.js';
@@ -102,7 +102,7 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
     if (options.skipInvalid === undefined) {
       const invalid = await reportInvalid(input.records(), input.name, ctx.io);
       if (invalid > 0) {
-        ctx.io.warn(`nothing was sent: fix the ${countOf(invalid, 'invalid part')}, or pass --skip-invalid FILE to send the rest`);
+        ctx.io.warn(nothingSentLine(invalid, 'invalid part'));
         return { kind: 'checked', invalid };
       }
     }
@@ -158,6 +158,7 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
 /**
  * What an interrupted run sent, and the command that sends the rest: the parts not sent are in
  * the failed file, in order. Parts have no idempotency key, so the unconfirmed ones are not in it.
+ * The global flags before the command are kept (the same profile and service), the API key aside.
  */
 function reportResume(ctx: Context, run: { namespace: string; id: string; tally: PartsTally; failed: FailedFile; unconfirmed: FailedFile }): void {
   const { tally, failed, unconfirmed } = run;
