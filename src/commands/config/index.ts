@@ -44,7 +44,7 @@ export function registerConfig(program: Command, app: App): void {
 
   addHelpSections(group.command('list').description('Print every setting of the profile (api_key is masked)'), {
     examples: ['csafe config list', 'csafe --profile staging config list --json | jq -r .base_url'],
-    environment: PROFILE_VARIABLES,
+    environment: [...PROFILE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action((ctx) => configListRun(ctx)));
 }

@@ -25,7 +25,7 @@ Every definition is checked before sending; each problem is named with its line 
       'csafe settings put listings schema.json',
       'csafe settings put listings --field photo:image_url:primary_image_url --field title::title --field created:datetime',
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const [namespace, file] = positional(command) as [string, string | undefined];

@@ -31,7 +31,7 @@ with --json. The address is checked before anything is sent (exit 2 when it is n
       'csafe stream watch live --id show-42 --url https://example.com/live/42.m3u8',
       'csafe stream watch live --id show-43 --url rtmp://ingest.example.com/live/43 --json',
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action(async (ctx, command) => {
       const [namespace] = positional(command) as [string];

@@ -40,7 +40,7 @@ export function registerTokenCreate(group: Command, app: App): void {
       'csafe token create --expires-in 900 --json',
       'CSAFE_API_KEY=$(csafe token create --json | jq -r .access_token) csafe classify --text hi --user-id u1',
     ],
-    environment: SERVICE_VARIABLES,
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
   })
     .action(app.action((ctx, command) => tokenCreateRun(ctx, command.opts())));
 }
