@@ -84,7 +84,12 @@ describe('csafe events', () => {
     const result = await run(['events', 'send', file, '--skip-invalid', skipped, '--json']);
     assert.equal(result.code, 5, result.stderr);
     assert.deepEqual([summaryOf(result.stdout).sent, summaryOf(result.stdout).invalid], [1, 2]);
-    assert.equal(readFileSync(skipped, 'utf8'), 'not json\n{"type":"create_account"}\n');
+    // The same {line, error, record} lines as classify --batch, data add and stream parts write.
+    const rejects = readFileSync(skipped, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { line: number; error: string; record: string });
+    assert.deepEqual(rejects.map(({ line, record }) => ({ line, record })), [{ line: 2, record: 'not json' }, { line: 3, record: '{"type":"create_account"}' }]);
+    assert.match(rejects[0]!.error, /invalid JSON/);
+    assert.match(rejects[1]!.error, /user_id: is required/);
+    assert.match(result.stderr, /2 invalid records written to /);
     assert.match(result.stderr, /mixed\.jsonl:2: invalid JSON/);
   });
 

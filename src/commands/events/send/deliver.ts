@@ -75,7 +75,7 @@ async function* outgoing(records: AsyncIterable<CheckedRecord>, delivery: Delive
       tally.invalid++;
       for (const line of problemLines(delivery.inputName, record)) delivery.io.warn(line);
       const text = typeof record.original === 'string' ? record.original : JSON.stringify(record.original);
-      await delivery.invalid?.appendLines([{ text, line: record.line }]);
+      await delivery.invalid?.append({ line: record.line, error: record.problems.join('; '), record: text }, record.line);
       continue;
     }
     tally.valid++;

@@ -4,7 +4,7 @@ import { shardFlag } from '../../../core/shard.js';
 
 export const sendBatchFlags = {
   failed: batchFlags.failed('append events that could not be sent, as sent', 'events'),
-  skipInvalid: batchFlags.skipInvalid('send the valid events and append invalid records here'),
+  skipInvalid: batchFlags.skipInvalid('send the valid events; append each invalid record here as {line, error, record}'),
   batchSize: batchFlags.batchSize('events'),
   maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
   concurrency: batchFlags.concurrency('; events of one user always share one'),

@@ -1,5 +1,5 @@
 import type { IOStreams } from '../../../core/io.js';
-import { printResult, recordView, type OutputFormat } from '../../../core/output.js';
+import { countOf, printResult, recordView, type OutputFormat } from '../../../core/output.js';
 
 export interface Tally {
   read: number;
@@ -57,6 +57,6 @@ export async function reportSummary(io: IOStreams, summary: Summary, format: Out
       `skipped by checkpoint ${summary.skipped_checkpoint}, other shards ${summary.other_shards}`;
   io.note(`${figures} in ${seconds} s (${summary.events_per_second} events/s)`);
   if (summary.failed_file) io.warn(`${summary.failed} events written to ${summary.failed_file}: resend them with \`csafe events send ${summary.failed_file}\``);
-  if (summary.invalid_file) io.note(`${summary.invalid} invalid records written to ${summary.invalid_file}`);
+  if (summary.invalid_file) io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
   if (format !== undefined) await printResult(io, format, summary, recordView({ ...summary }));
 }
