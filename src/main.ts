@@ -110,6 +110,7 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
     .configureOutput({
       writeOut: (text) => void io.stdout.write(text),
       writeErr: (text) => void io.stderr.write(text),
+      outputError: (text, write) => write(oneLineSuggestion(text)),
     });
   const invoked = invokedGroup(argv);
   for (const group of GROUPS) {
@@ -118,6 +119,9 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
   }
   return program;
 }
+
+/** commander puts "(Did you mean --x?)" on a line of its own; every error of ours is one line. */
+const oneLineSuggestion = (text: string) => text.replace(/\n\(Did you mean (.+)\)\n$/, ' (did you mean $1)\n');
 
 /** Where `csafe --emulator` keeps namespace data, so `data add` in one run and `data status` in the next agree. */
 export function emulatorDataDir(env: NodeJS.ProcessEnv, home = homedir()): string {
