@@ -55,6 +55,11 @@ export const batchFlags = {
   skipInvalid: (what: string) => fileFlag('--skip-invalid <file>', `${what} (default: send nothing if any is invalid)`),
   maxConsecutiveFailures: () =>
     countFlag('--max-consecutive-failures <n>', 'stop once n requests in a row could not reach the service (refused, DNS, TLS); the rest go to the failed file; 0 never stops', { min: 0, max: 1_000_000, default: 5 }),
+  /**
+   * A shared bulk flag this command leaves out on purpose (`stream parts --shard`): hidden from help, and
+   * refused with the reason, where commander would call it unknown and suggest a look-alike flag.
+   */
+  absent: (flags: string, reason: string) => ({ option: new Option(flags).hideHelp(), schema: z.undefined({ error: reason }).optional() }),
   /** What is read ahead while a batch is sent, for a command that follows a pipe. */
   maxBuffer: (items: string) =>
     countFlag('--max-buffer <n>', `with --follow: ${items} read ahead while a batch is sent or retried; reading pauses when it is full`, { min: 1, max: 1_000_000, default: 10_000 }),

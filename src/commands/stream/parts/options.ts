@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { batchFlags } from '../../../core/options.js';
 import { partTimestampSchema, streamId } from '../../../schemas/streams.js';
 
+const ORDERED = "stream parts has none: one stream's parts are sent in order, one request at a time; to spread the work, run one command per stream (--id)";
+
 export const partsBatchFlags = {
   batchSize: batchFlags.batchSize('parts'),
   maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
@@ -10,6 +12,8 @@ export const partsBatchFlags = {
   skipInvalid: batchFlags.skipInvalid('send the valid parts; append each invalid record here as {line, error, record}'),
   maxBuffer: batchFlags.maxBuffer('parts'),
   maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
+  shard: batchFlags.absent('--shard <i/n>', ORDERED),
+  concurrency: batchFlags.absent('--concurrency <n>', ORDERED),
 };
 
 const text = z.string().optional();
@@ -41,5 +45,7 @@ export const partsOptionsSchema = partFlagsSchema.extend({
   flushInterval: z.string().default('1s'),
   maxBuffer: partsBatchFlags.maxBuffer.schema,
   maxConsecutiveFailures: partsBatchFlags.maxConsecutiveFailures.schema,
+  shard: partsBatchFlags.shard.schema,
+  concurrency: partsBatchFlags.concurrency.schema,
 });
 export type PartsOptions = z.infer<typeof partsOptionsSchema>;

@@ -42,6 +42,8 @@ export function registerStreamParts(group: Command, app: App): void {
     .addOption(partsBatchFlags.unconfirmed.option)
     .addOption(partsBatchFlags.skipInvalid.option)
     .addOption(partsBatchFlags.maxConsecutiveFailures.option)
+    .addOption(partsBatchFlags.shard.option)
+    .addOption(partsBatchFlags.concurrency.option)
     .option('--follow', 'read a pipe (stdin or a FIFO) until it ends, sending parts as they come')
     .option('--flush-interval <duration>', 'with --follow: send a batch that is not full once its oldest part has waited this long', '1s')
     .addOption(partsBatchFlags.maxBuffer.option)
