@@ -59,7 +59,7 @@ export class RequestTimeoutError extends CsafeError {}
  */
 export class UnreachableError extends CsafeError {
   constructor(host: string, failures: number, lastError: string) {
-    super(`the service at ${host} is unreachable: ${failures} requests in a row could not connect (last: ${lastError})`);
+    super(`the service at ${host} is unreachable: ${failures} request${failures === 1 ? '' : 's'} in a row could not connect (last: ${lastError})`);
   }
 }
 

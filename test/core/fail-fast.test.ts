@@ -31,6 +31,11 @@ describe('FailFast', () => {
     assert.ok(failFast.isStop(ends[3]) && !failFast.isStop(ends[0]));
   });
 
+  it('--max-consecutive-failures 1 stops at the first and says "1 request", not "1 requests"', async () => {
+    const [end] = await sendAll(new FailFast(1, 'http://127.0.0.1:9'), [refused]);
+    assert.equal((end as Error).message, 'the service at 127.0.0.1:9 is unreachable: 1 request in a row could not connect (last: POST /v1/content: ECONNREFUSED)');
+  });
+
   it('any answer resets the count, an error status too; a timeout neither counts nor resets', async () => {
     const failFast = new FailFast(2, 'http://127.0.0.1:9');
     const ends = await sendAll(failFast, [refused, answered, refused, serverError, refused, timedOut, refused]);
