@@ -49,9 +49,9 @@ export const batchFlags = {
   /** `note`: what the command adds about it, e.g. ` with --batch`. */
   concurrency: (note = '') => countFlag('--concurrency <n>', `requests in flight${note}`, { min: 1, max: 64, default: 4 }),
   /** `command`: as it is named in the default file's name. */
-  failed: (what: string, command: string) => fileFlag('--failed <file>', `${what} (default ${defaultFailedPath(command, '<time>')})`),
+  failed: (what: string, command: string) => fileFlag('--failed <file>', `${what} (default: ${defaultFailedPath(command, '<time>')})`),
   /** For records without an idempotency key: where a batch goes whose request the service may have applied. */
-  unconfirmed: (what: string, command: string) => fileFlag('--unconfirmed <file>', `${what} (default ${defaultFailedPath(command, '<time>', 'unconfirmed')})`),
+  unconfirmed: (what: string, command: string) => fileFlag('--unconfirmed <file>', `${what} (default: ${defaultFailedPath(command, '<time>', 'unconfirmed')})`),
   skipInvalid: (what: string) => fileFlag('--skip-invalid <file>', `${what} (default: send nothing if any is invalid)`),
   maxConsecutiveFailures: () =>
     countFlag('--max-consecutive-failures <n>', 'stop once n requests in a row could not reach the service (refused, DNS, TLS); the rest go to the failed file; 0 never stops', { min: 0, max: 1_000_000, default: 5 }),

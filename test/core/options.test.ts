@@ -30,7 +30,7 @@ describe('batchFlags', () => {
     assert.deepEqual(help(flags.maxBatchBytes), ['--max-batch-bytes <n>', 'bytes per request, at most 6000000', '5000000']);
     assert.deepEqual(help(flags.concurrency), ['--concurrency <n>', 'requests in flight', '4']);
     assert.deepEqual(help(batchFlags.concurrency(' with --batch')), ['--concurrency <n>', 'requests in flight with --batch', '4']);
-    assert.deepEqual(help(flags.failed), ['--failed <file>', 'append what could not be sent (default csafe-data-add-failed-<time>.jsonl)', undefined]);
+    assert.deepEqual(help(flags.failed), ['--failed <file>', 'append what could not be sent (default: csafe-data-add-failed-<time>.jsonl)', undefined]);
     assert.deepEqual(help(flags.skipInvalid), ['--skip-invalid <file>', 'send the valid objects (default: send nothing if any is invalid)', undefined]);
   });
 

@@ -2,6 +2,32 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runCsafe } from '../helpers/cli.js';
 
+/** One flag's entry in a command's --help, its wrapped lines joined. */
+async function flagHelp(command: string[], flag: string): Promise<string> {
+  const { stdout } = await runCsafe([...command, '--help']);
+  const entry = stdout.split(/\n(?= {2}-)/).find((block) => block.trimStart().startsWith(flag));
+  assert.ok(entry, `${command.join(' ')} --help has no ${flag}`);
+  return entry.split('\n\n')[0]!.replace(/\s+/g, ' ').trim();
+}
+
+const BULK = [['classify'], ['events', 'send'], ['data', 'add'], ['stream', 'parts']];
+const WAITING = [['data', 'add'], ['data', 'import'], ['data', 'status'], ['decision', 'create'], ['decision', 'get'], ['import', 'create'], ['import', 'get'], ['batch', 'create'], ['batch', 'get']];
+
+describe('the same flag, the same words', () => {
+  it('--failed, --skip-invalid and --max-consecutive-failures state their default as "(default: …)" on every bulk command', async () => {
+    for (const command of BULK) {
+      for (const flag of ['--failed', '--skip-invalid', '--max-consecutive-failures']) {
+        assert.match(await flagHelp(command, flag), /\(default: [^)]+\)$/, `${command.join(' ')} ${flag}`);
+      }
+    }
+  });
+
+  it('--timeout reads the same on every command that waits', async () => {
+    const texts = await Promise.all(WAITING.map(async (command) => (await flagHelp(command, '--timeout')).replace(/e\.g\. \w+/, 'e.g. D')));
+    assert.deepEqual(new Set(texts), new Set(['--timeout <duration> with --wait: how long to wait, e.g. D (default: for ever)']));
+  });
+});
+
 /** A new user's slips with flags: each is one line on stderr that says what to use, and exit 2. */
 describe('flag errors', () => {
   it('a misspelt flag is one line that suggests the right one', async () => {
