@@ -35,7 +35,10 @@ const countFlag = (flags: string, description: string, bounds: { min: number; ma
   schema: integerFlag(bounds.min, bounds.max).default(bounds.default),
 });
 
-const fileFlag = (flags: string, description: string) => ({ option: new Option(flags, description), schema: z.string().min(1).optional() });
+/** The value of a flag that names a file csafe writes (--failed, --checkpoint …). */
+export const fileNameFlag = z.string().min(1, { error: 'expected a file name, got an empty one' }).optional();
+
+const fileFlag = (flags: string, description: string) => ({ option: new Option(flags, description), schema: fileNameFlag });
 
 /**
  * The flags of the commands that send records in batches (data add, events send, classify

@@ -44,4 +44,18 @@ describe('flag errors', () => {
       assert.match(stderr, new RegExp(`^error: ${flag}: stream parts has none: one stream's parts are sent in order`));
     });
   }
+
+  it('an empty file name for --failed, --skip-invalid or --checkpoint is refused in our words, not zod\'s', async () => {
+    const cases = [
+      ...BULK.flatMap((command) => ['--failed', '--skip-invalid'].map((flag) => [...command, flag])),
+      ['events', 'send', '--checkpoint'], ['data', 'add', '--checkpoint'],
+    ];
+    for (const words of cases) {
+      const flag = words.pop()!;
+      const input = words[0] === 'classify' ? ['--batch', 'lines.jsonl'] : words[0] === 'events' ? ['events.jsonl'] : words[0] === 'data' ? ['listings', 'items.jsonl'] : ['live', '--id', 's', 'parts.jsonl'];
+      const { code, stderr } = await runCsafe([...words, ...input, flag, '']);
+      assert.equal(code, 2, stderr);
+      assert.equal(stderr, `error: ${flag}: expected a file name, got an empty one\n`, words.join(' '));
+    }
+  });
 });

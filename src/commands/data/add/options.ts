@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { batchFlags } from '../../../core/options.js';
+import { batchFlags, fileNameFlag } from '../../../core/options.js';
 import { shardFlag } from '../../../core/shard.js';
 
 export const addBatchFlags = {
@@ -18,7 +18,7 @@ export const addOptionsSchema = z.object({
   maxBatchBytes: addBatchFlags.maxBatchBytes.schema,
   concurrency: addBatchFlags.concurrency.schema,
   shard: addBatchFlags.shard.schema,
-  checkpoint: z.string().min(1).optional(),
+  checkpoint: fileNameFlag,
   failed: addBatchFlags.failed.schema,
   skipInvalid: addBatchFlags.skipInvalid.schema,
   maxConsecutiveFailures: addBatchFlags.maxConsecutiveFailures.schema,

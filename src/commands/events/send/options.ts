@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { batchFlags } from '../../../core/options.js';
+import { batchFlags, fileNameFlag } from '../../../core/options.js';
 import { shardFlag } from '../../../core/shard.js';
 
 export const sendBatchFlags = {
@@ -15,7 +15,7 @@ export const sendBatchFlags = {
 export const sendOptionsSchema = z.object({
   dryRun: z.boolean().default(false),
   sync: z.boolean().default(false),
-  checkpoint: z.string().min(1).optional(),
+  checkpoint: fileNameFlag,
   failed: sendBatchFlags.failed.schema,
   skipInvalid: sendBatchFlags.skipInvalid.schema,
   allowUnknownTypes: z.boolean().default(false),
