@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCsafe } from '../helpers/cli.js';
+import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 
 /** One flag's entry in a command's --help, its wrapped lines joined. */
 async function flagHelp(command: string[], flag: string): Promise<string> {
@@ -57,5 +59,22 @@ describe('flag errors', () => {
       assert.equal(code, 2, stderr);
       assert.equal(stderr, `error: ${flag}: expected a file name, got an empty one\n`, words.join(' '));
     }
+  });
+});
+
+describe('data add --wait', () => {
+  const emulator = useEmulatorProcess();
+  const dir = tempDir();
+
+  it('prints each request as data status prints it, in a pipe one JSON line per request, and --help says so', async () => {
+    const items = join(dir, 'items.jsonl');
+    writeFileSync(items, '{"id":"a"}\n{"id":"b"}\n{"id":"c"}\n');
+    const { code, stdout, stderr } = await runCsafe(['data', 'add', 'listings', items, '--wait', '--batch-size', '2'], { env: emulator.env, cwd: dir });
+    assert.equal(code, 0, stderr);
+    const requests = stdout.trim().split('\n').map((line) => JSON.parse(line) as { request_id: string; data: Array<{ id: string }> });
+    assert.deepEqual(requests.map((request) => request.data.map((object) => object.id)), [['a', 'b'], ['c']]);
+    const help = (await runCsafe(['data', 'add', '--help'])).stdout.replace(/\s+/g, ' ');
+    assert.match(help, /--wait wait until every request has finished, then print each request as `data status` prints it/);
+    assert.doesNotMatch(help, /one per object instead/);
   });
 });

@@ -39,15 +39,16 @@ export function registerDataAdd(group: Command, app: App): void {
     .addOption(addBatchFlags.failed.option)
     .addOption(addBatchFlags.skipInvalid.option)
     .addOption(addBatchFlags.maxConsecutiveFailures.option)
-    .option('--wait', 'wait until every request has finished, then print each object with its labels and url')
+    .option('--wait', 'wait until every request has finished, then print each request as `data status` prints it (its objects with their labels and url)')
     .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)')
     .addHelpText('after', `
 Every object is checked before the first request; an invalid one is named as file:line: field.
 Prints one record per request (request id, status, objects, first and last line) as soon as the
 service accepts it (one JSON line each in a pipe, a table at the end on a terminal); with --wait,
-one per object instead, at the end. With --checkpoint, a batch that failed is not done: the same
-command run again sends it (and everything not yet accepted), skipping what was. Exit codes: the
-table of \`csafe --help\`, as for every bulk command; 1 also when a request ended failed (--wait).
+each request as \`data status\` prints it instead, at the end (one JSON line per request in a pipe,
+one table row per object on a terminal). With --checkpoint, a batch that failed is not done:
+the same command run again sends it (and everything not yet accepted), skipping what was. Exit
+codes: the table of \`csafe --help\`, as for every bulk command; 1 also when a request ended failed (--wait).
 Once --max-consecutive-failures requests in a row could not reach the service, sending stops:
 one line says so, the objects not sent are in the failed file, exit 1. Ctrl-C (exit 130) or
 SIGTERM (143) prints what was accepted and the command that continues: the same command line,
