@@ -48,7 +48,8 @@ service accepts it (one JSON line each in a pipe, a table at the end on a termin
 each request as \`data status\` prints it instead, at the end (one JSON line per request in a pipe,
 one table row per object on a terminal). With --checkpoint, a batch that failed is not done:
 the same command run again sends it (and everything not yet accepted), skipping what was. Exit
-codes: the table of \`csafe --help\`, as for every bulk command; 1 also when a request ended failed (--wait).
+codes: the table of \`csafe --help\`, as for every bulk command; 1 also when a request ended
+failed (--wait).
 Once --max-consecutive-failures requests in a row could not reach the service, sending stops:
 one line says so, the objects not sent are in the failed file, exit 1. Ctrl-C (exit 130) or
 SIGTERM (143) prints what was accepted and the command that continues: the same command line,
