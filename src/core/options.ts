@@ -36,7 +36,7 @@ const countFlag = (flags: string, description: string, bounds: { min: number; ma
 });
 
 /** The value of a flag that names a file csafe writes (--failed, --checkpoint …). */
-export const fileNameFlag = z.string().min(1, { error: 'expected a file name, got an empty one' }).optional();
+const fileNameFlag = z.string().min(1, { error: 'expected a file name, got an empty one' }).optional();
 
 const fileFlag = (flags: string, description: string) => ({ option: new Option(flags, description), schema: fileNameFlag });
 
@@ -53,6 +53,8 @@ export const batchFlags = {
   concurrency: (note = '') => countFlag('--concurrency <n>', `requests in flight${note}`, { min: 1, max: 64, default: 4 }),
   /** `command`: as it is named in the default file's name. */
   failed: (what: string, command: string) => fileFlag('--failed <file>', `${what} (default: ${defaultFailedPath(command, '<time>')})`),
+  /** `items`: what the command sends, e.g. `objects`. */
+  checkpoint: (items: string) => fileFlag('--checkpoint <file>', `record the ${items} the service acknowledged here; a re-run of the same command sends only the rest`),
   /** For records without an idempotency key: where a batch goes whose request the service may have applied. */
   unconfirmed: (what: string, command: string) => fileFlag('--unconfirmed <file>', `${what} (default: ${defaultFailedPath(command, '<time>', 'unconfirmed')})`),
   skipInvalid: (what: string) => fileFlag('--skip-invalid <file>', `${what} (default: send nothing if any is invalid)`),

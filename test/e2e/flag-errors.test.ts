@@ -24,6 +24,17 @@ describe('the same flag, the same words', () => {
     }
   });
 
+  it('--checkpoint and --failed read the same wherever they are, but for what is sent', async () => {
+    const checkpoint = await Promise.all([['events', 'send'], ['data', 'add']].map((command) => flagHelp(command, '--checkpoint')));
+    assert.deepEqual(new Set(checkpoint.map((text) => text.replace(/\b(events|objects)\b/, 'RECORDS'))), new Set([
+      '--checkpoint <file> record the RECORDS the service acknowledged here; a re-run of the same command sends only the rest',
+    ]));
+    for (const [command, records] of [[['events', 'send'], 'events'], [['data', 'add'], 'objects'], [['stream', 'parts'], 'parts']] as const) {
+      assert.match(await flagHelp([...command], '--failed'), new RegExp(`^--failed <file> append the ${records} of batches that could not be sent, as sent \\(default: `));
+    }
+    assert.match(await flagHelp(['classify'], '--failed'), /^--failed <file> with --batch: append each line that failed here as \{line, reason, input\} \(default: /);
+  });
+
   it('--timeout reads the same on every command that waits', async () => {
     const texts = await Promise.all(WAITING.map(async (command) => (await flagHelp(command, '--timeout')).replace(/e\.g\. \w+/, 'e.g. D')));
     assert.deepEqual(new Set(texts), new Set(['--timeout <duration> with --wait: how long to wait, e.g. D (default: for ever)']));

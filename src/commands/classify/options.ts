@@ -5,7 +5,7 @@ import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 
 export const classifyBatchFlags = {
   concurrency: batchFlags.concurrency(' with --batch'),
-  failed: batchFlags.failed('with --batch: append failed lines here', 'classify'),
+  failed: batchFlags.failed('with --batch: append each line that failed here as {line, reason, input}', 'classify'),
   skipInvalid: batchFlags.skipInvalid('with --batch: send the valid lines; append each invalid line here as {line, error, record}'),
   maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
   shard: shardFlag('the lines', 'with --batch: '),

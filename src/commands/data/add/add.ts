@@ -35,7 +35,7 @@ export function registerDataAdd(group: Command, app: App): void {
     .addOption(addBatchFlags.maxBatchBytes.option)
     .addOption(addBatchFlags.concurrency.option)
     .addOption(addBatchFlags.shard.option)
-    .option('--checkpoint <file>', 'record the objects the service accepted here; a re-run of the same command sends only the rest')
+    .addOption(addBatchFlags.checkpoint.option)
     .addOption(addBatchFlags.failed.option)
     .addOption(addBatchFlags.skipInvalid.option)
     .addOption(addBatchFlags.maxConsecutiveFailures.option)

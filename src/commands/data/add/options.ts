@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { batchFlags, fileNameFlag } from '../../../core/options.js';
+import { batchFlags } from '../../../core/options.js';
 import { shardFlag } from '../../../core/shard.js';
 
 export const addBatchFlags = {
@@ -8,7 +8,8 @@ export const addBatchFlags = {
   maxBatchBytes: batchFlags.maxBatchBytes(5_000_000),
   concurrency: batchFlags.concurrency(),
   shard: shardFlag('the objects'),
-  failed: batchFlags.failed('append objects of batches that could not be sent', 'data-add'),
+  failed: batchFlags.failed('append the objects of batches that could not be sent, as sent', 'data-add'),
+  checkpoint: batchFlags.checkpoint('objects'),
   skipInvalid: batchFlags.skipInvalid('send the valid objects; append each invalid record here as {line, error, record}'),
   maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
 };
@@ -18,7 +19,7 @@ export const addOptionsSchema = z.object({
   maxBatchBytes: addBatchFlags.maxBatchBytes.schema,
   concurrency: addBatchFlags.concurrency.schema,
   shard: addBatchFlags.shard.schema,
-  checkpoint: fileNameFlag,
+  checkpoint: addBatchFlags.checkpoint.schema,
   failed: addBatchFlags.failed.schema,
   skipInvalid: addBatchFlags.skipInvalid.schema,
   maxConsecutiveFailures: addBatchFlags.maxConsecutiveFailures.schema,

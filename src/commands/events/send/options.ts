@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { batchFlags, fileNameFlag } from '../../../core/options.js';
+import { batchFlags } from '../../../core/options.js';
 import { shardFlag } from '../../../core/shard.js';
 
 export const sendBatchFlags = {
-  failed: batchFlags.failed('append events that could not be sent, as sent', 'events'),
+  failed: batchFlags.failed('append the events of batches that could not be sent, as sent', 'events'),
+  checkpoint: batchFlags.checkpoint('events'),
   skipInvalid: batchFlags.skipInvalid('send the valid events; append each invalid record here as {line, error, record}'),
   batchSize: batchFlags.batchSize('events'),
   maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
@@ -15,7 +16,7 @@ export const sendBatchFlags = {
 export const sendOptionsSchema = z.object({
   dryRun: z.boolean().default(false),
   sync: z.boolean().default(false),
-  checkpoint: fileNameFlag,
+  checkpoint: sendBatchFlags.checkpoint.schema,
   failed: sendBatchFlags.failed.schema,
   skipInvalid: sendBatchFlags.skipInvalid.schema,
   allowUnknownTypes: z.boolean().default(false),

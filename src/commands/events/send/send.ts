@@ -29,7 +29,7 @@ export function registerEventsSend(group: Command, app: App): void {
     .argument('<file>', 'JSON Lines, a JSON array, or one JSON object; `-` reads stdin')
     .option('--dry-run', 'validate only: print problems and a summary, send nothing (exit 0 or 2)')
     .option('--sync', 'ingest each batch before the answer (POST /v1/events) and print each event\'s id')
-    .option('--checkpoint <file>', 'record acknowledged progress here; a re-run resumes after it')
+    .addOption(sendBatchFlags.checkpoint.option)
     .addOption(sendBatchFlags.failed.option)
     .addOption(sendBatchFlags.skipInvalid.option)
     .option('--allow-unknown-types', 'pass events of a type the spec does not show through unchecked')
