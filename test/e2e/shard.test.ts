@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 
 /** `--shard i/n` on every command that sends record by record: n workers cover one file exactly once between them. */
+/** The worker of n a record's key (`id:obj_1`, `line:12`) belongs to, written out here from the documented rule: bytes 4–7 of sha256(key), mod n. */
+const workerOf = (key: string, n: number) => createHash('sha256').update(key).digest().readUInt32BE(4) % n;
+
 describe('csafe --shard i/n', () => {
   const emulator = useEmulatorProcess();
   const dir = tempDir();
@@ -30,6 +34,7 @@ describe('csafe --shard i/n', () => {
     assert.deepEqual(stored.objects.map((object) => object.id).sort(), [...ids].sort());
     const added = workers.map((worker) => Number(/added (\d+) objects? to listings/.exec(worker.stderr)?.[1]));
     assert.ok(added.every((count) => count > 50), `every worker gets a part: ${added}`);
+    assert.deepEqual(added, [0, 1, 2].map((i) => ids.filter((id) => workerOf(`id:${id}`, 3) === i).length), 'worker i adds the objects whose id hashes to i');
     workers.forEach((worker, i) => assert.match(worker.stderr, new RegExp(`; ${300 - added[i]!} objects of other shards \\(--shard ${i}/3\\)`)));
   });
 
@@ -58,6 +63,9 @@ describe('csafe --shard i/n', () => {
     for (const worker of workers) assert.equal(worker.code, 0, worker.stderr);
     const outputLines = workers.map((worker) => ndjson(worker.stdout).map((result) => result.line as number));
     assert.ok(outputLines.every((mine) => mine.length > 5), `every worker gets a part: ${outputLines.map((mine) => mine.length)}`);
+    outputLines.forEach((mine, i) =>
+      assert.deepEqual([...mine].sort((a, b) => a - b), Array.from({ length: 60 }, (_, n) => n + 1).filter((line) => workerOf(`line:${line}`, 3) === i), `worker ${i} takes the lines that hash to ${i}`),
+    );
     const union = outputLines.flat().sort((a, b) => a - b);
     assert.deepEqual(union, Array.from({ length: 60 }, (_, i) => i + 1), 'disjoint, and together every line');
     assert.equal((await posted('/v1/content')).length, 60, 'each line sent once');
