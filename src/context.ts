@@ -5,7 +5,7 @@ import type { IOStreams } from './core/io.js';
 import { resolveOutputFormat, type OutputFormat, type ResultShape } from './core/output.js';
 import { DEFAULT_RETRY_POLICY } from './core/retry.js';
 import { importKeepingSignals } from './core/signals.js';
-import { checkBaseUrl, resolveProfile, resolveSettings, type GlobalFlags, type Setting, type Settings } from './core/settings.js';
+import { checkApiKey, checkBaseUrl, resolveProfile, resolveSettings, type GlobalFlags, type Setting, type Settings } from './core/settings.js';
 
 /** A service the command talks to when --emulator is given: started on first use, closed at exit. */
 export interface LocalService {
@@ -205,6 +205,6 @@ export class Context {
         hint: 'run `csafe auth login`, set CSAFE_API_KEY, or pass --api-key',
       });
     }
-    return { baseUrl: checkBaseUrl(settings.baseUrl, settings.insecure), apiKey: settings.apiKey.value };
+    return { baseUrl: checkBaseUrl(settings.baseUrl, settings.insecure), apiKey: checkApiKey(settings.apiKey, settings.profile) };
   }
 }

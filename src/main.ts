@@ -110,7 +110,7 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
     .configureOutput({
       writeOut: (text) => void io.stdout.write(text),
       writeErr: (text) => void io.stderr.write(text),
-      outputError: (text, write) => write(oneLineSuggestion(text)),
+      outputError: (text, write) => write(withoutOptionValue(oneLineSuggestion(text))),
     });
   const invoked = invokedGroup(argv);
   for (const group of GROUPS) {
@@ -122,6 +122,9 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
 
 /** commander puts "(Did you mean --x?)" on a line of its own; every error of ours is one line. */
 const oneLineSuggestion = (text: string) => text.replace(/\n\(Did you mean (.+)\)\n$/, ' (did you mean $1)\n');
+
+/** An unknown `--flag=value` is named without its value: a misspelt --api-key's value is a key, kept out of logs. */
+const withoutOptionValue = (text: string) => text.replace(/^(error: unknown option '--[^'=]+=)[^']*'/, "$1…'");
 
 /** Where `csafe --emulator` keeps namespace data, so `data add` in one run and `data status` in the next agree. */
 export function emulatorDataDir(env: NodeJS.ProcessEnv, home = homedir()): string {

@@ -171,6 +171,19 @@ function parseServiceUrl(text: string, name: string): URL {
   return url;
 }
 
+/** What an Authorization header can carry: the key alone, without white space or a control character (a stray newline from a copy). */
+export const isWellFormedKey = (key: string) => key !== '' && !/[\s\p{Cc}]/u.test(key);
+
+/** The key to send, refused before any request (and any retry) when no header could carry it, naming where it came from. */
+export function checkApiKey(setting: Setting, profileName: string): string {
+  if (isWellFormedKey(setting.value)) return setting.value;
+  const profileFlag = profileName === DEFAULT_PROFILE ? '' : ` --profile ${profileName}`;
+  const where = setting.source === 'flag' ? '--api-key' : setting.source === 'env' ? 'CSAFE_API_KEY' : `api_key of profile "${profileName}"`;
+  throw new UsageError(`the API key from ${where} contains white space or a control character`, {
+    hint: setting.source === 'profile' ? `store it again: \`csafe${profileFlag} auth login\`` : 'give the key alone, as the service issued it',
+  });
+}
+
 /** A base URL we are willing to send a key to: https, or http only to loopback unless --insecure. */
 export function checkBaseUrl(setting: Setting, insecure: boolean): string {
   const url = parseServiceUrl(setting.value, `base URL (from ${setting.source})`);

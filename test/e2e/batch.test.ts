@@ -180,6 +180,18 @@ describe('csafe batch', () => {
     assert.equal(csvRows(result.stdout).length, 3);
   });
 
+  it('a download address that keeps expiring ends in exit 1 with what to do, not in exit 3 (the key is fine)', async () => {
+    const created = await run(['batch', 'create', '--type', 'text', REVIEWS, '--wait', '--json']);
+    const id = batchId(created.stdout)!;
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { expired_download_urls: 3 } });
+    const result = await run(['batch', 'download', id]);
+    assert.equal(result.code, 1, result.stderr);
+    const lines = result.stderr.trimEnd().split('\n').filter((line) => !line.startsWith('the download address'));
+    assert.match(lines[0]!, new RegExp(`^error: the download address of ${id} expired 3 times \\(last: .*Request has expired\\)`));
+    assert.match(lines[1]!, new RegExp(`^hint: .*clock.*csafe batch download ${id}`));
+    assert.doesNotMatch(result.stderr, /Signature=(?!\[REDACTED\])/);
+  });
+
   it('-o before the command is the output format too', async () => {
     const result = await run(['-o', 'json', 'batch', 'get', 'bat_missing']);
     assert.equal(result.code, 1);

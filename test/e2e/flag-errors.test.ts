@@ -49,6 +49,16 @@ describe('flag errors', () => {
     assert.equal(stderr, "error: unknown option '--skip-invaild' (did you mean --skip-invalid?)\n");
   });
 
+  for (const args of [['--api_key=sk_live_SECRETPART', 'token', 'create'], ['token', 'create', '--apikey=sk_live_SECRETPART']]) {
+    it(`a misspelt flag given as --flag=value (${args.join(' ')}) is named without its value: it may be a key`, async () => {
+      const { code, stderr } = await runCsafe(args);
+      assert.equal(code, 2);
+      assert.equal(stderr.split('\n').filter(Boolean).length, 1, stderr);
+      assert.match(stderr, /^error: unknown option '--api_?key=…'/);
+      assert.doesNotMatch(stderr, /SECRETPART/);
+    });
+  }
+
   for (const flag of ['--shard', '--concurrency']) {
     it(`stream parts ${flag} says why the command has none instead of suggesting another flag`, async () => {
       const { code, stderr } = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', 'parts.jsonl', flag, '2']);

@@ -6,7 +6,7 @@ import { ApiError, AuthenticationError, CsafeError, InterruptedError, Permission
 import { parseOptions } from '../../core/options.js';
 import { readAll, readHidden } from '../../core/prompt.js';
 import { maskKey } from '../../core/redact.js';
-import { checkBaseUrl, type Setting } from '../../core/settings.js';
+import { checkBaseUrl, isWellFormedKey, type Setting } from '../../core/settings.js';
 import type { App } from '../app.js';
 import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
 
@@ -66,7 +66,7 @@ export async function authLoginRun(ctx: Context, options: AuthLoginOptions): Pro
   const verifyAgainst = options.verify === false ? undefined : requiredBaseUrl(settings.baseUrl);
 
   const key = await readKey(ctx, fromStdin);
-  if (key === '' || /[\s\p{Cc}]/u.test(key)) throw new UsageError('the API key is empty or contains white space or a control character', { hint: 'give the key alone, as the service issued it' });
+  if (!isWellFormedKey(key)) throw new UsageError('the API key is empty or contains white space or a control character', { hint: 'give the key alone, as the service issued it' });
   ctx.secrets.add(key);
   if (verifyAgainst !== undefined) await verifyKey(ctx, verifyAgainst, key);
 

@@ -41,7 +41,14 @@ export async function downloadResult(ctx: Context, batch: Batch, target: Downloa
         await http.request({ method: 'GET', url, timeoutMs: null, onBody: (body) => deliver(ctx, body, target) });
         return;
       } catch (error) {
-        if (!isExpiredAddress(error) || lookups === MAX_LOOKUPS) throw error;
+        if (!isExpiredAddress(error)) throw error;
+        // The key is fine (the batch was looked up): this is a failure to download in time, not an authentication error.
+        if (lookups === MAX_LOOKUPS) {
+          throw new CsafeError(`the download address of ${current.batch_id} expired ${MAX_LOOKUPS} times (last: ${error.message})`, {
+            cause: error,
+            hint: `check this machine's clock, and whether the download stalls; then run again: csafe batch download ${shellWord(current.batch_id)}`,
+          });
+        }
       }
     }
     ctx.io.note(`the download address of ${current.batch_id} has expired; looking the batch up again`);
