@@ -13,6 +13,7 @@ import { positional, type App, type Outcome } from '../../app.js';
 import { followBatch, followOptions, type FollowOptions } from '../shared/wait.js';
 import { checkBatchCsv } from './check-csv.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
+import { waitTimeoutHelp } from '../../../core/wait.js';
 
 export function registerBatchCreate(group: Command, app: App): void {
   const verb = group
@@ -21,7 +22,7 @@ export function registerBatchCreate(group: Command, app: App): void {
     .argument('<file>', 'CSV with a header row and a Content column (other columns are your metadata); `-` reads stdin')
     .requiredOption('--type <type>', 'the kind of content to review, e.g. text')
     .option('--wait', 'poll the batch until SUCCESS, CANCELLED or ERROR (exit 1 on the last two), then print it')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)')
+    .option('--timeout <duration>', waitTimeoutHelp('30m'))
     .option('--download <file>', 'with --wait: write the result CSV to this file once the batch has succeeded')
     .addHelpText('after', `
 Every row is checked before anything is sent: a header row, a Content column (matched exactly),
