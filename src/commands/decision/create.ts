@@ -8,7 +8,7 @@ import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../core/wait.
 import { CONTENT_LIMITS } from '../../schemas/content.js';
 import { createDecisionRequestSchema, type CreateDecisionRequest } from '../../schemas/decisions.js';
 import type { App, Outcome } from '../app.js';
-import { printDecision, settledOutcome, waitForDecision } from './show.js';
+import { followDecision } from './show.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 export interface DecisionCreateOptions extends WaitOptions {
@@ -48,13 +48,9 @@ export async function decisionCreateRun(ctx: Context, options: DecisionCreateOpt
   const request = await decisionRequest(options, { stdin: ctx.io.stdin, maxBytes: CONTENT_LIMITS.requestBytes, signal: ctx.signal });
   const format = await ctx.outputFormat('single');
   const created = await createDecision(await ctx.http(), request);
-  if (!options.wait) {
-    const { decision_id, type, metadata, ...rest } = created;
-    return printResult(ctx.io, format, created, recordView({ decision_id, type, metadata: metadata ?? {}, ...rest }));
-  }
-  const decision = await waitForDecision(ctx, created.decision_id, options.timeoutMs);
-  await printDecision(ctx.io, format, decision, created.type);
-  return settledOutcome(ctx.io, decision);
+  if (options.wait) return followDecision(ctx, format, created.decision_id, options.timeoutMs, created.type);
+  const { decision_id, type, metadata, ...rest } = created;
+  await printResult(ctx.io, format, created, recordView({ decision_id, type, metadata: metadata ?? {}, ...rest }));
 }
 
 const FLAG_OF_FIELD: Record<string, string> = { type: '--type', content: '--content', metadata: '--metadata' };

@@ -3,7 +3,7 @@ import { getDecision } from '../../api/decisions.js';
 import type { Context } from '../../context.js';
 import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../core/wait.js';
 import { positional, type App, type Outcome } from '../app.js';
-import { printDecision, settledOutcome, waitForDecision } from './show.js';
+import { followDecision, printDecision } from './show.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 export function registerDecisionGet(group: Command, app: App): void {
@@ -31,8 +31,6 @@ came), then its labels as a table: name, applied, explanation. --json prints it 
 
 export async function decisionGetRun(ctx: Context, decisionId: string, options: WaitOptions): Promise<Outcome | void> {
   const format = await ctx.outputFormat('single');
-  if (!options.wait) return printDecision(ctx.io, format, await getDecision(await ctx.http(), decisionId));
-  const decision = await waitForDecision(ctx, decisionId, options.timeoutMs);
-  await printDecision(ctx.io, format, decision);
-  return settledOutcome(ctx.io, decision);
+  if (options.wait) return followDecision(ctx, format, decisionId, options.timeoutMs);
+  await printDecision(ctx.io, format, await getDecision(await ctx.http(), decisionId));
 }
