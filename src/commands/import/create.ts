@@ -5,8 +5,7 @@ import { checkEveryLine, type LineCheck } from '../../core/checked-records.js';
 import { uploadBeforeExpiry, type ExpiringUpload } from '../../core/expiring-upload.js';
 import { printResult, recordView } from '../../core/output.js';
 import { formatBytes } from '../../core/progress.js';
-import { regularFileSize } from '../../core/readers.js';
-import { rereadableInput } from '../../core/spool.js';
+import { withUploadableInput } from '../../core/spool.js';
 import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../core/wait.js';
 import { describeProblem } from '../../schemas/issues.js';
 import { importLineProblems, OLDER_IMPORT_CONTENT_TYPE, OLDER_IMPORT_UPLOAD_TTL_SECONDS, type ImportCreated } from '../../schemas/older-imports.js';
@@ -59,22 +58,18 @@ export async function importCreateRun(ctx: Context, path: string, options: WaitO
   await printResult(ctx.io, format, summary, recordView(summary));
 }
 
-/** Checks every line, then creates the import and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
-async function uploadInput(ctx: Context, path: string): Promise<ExpiringUpload<ImportCreated>> {
-  const input = await rereadableInput(path, ctx.io, ctx.signal);
-  try {
-    const file = { path: input.path, size: await regularFileSize(input.source.name, input.path) };
-    await checkEveryLine(input.source, ctx.io, ctx.signal, IMPORT_LINES);
+/** Checks every line, then creates the import and uploads the file. */
+function uploadInput(ctx: Context, path: string): Promise<ExpiringUpload<ImportCreated>> {
+  return withUploadableInput(path, ctx.io, ctx.signal, async (source, file) => {
+    await checkEveryLine(source, ctx.io, ctx.signal, IMPORT_LINES);
     const http = await ctx.http();
-    return await uploadBeforeExpiry({ http, io: ctx.io, now: () => ctx.now() }, file, OLDER_IMPORT_CONTENT_TYPE, async () => {
+    return uploadBeforeExpiry({ http, io: ctx.io, now: () => ctx.now() }, file, OLDER_IMPORT_CONTENT_TYPE, async () => {
       // The spec gives the address's lifetime, not its end: it is counted from before the request, to be safe.
       const expiresAt = new Date(ctx.now() + OLDER_IMPORT_UPLOAD_TTL_SECONDS * 1000).toISOString();
       const created = await createImport(http);
       return { issued: created, id: created.import_id, url: created.upload_url, expiresAt };
     });
-  } finally {
-    await input.remove();
-  }
+  });
 }
 
 /** What the upload did: the import and its status as this run knows it (uploaded: the service processes it from here). */

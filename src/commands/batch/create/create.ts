@@ -4,8 +4,7 @@ import type { Context } from '../../../context.js';
 import { UnexpectedResponseError, UsageError } from '../../../core/errors.js';
 import { printResult, recordView } from '../../../core/output.js';
 import { formatBytes } from '../../../core/progress.js';
-import { regularFileSize } from '../../../core/readers.js';
-import { rereadableInput } from '../../../core/spool.js';
+import { withUploadableInput } from '../../../core/spool.js';
 import { uploadBeforeExpiry } from '../../../core/expiring-upload.js';
 import { shellWord } from '../../../core/shell.js';
 import { BATCH_CONTENT_TYPE, BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
@@ -56,12 +55,10 @@ export async function batchCreateRun(ctx: Context, type: string, path: string, o
   await printResult(ctx.io, format, summary, recordView(summary));
 }
 
-/** Checks the CSV, creates the batch and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
-async function sendCsv(ctx: Context, type: string, path: string) {
-  const input = await rereadableInput(path, ctx.io, ctx.signal);
-  try {
-    const rows = await checkBatchCsv(input.source, ctx.io, ctx.signal);
-    const file = { path: input.path, size: await regularFileSize(input.source.name, input.path) };
+/** Checks the CSV, creates the batch and uploads the file. */
+function sendCsv(ctx: Context, type: string, path: string) {
+  return withUploadableInput(path, ctx.io, ctx.signal, async (source, file) => {
+    const rows = await checkBatchCsv(source, ctx.io, ctx.signal);
     const http = await ctx.http();
     // The spec gives the address no expiry time, only its lifetime: 1 hour from its creation.
     const issue = async () => {
@@ -80,9 +77,7 @@ async function sendCsv(ctx: Context, type: string, path: string) {
       batch_requests: upload.addresses,
       upload_retries: upload.retries,
     };
-  } finally {
-    await input.remove();
-  }
+  });
 }
 
 function uploadUrl(batch: Batch): string {
