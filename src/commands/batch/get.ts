@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { getBatch } from '../../api/batches.js';
 import type { Context } from '../../context.js';
+import { requireId } from '../../core/options.js';
 import { positional, type App, type Outcome } from '../app.js';
 import { printBatch } from './shared/render.js';
 import { followBatch, followOptions, type FollowOptions } from './shared/wait.js';
@@ -33,6 +34,7 @@ Counts: batch_count, success_count, pending_count, error_count, cancelled_count.
 }
 
 async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome | void> {
+  requireId(batchId, '<batch-id>', { command: 'csafe batch create', id: 'bat_…' });
   if (options.wait) return followBatch(ctx, batchId, options);
   const batch = await getBatch(await ctx.http(), batchId);
   await printBatch(ctx.io, await ctx.outputFormat('single'), batch);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { getDecision } from '../../api/decisions.js';
 import type { Context } from '../../context.js';
+import { requireId } from '../../core/options.js';
 import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../core/wait.js';
 import { positional, type App, type Outcome } from '../app.js';
 import { followDecision, printDecision } from './show.js';
@@ -30,6 +31,7 @@ came), then its labels as a table: name, applied, explanation. --json prints it 
 }
 
 export async function decisionGetRun(ctx: Context, decisionId: string, options: WaitOptions): Promise<Outcome | void> {
+  requireId(decisionId, '<decision-id>', { command: 'csafe decision create', id: 'dec_…' });
   const format = await ctx.outputFormat('single');
   if (options.wait) return followDecision(ctx, format, decisionId, options.timeoutMs);
   await printDecision(ctx.io, format, await getDecision(await ctx.http(), decisionId));

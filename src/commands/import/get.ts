@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { getImport } from '../../api/older-imports.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { requireId } from '../../core/options.js';
 import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../core/wait.js';
 import { positional, type App, type Outcome } from '../app.js';
 import { followImport, printImport } from './shared.js';
@@ -32,7 +32,7 @@ service sends is shown as it comes. --json prints the import as the service retu
 }
 
 export async function importGetRun(ctx: Context, importId: string, options: WaitOptions): Promise<Outcome | void> {
-  if (importId === '') throw new UsageError('<import-id> is empty', { hint: 'give the id `csafe import create` printed, e.g. imp_…' });
+  requireId(importId, '<import-id>', { command: 'csafe import create', id: 'imp_…' });
   if (options.wait) return followImport(ctx, importId, options.timeoutMs);
   const record = await getImport(await ctx.http(), importId);
   await printImport(ctx.io, await ctx.outputFormat('single'), record);
