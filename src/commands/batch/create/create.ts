@@ -60,10 +60,10 @@ function sendCsv(ctx: Context, type: string, path: string) {
   return withUploadableInput(path, ctx.io, ctx.signal, async (source, file) => {
     const rows = await checkBatchCsv(source, ctx.io, ctx.signal);
     const http = await ctx.http();
-    // The spec gives the address no expiry time, only its lifetime: 1 hour from its creation.
     const issue = async () => {
-      const batch = await createBatch(http, type);
+      // The spec gives the address's lifetime, not its end: it is counted from before the request, to be safe (as import create does).
       const expiresAt = new Date(ctx.now() + BATCH_URL_TTL_SECONDS * 1000).toISOString();
+      const batch = await createBatch(http, type);
       return { issued: batch, id: batch.batch_id, url: uploadUrl(batch), expiresAt };
     };
     const upload = await uploadBeforeExpiry({ http, io: ctx.io, now: () => ctx.now() }, file, BATCH_CONTENT_TYPE, issue);
