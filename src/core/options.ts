@@ -69,3 +69,12 @@ export const batchFlags = {
   maxBuffer: (items: string) =>
     countFlag('--max-buffer <n>', `with --follow: ${items} read ahead while a batch is sent or retried; reading pauses when it is full`, { min: 1, max: 1_000_000, default: 10_000 }),
 };
+
+/**
+ * An id argument (`<decision-id>`), refused when empty: it would name the collection, not one of
+ * its members, and the service's answer would not say what was wrong.
+ */
+export function requireId(id: string, argument: string, example: { command: string; id: string }): string {
+  if (id === '') throw new UsageError(`${argument} is empty`, { hint: `give the id \`${example.command}\` printed, e.g. ${example.id}` });
+  return id;
+}

@@ -7,8 +7,9 @@ import { pipeline } from 'node:stream/promises';
 import { CsafeError, InterruptedError } from './errors.js';
 import type { IOStreams } from './io.js';
 import { formatBytes } from './progress.js';
-import { fileError, inputSource, isRegularFile, openFileStream, type InputSource } from './readers.js';
+import { fileError, inputSource, isRegularFile, openFileStream, regularFileSize, type InputSource } from './readers.js';
 import { startSpinner } from './spinner.js';
+import type { UploadFile } from './upload.js';
 
 interface SpooledInput {
   path: string;
@@ -64,4 +65,17 @@ export async function rereadableInput(path: string, io: IOStreams, signal: Abort
     })
     .finally(() => spinner.stop());
   return { source: { name, open: () => createReadStream(spool.path) }, path: spool.path, remove: spool.remove };
+}
+
+/**
+ * Runs `use` on an input a command checks and then uploads: its source to read (and check) and the
+ * file to upload with its size; stdin or a pipe is kept in a temporary file, removed however this ends.
+ */
+export async function withUploadableInput<T>(path: string, io: IOStreams, signal: AbortSignal, use: (source: InputSource, file: UploadFile) => Promise<T>): Promise<T> {
+  const input = await rereadableInput(path, io, signal);
+  try {
+    return await use(input.source, { path: input.path, size: await regularFileSize(input.source.name, input.path) });
+  } finally {
+    await input.remove();
+  }
 }

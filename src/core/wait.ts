@@ -15,6 +15,20 @@ export function waitTimeoutMs(options: { wait?: boolean; timeout?: string }): nu
   return parsePositiveDuration(options.timeout, '--timeout');
 }
 
+/** The help of a verb's --timeout; `example` is a wait that suits the thing waited for. */
+export const waitTimeoutHelp = (example: string) => `with --wait: how long to wait, e.g. ${example} (default: for ever)`;
+
+export interface WaitOptions {
+  wait: boolean;
+  /** How long --wait waits; Infinity for ever. */
+  timeoutMs: number;
+}
+
+/** A verb's --wait and --timeout as given on the command line, checked as waitTimeoutMs checks them. */
+export function waitOptions(options: { wait?: boolean; timeout?: string }): WaitOptions {
+  return { wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) };
+}
+
 /** What a wait runs on: a command's Context serves as it is. */
 export interface WaitRuntime {
   io: IOStreams;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reviewTypeSchema } from './decisions.js';
 
 /**
  * Older operations: batches (POST /v1/batches, GET /v1/batches/{id}), a CSV uploaded to a
@@ -16,9 +17,7 @@ export const CONTENT_COLUMN = 'Content';
 export const RESULT_COLUMNS = ['Content', 'Status', 'Service result', 'Expected result', 'Labels'] as const;
 
 export const createBatchRequestSchema = z.strictObject({
-  type: z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required: the kind of content to review, e.g. text' : 'expected a string') })
-    .min(1, { error: 'expected a non-empty string (the kind of content to review, e.g. text)' }),
+  type: reviewTypeSchema,
 });
 
 /** The spec's creation example spells it WATING_FOR_UPLOAD; the documented value is WAITING_FOR_UPLOAD. */

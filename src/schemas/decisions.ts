@@ -11,10 +11,13 @@ export const isDecisionSettled = (status: string): boolean => status !== 'PENDIN
 const jsonObject = (expected: string) =>
   z.record(z.string(), z.unknown(), { error: (issue) => (issue.input === undefined ? `is required: ${expected}` : expected) });
 
-export const createDecisionRequestSchema = z.strictObject({
-  type: z
+/** The `type` of a decision or a batch: the kind of content to review. */
+export const reviewTypeSchema = z
     .string({ error: (issue) => (issue.input === undefined ? 'is required: the kind of content to review, e.g. text' : 'expected a string') })
-    .min(1, { error: 'expected a non-empty string (the kind of content to review, e.g. text)' }),
+    .min(1, { error: 'expected a non-empty string (the kind of content to review, e.g. text)' });
+
+export const createDecisionRequestSchema = z.strictObject({
+  type: reviewTypeSchema,
   content: jsonObject('expected a JSON object (its fields depend on type)'),
   metadata: jsonObject('expected a JSON object of key-value pairs').optional(),
 });

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { InputError, InterruptedError } from '../../src/core/errors.js';
 import { createIOStreams, type IOStreams } from '../../src/core/io.js';
-import { rereadableInput, spoolToTempFile } from '../../src/core/spool.js';
+import { rereadableInput, spoolToTempFile, withUploadableInput } from '../../src/core/spool.js';
 import { tempDir } from '../helpers/cli.js';
 
 /** Runs `body` with the system temporary directory pointed at a fresh one, to see what is left in it. */
@@ -118,5 +118,20 @@ describe('rereadableInput', () => {
     const controller = new AbortController();
     controller.abort();
     await assert.rejects(rereadableInput('-', ioOver(new PassThrough()), controller.signal), InterruptedError);
+  });
+});
+
+describe('withUploadableInput', () => {
+  it('gives stdin as a file with its size, and removes the copy even when the upload fails', async () => {
+    await inOwnTmpdir(async (tmp) => {
+      let seen: { name: string; size: number; text: string } | undefined;
+      const failure = new Error('upload failed');
+      await assert.rejects(withUploadableInput('-', ioOver(Readable.from(['line 1\n'])), new AbortController().signal, async (source, file) => {
+        seen = { name: source.name, size: file.size, text: readFileSync(file.path, 'utf8') };
+        throw failure;
+      }), (error) => error === failure);
+      assert.deepEqual(seen, { name: 'stdin', size: 7, text: 'line 1\n' });
+      assert.deepEqual(readdirSync(tmp), []);
+    });
   });
 });

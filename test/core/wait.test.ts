@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { apiErrorFor, ConnectionError, ExitCode, InterruptedError, UsageError, WaitTimeoutError } from '../../src/core/errors.js';
-import { waitForOne, waitTimeoutMs, type WaitForOne } from '../../src/core/wait.js';
+import { waitForOne, waitOptions, waitTimeoutHelp, waitTimeoutMs, type WaitForOne } from '../../src/core/wait.js';
 import { exitCodeOfError } from '../../src/main.js';
 import { FixedClock } from '../helpers/context.js';
 import { bufferIO } from '../helpers/io.js';
@@ -127,5 +127,20 @@ describe('waitTimeoutMs', () => {
     for (const text of ['0', '0s', '-1m']) {
       assert.throws(() => waitTimeoutMs({ wait: true, timeout: text }), (error: unknown) => error instanceof UsageError && error.message === `--timeout: expected a duration greater than 0, got "${text}"`, text);
     }
+  });
+});
+
+describe('waitOptions', () => {
+  it('reads --wait as a boolean and its --timeout as milliseconds, for ever when absent', () => {
+    assert.deepEqual(waitOptions({}), { wait: false, timeoutMs: Infinity });
+    assert.deepEqual(waitOptions({ wait: true, timeout: '5m' }), { wait: true, timeoutMs: 300_000 });
+  });
+
+  it('refuses --timeout without --wait, as waitTimeoutMs does', () => {
+    assert.throws(() => waitOptions({ timeout: '5m' }), UsageError);
+  });
+
+  it('gives every --timeout the same help, with its own example', () => {
+    assert.equal(waitTimeoutHelp('5m'), 'with --wait: how long to wait, e.g. 5m (default: for ever)');
   });
 });

@@ -37,6 +37,14 @@ describe('csafe batch', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('batch get refuses an empty id before sending anything (exit 2), as import get does', async () => {
+    const before = (await batchRequests()).length;
+    const result = await run(['batch', 'get', '']);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /<batch-id> is empty.*csafe batch create/s);
+    assert.equal((await batchRequests()).length, before);
+  });
+
   it('batch create --wait --download: uploads the CSV as text/csv, waits for SUCCESS, writes the result CSV', async () => {
     copyFileSync(REVIEWS, join(dir, 'reviews.csv'));
     // The line as written, in a directory holding reviews.csv.

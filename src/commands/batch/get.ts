@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { getBatch } from '../../api/batches.js';
 import type { Context } from '../../context.js';
+import { requireId } from '../../core/options.js';
 import { positional, type App, type Outcome } from '../app.js';
 import { printBatch } from './shared/render.js';
 import { followBatch, followOptions, type FollowOptions } from './shared/wait.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
+import { waitTimeoutHelp } from '../../core/wait.js';
 
 export function registerBatchGet(group: Command, app: App): void {
   const verb = group
@@ -12,7 +14,7 @@ export function registerBatchGet(group: Command, app: App): void {
     .description('Show a batch: its status and five counts (GET /v1/batches/{id})')
     .argument('<batch-id>', 'as printed by `batch create`')
     .option('--wait', 'poll until SUCCESS, CANCELLED or ERROR (exit 1 on the last two), with the counts on a spinner')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)')
+    .option('--timeout <duration>', waitTimeoutHelp('30m'))
     .option('--download <file>', 'with --wait: write the result CSV to this file once the batch has succeeded')
     .addHelpText('after', `
 Statuses: WAITING_FOR_UPLOAD, PENDING, SUCCESS, CANCELLED, ERROR (others are shown as they come).
@@ -32,6 +34,7 @@ Counts: batch_count, success_count, pending_count, error_count, cancelled_count.
 }
 
 async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome | void> {
+  requireId(batchId, '<batch-id>', { command: 'csafe batch create', id: 'bat_…' });
   if (options.wait) return followBatch(ctx, batchId, options);
   const batch = await getBatch(await ctx.http(), batchId);
   await printBatch(ctx.io, await ctx.outputFormat('single'), batch);

@@ -4,19 +4,17 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { jsonObjectFlag, parseMetadata, type JsonFlagInput } from '../../core/json-flags.js';
 import { printResult, recordView } from '../../core/output.js';
-import { waitTimeoutMs } from '../../core/wait.js';
+import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../core/wait.js';
 import { CONTENT_LIMITS } from '../../schemas/content.js';
 import { createDecisionRequestSchema, type CreateDecisionRequest } from '../../schemas/decisions.js';
 import type { App, Outcome } from '../app.js';
-import { printDecision, settledOutcome, waitForDecision } from './show.js';
+import { followDecision } from './show.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
-export interface DecisionCreateOptions {
+export interface DecisionCreateOptions extends WaitOptions {
   type?: string;
   content?: string;
   metadata: string[];
-  wait: boolean;
-  timeoutMs: number;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -29,7 +27,7 @@ export function registerDecisionCreate(group: Command, app: App): void {
     .option('--content <json|@file>', 'the content: a JSON object, inline or from a file (@- reads stdin); its fields depend on --type')
     .option('--metadata <key=value|@file.json>', 'metadata kept with the decision (repeatable)', collect)
     .option('--wait', 'poll until the decision is SUCCESS or ERROR, then show it (exit 1 on ERROR)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever)')
+    .option('--timeout <duration>', waitTimeoutHelp('5m'))
     .addHelpText('after', `
 Prints the decision's id, type and metadata. With --wait it shows the settled decision instead:
 its status, result and labels (--json: the decision as the service returned it, with its type).`);
@@ -42,7 +40,7 @@ its status, result and labels (--json: the decision as the service returned it, 
   })
     .action(app.action(async (ctx, command) => {
       const options = command.opts() as { type?: string; content?: string; metadata?: string[]; wait?: boolean; timeout?: string };
-      return decisionCreateRun(ctx, { ...options, metadata: options.metadata ?? [], wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });
+      return decisionCreateRun(ctx, { ...options, metadata: options.metadata ?? [], ...waitOptions(options) });
     }));
 }
 
@@ -50,13 +48,9 @@ export async function decisionCreateRun(ctx: Context, options: DecisionCreateOpt
   const request = await decisionRequest(options, { stdin: ctx.io.stdin, maxBytes: CONTENT_LIMITS.requestBytes, signal: ctx.signal });
   const format = await ctx.outputFormat('single');
   const created = await createDecision(await ctx.http(), request);
-  if (!options.wait) {
-    const { decision_id, type, metadata, ...rest } = created;
-    return printResult(ctx.io, format, created, recordView({ decision_id, type, metadata: metadata ?? {}, ...rest }));
-  }
-  const decision = await waitForDecision(ctx, created.decision_id, options.timeoutMs);
-  await printDecision(ctx.io, format, decision, created.type);
-  return settledOutcome(ctx.io, decision);
+  if (options.wait) return followDecision(ctx, format, created.decision_id, options.timeoutMs, created.type);
+  const { decision_id, type, metadata, ...rest } = created;
+  await printResult(ctx.io, format, created, recordView({ decision_id, type, metadata: metadata ?? {}, ...rest }));
 }
 
 const FLAG_OF_FIELD: Record<string, string> = { type: '--type', content: '--content', metadata: '--metadata' };

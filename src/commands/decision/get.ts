@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { getDecision } from '../../api/decisions.js';
 import type { Context } from '../../context.js';
-import { waitTimeoutMs } from '../../core/wait.js';
+import { requireId } from '../../core/options.js';
+import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../core/wait.js';
 import { positional, type App, type Outcome } from '../app.js';
-import { printDecision, settledOutcome, waitForDecision } from './show.js';
+import { followDecision, printDecision } from './show.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 export function registerDecisionGet(group: Command, app: App): void {
@@ -12,7 +13,7 @@ export function registerDecisionGet(group: Command, app: App): void {
     .description('Show a decision: status, result and labels (GET /v1/decisions/{decision_id})')
     .argument('<decision-id>', 'as printed by `decision create`')
     .option('--wait', 'poll while it is PENDING, until SUCCESS or ERROR (exit 1 on ERROR)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever)')
+    .option('--timeout <duration>', waitTimeoutHelp('5m'))
     .addHelpText('after', `
 The decision's fields (a result not known yet shows as none, fields the spec does not list as they
 came), then its labels as a table: name, applied, explanation. --json prints it as returned.`);
@@ -25,15 +26,13 @@ came), then its labels as a table: name, applied, explanation. --json prints it 
   })
     .action(app.action(async (ctx, command) => {
       const [decisionId] = positional(command) as [string];
-      const options = command.opts() as { wait?: boolean; timeout?: string };
-      return decisionGetRun(ctx, decisionId, { wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });
+      return decisionGetRun(ctx, decisionId, waitOptions(command.opts()));
     }));
 }
 
-export async function decisionGetRun(ctx: Context, decisionId: string, options: { wait: boolean; timeoutMs: number }): Promise<Outcome | void> {
+export async function decisionGetRun(ctx: Context, decisionId: string, options: WaitOptions): Promise<Outcome | void> {
+  requireId(decisionId, '<decision-id>', { command: 'csafe decision create', id: 'dec_…' });
   const format = await ctx.outputFormat('single');
-  if (!options.wait) return printDecision(ctx.io, format, await getDecision(await ctx.http(), decisionId));
-  const decision = await waitForDecision(ctx, decisionId, options.timeoutMs);
-  await printDecision(ctx.io, format, decision);
-  return settledOutcome(ctx.io, decision);
+  if (options.wait) return followDecision(ctx, format, decisionId, options.timeoutMs);
+  await printDecision(ctx.io, format, await getDecision(await ctx.http(), decisionId));
 }

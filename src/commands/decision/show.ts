@@ -32,7 +32,7 @@ export async function printDecision(io: IOStreams, format: OutputFormat, decisio
 }
 
 /** Polls the decision while it is PENDING (spinner, --timeout → 124, Ctrl-C → 130, each with the command that checks again). */
-export async function waitForDecision(ctx: Context, decisionId: string, timeoutMs: number): Promise<Decision> {
+async function waitForDecision(ctx: Context, decisionId: string, timeoutMs: number): Promise<Decision> {
   const http = await ctx.http();
   return waitForOne(ctx, {
     timeoutMs,
@@ -44,8 +44,15 @@ export async function waitForDecision(ctx: Context, decisionId: string, timeoutM
   });
 }
 
+/** Waits for the decision to settle and prints it (`type`: as printDecision); exit 1 when it ended ERROR. */
+export async function followDecision(ctx: Context, format: OutputFormat, decisionId: string, timeoutMs: number, type?: string): Promise<Outcome> {
+  const decision = await waitForDecision(ctx, decisionId, timeoutMs);
+  await printDecision(ctx.io, format, decision, type);
+  return settledOutcome(ctx.io, decision);
+}
+
 /** A settled decision's outcome: exit 1 when it ended ERROR, with why when the service said. */
-export function settledOutcome(io: IOStreams, decision: Decision): Outcome {
+function settledOutcome(io: IOStreams, decision: Decision): Outcome {
   const failed = decision.decision_status === 'ERROR';
   const reason = errorMessage(decision);
   if (failed) io.warn(`decision ${decision.decision_id} ended ERROR${reason === undefined ? '' : `: ${reason}`}`);

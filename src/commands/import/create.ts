@@ -1,31 +1,17 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { createImport } from '../../api/older-imports.js';
 import type { Context } from '../../context.js';
 import { checkEveryLine, type LineCheck } from '../../core/checked-records.js';
 import { uploadBeforeExpiry, type ExpiringUpload } from '../../core/expiring-upload.js';
-import { parseOptions } from '../../core/options.js';
 import { printResult, recordView } from '../../core/output.js';
 import { formatBytes } from '../../core/progress.js';
-import { regularFileSize } from '../../core/readers.js';
-import { rereadableInput } from '../../core/spool.js';
-import { waitTimeoutMs } from '../../core/wait.js';
+import { withUploadableInput } from '../../core/spool.js';
+import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../core/wait.js';
 import { describeProblem } from '../../schemas/issues.js';
 import { importLineProblems, OLDER_IMPORT_CONTENT_TYPE, OLDER_IMPORT_UPLOAD_TTL_SECONDS, type ImportCreated } from '../../schemas/older-imports.js';
 import { positional, type App, type Outcome } from '../app.js';
 import { followImport } from './shared.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
-
-const createOptionsSchema = z.object({
-  wait: z.boolean().default(false),
-  timeout: z.string().optional(),
-});
-
-export interface ImportCreateOptions {
-  wait: boolean;
-  /** How long --wait waits; Infinity for ever. */
-  waitTimeoutMs: number;
-}
 
 /** Each line `{"type": non-empty string, "data": object}`. */
 const IMPORT_LINES: LineCheck = {
@@ -39,7 +25,7 @@ export function registerImportCreate(group: Command, app: App): void {
     .description('Create an import and upload a JSONL file to it (POST /v1/import, then PUT to the pre-signed address)')
     .argument('<file>', 'JSON Lines, one {"type": …, "data": {…}} per line, kinds mixed; `-` reads stdin (kept in a temporary file first)')
     .option('--wait', 'poll the import until it is COMPLETE or FAILED (exit 1 when FAILED), then print it')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 10m (default: for ever)')
+    .option('--timeout <duration>', waitTimeoutHelp('10m'))
     .addHelpText('after', `
 This is the older import (POST /v1/import): its lines carry their own kind of data, and it is
 followed with \`csafe import get\`. To load objects into a namespace, use \`csafe data import\`.
@@ -58,41 +44,32 @@ has expired, a new import is created and the old one's id named on stderr.`);
   })
     .action(app.action(async (ctx, command) => {
       const [path] = positional(command) as [string];
-      return importCreateRun(ctx, path, createOptions(command.opts()));
+      return importCreateRun(ctx, path, waitOptions(command.opts()));
     }));
 }
 
-function createOptions(raw: unknown): ImportCreateOptions {
-  const options = parseOptions(createOptionsSchema, raw);
-  return { wait: options.wait, waitTimeoutMs: waitTimeoutMs(options) };
-}
-
-export async function importCreateRun(ctx: Context, path: string, options: ImportCreateOptions): Promise<Outcome | void> {
+export async function importCreateRun(ctx: Context, path: string, options: WaitOptions): Promise<Outcome | void> {
   const format = await ctx.outputFormat('single');
   const summary = uploadSummary(await uploadInput(ctx, path));
   if (options.wait) {
     ctx.io.note(`uploaded ${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(1)} s to import ${summary.import_id}`);
-    return followImport(ctx, summary.import_id, options.waitTimeoutMs);
+    return followImport(ctx, summary.import_id, options.timeoutMs);
   }
   await printResult(ctx.io, format, summary, recordView(summary));
 }
 
-/** Checks every line, then creates the import and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
-async function uploadInput(ctx: Context, path: string): Promise<ExpiringUpload<ImportCreated>> {
-  const input = await rereadableInput(path, ctx.io, ctx.signal);
-  try {
-    const file = { path: input.path, size: await regularFileSize(input.source.name, input.path) };
-    await checkEveryLine(input.source, ctx.io, ctx.signal, IMPORT_LINES);
+/** Checks every line, then creates the import and uploads the file. */
+function uploadInput(ctx: Context, path: string): Promise<ExpiringUpload<ImportCreated>> {
+  return withUploadableInput(path, ctx.io, ctx.signal, async (source, file) => {
+    await checkEveryLine(source, ctx.io, ctx.signal, IMPORT_LINES);
     const http = await ctx.http();
-    return await uploadBeforeExpiry({ http, io: ctx.io, now: () => ctx.now() }, file, OLDER_IMPORT_CONTENT_TYPE, async () => {
+    return uploadBeforeExpiry({ http, io: ctx.io, now: () => ctx.now() }, file, OLDER_IMPORT_CONTENT_TYPE, async () => {
       // The spec gives the address's lifetime, not its end: it is counted from before the request, to be safe.
       const expiresAt = new Date(ctx.now() + OLDER_IMPORT_UPLOAD_TTL_SECONDS * 1000).toISOString();
       const created = await createImport(http);
       return { issued: created, id: created.import_id, url: created.upload_url, expiresAt };
     });
-  } finally {
-    await input.remove();
-  }
+  });
 }
 
 /** What the upload did: the import and its status as this run knows it (uploaded: the service processes it from here). */

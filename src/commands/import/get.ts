@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { getImport } from '../../api/older-imports.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
-import { waitTimeoutMs } from '../../core/wait.js';
+import { requireId } from '../../core/options.js';
+import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../core/wait.js';
 import { positional, type App, type Outcome } from '../app.js';
 import { followImport, printImport } from './shared.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
@@ -13,7 +13,7 @@ export function registerImportGet(group: Command, app: App): void {
     .description('Show an import (GET /v1/import/{import_id}): its status, file and creation time')
     .argument('<import-id>', 'as printed by `import create`')
     .option('--wait', 'poll until the import is COMPLETE or FAILED (exit 1 when FAILED)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 10m (default: for ever)')
+    .option('--timeout <duration>', waitTimeoutHelp('10m'))
     .addHelpText('after', `
 Statuses: WAITING_FOR_UPLOAD, IN_PROGRESS, COMPLETE, FAILED; any other status or field the
 service sends is shown as it comes. --json prints the import as the service returned it.
@@ -27,13 +27,12 @@ service sends is shown as it comes. --json prints the import as the service retu
   })
     .action(app.action(async (ctx, command) => {
       const [importId] = positional(command) as [string];
-      const options = command.opts() as { wait?: boolean; timeout?: string };
-      return importGetRun(ctx, importId, { wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });
+      return importGetRun(ctx, importId, waitOptions(command.opts()));
     }));
 }
 
-export async function importGetRun(ctx: Context, importId: string, options: { wait: boolean; timeoutMs: number }): Promise<Outcome | void> {
-  if (importId === '') throw new UsageError('<import-id> is empty', { hint: 'give the id `csafe import create` printed, e.g. imp_…' });
+export async function importGetRun(ctx: Context, importId: string, options: WaitOptions): Promise<Outcome | void> {
+  requireId(importId, '<import-id>', { command: 'csafe import create', id: 'imp_…' });
   if (options.wait) return followImport(ctx, importId, options.timeoutMs);
   const record = await getImport(await ctx.http(), importId);
   await printImport(ctx.io, await ctx.outputFormat('single'), record);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
 import { decisionGetRun } from '../../../src/commands/decision/get.js';
 import { printDecision } from '../../../src/commands/decision/show.js';
-import { ExitCode, NotFoundError, WaitTimeoutError } from '../../../src/core/errors.js';
+import { ExitCode, NotFoundError, UsageError, WaitTimeoutError } from '../../../src/core/errors.js';
 import { call } from '../../emulator/support.js';
 import { commandTest, exitCodeOf, type CommandTest } from '../../helpers/context.js';
 import { bufferIO } from '../../helpers/io.js';
@@ -104,4 +104,12 @@ describe('decision: rendering', () => {
     await printDecision(io, 'json', decision);
     assert.deepEqual(JSON.parse(stdout()), decision);
   });
+});
+
+test('decision get refuses an empty id before sending anything, as import get does', async (t) => {
+  const run = await commandTest(t);
+  await assert.rejects(
+    decisionGetRun(run.ctx, '', { wait: false, timeoutMs: Infinity }),
+    (error: unknown) => error instanceof UsageError && error.message === '<decision-id> is empty' && /csafe decision create/.test(error.hint ?? ''),
+  );
 });

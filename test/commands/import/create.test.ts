@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { importCreateRun, type ImportCreateOptions } from '../../../src/commands/import/create.js';
+import { importCreateRun } from '../../../src/commands/import/create.js';
+import type { WaitOptions } from '../../../src/core/wait.js';
 import { ExitCode, InputError, WaitTimeoutError } from '../../../src/core/errors.js';
 import { commandTest, exitCodeOf, type CommandTest } from '../../helpers/context.js';
 
@@ -10,7 +11,7 @@ const RECORDS = readFileSync(new URL('../../../../examples/records.jsonl', impor
 const UPLOAD = /^\/_storage\//;
 const IMPORT = /^\/v1\/import\/[\w-]+$/;
 
-const options = (overrides: Partial<ImportCreateOptions> = {}): ImportCreateOptions => ({ wait: false, waitTimeoutMs: Infinity, ...overrides });
+const options = (overrides: Partial<WaitOptions> = {}): WaitOptions => ({ wait: false, timeoutMs: Infinity, ...overrides });
 
 function inputFile(run: CommandTest, content = RECORDS): string {
   const path = join(run.dir, 'records.jsonl');
@@ -90,7 +91,7 @@ test('import create --wait gives up at the timeout of the fixed clock, naming th
   // Polls at 0, 1, 3, 7 and 10 s (the deadline).
   run.expect({ method: 'POST', path: '/v1/import' }, { method: 'PUT', path: UPLOAD }, { method: 'GET', path: IMPORT, times: 5 });
 
-  await assert.rejects(importCreateRun(run.ctx, path, options({ wait: true, waitTimeoutMs: 10_000 })), WaitTimeoutError);
+  await assert.rejects(importCreateRun(run.ctx, path, options({ wait: true, timeoutMs: 10_000 })), WaitTimeoutError);
 
   assert.equal(run.stdout(), '');
   assert.match(run.stderr(), /import ([\w-]+) is still pending; check on it with:\n {2}csafe import get \1 --wait\n$/);

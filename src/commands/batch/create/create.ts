@@ -4,8 +4,7 @@ import type { Context } from '../../../context.js';
 import { UnexpectedResponseError, UsageError } from '../../../core/errors.js';
 import { printResult, recordView } from '../../../core/output.js';
 import { formatBytes } from '../../../core/progress.js';
-import { regularFileSize } from '../../../core/readers.js';
-import { rereadableInput } from '../../../core/spool.js';
+import { withUploadableInput } from '../../../core/spool.js';
 import { uploadBeforeExpiry } from '../../../core/expiring-upload.js';
 import { shellWord } from '../../../core/shell.js';
 import { BATCH_CONTENT_TYPE, BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
@@ -13,6 +12,7 @@ import { positional, type App, type Outcome } from '../../app.js';
 import { followBatch, followOptions, type FollowOptions } from '../shared/wait.js';
 import { checkBatchCsv } from './check-csv.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
+import { waitTimeoutHelp } from '../../../core/wait.js';
 
 export function registerBatchCreate(group: Command, app: App): void {
   const verb = group
@@ -21,7 +21,7 @@ export function registerBatchCreate(group: Command, app: App): void {
     .argument('<file>', 'CSV with a header row and a Content column (other columns are your metadata); `-` reads stdin')
     .requiredOption('--type <type>', 'the kind of content to review, e.g. text')
     .option('--wait', 'poll the batch until SUCCESS, CANCELLED or ERROR (exit 1 on the last two), then print it')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)')
+    .option('--timeout <duration>', waitTimeoutHelp('30m'))
     .option('--download <file>', 'with --wait: write the result CSV to this file once the batch has succeeded')
     .addHelpText('after', `
 Every row is checked before anything is sent: a header row, a Content column (matched exactly),
@@ -55,17 +55,15 @@ export async function batchCreateRun(ctx: Context, type: string, path: string, o
   await printResult(ctx.io, format, summary, recordView(summary));
 }
 
-/** Checks the CSV, creates the batch and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
-async function sendCsv(ctx: Context, type: string, path: string) {
-  const input = await rereadableInput(path, ctx.io, ctx.signal);
-  try {
-    const rows = await checkBatchCsv(input.source, ctx.io, ctx.signal);
-    const file = { path: input.path, size: await regularFileSize(input.source.name, input.path) };
+/** Checks the CSV, creates the batch and uploads the file. */
+function sendCsv(ctx: Context, type: string, path: string) {
+  return withUploadableInput(path, ctx.io, ctx.signal, async (source, file) => {
+    const rows = await checkBatchCsv(source, ctx.io, ctx.signal);
     const http = await ctx.http();
-    // The spec gives the address no expiry time, only its lifetime: 1 hour from its creation.
     const issue = async () => {
-      const batch = await createBatch(http, type);
+      // The spec gives the address's lifetime, not its end: it is counted from before the request, to be safe (as import create does).
       const expiresAt = new Date(ctx.now() + BATCH_URL_TTL_SECONDS * 1000).toISOString();
+      const batch = await createBatch(http, type);
       return { issued: batch, id: batch.batch_id, url: uploadUrl(batch), expiresAt };
     };
     const upload = await uploadBeforeExpiry({ http, io: ctx.io, now: () => ctx.now() }, file, BATCH_CONTENT_TYPE, issue);
@@ -79,9 +77,7 @@ async function sendCsv(ctx: Context, type: string, path: string) {
       batch_requests: upload.addresses,
       upload_retries: upload.retries,
     };
-  } finally {
-    await input.remove();
-  }
+  });
 }
 
 function uploadUrl(batch: Batch): string {

@@ -3,27 +3,24 @@ import { errorMessage } from '../../../api/responses.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import { shellWord } from '../../../core/shell.js';
-import { waitForOne, waitTimeoutMs } from '../../../core/wait.js';
+import { waitForOne, waitOptions, type WaitOptions } from '../../../core/wait.js';
 import { isBatchSettled, type Batch } from '../../../schemas/batches.js';
 import type { Outcome } from '../../app.js';
 import { downloadResult } from '../download/fetch.js';
 import { batchFailed, batchProgress, printBatch } from './render.js';
 
 /** The options `batch create` and `batch get` share: --wait, its --timeout, and --download after it. */
-export interface FollowOptions {
-  wait: boolean;
-  /** How long --wait waits; Infinity for ever. */
-  timeoutMs: number;
+export interface FollowOptions extends WaitOptions {
   /** Where --download writes the result CSV once the batch has succeeded. */
   download?: string;
 }
 
 export function followOptions(raw: { wait?: boolean; timeout?: string; download?: string }): FollowOptions {
-  const timeoutMs = waitTimeoutMs(raw);
+  const wait = waitOptions(raw);
   if (raw.download !== undefined && !raw.wait) {
     throw new UsageError('--download writes the result of a finished batch, and needs --wait', { hint: 'add --wait, or fetch it later with: csafe batch download ID FILE' });
   }
-  return { wait: Boolean(raw.wait), timeoutMs, download: raw.download };
+  return { ...wait, download: raw.download };
 }
 
 /**
