@@ -5,7 +5,7 @@ import { positional, type App, type Outcome } from '../app.js';
 import { parseNamespace } from '../namespace.js';
 import { printRequestRecord } from './shared/render.js';
 import { waitAndPrintRecord } from './shared/wait.js';
-import { waitTimeoutMs } from '../../core/wait.js';
+import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../core/wait.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 export function registerDataStatus(group: Command, app: App): void {
@@ -15,7 +15,7 @@ export function registerDataStatus(group: Command, app: App): void {
     .argument('<namespace>', 'the namespace')
     .argument('<request-id>', 'as printed by `data add` or `data import`')
     .option('--wait', 'poll until the request has succeeded or failed (exit 1 when it failed)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)')
+    .option('--timeout <duration>', waitTimeoutHelp('30m'))
     .addHelpText('after', `
 On a terminal, an add request is a table of its objects, one row each: ID, STATUS (succeeded, or
 failed for an object the service could not process), LABELS (label:decision, …), URL (where to
@@ -32,12 +32,11 @@ service returned it, as JSON; --wait prints the same once the request has ended.
   })
     .action(app.action(async (ctx, command) => {
       const [namespace, requestId] = positional(command) as [string, string];
-      const options = command.opts() as { wait?: boolean; timeout?: string };
-      return dataStatusRun(ctx, parseNamespace(namespace), requestId, { wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });
+      return dataStatusRun(ctx, parseNamespace(namespace), requestId, waitOptions(command.opts()));
     }));
 }
 
-export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: { wait: boolean; timeoutMs: number }): Promise<Outcome | void> {
+export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: WaitOptions): Promise<Outcome | void> {
   if (options.wait) return waitAndPrintRecord(ctx, namespace, requestId, options.timeoutMs);
   const record = await getRequest(await ctx.http(), namespace, requestId);
   await printRequestRecord(ctx.io, await ctx.outputFormat('single'), record);

@@ -10,7 +10,7 @@ const FILE = ['{"id":"o1","text":"hello there"}', '{"id":"o2","text":"general ke
 const UPLOAD = /^\/_storage\/imports\/listings\/req_\w+\.jsonl$/;
 const RECORD = /^\/v1\/data\/listings\/requests\/req_\w+$/;
 
-const options = (overrides: Partial<ImportOptions> = {}): ImportOptions => ({ wait: false, waitTimeoutMs: Infinity, validate: true, ...overrides });
+const options = (overrides: Partial<ImportOptions> = {}): ImportOptions => ({ wait: false, timeoutMs: Infinity, validate: true, ...overrides });
 
 function inputFile(run: CommandTest, content = FILE): string {
   const path = join(run.dir, 'dump.jsonl');
@@ -62,7 +62,7 @@ test('data import --wait gives up at the timeout of the fixed clock, naming the 
   run.expect({ method: 'POST', path: '/v1/data/listings/import' }, { method: 'PUT', path: UPLOAD }, { method: 'GET', path: RECORD, times: 5 });
   const started = run.clock.now();
 
-  await assert.rejects(importRun(run.ctx, 'listings', path, options({ wait: true, waitTimeoutMs: 10_000 })), WaitTimeoutError);
+  await assert.rejects(importRun(run.ctx, 'listings', path, options({ wait: true, timeoutMs: 10_000 })), WaitTimeoutError);
 
   assert.equal(run.clock.now() - started, 10_000);
   assert.equal(run.stdout(), '');

@@ -11,7 +11,7 @@ import { parseNamespace } from '../../namespace.js';
 import { importFile, type ImportedFile } from './upload.js';
 import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
 import { waitAndPrintRecord } from '../shared/wait.js';
-import { waitTimeoutMs } from '../../../core/wait.js';
+import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../../core/wait.js';
 import { dataObjectProblem } from '../../../schemas/data.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
 
@@ -27,10 +27,7 @@ const DATA_LINES: LineCheck = {
   hint: 'each line must be one JSON object with a non-empty string "id"; fix the lines above, or pass --no-validate to upload the file as it is',
 };
 
-export interface ImportOptions {
-  wait: boolean;
-  /** How long --wait waits; Infinity for ever. */
-  waitTimeoutMs: number;
+export interface ImportOptions extends WaitOptions {
   validate: boolean;
 }
 
@@ -41,7 +38,7 @@ export function registerDataImport(group: Command, app: App): void {
     .argument('<namespace>', 'namespace to import into')
     .argument('<file>', 'JSON Lines, one data object per line; `-` reads stdin (kept in a temporary file first)')
     .option('--wait', 'poll the import until it has succeeded or failed, then print its record')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)')
+    .option('--timeout <duration>', waitTimeoutHelp('30m'))
     .option('--no-validate', 'upload without checking every line first (for trusted dumps)')
     .addHelpText('after', `
 The file is streamed from disk with its Content-Length (never held in memory), with a progress
@@ -65,7 +62,7 @@ address is replaced by a new import request. The upload has no overall time limi
 
 function importOptions(raw: unknown): ImportOptions {
   const options = parseOptions(importOptionsSchema, raw);
-  return { wait: options.wait, waitTimeoutMs: waitTimeoutMs(options), validate: options.validate };
+  return { ...waitOptions(options), validate: options.validate };
 }
 
 export async function importRun(ctx: Context, namespace: string, path: string, options: ImportOptions): Promise<Outcome | void> {
@@ -74,7 +71,7 @@ export async function importRun(ctx: Context, namespace: string, path: string, o
   const summary = uploadSummary(namespace, imported);
   if (options.wait) {
     ctx.io.note(uploadNote(summary));
-    return waitAndPrintRecord(ctx, namespace, summary.request_id, options.waitTimeoutMs);
+    return waitAndPrintRecord(ctx, namespace, summary.request_id, options.timeoutMs);
   }
   await printUploadSummary(ctx.io, format, summary);
 }
