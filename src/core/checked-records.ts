@@ -48,14 +48,19 @@ export function checkValue(line: number, value: unknown, check: RecordCheck): Ch
 /** `items.jsonl:3: id: expected a non-empty string id` */
 export const problemLine = (inputName: string, record: { line: number; problem: string }) => `${inputName}:${record.line}: ${record.problem}`;
 
-/** The checking pass before anything is sent: prints every problem as file:line: field: expected …; returns how many records have one. */
-export async function reportInvalid(records: AsyncIterable<{ line: number; problem?: string }>, inputName: string, io: IOStreams): Promise<number> {
+/**
+ * The checking pass before anything is sent: prints every problem as file:line: field: expected …,
+ * and when there is one, the line that says nothing was sent (`noun` names a record: 'invalid line', …).
+ * Returns how many records have a problem.
+ */
+export async function reportInvalid(records: AsyncIterable<{ line: number; problem?: string }>, inputName: string, io: IOStreams, noun: string): Promise<number> {
   let invalid = 0;
   for await (const { line, problem } of records) {
     if (problem === undefined) continue;
     invalid++;
     io.warn(problemLine(inputName, { line, problem }));
   }
+  if (invalid > 0) io.warn(nothingSentLine(invalid, noun));
   return invalid;
 }
 

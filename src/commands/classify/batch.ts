@@ -2,7 +2,7 @@ import { classifyContent, requestProblems } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/concurrency.js';
 import { CsafeError, InterruptedError, stopsTheRun } from '../../core/errors.js';
-import { nothingSentLine, problemLine, reportInvalid, setAside } from '../../core/checked-records.js';
+import { problemLine, reportInvalid, setAside } from '../../core/checked-records.js';
 import { FailFast, unreachableLine } from '../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import type { IOStreams } from '../../core/io.js';
@@ -51,11 +51,8 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
   const jobs: Jobs = (tally) => toJobs(shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, tally), defaultUserId, options);
   try {
     if (checkFirst) {
-      const invalid = await reportInvalid(jobs({ otherShards: 0 }), source.name, ctx.io);
-      if (invalid > 0) {
-        ctx.io.warn(nothingSentLine(invalid, 'invalid line'));
-        return { kind: 'checked', invalid };
-      }
+      const invalid = await reportInvalid(jobs({ otherShards: 0 }), source.name, ctx.io, 'invalid line');
+      if (invalid > 0) return { kind: 'checked', invalid };
     }
     return await classifyLines(ctx, { path, name: source.name }, jobs, options);
   } finally {

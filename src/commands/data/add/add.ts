@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { nothingSentLine, reportInvalid, validRecords, type CheckedRecord } from '../../../core/checked-records.js';
+import { reportInvalid, validRecords, type CheckedRecord } from '../../../core/checked-records.js';
 import { InterruptedError, UsageError } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
@@ -83,11 +83,8 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
   try {
     if (checkFirst) {
-      const invalid = await reportInvalid(checkObjects(readRecords(source), options.maxBatchBytes), source.name, ctx.io);
-      if (invalid > 0) {
-        ctx.io.warn(nothingSentLine(invalid, 'invalid record'));
-        return { kind: 'checked', invalid };
-      }
+      const invalid = await reportInvalid(checkObjects(readRecords(source), options.maxBatchBytes), source.name, ctx.io, 'invalid record');
+      if (invalid > 0) return { kind: 'checked', invalid };
     }
     const { accepted, failed, sent, done, otherShards, skipped, stoppedBy } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
     let failedRequests = 0;
