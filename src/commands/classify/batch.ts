@@ -10,7 +10,7 @@ import { countOf, toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
 import { inputSource, readRecords } from '../../core/readers.js';
 import { otherShardsNote, shardedName, shardRecords } from '../../core/shard.js';
-import { csafeCommandLine, reportInterruption, withFlag } from '../../core/shell.js';
+import { csafeCommandLine, failedFileNote, reportInterruption, withFlag } from '../../core/shell.js';
 import { interruptionOf } from '../../core/signals.js';
 import { startSpinner } from '../../core/spinner.js';
 import { rereadableInput } from '../../core/spool.js';
@@ -124,7 +124,7 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
  */
 function reportResume(ctx: Context, run: { path: string; next: number; counts: { classified: number; failed: number }; failedPath: string }): void {
   const { counts } = run;
-  const failedNote = counts.failed > 0 ? ` (in ${run.failedPath})` : '';
+  const failedNote = failedFileNote(counts.failed, run.failedPath);
   const resume = csafeCommandLine(withFlag(withFlag(ctx.argv, '--from-line', String(run.next)), '--failed', run.failedPath));
   const hint = run.path === '-' ? `give it the same input on stdin: the lines before ${run.next} are skipped` : undefined;
   reportInterruption(ctx.io, `${counts.classified} lines classified, ${counts.failed} failed${failedNote}; line ${run.next} on not done`, resume, hint);

@@ -10,7 +10,7 @@ import { countOf, printResult, tableView, toNdjsonLine, type OutputFormat } from
 import type { JsonRecord } from '../../../core/json-position.js';
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
 import { otherShardsNote, shardedName, shardRecords } from '../../../core/shard.js';
-import { csafeCommandLine, reportInterruption, shellWord } from '../../../core/shell.js';
+import { csafeCommandLine, failedFileNote, reportInterruption, shellWord } from '../../../core/shell.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { rereadableInput } from '../../../core/spool.js';
@@ -170,7 +170,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
 
 /** What an interrupted run did, and the command that continues it: the same one, which with --checkpoint sends only what was not accepted. */
 function reportResume(ctx: Context, run: { namespace: string; accepted: number; failed: FailedFile; checkpoint?: string }): void {
-  const failedNote = run.failed.count > 0 ? ` (in ${run.failed.path})` : '';
+  const failedNote = failedFileNote(run.failed.count, run.failed.path);
   const done = `${countOf(run.accepted, 'request')} accepted (printed), ${countOf(run.failed.count, 'object')} of failed batches${failedNote}`;
   const hint = run.checkpoint === undefined
     ? 'without --checkpoint it sends every object again; add --checkpoint FILE to continue where a run stopped'

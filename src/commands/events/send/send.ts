@@ -8,7 +8,7 @@ import { parseOptions } from '../../../core/options.js';
 import type { OutputFormat } from '../../../core/output.js';
 import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
 import { shardedName } from '../../../core/shard.js';
-import { csafeCommandLine, reportInterruption } from '../../../core/shell.js';
+import { csafeCommandLine, failedFileNote, reportInterruption } from '../../../core/shell.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { rereadableInput } from '../../../core/spool.js';
@@ -115,7 +115,7 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
     halted = delivery.halted;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
-    const failedNote = tally.failed > 0 ? ` (in ${failedPath})` : '';
+    const failedNote = failedFileNote(tally.failed, failedPath);
     reportInterruption(ctx.io, `${tally.sent} events sent, ${tally.failed} failed${failedNote}`, csafeCommandLine(ctx.argv), options.checkpoint === undefined ? NO_CHECKPOINT : undefined);
     throw interruptionOf(ctx.signal);
   } finally {
