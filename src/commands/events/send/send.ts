@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { nothingSentLine } from '../../../core/checked-records.js';
-import { AuthenticationError, InterruptedError, PermissionDeniedError } from '../../../core/errors.js';
-import { FailFast } from '../../../core/fail-fast.js';
+import { AuthenticationError, InterruptedError, PermissionDeniedError, UnreachableError } from '../../../core/errors.js';
+import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import { parseOptions } from '../../../core/options.js';
 import type { OutputFormat } from '../../../core/output.js';
@@ -84,7 +84,9 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
     const { tally, failedFile, halted } = await sendChecked(ctx, source, input?.path ?? path, options, checked.read || Infinity);
     // With --sync, stdout holds the event ids; the summary would break their NDJSON.
     await report(ctx, tally, { input: source.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid, toStdout: !options.sync });
-    if (halted) ctx.io.warn(`sending stopped: ${whySendingStopped(halted)}; the unsent events are in ${failedFile}`);
+    // The service unreachable is said as every bulk command says it; a refused key or a long Retry-After in the words of events.
+    if (halted instanceof UnreachableError) ctx.io.warn(unreachableLine(halted, failedFile));
+    else if (halted) ctx.io.warn(`sending stopped: ${whySendingStopped(halted)}; the unsent events are in ${failedFile}`);
     // Met without --skip-invalid, an invalid record means the input changed after it was checked.
     const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
     return batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, otherShards: tally.other_shards, failed: tally.failed, ...invalid, stoppedBy: halted });
