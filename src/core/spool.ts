@@ -65,3 +65,8 @@ export async function rereadableInput(path: string, io: IOStreams, signal: Abort
     .finally(() => spinner.stop());
   return { source: { name, open: () => createReadStream(spool.path) }, path: spool.path, remove: spool.remove };
 }
+
+/** `rereadableInput` for a run that reads its input `twice`; else the input as it comes, read once and copied nowhere. */
+export async function inputToRead(path: string, io: IOStreams, signal: AbortSignal, twice: boolean): Promise<RereadableInput> {
+  return twice ? rereadableInput(path, io, signal) : { source: inputSource(path, io.stdin, signal), path, remove: async () => undefined };
+}

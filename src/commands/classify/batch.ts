@@ -8,12 +8,12 @@ import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import type { IOStreams } from '../../core/io.js';
 import { countOf, toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
-import { inputSource, readRecords } from '../../core/readers.js';
+import { readRecords } from '../../core/readers.js';
 import { otherShardsNote, shardedName, shardRecords } from '../../core/shard.js';
 import { csafeCommandLine, failedFileNote, reportInterruption, withFlag } from '../../core/shell.js';
 import { interruptionOf } from '../../core/signals.js';
 import { startSpinner } from '../../core/spinner.js';
-import { rereadableInput } from '../../core/spool.js';
+import { inputToRead } from '../../core/spool.js';
 import type { ContentRequest } from '../../schemas/content.js';
 import { describeProblemWith } from '../../schemas/issues.js';
 import { batchOutcome, type Outcome } from '../app.js';
@@ -45,8 +45,8 @@ const describeLineProblem = describeProblemWith({
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
   const checkFirst = options.skipInvalid === undefined;
   // Read twice (checked in full before anything is sent): stdin or a pipe is kept in a temporary file.
-  const input = checkFirst ? await rereadableInput(path, ctx.io, ctx.signal) : undefined;
-  const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
+  const input = await inputToRead(path, ctx.io, ctx.signal, checkFirst);
+  const { source } = input;
   // Sharded by line number: every line has one, so each worker checks and reports the problems of its own lines only.
   const jobs: Jobs = (tally) => toJobs(shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, tally), defaultUserId, options);
   try {
@@ -56,7 +56,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
     }
     return await classifyLines(ctx, { path, name: source.name }, jobs, options);
   } finally {
-    await input?.remove();
+    await input.remove();
   }
 }
 

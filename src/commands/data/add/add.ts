@@ -8,12 +8,12 @@ import type { IOStreams } from '../../../core/io.js';
 import { parseOptions } from '../../../core/options.js';
 import { countOf, printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
 import type { JsonRecord } from '../../../core/json-position.js';
-import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
+import { readRecords, type InputSource } from '../../../core/readers.js';
 import { otherShardsNote, shardedName, shardRecords } from '../../../core/shard.js';
 import { csafeCommandLine, failedFileNote, reportInterruption, shellWord } from '../../../core/shell.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
-import { rereadableInput } from '../../../core/spool.js';
+import { inputToRead } from '../../../core/spool.js';
 import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { addBatchFlags, addOptionsSchema, type AddOptions } from './options.js';
@@ -79,14 +79,14 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   const format = await ctx.outputFormat('stream');
   const checkFirst = options.skipInvalid === undefined;
   // Read twice (checked in full before anything is sent), or fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
-  const input = checkFirst || options.checkpoint !== undefined ? await rereadableInput(path, ctx.io, ctx.signal) : undefined;
-  const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
+  const input = await inputToRead(path, ctx.io, ctx.signal, checkFirst || options.checkpoint !== undefined);
+  const { source } = input;
   try {
     if (checkFirst) {
       const invalid = await reportInvalid(checkObjects(readRecords(source), options.maxBatchBytes), source.name, ctx.io, 'invalid record');
       if (invalid > 0) return { kind: 'checked', invalid };
     }
-    const { accepted, failed, sent, done, otherShards, skipped, stoppedBy } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
+    const { accepted, failed, sent, done, otherShards, skipped, stoppedBy } = await addObjects(ctx, namespace, { source, path: input.path }, options, format);
     let failedRequests = 0;
     // A service that could not be reached would fail the wait too.
     if (options.wait && accepted.length > 0 && stoppedBy === undefined) {
@@ -98,7 +98,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
     }
     return batchOutcome({ sent, done, otherShards, failed, skipped, failedRequests, stoppedBy });
   } finally {
-    await input?.remove();
+    await input.remove();
   }
 }
 
