@@ -73,6 +73,10 @@ export async function setAside(file: FailedFile, inputName: string, record: Inva
   await file.append({ line: record.line, error: record.problem, record: record.text }, record.line);
 }
 
+/** An invalid record met while sending input that was checked first, without --skip-invalid: the input changed since, and the run stops. */
+export const changedSinceChecked = (inputName: string, record: { line: number; problem: string }) =>
+  new CsafeError(`${problemLine(inputName, record)}: the input changed after it was checked; nothing more was sent`);
+
 /**
  * The records to send, in input order. An invalid one is set aside when there is a --skip-invalid
  * file; met without one, the input was checked first, so it changed since: the run stops.
@@ -80,7 +84,7 @@ export async function setAside(file: FailedFile, inputName: string, record: Inva
 export async function* validRecords<T extends CheckedRecord>(records: AsyncIterable<T>, inputName: string, io: IOStreams, invalid?: FailedFile): AsyncGenerator<Extract<T, SendableRecord>> {
   for await (const record of records) {
     if ('json' in record) yield record as Extract<T, SendableRecord>;
-    else if (invalid === undefined) throw new CsafeError(`${problemLine(inputName, record)}: the input changed after it was checked; nothing more was sent`);
+    else if (invalid === undefined) throw changedSinceChecked(inputName, record);
     else await setAside(invalid, inputName, record as InvalidRecord, io);
   }
 }
