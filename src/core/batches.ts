@@ -34,3 +34,9 @@ export async function* inBatches<T>(items: AsyncIterable<T>, limits: BatchLimits
   }
   if (batch.length > 0) yield batch;
 }
+
+/** The input lines a batch came from, for a message about it: `12`, or `12-15`. */
+export function batchLines(batch: readonly { line: number }[]): string {
+  const [first, last] = [batch[0]!.line, batch.at(-1)!.line];
+  return first === last ? String(first) : `${first}-${last}`;
+}

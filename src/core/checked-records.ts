@@ -48,14 +48,19 @@ export function checkValue(line: number, value: unknown, check: RecordCheck): Ch
 /** `items.jsonl:3: id: expected a non-empty string id` */
 export const problemLine = (inputName: string, record: { line: number; problem: string }) => `${inputName}:${record.line}: ${record.problem}`;
 
-/** The checking pass before anything is sent: prints every problem as file:line: field: expected …; returns how many records have one. */
-export async function reportInvalid(records: AsyncIterable<{ line: number; problem?: string }>, inputName: string, io: IOStreams): Promise<number> {
+/**
+ * The checking pass before anything is sent: prints every problem as file:line: field: expected …,
+ * and when there is one, the line that says nothing was sent (`noun` names a record: 'invalid line', …).
+ * Returns how many records have a problem.
+ */
+export async function reportInvalid(records: AsyncIterable<{ line: number; problem?: string }>, inputName: string, io: IOStreams, noun: string): Promise<number> {
   let invalid = 0;
   for await (const { line, problem } of records) {
     if (problem === undefined) continue;
     invalid++;
     io.warn(problemLine(inputName, { line, problem }));
   }
+  if (invalid > 0) io.warn(nothingSentLine(invalid, noun));
   return invalid;
 }
 
@@ -68,6 +73,10 @@ export async function setAside(file: FailedFile, inputName: string, record: Inva
   await file.append({ line: record.line, error: record.problem, record: record.text }, record.line);
 }
 
+/** An invalid record met while sending input that was checked first, without --skip-invalid: the input changed since, and the run stops. */
+export const changedSinceChecked = (inputName: string, record: { line: number; problem: string }) =>
+  new CsafeError(`${problemLine(inputName, record)}: the input changed after it was checked; nothing more was sent`);
+
 /**
  * The records to send, in input order. An invalid one is set aside when there is a --skip-invalid
  * file; met without one, the input was checked first, so it changed since: the run stops.
@@ -75,7 +84,7 @@ export async function setAside(file: FailedFile, inputName: string, record: Inva
 export async function* validRecords<T extends CheckedRecord>(records: AsyncIterable<T>, inputName: string, io: IOStreams, invalid?: FailedFile): AsyncGenerator<Extract<T, SendableRecord>> {
   for await (const record of records) {
     if ('json' in record) yield record as Extract<T, SendableRecord>;
-    else if (invalid === undefined) throw new CsafeError(`${problemLine(inputName, record)}: the input changed after it was checked; nothing more was sent`);
+    else if (invalid === undefined) throw changedSinceChecked(inputName, record);
     else await setAside(invalid, inputName, record as InvalidRecord, io);
   }
 }

@@ -2,6 +2,7 @@ import { UsageError } from './errors.js';
 import type { ConfigKey, Profile } from './config.js';
 import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from './duration.js';
 import { parseOutputFormat } from './output.js';
+import { shellWord } from './shell.js';
 
 /** Where a setting came from; `auth status` shows it so a user can tell why a key is in use. */
 type Source = 'flag' | 'env' | 'profile' | 'emulator' | 'default';
@@ -101,7 +102,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
   const inProfile = `profile "${profileName}"${configPath === undefined ? '' : ` (${configPath})`}`;
   const nameOf = (setting: Setting, flag: string, variable: string, key: ConfigKey) =>
     setting.source === 'flag' ? flag : setting.source === 'env' ? variable : `${key} in ${inProfile}`;
-  const profileFlag = profileName === DEFAULT_PROFILE ? '' : ` --profile ${profileName}`;
+  const profileFlag = profileName === DEFAULT_PROFILE ? '' : ` --profile ${shellWord(profileName)}`;
   const checked = <T>(setting: Setting | undefined, flag: string, variable: string, key: Exclude<ConfigKey, 'api_key'>) => {
     if (setting === undefined) return undefined;
     try {
@@ -142,12 +143,12 @@ function refuseRetired(env: NodeJS.ProcessEnv, profile: Profile, inProfile: stri
   for (const [key, { variable, now, meaning }] of Object.entries(RETIRED_SETTINGS)) {
     const fromEnv = env[variable];
     if (fromEnv !== undefined && fromEnv !== '') {
-      throw new UsageError(`${variable} is no longer read: ${meaning} is now ${now.variable}`, { hint: `rename it: ${now.variable}=${fromEnv}` });
+      throw new UsageError(`${variable} is no longer read: ${meaning} is now ${now.variable}`, { hint: `rename it: ${now.variable}=${shellWord(fromEnv)}` });
     }
     const stored = profile[key as RetiredConfigKey];
     if (stored !== undefined) {
       throw new UsageError(`${key} in ${inProfile} is no longer read: ${meaning} is now ${now.key}`, {
-        hint: `rename it: \`csafe${profileFlag} config set ${now.key} ${stored}\` then \`csafe${profileFlag} config unset ${key}\``,
+        hint: `rename it: \`csafe${profileFlag} config set ${now.key} ${shellWord(stored)}\` then \`csafe${profileFlag} config unset ${key}\``,
       });
     }
   }

@@ -15,12 +15,7 @@ const SECRET_FLAGS = ['--api-key'];
  * key serve the next run).
  */
 export function csafeCommandLine(argv: readonly string[]): string {
-  const kept: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (SECRET_FLAGS.includes(arg)) i++;
-    else if (!SECRET_FLAGS.some((flag) => arg.startsWith(`${flag}=`))) kept.push(arg);
-  }
+  const kept = SECRET_FLAGS.reduce(withoutFlag, argv);
   return ['csafe', ...kept].map(shellWord).join(' ');
 }
 
@@ -36,13 +31,18 @@ export function commandIndex(argv: readonly string[]): number {
 
 /** The arguments with `flag value` in place of any earlier value of that flag (as `--flag v` or `--flag=v`), or added at the end. */
 export function withFlag(argv: readonly string[], flag: string, value: string): string[] {
+  return [...withoutFlag(argv, flag), flag, value];
+}
+
+/** The arguments without `flag` and its value (given as `--flag v` or `--flag=v`). */
+function withoutFlag(argv: readonly string[], flag: string): string[] {
   const kept: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === flag) i++;
     else if (!arg.startsWith(`${flag}=`)) kept.push(arg);
   }
-  return [...kept, flag, value];
+  return kept;
 }
 
 /**
@@ -68,6 +68,9 @@ export function withPositional(argv: readonly string[], index: number, value: st
   }
   return replaced ? kept : [...kept, value];
 }
+
+/** ` (in FILE)` after the count of failed records an interrupted run names; nothing when none failed. */
+export const failedFileNote = (failed: number, path: string) => (failed > 0 ? ` (in ${path})` : '');
 
 /** What an interrupted bulk run prints on stderr: what it did, then the command that continues it, and a hint when there is one. */
 export function reportInterruption(io: IOStreams, done: string, resume: string, hint?: string): void {

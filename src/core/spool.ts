@@ -79,3 +79,8 @@ export async function withUploadableInput<T>(path: string, io: IOStreams, signal
     await input.remove();
   }
 }
+
+/** `rereadableInput` for a run that reads its input `twice`; else the input as it comes, read once and copied nowhere. */
+export async function inputToRead(path: string, io: IOStreams, signal: AbortSignal, twice: boolean): Promise<RereadableInput> {
+  return twice ? rereadableInput(path, io, signal) : { source: inputSource(path, io.stdin, signal), path, remove: async () => undefined };
+}

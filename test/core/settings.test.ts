@@ -174,6 +174,12 @@ describe('settings: each value and where it came from', () => {
         error.hint === 'rename it: `csafe --profile ci config set request_timeout 30s` then `csafe --profile ci config unset timeout`',
     );
     assert.throws(() => resolveSettings({ requestTimeout: '5s' }, { CSAFE_TIMEOUT: '30s' }, {}, 'default'), /CSAFE_TIMEOUT is no longer read/, 'refused even when the new flag is given');
+    assert.throws(
+      () => resolveSettings({}, {}, { timeout: '30 s' }, 'my work'),
+      (error: unknown) => error instanceof UsageError && error.hint === "rename it: `csafe --profile 'my work' config set request_timeout '30 s'` then `csafe --profile 'my work' config unset timeout`",
+      'the commands of a hint run as printed, whatever the profile is called',
+    );
+    assert.throws(() => resolveSettings({}, { CSAFE_TIMEOUT: '30 s' }, {}, 'default'), (error: unknown) => error instanceof UsageError && error.hint === "rename it: CSAFE_REQUEST_TIMEOUT='30 s'");
     assert.equal(resolveSettings({}, { CSAFE_TIMEOUT: '' }, {}, 'default').requestTimeoutMs, 60_000, 'an empty variable is no setting');
   });
 

@@ -55,6 +55,8 @@ describe('bulk commands stop when the service is unreachable', () => {
       assert.equal(unreachable.length, 1, stderr);
       assert.match(unreachable[0]!, new RegExp(`127\\.0\\.0\\.1:\\d+.*ECONNREFUSED`));
       assert.match(unreachable[0]!, new RegExp(failed.replaceAll('.', '\\.')));
+      // The same stop reads the same on every bulk command.
+      assert.match(unreachable[0]!, /^stopped: .*; what was not sent is in /);
       // No record is lost, and none is both accepted and failed: nothing was accepted.
       assert.deepEqual(readLines(failed).map((line) => failedRecord(bulk.command, line)), input.records.map((r) => JSON.stringify(JSON.parse(r))));
       assert.doesNotMatch(stdout, /"line":|"request_id"|"last_request_id":"/, "nothing was accepted");

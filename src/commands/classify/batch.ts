@@ -1,19 +1,19 @@
 import { classifyContent, requestProblems } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/concurrency.js';
-import { CsafeError, InterruptedError, stopsTheRun } from '../../core/errors.js';
-import { nothingSentLine, problemLine, reportInvalid, setAside } from '../../core/checked-records.js';
+import { InterruptedError, stopsTheRun } from '../../core/errors.js';
+import { changedSinceChecked, reportInvalid, setAside } from '../../core/checked-records.js';
 import { FailFast, unreachableLine } from '../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import type { IOStreams } from '../../core/io.js';
 import { countOf, toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
-import { inputSource, readRecords } from '../../core/readers.js';
+import { readRecords } from '../../core/readers.js';
 import { otherShardsNote, shardedName, shardRecords } from '../../core/shard.js';
-import { csafeCommandLine, reportInterruption, withFlag } from '../../core/shell.js';
+import { csafeCommandLine, failedFileNote, reportInterruption, withFlag } from '../../core/shell.js';
 import { interruptionOf } from '../../core/signals.js';
 import { startSpinner } from '../../core/spinner.js';
-import { rereadableInput } from '../../core/spool.js';
+import { inputToRead } from '../../core/spool.js';
 import type { ContentRequest } from '../../schemas/content.js';
 import { describeProblemWith } from '../../schemas/issues.js';
 import { batchOutcome, type Outcome } from '../app.js';
@@ -45,21 +45,18 @@ const describeLineProblem = describeProblemWith({
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
   const checkFirst = options.skipInvalid === undefined;
   // Read twice (checked in full before anything is sent): stdin or a pipe is kept in a temporary file.
-  const input = checkFirst ? await rereadableInput(path, ctx.io, ctx.signal) : undefined;
-  const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
+  const input = await inputToRead(path, ctx.io, ctx.signal, checkFirst);
+  const { source } = input;
   // Sharded by line number: every line has one, so each worker checks and reports the problems of its own lines only.
   const jobs: Jobs = (tally) => toJobs(shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, tally), defaultUserId, options);
   try {
     if (checkFirst) {
-      const invalid = await reportInvalid(jobs({ otherShards: 0 }), source.name, ctx.io);
-      if (invalid > 0) {
-        ctx.io.warn(nothingSentLine(invalid, 'invalid line'));
-        return { kind: 'checked', invalid };
-      }
+      const invalid = await reportInvalid(jobs({ otherShards: 0 }), source.name, ctx.io, 'invalid line');
+      if (invalid > 0) return { kind: 'checked', invalid };
     }
     return await classifyLines(ctx, { path, name: source.name }, jobs, options);
   } finally {
-    await input?.remove();
+    await input.remove();
   }
 }
 
@@ -127,7 +124,7 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
  */
 function reportResume(ctx: Context, run: { path: string; next: number; counts: { classified: number; failed: number }; failedPath: string }): void {
   const { counts } = run;
-  const failedNote = counts.failed > 0 ? ` (in ${run.failedPath})` : '';
+  const failedNote = failedFileNote(counts.failed, run.failedPath);
   const resume = csafeCommandLine(withFlag(withFlag(ctx.argv, '--from-line', String(run.next)), '--failed', run.failedPath));
   const hint = run.path === '-' ? `give it the same input on stdin: the lines before ${run.next} are skipped` : undefined;
   reportInterruption(ctx.io, `${counts.classified} lines classified, ${counts.failed} failed${failedNote}; line ${run.next} on not done`, resume, hint);
@@ -144,7 +141,7 @@ async function* sendable(jobs: AsyncIterable<Job>, inputName: string, io: IOStre
     for await (const job of jobs) {
       if (signal.aborted) return;
       if (job.problem === undefined) yield job;
-      else if (skipped === undefined) throw new CsafeError(`${problemLine(inputName, { line: job.line, problem: job.problem })}: the input changed after it was checked; nothing more was sent`);
+      else if (skipped === undefined) throw changedSinceChecked(inputName, { line: job.line, problem: job.problem });
       else await setAside(skipped, inputName, { line: job.line, text: textOf(job.input), problem: job.problem }, io);
     }
   } catch (error) {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { nothingSentLine, reportInvalid, validRecords, type CheckedRecord } from '../../../core/checked-records.js';
+import { reportInvalid, validRecords, type CheckedRecord } from '../../../core/checked-records.js';
 import { InterruptedError, UsageError } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
@@ -8,12 +8,12 @@ import type { IOStreams } from '../../../core/io.js';
 import { parseOptions } from '../../../core/options.js';
 import { countOf, printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
 import type { JsonRecord } from '../../../core/json-position.js';
-import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
+import { readRecords, type InputSource } from '../../../core/readers.js';
 import { otherShardsNote, shardedName, shardRecords } from '../../../core/shard.js';
-import { csafeCommandLine, reportInterruption, shellWord } from '../../../core/shell.js';
+import { csafeCommandLine, failedFileNote, reportInterruption, shellWord } from '../../../core/shell.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
-import { rereadableInput } from '../../../core/spool.js';
+import { inputToRead } from '../../../core/spool.js';
 import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { addBatchFlags, addOptionsSchema, type AddOptions } from './options.js';
@@ -79,17 +79,14 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   const format = await ctx.outputFormat('stream');
   const checkFirst = options.skipInvalid === undefined;
   // Read twice (checked in full before anything is sent), or fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
-  const input = checkFirst || options.checkpoint !== undefined ? await rereadableInput(path, ctx.io, ctx.signal) : undefined;
-  const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
+  const input = await inputToRead(path, ctx.io, ctx.signal, checkFirst || options.checkpoint !== undefined);
+  const { source } = input;
   try {
     if (checkFirst) {
-      const invalid = await reportInvalid(checkObjects(readRecords(source), options.maxBatchBytes), source.name, ctx.io);
-      if (invalid > 0) {
-        ctx.io.warn(nothingSentLine(invalid, 'invalid record'));
-        return { kind: 'checked', invalid };
-      }
+      const invalid = await reportInvalid(checkObjects(readRecords(source), options.maxBatchBytes), source.name, ctx.io, 'invalid record');
+      if (invalid > 0) return { kind: 'checked', invalid };
     }
-    const { accepted, failed, sent, done, otherShards, skipped, stoppedBy } = await addObjects(ctx, namespace, { source, path: input?.path ?? path }, options, format);
+    const { accepted, failed, sent, done, otherShards, skipped, stoppedBy } = await addObjects(ctx, namespace, { source, path: input.path }, options, format);
     let failedRequests = 0;
     // A service that could not be reached would fail the wait too.
     if (options.wait && accepted.length > 0 && stoppedBy === undefined) {
@@ -101,7 +98,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
     }
     return batchOutcome({ sent, done, otherShards, failed, skipped, failedRequests, stoppedBy });
   } finally {
-    await input?.remove();
+    await input.remove();
   }
 }
 
@@ -173,7 +170,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
 
 /** What an interrupted run did, and the command that continues it: the same one, which with --checkpoint sends only what was not accepted. */
 function reportResume(ctx: Context, run: { namespace: string; accepted: number; failed: FailedFile; checkpoint?: string }): void {
-  const failedNote = run.failed.count > 0 ? ` (in ${run.failed.path})` : '';
+  const failedNote = failedFileNote(run.failed.count, run.failed.path);
   const done = `${countOf(run.accepted, 'request')} accepted (printed), ${countOf(run.failed.count, 'object')} of failed batches${failedNote}`;
   const hint = run.checkpoint === undefined
     ? 'without --checkpoint it sends every object again; add --checkpoint FILE to continue where a run stopped'

@@ -1,5 +1,5 @@
 import { addData, encodeAddBody } from '../../../api/data.js';
-import { inBatches } from '../../../core/batches.js';
+import { batchLines, inBatches } from '../../../core/batches.js';
 import type { SendableRecord } from '../../../core/checked-records.js';
 import { mapInOrder } from '../../../core/concurrency.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
@@ -68,9 +68,8 @@ export async function deliverObjects(objects: AsyncIterable<NumberedObject>, del
       if (stop.error !== undefined) throw stop.error;
       if (outcome.ok) continue;
       if (stopsTheRun(outcome.error)) throw outcome.error;
-      const where = batch[0]!.line === batch.at(-1)!.line ? batch[0]!.line : `${batch[0]!.line}-${batch.at(-1)!.line}`;
       // The service unreachable is said once, when the run ends.
-      if (!delivery.failFast.isStop(outcome.error)) delivery.io.warn(`${delivery.inputName}:${where}: a batch of ${countOf(batch.length, 'object')} failed: ${(outcome.error as Error).message}`);
+      if (!delivery.failFast.isStop(outcome.error)) delivery.io.warn(`${delivery.inputName}:${batchLines(batch)}: a batch of ${countOf(batch.length, 'object')} failed: ${(outcome.error as Error).message}`);
       await delivery.failed.appendLines(batch.map((object) => ({ text: object.json, line: object.line })));
       reportProgress(delivery);
     }

@@ -1,17 +1,17 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { nothingSentLine } from '../../../core/checked-records.js';
-import { AuthenticationError, InterruptedError, PermissionDeniedError } from '../../../core/errors.js';
-import { FailFast } from '../../../core/fail-fast.js';
+import { AuthenticationError, InterruptedError, PermissionDeniedError, UnreachableError } from '../../../core/errors.js';
+import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import { parseOptions } from '../../../core/options.js';
 import type { OutputFormat } from '../../../core/output.js';
-import { inputSource, readRecords, type InputSource } from '../../../core/readers.js';
+import { readRecords, type InputSource } from '../../../core/readers.js';
 import { shardedName } from '../../../core/shard.js';
-import { csafeCommandLine, reportInterruption } from '../../../core/shell.js';
+import { csafeCommandLine, failedFileNote, reportInterruption } from '../../../core/shell.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
-import { rereadableInput } from '../../../core/spool.js';
+import { inputToRead } from '../../../core/spool.js';
 import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
 import { checkRecords } from './checked.js';
 import { Checkpoint } from './checkpoint.js';
@@ -69,8 +69,8 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
   // Read twice (validate, then send), so stdin or a pipe is kept in a temporary file in between.
-  const input = options.dryRun ? undefined : await rereadableInput(path, ctx.io, ctx.signal);
-  const source = input?.source ?? inputSource(path, ctx.io.stdin, ctx.signal);
+  const input = await inputToRead(path, ctx.io, ctx.signal, !options.dryRun);
+  const { source } = input;
   try {
     const checked = emptyTally();
     if (options.dryRun || options.skipInvalid === undefined) {
@@ -81,15 +81,17 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
         return { kind: 'checked', invalid: checked.invalid };
       }
     }
-    const { tally, failedFile, halted } = await sendChecked(ctx, source, input?.path ?? path, options, checked.read || Infinity);
+    const { tally, failedFile, halted } = await sendChecked(ctx, source, input.path, options, checked.read || Infinity);
     // With --sync, stdout holds the event ids; the summary would break their NDJSON.
     await report(ctx, tally, { input: source.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid, toStdout: !options.sync });
-    if (halted) ctx.io.warn(`sending stopped: ${whySendingStopped(halted)}; the unsent events are in ${failedFile}`);
+    // The service unreachable is said as every bulk command says it; a refused key or a long Retry-After in the words of events.
+    if (halted instanceof UnreachableError) ctx.io.warn(unreachableLine(halted, failedFile));
+    else if (halted) ctx.io.warn(`sending stopped: ${whySendingStopped(halted)}; the unsent events are in ${failedFile}`);
     // Met without --skip-invalid, an invalid record means the input changed after it was checked.
     const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
     return batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, otherShards: tally.other_shards, failed: tally.failed, ...invalid, stoppedBy: halted });
   } finally {
-    await input?.remove();
+    await input.remove();
   }
 }
 
@@ -115,7 +117,7 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
     halted = delivery.halted;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
-    const failedNote = tally.failed > 0 ? ` (in ${failedPath})` : '';
+    const failedNote = failedFileNote(tally.failed, failedPath);
     reportInterruption(ctx.io, `${tally.sent} events sent, ${tally.failed} failed${failedNote}`, csafeCommandLine(ctx.argv), options.checkpoint === undefined ? NO_CHECKPOINT : undefined);
     throw interruptionOf(ctx.signal);
   } finally {

@@ -56,7 +56,7 @@ export async function reportSummary(io: IOStreams, summary: Summary, format: Out
     : `read ${summary.read}, valid ${summary.valid}, invalid ${summary.invalid}, sent ${summary.sent}, failed ${summary.failed}, ` +
       `skipped by checkpoint ${summary.skipped_checkpoint}, other shards ${summary.other_shards}`;
   io.note(`${figures} in ${seconds} s (${summary.events_per_second} events/s)`);
-  if (summary.failed_file) io.warn(`${summary.failed} events written to ${summary.failed_file}: resend them with \`csafe events send ${summary.failed_file}\``);
+  if (summary.failed_file) io.warn(`${countOf(summary.failed, 'event')} written to ${summary.failed_file}: resend them with \`csafe events send ${summary.failed_file}\``);
   if (summary.invalid_file) io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
   if (format !== undefined) await printResult(io, format, summary, recordView({ ...summary }));
 }

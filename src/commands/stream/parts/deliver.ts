@@ -1,4 +1,5 @@
 import { partsFrameBytes, sendStreamParts } from '../../../api/streams.js';
+import { batchLines } from '../../../core/batches.js';
 import type { SendableRecord } from '../../../core/checked-records.js';
 import { InterruptedError, mayHaveBeenApplied, stopsTheRun } from '../../../core/errors.js';
 import type { FailFast } from '../../../core/fail-fast.js';
@@ -109,12 +110,10 @@ async function deliverBatch(batch: SendableRecord[], delivery: PartsDelivery): P
     } catch (error) {
       haltOn(error, delivery);
       unconfirmed = mayHaveBeenApplied(error);
-      const first = batch[0]!.line;
-      const last = batch.at(-1)!.line;
       tally.lastError = (error as Error).message;
       const what = unconfirmed ? 'may have been stored, its answer was lost' : 'failed';
       // The service unreachable is said once, when the run ends.
-      if (!delivery.failFast.isStop(error)) delivery.io.warn(`${delivery.inputName}:${first === last ? first : `${first}-${last}`}: a batch of ${countOf(batch.length, 'part')} ${what}: ${tally.lastError}`);
+      if (!delivery.failFast.isStop(error)) delivery.io.warn(`${delivery.inputName}:${batchLines(batch)}: a batch of ${countOf(batch.length, 'part')} ${what}: ${tally.lastError}`);
     }
   }
   const lines = batch.map((part) => ({ text: part.json, line: part.line }));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { nothingSentLine, reportInvalid, validRecords } from '../../../core/checked-records.js';
+import { reportInvalid, validRecords } from '../../../core/checked-records.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { FailedFile } from '../../../core/failed-file.js';
@@ -102,11 +102,8 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
   const input = await source.open();
   try {
     if (options.skipInvalid === undefined) {
-      const invalid = await reportInvalid(input.records(), input.name, ctx.io);
-      if (invalid > 0) {
-        ctx.io.warn(nothingSentLine(invalid, 'invalid part'));
-        return { kind: 'checked', invalid };
-      }
+      const invalid = await reportInvalid(input.records(), input.name, ctx.io, 'invalid part');
+      if (invalid > 0) return { kind: 'checked', invalid };
     }
     const { tally, files, invalid, stoppedBy } = await sendParts(ctx, http, namespace, input, options);
     if (ctx.signal.aborted) {
