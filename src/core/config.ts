@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CorruptConfigError, UsageError } from './errors.js';
 import { syntaxErrorOffset } from './json-position.js';
 import { DEFAULT_PROFILE, RETIRED_SETTINGS, type RetiredConfigKey } from './settings.js';
+import { shellWord } from './shell.js';
 import { formatPath } from '../schemas/issues.js';
 
 /** Keys a profile may hold. api_key is set with `csafe auth login`, never echoed back in full. */
@@ -102,8 +103,9 @@ export class ConfigStore {
   requireProfile(name: string, from: string): void {
     if (this.hasProfile(name)) return;
     const known = [...new Set([DEFAULT_PROFILE, ...this.profileNames()])].join(', ');
+    const profile = shellWord(name);
     throw new UsageError(`unknown profile "${name}" (from ${from}); the profiles are: ${known}`, {
-      hint: `create it with \`csafe --profile ${name} auth login\` or \`csafe --profile ${name} config set <key> <value>\``,
+      hint: `create it with \`csafe --profile ${profile} auth login\` or \`csafe --profile ${profile} config set <key> <value>\``,
     });
   }
 

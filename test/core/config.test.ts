@@ -59,6 +59,9 @@ describe('config store: profiles', () => {
       message: 'unknown profile "stagign" (from CSAFE_PROFILE); the profiles are: default, staging',
       hint: 'create it with `csafe --profile stagign auth login` or `csafe --profile stagign config set <key> <value>`',
     });
+    assert.throws(() => store.requireProfile('my work', '--profile'), {
+      hint: "create it with `csafe --profile 'my work' auth login` or `csafe --profile 'my work' config set <key> <value>`",
+    }, 'a name a shell would split is quoted, so the hint runs as written');
   });
 
   it('hands out copies, unsets one key only, and narrows a wider file to 0600 on write', (t) => {

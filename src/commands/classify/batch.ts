@@ -127,7 +127,7 @@ function reportResume(ctx: Context, run: { path: string; next: number; counts: {
   const failedNote = failedFileNote(counts.failed, run.failedPath);
   const resume = csafeCommandLine(withFlag(withFlag(ctx.argv, '--from-line', String(run.next)), '--failed', run.failedPath));
   const hint = run.path === '-' ? `give it the same input on stdin: the lines before ${run.next} are skipped` : undefined;
-  reportInterruption(ctx.io, `${counts.classified} lines classified, ${counts.failed} failed${failedNote}; line ${run.next} on not done`, resume, hint);
+  reportInterruption(ctx.io, `${countOf(counts.classified, 'line')} classified, ${counts.failed} failed${failedNote}; line ${run.next} on not done`, resume, hint);
 }
 
 /**

@@ -5,7 +5,7 @@ import { AuthenticationError, InterruptedError, PermissionDeniedError, Unreachab
 import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import { parseOptions } from '../../../core/options.js';
-import type { OutputFormat } from '../../../core/output.js';
+import { countOf, type OutputFormat } from '../../../core/output.js';
 import { readRecords, type InputSource } from '../../../core/readers.js';
 import { shardedName } from '../../../core/shard.js';
 import { csafeCommandLine, failedFileNote, reportInterruption } from '../../../core/shell.js';
@@ -118,7 +118,7 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
     const failedNote = failedFileNote(tally.failed, failedPath);
-    reportInterruption(ctx.io, `${tally.sent} events sent, ${tally.failed} failed${failedNote}`, csafeCommandLine(ctx.argv), options.checkpoint === undefined ? NO_CHECKPOINT : undefined);
+    reportInterruption(ctx.io, `${countOf(tally.sent, 'event')} sent, ${tally.failed} failed${failedNote}`, csafeCommandLine(ctx.argv), options.checkpoint === undefined ? NO_CHECKPOINT : undefined);
     throw interruptionOf(ctx.signal);
   } finally {
     progress.stop();
