@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
-import { Chalk, type ChalkInstance } from 'chalk';
+import { createRequire } from 'node:module';
+import type { ChalkInstance } from 'chalk';
 import { CsafeError } from './errors.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
@@ -76,7 +77,8 @@ export function createIOStreams(settings: IOSettings): IOStreams {
   const stderrIsTTY = forced || Boolean(stderr.isTTY);
   const quiet = Boolean(settings.quiet);
   const verbose = Boolean(settings.verbose);
-  const errColor = new Chalk({ level: colorEnabled(stderrIsTTY, env, settings.color) ? 1 : 0 });
+  const outColor = lazyChalk(colorEnabled(stdoutIsTTY, env, settings.color));
+  const errColor = lazyChalk(colorEnabled(stderrIsTTY, env, settings.color));
   const clean = (line: string) => (stderrIsTTY ? sanitizeForTerminal(line) : line);
   const writeErr = (line: string) => {
     stderr.write(line + '\n');
@@ -90,8 +92,12 @@ export function createIOStreams(settings: IOSettings): IOStreams {
     stderrIsTTY,
     quiet,
     verbose,
-    outColor: new Chalk({ level: colorEnabled(stdoutIsTTY, env, settings.color) ? 1 : 0 }),
-    errColor,
+    get outColor() {
+      return outColor();
+    },
+    get errColor() {
+      return errColor();
+    },
     animate: stderrIsTTY && !quiet,
     progressLines: !stderrIsTTY && !quiet && Boolean(settings.progress),
     get stderrColumns() {
@@ -121,12 +127,21 @@ export function createIOStreams(settings: IOSettings): IOStreams {
       writeErr(clean(line));
     },
     error(line) {
-      writeErr(errColor.red(clean(line)));
+      writeErr(errColor().red(clean(line)));
     },
     trace(line) {
-      if (verbose) writeErr(errColor.dim(clean(line)));
+      if (verbose) writeErr(errColor().dim(clean(line)));
     },
   };
+}
+
+/**
+ * A chalk made on first use: `--help` and `--version` never colour anything and must not pay for
+ * loading chalk. require() of an ES module (Node ≥ 20.19) keeps the getters synchronous.
+ */
+function lazyChalk(enabled: boolean): () => ChalkInstance {
+  let chalk: ChalkInstance | undefined;
+  return () => (chalk ??= new (createRequire(import.meta.url)('chalk') as typeof import('chalk')).Chalk({ level: enabled ? 1 : 0 }));
 }
 
 const positiveInteger = (value: number | undefined) => (Number.isInteger(value) && value! > 0 ? value : undefined);

@@ -15,7 +15,8 @@ import { parseNamespace } from '../../namespace.js';
 import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome, type PartsTally } from './deliver.js';
 import { followParts } from './follow.js';
 import { choosePartsInput, type PartsInput } from './input.js';
-import { partsBatchFlags, partsOptionsSchema, type PartsOptions } from './options.js';
+import { partsOptionsSchema, type PartsOptions } from './options.js';
+import { partsBatchFlags } from './flags.js';
 import { printSummary } from './summary.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
 
