@@ -55,3 +55,6 @@ export const batchFlags = {
 export const shardFlag = (records: string, when = '') => ({
   option: new Option('--shard <i/n>', `${when}send only ${records} of worker i of n (0-based), e.g. 3/16`),
 });
+
+/** commander's argParser of a repeatable flag: every value given, in order. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];

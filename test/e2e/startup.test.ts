@@ -18,9 +18,6 @@ async function packagesLoaded(args: string[]): Promise<string[]> {
   return [...new Set(urls.map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter((name) => name !== undefined))];
 }
 
-// Groups whose verbs still import their work (and zod) at registration: issue 14, start-up, left to do.
-const NOT_YET_LAZY = ['token', 'auth', 'config', 'settings', 'data', 'import', 'events', 'stream', 'decision', 'batch', 'emulator'];
-
 describe('start-up of help and version', () => {
   const commands = [
     ['--version'],
@@ -32,8 +29,7 @@ describe('start-up of help and version', () => {
     ['batch', 'create', '--help'],
   ];
   for (const args of commands) {
-    const todo = NOT_YET_LAZY.includes(args[0]!) ? 'still loads its work at registration' : undefined;
-    it(`csafe ${args.join(' ')} loads none of ${HEAVY.join(', ')}`, { todo }, async () => {
+    it(`csafe ${args.join(' ')} loads none of ${HEAVY.join(', ')}`, async () => {
       const loaded = await packagesLoaded(args);
       assert.ok(loaded.includes('commander'), `the log names what was loaded: ${loaded.join(', ')}`);
       assert.deepEqual(loaded.filter((name) => HEAVY.includes(name)), []);

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
+import { collect } from '../../core/flags.js';
 import { classifyBatchFlags } from './flags.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerClassify(program: Command, app: App): void {
   const verb = program
@@ -36,6 +35,5 @@ with --from-line set to the first line not done.`);
     ],
     environment: [...SERVICE_VARIABLES, 'CSAFE_USER_ID', 'COLUMNS'],
   })
-    // The work and its validation (zod) are loaded only when the command runs: `classify --help` must not pay for them.
     .action(app.action(async (ctx, command) => (await import('./run.js')).runClassify(ctx, command)));
 }

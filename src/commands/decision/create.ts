@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { createDecision } from '../../api/decisions.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
@@ -7,9 +6,8 @@ import { printResult, recordView } from '../../core/output.js';
 import { waitTimeoutMs } from '../../core/wait.js';
 import { CONTENT_LIMITS } from '../../schemas/content.js';
 import { createDecisionRequestSchema, type CreateDecisionRequest } from '../../schemas/decisions.js';
-import type { App, Outcome } from '../app.js';
+import type { Outcome, Action } from '../app.js';
 import { printDecision, settledOutcome, waitForDecision } from './show.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
 
 export interface DecisionCreateOptions {
   type?: string;
@@ -17,33 +15,6 @@ export interface DecisionCreateOptions {
   metadata: string[];
   wait: boolean;
   timeoutMs: number;
-}
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-export function registerDecisionCreate(group: Command, app: App): void {
-  const verb = group
-    .command('create')
-    .description('Ask for a decision on one piece of content (POST /v1/decisions)')
-    .option('--type <type>', 'the kind of content to review, e.g. text, listing')
-    .option('--content <json|@file>', 'the content: a JSON object, inline or from a file (@- reads stdin); its fields depend on --type')
-    .option('--metadata <key=value|@file.json>', 'metadata kept with the decision (repeatable)', collect)
-    .option('--wait', 'poll until the decision is SUCCESS or ERROR, then show it (exit 1 on ERROR)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever)')
-    .addHelpText('after', `
-Prints the decision's id, type and metadata. With --wait it shows the settled decision instead:
-its status, result and labels (--json: the decision as the service returned it, with its type).`);
-  addHelpSections(verb, {
-    examples: [
-      `csafe decision create --type text --content '{"text":"see you"}' --metadata source=app --wait`,
-      'csafe decision create --type listing --content @examples/listing.json --json',
-    ],
-    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => {
-      const options = command.opts() as { type?: string; content?: string; metadata?: string[]; wait?: boolean; timeout?: string };
-      return decisionCreateRun(ctx, { ...options, metadata: options.metadata ?? [], wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });
-    }));
 }
 
 export async function decisionCreateRun(ctx: Context, options: DecisionCreateOptions): Promise<Outcome | void> {
@@ -70,3 +41,9 @@ async function decisionRequest(options: DecisionCreateOptions, input: JsonFlagIn
   const issue = parsed.error.issues[0]!;
   throw new UsageError(`${FLAG_OF_FIELD[String(issue.path[0])] ?? 'decision'}: ${issue.message}`);
 }
+
+/** The action of registerDecisionCreate (create-command.ts), loaded when the command runs. */
+export const decisionCreateAction: Action = async (ctx, command) => {
+  const options = command.opts() as { type?: string; content?: string; metadata?: string[]; wait?: boolean; timeout?: string };
+  return decisionCreateRun(ctx, { ...options, metadata: options.metadata ?? [], wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });
+};

@@ -1,34 +1,8 @@
-import type { Command } from 'commander';
 import { getDecision } from '../../api/decisions.js';
 import type { Context } from '../../context.js';
 import { waitTimeoutMs } from '../../core/wait.js';
-import { positional, type App, type Outcome } from '../app.js';
+import { positional, type Outcome, type Action } from '../app.js';
 import { printDecision, settledOutcome, waitForDecision } from './show.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
-
-export function registerDecisionGet(group: Command, app: App): void {
-  const verb = group
-    .command('get')
-    .description('Show a decision: status, result and labels (GET /v1/decisions/{decision_id})')
-    .argument('<decision-id>', 'as printed by `decision create`')
-    .option('--wait', 'poll while it is PENDING, until SUCCESS or ERROR (exit 1 on ERROR)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 5m (default: for ever)')
-    .addHelpText('after', `
-The decision's fields (a result not known yet shows as none, fields the spec does not list as they
-came), then its labels as a table: name, applied, explanation. --json prints it as returned.`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe decision get dec_123 --wait',
-      "csafe decision get dec_123 --json | jq '.labels[] | select(.applied)'",
-    ],
-    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => {
-      const [decisionId] = positional(command) as [string];
-      const options = command.opts() as { wait?: boolean; timeout?: string };
-      return decisionGetRun(ctx, decisionId, { wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });
-    }));
-}
 
 export async function decisionGetRun(ctx: Context, decisionId: string, options: { wait: boolean; timeoutMs: number }): Promise<Outcome | void> {
   const format = await ctx.outputFormat('single');
@@ -37,3 +11,10 @@ export async function decisionGetRun(ctx: Context, decisionId: string, options: 
   await printDecision(ctx.io, format, decision);
   return settledOutcome(ctx.io, decision);
 }
+
+/** The action of registerDecisionGet (get-command.ts), loaded when the command runs. */
+export const decisionGetAction: Action = async (ctx, command) => {
+  const [decisionId] = positional(command) as [string];
+  const options = command.opts() as { wait?: boolean; timeout?: string };
+  return decisionGetRun(ctx, decisionId, { wait: Boolean(options.wait), timeoutMs: waitTimeoutMs(options) });
+};
