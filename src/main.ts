@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Command, CommanderError } from 'commander';
-import { Context, type LocalService } from './context.js';
+import type { Context, LocalService } from './context.js';
 import {
   AuthenticationError,
   CsafeError,
@@ -25,6 +24,7 @@ import { commandIndex } from './core/shell.js';
 import { interruptionOf } from './core/signals.js';
 import { checkTimeoutPlace } from './core/timeout-place.js';
 import type { GlobalFlags } from './core/settings.js';
+import { VERSION } from './version.js';
 import { runCounts, type App, type Outcome, type RunCounts } from './commands/app.js';
 
 export interface ProcessLike {
@@ -35,8 +35,6 @@ export interface ProcessLike {
   /** Aborted on the first Ctrl-C. */
   signal: AbortSignal;
 }
-
-const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 const EXIT_CODES_HELP = `
 Exit codes (the same for every command):
@@ -142,6 +140,8 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
       const command = params.at(-1) as Command;
       const flags = command.optsWithGlobals() as GlobalFlags;
       const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress, wide: flags.wide });
+      // Loaded when a command runs: help and version need none of what a context brings (settings, output formats).
+      const { Context } = await import('./context.js');
       context = new Context({
         io,
         env: proc.env,
