@@ -4,7 +4,7 @@ import type { IOStreams } from './io.js';
 export const shellWord = (word: string) => (/^[\w.@%+=:,/-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
 /** The global flags that take a value (the next argument, unless given as `--flag=value`). */
-export const GLOBAL_OPTIONS_WITH_VALUE: ReadonlySet<string> = new Set(['--profile', '--api-key', '--base-url', '--request-timeout', '--max-retries', '--max-wait', '-o', '--output']);
+const GLOBAL_OPTIONS_WITH_VALUE: ReadonlySet<string> = new Set(['--profile', '--api-key', '--base-url', '--request-timeout', '--max-retries', '--max-wait', '-o', '--output']);
 
 /** Flags whose value must never be printed back: it would land in the terminal's scrollback and the shell's history. */
 const SECRET_FLAGS = ['--api-key'];
