@@ -37,3 +37,21 @@ describe('start-up of help and version', () => {
     });
   }
 });
+
+// Node 20.18 (the oldest csafe supports) cannot require() an ES module; 20.19+ can unless told not to.
+describe('colour without require() of ES modules (as on Node 20.18)', () => {
+  const node2018 = { NODE_OPTIONS: '--no-experimental-require-module' };
+
+  it('an error line is red with FORCE_COLOR=1', async () => {
+    const result = await runCsafe(['classify', '--text', 'hi', '--request-timeout', '0'], { env: { ...node2018, FORCE_COLOR: '1' } });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /^\u001b\[31merror: --request-timeout: .*\u001b\[39m$/m);
+  });
+
+  it('a table header is bold with CSAFE_FORCE_TTY=1', async () => {
+    const env = { ...node2018, CSAFE_FORCE_TTY: '1', CSAFE_EMULATOR_DATA_DIR: tempDir() };
+    const result = await runCsafe(['--emulator', 'classify', '--text', 'hi', '--user-id', 'u1'], { env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /\u001b\[1mLABEL\u001b\[22m/);
+  });
+});
