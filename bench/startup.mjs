@@ -1,5 +1,5 @@
 // Start-up and one classification, each against a baseline in the same run:
-//   `node -e 0`            vs `csafe --version` and `csafe classify --help` (start-up cost)
+//   `node -e 0`            vs `csafe --version`, `csafe --help`, `csafe classify --help` and `csafe data add --help` (start-up cost)
 //   `curl` POST of a body  vs `csafe classify` of the same text, to the same emulator
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,9 @@ console.log('Start-up (no network):');
 hyperfine([
   ['node -e 0', `${process.execPath} -e 0`],
   ['csafe --version', `${process.execPath} ${BIN} --version`],
+  ['csafe --help', `${process.execPath} ${BIN} --help`],
   ['csafe classify --help', `${process.execPath} ${BIN} classify --help`],
+  ['csafe data add --help', `${process.execPath} ${BIN} data add --help`],
 ]);
 
 const emulator = await startEmulator();

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Command, CommanderError } from 'commander';
-import { Context, type LocalService } from './context.js';
+import type { Context, LocalService } from './context.js';
 import {
   AuthenticationError,
   CsafeError,
@@ -19,12 +18,13 @@ import {
   type ExitCodeValue,
 } from './core/errors.js';
 import { ALL_VARIABLES, renderHelpSections } from './core/help.js';
-import { createIOStreams, type IOStreams } from './core/io.js';
+import { createIOStreams, openIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
 import { commandIndex } from './core/shell.js';
 import { interruptionOf } from './core/signals.js';
 import { checkTimeoutPlace } from './core/timeout-place.js';
 import type { GlobalFlags } from './core/settings.js';
+import { VERSION } from './version.js';
 import { runCounts, type App, type Outcome, type RunCounts } from './commands/app.js';
 
 export interface ProcessLike {
@@ -35,8 +35,6 @@ export interface ProcessLike {
   /** Aborted on the first Ctrl-C. */
   signal: AbortSignal;
 }
-
-const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 const EXIT_CODES_HELP = `
 Exit codes (the same for every command):
@@ -140,15 +138,17 @@ async function startInProcessEmulator(env: NodeJS.ProcessEnv): Promise<LocalServ
 
 /** Runs csafe with the given arguments; returns the exit code. */
 export async function main(argv: string[], proc: ProcessLike): Promise<number> {
-  // Until the flags are parsed, commander's own messages go through plain streams.
-  const bootIO = createIOStreams({ ...proc });
+  // Until the flags are parsed, commander's own messages (help, usage errors) go through plain streams: no chalk for help.
+  const bootIO = createIOStreams({ ...proc, color: false });
   let exitCode: number = ExitCode.ok;
   let context: Context | undefined;
   const app: App = {
     action: (run) => async (...params) => {
       const command = params.at(-1) as Command;
       const flags = command.optsWithGlobals() as GlobalFlags;
-      const io = createIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress, wide: flags.wide });
+      const io = await openIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress, wide: flags.wide });
+      // Loaded when a command runs: help and version need none of what a context brings (settings, output formats).
+      const { Context } = await import('./context.js');
       context = new Context({
         io,
         env: proc.env,
@@ -174,15 +174,16 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
   } catch (error) {
     // Whatever part of a command SIGTERM stopped (reading stdin, a wait, a request), it ends as SIGTERM: 143.
     const ended = error instanceof InterruptedError && proc.signal.aborted ? interruptionOf(proc.signal) : error;
-    return report(ended, context?.io ?? bootIO, context?.secrets ?? new Set());
+    // commander has already printed its message; a reader of stdout that went away wants no message.
+    if (ended instanceof CommanderError || isBrokenPipe(ended)) return exitCodeOfError(ended);
+    // Our own error lines are red on a terminal even before a command has run (a bad --request-timeout).
+    return report(ended, context?.io ?? (await openIOStreams({ ...proc })), context?.secrets ?? new Set());
   } finally {
     await context?.close();
   }
 }
 
 function report(error: unknown, io: IOStreams, secrets: Set<string>): number {
-  // commander has already printed its message; a reader of stdout that went away wants no message.
-  if (error instanceof CommanderError || isBrokenPipe(error)) return exitCodeOfError(error);
   const clean = (text: string) => redactSecrets(text, secrets);
   if (error instanceof CsafeError) {
     io.error(`error: ${clean(error.message)}`);

@@ -55,8 +55,12 @@ export interface BatchOutcome extends RunCounts {
 /** How a bulk run ended, for main.ts. */
 export const batchOutcome = (counts: Partial<RunCounts>): BatchOutcome => ({ kind: 'batch', ...runCounts(counts) });
 
-/** A command's work. */
-type Action = (ctx: Context, command: Command) => Promise<Outcome | void>;
+/**
+ * A command's work. A verb's commander wiring (`<verb>-command.ts`, or a group's index.ts) imports
+ * it with `await import()` inside its action: `--help` loads the wiring only, never the work and
+ * what it needs (zod, the HTTP client, chalk, tables) — issue 14, test/e2e/startup.test.ts.
+ */
+export type Action = (ctx: Context, command: Command) => Promise<Outcome | void>;
 
 /** What main.ts hands every command group: a way to turn an Action into a commander action. */
 export interface App {

@@ -3,13 +3,13 @@ import Conf from 'conf';
 import { z } from 'zod';
 import { CorruptConfigError, UsageError } from './errors.js';
 import { syntaxErrorOffset } from './json-position.js';
-import { DEFAULT_PROFILE, RETIRED_SETTINGS, type RetiredConfigKey } from './settings.js';
+import { CONFIG_KEYS, DEFAULT_PROFILE, RETIRED_SETTINGS, type ConfigKey, type RetiredConfigKey } from './settings.js';
 import { shellWord } from './shell.js';
+
+// Kept in core/settings (no conf, no zod) so that `config --help` can name them.
+export { CONFIG_KEYS, type ConfigKey } from './settings.js';
 import { formatPath } from '../schemas/issues.js';
 
-/** Keys a profile may hold. api_key is set with `csafe auth login`, never echoed back in full. */
-export const CONFIG_KEYS = ['api_key', 'base_url', 'user_id', 'output', 'request_timeout', 'max_retries'] as const;
-export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export type Profile = Partial<Record<ConfigKey | RetiredConfigKey, string>>;
 
 interface StoreShape {

@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
-import { Chalk, type ChalkInstance } from 'chalk';
 import { CsafeError } from './errors.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
@@ -19,9 +18,9 @@ export interface IOStreams {
   readonly quiet: boolean;
   readonly verbose: boolean;
   /** Colours for data written to stdout (tables). */
-  readonly outColor: ChalkInstance;
+  readonly outColor: Colors;
   /** Colours for messages written to stderr. */
-  readonly errColor: ChalkInstance;
+  readonly errColor: Colors;
   /** Spinners and progress bars are allowed (stderr is a TTY and not --quiet). */
   readonly animate: boolean;
   /** Instead of animations, a plain progress line now and then (--progress, stderr not a TTY, not --quiet). */
@@ -46,6 +45,26 @@ export interface IOStreams {
   trace(line: string): void;
 }
 
+/** A style, and that style made bold (`red.bold`). */
+type Style = ((text: string) => string) & { readonly bold: (text: string) => string };
+
+/** The part of chalk csafe uses; level 0 means no colour. */
+export interface Colors {
+  readonly level: number;
+  readonly bold: Style;
+  readonly dim: Style;
+  readonly red: Style;
+  readonly green: Style;
+  readonly yellow: Style;
+}
+
+const unstyled: Style = Object.assign((text: string) => text, { bold: (text: string) => text });
+
+/** What a stream that cannot have colour gets: chalk is not loaded for it at all. */
+const NO_COLORS: Colors = { level: 0, bold: unstyled, dim: unstyled, red: unstyled, green: unstyled, yellow: unstyled };
+
+export type ChalkClass = typeof import('chalk').Chalk;
+
 export interface IOSettings {
   stdin: Readable & { isTTY?: boolean };
   stdout: Writable & { isTTY?: boolean };
@@ -59,6 +78,8 @@ export interface IOSettings {
   progress?: boolean;
   /** --wide was given. */
   wide?: boolean;
+  /** chalk's Chalk, needed only when a stream can have colour (openIOStreams loads it then). */
+  Chalk?: ChalkClass;
 }
 
 export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, flag = true): boolean {
@@ -68,15 +89,37 @@ export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, flag = true
   return isTTY && env.TERM !== 'dumb';
 }
 
-export function createIOStreams(settings: IOSettings): IOStreams {
-  const { stdin, stdout, stderr, env } = settings;
-  // CSAFE_FORCE_TTY lets tests and `script`-less CI runs exercise the terminal code paths.
+/** Whether stdout and stderr can have colour; CSAFE_FORCE_TTY lets tests and `script`-less CI runs exercise the terminal code paths. */
+function terminalsOf({ stdout, stderr, env, color }: IOSettings) {
   const forced = env.CSAFE_FORCE_TTY === '1';
   const stdoutIsTTY = forced || Boolean(stdout.isTTY);
   const stderrIsTTY = forced || Boolean(stderr.isTTY);
+  return { stdoutIsTTY, stderrIsTTY, outColored: colorEnabled(stdoutIsTTY, env, color), errColored: colorEnabled(stderrIsTTY, env, color) };
+}
+
+/**
+ * IOStreams with chalk loaded only when a stream can have colour: help and version in a pipe never
+ * pay for it. An import, not require(): chalk is an ES module, and Node 20.18 cannot require one.
+ */
+export async function openIOStreams(settings: IOSettings): Promise<IOStreams> {
+  const { outColored, errColored } = terminalsOf(settings);
+  const Chalk = outColored || errColored ? (await import('chalk')).Chalk : undefined;
+  return createIOStreams({ ...settings, Chalk });
+}
+
+function colorsOf(colored: boolean, Chalk: ChalkClass | undefined): Colors {
+  if (!colored) return NO_COLORS;
+  if (Chalk === undefined) throw new Error('colour is on but chalk was not given: create IOStreams with openIOStreams');
+  return new Chalk({ level: 1 });
+}
+
+export function createIOStreams(settings: IOSettings): IOStreams {
+  const { stdin, stdout, stderr, env } = settings;
+  const { stdoutIsTTY, stderrIsTTY, outColored, errColored } = terminalsOf(settings);
   const quiet = Boolean(settings.quiet);
   const verbose = Boolean(settings.verbose);
-  const errColor = new Chalk({ level: colorEnabled(stderrIsTTY, env, settings.color) ? 1 : 0 });
+  const outColor = colorsOf(outColored, settings.Chalk);
+  const errColor = colorsOf(errColored, settings.Chalk);
   const clean = (line: string) => (stderrIsTTY ? sanitizeForTerminal(line) : line);
   const writeErr = (line: string) => {
     stderr.write(line + '\n');
@@ -90,7 +133,7 @@ export function createIOStreams(settings: IOSettings): IOStreams {
     stderrIsTTY,
     quiet,
     verbose,
-    outColor: new Chalk({ level: colorEnabled(stdoutIsTTY, env, settings.color) ? 1 : 0 }),
+    outColor,
     errColor,
     animate: stderrIsTTY && !quiet,
     progressLines: !stderrIsTTY && !quiet && Boolean(settings.progress),

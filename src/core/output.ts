@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
-import type { ChalkInstance } from 'chalk';
-import type { IOStreams } from './io.js';
+import type { Colors, IOStreams } from './io.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { UsageError } from './errors.js';
 
@@ -38,7 +37,7 @@ export interface Column<T> {
   header: string;
   value(row: T): string;
   /** Colour for a cell, applied only when the stream allows colour. */
-  style?(row: T, text: string, color: ChalkInstance): string;
+  style?(row: T, text: string, color: Colors): string;
 }
 
 /** How a result looks to people (`-o table`) and to `cut`/`awk` (`-o tsv`); JSON and NDJSON print the value itself. */

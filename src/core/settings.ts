@@ -1,5 +1,5 @@
 import { UsageError } from './errors.js';
-import type { ConfigKey, Profile } from './config.js';
+import type { Profile } from './config.js';
 import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from './duration.js';
 import { parseOutputFormat } from './output.js';
 import { shellWord } from './shell.js';
@@ -45,6 +45,10 @@ export interface Settings {
 const DEFAULTS = { requestTimeoutMs: 60_000, maxRetries: 2, maxWaitMs: 60_000 } as const;
 
 /** The profile used when none is named; it exists without a config file. */
+/** Keys a profile may hold. api_key is set with `csafe auth login`, never echoed back in full. */
+export const CONFIG_KEYS = ['api_key', 'base_url', 'user_id', 'output', 'request_timeout', 'max_retries'] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
 export const DEFAULT_PROFILE = 'default';
 
 /** The profile named by --profile, else CSAFE_PROFILE, else `default`; its source says which, for an error about it. */

@@ -1,5 +1,4 @@
 import { hash } from 'node:crypto';
-import { Option } from 'commander';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
 import { countOf } from './output.js';
@@ -29,15 +28,8 @@ const shardSchema = z.string().transform((text, ctx): Shard => {
   return shard;
 });
 
-/**
- * The flag of every command that sends record by record and can be split over workers;
- * `records`: what a worker keeps, in the command's words (`the users`, `the objects`);
- * `when`: what the flag needs, e.g. `with --batch: `.
- */
-export const shardFlag = (records: string, when = '') => ({
-  option: new Option('--shard <i/n>', `${when}send only ${records} of worker i of n (0-based), e.g. 3/16`),
-  schema: shardSchema.optional(),
-});
+/** The validation of `--shard` (core/flags, shardFlag). */
+export const shardFlagSchema = shardSchema.optional();
 
 /** `3/16` as the user wrote it, or null without --shard (as a checkpoint records it). */
 export const formatShard = (shard: Shard | undefined) => (shard === undefined ? null : `${shard.index}/${shard.count}`);

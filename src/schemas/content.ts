@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { missingOr, type FieldProblem } from './issues.js';
 
-export const CURRENT_VERSION = '2026-08-11';
-export const LEGACY_VERSION = '2026-08-05';
-export const SERVICE_VERSIONS = [CURRENT_VERSION, LEGACY_VERSION] as const;
-export type ServiceVersion = (typeof SERVICE_VERSIONS)[number];
+import { LEGACY_VERSION } from './names.js';
+
+export { CURRENT_VERSION, LEGACY_VERSION, SERVICE_VERSIONS, type ServiceVersion } from './names.js';
 
 /**
  * The spec's limits for POST /v1/content. "MB" and "KB" are read as decimal (10^6, 10^3):

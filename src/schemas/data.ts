@@ -6,7 +6,9 @@ import { describeProblem, MISSING, problemsFromZod } from './issues.js';
  * Requests we send are strict; responses are tolerant (unknown fields kept, statuses plain strings).
  */
 
-export const CONTENT_TYPES = ['image_url', 'video_url', 'website_url', 'datetime', 'metadata'] as const;
+import { CONTENT_TYPES } from './names.js';
+
+export { CONTENT_TYPES } from './names.js';
 /** Content types whose value is a URL the service fetches and processes. */
 export const URL_CONTENT_TYPES: ReadonlySet<string> = new Set(['image_url', 'video_url', 'website_url']);
 

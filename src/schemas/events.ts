@@ -2,17 +2,9 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { problemsFromZod, type FieldProblem } from './issues.js';
 
-/** The seven variants the spec shows. It says an eighth exists; its shape is not shown. */
-export const EVENT_TYPES = [
-  'user_contact',
-  'content_uploaded',
-  'product_changed',
-  'create_account',
-  'update_account',
-  'user_report',
-  'moderation_decision',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import { EVENT_TYPES, type EventType } from './names.js';
+
+export { EVENT_TYPES, type EventType } from './names.js';
 
 const PRODUCT_EVENT_NAMES = ['product_created', 'product_updated'] as const;
 const SOURCE_TYPES = ['human_moderator', 'expert_labeler', 'automation', 'vendor'] as const;

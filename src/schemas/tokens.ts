@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-export const TOKEN_LIFETIME = { defaultSeconds: 3600, minSeconds: 300, maxSeconds: 86400 } as const;
+import { TOKEN_LIFETIME } from './names.js';
+
+export { TOKEN_LIFETIME } from './names.js';
 
 export const accessTokenRequestSchema = z.strictObject({
   customer_session_id: z.string().min(1, { error: 'expected a non-empty session id' }).optional(),

@@ -1,8 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough, Writable } from 'node:stream';
+import { Chalk } from 'chalk';
 import { CsafeError } from '../../src/core/errors.js';
-import { colorEnabled, createIOStreams, type IOSettings } from '../../src/core/io.js';
+import { colorEnabled, createIOStreams, openIOStreams, type IOSettings } from '../../src/core/io.js';
+import { renderTable } from '../../src/core/output.js';
 
 function streams(options: Partial<IOSettings> & { tty?: boolean } = {}) {
   let stdout = '';
@@ -11,7 +13,7 @@ function streams(options: Partial<IOSettings> & { tty?: boolean } = {}) {
   const err = Object.assign(new PassThrough(), { isTTY: options.tty });
   out.on('data', (c) => (stdout += c));
   err.on('data', (c) => (stderr += c));
-  const io = createIOStreams({ stdin: new PassThrough(), stdout: out, stderr: err, env: {}, ...options });
+  const io = createIOStreams({ stdin: new PassThrough(), stdout: out, stderr: err, env: {}, Chalk, ...options });
   return { io, stdout: () => stdout, stderr: () => stderr };
 }
 
@@ -33,6 +35,33 @@ describe('colorEnabled', () => {
   });
 });
 
+describe('openIOStreams', () => {
+  const open = async (env: NodeJS.ProcessEnv) => {
+    let stdout = '';
+    let stderr = '';
+    const out = new PassThrough().on('data', (c) => (stdout += c));
+    const err = new PassThrough().on('data', (c) => (stderr += c));
+    const io = await openIOStreams({ stdin: new PassThrough(), stdout: out, stderr: err, env });
+    return { io, stdout: () => stdout, stderr: () => stderr };
+  };
+
+  it('loads chalk when colour is on: FORCE_COLOR=1 makes an error line red, CSAFE_FORCE_TTY=1 a table header bold', async () => {
+    const forced = await open({ FORCE_COLOR: '1' });
+    forced.io.error('error: boom');
+    assert.equal(forced.stderr(), '\u001b[31merror: boom\u001b[39m\n');
+    const terminal = await open({ CSAFE_FORCE_TTY: '1' });
+    assert.match(renderTable([{ id: 'a' }], [{ header: 'ID', value: (r) => r.id }], terminal.io), /\u001b\[1mID\u001b\[22m/);
+  });
+
+  it('gives plain text when no stream can have colour, and createIOStreams refuses colour without chalk', async () => {
+    const pipe = await open({});
+    pipe.io.error('error: boom');
+    assert.equal(pipe.stderr(), 'error: boom\n');
+    assert.equal(pipe.io.outColor.red.bold('x'), 'x');
+    assert.throws(() => createIOStreams({ stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: { FORCE_COLOR: '1' } }), /openIOStreams/);
+  });
+});
+
 describe('createIOStreams', () => {
   it('reads the TTY flags of each stream, or CSAFE_FORCE_TTY=1 for both outputs', () => {
     const plain = streams({ stdin: Object.assign(new PassThrough(), { isTTY: true }) }).io;
@@ -45,7 +74,7 @@ describe('createIOStreams', () => {
 
   it('colours stdout and stderr each by its own terminal', () => {
     const out = Object.assign(new PassThrough(), { isTTY: true });
-    const io = createIOStreams({ stdin: new PassThrough(), stdout: out, stderr: new PassThrough(), env: {} });
+    const io = createIOStreams({ stdin: new PassThrough(), stdout: out, stderr: new PassThrough(), env: {}, Chalk });
     assert.equal(io.outColor.level, 1);
     assert.equal(io.errColor.level, 0);
     assert.equal(streams({ tty: true, color: false }).io.outColor.level, 0);

@@ -3,14 +3,15 @@ import { describe, it } from 'node:test';
 import { Command } from 'commander';
 import { z } from 'zod';
 import { UsageError } from '../../src/core/errors.js';
-import { batchFlags, integerFlag, parseOptions } from '../../src/core/options.js';
+import { batchFlags, type CountFlag, type FileFlag } from '../../src/core/flags.js';
+import { countSchema, fileSchema, integerFlag, parseOptions } from '../../src/core/options.js';
 
 /** A command with the given flags, parsed as its action would: through commander, then the flags' zod schemas. */
-function parsed(flags: Record<string, { option: import('commander').Option; schema: z.ZodType }>, argv: string[]) {
+function parsed(flags: Record<string, CountFlag | FileFlag>, argv: string[]) {
   const command = new Command().exitOverride();
   for (const flag of Object.values(flags)) command.addOption(flag.option);
   command.parse(argv, { from: 'user' });
-  const schema = z.object(Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, flag.schema])));
+  const schema = z.object(Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, 'bounds' in flag ? countSchema(flag) : fileSchema])));
   return parseOptions(schema, command.opts()) as Record<string, unknown>;
 }
 const usage = (message: string) => (error: unknown) => error instanceof UsageError && error.message === message;

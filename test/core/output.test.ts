@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
+import { Chalk } from 'chalk';
 import { createIOStreams } from '../../src/core/io.js';
 import { printResult, recordView, renderRecord, renderTable, resolveOutputFormat, tableView, type Column } from '../../src/core/output.js';
 
@@ -28,7 +29,7 @@ function terminal(options: { tty?: boolean; columns?: number; env?: NodeJS.Proce
   let text = '';
   stdout.on('data', (chunk) => (text += chunk));
   // Colour off unless a test turns it on: the assertions compare plain text.
-  const io = createIOStreams({ stdin: new PassThrough(), stdout, stderr, env: options.env ?? { NO_COLOR: '1' }, wide: options.wide });
+  const io = createIOStreams({ stdin: new PassThrough(), stdout, stderr, env: options.env ?? { NO_COLOR: '1' }, wide: options.wide, Chalk });
   return { io, stdout: () => text };
 }
 

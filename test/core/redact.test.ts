@@ -48,7 +48,8 @@ describe('IOStreams on a terminal', () => {
     let stderr = '';
     const err = Object.assign(new PassThrough(), { isTTY: true });
     err.on('data', (c) => (stderr += c));
-    const io = createIOStreams({ stdin: new PassThrough(), stdout: new PassThrough(), stderr: err, env: { FORCE_COLOR: '1' } });
+    const { Chalk } = await import('chalk');
+    const io = createIOStreams({ stdin: new PassThrough(), stdout: new PassThrough(), stderr: err, env: { FORCE_COLOR: '1' }, Chalk });
     io.error('server said \u001b]0;pwned\u0007');
     assert.equal(stderr, '\u001b[31mserver said ^[]0;pwned^G\u001b[39m\n');
     const quiet = bufferIO({ tty: true, quiet: true });

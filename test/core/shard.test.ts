@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { UsageError } from '../../src/core/errors.js';
 import { parseOptions } from '../../src/core/options.js';
 import { defaultFailedPath } from '../../src/core/failed-file.js';
-import { formatShard, inShard, otherShardsNote, keyDigest, keyInShard, shardedName, shardFlag, shardHashOf, shardRecords, type Shard } from '../../src/core/shard.js';
+import { formatShard, inShard, otherShardsNote, keyDigest, keyInShard, shardedName, shardFlagSchema, shardHashOf, shardRecords, type Shard } from '../../src/core/shard.js';
 
-const options = z.object({ shard: shardFlag('the records').schema });
+const options = z.object({ shard: shardFlagSchema });
 
 /** A small deterministic generator (an LCG), so a failing case can be replayed. */
 function* generatedKeys(count: number, seed: number): Generator<string> {

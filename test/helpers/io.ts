@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
+import { Chalk } from 'chalk';
 import { createIOStreams, type IOStreams } from '../../src/core/io.js';
 
 /** What stdin holds: all of it is there and then it ends; `tty` makes it a terminal (raw mode is accepted and ignored). */
@@ -27,6 +28,7 @@ export function bufferIO(options: { tty?: boolean; verbose?: boolean; quiet?: bo
     verbose: options.verbose,
     quiet: options.quiet,
     progress: options.progress,
+    Chalk,
   });
   return { io, stdout: () => stdout, stderr: () => stderr };
 }

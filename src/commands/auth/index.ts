@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { registerAuthLogin } from './login.js';
-import { registerAuthLogout } from './logout.js';
-import { registerAuthStatus } from './status.js';
+import { registerAuthLogin } from './login-command.js';
+import { registerAuthLogout } from './logout-command.js';
+import { registerAuthStatus } from './status-command.js';
 import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerAuth(program: Command, app: App): void {

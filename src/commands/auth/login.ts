@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { z } from 'zod';
 import { checkKey } from '../../api/content.js';
 import type { Context } from '../../context.js';
@@ -7,8 +6,7 @@ import { parseOptions } from '../../core/options.js';
 import { readAll, readHidden } from '../../core/prompt.js';
 import { maskKey } from '../../core/redact.js';
 import { checkBaseUrl, isWellFormedKey, type Setting } from '../../core/settings.js';
-import type { App } from '../app.js';
-import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
+import type { Action } from '../app.js';
 
 const optionsSchema = z.object({ withToken: z.boolean().default(false), verify: z.boolean().default(true) });
 export type AuthLoginOptions = z.input<typeof optionsSchema>;
@@ -25,31 +23,6 @@ function assertKeyReadable(ctx: Context, fromStdin: boolean): void {
 
 async function readKey(ctx: Context, fromStdin: boolean): Promise<string> {
   return (fromStdin ? await readAll(ctx.io.stdin) : await readHidden(ctx.io, 'API key: ', ctx.signal)).trim();
-}
-
-export function registerAuthLogin(group: Command, app: App): void {
-  const verb = group
-    .command('login')
-    .description('Check an API key with the service and store it in the profile (asked for without echo, or read from stdin)')
-    .option('--with-token', 'read the key from stdin')
-    .option('--no-verify', 'store the key without checking it with the service')
-    .addHelpText(
-      'after',
-      `
-The key is checked first, with one request the service answers without doing
-any work (POST /v1/content with an empty body), against the base URL from
---base-url, CSAFE_BASE_URL or the profile. A refused key exits 3, an unreachable
-service 1, no base URL 2 (before the key is read): nothing is stored then.
-
-The key is stored in the config file (mode 0600); --base-url is stored too when
-given. The profile is created when it does not exist. CSAFE_API_KEY and
---api-key override the stored key: login warns when either is set.`,
-    );
-  addHelpSections(verb, {
-    examples: ['csafe auth login', 'echo "$KEY" | csafe auth login --with-token', 'echo "$KEY" | csafe --profile staging auth login --with-token --no-verify'],
-    environment: ['CSAFE_API_KEY', 'CSAFE_BASE_URL', ...PROFILE_VARIABLES, 'CSAFE_REQUEST_TIMEOUT', 'CSAFE_MAX_RETRIES'],
-  })
-    .action(app.action((ctx, command) => authLoginRun(ctx, parseOptions(optionsSchema, command.opts()))));
 }
 
 export async function authLoginRun(ctx: Context, options: AuthLoginOptions): Promise<void> {
@@ -112,3 +85,6 @@ function warnOfOverrides(ctx: Context, profile: string): void {
   ].filter(([, value]) => value !== undefined && value !== '');
   for (const [name] of overriding) ctx.io.warn(`warning: ${name} is set and overrides the stored key; unset it to use the key of profile "${profile}"`);
 }
+
+/** The action of registerAuthLogin (login-command.ts), loaded when the command runs. */
+export const authLoginAction: Action = (ctx, command) => authLoginRun(ctx, parseOptions(optionsSchema, command.opts()));

@@ -1,15 +1,5 @@
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { App } from '../app.js';
-import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
-
-export function registerAuthLogout(group: Command, app: App): void {
-  addHelpSections(group.command('logout').description('Remove the stored API key from the profile'), {
-    examples: ['csafe auth logout', 'csafe --profile staging auth logout'],
-    environment: PROFILE_VARIABLES,
-  })
-    .action(app.action((ctx) => authLogoutRun(ctx)));
-}
+import type { Action } from '../app.js';
 
 export async function authLogoutRun(ctx: Context): Promise<void> {
   const profile = await ctx.profileName();
@@ -21,3 +11,6 @@ export async function authLogoutRun(ctx: Context): Promise<void> {
   store.unset(profile, 'api_key');
   ctx.io.note(`Removed the API key from profile "${profile}"`);
 }
+
+/** The action of registerAuthLogout (logout-command.ts), loaded when the command runs. */
+export const authLogoutAction: Action = (ctx) => authLogoutRun(ctx);

@@ -1,20 +1,8 @@
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { printResult, recordView } from '../../core/output.js';
 import { maskKey } from '../../core/redact.js';
-import type { App, Outcome } from '../app.js';
-import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
-
-export function registerAuthStatus(group: Command, app: App): void {
-  addHelpSections(
-    group.command('status').description('Show which key and base URL would be used, and where they come from (key masked); under --emulator, the emulator\'s'),
-    {
-      examples: ['csafe auth status', 'csafe auth status --json | jq -r .api_key_source', 'csafe --emulator auth status'],
-      environment: ['CSAFE_API_KEY', 'CSAFE_BASE_URL', ...PROFILE_VARIABLES, 'CSAFE_EMULATOR_DATA_DIR', 'COLUMNS'],
-    },
-  )
-    .action(app.action((ctx) => authStatusRun(ctx)));
-}
+import type { Outcome } from '../app.js';
+import type { Action } from '../app.js';
 
 export async function authStatusRun(ctx: Context): Promise<Outcome | void> {
   const settings = await ctx.settings();
@@ -33,3 +21,6 @@ export async function authStatusRun(ctx: Context): Promise<Outcome | void> {
     return { kind: 'unauthenticated' };
   }
 }
+
+/** The action of registerAuthStatus (status-command.ts), loaded when the command runs. */
+export const authStatusAction: Action = (ctx) => authStatusRun(ctx);

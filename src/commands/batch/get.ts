@@ -1,37 +1,10 @@
-import type { Command } from 'commander';
 import { getBatch } from '../../api/batches.js';
 import type { Context } from '../../context.js';
 import { requireId } from '../../core/options.js';
-import { positional, type App, type Outcome } from '../app.js';
+import { positional, type Outcome } from '../app.js';
 import { printBatch } from './shared/render.js';
 import { followBatch, followOptions, type FollowOptions } from './shared/wait.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
-import { waitTimeoutHelp } from '../../core/wait.js';
-
-export function registerBatchGet(group: Command, app: App): void {
-  const verb = group
-    .command('get')
-    .description('Show a batch: its status and five counts (GET /v1/batches/{id})')
-    .argument('<batch-id>', 'as printed by `batch create`')
-    .option('--wait', 'poll until SUCCESS, CANCELLED or ERROR (exit 1 on the last two), with the counts on a spinner')
-    .option('--timeout <duration>', waitTimeoutHelp('30m'))
-    .option('--download <file>', 'with --wait: write the result CSV to this file once the batch has succeeded')
-    .addHelpText('after', `
-Statuses: WAITING_FOR_UPLOAD, PENDING, SUCCESS, CANCELLED, ERROR (others are shown as they come).
-Counts: batch_count, success_count, pending_count, error_count, cancelled_count.`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe batch get bat_123',
-      'csafe batch get bat_123 --wait --timeout 10m --download results.csv',
-      'csafe batch get bat_123 --json | jq .success_count',
-    ],
-    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => {
-      const [batchId] = positional(command) as [string];
-      return batchGetRun(ctx, batchId, followOptions(command.opts()));
-    }));
-}
+import type { Action } from '../app.js';
 
 async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome | void> {
   requireId(batchId, '<batch-id>', { command: 'csafe batch create', id: 'bat_…' });
@@ -39,3 +12,9 @@ async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions
   const batch = await getBatch(await ctx.http(), batchId);
   await printBatch(ctx.io, await ctx.outputFormat('single'), batch);
 }
+
+/** The action of registerBatchGet (get-command.ts), loaded when the command runs. */
+export const batchGetAction: Action = async (ctx, command) => {
+      const [batchId] = positional(command) as [string];
+      return batchGetRun(ctx, batchId, followOptions(command.opts()));
+    };

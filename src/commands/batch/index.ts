@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { registerBatchCreate } from './create/create.js';
-import { registerBatchDownload } from './download/download.js';
-import { registerBatchGet } from './get.js';
+import { registerBatchCreate } from './create/create-command.js';
+import { registerBatchDownload } from './download/download-command.js';
+import { registerBatchGet } from './get-command.js';
 import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerBatch(program: Command, app: App): void {

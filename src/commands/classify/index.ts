@@ -1,13 +1,8 @@
 import type { Command } from 'commander';
-import { parseOptions } from '../../core/options.js';
-import { UsageError } from '../../core/errors.js';
-import { positional, type App } from '../app.js';
-import { classifyBatch } from './batch.js';
-import { classifyBatchFlags, classifyOptionsSchema } from './options.js';
-import { classifyFiles } from './single.js';
+import type { App } from '../app.js';
+import { collect } from '../../core/flags.js';
+import { classifyBatchFlags } from './flags.js';
 import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerClassify(program: Command, app: App): void {
   const verb = program
@@ -40,15 +35,5 @@ with --from-line set to the first line not done.`);
     ],
     environment: [...SERVICE_VARIABLES, 'CSAFE_USER_ID', 'COLUMNS'],
   })
-    .action(app.action(async (ctx, command) => {
-      const options = parseOptions(classifyOptionsSchema, command.opts());
-      const [files] = positional(command) as [string[]];
-      const userId = options.userId ?? (await ctx.settings()).userId?.value;
-      if (options.batch === undefined) {
-        if (options.shard !== undefined) throw new UsageError('--shard splits the lines of a --batch file between workers: give --batch FILE');
-        return classifyFiles(ctx, files, options, userId);
-      }
-      if (files.length > 0 || options.text.length > 0) throw new UsageError('--batch takes no files or --text');
-      return classifyBatch(ctx, options.batch, options, userId);
-    }));
+    .action(app.action(async (ctx, command) => (await import('./run.js')).runClassify(ctx, command)));
 }

@@ -1,9 +1,8 @@
-import type { ChalkInstance } from 'chalk';
-import type { IOStreams } from '../../core/io.js';
+import type { Colors, IOStreams } from '../../core/io.js';
 import { tableView, type Column, type OutputFormat, type View } from '../../core/output.js';
 import type { LabelRow } from './labels.js';
 
-const DECISION_COLOR: Record<string, (c: ChalkInstance, text: string) => string> = {
+const DECISION_COLOR: Record<string, (c: Colors, text: string) => string> = {
   match: (c, t) => c.red.bold(t),
   review: (c, t) => c.yellow(t),
   not_match: (c, t) => c.green(t),

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { registerDataAdd } from './add/add.js';
-import { registerDataImport } from './import/import.js';
-import { registerDataStatus } from './status.js';
+import { registerDataAdd } from './add/add-command.js';
+import { registerDataImport } from './import/import-command.js';
+import { registerDataStatus } from './status-command.js';
 import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerData(program: Command, app: App): void {

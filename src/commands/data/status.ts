@@ -1,43 +1,20 @@
-import type { Command } from 'commander';
 import { getRequest } from '../../api/data.js';
 import type { Context } from '../../context.js';
-import { positional, type App, type Outcome } from '../app.js';
+import { positional, type Outcome } from '../app.js';
 import { parseNamespace } from '../namespace.js';
 import { printRequestRecord } from './shared/render.js';
 import { waitAndPrintRecord } from './shared/wait.js';
-import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../core/wait.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
-
-export function registerDataStatus(group: Command, app: App): void {
-  const verb = group
-    .command('status')
-    .description('Show an add or import request (GET /v1/data/{namespace}/requests/{requestId})')
-    .argument('<namespace>', 'the namespace')
-    .argument('<request-id>', 'as printed by `data add` or `data import`')
-    .option('--wait', 'poll until the request has succeeded or failed (exit 1 when it failed)')
-    .option('--timeout <duration>', waitTimeoutHelp('30m'))
-    .addHelpText('after', `
-On a terminal, an add request is a table of its objects, one row each: ID, STATUS (succeeded, or
-failed for an object the service could not process), LABELS (label:decision, …), URL (where to
-review it) and ERROR (why it failed); an import request is a summary (request_id, namespace, status,
-data_count, data_url, data_expires_at, then error when it failed). Long cells are cut to the
-terminal's width (--wide shows them whole). In a pipe, or with --json, the record is printed as the
-service returned it, as JSON; --wait prints the same once the request has ended.`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe data status listings req_123 --wait --timeout 30m',
-      "csafe data status listings req_123 --json | jq '.data[].output.labels'",
-    ],
-    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => {
-      const [namespace, requestId] = positional(command) as [string, string];
-      return dataStatusRun(ctx, parseNamespace(namespace), requestId, waitOptions(command.opts()));
-    }));
-}
+import { waitOptions, type WaitOptions } from '../../core/wait.js';
+import type { Action } from '../app.js';
 
 export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: WaitOptions): Promise<Outcome | void> {
   if (options.wait) return waitAndPrintRecord(ctx, namespace, requestId, options.timeoutMs);
   const record = await getRequest(await ctx.http(), namespace, requestId);
   await printRequestRecord(ctx.io, await ctx.outputFormat('single'), record);
 }
+
+/** The action of registerDataStatus (status-command.ts), loaded when the command runs. */
+export const dataStatusAction: Action = async (ctx, command) => {
+      const [namespace, requestId] = positional(command) as [string, string];
+      return dataStatusRun(ctx, parseNamespace(namespace), requestId, waitOptions(command.opts()));
+    };

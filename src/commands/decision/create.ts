@@ -1,47 +1,19 @@
-import type { Command } from 'commander';
 import { createDecision } from '../../api/decisions.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { jsonObjectFlag, parseMetadata, type JsonFlagInput } from '../../core/json-flags.js';
 import { printResult, recordView } from '../../core/output.js';
-import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../core/wait.js';
+import { waitOptions, type WaitOptions } from '../../core/wait.js';
 import { CONTENT_LIMITS } from '../../schemas/content.js';
 import { createDecisionRequestSchema, type CreateDecisionRequest } from '../../schemas/decisions.js';
-import type { App, Outcome } from '../app.js';
+import type { Outcome } from '../app.js';
 import { followDecision } from './show.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
+import type { Action } from '../app.js';
 
 export interface DecisionCreateOptions extends WaitOptions {
   type?: string;
   content?: string;
   metadata: string[];
-}
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-export function registerDecisionCreate(group: Command, app: App): void {
-  const verb = group
-    .command('create')
-    .description('Ask for a decision on one piece of content (POST /v1/decisions)')
-    .option('--type <type>', 'the kind of content to review, e.g. text, listing')
-    .option('--content <json|@file>', 'the content: a JSON object, inline or from a file (@- reads stdin); its fields depend on --type')
-    .option('--metadata <key=value|@file.json>', 'metadata kept with the decision (repeatable)', collect)
-    .option('--wait', 'poll until the decision is SUCCESS or ERROR, then show it (exit 1 on ERROR)')
-    .option('--timeout <duration>', waitTimeoutHelp('5m'))
-    .addHelpText('after', `
-Prints the decision's id, type and metadata. With --wait it shows the settled decision instead:
-its status, result and labels (--json: the decision as the service returned it, with its type).`);
-  addHelpSections(verb, {
-    examples: [
-      `csafe decision create --type text --content '{"text":"see you"}' --metadata source=app --wait`,
-      'csafe decision create --type listing --content @examples/listing.json --json',
-    ],
-    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => {
-      const options = command.opts() as { type?: string; content?: string; metadata?: string[]; wait?: boolean; timeout?: string };
-      return decisionCreateRun(ctx, { ...options, metadata: options.metadata ?? [], ...waitOptions(options) });
-    }));
 }
 
 export async function decisionCreateRun(ctx: Context, options: DecisionCreateOptions): Promise<Outcome | void> {
@@ -64,3 +36,9 @@ async function decisionRequest(options: DecisionCreateOptions, input: JsonFlagIn
   const issue = parsed.error.issues[0]!;
   throw new UsageError(`${FLAG_OF_FIELD[String(issue.path[0])] ?? 'decision'}: ${issue.message}`);
 }
+
+/** The action of registerDecisionCreate (create-command.ts), loaded when the command runs. */
+export const decisionCreateAction: Action = async (ctx, command) => {
+      const options = command.opts() as { type?: string; content?: string; metadata?: string[]; wait?: boolean; timeout?: string };
+      return decisionCreateRun(ctx, { ...options, metadata: options.metadata ?? [], ...waitOptions(options) });
+    };

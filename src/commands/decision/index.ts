@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { registerDecisionCreate } from './create.js';
-import { registerDecisionGet } from './get.js';
+import { registerDecisionCreate } from './create-command.js';
+import { registerDecisionGet } from './get-command.js';
 import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerDecision(program: Command, app: App): void {

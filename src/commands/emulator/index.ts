@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { registerEmulatorStart } from './start.js';
+import { registerEmulatorStart } from './start-command.js';
 import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerEmulator(program: Command, app: App): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { registerEventsExample } from './example.js';
-import { registerEventsSend } from './send/send.js';
+import { registerEventsExample } from './example-command.js';
+import { registerEventsSend } from './send/send-command.js';
 import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerEvents(program: Command, app: App): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { registerImportCreate } from './create.js';
-import { registerImportGet } from './get.js';
+import { registerImportCreate } from './create-command.js';
+import { registerImportGet } from './get-command.js';
 import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerImport(program: Command, app: App): void {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { registerSettingsPut } from './put.js';
+import { registerSettingsPut } from './put-command.js';
 import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerSettings(program: Command, app: App): void {

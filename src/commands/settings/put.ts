@@ -1,38 +1,11 @@
-import type { Command } from 'commander';
 import { putSettings } from '../../api/data.js';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../core/errors.js';
 import { printResult, tableView } from '../../core/output.js';
-import { CONTENT_TYPES } from '../../schemas/data.js';
-import { positional, type App } from '../app.js';
+import { positional } from '../app.js';
 import { parseNamespace } from '../namespace.js';
 import { readSchemaFile, schemaFromFields } from './schema-input.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-export function registerSettingsPut(group: Command, app: App): void {
-  const verb = group
-    .command('put')
-    .description('Create or replace the schema of a namespace (PUT /v1/data/{namespace}/settings)')
-    .argument('<namespace>', 'the namespace')
-    .argument('[file]', 'the schema: a JSON object mapping field names to definitions, or {"schema": {...}}; `-` reads stdin')
-    .option('--field <name:content_type[:display_hint]>', `a field, instead of a file (repeatable); content_type is one of ${CONTENT_TYPES.join(', ')}, or empty`, collect)
-    .addHelpText('after', `
-Every definition is checked before sending; each problem is named with its line and path.`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe settings put listings schema.json',
-      'csafe settings put listings --field photo:image_url:primary_image_url --field title::title --field created:datetime',
-    ],
-    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => {
-      const [namespace, file] = positional(command) as [string, string | undefined];
-      const { field: fields = [] } = command.opts() as { field?: string[] };
-      return settingsPutRun(ctx, parseNamespace(namespace), file, fields);
-    }));
-}
+import type { Action } from '../app.js';
 
 export async function settingsPutRun(ctx: Context, namespace: string, file: string | undefined, fields: readonly string[]): Promise<void> {
   if (file !== undefined && fields.length > 0) throw new UsageError('give a schema FILE or --field, not both');
@@ -50,3 +23,10 @@ export async function settingsPutRun(ctx: Context, namespace: string, file: stri
     { header: 'STATUS', value: (r) => r.status },
   ]));
 }
+
+/** The action of registerSettingsPut (put-command.ts), loaded when the command runs. */
+export const settingsPutAction: Action = async (ctx, command) => {
+      const [namespace, file] = positional(command) as [string, string | undefined];
+      const { field: fields = [] } = command.opts() as { field?: string[] };
+      return settingsPutRun(ctx, parseNamespace(namespace), file, fields);
+    };

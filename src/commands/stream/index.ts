@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { registerStreamParts } from './parts/parts.js';
-import { registerStreamWatch } from './watch.js';
+import { registerStreamParts } from './parts/parts-command.js';
+import { registerStreamWatch } from './watch-command.js';
 import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerStream(program: Command, app: App): void {

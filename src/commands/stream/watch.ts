@@ -1,13 +1,12 @@
-import type { Command } from 'commander';
 import { watchStream } from '../../api/streams.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
 import { printResult, tableView } from '../../core/output.js';
 import { watchStreamRequestSchema, type WatchStreamRequest } from '../../schemas/streams.js';
-import { positional, type App } from '../app.js';
+import { positional } from '../app.js';
 import { parseNamespace } from '../namespace.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
+import type { Action } from '../app.js';
 
 export interface WatchOptions {
   id?: string;
@@ -15,29 +14,6 @@ export interface WatchOptions {
 }
 
 const FLAG_OF_FIELD: Record<string, string> = { id: '--id', stream_url: '--url' };
-
-export function registerStreamWatch(group: Command, app: App): void {
-  const verb = group
-    .command('watch')
-    .description('Monitor a livestream at its address (POST /v1/streams/{namespace}); returns at once')
-    .argument('<namespace>', 'the namespace')
-    .option('--id <id>', 'your identifier of the stream; its parts are sent under the same id')
-    .option('--url <url>', 'the stream\'s address: an absolute http, https, rtmp, rtmps, rtsp or srt URL')
-    .addHelpText('after', `
-Prints the accepted request (request id and status): a table on a terminal, JSON in a pipe or
-with --json. The address is checked before anything is sent (exit 2 when it is not one).`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe stream watch live --id show-42 --url https://example.com/live/42.m3u8',
-      'csafe stream watch live --id show-43 --url rtmp://ingest.example.com/live/43 --json',
-    ],
-    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => {
-      const [namespace] = positional(command) as [string];
-      return streamWatchRun(ctx, parseNamespace(namespace), command.opts());
-    }));
-}
 
 /** The request is checked with the schema the emulator uses, so the accepted schemes are written once. */
 function watchRequest(options: WatchOptions): WatchStreamRequest {
@@ -59,3 +35,9 @@ export async function streamWatchRun(ctx: Context, namespace: string, options: W
     { header: 'STATUS', value: (r) => r.status },
   ]));
 }
+
+/** The action of registerStreamWatch (watch-command.ts), loaded when the command runs. */
+export const streamWatchAction: Action = async (ctx, command) => {
+      const [namespace] = positional(command) as [string];
+      return streamWatchRun(ctx, parseNamespace(namespace), command.opts());
+    };

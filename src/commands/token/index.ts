@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { registerTokenCreate } from './create.js';
+import { registerTokenCreate } from './create-command.js';
 import { addGroupHelpSections } from '../../core/help.js';
 
 export function registerToken(program: Command, app: App): void {

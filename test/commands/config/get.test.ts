@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { test } from 'node:test';
-import { configGetRun } from '../../../src/commands/config/index.js';
+import { configGetRun } from '../../../src/commands/config/run.js';
 import { CorruptConfigError, ExitCode, UsageError } from '../../../src/core/errors.js';
 import { configFile, writeProfiles } from '../../helpers/config-file.js';
 import { commandTest, exitCodeOf } from '../../helpers/context.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { configListRun } from '../../../src/commands/config/index.js';
+import { configListRun } from '../../../src/commands/config/run.js';
 import { ExitCode, UsageError } from '../../../src/core/errors.js';
 import { writeProfiles } from '../../helpers/config-file.js';
 import { commandTest, exitCodeOf, type TestContextOptions } from '../../helpers/context.js';

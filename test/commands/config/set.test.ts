@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configSetRun } from '../../../src/commands/config/index.js';
+import { configSetRun } from '../../../src/commands/config/run.js';
 import { ExitCode, UsageError } from '../../../src/core/errors.js';
 import { configFile, storedConfig, writeProfiles } from '../../helpers/config-file.js';
 import { commandTest, exitCodeOf } from '../../helpers/context.js';

@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { createBatch } from '../../../api/batches.js';
 import type { Context } from '../../../context.js';
 import { UnexpectedResponseError, UsageError } from '../../../core/errors.js';
@@ -8,42 +7,10 @@ import { withUploadableInput } from '../../../core/spool.js';
 import { uploadBeforeExpiry } from '../../../core/expiring-upload.js';
 import { shellWord } from '../../../core/shell.js';
 import { BATCH_CONTENT_TYPE, BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
-import { positional, type App, type Outcome } from '../../app.js';
+import { positional, type Outcome } from '../../app.js';
 import { followBatch, followOptions, type FollowOptions } from '../shared/wait.js';
 import { checkBatchCsv } from './check-csv.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
-import { waitTimeoutHelp } from '../../../core/wait.js';
-
-export function registerBatchCreate(group: Command, app: App): void {
-  const verb = group
-    .command('create')
-    .description('Check a CSV and send it as a batch (POST /v1/batches, then PUT to the pre-signed address)')
-    .argument('<file>', 'CSV with a header row and a Content column (other columns are your metadata); `-` reads stdin')
-    .requiredOption('--type <type>', 'the kind of content to review, e.g. text')
-    .option('--wait', 'poll the batch until SUCCESS, CANCELLED or ERROR (exit 1 on the last two), then print it')
-    .option('--timeout <duration>', waitTimeoutHelp('30m'))
-    .option('--download <file>', 'with --wait: write the result CSV to this file once the batch has succeeded')
-    .addHelpText('after', `
-Every row is checked before anything is sent: a header row, a Content column (matched exactly),
-as many fields on each row as in the header, no empty Content. Quoted fields may hold commas,
-quotes ("") and line breaks; a byte order mark and CRLF are fine. Each bad row is reported as
-file:line (exit 2). The file is streamed from disk with a progress bar on a terminal; an
-expired upload address is replaced by a new batch.`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe batch create --type text examples/reviews.csv --wait --download results.csv',
-      'csafe batch create --type text examples/reviews.csv --json | jq -r .batch_id',
-      'cat examples/reviews.csv | csafe batch create --type text - --wait --timeout 10m',
-    ],
-    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => {
-      const [path] = positional(command) as [string];
-      const options = command.opts() as { type: string; wait?: boolean; timeout?: string; download?: string };
-      if (options.type.trim() === '') throw new UsageError('--type: expected the kind of content to review, e.g. text');
-      return batchCreateRun(ctx, options.type, path, followOptions(options));
-    }));
-}
+import type { Action } from '../../app.js';
 
 export async function batchCreateRun(ctx: Context, type: string, path: string, options: FollowOptions): Promise<Outcome | void> {
   const format = await ctx.outputFormat('single');
@@ -84,3 +51,11 @@ function uploadUrl(batch: Batch): string {
   if (typeof batch.upload_url === 'string' && batch.upload_url !== '') return batch.upload_url;
   throw new UnexpectedResponseError(`POST /v1/batches: batch ${batch.batch_id} came without an upload_url; nothing was sent`);
 }
+
+/** The action of registerBatchCreate (create-command.ts), loaded when the command runs. */
+export const batchCreateAction: Action = async (ctx, command) => {
+      const [path] = positional(command) as [string];
+      const options = command.opts() as { type: string; wait?: boolean; timeout?: string; download?: string };
+      if (options.type.trim() === '') throw new UsageError('--type: expected the kind of content to review, e.g. text');
+      return batchCreateRun(ctx, options.type, path, followOptions(options));
+    };

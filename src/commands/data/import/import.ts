@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { z } from 'zod';
 import type { Context } from '../../../context.js';
 import { checkEveryLine, type LineCheck } from '../../../core/checked-records.js';
@@ -6,14 +5,14 @@ import { parseOptions } from '../../../core/options.js';
 import { refuseEmptyRecords, regularFileSize } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
 import type { UploadFile } from '../../../core/upload.js';
-import { positional, type App, type Outcome } from '../../app.js';
+import { positional, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { importFile, type ImportedFile } from './upload.js';
 import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
 import { waitAndPrintRecord } from '../shared/wait.js';
-import { waitOptions, waitTimeoutHelp, type WaitOptions } from '../../../core/wait.js';
+import { waitOptions, type WaitOptions } from '../../../core/wait.js';
 import { dataObjectProblem } from '../../../schemas/data.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
+import type { Action } from '../../app.js';
 
 const importOptionsSchema = z.object({
   wait: z.boolean().default(false),
@@ -29,35 +28,6 @@ const DATA_LINES: LineCheck = {
 
 export interface ImportOptions extends WaitOptions {
   validate: boolean;
-}
-
-export function registerDataImport(group: Command, app: App): void {
-  const verb = group
-    .command('import')
-    .description('Upload a large JSONL file into a namespace (POST …/import, then PUT to the pre-signed address)')
-    .argument('<namespace>', 'namespace to import into')
-    .argument('<file>', 'JSON Lines, one data object per line; `-` reads stdin (kept in a temporary file first)')
-    .option('--wait', 'poll the import until it has succeeded or failed, then print its record')
-    .option('--timeout <duration>', waitTimeoutHelp('30m'))
-    .option('--no-validate', 'upload without checking every line first (for trusted dumps)')
-    .addHelpText('after', `
-The file is streamed from disk with its Content-Length (never held in memory), with a progress
-bar on a terminal. A failed upload is retried from the start (--max-retries); an expired upload
-address is replaced by a new import request. The upload has no overall time limit, only
---request-timeout with no byte moving; every other request is bounded by --request-timeout.
-(The older import, a file of {"type", "data"} lines sent to POST /v1/import, is \`csafe import create\`.)`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe data import listings dump.jsonl --wait',
-      'zcat dump.jsonl.gz | csafe data import listings - --no-validate',
-      'csafe data import listings dump.jsonl --wait --timeout 30m --json | jq .data_count',
-    ],
-    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => {
-      const [namespace, path] = positional(command) as [string, string];
-      return importRun(ctx, parseNamespace(namespace), path, importOptions(command.opts()));
-    }));
 }
 
 function importOptions(raw: unknown): ImportOptions {
@@ -89,3 +59,9 @@ async function uploadInput(ctx: Context, namespace: string, path: string, valida
     await input.remove();
   }
 }
+
+/** The action of registerDataImport (import-command.ts), loaded when the command runs. */
+export const dataImportAction: Action = async (ctx, command) => {
+      const [namespace, path] = positional(command) as [string, string];
+      return importRun(ctx, parseNamespace(namespace), path, importOptions(command.opts()));
+    };

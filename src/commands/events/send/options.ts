@@ -1,31 +1,21 @@
 import { z } from 'zod';
-import { batchFlags } from '../../../core/options.js';
-import { shardFlag } from '../../../core/shard.js';
-
-export const sendBatchFlags = {
-  failed: batchFlags.failed('append the events of batches that could not be sent, as sent', 'events'),
-  checkpoint: batchFlags.checkpoint('events'),
-  skipInvalid: batchFlags.skipInvalid('send the valid events; append each invalid record here as {line, error, record}'),
-  batchSize: batchFlags.batchSize('events'),
-  maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
-  concurrency: batchFlags.concurrency('; events of one user always share one'),
-  maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
-  shard: shardFlag('the users'),
-};
+import { sendBatchFlags } from './flags.js';
+import { countSchema, fileSchema } from '../../../core/options.js';
+import { shardFlagSchema } from '../../../core/shard.js';
 
 export const sendOptionsSchema = z.object({
   dryRun: z.boolean().default(false),
   sync: z.boolean().default(false),
-  checkpoint: sendBatchFlags.checkpoint.schema,
-  failed: sendBatchFlags.failed.schema,
-  skipInvalid: sendBatchFlags.skipInvalid.schema,
+  checkpoint: fileSchema,
+  failed: fileSchema,
+  skipInvalid: fileSchema,
   allowUnknownTypes: z.boolean().default(false),
   autoIdempotency: z.boolean().default(true),
-  batchSize: sendBatchFlags.batchSize.schema,
-  maxBatchBytes: sendBatchFlags.maxBatchBytes.schema,
-  concurrency: sendBatchFlags.concurrency.schema,
-  maxConsecutiveFailures: sendBatchFlags.maxConsecutiveFailures.schema,
-  shard: sendBatchFlags.shard.schema,
+  batchSize: countSchema(sendBatchFlags.batchSize),
+  maxBatchBytes: countSchema(sendBatchFlags.maxBatchBytes),
+  concurrency: countSchema(sendBatchFlags.concurrency),
+  maxConsecutiveFailures: countSchema(sendBatchFlags.maxConsecutiveFailures),
+  shard: shardFlagSchema,
 });
 
 export type SendOptions = z.infer<typeof sendOptionsSchema>;

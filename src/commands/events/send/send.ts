@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { nothingSentLine } from '../../../core/checked-records.js';
 import { AuthenticationError, InterruptedError, PermissionDeniedError, UnreachableError } from '../../../core/errors.js';
@@ -12,58 +11,15 @@ import { csafeCommandLine, failedFileNote, reportInterruption } from '../../../c
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { inputToRead } from '../../../core/spool.js';
-import { batchOutcome, positional, type App, type Outcome } from '../../app.js';
+import { batchOutcome, positional, type Outcome } from '../../app.js';
 import { checkRecords } from './checked.js';
 import { Checkpoint } from './checkpoint.js';
 import { deliver, queueBatch, type Delivery } from './deliver.js';
-import { sendBatchFlags, sendOptionsSchema, type SendOptions } from './options.js';
+import { sendOptionsSchema, type SendOptions } from './options.js';
 import { emptyTally, reportSummary, summarise, type Tally } from './summary.js';
 import { SyncIngestion } from './sync.js';
 import { validateInput } from './validate.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
-
-export function registerEventsSend(group: Command, app: App): void {
-  const verb = group
-    .command('send')
-    .description('Validate backend events and queue them in ordered batches (POST /v1/async/events)')
-    .argument('<file>', 'JSON Lines, a JSON array, or one JSON object; `-` reads stdin')
-    .option('--dry-run', 'validate only: print problems and a summary, send nothing (exit 0 or 2)')
-    .option('--sync', 'ingest each batch before the answer (POST /v1/events) and print each event\'s id')
-    .addOption(sendBatchFlags.checkpoint.option)
-    .addOption(sendBatchFlags.failed.option)
-    .addOption(sendBatchFlags.skipInvalid.option)
-    .option('--allow-unknown-types', 'pass events of a type the spec does not show through unchecked')
-    .option('--no-auto-idempotency', 'do not add a content-derived idempotency_key to events without one')
-    .addOption(sendBatchFlags.batchSize.option)
-    .addOption(sendBatchFlags.maxBatchBytes.option)
-    .addOption(sendBatchFlags.concurrency.option)
-    .addOption(sendBatchFlags.maxConsecutiveFailures.option)
-    .addOption(sendBatchFlags.shard.option)
-    .addHelpText('after', `
-Each user's events arrive in file order. Exit codes: the table of \`csafe --help\`, as for every
-bulk command; when sending stops (a refused key, a Retry-After over --max-wait), the unsent
-events are in the failed file. Once --max-consecutive-failures requests in a row could not reach
-the service, sending stops: one line says so, the events not sent are in the failed file, exit 1.
-Ctrl-C (exit 130) or SIGTERM (143) prints what was sent and the command that continues: the
-same command line, which with --checkpoint sends only what was not acknowledged.
-
-With --sync, stdout lists each ingested event with its input line and the service's event_id:
-one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknowledged when piped
-(or with --json); a table on a terminal. The summary then goes to stderr only.`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe events send events.jsonl --dry-run',
-      'csafe events send events.jsonl --checkpoint state.json --failed failed.jsonl',
-      'csafe events send big.jsonl --concurrency 8 --shard 3/16',
-    ],
-    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => {
-      const options = parseOptions(sendOptionsSchema, command.opts());
-      const [path] = positional(command) as [string];
-      return sendRun(ctx, path, options);
-    }));
-}
+import type { Action } from '../../app.js';
 
 export async function sendRun(ctx: Context, path: string, options: SendOptions): Promise<Outcome> {
   const started = ctx.now();
@@ -148,3 +104,10 @@ const NO_CHECKPOINT =
 
 const whySendingStopped = (error: Error) =>
   error instanceof AuthenticationError || error instanceof PermissionDeniedError ? `the service refused the credentials (${error.status})` : error.message;
+
+/** The action of registerEventsSend (send-command.ts), loaded when the command runs. */
+export const eventsSendAction: Action = async (ctx, command) => {
+      const options = parseOptions(sendOptionsSchema, command.opts());
+      const [path] = positional(command) as [string];
+      return sendRun(ctx, path, options);
+    };

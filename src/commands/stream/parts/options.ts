@@ -1,20 +1,7 @@
 import { z } from 'zod';
-import { batchFlags } from '../../../core/options.js';
+import { partsBatchFlags } from './flags.js';
+import { absentSchema, countSchema, fileSchema } from '../../../core/options.js';
 import { partTimestampSchema, streamId } from '../../../schemas/streams.js';
-
-const ORDERED = "stream parts has none: one stream's parts are sent in order, one request at a time; to spread the work, run one command per stream (--id)";
-
-export const partsBatchFlags = {
-  batchSize: batchFlags.batchSize('parts'),
-  maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
-  failed: batchFlags.failed('append the parts of batches that could not be sent, as sent', 'stream-parts'),
-  unconfirmed: batchFlags.unconfirmed('append the parts of batches whose answer was lost (the service may hold them): not safe to resend', 'stream-parts'),
-  skipInvalid: batchFlags.skipInvalid('send the valid parts; append each invalid record here as {line, error, record}'),
-  maxBuffer: batchFlags.maxBuffer('parts'),
-  maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
-  shard: batchFlags.absent('--shard <i/n>', ORDERED),
-  concurrency: batchFlags.absent('--concurrency <n>', ORDERED),
-};
 
 const text = z.string().optional();
 
@@ -35,17 +22,17 @@ export const partsOptionsSchema = partFlagsSchema.extend({
   id: streamId,
   captions: z.string().min(1).optional(),
   start: partTimestampSchema.optional(),
-  batchSize: partsBatchFlags.batchSize.schema,
-  maxBatchBytes: partsBatchFlags.maxBatchBytes.schema,
-  failed: partsBatchFlags.failed.schema,
-  unconfirmed: partsBatchFlags.unconfirmed.schema,
-  skipInvalid: partsBatchFlags.skipInvalid.schema,
+  batchSize: countSchema(partsBatchFlags.batchSize),
+  maxBatchBytes: countSchema(partsBatchFlags.maxBatchBytes),
+  failed: fileSchema,
+  unconfirmed: fileSchema,
+  skipInvalid: fileSchema,
   follow: z.boolean().default(false),
   /** A duration, parsed where it is used (core/duration), so its error names the flag. */
   flushInterval: z.string().default('1s'),
-  maxBuffer: partsBatchFlags.maxBuffer.schema,
-  maxConsecutiveFailures: partsBatchFlags.maxConsecutiveFailures.schema,
-  shard: partsBatchFlags.shard.schema,
-  concurrency: partsBatchFlags.concurrency.schema,
+  maxBuffer: countSchema(partsBatchFlags.maxBuffer),
+  maxConsecutiveFailures: countSchema(partsBatchFlags.maxConsecutiveFailures),
+  shard: absentSchema(partsBatchFlags.shard),
+  concurrency: absentSchema(partsBatchFlags.concurrency),
 });
 export type PartsOptions = z.infer<typeof partsOptionsSchema>;

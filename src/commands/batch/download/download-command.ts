@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import type { App } from '../../app.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
+
+export function registerBatchDownload(group: Command, app: App): void {
+  const verb = group
+    .command('download')
+    .description('Stream the result CSV of a finished batch to a file or stdout, or as one JSON object per row')
+    .argument('<batch-id>', 'a batch whose batch_status is SUCCESS')
+    .argument('[file]', 'write to this file (replaced whole, never left half-written); `-` or none: stdout')
+    .addHelpText('after', `
+Prints the result CSV as the service stores it, on a terminal and in a pipe alike. With -o ndjson
+(or -o json, --json) each row is one JSON object instead, keyed by the CSV header: Content, Status,
+Service result, Expected result, Labels, then your own columns.
+
+The result is streamed from its pre-signed address (valid 1 hour; an expired one is replaced by
+looking the batch up again) and never held in memory.`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe batch download bat_123 results.csv',
+      `csafe batch download bat_123 -o ndjson | jq -r '.Status + " " + .Labels'`,
+    ],
+    environment: SERVICE_VARIABLES,
+  })
+    .action(app.action(async (ctx, command) => (await import('./download.js')).batchDownloadAction(ctx, command)));
+}

@@ -1,0 +1,38 @@
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { assertConfigKey, assertRemovableConfigKey, type Profile } from '../../core/config.js';
+import { printResult, recordView } from '../../core/output.js';
+import { maskKey } from '../../core/redact.js';
+import { checkConfigValue } from '../../core/settings.js';
+import type { Outcome } from '../app.js';
+
+const shown = (profile: Profile) => (profile.api_key ? { ...profile, api_key: maskKey(profile.api_key) } : profile);
+
+/** Prints the value; exit 1, printing nothing, when the profile does not hold the key. */
+export async function configGetRun(ctx: Context, rawKey: string): Promise<Outcome | void> {
+  const key = assertConfigKey(rawKey);
+  const value = shown((await ctx.config()).profile(await ctx.profileName()))[key];
+  if (value === undefined) return { kind: 'notSet' };
+  await ctx.io.out(value + '\n');
+}
+
+export async function configSetRun(ctx: Context, rawKey: string, value: string): Promise<void> {
+  const key = assertConfigKey(rawKey, value);
+  if (key === 'api_key') throw new UsageError('use `csafe auth login` to store a key (it keeps the key out of shell history)');
+  checkConfigValue(key, value);
+  const profile = await ctx.profileName({ creating: true });
+  const store = await ctx.config();
+  const created = !store.hasProfile(profile);
+  store.set(profile, key, value);
+  if (created) ctx.io.note(`Created profile "${profile}" in ${store.path}`);
+}
+
+export async function configUnsetRun(ctx: Context, rawKey: string): Promise<void> {
+  const key = assertRemovableConfigKey(rawKey);
+  (await ctx.config()).unset(await ctx.profileName(), key);
+}
+
+export async function configListRun(ctx: Context): Promise<void> {
+  const profile = shown((await ctx.config()).profile(await ctx.profileName()));
+  await printResult(ctx.io, ctx.flagOutputFormat('single'), profile, recordView(profile));
+}

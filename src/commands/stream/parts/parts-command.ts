@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import type { App } from '../../app.js';
+import { partsBatchFlags } from './flags.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
+
+export function registerStreamParts(group: Command, app: App): void {
+  const verb = group
+    .command('parts')
+    .description('Append parts to a stream (POST /v1/streams/{namespace}/parts): from a file or stdin, from caption cues, or one part by flags')
+    .argument('<namespace>', 'the namespace')
+    .argument('[file]', 'JSON Lines, a JSON array, or one JSON object, each a stream part; `-` reads stdin')
+    .option('--id <id>', 'your identifier of the stream (as given to `stream watch`; it need not be watched first)')
+    .option('--chat <text>', 'one chat message, with --sender-id and --sender-name')
+    .option('--sender-id <id>', 'with --chat: your stable identifier of the sender')
+    .option('--sender-name <name>', 'with --chat: the name shown in the chat')
+    .option('--transcript <text>', 'one transcript line: what was said')
+    .option('--speaker <name>', 'with --transcript: who said it')
+    .option('--frame <url>', 'one frame image, by its http(s) URL')
+    .option('--audio <url>', 'one audio segment, by its http(s) URL')
+    .option('--timestamp <date-time>', 'with a part by flags: when it happened, ISO 8601 with a time zone (default: now)')
+    .option('--captions <file>', 'WebVTT or SubRip captions: each cue becomes a transcript part')
+    .option('--start <date-time>', 'with --captions: the date-time the captions\' 00:00 stands for')
+    .addOption(partsBatchFlags.batchSize.option)
+    .addOption(partsBatchFlags.maxBatchBytes.option)
+    .addOption(partsBatchFlags.failed.option)
+    .addOption(partsBatchFlags.unconfirmed.option)
+    .addOption(partsBatchFlags.skipInvalid.option)
+    .addOption(partsBatchFlags.maxConsecutiveFailures.option)
+    .addOption(partsBatchFlags.shard.option)
+    .addOption(partsBatchFlags.concurrency.option)
+    .option('--follow', 'read a pipe (stdin or a FIFO) until it ends, sending parts as they come')
+    .option('--flush-interval <duration>', 'with --follow: send a batch that is not full once its oldest part has waited this long', '1s')
+    .addOption(partsBatchFlags.maxBuffer.option)
+    .addHelpText('after', `
+Each part is a JSON object of one of four types (timestamps ISO 8601, with a time zone):
+  chat_message     sender_id, sender_display_name, text, timestamp
+  transcript       text, timestamp, speaker (optional)
+  frame_image_url  url, timestamp
+  audio_url        url, timestamp
+Every part of a file is checked before the first request; an invalid one is named as
+file:line: field. With --captions, each WebVTT or SubRip cue (told apart by content) becomes
+a transcript part stamped --start plus the cue's start, its speaker from its <v Name> voice
+tags when they name one speaker. Parts are sent in file order. Prints a summary (parts sent,
+requests, failed, unconfirmed): a table on a terminal, JSON in a pipe or with --json.
+
+Parts have no idempotency key, so no batch is sent twice. One that still fails after the
+retries goes to the --failed file when the service refused it or never saw it (safe to
+resend as the FILE), and to the --unconfirmed file when its answer was lost (a timeout, a cut
+connection, a 5xx other than 503): the service may already hold those parts, and resending
+them may store them twice. Exit codes: the table of \`csafe --help\`, as for every bulk command;
+unconfirmed parts count as not sent. Once --max-consecutive-failures requests in a row could not
+reach the service, sending stops: one line says so, the parts not sent are in the failed file,
+exit 1. Ctrl-C (exit 130) or SIGTERM (143) sends no further batch: the parts not sent go to the
+failed file, and the command that sends them is printed.
+
+With --follow, parts are read one JSON object a line from a pipe (stdin or a FIFO; a regular
+file is refused: pipe \`tail -f FILE\` instead) and sent as they come, in order: a batch goes as
+soon as --batch-size parts wait, or once the oldest has waited --flush-interval. While a batch
+is sent or retried, reading goes on into a buffer of --max-buffer parts; when it is full,
+reading pauses. Each line is checked as it arrives: an invalid one is reported as stdin:LINE: …
+and stops the run (exit 2) once the parts before it are sent, unless --skip-invalid FILE sets
+it aside and following goes on. At the end of the input, on Ctrl-C (exit 130) or SIGTERM
+(exit 143), everything buffered is sent first; a pipe that ends before its first part is
+exit 2. On a terminal, one status line on stderr shows the parts sent, buffered, failed and
+unconfirmed, and the last error (with --progress in a log: a plain line every 5s).`);
+  addHelpSections(verb, {
+    examples: [
+      'csafe stream parts live --id show-42 examples/parts.jsonl',
+      'csafe stream parts live --id show-42 --chat "hello" --sender-id u7 --sender-name Ann',
+      'cat examples/parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl',
+    ],
+    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+  })
+    .action(app.action(async (ctx, command) => (await import('./parts.js')).streamPartsAction(ctx, command)));
+}

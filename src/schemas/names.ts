@@ -1,0 +1,26 @@
+// The plain values the schemas are built from, free of zod: help texts quote them, and `--help`
+// must not load zod (issue 14). The schema modules re-export them where they belong.
+
+/** The service versions `classify --api-version` takes (schemas/content). */
+export const CURRENT_VERSION = '2026-08-11';
+export const LEGACY_VERSION = '2026-08-05';
+export const SERVICE_VERSIONS = [CURRENT_VERSION, LEGACY_VERSION] as const;
+export type ServiceVersion = (typeof SERVICE_VERSIONS)[number];
+
+/** Namespace settings' content types (schemas/data). */
+export const CONTENT_TYPES = ['image_url', 'video_url', 'website_url', 'datetime', 'metadata'] as const;
+
+/** The seven event variants the spec shows. It says an eighth exists; its shape is not shown (schemas/events). */
+export const EVENT_TYPES = [
+  'user_contact',
+  'content_uploaded',
+  'product_changed',
+  'create_account',
+  'update_account',
+  'user_report',
+  'moderation_decision',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Access tokens' lifetime (schemas/tokens). */
+export const TOKEN_LIFETIME = { defaultSeconds: 3600, minSeconds: 300, maxSeconds: 86400 } as const;
