@@ -63,7 +63,7 @@ export function selectRows(rowNames, scriptNames, names) {
 }
 
 export const TABLE_HEADER = [
-  '| row | figure | size | baseline | baseline median | csafe median | ratio median (min–max) | target | met? | csafe peak RSS | runs | measured (UTC) |',
+  '| row | figure | size | baseline | baseline median | csafe median | ratio median (min–max) | target | met? | csafe peak RSS | runs | measured (UTC), 1-min load average before→after |',
   '|---|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 

@@ -5,6 +5,7 @@
 // which print their own tables.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Bench, ROWS } from './_rows.mjs';
@@ -65,8 +66,12 @@ try {
   for (const row of rows) {
     console.log(`\n## ${row.name}: ${row.figure}`);
     const rowStarted = Date.now();
+    const loadBefore = loadavg()[0];
     try {
-      const result = { name: row.name, figure: row.figure, measuredAt: machine().date, ...(await row.measure(bench)) };
+      const measured = await row.measure(bench);
+      // The machine is shared: its load says how far the absolute figures (and the ideal of the batch rows) can be trusted.
+      const measuredAt = `${machine().date}, load ${loadBefore.toFixed(1)}→${loadavg()[0].toFixed(1)}`;
+      const result = { name: row.name, figure: row.figure, measuredAt, ...measured };
       results.push(result);
       console.log([...TABLE_HEADER, tableLine(result)].join('\n'));
     } catch (error) {
