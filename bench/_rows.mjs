@@ -176,6 +176,28 @@ function importRow(name, figure, { bytes, lineBytes, flags = [], target }) {
   };
 }
 
+/**
+ * A memory row: csafe's peak RSS on the large input against the small one, round by round; flat
+ * when the median ratio is within FLAT, and (with `ceilingMiB`) no run above that ceiling.
+ */
+function flatRss(small, large, { size, baseline, ceilingMiB }) {
+  const rss = (samples) => samples.map((sample) => sample.rssMiB);
+  const ratio = summary(rss(large).map((mib, round) => mib / rss(small)[round]));
+  const peak = maxRss(small, large);
+  const flat = `flat (${formatTarget(FLAT)})`;
+  return {
+    size,
+    baseline,
+    baselineMedian: formatMiB(medianOf(rss(small))),
+    csafeMedian: formatMiB(medianOf(rss(large))),
+    ratio,
+    target: ceilingMiB === undefined ? flat : `≤ ${ceilingMiB} MiB, ${flat}`,
+    met: meets(FLAT, ratio.median) && (ceilingMiB === undefined || peak <= ceilingMiB),
+    rssMiB: peak,
+    runs: large.length,
+  };
+}
+
 const importRss = {
   name: 'import-rss',
   figure: 'validated `data import` peak RSS, small file → large file (flat?)',
@@ -189,34 +211,11 @@ const importRss = {
       [small, large] = await interleave(paths.map((path) => ({ run: () => csafeImport(bench, emulator, path) })), bench.runs('big'));
       await emulator.reset();
     }
-    const rss = (samples) => samples.map((sample) => sample.rssMiB);
-    const ratio = summary(rss(large).map((mib, round) => mib / rss(small)[round]));
-    const peak = maxRss(small, large);
-    return {
+    return flatRss(small, large, {
       size: `${formatBytes(sizes[0])} → ${formatBytes(sizes[1])}, 1 kB lines`,
       baseline: `the same at ${formatBytes(sizes[0])}`,
-      baselineMedian: formatMiB(medianOf(rss(small))),
-      csafeMedian: formatMiB(medianOf(rss(large))),
-      ratio,
-      target: `≤ 120 MiB, flat (${formatTarget(FLAT)})`,
-      met: peak <= 120 && meets(FLAT, ratio.median),
-      rssMiB: peak,
-      runs: large.length,
-    };
-  },
-};
-
-const eventsDry = {
-  name: 'events-dry',
-  figure: '`events send --dry-run`',
-  async measure(bench) {
-    const total = bench.size(1_000_000);
-    const { path } = bench.events(total);
-    const [baselineSamples, csafeSamples] = await interleave(
-      [{ run: () => timed('jq', ['-c', '.', path]) }, { run: () => bench.csafe(['events', 'send', path, '--dry-run', '-q']) }],
-      bench.runs('big'),
-    );
-    return compared({ size: `${count(total)} events`, baseline: '`jq -c . > /dev/null`', baselineSamples, csafeSamples, kind: 'rate', target: { op: '>=', value: 2 } });
+      ceilingMiB: 120,
+    });
   },
 };
 
@@ -228,22 +227,39 @@ async function liveSend(bench, emulator, path) {
   return { ...sample, emulatorCpu: (await emulator.settledCpuSeconds()) - before };
 }
 
-const eventsLive = {
-  name: 'events-live',
-  figure: '`events send` live to the emulator (--concurrency 8)',
-  async measure(bench) {
-    const total = bench.size(1_000_000);
-    const { path } = bench.events(total);
-    const emulator = await bench.emulator();
-    const [baselineSamples, csafeSamples] = await interleave(
-      [{ run: () => bench.csafe(['events', 'send', path, '--dry-run', '-q']) }, { run: () => liveSend(bench, emulator, path) }],
-      bench.runs('big'),
-    );
-    bench.keep(`events-live ${total}`, csafeSamples);
-    await emulator.reset();
-    return compared({ size: `${count(total)} events`, baseline: '`events send --dry-run`, same run', baselineSamples, csafeSamples, kind: 'rate', target: { op: '>=', value: 0.5 } });
-  },
-};
+const dryRun = (bench, path) => bench.csafe(['events', 'send', path, '--dry-run', '-q']);
+
+/** An events row: `baseline` and `csafe` run on the same generated events, interleaved. */
+function eventsRow(name, figure, { baseline, baselineRun, csafeRun, target }) {
+  return {
+    name,
+    figure,
+    async measure(bench) {
+      const total = bench.size(1_000_000);
+      const { path } = bench.events(total);
+      const [baselineSamples, csafeSamples] = await interleave(
+        [{ run: () => baselineRun(bench, path) }, { run: () => csafeRun(bench, path) }],
+        bench.runs('big'),
+      );
+      bench.keep(`${name} ${total}`, csafeSamples);
+      return compared({ size: `${count(total)} events`, baseline, baselineSamples, csafeSamples, kind: 'rate', target });
+    },
+  };
+}
+
+const eventsDry = eventsRow('events-dry', '`events send --dry-run`', {
+  baseline: '`jq -c . > /dev/null`',
+  baselineRun: (_, path) => timed('jq', ['-c', '.', path]),
+  csafeRun: dryRun,
+  target: { op: '>=', value: 2 },
+});
+
+const eventsLive = eventsRow('events-live', '`events send` live to the emulator (--concurrency 8)', {
+  baseline: '`events send --dry-run`, same run',
+  baselineRun: dryRun,
+  csafeRun: async (bench, path) => liveSend(bench, await bench.emulator(), path),
+  target: { op: '>=', value: 0.5 },
+});
 
 const emuEvents = {
   name: 'emu-events',
@@ -381,19 +397,7 @@ const dataAddWaitRss = {
     const run = (path) => async () => (await emulator.reset(), bench.csafe(['data', 'add', 'bench', path, '--wait'], { env: emulator.env }));
     const [small, large] = await interleave(paths.map((path) => ({ run: run(path) })), bench.runs('big'));
     await emulator.reset();
-    const rss = (samples) => samples.map((sample) => sample.rssMiB);
-    const ratio = summary(rss(large).map((mib, round) => mib / rss(small)[round]));
-    return {
-      size: `${count(sizes[0])} → ${count(sizes[1])} objects`,
-      baseline: `the same at ${count(sizes[0])} objects`,
-      baselineMedian: formatMiB(medianOf(rss(small))),
-      csafeMedian: formatMiB(medianOf(rss(large))),
-      ratio,
-      target: `flat (${formatTarget(FLAT)})`,
-      met: meets(FLAT, ratio.median),
-      rssMiB: maxRss(small, large),
-      runs: large.length,
-    };
+    return flatRss(small, large, { size: `${count(sizes[0])} → ${count(sizes[1])} objects`, baseline: `the same at ${count(sizes[0])} objects` });
   },
 };
 
