@@ -56,6 +56,13 @@ for (const script of selection.scripts) {
   if (spawnSync(process.execPath, [here(`${script}.mjs`)], { stdio: 'inherit' }).status !== 0) failed++;
 }
 
+const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
+/** Writes a row into the results file as soon as it is measured: an interrupted run keeps what it measured. */
+function record(result) {
+  const previous = existsSync(options.results) ? readFileSync(options.results, 'utf8') : '';
+  writeFileSync(options.results, resultsMarkdown({ previous, results: [result], rowNames: ROWS.map((row) => row.name), machine: machine(), command }));
+}
+
 const rows = ROWS.filter((row) => selection.rows.includes(row.name));
 const bench = new Bench({ scale, runs });
 const interrupted = (signal) => void bench.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
@@ -73,6 +80,7 @@ try {
       const measuredAt = `${machine().date}, load ${loadBefore.toFixed(1)}→${loadavg()[0].toFixed(1)}`;
       const result = { name: row.name, figure: row.figure, measuredAt, ...measured };
       results.push(result);
+      record(result);
       console.log([...TABLE_HEADER, tableLine(result)].join('\n'));
     } catch (error) {
       failed++;
@@ -84,10 +92,5 @@ try {
   await bench.close();
 }
 
-if (results.length > 0) {
-  const previous = existsSync(options.results) ? readFileSync(options.results, 'utf8') : '';
-  const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
-  writeFileSync(options.results, resultsMarkdown({ previous, results, rowNames: ROWS.map((row) => row.name), machine: machine(), command }));
-  console.log(`\n${rows.length} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (scale ${scale}); written to ${options.results}`);
-}
+if (results.length > 0) console.log(`\n${results.length} of ${rows.length} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (scale ${scale}); written to ${options.results}`);
 process.exit(failed === 0 ? 0 : 1);
