@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'csafe');
 export const tempDir = () => mkdtempSync(join(tmpdir(), 'csafe-bench-'));
 
