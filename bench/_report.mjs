@@ -40,8 +40,9 @@ export function formatBytes(bytes) {
 }
 
 /**
- * The rows a command line names: a row by its name, or a group by the start of the names it shares
- * (`import` is every import-* row, `batch` the three batch-* rows); none named is every row. Names
+ * The rows a command line names: a row by its name (`data-add` is that row alone), or a group by the
+ * start of the names it shares (`import` is every import-* row, `batch` the three batch-* rows);
+ * none named is every row. Names
  * that are neither a row nor a group come back in `unknown`; `scripts` are the names of the
  * stand-alone benchmarks (bench/<name>.mjs), run as they are.
  */
@@ -55,7 +56,7 @@ export function selectRows(rowNames, scriptNames, names) {
       scripts.push(name);
       continue;
     }
-    const matching = rowNames.filter((row) => row === name || row.startsWith(`${name}-`));
+    const matching = rowNames.includes(name) ? [name] : rowNames.filter((row) => row.startsWith(`${name}-`));
     if (matching.length === 0) unknown.push(name);
     matching.forEach((row) => rows.add(row));
   }

@@ -323,6 +323,7 @@ function batchRow(concurrency) {
 
 const objectLine = (n) => `{"id":"obj_${n}","title":"listing ${n}","body":"road bike number ${n}, barely used, collection only"}\n`;
 const ADD_BATCH = 100;
+const addInput = (bench, total) => bench.input(`add-${total}.jsonl`, (file) => writeCount(file, total, objectLine));
 
 /**
  * The bodies csafe sends for `data add` (100 objects each, its default), split over 4 curl
@@ -359,7 +360,7 @@ const dataAdd = {
   figure: '`data add`',
   async measure(bench) {
     const total = bench.size(100_000);
-    const { path } = bench.input(`add-${total}.jsonl`, (file) => writeCount(file, total, objectLine));
+    const { path } = addInput(bench, total);
     const emulator = await bench.emulator('--processing-delay', '1h');
     const bodies = tempDir();
     try {
@@ -392,7 +393,7 @@ const dataAddWaitRss = {
   figure: '`data add --wait` peak RSS at two sizes (flat?)',
   async measure(bench) {
     const sizes = [bench.size(10_000), bench.size(100_000)];
-    const paths = sizes.map((total) => bench.input(`add-${total}.jsonl`, (file) => writeCount(file, total, objectLine)).path);
+    const paths = sizes.map((total) => addInput(bench, total).path);
     const emulator = await bench.emulator('--processing-delay', '0');
     const run = (path) => async () => (await emulator.reset(), bench.csafe(['data', 'add', 'bench', path, '--wait'], { env: emulator.env }));
     const [small, large] = await interleave(paths.map((path) => ({ run: run(path) })), bench.runs('big'));

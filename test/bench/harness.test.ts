@@ -35,7 +35,7 @@ interface Support {
 const report = (await import(benchModule('_report.mjs'))) as Report;
 const support = (await import(benchModule('_support.mjs'))) as Support;
 
-const ROWS = ['version', 'help', 'classify-help', 'import-1k', 'import-83', 'import-rss', 'batch-16', 'batch-64', 'batch-256'];
+const ROWS = ['version', 'help', 'classify-help', 'import-1k', 'import-83', 'import-rss', 'batch-16', 'batch-64', 'batch-256', 'data-add', 'data-add-wait-rss'];
 const MACHINE = { cpu: 'Test CPU', cores: 2, memory: '1 GiB RAM', node: 'v20.0.0', os: 'Linux', date: '2026-01-01T00:00:00Z' };
 const result = (name: string, csafeMedian: string) => ({
   name,
@@ -88,6 +88,8 @@ describe('bench row selection', () => {
     assert.deepEqual(select('help').rows, ['help'], 'help is not classify-help');
     assert.deepEqual(select('batch-256', 'version').rows, ['version', 'batch-256']);
     assert.deepEqual(select('import').rows, ['import-1k', 'import-83', 'import-rss']);
+    assert.deepEqual(select('data-add').rows, ['data-add'], 'a row named exactly is that row, not a group');
+    assert.deepEqual(select('data').rows, ['data-add', 'data-add-wait-rss']);
     assert.deepEqual(select('stream-follow', 'imp', 'events'), { rows: [], scripts: ['stream-follow'], unknown: ['imp', 'events'] });
   });
 });
