@@ -1,5 +1,5 @@
 import type { Context } from '../../../context.js';
-import { reportInvalid, validRecords, type CheckedRecord } from '../../../core/checked-records.js';
+import { checkRecord, reportInvalid, setAsideOrStop } from '../../../core/checked-records.js';
 import { InterruptedError, UsageError } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
@@ -8,7 +8,7 @@ import { parseOptions } from '../../../core/options.js';
 import { countOf, printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
 import type { JsonRecord } from '../../../core/json-position.js';
 import { readRecords, type InputSource } from '../../../core/readers.js';
-import { otherShardsNote, shardedName, shardRecords } from '../../../core/shard.js';
+import { inOtherShard, otherShardsNote, shardedName } from '../../../core/shard.js';
 import { csafeCommandLine, failedFileNote, reportInterruption, shellWord } from '../../../core/shell.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
@@ -17,8 +17,8 @@ import { batchOutcome, positional, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { addOptionsSchema, type AddOptions } from './options.js';
 import { AddCheckpoint } from './checkpoint.js';
-import { deliverObjects, type AcceptedRequest, type AddDelivery } from './deliver.js';
-import { checkObjects } from '../shared/objects.js';
+import { deliverObjects, type AcceptedRequest, type AddDelivery, type NumberedObject } from './deliver.js';
+import { objectCheck, objectProblems } from '../shared/objects.js';
 import { describeFailure, printRequestRecords } from '../shared/render.js';
 import { waitForRequests } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/wait.js';
@@ -34,7 +34,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   const { source } = input;
   try {
     if (checkFirst) {
-      const invalid = await reportInvalid(checkObjects(readRecords(source), options.maxBatchBytes), source.name, ctx.io, 'invalid record');
+      const invalid = await reportInvalid(objectProblems(readRecords(source, { measured: true }), options.maxBatchBytes), source.name, ctx.io, 'invalid record');
       if (invalid > 0) return { kind: 'checked', invalid };
     }
     const { accepted, failed, sent, done, otherShards, skipped, stoppedBy } = await addObjects(ctx, namespace, { source, path: input.path }, options, format);
@@ -85,8 +85,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
   let completed = false;
   let interrupted = false;
   try {
-    const records = shardRecords(readRecords(source), options.shard, objectKey, sorting);
-    await deliverObjects(validRecords(numbered(checkObjects(records, options.maxBatchBytes), sorting), source.name, ctx.io, invalid), delivery);
+    await deliverObjects(objectsToSend(readRecords(source), { inputName: source.name, io: ctx.io, options, sorting, invalid }), delivery);
     completed = true;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
@@ -154,16 +153,34 @@ const objectKey = (record: JsonRecord) => {
   return typeof id === 'string' ? `id:${id}` : undefined;
 };
 
+interface ObjectSorting {
+  inputName: string;
+  io: IOStreams;
+  options: Pick<AddOptions, 'shard' | 'maxBatchBytes'>;
+  sorting: Sorting;
+  /** --skip-invalid; without it, the input was checked first and an invalid record means it changed since. */
+  invalid: FailedFile | undefined;
+}
+
 /**
- * Records numbered by their position among the records of the input (of its shard, with
- * --shard), less those the checkpoint says were accepted.
+ * The objects of this shard to send, each checked and serialised once, numbered by its position
+ * among the records of the input (of its shard, with --shard), less those the checkpoint says
+ * were accepted. One loop, not a generator per step: each costs a promise per record.
  */
-async function* numbered(objects: AsyncIterable<CheckedRecord>, sorting: Sorting): AsyncGenerator<CheckedRecord & { position: number }> {
+async function* objectsToSend(records: AsyncIterable<JsonRecord>, run: ObjectSorting): AsyncGenerator<NumberedObject> {
+  const { sorting } = run;
+  const check = objectCheck(run.options.maxBatchBytes);
   let position = 0;
-  for await (const object of objects) {
+  for await (const record of records) {
+    if (inOtherShard(record, run.options.shard, objectKey)) {
+      sorting.otherShards++;
+      continue;
+    }
+    const checked = checkRecord(record, check);
     position++;
     if (sorting.checkpoint?.isAcknowledged(position)) sorting.skipped++;
-    else yield { ...object, position };
+    else if ('json' in checked) yield Object.assign(checked, { position });
+    else await setAsideOrStop(checked, run.inputName, run.io, run.invalid);
   }
 }
 
