@@ -19,8 +19,8 @@ import { addOptionsSchema, type AddOptions } from './options.js';
 import { AddCheckpoint } from './checkpoint.js';
 import { deliverObjects, type AcceptedRequest, type AddDelivery, type NumberedObject } from './deliver.js';
 import { objectCheck, objectProblems } from '../shared/objects.js';
-import { describeFailure, printRequestRecords } from '../shared/render.js';
-import { waitForRequests } from '../shared/wait.js';
+import { describeFailure, recordPrinter } from '../shared/render.js';
+import { followRequests, type WaitOptions } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/wait.js';
 import type { Action } from '../../app.js';
 
@@ -41,16 +41,36 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
     let failedRequests = 0;
     // A service that could not be reached would fail the wait too.
     if (options.wait && accepted.length > 0 && stoppedBy === undefined) {
-      const records = await waitForRequests(ctx, namespace, accepted.map((r) => r.request_id), { timeoutMs: waitMs, concurrency: options.concurrency });
-      await printRequestRecords(ctx.io, format, records);
-      const failures = records.filter((r) => r.status === 'failed');
-      for (const record of failures) ctx.io.warn(describeFailure(record));
-      failedRequests = failures.length;
+      failedRequests = await followAndPrint(ctx, namespace, accepted, { timeoutMs: waitMs, concurrency: options.concurrency }, format);
     }
     return batchOutcome({ sent, done, otherShards, failed, skipped, failedRequests, stoppedBy });
   } finally {
     await input.remove();
   }
+}
+
+/**
+ * --wait: prints each request as `data status` does once it and those before it have ended, and
+ * keeps none; a request that ended failed is explained at the end, as when all were printed at
+ * once. Returns how many ended failed.
+ */
+async function followAndPrint(ctx: Context, namespace: string, accepted: readonly AcceptedRequest[], wait: WaitOptions, format: OutputFormat): Promise<number> {
+  // A spinner redrawn on the terminal that stdout also writes to would tear the lines printed under it.
+  const printer = recordPrinter(ctx.io, format, ctx.io.animate && ctx.io.stdoutIsTTY);
+  const failures: string[] = [];
+  try {
+    await followRequests(ctx, namespace, accepted.map((r) => r.request_id), wait, async (record) => {
+      if (record.status === 'failed') failures.push(describeFailure(record));
+      await printer.print(record);
+    });
+  } catch (error) {
+    // What was printed stays well-formed (a JSON array closed); the error that ended the wait is the one reported.
+    await printer.end(false).catch(() => undefined);
+    throw error;
+  }
+  await printer.end(true);
+  for (const failure of failures) ctx.io.warn(failure);
+  return failures.length;
 }
 
 async function addObjects(ctx: Context, namespace: string, input: { source: InputSource; path: string }, options: AddOptions, format: OutputFormat) {
