@@ -5,7 +5,8 @@ import { Command } from 'commander';
 import type { App } from '../../../src/commands/app.js';
 import { addOptionsSchema } from '../../../src/commands/data/add/options.js';
 import { registerData } from '../../../src/commands/data/index.js';
-import { checkObjects, objectProblems } from '../../../src/commands/data/shared/objects.js';
+import { objectCheck, objectProblems } from '../../../src/commands/data/shared/objects.js';
+import { checkRecords } from '../../../src/core/checked-records.js';
 import { parseOptions } from '../../../src/core/options.js';
 import { readRecords } from '../../../src/core/readers.js';
 import { randomJsonTexts } from '../../helpers/random-json.js';
@@ -28,7 +29,7 @@ async function addOptions(args: string[]) {
 
 const textSource = (text: string) => ({ name: 'items.jsonl', open: () => Readable.from([Buffer.from(text)]) });
 
-const checked = (text: string, cap = 5_000_000) => collect(checkObjects(readRecords(textSource(text)), cap));
+const checked = (text: string, cap = 5_000_000) => collect(checkRecords(readRecords(textSource(text)), objectCheck(cap)));
 
 /** The check before sending, as data add runs it. */
 const problems = (text: string, cap = 5_000_000) => collect(objectProblems(readRecords(textSource(text), { measured: true }), cap));
