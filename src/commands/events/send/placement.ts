@@ -32,17 +32,39 @@ export function placementOf(partition: string): Placement {
   return { slot: digest.readUInt32BE(0) % SLOT_COUNT, shardHash: shardHashOf(digest) };
 }
 
-/** JSON with object keys sorted at every level, so equal events give equal text whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as EventRecord;
-    return `{${Object.keys(record)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
-      .join(',')}}`;
+/** Partitions whose placement is remembered: enough for the users of a busy file, few enough to keep memory flat. */
+const REMEMBERED_PARTITIONS = 65_536;
+
+/** placementOf, hashed once per partition (a user's events share it) as long as it is remembered. */
+export class Placements {
+  private readonly known = new Map<string, Placement>();
+
+  of(partition: string): Placement {
+    let placement = this.known.get(partition);
+    if (placement === undefined) {
+      if (this.known.size >= REMEMBERED_PARTITIONS) this.known.clear();
+      placement = placementOf(partition);
+      this.known.set(partition, placement);
+    }
+    return placement;
   }
-  return JSON.stringify(value);
+}
+
+/** JSON with object keys sorted at every level, so equal events give equal text whatever their key order; `omit` leaves out one top-level key. */
+export function canonicalJson(value: unknown, omit?: string): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index++) text += (index === 0 ? '' : ',') + canonicalJson(value[index]);
+    return text + ']';
+  }
+  const record = value as EventRecord;
+  let text = '{';
+  for (const key of Object.keys(record).sort()) {
+    if (key === omit) continue;
+    text += (text === '{' ? '' : ',') + JSON.stringify(key) + ':' + canonicalJson(record[key]);
+  }
+  return text + '}';
 }
 
 /**
@@ -51,10 +73,21 @@ export function canonicalJson(value: unknown): string {
  * (timestamp included) are taken to be the same logical event.
  */
 export function derivedIdempotencyKey(event: EventRecord): string {
-  const { idempotency_key: _ignored, ...rest } = event;
-  return `csafe-${hash('sha256', canonicalJson(rest), 'hex').slice(0, 32)}`;
+  return `csafe-${hash('sha256', canonicalJson(event, 'idempotency_key'), 'hex').slice(0, 32)}`;
 }
 
 export function withIdempotencyKey(event: EventRecord): EventRecord {
   return typeof event.idempotency_key === 'string' ? event : { ...event, idempotency_key: derivedIdempotencyKey(event) };
+}
+
+/**
+ * The exact text sent for the event: JSON.stringify(withIdempotencyKey(event)) with auto
+ * idempotency, JSON.stringify(event) without. The key joins the event's own text at its end
+ * rather than a copy of the event, where that gives the same text.
+ */
+export function outgoingJson(event: EventRecord, autoIdempotency: boolean): string {
+  if (!autoIdempotency || typeof event.idempotency_key === 'string') return JSON.stringify(event);
+  if (Object.hasOwn(event, 'idempotency_key')) return JSON.stringify(withIdempotencyKey(event));
+  const json = JSON.stringify(event);
+  return json === '{}' ? JSON.stringify(withIdempotencyKey(event)) : `${json.slice(0, -1)},"idempotency_key":"${derivedIdempotencyKey(event)}"}`;
 }
