@@ -69,8 +69,10 @@ async function* unsettled(groups: AsyncIterable<readonly OutgoingEvent[]>, { che
 async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped: Set<string>): Promise<void> {
   const { tally } = delivery;
   const held = (event: OutgoingEvent) => delivery.halted !== undefined || stopped.has(event.partition);
-  const toSend = batch.filter((event) => !held(event));
-  const handBack = batch.filter(held);
+  // While every batch has gone through, none is held: no lookup per event.
+  const anyHeld = delivery.halted !== undefined || stopped.size > 0;
+  const toSend = anyHeld ? batch.filter((event) => !held(event)) : batch;
+  const handBack = anyHeld ? batch.filter(held) : [];
   if (toSend.length > 0) {
     try {
       const { retries } = await delivery.failFast.send(() => delivery.send(toSend));
@@ -88,7 +90,7 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
       handBack.push(...toSend);
     }
   }
-  recordAcknowledged(batch, new Set(handBack), delivery.checkpoint);
+  if (delivery.checkpoint !== undefined) recordAcknowledged(batch, new Set(handBack), delivery.checkpoint);
   handBack.sort((a, b) => a.position - b.position);
   await delivery.failed.appendLines(handBack.map((event) => ({ text: event.json, line: event.line })));
   tally.failed += handBack.length;
@@ -97,9 +99,9 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
 }
 
 /** Only what the service acknowledged is done: a failed or held-back event stops its slot's progress, so the next run sends it. */
-function recordAcknowledged(batch: readonly OutgoingEvent[], notAcknowledged: ReadonlySet<OutgoingEvent>, checkpoint: Checkpoint | undefined): void {
+function recordAcknowledged(batch: readonly OutgoingEvent[], notAcknowledged: ReadonlySet<OutgoingEvent>, checkpoint: Checkpoint): void {
   for (const event of batch) {
-    if (notAcknowledged.has(event)) checkpoint?.hold(event.slot);
-    else checkpoint?.acknowledge(event.slot, event.position);
+    if (notAcknowledged.has(event)) checkpoint.hold(event.slot);
+    else checkpoint.acknowledge(event.slot, event.position);
   }
 }

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { inShard, type Shard } from '../../../core/shard.js';
 import { spoolToTempFile, type SpooledInput } from '../../../core/spool.js';
 import type { ValidRecord } from './checked.js';
-import { outgoingJson, partitionOf, Placements } from './placement.js';
+import { outgoingJson, Placements } from './placement.js';
 
 /** An event on its way: where it came from, which partition it keeps order in, and the exact text sent. */
 export interface OutgoingEvent {
@@ -26,13 +26,12 @@ export class EventPreparer {
 
   /** The event as it will be sent, or undefined when it belongs to another shard. */
   prepare(record: ValidRecord): OutgoingEvent | undefined {
-    const partition = partitionOf(record.event);
-    const placement = this.placements.of(partition);
-    if (!inShard(placement.shardHash, this.options.shard)) {
+    const { partition, slot, shardHash } = this.placements.of(record.event);
+    if (!inShard(shardHash, this.options.shard)) {
       this.skipped.other_shards++;
       return undefined;
     }
-    return { position: record.position, line: record.line, partition, slot: placement.slot, json: outgoingJson(record.event, this.options.autoIdempotency) };
+    return { position: record.position, line: record.line, partition, slot, json: outgoingJson(record.event, this.options.autoIdempotency) };
   }
 }
 

@@ -9,16 +9,23 @@ export const SLOT_COUNT = 1024;
 
 type EventRecord = Record<string, unknown>;
 
+const PARTITION_FIELDS = ['user_id', 'content_id', 'source_id'] as const;
+
+/** The first of PARTITION_FIELDS the event has as a string: its index, or -1. */
+function partitionFieldOf(event: EventRecord): number {
+  for (let index = 0; index < PARTITION_FIELDS.length; index++) if (typeof event[PARTITION_FIELDS[index]!] === 'string') return index;
+  return -1;
+}
+
 /**
  * Events that must keep their order share a partition: a user's events by user_id; a
  * moderation_decision (which has no user_id) by the content it is about, else its source.
  */
 export function partitionOf(event: EventRecord): string {
-  for (const field of ['user_id', 'content_id', 'source_id'] as const) {
-    const value = event[field];
-    if (typeof value === 'string') return `${field}:${value}`;
-  }
-  return 'unkeyed';
+  const index = partitionFieldOf(event);
+  if (index === -1) return 'unkeyed';
+  const field = PARTITION_FIELDS[index]!;
+  return `${field}:${event[field] as string}`;
 }
 
 export interface Placement {
@@ -35,17 +42,34 @@ export function placementOf(partition: string): Placement {
 /** Partitions whose placement is remembered: enough for the users of a busy file, few enough to keep memory flat. */
 const REMEMBERED_PARTITIONS = 65_536;
 
-/** placementOf, hashed once per partition (a user's events share it) as long as it is remembered. */
-export class Placements {
-  private readonly known = new Map<string, Placement>();
+/** An event's partition (partitionOf) and its placement. */
+export interface PartitionPlacement extends Placement {
+  partition: string;
+}
 
-  of(partition: string): Placement {
-    let placement = this.known.get(partition);
-    if (placement === undefined) {
-      if (this.known.size >= REMEMBERED_PARTITIONS) this.known.clear();
-      placement = placementOf(partition);
-      this.known.set(partition, placement);
+/**
+ * Each event's partition and placement, hashed once per partition (a user's events share it) as
+ * long as it is remembered. Looked up by the field's value, so no partition text is built per event.
+ */
+export class Placements {
+  private readonly known = PARTITION_FIELDS.map(() => new Map<string, PartitionPlacement>());
+  private remembered = 0;
+  private unkeyed?: PartitionPlacement;
+
+  of(event: EventRecord): PartitionPlacement {
+    const index = partitionFieldOf(event);
+    if (index === -1) return (this.unkeyed ??= { partition: 'unkeyed', ...placementOf('unkeyed') });
+    const value = event[PARTITION_FIELDS[index]!] as string;
+    return this.known[index]!.get(value) ?? this.place(this.known[index]!, value, `${PARTITION_FIELDS[index]}:${value}`);
+  }
+
+  private place(known: Map<string, PartitionPlacement>, value: string, partition: string): PartitionPlacement {
+    if (++this.remembered > REMEMBERED_PARTITIONS) {
+      for (const map of this.known) map.clear();
+      this.remembered = 1;
     }
+    const placement = { partition, ...placementOf(partition) };
+    known.set(value, placement);
     return placement;
   }
 }
@@ -62,9 +86,23 @@ export function canonicalJson(value: unknown, omit?: string): string {
   let text = '{';
   for (const key of Object.keys(record).sort()) {
     if (key === omit) continue;
-    text += (text === '{' ? '' : ',') + JSON.stringify(key) + ':' + canonicalJson(record[key]);
+    const member = record[key];
+    text += (text === '{' ? '' : ',') + memberName(key) + (typeof member === 'string' ? JSON.stringify(member) : canonicalJson(member));
   }
   return text + '}';
+}
+
+/** Field names written as JSON once each (events share a few dozen), up to a bound: metadata may bring any number. */
+const memberNames = new Map<string, string>();
+const MEMBER_NAMES_KEPT = 4096;
+
+function memberName(key: string): string {
+  let name = memberNames.get(key);
+  if (name === undefined) {
+    name = `${JSON.stringify(key)}:`;
+    if (memberNames.size < MEMBER_NAMES_KEPT) memberNames.set(key, name);
+  }
+  return name;
 }
 
 /**
