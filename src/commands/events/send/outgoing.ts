@@ -51,17 +51,27 @@ async function* spoolText(groups: AsyncIterable<readonly OutgoingEvent[]>): Asyn
   }
 }
 
-/** The events spoolEvents kept, in the same order, a chunk at a time. */
+/**
+ * The events spoolEvents kept, in the same order, a chunk at a time. Each line is decoded on its
+ * own, so an event waiting in a lane holds its own text, not the whole chunk it was read with.
+ */
 export async function* spooledEvents(path: string): AsyncGenerator<OutgoingEvent[]> {
-  let rest = '';
-  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: SPOOL_CHUNK_BYTES })) {
-    const lines = (rest + (chunk as string)).split('\n');
-    rest = lines.pop()!;
-    yield lines.map(spooledEvent);
+  let pending: Buffer | undefined;
+  for await (const chunk of createReadStream(path, { highWaterMark: SPOOL_CHUNK_BYTES }) as AsyncIterable<Buffer>) {
+    const bytes = pending === undefined ? chunk : Buffer.concat([pending, chunk]);
+    const events: OutgoingEvent[] = [];
+    let start = 0;
+    for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
+      events.push(spooledEvent(bytes.toString('utf8', start, end)));
+      start = end + 1;
+    }
+    pending = start < bytes.length ? bytes.subarray(start) : undefined;
+    yield events;
   }
 }
 
 const SPOOL_CHUNK_BYTES = 1 << 20;
+const NEWLINE = 0x0a;
 
 function spooledEvent(text: string): OutgoingEvent {
   const positionEnd = text.indexOf('\t');
