@@ -28,8 +28,16 @@ export interface LaneOptions<T> {
  */
 const QUEUED_BATCHES_PER_LANE = 64;
 
-export async function runLanes<T>(
-  items: AsyncIterable<T>,
+export const runLanes = <T>(items: AsyncIterable<T>, options: LaneOptions<T>, work: (batch: T[]) => Promise<void>): Promise<void> =>
+  runLanesInGroups(eachAlone(items), options, work);
+
+async function* eachAlone<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
+  for await (const item of items) yield [item];
+}
+
+/** runLanes over items that come in groups (a chunk of input's records): one promise per group, not per item. */
+export async function runLanesInGroups<T>(
+  groups: AsyncIterable<Iterable<T>>,
   options: LaneOptions<T>,
   work: (batch: T[]) => Promise<void>,
 ): Promise<void> {
@@ -46,7 +54,12 @@ export async function runLanes<T>(
   });
   const reading = (async () => {
     try {
-      for await (const item of items) await queues[options.laneOf(item)]!.put(item);
+      for await (const group of groups) {
+        for (const item of group) {
+          const full = queues[options.laneOf(item)]!.put(item);
+          if (full !== undefined) await full;
+        }
+      }
       for (const queue of queues) queue.close();
     } catch (error) {
       for (const queue of queues) queue.abort(error);
@@ -77,9 +90,20 @@ class LaneQueue<T> {
 
   constructor(private readonly limits: QueueLimits<T>) {}
 
-  async put(item: T): Promise<void> {
+  /** Takes the item at once when there is room (undefined); else a promise settled once it is taken. */
+  put(item: T): Promise<void> | undefined {
+    if (this.waiting.length >= this.limits.capacity || this.failure) return this.putWhenRoom(item);
+    this.add(item);
+    return undefined;
+  }
+
+  private async putWhenRoom(item: T): Promise<void> {
     while (this.waiting.length >= this.limits.capacity && !this.failure) await new Promise<void>((resolve) => (this.wakeReader = resolve));
     if (this.failure) throw this.failure.error;
+    this.add(item);
+  }
+
+  private add(item: T): void {
     const size = this.limits.sizeOf(item);
     this.waiting.push({ item, size, since: performance.now() });
     this.bytes += size;

@@ -5,7 +5,7 @@ import { addAbortSignal, Readable } from 'node:stream';
 import { CsafeError, InputError, InterruptedError } from './errors.js';
 import { readCaptions, type CaptionRecord } from './captions.js';
 import type { JsonRecord } from './json-position.js';
-import { LineTooLongError, readJsonRecords, RecordReadError, type RecordReadOptions } from './record-reader.js';
+import { LineTooLongError, readJsonRecordBatches, readJsonRecords, RecordReadError, type RecordReadOptions } from './record-reader.js';
 
 /** A named byte stream: a file, or stdin when the path is `-`. */
 export interface InputSource {
@@ -84,7 +84,13 @@ export function fileError(name: string, error: unknown): CsafeError {
  * with `jsonLines` one record a line); what stops the read is an InputError naming the input.
  */
 export const readRecords = (source: InputSource, options: Pick<RecordReadOptions, 'jsonLines' | 'allowEmpty' | 'measured'> = {}): AsyncGenerator<JsonRecord> =>
-  readSource(source, (stream) => readJsonRecords(stream, options), 'each record must be one JSON object on its own line');
+  readSource(source, (stream) => readJsonRecords(stream, options), RECORD_PER_LINE);
+
+/** readRecords a chunk of input at a time (core/record-reader readJsonRecordBatches), for a synchronous loop over each. */
+export const readRecordBatches = (source: InputSource): AsyncGenerator<JsonRecord[]> =>
+  readSource(source, (stream) => readJsonRecordBatches(stream), RECORD_PER_LINE);
+
+const RECORD_PER_LINE = 'each record must be one JSON object on its own line';
 
 /** Refuses an input that holds no record (empty, or only blank lines), reading no further than its first record. */
 export async function refuseEmptyRecords(source: InputSource): Promise<void> {

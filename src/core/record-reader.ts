@@ -121,6 +121,14 @@ export class LineSplitter {
  * Memory stays flat in every shape; a bad record is yielded with its line and reason, not thrown.
  */
 export async function* readJsonRecords(chunks: AsyncIterable<Buffer | string>, options: RecordReadOptions = {}): AsyncGenerator<JsonRecord> {
+  for await (const records of readJsonRecordBatches(chunks, options)) yield* records;
+}
+
+/**
+ * readJsonRecords a chunk at a time: the records each chunk of input completes, so a caller can
+ * go through them in a synchronous loop, with one promise per chunk rather than one per record.
+ */
+export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | string>, options: RecordReadOptions = {}): AsyncGenerator<JsonRecord[]> {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   const parse = options.measured ? parseMeasured : parseJsonAt;
   const iterator = chunks[Symbol.asyncIterator]();
@@ -137,29 +145,35 @@ export async function* readJsonRecords(chunks: AsyncIterable<Buffer | string>, o
   if (firstByte === 0x5b && !options.jsonLines) {
     for await (const record of readArrayElements(replay, maxLineBytes, parse)) {
       any = true;
-      yield record;
+      yield [record];
     }
   } else {
-    // One loop over chunks, lines and records: a promise per record, not one per layer.
+    // One synchronous loop over each chunk's lines and records: a promise per chunk, not per record.
     const lines = new LineSplitter(maxLineBytes);
     const records = options.jsonLines ? new EachLineAlone(parse, options.lineProblem) : new ValuesByLine(maxLineBytes, parse);
-    for await (const chunk of replay) {
-      for (const line of lines.push(chunk)) {
-        for (const record of records.take(line)) {
+    let batch: JsonRecord[] = [];
+    const take = (sourceLines: Iterable<SourceLine>) => {
+      for (const line of sourceLines) for (const record of records.take(line)) batch.push(record);
+    };
+    try {
+      for await (const chunk of replay) {
+        take(lines.push(chunk));
+        if (batch.length > 0) {
           any = true;
-          yield record;
+          yield batch;
+          batch = [];
         }
       }
+      take(lines.end());
+      for (const record of records.end()) batch.push(record);
+    } catch (error) {
+      // The records a chunk completed before a line over the limit still come out, ahead of the error.
+      if (batch.length > 0) yield batch;
+      throw error;
     }
-    for (const line of lines.end()) {
-      for (const record of records.take(line)) {
-        any = true;
-        yield record;
-      }
-    }
-    for (const record of records.end()) {
+    if (batch.length > 0) {
       any = true;
-      yield record;
+      yield batch;
     }
   }
   if (!any && !options.allowEmpty) throw new RecordReadError(undefined, 'holds no records, expected at least one JSON record');

@@ -11,7 +11,7 @@ import { fileError, inputSource, isRegularFile, openFileStream, regularFileSize,
 import { startSpinner } from './spinner.js';
 import type { UploadFile } from './upload.js';
 
-interface SpooledInput {
+export interface SpooledInput {
   path: string;
   remove(): Promise<void>;
 }

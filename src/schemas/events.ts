@@ -1,18 +1,11 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { CURRENCIES, DECIMAL, isUrl, isValidEvent, PRODUCT_EVENT_NAMES, SNAKE_CASE, SOURCE_TYPE_NAMES } from './event-check.js';
 import { problemsFromZod, type FieldProblem } from './issues.js';
 
 import { EVENT_TYPES, type EventType } from './names.js';
 
 export { EVENT_TYPES, type EventType } from './names.js';
-
-const PRODUCT_EVENT_NAMES = ['product_created', 'product_updated'] as const;
-const SOURCE_TYPES = ['human_moderator', 'expert_labeler', 'automation', 'vendor'] as const;
-
-const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
-const DECIMAL = /^\d+(?:\.\d+)?$/;
-/** ICU's list of ISO 4217 codes, so no table of currencies has to be kept here. */
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 /** "is required" when the field is absent, the expectation otherwise: the user sees which of the two it is. */
 const expecting = (expected: string) => (issue: { input?: unknown }) =>
@@ -23,7 +16,6 @@ const identifier = (what: string) => text(`expected a non-empty string (${what})
 const snakeCase = (what: string) =>
   text(`expected a snake_case string (${what})`).regex(SNAKE_CASE, { error: `expected snake_case, e.g. item_listed (${what})` });
 const strings = (what: string) => z.array(text('expected a string'), { error: expecting(`expected an array of strings (${what})`) });
-const isUrl = (value: string) => URL.canParse(value);
 
 const moneySchema = z.strictObject(
   {
@@ -127,7 +119,7 @@ const moderationDecisionSchema = variant('moderation_decision', {
   user_id: z.never({ error: 'must not be sent for moderation_decision' }).optional(),
   labels: strings('labels decided'),
   source_id: identifier('stable identifier within source_type'),
-  source_type: z.enum(SOURCE_TYPES, { error: expecting(`expected one of ${SOURCE_TYPES.join(', ')}`) }),
+  source_type: z.enum(SOURCE_TYPE_NAMES, { error: expecting(`expected one of ${SOURCE_TYPE_NAMES.join(', ')}`) }),
 });
 
 const backendEventSchema = z.discriminatedUnion('type', [
@@ -149,10 +141,16 @@ export interface EventCheck {
 }
 
 /**
- * Every reason the service would refuse this event. The type is checked first, so an unknown one
- * is named with the list of known ones instead of zod's generic union message.
+ * Every reason the service would refuse this event. A valid event is told by the hand-written
+ * check (schemas/event-check) alone; zod explains the others. The type is checked first, so an
+ * unknown one is named with the list of known ones instead of zod's generic union message.
  */
 export function eventProblems(value: unknown, check: EventCheck): FieldProblem[] {
+  return isValidEvent(value, check.allowUnknownTypes) ? [] : explainedProblems(value, check);
+}
+
+/** What zod finds wrong with the event (nothing, for a valid one): exported to hold the fast check to it. */
+export function explainedProblems(value: unknown, check: EventCheck): FieldProblem[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return [{ path: [], message: 'expected a JSON object (one event)' }];
   }

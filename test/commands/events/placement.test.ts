@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { inShard } from '../../../src/core/shard.js';
-import { canonicalJson, derivedIdempotencyKey, partitionOf, placementOf, SLOT_COUNT, withIdempotencyKey } from '../../../src/commands/events/send/placement.js';
+import { canonicalJson, derivedIdempotencyKey, partitionOf, placementOf, Placements, SLOT_COUNT, withIdempotencyKey } from '../../../src/commands/events/send/placement.js';
 import { sendOptionsSchema } from '../../../src/commands/events/send/options.js';
 
 describe('partitions, shards and idempotency keys', () => {
@@ -9,6 +9,18 @@ describe('partitions, shards and idempotency keys', () => {
     assert.equal(partitionOf({ user_id: 'u1', content_id: 'c1' }), 'user_id:u1');
     assert.equal(partitionOf({ content_id: 'c1', source_id: 's1' }), 'content_id:c1');
     assert.equal(partitionOf({ source_id: 's1' }), 'source_id:s1');
+  });
+
+  it('remembers each partition\'s placement, the same as placementOf(partitionOf(event))', () => {
+    const placements = new Placements();
+    const events = [{ user_id: 'u1', content_id: 'c1' }, { content_id: 'c1' }, { source_id: 's1' }, { user_id: 7, source_id: 's1' }, {}, { user_id: 'u1' }, { content_id: 'u1' }];
+    for (const event of [...events, ...events]) {
+      assert.deepEqual(placements.of(event), { partition: partitionOf(event), ...placementOf(partitionOf(event)) });
+    }
+    // As many users as there are: what it remembers is bounded, and every answer stays the same.
+    for (let n = 0; n < 70_000; n += 1) placements.of({ user_id: `u${n}` });
+    assert.deepEqual(placements.of({ user_id: 'u69999' }), { partition: 'user_id:u69999', ...placementOf('user_id:u69999') });
+    assert.deepEqual(placements.of({ user_id: 'u1' }), { partition: 'user_id:u1', ...placementOf('user_id:u1') });
   });
 
   // Golden values: a checkpoint records progress per slot, and --shard splits by shardHash, so a

@@ -4,24 +4,12 @@ import type { FailFast } from '../../../core/fail-fast.js';
 import type { FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import type { IOStreams } from '../../../core/io.js';
-import { inShard } from '../../../core/shard.js';
-import { runLanes } from '../../../core/lanes.js';
+import { runLanesInGroups } from '../../../core/lanes.js';
 import type { Spinner } from '../../../core/spinner.js';
-import type { CheckedRecord } from './checked.js';
-import { problemLines } from './checked.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { SendOptions } from './options.js';
-import { partitionOf, placementOf, withIdempotencyKey } from './placement.js';
+import type { OutgoingEvent } from './outgoing.js';
 import type { Tally } from './summary.js';
-
-/** An event on its way: where it came from, which partition it keeps order in, and the exact text sent. */
-interface OutgoingEvent {
-  position: number;
-  line: number;
-  partition: string;
-  slot: number;
-  json: string;
-}
 
 /** Sends one batch, returning the retries it took: queued by default (queueBatch), ingested with --sync. */
 export type BatchSender = (events: readonly OutgoingEvent[]) => Promise<{ retries: number }>;
@@ -36,8 +24,6 @@ export interface Delivery {
   tally: Tally;
   /** Events that could not be delivered, exactly as sent, so the file can be resent as-is. */
   failed: FailedFile;
-  /** --skip-invalid: records that are not valid events. Without it none are expected here (the input was checked first). */
-  invalid?: FailedFile;
   checkpoint?: Checkpoint;
   progress: Spinner;
   /** --max-consecutive-failures: every batch is sent through it. */
@@ -51,11 +37,11 @@ export interface Delivery {
  * uses the same lane, so its events arrive in file order; once one of its batches fails, the
  * rest of that partition goes to the failed file instead, so order is never broken.
  */
-export async function deliver(records: AsyncIterable<CheckedRecord>, delivery: Delivery): Promise<void> {
+export async function deliver(events: AsyncIterable<readonly OutgoingEvent[]>, delivery: Delivery): Promise<void> {
   const stopped = new Set<string>();
   const lanes = delivery.options.concurrency;
-  await runLanes(
-    outgoing(records, delivery),
+  await runLanesInGroups(
+    unsettled(events, delivery),
     {
       lanes,
       laneOf: (event) => event.slot % lanes,
@@ -67,38 +53,26 @@ export async function deliver(records: AsyncIterable<CheckedRecord>, delivery: D
   );
 }
 
-async function* outgoing(records: AsyncIterable<CheckedRecord>, delivery: Delivery): AsyncGenerator<OutgoingEvent> {
-  const { tally, options, checkpoint } = delivery;
-  for await (const record of records) {
-    tally.read++;
-    if ('problems' in record) {
-      tally.invalid++;
-      for (const line of problemLines(delivery.inputName, record)) delivery.io.warn(line);
-      const text = typeof record.original === 'string' ? record.original : JSON.stringify(record.original);
-      await delivery.invalid?.append({ line: record.line, error: record.problems.join('; '), record: text }, record.line);
+/** The events --checkpoint does not record as acknowledged (counted as skipped). */
+async function* unsettled(groups: AsyncIterable<readonly OutgoingEvent[]>, { checkpoint, tally }: Delivery): AsyncGenerator<readonly OutgoingEvent[]> {
+  for await (const events of groups) {
+    if (checkpoint === undefined) {
+      yield events;
       continue;
     }
-    tally.valid++;
-    const partition = partitionOf(record.event);
-    const placement = placementOf(partition);
-    if (!inShard(placement.shardHash, options.shard)) {
-      tally.other_shards++;
-      continue;
-    }
-    if (checkpoint?.isSettled(placement.slot, record.position)) {
-      tally.skipped_checkpoint++;
-      continue;
-    }
-    const event = options.autoIdempotency ? withIdempotencyKey(record.event) : record.event;
-    yield { position: record.position, line: record.line, partition, slot: placement.slot, json: JSON.stringify(event) };
+    const due = events.filter((event) => !checkpoint.isSettled(event.slot, event.position));
+    tally.skipped_checkpoint += events.length - due.length;
+    yield due;
   }
 }
 
 async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped: Set<string>): Promise<void> {
   const { tally } = delivery;
   const held = (event: OutgoingEvent) => delivery.halted !== undefined || stopped.has(event.partition);
-  const toSend = batch.filter((event) => !held(event));
-  const handBack = batch.filter(held);
+  // While every batch has gone through, none is held: no lookup per event.
+  const anyHeld = delivery.halted !== undefined || stopped.size > 0;
+  const toSend = anyHeld ? batch.filter((event) => !held(event)) : batch;
+  const handBack = anyHeld ? batch.filter(held) : [];
   if (toSend.length > 0) {
     try {
       const { retries } = await delivery.failFast.send(() => delivery.send(toSend));
@@ -116,7 +90,7 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
       handBack.push(...toSend);
     }
   }
-  recordAcknowledged(batch, new Set(handBack), delivery.checkpoint);
+  if (delivery.checkpoint !== undefined) recordAcknowledged(batch, new Set(handBack), delivery.checkpoint);
   handBack.sort((a, b) => a.position - b.position);
   await delivery.failed.appendLines(handBack.map((event) => ({ text: event.json, line: event.line })));
   tally.failed += handBack.length;
@@ -125,9 +99,9 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
 }
 
 /** Only what the service acknowledged is done: a failed or held-back event stops its slot's progress, so the next run sends it. */
-function recordAcknowledged(batch: readonly OutgoingEvent[], notAcknowledged: ReadonlySet<OutgoingEvent>, checkpoint: Checkpoint | undefined): void {
+function recordAcknowledged(batch: readonly OutgoingEvent[], notAcknowledged: ReadonlySet<OutgoingEvent>, checkpoint: Checkpoint): void {
   for (const event of batch) {
-    if (notAcknowledged.has(event)) checkpoint?.hold(event.slot);
-    else checkpoint?.acknowledge(event.slot, event.position);
+    if (notAcknowledged.has(event)) checkpoint.hold(event.slot);
+    else checkpoint.acknowledge(event.slot, event.position);
   }
 }

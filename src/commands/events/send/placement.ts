@@ -9,16 +9,23 @@ export const SLOT_COUNT = 1024;
 
 type EventRecord = Record<string, unknown>;
 
+const PARTITION_FIELDS = ['user_id', 'content_id', 'source_id'] as const;
+
+/** The first of PARTITION_FIELDS the event has as a string: its index, or -1. */
+function partitionFieldOf(event: EventRecord): number {
+  for (let index = 0; index < PARTITION_FIELDS.length; index++) if (typeof event[PARTITION_FIELDS[index]!] === 'string') return index;
+  return -1;
+}
+
 /**
  * Events that must keep their order share a partition: a user's events by user_id; a
  * moderation_decision (which has no user_id) by the content it is about, else its source.
  */
 export function partitionOf(event: EventRecord): string {
-  for (const field of ['user_id', 'content_id', 'source_id'] as const) {
-    const value = event[field];
-    if (typeof value === 'string') return `${field}:${value}`;
-  }
-  return 'unkeyed';
+  const index = partitionFieldOf(event);
+  if (index === -1) return 'unkeyed';
+  const field = PARTITION_FIELDS[index]!;
+  return `${field}:${event[field] as string}`;
 }
 
 export interface Placement {
@@ -32,17 +39,70 @@ export function placementOf(partition: string): Placement {
   return { slot: digest.readUInt32BE(0) % SLOT_COUNT, shardHash: shardHashOf(digest) };
 }
 
-/** JSON with object keys sorted at every level, so equal events give equal text whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as EventRecord;
-    return `{${Object.keys(record)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`)
-      .join(',')}}`;
+/** Partitions whose placement is remembered: enough for the users of a busy file, few enough to keep memory flat. */
+const REMEMBERED_PARTITIONS = 65_536;
+
+/** An event's partition (partitionOf) and its placement. */
+export interface PartitionPlacement extends Placement {
+  partition: string;
+}
+
+/**
+ * Each event's partition and placement, hashed once per partition (a user's events share it) as
+ * long as it is remembered. Looked up by the field's value, so no partition text is built per event.
+ */
+export class Placements {
+  private readonly known = PARTITION_FIELDS.map(() => new Map<string, PartitionPlacement>());
+  private remembered = 0;
+  private unkeyed?: PartitionPlacement;
+
+  of(event: EventRecord): PartitionPlacement {
+    const index = partitionFieldOf(event);
+    if (index === -1) return (this.unkeyed ??= { partition: 'unkeyed', ...placementOf('unkeyed') });
+    const value = event[PARTITION_FIELDS[index]!] as string;
+    return this.known[index]!.get(value) ?? this.place(this.known[index]!, value, `${PARTITION_FIELDS[index]}:${value}`);
   }
-  return JSON.stringify(value);
+
+  private place(known: Map<string, PartitionPlacement>, value: string, partition: string): PartitionPlacement {
+    if (++this.remembered > REMEMBERED_PARTITIONS) {
+      for (const map of this.known) map.clear();
+      this.remembered = 1;
+    }
+    const placement = { partition, ...placementOf(partition) };
+    known.set(value, placement);
+    return placement;
+  }
+}
+
+/** JSON with object keys sorted at every level, so equal events give equal text whatever their key order; `omit` leaves out one top-level key. */
+export function canonicalJson(value: unknown, omit?: string): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index++) text += (index === 0 ? '' : ',') + canonicalJson(value[index]);
+    return text + ']';
+  }
+  const record = value as EventRecord;
+  let text = '{';
+  for (const key of Object.keys(record).sort()) {
+    if (key === omit) continue;
+    const member = record[key];
+    text += (text === '{' ? '' : ',') + memberName(key) + (typeof member === 'string' ? JSON.stringify(member) : canonicalJson(member));
+  }
+  return text + '}';
+}
+
+/** Field names written as JSON once each (events share a few dozen), up to a bound: metadata may bring any number. */
+const memberNames = new Map<string, string>();
+const MEMBER_NAMES_KEPT = 4096;
+
+function memberName(key: string): string {
+  let name = memberNames.get(key);
+  if (name === undefined) {
+    name = `${JSON.stringify(key)}:`;
+    if (memberNames.size < MEMBER_NAMES_KEPT) memberNames.set(key, name);
+  }
+  return name;
 }
 
 /**
@@ -51,10 +111,21 @@ export function canonicalJson(value: unknown): string {
  * (timestamp included) are taken to be the same logical event.
  */
 export function derivedIdempotencyKey(event: EventRecord): string {
-  const { idempotency_key: _ignored, ...rest } = event;
-  return `csafe-${hash('sha256', canonicalJson(rest), 'hex').slice(0, 32)}`;
+  return `csafe-${hash('sha256', canonicalJson(event, 'idempotency_key'), 'hex').slice(0, 32)}`;
 }
 
 export function withIdempotencyKey(event: EventRecord): EventRecord {
   return typeof event.idempotency_key === 'string' ? event : { ...event, idempotency_key: derivedIdempotencyKey(event) };
+}
+
+/**
+ * The exact text sent for the event: JSON.stringify(withIdempotencyKey(event)) with auto
+ * idempotency, JSON.stringify(event) without. The key joins the event's own text at its end
+ * rather than a copy of the event, where that gives the same text.
+ */
+export function outgoingJson(event: EventRecord, autoIdempotency: boolean): string {
+  if (!autoIdempotency || typeof event.idempotency_key === 'string') return JSON.stringify(event);
+  if (Object.hasOwn(event, 'idempotency_key')) return JSON.stringify(withIdempotencyKey(event));
+  const json = JSON.stringify(event);
+  return json === '{}' ? JSON.stringify(withIdempotencyKey(event)) : `${json.slice(0, -1)},"idempotency_key":"${derivedIdempotencyKey(event)}"}`;
 }

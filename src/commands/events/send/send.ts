@@ -5,71 +5,101 @@ import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import { parseOptions } from '../../../core/options.js';
 import { countOf, type OutputFormat } from '../../../core/output.js';
-import { readRecords, type InputSource } from '../../../core/readers.js';
 import { shardedName } from '../../../core/shard.js';
 import { csafeCommandLine, failedFileNote, reportInterruption } from '../../../core/shell.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
 import { inputToRead } from '../../../core/spool.js';
 import { batchOutcome, positional, type Outcome } from '../../app.js';
-import { checkRecords } from './checked.js';
 import { Checkpoint } from './checkpoint.js';
 import { deliver, queueBatch, type Delivery } from './deliver.js';
 import { sendOptionsSchema, type SendOptions } from './options.js';
 import { emptyTally, reportSummary, summarise, type Tally } from './summary.js';
 import { SyncIngestion } from './sync.js';
-import { validateInput } from './validate.js';
+import { checkedEvents } from './validate.js';
+import { EventPreparer, spooledEvents, spoolEvents, type OutgoingEvent } from './outgoing.js';
 import type { Action } from '../../app.js';
 
 export async function sendRun(ctx: Context, path: string, options: SendOptions): Promise<Outcome> {
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
-  // Read twice (validate, then send), so stdin or a pipe is kept in a temporary file in between.
+  // stdin or a pipe is kept in a temporary file, whose first bytes a checkpoint takes as the fingerprint of its input.
   const input = await inputToRead(path, ctx.io, ctx.signal, !options.dryRun);
   const { source } = input;
   try {
-    const checked = emptyTally();
-    if (options.dryRun || options.skipInvalid === undefined) {
-      await validateInput(source, check, ctx.io, checked);
-      if (options.dryRun || checked.invalid > 0) {
-        await report(ctx, checked, { input: source.name, dryRun: options.dryRun, started });
-        if (checked.invalid > 0 && !options.dryRun) ctx.io.warn(nothingSentLine(checked.invalid, 'invalid record'));
-        return { kind: 'checked', invalid: checked.invalid };
+    const tally = emptyTally();
+    if (options.dryRun) {
+      for await (const _ of checkedEvents(source, check, { io: ctx.io, tally }));
+      await report(ctx, tally, { input: source.name, dryRun: true, started });
+      return { kind: 'checked', invalid: tally.invalid };
+    }
+    const run = { ctx, input: { name: source.name, path: input.path }, options, tally, started };
+    const preparer = new EventPreparer(options, tally);
+    if (options.skipInvalid !== undefined) {
+      const setAside = new FailedFile(options.skipInvalid);
+      try {
+        return await sendAndReport(checkedEvents(source, check, { io: ctx.io, tally, preparer, setAside }), run);
+      } finally {
+        await setAside.close();
       }
     }
-    const { tally, failedFile, halted } = await sendChecked(ctx, source, input.path, options, checked.read || Infinity);
-    // With --sync, stdout holds the event ids; the summary would break their NDJSON.
-    await report(ctx, tally, { input: source.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid, toStdout: !options.sync });
-    // The service unreachable is said as every bulk command says it; a refused key or a long Retry-After in the words of events.
-    if (halted instanceof UnreachableError) ctx.io.warn(unreachableLine(halted, failedFile));
-    else if (halted) ctx.io.warn(`sending stopped: ${whySendingStopped(halted)}; the unsent events are in ${failedFile}`);
-    // Met without --skip-invalid, an invalid record means the input changed after it was checked.
-    const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
-    return batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, otherShards: tally.other_shards, failed: tally.failed, ...invalid, stoppedBy: halted });
+    // Nothing half-sent: every record is checked, and its event made ready in a temporary file, before the first is sent.
+    const checked = emptyTally();
+    const spool = await spoolEvents(checkedEvents(source, check, { io: ctx.io, tally: checked, preparer }), ctx.signal);
+    try {
+      if (checked.invalid > 0) {
+        await report(ctx, checked, { input: source.name, dryRun: false, started });
+        ctx.io.warn(nothingSentLine(checked.invalid, 'invalid record'));
+        return { kind: 'checked', invalid: checked.invalid };
+      }
+      Object.assign(tally, { read: checked.read, valid: checked.valid });
+      return await sendAndReport(spooledEvents(spool.path), run);
+    } finally {
+      await spool.remove();
+    }
   } finally {
     await input.remove();
   }
 }
 
-/** The sending pass; `limit` keeps it to the records validated, even if the file has grown since. */
-async function sendChecked(ctx: Context, source: InputSource, filePath: string, options: SendOptions, limit: number) {
-  const tally = emptyTally();
+/** One sending run: the input (its name, and the file a checkpoint fingerprints), the tally so far. */
+interface SendingRun {
+  ctx: Context;
+  input: { name: string; path: string };
+  options: SendOptions;
+  tally: Tally;
+  started: number;
+}
+
+/** Sends the events, then says what happened: the summary, why sending stopped, the outcome. */
+async function sendAndReport(events: AsyncIterable<readonly OutgoingEvent[]>, run: SendingRun): Promise<Outcome> {
+  const { ctx, options, tally, started } = run;
+  const { failedFile, halted } = await sendChecked(events, run);
+  // With --sync, stdout holds the event ids; the summary would break their NDJSON.
+  await report(ctx, tally, { input: run.input.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid, toStdout: !options.sync });
+  // The service unreachable is said as every bulk command says it; a refused key or a long Retry-After in the words of events.
+  if (halted instanceof UnreachableError) ctx.io.warn(unreachableLine(halted, failedFile));
+  else if (halted) ctx.io.warn(`sending stopped: ${whySendingStopped(halted)}; the unsent events are in ${failedFile}`);
+  const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
+  return batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, otherShards: tally.other_shards, failed: tally.failed, ...invalid, stoppedBy: halted });
+}
+
+/** The sending pass over events already checked and made ready. */
+async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ctx, input, options, tally }: SendingRun) {
   const failedPath = options.failed ?? defaultFailedPath(shardedName('events', options.shard), ctx.now());
   const failed = new FailedFile(failedPath);
-  const invalid = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const checkpoint = options.checkpoint === undefined
     ? undefined
-    : await Checkpoint.open({ path: options.checkpoint, inputPath: filePath, inputName: source.name, shard: options.shard, now: () => ctx.now() });
+    : await Checkpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: input.name, shard: options.shard, now: () => ctx.now() });
   const progress = await startSpinner(ctx.io, 'Sending events…');
   let halted: Delivery['halted'];
   let sync: SyncIngestion | undefined;
   try {
     const http = await ctx.http();
     if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('stream'));
-    const records = checkRecords(readRecords(source), { allowUnknownTypes: options.allowUnknownTypes }, limit);
     const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
-    const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: source.name, options, tally, failed, invalid, checkpoint, progress, failFast };
-    await deliver(records, delivery);
+    const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: input.name, options, tally, failed, checkpoint, progress, failFast };
+    await deliver(events, delivery);
     halted = delivery.halted;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
@@ -81,9 +111,8 @@ async function sendChecked(ctx: Context, source: InputSource, filePath: string, 
     await sync?.finish();
     await checkpoint?.close();
     await failed.close();
-    await invalid?.close();
   }
-  return { tally, failedFile: failedPath, halted };
+  return { failedFile: failedPath, halted };
 }
 
 async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; invalidFile?: string; toStdout?: boolean }) {

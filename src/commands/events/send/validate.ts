@@ -1,21 +1,46 @@
+import type { FailedFile } from '../../../core/failed-file.js';
 import type { IOStreams } from '../../../core/io.js';
-import { readRecords, type InputSource } from '../../../core/readers.js';
+import { readRecordBatches, type InputSource } from '../../../core/readers.js';
 import type { EventCheck } from '../../../schemas/events.js';
 import { checkRecords, isUnknownTypeProblem, problemLines } from './checked.js';
+import type { EventPreparer, OutgoingEvent } from './outgoing.js';
 import type { Tally } from './summary.js';
 
-/** Checks every record before anything is sent, printing each problem with file:line and field. */
-export async function validateInput(source: InputSource, check: EventCheck, io: IOStreams, tally: Tally): Promise<void> {
+export interface CheckingRun {
+  io: IOStreams;
+  /** Counts read, valid and invalid. */
+  tally: Tally;
+  /** Makes each valid event ready to send; without it (--dry-run) records are only checked. */
+  preparer?: EventPreparer;
+  /** --skip-invalid: each invalid record is appended here and the rest still sent; without it one invalid record means nothing is sent. */
+  setAside?: FailedFile;
+}
+
+/**
+ * Reads and checks every record once, printing each problem with file:line and field, and gives
+ * the valid events ready to send, a chunk of input at a time. Without --skip-invalid, none is
+ * prepared after the first invalid record: nothing will be sent, so only the problems are left to find.
+ */
+export async function* checkedEvents(source: InputSource, check: EventCheck, run: CheckingRun): AsyncGenerator<OutgoingEvent[]> {
+  const { io, tally, preparer, setAside } = run;
   let unknownTypes = false;
-  for await (const record of checkRecords(readRecords(source), check)) {
-    tally.read++;
-    if ('event' in record) {
-      tally.valid++;
-      continue;
+  for await (const records of checkRecords(readRecordBatches(source), check)) {
+    const ready: OutgoingEvent[] = [];
+    for (const record of records) {
+      tally.read++;
+      if ('event' in record) {
+        tally.valid++;
+        const event = tally.invalid === 0 || setAside !== undefined ? preparer?.prepare(record) : undefined;
+        if (event !== undefined) ready.push(event);
+        continue;
+      }
+      tally.invalid++;
+      unknownTypes ||= record.problems.some(isUnknownTypeProblem);
+      for (const line of problemLines(source.name, record)) io.warn(line);
+      const text = typeof record.original === 'string' ? record.original : JSON.stringify(record.original);
+      await setAside?.append({ line: record.line, error: record.problems.join('; '), record: text }, record.line);
     }
-    tally.invalid++;
-    unknownTypes ||= record.problems.some(isUnknownTypeProblem);
-    for (const line of problemLines(source.name, record)) io.warn(line);
+    if (ready.length > 0) yield ready;
   }
-  if (unknownTypes) io.warn('hint: the spec says an eighth event type exists; pass --allow-unknown-types to send types it does not show unchecked');
+  if (unknownTypes && setAside === undefined) io.warn('hint: the spec says an eighth event type exists; pass --allow-unknown-types to send types it does not show unchecked');
 }

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import type { CallCounts } from '../helpers/call-count.js';
+import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { eventsText, ingestedEvents } from '../helpers/events.js';
+
+// Issue 14's guard for `events send`, counted rather than timed: each input line is parsed once
+// (one pass, even when nothing may be sent before the whole input is checked), a user's
+// placement is hashed once, and each event's idempotency key once.
+const HOOK = pathToFileURL(join(import.meta.dirname, '../helpers/call-count.js')).href;
+const EVENTS = 2_000;
+const USERS = 20;
+const BATCH = 100;
+/** JSON.parse calls that are not input lines (what the libraries parse as they load, one answer per batch sent): far fewer than a second pass's EVENTS. */
+const OTHER_PARSES = 200;
+
+describe('csafe events send parses each line once', () => {
+  const emulator = useEmulatorProcess();
+  const dir = tempDir();
+  const file = join(dir, 'events.jsonl');
+  writeFileSync(file, eventsText(EVENTS, USERS));
+
+  async function counted(args: string[]): Promise<CallCounts> {
+    const log = join(dir, 'counts.json');
+    const result = await runCsafe(['events', 'send', file, '--batch-size', String(BATCH), ...args], { env: { ...emulator.env, NODE_OPTIONS: `--import=${HOOK}`, CSAFE_CALL_COUNT: log } });
+    assert.equal(result.code, 0, result.stderr);
+    return JSON.parse(readFileSync(log, 'utf8')) as CallCounts;
+  }
+
+  it('--dry-run: one parse a line, no hashing', async () => {
+    const counts = await counted(['--dry-run']);
+    assert.ok(counts.parse >= EVENTS && counts.parse <= EVENTS + OTHER_PARSES, `${counts.parse} parses for ${EVENTS} lines`);
+    assert.equal(counts.hash, 0);
+  });
+
+  for (const mode of [[], ['--skip-invalid', 'invalid.jsonl']]) {
+    it(`sending${mode.length > 0 ? ' with --skip-invalid' : ', checked first'}: one parse a line, one hash a user and one an event`, async () => {
+      await emulator.control('/_emulator/reset', { method: 'POST' });
+      const counts = await counted(mode.map((arg) => (arg.endsWith('.jsonl') ? join(dir, arg) : arg)));
+      assert.equal((await ingestedEvents(emulator)).total, EVENTS);
+      assert.ok(counts.parse >= EVENTS && counts.parse <= EVENTS + OTHER_PARSES, `${counts.parse} parses for ${EVENTS} lines`);
+      assert.equal(counts.hash, USERS + EVENTS, `${counts.hash} hashes: a placement per user (${USERS}) and a key per event (${EVENTS})`);
+    });
+  }
+});
