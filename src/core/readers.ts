@@ -84,7 +84,10 @@ export function fileError(name: string, error: unknown): CsafeError {
  * with `jsonLines` one record a line); what stops the read is an InputError naming the input.
  */
 export const readRecords = (source: InputSource, options: Pick<RecordReadOptions, 'jsonLines' | 'allowEmpty'> = {}): AsyncGenerator<JsonRecord> =>
-  readSource(source, (stream) => readJsonRecords(stream, options), 'each record must be one JSON object on its own line');
+  readSource(source, (stream) => readJsonRecords(stream, options), LINE_TOO_LONG_HINT);
+
+/** What a line over the limit most likely means. */
+export const LINE_TOO_LONG_HINT = 'each record must be one JSON object on its own line';
 
 /** Refuses an input that holds no record (empty, or only blank lines), reading no further than its first record. */
 export async function refuseEmptyRecords(source: InputSource): Promise<void> {
@@ -106,7 +109,8 @@ async function* readSource<T>(source: InputSource, read: (stream: Readable) => A
   }
 }
 
-function readError(name: string, error: unknown, lineTooLongHint?: string): CsafeError {
+/** What stopped a read of the input `name`, as an InputError naming it (and the line, when there is one). */
+export function readError(name: string, error: unknown, lineTooLongHint?: string): CsafeError {
   if (!(error instanceof RecordReadError)) return fileError(name, error);
   const where = error.line === undefined ? name : `${name}:${error.line}`;
   return new InputError(`${where}: ${error.message}`, { hint: error instanceof LineTooLongError ? lineTooLongHint : undefined });
