@@ -163,8 +163,8 @@ export function objectLineEnd(b: Uint8Array, start: number, limit: number, key: 
       if (keyEnd < 0) return -1;
       let isKey = false;
       if (depth === 1) {
-        // An escape could spell the key ("\u0069d"): JSON.parse would read it as the key; this scan does not try.
-        if (escaped) return -1;
+        // An escape could spell the key ("\u0069d"), in at most 6 bytes a character: such a key is left to JSON.parse.
+        if (escaped && keyEnd - i - 2 <= 6 * key.length) return -1;
         isKey = sameBytes(b, i + 1, keyEnd - 1, key);
       }
       i = skipSpace(b, keyEnd, limit);
