@@ -44,8 +44,8 @@ export const RESPONSE_LIMITS = { bytes: 64 * 1024 * 1024, depth: 512 } as const;
 
 /**
  * A body that can be opened again for each attempt, so a retry never replays a half-read stream.
- * To an absolute URL (an upload), each chunk is written before the next is asked for, so a
- * source may read every chunk into the same buffer; what the source throws stops the upload
+ * To an absolute URL (an upload), a chunk has been written before the next-but-one is asked for,
+ * so a source may read chunks into two buffers by turns; what the source throws stops the upload
  * before its last byte and is thrown as it is, never retried.
  */
 export interface ReopenableBody {
@@ -265,9 +265,9 @@ class BodySourceError extends Error {
 }
 
 /**
- * An upload to a pre-signed address, by node:http(s) rather than undici: it writes each chunk
- * and waits for it to be handed to the kernel before asking for the next (so the source can reuse
- * one buffer), and it is cheaper per byte (measured: issue 14). A fresh connection per attempt; a
+ * An upload to a pre-signed address, by node:http(s) rather than undici: it knows when a chunk
+ * has been handed to the kernel (sendChunks), so the source can reuse its buffers, where undici
+ * reads ahead of the socket and must be given fresh memory for every chunk. A fresh connection per attempt; a
  * stall of `idleMs` with no byte moving either way ends it. An answer that comes before the body
  * is all sent (a refusal) stops the sending and is returned.
  */
@@ -300,20 +300,27 @@ async function upload(url: string, method: Method, headers: Record<string, strin
 const readableBody = (body: Readable | Buffer | AsyncIterable<Buffer> | undefined): Readable | Buffer | undefined =>
   body === undefined || Buffer.isBuffer(body) || body instanceof Readable ? body : Readable.from(body);
 
-/** Writes the chunks one after the other; false when an answer came first and the rest was not sent. */
+/**
+ * Writes the chunks in order, each once the one before it has been handed to the kernel, and
+ * asks for the next while one is being written: the source reads (and checks) the next chunk
+ * while the socket sends. False when an answer came first and the rest was not sent.
+ */
 async function sendChunks(req: ClientRequest, chunks: AsyncIterable<Buffer>, answer: Promise<unknown>, answered: () => boolean): Promise<boolean> {
   const iterator = chunks[Symbol.asyncIterator]();
+  let writing: Promise<void> = Promise.resolve();
   for (;;) {
     const next = await iterator.next().catch((error: unknown) => {
       throw new BodySourceError(error);
     });
+    await Promise.race([writing, answer]);
     if (next.done) return true;
     if (answered()) {
       await iterator.return?.();
       return false;
     }
-    const written = new Promise<void>((resolve, reject) => req.write(next.value, (error) => (error ? reject(error) : resolve())));
-    await Promise.race([written, answer]);
+    writing = new Promise<void>((resolve, reject) => req.write(next.value, (error) => (error ? reject(error) : resolve())));
+    // Awaited on the next turn, unless the source fails first: then the request is destroyed and this is of no interest.
+    writing.catch(() => undefined);
   }
 }
 

@@ -6,18 +6,22 @@ import type { HttpClient, HttpResponse, ReopenableBody } from './http.js';
 const READ_CHUNK_BYTES = 1048576;
 
 /**
- * A file of known size read from its first byte a chunk at a time into one buffer, the same for
- * every chunk: memory stays flat and no garbage is left for the collector. A chunk's bytes are
- * good until the next is asked for. No byte past `size` is read.
+ * A file of known size read from its first byte a chunk at a time, into two buffers by turns:
+ * memory stays flat and no garbage is left for the collector. A chunk's bytes are good until the
+ * next-but-one chunk is asked for, so a sender can write one while the next is read (and
+ * checked). No byte past `size` is read.
  */
 export class FileChunks {
-  private readonly buffer: Buffer;
+  private readonly buffers: readonly [Buffer, Buffer];
   private position = 0;
-  /** Bytes of the buffer that hold the file's first chunk still (0 once another chunk is read into it). */
+  /** Chunks given out since the first byte: the next goes into buffers[given % 2]. */
+  private given = 0;
+  /** Bytes of buffers[0] that hold the file's first chunk still (0 once another chunk is read into it). */
   private firstHeld = 0;
 
   private constructor(private readonly handle: FileHandle, private readonly path: string, readonly size: number) {
-    this.buffer = Buffer.allocUnsafeSlow(Math.max(1, Math.min(READ_CHUNK_BYTES, size)));
+    const bytes = Math.max(1, Math.min(READ_CHUNK_BYTES, size));
+    this.buffers = [Buffer.allocUnsafeSlow(bytes), Buffer.allocUnsafeSlow(bytes)];
   }
 
   static async open(path: string, size: number): Promise<FileChunks> {
@@ -32,21 +36,25 @@ export class FileChunks {
   /** The next chunk, or undefined at the end; a file that ends early (it shrank) is an error. */
   async next(): Promise<Buffer | undefined> {
     if (this.position >= this.size) return undefined;
-    const wanted = Math.min(this.buffer.length, this.size - this.position);
+    const buffer = this.buffers[this.given % 2]!;
+    const wanted = Math.min(buffer.length, this.size - this.position);
     if (this.position === 0 && this.firstHeld === wanted) {
       this.position = wanted;
-      return this.buffer.subarray(0, wanted);
+      this.given = 1;
+      return buffer.subarray(0, wanted);
     }
-    const { bytesRead } = await this.handle.read(this.buffer, 0, wanted, this.position);
+    const { bytesRead } = await this.handle.read(buffer, 0, wanted, this.position);
     if (bytesRead === 0) throw new CsafeError(`${this.path}: the file shrank below the ${this.size} bytes it had; the upload was stopped before its end`);
-    this.firstHeld = this.position === 0 ? bytesRead : 0;
+    if (this.given % 2 === 0) this.firstHeld = this.position === 0 ? bytesRead : 0;
     this.position += bytesRead;
-    return this.buffer.subarray(0, bytesRead);
+    this.given++;
+    return buffer.subarray(0, bytesRead);
   }
 
   /** Back to the first byte, for another attempt; a first chunk still in the buffer is not read again. */
   rewind(): void {
     this.position = 0;
+    this.given = 0;
   }
 
   close(): Promise<void> {
