@@ -5,6 +5,7 @@ import { parseJsonAt } from '../../src/core/json-position.js';
 import { objectLineEnd } from '../../src/core/json-scan.js';
 import { JsonLinesChecker } from '../../src/core/jsonl-checker.js';
 import { readJsonRecords, sourceLine } from '../../src/core/record-reader.js';
+import { mulberry32 } from '../../src/emulator/http/faults.js';
 import { dataObjectProblem } from '../../src/schemas/data.js';
 
 const ID = Buffer.from('id');
@@ -106,7 +107,7 @@ describe('objectLineEnd (the fast check of data import lines)', () => {
   });
 
   it('agrees with JSON.parse and zod on 20,000 seeded random lines, valid and mutated', () => {
-    const random = seeded(14);
+    const random = mulberry32(14);
     let valid = 0;
     let accepted = 0;
     for (let n = 0; n < 20_000; n++) {
@@ -148,7 +149,7 @@ describe('JsonLinesChecker', () => {
   };
 
   it('finds what the reader and zod find, line for line, however the file is cut into chunks', async () => {
-    const random = seeded(7);
+    const random = mulberry32(7);
     for (let file = 0; file < 200; file++) {
       const lines = Array.from({ length: 1 + Math.floor(random() * 30) }, () => (random() < 0.1 ? Buffer.from(['', ' ', '\r', '\u00a0'][Math.floor(random() * 4)]!) : randomLine(random)));
       const text = Buffer.concat([random() < 0.1 ? Buffer.from('\uFEFF') : Buffer.alloc(0), ...lines.flatMap((line, i) => (i < lines.length - 1 || random() < 0.7 ? [line, Buffer.from(random() < 0.2 ? '\r\n' : '\n')] : [line]))]);
@@ -171,18 +172,6 @@ describe('JsonLinesChecker', () => {
     }, /line is longer than/);
   });
 });
-
-/** A small seeded generator (mulberry32): the same lines on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const STRING_PIECES = ['a', 'id', 'é', '𝄞', '\\n', '\\"', '\\\\', '\\u0041', '\\ud800', ' ', '\\/', '"', '\\', '\t', '\\x'];
