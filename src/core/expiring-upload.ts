@@ -8,7 +8,7 @@ import { uploadFile, type UploadFile } from './upload.js';
 const MAX_ADDRESSES = 3;
 
 /** A pre-signed upload address and what the service issued it with (an import request, an import). */
-interface IssuedAddress<T> {
+export interface IssuedAddress<T> {
   issued: T;
   /** The id the address belongs to, for messages: req_…, imp_…. */
   id: string;

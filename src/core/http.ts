@@ -1,5 +1,7 @@
-import { Agent, request, type Dispatcher } from 'undici';
-import type { Readable } from 'node:stream';
+import { Agent, request } from 'undici';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
 import {
   apiErrorFor,
   ConnectionError,
@@ -40,9 +42,14 @@ export interface HttpClientConfig {
  */
 export const RESPONSE_LIMITS = { bytes: 64 * 1024 * 1024, depth: 512 } as const;
 
-/** A body that can be opened again for each attempt, so a retry never replays a half-read stream. */
+/**
+ * A body that can be opened again for each attempt, so a retry never replays a half-read stream.
+ * To an absolute URL (an upload), a chunk has been written before the next-but-one is asked for,
+ * so a source may read chunks into two buffers by turns; what the source throws stops the upload
+ * before its last byte and is thrown as it is, never retried.
+ */
 export interface ReopenableBody {
-  open(): Readable | Buffer;
+  open(): Readable | Buffer | AsyncIterable<Buffer>;
   length: number;
   contentType: string;
 }
@@ -167,22 +174,25 @@ export class HttpClient {
     const timeout = limitMs === null ? undefined : AbortSignal.timeout(limitMs);
     const interrupt = spec.finishOnInterrupt ? undefined : this.config.signal;
     const signals = [timeout, interrupt, spec.signal].filter((s): s is AbortSignal => s !== undefined);
-    const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body?.open();
+    const signal = AbortSignal.any(signals);
     try {
-      const response = await request(url, {
-        method: spec.method,
-        headers,
-        body,
-        dispatcher: this.agent,
-        signal: AbortSignal.any(signals),
-        headersTimeout: this.config.timeoutMs,
-        bodyTimeout: this.config.timeoutMs,
-      });
+      const response: Answer = spec.url !== undefined && spec.body !== undefined
+        ? await upload(url, spec.method, headers, spec.body.open(), signal, this.config.timeoutMs)
+        : await request(url, {
+          method: spec.method,
+          headers,
+          body: spec.json !== undefined ? JSON.stringify(spec.json) : readableBody(spec.body?.open()),
+          dispatcher: this.agent,
+          signal,
+          headersTimeout: this.config.timeoutMs,
+          bodyTimeout: this.config.timeoutMs,
+        });
       // Read inside the attempt: a connection cut or a stall mid-body is then retried like any other network failure.
       const streamed = spec.onBody !== undefined && response.statusCode < 300;
       return { response, text: streamed ? '' : await this.readBody(response, `${spec.method} ${this.target(spec).display}`) };
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
+      if (error instanceof BodySourceError) throw error.cause;
       if (interrupt?.aborted || spec.signal?.aborted) throw new InterruptedError();
       if (timeout?.aborted || isTimeout(error)) {
         return { error: new RequestTimeoutError(`${spec.method} ${this.target(spec).display}: no answer within ${this.config.timeoutMs / 1000} s`, { hint: 'raise --request-timeout (or CSAFE_REQUEST_TIMEOUT) if the service is slow' }) };
@@ -204,7 +214,7 @@ export class HttpClient {
   }
 
   /** The body as text, refused once it passes the size limit: its Content-Length says so, or the bytes read do. */
-  private async readBody(response: Dispatcher.ResponseData, what: string): Promise<string> {
+  private async readBody(response: Answer, what: string): Promise<string> {
     const limit = this.config.maxResponseBytes ?? RESPONSE_LIMITS.bytes;
     const tooLarge = () => new ResponseTooLargeError(`${what}: the response is larger than ${sizeText(limit)}, the limit; stopped reading it`);
     if (Number(first(response.headers['content-length'])) > limit) {
@@ -223,7 +233,7 @@ export class HttpClient {
     return text + decoder.decode();
   }
 
-  private apiError(method: Method, path: string, response: Dispatcher.ResponseData, text: string): CsafeError {
+  private apiError(method: Method, path: string, response: Answer, text: string): CsafeError {
     const body = parseBody(text);
     const { message, type, field } = serviceMessage(body, response.statusCode);
     const requestId = first(response.headers['x-request-id']) ?? first(response.headers['request-id']);
@@ -238,7 +248,81 @@ export class HttpClient {
   }
 }
 
-type Attempt = { response: Dispatcher.ResponseData; text: string } | { error: CsafeError };
+/** An answer's status line, headers and body, from undici or node:http alike. */
+interface Answer {
+  statusCode: number;
+  headers: Headers;
+  body: Readable;
+}
+
+type Attempt = { response: Answer; text: string } | { error: CsafeError };
+
+/** What a body's own source threw (a check of the file found a bad line): the upload stops, and this is no network failure. */
+class BodySourceError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the body could not be read');
+  }
+}
+
+/**
+ * An upload to a pre-signed address, by node:http(s) rather than undici: it knows when a chunk
+ * has been handed to the kernel (sendChunks), so the source can reuse its buffers, where undici
+ * reads ahead of the socket and must be given fresh memory for every chunk. A fresh connection per attempt; a
+ * stall of `idleMs` with no byte moving either way ends it. An answer that comes before the body
+ * is all sent (a refusal) stops the sending and is returned.
+ */
+async function upload(url: string, method: Method, headers: Record<string, string>, body: Readable | Buffer | AsyncIterable<Buffer>, signal: AbortSignal, idleMs: number): Promise<Answer> {
+  const req = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, { method, headers, signal, agent: false });
+  req.setTimeout(idleMs, () => req.destroy(Object.assign(new Error(`no byte moved for ${idleMs} ms`), { code: 'ETIMEDOUT' })));
+  let answered = false;
+  const answer = new Promise<IncomingMessage>((resolve, reject) => {
+    req.once('response', resolve);
+    req.once('error', reject);
+  }).finally(() => {
+    answered = true;
+  });
+  // Awaited below, unless the body's source fails first: then the request is destroyed and its error is of no interest.
+  answer.catch(() => undefined);
+  try {
+    if (Buffer.isBuffer(body)) req.end(body);
+    else if (await sendChunks(req, body, answer, () => answered)) req.end();
+    const response = await answer;
+    // A refusal before the whole body went: once its text is read, the connection is of no further use.
+    if (!req.writableEnded) response.once('end', () => req.destroy());
+    return { statusCode: response.statusCode ?? 0, headers: response.headers, body: response };
+  } catch (error) {
+    req.destroy();
+    throw error;
+  }
+}
+
+/** A body as undici takes it. */
+const readableBody = (body: Readable | Buffer | AsyncIterable<Buffer> | undefined): Readable | Buffer | undefined =>
+  body === undefined || Buffer.isBuffer(body) || body instanceof Readable ? body : Readable.from(body);
+
+/**
+ * Writes the chunks in order, each once the one before it has been handed to the kernel, and
+ * asks for the next while one is being written: the source reads (and checks) the next chunk
+ * while the socket sends. False when an answer came first and the rest was not sent.
+ */
+async function sendChunks(req: ClientRequest, chunks: AsyncIterable<Buffer>, answer: Promise<unknown>, answered: () => boolean): Promise<boolean> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  let writing: Promise<void> = Promise.resolve();
+  for (;;) {
+    const next = await iterator.next().catch((error: unknown) => {
+      throw new BodySourceError(error);
+    });
+    await Promise.race([writing, answer]);
+    if (next.done) return true;
+    if (answered()) {
+      await iterator.return?.();
+      return false;
+    }
+    writing = new Promise<void>((resolve, reject) => req.write(next.value, (error) => (error ? reject(error) : resolve())));
+    // Awaited on the next turn, unless the source fails first: then the request is destroyed and this is of no interest.
+    writing.catch(() => undefined);
+  }
+}
 
 /** Failures that happen before a single byte of the request can have reached the server. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);

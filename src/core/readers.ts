@@ -84,13 +84,14 @@ export function fileError(name: string, error: unknown): CsafeError {
  * with `jsonLines` one record a line); what stops the read is an InputError naming the input.
  */
 export const readRecords = (source: InputSource, options: Pick<RecordReadOptions, 'jsonLines' | 'allowEmpty' | 'measured'> = {}): AsyncGenerator<JsonRecord> =>
-  readSource(source, (stream) => readJsonRecords(stream, options), RECORD_PER_LINE);
+  readSource(source, (stream) => readJsonRecords(stream, options), LINE_TOO_LONG_HINT);
 
 /** readRecords a chunk of input at a time (core/record-reader readJsonRecordBatches), for a synchronous loop over each. */
 export const readRecordBatches = (source: InputSource): AsyncGenerator<JsonRecord[]> =>
-  readSource(source, (stream) => readJsonRecordBatches(stream), RECORD_PER_LINE);
+  readSource(source, (stream) => readJsonRecordBatches(stream), LINE_TOO_LONG_HINT);
 
-const RECORD_PER_LINE = 'each record must be one JSON object on its own line';
+/** What a line over the limit most likely means. */
+export const LINE_TOO_LONG_HINT = 'each record must be one JSON object on its own line';
 
 /** Refuses an input that holds no record (empty, or only blank lines), reading no further than its first record. */
 export async function refuseEmptyRecords(source: InputSource): Promise<void> {
@@ -112,7 +113,8 @@ async function* readSource<T>(source: InputSource, read: (stream: Readable) => A
   }
 }
 
-function readError(name: string, error: unknown, lineTooLongHint?: string): CsafeError {
+/** What stopped a read of the input `name`, as an InputError naming it (and the line, when there is one). */
+export function readError(name: string, error: unknown, lineTooLongHint?: string): CsafeError {
   if (!(error instanceof RecordReadError)) return fileError(name, error);
   const where = error.line === undefined ? name : `${name}:${error.line}`;
   return new InputError(`${where}: ${error.message}`, { hint: error instanceof LineTooLongError ? lineTooLongHint : undefined });

@@ -102,15 +102,19 @@ export class LineSplitter {
     const bytes = this.pending.length === 0 ? tail : Buffer.concat([...this.pending, tail]);
     this.pending = [];
     this.pendingBytes = 0;
-    const line = ++this.line;
-    const end = bytes.at(-1) === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
-    if (end > this.maxLineBytes) throw new LineTooLongError(line, this.maxLineBytes);
-    const text = bytes.toString('utf8', 0, end);
-    const source: SourceLine = { line, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
-    // Only a line with U+FFFD can be one that was not UTF-8: the others are not checked again.
-    if (text.includes('\uFFFD') && !isUtf8(bytes.subarray(0, end))) source.notUtf8 = true;
-    return source;
+    return sourceLine(bytes, ++this.line, this.maxLineBytes);
   }
+}
+
+/** Line number `line` of an input, from its bytes without the line feed: a CR ending it dropped, and on line 1 a BOM. */
+export function sourceLine(bytes: Buffer, line: number, maxLineBytes = MAX_LINE_BYTES): SourceLine {
+  const end = bytes.at(-1) === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
+  if (end > maxLineBytes) throw new LineTooLongError(line, maxLineBytes);
+  const text = bytes.toString('utf8', 0, end);
+  const source: SourceLine = { line, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
+  // Only a line with U+FFFD can be one that was not UTF-8: the others are not checked again.
+  if (text.includes('\uFFFD') && !isUtf8(bytes.subarray(0, end))) source.notUtf8 = true;
+  return source;
 }
 
 /**
@@ -132,10 +136,11 @@ export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | stri
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   const parse = options.measured ? parseMeasured : parseJsonAt;
   const iterator = chunks[Symbol.asyncIterator]();
-  const { head, firstByte, blank } = await peekFirstByte(iterator);
+  const { head, start } = await peekFirstByte(iterator);
+  const firstByte = start.firstByte;
   if (firstByte === undefined) {
     if (options.allowEmpty) return;
-    throw new RecordReadError(undefined, `${blank ? 'holds only blank lines' : 'is empty'}, expected at least one JSON record`);
+    throw start.nothingError();
   }
   const replay = (async function* () {
     yield* head;
@@ -176,27 +181,57 @@ export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | stri
       yield batch;
     }
   }
-  if (!any && !options.allowEmpty) throw new RecordReadError(undefined, 'holds no records, expected at least one JSON record');
+  if (!any && !options.allowEmpty) throw NO_RECORDS();
 }
+
+/** An input with text in it but not one record (every line blank by String.trim, such as U+00A0 alone). */
+export const NO_RECORDS = () => new RecordReadError(undefined, 'holds no records, expected at least one JSON record');
 
 const toBuffer = (piece: Buffer | string) => (typeof piece === 'string' ? Buffer.from(piece) : piece);
 const isJsonSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 
-/** The first byte that is not white space (after a BOM), the chunks read to find it, and whether white space came before it. */
-async function peekFirstByte(chunks: AsyncIterator<Buffer | string>): Promise<{ head: Buffer[]; firstByte?: number; blank: boolean }> {
+/**
+ * Follows the opening bytes of an input, a chunk at a time, to its first byte that is not white
+ * space (after a BOM): what decides its shape, and whether an input without one is empty or blank.
+ */
+export class InputStart {
+  firstByte: number | undefined;
+  /** Some byte besides a BOM came. */
+  private blank = false;
+  private offset = 0;
+
+  /** True once the first byte is known (then no later chunk need be fed). */
+  feed(chunk: Buffer): boolean {
+    if (this.firstByte !== undefined) return true;
+    let i = 0;
+    if (this.offset === 0 && BOM.every((byte, index) => chunk[index] === byte)) i = BOM.length;
+    this.blank ||= i < chunk.length;
+    this.offset += chunk.length;
+    for (; i < chunk.length; i++) {
+      if (!isJsonSpace(chunk[i]!)) {
+        this.firstByte = chunk[i];
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** What an input that ended with no first byte is. */
+  nothingError(): RecordReadError {
+    return new RecordReadError(undefined, `${this.blank ? 'holds only blank lines' : 'is empty'}, expected at least one JSON record`);
+  }
+}
+
+/** The first byte that is not white space (after a BOM), and the chunks read to find it. */
+async function peekFirstByte(chunks: AsyncIterator<Buffer | string>): Promise<{ head: Buffer[]; start: InputStart }> {
   const head: Buffer[] = [];
-  let offset = 0;
-  let blank = false;
+  const start = new InputStart();
   for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
     const chunk = toBuffer(next.value);
     head.push(chunk);
-    let i = 0;
-    if (offset === 0 && BOM.every((byte, index) => chunk[index] === byte)) i = BOM.length;
-    blank ||= i < chunk.length;
-    for (; i < chunk.length; i++) if (!isJsonSpace(chunk[i]!)) return { head, firstByte: chunk[i], blank };
-    offset += chunk.length;
+    if (start.feed(chunk)) break;
   }
-  return { head, blank };
+  return { head, start };
 }
 
 /** Records from numbered lines, a line at a time; `end` gives what is still open when the lines end. */

@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
+import { writeLargeJsonl } from '../helpers/jsonl.js';
+import { pathToFileURL } from 'node:url';
+
+/** Counts the opens and reads of one file by the process (test/helpers/read-log.ts). */
+const READ_LOG = pathToFileURL(join(import.meta.dirname, '../helpers/read-log.js')).href;
 
 type LogEntry = Record<string, unknown> & { method: string; path: string; status: number };
 
@@ -79,6 +84,41 @@ describe('csafe data import', () => {
     assert.match(result.stderr, new RegExp(`^${bad}:4: invalid JSON at column 11`, 'm'));
     assert.match(result.stderr, /2 invalid lines; nothing was sent/);
     assert.deepEqual(await log(), [], 'no import requested, nothing uploaded');
+  });
+
+  it('checks and uploads a file of several chunks in one read of it', async () => {
+    const large = join(dir, 'large.jsonl');
+    const bytes = writeLargeJsonl(large, 3_500_000);
+    const reads = join(dir, 'reads.json');
+    const result = await runCsafe(['data', 'import', 'listings', large, '--json'], { env: { ...emulator.env, NODE_OPTIONS: `--import=${READ_LOG}`, CSAFE_READ_LOG: reads, CSAFE_READ_LOG_PATH: large } });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).bytes, bytes);
+    assert.deepEqual(JSON.parse(readFileSync(reads, 'utf8')), { opens: 1, bytes }, 'opened once, each byte read once by the check and the upload together');
+    rmSync(large);
+  });
+
+  it('an invalid line late in a file stops the upload before its last byte: the store keeps nothing, the line is reported as ever', async () => {
+    const late = join(dir, 'late.jsonl');
+    writeLargeJsonl(late, 3_500_000);
+    const lines = readFileSync(late, 'utf8').split('\n').length - 1;
+    appendFileSync(late, '{"title":"no id"}\n{"id":"after"}\n{"id":""}\n');
+    const result = await run(['data', 'import', 'listings', late, '--json']);
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, new RegExp(`^${late}:${lines + 1}: id: missing; every object needs its own "id"`, 'm'));
+    assert.match(result.stderr, new RegExp(`^${late}:${lines + 3}: id: expected a non-empty string id`, 'm'));
+    assert.match(result.stderr, /2 invalid lines; nothing was sent/);
+    const [put, ...others] = await uploads();
+    assert.equal(others.length, 0);
+    assert.notEqual(put!.status, 200, 'the upload was not completed');
+    assert.equal((await importRequests()).length, 1, 'the import was requested once the first chunk had passed');
+    // Had the store kept the body, the import would be processed within the emulator's 200 ms.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const requestId = /\/(req_\w+)\.jsonl$/.exec(put!.path)![1];
+    const record = await fetch(`${emulator.baseUrl}/v1/data/listings/requests/${requestId}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
+    const { status, data_count: count } = (await record.json()) as { status: string; data_count: number };
+    assert.ok(!['ingesting', 'succeeded', 'failed'].includes(status) && count === 0, `import ${status} with ${count} objects`);
+    rmSync(late);
   });
 
   it('csafe and the emulator name a bad line with the same message', async () => {

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import type { Context } from '../../../context.js';
-import { checkEveryLine, type LineCheck } from '../../../core/checked-records.js';
+import type { LineCheck } from '../../../core/checked-records.js';
+import { objectLineEnd } from '../../../core/json-scan.js';
 import { parseOptions } from '../../../core/options.js';
 import { refuseEmptyRecords, regularFileSize } from '../../../core/readers.js';
 import { rereadableInput } from '../../../core/spool.js';
 import type { UploadFile } from '../../../core/upload.js';
 import { positional, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
-import { importFile, type ImportedFile } from './upload.js';
+import { importCheckedFile, importFile, type ImportedFile } from './upload.js';
 import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
 import { waitAndPrintRecord } from '../shared/wait.js';
 import { waitOptions, type WaitOptions } from '../../../core/wait.js';
@@ -20,9 +21,12 @@ const importOptionsSchema = z.object({
   validate: z.boolean().default(true),
 });
 
+const ID = Buffer.from('id');
+
 /** Each line a data object with a non-empty string id. */
 const DATA_LINES: LineCheck = {
   problemOf: dataObjectProblem,
+  fastLineEnd: (bytes, start, limit) => objectLineEnd(bytes, start, limit, ID),
   hint: 'each line must be one JSON object with a non-empty string "id"; fix the lines above, or pass --no-validate to upload the file as it is',
 };
 
@@ -46,15 +50,19 @@ export async function importRun(ctx: Context, namespace: string, path: string, o
   await printUploadSummary(ctx.io, format, summary);
 }
 
-/** Validates (unless told not to) and uploads the file; stdin or a pipe is kept in a temporary file, removed however this ends. */
+/**
+ * Validates (unless told not to) while it uploads the file, reading it once; stdin or a pipe is
+ * kept in a temporary file (it needs a Content-Length), removed however this ends.
+ */
 async function uploadInput(ctx: Context, namespace: string, path: string, validate: boolean): Promise<ImportedFile> {
   const input = await rereadableInput(path, ctx.io, ctx.signal);
   try {
     const { source } = input;
     const file: UploadFile = { path: input.path, size: await regularFileSize(source.name, input.path) };
-    if (validate) await checkEveryLine(source, ctx.io, ctx.signal, DATA_LINES);
-    else await refuseEmptyRecords(source);
-    return await importFile({ http: await ctx.http(), io: ctx.io, now: () => ctx.now() }, namespace, file);
+    const deps = { http: await ctx.http(), io: ctx.io, now: () => ctx.now(), signal: ctx.signal };
+    if (validate) return await importCheckedFile(deps, namespace, source.name, file, DATA_LINES);
+    await refuseEmptyRecords(source);
+    return await importFile(deps, namespace, file);
   } finally {
     await input.remove();
   }

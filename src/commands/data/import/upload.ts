@@ -1,5 +1,7 @@
 import { requestImport } from '../../../api/data.js';
-import { uploadBeforeExpiry, type ExpiringUploadDeps } from '../../../core/expiring-upload.js';
+import type { LineCheck } from '../../../core/checked-records.js';
+import { uploadCheckedLines } from '../../../core/checked-upload.js';
+import { uploadBeforeExpiry, type ExpiringUpload, type ExpiringUploadDeps, type IssuedAddress } from '../../../core/expiring-upload.js';
 import type { UploadFile } from '../../../core/upload.js';
 import type { ImportResponse } from '../../../schemas/data.js';
 
@@ -14,11 +16,22 @@ export interface ImportedFile {
   retries: number;
 }
 
+/** An import request's upload address. */
+const importAddress = (deps: ExpiringUploadDeps, namespace: string) => async (): Promise<IssuedAddress<ImportResponse>> => {
+  const request = await requestImport(deps.http, namespace);
+  return { issued: request, id: request.requestId, url: request.upload_url, expiresAt: request.expires_at };
+};
+
 /** POST …/import, then PUT the file to its upload address; an expired address is replaced by a new import request. */
 export async function importFile(deps: ExpiringUploadDeps, namespace: string, file: UploadFile): Promise<ImportedFile> {
-  const upload = await uploadBeforeExpiry(deps, file, 'application/json', async () => {
-    const request = await requestImport(deps.http, namespace);
-    return { issued: request, id: request.requestId, url: request.upload_url, expiresAt: request.expires_at };
-  });
+  return importedFile(await uploadBeforeExpiry(deps, file, 'application/json', importAddress(deps, namespace)));
+}
+
+/** importFile, checking every line as the file is uploaded (core/checked-upload): `name` is how messages call the input. */
+export async function importCheckedFile(deps: ExpiringUploadDeps & { signal: AbortSignal }, namespace: string, name: string, file: UploadFile, check: LineCheck): Promise<ImportedFile> {
+  return importedFile(await uploadCheckedLines(deps, name, file, check, 'application/json', importAddress(deps, namespace)));
+}
+
+function importedFile(upload: ExpiringUpload<ImportResponse>): ImportedFile {
   return { request: upload.issued, bytes: upload.bytes, durationMs: upload.durationMs, imports: upload.addresses, retries: upload.retries };
 }
