@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import {
   apiErrorFor,
@@ -14,6 +14,7 @@ import type { IOStreams } from './io.js';
 import { nestsDeeperThan } from './json-position.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { decideRetry, type AttemptOutcome, type Headers, type RetryPolicy } from './retry.js';
+import { Agent, request } from './undici.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
