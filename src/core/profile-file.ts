@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatPath } from '../schemas/issues.js';
 import { CorruptConfigError, UsageError } from './errors.js';
 import { syntaxErrorOffset } from './json-position.js';

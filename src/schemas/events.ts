@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { z } from 'zod';
+import * as z from 'zod';
 import { problemsFromZod, type FieldProblem } from './issues.js';
 
 import { EVENT_TYPES, type EventType } from './names.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Context } from '../../../context.js';
 import { checkEveryLine, type LineCheck } from '../../../core/checked-records.js';
 import { parseOptions } from '../../../core/options.js';
