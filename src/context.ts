@@ -1,7 +1,8 @@
-import type { ConfigStore, Profile } from './core/config.js';
+import type { ConfigStore } from './core/config.js';
 import { CorruptConfigError, MissingCredentialsError, InterruptedError, UsageError } from './core/errors.js';
 import type { HttpClient, HttpClientConfig } from './core/http.js';
 import type { IOStreams } from './core/io.js';
+import type { Profile, ProfileFile } from './core/profile-file.js';
 import { resolveOutputFormat, type OutputFormat, type ResultShape } from './core/output.js';
 import { DEFAULT_RETRY_POLICY } from './core/retry.js';
 import { importKeepingSignals } from './core/signals.js';
@@ -46,6 +47,7 @@ export class Context {
   readonly secrets = new Set<string>();
   private readonly deps: ContextDeps;
   private configStore?: ConfigStore;
+  private profileFile?: ProfileFile;
   private resolved?: Settings;
   /** The config file could not be read: settings came from flags and environment alone. */
   private unreadableConfig?: CorruptConfigError;
@@ -75,7 +77,7 @@ export class Context {
     }
   }
 
-  /** The profile store; loaded on first use, since conf's import is the slowest part of start-up. */
+  /** The profile store, for the commands that write it; loaded on first use, since conf's import is the slowest part of start-up. */
   async config(): Promise<ConfigStore> {
     if (this.configStore === undefined) {
       const { ConfigStore } = await importKeepingSignals(() => import('./core/config.js'));
@@ -84,13 +86,22 @@ export class Context {
     return this.configStore;
   }
 
+  /** The profiles as stored, read without conf: what every command that only reads settings needs. */
+  private async profiles(): Promise<ProfileFile> {
+    if (this.profileFile === undefined) {
+      const { ProfileFile } = await import('./core/profile-file.js');
+      this.profileFile = new ProfileFile(this.env.CSAFE_CONFIG_DIR || undefined);
+    }
+    return this.profileFile;
+  }
+
   /**
    * The profile a command reads or changes, refused when the config file does not hold it (a typo
    * would read as an empty profile). `creating`: the command creates it (`auth login`, `config set`).
    */
   async profileName(options: { creating?: boolean } = {}): Promise<string> {
     const profile = resolveProfile(this.flags, this.env);
-    if (!options.creating) (await this.config()).requireProfile(profile.value, profile.source === 'flag' ? '--profile' : 'CSAFE_PROFILE');
+    if (!options.creating) (await this.profiles()).requireProfile(profile.value, profile.source === 'flag' ? '--profile' : 'CSAFE_PROFILE');
     return profile.value;
   }
 
@@ -110,7 +121,7 @@ export class Context {
    * everything by flags and environment still runs; one that needs the file reports it.
    */
   private async storedProfile(options: { creating?: boolean }): Promise<{ values: Profile; path?: string }> {
-    const store = await this.config();
+    const store = await this.profiles();
     try {
       return { values: store.profile(await this.profileName(options)), path: store.path };
     } catch (error) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { removeStaleTemporaries, writeFileAtomic } from './atomic-file.js';
 import { InputError, UsageError } from './errors.js';
 import { acquireFileLock, type FileLock } from './file-lock.js';

@@ -1,58 +1,12 @@
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import Conf from 'conf';
-import { z } from 'zod';
-import { CorruptConfigError, UsageError } from './errors.js';
-import { syntaxErrorOffset } from './json-position.js';
-import { CONFIG_KEYS, DEFAULT_PROFILE, RETIRED_SETTINGS, type ConfigKey, type RetiredConfigKey } from './settings.js';
-import { shellWord } from './shell.js';
+import { UsageError } from './errors.js';
+import { ProfileFile, readStore, type Profile, type StoreShape } from './profile-file.js';
+import { CONFIG_KEYS, RETIRED_SETTINGS, type ConfigKey, type RetiredConfigKey } from './settings.js';
 
 // Kept in core/settings (no conf, no zod) so that `config --help` can name them.
 export { CONFIG_KEYS, type ConfigKey } from './settings.js';
-import { formatPath } from '../schemas/issues.js';
-
-export type Profile = Partial<Record<ConfigKey | RetiredConfigKey, string>>;
-
-interface StoreShape {
-  profiles?: Record<string, Profile>;
-}
-
-const storeSchema = z.looseObject(
-  {
-    profiles: z
-      .record(z.string(), z.record(z.string(), z.string({ error: 'expected a string' }), { error: 'expected an object of settings' }), {
-        error: 'expected an object of profiles',
-      })
-      .optional(),
-  },
-  { error: 'expected a JSON object with "profiles"' },
-);
-
-/**
- * conf's reader, made to refuse a file that is not JSON or not profiles with an error naming it.
- * conf calls it with itself as `this`, the file's path already set; nothing is written back.
- */
-function readStore(this: { path: string }, text: string): StoreShape {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // Not the parser's message: it quotes the text around the error, which may be the API key.
-    throw new CorruptConfigError(this.path, `is not valid JSON${syntaxErrorPlace(text)}`);
-  }
-  const checked = storeSchema.safeParse(parsed);
-  if (checked.success) return checked.data as StoreShape;
-  const issue = checked.error.issues[0]!;
-  const where = issue.path.length > 0 ? `${formatPath(issue.path)}: ` : '';
-  throw new CorruptConfigError(this.path, `does not hold csafe profiles: ${where}${issue.message}`);
-}
-
-/** ` (line 2, column 39)`: where JSON.parse stopped, without any of the text. */
-function syntaxErrorPlace(text: string): string {
-  const offset = syntaxErrorOffset(text);
-  if (offset === undefined) return '';
-  const before = text.slice(0, offset);
-  return ` (line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')})`;
-}
+export type { Profile } from './profile-file.js';
 
 const isRetired = (key: string): key is RetiredConfigKey => Object.hasOwn(RETIRED_SETTINGS, key);
 
@@ -73,45 +27,13 @@ export function assertRemovableConfigKey(key: string): ConfigKey | RetiredConfig
   return isRetired(key) ? key : assertConfigKey(key);
 }
 
-/** Profiles in one JSON file (mode 0600) under CSAFE_CONFIG_DIR or the platform's config directory. */
-export class ConfigStore {
+/** The profiles file (core/profile-file.ts) and its writing, through conf. */
+export class ConfigStore extends ProfileFile {
   private conf?: Conf<StoreShape>;
 
-  constructor(private readonly dir?: string) {}
-
-  get path(): string {
+  /** conf's: constructing it reads the file, so a corrupt one is reported here too. */
+  override get path(): string {
     return this.store().path;
-  }
-
-  profile(name: string): Profile {
-    return { ...this.profiles()[name] };
-  }
-
-  profileNames(): string[] {
-    return Object.keys(this.profiles());
-  }
-
-  /** `default` always exists, with or without a file: it is the profile nobody had to name. */
-  hasProfile(name: string): boolean {
-    return name === DEFAULT_PROFILE || this.profileNames().includes(name);
-  }
-
-  /**
-   * Refuses a profile the file does not hold: a mistyped name would otherwise read as an empty
-   * profile. `from` is where the name came from (--profile or CSAFE_PROFILE).
-   */
-  requireProfile(name: string, from: string): void {
-    if (this.hasProfile(name)) return;
-    const known = [...new Set([DEFAULT_PROFILE, ...this.profileNames()])].join(', ');
-    const profile = shellWord(name);
-    throw new UsageError(`unknown profile "${name}" (from ${from}); the profiles are: ${known}`, {
-      hint: `create it with \`csafe --profile ${profile} auth login\` or \`csafe --profile ${profile} config set <key> <value>\``,
-    });
-  }
-
-  /** Throws CorruptConfigError when the file cannot be read, for a command that will write it to say so before doing anything else. */
-  assertReadable(): void {
-    this.profiles();
   }
 
   set(profile: string, key: ConfigKey, value: string): void {
@@ -133,13 +55,9 @@ export class ConfigStore {
   }
 
   /** No defaults are given to conf, which would write them to a new file: reading creates nothing. */
-  private profiles(): Record<string, Profile> {
-    return this.store().get('profiles') ?? {};
-  }
-
   private store(): Conf<StoreShape> {
     if (this.conf === undefined) {
-      if (this.dir !== undefined) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      this.ensureDirectory();
       this.conf = new Conf<StoreShape>({
         projectName: 'csafe',
         projectSuffix: '',

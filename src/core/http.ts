@@ -1,4 +1,3 @@
-import { Agent, request } from 'undici';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
@@ -16,6 +15,7 @@ import type { IOStreams } from './io.js';
 import { nestsDeeperThan } from './json-position.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { decideRetry, type AttemptOutcome, type Headers, type RetryPolicy } from './retry.js';
+import { Agent, request } from './undici.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

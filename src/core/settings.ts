@@ -1,5 +1,5 @@
 import { UsageError } from './errors.js';
-import type { Profile } from './config.js';
+import type { Profile } from './profile-file.js';
 import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from './duration.js';
 import { parseOutputFormat } from './output.js';
 import { shellWord } from './shell.js';

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from './errors.js';
 import { countOf } from './output.js';
 

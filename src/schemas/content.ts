@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { missingOr, type FieldProblem } from './issues.js';
 
 import { LEGACY_VERSION } from './names.js';

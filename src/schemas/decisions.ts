@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Older operations: decisions (POST /v1/decisions, GET /v1/decisions/{id}). Requests strict,

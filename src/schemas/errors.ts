@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The spec does not show an error body. The emulator answers with this shape and the client

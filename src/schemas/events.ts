@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CURRENCIES, DECIMAL, isUrl, isValidEvent, PRODUCT_EVENT_NAMES, SNAKE_CASE, SOURCE_TYPE_NAMES } from './event-check.js';
 import { problemsFromZod, type FieldProblem } from './issues.js';
 

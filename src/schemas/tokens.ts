@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { TOKEN_LIFETIME } from './names.js';
 

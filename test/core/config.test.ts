@@ -4,6 +4,7 @@ import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join } from 'node:path';
 import { assertConfigKey, assertRemovableConfigKey, CONFIG_KEYS, ConfigStore } from '../../src/core/config.js';
 import { CorruptConfigError, UsageError } from '../../src/core/errors.js';
+import { ProfileFile } from '../../src/core/profile-file.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('config store: a file it cannot read', () => {
@@ -76,6 +77,33 @@ describe('config store: profiles', () => {
     store.unset('default', 'timeout');
     assert.deepEqual(new ConfigStore(dir).profile('default'), { output: 'json' });
     assert.equal(statSync(path).mode & 0o777, 0o600);
+  });
+});
+
+describe('profile file: read without conf, where conf keeps it (issue 14)', () => {
+  it('finds config.json where conf does when CSAFE_CONFIG_DIR does not say, and reads what conf wrote there', (t) => {
+    const base = tempDir('csafe-conf-');
+    const saved = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = base;
+    t.after(() => {
+      if (saved === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = saved;
+      rmSync(base, { recursive: true, force: true });
+    });
+    const store = new ConfigStore();
+    store.set('ci', 'output', 'json');
+    const file = new ProfileFile();
+    assert.equal(file.path, store.path);
+    if (process.platform === 'linux') assert.equal(file.path, join(base, 'csafe', 'config.json'));
+    assert.deepEqual(file.profile('ci'), { output: 'json' });
+  });
+
+  it('creates the directory of a missing file as conf does, and no file', (t) => {
+    const dir = join(tempDir('csafe-conf-'), 'a');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    assert.deepEqual(new ProfileFile(dir).profileNames(), []);
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    assert.ok(!existsSync(join(dir, 'config.json')));
   });
 });
 

@@ -297,8 +297,9 @@ describe('every --help ends with examples and the environment variables the comm
   });
 
   it('csafe --help lists every variable the code reads', () => {
-    // Not for users to set: a test hook, the terminal's own, and the base of a default path the man page's FILES gives.
-    const unlisted = new Set(['CSAFE_FORCE_TTY', 'TERM', 'XDG_STATE_HOME']);
+    // Not for users to set: a test hook, the terminal's own, and the bases of the default paths the man page's FILES gives
+    // (the config directory's as conf finds it, core/profile-file.ts).
+    const unlisted = new Set(['CSAFE_FORCE_TTY', 'TERM', 'XDG_STATE_HOME', 'XDG_CONFIG_HOME', 'APPDATA']);
     const sources = readdirSync(new URL('../../../src/', import.meta.url), { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.ts'));
     const read = new Set(sources.flatMap((path) => [...repoFile(`src/${path}`).matchAll(/\benv\.([A-Z][A-Z_]+)/g)].map((m) => m[1]!)));
     const root = helpEnvironment(helps.find((help) => help.source === 'csafe --help')!.help).map((line) => line.split(' ')[0]!);

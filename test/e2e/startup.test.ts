@@ -3,21 +3,35 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { runCsafe, tempDir } from '../helpers/cli.js';
+import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 
 // What help and version must not pay for: each is loaded only by the commands that use it.
 const HEAVY = ['zod', 'chalk', 'conf', 'undici', 'cli-table3', 'ora', 'csv-parse'];
 const HOOK = pathToFileURL(join(import.meta.dirname, '../helpers/module-log.js')).href;
 
-/** The modules `csafe …args` loaded, as URLs. */
-async function modulesLoaded(args: string[]): Promise<string[]> {
+/** esbuild's account of dist/bundle (scripts/bundle.mjs): the modules that went into each file bin/csafe loads. */
+const BUNDLE = JSON.parse(readFileSync(join(import.meta.dirname, '../../bundle.meta.json'), 'utf8')) as {
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+};
+const packageOf = (path: string) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
+const bundled = (url: string) => /\/(dist\/bundle\/[^/]+\.js)$/.exec(url)?.[1];
+
+/** The modules `csafe …args` loaded, as URLs, then Node's own modules as `builtin:` lines. */
+async function modulesLoaded(args: string[], env: Record<string, string> = {}): Promise<string[]> {
   const log = join(tempDir(), 'modules.txt');
-  const result = await runCsafe(args, { env: { NODE_OPTIONS: `--import=${HOOK}`, CSAFE_MODULE_LOG: log } });
+  const result = await runCsafe(args, { env: { ...env, NODE_OPTIONS: `--import=${HOOK}`, CSAFE_MODULE_LOG: log } });
   assert.equal(result.code, 0, result.stderr);
   return readFileSync(log, 'utf8').split('\n');
 }
 
-const packagesOf = (urls: string[]) => [...new Set(urls.map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter((name) => name !== undefined))];
+/** The packages whose code was loaded: from node_modules itself, or bundled into a file of dist/bundle. */
+function packagesOf(urls: string[]): string[] {
+  const paths = urls.flatMap((url) => {
+    const output = bundled(url);
+    return output === undefined ? [url] : Object.keys(BUNDLE.outputs[output]?.inputs ?? {});
+  });
+  return [...new Set(paths.map(packageOf).filter((name) => name !== undefined))].sort();
+}
 
 describe('start-up of help and version', () => {
   const commands = [
@@ -32,10 +46,46 @@ describe('start-up of help and version', () => {
   for (const args of commands) {
     it(`csafe ${args.join(' ')} loads none of ${HEAVY.join(', ')}`, async () => {
       const urls = await modulesLoaded(args);
-      assert.ok(urls.some((url) => url.includes('/dist/src/')), 'the log names the modules csafe loaded');
+      assert.ok(urls.some((url) => bundled(url) !== undefined), 'the log names the modules csafe loaded');
       assert.deepEqual(packagesOf(urls).filter((name) => HEAVY.includes(name)), []);
     });
   }
+});
+
+describe('start-up of one classification (issue 14)', () => {
+  const emulator = useEmulatorProcess();
+  const classify = ['classify', '--text', 'hi', '--user-id', 'u1'];
+
+  it('csafe classify --text hi, JSON to a pipe, loads commander, zod and undici only: no conf to read a profile, no chalk, tables or spinners', async () => {
+    assert.deepEqual(packagesOf(await modulesLoaded(classify, emulator.env)), ['commander', 'undici', 'zod']);
+  });
+
+  it('loads bundled files only (scripts/bundle.mjs), none of the files tsc writes or of node_modules', async () => {
+    const files = (await modulesLoaded(classify, emulator.env)).filter((url) => url.startsWith('file:'));
+    assert.ok(files.some((url) => bundled(url) !== undefined), 'the log names the files csafe loaded');
+    assert.deepEqual(files.filter((url) => bundled(url) === undefined && !url.endsWith('/bin/csafe')), []);
+  });
+
+  it("takes undici's Agent and request() from their own files: its index would load Node's bundled undici too", async () => {
+    const builtins = (await modulesLoaded(classify, emulator.env)).filter((line) => line.startsWith('builtin:'));
+    assert.ok(builtins.includes('builtin:internal/modules/esm/loader'), 'the log names the builtins loaded');
+    assert.deepEqual(builtins.filter((line) => line.includes('undici')), []);
+  });
+
+  it("leaves undici's WebAssembly parser to Liftoff: the process would wait at exit for a TurboFan compile of it", async () => {
+    // V8 prints a line for each function of the parser it compiles, naming the compiler.
+    const traced = ['/bin/sh', '-c', 'exec "$0" --trace-wasm-compilation-times "$@"'];
+    const result = await runCsafe(classify, { env: emulator.env, wrapper: traced });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /using Liftoff/);
+    assert.doesNotMatch(result.stdout, /using TurboFan/);
+  });
+
+  it("bundles zod's English messages alone: `import * as z` lets esbuild leave out the other locales", () => {
+    const inputs = Object.values(BUNDLE.outputs).flatMap((output) => Object.keys(output.inputs));
+    assert.ok(inputs.some((input) => input.endsWith('/zod/v4/locales/en.js')));
+    assert.deepEqual(inputs.filter((input) => /\/zod\/v4\/locales\/(?!en\.js)/.test(input)), []);
+  });
 });
 
 // Node 20.18 (the oldest csafe supports) cannot require() an ES module; 20.19+ can unless told not to.

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
@@ -9,6 +9,20 @@ import { fileURLToPath } from 'node:url';
 
 /** The built launcher, run exactly as a user runs it. */
 export const BIN = fileURLToPath(new URL('../../../bin/csafe', import.meta.url));
+
+/**
+ * bin/csafe runs dist/bundle, which `tsc -p .` alone leaves as it was: a test would run the code
+ * of an earlier build. `npm run build` (or `npm test`) bundles after tsc (scripts/bundle.mjs).
+ */
+function assertBundleIsCurrent(): void {
+  const modified = (path: string) => statSync(new URL(path, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const bundled = modified('../../bundle.meta.json');
+  // No bundle at all (a tsc-only build, as mutation testing's) is for in-process tests, which need none.
+  if (bundled > 0 && bundled < modified('../../.tsbuildinfo')) {
+    throw new Error('dist/bundle is older than what tsc wrote: run `npm run build` (tsc, then scripts/bundle.mjs)');
+  }
+}
+assertBundleIsCurrent();
 export const EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
 
 export interface RunResult {

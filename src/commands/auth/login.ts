@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkKey } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthenticationError, CsafeError, InterruptedError, PermissionDeniedError, UsageError } from '../../core/errors.js';

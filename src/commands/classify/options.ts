@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { classifyBatchFlags } from './flags.js';
 import { countSchema, fileSchema, integerFlag } from '../../core/options.js';
 import { shardFlagSchema } from '../../core/shard.js';

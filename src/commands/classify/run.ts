@@ -3,9 +3,7 @@ import type { Context } from '../../context.js';
 import { parseOptions } from '../../core/options.js';
 import { UsageError } from '../../core/errors.js';
 import { positional, type Outcome } from '../app.js';
-import { classifyBatch } from './batch.js';
 import { classifyOptionsSchema } from './options.js';
-import { classifyFiles } from './single.js';
 
 /** `csafe classify`: files or --text one request each, or the lines of a --batch file. */
 export async function runClassify(ctx: Context, command: Command): Promise<Outcome | void> {
@@ -14,8 +12,9 @@ export async function runClassify(ctx: Context, command: Command): Promise<Outco
   const userId = options.userId ?? (await ctx.settings()).userId?.value;
   if (options.batch === undefined) {
     if (options.shard !== undefined) throw new UsageError('--shard splits the lines of a --batch file between workers: give --batch FILE');
-    return classifyFiles(ctx, files, options, userId);
+    return (await import('./single.js')).classifyFiles(ctx, files, options, userId);
   }
   if (files.length > 0 || options.text.length > 0) throw new UsageError('--batch takes no files or --text');
-  return classifyBatch(ctx, options.batch, options, userId);
+  // Loaded for --batch alone: one classification needs none of the readers, spool and concurrency (issue 14).
+  return (await import('./batch.js')).classifyBatch(ctx, options.batch, options, userId);
 }

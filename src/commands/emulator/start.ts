@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseDuration, parsePositiveDuration } from '../../core/duration.js';
 import { CsafeError } from '../../core/errors.js';
 import { integerFlag, parseOptions } from '../../core/options.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { requireApiKey } from '../http/auth.js';
 import { invalidRequest } from '../http/errors.js';
 import { digestImages } from '../content/images.js';

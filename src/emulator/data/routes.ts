@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { addDataRequestSchema, settingsRequestSchema } from '../../schemas/data.js';
 import { processObject } from './objects.js';
 import { control } from '../control/routes.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { importLineProblems, OLDER_IMPORT_UPLOAD_TTL_SECONDS } from '../../schemas/older-imports.js';
 import { describeProblem } from '../../schemas/issues.js';
 import { EmulatorError } from '../http/errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CheckpointFile, type CheckpointScope } from '../../../core/checkpoint-file.js';
 import { UsageError } from '../../../core/errors.js';
 import { assertCheckpointShard, formatShard, type Shard } from '../../../core/shard.js';

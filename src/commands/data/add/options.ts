@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { addBatchFlags } from './flags.js';
 import { countSchema, fileSchema } from '../../../core/options.js';
 import { shardFlagSchema } from '../../../core/shard.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Context } from '../../../context.js';
 import type { LineCheck } from '../../../core/checked-records.js';
 import { objectLineEnd } from '../../../core/json-scan.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CheckpointFile, type CheckpointScope } from '../../../core/checkpoint-file.js';
 import { assertCheckpointShard, formatShard, type Shard } from '../../../core/shard.js';
 import { SLOT_COUNT } from './placement.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { partsBatchFlags } from './flags.js';
 import { absentSchema, countSchema, fileSchema } from '../../../core/options.js';
 import { partTimestampSchema, streamId } from '../../../schemas/streams.js';

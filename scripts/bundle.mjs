@@ -1,0 +1,35 @@
+// The build's second step (after tsc): what bin/csafe runs, one ES module per entry in dist/bundle,
+// the code of each command group and of each dependency in chunks loaded when first imported.
+// Loading a few files instead of some 200 (csafe's, zod's, undici's, commander's) is a good part
+// of a one-request command's start-up (issue 14). esbuild's account of what went into each file is
+// kept beside it (not shipped) for test/e2e/startup.test.ts, which tells by it what a command loaded.
+import { rmSync, writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const OUT = 'dist/bundle';
+// Paths relative to the module survive bundling only at the same depth: version.js reads
+// ../../package.json; the emulator starts its import checker as ./import-check-worker.js.
+const ENTRIES = {
+  main: 'dist/src/main.js',
+  version: 'dist/src/version.js',
+  'import-check-worker': 'dist/src/emulator/data/import-check-worker.js',
+};
+
+rmSync(OUT, { recursive: true, force: true });
+const { metafile } = await build({
+  entryPoints: ENTRIES,
+  outdir: OUT,
+  chunkNames: 'chunk-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.18',
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+  // The CommonJS packages bundled (undici, commander) require() Node's own modules.
+  banner: { js: "import { createRequire as __csafeCreateRequire } from 'node:module'; const require = __csafeCreateRequire(import.meta.url);" },
+});
+
+writeFileSync(`${OUT}.meta.json`, JSON.stringify(metafile));
