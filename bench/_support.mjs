@@ -2,7 +2,7 @@
 // interleaved with their baseline; the emulator as a child process; generated inputs; the machine.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statfsSync, statSync, writeSync } from 'node:fs';
 import { request } from 'node:http';
 import { cpus, release, tmpdir, totalmem, type } from 'node:os';
 import { join } from 'node:path';
@@ -21,10 +21,15 @@ export function requireTool(name, hint) {
   }
 }
 
-/** bin/csafe runs dist/src: a benchmark of a stale or missing build measures nothing. */
+/**
+ * bin/csafe runs dist/bundle, which `tsc -p .` alone leaves as it was: a benchmark of a stale or
+ * missing bundle measures nothing.
+ */
 export function requireBuild() {
-  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) {
-    console.error(`no build in ${join(ROOT, 'dist')}: run \`npx tsc -p .\` (or npm run build) first`);
+  const modified = (file) => (existsSync(join(ROOT, 'dist', file)) ? statSync(join(ROOT, 'dist', file)).mtimeMs : 0);
+  const bundled = modified('bundle.meta.json');
+  if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js')) || bundled < modified('.tsbuildinfo')) {
+    console.error(`no current build in ${join(ROOT, 'dist', 'bundle')}: run \`npm run build\` (tsc, then scripts/bundle.mjs) first`);
     process.exit(1);
   }
 }
