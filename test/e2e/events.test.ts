@@ -151,7 +151,8 @@ describe('csafe events send under failure', () => {
       writeFileSync(file, eventsText(count, 500));
       const checkpoint = join(dir, 'killed-state.json');
       const args = ['events', 'send', file, '--checkpoint', checkpoint, '--concurrency', '2', '--json'];
-      const child = spawnCsafe(args, { env: emulator.env, cwd: dir });
+      // A killed run cannot remove its temporary file of checked events: it lands in this test's directory.
+      const child = spawnCsafe(args, { env: { ...emulator.env, TMPDIR: dir }, cwd: dir });
       const exited = new Promise((resolve) => child.once('exit', resolve));
       await waitFor(
         async () => {
