@@ -4,7 +4,11 @@ import { describe, it } from 'node:test';
 import { MAX_LINE_BYTES, RecordReadError, readJsonRecords } from '../../src/core/record-reader.js';
 import { mulberry32 } from '../../src/emulator/http/faults.js';
 import { nestingProblem } from '../../src/emulator/http/body.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkImportFile } from '../../src/emulator/data/import-file.js';
 import { JsonLinesReader } from '../../src/emulator/storage/jsonl-file.js';
+import { tempDir } from '../helpers/cli.js';
 
 const problemOf = (value: unknown) => (typeof value === 'object' && value !== null && 'bad' in value ? 'bad record' : undefined);
 
@@ -95,5 +99,12 @@ describe('JsonLinesReader (the emulator reading an upload)', () => {
     assert.equal(reader.push(Buffer.from('"c"}')), undefined);
     assert.equal(reader.end(), undefined);
     assert.deepEqual(seen, [1, 3, 4]);
+  });
+
+  it("checks an import file in the worker's thread without an await: the outcome is there when the call returns", () => {
+    const path = join(tempDir(), 'upload.jsonl');
+    writeFileSync(path, '{"id":"a"}\n{"id":"b","photo":"x"}\n');
+    assert.deepEqual(checkImportFile(path, () => undefined), { data_count: 2 });
+    assert.deepEqual(checkImportFile(path, (object) => (object.id === 'b' ? 'no' : undefined)), { error: 'line 2: no' });
   });
 });
