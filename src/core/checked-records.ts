@@ -29,10 +29,12 @@ export interface RecordCheck {
 
 /** Every record checked, in input order: the reader's own errors (not JSON, …) and the command's check. */
 export async function* checkRecords(records: AsyncIterable<JsonRecord>, check: RecordCheck): AsyncGenerator<CheckedRecord> {
-  for await (const record of records) {
-    yield 'error' in record ? { line: record.line, text: record.text, problem: record.error } : checkValue(record.line, record.value, check);
-  }
+  for await (const record of records) yield checkRecord(record, check);
 }
+
+/** One record checked: the reader's own error (not JSON, …), or the command's check of its value. */
+export const checkRecord = (record: JsonRecord, check: RecordCheck): CheckedRecord =>
+  'error' in record ? { line: record.line, text: record.text, problem: record.error } : checkValue(record.line, record.value, check);
 
 export function checkValue(line: number, value: unknown, check: RecordCheck): CheckedRecord {
   const json = JSON.stringify(value);
@@ -43,6 +45,35 @@ export function checkValue(line: number, value: unknown, check: RecordCheck): Ch
     return { line, text: json, problem: `the ${check.noun} alone makes a request of ${bytes + check.frameBytes} bytes, over the cap of ${check.maxRequestBytes} (--max-batch-bytes)` };
   }
   return { line, json, bytes };
+}
+
+/**
+ * Compact JSON takes at most this many UTF-8 bytes per character of the text it was parsed from:
+ * white space goes, a character takes 3 bytes at most (a surrogate pair 4 for its 2), an escape
+ * never grows, and a number grows the most (`1e20`, 4 characters, is written out in 21).
+ */
+const MAX_BYTES_PER_CHAR = 6;
+
+/**
+ * Why a record cannot be sent, found without serialising it: the checking pass before anything
+ * is sent. Only a value whose text is long enough to be over the byte cap is serialised, to
+ * measure it exactly; the pass that sends serialises each value once (checkValue).
+ */
+export function problemOfRecord(record: JsonRecord, check: RecordCheck): string | undefined {
+  if ('error' in record) return record.error;
+  const problem = check.problemOf(record.value);
+  if (problem !== undefined) return problem;
+  if (record.chars !== undefined && record.chars * MAX_BYTES_PER_CHAR + 1 + check.frameBytes <= check.maxRequestBytes) return undefined;
+  const checked = checkValue(record.line, record.value, check);
+  return 'problem' in checked ? checked.problem : undefined;
+}
+
+/** The records that cannot be sent, in input order (read with `measured`, so most are not serialised). */
+export async function* recordProblems(records: AsyncIterable<JsonRecord>, check: RecordCheck): AsyncGenerator<{ line: number; problem: string }> {
+  for await (const record of records) {
+    const problem = problemOfRecord(record, check);
+    if (problem !== undefined) yield { line: record.line, problem };
+  }
 }
 
 /** `items.jsonl:3: id: expected a non-empty string id` */
@@ -84,9 +115,14 @@ export const changedSinceChecked = (inputName: string, record: { line: number; p
 export async function* validRecords<T extends CheckedRecord>(records: AsyncIterable<T>, inputName: string, io: IOStreams, invalid?: FailedFile): AsyncGenerator<Extract<T, SendableRecord>> {
   for await (const record of records) {
     if ('json' in record) yield record as Extract<T, SendableRecord>;
-    else if (invalid === undefined) throw changedSinceChecked(inputName, record);
-    else await setAside(invalid, inputName, record as InvalidRecord, io);
+    else await setAsideOrStop(record as InvalidRecord, inputName, io, invalid);
   }
+}
+
+/** An invalid record met while sending: set aside when there is a --skip-invalid file; else the input changed since it was checked, and the run stops. */
+export async function setAsideOrStop(record: InvalidRecord, inputName: string, io: IOStreams, invalid: FailedFile | undefined): Promise<void> {
+  if (invalid === undefined) throw changedSinceChecked(inputName, record);
+  await setAside(invalid, inputName, record, io);
 }
 
 /** What every line of a file to upload must be: why one is not, and how to fix the file. */

@@ -6,8 +6,8 @@
  * Node built-ins only: the emulator imports it too.
  */
 
-/** A value parsed from its text, or the text with the reason it is not JSON, located by line. */
-export type JsonRecord = { line: number; value: unknown } | { line: number; text: string; error: string };
+/** A value parsed from its text (and the text's length, when the reader measures), or the text with the reason it is not JSON, located by line. */
+export type JsonRecord = { line: number; value: unknown; chars?: number } | { line: number; text: string; error: string };
 
 const enum Char {
   Quote = 34,

@@ -83,7 +83,7 @@ export function fileError(name: string, error: unknown): CsafeError {
  * The JSON records of a file or stdin, as core/record-reader reads them (any of three shapes, or
  * with `jsonLines` one record a line); what stops the read is an InputError naming the input.
  */
-export const readRecords = (source: InputSource, options: Pick<RecordReadOptions, 'jsonLines' | 'allowEmpty'> = {}): AsyncGenerator<JsonRecord> =>
+export const readRecords = (source: InputSource, options: Pick<RecordReadOptions, 'jsonLines' | 'allowEmpty' | 'measured'> = {}): AsyncGenerator<JsonRecord> =>
   readSource(source, (stream) => readJsonRecords(stream, options), 'each record must be one JSON object on its own line');
 
 /** Refuses an input that holds no record (empty, or only blank lines), reading no further than its first record. */

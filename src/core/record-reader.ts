@@ -40,6 +40,16 @@ export interface RecordReadOptions {
   /** With jsonLines: a problem found in a line's text before it is parsed (the emulator's nesting limit). */
   lineProblem?: (text: string) => string | undefined;
   maxLineBytes?: number;
+  /** Each valid record carries `chars`, the length of the text it was parsed from: a bound on its size that costs no serialising. */
+  measured?: boolean;
+}
+
+type Parse = (text: string, line: number) => JsonRecord;
+
+function parseMeasured(text: string, line: number): JsonRecord {
+  const record = parseJsonAt(text, line);
+  if ('value' in record) record.chars = text.length;
+  return record;
 }
 
 const NEWLINE = 0x0a;
@@ -112,6 +122,7 @@ export class LineSplitter {
  */
 export async function* readJsonRecords(chunks: AsyncIterable<Buffer | string>, options: RecordReadOptions = {}): AsyncGenerator<JsonRecord> {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+  const parse = options.measured ? parseMeasured : parseJsonAt;
   const iterator = chunks[Symbol.asyncIterator]();
   const { head, firstByte, blank } = await peekFirstByte(iterator);
   if (firstByte === undefined) {
@@ -124,14 +135,14 @@ export async function* readJsonRecords(chunks: AsyncIterable<Buffer | string>, o
   })();
   let any = false;
   if (firstByte === 0x5b && !options.jsonLines) {
-    for await (const record of readArrayElements(replay, maxLineBytes)) {
+    for await (const record of readArrayElements(replay, maxLineBytes, parse)) {
       any = true;
       yield record;
     }
   } else {
     // One loop over chunks, lines and records: a promise per record, not one per layer.
     const lines = new LineSplitter(maxLineBytes);
-    const records = options.jsonLines ? new EachLineAlone(options.lineProblem) : new ValuesByLine(maxLineBytes);
+    const records = options.jsonLines ? new EachLineAlone(parse, options.lineProblem) : new ValuesByLine(maxLineBytes, parse);
     for await (const chunk of replay) {
       for (const line of lines.push(chunk)) {
         for (const record of records.take(line)) {
@@ -182,11 +193,11 @@ interface LineRecords {
 
 /** Strict JSON Lines: every line is one record. */
 class EachLineAlone implements LineRecords {
-  constructor(private readonly lineProblem?: (text: string) => string | undefined) {}
+  constructor(private readonly parse: Parse, private readonly lineProblem?: (text: string) => string | undefined) {}
 
   *take({ line, text }: SourceLine): Generator<JsonRecord> {
     const problem = this.lineProblem?.(text);
-    yield problem === undefined ? parseJsonAt(text, line) : { line, text, error: problem };
+    yield problem === undefined ? this.parse(text, line) : { line, text, error: problem };
   }
 
   end(): Iterable<JsonRecord> {
@@ -198,7 +209,7 @@ class EachLineAlone implements LineRecords {
 class ValuesByLine implements LineRecords {
   private open: { lines: SourceLine[]; bytes: number; nesting: NestingTracker } | undefined;
 
-  constructor(private readonly maxRecordBytes: number) {}
+  constructor(private readonly maxRecordBytes: number, private readonly parse: Parse) {}
 
   *take(line: SourceLine): Generator<JsonRecord> {
     const open = this.open;
@@ -208,14 +219,14 @@ class ValuesByLine implements LineRecords {
       open.nesting.feed(line.text);
       if (open.nesting.depth <= 0) {
         this.open = undefined;
-        yield parseJsonAt(open.lines.map((l) => l.text).join('\n'), open.lines[0]!.line);
+        yield this.parse(open.lines.map((l) => l.text).join('\n'), open.lines[0]!.line);
       } else if (open.bytes > this.maxRecordBytes) {
         this.open = undefined;
-        yield* eachLineOnItsOwn(open.lines);
+        yield* eachLineOnItsOwn(open.lines, this.parse);
       }
       return;
     }
-    const record = parseJsonAt(line.text, line.line);
+    const record = this.parse(line.text, line.line);
     if (!('error' in record)) {
       yield record;
       return;
@@ -228,12 +239,12 @@ class ValuesByLine implements LineRecords {
 
   /** Never closed: most likely a truncated line of JSON Lines, so every line is judged alone. */
   *end(): Generator<JsonRecord> {
-    if (this.open !== undefined) yield* eachLineOnItsOwn(this.open.lines);
+    if (this.open !== undefined) yield* eachLineOnItsOwn(this.open.lines, this.parse);
   }
 }
 
-function* eachLineOnItsOwn(lines: readonly SourceLine[]): Generator<JsonRecord> {
-  for (const { line, text } of lines) yield parseJsonAt(text, line);
+function* eachLineOnItsOwn(lines: readonly SourceLine[], parse: Parse): Generator<JsonRecord> {
+  for (const { line, text } of lines) yield parse(text, line);
 }
 
 const enum Char {
@@ -247,7 +258,7 @@ const enum Char {
  * as it is complete, so a file of millions of events is never held in memory. An element longer
  * than maxElementChars is reported, not buffered.
  */
-async function* readArrayElements(chunks: AsyncIterable<Buffer>, maxElementChars: number): AsyncGenerator<JsonRecord> {
+async function* readArrayElements(chunks: AsyncIterable<Buffer>, maxElementChars: number, parse: Parse): AsyncGenerator<JsonRecord> {
   const decoder = new StringDecoder('utf8');
   let line = 1;
   let state = 'before-array' as 'before-array' | 'before-element' | 'in-element' | 'after-array';
@@ -257,7 +268,7 @@ async function* readArrayElements(chunks: AsyncIterable<Buffer>, maxElementChars
   let startLine = 0;
   let nesting = new NestingTracker();
   const finish = (): JsonRecord => {
-    const record = parseJsonAt(pieces.join('').trimEnd(), startLine);
+    const record = parse(pieces.join('').trimEnd(), startLine);
     pieces = [];
     pieceChars = 0;
     elements++;

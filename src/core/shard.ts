@@ -64,6 +64,12 @@ export const inShard = (shardHash: number, shard: Shard | undefined) => shard ==
 
 export const keyInShard = (key: string, shard: Shard | undefined) => shard === undefined || inShard(shardHashOf(keyDigest(key)), shard);
 
+/** Whether another shard's worker sends the record: never one without its key (keyOf gives undefined). */
+export function inOtherShard<T>(record: T, shard: Shard | undefined, keyOf: (record: T) => string | undefined): boolean {
+  const key = shard === undefined ? undefined : keyOf(record);
+  return key !== undefined && !keyInShard(key, shard);
+}
+
 /**
  * The records of one shard, in input order; `skipped.otherShards` counts the rest. A record
  * without its key (keyOf gives undefined) is invalid and kept in every shard, so that
@@ -76,8 +82,7 @@ export async function* shardRecords<T>(
   skipped: { otherShards: number },
 ): AsyncGenerator<T> {
   for await (const record of records) {
-    const key = shard === undefined ? undefined : keyOf(record);
-    if (key !== undefined && !keyInShard(key, shard)) skipped.otherShards++;
+    if (inOtherShard(record, shard, keyOf)) skipped.otherShards++;
     else yield record;
   }
 }

@@ -158,6 +158,17 @@ describe('readJsonRecords', () => {
     await assert.rejects(records(`{}\n${long}\n`, { maxLineBytes: 16, jsonLines: true }), stoppedAt(2, /longer than/));
   });
 
+  it('measured: gives each valid record the length of the text it was parsed from, in every shape', async () => {
+    const measured = (text: string, options: RecordReadOptions = {}) => records(text, { ...options, measured: true });
+    assert.deepEqual(await measured('{"a": 1}\n{\n  "b": 2\n}\nnot json\n'), [
+      { line: 1, value: { a: 1 }, chars: 8 },
+      { line: 2, value: { b: 2 }, chars: 12 },
+      { line: 5, text: 'not json', error: 'invalid JSON at column 2: Unexpected token \'o\'' },
+    ]);
+    assert.deepEqual(await measured('[ {"a": 1} ,\n "é" ]'), [{ line: 1, value: { a: 1 }, chars: 8 }, { line: 2, value: 'é', chars: 3 }]);
+    assert.deepEqual(await measured('{"a":1}\n', { jsonLines: true }), [{ line: 1, value: { a: 1 }, chars: 7 }]);
+  });
+
   it('refuses empty input and an empty array, unless empty is allowed', async () => {
     await assert.rejects(records(' \r\n\n'), stoppedAt(undefined, 'holds only blank lines, expected at least one JSON record'));
     await assert.rejects(records('\uFEFF'), stoppedAt(undefined, 'is empty, expected at least one JSON record'));

@@ -2,7 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 
 /**
  * A JSONL file of data objects of about 1 kB each, with distinct ids, written in 4 MB slabs:
- * 1 GB in a few seconds. Returns the bytes written (a little over `bytes`). The benchmarks use it too.
+ * 1 GB in a few seconds. Returns the bytes written (a little over `bytes`).
  */
 export function writeLargeJsonl(path: string, bytes: number): number {
   const fd = openSync(path, 'w');

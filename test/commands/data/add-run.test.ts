@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
 import { dataAddRun } from '../../../src/commands/data/add/add.js';
 import { addOptionsSchema } from '../../../src/commands/data/add/options.js';
 import { ExitCode, WaitTimeoutError } from '../../../src/core/errors.js';
@@ -44,6 +45,26 @@ test('data add sends the objects in batches of --batch-size, exactly as read, an
   );
   assert.deepEqual(new Set(printed.map((request) => request.request_id)).size, 3);
   assert.equal(run.stderr(), 'added 5 objects to listings in 3 requests\n');
+});
+
+test('data add serialises each object once, checking the whole input first (issue 14: one pass that serialises)', async (t) => {
+  const run = await commandTest(t);
+  const path = inputFile(run, OBJECTS.map((object) => JSON.stringify(object)));
+  run.expect({ method: 'POST', path: '/v1/data/listings', body: jsonBody({ data: OBJECTS }) });
+  const stringify = JSON.stringify;
+  let calls = 0;
+  // The in-process emulator serialises what it stores: only csafe's calls on an input object count.
+  JSON.stringify = function (this: unknown, ...args: unknown[]) {
+    if (OBJECTS.some((object) => isDeepStrictEqual(object, args[0])) && !new Error().stack!.includes('/emulator/')) calls++;
+    return Reflect.apply(stringify, JSON, args) as string;
+  } as typeof JSON.stringify;
+  try {
+    assert.equal(await exitCodeOf(dataAddRun(run.ctx, 'listings', path, addOptions())), ExitCode.ok);
+  } finally {
+    JSON.stringify = stringify;
+  }
+
+  assert.equal(calls, OBJECTS.length);
 });
 
 test('data add sends nothing when a record is invalid, and names it by file:line', async (t) => {
@@ -116,4 +137,27 @@ test('data add --wait --timeout gives up at the timeout of the fixed clock and l
 
   assert.equal(run.clock.now() - started, 5_000);
   assert.match(run.stderr(), /1 request still pending; check on it with:\n {2}csafe data status listings req_\w+ --wait\n$/);
+});
+
+test('data add --wait prints a request once it and those before it have ended, before the last status lookup, keeping none (issue 14: flat memory)', async (t) => {
+  const run = await commandTest(t, { flags: { output: 'ndjson' }, emulator: { processingDelayMs: 1_000 } });
+  const path = inputFile(run, OBJECTS.slice(0, 4).map((object) => JSON.stringify(object)));
+  const lookups = () => run.emulator.requests().filter((entry) => entry.method === 'GET').length;
+  let lookupsAtFirstPrint: number | undefined;
+  const write = run.ctx.io.stdout.write.bind(run.ctx.io.stdout);
+  run.ctx.io.stdout.write = ((...args: Parameters<typeof write>) => {
+    lookupsAtFirstPrint ??= lookups();
+    return write(...args);
+  }) as typeof write;
+  run.expect(
+    { method: 'POST', path: '/v1/data/listings', times: 4 },
+    // Each of the 4 requests queued at 0 s, ended at 1 s.
+    { method: 'GET', path: /^\/v1\/data\/listings\/requests\/req_\w+$/, times: 8 },
+  );
+
+  assert.equal(await exitCodeOf(dataAddRun(run.ctx, 'listings', path, addOptions({ wait: true, batchSize: '1', concurrency: '1' }))), ExitCode.ok);
+
+  assert.ok(lookupsAtFirstPrint! < 8, `the first request printed after ${lookupsAtFirstPrint} of 8 status lookups`);
+  const records = ndjson(run.stdout()) as unknown as { status: string; data: { id: string }[] }[];
+  assert.deepEqual(records.flatMap((record) => record.data.map((object) => object.id)), ['o1', 'o2', 'o3', 'o4']);
 });

@@ -5,9 +5,10 @@ import { Command } from 'commander';
 import type { App } from '../../../src/commands/app.js';
 import { addOptionsSchema } from '../../../src/commands/data/add/options.js';
 import { registerData } from '../../../src/commands/data/index.js';
-import { checkObjects } from '../../../src/commands/data/shared/objects.js';
+import { checkObjects, objectProblems } from '../../../src/commands/data/shared/objects.js';
 import { parseOptions } from '../../../src/core/options.js';
 import { readRecords } from '../../../src/core/readers.js';
+import { randomJsonTexts } from '../../helpers/random-json.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
   const out: T[] = [];
@@ -25,8 +26,28 @@ async function addOptions(args: string[]) {
   return parseOptions(addOptionsSchema, raw);
 }
 
-const checked = (text: string, cap = 5_000_000) =>
-  collect(checkObjects(readRecords({ name: 'items.jsonl', open: () => Readable.from([Buffer.from(text)]) }), cap));
+const textSource = (text: string) => ({ name: 'items.jsonl', open: () => Readable.from([Buffer.from(text)]) });
+
+const checked = (text: string, cap = 5_000_000) => collect(checkObjects(readRecords(textSource(text)), cap));
+
+/** The check before sending, as data add runs it. */
+const problems = (text: string, cap = 5_000_000) => collect(objectProblems(readRecords(textSource(text), { measured: true }), cap));
+
+/** Calls of JSON.stringify while `run` runs. */
+async function stringifyCalls(run: () => Promise<unknown>): Promise<number> {
+  const stringify = JSON.stringify;
+  let calls = 0;
+  JSON.stringify = function (this: unknown, ...args: unknown[]) {
+    calls++;
+    return Reflect.apply(stringify, JSON, args) as string;
+  } as typeof JSON.stringify;
+  try {
+    await run();
+  } finally {
+    JSON.stringify = stringify;
+  }
+  return calls;
+}
 
 describe('data add: argv → options', () => {
   it('has the documented defaults', async () => {
@@ -69,5 +90,20 @@ describe('data add: checking objects', () => {
     const objects = await checked(`{"id":"a"}\n${big}\n`, 1024);
     assert.equal('json' in objects[0]!, true);
     assert.match((objects[1] as { problem: string }).problem, /the object alone makes a request of 20\d\d bytes, over the cap of 1024 \(--max-batch-bytes\)/);
+  });
+
+  it('finds, before sending, exactly the problems of the sending pass, at any byte cap (seeded random records)', async () => {
+    // The first record is an object: a file that opens with `[` is read as one JSON array.
+    const text = ['{"id":"first"}', ...randomJsonTexts(7, 2_000), JSON.stringify({ id: 'n', n: Array(30).fill(1e20) })].join('\n') + '\n';
+    for (const cap of [40, 120, 400, 2_000, 5_000_000]) {
+      const expected = (await checked(text, cap)).flatMap((o) => ('problem' in o ? [{ line: o.line, problem: o.problem }] : []));
+      assert.deepEqual(await problems(text, cap), expected, `cap ${cap}`);
+    }
+  });
+
+  it('checks every object before sending without serialising one that cannot be near the byte cap (issue 14: one serialisation per object)', async () => {
+    const text = Array.from({ length: 200 }, (_, i) => JSON.stringify({ id: `o${i}`, text: 'x'.repeat(i) })).join('\n') + '\n';
+    assert.equal(await stringifyCalls(async () => assert.deepEqual(await problems(text), [])), 0);
+    assert.equal(await stringifyCalls(() => checked(text)), 200);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeFailure, formatLabels, objectLines, printRequestRecord, statusCounts } from '../../../src/commands/data/shared/render.js';
+import { describeFailure, formatLabels, objectLines, printRequestRecord, printRequestRecords, recordPrinter, statusCounts } from '../../../src/commands/data/shared/render.js';
+import type { OutputFormat } from '../../../src/core/output.js';
 import { isImportRecord, requestRecordSchema, type RequestRecord } from '../../../src/schemas/data.js';
 import { bufferIO } from '../../helpers/io.js';
 
@@ -79,5 +80,34 @@ describe('data: rendering request records', () => {
     const { io, stdout } = bufferIO();
     await printRequestRecord(io, 'json', addRecord);
     assert.deepEqual(JSON.parse(stdout()), addRecord);
+  });
+
+  it('prints the records of data add --wait one at a time exactly as all at once, in every format, none to all of them', async () => {
+    const records: RequestRecord[] = [addRecord, { request_id: 'req_6', status: 'succeeded', data: [] }, { ...addRecord, request_id: 'req_7', status: 'succeeded' }];
+    for (const format of ['json', 'ndjson', 'tsv', 'table'] as OutputFormat[]) {
+      for (let count = 0; count <= records.length; count++) {
+        const atOnce = bufferIO();
+        await printRequestRecords(atOnce.io, format, records.slice(0, count));
+        for (const held of [false, true]) {
+          const oneByOne = bufferIO();
+          const printer = recordPrinter(oneByOne.io, format, held);
+          for (const record of records.slice(0, count)) await printer.print(record);
+          await printer.end(true);
+          assert.equal(oneByOne.stdout(), atOnce.stdout(), `${format}, ${count} records${held ? ', held' : ''}`);
+        }
+      }
+    }
+  });
+
+  it('prints the records of data add --wait as they end, a JSON array closed when the wait ends early, a table only complete', async () => {
+    for (const format of ['json', 'ndjson', 'tsv', 'table'] as OutputFormat[]) {
+      const { io, stdout } = bufferIO();
+      const printer = recordPrinter(io, format);
+      await printer.print(addRecord);
+      assert.equal(stdout() === '', format === 'table', `${format}: printed at once`);
+      await printer.end(false);
+      if (format === 'json') assert.deepEqual(JSON.parse(stdout()), [addRecord]);
+      if (format === 'table') assert.equal(stdout(), '');
+    }
   });
 });

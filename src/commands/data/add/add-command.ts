@@ -23,8 +23,8 @@ export function registerDataAdd(group: Command, app: App): void {
 Every object is checked before the first request; an invalid one is named as file:line: field.
 Prints one record per request (request id, status, objects, first and last line) as soon as the
 service accepts it (one JSON line each in a pipe, a table at the end on a terminal); with --wait,
-each request as \`data status\` prints it instead, at the end (one JSON line per request in a pipe,
-one table row per object on a terminal). With --checkpoint, a batch that failed is not done:
+each request as \`data status\` prints it instead, in input order, once it and those before it have
+ended (one JSON line per request in a pipe; one table row per object on a terminal, at the end). With --checkpoint, a batch that failed is not done:
 the same command run again sends it (and everything not yet accepted), skipping what was. Exit
 codes: the table of \`csafe --help\`, as for every bulk command; 1 also when a request ended
 failed (--wait).

@@ -1,5 +1,5 @@
 import type { Context } from '../../../context.js';
-import { reportInvalid, validRecords, type CheckedRecord } from '../../../core/checked-records.js';
+import { checkRecord, reportInvalid, setAsideOrStop } from '../../../core/checked-records.js';
 import { InterruptedError, UsageError } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
@@ -8,7 +8,7 @@ import { parseOptions } from '../../../core/options.js';
 import { countOf, printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
 import type { JsonRecord } from '../../../core/json-position.js';
 import { readRecords, type InputSource } from '../../../core/readers.js';
-import { otherShardsNote, shardedName, shardRecords } from '../../../core/shard.js';
+import { inOtherShard, otherShardsNote, shardedName } from '../../../core/shard.js';
 import { csafeCommandLine, failedFileNote, reportInterruption, shellWord } from '../../../core/shell.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/spinner.js';
@@ -17,10 +17,10 @@ import { batchOutcome, positional, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { addOptionsSchema, type AddOptions } from './options.js';
 import { AddCheckpoint } from './checkpoint.js';
-import { deliverObjects, type AcceptedRequest, type AddDelivery } from './deliver.js';
-import { checkObjects } from '../shared/objects.js';
-import { describeFailure, printRequestRecords } from '../shared/render.js';
-import { waitForRequests } from '../shared/wait.js';
+import { deliverObjects, type AcceptedRequest, type AddDelivery, type NumberedObject } from './deliver.js';
+import { objectCheck, objectProblems } from '../shared/objects.js';
+import { describeFailure, recordPrinter } from '../shared/render.js';
+import { followRequests, type WaitOptions } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/wait.js';
 import type { Action } from '../../app.js';
 
@@ -34,23 +34,43 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   const { source } = input;
   try {
     if (checkFirst) {
-      const invalid = await reportInvalid(checkObjects(readRecords(source), options.maxBatchBytes), source.name, ctx.io, 'invalid record');
+      const invalid = await reportInvalid(objectProblems(readRecords(source, { measured: true }), options.maxBatchBytes), source.name, ctx.io, 'invalid record');
       if (invalid > 0) return { kind: 'checked', invalid };
     }
     const { accepted, failed, sent, done, otherShards, skipped, stoppedBy } = await addObjects(ctx, namespace, { source, path: input.path }, options, format);
     let failedRequests = 0;
     // A service that could not be reached would fail the wait too.
     if (options.wait && accepted.length > 0 && stoppedBy === undefined) {
-      const records = await waitForRequests(ctx, namespace, accepted.map((r) => r.request_id), { timeoutMs: waitMs, concurrency: options.concurrency });
-      await printRequestRecords(ctx.io, format, records);
-      const failures = records.filter((r) => r.status === 'failed');
-      for (const record of failures) ctx.io.warn(describeFailure(record));
-      failedRequests = failures.length;
+      failedRequests = await followAndPrint(ctx, namespace, accepted, { timeoutMs: waitMs, concurrency: options.concurrency }, format);
     }
     return batchOutcome({ sent, done, otherShards, failed, skipped, failedRequests, stoppedBy });
   } finally {
     await input.remove();
   }
+}
+
+/**
+ * --wait: prints each request as `data status` does once it and those before it have ended, and
+ * keeps none; a request that ended failed is explained at the end, as when all were printed at
+ * once. Returns how many ended failed.
+ */
+async function followAndPrint(ctx: Context, namespace: string, accepted: readonly AcceptedRequest[], wait: WaitOptions, format: OutputFormat): Promise<number> {
+  // A spinner redrawn on the terminal that stdout also writes to would tear the lines printed under it.
+  const printer = recordPrinter(ctx.io, format, ctx.io.animate && ctx.io.stdoutIsTTY);
+  const failures: string[] = [];
+  try {
+    await followRequests(ctx, namespace, accepted.map((r) => r.request_id), wait, async (record) => {
+      if (record.status === 'failed') failures.push(describeFailure(record));
+      await printer.print(record);
+    });
+  } catch (error) {
+    // What was printed stays well-formed (a JSON array closed); the error that ended the wait is the one reported.
+    await printer.end(false).catch(() => undefined);
+    throw error;
+  }
+  await printer.end(true);
+  for (const failure of failures) ctx.io.warn(failure);
+  return failures.length;
 }
 
 async function addObjects(ctx: Context, namespace: string, input: { source: InputSource; path: string }, options: AddOptions, format: OutputFormat) {
@@ -85,8 +105,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
   let completed = false;
   let interrupted = false;
   try {
-    const records = shardRecords(readRecords(source), options.shard, objectKey, sorting);
-    await deliverObjects(validRecords(numbered(checkObjects(records, options.maxBatchBytes), sorting), source.name, ctx.io, invalid), delivery);
+    await deliverObjects(objectsToSend(readRecords(source), { inputName: source.name, io: ctx.io, options, sorting, invalid }), delivery);
     completed = true;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
@@ -154,16 +173,34 @@ const objectKey = (record: JsonRecord) => {
   return typeof id === 'string' ? `id:${id}` : undefined;
 };
 
+interface ObjectSorting {
+  inputName: string;
+  io: IOStreams;
+  options: Pick<AddOptions, 'shard' | 'maxBatchBytes'>;
+  sorting: Sorting;
+  /** --skip-invalid; without it, the input was checked first and an invalid record means it changed since. */
+  invalid: FailedFile | undefined;
+}
+
 /**
- * Records numbered by their position among the records of the input (of its shard, with
- * --shard), less those the checkpoint says were accepted.
+ * The objects of this shard to send, each checked and serialised once, numbered by its position
+ * among the records of the input (of its shard, with --shard), less those the checkpoint says
+ * were accepted. One loop, not a generator per step: each costs a promise per record.
  */
-async function* numbered(objects: AsyncIterable<CheckedRecord>, sorting: Sorting): AsyncGenerator<CheckedRecord & { position: number }> {
+async function* objectsToSend(records: AsyncIterable<JsonRecord>, run: ObjectSorting): AsyncGenerator<NumberedObject> {
+  const { sorting } = run;
+  const check = objectCheck(run.options.maxBatchBytes);
   let position = 0;
-  for await (const object of objects) {
+  for await (const record of records) {
+    if (inOtherShard(record, run.options.shard, objectKey)) {
+      sorting.otherShards++;
+      continue;
+    }
+    const checked = checkRecord(record, check);
     position++;
     if (sorting.checkpoint?.isAcknowledged(position)) sorting.skipped++;
-    else yield { ...object, position };
+    else if ('json' in checked) yield Object.assign(checked, { position });
+    else await setAsideOrStop(checked, run.inputName, run.io, run.invalid);
   }
 }
 

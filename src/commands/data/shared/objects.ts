@@ -1,4 +1,4 @@
-import { checkRecords, type CheckedRecord } from '../../../core/checked-records.js';
+import { checkRecords, recordProblems, type CheckedRecord, type RecordCheck } from '../../../core/checked-records.js';
 import type { JsonRecord } from '../../../core/json-position.js';
 import { dataObjectProblem } from '../../../schemas/data.js';
 
@@ -9,6 +9,13 @@ import { dataObjectProblem } from '../../../schemas/data.js';
  */
 export const BODY_FRAME_BYTES = 10;
 
+/** What a data object must be to be sent: the data object schema, and within the byte cap per request. */
+export const objectCheck = (maxRequestBytes: number): RecordCheck => ({ noun: 'object', problemOf: dataObjectProblem, maxRequestBytes, frameBytes: BODY_FRAME_BYTES });
+
 /** Every record checked against the data object schema and the per-request byte cap, in input order. */
 export const checkObjects = (records: AsyncIterable<JsonRecord>, maxRequestBytes: number): AsyncGenerator<CheckedRecord> =>
-  checkRecords(records, { noun: 'object', problemOf: dataObjectProblem, maxRequestBytes, frameBytes: BODY_FRAME_BYTES });
+  checkRecords(records, objectCheck(maxRequestBytes));
+
+/** The records checkObjects would refuse, found without serialising the others: the check before anything is sent. */
+export const objectProblems = (records: AsyncIterable<JsonRecord>, maxRequestBytes: number): AsyncGenerator<{ line: number; problem: string }> =>
+  recordProblems(records, objectCheck(maxRequestBytes));

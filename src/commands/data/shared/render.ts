@@ -1,6 +1,6 @@
 import { errorMessage } from '../../../api/responses.js';
 import type { IOStreams } from '../../../core/io.js';
-import { countOf, printResult, recordView, tableView, type Column, type OutputFormat } from '../../../core/output.js';
+import { countOf, printResult, recordView, tableView, toNdjsonLine, type Column, type OutputFormat } from '../../../core/output.js';
 import { isImportRecord, REQUEST_STATUSES, type DataEntry, type RequestRecord } from '../../../schemas/data.js';
 
 
@@ -66,8 +66,52 @@ export async function printRequestRecord(io: IOStreams, format: OutputFormat, re
 export const printRequestRecords = (io: IOStreams, format: OutputFormat, records: readonly RequestRecord[]) =>
   printResult(io, format, records, tableView(objectLines(records), OBJECT_COLUMNS));
 
+/** Prints records one at a time, exactly as printRequestRecords prints them all. */
+export interface RecordPrinter {
+  print(record: RequestRecord): Promise<void>;
+  /** After the last record; `complete` is false when the wait ended early. */
+  end(complete: boolean): Promise<void>;
+}
+
+/**
+ * printRequestRecords a record at a time, keeping none of them: NDJSON a line each, JSON the text
+ * of the one array (closed however the wait ends, so it stays valid), TSV a row per object. A
+ * table sizes its columns to every cell, so only its rows are kept, and it is printed complete;
+ * `held` (another reason the output must wait, e.g. a spinner on the same terminal) keeps the
+ * records and prints them at the end.
+ */
+export function recordPrinter(io: IOStreams, format: OutputFormat, held = false): RecordPrinter {
+  if (held) {
+    const records: RequestRecord[] = [];
+    return { print: async (record) => void records.push(record), end: (complete) => (complete ? printRequestRecords(io, format, records) : Promise.resolve()) };
+  }
+  if (format === 'table') {
+    const rows: ObjectLine[] = [];
+    return {
+      print: async (record) => void rows.push(...objectLines([record])),
+      end: async (complete) => (complete ? io.out(tableView(rows, OBJECT_COLUMNS).table(io)) : undefined),
+    };
+  }
+  let printed = 0;
+  const first = () => printed++ === 0;
+  if (format === 'json') {
+    const element = (record: RequestRecord) => `  ${JSON.stringify(record, null, 2).replaceAll('\n', '\n  ')}`;
+    return {
+      print: (record) => io.out(`${first() ? '[\n' : ',\n'}${element(record)}`),
+      end: async (complete) => (printed > 0 ? io.out('\n]\n') : complete ? io.out('[]\n') : undefined),
+    };
+  }
+  if (format === 'ndjson') return { print: (record) => io.out(toNdjsonLine(record)), end: async () => undefined };
+  const header = () => tableView([], OBJECT_COLUMNS).tsv();
+  const rows = (record: RequestRecord) => tableView(objectLines([record]), OBJECT_COLUMNS).tsv().replace(/^.*\n/, '');
+  return {
+    print: (record) => io.out(`${first() ? header() : ''}${rows(record)}`),
+    end: async (complete) => (printed === 0 && complete ? io.out(header()) : undefined),
+  };
+}
+
 /** `3 queued · 2 ingesting · 5 succeeded`: the spec's statuses in their order, then any others. */
-export function statusCounts(records: Iterable<RequestRecord>): string {
+export function statusCounts(records: Iterable<{ status: string }>): string {
   const counts = new Map<string, number>(REQUEST_STATUSES.map((status) => [status, 0]));
   for (const { status } of records) counts.set(status, (counts.get(status) ?? 0) + 1);
   return [...counts].filter(([, n]) => n > 0).map(([status, n]) => `${n} ${status}`).join(' · ');

@@ -19,27 +19,47 @@ export interface WaitOptions {
 
 /**
  * Polls every request until each is succeeded or failed (1 s → 10 s backoff), with a spinner on
- * a terminal counting requests per status. Returns the final records in the order of the ids.
- * When the wait ends early, on timeout (exit 124), Ctrl-C (exit 130) or an error (the service
- * gone: exit 1), it first lists the requests still pending and the command that checks each.
+ * a terminal counting requests per status. Each final record goes to `onEnded` in the order of
+ * the ids, as soon as it and those before it have ended, and is not kept: memory stays flat
+ * however many requests there are. When the wait ends early, on timeout (exit 124), Ctrl-C (exit
+ * 130) or an error (the service gone: exit 1), it first lists the requests still pending and the
+ * command that checks each.
  */
-export async function waitForRequests(ctx: Context, namespace: string, requestIds: readonly string[], options: WaitOptions): Promise<RequestRecord[]> {
+export async function followRequests(
+  ctx: Context,
+  namespace: string,
+  requestIds: readonly string[],
+  options: WaitOptions,
+  onEnded: (record: RequestRecord) => Promise<void> | void,
+): Promise<void> {
   const http = await ctx.http();
-  const latest = new Map<string, RequestRecord>();
-  const pending = () => requestIds.filter((id) => !TERMINAL_STATUSES.has(latest.get(id)?.status ?? ''));
+  const statuses = new Map<string, { status: string }>();
+  // Ended records wait here only while a request before them is still pending.
+  const ended = new Map<string, RequestRecord>();
+  let handedOn = 0;
+  const pending = () => requestIds.slice(handedOn).filter((id) => !TERMINAL_STATUSES.has(statuses.get(id)?.status ?? ''));
+  const handOnInOrder = async () => {
+    for (let record = ended.get(requestIds[handedOn]!); record !== undefined; record = ended.get(requestIds[handedOn]!)) {
+      ended.delete(requestIds[handedOn++]!);
+      await onEnded(record);
+    }
+  };
   const refresh = async () => {
     for await (const { item: id, outcome } of mapInOrder(pending(), options.concurrency ?? 4, (id) => getRequest(http, namespace, id))) {
       if (!outcome.ok) throw outcome.error;
-      latest.set(id, outcome.value);
+      statuses.set(id, { status: outcome.value.status });
+      if (!TERMINAL_STATUSES.has(outcome.value.status)) continue;
+      ended.set(id, outcome.value);
+      await handOnInOrder();
     }
   };
   const spinner = await startSpinner(ctx.io, `Waiting for ${countOf(requestIds.length, 'request')}…`);
   try {
-    await pollUntil(refresh, () => pending().length === 0, {
+    await pollUntil(refresh, () => handedOn === requestIds.length, {
       timeoutMs: options.timeoutMs,
       now: () => ctx.now(),
       sleep: (ms) => ctx.sleep(ms),
-      onPoll: () => spinner.update(statusCounts(latest.values())),
+      onPoll: () => spinner.update(statusCounts(statuses.values())),
       describe: requestIds.length === 1 ? `request ${requestIds[0]}` : countOf(requestIds.length, 'request'),
     });
   } catch (error) {
@@ -49,13 +69,13 @@ export async function waitForRequests(ctx: Context, namespace: string, requestId
     throw error;
   }
   spinner.stop();
-  return requestIds.map((id) => latest.get(id)!);
 }
 
 /** Waits for one request of either kind, prints its final record; exit 1 when it ended failed. */
 export async function waitAndPrintRecord(ctx: Context, namespace: string, requestId: string, timeoutMs: number): Promise<Outcome> {
   const format = await ctx.outputFormat('single');
-  const [record] = await waitForRequests(ctx, namespace, [requestId], { timeoutMs });
+  let record: RequestRecord | undefined;
+  await followRequests(ctx, namespace, [requestId], { timeoutMs }, (ended) => void (record = ended));
   await printRequestRecord(ctx.io, format, record!);
   const failed = record!.status === 'failed';
   if (failed) ctx.io.warn(describeFailure(record!));

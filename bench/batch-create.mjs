@@ -5,11 +5,11 @@
 //   `curl -T` to a fresh batch's upload address: the baseline for the upload alone,
 //   `csafe batch create`          checked and uploaded, and the same with a 32 MB heap cap.
 // Each command runs under /usr/bin/time for its peak RSS. The emulator processes each upload
-// slowly (--processing-delay 1h); the next command starts once it has counted the rows. Usage: node bench/batch.mjs [rows=1000000] [runs=3]
+// slowly (--processing-delay 1h); the next command starts once it has counted the rows.
+// Usage: npm run bench -- batch-create, or node bench/batch-create.mjs [rows=1000000] [runs=3]
 import { appendFileSync, copyFileSync, createWriteStream, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { BIN, requireTool, startEmulator, tempDir, timed } from './_support.mjs';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
@@ -33,13 +33,10 @@ async function writeCsv(path, count) {
 }
 
 const emulator = await startEmulator(['--processing-delay', '1h']);
-const curl = (args) => spawnSync('curl', ['-sSf', ...args], { encoding: 'utf8' });
-const api = (method, path, body) =>
-  JSON.parse(curl(['-X', method, '-H', `Authorization: Bearer ${emulator.api_key}`, '-H', 'Content-Type: application/json', ...(body ? ['-d', JSON.stringify(body)] : []), emulator.base_url + path]).stdout || '{}');
-const env = { CSAFE_BASE_URL: emulator.base_url, CSAFE_API_KEY: emulator.api_key, CSAFE_CONFIG_DIR: dir };
+const env = { ...emulator.env, CSAFE_CONFIG_DIR: dir };
 /** Waits until the emulator has read an uploaded batch through once (its count pass), so that work does not overlap the next measurement. */
 async function counted(id) {
-  while (!(api('GET', `/v1/batches/${id}`).batch_count > 0)) await new Promise((resolve) => setTimeout(resolve, 250));
+  while (!((await emulator.api('GET', `/v1/batches/${id}`)).batch_count > 0)) await new Promise((resolve) => setTimeout(resolve, 250));
 }
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 
@@ -50,18 +47,18 @@ async function measure(count) {
   copyFileSync(file, broken);
   appendFileSync(broken, 'a row,with too many,fields,here\n');
   const variants = [
-    { name: 'wc -l (read baseline)', run: () => timed(dir, 'wc', ['-l', file], {}) },
-    { name: 'csafe batch create, checked only (last row bad: exit 2, nothing sent)', run: () => timed(dir, process.execPath, [BIN, '-q', 'batch', 'create', '--type', 'text', broken], env, 2) },
-    { name: 'curl -T (upload baseline)', run: () => {
-      const { batch_id: id, upload_url: url } = api('POST', '/v1/batches', { type: 'text' });
-      return { ...timed(dir, 'curl', ['-sSf', '-o', '/dev/null', '-T', file, '-H', 'Content-Type: text/csv', url], {}), id };
+    { name: 'wc -l (read baseline)', run: () => timed('wc', ['-l', file]) },
+    { name: 'csafe batch create, checked only (last row bad: exit 2, nothing sent)', run: () => timed(process.execPath, [BIN, '-q', 'batch', 'create', '--type', 'text', broken], { env, expectedCode: 2 }) },
+    { name: 'curl -T (upload baseline)', run: async () => {
+      const { batch_id: id, upload_url: url } = await emulator.api('POST', '/v1/batches', { type: 'text' });
+      return { ...(await timed('curl', ['-sSf', '-o', '/dev/null', '-T', file, '-H', 'Content-Type: text/csv', url])), id };
     } },
-    { name: 'csafe batch create (checked and uploaded)', run: () => {
-      const result = timed(dir, process.execPath, [BIN, '-q', 'batch', 'create', '--type', 'text', file, '--json'], env);
+    { name: 'csafe batch create (checked and uploaded)', run: async () => {
+      const result = await timed(process.execPath, [BIN, '-q', 'batch', 'create', '--type', 'text', file, '--json'], { env, capture: true });
       return { ...result, id: JSON.parse(result.stdout).batch_id };
     } },
-    { name: 'the same with a 32 MB heap cap (completes only if nothing is kept per row)', run: () => {
-      const result = timed(dir, process.execPath, ['--max-old-space-size=32', BIN, '-q', 'batch', 'create', '--type', 'text', file, '--json'], env);
+    { name: 'the same with a 32 MB heap cap (completes only if nothing is kept per row)', run: async () => {
+      const result = await timed(process.execPath, ['--max-old-space-size=32', BIN, '-q', 'batch', 'create', '--type', 'text', file, '--json'], { env, capture: true });
       return { ...result, id: JSON.parse(result.stdout).batch_id };
     } },
   ];
@@ -69,7 +66,7 @@ async function measure(count) {
   // Interleaved rounds, so a slow moment of the machine hits every variant alike.
   for (let round = 0; round < runs; round++) {
     for (const [i, variant] of variants.entries()) {
-      const sample = variant.run();
+      const sample = await variant.run();
       results[i].samples.push(sample);
       if (sample.id !== undefined) await counted(sample.id);
     }
@@ -80,7 +77,7 @@ async function measure(count) {
   for (const { name, samples } of results) {
     const seconds = mean(samples.map((s) => s.seconds));
     console.log(`| ${name} | ${seconds.toFixed(2)} | ${Math.min(...samples.map((s) => s.seconds)).toFixed(2)} | ${Math.round(count / seconds).toLocaleString('en')} | ` +
-      `${(bytes / 1e6 / seconds).toFixed(0)} | ${Math.max(...samples.map((s) => s.rssMb)).toFixed(0)} |`);
+      `${(bytes / 1e6 / seconds).toFixed(0)} | ${Math.max(...samples.map((s) => s.rssMiB)).toFixed(0)} |`);
   }
   rmSync(file);
   rmSync(broken);
@@ -90,6 +87,6 @@ try {
   await measure(rows);
   await measure(Math.round(rows / 10));
 } finally {
-  emulator.stop();
+  await emulator.stop();
   rmSync(dir, { recursive: true, force: true });
 }
