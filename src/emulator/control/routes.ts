@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { requireApiKey } from '../http/auth.js';
 import { invalidRequest } from '../http/errors.js';
 import { digestImages } from '../content/images.js';
+import { listedEvents } from '../events/routes.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { resetState } from '../stores/state.js';
 import { validateBody } from '../http/validation.js';
@@ -51,7 +52,7 @@ function clearRequests(ctx: RouteContext): RouteResult {
 /** Queued events in arrival order; `duplicates` counts the later requests that repeated an event's idempotency_key. */
 function listEvents(ctx: RouteContext): RouteResult {
   const duplicates = ctx.state.events.reduce((total, event) => total + event.duplicates, 0);
-  return ok({ total: ctx.state.events.length, duplicates, events: ctx.state.events });
+  return ok({ total: ctx.state.events.length, duplicates, events: listedEvents(ctx.state.events) });
 }
 
 function clearEvents(ctx: RouteContext): RouteResult {

@@ -5,4 +5,4 @@ import { checkImportFile } from './import-file.js';
 
 /** Runs checkImportFile off the main thread (see checkInWorker). */
 const { path, schema } = workerData as { path: string; schema: NamespaceSchema };
-parentPort!.postMessage(await checkImportFile(path, unprocessableCheck(schema)));
+parentPort!.postMessage(checkImportFile(path, unprocessableCheck(schema)));

@@ -1,12 +1,12 @@
 import { Worker } from 'node:worker_threads';
-import { dataObjectProblem, isDataObject, type DataObject, type NamespaceSchema } from '../../schemas/data.js';
-import { checkJsonLines, jsonLinesOf } from '../storage/jsonl-file.js';
+import { dataObjectProblem, type DataObject, type NamespaceSchema } from '../../schemas/data.js';
+import { checkJsonLinesSync, jsonLinesValues } from '../storage/jsonl-file.js';
 
 export type CheckOutcome = { data_count: number } | { error: string };
 
-/** Each non-blank line of the file must be a data object in which `fault` finds nothing wrong. */
-export async function checkImportFile(path: string, fault: (object: DataObject) => string | undefined): Promise<CheckOutcome> {
-  const checked = await checkJsonLines(path, (value) => dataObjectProblem(value) ?? fault(value as DataObject));
+/** Each non-blank line of the file must be a data object in which `fault` finds nothing wrong. Blocks: for a worker thread. */
+export function checkImportFile(path: string, fault: (object: DataObject) => string | undefined): CheckOutcome {
+  const checked = checkJsonLinesSync(path, (value) => dataObjectProblem(value) ?? fault(value as DataObject));
   return 'error' in checked ? checked : { data_count: checked.count };
 }
 
@@ -28,17 +28,4 @@ export function checkInWorker(path: string, schema: NamespaceSchema, signal: Abo
 }
 
 /** The objects of a file that checkImportFile passed, a chunk's worth at a time. */
-export async function* importedObjects(path: string): AsyncGenerator<DataObject[]> {
-  let objects: DataObject[] = [];
-  for await (const record of jsonLinesOf(path)) {
-    if ('value' in record && isDataObject(record.value)) objects.push(record.value);
-    if (objects.length >= OBJECTS_PER_CHUNK) {
-      yield objects;
-      objects = [];
-    }
-  }
-  if (objects.length > 0) yield objects;
-}
-
-/** Enough objects at a time that a large import's output is written in few pieces. */
-const OBJECTS_PER_CHUNK = 1_000;
+export const importedObjects = (path: string) => jsonLinesValues(path) as AsyncGenerator<DataObject[]>;

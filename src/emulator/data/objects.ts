@@ -54,6 +54,7 @@ export function unprocessableCheck(schema: NamespaceSchema): (object: DataObject
   const urlFields = Object.entries(schema).flatMap(([name, { content_type: type }]) =>
     type !== undefined && URL_CONTENT_TYPES.has(type) ? [{ name, type }] : [],
   );
+  if (urlFields.length === 0) return () => undefined;
   return (object) => {
     const problems = urlFields.flatMap(({ name, type }) => {
       if (!Object.hasOwn(object, name)) return [];

@@ -28,15 +28,18 @@ function queueEvents(ctx: RouteContext): RouteResult {
  */
 function ingestEvents(ctx: RouteContext): RouteResult {
   const { events, batch } = ingestBody(ctx);
-  const ids = events.map((event) => event.event_id);
+  const ids = events.map(eventId);
   return { status: 200, body: batch ? { status: 'ok', event_ids: ids } : { status: 'ok', event_id: ids[0] } };
 }
 
+const eventId = (seq: number) => `evt_${String(seq).padStart(8, '0')}`;
+
 /**
  * The body of either endpoint: one event as a bare object, or a batch as a bare JSON array of
- * them. All or nothing: any invalid event is a 400 naming its index and field, and none is ingested.
+ * them. All or nothing: any invalid event is a 400 naming its index and field, and none is
+ * ingested. The seq of each event stored (or repeated), in request order.
  */
-function ingestBody(ctx: RouteContext): { events: IngestedEvent[]; batch: boolean } {
+function ingestBody(ctx: RouteContext): { events: number[]; batch: boolean } {
   const body = ctx.json();
   if (body === undefined) throw invalidRequest([{ path: [], message: 'the request body is empty; expected an event or an array of events' }]);
   const batch = Array.isArray(body);
@@ -47,21 +50,39 @@ function ingestBody(ctx: RouteContext): { events: IngestedEvent[]; batch: boolea
     eventProblems(event, { allowUnknownTypes: true }).map((p) => ({ path: batch ? [index, ...p.path] : p.path, message: p.message })),
   );
   if (problems.length > 0) throw invalidRequest(problems);
+  const source = ownBytes(ctx.body);
   const receivedAt = new Date(ctx.config.now()).toISOString();
-  return { events: events.map((event) => ingest(ctx.state, event as Record<string, unknown>, receivedAt)), batch };
+  return { events: events.map((event, index) => ingest(ctx.state, event as Record<string, unknown>, { body: source, index: batch ? index : -1 }, receivedAt)), batch };
 }
 
-/** Stores the event, or counts it as a duplicate of the earlier one with its idempotency_key; returns the stored one. */
-function ingest(state: State, event: Record<string, unknown>, receivedAt: string): IngestedEvent {
+/** The bytes in a buffer of their own: a small body shares node's pool with others, which keeping it would keep too. */
+const ownBytes = (bytes: Buffer) => (bytes.byteLength === bytes.buffer.byteLength ? bytes : Buffer.from(new Uint8Array(bytes).buffer));
+
+/** Stores the event, or counts it as a duplicate of the earlier one with its idempotency_key; returns the stored one's seq. */
+function ingest(state: State, event: Record<string, unknown>, source: Pick<IngestedEvent, 'body' | 'index'>, receivedAt: string): number {
   const key = typeof event.idempotency_key === 'string' ? event.idempotency_key : null;
   const earlier = key === null ? undefined : state.eventsByKey.get(key);
   if (earlier !== undefined) {
     earlier.duplicates++;
-    return earlier;
+    return earlier.seq;
   }
   const seq = state.events.length + 1;
-  const ingested: IngestedEvent = { seq, event_id: `evt_${String(seq).padStart(8, '0')}`, idempotency_key: key, received_at: receivedAt, duplicates: 0, event };
+  const ingested: IngestedEvent = { seq, idempotency_key: key, received_at: receivedAt, duplicates: 0, body: source.body, index: source.index };
   state.events.push(ingested);
   if (key !== null) state.eventsByKey.set(key, ingested);
-  return ingested;
+  return seq;
+}
+
+/** The events as GET /_emulator/events lists them, each parsed again from the request it came in (once per request). */
+export function listedEvents(events: readonly IngestedEvent[]) {
+  let body: Buffer | undefined;
+  let parsed: unknown;
+  return events.map(({ seq, idempotency_key, received_at, duplicates, ...source }) => {
+    if (source.body !== body) {
+      body = source.body;
+      parsed = JSON.parse(body.toString('utf8'));
+    }
+    const event = source.index === -1 ? parsed : (parsed as unknown[])[source.index];
+    return { seq, event_id: eventId(seq), idempotency_key, received_at, duplicates, event };
+  });
 }

@@ -5,7 +5,7 @@ import { EmulatorError } from '../http/errors.js';
 import { baseUrlOf } from '../http/links.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { validateBody } from '../http/validation.js';
-import { checkJsonLines, MAIN_THREAD_CHUNK_BYTES } from '../storage/jsonl-file.js';
+import { checkJsonLines } from '../storage/jsonl-file.js';
 import { jobUploadRoute, uploadExpiresAt } from '../storage/object-store.js';
 import type { JobStore } from '../stores/job-store.js';
 import { presignedUrl } from '../stores/signing.js';
@@ -48,7 +48,7 @@ async function getImport(ctx: RouteContext): Promise<RouteResult> {
 /** Checks every line of the upload in the background and records the outcome. */
 function processImport(store: JobStore<OlderImportRecord>, record: OlderImportRecord): void {
   store.runInBackground(record.import_id, async (signal) => {
-    const outcome = await checkJsonLines(store.uploadPath(record.import_id), lineProblem, { signal, chunkBytes: MAIN_THREAD_CHUNK_BYTES }).catch((error: unknown) =>
+    const outcome = await checkJsonLines(store.uploadPath(record.import_id), lineProblem, signal).catch((error: unknown) =>
       signal.aborted ? undefined : { error: `the upload could not be processed: ${(error as Error).message}` },
     );
     if (outcome === undefined || signal.aborted) return;

@@ -22,14 +22,20 @@ export interface Quirks {
   failing_requests: number;
 }
 
-/** One queued event message, in arrival order; a later request with its idempotency_key only bumps duplicates. */
+/**
+ * One queued event message, in arrival order; a later request with its idempotency_key only bumps
+ * duplicates. The event itself is kept as the bytes of the request it came in (off the JS heap)
+ * and its index there, and parsed again only when listed: a million events held as objects cost
+ * more in garbage collection than everything else the emulator does with them.
+ */
 export interface IngestedEvent {
   seq: number;
-  event_id: string;
   idempotency_key: string | null;
   received_at: string;
   duplicates: number;
-  event: unknown;
+  /** The request body: a batch (a JSON array) or, with index -1, the event alone. */
+  body: Buffer;
+  index: number;
 }
 
 /** Everything an instance remembers. Kept per instance, never at module level, so instances are independent. */
