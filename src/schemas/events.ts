@@ -162,72 +162,9 @@ export function explainedProblems(value: unknown, check: EventCheck): FieldProbl
     if (check.allowUnknownTypes && typeof type === 'string' && type !== '') return [];
     return [{ path: ['type'], message: `unknown event type ${JSON.stringify(type)}: expected one of ${EVENT_TYPES.join(', ')}` }];
   }
-  if (passesByHand(value as Record<string, unknown>, type)) return [];
   const parsed = backendEventSchema.safeParse(value);
   return parsed.success ? [] : problemsFromZod(parsed.error);
 }
-
-/*
- * The hand-written check: true only for an event backendEventSchema accepts, so that zod, which
- * costs more than everything else an event send does, runs only to explain a refusal or to judge
- * what this check leaves to it (product_changed, resources_used, anything unusual: false means
- * "ask zod", never "invalid"). test/schemas/events-check.test.ts keeps the two in agreement.
- */
-
-type Check = (value: unknown) => boolean;
-
-const isString: Check = (value) => typeof value === 'string';
-const isIdentifier: Check = (value) => typeof value === 'string' && value.length > 0;
-const isSnakeCase: Check = (value) => typeof value === 'string' && SNAKE_CASE.test(value);
-const TIMESTAMP = timestampSchema._zod.def.pattern;
-const isTimestamp: Check = (value) => typeof value === 'string' && TIMESTAMP !== undefined && TIMESTAMP.test(value);
-const isScalar: Check = (value) => typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-const isStrings: Check = (value) => Array.isArray(value) && value.every(isString);
-const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
-
-/** An object with only the given fields, each passing its check; `required` ones present. */
-const fields =
-  (checks: Readonly<Record<string, Check>>, required: readonly string[] = []): Check =>
-  (value) => {
-    if (!isPlainRecord(value)) return false;
-    for (const key in value) if (!Object.hasOwn(checks, key) || !checks[key]!(value[key])) return false;
-    return required.every((key) => Object.hasOwn(value, key));
-  };
-
-const isContentPart = (part: unknown): boolean => {
-  if (!isPlainRecord(part)) return false;
-  if (part.type === 'text') return fields({ type: isString, text: isString, key: isString }, ['text'])(part);
-  return part.type === 'image' && fields({ type: isString, source: isImageSource, key: isString }, ['source'])(part);
-};
-const isImageSource = fields({ type: (type) => type === 'url', url: (url) => typeof url === 'string' && URL.canParse(url) }, ['type', 'url']);
-const isContent: Check = (value) => Array.isArray(value) && value.every(isContentPart);
-const isMetadata: Check = (value) =>
-  isPlainRecord(value) && !Object.hasOwn(value, '__proto__') && Object.values(value).every((item) => isScalar(item) || (Array.isArray(item) && item.every(isScalar)));
-
-const COMMON: Readonly<Record<string, Check>> = {
-  type: isString,
-  event_name: isSnakeCase,
-  timestamp: isTimestamp,
-  client_info: fields({ ip: (ip) => typeof ip === 'string' && isIP(ip) !== 0 }),
-  content: isContent,
-  content_id: isString,
-  idempotency_key: isIdentifier,
-  metadata: isMetadata,
-};
-const variantByHand = (shape: Readonly<Record<string, Check>>, required: readonly string[]) =>
-  fields({ ...COMMON, ...shape }, ['event_name', 'timestamp', ...required]);
-
-const BY_HAND: Partial<Record<EventType, Check>> = {
-  user_contact: variantByHand({ user_id: isIdentifier, target_user_id: isIdentifier }, ['user_id', 'target_user_id']),
-  content_uploaded: variantByHand({ user_id: isIdentifier, content: (content) => isContent(content) && (content as unknown[]).length > 0 }, ['user_id', 'content']),
-  create_account: variantByHand({ user_id: isIdentifier }, ['user_id']),
-  update_account: variantByHand({ user_id: isIdentifier }, ['user_id']),
-  user_report: variantByHand({ user_id: isIdentifier, labels: isStrings, target_user_id: isIdentifier, target_content_id: isIdentifier }, ['user_id', 'labels']),
-  moderation_decision: variantByHand({ labels: isStrings, source_id: isIdentifier, source_type: (type) => (SOURCE_TYPES as readonly unknown[]).includes(type) }, ['labels', 'source_id', 'source_type']),
-};
-
-const passesByHand = (event: Record<string, unknown>, type: EventType): boolean => BY_HAND[type]?.(event) ?? false;
 
 // Responses: tolerant of fields they do not list, strict about what the client relies on.
 

@@ -61,7 +61,7 @@ const agree = (value: Record<string, unknown>) => {
   assert.deepEqual(eventProblems(value, { allowUnknownTypes: true }), EVENT_TYPES.includes(value.type as never) ? zodProblems(value) : eventProblems(value, { allowUnknownTypes: true }), text);
 };
 
-describe('the hand-written event check and backendEventSchema', () => {
+describe('eventProblems (schemas/event-check, then zod) and backendEventSchema', () => {
   it('agree on each valid example and on every field of it replaced, removed or added', () => {
     for (const valid of Object.values(VALID)) {
       agree(asParsed(valid));
