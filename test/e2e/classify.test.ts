@@ -213,6 +213,17 @@ describe('csafe classify', () => {
       });
     });
 
+    it('has all of --concurrency 100 lines in flight at once: the connection pool does not cap it', async () => {
+      const input = join(dir, 'wide.jsonl');
+      writeFileSync(input, Array.from({ length: 100 }, (_, i) => JSON.stringify({ text: `message ${i}` })).join('\n') + '\n');
+      // Answers held 1 s: every request is sent long before the first answer comes.
+      await withEmulatorProcess(['--latency', '1000'], async (slow) => {
+        const { code, stderr } = await runCsafe(['classify', '--batch', input, '--user-id', 'u1', '--concurrency', '100'], { env: slow.env, cwd: dir });
+        assert.equal(code, 0, stderr);
+        assert.equal(((await slow.control('/_emulator/in_flight')) as { max_in_flight: number }).max_in_flight, 100);
+      });
+    });
+
     it('reads stdin and exits 4 with --fail-on when a line matches', async () => {
       const input = ['{"text":"hello"}', '{"text":"I will kill you","user_id":"u9"}'].join('\n');
       const { code, stdout } = await run(['classify', '--batch', '-', '--user-id', 'u1', '--fail-on', 'match'], input);
