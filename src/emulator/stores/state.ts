@@ -25,7 +25,7 @@ export interface Quirks {
 }
 
 /** The /v1 requests being served: how many now, the most at once since the start or the last reset, and the answers held back. */
-export interface InFlight {
+interface InFlight {
   now: number;
   max: number;
   /** Each answers one held request. */
