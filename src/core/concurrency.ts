@@ -1,23 +1,64 @@
 export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
+/** One item started and not yet yielded; `outcome` is set once its work settles. */
+interface Slot<T, R> {
+  item: T;
+  outcome?: Settled<R>;
+}
+
 /**
  * Runs `work` over items with at most `limit` in flight and yields the outcomes in input order.
- * Reading pauses while the window is full, so memory stays flat however long the input is.
+ * A request that finishes is replaced at once, whichever it was, so one slow item does not hold
+ * the others back; the outcomes that finish before it wait in a reorder buffer. At most `window`
+ * items are between the oldest not yet yielded and the newest started: when the oldest is slow
+ * for that long, reading pauses, so memory stays flat however long the input is. The default,
+ * `limit`, holds no more than the requests in flight: nothing starts past a slow oldest item.
  */
 export async function* mapInOrder<T, R>(
   items: AsyncIterable<T> | Iterable<T>,
   limit: number,
   work: (item: T) => Promise<R>,
+  window = limit,
 ): AsyncGenerator<{ item: T; outcome: Settled<R> }> {
-  const window: Promise<{ item: T; outcome: Settled<R> }>[] = [];
-  const settle = (item: T) =>
+  const source: AsyncIterator<T> | Iterator<T> = Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
+  /** In input order; the head is the next to yield. */
+  const started: Slot<T, R>[] = [];
+  let inFlight = 0;
+  let exhausted = false;
+  let settled: (() => void) | undefined;
+  const start = (item: T) => {
+    const slot: Slot<T, R> = { item };
+    started.push(slot);
+    inFlight++;
+    const finish = (outcome: Settled<R>) => {
+      slot.outcome = outcome;
+      inFlight--;
+      settled?.();
+    };
     work(item).then(
-      (value) => ({ item, outcome: { ok: true as const, value } }),
-      (error: unknown) => ({ item, outcome: { ok: false as const, error } }),
+      (value) => finish({ ok: true, value }),
+      (error: unknown) => finish({ ok: false, error }),
     );
-  for await (const item of items) {
-    window.push(settle(item));
-    if (window.length >= limit) yield await window.shift()!;
+  };
+  try {
+    for (;;) {
+      while (!exhausted && inFlight < limit && started.length < Math.max(window, limit)) {
+        const next = await source.next();
+        if (next.done) exhausted = true;
+        else start(next.value);
+      }
+      const head = started[0];
+      if (head === undefined) return;
+      if (head.outcome === undefined) {
+        await new Promise<void>((resolve) => (settled = resolve));
+        settled = undefined;
+        continue;
+      }
+      started.shift();
+      yield { item: head.item, outcome: head.outcome };
+    }
+  } finally {
+    // Left early (the caller stopped, or reading failed): the input is closed as a for-await would.
+    if (!exhausted) await source.return?.();
   }
-  while (window.length > 0) yield await window.shift()!;
 }

@@ -39,8 +39,8 @@ export const batchFlags = {
   batchSize: (items: string) => countFlag('--batch-size <n>', `${items} per request`, { min: 1, max: 10_000, default: 100 }),
   maxBatchBytes: (defaultBytes: number) =>
     countFlag('--max-batch-bytes <n>', `bytes per request, at most ${MAX_REQUEST_BYTES}`, { min: 1_024, max: MAX_REQUEST_BYTES, default: defaultBytes }),
-  /** `note`: what the command adds about it, e.g. ` with --batch`. */
-  concurrency: (note = '') => countFlag('--concurrency <n>', `requests in flight${note}`, { min: 1, max: 64, default: 4 }),
+  /** `note`: what the command adds about it, e.g. ` with --batch`; `max`: the most it allows. */
+  concurrency: (note = '', max = 64) => countFlag('--concurrency <n>', `requests in flight${note}`, { min: 1, max, default: 4 }),
   /** `command`: as it is named in the default file's name. */
   failed: (what: string, command: string) => fileFlag('--failed <file>', `${what} (default: ${defaultFailedPath(command, '<time>')})`),
   /** `items`: what the command sends, e.g. `objects`. */

@@ -41,8 +41,8 @@ export interface IOStreams {
   warn(line: string): void;
   /** An error line on stderr in red: the text is sanitised first, then coloured. */
   error(line: string): void;
-  /** A --verbose trace line on stderr. */
-  trace(line: string): void;
+  /** A --verbose trace line on stderr; a line costly to build is given as a function, called only with --verbose. */
+  trace(line: string | (() => string)): void;
 }
 
 /** A style, and that style made bold (`red.bold`). */
@@ -167,7 +167,7 @@ export function createIOStreams(settings: IOSettings): IOStreams {
       writeErr(errColor.red(clean(line)));
     },
     trace(line) {
-      if (verbose) writeErr(errColor.dim(clean(line)));
+      if (verbose) writeErr(errColor.dim(clean(typeof line === 'string' ? line : line())));
     },
   };
 }

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { HttpClient, serviceMessage } from '../../src/core/http.js';
 import { AuthenticationError, BadRequestError, ConnectionError, InterruptedError, RequestTimeoutError, ResponseTooLargeError, RetryAfterTooLongError, ServerError, UnexpectedResponseError } from '../../src/core/errors.js';
@@ -58,7 +59,7 @@ describe('HttpClient', () => {
       random: () => 0.5,
       maxResponseBytes: overrides.maxResponseBytes,
     });
-    return { http, stderr: streams.stderr };
+    return { http, stderr: streams.stderr, io: streams.io };
   };
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -365,6 +366,27 @@ describe('HttpClient', () => {
     setTimeout(() => own.abort(), 30);
     await assert.rejects(stopped, InterruptedError);
     await Promise.all([http.close(), plain.http.close()]);
+  });
+
+  it('builds no trace line of a request without --verbose (redacting the URL is measurable at hundreds in flight)', async (t) => {
+    handler = (_req, res) => json(res, 200, { ok: true });
+    const { http, io } = client();
+    const trace = t.mock.method(io, 'trace');
+    await http.json('GET', '/v1/x');
+    assert.deepEqual(trace.mock.calls.map((call) => typeof call.arguments[0]).slice(0, 1), ['function'], 'the request line is built on demand');
+    await http.close();
+  });
+
+  it('gives each attempt one signal of its own and leaves no listener on Ctrl-C behind (no AbortSignal.timeout or .any per request)', async (t) => {
+    handler = (_req, res) => json(res, 200, { ok: true });
+    const interrupt = new AbortController();
+    const { http } = client({ signal: interrupt.signal });
+    const timeout = t.mock.method(AbortSignal, 'timeout');
+    const any = t.mock.method(AbortSignal, 'any');
+    await Promise.all(Array.from({ length: 20 }, () => http.json('GET', '/v1/x')));
+    assert.deepEqual([timeout.mock.callCount(), any.mock.callCount()], [0, 0]);
+    assert.equal(getEventListeners(interrupt.signal, 'abort').length, 0, 'every attempt removed its listener');
+    await http.close();
   });
 
   it('reads a body of exactly the limit, declared or not, and names a limit in MB', async () => {

@@ -94,6 +94,17 @@ describe('createIOStreams', () => {
     assert.equal(verbose.stderr(), 'w^G\n\u001b[2mt^G\u001b[22m\n');
   });
 
+  it('builds a trace line given as a function only when verbose', () => {
+    let built = 0;
+    const line = () => `line ${++built}`;
+    const plain = streams({ verbose: false });
+    plain.io.trace(line);
+    assert.equal(built, 0);
+    const verbose = streams({ verbose: true });
+    verbose.io.trace(line);
+    assert.equal(verbose.stderr(), 'line 1\n');
+  });
+
   it('writes data to stdout only, waiting for a full pipe to drain', async () => {
     const chunks: string[] = [];
     const slow = new Writable({

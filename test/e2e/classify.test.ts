@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXAMPLES, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EXAMPLES, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** A file the client takes for a PNG (magic bytes) of a chosen size, for limit tests. */
@@ -183,6 +185,43 @@ describe('csafe classify', () => {
       assert.match(failures[1].error, /content\[0\]/);
       assert.match(stderr, /items\.jsonl:11: invalid JSON/);
       assert.equal((await emulator.requests()).length, 40, 'invalid lines were not sent');
+    });
+
+    it('keeps --concurrency lines in flight while the oldest is slow, up to 8 × --concurrency ahead of it, and prints in input order', async () => {
+      const input = join(dir, 'slow-first.jsonl');
+      writeFileSync(input, Array.from({ length: 60 }, (_, i) => JSON.stringify({ text: `message ${i}` })).join('\n') + '\n');
+      // Each answer takes 20 ms, so the slots are seen full; the first is held until released.
+      await withEmulatorProcess(['--latency', '20'], async (slow) => {
+        const inFlight = () => slow.control('/_emulator/in_flight') as Promise<{ in_flight: number; max_in_flight: number; held: number }>;
+        await slow.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
+        const result = outcome(spawnCsafe(['classify', '--batch', input, '--user-id', 'u1', '--concurrency', '4'], { env: slow.env, cwd: dir }));
+        try {
+          // Every slot line 1 does not take is refilled as soon as its line is answered, until the
+          // window of 32 lines is full (31 answered behind the held one); then reading pauses.
+          await waitFor(async () => (await slow.requests()).length >= 31, { what: '31 lines answered while line 1 is held (does the window refill only once line 1 finishes?)' });
+          await waitFor(async () => (await inFlight()).in_flight === 1, { what: 'only the held line in flight once the window is full' });
+          await sleep(200);
+          assert.equal((await slow.requests()).length, 31, 'nothing more is sent while the window is full');
+          assert.deepEqual(await inFlight(), { in_flight: 1, max_in_flight: 4, held: 1 }, 'all 4 slots were busy, never more');
+        } finally {
+          await slow.control('/_emulator/release', { method: 'POST' });
+        }
+        const { code, stdout, stderr } = await result;
+        assert.equal(code, 0, stderr);
+        assert.deepEqual(stdout.trim().split('\n').map((l) => JSON.parse(l).line), Array.from({ length: 60 }, (_, i) => i + 1));
+        assert.equal((await inFlight()).max_in_flight, 4);
+      });
+    });
+
+    it('has all of --concurrency 100 lines in flight at once: the connection pool does not cap it', async () => {
+      const input = join(dir, 'wide.jsonl');
+      writeFileSync(input, Array.from({ length: 100 }, (_, i) => JSON.stringify({ text: `message ${i}` })).join('\n') + '\n');
+      // Answers held 1 s: every request is sent long before the first answer comes.
+      await withEmulatorProcess(['--latency', '1000'], async (slow) => {
+        const { code, stderr } = await runCsafe(['classify', '--batch', input, '--user-id', 'u1', '--concurrency', '100'], { env: slow.env, cwd: dir });
+        assert.equal(code, 0, stderr);
+        assert.equal(((await slow.control('/_emulator/in_flight')) as { max_in_flight: number }).max_in_flight, 100);
+      });
     });
 
     it('reads stdin and exits 4 with --fail-on when a line matches', async () => {

@@ -120,6 +120,28 @@ describe('emulator control endpoints', () => {
     assertError(await call(emulator, 'POST', '/_emulator/quirks', { json: { slow: true } }), 400, 'slow');
   });
 
+  test('held_requests holds the next /v1 requests, processed, until release; in_flight counts the /v1 requests being served', async () => {
+    const inFlight = async () => (await call(emulator, 'GET', '/_emulator/in_flight')).body;
+    await call(emulator, 'POST', '/_emulator/quirks', { json: { held_requests: 2 } });
+    const held = [call(emulator, 'POST', '/v1/content', { json: textContent('one') }), call(emulator, 'POST', '/v1/content', { json: textContent('two') })];
+    await waitFor(async () => ((await inFlight()) as { held: number }).held === 2, { what: 'both requests held' });
+    assert.equal((await call(emulator, 'POST', '/v1/content', { json: textContent('three') })).status, 200, 'the third is answered at once');
+    assert.deepEqual(await inFlight(), { in_flight: 2, max_in_flight: 3, held: 2 });
+    assert.deepEqual((await requestLog(emulator)).map((entry) => entry.seq), [1], 'a held request is logged when it is answered');
+    assert.deepEqual((await call(emulator, 'POST', '/_emulator/release')).body, { released: 2 });
+    assert.deepEqual((await Promise.all(held)).map((reply) => reply.status), [200, 200]);
+    assert.deepEqual(await inFlight(), { in_flight: 0, max_in_flight: 3, held: 0 });
+  });
+
+  test('reset answers held requests and restarts max_in_flight', async () => {
+    await call(emulator, 'POST', '/_emulator/quirks', { json: { held_requests: 1 } });
+    const held = call(emulator, 'POST', '/v1/content', { json: textContent('one') });
+    await waitFor(async () => ((await call(emulator, 'GET', '/_emulator/in_flight')).body as { held: number }).held === 1, { what: 'the request held' });
+    await resetEmulator(emulator);
+    assert.equal((await held).status, 200);
+    assert.deepEqual((await call(emulator, 'GET', '/_emulator/in_flight')).body, { in_flight: 0, max_in_flight: 1, held: 0 });
+  });
+
   test('reference_sets rejects bytes that are not an image', async () => {
     const notAnImage = Buffer.from('plain text').toString('base64');
     const reply = await call(emulator, 'POST', '/_emulator/reference_sets', { json: { set_id: 'rs_x', images: [notAnImage] } });

@@ -28,6 +28,13 @@ interface Job {
   problem?: string;
 }
 
+/**
+ * How far, in multiples of --concurrency, sending may run ahead of the oldest line not yet
+ * printed: the lines after a slow one (a retry, say) keep every slot busy while their results
+ * wait to be printed in input order. Past it, reading pauses until the slow line is answered.
+ */
+const REORDER_WINDOW = 8;
+
 /** Where a line's missing required field can come from. */
 const describeLineProblem = describeProblemWith({
   user_id: 'give --user-id or a "user_id" field on the line',
@@ -78,7 +85,8 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
   let interrupted = false;
   const jobs = sendable(jobsOf(counts), input.name, ctx.io, skipped, ctx.signal);
   try {
-    for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, (job) => failFast.send(() => classifyContent(http, job.request!, options.apiVersion, true)))) {
+    const classify = (job: Job) => failFast.send(() => classifyContent(http, job.request!, options.apiVersion, true));
+    for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, classify, options.concurrency * REORDER_WINDOW)) {
       if (outcome.ok) {
         counts.classified++;
         if (failOnHolds(labelRows(outcome.value), options.failOn)) counts.flagged++;

@@ -4,7 +4,7 @@ import { invalidRequest } from '../http/errors.js';
 import { digestImages } from '../content/images.js';
 import { listedEvents } from '../events/routes.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
-import { resetState } from '../stores/state.js';
+import { releaseHeld, resetState } from '../stores/state.js';
 import { validateBody } from '../http/validation.js';
 
 /**
@@ -18,6 +18,8 @@ export const controlRoutes: readonly Route[] = [
   control('DELETE', '/_emulator/requests', clearRequests),
   control('POST', '/_emulator/reset', reset),
   control('POST', '/_emulator/quirks', setQuirks),
+  control('GET', '/_emulator/in_flight', inFlight),
+  control('POST', '/_emulator/release', release),
   control('POST', '/_emulator/reference_sets', addToReferenceSet, 64_000_000),
   control('GET', '/_emulator/events', listEvents),
   control('DELETE', '/_emulator/events', clearEvents),
@@ -73,12 +75,24 @@ const quirksSchema = z.strictObject({
   expired_download_urls: quirkCount.optional(),
   failing_uploads: quirkCount.optional(),
   failing_requests: quirkCount.optional(),
+  held_requests: quirkCount.optional(),
 });
 
 function setQuirks(ctx: RouteContext): RouteResult {
   const changes = validateBody(quirksSchema, ctx.json());
   Object.assign(ctx.state.quirks, changes);
   return ok({ quirks: ctx.state.quirks });
+}
+
+/** The /v1 requests being served now, the most at once since the start or the last reset, and how many of them are held. */
+function inFlight(ctx: RouteContext): RouteResult {
+  const { now, max, held } = ctx.state.inFlight;
+  return ok({ in_flight: now, max_in_flight: max, held: held.length });
+}
+
+/** Answers the requests the held_requests quirk holds back. */
+function release(ctx: RouteContext): RouteResult {
+  return ok({ released: releaseHeld(ctx.state.inFlight) });
 }
 
 const referenceSetSchema = z.strictObject({

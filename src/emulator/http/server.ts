@@ -53,9 +53,20 @@ export function createEmulatorServer(config: EmulatorConfig, state: State): Serv
 }
 
 async function serve(req: IncomingMessage, res: ServerResponse, router: Router, config: EmulatorConfig, state: State, drawFault: FaultDraw) {
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  if (!isServicePath(path)) return answer(req, res, path, router, config, state, drawFault);
+  const { inFlight } = state;
+  inFlight.max = Math.max(inFlight.max, ++inFlight.now);
+  try {
+    await answer(req, res, path, router, config, state, drawFault);
+  } finally {
+    inFlight.now--;
+  }
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse, path: string, router: Router, config: EmulatorConfig, state: State, drawFault: FaultDraw) {
   const receivedAt = config.now();
   const started = performance.now();
-  const path = (req.url ?? '/').split('?')[0] ?? '/';
   const credential = identifyCredential(req.headers.authorization, config, state.tokens);
   // Before any fault is drawn: a browser on another site gets its 403 whatever the fault settings.
   const crossSite = crossSiteRefusal(req);
@@ -65,6 +76,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, router: Router, 
   const result = crossSite ?? refusal(fault) ?? (await dispatch(req, path, router, { credential, bodySample, config, state }).catch(toErrorResult));
 
   if (isServicePath(path) && config.latencyMs > 0) await hold(config.latencyMs);
+  if (isServicePath(path) && takeQuirk(state.quirks, 'held_requests')) await new Promise<void>((resolve) => state.inFlight.held.push(resolve));
   if (isLoggedPath(path)) {
     // Logged before the response is written, so a caller that reads the log next always sees this entry.
     logRequest(

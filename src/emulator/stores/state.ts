@@ -20,6 +20,16 @@ export interface Quirks {
   failing_uploads: number;
   /** How many of the next /v1 requests answer 503 without being processed (an injected fault the test chooses the place of). */
   failing_requests: number;
+  /** How many of the next /v1 requests are processed, then held unanswered until POST /_emulator/release (a slow request at the place a test chooses). */
+  held_requests: number;
+}
+
+/** The /v1 requests being served: how many now, the most at once since the start or the last reset, and the answers held back. */
+interface InFlight {
+  now: number;
+  max: number;
+  /** Each answers one held request. */
+  held: (() => void)[];
 }
 
 /**
@@ -47,6 +57,7 @@ export interface State {
   /** set_id → SHA-256 hex digests of the decoded image bytes in the set. */
   referenceSets: Map<string, Set<string>>;
   quirks: Quirks;
+  inFlight: InFlight;
   events: IngestedEvent[];
   eventsByKey: Map<string, IngestedEvent>;
   /** Namespaces, data requests, uploads and outputs: on disk, in the data directory. */
@@ -73,7 +84,8 @@ export function createState(stores: Stores): State {
     referenceSets: new Map(
       Object.entries(CLASSIFIER_RULES.builtInReferenceSets).map(([setId, digests]) => [setId, new Set(digests)]),
     ),
-    quirks: { unknown_values: false, expired_upload_urls: 0, expired_download_urls: 0, failing_uploads: 0, failing_requests: 0 },
+    quirks: { unknown_values: false, expired_upload_urls: 0, expired_download_urls: 0, failing_uploads: 0, failing_requests: 0, held_requests: 0 },
+    inFlight: { now: 0, max: 0, held: [] },
     events: [],
     eventsByKey: new Map(),
   };
@@ -82,12 +94,16 @@ export function createState(stores: Stores): State {
 /** Back to a fresh instance's state, keeping the same object so handlers holding it see the reset. */
 export async function resetState(state: State): Promise<void> {
   const { data, streams, decisions, olderImports, batches } = state;
-  Object.assign(state, createState({ data, streams, decisions, olderImports, batches }));
+  // Requests still being served finish after the reset, counting down the same counter; the held ones are answered.
+  const { inFlight } = state;
+  releaseHeld(inFlight);
+  inFlight.max = inFlight.now;
+  Object.assign(state, createState({ data, streams, decisions, olderImports, batches }), { inFlight });
   await Promise.all([data.clear(), streams.clear(), decisions.clear(), olderImports.clear(), batches.clear()]);
 }
 
 /** Uses up one of a counted quirk's remaining occurrences; true when there was one. */
-export function takeQuirk(quirks: Quirks, name: 'expired_upload_urls' | 'expired_download_urls' | 'failing_uploads' | 'failing_requests'): boolean {
+export function takeQuirk(quirks: Quirks, name: 'expired_upload_urls' | 'expired_download_urls' | 'failing_uploads' | 'failing_requests' | 'held_requests'): boolean {
   if (quirks[name] <= 0) return false;
   quirks[name]--;
   return true;
@@ -95,3 +111,10 @@ export function takeQuirk(quirks: Quirks, name: 'expired_upload_urls' | 'expired
 
 /** A record as read, with a field the spec does not list while quirk unknown_values is on, to test that clients keep tolerating them. */
 export const withUnlistedField = <T extends object>(quirks: Quirks, view: T) => (quirks.unknown_values ? { ...view, priority: 'normal' } : view);
+
+/** Answers every held request; returns how many there were. */
+export function releaseHeld(inFlight: InFlight): number {
+  const held = inFlight.held.splice(0);
+  for (const answer of held) answer();
+  return held.length;
+}

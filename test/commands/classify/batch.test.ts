@@ -73,3 +73,8 @@ test('classify --batch --skip-invalid sends the valid lines, sets the invalid on
   assert.match(String(written!.error), /invalid JSON/);
   assert.match(run.stderr(), new RegExp(`classified 1 line; 1 invalid line written to ${skipped}\n$`));
 });
+
+test('classify --concurrency allows up to 256 requests in flight (core/options tests the 64 of the other batch commands)', () => {
+  assert.equal(classifyOptions({ concurrency: '256' }).concurrency, 256);
+  assert.throws(() => classifyOptions({ concurrency: '257' }), { message: '--concurrency: expected at most 256' });
+});
