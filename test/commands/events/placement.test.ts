@@ -23,6 +23,16 @@ describe('partitions, shards and idempotency keys', () => {
     assert.deepEqual(placements.of({ user_id: 'u1' }), { partition: 'user_id:u1', ...placementOf('user_id:u1') });
   });
 
+  it('keeps a user who keeps coming remembered while partitions seen once pass through (each is hashed once, not again)', () => {
+    const placements = new Placements();
+    const user = placements.of({ user_id: 'u1' });
+    // A moderation_decision's content comes once: far more of them than are remembered, between the user's events.
+    for (let n = 0; n < 200_000; n++) {
+      placements.of({ content_id: `c${n}` });
+      if (n % 1000 === 0) assert.equal(placements.of({ user_id: 'u1' }), user);
+    }
+  });
+
   // Golden values: a checkpoint records progress per slot, and --shard splits by shardHash, so a
   // change of the hash (or of which bytes it reads) would apply old checkpoints to the wrong users.
   // Each is sha256(partition): slot = first 4 bytes (big-endian) mod 1024, shardHash = the next 4.
