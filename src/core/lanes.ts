@@ -73,14 +73,15 @@ export async function runLanesInGroups<T>(
 
 type QueueLimits<T> = Omit<LaneOptions<T>, 'lanes' | 'laneOf'> & { capacity: number };
 
+/** An item waiting in a lane: its size, counted once, and when it arrived (performance.now()). */
+interface Waiting<T> {
+  item: T;
+  size: number;
+  since: number;
+}
+
 class LaneQueue<T> {
-  // What waits, in parallel arrays from `head` on: taking a batch moves `head` rather than
-  // copying every item still waiting, and no wrapper object is made per item.
-  private items: T[] = [];
-  private sizes: number[] = [];
-  /** When each item arrived (performance.now()), kept only when there is a flush interval. */
-  private arrivals: number[] = [];
-  private head = 0;
+  private waiting: Waiting<T>[] = [];
   private bytes = 0;
   private closed = false;
   private failure?: { error: unknown };
@@ -89,28 +90,22 @@ class LaneQueue<T> {
 
   constructor(private readonly limits: QueueLimits<T>) {}
 
-  private get count(): number {
-    return this.items.length - this.head;
-  }
-
   /** Takes the item at once when there is room (undefined); else a promise settled once it is taken. */
   put(item: T): Promise<void> | undefined {
-    if (this.count >= this.limits.capacity || this.failure) return this.putWhenRoom(item);
+    if (this.waiting.length >= this.limits.capacity || this.failure) return this.putWhenRoom(item);
     this.add(item);
     return undefined;
   }
 
   private async putWhenRoom(item: T): Promise<void> {
-    while (this.count >= this.limits.capacity && !this.failure) await new Promise<void>((resolve) => (this.wakeReader = resolve));
+    while (this.waiting.length >= this.limits.capacity && !this.failure) await new Promise<void>((resolve) => (this.wakeReader = resolve));
     if (this.failure) throw this.failure.error;
     this.add(item);
   }
 
   private add(item: T): void {
     const size = this.limits.sizeOf(item);
-    this.items.push(item);
-    this.sizes.push(size);
-    if (this.limits.flushAfterMs !== undefined) this.arrivals.push(performance.now());
+    this.waiting.push({ item, size, since: performance.now() });
     this.bytes += size;
     this.notify();
   }
@@ -118,28 +113,17 @@ class LaneQueue<T> {
   /** The next batch, waiting until one is due or the input has ended; undefined when all is done. */
   async take(): Promise<T[] | undefined> {
     while (!this.batchDue() && !this.closed && !this.failure) await this.change();
-    if (this.failure || this.count === 0) return undefined;
+    if (this.failure || this.waiting.length === 0) return undefined;
     const fill = { items: 0, bytes: 0 };
-    const limits = { maxItems: this.limits.maxBatchItems, maxBytes: this.limits.maxBatchBytes };
-    for (let index = this.head; index < this.items.length && fitsInBatch(fill, this.sizes[index]!, limits); index++) {
+    for (const { size } of this.waiting) {
+      if (!fitsInBatch(fill, size, { maxItems: this.limits.maxBatchItems, maxBytes: this.limits.maxBatchBytes })) break;
       fill.items++;
-      fill.bytes += this.sizes[index]!;
+      fill.bytes += size;
     }
-    const batch = this.items.slice(this.head, this.head + fill.items);
-    this.head += fill.items;
+    const batch = this.waiting.splice(0, fill.items).map((waiting) => waiting.item);
     this.bytes -= fill.bytes;
-    this.dropTaken();
     this.wakeReader?.();
     return batch;
-  }
-
-  /** Once the taken items are half the arrays, what still waits is copied down: each item is moved at most once on average. */
-  private dropTaken(): void {
-    if (this.head * 2 < this.items.length) return;
-    this.items = this.items.slice(this.head);
-    this.sizes = this.sizes.slice(this.head);
-    if (this.limits.flushAfterMs !== undefined) this.arrivals = this.arrivals.slice(this.head);
-    this.head = 0;
   }
 
   close(): void {
@@ -155,15 +139,16 @@ class LaneQueue<T> {
 
   /** A full batch (by items or bytes), a full lane, or an oldest item that has waited the flush interval. */
   private batchDue(): boolean {
-    const count = this.count;
+    const count = this.waiting.length;
     const { maxBatchItems, maxBatchBytes, capacity } = this.limits;
     return count >= maxBatchItems || count >= capacity || this.bytes >= maxBatchBytes || this.flushDueInMs() === 0;
   }
 
   /** How long until the oldest item has waited the flush interval; undefined when nothing waits or there is no interval. */
   private flushDueInMs(): number | undefined {
-    if (this.count === 0 || this.limits.flushAfterMs === undefined) return undefined;
-    return Math.max(0, this.arrivals[this.head]! + this.limits.flushAfterMs - performance.now());
+    const oldest = this.waiting[0];
+    if (oldest === undefined || this.limits.flushAfterMs === undefined) return undefined;
+    return Math.max(0, oldest.since + this.limits.flushAfterMs - performance.now());
   }
 
   /** Until something is put, the input ends or fails, or the oldest item's flush interval is up. */

@@ -87,6 +87,7 @@ const newGeneration = () => PARTITION_FIELDS.map(() => new Map<string, Partition
 
 /** JSON with object keys sorted at every level, so equal events give equal text whatever their key order; `omit` leaves out one top-level key. */
 export function canonicalJson(value: unknown, omit?: string): string {
+  if (typeof value === 'string') return jsonString(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
     let text = '[';
@@ -98,10 +99,16 @@ export function canonicalJson(value: unknown, omit?: string): string {
   for (const key of Object.keys(record).sort()) {
     if (key === omit) continue;
     const member = record[key];
-    text += (text === '{' ? '' : ',') + memberName(key) + (typeof member === 'string' ? JSON.stringify(member) : canonicalJson(member));
+    text += (text === '{' ? '' : ',') + memberName(key) + canonicalJson(member);
   }
   return text + '}';
 }
+
+/** Characters JSON.stringify writes escaped: a quote, a backslash, control characters, and (lone) surrogates. */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** JSON.stringify(text), without its call for the common text that needs no escape (most of an event's strings). */
+export const jsonString = (text: string): string => (ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`);
 
 /** Field names written as JSON once each (events share a few dozen), up to a bound: metadata may bring any number. */
 const memberNames = new Map<string, string>();
