@@ -24,9 +24,10 @@ export interface LaneOptions<T> {
 
 /**
  * Batches a lane may hold waiting. Reading stops when any one lane is full, so this is what lets
- * the other lanes keep working while one waits out a slow answer or a Retry-After.
+ * the other lanes keep working while one waits out a slow answer or a Retry-After. Eight keep a
+ * live events send as fast as 64 did, with about 100 MiB less peak memory (issue 14).
  */
-const QUEUED_BATCHES_PER_LANE = 64;
+export const QUEUED_BATCHES_PER_LANE = 8;
 
 export const runLanes = <T>(items: AsyncIterable<T>, options: LaneOptions<T>, work: (batch: T[]) => Promise<void>): Promise<void> =>
   runLanesInGroups(eachAlone(items), options, work);

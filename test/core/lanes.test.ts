@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { runLanes, type LaneOptions } from '../../src/core/lanes.js';
+import { QUEUED_BATCHES_PER_LANE, runLanes, type LaneOptions } from '../../src/core/lanes.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** An input the test feeds by hand, as a pipe is fed by another program; `read` counts what runLanes has taken from it. */
@@ -129,6 +129,23 @@ describe('runLanes', () => {
       assert.deepEqual(sink.batches, [[1, 2], [3]]);
     });
   }
+
+  it('holds at most eight batches waiting in a lane by default, so memory stays small however slow the lane', async () => {
+    assert.equal(QUEUED_BATCHES_PER_LANE, 8);
+    const input = channel<number>();
+    const sink = recorder();
+    sink.hold();
+    const running = runLanes(input.items, oneLane({ maxBatchItems: 10 }), sink.work);
+    input.push(...Array.from({ length: 200 }, (_, i) => i));
+    input.end();
+    // One batch being sent, eight full ones waiting, and one item read that waits for room.
+    await waitFor(() => input.state.read === 10 + 80 + 1, { what: 'the lane to fill' });
+    await settle();
+    assert.equal(input.state.read, 91);
+    sink.open();
+    await running;
+    assert.equal(input.state.read, 200);
+  });
 
   it('pauses reading while the lane holds its capacity, and resumes when a batch is taken', async () => {
     const input = channel<number>();

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { inShard } from '../../../src/core/shard.js';
-import { canonicalJson, derivedIdempotencyKey, partitionOf, placementOf, Placements, SLOT_COUNT, withIdempotencyKey } from '../../../src/commands/events/send/placement.js';
+import { canonicalJson, derivedIdempotencyKey, jsonString, partitionOf, placementOf, Placements, SLOT_COUNT, withIdempotencyKey } from '../../../src/commands/events/send/placement.js';
+import { mulberry32 } from '../../../src/emulator/http/faults.js';
 import { sendOptionsSchema } from '../../../src/commands/events/send/options.js';
 
 describe('partitions, shards and idempotency keys', () => {
@@ -21,6 +22,16 @@ describe('partitions, shards and idempotency keys', () => {
     for (let n = 0; n < 70_000; n += 1) placements.of({ user_id: `u${n}` });
     assert.deepEqual(placements.of({ user_id: 'u69999' }), { partition: 'user_id:u69999', ...placementOf('user_id:u69999') });
     assert.deepEqual(placements.of({ user_id: 'u1' }), { partition: 'user_id:u1', ...placementOf('user_id:u1') });
+  });
+
+  it('keeps a user who keeps coming remembered while partitions seen once pass through (each is hashed once, not again)', () => {
+    const placements = new Placements();
+    const user = placements.of({ user_id: 'u1' });
+    // A moderation_decision's content comes once: far more of them than are remembered, between the user's events.
+    for (let n = 0; n < 200_000; n++) {
+      placements.of({ content_id: `c${n}` });
+      if (n % 1000 === 0) assert.equal(placements.of({ user_id: 'u1' }), user);
+    }
   });
 
   // Golden values: a checkpoint records progress per slot, and --shard splits by shardHash, so a
@@ -49,6 +60,22 @@ describe('partitions, shards and idempotency keys', () => {
     const uploaded = { type: 'content_uploaded', user_id: 'u1', timestamp: '2026-08-11T00:00:00.000Z', content: [{ type: 'text', text: 'héllo' }] };
     assert.equal(derivedIdempotencyKey(uploaded), 'csafe-5980faaf020e27dad2c091af0d6ac77b');
     assert.equal(derivedIdempotencyKey({ ...uploaded, idempotency_key: 'mine' }), 'csafe-5980faaf020e27dad2c091af0d6ac77b');
+  });
+
+  it('writes every string exactly as JSON.stringify does (a table of edge cases, and seeded random strings)', () => {
+    const table = ['', 'plain', 'héllo', 'a"b', 'a\\b', 'tab\there', 'nl\n', '\u0000', '\u001f', '\u007f', '\u2028\u2029', '😀', '\ud83d', 'x\ude00', '</script>', '/'];
+    const random = mulberry32(14);
+    const pick = (): string => String.fromCharCode(random() < 0.7 ? 32 + Math.floor(random() * 95) : Math.floor(random() * 0x10000));
+    const drawn = Array.from({ length: 5_000 }, () => Array.from({ length: Math.floor(random() * 12) }, pick).join(''));
+    for (const text of [...table, ...drawn]) assert.equal(jsonString(text), JSON.stringify(text), JSON.stringify(text));
+  });
+
+  it('writes the strings of canonical JSON without a JSON.stringify call each, where none needs escaping', (t) => {
+    const stringify = t.mock.method(JSON, 'stringify');
+    const event = { type: 'content_uploaded', user_id: 'u1', content: [{ type: 'text', text: 'hello' }], metadata: { community: 'cycling', n: 7 } };
+    canonicalJson(event);
+    // Only the number is written by JSON.stringify (field names are remembered once written).
+    assert.deepEqual(stringify.mock.calls.filter((call) => typeof call.arguments[0] === 'string' && !['type', 'user_id', 'content', 'text', 'metadata', 'community', 'n'].includes(call.arguments[0])).length, 0);
   });
 
   it('splits partitions into shards that are disjoint and complete, and balanced', () => {

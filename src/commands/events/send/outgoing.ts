@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { inShard, type Shard } from '../../../core/shard.js';
 import { spoolToTempFile, type SpooledInput } from '../../../core/spool.js';
 import type { ValidRecord } from './checked.js';
-import { outgoingJson, Placements } from './placement.js';
+import { jsonString, outgoingJson, Placements } from './placement.js';
 
 /** An event on its way: where it came from, which partition it keeps order in, and the exact text sent. */
 export interface OutgoingEvent {
@@ -46,7 +46,7 @@ export const spoolEvents = (groups: AsyncIterable<readonly OutgoingEvent[]>, sig
 async function* spoolText(groups: AsyncIterable<readonly OutgoingEvent[]>): AsyncGenerator<string> {
   for await (const events of groups) {
     let text = '';
-    for (const event of events) text += `${event.position}\t${event.line}\t${event.slot}\t${JSON.stringify(event.partition)}\t${event.json}\n`;
+    for (const event of events) text += `${event.position}\t${event.line}\t${event.slot}\t${jsonString(event.partition)}\t${event.json}\n`;
     if (text !== '') yield text;
   }
 }

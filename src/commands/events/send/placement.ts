@@ -50,9 +50,13 @@ export interface PartitionPlacement extends Placement {
 /**
  * Each event's partition and placement, hashed once per partition (a user's events share it) as
  * long as it is remembered. Looked up by the field's value, so no partition text is built per event.
+ * Two generations: when the recent one is full it becomes the older one, and a partition found
+ * there moves back to the recent one, so users who keep coming stay remembered while partitions
+ * seen once (a moderation_decision's content) pass through.
  */
 export class Placements {
-  private readonly known = PARTITION_FIELDS.map(() => new Map<string, PartitionPlacement>());
+  private recent = newGeneration();
+  private older = newGeneration();
   private remembered = 0;
   private unkeyed?: PartitionPlacement;
 
@@ -60,22 +64,30 @@ export class Placements {
     const index = partitionFieldOf(event);
     if (index === -1) return (this.unkeyed ??= { partition: 'unkeyed', ...placementOf('unkeyed') });
     const value = event[PARTITION_FIELDS[index]!] as string;
-    return this.known[index]!.get(value) ?? this.place(this.known[index]!, value, `${PARTITION_FIELDS[index]}:${value}`);
+    return this.recent[index]!.get(value) ?? this.recall(index, value);
   }
 
-  private place(known: Map<string, PartitionPlacement>, value: string, partition: string): PartitionPlacement {
-    if (++this.remembered > REMEMBERED_PARTITIONS) {
-      for (const map of this.known) map.clear();
+  private recall(index: number, value: string): PartitionPlacement {
+    let placement = this.older[index]!.get(value);
+    if (placement === undefined) {
+      const partition = `${PARTITION_FIELDS[index]}:${value}`;
+      placement = { partition, ...placementOf(partition) };
+    }
+    if (++this.remembered > REMEMBERED_PARTITIONS / 2) {
+      this.older = this.recent;
+      this.recent = newGeneration();
       this.remembered = 1;
     }
-    const placement = { partition, ...placementOf(partition) };
-    known.set(value, placement);
+    this.recent[index]!.set(value, placement);
     return placement;
   }
 }
 
+const newGeneration = () => PARTITION_FIELDS.map(() => new Map<string, PartitionPlacement>());
+
 /** JSON with object keys sorted at every level, so equal events give equal text whatever their key order; `omit` leaves out one top-level key. */
 export function canonicalJson(value: unknown, omit?: string): string {
+  if (typeof value === 'string') return jsonString(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
     let text = '[';
@@ -87,10 +99,16 @@ export function canonicalJson(value: unknown, omit?: string): string {
   for (const key of Object.keys(record).sort()) {
     if (key === omit) continue;
     const member = record[key];
-    text += (text === '{' ? '' : ',') + memberName(key) + (typeof member === 'string' ? JSON.stringify(member) : canonicalJson(member));
+    text += (text === '{' ? '' : ',') + memberName(key) + canonicalJson(member);
   }
   return text + '}';
 }
+
+/** Characters JSON.stringify writes escaped: a quote, a backslash, control characters, and (lone) surrogates. */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** JSON.stringify(text), without its call for the common text that needs no escape (most of an event's strings). */
+export const jsonString = (text: string): string => (ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`);
 
 /** Field names written as JSON once each (events share a few dozen), up to a bound: metadata may bring any number. */
 const memberNames = new Map<string, string>();
