@@ -63,7 +63,7 @@ const unstyled: Style = Object.assign((text: string) => text, { bold: (text: str
 /** What a stream that cannot have colour gets: chalk is not loaded for it at all. */
 const NO_COLORS: Colors = { level: 0, bold: unstyled, dim: unstyled, red: unstyled, green: unstyled, yellow: unstyled };
 
-export type ChalkClass = typeof import('chalk').Chalk;
+type ChalkClass = typeof import('chalk').Chalk;
 
 export interface IOSettings {
   stdin: Readable & { isTTY?: boolean };

@@ -8,7 +8,6 @@ import { describeProblem, MISSING, problemsFromZod } from './issues.js';
 
 import { CONTENT_TYPES } from './names.js';
 
-export { CONTENT_TYPES } from './names.js';
 /** Content types whose value is a URL the service fetches and processes. */
 export const URL_CONTENT_TYPES: ReadonlySet<string> = new Set(['image_url', 'video_url', 'website_url']);
 
