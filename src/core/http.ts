@@ -49,7 +49,7 @@ export const RESPONSE_LIMITS = { bytes: 64 * 1024 * 1024, depth: 512 } as const;
  * before its last byte and is thrown as it is, never retried.
  */
 export interface ReopenableBody {
-  open(): Readable | Buffer | AsyncIterable<Buffer>;
+  open(): Buffer | AsyncIterable<Buffer>;
   length: number;
   contentType: string;
 }
@@ -188,12 +188,12 @@ export class HttpClient {
   ): Promise<Attempt> {
     const interrupt = spec.finishOnInterrupt ? undefined : this.config.signal;
     try {
-      const response: Answer = spec.url !== undefined && spec.body !== undefined
+      const response: Answer = isUpload(spec)
         ? await upload(url, spec.method, headers, spec.body.open(), signal.signal, this.config.timeoutMs)
         : await request(url, {
           method: spec.method,
           headers,
-          body: spec.json !== undefined ? JSON.stringify(spec.json) : readableBody(spec.body?.open()),
+          body: spec.json !== undefined ? JSON.stringify(spec.json) : undiciBody(spec.body?.open()),
           dispatcher: this.agent,
           signal: signal.signal,
           headersTimeout: this.config.timeoutMs,
@@ -207,7 +207,9 @@ export class HttpClient {
       if (error instanceof BodySourceError) throw error.cause;
       if (interrupt?.aborted || spec.signal?.aborted) throw new InterruptedError();
       if (signal.timedOut || isTimeout(error)) {
-        return { error: new RequestTimeoutError(`${spec.method} ${this.target(spec).display}: no answer within ${this.config.timeoutMs / 1000} s`, { hint: 'raise --request-timeout (or CSAFE_REQUEST_TIMEOUT) if the service is slow' }) };
+        const seconds = this.config.timeoutMs / 1000;
+        const [what, slow] = isUpload(spec) ? [`the upload stalled: no byte moved either way for ${seconds} s`, 'the link'] : [`no answer within ${seconds} s`, 'the service'];
+        return { error: new RequestTimeoutError(`${spec.method} ${this.target(spec).display}: ${what}`, { hint: `raise --request-timeout (or CSAFE_REQUEST_TIMEOUT) if ${slow} is slow` }) };
       }
       const sent = !NOT_SENT_CODES.has(errorCode(error) ?? '');
       return { error: new ConnectionError(`${spec.method} ${this.target(spec).display}: ${describeNetworkError(error)}`, sent) };
@@ -283,7 +285,7 @@ class BodySourceError extends Error {
  * stall of `idleMs` with no byte moving either way ends it. An answer that comes before the body
  * is all sent (a refusal) stops the sending and is returned.
  */
-async function upload(url: string, method: Method, headers: Record<string, string>, body: Readable | Buffer | AsyncIterable<Buffer>, signal: AbortSignal, idleMs: number): Promise<Answer> {
+async function upload(url: string, method: Method, headers: Record<string, string>, body: Buffer | AsyncIterable<Buffer>, signal: AbortSignal, idleMs: number): Promise<Answer> {
   const req = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, { method, headers, signal, agent: false });
   req.setTimeout(idleMs, () => req.destroy(Object.assign(new Error(`no byte moved for ${idleMs} ms`), { code: 'ETIMEDOUT' })));
   let answered = false;
@@ -299,8 +301,12 @@ async function upload(url: string, method: Method, headers: Record<string, strin
     if (Buffer.isBuffer(body)) req.end(body);
     else if (await sendChunks(req, body, answer, () => answered)) req.end();
     const response = await answer;
-    // A refusal before the whole body went: once its text is read, the connection is of no further use.
-    if (!req.writableEnded) response.once('end', () => req.destroy());
+    if (!req.writableEnded) {
+      // Only a refusal may come before the whole body went: a success then would leave the object cut short.
+      if ((response.statusCode ?? 0) < 300) throw new Error(`the upload address answered ${response.statusCode} before the whole body was sent`);
+      // Once the refusal's text is read, the connection is of no further use.
+      response.once('end', () => req.destroy());
+    }
     return { statusCode: response.statusCode ?? 0, headers: response.headers, body: response };
   } catch (error) {
     req.destroy();
@@ -308,9 +314,9 @@ async function upload(url: string, method: Method, headers: Record<string, strin
   }
 }
 
-/** A body as undici takes it. */
-const readableBody = (body: Readable | Buffer | AsyncIterable<Buffer> | undefined): Readable | Buffer | undefined =>
-  body === undefined || Buffer.isBuffer(body) || body instanceof Readable ? body : Readable.from(body);
+/** A body as undici's types take it (the service's bodies are Buffers; a file's chunks go by upload()). */
+const undiciBody = (body: Buffer | AsyncIterable<Buffer> | undefined): Buffer | Readable | undefined =>
+  body === undefined || Buffer.isBuffer(body) ? body : Readable.from(body);
 
 /**
  * Writes the chunks in order, each once the one before it has been handed to the kernel, and
@@ -468,6 +474,9 @@ function errorCode(error: unknown): string | undefined {
   const { code, cause } = error as { code?: unknown; cause?: unknown };
   return typeof code === 'string' ? code : errorCode(cause);
 }
+
+/** A body sent to an absolute (pre-signed) address: a file's upload, by upload() rather than undici. */
+const isUpload = (spec: RequestSpec): spec is RequestSpec & { url: string; body: ReopenableBody } => spec.url !== undefined && spec.body !== undefined;
 
 function isTimeout(error: unknown): boolean {
   const code = errorCode(error);

@@ -435,6 +435,36 @@ describe('HttpClient', () => {
     await Promise.all([idle.http.close(), own.http.close()]);
   });
 
+  it('calls an upload that stops moving a stall, and refuses a success answered before its last byte', async () => {
+    // This store answers on the request's head and reads none of the body.
+    let answer: (res: ServerResponse) => void = () => {};
+    const store = createServer((req, res) => {
+      req.pause();
+      answer(res);
+    });
+    const storeUrl = `${await listenOnLoopback(store)}/upload`;
+    const chunks = async function* () {
+      for (let i = 0; i < 64; i++) yield Buffer.alloc(1 << 20);
+    };
+    const put = (http: HttpClient) => http.request({ method: 'PUT', url: storeUrl, body: { open: chunks, length: 64 << 20, contentType: 'application/json' }, timeoutMs: null });
+    try {
+      const stalled = client({ timeoutMs: 300, maxRetries: 0 });
+      await assert.rejects(
+        put(stalled.http),
+        (error: unknown) => error instanceof RequestTimeoutError && error.message === `PUT ${storeUrl}: the upload stalled: no byte moved either way for 0.3 s` && error.hint === 'raise --request-timeout (or CSAFE_REQUEST_TIMEOUT) if the link is slow',
+      );
+      answer = (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      };
+      const early = client({ maxRetries: 0 });
+      await assert.rejects(put(early.http), (error: unknown) => error instanceof ConnectionError && /: the upload address answered 200 before the whole body was sent$/.test(error.message));
+      await Promise.all([stalled.http.close(), early.http.close()]);
+    } finally {
+      closeServer(store);
+    }
+  });
+
   it('decodes a character split across chunks of the answer', async () => {
     const bytes = Buffer.from('{"a":"é"}');
     handler = (_req, res) => {
