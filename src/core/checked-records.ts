@@ -106,8 +106,8 @@ export async function setAside(file: FailedFile, inputName: string, record: Inva
 }
 
 /** An invalid record met while sending input that was checked first, without --skip-invalid: the input changed since, and the run stops. */
-export const changedSinceChecked = (inputName: string, record: { line: number; problem: string }) =>
-  new CsafeError(`${problemLine(inputName, record)}: the input changed after it was checked; nothing more was sent`);
+const changedSinceChecked = (inputName: string, record: { line: number; problem: string }) =>
+  new CsafeError(`${problemLine(inputName, record)}: the input changed after it was checked; nothing more was sent (what was sent before stays sent): run the command again on input that does not change while it runs`);
 
 /**
  * The records to send, in input order. An invalid one is set aside when there is a --skip-invalid

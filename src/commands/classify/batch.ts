@@ -2,7 +2,7 @@ import { classifyContent, requestProblems } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/concurrency.js';
 import { InterruptedError, stopsTheRun } from '../../core/errors.js';
-import { changedSinceChecked, reportInvalid, setAside } from '../../core/checked-records.js';
+import { reportInvalid, setAsideOrStop } from '../../core/checked-records.js';
 import { FailFast, unreachableLine } from '../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../core/failed-file.js';
 import type { IOStreams } from '../../core/io.js';
@@ -149,8 +149,7 @@ async function* sendable(jobs: AsyncIterable<Job>, inputName: string, io: IOStre
     for await (const job of jobs) {
       if (signal.aborted) return;
       if (job.problem === undefined) yield job;
-      else if (skipped === undefined) throw changedSinceChecked(inputName, { line: job.line, problem: job.problem });
-      else await setAside(skipped, inputName, { line: job.line, text: textOf(job.input), problem: job.problem }, io);
+      else await setAsideOrStop({ line: job.line, text: textOf(job.input), problem: job.problem }, inputName, io, skipped);
     }
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
