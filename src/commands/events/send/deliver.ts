@@ -1,10 +1,12 @@
 import { encodeBatch, sendEvents } from '../../../api/events.js';
+import { batchLines } from '../../../core/batches.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
 import type { FailFast } from '../../../core/fail-fast.js';
 import type { FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import type { IOStreams } from '../../../core/io.js';
 import { runLanesInGroups } from '../../../core/lanes.js';
+import { countOf } from '../../../core/output.js';
 import type { Spinner } from '../../../core/spinner.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { SendOptions } from './options.js';
@@ -83,9 +85,8 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
       if (error instanceof InterruptedError) throw error;
       const unreachable = delivery.failFast.isStop(error);
       if (stopsTheRun(error) || unreachable) delivery.halted ??= error as Error;
-      const lines = `${toSend[0]!.line}-${toSend.at(-1)!.line}`;
       // The service unreachable is said once, when the run ends.
-      if (!unreachable) delivery.io.warn(`${delivery.inputName}:${lines}: a batch of ${toSend.length} events failed, so its users' later events are held back too: ${(error as Error).message}`);
+      if (!unreachable) delivery.io.warn(`${delivery.inputName}:${batchLines(toSend)}: a batch of ${countOf(toSend.length, 'event')} failed, so its users' later events are held back too: ${(error as Error).message}`);
       for (const event of toSend) stopped.add(event.partition);
       handBack.push(...toSend);
     }
