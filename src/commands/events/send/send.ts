@@ -23,8 +23,8 @@ import type { Action } from '../../app.js';
 export async function sendRun(ctx: Context, path: string, options: SendOptions): Promise<Outcome> {
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
-  // stdin or a pipe is kept in a temporary file, whose first bytes a checkpoint takes as the fingerprint of its input.
-  const input = await inputToRead(path, ctx.io, ctx.signal, !options.dryRun);
+  // The input is read once; with --checkpoint, stdin or a pipe is kept in a temporary file, whose first bytes the checkpoint takes as the fingerprint of its input.
+  const input = await inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined);
   const { source } = input;
   try {
     const tally = emptyTally();
