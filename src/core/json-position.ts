@@ -6,17 +6,10 @@
  * Node built-ins only: the emulator imports it too.
  */
 
+import { Byte } from './json-scan.js';
+
 /** A value parsed from its text (and the text's length, when the reader measures), or the text with the reason it is not JSON, located by line. */
 export type JsonRecord = { line: number; value: unknown; chars?: number } | { line: number; text: string; error: string };
-
-const enum Char {
-  Quote = 34,
-  Backslash = 92,
-  OpenBracket = 91,
-  CloseBracket = 93,
-  OpenBrace = 123,
-  CloseBrace = 125,
-}
 
 /**
  * Follows the nesting of JSON text fed in pieces, ignoring brackets inside strings, so a caller
@@ -35,13 +28,13 @@ export class NestingTracker {
   step(code: number): boolean {
     if (this.inString) {
       if (this.escaped) this.escaped = false;
-      else if (code === Char.Backslash) this.escaped = true;
-      else if (code === Char.Quote) this.inString = false;
+      else if (code === Byte.Backslash) this.escaped = true;
+      else if (code === Byte.Quote) this.inString = false;
       return false;
     }
-    if (code === Char.Quote) this.inString = true;
-    else if (code === Char.OpenBrace || code === Char.OpenBracket) this.depth++;
-    else if (code === Char.CloseBrace || code === Char.CloseBracket) this.depth--;
+    if (code === Byte.Quote) this.inString = true;
+    else if (code === Byte.OpenBrace || code === Byte.OpenBracket) this.depth++;
+    else if (code === Byte.CloseBrace || code === Byte.CloseBracket) this.depth--;
     return true;
   }
 }
@@ -57,12 +50,12 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code === Char.Quote) {
+    if (code === Byte.Quote) {
       i = closingQuote(text, i);
       if (i === -1) return false;
-    } else if (code === Char.OpenBrace || code === Char.OpenBracket) {
+    } else if (code === Byte.OpenBrace || code === Byte.OpenBracket) {
       if (++depth > limit) return true;
-    } else if (code === Char.CloseBrace || code === Char.CloseBracket) {
+    } else if (code === Byte.CloseBrace || code === Byte.CloseBracket) {
       depth--;
     }
   }
@@ -82,7 +75,7 @@ function hasMoreOpeningsThan(text: string, limit: number): boolean {
 function closingQuote(text: string, open: number): number {
   for (let quote = text.indexOf('"', open + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
     let backslashes = 0;
-    while (text.charCodeAt(quote - 1 - backslashes) === Char.Backslash) backslashes++;
+    while (text.charCodeAt(quote - 1 - backslashes) === Byte.Backslash) backslashes++;
     if (backslashes % 2 === 0) return quote;
   }
   return -1;

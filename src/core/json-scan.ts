@@ -5,7 +5,8 @@
  * built-ins only; test/core/json-scan.test.ts checks it against the exact check, line by line.
  */
 
-const enum Byte {
+/** The bytes of JSON's syntax, as UTF-8 bytes and UTF-16 char codes alike (all ASCII). */
+export const enum Byte {
   Tab = 0x09,
   Newline = 0x0a,
   CarriageReturn = 0x0d,
