@@ -128,8 +128,8 @@ export class ProfileFile {
       text = readFileSync(this.file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      // What conf does on reading a file that is not there.
-      mkdirSync(dirname(this.file), { recursive: true });
+      // What conf does on reading a file that is not there, but private: the file will hold the API key.
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
       return {};
     }
     return readStore.call({ path: this.file }, text);

@@ -44,11 +44,11 @@ export interface Settings {
 
 const DEFAULTS = { requestTimeoutMs: 60_000, maxRetries: 2, maxWaitMs: 60_000 } as const;
 
-/** The profile used when none is named; it exists without a config file. */
 /** Keys a profile may hold. api_key is set with `csafe auth login`, never echoed back in full. */
 export const CONFIG_KEYS = ['api_key', 'base_url', 'user_id', 'output', 'request_timeout', 'max_retries'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
+/** The profile used when none is named; it exists without a config file. */
 export const DEFAULT_PROFILE = 'default';
 
 /** The profile named by --profile, else CSAFE_PROFILE, else `default`; its source says which, for an error about it. */
