@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, 
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { EmulatorStartError } from '../../src/emulator/index.js';
+import { DATA_DIR_LAYOUT } from '../../src/emulator/stores/data-dir.js';
 import { tempDir } from '../helpers/cli.js';
 import { addData, waitForTerminal } from './data-support.js';
 import { call, startTestEmulator, withEmulator } from './support.js';
@@ -81,6 +82,18 @@ describe('emulator data directory: only a directory of its own is used', () => {
       writeFileSync(join(dataDir, 'signing-secret'), secret);
       assert.match((await refusal(dataDir)).detail, /signing-secret file is not at least 64 hex characters/, JSON.stringify(secret));
     }
+  });
+});
+
+describe('emulator data directory: layout', () => {
+  test('every folder and file the stores make at the top is in the layout that reset and clean-up keep to', async () => {
+    const dataDir = tempDir('csafe-emulator-');
+    await withEmulator({ dataDir }, async (emulator) => {
+      const requestId = await addData(emulator, 'ns', { id: 'a', text: 'hello' });
+      await waitForTerminal(emulator, 'ns', requestId);
+    });
+    const known: readonly string[] = [...DATA_DIR_LAYOUT.areas, ...DATA_DIR_LAYOUT.rootFiles];
+    assert.deepEqual(readdirSync(dataDir).filter((name) => !known.includes(name)), []);
   });
 });
 

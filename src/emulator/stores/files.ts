@@ -88,11 +88,13 @@ async function removeIfOld(path: string, now: number): Promise<void> {
 async function temporaryPathsUnder(directory: string): Promise<string[]> {
   const isRealDirectory = await lstat(directory).then((info) => info.isDirectory(), () => false);
   if (!isRealDirectory) return [];
-  const found: string[] = [];
-  for (const entry of await readdir(directory, { withFileTypes: true })) {
-    const path = join(directory, entry.name);
-    if (isTemporaryName(entry.name) && !entry.isSymbolicLink()) found.push(path);
-    else if (entry.isDirectory()) found.push(...(await temporaryPathsUnder(path)));
-  }
-  return found;
+  const entries = await readdir(directory, { withFileTypes: true });
+  const found = await Promise.all(
+    entries.map(async (entry) => {
+      const path = join(directory, entry.name);
+      if (isTemporaryName(entry.name)) return entry.isSymbolicLink() ? [] : [path];
+      return entry.isDirectory() ? temporaryPathsUnder(path) : [];
+    }),
+  );
+  return found.flat();
 }
