@@ -1,6 +1,6 @@
 import { link, lstat, readFile, readdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isTemporaryName, type DataDirLayout, makeDirectory, removeLeftovers, temporaryPathFor } from './files.js';
+import { isTemporaryNameOf, type DataDirLayout, makeDirectory, removeLeftovers, temporaryPathFor } from './files.js';
 
 /** The file that makes a directory an emulator's data directory, written when an emulator first uses it. */
 export const MARKER = '.csafe-emulator';
@@ -35,7 +35,8 @@ export class DataDirRefusal extends Error {
  */
 export async function claimDataDir(root: string): Promise<void> {
   await makeDirectory(root);
-  const entries = (await readdir(root)).filter((name) => !isOwnTemporaryFile(name));
+  // A marker or secret that another emulator starting on the directory is writing right now is not a file of the user's.
+  const entries = (await readdir(root)).filter((name) => !isTemporaryNameOf(name, DATA_DIR_LAYOUT.rootFiles));
   if (entries.includes(MARKER)) await checkMarker(root);
   else if (entries.length === 0 || (await isUnmarkedDataDir(root, entries))) await writeMarker(root);
   else {
@@ -58,9 +59,6 @@ export function signingSecretOf(text: string): Buffer {
   }
   return Buffer.from(hex, 'hex');
 }
-
-/** A temporary file of the emulator's own at the top: a marker or secret another emulator is writing right now. */
-const isOwnTemporaryFile = (name: string) => isTemporaryName(name) && DATA_DIR_LAYOUT.rootFiles.some((file) => name.startsWith(`${file}.`));
 
 /**
  * A data directory of a csafe from before the marker: its signing secret and nothing but the

@@ -12,6 +12,9 @@ const TEMPORARY_NAME = new RegExp(`\\.[0-9a-f]{${TEMPORARY_RANDOM_BYTES * 2}}\\.
 /** Whether a file name is one temporaryPathFor makes: the emulator's own, not a user's download or editor file ending .part. */
 export const isTemporaryName = (name: string) => TEMPORARY_NAME.test(name);
 
+/** Whether a file name is a temporary one temporaryPathFor makes beside one of `files` (names in the same folder). */
+export const isTemporaryNameOf = (name: string, files: readonly string[]) => isTemporaryName(name) && files.some((file) => name.startsWith(`${file}.`));
+
 /** A file name for any string (a namespace, a stream id), which may hold characters, or a length, that a file name cannot. */
 export const digestName = (name: string) => createHash('sha256').update(name).digest('hex').slice(0, 32);
 
@@ -74,7 +77,7 @@ export interface DataDirLayout {
  * nothing outside the data directory is touched.
  */
 export async function removeLeftovers(root: string, layout: DataDirLayout, now = Date.now()): Promise<void> {
-  const atTop = (await readdir(root)).filter((name) => layout.rootFiles.some((file) => isTemporaryName(name) && name.startsWith(`${file}.`)));
+  const atTop = (await readdir(root)).filter((name) => isTemporaryNameOf(name, layout.rootFiles));
   const inAreas = await Promise.all(layout.areas.map((area) => temporaryPathsUnder(join(root, area))));
   await Promise.all([...atTop.map((name) => join(root, name)), ...inAreas.flat()].map((path) => removeIfOld(path, now)));
 }
