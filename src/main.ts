@@ -131,9 +131,13 @@ export function emulatorDataDir(env: NodeJS.ProcessEnv, home = homedir()): strin
 }
 
 async function startInProcessEmulator(env: NodeJS.ProcessEnv): Promise<LocalService> {
-  const { startEmulator } = await import('./emulator/index.js');
+  const { startEmulator, EmulatorStartError } = await import('./emulator/index.js');
   const apiKey = `sk_test_${crypto.randomUUID().replaceAll('-', '')}`;
-  return startEmulator({ host: '127.0.0.1', port: 0, apiKey, dataDir: emulatorDataDir(env) });
+  const dataDir = emulatorDataDir(env);
+  return startEmulator({ host: '127.0.0.1', port: 0, apiKey, dataDir }).catch((error: unknown) => {
+    if (!(error instanceof EmulatorStartError) || error.reason !== 'data_dir_refused') throw error;
+    throw new UsageError(`--emulator's data directory ${dataDir} (CSAFE_EMULATOR_DATA_DIR): ${error.detail}`);
+  });
 }
 
 /** Runs csafe with the given arguments; returns the exit code. */

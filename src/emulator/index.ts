@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { ServiceVersion } from '../schemas/content.js';
 import { CURRENT_VERSION } from '../schemas/content.js';
 import { IMPORT_UPLOAD_TTL_SECONDS } from '../schemas/data.js';
+import { DataDirRefusal } from './stores/data-dir.js';
 import { DataStore } from './stores/data-store.js';
 import type { FaultSettings } from './http/faults.js';
 import type { RequestLogEntry } from './http/request-log.js';
@@ -60,14 +61,23 @@ const DEFAULT_PORT = 4477;
 const DEFAULT_PROCESSING_DELAY_MS = 1000;
 const DEFAULT_REQUEST_LOG_SIZE = 10_000;
 
+const START_ERRORS = {
+  port_in_use: () => 'the port is already in use',
+  data_dir: (detail: string) => `cannot create the data directory: ${detail}`,
+  data_dir_refused: (detail: string) => `refused the data directory: ${detail}`,
+};
+
 /** Why an emulator could not start, for the command to put in its own words. */
 export class EmulatorStartError extends Error {
   constructor(
-    readonly reason: 'port_in_use' | 'data_dir',
-    /** For data_dir, what went wrong, e.g. "no such file or directory". */
+    readonly reason: 'port_in_use' | 'data_dir' | 'data_dir_refused',
+    /**
+     * For data_dir, what went wrong, e.g. "no such file or directory"; for data_dir_refused, why
+     * the directory is not the emulator's to use and what to do.
+     */
     readonly detail: string,
   ) {
-    super(reason === 'port_in_use' ? 'the port is already in use' : `cannot create the data directory: ${detail}`);
+    super(START_ERRORS[reason](detail));
     this.name = 'EmulatorStartError';
   }
 }
@@ -91,7 +101,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ...(options.faults !== undefined && { faults: options.faults }),
   };
   const stores = await openStores(options.dataDir).catch((error: unknown) => {
-    throw new EmulatorStartError('data_dir', systemReason(error));
+    throw error instanceof DataDirRefusal ? new EmulatorStartError('data_dir_refused', error.message) : new EmulatorStartError('data_dir', systemReason(error));
   });
   const { data, streams, olderImports, batches } = stores;
   const state = createState(stores);

@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 const api = async (emulator: EmulatorProcess, method: string, path: string, body?: unknown) => {
@@ -48,5 +50,18 @@ describe('csafe emulator start --data-dir', () => {
     } finally {
       await second.stop();
     }
+  });
+});
+
+describe('csafe --emulator: its data directory', () => {
+  it('is refused, untouched, when it is not empty and not the emulator\'s (exit 2, one line)', async () => {
+    const dataDir = tempDir('csafe-user-');
+    mkdirSync(join(dataDir, 'uploads'));
+    writeFileSync(join(dataDir, 'uploads', 'thesis.docx'), 'chapter 1');
+    const result = await runCsafe(['--emulator', 'auth', 'status'], { env: { CSAFE_EMULATOR_DATA_DIR: dataDir } });
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.match(result.stderr, new RegExp(`--emulator's data directory ${dataDir} \\(CSAFE_EMULATOR_DATA_DIR\\): the directory is not empty`));
+    assert.deepEqual(readdirSync(dataDir, { recursive: true }).map(String).sort(), ['uploads', join('uploads', 'thesis.docx')]);
   });
 });

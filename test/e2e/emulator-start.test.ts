@@ -2,7 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
-import { runCsafe, spawnCsafe, startEmulatorProcess, type RunResult } from '../helpers/cli.js';
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type RunResult } from '../helpers/cli.js';
 
 /** Runs csafe, killed after `deadlineMs`: a hang fails the test (code null) instead of hanging the run. */
 async function runWithDeadline(args: readonly string[], deadlineMs = 15_000): Promise<RunResult> {
@@ -49,6 +51,72 @@ describe('csafe emulator start: failures to start are one line', () => {
     }
     assert.deepEqual((await emulator.requests()).map((entry) => entry.path), ['/v1/data/ns/requests/b', '/v1/data/ns/requests/c']);
     assert.equal((await fetch(`${emulator.baseUrl}/_emulator/requests`)).status, 401);
+  });
+});
+
+describe('csafe emulator start: what it refuses to start with (exit 2, one line)', () => {
+  it('a --data-dir with files of its own and no marker, leaving every file in it', async () => {
+    const dataDir = tempDir('csafe-user-');
+    mkdirSync(join(dataDir, 'uploads'));
+    writeFileSync(join(dataDir, 'uploads', 'thesis.docx'), 'chapter 1');
+    writeFileSync(join(dataDir, 'x.part'), 'a download under way');
+    const hourAgo = new Date(Date.now() - 60 * 60_000);
+    utimesSync(join(dataDir, 'x.part'), hourAgo, hourAgo);
+    const result = await runWithDeadline(['emulator', 'start', '--port', '0', '--data-dir', dataDir]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.match(result.stderr, new RegExp(`--data-dir ${dataDir}: the directory is not empty and has no \\.csafe-emulator file.*give an empty or new directory`));
+    assert.deepEqual(readdirSync(dataDir, { recursive: true }).map(String).sort(), ['uploads', join('uploads', 'thesis.docx'), 'x.part']);
+  });
+
+  it('a --data-dir whose signing secret is too short to be secret', async () => {
+    const dataDir = tempDir('csafe-emulator-');
+    writeFileSync(join(dataDir, 'signing-secret'), 'abcd');
+    const result = await runWithDeadline(['emulator', 'start', '--port', '0', '--data-dir', dataDir]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.match(result.stderr, /signing-secret file is not at least 64 hex characters.*remove the file/);
+  });
+
+  for (const [why, args, message] of [
+    ['a non-loopback --host with the published default key', ['--host', '0.0.0.0'], /--host 0\.0\.0\.0 is not a loopback address.*pass --api-key/],
+    ['the IPv6 any-address with the default key', ['--host', '::'], /--host :: is not a loopback address/],
+    ['an empty --api-key', ['--api-key', ''], /--api-key is empty: expected a key of at least 16 characters without white space/],
+    ['an --api-key with white space', ['--api-key', 'sk_test emulator key'], /--api-key contains white space/],
+    ['an --api-key shorter than 16 characters', ['--api-key', 'sk_test_short'], /--api-key has 13 characters/],
+  ] as const) {
+    it(why, async () => {
+      const result = await runWithDeadline(['emulator', 'start', '--port', '0', ...args]);
+      assert.equal(result.code, 2, result.stderr);
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+      assert.match(result.stderr, message);
+    });
+  }
+
+  it('a non-loopback --host with a key of its own starts', async () => {
+    const emulator = await startEmulatorProcess(['--host', '0.0.0.0', '--api-key', 'sk_test_0123456789abcdef']);
+    await emulator.stop();
+    assert.equal(emulator.apiKey, 'sk_test_0123456789abcdef');
+  });
+});
+
+describe('csafe emulator start: a closed terminal', () => {
+  it('SIGHUP stops it and removes its temporary data directory', async () => {
+    const tmp = tempDir('csafe-tmp-');
+    const child = spawnCsafe(['emulator', 'start', '--port', '0', '--json'], { env: { TMPDIR: tmp } });
+    child.stdin.end();
+    const exited = once(child, 'exit');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    try {
+      // Whichever comes first: the ready line, or an exit (the deadline's kill among them) that fails the test below.
+      await Promise.race([once(child.stdout, 'data'), exited]);
+      assert.equal(readdirSync(tmp).length, 1, 'the emulator made its data directory');
+      child.kill('SIGHUP');
+      await exited;
+    } finally {
+      clearTimeout(timer);
+    }
+    assert.deepEqual(readdirSync(tmp), []);
   });
 });
 

@@ -1,17 +1,27 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { addData, jsonl, put, requestImport, waitForTerminal } from './data-support.js';
+import { temporaryPathFor } from '../../src/emulator/stores/files.js';
 import { assertError, call, startTestEmulator, useTestEmulator } from './support.js';
 
 const nested = (depth: number, inner = '1') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
 const content = (metadata: string) => `{"user_id":"u","content":[{"type":"text","text":"hi"}],"metadata":${metadata}}`;
+
+/** Last written 11 minutes ago: older than any live emulator's temporary file. */
+function makeOld(path: string): void {
+  const stale = new Date(Date.now() - 11 * 60_000);
+  utimesSync(path, stale, stale);
+}
+
+/** The .part files under a directory, relative to it. */
+const partFiles = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.part'));
 
 function temporaryDirectory(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'csafe-emulator-test-'));
@@ -73,7 +83,7 @@ describe('emulator: JSON nesting is limited and no request crashes the process',
 describe('emulator: stored data that is too deep to serialise is a 500, not a crash', () => {
   test('a request record nested 100,000 deep on disk', async (t) => {
     const dataDir = temporaryDirectory(t);
-    mkdirSync(join(dataDir, 'requests'), { recursive: true });
+    await (await startTestEmulator({ dataDir })).close();
     const requestId = `req_${'0'.repeat(24)}`;
     const entry = `{"id":"a","url":"","output":{"actions":[],"fields":{},"labels":[]},"metadata":{"m":${nested(100_000)}}}`;
     writeFileSync(join(dataDir, 'requests', `${requestId}.json`), `{"kind":"add","namespace":"ns","request_id":"${requestId}","created_at":0,"entries":[${entry}]}`);
@@ -188,24 +198,34 @@ describe('emulator: data directories', () => {
     const dataDir = temporaryDirectory(t);
     const emulator = await startTestEmulator({ dataDir });
     await emulator.close();
+    mkdirSync(join(dataDir, 'namespaces', 'abc'), { recursive: true });
     const leftovers = [
-      join(dataDir, 'signing-secret.0a1b2c.part'),
-      join(dataDir, 'requests', `req_${'1'.repeat(24)}.json.0a1b2c.part`),
-      join(dataDir, 'uploads', `req_${'2'.repeat(24)}.jsonl.0a1b2c.part`),
+      temporaryPathFor(join(dataDir, 'signing-secret')),
+      temporaryPathFor(join(dataDir, 'requests', `req_${'1'.repeat(24)}.json`)),
+      temporaryPathFor(join(dataDir, 'uploads', `req_${'2'.repeat(24)}.jsonl`)),
+      temporaryPathFor(join(dataDir, 'namespaces', 'abc', 'settings.json')),
     ];
     for (const path of leftovers) writeFileSync(path, 'half');
-    mkdirSync(join(dataDir, 'namespaces', 'abc'), { recursive: true });
-    writeFileSync(join(dataDir, 'namespaces', 'abc', 'settings.json.0a1b2c.part'), 'half');
-    mkdirSync(join(dataDir, 'uploads', 'scratch.0a1b2c.part'));
-    const stale = new Date(Date.now() - 11 * 60_000);
-    for (const name of readdirSync(dataDir, { recursive: true }).map(String).filter((entry) => entry.endsWith('.part'))) {
-      utimesSync(join(dataDir, name), stale, stale);
-    }
-    const inFlight = join(dataDir, 'uploads', `req_${'3'.repeat(24)}.jsonl.0a1b2c.part`);
+    const scratch = temporaryPathFor(join(dataDir, 'uploads', 'scratch'));
+    mkdirSync(scratch);
+    for (const path of [...leftovers, scratch]) makeOld(path);
+    const inFlight = temporaryPathFor(join(dataDir, 'uploads', `req_${'3'.repeat(24)}.jsonl`));
     writeFileSync(inFlight, 'another emulator is writing this');
     const restarted = await startTestEmulator({ dataDir });
     t.after(() => restarted.close());
-    const remaining = readdirSync(dataDir, { recursive: true }).map(String).filter((name) => name.endsWith('.part'));
-    assert.deepEqual(remaining, [join('uploads', `req_${'3'.repeat(24)}.jsonl.0a1b2c.part`)]);
+    assert.deepEqual(partFiles(dataDir), [relative(dataDir, inFlight)]);
+  });
+
+  test('start-up removes no .part file but the emulator\'s own temporary ones, and follows no link out of the directory', async (t) => {
+    const [dataDir, elsewhere] = [temporaryDirectory(t), temporaryDirectory(t)];
+    await (await startTestEmulator({ dataDir })).close();
+    const outside = temporaryPathFor(join(elsewhere, 'settings.json'));
+    const users = [join(dataDir, 'film.mkv.part'), join(dataDir, 'uploads', 'thesis.docx.part'), temporaryPathFor(join(dataDir, 'notes.txt')), outside];
+    for (const path of users) writeFileSync(path, 'mine');
+    symlinkSync(elsewhere, join(dataDir, 'namespaces', 'linked'));
+    for (const path of users) makeOld(path);
+    const restarted = await startTestEmulator({ dataDir });
+    t.after(() => restarted.close());
+    for (const path of users) assert.ok(existsSync(path), `${path} is still there`);
   });
 });

@@ -29,6 +29,11 @@ reset and timeout process the request first, then drop the connection mid-respon
 the response for --fault-delay, so client retries meet idempotency-key de-duplication.
 
 Without --data-dir, namespace data and streams live in a temporary directory removed on exit.
+The first emulator on a new or empty --data-dir marks it with a .csafe-emulator file; a directory
+that is not empty and has no marker is refused (reset and start-up clean-up remove files there).
+
+The default API key is published: a --host other than loopback (127.0.0.0/8, ::1, localhost)
+needs --api-key; a key must have at least 16 characters and no white space.
 
 Inspection: GET /_emulator/streams/NS lists a namespace's stream ids, and
 GET /_emulator/streams/NS/ID shows a stream's address and its parts as received, with their labels.
@@ -48,7 +53,7 @@ Without --json, the address and key are printed for people, with the two export 
     examples: [
       'csafe emulator start',
       'csafe emulator start --port 0 --json',
-      'csafe emulator start --port 0 --api-key sk_test_ci --fault-rate 0.1 --seed 7',
+      'csafe emulator start --port 0 --api-key sk_test_ci_0123456789 --fault-rate 0.1 --seed 7',
     ],
     environment: [],
   })

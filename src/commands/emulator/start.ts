@@ -1,9 +1,11 @@
 import { once } from 'node:events';
 import * as z from 'zod';
 import { parseDuration, parsePositiveDuration } from '../../core/duration.js';
-import { CsafeError } from '../../core/errors.js';
+import { CsafeError, UsageError } from '../../core/errors.js';
 import { integerFlag, parseOptions } from '../../core/options.js';
 import { recordView, toNdjsonLine } from '../../core/output.js';
+import { isLoopback } from '../../core/settings.js';
+import type { EmulatorStartError } from '../../emulator/index.js';
 import { FAULT_KINDS } from '../../emulator/http/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 import type { Action } from '../app.js';
@@ -28,9 +30,52 @@ const optionsSchema = z.object({
   requestLogSize: integerFlag(0).default(10_000),
 });
 
+type StartOptions = z.infer<typeof optionsSchema>;
+
+/** Long enough not to be guessed by someone trying keys against an emulator they can reach. */
+const MIN_API_KEY_LENGTH = 16;
+
+/**
+ * The key the emulator will accept, checked before it listens. The default key is published (in
+ * the README and --help), so it is only for an emulator that nothing but this machine can reach.
+ */
+function checkApiKey(host: string, apiKey: string | undefined): void {
+  if (apiKey === undefined) {
+    if (isLoopback(host)) return;
+    throw new UsageError(
+      `--host ${host} is not a loopback address and the default API key is published, so anyone who can reach it could use the emulator; ` +
+        `pass --api-key with a key of your own (at least ${MIN_API_KEY_LENGTH} characters), or --host 127.0.0.1`,
+    );
+  }
+  const problem = apiKeyProblem(apiKey);
+  if (problem !== undefined) {
+    throw new UsageError(`--api-key ${problem}: expected a key of at least ${MIN_API_KEY_LENGTH} characters without white space`);
+  }
+}
+
+function apiKeyProblem(apiKey: string): string | undefined {
+  if (apiKey === '') return 'is empty';
+  if (/\s/.test(apiKey)) return 'contains white space';
+  if (apiKey.length < MIN_API_KEY_LENGTH) return `has ${apiKey.length} characters`;
+  return undefined;
+}
+
+function startFailure(error: EmulatorStartError, options: StartOptions): CsafeError {
+  const dataDir = `--data-dir ${options.dataDir ?? '(a temporary directory)'}`;
+  switch (error.reason) {
+    case 'port_in_use':
+      return new CsafeError(`port ${options.port} on ${options.host} is already in use; pass --port 0 to pick a free port, or another --port`);
+    case 'data_dir_refused':
+      return new UsageError(`${dataDir}: ${error.detail}`);
+    case 'data_dir':
+      return new CsafeError(`${dataDir}: cannot create or use the directory: ${error.detail}`);
+  }
+}
+
 /** The action of registerEmulatorStart (start-command.ts), loaded when the command runs. */
 export const emulatorStartAction: Action = async (ctx, command) => {
       const options = parseOptions(optionsSchema, command.opts());
+      checkApiKey(options.host, ctx.flags.apiKey);
       const { startEmulator, EmulatorStartError } = await import('../../emulator/index.js');
       const emulator = await startEmulator({
         host: options.host,
@@ -44,12 +89,7 @@ export const emulatorStartAction: Action = async (ctx, command) => {
         requestLogSize: options.requestLogSize,
         ...(ctx.flags.apiKey !== undefined && { apiKey: ctx.flags.apiKey }),
       }).catch((error: unknown) => {
-        if (!(error instanceof EmulatorStartError)) throw error;
-        throw new CsafeError(
-          error.reason === 'port_in_use'
-            ? `port ${options.port} on ${options.host} is already in use; pass --port 0 to pick a free port, or another --port`
-            : `--data-dir ${options.dataDir ?? '(a temporary directory)'}: cannot create or use the directory: ${error.detail}`,
-        );
+        throw error instanceof EmulatorStartError ? startFailure(error, options) : error;
       });
       const ready = { base_url: emulator.baseUrl, api_key: emulator.apiKey };
       // In JSON, one line that a script can read as soon as it arrives (the emulator runs on after it).

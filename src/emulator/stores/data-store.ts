@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { NamespaceSchema } from '../../schemas/data.js';
 import { BackgroundWork } from './background.js';
 import type { StoredRequest } from './data-records.js';
-import { digestName, isMissing, makeDirectory, readJsonFile, removeLeftovers, replaceFile, temporaryPathFor } from './files.js';
+import { claimDataDir, SIGNING_SECRET, signingSecretOf } from './data-dir.js';
+import { digestName, isMissing, readJsonFile, replaceFile, temporaryPathFor } from './files.js';
 import { isRequestId } from './ids.js';
 
 /** One line of a namespace's object log: the ids an add request stored, or an import whose objects were all stored. */
@@ -39,10 +40,9 @@ export class DataStore {
   /** Without a directory, the data lives in a private temporary one that close() removes. */
   static async open(dataDir: string | undefined): Promise<DataStore> {
     const root = dataDir ?? (await mkdtemp(join(tmpdir(), 'csafe-emulator-')));
-    await makeDirectory(root);
-    await removeLeftovers(root);
+    await claimDataDir(root);
     await createAreas(root);
-    return new DataStore(root, await loadSecret(join(root, 'signing-secret')), dataDir === undefined);
+    return new DataStore(root, await loadSecret(join(root, SIGNING_SECRET)), dataDir === undefined);
   }
 
   async settings(namespace: string): Promise<NamespaceSchema> {
@@ -153,5 +153,5 @@ async function loadSecret(path: string): Promise<Buffer> {
   } finally {
     await unlink(temporary);
   }
-  return Buffer.from((await readFile(path, 'utf8')).trim(), 'hex');
+  return signingSecretOf(await readFile(path, 'utf8'));
 }

@@ -1,9 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
+const TEMPORARY_RANDOM_BYTES = 6;
+
 /** A fresh name beside `path`, to write to before renaming over it. Random, as two writers may share a pid. */
-export const temporaryPathFor = (path: string) => `${path}.${randomBytes(6).toString('hex')}.part`;
+export const temporaryPathFor = (path: string) => `${path}.${randomBytes(TEMPORARY_RANDOM_BYTES).toString('hex')}.part`;
+
+const TEMPORARY_NAME = new RegExp(`\\.[0-9a-f]{${TEMPORARY_RANDOM_BYTES * 2}}\\.part$`);
+
+/** Whether a file name is one temporaryPathFor makes: the emulator's own, not a user's download or editor file ending .part. */
+export const isTemporaryName = (name: string) => TEMPORARY_NAME.test(name);
+
+/** Whether a file name is a temporary one temporaryPathFor makes beside one of `files` (names in the same folder). */
+export const isTemporaryNameOf = (name: string, files: readonly string[]) => isTemporaryName(name) && files.some((file) => name.startsWith(`${file}.`));
 
 /** A file name for any string (a namespace, a stream id), which may hold characters, or a length, that a file name cannot. */
 export const digestName = (name: string) => createHash('sha256').update(name).digest('hex').slice(0, 32);
@@ -54,14 +64,40 @@ export async function makeDirectory(path: string): Promise<void> {
  */
 const LEFTOVER_AGE_MS = 10 * 60_000;
 
-/** Removes the temporary files (and directories) an emulator that was killed mid-write left behind. */
-export async function removeLeftovers(root: string, now = Date.now()): Promise<void> {
-  const names = (await readdir(root, { recursive: true })).filter((name) => name.endsWith('.part'));
-  await Promise.all(
-    names.map(async (name) => {
-      const path = join(root, name);
-      const modified = await stat(path).then((info) => info.mtimeMs, () => now);
-      if (now - modified > LEFTOVER_AGE_MS) await rm(path, { recursive: true, force: true });
+/** What an emulator makes at the top of its data directory: folders, and files. */
+export interface DataDirLayout {
+  areas: readonly string[];
+  rootFiles: readonly string[];
+}
+
+/**
+ * Removes the temporary files (and directories) an emulator that was killed mid-write left behind:
+ * only names temporaryPathFor makes, only inside the emulator's own folders of the data directory
+ * (`areas`) and beside its own files at the top (`rootFiles`). Never follows a symbolic link, so
+ * nothing outside the data directory is touched.
+ */
+export async function removeLeftovers(root: string, layout: DataDirLayout, now = Date.now()): Promise<void> {
+  const atTop = (await readdir(root)).filter((name) => isTemporaryNameOf(name, layout.rootFiles));
+  const inAreas = await Promise.all(layout.areas.map((area) => temporaryPathsUnder(join(root, area))));
+  await Promise.all([...atTop.map((name) => join(root, name)), ...inAreas.flat()].map((path) => removeIfOld(path, now)));
+}
+
+async function removeIfOld(path: string, now: number): Promise<void> {
+  const modified = await lstat(path).then((info) => info.mtimeMs, () => now);
+  if (now - modified > LEFTOVER_AGE_MS) await rm(path, { recursive: true, force: true });
+}
+
+/** The temporary names under a directory, at any depth; a symbolic link is neither followed nor taken. */
+async function temporaryPathsUnder(directory: string): Promise<string[]> {
+  const isRealDirectory = await lstat(directory).then((info) => info.isDirectory(), () => false);
+  if (!isRealDirectory) return [];
+  const entries = await readdir(directory, { withFileTypes: true });
+  const found = await Promise.all(
+    entries.map(async (entry) => {
+      const path = join(directory, entry.name);
+      if (isTemporaryName(entry.name)) return entry.isSymbolicLink() ? [] : [path];
+      return entry.isDirectory() ? temporaryPathsUnder(path) : [];
     }),
   );
+  return found.flat();
 }
