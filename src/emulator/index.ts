@@ -15,6 +15,7 @@ import { OLDER_IMPORTS, type OlderImportRecord } from './older-imports/records.j
 import { BATCHES, type BatchRecord } from './batches/records.js';
 import { DECISIONS, type StoredDecision } from './decisions/records.js';
 import { StreamStore } from './stores/stream-store.js';
+import { EventStore } from './stores/event-store.js';
 
 export interface EmulatorOptions {
   host?: string;
@@ -103,11 +104,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const stores = await openStores(options.dataDir).catch((error: unknown) => {
     throw error instanceof DataDirRefusal ? new EmulatorStartError('data_dir_refused', error.message) : new EmulatorStartError('data_dir', systemReason(error));
   });
-  const { data, streams, olderImports, batches } = stores;
+  const { data, streams, events, olderImports, batches } = stores;
   const state = createState(stores);
   const server = createEmulatorServer(config, state);
   await listen(server, options.port ?? DEFAULT_PORT, host).catch(async (error: unknown) => {
-    await Promise.all([olderImports.close(), batches.close()]);
+    await Promise.all([events.close(), olderImports.close(), batches.close()]);
     await data.close();
     throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new EmulatorStartError('port_in_use', '') : error;
   });
@@ -120,7 +121,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requests: () => [...state.requests],
     close: async () => {
       await close(server);
-      await Promise.all([streams.settle(), olderImports.close(), batches.close()]);
+      await Promise.all([streams.settle(), events.close(), olderImports.close(), batches.close()]);
       await data.close();
     },
   };
@@ -129,13 +130,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 async function openStores(dataDir: string | undefined): Promise<Stores> {
   const data = await DataStore.open(dataDir);
   try {
-    const [streams, decisions, olderImports, batches] = await Promise.all([
+    const [streams, events, decisions, olderImports, batches] = await Promise.all([
       StreamStore.open(data.root),
+      EventStore.open(data.root),
       JobStore.open<StoredDecision>(data.root, DECISIONS),
       JobStore.open<OlderImportRecord>(data.root, OLDER_IMPORTS),
       JobStore.open<BatchRecord>(data.root, BATCHES),
     ]);
-    return { data, streams, decisions, olderImports, batches };
+    return { data, streams, events, decisions, olderImports, batches };
   } catch (error) {
     await data.close();
     throw error;

@@ -1,38 +1,117 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { parseJsonBody } from '../../src/emulator/http/body.js';
-import type { RouteContext } from '../../src/emulator/http/router.js';
-import { eventRoutes, listedEvents } from '../../src/emulator/events/routes.js';
-import type { State } from '../../src/emulator/stores/state.js';
+import type { FileHandle } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { EventStore, type StoredEvent } from '../../src/emulator/stores/event-store.js';
+import { tempDir } from '../helpers/cli.js';
+import { assertError, call, useTestEmulator } from './support.js';
 
-const event = (n: number) => ({ type: 'create_account', event_name: 'signed_up', timestamp: '2026-08-11T09:30:00Z', user_id: `u${n}`, idempotency_key: `k${n}`, metadata: { n } });
+const event = (n: number, key: string | null = `k${n}`) => ({
+  type: 'create_account',
+  event_name: 'signed_up',
+  timestamp: '2026-08-11T09:30:00Z',
+  user_id: `u${n}`,
+  ...(key !== null && { idempotency_key: key }),
+  metadata: { n },
+});
 
-/** POST /v1/events with this body, straight to its handler. */
-function send(state: Pick<State, 'events' | 'eventsByKey'>, payload: unknown) {
-  const body = Buffer.from(JSON.stringify(payload));
-  const route = eventRoutes.find((candidate) => candidate.pattern === '/v1/events')!;
-  const ctx = { body, json: () => parseJsonBody(body), state, config: { now: () => Date.parse('2026-11-24T00:00:00Z') } } as unknown as RouteContext;
-  return route.handle(ctx);
+interface Page {
+  total: number;
+  duplicates: number;
+  next: number | null;
+  events: Array<{ seq: number; event_id: string; duplicates: number; event: { metadata: { n: number } } }>;
 }
 
-describe('emulator: how ingested events are kept', () => {
-  it('as the bytes of their request and an index, no parsed event: listing parses them again, the same events', () => {
-    const state = { events: [], eventsByKey: new Map() };
-    send(state, [event(1), event(2), event(1)]);
-    send(state, event(3));
-    for (const stored of state.events) {
-      assert.deepEqual(Object.keys(stored), ['seq', 'idempotency_key', 'received_at', 'duplicates', 'body', 'index']);
-      const { body } = stored as { body: Buffer };
-      // A small body is copied out of node's shared pool, which keeping it would keep whole.
-      assert.equal(body.buffer.byteLength, body.length);
+/** Stores `events` as one request, its body as the emulator receives it. */
+const ingest = (store: EventStore, events: readonly Record<string, unknown>[], batch = true) =>
+  store.ingest(Buffer.from(JSON.stringify(batch ? events : events[0])), events, batch, Date.parse('2026-11-24T00:00:00Z'));
+
+async function listed(store: EventStore, after = 0, last = store.counts().total): Promise<StoredEvent[]> {
+  const all: StoredEvent[] = [];
+  for await (const events of store.list(after, last)) all.push(...events);
+  return all;
+}
+
+describe('emulator: the event store', () => {
+  test('keeps events on disk as their requests came, de-duplicated by idempotency_key, in files nobody else sees', async () => {
+    const dir = tempDir('csafe-events-');
+    const store = await EventStore.open(dir);
+    try {
+      assert.deepEqual(await ingest(store, [event(1), event(2), event(1)]), [1, 2, 1]);
+      assert.deepEqual(await ingest(store, [event(3, null)], false), [3]);
+      assert.deepEqual(await ingest(store, [event(2), event(4)]), [2, 4], 'a retried request repeats an earlier one');
+      assert.deepEqual(store.counts(), { total: 4, duplicates: 2 });
+      assert.deepEqual(
+        (await listed(store)).map(({ seq, duplicates, idempotency_key, event: stored }) => ({ seq, duplicates, idempotency_key, stored })),
+        [
+          { seq: 1, duplicates: 1, idempotency_key: 'k1', stored: event(1) },
+          { seq: 2, duplicates: 1, idempotency_key: 'k2', stored: event(2) },
+          { seq: 3, duplicates: 0, idempotency_key: null, stored: event(3, null) },
+          { seq: 4, duplicates: 0, idempotency_key: 'k4', stored: event(4) },
+        ],
+      );
+      assert.deepEqual((await listed(store, 1, 2)).map((e) => e.seq), [2]);
+      assert.deepEqual(readdirSync(dir), [], 'its files are removed as soon as they are open');
+    } finally {
+      await store.close();
     }
-    assert.deepEqual(
-      listedEvents(state.events).map(({ event_id, duplicates, event: listed }) => ({ event_id, duplicates, listed })),
-      [
-        { event_id: 'evt_00000001', duplicates: 1, listed: event(1) },
-        { event_id: 'evt_00000002', duplicates: 0, listed: event(2) },
-        { event_id: 'evt_00000003', duplicates: 0, listed: event(3) },
-      ],
-    );
+  });
+
+  test('a request whose events cannot all be written stores none of them, and the next takes the next seqs', async () => {
+    let failing = false;
+    let writes = 0;
+    // The request's body is written first, then its events' records: the disk fills at the records.
+    const failOnIndex = async (file: FileHandle, bytes: Buffer, position: number) => {
+      if (failing && ++writes === 2) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      return (await file.write(bytes, 0, bytes.length, position)).bytesWritten;
+    };
+    const store = await EventStore.open(tempDir('csafe-events-'), failOnIndex);
+    try {
+      await ingest(store, [event(1)]);
+      failing = true;
+      await assert.rejects(ingest(store, [event(2), event(1)]), { code: 'ENOSPC' });
+      failing = false;
+      assert.deepEqual(store.counts(), { total: 1, duplicates: 0 });
+      assert.deepEqual(await ingest(store, [event(5), event(2)]), [2, 3], 'k2 was not stored by the failed request');
+      assert.deepEqual((await listed(store)).map((e) => e.event), [event(1), event(5), event(2)]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('emulator: GET /_emulator/events pages', () => {
+  const emulator = useTestEmulator();
+
+  test('follow one another through `next` to the same events as one listing, each page valid JSON', async () => {
+    for (let request = 0; request < 5; request++) {
+      const batch = Array.from({ length: 500 }, (_, k) => event(request * 500 + k));
+      assert.equal((await call(emulator, 'POST', '/v1/async/events', { json: batch })).status, 202);
+    }
+    assert.equal((await call(emulator, 'POST', '/v1/async/events', { json: [event(7), event(2400)] })).status, 202);
+    const whole = (await call(emulator, 'GET', '/_emulator/events')).body as Page;
+    assert.deepEqual([whole.total, whole.duplicates, whole.next, whole.events.length], [2500, 2, null, 2500]);
+
+    const paged: Page['events'] = [];
+    const afters: number[] = [];
+    for (let after: number | null = 0; after !== null; ) {
+      afters.push(after);
+      const reply = await call(emulator, 'GET', `/_emulator/events?after=${after}&limit=700`);
+      assert.equal(reply.status, 200);
+      const page = reply.body as Page;
+      assert.deepEqual([page.total, page.duplicates], [2500, 2]);
+      paged.push(...page.events);
+      after = page.next;
+    }
+    assert.deepEqual(afters, [0, 700, 1400, 2100]);
+    assert.deepEqual(paged, whole.events);
+    assert.equal(whole.events[7]!.duplicates, 1);
+    assert.deepEqual(((await call(emulator, 'GET', '/_emulator/events?after=2500')).body as Page).events, []);
+  });
+
+  test('refuse a page parameter that is not a whole number, naming it', async () => {
+    for (const query of ['after=-1', 'after=x', 'limit=0', 'limit=1.5']) {
+      assertError(await call(emulator, 'GET', `/_emulator/events?${query}`), 400, query.split('=')[0]);
+    }
   });
 });

@@ -2,13 +2,12 @@ import * as z from 'zod';
 import { requireApiKey } from '../http/auth.js';
 import { invalidRequest } from '../http/errors.js';
 import { digestImages } from '../content/images.js';
-import { listedEvents } from '../events/routes.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { releaseHeld, resetState } from '../stores/state.js';
 import { validateBody } from '../http/validation.js';
 
 /**
- * Emulator-only endpoints under the reserved prefix /_emulator: inspection (requests, events),
+ * Emulator-only endpoints under the reserved prefix /_emulator: inspection (requests),
  * reset, quirks and reference sets. They need the API key itself (not an access token) and are
  * not written to the request log. Review links (data/review.ts) carry a signature instead.
  */
@@ -21,8 +20,6 @@ export const controlRoutes: readonly Route[] = [
   control('GET', '/_emulator/in_flight', inFlight),
   control('POST', '/_emulator/release', release),
   control('POST', '/_emulator/reference_sets', addToReferenceSet, 64_000_000),
-  control('GET', '/_emulator/events', listEvents),
-  control('DELETE', '/_emulator/events', clearEvents),
 ];
 
 /** A control route: the API key is checked here, so every route made with control() requires it. */
@@ -49,18 +46,6 @@ function health(ctx: RouteContext): RouteResult {
 function clearRequests(ctx: RouteContext): RouteResult {
   ctx.state.requests.length = 0;
   return ok({ requests: [] });
-}
-
-/** Queued events in arrival order; `duplicates` counts the later requests that repeated an event's idempotency_key. */
-function listEvents(ctx: RouteContext): RouteResult {
-  const duplicates = ctx.state.events.reduce((total, event) => total + event.duplicates, 0);
-  return ok({ total: ctx.state.events.length, duplicates, events: listedEvents(ctx.state.events) });
-}
-
-function clearEvents(ctx: RouteContext): RouteResult {
-  ctx.state.events.length = 0;
-  ctx.state.eventsByKey.clear();
-  return ok({ total: 0, duplicates: 0, events: [] });
 }
 
 async function reset(ctx: RouteContext): Promise<RouteResult> {

@@ -45,10 +45,10 @@ async function addData(ctx: RouteContext): Promise<RouteResult> {
   const entries = (Array.isArray(data) ? data : [data]).map((object) => processObject(object, schema, ''));
   const requestId = newRequestId();
   const createdAt = ctx.config.now();
-  await ctx.state.data.addRequest({ kind: 'add', namespace, request_id: requestId, created_at: createdAt, entries });
   // Upserted by id, as the service does: an object that could not be processed is not stored.
   const stored = entries.flatMap((entry) => (entry.output === undefined ? [] : [entry.id]));
-  if (stored.length > 0) await ctx.state.data.logObjects(namespace, { ids: stored, at: createdAt });
+  const objects = stored.length > 0 ? { ids: stored, at: createdAt } : undefined;
+  await ctx.state.data.addRequest({ kind: 'add', namespace, request_id: requestId, created_at: createdAt, entries }, objects);
   return { status: 202, body: { requestId, status: 'accepted' } };
 }
 

@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { rename, rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { isMissing, temporaryPathFor } from '../stores/files.js';
+import { FILE_MODE, isMissing, temporaryPathFor } from '../stores/files.js';
 import type { RawBody, Route, RouteContext, RouteResult } from '../http/router.js';
 import { checkSignature, toWholeSecond, type SignedOperation } from '../stores/signing.js';
 import type { JobKind, JobStore } from '../stores/job-store.js';
@@ -157,7 +157,7 @@ async function receiveBody(ctx: RouteContext, path: string, declared: number): P
   // With no listener for it, node's server destroys a socket whose timeout fires.
   req.setTimeout(ctx.config.uploadIdleTimeoutMs);
   try {
-    await pipeline(req, count, createWriteStream(temporary, { mode: 0o600, highWaterMark: UPLOAD_WRITE_BUFFER_BYTES }));
+    await pipeline(req, count, createWriteStream(temporary, { mode: FILE_MODE, highWaterMark: UPLOAD_WRITE_BUFFER_BYTES }));
     if (received === declared) return { temporary, etag: `"${md5.digest('hex')}"` };
   } catch (error) {
     // The caller went away mid-body: nothing is stored. Anything else (a full disk) is a failure of ours.

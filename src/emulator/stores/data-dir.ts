@@ -1,6 +1,6 @@
 import { link, lstat, readFile, readdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isTemporaryNameOf, type DataDirLayout, makeDirectory, removeLeftovers, temporaryPathFor } from './files.js';
+import { FILE_MODE, isTemporaryNameOf, type DataDirLayout, makeDirectory, removeLeftovers, temporaryPathFor } from './files.js';
 
 /** The file that makes a directory an emulator's data directory, written when an emulator first uses it. */
 export const MARKER = '.csafe-emulator';
@@ -76,7 +76,7 @@ async function isUnmarkedDataDir(root: string, entries: readonly string[]): Prom
 async function writeMarker(root: string): Promise<void> {
   const path = join(root, MARKER);
   const temporary = temporaryPathFor(path);
-  await writeFile(temporary, `${JSON.stringify({ format: MARKER_FORMAT, by: 'csafe emulator' })}\n`, { mode: 0o600 });
+  await writeFile(temporary, `${JSON.stringify({ format: MARKER_FORMAT, by: 'csafe emulator' })}\n`, { mode: FILE_MODE });
   try {
     await link(temporary, path);
   } catch (error) {

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { appendFile, link, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NamespaceSchema } from '../../schemas/data.js';
 import { BackgroundWork } from './background.js';
 import type { StoredRequest } from './data-records.js';
 import { claimDataDir, SIGNING_SECRET, signingSecretOf } from './data-dir.js';
-import { digestName, isMissing, readJsonFile, replaceFile, temporaryPathFor } from './files.js';
+import { DIRECTORY_MODE, FILE_MODE, digestName, isMissing, readJsonFile, replaceFile, temporaryPathFor } from './files.js';
 import { isRequestId } from './ids.js';
+import { LineFiles, wholeLinesOf } from './line-files.js';
 
 /** One line of a namespace's object log: the ids an add request stored, or an import whose objects were all stored. */
 export type ObjectLogEntry = { at: number } & ({ ids: string[] } | { import: string });
@@ -26,8 +27,8 @@ export class DataStore {
   private readonly background = new BackgroundWork();
   /** Imports whose upload is arriving now: only this instance can know, so it is not on disk. */
   private readonly receiving = new Set<string>();
-  /** Appends to the object logs one at a time, so lines of concurrent requests never interleave. */
-  private appending: Promise<unknown> = Promise.resolve();
+  /** The namespaces' request lists and object logs: appended a request at a time, whole or not at all. */
+  private readonly files = new LineFiles();
 
   private constructor(
     /** The data directory, which the stream store shares. */
@@ -54,11 +55,21 @@ export class DataStore {
     await replaceFile(this.namespaceFile(namespace, 'settings.json'), JSON.stringify({ namespace, schema }));
   }
 
-  /** A new request: its record, and its id appended to the namespace's list (read by review look-ups). */
-  async addRequest(record: StoredRequest): Promise<void> {
+  /**
+   * A new request: its record, its id appended to the namespace's list (read by review look-ups)
+   * and, for an add request, the objects it stored to the namespace's object log. All or nothing:
+   * when any of it fails, the rest is taken back, and the request can answer an error.
+   */
+  async addRequest(record: StoredRequest, objects?: ObjectLogEntry): Promise<void> {
     await this.saveRequest(record);
-    await this.namespaceDirectory(record.namespace);
-    await appendFile(this.namespaceFile(record.namespace, 'requests'), `${record.request_id}\n`);
+    try {
+      await this.namespaceDirectory(record.namespace);
+      const listed = { path: this.namespaceFile(record.namespace, 'requests'), bytes: Buffer.from(`${record.request_id}\n`) };
+      await this.files.append(objects === undefined ? [listed] : [listed, this.objectLogLine(record.namespace, objects)]);
+    } catch (error) {
+      await rm(this.requestFile(record.request_id), { force: true });
+      throw error;
+    }
   }
 
   saveRequest(record: StoredRequest): Promise<void> {
@@ -81,10 +92,7 @@ export class DataStore {
    */
   async logObjects(namespace: string, entry: ObjectLogEntry): Promise<void> {
     await this.namespaceDirectory(namespace);
-    const line = `${JSON.stringify(entry)}\n`;
-    const appended = this.appending.then(() => appendFile(this.namespaceFile(namespace, 'objects'), line));
-    this.appending = appended.catch(() => undefined);
-    await appended;
+    await this.files.append([this.objectLogLine(namespace, entry)]);
   }
 
   /** The namespace's object log, oldest first. */
@@ -116,6 +124,7 @@ export class DataStore {
   async clear(): Promise<void> {
     await this.background.stop();
     await Promise.all(AREAS.map((area) => rm(join(this.root, area), { recursive: true, force: true })));
+    this.files.forget();
     await createAreas(this.root);
   }
 
@@ -125,27 +134,31 @@ export class DataStore {
   }
 
   private async lines(path: string): Promise<string[]> {
+    await this.files.whole(path);
     try {
-      return (await readFile(path, 'utf8')).split('\n').filter(Boolean);
+      // An append of this instance may be under way: its line is not there yet.
+      return wholeLinesOf(await readFile(path, 'utf8'));
     } catch (error) {
       if (isMissing(error)) return [];
       throw error;
     }
   }
 
+  private objectLogLine = (namespace: string, entry: ObjectLogEntry) => ({ path: this.namespaceFile(namespace, 'objects'), bytes: Buffer.from(`${JSON.stringify(entry)}\n`) });
+
   private requestFile = (requestId: string) => join(this.root, 'requests', `${requestId}.json`);
 
   private namespaceFile = (namespace: string, name: string) => join(this.root, 'namespaces', digestName(namespace), name);
 
-  private namespaceDirectory = (namespace: string) => mkdir(this.namespaceFile(namespace, ''), { recursive: true });
+  private namespaceDirectory = (namespace: string) => mkdir(this.namespaceFile(namespace, ''), { recursive: true, mode: DIRECTORY_MODE });
 }
 
-const createAreas = (root: string) => Promise.all(AREAS.map((area) => mkdir(join(root, area), { recursive: true })));
+const createAreas = (root: string) => Promise.all(AREAS.map((area) => mkdir(join(root, area), { recursive: true, mode: DIRECTORY_MODE })));
 
 /** Created once per data directory; link() makes the creation atomic when two emulators start on one directory. */
 async function loadSecret(path: string): Promise<Buffer> {
   const temporary = temporaryPathFor(path);
-  await writeFile(temporary, randomBytes(32).toString('hex'), { mode: 0o600 });
+  await writeFile(temporary, randomBytes(32).toString('hex'), { mode: FILE_MODE });
   try {
     await link(temporary, path);
   } catch (error) {

@@ -2,6 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
+/** What the emulator keeps is readable by nobody else: it holds what clients sent (chat, transcripts, objects). */
+export const FILE_MODE = 0o600;
+export const DIRECTORY_MODE = 0o700;
+
 const TEMPORARY_RANDOM_BYTES = 6;
 
 /** A fresh name beside `path`, to write to before renaming over it. Random, as two writers may share a pid. */
@@ -24,7 +28,7 @@ export const digestName = (name: string) => createHash('sha256').update(name).di
  */
 export async function replaceFile(path: string, content: string): Promise<void> {
   const temporary = temporaryPathFor(path);
-  await writeFile(temporary, content, { mode: 0o600 });
+  await writeFile(temporary, content, { mode: FILE_MODE });
   await rename(temporary, path);
 }
 
@@ -46,13 +50,13 @@ export const isMissing = (error: unknown) => (error as NodeJS.ErrnoException)?.c
  */
 export async function makeDirectory(path: string): Promise<void> {
   try {
-    await mkdir(path);
+    await mkdir(path, { mode: DIRECTORY_MODE });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' && (await stat(path)).isDirectory()) return;
     if (code !== 'ENOENT' || dirname(path) === path) throw error;
     await makeDirectory(dirname(path));
-    await mkdir(path).catch((again: unknown) => {
+    await mkdir(path, { mode: DIRECTORY_MODE }).catch((again: unknown) => {
       if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again;
     });
   }

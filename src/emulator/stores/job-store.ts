@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BackgroundWork } from './background.js';
-import { readJsonFile, replaceFile } from './files.js';
+import { DIRECTORY_MODE, readJsonFile, replaceFile } from './files.js';
 import { isIdOf, newId } from './ids.js';
 
 /** Where one kind of older operation keeps its records: a folder of the data directory, its ids' prefix, its files' extension. */
@@ -77,5 +77,5 @@ export class JobStore<R> {
 
   private recordPath = (id: string) => join(this.root, 'records', `${id}.json`);
 
-  private createAreas = () => Promise.all(['records', 'uploads', 'results'].map((name) => mkdir(join(this.root, name), { recursive: true })));
+  private createAreas = () => Promise.all(['records', 'uploads', 'results'].map((name) => mkdir(join(this.root, name), { recursive: true, mode: DIRECTORY_MODE })));
 }

@@ -1,6 +1,7 @@
 import type { BatchRecord } from '../batches/records.js';
 import { CLASSIFIER_RULES } from '../classifier.js';
 import type { DataStore } from './data-store.js';
+import type { EventStore } from './event-store.js';
 import type { JobStore } from './job-store.js';
 import type { OlderImportRecord } from '../older-imports/records.js';
 import type { StoredDecision } from '../decisions/records.js';
@@ -32,22 +33,6 @@ interface InFlight {
   held: (() => void)[];
 }
 
-/**
- * One queued event message, in arrival order; a later request with its idempotency_key only bumps
- * duplicates. The event itself is kept as the bytes of the request it came in (off the JS heap)
- * and its index there, and parsed again only when listed: a million events held as objects cost
- * more in garbage collection than everything else the emulator does with them.
- */
-export interface IngestedEvent {
-  seq: number;
-  idempotency_key: string | null;
-  received_at: string;
-  duplicates: number;
-  /** The request body: a batch (a JSON array) or, with index -1, the event alone. */
-  body: Buffer;
-  index: number;
-}
-
 /** Everything an instance remembers. Kept per instance, never at module level, so instances are independent. */
 export interface State {
   /** Keyed by tokenDigest(token): the token itself is never stored. */
@@ -58,8 +43,8 @@ export interface State {
   referenceSets: Map<string, Set<string>>;
   quirks: Quirks;
   inFlight: InFlight;
-  events: IngestedEvent[];
-  eventsByKey: Map<string, IngestedEvent>;
+  /** Ingested events: on disk, this instance's own. */
+  events: EventStore;
   /** Namespaces, data requests, uploads and outputs: on disk, in the data directory. */
   data: DataStore;
   /** Livestreams and their parts: on disk, beside the data. */
@@ -73,7 +58,7 @@ export interface State {
 }
 
 /** What an instance keeps on disk, in its data directory. */
-export type Stores = Pick<State, 'data' | 'streams' | 'decisions' | 'olderImports' | 'batches'>;
+export type Stores = Pick<State, 'data' | 'streams' | 'events' | 'decisions' | 'olderImports' | 'batches'>;
 
 export function createState(stores: Stores): State {
   return {
@@ -86,20 +71,18 @@ export function createState(stores: Stores): State {
     ),
     quirks: { unknown_values: false, expired_upload_urls: 0, expired_download_urls: 0, failing_uploads: 0, failing_requests: 0, held_requests: 0 },
     inFlight: { now: 0, max: 0, held: [] },
-    events: [],
-    eventsByKey: new Map(),
   };
 }
 
 /** Back to a fresh instance's state, keeping the same object so handlers holding it see the reset. */
 export async function resetState(state: State): Promise<void> {
-  const { data, streams, decisions, olderImports, batches } = state;
+  const { data, streams, events, decisions, olderImports, batches } = state;
   // Requests still being served finish after the reset, counting down the same counter; the held ones are answered.
   const { inFlight } = state;
   releaseHeld(inFlight);
   inFlight.max = inFlight.now;
-  Object.assign(state, createState({ data, streams, decisions, olderImports, batches }), { inFlight });
-  await Promise.all([data.clear(), streams.clear(), decisions.clear(), olderImports.clear(), batches.clear()]);
+  Object.assign(state, createState({ data, streams, events, decisions, olderImports, batches }), { inFlight });
+  await Promise.all([data.clear(), streams.clear(), events.clear(), decisions.clear(), olderImports.clear(), batches.clear()]);
 }
 
 /** Uses up one of a counted quirk's remaining occurrences; true when there was one. */

@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { appendFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StreamPart } from '../../schemas/streams.js';
 import type { TextLabel } from '../classifier.js';
-import { digestName, isMissing, readJsonFile, replaceFile } from './files.js';
+import { DIRECTORY_MODE, digestName, isMissing, readJsonFile, replaceFile } from './files.js';
+import { LineFiles, wholeLinesOf, type LineAppend } from './line-files.js';
 
 /** A part as the emulator keeps it: as it was sent, with what the classifier said of it. */
 export type StoredPart = StreamPart & { labels: TextLabel[] };
@@ -29,34 +30,38 @@ const COMMA = 0x2c;
  *
  * Every change, and every look at a stream, waits its turn in one queue: the lines of concurrent
  * requests never interleave, a stream is listed once however many requests create it together, and
- * a snapshot never counts half of an append.
+ * a snapshot never counts half of an append. A request is stored whole or not at all (see LineFiles).
  */
 export class StreamStore {
   private queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(private readonly root: string) {}
+  private constructor(
+    private readonly root: string,
+    private readonly files: LineFiles,
+  ) {}
 
-  static async open(dataDir: string): Promise<StreamStore> {
+  static async open(dataDir: string, files = new LineFiles()): Promise<StreamStore> {
     const root = join(dataDir, 'streams');
-    await mkdir(root, { recursive: true });
-    return new StreamStore(root);
+    await mkdir(root, { recursive: true, mode: DIRECTORY_MODE });
+    return new StreamStore(root, files);
   }
 
   /** Monitors the stream at this address; watching it again replaces the address. */
   watch(namespace: string, id: string, streamUrl: string): Promise<void> {
-    return this.inTurn(async () => {
-      await this.ensureStream(namespace, id);
-      await replaceFile(this.streamFile(namespace, id, 'stream.json'), JSON.stringify({ namespace, id, stream_url: streamUrl }));
-    });
+    return this.inTurn(() =>
+      this.changeStream(namespace, id, async (listing) => {
+        await replaceFile(this.streamFile(namespace, id, 'stream.json'), JSON.stringify({ namespace, id, stream_url: streamUrl }));
+        await this.files.append(listing);
+      }),
+    );
   }
 
   /** Appends parts in the order given; the stream is created if this is the first that is heard of it. */
   append(namespace: string, id: string, parts: readonly StoredPart[]): Promise<void> {
-    const lines = parts.map((part) => `${JSON.stringify(part)}\n`).join('');
-    return this.inTurn(async () => {
-      await this.ensureStream(namespace, id);
-      await appendFile(this.streamFile(namespace, id, 'parts.jsonl'), lines);
-    });
+    const lines = Buffer.from(parts.map((part) => `${JSON.stringify(part)}\n`).join(''));
+    return this.inTurn(() =>
+      this.changeStream(namespace, id, (listing) => this.files.append([{ path: this.streamFile(namespace, id, 'parts.jsonl'), bytes: lines }, ...listing])),
+    );
   }
 
   /** The stream as it stands now, or undefined for one never watched and never sent parts. */
@@ -66,6 +71,7 @@ export class StreamStore {
       if (!exists) return undefined;
       const watched = await readJsonFile<{ stream_url: string }>(this.streamFile(namespace, id, 'stream.json'));
       const partsFile = this.streamFile(namespace, id, 'parts.jsonl');
+      await this.files.whole(partsFile);
       const partsBytes = await stat(partsFile).then((info) => info.size, ifMissing(0));
       return { id, stream_url: watched?.stream_url ?? null, partsFile, partsBytes };
     });
@@ -74,8 +80,9 @@ export class StreamStore {
   /** The namespace's stream ids, in the order they were first seen. */
   ids(namespace: string): Promise<string[]> {
     return this.inTurn(async () => {
+      await this.files.whole(this.idsFile(namespace));
       const text = await readFile(this.idsFile(namespace), 'utf8').catch(ifMissing(''));
-      return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as string);
+      return wholeLinesOf(text).map((line) => JSON.parse(line) as string);
     });
   }
 
@@ -83,7 +90,8 @@ export class StreamStore {
   clear(): Promise<void> {
     return this.inTurn(async () => {
       await rm(this.root, { recursive: true, force: true });
-      await mkdir(this.root, { recursive: true });
+      this.files.forget();
+      await mkdir(this.root, { recursive: true, mode: DIRECTORY_MODE });
     });
   }
 
@@ -98,11 +106,22 @@ export class StreamStore {
     return done;
   }
 
-  /** Creates the stream's directory and lists the stream when it is new. */
-  private async ensureStream(namespace: string, id: string): Promise<void> {
+  /**
+   * Creates the stream's directory when it is new, and runs `store`, which must append `listing`
+   * (the new stream's id for the namespace's list; nothing for a known stream) with what it stores.
+   * When `store` fails, a stream it created is removed again: a failed request leaves nothing.
+   */
+  private async changeStream(namespace: string, id: string, store: (listing: readonly LineAppend[]) => Promise<void>): Promise<void> {
+    const directory = this.streamFile(namespace, id, '');
     // A recursive mkdir answers undefined when the directory was already there.
-    const created = await mkdir(this.streamFile(namespace, id, ''), { recursive: true });
-    if (created !== undefined) await appendFile(this.idsFile(namespace), `${JSON.stringify(id)}\n`);
+    const created = (await mkdir(directory, { recursive: true, mode: DIRECTORY_MODE })) !== undefined;
+    const listing = created ? [{ path: this.idsFile(namespace), bytes: Buffer.from(`${JSON.stringify(id)}\n`) }] : [];
+    try {
+      await store(listing);
+    } catch (error) {
+      if (created) await rm(directory, { recursive: true, force: true });
+      throw error;
+    }
   }
 
   private idsFile = (namespace: string) => join(this.root, digestName(namespace), 'ids');

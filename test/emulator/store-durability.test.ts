@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { digestName } from '../../src/emulator/stores/files.js';
+import { LineFiles } from '../../src/emulator/stores/line-files.js';
+import { startEmulatorProcess, tempDir } from '../helpers/cli.js';
+import { call, withEmulator } from './support.js';
+
+const AT = '2026-11-21T10:00:00Z';
+const chat = (text: string, sender = 'u7') => ({ type: 'chat_message', sender_display_name: 'Ann', sender_id: sender, text, timestamp: AT });
+
+interface StreamView {
+  parts: Array<{ text: string; sender_id: string }>;
+}
+
+const sendParts = (emulator: { baseUrl: string; apiKey: string }, id: string, data: unknown[]) =>
+  fetch(`${emulator.baseUrl}/v1/streams/live/parts`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${emulator.apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ id, data }),
+  });
+
+/** GET …/streams/live/{id} must answer 200 with JSON that parses: its parts. */
+async function storedParts(emulator: RunningEmulator, id: string): Promise<StreamView['parts']> {
+  const reply = await call(emulator, 'GET', `/_emulator/streams/live/${id}`);
+  assert.equal(reply.status, 200, JSON.stringify(reply.body));
+  return (reply.body as StreamView).parts;
+}
+
+const namespaceFile = (dataDir: string, name: string) => join(dataDir, 'namespaces', digestName('live'), name);
+const partsFile = (dataDir: string, id: string) => join(dataDir, 'streams', digestName('live'), digestName(id), 'parts.jsonl');
+
+describe('emulator: a store file a killed emulator left half a line in', () => {
+  test('is cut back to its last whole line when next opened: the inspection routes answer valid JSON, and new lines stay whole', async () => {
+    const dataDir = tempDir('csafe-emulator-data-');
+    await withEmulator({ dataDir }, async (emulator) => {
+      assert.equal((await sendParts(emulator, 's', [chat('one')])).status, 202);
+      assert.equal((await call(emulator, 'POST', '/v1/data/live', { json: { data: { id: 'a', text: 'hello' } } })).status, 202);
+    });
+    appendFileSync(partsFile(dataDir, 's'), '{"type":"chat_message","text":"half');
+    appendFileSync(join(dataDir, 'streams', digestName('live'), 'ids'), '"hal');
+    appendFileSync(namespaceFile(dataDir, 'objects'), '{"ids":["b"],"at":17');
+    appendFileSync(namespaceFile(dataDir, 'requests'), 'req_0');
+
+    await withEmulator({ dataDir }, async (emulator) => {
+      assert.deepEqual((await storedParts(emulator, 's')).map((part) => part.text), ['one']);
+      assert.equal((await sendParts(emulator, 's', [chat('two')])).status, 202);
+      assert.deepEqual((await storedParts(emulator, 's')).map((part) => part.text), ['one', 'two']);
+      assert.deepEqual((await call(emulator, 'GET', '/_emulator/streams/live')).body, { streams: ['s'] });
+      assert.equal((await call(emulator, 'POST', '/v1/data/live', { json: { data: { id: 'c', text: 'hello' } } })).status, 202);
+      const listing = await call(emulator, 'GET', '/_emulator/data/live');
+      assert.equal(listing.status, 200, JSON.stringify(listing.body));
+      assert.deepEqual((listing.body as { objects: Array<{ id: string }> }).objects.map((object) => object.id), ['a', 'c']);
+    });
+    for (const file of [partsFile(dataDir, 's'), namespaceFile(dataDir, 'objects'), namespaceFile(dataDir, 'requests')]) {
+      for (const line of readFileSync(file, 'utf8').trimEnd().split('\n')) assert.doesNotMatch(line, /half|"at":17[^\d]|req_0req/, file);
+    }
+  });
+});
+
+describe('emulator: an append that fails part-way', () => {
+  test('leaves every file of the request exactly as it was (LineFiles)', async () => {
+    const dir = tempDir('csafe-line-files-');
+    const [first, second] = [join(dir, 'first'), join(dir, 'second')];
+    writeFileSync(first, 'a\n');
+    writeFileSync(second, 'b\n');
+    // The disk fills after 3 bytes of the second file's append, as ENOSPC does: a short write, then the error.
+    let room = 3;
+    const fillingDisk = async (file: FileHandle, bytes: Buffer, position: number) => {
+      if (room === 0 && bytes.length > 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      const taken = Math.min(room, bytes.length);
+      room -= taken;
+      return (await file.write(bytes, 0, taken, position)).bytesWritten;
+    };
+    const files = new LineFiles(fillingDisk);
+    room = Infinity;
+    await files.append([{ path: first, bytes: Buffer.from('whole\n') }]);
+    room = 3;
+    await assert.rejects(files.append([{ path: first, bytes: Buffer.from('x\n') }, { path: second, bytes: Buffer.from('yyyy\nzzzz\n') }]), { code: 'ENOSPC' });
+    assert.equal(readFileSync(first, 'utf8'), 'a\nwhole\n');
+    assert.equal(readFileSync(second, 'utf8'), 'b\n');
+  });
+
+  const mountable = process.getuid?.() === 0 && canMountTmpfs();
+  test('on a full disk: the request answers 500, the stream is as before, and it takes parts again once there is room', { skip: mountable ? false : 'needs root to mount a small tmpfs' }, async () => {
+    const dataDir = tempDir('csafe-emulator-full-');
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', dataDir]);
+    try {
+      await withEmulator({ dataDir }, async (emulator) => {
+        assert.equal((await sendParts(emulator, 's', [chat('first')])).status, 202);
+        const before = readFileSync(partsFile(dataDir, 's'));
+        const big = Array.from({ length: 10 }, (_, n) => chat(`${n}`.padEnd(300_000, 'x')));
+        const refused = await sendParts(emulator, 's', big);
+        assert.equal(refused.status, 500, await refused.text());
+        assert.deepEqual(readFileSync(partsFile(dataDir, 's')), before, 'nothing of the failed request is left');
+        const fresh = await sendParts(emulator, 'new', big);
+        assert.equal(fresh.status, 500);
+        assert.deepEqual((await call(emulator, 'GET', '/_emulator/streams/live')).body, { streams: ['s'] }, 'a stream the failed request created is gone again');
+        assert.equal((await sendParts(emulator, 's', [chat('second')])).status, 202);
+        assert.deepEqual((await storedParts(emulator, 's')).map((part) => part.text), ['first', 'second']);
+      });
+    } finally {
+      execFileSync('umount', [dataDir]);
+    }
+  });
+});
+
+describe('emulator: killed with SIGKILL while large parts requests are being written', () => {
+  test('a restart on the same data directory has every acknowledged part, and the inspection routes answer valid JSON', async () => {
+    const dataDir = tempDir('csafe-emulator-killed-');
+    const emulator = await startEmulatorProcess(['--data-dir', dataDir]);
+    const acknowledged = new Set<string>();
+    // Four streams, eight requests of about 2.4 MB each: writes of several hundred KiB are under way when the kill comes.
+    const requests = Array.from({ length: 8 }, (_, n) => {
+      const tag = `r${n}`;
+      const data = Array.from({ length: 8 }, (_, k) => chat(`${tag} ${k} `.padEnd(300_000, 'w'), tag));
+      return sendParts(emulator, `s${n % 4}`, data).then(
+        (reply) => void (reply.status === 202 && acknowledged.add(tag)),
+        () => undefined,
+      );
+    });
+    const exited = new Promise((resolve) => emulator.child.once('exit', resolve));
+    await Promise.race(requests);
+    emulator.child.kill('SIGKILL');
+    await exited;
+    await Promise.all(requests);
+    assert.ok(acknowledged.size > 0, 'at least one request was acknowledged before the kill');
+
+    await withEmulator({ dataDir }, async (restarted) => {
+      const streams = ((await call(restarted, 'GET', '/_emulator/streams/live')).body as { streams: string[] }).streams;
+      // A part sent after the restart must not be glued onto half a line the kill left.
+      for (const id of streams) assert.equal((await sendParts(restarted, id, [chat('after', 'later')])).status, 202);
+      const stored = new Map<string, number>();
+      for (const id of streams) {
+        for (const part of await storedParts(restarted, id)) stored.set(part.sender_id, (stored.get(part.sender_id) ?? 0) + 1);
+      }
+      for (const tag of acknowledged) assert.equal(stored.get(tag), 8, `all 8 parts of acknowledged request ${tag}`);
+      assert.equal(stored.get('later'), streams.length);
+    });
+  });
+});
+
+function canMountTmpfs(): boolean {
+  const probe = tempDir('csafe-mount-probe-');
+  mkdirSync(probe, { recursive: true });
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe]);
+    return readdirSync(probe).length === 0;
+  } catch {
+    return false;
+  } finally {
+    rmdirSync(probe);
+  }
+}
