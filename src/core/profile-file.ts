@@ -5,11 +5,11 @@ import * as z from 'zod';
 import { formatPath } from '../schemas/issues.js';
 import { CorruptConfigError, UsageError } from './errors.js';
 import { syntaxErrorOffset } from './json-position.js';
-import { DEFAULT_PROFILE, type ConfigKey, type RetiredConfigKey } from './settings.js';
+import { DEFAULT_PROFILE, type Profile } from './settings.js';
 import { shellWord } from './shell.js';
 import { writeErrorReason } from './write-errors.js';
 
-export type Profile = Partial<Record<ConfigKey | RetiredConfigKey, string>>;
+export type { Profile } from './settings.js';
 
 export interface StoreShape {
   profiles?: Record<string, Profile>;
