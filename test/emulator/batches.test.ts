@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
+import { checkBatchCsv } from '../../src/commands/batch/create/check-csv.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers/cli.js';
+import { bufferIO } from '../helpers/io.js';
 import { waitFor } from '../helpers/wait.js';
 import { manualClock, put, rawHttp, s3Code } from './data-support.js';
 import { assertError, call, callOk, startTestEmulator, useTestEmulator, withEmulator } from './support.js';
@@ -202,6 +205,31 @@ describe('emulator: batches', () => {
     assertError(await call(emulator, 'GET', `/v1/batches/${done.batch_id}`), 404);
     assert.equal(s3Code(await (await fetch(done.download_url!)).text()), 'NoSuchKey');
     assert.equal(s3Code((await put(waiting.upload_url!, UPLOAD, CSV)).text), 'NoSuchUpload');
+  });
+});
+
+describe('emulator: a CSV read as `batch create` checks it', () => {
+  const emulator = useTestEmulator({ processingDelayMs: 0 });
+  /** Files the client's check accepts: the emulator must see the same rows in each. */
+  const accepted: Record<string, string> = {
+    'LF': 'Content,n\na,1\nb,2\n',
+    'CRLF': 'Content,n\r\na,1\r\nb,2\r\n',
+    'CR': 'Content,n\ra,1\rb,2\r',
+    'CRLF, then LF': 'Content,n\r\na,1\nb,2\r\n',
+    'LF, then CRLF': 'Content,n\na,1\r\nb,2\n',
+    'a lone CR among LF': 'Content\na\rb\nc\n',
+    'line breaks of each kind quoted': '\uFEFFContent,n\r"a\r\nb",1\n"c\rd",2\r"e\nf",3\r\n',
+    'blank lines of each kind, no final line end': 'Content,n\n\r\n\ra,1\n\nb,2',
+    'a quoted empty line in a one-column file': 'Content\na\n""\nb\n',
+  };
+
+  test('batch_count is the number of rows the check counted, for every line end and their mixes', async () => {
+    for (const [what, csv] of Object.entries(accepted)) {
+      const source = { name: 'in.csv', open: () => Readable.from([Buffer.from(csv)]) };
+      const checked = await checkBatchCsv(source, bufferIO().io, new AbortController().signal);
+      const done = await runBatch(emulator, csv);
+      assert.deepEqual([done.batch_status, done.batch_count, done.success_count], ['SUCCESS', checked, checked], `${what}: ${JSON.stringify(done)}`);
+    }
   });
 });
 
