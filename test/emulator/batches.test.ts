@@ -192,6 +192,31 @@ describe('emulator: batches', () => {
     assertError(await call(emulator, 'POST', `/_emulator/batches/${created.batch_id}/cancel`, { key: null }), 401);
   });
 
+  test('cancel racing the upload: a batch answered CANCELLED stays CANCELLED, its counts adding up', async () => {
+    const cancelled: string[] = [];
+    for (let attempt = 0; attempt < 60; attempt++) {
+      const created = await createBatch(emulator);
+      const [upload, cancel] = await Promise.all([
+        put(created.upload_url!, 'Content\nhello\n', CSV),
+        call(emulator, 'POST', `/_emulator/batches/${created.batch_id}/cancel`),
+      ]);
+      assert.equal(upload.status, 200, upload.text);
+      // A cancel that came after processing had ended is a 409: nothing to check.
+      if (cancel.status === 409) continue;
+      assert.equal((cancel.body as Batch).batch_status, 'CANCELLED');
+      cancelled.push(created.batch_id);
+    }
+    assert.ok(cancelled.length > 0);
+    // One more batch run to its end: processing that had wrongly gone on would have ended by then too.
+    await runBatch(emulator, 'Content\nhello\n');
+    for (const id of cancelled) {
+      const batch = await getBatch(emulator, id);
+      assert.equal(batch.batch_status, 'CANCELLED', JSON.stringify(batch));
+      assert.equal(batch.success_count + batch.error_count + batch.cancelled_count, batch.batch_count, JSON.stringify(batch));
+      assert.equal(batch.pending_count, 0);
+    }
+  });
+
   test('quirk unknown_values: the batch carries a field the spec does not list', async () => {
     const created = await createBatch(emulator);
     await call(emulator, 'POST', '/_emulator/quirks', { json: { unknown_values: true } });
@@ -254,6 +279,17 @@ describe('emulator: batch processing over --processing-delay', () => {
     assert.ok(cancelled.cancelled_count > 0 && cancelled.success_count > 0, JSON.stringify(cancelled));
     assert.equal(cancelled.success_count + cancelled.cancelled_count, 30);
     assert.equal(cancelled.pending_count, 0);
+  });
+
+  test('a cancel as soon as the CSV lands, while its rows may still be counted, gives batch_count all of them, cancelled', async () => {
+    const created = await createBatch(emulator);
+    assert.equal((await put(created.upload_url!, rows(50_000), CSV)).status, 200);
+    const reply = await call(emulator, 'POST', `/_emulator/batches/${created.batch_id}/cancel`);
+    assert.equal(reply.status, 200);
+    const cancelled = reply.body as Batch;
+    assert.deepEqual([cancelled.batch_status, cancelled.batch_count], ['CANCELLED', 50_000]);
+    assert.equal(cancelled.success_count + cancelled.cancelled_count, 50_000);
+    assert.deepEqual(await getBatch(emulator, created.batch_id), cancelled);
   });
 
   test('a reset while a batch is processed (its CSV still being read) stops it and the emulator goes on answering', async () => {

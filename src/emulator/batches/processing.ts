@@ -11,6 +11,7 @@ import { MAIN_THREAD_CHUNK_BYTES } from '../storage/jsonl-file.js';
 import type { JobStore } from '../stores/job-store.js';
 import { temporaryPathFor } from '../stores/files.js';
 import { NO_COUNTS, type BatchCounts, type BatchRecord } from './records.js';
+import { changePending } from './transitions.js';
 
 /** How often, at most, a running batch saves its counts for GET to show. */
 const PROGRESS_EVERY_MS = 200;
@@ -22,18 +23,30 @@ const PROGRESS_EVERY_MS = 200;
  * counts can be watched moving. Both passes stream: memory stays flat whatever the size.
  */
 export function processBatch(store: JobStore<BatchRecord>, record: BatchRecord, processingDelayMs: number): void {
-  store.runInBackground(record.batch_id, async (signal) => {
-    let current = record;
+  const batchId = record.batch_id;
+  store.runInBackground(batchId, async (signal) => {
     const save = async (changes: Partial<BatchRecord>) => {
       if (signal.aborted) return;
-      current = { ...current, ...changes };
-      await store.save(record.batch_id, current);
+      // Cancelled since: stop here, leaving the record as the cancel saved it.
+      if (!(await changePending(store, batchId, changes))) throw new NoLongerPending();
     };
     await save({ status: 'PENDING', counts: NO_COUNTS });
-    await classifyUpload(store, record.batch_id, { processingDelayMs, signal, save }).catch((error: unknown) =>
-      signal.aborted ? undefined : save({ status: 'ERROR', error: `the batch could not be processed: ${(error as Error).message}` }),
+    await classifyUpload(store, batchId, { processingDelayMs, signal, save }).catch((error: unknown) =>
+      signal.aborted || error instanceof NoLongerPending ? undefined : save({ status: 'ERROR', error: `the batch could not be processed: ${(error as Error).message}` }),
     );
   });
+}
+
+/** The batch left PENDING (a cancel) while it was processed. */
+class NoLongerPending extends Error {}
+
+/**
+ * The rows of the batch's upload, for a cancel that comes before processing has counted them: 0
+ * when the CSV cannot be read (processing would end it as ERROR with no counts).
+ */
+export async function uploadRowCount(store: JobStore<BatchRecord>, batchId: string): Promise<number> {
+  const rows = await countRows(store.uploadPath(batchId));
+  return 'count' in rows ? rows.count : 0;
 }
 
 interface Run {
@@ -62,7 +75,7 @@ async function classifyUpload(store: JobStore<BatchRecord>, batchId: string, { p
 
 type RowCount = { count: number } | { error: string };
 
-async function countRows(path: string, signal: AbortSignal): Promise<RowCount> {
+async function countRows(path: string, signal?: AbortSignal): Promise<RowCount> {
   let header: string[] | undefined;
   let count = 0;
   try {
@@ -154,7 +167,7 @@ function review(text: string): { result: string; labels: string } {
 }
 
 /** The rows of an upload as `batch create` checks them (core/csv): a ragged row is for the caller to refuse. */
-const csvRows = (path: string, signal: AbortSignal): AsyncIterable<CsvRow> =>
+const csvRows = (path: string, signal?: AbortSignal): AsyncIterable<CsvRow> =>
   csvRecords(createReadStream(path, { highWaterMark: MAIN_THREAD_CHUNK_BYTES, signal }));
 
 /** One CSV line: a cell is quoted when it holds a comma, a quote, a line break, or space at an end. */
