@@ -31,11 +31,6 @@ export function assertRemovableConfigKey(key: string): ConfigKey | RetiredConfig
 export class ConfigStore extends ProfileFile {
   private conf?: Conf<StoreShape>;
 
-  /** conf's: constructing it reads the file, so a corrupt one is reported here too. */
-  override get path(): string {
-    return this.store().path;
-  }
-
   set(profile: string, key: ConfigKey, value: string): void {
     this.update(profile, (p) => ({ ...p, [key]: value }));
   }
@@ -48,16 +43,18 @@ export class ConfigStore extends ProfileFile {
   }
 
   private update(profile: string, change: (p: Profile) => Profile): void {
+    // Read by ProfileFile first: it refuses a file too big or not a regular file, which conf would read whole.
+    const profiles = this.profiles();
     const store = this.store();
-    store.set('profiles', { ...this.profiles(), [profile]: change(this.profile(profile)) });
+    store.set('profiles', { ...profiles, [profile]: change({ ...profiles[profile] }) });
     // conf creates the file with configFileMode; an older file written by hand may be wider.
     chmodSync(store.path, 0o600);
   }
 
-  /** No defaults are given to conf, which would write them to a new file: reading creates nothing. */
+  /** Only for writing: conf creates the directory and reads the file when constructed. No defaults, which it would write to a new file. */
   private store(): Conf<StoreShape> {
     if (this.conf === undefined) {
-      this.ensureDirectory();
+      this.createDirectory();
       this.conf = new Conf<StoreShape>({
         projectName: 'csafe',
         projectSuffix: '',

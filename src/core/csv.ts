@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
 import { InputError, InterruptedError } from './errors.js';
 import { fileError, type InputSource } from './readers.js';
@@ -9,27 +10,38 @@ export interface CsvRow {
 }
 
 /**
- * The records of a CSV file or stdin, streamed (memory stays flat whatever the size): a byte
- * order mark is dropped, LF, CRLF and CR all end a record, and quoted fields may hold commas,
- * doubled quotes and line breaks. Rows of different widths are passed on for the caller to judge;
- * what the parser cannot read at all (an unclosed quote) stops the read with an InputError
- * `name:line: …`.
+ * The records of a CSV file or stdin, streamed (memory stays flat whatever the size), as
+ * csvRecords reads them; what the parser cannot read at all (an unclosed quote) stops the read
+ * with an InputError `name:line: …`.
  */
 export async function* readCsvRows(source: InputSource): AsyncGenerator<CsvRow> {
+  try {
+    yield* csvRecords(source.open());
+  } catch (error) {
+    throw csvReadError(source.name, error);
+  }
+}
+
+/**
+ * The records of a CSV stream, as both `batch create`'s check and the emulator's batches read
+ * them, so a file the check passes is one the emulator reads row for row: a byte order mark is
+ * dropped, LF, CRLF and CR all end a record (mixed in one file too), quoted fields may hold
+ * commas, doubled quotes and line breaks, and a blank line is no record. Rows of different widths
+ * are passed on for the caller to judge; what csv-parse cannot read throws its CsvError.
+ */
+export async function* csvRecords(input: Readable): AsyncGenerator<CsvRow> {
   // Not csv-parse's `info`: a snapshot object per record halves the speed; the lines are counted here instead.
   const parser = parse({ bom: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] });
-  const input = source.open();
+  // pipe() forwards no error: a failed or aborted read would otherwise be an uncaught 'error' event.
   input.on('error', (error) => parser.destroy(error));
   input.pipe(parser);
   let line = 1;
   try {
     for await (const fields of parser as AsyncIterable<string[]>) {
-      // A blank line (many exports end with one) holds no record; the emulator skips it too.
+      // A blank line (many exports end with one) holds no record.
       if (!isBlankLine(fields)) yield { line, fields };
       line += 1 + lineBreaksIn(fields);
     }
-  } catch (error) {
-    throw csvReadError(source.name, error);
   } finally {
     input.unpipe(parser);
     parser.destroy();

@@ -7,29 +7,36 @@ interface LockOwner {
   pid: number;
   host: string;
   since: string;
+  /** When the owning process started, as processStartTime says: tells it from a later process given the same pid. */
+  started?: string;
 }
 
 export interface FileLock {
   release(): Promise<void>;
 }
 
+/** The lock files this process holds: a lock file naming this process's pid is its own only if listed here. */
+const heldHere = new Set<string>();
+
 /**
  * An exclusive lock on `path`, held as the file `path.lock` created with O_EXCL. A lock left by
- * a process that no longer runs on this host (killed with -9, a crashed machine's cron) is taken
- * over; a live owner makes this a usage error naming it.
+ * a process that no longer runs on this host (killed with -9, a crashed machine's cron, a
+ * restarted container whose new process has the same pid) is taken over; a live owner makes this
+ * a usage error naming it.
  */
 export async function acquireFileLock(path: string, now: number): Promise<FileLock> {
   const lockPath = `${path}.lock`;
-  const owner: LockOwner = { pid: process.pid, host: hostname(), since: new Date(now).toISOString() };
+  const owner: LockOwner = { pid: process.pid, host: hostname(), since: new Date(now).toISOString(), started: await processStartTime(process.pid) };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       await writeFile(lockPath, JSON.stringify(owner) + '\n', { flag: 'wx', mode: 0o600 });
-      return { release: () => unlink(lockPath).catch(() => undefined) };
+      heldHere.add(lockPath);
+      return { release: () => release(lockPath) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new FileWriteError(lockPath, writeErrorReason(error), ' the lock');
     }
     const holder = await readOwner(lockPath);
-    if (holder !== undefined && isAlive(holder)) {
+    if (holder !== undefined && (await isLiveOwner(holder, lockPath))) {
       throw new UsageError(`${path} is in use by another run (pid ${holder.pid} on ${holder.host} since ${holder.since})`, {
         hint: `wait for it to finish; if it is gone, delete ${lockPath}`,
       });
@@ -49,13 +56,45 @@ async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
   }
 }
 
-/** Only a process on this host can be checked; one elsewhere is assumed alive. */
-function isAlive(owner: LockOwner): boolean {
+async function release(lockPath: string): Promise<void> {
+  if (!heldHere.delete(lockPath)) return;
+  await unlink(lockPath).catch(() => undefined);
+}
+
+/**
+ * Only a process on this host can be checked; one elsewhere is assumed alive. This process's own
+ * pid in a lock it does not hold was an earlier process's: a restarted container usually gets the
+ * same pid (and hostname). A live process whose start time differs from the one recorded got the
+ * owner's pid after it ended.
+ */
+async function isLiveOwner(owner: LockOwner, lockPath: string): Promise<boolean> {
   if (owner.host !== hostname()) return true;
+  if (owner.pid === process.pid) return heldHere.has(lockPath);
+  if (!isRunning(owner.pid)) return false;
+  const started = owner.started === undefined ? undefined : await processStartTime(owner.pid);
+  return started === undefined || started === owner.started;
+}
+
+function isRunning(pid: number): boolean {
   try {
-    process.kill(owner.pid, 0);
+    process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * When a process started, in clock ticks since boot (field 22 of Linux's /proc/<pid>/stat): with
+ * the pid, it names one process for as long as the machine runs. Undefined where there is no /proc.
+ */
+export async function processStartTime(pid: number): Promise<string | undefined> {
+  let stat: string;
+  try {
+    stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The fields after the command name, which is in parentheses and may itself hold spaces and parentheses: field 3 first.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3];
 }

@@ -1,14 +1,15 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { formatPath } from '../schemas/issues.js';
 import { CorruptConfigError, UsageError } from './errors.js';
 import { syntaxErrorOffset } from './json-position.js';
-import { DEFAULT_PROFILE, type ConfigKey, type RetiredConfigKey } from './settings.js';
+import { DEFAULT_PROFILE, type Profile } from './settings.js';
 import { shellWord } from './shell.js';
+import { writeErrorReason } from './write-errors.js';
 
-export type Profile = Partial<Record<ConfigKey | RetiredConfigKey, string>>;
+export type { Profile } from './settings.js';
 
 export interface StoreShape {
   profiles?: Record<string, Profile>;
@@ -76,7 +77,6 @@ export class ProfileFile {
   }
 
   get path(): string {
-    this.ensureDirectory();
     return this.file;
   }
 
@@ -111,27 +111,63 @@ export class ProfileFile {
     this.profiles();
   }
 
-  /** Read afresh each time, as conf does; a missing file is no profiles, and reading creates no file. */
+  /** Read afresh each time, as conf does; a missing file is no profiles, and reading creates nothing (a read-only HOME still runs). */
   protected profiles(): Record<string, Profile> {
     return this.read().profiles ?? {};
   }
 
-  /** A private directory for a CSAFE_CONFIG_DIR that does not exist yet. */
-  protected ensureDirectory(): void {
-    if (this.dir !== undefined) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+  /** A private directory for the file about to be written: it will hold the API key. Only writing creates it. */
+  protected createDirectory(): void {
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
   }
 
   private read(): StoreShape {
-    this.ensureDirectory();
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      // What conf does on reading a file that is not there, but private: the file will hold the API key.
-      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-      return {};
-    }
-    return readStore.call({ path: this.file }, text);
+    const text = readConfigText(this.file);
+    return text === undefined ? {} : readStore.call({ path: this.file }, text);
   }
+}
+
+/** Far above any set of profiles: a bigger file is not csafe's, and reading it whole could exhaust memory. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * The config file's text, or undefined when there is none. A file that is not a regular file
+ * (a directory, /dev/zero, a pipe), is over MAX_CONFIG_BYTES, or cannot be opened is a
+ * CorruptConfigError, so a command given what it needs by flags and environment still runs.
+ */
+function readConfigText(path: string): string | undefined {
+  let fd: number;
+  try {
+    // Non-blocking: opening a named pipe with no writer would otherwise wait forever.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CorruptConfigError(path, `cannot be read: ${openErrorReason(error)}`);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new CorruptConfigError(path, 'is not a regular file');
+    if (stats.size > MAX_CONFIG_BYTES) throw new CorruptConfigError(path, 'is larger than 1 MiB');
+    return readAtMost(fd, MAX_CONFIG_BYTES, path).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The file's bytes up to `limit`; one more means it grew past the limit after it was measured. */
+function readAtMost(fd: number, limit: number, path: string): Buffer {
+  const buffer = Buffer.alloc(limit + 1);
+  let length = 0;
+  for (;;) {
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    length += read;
+    if (read === 0 || length > limit) break;
+  }
+  if (length > limit) throw new CorruptConfigError(path, 'is larger than 1 MiB');
+  return buffer.subarray(0, length);
+}
+
+function openErrorReason(error: unknown): string {
+  if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return 'a part of its path is not a directory (ENOTDIR)';
+  return writeErrorReason(error);
 }

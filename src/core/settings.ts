@@ -1,5 +1,4 @@
 import { UsageError } from './errors.js';
-import type { Profile } from './profile-file.js';
 import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from './duration.js';
 import { parseOutputFormat } from './output.js';
 import { shellWord } from './shell.js';
@@ -80,6 +79,9 @@ export const RETIRED_SETTINGS = {
   timeout: { variable: 'CSAFE_TIMEOUT', now: { key: 'request_timeout', variable: 'CSAFE_REQUEST_TIMEOUT' }, meaning: 'the timeout of each request' },
 } as const satisfies Record<string, { variable: string; now: { key: ConfigKey; variable: string }; meaning: string }>;
 export type RetiredConfigKey = keyof typeof RETIRED_SETTINGS;
+
+/** One profile's settings as stored: current keys, and retired ones an older csafe wrote. */
+export type Profile = Partial<Record<ConfigKey | RetiredConfigKey, string>>;
 
 /** The rules of a value, the same for its flag, its environment variable, its profile key and `config set`. */
 const VALUE_RULES: Record<Exclude<ConfigKey, 'api_key'>, (text: string, name: string) => unknown> = {

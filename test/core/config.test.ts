@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { assertConfigKey, assertRemovableConfigKey, CONFIG_KEYS, ConfigStore } from '../../src/core/config.js';
 import { CorruptConfigError, UsageError } from '../../src/core/errors.js';
 import { ProfileFile } from '../../src/core/profile-file.js';
@@ -36,15 +36,17 @@ describe('config store: a file it cannot read', () => {
 });
 
 describe('config store: profiles', () => {
-  it('starts empty, in a private directory it creates, as config.json', (t) => {
+  it('starts empty and creates nothing on reading; the first write creates a private directory and file', (t) => {
     const dir = join(tempDir('csafe-conf-'), 'a', 'b');
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const store = new ConfigStore(dir);
     assert.deepEqual(store.profileNames(), []);
     assert.deepEqual(store.profile('default'), {});
     assert.equal(store.path, join(dir, 'config.json'));
+    assert.ok(!existsSync(dirname(dir)), 'reading creates nothing: a read-only HOME still runs every command');
+    store.set('default', 'user_id', 'u1');
     assert.equal(statSync(dir).mode & 0o777, 0o700);
-    assert.ok(!existsSync(store.path), 'reading writes no file: a command that fails stores nothing');
+    assert.equal(statSync(store.path).mode & 0o777, 0o600);
   });
 
   it('knows `default` without a file, and refuses another unknown profile naming where it came from and listing those there are', (t) => {
@@ -93,17 +95,36 @@ describe('profile file: read without conf, where conf keeps it (issue 14)', () =
     const store = new ConfigStore();
     store.set('ci', 'output', 'json');
     const file = new ProfileFile();
-    assert.equal(file.path, store.path);
+    assert.ok(existsSync(file.path), 'conf wrote the file where ProfileFile reads it');
     if (process.platform === 'linux') assert.equal(file.path, join(base, 'csafe', 'config.json'));
     assert.deepEqual(file.profile('ci'), { output: 'json' });
   });
 
-  it('creates the directory of a missing file as conf does, and no file', (t) => {
+  it('reads a missing file as no profiles, creating nothing', (t) => {
     const dir = join(tempDir('csafe-conf-'), 'a');
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     assert.deepEqual(new ProfileFile(dir).profileNames(), []);
-    assert.equal(statSync(dir).mode & 0o777, 0o700);
-    assert.ok(!existsSync(join(dir, 'config.json')));
+    assert.ok(!existsSync(dir));
+  });
+
+  it('refuses, as a corrupt file, one it cannot open, one that is not a regular file, and one over 1 MiB, without reading it whole', (t) => {
+    const dir = tempDir('csafe-conf-');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const notDirectory = join(dir, 'file');
+    writeFileSync(notDirectory, '');
+    mkdirSync(join(dir, 'directory', 'config.json'), { recursive: true });
+    mkdirSync(join(dir, 'big'));
+    writeFileSync(join(dir, 'big', 'config.json'), `{"profiles": {}, "pad": "${'x'.repeat(1024 * 1024)}"}`);
+    const cases: Array<[string, string]> = [
+      [notDirectory, 'cannot be read: a part of its path is not a directory (ENOTDIR)'],
+      [join(dir, 'directory'), 'is not a regular file'],
+      [join(dir, 'big'), 'is larger than 1 MiB'],
+    ];
+    for (const [configDir, reason] of cases) {
+      const message = `config file ${join(configDir, 'config.json')} ${reason}`;
+      assert.throws(() => new ProfileFile(configDir).profileNames(), { constructor: CorruptConfigError, message });
+      assert.throws(() => new ConfigStore(configDir).set('default', 'user_id', 'u'), { constructor: CorruptConfigError, message });
+    }
   });
 });
 

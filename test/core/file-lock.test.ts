@@ -5,15 +5,16 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { exitCodeOfError } from '../../src/main.js';
 import { ExitCode, UsageError } from '../../src/core/errors.js';
-import { acquireFileLock } from '../../src/core/file-lock.js';
+import { acquireFileLock, processStartTime } from '../../src/core/file-lock.js';
 import { FileWriteError } from '../../src/core/write-errors.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('acquireFileLock', () => {
-  it('writes its owner (pid, host, since) to a private path.lock', async () => {
+  it('writes its owner (pid, host, since, start time) to a private path.lock', async () => {
     const path = join(tempDir(), 'state.json');
     const lock = await acquireFileLock(path, Date.UTC(2026, 0, 2, 3, 4, 5));
-    assert.equal(readFileSync(`${path}.lock`, 'utf8'), `${JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-01-02T03:04:05.000Z' })}\n`);
+    const started = await processStartTime(process.pid);
+    assert.equal(readFileSync(`${path}.lock`, 'utf8'), `${JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-01-02T03:04:05.000Z', started })}\n`);
     assert.equal(statSync(`${path}.lock`).mode & 0o777, 0o600);
     await lock.release();
     await lock.release();
@@ -35,6 +36,27 @@ describe('acquireFileLock', () => {
     const path = join(tempDir(), 'state.json');
     writeFileSync(`${path}.lock`, JSON.stringify({ pid: 1, host: hostname(), since: 'boot' }));
     await assert.rejects(acquireFileLock(path, 0), /in use by another run \(pid 1 on /);
+  });
+
+  it("takes over a lock naming this process's own pid and host that it does not hold: a restarted container's earlier run", async () => {
+    const path = join(tempDir(), 'state.json');
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), since: 'before the restart', started: '1' }));
+    const lock = await acquireFileLock(path, 0);
+    assert.notEqual(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).since, 'before the restart');
+    await lock.release();
+  });
+
+  it('tells a live owner from a later process given its pid by the start time recorded', { skip: process.platform !== 'linux' && 'needs /proc' }, async () => {
+    const path = join(tempDir(), 'state.json');
+    const pid = process.ppid;
+    const started = await processStartTime(pid);
+    assert.match(started ?? '', /^\d+$/);
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid, host: hostname(), since: 'noon', started }));
+    await assert.rejects(acquireFileLock(path, 0), new RegExp(`in use by another run \\(pid ${pid} on `));
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid, host: hostname(), since: 'noon', started: `${started}0` }));
+    const lock = await acquireFileLock(path, 0);
+    assert.equal(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid, process.pid);
+    await lock.release();
   });
 
   it('takes over a lock file that cannot be read as an owner', async () => {

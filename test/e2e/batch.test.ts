@@ -105,6 +105,15 @@ describe('csafe batch', () => {
     assert.match(result.stderr, /csafe batch get \S+ --wait/);
   });
 
+  it('a CSV with mixed line ends (CRLF, LF, a lone CR) is sent whole: the batch counts the rows the check counted', async () => {
+    const mixed = file('mixed.csv', 'Content,source\r\nfirst,app\nsecond,web\rthird,app\r\n"quoted\rbreak",web\n');
+    const result = await run(['batch', 'create', '--type', 'text', mixed, '--wait', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    const batch = JSON.parse(result.stdout);
+    assert.match(result.stderr, /\(4 rows\)/);
+    assert.deepEqual([batch.batch_status, batch.batch_count, batch.success_count], ['SUCCESS', 4, 4]);
+  });
+
   const refused: Array<[string, string, RegExp]> = [
     ['a missing Content column', 'content,source\nhello,app\n', /error: bad\.csv:1: no "Content" column \(matched exactly\); the header has "content", "source"\nhint: did you mean "content"\? Rename it to Content/],
     ['a ragged row', 'Content,source\n"two\nlines",app\nshort\n', /bad\.csv:4: has 1 field, the header has 2/],

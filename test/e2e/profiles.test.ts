@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { closedPort, runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { closedPort, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type RunResult } from '../helpers/cli.js';
 
 /** The profiles a config directory holds on disk; undefined when csafe wrote no file. */
 function storedProfiles(dir: string): Record<string, Record<string, string>> | undefined {
@@ -198,3 +198,75 @@ describe('csafe --emulator auth status', () => {
     assert.match(status.base_url!, /^http:\/\/127\.0\.0\.1:\d+$/);
   });
 });
+
+/** Runs csafe, killed after `deadlineMs`: a read that never ends fails the test (code null) instead of hanging the run. */
+async function runWithin(args: readonly string[], env: Record<string, string>, deadlineMs = 15_000): Promise<RunResult> {
+  const child = spawnCsafe(args, { env });
+  const timer = setTimeout(() => child.kill('SIGKILL'), deadlineMs);
+  try {
+    return await outcome(child);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('a config directory that cannot be created, or a config file that cannot be read', () => {
+  const emulator = useEmulatorProcess();
+  const classify = ['classify', '--text', 'hello', '--user-id', 'u1', '--json'];
+
+  it('reading creates nothing: a CSAFE_CONFIG_DIR that does not exist is no profiles, and stays absent (a read-only HOME)', async () => {
+    const parent = join(tempDir('csafe-config-'), 'missing');
+    const result = await runWithin(classify, { ...emulator.env, CSAFE_CONFIG_DIR: join(parent, 'csafe') });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, '');
+    assert.equal(existsSync(parent), false, 'no directory created by a command that only reads settings');
+  });
+
+  /** Each returns a CSAFE_CONFIG_DIR, and what the warning says of its config.json. */
+  const unreadable: Array<[string, () => string, string]> = [
+    ['a CSAFE_CONFIG_DIR that is a file', () => fileAt(join(tempDir('csafe-config-'), 'config-dir')), 'cannot be read: a part of its path is not a directory (ENOTDIR)'],
+    ['a CSAFE_CONFIG_DIR under a file', () => join(fileAt(join(tempDir('csafe-config-'), 'home')), 'csafe'), 'cannot be read: a part of its path is not a directory (ENOTDIR)'],
+    ['a config.json that is a directory', () => withConfig((path) => mkdirSync(path)), 'is not a regular file'],
+    ['a config.json linked to /dev/zero', () => withConfig((path) => symlinkSync('/dev/zero', path)), 'is not a regular file'],
+    ['a config.json over 1 MiB', () => withConfig((path) => writeFileSync(path, `{"profiles": {}, "pad": "${'x'.repeat(1024 * 1024)}"}`)), 'is larger than 1 MiB'],
+  ];
+  for (const [what, configDir, reason] of unreadable) {
+    it(`${what}: a command given the key and base URL by the environment runs, with one warning line`, async () => {
+      const dir = configDir();
+      const result = await runWithin(classify, { ...emulator.env, CSAFE_CONFIG_DIR: dir });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(JSON.parse(result.stdout).user_id, 'u1');
+      assert.equal(result.stderr, `warning: config file ${join(dir, 'config.json')} ${reason}; using flags and environment variables only\n`);
+    });
+  }
+
+  it('without the key elsewhere, the unreadable file is the error (exit 2); config set refuses to write over it', async () => {
+    const dir = withConfig((path) => symlinkSync('/dev/zero', path));
+    const read = await runWithin(classify, { CSAFE_BASE_URL: emulator.baseUrl, CSAFE_CONFIG_DIR: dir });
+    assert.equal(read.code, 2, read.stderr);
+    assert.match(read.stderr, /^error: config file \S+ is not a regular file\n/);
+    const written = await runWithin(['config', 'set', 'user_id', 'u1'], { CSAFE_CONFIG_DIR: dir });
+    assert.equal(written.code, 2, written.stderr);
+    assert.match(written.stderr, /^error: config file \S+ is not a regular file\n/);
+  });
+
+  it('writing creates the directory 0700 and the file 0600', async () => {
+    const dir = join(tempDir('csafe-config-'), 'new', 'csafe');
+    const result = await runWithin(['config', 'set', 'user_id', 'u1'], { CSAFE_CONFIG_DIR: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    assert.equal(statSync(join(dir, 'config.json')).mode & 0o777, 0o600);
+  });
+});
+
+function fileAt(path: string): string {
+  writeFileSync(path, 'not a directory');
+  return path;
+}
+
+/** A fresh config directory whose config.json `make` creates. */
+function withConfig(make: (path: string) => void): string {
+  const dir = tempDir('csafe-config-');
+  make(join(dir, 'config.json'));
+  return dir;
+}

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
+import { checkBatchCsv } from '../../src/commands/batch/create/check-csv.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { tempDir } from '../helpers/cli.js';
+import { bufferIO } from '../helpers/io.js';
 import { waitFor } from '../helpers/wait.js';
 import { manualClock, put, rawHttp, s3Code } from './data-support.js';
 import { assertError, call, callOk, startTestEmulator, useTestEmulator, withEmulator } from './support.js';
@@ -189,6 +192,31 @@ describe('emulator: batches', () => {
     assertError(await call(emulator, 'POST', `/_emulator/batches/${created.batch_id}/cancel`, { key: null }), 401);
   });
 
+  test('cancel racing the upload: a batch answered CANCELLED stays CANCELLED, its counts adding up', async () => {
+    const cancelled: string[] = [];
+    for (let attempt = 0; attempt < 60; attempt++) {
+      const created = await createBatch(emulator);
+      const [upload, cancel] = await Promise.all([
+        put(created.upload_url!, 'Content\nhello\n', CSV),
+        call(emulator, 'POST', `/_emulator/batches/${created.batch_id}/cancel`),
+      ]);
+      assert.equal(upload.status, 200, upload.text);
+      // A cancel that came after processing had ended is a 409: nothing to check.
+      if (cancel.status === 409) continue;
+      assert.equal((cancel.body as Batch).batch_status, 'CANCELLED');
+      cancelled.push(created.batch_id);
+    }
+    assert.ok(cancelled.length > 0);
+    // One more batch run to its end: processing that had wrongly gone on would have ended by then too.
+    await runBatch(emulator, 'Content\nhello\n');
+    for (const id of cancelled) {
+      const batch = await getBatch(emulator, id);
+      assert.equal(batch.batch_status, 'CANCELLED', JSON.stringify(batch));
+      assert.equal(batch.success_count + batch.error_count + batch.cancelled_count, batch.batch_count, JSON.stringify(batch));
+      assert.equal(batch.pending_count, 0);
+    }
+  });
+
   test('quirk unknown_values: the batch carries a field the spec does not list', async () => {
     const created = await createBatch(emulator);
     await call(emulator, 'POST', '/_emulator/quirks', { json: { unknown_values: true } });
@@ -202,6 +230,31 @@ describe('emulator: batches', () => {
     assertError(await call(emulator, 'GET', `/v1/batches/${done.batch_id}`), 404);
     assert.equal(s3Code(await (await fetch(done.download_url!)).text()), 'NoSuchKey');
     assert.equal(s3Code((await put(waiting.upload_url!, UPLOAD, CSV)).text), 'NoSuchUpload');
+  });
+});
+
+describe('emulator: a CSV read as `batch create` checks it', () => {
+  const emulator = useTestEmulator({ processingDelayMs: 0 });
+  /** Files the client's check accepts: the emulator must see the same rows in each. */
+  const accepted: Record<string, string> = {
+    'LF': 'Content,n\na,1\nb,2\n',
+    'CRLF': 'Content,n\r\na,1\r\nb,2\r\n',
+    'CR': 'Content,n\ra,1\rb,2\r',
+    'CRLF, then LF': 'Content,n\r\na,1\nb,2\r\n',
+    'LF, then CRLF': 'Content,n\na,1\r\nb,2\n',
+    'a lone CR among LF': 'Content\na\rb\nc\n',
+    'line breaks of each kind quoted': '\uFEFFContent,n\r"a\r\nb",1\n"c\rd",2\r"e\nf",3\r\n',
+    'blank lines of each kind, no final line end': 'Content,n\n\r\n\ra,1\n\nb,2',
+    'a quoted empty line in a one-column file': 'Content\na\n""\nb\n',
+  };
+
+  test('batch_count is the number of rows the check counted, for every line end and their mixes', async () => {
+    for (const [what, csv] of Object.entries(accepted)) {
+      const source = { name: 'in.csv', open: () => Readable.from([Buffer.from(csv)]) };
+      const checked = await checkBatchCsv(source, bufferIO().io, new AbortController().signal);
+      const done = await runBatch(emulator, csv);
+      assert.deepEqual([done.batch_status, done.batch_count, done.success_count], ['SUCCESS', checked, checked], `${what}: ${JSON.stringify(done)}`);
+    }
   });
 });
 
@@ -226,6 +279,17 @@ describe('emulator: batch processing over --processing-delay', () => {
     assert.ok(cancelled.cancelled_count > 0 && cancelled.success_count > 0, JSON.stringify(cancelled));
     assert.equal(cancelled.success_count + cancelled.cancelled_count, 30);
     assert.equal(cancelled.pending_count, 0);
+  });
+
+  test('a cancel as soon as the CSV lands, while its rows may still be counted, gives batch_count all of them, cancelled', async () => {
+    const created = await createBatch(emulator);
+    assert.equal((await put(created.upload_url!, rows(50_000), CSV)).status, 200);
+    const reply = await call(emulator, 'POST', `/_emulator/batches/${created.batch_id}/cancel`);
+    assert.equal(reply.status, 200);
+    const cancelled = reply.body as Batch;
+    assert.deepEqual([cancelled.batch_status, cancelled.batch_count], ['CANCELLED', 50_000]);
+    assert.equal(cancelled.success_count + cancelled.cancelled_count, 50_000);
+    assert.deepEqual(await getBatch(emulator, created.batch_id), cancelled);
   });
 
   test('a reset while a batch is processed (its CSV still being read) stops it and the emulator goes on answering', async () => {

@@ -3,13 +3,15 @@ import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CsvError, parse } from 'csv-parse';
+import { CsvError } from 'csv-parse';
+import { csvRecords, type CsvRow } from '../../core/csv.js';
 import { CONTENT_COLUMN, RESULT_COLUMNS } from '../../schemas/batches.js';
 import { strongestDecision, textLabels } from '../classifier.js';
 import { MAIN_THREAD_CHUNK_BYTES } from '../storage/jsonl-file.js';
 import type { JobStore } from '../stores/job-store.js';
 import { temporaryPathFor } from '../stores/files.js';
 import { NO_COUNTS, type BatchCounts, type BatchRecord } from './records.js';
+import { changePending } from './transitions.js';
 
 /** How often, at most, a running batch saves its counts for GET to show. */
 const PROGRESS_EVERY_MS = 200;
@@ -21,18 +23,30 @@ const PROGRESS_EVERY_MS = 200;
  * counts can be watched moving. Both passes stream: memory stays flat whatever the size.
  */
 export function processBatch(store: JobStore<BatchRecord>, record: BatchRecord, processingDelayMs: number): void {
-  store.runInBackground(record.batch_id, async (signal) => {
-    let current = record;
+  const batchId = record.batch_id;
+  store.runInBackground(batchId, async (signal) => {
     const save = async (changes: Partial<BatchRecord>) => {
       if (signal.aborted) return;
-      current = { ...current, ...changes };
-      await store.save(record.batch_id, current);
+      // Cancelled since: stop here, leaving the record as the cancel saved it.
+      if (!(await changePending(store, batchId, changes))) throw new NoLongerPending();
     };
     await save({ status: 'PENDING', counts: NO_COUNTS });
-    await classifyUpload(store, record.batch_id, { processingDelayMs, signal, save }).catch((error: unknown) =>
-      signal.aborted ? undefined : save({ status: 'ERROR', error: `the batch could not be processed: ${(error as Error).message}` }),
+    await classifyUpload(store, batchId, { processingDelayMs, signal, save }).catch((error: unknown) =>
+      signal.aborted || error instanceof NoLongerPending ? undefined : save({ status: 'ERROR', error: `the batch could not be processed: ${(error as Error).message}` }),
     );
   });
+}
+
+/** The batch left PENDING (a cancel) while it was processed. */
+class NoLongerPending extends Error {}
+
+/**
+ * The rows of the batch's upload, for a cancel that comes before processing has counted them: 0
+ * when the CSV cannot be read (processing would end it as ERROR with no counts).
+ */
+export async function uploadRowCount(store: JobStore<BatchRecord>, batchId: string): Promise<number> {
+  const rows = await countRows(store.uploadPath(batchId));
+  return 'count' in rows ? rows.count : 0;
 }
 
 interface Run {
@@ -61,14 +75,17 @@ async function classifyUpload(store: JobStore<BatchRecord>, batchId: string, { p
 
 type RowCount = { count: number } | { error: string };
 
-async function countRows(path: string, signal: AbortSignal): Promise<RowCount> {
+async function countRows(path: string, signal?: AbortSignal): Promise<RowCount> {
   let header: string[] | undefined;
   let count = 0;
   try {
-    for await (const row of csvRows(path, signal)) {
+    for await (const { line, fields } of csvRows(path, signal)) {
       if (header === undefined) {
-        header = row;
+        header = fields;
         if (!header.includes(CONTENT_COLUMN)) return { error: `the header row has no ${CONTENT_COLUMN} column; its columns are: ${header.join(', ')}` };
+      } else if (fields.length !== header.length) {
+        // csv-parse's own words for a ragged row, as it reports them when it checks the widths itself.
+        return { error: `the CSV cannot be read: Invalid Record Length: expect ${header.length}, got ${fields.length} on line ${line}` };
       } else {
         count++;
       }
@@ -94,7 +111,7 @@ async function writeResults(upload: string, path: string, { counts, processingDe
   let savedAt = started;
   let toRow: ((row: string[]) => string[]) | undefined;
   try {
-    for await (const row of csvRows(upload, signal)) {
+    for await (const { fields: row } of csvRows(upload, signal)) {
       if (toRow === undefined) {
         toRow = resultRow(row);
         await write(out, csvLine([...RESULT_COLUMNS, ...ownColumns(row).map(({ name }) => name)]));
@@ -149,14 +166,9 @@ function review(text: string): { result: string; labels: string } {
   return { result: strongestDecision(labels.map(({ decision }) => decision)), labels: applied.join(';') };
 }
 
-/** The rows of a CSV as csv-parse reads it: a BOM and CRLF taken, blank lines skipped, a ragged row an error. */
-function csvRows(path: string, signal: AbortSignal): AsyncIterable<string[]> {
-  const input = createReadStream(path, { highWaterMark: MAIN_THREAD_CHUNK_BYTES, signal });
-  const parser = parse({ bom: true, skip_empty_lines: true });
-  // pipe() forwards no error: a read stopped by the signal (reset, cancel, close) would be an uncaught 'error' event.
-  input.once('error', (error) => parser.destroy(error));
-  return input.pipe(parser);
-}
+/** The rows of an upload as `batch create` checks them (core/csv): a ragged row is for the caller to refuse. */
+const csvRows = (path: string, signal?: AbortSignal): AsyncIterable<CsvRow> =>
+  csvRecords(createReadStream(path, { highWaterMark: MAIN_THREAD_CHUNK_BYTES, signal }));
 
 /** One CSV line: a cell is quoted when it holds a comma, a quote, a line break, or space at an end. */
 const csvLine = (cells: readonly string[]) => `${cells.map(csvCell).join(',')}\n`;

@@ -7,8 +7,9 @@ import { validateBody } from '../http/validation.js';
 import { downloadRoute, fileBody, jobUploadRoute, uploadExpiresAt } from '../storage/object-store.js';
 import { presignedUrl, toWholeSecond } from '../stores/signing.js';
 import { takeQuirk, withUnlistedField } from '../stores/state.js';
-import { processBatch } from './processing.js';
+import { processBatch, uploadRowCount } from './processing.js';
 import { BATCHES, batchView, NO_COUNTS, resultObject, uploadObject, type BatchRecord } from './records.js';
+import { changeBatch } from './transitions.js';
 
 const URL_TTL_MS = BATCH_URL_TTL_SECONDS * 1000;
 
@@ -21,11 +22,10 @@ export const batchRoutes: readonly Route[] = [
   { method: 'GET', pattern: '/v1/batches/:batchId', maxBodyBytes: 0, auth: true, handle: getBatch },
   control('POST', '/_emulator/batches/:batchId/cancel', cancelBatch),
   // A later upload replaces the file, as in S3; only the first complete one starts processing.
-  jobUploadRoute(BATCHES, uploadObject, (state) => state.batches, async (ctx, record) => {
-    if (record.status !== 'WAITING_FOR_UPLOAD') return;
-    const pending: BatchRecord = { ...record, status: 'PENDING' };
-    await ctx.state.batches.save(record.batch_id, pending);
-    processBatch(ctx.state.batches, pending, ctx.config.processingDelayMs);
+  jobUploadRoute(BATCHES, uploadObject, (state) => state.batches, async (ctx, { batch_id: batchId }) => {
+    const store = ctx.state.batches;
+    const pending = await changeBatch(store, batchId, (record) => (record.status === 'WAITING_FOR_UPLOAD' ? { ...record, status: 'PENDING' } : undefined));
+    if (pending !== undefined) processBatch(store, pending, ctx.config.processingDelayMs);
   }),
   downloadRoute({
     pattern: '/_storage/batch-results/:file',
@@ -66,23 +66,36 @@ function downloadUrl(ctx: RouteContext, batchId: string): string {
   return presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), resultObject(batchId), expiresAt);
 }
 
-/** Stops a batch waiting for its upload or being processed; the rows not yet done count as cancelled. */
+/**
+ * Stops a batch waiting for its upload or being processed; the rows not yet done count as
+ * cancelled. A cancel before processing has counted the rows counts them itself, so batch_count is
+ * the CSV's rows whenever it comes.
+ */
 async function cancelBatch(ctx: RouteContext): Promise<RouteResult> {
   const store = ctx.state.batches;
   const { batch_id: batchId } = await batchOf(ctx);
+  // Stopped before counting, so the upload is not read twice at once.
   await store.stopProcessing(batchId);
-  const record = await batchOf(ctx);
-  if (record.status !== 'WAITING_FOR_UPLOAD' && record.status !== 'PENDING') {
-    throw new EmulatorError(409, `batch ${batchId} is already ${record.status}; only a batch WAITING_FOR_UPLOAD or PENDING can be cancelled`);
-  }
-  const { batch, success, error } = record.counts;
-  const cancelled: BatchRecord = { ...record, status: 'CANCELLED', counts: { ...record.counts, cancelled: batch - success - error } };
-  await store.save(batchId, cancelled);
+  const cancelled = await changeBatch(store, batchId, async (record) => {
+    if (record.status !== 'WAITING_FOR_UPLOAD' && record.status !== 'PENDING') {
+      throw new EmulatorError(409, `batch ${batchId} is already ${record.status}; only a batch WAITING_FOR_UPLOAD or PENDING can be cancelled`);
+    }
+    // Before its count, a PENDING batch's is 0; a CSV of a header alone counts 0 again.
+    const batch = record.status === 'PENDING' && record.counts.batch === 0 ? await uploadRowCount(store, batchId) : record.counts.batch;
+    const { success, error } = record.counts;
+    return { ...record, status: 'CANCELLED', counts: { ...record.counts, batch, cancelled: batch - success - error } };
+  });
+  // Processing an upload started after the first stop (it landed meanwhile) would stop at its next save; stopped now.
+  await store.stopProcessing(batchId);
+  if (cancelled === undefined) throw noBatch(batchId);
   return { status: 200, body: batchView(cancelled, null) };
 }
 
 async function batchOf(ctx: RouteContext): Promise<BatchRecord> {
   const record = await ctx.state.batches.get(ctx.params.batchId ?? '');
-  if (record === undefined) throw new EmulatorError(404, `no batch ${ctx.params.batchId}`);
+  if (record === undefined) throw noBatch(ctx.params.batchId ?? '');
   return record;
 }
+
+/** A batch this emulator never issued, or has forgotten since (a reset). */
+const noBatch = (batchId: string) => new EmulatorError(404, `no batch ${batchId}`);
