@@ -1,4 +1,5 @@
 import type { HttpClient, RequestSpec } from '../core/http.js';
+import { pathSegment } from '../core/path-segment.js';
 import {
   acceptedResponseSchema,
   importResponseSchema,
@@ -11,9 +12,9 @@ import {
 } from '../schemas/data.js';
 import { parseResponse } from './responses.js';
 
-const namespacePath = (namespace: string) => `/v1/data/${encodeURIComponent(namespace)}`;
+const namespacePath = (namespace: string) => `/v1/data/${pathSegment(namespace, 'NAMESPACE')}`;
 
-/** PUT /v1/data/{namespace}/settings: create or replace the namespace schema. */
+/** PUT /v1/data/{namespace}/settings: create or replace the namespace schema (safe to replay: a replace). */
 export async function putSettings(http: HttpClient, namespace: string, schema: NamespaceSchema) {
   const path = `${namespacePath(namespace)}/settings`;
   return parseResponse(settingsResponseSchema, await http.json('PUT', path, { schema }), `PUT ${path}`);
@@ -39,7 +40,10 @@ export async function addData(http: HttpClient, namespace: string, body: Buffer)
 /** The serialised body of one add request, built from objects as read (their own bytes, not re-encoded). */
 export const encodeAddBody = (objects: readonly string[]) => Buffer.from(`{"data":[${objects.join(',')}]}`);
 
-/** POST /v1/data/{namespace}/import: a pre-signed upload address for a JSONL file. */
+/**
+ * POST /v1/data/{namespace}/import: a pre-signed upload address for a JSONL file. Safe to replay,
+ * unlike POST /v1/import: an import request whose address goes unused holds no data and lapses in 12 hours.
+ */
 export async function requestImport(http: HttpClient, namespace: string): Promise<ImportResponse> {
   const path = `${namespacePath(namespace)}/import`;
   return parseResponse(importResponseSchema, await http.json('POST', path), `POST ${path}`);
@@ -47,7 +51,7 @@ export async function requestImport(http: HttpClient, namespace: string): Promis
 
 /** GET /v1/data/{namespace}/requests/{requestId}: an add-type or an import-type record. */
 export async function getRequest(http: HttpClient, namespace: string, requestId: string): Promise<RequestRecord> {
-  const path = `${namespacePath(namespace)}/requests/${encodeURIComponent(requestId)}`;
+  const path = `${namespacePath(namespace)}/requests/${pathSegment(requestId, '<request-id>')}`;
   return parseResponse(requestRecordSchema, await http.json('GET', path), `GET ${path}`);
 }
 

@@ -1,11 +1,12 @@
 import type { HttpClient } from '../core/http.js';
+import { pathSegment } from '../core/path-segment.js';
 import { acceptedResponseSchema, type AcceptedResponse } from '../schemas/data.js';
 import type { WatchStreamRequest } from '../schemas/streams.js';
 import { parseResponse } from './responses.js';
 
-const streamsPath = (namespace: string) => `/v1/streams/${encodeURIComponent(namespace)}`;
+const streamsPath = (namespace: string) => `/v1/streams/${pathSegment(namespace, 'NAMESPACE')}`;
 
-/** POST /v1/streams/{namespace}: monitor the livestream at `stream_url` under the caller's `id`. */
+/** POST /v1/streams/{namespace}: monitor the livestream at `stream_url` under the caller's `id`. Safe to replay: the id is the caller's, so a second request names the same stream. */
 export async function watchStream(http: HttpClient, namespace: string, body: WatchStreamRequest): Promise<AcceptedResponse> {
   const path = streamsPath(namespace);
   return parseResponse(acceptedResponseSchema, await http.json('POST', path, body), `POST ${path}`);

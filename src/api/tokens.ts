@@ -4,6 +4,7 @@ import { parseResponse } from './responses.js';
 
 const TOKENS_PATH = '/v1/access_tokens';
 
+/** POST /v1/access_tokens. Safe to replay: a token made twice changes nothing else, and the unused one lapses on its own. */
 export async function createAccessToken(http: HttpClient, request: AccessTokenRequest): Promise<AccessTokenResponse> {
   return parseResponse(accessTokenResponseSchema, await http.json('POST', TOKENS_PATH, request), `POST ${TOKENS_PATH}`);
 }

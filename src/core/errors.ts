@@ -1,3 +1,5 @@
+import { mayHaveBeenProcessed, type AttemptOutcome } from './retry.js';
+
 /** Exit codes: documented in README.md and `csafe --help`; errors and command outcomes are mapped to them in one place, main.ts (exitCodeOfError, exitCodeOfOutcome). */
 export const ExitCode = {
   ok: 0,
@@ -164,12 +166,21 @@ export function stopsTheRun(error: unknown): boolean {
 
 /**
  * Whether the service may have applied a request that ended in this error, so that sending it
- * again could apply it twice: its answer was lost (a timeout, a cut connection), was a 5xx other
- * than 503 (the spec's "not processed", with 429), or was a 2xx csafe could not read. A refused
- * connection and every other 4xx say the request was not applied.
+ * again could apply it twice: the retry policy's own rule (mayHaveBeenProcessed), read from the
+ * error. An error of csafe's own (bad input, a defect) never reached the service.
  */
 export function mayHaveBeenApplied(error: unknown): boolean {
-  if (error instanceof ApiError) return error.status >= 500 && error.status !== 503;
-  if (error instanceof ConnectionError) return error.sent;
-  return error instanceof RequestTimeoutError || error instanceof UnexpectedResponseError || error instanceof ResponseTooLargeError;
+  const outcome = attemptOutcomeOf(error);
+  return outcome !== undefined && mayHaveBeenProcessed(outcome);
+}
+
+/** The attempt's outcome an error reports, as the retry policy sees it; undefined for an error no request made. */
+function attemptOutcomeOf(error: unknown): AttemptOutcome | undefined {
+  if (error instanceof ApiError) return { kind: 'response', status: error.status, headers: {} };
+  if (error instanceof ConnectionError) return { kind: 'network-error', sent: error.sent };
+  if (error instanceof RequestTimeoutError) return { kind: 'timeout' };
+  // A 2xx whose body is not what the spec promises; and an answer cut off at the size limit, as a cut connection would.
+  if (error instanceof UnexpectedResponseError) return { kind: 'response', status: 200, headers: {} };
+  if (error instanceof ResponseTooLargeError) return { kind: 'network-error', sent: true };
+  return undefined;
 }

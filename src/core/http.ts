@@ -96,21 +96,21 @@ export interface HttpResponse {
 export class HttpClient {
   private readonly agent: Agent;
 
+  /** The configured base URL without a trailing slash, nor a user name or password (see absoluteUrl). */
+  readonly baseUrl: string;
+
   constructor(private readonly config: HttpClientConfig) {
+    this.baseUrl = withoutUserInfo(config.baseUrl).replace(/\/+$/, '');
     this.agent = new Agent({
       keepAliveTimeout: 10_000,
       connect: { timeout: Math.min(config.timeoutMs, 10_000) },
     });
   }
 
-  /** Where requests go, for messages about the service as a whole (FailFast). */
-  get baseUrl(): string {
-    return this.config.baseUrl;
-  }
-
   async request(spec: RequestSpec): Promise<HttpResponse> {
     const { url, display } = this.target(spec);
     const headers = this.headers(spec);
+    const json = serialised(spec, display);
     for (let retry = 0; ; retry++) {
       // Built only with --verbose: at hundreds of requests in flight, redacting each URL is measurable.
       this.config.io.trace(() => `→ ${spec.method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}`);
@@ -118,7 +118,7 @@ export class HttpClient {
       const signal = this.attemptSignal(spec);
       let attempt: Attempt;
       try {
-        attempt = await this.attempt(spec, url, headers, signal);
+        attempt = await this.attempt(spec, url, headers, json, signal);
         const elapsed = this.config.now() - started;
         if ('response' in attempt) {
           this.config.io.trace(`← ${attempt.response.statusCode} ${spec.method} ${display} in ${elapsed} ms`);
@@ -157,9 +157,12 @@ export class HttpClient {
   }
 
   private target(spec: RequestSpec): { url: string; display: string } {
-    if (spec.url !== undefined) return { url: spec.url, display: redactUrl(spec.url) };
+    if (spec.url !== undefined) {
+      const url = absoluteUrl(spec.method, spec.url);
+      return { url, display: redactUrl(url) };
+    }
     const path = spec.path ?? '/';
-    return { url: this.config.baseUrl.replace(/\/+$/, '') + path, display: path };
+    return { url: this.baseUrl + path, display: path };
   }
 
   private headers(spec: RequestSpec): Record<string, string> {
@@ -184,6 +187,7 @@ export class HttpClient {
     spec: RequestSpec,
     url: string,
     headers: Record<string, string>,
+    json: string | undefined,
     signal: AttemptSignal,
   ): Promise<Attempt> {
     const interrupt = spec.finishOnInterrupt ? undefined : this.config.signal;
@@ -193,7 +197,7 @@ export class HttpClient {
         : await request(url, {
           method: spec.method,
           headers,
-          body: spec.json !== undefined ? JSON.stringify(spec.json) : undiciBody(spec.body?.open()),
+          body: json ?? undiciBody(spec.body?.open()),
           dispatcher: this.agent,
           signal: signal.signal,
           headersTimeout: this.config.timeoutMs,
@@ -205,6 +209,7 @@ export class HttpClient {
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
       if (error instanceof BodySourceError) throw error.cause;
+      if (isLocalFault(error)) throw new CsafeError(`${spec.method} ${this.target(spec).display}: csafe could not make the request: ${(error as Error).message}`, { cause: error });
       if (interrupt?.aborted || spec.signal?.aborted) throw new InterruptedError();
       if (signal.timedOut || isTimeout(error)) {
         const seconds = this.config.timeoutMs / 1000;
@@ -313,6 +318,50 @@ async function upload(url: string, method: Method, headers: Record<string, strin
     throw error;
   }
 }
+
+/** The JSON body's text, made once for every attempt; a value that cannot be serialised (nested too deep, say) is a fault of ours, not of the network. */
+function serialised(spec: RequestSpec, display: string): string | undefined {
+  if (spec.json === undefined) return undefined;
+  try {
+    return JSON.stringify(spec.json);
+  } catch (error) {
+    throw new CsafeError(`${spec.method} ${display}: the request body could not be serialised: ${(error as Error).message}; nothing was sent`, { cause: error });
+  }
+}
+
+/**
+ * An absolute (pre-signed) address as the service gave it, checked before anything is sent: only
+ * http(s) is fetched (never file: or another scheme), and a user name or password in it is
+ * dropped, since node:http would send it as an Authorization header, a credential of the
+ * address's own that no object store asks for.
+ */
+function absoluteUrl(method: Method, text: string): string {
+  const protocol = URL.canParse(text) ? new URL(text).protocol : undefined;
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new UnexpectedResponseError(`${method} ${redactUrl(text)}: the service gave an address that is not an http:// or https:// URL; nothing was sent`);
+  }
+  return withoutUserInfo(text);
+}
+
+/** The URL without `user:password@`; the text as it was when it has none (a pre-signed URL is signed as written). */
+function withoutUserInfo(text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url === undefined || (url.username === '' && url.password === '')) return text;
+  url.username = '';
+  url.password = '';
+  return url.toString();
+}
+
+/**
+ * A fault of csafe's own, not of the network, that no retry can mend: a JavaScript engine error
+ * (a RangeError from a stack overflow, a TypeError such as node:http's ERR_INVALID_PROTOCOL) or
+ * undici refusing its arguments. Network failures are plain Errors with a system or undici code.
+ */
+function isLocalFault(error: unknown): boolean {
+  return error instanceof RangeError || error instanceof TypeError || error instanceof SyntaxError || error instanceof ReferenceError || LOCAL_CODES.has(errorCode(error) ?? '');
+}
+
+const LOCAL_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED']);
 
 /** A body as undici's types take it (the service's bodies are Buffers; a file's chunks go by upload()). */
 const undiciBody = (body: Buffer | AsyncIterable<Buffer> | undefined): Buffer | Readable | undefined =>

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { InputError, UsageError } from './errors.js';
 import { readBoundedInput } from './input-files.js';
+import { lineNestedTooDeep, MAX_JSON_DEPTH } from './json-nesting.js';
 import { parseJsonAt } from './json-position.js';
 
 /** Where a flag's JSON comes from and how much of it may be read. */
@@ -21,6 +22,10 @@ export async function jsonObjectFlag(flag: string, spec: string, input: JsonFlag
   const origin = fromFile ? `${flag}: ${spec.slice(1) === '-' ? 'stdin' : spec.slice(1)}` : flag;
   const text = fromFile ? (await readFlagFile(flag, spec.slice(1), input)).toString('utf8') : spec;
   if (text.trim() === '') throw new InputError(`${origin}: is empty, expected ${what}; nothing was sent`);
+  const tooDeep = lineNestedTooDeep(text);
+  if (tooDeep !== undefined) {
+    throw new InputError(`${fromFile ? `${origin}:${tooDeep}` : origin}: nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects, the limit; nothing was sent`);
+  }
   const parsed = parseJsonAt(text, 1);
   if ('error' in parsed) {
     const where = fromFile ? `${origin}:${parsed.line}` : origin;

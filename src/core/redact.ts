@@ -21,6 +21,9 @@ export function redactUrl(url: string): string {
   return parsed.toString().replaceAll(encodeURIComponent(REDACTED), REDACTED);
 }
 
+/** `https://user:pass@host/…` → `https://***@host/…`, for text that may not even parse as a URL. */
+export const maskUserInfo = (text: string) => text.replace(/^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {

@@ -46,19 +46,32 @@ function header(headers: Headers, name: string): string | undefined {
 }
 
 /**
- * replaySafe is false for a request that must not be applied twice. A timeout, a cut connection,
- * a 5xx other than 503, a 408 or a 409 may come after the service processed it, so retrying
- * could apply it again; such a request is retried only when the service cannot have processed
- * it: a refused connection (nothing was sent), or 429 and 503, which the spec defines as "not
- * processed". The service may still say otherwise with x-should-retry.
+ * Whether the service may have processed a request whose attempt ended so: it answered 2xx, its
+ * answer was lost (a timeout, a connection cut once the request was sent), or it answered 408,
+ * 409 or a 5xx other than 503, any of which may come after the work was done. A refused
+ * connection (nothing was sent), 429 and 503 (the spec's "not processed") and every other status
+ * say it was not. The one rule behind both shouldRetry and mayHaveBeenApplied (errors.ts).
+ */
+export function mayHaveBeenProcessed(outcome: AttemptOutcome): boolean {
+  if (outcome.kind === 'timeout') return true;
+  if (outcome.kind === 'network-error') return outcome.sent;
+  return outcome.status < 300 || (isRetryableStatus(outcome.status) && !NOT_PROCESSED_STATUS.has(outcome.status));
+}
+
+/**
+ * replaySafe is false for a request that must not be applied twice (it creates something, or has
+ * no idempotency key): it is retried only when the service cannot have processed it
+ * (mayHaveBeenProcessed), that is after a refused connection, a 429 or a 503. The service may
+ * still say otherwise with x-should-retry.
  */
 export function shouldRetry(outcome: AttemptOutcome, replaySafe = true): boolean {
-  if (outcome.kind === 'timeout') return replaySafe;
-  if (outcome.kind === 'network-error') return replaySafe || !outcome.sent;
-  const override = header(outcome.headers, 'x-should-retry');
-  if (override === 'true') return true;
-  if (override === 'false') return false;
-  return replaySafe ? isRetryableStatus(outcome.status) : NOT_PROCESSED_STATUS.has(outcome.status);
+  if (outcome.kind === 'response') {
+    const override = header(outcome.headers, 'x-should-retry');
+    if (override === 'true') return true;
+    if (override === 'false') return false;
+    if (!isRetryableStatus(outcome.status)) return false;
+  }
+  return replaySafe || !mayHaveBeenProcessed(outcome);
 }
 
 /** Milliseconds the server asked us to wait, or undefined when it did not say (or said nonsense). */

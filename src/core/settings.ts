@@ -1,6 +1,7 @@
 import { UsageError } from './errors.js';
 import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from './duration.js';
 import { parseOutputFormat } from './output.js';
+import { maskUserInfo } from './redact.js';
 import { shellWord } from './shell.js';
 
 /** Where a setting came from; `auth status` shows it so a user can tell why a key is in use. */
@@ -166,15 +167,19 @@ export function isLoopback(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
-/** An http(s) URL, as given to `name`; whether a key may go there is checkBaseUrl's question. */
+/**
+ * An http(s) URL, as given to `name`; whether a key may go there is checkBaseUrl's question. A user
+ * name or password in it is refused rather than dropped: the service takes the API key alone, and a
+ * user who put them there (for a proxy, say) learns now why they are not sent, not from a later 401.
+ */
 function parseServiceUrl(text: string, name: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    // Not a URL at all: the same message as a URL of another scheme.
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url?.protocol !== 'https:' && url?.protocol !== 'http:') throw new UsageError(`${name}: expected an https:// or http:// URL, got "${maskUserInfo(text)}"`);
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError(`${name}: expected a URL without a user name or password, got "${maskUserInfo(text)}": csafe sends the API key and never credentials from a URL`, {
+      hint: 'remove the "user:password@" part',
+    });
   }
-  if (url?.protocol !== 'https:' && url?.protocol !== 'http:') throw new UsageError(`${name}: expected an https:// or http:// URL, got "${text}"`);
   return url;
 }
 

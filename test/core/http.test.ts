@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { HttpClient, serviceMessage } from '../../src/core/http.js';
-import { AuthenticationError, BadRequestError, ConnectionError, InterruptedError, RequestTimeoutError, ResponseTooLargeError, RetryAfterTooLongError, ServerError, UnexpectedResponseError } from '../../src/core/errors.js';
+import { AuthenticationError, BadRequestError, ConnectionError, CsafeError, InterruptedError, RequestTimeoutError, ResponseTooLargeError, RetryAfterTooLongError, ServerError, UnexpectedResponseError } from '../../src/core/errors.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/retry.js';
 import { bufferIO } from '../helpers/io.js';
 import { closeServer, listenOnLoopback } from '../helpers/server.js';
@@ -165,6 +165,41 @@ describe('HttpClient', () => {
     assert.match(stderr(), /signature=\[REDACTED\]/);
     await http.close();
   });
+  it('never sends a user name or password from a URL: none to an upload address, none to the base URL, none in a trace', async () => {
+    handler = (_req, res) => json(res, 200, {});
+    const withUser = (url: string) => url.replace('http://', 'http://user:pa55word@');
+    const { http, stderr } = client({ verbose: true, baseUrl: withUser(baseUrl) });
+    await http.json('GET', '/v1/x');
+    await http.request({ method: 'PUT', url: withUser(`${baseUrl}/upload?signature=s3cr3t`), body: { open: () => Buffer.from('x'), length: 1, contentType: 'application/json' } });
+    await http.request({ method: 'GET', url: withUser(`${baseUrl}/result.csv`), onBody: async (body) => void (await body.toArray()) });
+    assert.deepEqual(seen.map((req) => req.headers.authorization), ['Bearer sk_test_secret_key', undefined, undefined]);
+    assert.ok(!stderr().includes('pa55word') && !stderr().includes('user:'), stderr());
+    await http.close();
+  });
+
+  it('fetches an absolute address only over http(s): a file: URL is an unexpected answer, never tried', async () => {
+    const { http } = client();
+    await assert.rejects(http.request({ method: 'PUT', url: 'file:///etc/passwd?signature=s3cr3t', body: { open: () => Buffer.from('x'), length: 1, contentType: 'text/csv' } }), (error: unknown) =>
+      error instanceof UnexpectedResponseError && error.message === 'PUT file:///etc/passwd?signature=[REDACTED]: the service gave an address that is not an http:// or https:// URL; nothing was sent');
+    assert.equal(attempts, 0);
+    await http.close();
+  });
+
+  it('takes a fault of its own for no network failure: nothing retried, one error naming the request', async () => {
+    handler = (_req, res) => json(res, 200, {});
+    const { http } = client();
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    await assert.rejects(http.json('POST', '/v1/decisions', { content: deep }), (error: unknown) =>
+      error instanceof CsafeError && !(error instanceof ConnectionError) && /^POST \/v1\/decisions: the request body could not be serialised: Maximum call stack size exceeded; nothing was sent$/.test(error.message));
+    await assert.rejects(http.json('POST', '/v1/decisions', { n: 1n }), /^CsafeError: POST \/v1\/decisions: the request body could not be serialised: Do not know how to serialize a BigInt/);
+    // undici refuses a header value with a line break before anything is sent.
+    await assert.rejects(http.request({ method: 'GET', path: '/v1/x', headers: { 'x-note': 'a\nb' } }), (error: unknown) =>
+      error instanceof CsafeError && !(error instanceof ConnectionError) && /^GET \/v1\/x: csafe could not make the request: /.test(error.message) && !/retr(y|ies)/.test(error.message));
+    assert.equal(attempts, 0);
+    await http.close();
+  });
+
   /** A clock that moves on by `step` ms each time it is read. */
   const ticking = (step: number) => {
     let now = 0;

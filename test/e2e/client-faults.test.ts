@@ -145,6 +145,35 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
       });
     }
 
+    for (const args of [['decision', 'get', '..'], ['decision', 'get', '.'], ['data', 'status', 'ns', '..'], ['data', 'status', 'ns', ''], ['batch', 'get', '..'], ['import', 'get', '.']]) {
+      it(`${args.join(' ')} is refused before anything is sent: "." and ".." would move the request to another endpoint`, async () => {
+        const before = (await emulator.requests()).length;
+        const result = await runCsafe([...flags(), ...args]);
+        assertOneLine(result, 2, /^error: <[a-z]+-id> (is empty|"\.\.?": "\." and "\.\." cannot name one: in the URL path they mean "this" and "parent", so the request would go to another address)$/m);
+        assert.equal((await emulator.requests()).length, before);
+      });
+    }
+
+    it('decision create --content or --metadata @FILE nested too deep: refused before sending, naming the file and line, exit 2', async () => {
+      const dir = configDir();
+      writeFileSync(join(dir, 'deep.json'), `{"text":\n${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+      const before = (await emulator.requests()).length;
+      for (const flag of ['--content', '--metadata']) {
+        const args = ['decision', 'create', '--type', 'text', ...(flag === '--content' ? ['--content', '@deep.json'] : ['--content', '{"text":"hi"}', '--metadata', '@deep.json'])];
+        const result = await runCsafe([...flags(), ...args], { cwd: dir });
+        assertOneLine(result, 2, new RegExp(`^error: ${flag}: deep\\.json:2: nested deeper than 64 levels of arrays and objects, the limit; nothing was sent$`, 'm'));
+      }
+      assert.equal((await emulator.requests()).length, before);
+    });
+
+    it('a base URL with a user name and password is refused, shown masked: csafe never sends credentials from a URL', async () => {
+      for (const args of [['--base-url', 'http://user:pa55@127.0.0.1:9', 'auth', 'status'], ['--base-url', 'https://user:pa55@example.com', 'decision', 'get', 'dec_1']]) {
+        const result = await runCsafe(['--api-key', 'sk_test_0123456789ab', ...args], { env: { CSAFE_CONFIG_DIR: configDir() } });
+        assertOneLine(result, 2, /^error: --base-url: expected a URL without a user name or password, got "https?:\/\/\*\*\*@[^"]+": csafe sends the API key and never credentials from a URL$/m);
+        assert.doesNotMatch(result.stderr + result.stdout, /pa55/);
+      }
+    });
+
     it('auth logout says so when no key was stored, exit 0', async () => {
       const env = { CSAFE_CONFIG_DIR: configDir() };
       const result = await runCsafe(['auth', 'logout'], { env });

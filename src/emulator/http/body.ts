@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { MAX_JSON_DEPTH } from '../../core/json-nesting.js';
 import { nestsDeeperThan } from '../../core/json-position.js';
 import { EmulatorError, invalidRequest } from './errors.js';
 
@@ -54,8 +55,7 @@ export function parseJsonBody(body: Buffer): unknown {
   }
 }
 
-/** Deeper JSON is refused before it is parsed: validation, hashing and serialising all recurse. */
-export const MAX_JSON_DEPTH = 64;
+export { MAX_JSON_DEPTH };
 
 /** What is wrong with the nesting of a JSON text (found by a linear scan, no recursion), or undefined. */
 export const nestingProblem = (text: string): string | undefined =>

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { runCsafe, tempDir, useEmulatorProcess, type EmulatorProcess, type RunResult } from '../helpers/cli.js';
+
+const dir = tempDir();
+const CSV = join(dir, 'reviews.csv');
+writeFileSync(CSV, 'Content,source\nnice bike,app\n');
+const JSONL = join(dir, 'records.jsonl');
+writeFileSync(JSONL, '{"type":"text","data":{"text":"hi"}}\n');
+
+/** The three commands that create something, each with the path of its create call. */
+const CREATES = [
+  { what: 'decision', args: ['decision', 'create', '--type', 'text', '--content', '{"text":"hi"}'], path: '/v1/decisions' },
+  { what: 'batch', args: ['batch', 'create', CSV, '--type', 'text'], path: '/v1/batches' },
+  { what: 'import', args: ['import', 'create', JSONL], path: '/v1/import' },
+] as const;
+
+/** The create calls the emulator received, with the status each was answered (or about to be, when a fault cut it). */
+const createCalls = async (emulator: EmulatorProcess, path: string) =>
+  (await emulator.requests()).filter((entry) => entry.method === 'POST' && entry.path === path).map((entry) => `${String(entry.status)} ${String(entry.fault)}`);
+
+const uploads = async (emulator: EmulatorProcess) => (await emulator.requests()).filter((entry) => entry.method === 'PUT');
+
+/** The lines of stderr a person reads, hints aside. */
+const errorLines = (result: RunResult) => result.stderr.trim().split('\n').filter((line) => line !== '' && !line.startsWith('hint:'));
+
+describe('create calls whose answer is lost after the service processed them', () => {
+  const resetting = useEmulatorProcess(['--fault-rate', '1', '--faults', 'reset']);
+
+  for (const { what, args, path } of CREATES) {
+    it(`${what} create, cut off after processing: sent once, never again; one line saying the ${what} may have been created, exit 1`, async () => {
+      await resetting.control('/_emulator/requests', { method: 'DELETE' });
+      const result = await runCsafe(args, { env: resetting.env, cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      assert.deepEqual(await createCalls(resetting, path), ['200 reset'], 'exactly one was made');
+      assert.deepEqual(await uploads(resetting), []);
+      const lines = errorLines(result);
+      assert.equal(lines.length, 1, result.stderr);
+      assert.match(lines[0]!, new RegExp(`^error: the ${what} may have been created: POST ${path}: .*; it was not sent again, as that could create a second ${what}$`));
+      assert.doesNotMatch(result.stderr, /retr(y|ies)/);
+      assert.match(result.stderr, new RegExp(`\nhint: ${what}s cannot be listed through the API: look for it in the service's review interface`));
+      assert.equal(result.stdout, '');
+    });
+  }
+});
+
+describe('create calls the service did not process', () => {
+  const emulator = useEmulatorProcess(['--processing-delay', '0']);
+
+  for (const { what, args, path } of CREATES) {
+    it(`${what} create after a 503 ("not processed"): retried, one ${what} made, exit 0`, async () => {
+      await emulator.control('/_emulator/requests', { method: 'DELETE' });
+      await emulator.control('/_emulator/quirks', { method: 'POST', body: { failing_requests: 1 } });
+      const result = await runCsafe(args, { env: emulator.env, cwd: dir });
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(await createCalls(emulator, path), ['503 503', '200 null']);
+    });
+  }
+
+  it('decision create with no answer in time after processing: not sent again, exit 1 saying the decision may have been created', async () => {
+    await emulator.control('/_emulator/requests', { method: 'DELETE' });
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
+    try {
+      const result = await runCsafe(['--request-timeout', '500ms', ...CREATES[0].args], { env: emulator.env, cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      assert.deepEqual(errorLines(result), [
+        'error: the decision may have been created: POST /v1/decisions: no answer within 0.5 s; it was not sent again, as that could create a second decision',
+      ]);
+    } finally {
+      await emulator.control('/_emulator/release', { method: 'POST' });
+    }
+    assert.deepEqual(await createCalls(emulator, '/v1/decisions'), ['200 null']);
+  });
+});
