@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { InputError, UsageError } from './errors.js';
 import { readBoundedInput } from './input-files.js';
-import { parseJsonAt } from './json-position.js';
+import { parseRecordAt } from './json-nesting.js';
 
 /** Where a flag's JSON comes from and how much of it may be read. */
 export interface JsonFlagInput {
@@ -21,7 +21,7 @@ export async function jsonObjectFlag(flag: string, spec: string, input: JsonFlag
   const origin = fromFile ? `${flag}: ${spec.slice(1) === '-' ? 'stdin' : spec.slice(1)}` : flag;
   const text = fromFile ? (await readFlagFile(flag, spec.slice(1), input)).toString('utf8') : spec;
   if (text.trim() === '') throw new InputError(`${origin}: is empty, expected ${what}; nothing was sent`);
-  const parsed = parseJsonAt(text, 1);
+  const parsed = parseRecordAt(text, 1);
   if ('error' in parsed) {
     const where = fromFile ? `${origin}:${parsed.line}` : origin;
     throw new InputError(`${where}: ${parsed.error}`, { hint: fromFile ? undefined : `give ${what} such as '{"text":"hello"}', or @FILE to read it from a file` });

@@ -1,0 +1,23 @@
+import { nestsDeeperThan, parseJsonAt, type JsonRecord } from './json-position.js';
+
+/**
+ * How deep JSON may nest, for csafe and the emulator alike (Node built-ins only). JSON.parse takes
+ * any depth, but what walks a parsed value (schema checks, canonical JSON, hashing, serialising)
+ * recurses: deeper text is refused before it is parsed, by a linear scan.
+ */
+
+/**
+ * The most levels of arrays and objects JSON may nest: a request body (the emulator refuses deeper
+ * ones with a 400), an import line, and each record csafe reads, checked before it is parsed.
+ */
+export const MAX_JSON_NESTING = 64;
+
+/** What is wrong with the nesting of a JSON text, or undefined: a scan without recursion, so any depth is safe to ask about. */
+export const nestingProblem = (text: string): string | undefined =>
+  nestsDeeperThan(text, MAX_JSON_NESTING) ? `nested deeper than ${MAX_JSON_NESTING} levels of arrays and objects` : undefined;
+
+/** One record of the input, parsed (core/json-position parseJsonAt) once its nesting is known to be within the limit. */
+export function parseRecordAt(text: string, line: number): JsonRecord {
+  const problem = nestingProblem(text);
+  return problem === undefined ? parseJsonAt(text, line) : { line, text, error: problem };
+}
