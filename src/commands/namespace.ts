@@ -8,5 +8,11 @@ export function parseNamespace(text: string): string {
   if (problem !== undefined) throw new UsageError(`NAMESPACE "${text}": ${problem}`);
   const parsed = namespaceNameSchema.safeParse(text);
   if (parsed.success) return parsed.data;
-  throw new UsageError(`NAMESPACE "${text}": ${parsed.error.issues[0]!.message}`);
+  throw new UsageError(`NAMESPACE ${quoted(text)}: ${parsed.error.issues[0]!.message}`);
 }
+
+/** Longest namespace an error quotes whole: enough to recognise one, and a line fits a terminal. */
+const QUOTED_CHARS = 40;
+
+/** The namespace as an error quotes it: a long one cut short, with its length, rather than filling the screen. */
+const quoted = (text: string) => (text.length <= QUOTED_CHARS ? `"${text}"` : `"${text.slice(0, QUOTED_CHARS)}…" (${text.length} characters)`);

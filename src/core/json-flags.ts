@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
 import { InputError, UsageError } from './errors.js';
 import { readBoundedInput } from './input-files.js';
-import { lineNestedTooDeep, MAX_JSON_DEPTH } from './json-nesting.js';
-import { parseJsonAt } from './json-position.js';
+import { parseDocument } from './json-nesting.js';
 
 /** Where a flag's JSON comes from and how much of it may be read. */
 export interface JsonFlagInput {
@@ -22,11 +21,7 @@ export async function jsonObjectFlag(flag: string, spec: string, input: JsonFlag
   const origin = fromFile ? `${flag}: ${spec.slice(1) === '-' ? 'stdin' : spec.slice(1)}` : flag;
   const text = fromFile ? (await readFlagFile(flag, spec.slice(1), input)).toString('utf8') : spec;
   if (text.trim() === '') throw new InputError(`${origin}: is empty, expected ${what}; nothing was sent`);
-  const tooDeep = lineNestedTooDeep(text);
-  if (tooDeep !== undefined) {
-    throw new InputError(`${fromFile ? `${origin}:${tooDeep}` : origin}: nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects, the limit; nothing was sent`);
-  }
-  const parsed = parseJsonAt(text, 1);
+  const parsed = parseDocument(text);
   if ('error' in parsed) {
     const where = fromFile ? `${origin}:${parsed.line}` : origin;
     throw new InputError(`${where}: ${parsed.error}`, { hint: fromFile ? undefined : `give ${what} such as '{"text":"hello"}', or @FILE to read it from a file` });
@@ -44,15 +39,19 @@ export async function parseMetadata(specs: readonly string[], input: JsonFlagInp
   const metadata: Record<string, unknown> = {};
   for (const spec of specs) {
     if (spec.startsWith('@')) {
-      Object.assign(metadata, await jsonObjectFlag('--metadata', spec, input, 'a JSON object of metadata'));
+      for (const [key, value] of Object.entries(await jsonObjectFlag('--metadata', spec, input, 'a JSON object of metadata'))) setField(metadata, key, value);
       continue;
     }
     const equals = spec.indexOf('=');
     if (equals <= 0) throw new UsageError(`--metadata: expected key=value or @file.json, got "${spec}"`);
-    metadata[spec.slice(0, equals)] = spec.slice(equals + 1);
+    setField(metadata, spec.slice(0, equals), spec.slice(equals + 1));
   }
   return metadata;
 }
+
+/** A field of any name, `__proto__` too: an assignment (or Object.assign) of that one would set the prototype instead. */
+const setField = (object: Record<string, unknown>, key: string, value: unknown) =>
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 
 /** The file of `@FILE`, a read that fails named by its flag as well (`--content: listing.json: no such file`). */
 async function readFlagFile(flag: string, path: string, input: JsonFlagInput): Promise<Buffer> {

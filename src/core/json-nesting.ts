@@ -1,23 +1,41 @@
 import { Byte } from './json-scan.js';
-import { NestingTracker, nestsDeeperThan } from './json-position.js';
+import { NestingTracker, nestsDeeperThan, parseJsonAt, type JsonRecord } from './json-position.js';
 
 /**
- * How deep arrays and objects may nest in JSON that csafe sends, and that its emulator takes in:
- * deeper JSON is refused before it is parsed, since validating, serialising and hashing it all
- * recurse and could run out of stack.
+ * How deep JSON may nest, for csafe and the emulator alike (Node built-ins only). JSON.parse takes
+ * any depth, but what walks a parsed value (schema checks, canonical JSON, hashing, serialising)
+ * recurses: deeper text is refused before it is parsed, by a linear scan.
  */
-export const MAX_JSON_DEPTH = 64;
 
-/** The line (1-based) on which the text first nests deeper than MAX_JSON_DEPTH, or undefined when it does not; linear scans, no recursion. */
-export function lineNestedTooDeep(text: string): number | undefined {
-  if (!nestsDeeperThan(text, MAX_JSON_DEPTH)) return undefined;
+/**
+ * The most levels of arrays and objects JSON may nest: a request body (the emulator refuses deeper
+ * ones with a 400), an import line, each record csafe reads and each JSON flag, checked before it is parsed.
+ */
+export const MAX_JSON_NESTING = 64;
+
+const NESTED_TOO_DEEP = `nested deeper than ${MAX_JSON_NESTING} levels of arrays and objects`;
+
+/** What is wrong with the nesting of a JSON text, or undefined: a scan without recursion, so any depth is safe to ask about. */
+export const nestingProblem = (text: string): string | undefined => (nestsDeeperThan(text, MAX_JSON_NESTING) ? NESTED_TOO_DEEP : undefined);
+
+/** One record of the input, parsed (core/json-position parseJsonAt) once its nesting is known to be within the limit. */
+export function parseRecordAt(text: string, line: number): JsonRecord {
+  const problem = nestingProblem(text);
+  return problem === undefined ? parseJsonAt(text, line) : { line, text, error: problem };
+}
+
+/**
+ * A JSON text of several lines (a flag's @FILE), parsed once its nesting is within the limit; when
+ * it is not, the error names the line (1-based) on which it first goes too deep.
+ */
+export function parseDocument(text: string): JsonRecord {
+  if (nestingProblem(text) === undefined) return parseJsonAt(text, 1);
   const nesting = new NestingTracker();
   let line = 1;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < text.length && nesting.depth <= MAX_JSON_NESTING; i++) {
     const code = text.charCodeAt(i);
     if (code === Byte.Newline) line++;
     nesting.step(code);
-    if (nesting.depth > MAX_JSON_DEPTH) return line;
   }
-  return undefined;
+  return { line, text, error: NESTED_TOO_DEEP };
 }

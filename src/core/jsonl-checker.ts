@@ -1,5 +1,5 @@
 import type { LineCheck } from './checked-records.js';
-import { parseJsonAt } from './json-position.js';
+import { parseRecordAt } from './json-nesting.js';
 import { InputStart, LineTooLongError, MAX_LINE_BYTES, NO_RECORDS, sourceLine } from './record-reader.js';
 
 const NEWLINE = 0x0a;
@@ -81,7 +81,7 @@ export class JsonLinesChecker {
     const { line, text } = sourceLine(bytes, ++this.line, this.maxLineBytes);
     if (text.trim() === '') return;
     this.records++;
-    const record = parseJsonAt(text, line);
+    const record = parseRecordAt(text, line);
     const problem = 'error' in record ? record.error : this.check.problemOf(record.value);
     if (problem !== undefined) this.onProblem(line, problem);
   }

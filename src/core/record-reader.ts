@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
-import { NestingTracker, parseJsonAt, type JsonRecord } from './json-position.js';
+import { parseRecordAt } from './json-nesting.js';
+import { NestingTracker, type JsonRecord } from './json-position.js';
 
 /**
  * The one reader of JSON records, for csafe and the emulator alike (Node built-ins only, nothing
@@ -47,7 +48,7 @@ export interface RecordReadOptions {
 type Parse = (text: string, line: number) => JsonRecord;
 
 function parseMeasured(text: string, line: number): JsonRecord {
-  const record = parseJsonAt(text, line);
+  const record = parseRecordAt(text, line);
   if ('value' in record) record.chars = text.length;
   return record;
 }
@@ -71,9 +72,13 @@ export class LineTooLongError extends RecordReadError {
 export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private line = 0;
+  /** Lines ended so far. */
+  private line: number;
 
-  constructor(private readonly maxLineBytes = MAX_LINE_BYTES) {}
+  /** `linesBefore`: lines of the input already read (and not given to this splitter). */
+  constructor(private readonly maxLineBytes = MAX_LINE_BYTES, linesBefore = 0) {
+    this.line = linesBefore;
+  }
 
   /** The lines the chunk completes. */
   *push(chunk: Buffer): Generator<SourceLine> {
@@ -134,9 +139,9 @@ export async function* readJsonRecords(chunks: AsyncIterable<Buffer | string>, o
  */
 export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | string>, options: RecordReadOptions = {}): AsyncGenerator<JsonRecord[]> {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
-  const parse = options.measured ? parseMeasured : parseJsonAt;
+  const parse = options.measured ? parseMeasured : parseRecordAt;
   const iterator = chunks[Symbol.asyncIterator]();
-  const { head, start } = await peekFirstByte(iterator);
+  const { head, linesBefore, start } = await peekFirstByte(iterator, maxLineBytes);
   const firstByte = start.firstByte;
   if (firstByte === undefined) {
     if (options.allowEmpty) return;
@@ -148,13 +153,13 @@ export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | stri
   })();
   let any = false;
   if (firstByte === 0x5b && !options.jsonLines) {
-    for await (const record of readArrayElements(replay, maxLineBytes, parse)) {
+    for await (const record of readArrayElements(replay, { maxElementChars: maxLineBytes, firstLine: linesBefore + 1 }, parse)) {
       any = true;
       yield [record];
     }
   } else {
     // One synchronous loop over each chunk's lines and records: a promise per chunk, not per record.
-    const lines = new LineSplitter(maxLineBytes);
+    const lines = new LineSplitter(maxLineBytes, linesBefore);
     const records = options.jsonLines ? new EachLineAlone(parse, options.lineProblem) : new ValuesByLine(maxLineBytes, parse);
     let batch: JsonRecord[] = [];
     const take = (sourceLines: Iterable<SourceLine>) => {
@@ -222,16 +227,49 @@ export class InputStart {
   }
 }
 
-/** The first byte that is not white space (after a BOM), and the chunks read to find it. */
-async function peekFirstByte(chunks: AsyncIterator<Buffer | string>): Promise<{ head: Buffer[]; start: InputStart }> {
-  const head: Buffer[] = [];
+/** What was read to find an input's first byte that is not white space: the bytes to read on from, and the lines they skip. */
+interface InputHead {
+  /** The bytes from the start of line `linesBefore + 1` to the end of the chunk holding the first byte. */
+  head: Buffer[];
+  linesBefore: number;
+  start: InputStart;
+}
+
+/**
+ * The first byte that is not white space (after a BOM). The blank lines before it are counted,
+ * not kept, so gigabytes of them stream in flat memory; the white space of the line it is on is
+ * kept (for its columns), and refused once longer than a line may be.
+ */
+async function peekFirstByte(chunks: AsyncIterator<Buffer | string>, maxLineBytes: number): Promise<InputHead> {
+  let head: Buffer[] = [];
+  let headBytes = 0;
+  let linesBefore = 0;
   const start = new InputStart();
   for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
     const chunk = toBuffer(next.value);
-    head.push(chunk);
-    if (start.feed(chunk)) break;
+    if (start.feed(chunk)) {
+      head.push(chunk);
+      break;
+    }
+    const lineStart = chunk.lastIndexOf(NEWLINE) + 1;
+    if (lineStart > 0) {
+      linesBefore += countNewlines(chunk);
+      head = [];
+      headBytes = 0;
+    }
+    head.push(chunk.subarray(lineStart));
+    headBytes += chunk.length - lineStart;
+    // One byte more than the limit may still be the CR of a CRLF.
+    if (headBytes > maxLineBytes + 1) throw new LineTooLongError(linesBefore + 1, maxLineBytes);
   }
-  return { head, start };
+  return { head, linesBefore, start };
+}
+
+function countNewlines(chunk: Buffer): number {
+  let count = 0;
+  // A byte loop: a search per line feed costs a call each, and here nearly every byte is one.
+  for (let i = 0; i < chunk.length; i++) if (chunk[i] === NEWLINE) count++;
+  return count;
 }
 
 /** Records from numbered lines, a line at a time; `end` gives what is still open when the lines end. */
@@ -307,9 +345,9 @@ const enum Char {
  * as it is complete, so a file of millions of events is never held in memory. An element longer
  * than maxElementChars is reported, not buffered.
  */
-async function* readArrayElements(chunks: AsyncIterable<Buffer>, maxElementChars: number, parse: Parse): AsyncGenerator<JsonRecord> {
+async function* readArrayElements(chunks: AsyncIterable<Buffer>, { maxElementChars, firstLine }: { maxElementChars: number; firstLine: number }, parse: Parse): AsyncGenerator<JsonRecord> {
   const decoder = new StringDecoder('utf8');
-  let line = 1;
+  let line = firstLine;
   let state = 'before-array' as 'before-array' | 'before-element' | 'in-element' | 'after-array';
   let elements = 0;
   let pieces: string[] = [];
@@ -324,7 +362,8 @@ async function* readArrayElements(chunks: AsyncIterable<Buffer>, maxElementChars
     return record;
   };
 
-  let first = true;
+  // Only line 1 may open with a BOM.
+  let first = firstLine === 1;
   for await (const chunk of chunks) {
     const decoded = decoder.write(chunk);
     const text = first ? decoded.replace(/^\uFEFF/, '') : decoded;

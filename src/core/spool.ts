@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -22,7 +22,8 @@ export interface SpooledInput {
  * after that the caller removes it, in a `finally`. `onBytes` hears how many bytes are copied so far.
  */
 export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onBytes: (copied: number) => void = () => undefined): Promise<SpooledInput> {
-  const dir = await mkdtemp(join(tmpdir(), 'csafe-spool-'));
+  await removeDeadSpools();
+  const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`));
   const path = join(dir, 'input');
   const remove = () => rm(dir, { recursive: true, force: true });
   let copied = 0;
@@ -39,6 +40,32 @@ export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onB
     throw signal?.aborted ? new InterruptedError() : error;
   }
   return { path, remove };
+}
+
+const SPOOL_PREFIX = 'csafe-spool-';
+
+/**
+ * Removes the spools of csafe runs that were killed (SIGKILL, a crash, a power cut) before they
+ * could: each is named after the process that made it, and one whose process is gone is left
+ * over. Named by process rather than beside a checkpoint, so every spool is covered, with a
+ * checkpoint or not; a process id in use again only keeps a leftover a while longer.
+ */
+async function removeDeadSpools(): Promise<void> {
+  const names = await readdir(tmpdir()).catch(() => []);
+  for (const name of names) {
+    const owner = new RegExp(`^${SPOOL_PREFIX}(\\d+)-`).exec(name)?.[1];
+    if (owner !== undefined && !isRunning(Number(owner))) await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** Whether a process runs: a signal 0 reaches it, or it runs as someone else (EPERM). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** An input a command reads more than once, as a regular file it can open again; `remove` deletes any copy made. */

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { missingOr, type FieldProblem } from './issues.js';
+import { jsonObjectSchema } from './json-object.js';
 
 import { LEGACY_VERSION } from './names.js';
 
@@ -38,7 +39,7 @@ const base64Image = z
   .string()
   .refine(isBase64Image, { error: 'expected base64-encoded image bytes, raw or as a data URI' });
 
-const metadataSchema = z.record(z.string(), z.unknown(), { error: 'expected an object of key-value pairs' });
+const metadataSchema = jsonObjectSchema('expected an object of key-value pairs');
 
 const textPartSchema = z.strictObject({
   type: z.literal('text'),

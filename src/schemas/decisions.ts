@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { jsonObjectSchema } from './json-object.js';
 
 /**
  * Older operations: decisions (POST /v1/decisions, GET /v1/decisions/{id}). Requests strict,
@@ -8,8 +9,7 @@ import * as z from 'zod';
 /** What `--wait` waits for: anything but PENDING, including a status the spec does not list. */
 export const isDecisionSettled = (status: string): boolean => status !== 'PENDING';
 
-const jsonObject = (expected: string) =>
-  z.record(z.string(), z.unknown(), { error: (issue) => (issue.input === undefined ? `is required: ${expected}` : expected) });
+const jsonObject = (expected: string) => jsonObjectSchema((issue) => (issue.input === undefined ? `is required: ${expected}` : expected));
 
 /** The `type` of a decision or a batch: the kind of content to review. */
 export const reviewTypeSchema = z
@@ -26,7 +26,7 @@ export type CreateDecisionRequest = z.infer<typeof createDecisionRequestSchema>;
 export const decisionCreatedSchema = z.looseObject({
   decision_id: z.string(),
   type: z.string(),
-  metadata: z.record(z.string(), z.unknown()).nullish(),
+  metadata: jsonObjectSchema().nullish(),
 });
 export type DecisionCreated = z.infer<typeof decisionCreatedSchema>;
 
@@ -35,7 +35,7 @@ const decisionLabelSchema = z.looseObject({ name: z.string(), applied: z.boolean
 export const decisionSchema = z.looseObject({
   decision_id: z.string(),
   decision_status: z.string(),
-  metadata: z.record(z.string(), z.unknown()).nullish(),
+  metadata: jsonObjectSchema().nullish(),
   result: z.string().nullish(),
   labels: z.array(decisionLabelSchema).nullish(),
 });

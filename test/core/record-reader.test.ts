@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, it } from 'node:test';
 import { LineSplitter, LineTooLongError, MAX_LINE_BYTES, readJsonRecords, RecordReadError, type RecordReadOptions } from '../../src/core/record-reader.js';
 
@@ -158,6 +160,48 @@ describe('readJsonRecords', () => {
     await assert.rejects(records(`{}\n${long}\n`, { maxLineBytes: 16, jsonLines: true }), stoppedAt(2, /longer than/));
   });
 
+  it('refuses white space before the first record once it is longer than a line may be, naming its line, reading no further', async () => {
+    let pulled = 0;
+    async function* blankLinesThenEndlessSpaces() {
+      yield Buffer.from('\n\n  \n');
+      // Far more than the limit: a reader that holds the white space to find the first record would read it all.
+      for (; pulled < 1000; pulled++) yield Buffer.alloc(64, ' ');
+    }
+    for (const options of [{}, { jsonLines: true }]) {
+      pulled = 0;
+      await assert.rejects(collect(readJsonRecords(blankLinesThenEndlessSpaces(), { ...options, maxLineBytes: 256 })), stoppedAt(4, /longer than/));
+      assert.ok(pulled <= 6, `read ${pulled} chunks of spaces`);
+    }
+  });
+
+  it('counts the blank lines before the first record without holding them: line numbers stay right, memory stays flat', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    async function* manyBlankLines() {
+      for (let i = 0; i < 16; i++) yield Buffer.alloc(1 << 20, '\n');
+      yield Buffer.from('  {"a":1}\n[1]\n');
+    }
+    /** The bytes of buffers still held once garbage is collected: V8 frees them on another thread, so it is asked a few times. */
+    const heldBytes = async () => {
+      let held = Infinity;
+      for (let attempt = 0; attempt < 20 && held >= 8 << 20; attempt++) {
+        gc();
+        await new Promise((resolve) => setImmediate(resolve));
+        held = process.memoryUsage().arrayBuffers;
+      }
+      return held;
+    };
+    let heldAtFirstRecord: number | undefined;
+    const read: unknown[] = [];
+    for await (const record of readJsonRecords(manyBlankLines())) {
+      heldAtFirstRecord ??= await heldBytes();
+      read.push(record);
+    }
+    assert.deepEqual(read, [{ line: 16 * (1 << 20) + 1, value: { a: 1 } }, { line: 16 * (1 << 20) + 2, value: [1] }]);
+    assert.ok(heldAtFirstRecord! < 8 << 20, `${heldAtFirstRecord} bytes of buffers held`);
+    assert.deepEqual(await collect(readJsonRecords(chunksOf('\n\n', '\n  [1,\n2]'))), [{ line: 4, value: 1 }, { line: 5, value: 2 }], 'an array after blank lines');
+  });
+
   it('measured: gives each valid record the length of the text it was parsed from, in every shape', async () => {
     const measured = (text: string, options: RecordReadOptions = {}) => records(text, { ...options, measured: true });
     assert.deepEqual(await measured('{"a": 1}\n{\n  "b": 2\n}\nnot json\n'), [
@@ -196,10 +240,10 @@ describe('readJsonRecords', () => {
 
 describe('the reader and the JSON position helper', () => {
   it('import only Node built-ins and each other, so the emulator shares them without the client', () => {
-    for (const module of ['record-reader', 'json-position', 'json-scan']) {
+    for (const module of ['record-reader', 'json-position', 'json-scan', 'json-nesting']) {
       const source = readFileSync(new URL(`../../../src/core/${module}.ts`, import.meta.url), 'utf8');
       const imports = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]!);
-      assert.deepEqual(imports.filter((name) => !name.startsWith('node:') && !['./json-position.js', './json-scan.js'].includes(name)), [], module);
+      assert.deepEqual(imports.filter((name) => !name.startsWith('node:') && !['./json-position.js', './json-scan.js', './json-nesting.js'].includes(name)), [], module);
     }
   });
 });

@@ -38,6 +38,24 @@ describe('csafe decision, against a running emulator', () => {
     assert.deepEqual([created.type, created.metadata], ['listing', {}]);
   });
 
+  it('a field named __proto__ in --content and --metadata is sent and kept, like any other field', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'metadata.json'), '{"__proto__":"from the file","k":"v"}');
+    const result = await runCsafe(['decision', 'create', '--type', 'text', '--content', '{"text":"hi","__proto__":{"text":"nested"}}', '--metadata', '@metadata.json', '--json'], { env: emulator.env, cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    const sent = JSON.parse(String((await decisionCalls(emulator)).at(-1)!.body));
+    assert.deepEqual(Object.entries(sent.content), [['text', 'hi'], ['__proto__', { text: 'nested' }]]);
+    const kept = JSON.parse((await runCsafe(['decision', 'get', JSON.parse(result.stdout).decision_id, '--json'], { env: emulator.env })).stdout);
+    assert.deepEqual(Object.entries(kept.metadata), [['__proto__', 'from the file'], ['k', 'v']]);
+  });
+
+  it('classify --metadata __proto__=… sends the field, not a prototype', async () => {
+    const result = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u1', '--metadata', '__proto__=m', '--json'], { env: emulator.env });
+    assert.equal(result.code, 0, result.stderr);
+    const sent = (await emulator.requests()).filter((request) => request.path === '/v1/content').at(-1)!;
+    assert.deepEqual(Object.entries(JSON.parse(String(sent.body)).metadata), [['__proto__', 'm']]);
+  });
+
   it('decision get ID --wait: waits for the decision, then shows its result and labels (here from nested text)', async () => {
     const id = await createdId(emulator, JSON.stringify(LISTING));
     const result = await runCsafe(['-o', 'table', 'decision', 'get', id, '--wait'], { env: emulator.env });

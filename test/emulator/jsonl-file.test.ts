@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { MAX_LINE_BYTES, RecordReadError, readJsonRecords } from '../../src/core/record-reader.js';
 import { mulberry32 } from '../../src/emulator/http/faults.js';
-import { nestingProblem } from '../../src/emulator/http/body.js';
+import { nestingProblem } from '../../src/core/json-nesting.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkImportFile } from '../../src/emulator/data/import-file.js';

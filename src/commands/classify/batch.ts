@@ -9,6 +9,7 @@ import type { IOStreams } from '../../core/io.js';
 import { countOf, toNdjsonLine } from '../../core/output.js';
 import type { JsonRecord } from '../../core/json-position.js';
 import { readRecords } from '../../core/readers.js';
+import { refuseSharedFiles } from '../../core/distinct-files.js';
 import { otherShardsNote, shardedName, shardRecords } from '../../core/shard.js';
 import { csafeCommandLine, failedFileNote, reportInterruption, withFlag } from '../../core/shell.js';
 import { interruptionOf } from '../../core/signals.js';
@@ -50,6 +51,7 @@ const describeLineProblem = describeProblemWith({
  * with their reason.
  */
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
+  refuseSharedFiles(path, options);
   const checkFirst = options.skipInvalid === undefined;
   // Read twice (checked in full before anything is sent): stdin or a pipe is kept in a temporary file.
   const input = await inputToRead(path, ctx.io, ctx.signal, checkFirst);

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { MAX_JSON_DEPTH } from '../../core/json-nesting.js';
-import { nestsDeeperThan } from '../../core/json-position.js';
+import { nestingProblem } from '../../core/json-nesting.js';
 import { EmulatorError, invalidRequest } from './errors.js';
 
 /**
@@ -46,7 +45,7 @@ export function parseJsonBody(body: Buffer): unknown {
   const text = body.toString('utf8');
   if (text.trim() === '') return undefined;
   const tooDeep = nestingProblem(text);
-  if (tooDeep !== undefined) throw invalidRequest([{ path: [], message: tooDeep }]);
+  if (tooDeep !== undefined) throw invalidRequest([{ path: [], message: `${tooDeep}, the emulator's limit` }]);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -54,9 +53,3 @@ export function parseJsonBody(body: Buffer): unknown {
     throw invalidRequest([{ path: [], message: `not valid JSON: ${reason}` }]);
   }
 }
-
-export { MAX_JSON_DEPTH };
-
-/** What is wrong with the nesting of a JSON text (found by a linear scan, no recursion), or undefined. */
-export const nestingProblem = (text: string): string | undefined =>
-  nestsDeeperThan(text, MAX_JSON_DEPTH) ? `nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects, the emulator's limit` : undefined;

@@ -2,7 +2,7 @@ import { isAscii } from 'node:buffer';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { LineTooLongError, MAX_LINE_BYTES } from '../../core/record-reader.js';
 import { parseJsonAt } from '../../core/json-position.js';
-import { nestingProblem } from '../http/body.js';
+import { nestingProblem } from '../../core/json-nesting.js';
 
 type JsonLinesCheck = { count: number } | { error: string };
 

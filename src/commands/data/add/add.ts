@@ -5,6 +5,7 @@ import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import type { IOStreams } from '../../../core/io.js';
 import { parseOptions } from '../../../core/options.js';
+import { refuseSharedFiles } from '../../../core/distinct-files.js';
 import { countOf, printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
 import type { JsonRecord } from '../../../core/json-position.js';
 import { readRecords, type InputSource } from '../../../core/readers.js';
@@ -25,6 +26,7 @@ import { waitTimeoutMs } from '../../../core/wait.js';
 import type { Action } from '../../app.js';
 
 export async function dataAddRun(ctx: Context, namespace: string, path: string, options: AddOptions): Promise<Outcome> {
+  refuseSharedFiles(path, options);
   const waitMs = waitTimeoutMs(options);
   // A stream: without --wait the accepted requests, one JSON line each in a pipe as they are accepted; with it the final records, as `data status` prints them.
   const format = await ctx.outputFormat('stream');

@@ -4,6 +4,7 @@ import { AuthenticationError, InterruptedError, PermissionDeniedError, Unreachab
 import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
 import { parseOptions } from '../../../core/options.js';
+import { refuseSharedFiles } from '../../../core/distinct-files.js';
 import { countOf, type OutputFormat } from '../../../core/output.js';
 import { shardedName } from '../../../core/shard.js';
 import { csafeCommandLine, failedFileNote, reportInterruption } from '../../../core/shell.js';
@@ -21,6 +22,7 @@ import { EventPreparer, spooledEvents, spoolEvents, type OutgoingEvent } from '.
 import type { Action } from '../../app.js';
 
 export async function sendRun(ctx: Context, path: string, options: SendOptions): Promise<Outcome> {
+  refuseSharedFiles(path, options);
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
   // The input is read once; with --checkpoint, stdin or a pipe is kept in a temporary file, whose first bytes the checkpoint takes as the fingerprint of its input.

@@ -5,6 +5,7 @@ import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
 import { FailedFile } from '../../../core/failed-file.js';
 import type { HttpClient } from '../../../core/http.js';
 import { parseOptions } from '../../../core/options.js';
+import { refuseSharedFiles } from '../../../core/distinct-files.js';
 import { countOf } from '../../../core/output.js';
 import { csafeCommandLine, reportInterruption, withPositional } from '../../../core/shell.js';
 import { interruptionOf } from '../../../core/signals.js';
@@ -19,6 +20,7 @@ import { printSummary } from './summary.js';
 import type { Action } from '../../app.js';
 
 export async function streamPartsRun(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions): Promise<Outcome> {
+  refuseSharedFiles(file, options);
   if (options.follow) return followParts(ctx, namespace, file, options);
   const source = choosePartsInput(ctx, file, options);
   // The key before the input is read: a run that cannot send says so first, and alone.

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runCsafe, useEmulatorProcess } from '../helpers/cli.js';
+
+/** A record nested `depth` levels deep (an object holding arrays), on line 2 after a blank line. */
+const deepInput = (depth: number) => `\n{"id":"b","x":${'['.repeat(depth)}${']'.repeat(depth)}}\n`;
+
+describe('records nested too deep are refused by the input readers, naming file:line, exit 2, nothing sent', () => {
+  const emulator = useEmulatorProcess();
+  const commands: Record<string, string[]> = {
+    'data add': ['data', 'add', 'ns', '-'],
+    'events send': ['events', 'send', '-'],
+    'stream parts': ['stream', 'parts', 'ns', '--id', 's1', '-'],
+    'stream parts --follow': ['stream', 'parts', 'ns', '--id', 's1', '--follow'],
+    'classify --batch': ['classify', '--batch', '-', '--user-id', 'u1'],
+    'data import': ['data', 'import', 'ns', '-'],
+    'import create': ['import', 'create', '-'],
+  };
+  for (const depth of [5_000, 100_000]) {
+    for (const [name, args] of Object.entries(commands)) {
+      it(`${name}: a record ${depth} deep`, async () => {
+        const before = (await emulator.requests()).length;
+        const result = await runCsafe(args, { env: emulator.env, input: deepInput(depth) });
+        assert.equal(result.code, 2, result.stderr);
+        assert.match(result.stderr, /stdin:2: nested deeper than 64 levels of arrays and objects/);
+        assert.doesNotMatch(result.stderr, /Maximum call stack|\n\s+at /);
+        if (!name.endsWith('--follow')) assert.equal((await emulator.requests()).length, before, 'nothing sent');
+      });
+    }
+  }
+});

@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+
+describe('a file written by the run that is its input, or named by two flags, is refused: exit 2, nothing sent', () => {
+  const emulator = useEmulatorProcess();
+  const input = '{"id":"a","type":"chat","chat":{"message":"hi"},"text":"hi"}\n';
+  const runs: Record<string, string[]> = {
+    'data add --failed INPUT': ['data', 'add', 'ns', 'in.jsonl', '--failed', './in.jsonl'],
+    'events send --failed INPUT': ['events', 'send', 'in.jsonl', '--failed', './in.jsonl'],
+    'classify --batch --failed INPUT': ['classify', '--batch', 'in.jsonl', '--user-id', 'u1', '--failed', './in.jsonl'],
+    'stream parts --failed X --unconfirmed X': ['stream', 'parts', 'ns', '--id', 's1', 'in.jsonl', '--failed', 'x.jsonl', '--unconfirmed', './x.jsonl'],
+  };
+  for (const [name, args] of Object.entries(runs)) {
+    it(name, async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'in.jsonl'), input);
+      const before = (await emulator.requests()).length;
+      const result = await runCsafe(args, { env: emulator.env, cwd: dir });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /^error: --(failed \.\/in\.jsonl: is the input file|unconfirmed \.\/x\.jsonl: is also the file of --failed)\nhint: give --\w+ a file of its own\n$/);
+      assert.equal((await emulator.requests()).length, before, 'nothing sent');
+      assert.equal(readFileSync(join(dir, 'in.jsonl'), 'utf8'), input);
+    });
+  }
+});
