@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { EXAMPLES, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { EXAMPLES, ended, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 type LogEntry = Record<string, unknown> & { method: string; path: string; status: number };
@@ -198,6 +199,30 @@ describe('csafe batch', () => {
     assert.match(lines[0]!, new RegExp(`^error: the download address of ${id} expired 3 times \\(last: .*Request has expired\\)`));
     assert.match(lines[1]!, new RegExp(`^hint: .*clock.*csafe batch download ${id}`));
     assert.doesNotMatch(result.stderr, /Signature=(?!\[REDACTED\])/);
+  });
+
+  it('batch download into a FIFO streams to its reader and leaves it a FIFO; through a symbolic link it replaces the file named', async () => {
+    const created = await run(['batch', 'create', '--type', 'text', REVIEWS, '--wait', '--json']);
+    const id = batchId(created.stdout)!;
+    const csv = (await run(['batch', 'download', id])).stdout;
+    const fifo = join(dir, 'results.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // cat, not this process, waits on the FIFO: if csafe renamed a file over it, the test kills cat instead of hanging.
+    const reader = spawn('cat', [fifo]);
+    try {
+      const read = ended(reader);
+      const result = await run(['batch', 'download', id, fifo]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(lstatSync(fifo).isFIFO(), 'still a FIFO');
+      assert.equal((await read).stdout, csv);
+    } finally {
+      reader.kill();
+    }
+    writeFileSync(join(dir, 'named.csv'), 'old');
+    symlinkSync('named.csv', join(dir, 'link.csv'));
+    assert.equal((await run(['batch', 'download', id, 'link.csv'])).code, 0);
+    assert.ok(lstatSync(join(dir, 'link.csv')).isSymbolicLink(), 'still a link');
+    assert.equal(readFileSync(join(dir, 'named.csv'), 'utf8'), csv);
   });
 
   it('-o before the command is the output format too', async () => {
