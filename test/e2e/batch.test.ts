@@ -225,6 +225,17 @@ describe('csafe batch', () => {
     assert.equal(readFileSync(join(dir, 'named.csv'), 'utf8'), csv);
   });
 
+  it('batch download | head -1: a reader of stdout that goes away ends the download quietly, exit 0', async () => {
+    // A result far larger than a pipe holds, so csafe is still writing when the reader leaves.
+    const rows = Array.from({ length: 100 }, (_, i) => `review ${i} ${'x'.repeat(6000)}`);
+    const created = await run(['batch', 'create', '--type', 'text', file('long.csv', `Content\n${rows.join('\n')}\n`), '--wait', '--json']);
+    const child = spawnCsafe(['batch', 'download', batchId(created.stdout)!], { env: emulator.env, cwd: dir });
+    child.stdout.once('data', () => child.stdout.destroy());
+    const result = await outcome(child);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, '');
+  });
+
   it('-o before the command is the output format too', async () => {
     const result = await run(['-o', 'json', 'batch', 'get', 'bat_missing']);
     assert.equal(result.code, 1);
