@@ -14,7 +14,7 @@ const temporaryPath = (path: string, pid: number) => `${path}.${pid}.tmp`;
 export const writeFileAtomic = (path: string, content: string): Promise<void> => writeTo(path, (handle) => handle.writeFile(content));
 
 /** The same for content that arrives in chunks (a download): each written as it comes, so memory stays flat. */
-export const writeStreamAtomic = (path: string, content: AsyncIterable<string | Buffer>): Promise<void> =>
+export const writeStreamAtomic = (path: string, content: AsyncIterable<string | Uint8Array>): Promise<void> =>
   writeTo(path, async (handle) => {
     for await (const chunk of content) await handle.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   });
