@@ -61,7 +61,7 @@ _csafe() {
     "decision get") flags="--wait --timeout" ;;
     "batch create") flags="--type --wait --timeout --download"; files=1 ;;
     "batch get") flags="--wait --timeout --download" ;;
-    "batch download") files=1 ;;
+    "batch download") flags="--escape-formulas"; files=1 ;;
     "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --api-key --json" ;;
   esac
 

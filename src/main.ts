@@ -32,7 +32,7 @@ export interface ProcessLike {
   stdout: Writable & { isTTY?: boolean };
   stderr: Writable & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
-  /** Aborted on the first Ctrl-C. */
+  /** Aborted on the first Ctrl-C (reason SIGINT), on SIGTERM, or when the reader of stdout went away (reason EPIPE). */
   signal: AbortSignal;
 }
 
@@ -180,6 +180,8 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     const ended = error instanceof InterruptedError && proc.signal.aborted ? interruptionOf(proc.signal) : error;
     // commander has already printed its message; a reader of stdout that went away wants no message.
     if (ended instanceof CommanderError || isBrokenPipe(ended)) return exitCodeOfError(ended);
+    // Whatever the work stopped for that reader threw (a download cut off is an interruption), what it wanted it has.
+    if (proc.signal.reason === 'EPIPE') return ExitCode.ok;
     // Our own error lines are red on a terminal even before a command has run (a bad --request-timeout).
     return report(ended, context?.io ?? (await openIOStreams({ ...proc })), context?.secrets ?? new Set());
   } finally {

@@ -1,4 +1,5 @@
-import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Where a write of `path` by process `pid` is prepared. */
@@ -7,40 +8,97 @@ const temporaryPath = (path: string, pid: number) => `${path}.${pid}.tmp`;
 /**
  * Replaces a file so that a reader, or a run after a crash or kill -9, sees either the old
  * content or the new, never a torn mix: write a temporary file beside it, fsync, rename over
- * the target, then fsync the directory so the rename itself survives a power cut.
+ * the target, then fsync the directory so the rename itself survives a power cut. Only a
+ * regular file is replaced so; see targetOf for what else `path` may name.
  */
-export const writeFileAtomic = (path: string, content: string): Promise<void> => writeAtomic(path, (handle) => handle.writeFile(content));
+export const writeFileAtomic = (path: string, content: string): Promise<void> => writeTo(path, (handle) => handle.writeFile(content));
 
 /** The same for content that arrives in chunks (a download): each written as it comes, so memory stays flat. */
-export const writeStreamAtomic = (path: string, content: AsyncIterable<string | Buffer>): Promise<void> =>
-  writeAtomic(path, async (handle) => {
+export const writeStreamAtomic = (path: string, content: AsyncIterable<string | Uint8Array>): Promise<void> =>
+  writeTo(path, async (handle) => {
     for await (const chunk of content) await handle.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   });
 
-async function writeAtomic(path: string, fill: (handle: FileHandle) => Promise<void>): Promise<void> {
+type Fill = (handle: FileHandle) => Promise<void>;
+
+/** A regular file to replace (mode: the permissions it has now, kept), or something else to write into as it is. */
+type Target = { kind: 'replace'; path: string; mode?: number } | { kind: 'write-into' };
+
+async function writeTo(path: string, fill: Fill): Promise<void> {
+  const target = await targetOf(path);
+  if (target.kind === 'write-into') return writeInto(path, fill);
+  return replaceAtomically(target.path, target.mode, fill);
+}
+
+/**
+ * How `path` is written. A regular file, or nothing yet, is replaced atomically. Anything else
+ * (a FIFO, a terminal, /dev/null, a socket, a directory) is written into as it is: a rename
+ * would put a regular file in its place, and run as root `csafe … /dev/stdout` would replace
+ * the system's /dev/stdout. A symbolic link is followed to what it names, by these same rules,
+ * so the link stays a link; one that names nothing is refused rather than guessed at.
+ */
+async function targetOf(path: string): Promise<Target> {
+  const entry = await statOrMissing(lstat(path));
+  if (entry === undefined) return { kind: 'replace', path };
+  if (entry.isSymbolicLink()) return linkTargetOf(path);
+  return entry.isFile() ? { kind: 'replace', path, mode: permissions(entry) } : { kind: 'write-into' };
+}
+
+async function linkTargetOf(path: string): Promise<Target> {
+  const named = await statOrMissing(stat(path));
+  if (named === undefined) throw new Error(`is a symbolic link to ${await readlink(path)}, which does not exist`);
+  return named.isFile() ? { kind: 'replace', path: await realpath(path), mode: permissions(named) } : { kind: 'write-into' };
+}
+
+const permissions = (stats: Stats) => stats.mode & 0o777;
+
+async function statOrMissing(stats: Promise<Stats>): Promise<Stats | undefined> {
+  try {
+    return await stats;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Without O_CREAT or O_TRUNC: the target exists and is not a file, and a device or a FIFO has nothing to cut. */
+async function writeInto(path: string, fill: Fill): Promise<void> {
+  const handle = await open(path, constants.O_WRONLY);
+  try {
+    await fill(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A new file is private to the user (a result or a checkpoint may hold what was reviewed); a replaced one keeps its permissions. */
+async function replaceAtomically(path: string, mode: number | undefined, fill: Fill): Promise<void> {
   const temporary = temporaryPath(path, process.pid);
   const handle = await open(temporary, 'w', 0o600);
   try {
     await fill(handle);
+    if (mode !== undefined) await handle.chmod(mode);
     await handle.sync();
-  } catch (error) {
     await handle.close();
+    await rename(temporary, path);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
     await unlink(temporary).catch(() => undefined);
     throw error;
   }
-  await handle.close();
-  await rename(temporary, path);
   await syncDirectory(dirname(path));
 }
 
 /**
  * Removes the temporary files other processes left while writing `path` (`path.<pid>.tmp`, a
  * writer killed with -9 between write and rename). Only for a caller that holds the lock on
- * `path`: no other writer can be at work then, so every such file but our own is stale.
+ * `path`: no other writer can be at work then, so every such file but our own is stale. For a
+ * symbolic link, they are beside the file it names, where the writes happen.
  */
 export async function removeStaleTemporaries(path: string): Promise<void> {
-  const directory = dirname(path);
-  const prefix = `${basename(path)}.`;
+  const written = await realpath(path).catch(() => path);
+  const directory = dirname(written);
+  const prefix = `${basename(written)}.`;
   const names = await readdir(directory).catch(() => [] as string[]);
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;

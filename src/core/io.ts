@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { CsafeError } from './errors.js';
-import { sanitizeForTerminal } from './sanitize.js';
+import { escapeC1Controls, sanitizeForTerminal } from './sanitize.js';
 
 /**
  * The one place that decides TTY, colour and whether spinners and progress may be shown.
@@ -31,8 +31,12 @@ export interface IOStreams {
   readonly stdoutColumns: number | undefined;
   /** --wide: tables show long cells whole instead of cutting them to stdoutColumns. */
   readonly wide: boolean;
-  /** Writes data to stdout, waiting when the pipe is full so memory stays flat; a failed write (a full disk) is a one-line error. */
-  out(text: string): Promise<void>;
+  /**
+   * Writes data to stdout, waiting when the pipe is full so memory stays flat; a failed write (a
+   * full disk) is a one-line error. On a terminal, DEL and C1 controls in text are escaped
+   * (`\u009b`); bytes (a download's, sanitised before it if need be) are written as they are.
+   */
+  out(text: string | Uint8Array): Promise<void>;
   /** Waits until everything written has reached stdout, and fails if some of it could not. */
   flush(): Promise<void>;
   /** A line for people on stderr (suppressed by --quiet). Text is sanitised for the terminal. */
@@ -121,6 +125,8 @@ export function createIOStreams(settings: IOSettings): IOStreams {
   const outColor = colorsOf(outColored, settings.Chalk);
   const errColor = colorsOf(errColored, settings.Chalk);
   const clean = (line: string) => (stderrIsTTY ? sanitizeForTerminal(line) : line);
+  // Only the controls no output format takes care of: C0 ones are escaped in JSON and shown in caret notation in tables, and a table's colours are ESC sequences.
+  const cleanData = (data: string | Uint8Array) => (stdoutIsTTY && typeof data === 'string' ? escapeC1Controls(data) : data);
   const writeErr = (line: string) => {
     stderr.write(line + '\n');
   };
@@ -148,7 +154,7 @@ export function createIOStreams(settings: IOSettings): IOStreams {
     async out(text) {
       throwIfFailed(stdout);
       try {
-        if (!stdout.write(text)) await once(stdout, 'drain');
+        if (!stdout.write(cleanData(text))) await once(stdout, 'drain');
       } catch (error) {
         throw writeFailure(error as NodeJS.ErrnoException);
       }

@@ -142,6 +142,19 @@ describe('createIOStreams', () => {
     await assert.rejects(closed.flush(), (error: unknown) => !(error instanceof CsafeError) && (error as NodeJS.ErrnoException).code === 'EPIPE');
   });
 
+  it('escapes DEL and C1 controls in text for a terminal (valid JSON still), and writes text in a pipe and bytes anywhere as they are', async () => {
+    const json = JSON.stringify({ text: 'csi \u009b31m, nel \u0085, del \u007f, esc \u001b' }) + '\n';
+    const terminal = streams({ tty: true });
+    await terminal.io.out(json);
+    assert.equal(terminal.stdout(), '{"text":"csi \\u009b31m, nel \\u0085, del \\u007f, esc \\u001b"}\n');
+    assert.deepEqual(JSON.parse(terminal.stdout()), JSON.parse(json));
+    await terminal.io.out(Buffer.from('\u0085'));
+    assert.ok(terminal.stdout().endsWith('\u0085'), 'bytes are left to whoever made them');
+    const pipe = streams();
+    await pipe.io.out(json);
+    assert.equal(pipe.stdout(), json);
+  });
+
   it('flushes nothing on a destroyed stdout', async () => {
     const out = new PassThrough();
     out.destroy();

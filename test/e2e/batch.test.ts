@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { EXAMPLES, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { EXAMPLES, ended, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 type LogEntry = Record<string, unknown> & { method: string; path: string; status: number };
@@ -207,6 +208,89 @@ describe('csafe batch', () => {
     assert.match(lines[0]!, new RegExp(`^error: the download address of ${id} expired 3 times \\(last: .*Request has expired\\)`));
     assert.match(lines[1]!, new RegExp(`^hint: .*clock.*csafe batch download ${id}`));
     assert.doesNotMatch(result.stderr, /Signature=(?!\[REDACTED\])/);
+  });
+
+  it('batch download into a FIFO streams to its reader and leaves it a FIFO; through a symbolic link it replaces the file named', async () => {
+    const created = await run(['batch', 'create', '--type', 'text', REVIEWS, '--wait', '--json']);
+    const id = batchId(created.stdout)!;
+    const csv = (await run(['batch', 'download', id])).stdout;
+    const fifo = join(dir, 'results.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // cat, not this process, waits on the FIFO: if csafe renamed a file over it, the test kills cat instead of hanging.
+    const reader = spawn('cat', [fifo]);
+    try {
+      const read = ended(reader);
+      const result = await run(['batch', 'download', id, fifo]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(lstatSync(fifo).isFIFO(), 'still a FIFO');
+      assert.equal((await read).stdout, csv);
+    } finally {
+      reader.kill();
+    }
+    writeFileSync(join(dir, 'named.csv'), 'old');
+    symlinkSync('named.csv', join(dir, 'link.csv'));
+    assert.equal((await run(['batch', 'download', id, 'link.csv'])).code, 0);
+    assert.ok(lstatSync(join(dir, 'link.csv')).isSymbolicLink(), 'still a link');
+    assert.equal(readFileSync(join(dir, 'named.csv'), 'utf8'), csv);
+  });
+
+  describe('batch download of cells that could harm a terminal or a spreadsheet', () => {
+    // An OSC 52 that would write the clipboard, a clear screen, a C1 CSI; formulas quoted and not.
+    const HOSTILE = 'Content,note\n"\u001b]52;c;aGk=\u0007 clip \u001b[2J","=HYPERLINK(""http://x"")"\ncsi \u009b31m red,@sum\nplain,-1\n';
+    let id: string;
+    before(async () => {
+      const created = await run(['batch', 'create', '--type', 'text', file('hostile.csv', HOSTILE), '--wait', '--json']);
+      assert.equal(created.code, 0, created.stderr);
+      id = batchId(created.stdout)!;
+    });
+    const onTerminal = (args: string[]) => runCsafe(args, { env: { ...emulator.env, CSAFE_FORCE_TTY: '1' }, cwd: dir });
+
+    it('in a pipe the CSV is byte for byte what the service stores, with no warning', async () => {
+      const piped = await run(['batch', 'download', id]);
+      assert.equal(piped.code, 0, piped.stderr);
+      assert.match(piped.stdout, /\u001b\]52;c;aGk=\u0007 clip \u001b\[2J/);
+      assert.match(piped.stdout, /csi \u009b31m red/);
+      assert.equal(piped.stderr, '');
+    });
+
+    it('on a terminal control characters are shown in caret notation, and the formula cells counted in one warning', async () => {
+      const shown = await onTerminal(['batch', 'download', id]);
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.doesNotMatch(shown.stdout, /[\u001b\u0007\u0080-\u009f]/);
+      assert.match(shown.stdout, /\^\[\]52;c;aGk=\^G clip \^\[\[2J/);
+      assert.match(shown.stdout, /csi \\u009b31m red/);
+      assert.equal(shown.stderr, `warning: 3 cells of the result start with =, +, - or @, which a spreadsheet may run as a formula; to write them with a leading ': csafe batch download ${id} --escape-formulas\n`);
+    });
+
+    it('--json on a terminal escapes C1 controls as JSON does C0 ones, and the rows stay the same', async () => {
+      const [shown, piped] = await Promise.all([onTerminal(['batch', 'download', id, '--json']), run(['batch', 'download', id, '--json'])]);
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.doesNotMatch(shown.stdout, /[\u001b\u0080-\u009f]/);
+      assert.match(shown.stdout, /csi \\u009b31m red/);
+      assert.deepEqual(shown.stdout.trim().split('\n').map((line) => JSON.parse(line)), piped.stdout.trim().split('\n').map((line) => JSON.parse(line)));
+    });
+
+    it("--escape-formulas writes each formula cell with a leading ', quoted or not; with --json it is refused", async () => {
+      const escaped = await run(['batch', 'download', id, 'escaped.csv', '--escape-formulas']);
+      assert.equal(escaped.code, 0, escaped.stderr);
+      const rows = csvRows(readFileSync(join(dir, 'escaped.csv'), 'utf8'));
+      assert.deepEqual(rows.map((row) => row.note), ['\'=HYPERLINK("http://x")', "'@sum", "'-1"]);
+      assert.deepEqual(rows.map((row) => row.Content), csvRows(HOSTILE).map((row) => row.Content));
+      const refused = await run(['batch', 'download', id, '--json', '--escape-formulas']);
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /^error: --escape-formulas: .*JSON/);
+    });
+  });
+
+  it('batch download | head -1: a reader of stdout that goes away ends the download quietly, exit 0', async () => {
+    // A result far larger than a pipe holds, so csafe is still writing when the reader leaves.
+    const rows = Array.from({ length: 100 }, (_, i) => `review ${i} ${'x'.repeat(6000)}`);
+    const created = await run(['batch', 'create', '--type', 'text', file('long.csv', `Content\n${rows.join('\n')}\n`), '--wait', '--json']);
+    const child = spawnCsafe(['batch', 'download', batchId(created.stdout)!], { env: emulator.env, cwd: dir });
+    child.stdout.once('data', () => child.stdout.destroy());
+    const result = await outcome(child);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, '');
   });
 
   it('-o before the command is the output format too', async () => {

@@ -17,6 +17,15 @@ function rowsAsJson(flags: { output?: string; json?: boolean }): boolean {
   return true;
 }
 
+/** Where and how the result goes: --escape-formulas is for the CSV a spreadsheet may open, not for JSON rows. */
+function downloadTarget(path: string | undefined, flags: { output?: string; json?: boolean }, escapeFormulas: boolean): DownloadTarget {
+  const json = rowsAsJson(flags);
+  if (json && escapeFormulas) {
+    throw new UsageError('--escape-formulas: it escapes cells of the result CSV; JSON rows hold each cell as it is', { hint: 'leave out -o ndjson (--json) to get the CSV' });
+  }
+  return { path, json, escapeFormulas };
+}
+
 async function batchDownloadRun(ctx: Context, batchId: string, target: DownloadTarget): Promise<void> {
   await downloadResult(ctx, await getBatch(await ctx.http(), batchId), target);
 }
@@ -24,5 +33,6 @@ async function batchDownloadRun(ctx: Context, batchId: string, target: DownloadT
 /** The action of registerBatchDownload (download-command.ts), loaded when the command runs. */
 export const batchDownloadAction: Action = async (ctx, command) => {
       const [batchId, path] = positional(command) as [string, string | undefined];
-      return batchDownloadRun(ctx, batchId, { path, json: rowsAsJson(ctx.flags) });
+      const { escapeFormulas } = command.opts() as { escapeFormulas?: boolean };
+      return batchDownloadRun(ctx, batchId, downloadTarget(path, ctx.flags, Boolean(escapeFormulas)));
     };

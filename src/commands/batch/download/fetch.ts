@@ -5,8 +5,10 @@ import { writeStreamAtomic } from '../../../core/atomic-file.js';
 import { CsafeError } from '../../../core/errors.js';
 import { fileError } from '../../../core/readers.js';
 import { isExpiredAddress } from '../../../core/expiring-upload.js';
+import { sanitizeStreamForTerminal } from '../../../core/sanitize.js';
 import { shellWord } from '../../../core/shell.js';
 import { BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
+import { FormulaCells } from './formula-cells.js';
 import { resultRowsAsNdjson } from './result-rows.js';
 
 export interface DownloadTarget {
@@ -14,6 +16,8 @@ export interface DownloadTarget {
   path?: string;
   /** One JSON object per row instead of the CSV. */
   json: boolean;
+  /** The CSV's cells that start with =, +, - or @ written with a leading `'` (--escape-formulas). */
+  escapeFormulas?: boolean;
 }
 
 /** Lookups of the batch per download: one, plus a fresh one each time its download address has expired. */
@@ -38,7 +42,7 @@ export async function downloadResult(ctx: Context, batch: Batch, target: Downloa
     }
     if (ctx.now() - fetchedAt < BATCH_URL_TTL_SECONDS * 1000) {
       try {
-        await http.request({ method: 'GET', url, timeoutMs: null, onBody: (body) => deliver(ctx, body, target) });
+        await http.request({ method: 'GET', url, timeoutMs: null, onBody: (body) => deliver(ctx, current.batch_id, body, target) });
         return;
       } catch (error) {
         if (!isExpiredAddress(error)) throw error;
@@ -57,17 +61,37 @@ export async function downloadResult(ctx: Context, batch: Batch, target: Downloa
   }
 }
 
-async function deliver(ctx: Context, body: Readable, target: DownloadTarget): Promise<void> {
-  body.setEncoding('utf8');
-  const content: AsyncIterable<string> = target.json ? resultRowsAsNdjson(body) : body;
-  if (target.path === undefined || target.path === '-') {
+/**
+ * The result to its file, or to stdout when `path` is undefined: JSON rows, or the CSV byte for
+ * byte except on a terminal, where it is sanitised. Its formula cells are counted for a person
+ * at a terminal (stderr), to be warned, or escaped when asked.
+ */
+async function deliver(ctx: Context, batchId: string, body: Readable, target: DownloadTarget): Promise<void> {
+  const path = target.path === '-' ? undefined : target.path;
+  if (target.json) return write(ctx, resultRowsAsNdjson(body), path);
+  const formulas = new FormulaCells(Boolean(target.escapeFormulas));
+  // Counting costs a pass over every byte: only when someone is there to warn, or the cells are to be escaped.
+  const scanned = target.escapeFormulas || ctx.io.stderrIsTTY ? formulas.pass(body) : body;
+  await write(ctx, path === undefined && ctx.io.stdoutIsTTY ? sanitizeStreamForTerminal(scanned) : scanned, path);
+  if (!target.escapeFormulas && formulas.count > 0) warnOfFormulas(ctx, batchId, formulas.count, path);
+}
+
+async function write(ctx: Context, content: AsyncIterable<string | Uint8Array>, path: string | undefined): Promise<void> {
+  if (path === undefined) {
     for await (const chunk of content) await ctx.io.out(chunk);
     return;
   }
   try {
-    await writeStreamAtomic(target.path, content);
+    await writeStreamAtomic(path, content);
   } catch (error) {
-    throw error instanceof CsafeError ? error : fileError(target.path, error);
+    throw error instanceof CsafeError ? error : fileError(path, error);
   }
-  ctx.io.note(`wrote the result of the batch to ${target.path}`);
+  ctx.io.note(`wrote the result of the batch to ${path}`);
+}
+
+/** A moderator may open the result in a spreadsheet, which would run such a cell (=HYPERLINK(…), say) as a formula. */
+function warnOfFormulas(ctx: Context, batchId: string, count: number, path: string | undefined): void {
+  const again = ['csafe', 'batch', 'download', batchId, ...(path === undefined ? [] : [path]), '--escape-formulas'].map(shellWord).join(' ');
+  const cells = count === 1 ? '1 cell of the result starts' : `${count} cells of the result start`;
+  ctx.io.warn(`warning: ${cells} with =, +, - or @, which a spreadsheet may run as a formula; to write them with a leading ': ${again}`);
 }
