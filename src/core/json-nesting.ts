@@ -13,10 +13,19 @@ import { NestingTracker, nestsDeeperThan, parseJsonAt, type JsonRecord } from '.
  */
 export const MAX_JSON_NESTING = 64;
 
-const NESTED_TOO_DEEP = `nested deeper than ${MAX_JSON_NESTING} levels of arrays and objects`;
+/**
+ * A request body may nest two levels more than a record: a record at the limit is sent inside an
+ * envelope (`{"data":[…]}`, `{"id":…,"data":[…]}`), and what csafe's check let through must not be
+ * refused for the envelope csafe wrapped around it.
+ */
+export const MAX_REQUEST_NESTING = MAX_JSON_NESTING + 2;
+
+const nestedTooDeep = (limit: number) => `nested deeper than ${limit} levels of arrays and objects`;
+const NESTED_TOO_DEEP = nestedTooDeep(MAX_JSON_NESTING);
 
 /** What is wrong with the nesting of a JSON text, or undefined: a scan without recursion, so any depth is safe to ask about. */
-export const nestingProblem = (text: string): string | undefined => (nestsDeeperThan(text, MAX_JSON_NESTING) ? NESTED_TOO_DEEP : undefined);
+export const nestingProblem = (text: string, limit = MAX_JSON_NESTING): string | undefined =>
+  nestsDeeperThan(text, limit) ? nestedTooDeep(limit) : undefined;
 
 /** One record of the input, parsed (core/json-position parseJsonAt) once its nesting is known to be within the limit. */
 export function parseRecordAt(text: string, line: number): JsonRecord {

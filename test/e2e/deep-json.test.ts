@@ -29,3 +29,14 @@ describe('records nested too deep are refused by the input readers, naming file:
     }
   }
 });
+
+describe('a record nested exactly as deep as the limit allows is accepted end to end, envelope and all', () => {
+  const emulator = useEmulatorProcess();
+  for (const [name, args] of Object.entries({ 'data add': ['data', 'add', 'ns', '-'], 'data import': ['data', 'import', 'ns', '-', '--wait'] })) {
+    it(`${name}: a data object 64 levels deep`, async () => {
+      // The object itself is one level; its field holds the other 63.
+      const result = await runCsafe([...args, '--json'], { env: emulator.env, input: deepInput(63) });
+      assert.equal(result.code, 0, result.stderr);
+    });
+  }
+});

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { nestingProblem } from '../../core/json-nesting.js';
+import { MAX_REQUEST_NESTING, nestingProblem } from '../../core/json-nesting.js';
 import { EmulatorError, invalidRequest } from './errors.js';
 
 /**
@@ -44,7 +44,7 @@ const closing = (status: 408 | 413, message: string) => new EmulatorError(status
 export function parseJsonBody(body: Buffer): unknown {
   const text = body.toString('utf8');
   if (text.trim() === '') return undefined;
-  const tooDeep = nestingProblem(text);
+  const tooDeep = nestingProblem(text, MAX_REQUEST_NESTING);
   if (tooDeep !== undefined) throw invalidRequest([{ path: [], message: `${tooDeep}, the emulator's limit` }]);
   try {
     return JSON.parse(text) as unknown;
