@@ -1,7 +1,7 @@
 // The build's second step (after tsc): what bin/csafe runs, one ES module per entry in dist/bundle,
 // the code of each command group and of each dependency in chunks loaded when first imported.
 // Loading a few files instead of some 200 (csafe's, zod's, undici's, commander's) is a good part
-// of a one-request command's start-up (issue 14). esbuild's account of what went into each file is
+// of a one-request command's start-up. esbuild's account of what went into each file is
 // kept beside it (not shipped) for test/e2e/startup.test.ts, which tells by it what a command loaded.
 import { rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';

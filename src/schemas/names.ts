@@ -1,5 +1,5 @@
 // The plain values the schemas are built from, free of zod: help texts quote them, and `--help`
-// must not load zod (issue 14). The schema modules re-export them where they belong.
+// must not load zod (it would slow start-up). The schema modules re-export them where they belong.
 
 /** The service versions `classify --api-version` takes (schemas/content). */
 export const CURRENT_VERSION = '2026-08-11';
