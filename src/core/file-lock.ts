@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { UsageError } from './errors.js';
+import { isRunning, processStartTime } from './processes.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
 
 interface LockOwner {
@@ -73,28 +74,4 @@ async function isLiveOwner(owner: LockOwner, lockPath: string): Promise<boolean>
   if (!isRunning(owner.pid)) return false;
   const started = owner.started === undefined ? undefined : await processStartTime(owner.pid);
   return started === undefined || started === owner.started;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * When a process started, in clock ticks since boot (field 22 of Linux's /proc/<pid>/stat): with
- * the pid, it names one process for as long as the machine runs. Undefined where there is no /proc.
- */
-export async function processStartTime(pid: number): Promise<string | undefined> {
-  let stat: string;
-  try {
-    stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // The fields after the command name, which is in parentheses and may itself hold spaces and parentheses: field 3 first.
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3];
 }

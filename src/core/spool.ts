@@ -6,6 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsafeError, InterruptedError } from './errors.js';
 import type { IOStreams } from './io.js';
+import { isRunning } from './processes.js';
 import { formatBytes } from './progress.js';
 import { fileError, inputSource, isRegularFile, openFileStream, regularFileSize, type InputSource } from './readers.js';
 import { startSpinner } from './spinner.js';
@@ -55,16 +56,6 @@ async function removeDeadSpools(): Promise<void> {
   for (const name of names) {
     const owner = new RegExp(`^${SPOOL_PREFIX}(\\d+)-`).exec(name)?.[1];
     if (owner !== undefined && !isRunning(Number(owner))) await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
-  }
-}
-
-/** Whether a process runs: a signal 0 reaches it, or it runs as someone else (EPERM). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -5,7 +5,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { exitCodeOfError } from '../../src/main.js';
 import { ExitCode, UsageError } from '../../src/core/errors.js';
-import { acquireFileLock, processStartTime } from '../../src/core/file-lock.js';
+import { acquireFileLock } from '../../src/core/file-lock.js';
+import { processStartTime } from '../../src/core/processes.js';
 import { FileWriteError } from '../../src/core/write-errors.js';
 import { tempDir } from '../helpers/cli.js';
 
