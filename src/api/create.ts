@@ -13,11 +13,13 @@ export class UnconfirmedCreationError extends CsafeError {
     const requestId = lost instanceof ApiError && lost.details.requestId !== undefined ? ` (request id ${lost.details.requestId})` : '';
     super(`the ${creation.what} may have been created: ${lost.message}${requestId}; it was not sent again, as that could create a second ${creation.what}`, {
       // The spec has no list endpoint for decisions, batches or imports: the review interface is where one shows.
-      hint: `${creation.what}s cannot be listed through the API: look for it in the service's review interface (against \`csafe emulator\`: its request log, GET /_emulator/requests) before creating it again${creation.note === undefined ? '' : `; ${creation.note}`}`,
+      hint: `${plural(creation.what)} cannot be listed through the API: look for it in the service's review interface (against \`csafe emulator\`: its request log, GET /_emulator/requests) before creating it again${creation.note === undefined ? '' : `; ${creation.note}`}`,
       cause: lost,
     });
   }
 }
+
+const plural = (what: string) => (what.endsWith('ch') ? `${what}es` : `${what}s`);
 
 /** Of a batch or an import, created before its file is uploaded. */
 export const UPLOAD_NOT_SENT = 'nothing of the file was sent: one created so waits for an upload that never comes, and running the command again creates another';
@@ -26,11 +28,12 @@ export const UPLOAD_NOT_SENT = 'nothing of the file was sent: one created so wai
  * Sends a request that creates something and reads its answer. Never replayed once the service
  * may have processed it (a second request would make a second one, and the user would learn only
  * its id): retried only after a refused connection, a 429 or a 503. An answer lost or unreadable
- * after that point is an UnconfirmedCreationError saying so.
+ * after that point is an UnconfirmedCreationError saying so. Ctrl-C does not cut it off: its
+ * answer is the only way to learn the id of what was made.
  */
-export async function createOnce<T>(http: HttpClient, spec: Omit<RequestSpec, 'replaySafe'>, creation: Creation, read: (body: unknown) => T): Promise<T> {
+export async function createOnce<T>(http: HttpClient, spec: Omit<RequestSpec, 'replaySafe' | 'finishOnInterrupt'>, creation: Creation, read: (body: unknown) => T): Promise<T> {
   try {
-    return read((await http.request({ ...spec, replaySafe: false })).body);
+    return read((await http.request({ ...spec, replaySafe: false, finishOnInterrupt: true })).body);
   } catch (error) {
     if (error instanceof CsafeError && mayHaveBeenApplied(error)) throw new UnconfirmedCreationError(creation, error);
     throw error;

@@ -1,4 +1,4 @@
-import { CsafeError, PermissionDeniedError } from './errors.js';
+import { CsafeError, InterruptedError, PermissionDeniedError } from './errors.js';
 import type { HttpClient } from './http.js';
 import type { IOStreams } from './io.js';
 import { formatBytes, startProgressBar } from './progress.js';
@@ -61,6 +61,8 @@ export async function uploadBeforeExpiry<T>(
       const response = await uploadFile(deps.http, address.url, file, { now: deps.now, contentType, onProgress: (p) => progress.update(p) });
       return { issued: address.issued, bytes: file.size, durationMs: deps.now() - started, addresses, retries: response.retries };
     } catch (error) {
+      // Ctrl-C after the address was issued: what it was issued with exists, and its id is the user's only way to find it.
+      if (error instanceof InterruptedError) deps.io.note(`interrupted: ${address.id} was created, but its file was not uploaded`);
       if (!isExpiredAddress(error)) throw error;
       // The key is fine (the address was issued): this is a failure to upload in time, not an authentication error.
       if (last) throw new CsafeError(`the upload address expired ${MAX_ADDRESSES} times (last: ${error.message}); nothing was sent`, { cause: error, hint: "check this machine's clock, and whether the upload stalls" });

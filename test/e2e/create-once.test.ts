@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCsafe, tempDir, useEmulatorProcess, type EmulatorProcess, type RunResult } from '../helpers/cli.js';
+import { outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess, type RunResult } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 
 const dir = tempDir();
 const CSV = join(dir, 'reviews.csv');
@@ -12,9 +13,9 @@ writeFileSync(JSONL, '{"type":"text","data":{"text":"hi"}}\n');
 
 /** The three commands that create something, each with the path of its create call. */
 const CREATES = [
-  { what: 'decision', args: ['decision', 'create', '--type', 'text', '--content', '{"text":"hi"}'], path: '/v1/decisions' },
-  { what: 'batch', args: ['batch', 'create', CSV, '--type', 'text'], path: '/v1/batches' },
-  { what: 'import', args: ['import', 'create', JSONL], path: '/v1/import' },
+  { what: 'decision', plural: 'decisions', args: ['decision', 'create', '--type', 'text', '--content', '{"text":"hi"}'], path: '/v1/decisions' },
+  { what: 'batch', plural: 'batches', args: ['batch', 'create', CSV, '--type', 'text'], path: '/v1/batches' },
+  { what: 'import', plural: 'imports', args: ['import', 'create', JSONL], path: '/v1/import' },
 ] as const;
 
 /** The create calls the emulator received, with the status each was answered (or about to be, when a fault cut it). */
@@ -29,7 +30,7 @@ const errorLines = (result: RunResult) => result.stderr.trim().split('\n').filte
 describe('create calls whose answer is lost after the service processed them', () => {
   const resetting = useEmulatorProcess(['--fault-rate', '1', '--faults', 'reset']);
 
-  for (const { what, args, path } of CREATES) {
+  for (const { what, plural, args, path } of CREATES) {
     it(`${what} create, cut off after processing: sent once, never again; one line saying the ${what} may have been created, exit 1`, async () => {
       await resetting.control('/_emulator/requests', { method: 'DELETE' });
       const result = await runCsafe(args, { env: resetting.env, cwd: dir });
@@ -40,7 +41,7 @@ describe('create calls whose answer is lost after the service processed them', (
       assert.equal(lines.length, 1, result.stderr);
       assert.match(lines[0]!, new RegExp(`^error: the ${what} may have been created: POST ${path}: .*; it was not sent again, as that could create a second ${what}$`));
       assert.doesNotMatch(result.stderr, /retr(y|ies)/);
-      assert.match(result.stderr, new RegExp(`\nhint: ${what}s cannot be listed through the API: look for it in the service's review interface`));
+      assert.match(result.stderr, new RegExp(`\nhint: ${plural} cannot be listed through the API: look for it in the service's review interface`));
       assert.equal(result.stdout, '');
     });
   }
@@ -73,4 +74,35 @@ describe('create calls the service did not process', () => {
     }
     assert.deepEqual(await createCalls(emulator, '/v1/decisions'), ['200 null']);
   });
+
+  for (const { what, args, path } of CREATES) {
+    it(`${what} create in flight at Ctrl-C: its answer still comes, and the id of the ${what} made is printed`, async () => {
+      await emulator.control('/_emulator/requests', { method: 'DELETE' });
+      await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
+      const child = spawnCsafe([...args, '--json'], { env: emulator.env, cwd: dir });
+      const result = outcome(child);
+      try {
+        await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { held: number }).held === 1, { what: `the ${what} create held` });
+        child.kill('SIGINT');
+        // The interrupted run is still waiting for the answer when it is released.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        assert.equal(child.exitCode, null, 'csafe left before the answer came');
+      } finally {
+        await emulator.control('/_emulator/release', { method: 'POST' });
+      }
+      const { code, stdout, stderr } = await result;
+      assert.deepEqual(await createCalls(emulator, path), ['200 null']);
+      const id = /\b(dec|bat|imp)_[0-9a-f]+/.exec(stdout + stderr)?.[0];
+      assert.ok(id !== undefined, `no id in: ${stdout}${stderr}`);
+      if (what === 'decision') {
+        assert.equal(code, 0, stderr);
+        assert.equal(JSON.parse(stdout).decision_id, id);
+      } else {
+        // Its upload does not start after Ctrl-C: the run says which one was made without its file.
+        assert.equal(code, 130, stderr);
+        assert.match(stderr, new RegExp(`^interrupted: ${id} was created, but its file was not uploaded$`, 'm'));
+        assert.deepEqual(await uploads(emulator), []);
+      }
+    });
+  }
 });

@@ -2,11 +2,16 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { assertConfigKey, assertRemovableConfigKey, type Profile } from '../../core/config.js';
 import { printResult, recordView } from '../../core/output.js';
-import { maskKey } from '../../core/redact.js';
+import { maskKey, maskUserInfo } from '../../core/redact.js';
 import { checkConfigValue } from '../../core/settings.js';
 import type { Outcome } from '../app.js';
 
-const shown = (profile: Profile) => (profile.api_key ? { ...profile, api_key: maskKey(profile.api_key) } : profile);
+/** The profile fit to print: the key masked, and a user name or password in base_url (refused when used, but a file edited by hand may hold one). */
+const shown = (profile: Profile): Profile => ({
+  ...profile,
+  ...(profile.api_key && { api_key: maskKey(profile.api_key) }),
+  ...(profile.base_url && { base_url: maskUserInfo(profile.base_url) }),
+});
 
 /** Prints the value; exit 1, printing nothing, when the profile does not hold the key. */
 export async function configGetRun(ctx: Context, rawKey: string): Promise<Outcome | void> {

@@ -12,13 +12,14 @@ import { commandTest, exitCodeOf } from '../../helpers/context.js';
 const PRINTED: Array<[what: string, key: string, line: string]> = [
   ['the value stored in the profile', 'request_timeout', '30s\n'],
   ['the key masked', 'api_key', 'sk_…9f2c\n'],
+  ['base_url with its user name and password masked', 'base_url', 'https://***@service.example\n'],
   ['a bad value as it is, so it can be seen and fixed', 'output', 'yaml\n'],
 ];
 
 for (const [what, key, line] of PRINTED) {
   test(`config get prints ${what}, one line, whatever -o says`, async (t) => {
     const run = await commandTest(t, { flags: { json: true } });
-    writeProfiles(run, { default: { request_timeout: '30s', api_key: 'sk_live_0123456789abcdef9f2c', output: 'yaml' }, staging: { request_timeout: '5m' } });
+    writeProfiles(run, { default: { request_timeout: '30s', api_key: 'sk_live_0123456789abcdef9f2c', output: 'yaml', base_url: 'https://alice:hunter2pw@service.example' }, staging: { request_timeout: '5m' } });
 
     assert.equal(await exitCodeOf(configGetRun(run.ctx, key)), ExitCode.ok);
 

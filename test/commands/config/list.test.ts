@@ -45,6 +45,14 @@ test('config list on a terminal is a key: value view, without borders', async (t
   assert.ok(!stdout.includes(PROFILE.api_key));
 });
 
+test('config list masks a user name and password in base_url, as it masks the key', async (t) => {
+  const run = await commandTest(t, { flags: { output: 'json' } });
+  writeProfiles(run, { default: { base_url: 'https://alice:hunter2pw@service.example/v' } });
+
+  assert.equal(await exitCodeOf(configListRun(run.ctx)), ExitCode.ok);
+  assert.deepEqual(JSON.parse(run.stdout()), { base_url: 'https://***@service.example/v' });
+});
+
 test('config list --profile typo is a usage error listing the profiles', async (t) => {
   const run = await commandTest(t, { flags: { profile: 'typo', json: true } });
   writeProfiles(run, { default: PROFILE, staging: { request_timeout: '5m' } });
