@@ -81,6 +81,8 @@ describe('csafe emulator start: what it refuses to start with (exit 2, one line)
   for (const [why, args, message] of [
     ['a non-loopback --host with the published default key', ['--host', '0.0.0.0'], /--host 0\.0\.0\.0 is not a loopback address.*pass --api-key/],
     ['the IPv6 any-address with the default key', ['--host', '::'], /--host :: is not a loopback address/],
+    ['a non-loopback --host with the published default key passed as --api-key', ['--host', '0.0.0.0', '--api-key', 'sk_test_csafe_emulator'], /--api-key is the published default key.*--host 0\.0\.0\.0/],
+    ['an --api-key with a control character, which no client could send', ['--api-key', 'sk_test_0123456789abcdef\u0001'], /--api-key contains a control character/],
     ['an empty --api-key', ['--api-key', ''], /--api-key is empty: expected a key of at least 16 characters without white space/],
     ['an --api-key with white space', ['--api-key', 'sk_test emulator key'], /--api-key contains white space/],
     ['an --api-key shorter than 16 characters', ['--api-key', 'sk_test_short'], /--api-key has 13 characters/],

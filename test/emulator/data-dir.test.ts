@@ -67,6 +67,18 @@ describe('emulator data directory: only a directory of its own is used', () => {
     assert.ok(readdirSync(dataDir).includes('.csafe-emulator'), 'marked once adopted');
   });
 
+  test('a folder named like the emulator\'s beside a signing-secret that is not one it writes is refused before it is marked: nothing in it is touched', async () => {
+    const dataDir = tempDir('csafe-user-');
+    mkdirSync(join(dataDir, 'uploads'));
+    writeFileSync(join(dataDir, 'uploads', 'thesis.docx'), 'chapter 1');
+    writeFileSync(join(dataDir, 'signing-secret'), 'my own secret\n');
+    const before = snapshot(dataDir);
+    assert.match((await refusal(dataDir)).detail, /signing-secret file is not at least 64 hex characters/);
+    assert.deepEqual(snapshot(dataDir), before);
+    assert.deepEqual(readdirSync(dataDir).sort(), ['signing-secret', 'uploads']);
+    assert.deepEqual(readdirSync(join(dataDir, 'uploads')), ['thesis.docx']);
+  });
+
   test('a marker that csafe did not write, or one of a newer csafe, is refused', async () => {
     const dataDir = tempDir('csafe-emulator-');
     writeFileSync(join(dataDir, '.csafe-emulator'), 'hello');

@@ -109,6 +109,25 @@ describe('emulator: an append that fails part-way', () => {
   });
 });
 
+describe('emulator: a record that does not fit on the disk', () => {
+  const mountable = process.getuid?.() === 0 && canMountTmpfs();
+  test('answers 500 and leaves no temporary file taking up the room that is left', { skip: mountable ? false : 'needs root to mount a small tmpfs' }, async () => {
+    const dataDir = tempDir('csafe-emulator-full-');
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', dataDir]);
+    try {
+      await withEmulator({ dataDir }, async (emulator) => {
+        const add = (text: string) => call(emulator, 'POST', '/v1/data/live', { json: { data: [{ id: 'a', text }] } });
+        assert.equal((await add('x'.repeat(2_500_000))).status, 500);
+        const temporary = readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.part'));
+        assert.deepEqual(temporary, [], 'no temporary file of the failed request is left');
+        assert.equal((await add('hello')).status, 202);
+      });
+    } finally {
+      execFileSync('umount', [dataDir]);
+    }
+  });
+});
+
 describe('emulator: killed with SIGKILL while large parts requests are being written', () => {
   test('a restart on the same data directory has every acknowledged part, and the inspection routes answer valid JSON', async () => {
     const dataDir = tempDir('csafe-emulator-killed-');

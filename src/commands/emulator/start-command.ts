@@ -33,7 +33,8 @@ The first emulator on a new or empty --data-dir marks it with a .csafe-emulator 
 that is not empty and has no marker is refused (reset and start-up clean-up remove files there).
 
 The default API key is published: a --host other than loopback (127.0.0.0/8, ::1, localhost)
-needs --api-key; a key must have at least 16 characters and no white space.
+needs --api-key with a key of your own; a key must have at least 16 characters and no white
+space or control characters.
 
 Inspection: GET /_emulator/streams/NS lists a namespace's stream ids, and
 GET /_emulator/streams/NS/ID shows a stream's address and its parts as received, with their labels.

@@ -39,7 +39,7 @@ const MIN_API_KEY_LENGTH = 16;
  * The key the emulator will accept, checked before it listens. The default key is published (in
  * the README and --help), so it is only for an emulator that nothing but this machine can reach.
  */
-function checkApiKey(host: string, apiKey: string | undefined): void {
+function checkApiKey(host: string, apiKey: string | undefined, publishedKey: string): void {
   if (apiKey === undefined) {
     if (isLoopback(host)) return;
     throw new UsageError(
@@ -51,11 +51,17 @@ function checkApiKey(host: string, apiKey: string | undefined): void {
   if (problem !== undefined) {
     throw new UsageError(`--api-key ${problem}: expected a key of at least ${MIN_API_KEY_LENGTH} characters without white space`);
   }
+  // Given explicitly, say copied from the README's export lines, it is still the published one.
+  if (apiKey === publishedKey && !isLoopback(host)) {
+    throw new UsageError(`--api-key is the published default key, and --host ${host} is not a loopback address, so anyone who can reach it could use the emulator; pass a key of your own`);
+  }
 }
 
 function apiKeyProblem(apiKey: string): string | undefined {
   if (apiKey === '') return 'is empty';
   if (/\s/.test(apiKey)) return 'contains white space';
+  // No client can send it (an Authorization header carries none), so the emulator could never be used.
+  if (/\p{Cc}/u.test(apiKey)) return 'contains a control character';
   if (apiKey.length < MIN_API_KEY_LENGTH) return `has ${apiKey.length} characters`;
   return undefined;
 }
@@ -75,8 +81,8 @@ function startFailure(error: EmulatorStartError, options: StartOptions): CsafeEr
 /** The action of registerEmulatorStart (start-command.ts), loaded when the command runs. */
 export const emulatorStartAction: Action = async (ctx, command) => {
       const options = parseOptions(optionsSchema, command.opts());
-      checkApiKey(options.host, ctx.flags.apiKey);
-      const { startEmulator, EmulatorStartError } = await import('../../emulator/index.js');
+      const { startEmulator, EmulatorStartError, DEFAULT_EMULATOR_API_KEY } = await import('../../emulator/index.js');
+      checkApiKey(options.host, ctx.flags.apiKey, DEFAULT_EMULATOR_API_KEY);
       const emulator = await startEmulator({
         host: options.host,
         port: options.port,

@@ -38,8 +38,13 @@ export async function claimDataDir(root: string): Promise<void> {
   // A marker or secret that another emulator starting on the directory is writing right now is not a file of the user's.
   const entries = (await readdir(root)).filter((name) => !isTemporaryNameOf(name, DATA_DIR_LAYOUT.rootFiles));
   if (entries.includes(MARKER)) await checkMarker(root);
-  else if (entries.length === 0 || (await isUnmarkedDataDir(root, entries))) await writeMarker(root);
-  else {
+  else if (entries.length === 0) await writeMarker(root);
+  else if (await isUnmarkedDataDir(root, entries)) {
+    // Its secret is checked before it is marked, so a directory refused for it (a user's own
+    // signing-secret beside an uploads folder) is left exactly as it was.
+    signingSecretOf(await readFile(join(root, SIGNING_SECRET), 'utf8'));
+    await writeMarker(root);
+  } else {
     throw new DataDirRefusal(
       `the directory is not empty and has no ${MARKER} file, so it is not an emulator data directory ` +
         '(the emulator removes files in its data directory); give an empty or new directory',

@@ -25,11 +25,17 @@ export const digestName = (name: string) => createHash('sha256').update(name).di
 /**
  * Replaces a file with a rename, so a reader, or an emulator restarted after kill -9, sees the old
  * content or the new, never half. No fsync: an emulator's state need not survive a power cut.
+ * A write that fails (a full disk) takes its temporary file back, so it holds none of the room left.
  */
 export async function replaceFile(path: string, content: string): Promise<void> {
   const temporary = temporaryPathFor(path);
-  await writeFile(temporary, content, { mode: FILE_MODE });
-  await rename(temporary, path);
+  try {
+    await writeFile(temporary, content, { mode: FILE_MODE });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 /** The parsed file, or undefined when there is none. */
