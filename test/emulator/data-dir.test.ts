@@ -46,6 +46,17 @@ describe('emulator data directory: only a directory of its own is used', () => {
     assert.deepEqual(readdirSync(dataDir).sort(), ['uploads', 'x.part']);
   });
 
+  test('a volume\'s mount point holding only lost+found is empty for the user: marked and used, lost+found left alone', async () => {
+    const dataDir = tempDir('csafe-volume-');
+    mkdirSync(join(dataDir, 'lost+found'));
+    writeFileSync(join(dataDir, 'lost+found', '#12'), 'recovered');
+    await withEmulator({ dataDir }, async (emulator) => {
+      assert.equal((await call(emulator, 'POST', '/_emulator/reset')).status, 200);
+    });
+    assert.ok(readdirSync(dataDir).includes('.csafe-emulator'));
+    assert.equal(readFileSync(join(dataDir, 'lost+found', '#12'), 'utf8'), 'recovered');
+  });
+
   test('a new directory is marked as the emulator\'s, and used again at the next start', async () => {
     const dataDir = join(tempDir('csafe-emulator-'), 'new', 'data');
     await withEmulator({ dataDir }, async () => {});

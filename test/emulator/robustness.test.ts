@@ -201,6 +201,8 @@ describe('emulator: data directories', () => {
     mkdirSync(join(dataDir, 'namespaces', 'abc'), { recursive: true });
     const leftovers = [
       temporaryPathFor(join(dataDir, 'signing-secret')),
+      temporaryPathFor(join(dataDir, 'events')),
+      temporaryPathFor(join(dataDir, 'events-index')),
       temporaryPathFor(join(dataDir, 'requests', `req_${'1'.repeat(24)}.json`)),
       temporaryPathFor(join(dataDir, 'uploads', `req_${'2'.repeat(24)}.jsonl`)),
       temporaryPathFor(join(dataDir, 'namespaces', 'abc', 'settings.json')),

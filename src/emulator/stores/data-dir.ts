@@ -14,8 +14,12 @@ export const SIGNING_SECRET = 'signing-secret';
  */
 export const DATA_DIR_LAYOUT: DataDirLayout = {
   areas: ['namespaces', 'requests', 'uploads', 'ingested', 'streams', 'decisions', 'older-imports', 'batches'],
-  rootFiles: [SIGNING_SECRET, MARKER],
+  // The event store's files are at the top only for a moment, under temporary names, before they are unlinked.
+  rootFiles: [SIGNING_SECRET, MARKER, 'events', 'events-index'],
 };
+
+/** What a freshly made file system has at its root: a volume's mount point holding only it is still empty for the user. */
+const FILE_SYSTEM_ENTRIES = ['lost+found'];
 
 /** The generated secret is 32 random bytes as 64 hex characters; anything shorter would let URLs be forged. */
 const SIGNING_SECRET_HEX = /^[0-9a-f]{64,}$/i;
@@ -36,7 +40,7 @@ export class DataDirRefusal extends Error {
 export async function claimDataDir(root: string): Promise<void> {
   await makeDirectory(root);
   // A marker or secret that another emulator starting on the directory is writing right now is not a file of the user's.
-  const entries = (await readdir(root)).filter((name) => !isTemporaryNameOf(name, DATA_DIR_LAYOUT.rootFiles));
+  const entries = (await readdir(root)).filter((name) => !isTemporaryNameOf(name, DATA_DIR_LAYOUT.rootFiles) && !FILE_SYSTEM_ENTRIES.includes(name));
   if (entries.includes(MARKER)) await checkMarker(root);
   else if (entries.length === 0) await writeMarker(root);
   else if (await isUnmarkedDataDir(root, entries)) {
