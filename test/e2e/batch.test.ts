@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
@@ -232,6 +232,23 @@ describe('csafe batch', () => {
     assert.equal((await run(['batch', 'download', id, 'link.csv'])).code, 0);
     assert.ok(lstatSync(join(dir, 'link.csv')).isSymbolicLink(), 'still a link');
     assert.equal(readFileSync(join(dir, 'named.csv'), 'utf8'), csv);
+  });
+
+  it('batch download to a FILE that cannot be written (a directory, a link to nothing, a missing folder) is one error line, exit 2, no crash', async () => {
+    const created = await run(['batch', 'create', '--type', 'text', REVIEWS, '--wait', '--json']);
+    const id = batchId(created.stdout)!;
+    mkdirSync(join(dir, 'a-folder'));
+    symlinkSync('nothing-here.csv', join(dir, 'dangling.csv'));
+    const expected: Array<[string, RegExp]> = [
+      ['a-folder', /^error: a-folder: is a directory, expected a file\n$/],
+      ['dangling.csv', /^error: dangling\.csv: is a symbolic link to nothing-here\.csv, which does not exist\n$/],
+      [join('no-folder', 'out.csv'), /^error: no-folder\/out\.csv: no such file\n$/],
+    ];
+    for (const [target, message] of expected) {
+      const result = await run(['batch', 'download', id, target]);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, message);
+    }
   });
 
   describe('batch download of cells that could harm a terminal or a spreadsheet', () => {
