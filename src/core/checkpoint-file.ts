@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import * as z from 'zod';
 import { removeStaleTemporaries, writeFileAtomic } from './atomic-file.js';
 import { InputError, UsageError } from './errors.js';
@@ -104,8 +105,9 @@ export class CheckpointFile<P> {
 async function readCheckpoint<P>(path: string, format: CheckpointFormat<P>): Promise<{ envelope: Envelope; progress: P } | undefined> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularFile(path);
   } catch (error) {
+    if (error instanceof InputError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new InputError(`${path}: ${(error as Error).message}`);
   }
@@ -122,6 +124,21 @@ async function readCheckpoint<P>(path: string, format: CheckpointFormat<P>): Pro
     throw new InputError(`${path}: not ${format.what}`, { hint: 'give another --checkpoint path, or delete this file to start over' });
   }
   return { envelope: envelope.data, progress: progress.data };
+}
+
+/**
+ * A checkpoint is read whole and then replaced, so it is a regular file: a FIFO, a device
+ * (/dev/zero has no end) or a directory is refused before a byte is read. Opened without
+ * blocking, as a FIFO with no writer would otherwise be waited on for ever, past Ctrl-C.
+ */
+async function readRegularFile(path: string): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!(await handle.stat()).isFile()) throw new InputError(`${path}: not a regular file`, { hint: 'give --checkpoint the path of a file, or of one not made yet' });
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 async function assertSameInput(recorded: Envelope['input'], scope: CheckpointScope, hint: string): Promise<void> {

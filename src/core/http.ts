@@ -225,9 +225,12 @@ export class HttpClient {
     try {
       await spec.onBody!(body);
     } catch (error) {
+      // Destroyed unread (the file could not even be opened), undici's body emits an abort error: nobody listens any more.
+      body.on('error', () => undefined);
       body.destroy();
       if (this.config.signal?.aborted || spec.signal?.aborted) throw new InterruptedError();
-      if (error instanceof CsafeError) throw error;
+      // The reader of the file written went away (a FIFO, `/dev/stdout | head`): for main() that ends the run as done, not a network failure.
+      if (error instanceof CsafeError || errorCode(error) === 'EPIPE') throw error;
       throw new ConnectionError(`${spec.method} ${display}: the download broke off: ${describeNetworkError(error)}`, true);
     }
   }

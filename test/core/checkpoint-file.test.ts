@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CheckpointFile, type CheckpointFormat } from '../../src/core/checkpoint-file.js';
@@ -117,7 +118,23 @@ describe('CheckpointFile', () => {
   it('names a checkpoint path it cannot read', async () => {
     const { scope } = setup();
     mkdirSync(scope.path);
-    await assert.rejects(CheckpointFile.open(scope, format), (error: unknown) => error instanceof InputError && error.message.startsWith(`${scope.path}: EISDIR`));
+    await assert.rejects(CheckpointFile.open(scope, format), (error: unknown) => error instanceof InputError && error.message === `${scope.path}: not a regular file`);
+  });
+
+  it('refuses a checkpoint that is a FIFO or a device at once: it is not read (a FIFO with no writer would be waited on for ever)', async () => {
+    const { dir, scope } = setup();
+    execFileSync('mkfifo', [scope.path]);
+    // Should csafe wait on the FIFO, this writer ends the wait after a while, so the test fails rather than hangs.
+    const writer = spawn('sh', ['-c', 'sleep 1; echo "{}" > "$0"', scope.path], { stdio: 'ignore' });
+    try {
+      await assert.rejects(CheckpointFile.open(scope, format), (error: unknown) => error instanceof InputError && error.message === `${scope.path}: not a regular file`);
+    } finally {
+      writer.kill('SIGKILL');
+    }
+    const device = join(dir, 'device.json');
+    symlinkSync('/dev/null', device);
+    await assert.rejects(CheckpointFile.open({ ...scope, path: device }, format), (error: unknown) => error instanceof InputError && error.message === `${device}: not a regular file`);
+    assert.equal(existsSync(`${scope.path}.lock`), false);
   });
 
   it('removes the temporary files of killed runs when it opens and when it closes', async () => {

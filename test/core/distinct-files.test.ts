@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { refuseSharedFiles } from '../../src/core/distinct-files.js';
@@ -20,9 +20,21 @@ describe('refuseSharedFiles', () => {
     assert.throws(() => refuseSharedFiles(join(dir, 'sub', '..', 'in.jsonl'), { checkpoint: input }), refused(/^--checkpoint .*: is the input file$/));
   });
 
+  it('refuses a hard link to the input: another name, the same file', () => {
+    linkSync(input, join(dir, 'hard.jsonl'));
+    assert.throws(() => refuseSharedFiles(input, { failed: join(dir, 'hard.jsonl') }), refused(/^--failed .*hard\.jsonl: is the input file$/));
+    writeFileSync(join(dir, 'out-a.jsonl'), '');
+    linkSync(join(dir, 'out-a.jsonl'), join(dir, 'out-b.jsonl'));
+    assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'out-a.jsonl'), skipInvalid: join(dir, 'out-b.jsonl') }), refused(/^--skip-invalid .*: is also the file of --failed$/));
+  });
+
   it('refuses one file named by two flags, even one not made yet', () => {
     const out = join(dir, 'out.jsonl');
     assert.throws(() => refuseSharedFiles('-', { failed: out, unconfirmed: join(dir, '.', 'out.jsonl') }), refused(/^--unconfirmed .*: is also the file of --failed$/));
+  });
+
+  it('takes a device named twice: /dev/null discards both kinds', () => {
+    refuseSharedFiles(input, { failed: '/dev/null', skipInvalid: '/dev/null' });
   });
 
   it('takes distinct files, and stdin, which is no file', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { EXAMPLES, ended, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { BIN, EXAMPLES, ended, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 type LogEntry = Record<string, unknown> & { method: string; path: string; status: number };
@@ -234,6 +234,23 @@ describe('csafe batch', () => {
     assert.equal(readFileSync(join(dir, 'named.csv'), 'utf8'), csv);
   });
 
+  it('batch download to a FILE that cannot be written (a directory, a link to nothing, a missing folder) is one error line, exit 2, no crash', async () => {
+    const created = await run(['batch', 'create', '--type', 'text', REVIEWS, '--wait', '--json']);
+    const id = batchId(created.stdout)!;
+    mkdirSync(join(dir, 'a-folder'));
+    symlinkSync('nothing-here.csv', join(dir, 'dangling.csv'));
+    const expected: Array<[string, RegExp]> = [
+      ['a-folder', /^error: a-folder: is a directory, expected a file\n$/],
+      ['dangling.csv', /^error: dangling\.csv: is a symbolic link to nothing-here\.csv, which does not exist\n$/],
+      [join('no-folder', 'out.csv'), /^error: no-folder\/out\.csv: no such file\n$/],
+    ];
+    for (const [target, message] of expected) {
+      const result = await run(['batch', 'download', id, target]);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, message);
+    }
+  });
+
   describe('batch download of cells that could harm a terminal or a spreadsheet', () => {
     // An OSC 52 that would write the clipboard, a clear screen, a C1 CSI; formulas quoted and not.
     const HOSTILE = 'Content,note\n"\u001b]52;c;aGk=\u0007 clip \u001b[2J","=HYPERLINK(""http://x"")"\ncsi \u009b31m red,@sum\nplain,-1\n';
@@ -270,6 +287,31 @@ describe('csafe batch', () => {
       assert.deepEqual(shown.stdout.trim().split('\n').map((line) => JSON.parse(line)), piped.stdout.trim().split('\n').map((line) => JSON.parse(line)));
     });
 
+    // `script` gives csafe a real terminal: FILE is one only when it is a device that is a terminal.
+    const hasScript = (() => {
+      try {
+        execFileSync('script', ['-qec', 'true', '/dev/null'], { stdio: 'ignore' });
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    it('batch download ID /dev/stdout on a terminal is shown as stdout is: caret notation, C1 escaped, in CSV and in JSON rows', { skip: !hasScript && 'no script(1)' }, async () => {
+      const onPty = (args: string[]) =>
+        new Promise<string>((resolve, reject) => {
+          const child = spawn('script', ['-qec', [BIN, ...args].map((word) => `'${word}'`).join(' '), '/dev/null'], { cwd: dir, env: { ...process.env, ...emulator.env } });
+          let output = '';
+          child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+          child.on('error', reject);
+          child.on('close', () => resolve(output));
+        });
+      for (const format of [[], ['--json']]) {
+        const shown = await onPty(['batch', 'download', id, '/dev/stdout', ...format]);
+        assert.doesNotMatch(shown, /[\u001b\u0007\u0080-\u009f]/, `raw controls with ${format.join(' ') || 'CSV'}`);
+        assert.match(shown, /csi \\u009b31m red/);
+      }
+    });
+
     it("--escape-formulas writes each formula cell with a leading ', quoted or not; with --json it is refused", async () => {
       const escaped = await run(['batch', 'download', id, 'escaped.csv', '--escape-formulas']);
       assert.equal(escaped.code, 0, escaped.stderr);
@@ -291,6 +333,19 @@ describe('csafe batch', () => {
     const result = await outcome(child);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stderr, '');
+  });
+
+  it('batch download ID /dev/stdout | head -1 (and -o ndjson): the reader that went away is done, exit 0, no message', async () => {
+    const rows = Array.from({ length: 100 }, (_, i) => `review ${i} ${'x'.repeat(6000)}`);
+    const created = await run(['batch', 'create', '--type', 'text', file('long-file.csv', `Content\n${rows.join('\n')}\n`), '--wait', '--json']);
+    for (const format of [[], ['-o', 'ndjson']]) {
+      // A shell's pipe: a child's stdout from node is a socket, which /dev/stdout cannot open.
+      const script = '{ "$0" "$@" 2>head.err; echo $? >head.code; } | head -c 10 >/dev/null';
+      await ended(spawn('sh', ['-c', script, BIN, 'batch', 'download', batchId(created.stdout)!, '/dev/stdout', ...format], { cwd: dir, env: { ...process.env, ...emulator.env } }));
+      const stderr = readFileSync(join(dir, 'head.err'), 'utf8');
+      assert.equal(readFileSync(join(dir, 'head.code'), 'utf8'), '0\n', stderr);
+      assert.equal(stderr, '');
+    }
   });
 
   it('-o before the command is the output format too', async () => {

@@ -1,11 +1,14 @@
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { isatty } from 'node:tty';
 import { getBatch } from '../../../api/batches.js';
 import type { Context } from '../../../context.js';
 import { writeStreamAtomic } from '../../../core/atomic-file.js';
 import { CsafeError } from '../../../core/errors.js';
 import { fileError } from '../../../core/readers.js';
 import { isExpiredAddress } from '../../../core/expiring-upload.js';
-import { sanitizeStreamForTerminal } from '../../../core/sanitize.js';
+import { escapeC1Controls, sanitizeStreamForTerminal } from '../../../core/sanitize.js';
 import { shellWord } from '../../../core/shell.js';
 import { BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
 import { FormulaCells } from './formula-cells.js';
@@ -63,17 +66,39 @@ export async function downloadResult(ctx: Context, batch: Batch, target: Downloa
 
 /**
  * The result to its file, or to stdout when `path` is undefined: JSON rows, or the CSV byte for
- * byte except on a terminal, where it is sanitised. Its formula cells are counted for a person
- * at a terminal (stderr), to be warned, or escaped when asked.
+ * byte except on a terminal, where it is sanitised: stdout that is one, or a FILE that is one
+ * (`/dev/stdout` or `/dev/tty` at a terminal). Its formula cells are counted for a person at a
+ * terminal (stderr), to be warned, or escaped when asked.
  */
 async function deliver(ctx: Context, batchId: string, body: Readable, target: DownloadTarget): Promise<void> {
   const path = target.path === '-' ? undefined : target.path;
-  if (target.json) return write(ctx, resultRowsAsNdjson(body), path);
+  const toTerminal = path === undefined ? ctx.io.stdoutIsTTY : await isTerminal(path);
+  if (target.json) {
+    const rows = resultRowsAsNdjson(body);
+    // On stdout, ctx.io escapes the C1 controls JSON leaves raw; a FILE that is a terminal gets the same.
+    return write(ctx, path !== undefined && toTerminal ? mapChunks(rows, escapeC1Controls) : rows, path);
+  }
   const formulas = new FormulaCells(Boolean(target.escapeFormulas));
   // Counting costs a pass over every byte: only when someone is there to warn, or the cells are to be escaped.
   const scanned = target.escapeFormulas || ctx.io.stderrIsTTY ? formulas.pass(body) : body;
-  await write(ctx, path === undefined && ctx.io.stdoutIsTTY ? sanitizeStreamForTerminal(scanned) : scanned, path);
+  await write(ctx, toTerminal ? sanitizeStreamForTerminal(scanned) : scanned, path);
   if (!target.escapeFormulas && formulas.count > 0) warnOfFormulas(ctx, batchId, formulas.count, path);
+}
+
+/** Whether `path` names a terminal: a character device that is one (not /dev/null), opened without becoming the controlling terminal. */
+async function isTerminal(path: string): Promise<boolean> {
+  const named = await stat(path).catch(() => undefined);
+  if (named?.isCharacterDevice() !== true) return false;
+  const handle = await open(path, constants.O_WRONLY | constants.O_NOCTTY | constants.O_NONBLOCK).catch(() => undefined);
+  try {
+    return handle !== undefined && isatty(handle.fd);
+  } finally {
+    await handle?.close();
+  }
+}
+
+async function* mapChunks(chunks: AsyncIterable<string>, change: (text: string) => string): AsyncGenerator<string> {
+  for await (const chunk of chunks) yield change(chunk);
 }
 
 async function write(ctx: Context, content: AsyncIterable<string | Uint8Array>, path: string | undefined): Promise<void> {
@@ -84,10 +109,14 @@ async function write(ctx: Context, content: AsyncIterable<string | Uint8Array>, 
   try {
     await writeStreamAtomic(path, content);
   } catch (error) {
+    // A FILE that is a pipe (`/dev/stdout | head`, a FIFO) whose reader went away: done, as for stdout (main ends the run 0).
+    if (isBrokenPipe(error)) throw error;
     throw error instanceof CsafeError ? error : fileError(path, error);
   }
   ctx.io.note(`wrote the result of the batch to ${path}`);
 }
+
+const isBrokenPipe = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'EPIPE';
 
 /** A moderator may open the result in a spreadsheet, which would run such a cell (=HYPERLINK(…), say) as a formula. */
 function warnOfFormulas(ctx: Context, batchId: string, count: number, path: string | undefined): void {
