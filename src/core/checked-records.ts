@@ -4,7 +4,7 @@ import type { FailedFile } from './failed-file.js';
 import type { IOStreams } from './io.js';
 import type { JsonRecord } from './json-position.js';
 import { countOf } from './output.js';
-import { JsonLinesChecker } from './jsonl-checker.js';
+import { JsonLinesChecker, type LineCheck } from './jsonl-checker.js';
 import { LINE_TOO_LONG_HINT, readError, type InputSource } from './readers.js';
 
 /**
@@ -124,18 +124,6 @@ export async function* validRecords<T extends CheckedRecord>(records: AsyncItera
 export async function setAsideOrStop(record: InvalidRecord, inputName: string, io: IOStreams, invalid: FailedFile | undefined): Promise<void> {
   if (invalid === undefined) throw changedSinceChecked(inputName, record);
   await setAside(invalid, inputName, record, io);
-}
-
-/** What every line of a file to upload must be: why one is not, and how to fix the file. */
-export interface LineCheck {
-  problemOf(value: unknown): string | undefined;
-  /**
-   * A fast check on the bytes of the line at `start` (core/json-scan): the index of the line feed
-   * ending it when the line certainly has no problem, else -1 and the line is checked the exact way.
-   */
-  fastLineEnd?(bytes: Buffer, start: number, limit: number): number;
-  /** The hint of the error that refuses the file: what each line must be, what to do. */
-  hint: string;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { LineCheck } from './checked-records.js';
+import type { LineCheck } from './jsonl-checker.js';
 import { ProblemTally } from './checking-pass.js';
 import { CsafeError, InterruptedError } from './errors.js';
 import { uploadBeforeExpiry, type ExpiringUpload, type ExpiringUploadDeps, type IssuedAddress } from './expiring-upload.js';

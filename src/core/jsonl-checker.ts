@@ -1,6 +1,17 @@
-import type { LineCheck } from './checked-records.js';
 import { parseRecordAt } from './json-nesting.js';
 import { InputStart, LineTooLongError, MAX_LINE_BYTES, NO_RECORDS, sourceLine } from './record-reader.js';
+
+/** What every line of a file to upload must be: why one is not, and how to fix the file. */
+export interface LineCheck {
+  problemOf(value: unknown): string | undefined;
+  /**
+   * A fast check on the bytes of the line at `start` (core/json-scan): the index of the line feed
+   * ending it when the line certainly has no problem, else -1 and the line is checked the exact way.
+   */
+  fastLineEnd?(bytes: Buffer, start: number, limit: number): number;
+  /** The hint of the error that refuses the file: what each line must be, what to do. */
+  hint: string;
+}
 
 const NEWLINE = 0x0a;
 

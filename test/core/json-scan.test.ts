@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { LineCheck } from '../../src/core/checked-records.js';
+import type { LineCheck } from '../../src/core/jsonl-checker.js';
 import { parseJsonAt } from '../../src/core/json-position.js';
 import { objectLineEnd } from '../../src/core/json-scan.js';
 import { JsonLinesChecker } from '../../src/core/jsonl-checker.js';

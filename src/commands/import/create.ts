@@ -1,6 +1,7 @@
 import { createImport } from '../../api/older-imports.js';
 import type { Context } from '../../context.js';
-import { checkEveryLine, type LineCheck } from '../../core/checked-records.js';
+import { checkEveryLine } from '../../core/checked-records.js';
+import type { LineCheck } from '../../core/jsonl-checker.js';
 import { uploadBeforeExpiry, type ExpiringUpload } from '../../core/expiring-upload.js';
 import { printResult, recordView } from '../../core/output.js';
 import { formatBytes } from '../../core/progress.js';

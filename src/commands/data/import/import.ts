@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Context } from '../../../context.js';
-import type { LineCheck } from '../../../core/checked-records.js';
+import type { LineCheck } from '../../../core/jsonl-checker.js';
 import { objectLineEnd } from '../../../core/json-scan.js';
 import { parseOptions } from '../../../core/options.js';
 import { refuseEmptyRecords, regularFileSize } from '../../../core/readers.js';

@@ -1,5 +1,5 @@
 import { requestImport } from '../../../api/data.js';
-import type { LineCheck } from '../../../core/checked-records.js';
+import type { LineCheck } from '../../../core/jsonl-checker.js';
 import { uploadCheckedLines } from '../../../core/checked-upload.js';
 import { uploadBeforeExpiry, type ExpiringUpload, type ExpiringUploadDeps, type IssuedAddress } from '../../../core/expiring-upload.js';
 import type { UploadFile } from '../../../core/upload.js';
