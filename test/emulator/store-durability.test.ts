@@ -62,6 +62,25 @@ describe('emulator: a store file a killed emulator left half a line in', () => {
   });
 });
 
+describe('emulator: a stream a killed emulator made but did not list', () => {
+  test('is listed, once, by the next request for it: whether its directory or parts exist says nothing of the list', async () => {
+    const dataDir = tempDir('csafe-emulator-data-');
+    await withEmulator({ dataDir }, async (emulator) => {
+      assert.equal((await sendParts(emulator, 'listed', [chat('one')])).status, 202);
+    });
+    // Killed after making the directory of 'bare', and after storing parts of 'unlisted', before either was listed.
+    mkdirSync(join(dataDir, 'streams', digestName('live'), digestName('bare')));
+    mkdirSync(join(dataDir, 'streams', digestName('live'), digestName('unlisted')));
+    writeFileSync(partsFile(dataDir, 'unlisted'), `${JSON.stringify({ ...chat('not acknowledged'), labels: [] })}\n`);
+
+    await withEmulator({ dataDir }, async (emulator) => {
+      for (const id of ['bare', 'unlisted', 'listed']) assert.equal((await sendParts(emulator, id, [chat('two')])).status, 202);
+      assert.deepEqual((await call(emulator, 'GET', '/_emulator/streams/live')).body, { streams: ['listed', 'bare', 'unlisted'] });
+      assert.deepEqual((await storedParts(emulator, 'bare')).map((part) => part.text), ['two']);
+    });
+  });
+});
+
 describe('emulator: an append that fails part-way', () => {
   test('leaves every file of the request exactly as it was (LineFiles)', async () => {
     const dir = tempDir('csafe-line-files-');

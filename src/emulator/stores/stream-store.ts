@@ -34,6 +34,13 @@ const COMMA = 0x2c;
  */
 export class StreamStore {
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Each namespace's listed stream ids, read from its ids file when first needed. Whether a stream
+   * is listed is asked of the list itself, not of whether its directory exists: an emulator killed
+   * between making a stream's directory (or storing its first parts) and listing it leaves a stream
+   * the next request for it must still list.
+   */
+  private readonly listed = new Map<string, Set<string>>();
 
   private constructor(
     private readonly root: string,
@@ -79,11 +86,7 @@ export class StreamStore {
 
   /** The namespace's stream ids, in the order they were first seen. */
   ids(namespace: string): Promise<string[]> {
-    return this.inTurn(async () => {
-      await this.files.whole(this.idsFile(namespace));
-      const text = await readFile(this.idsFile(namespace), 'utf8').catch(ifMissing(''));
-      return wholeLinesOf(text).map((line) => JSON.parse(line) as string);
-    });
+    return this.inTurn(() => this.readIds(namespace));
   }
 
   /** Forgets every stream: POST /_emulator/reset. */
@@ -91,6 +94,7 @@ export class StreamStore {
     return this.inTurn(async () => {
       await rm(this.root, { recursive: true, force: true });
       this.files.forget();
+      this.listed.clear();
       await mkdir(this.root, { recursive: true, mode: DIRECTORY_MODE });
     });
   }
@@ -108,20 +112,37 @@ export class StreamStore {
 
   /**
    * Creates the stream's directory when it is new, and runs `store`, which must append `listing`
-   * (the new stream's id for the namespace's list; nothing for a known stream) with what it stores.
-   * When `store` fails, a stream it created is removed again: a failed request leaves nothing.
+   * (the stream's id for the namespace's list when it is not listed yet; else nothing) with what
+   * it stores. When `store` fails, a stream it created is removed again: a failed request leaves nothing.
    */
   private async changeStream(namespace: string, id: string, store: (listing: readonly LineAppend[]) => Promise<void>): Promise<void> {
     const directory = this.streamFile(namespace, id, '');
     // A recursive mkdir answers undefined when the directory was already there.
     const created = (await mkdir(directory, { recursive: true, mode: DIRECTORY_MODE })) !== undefined;
-    const listing = created ? [{ path: this.idsFile(namespace), bytes: Buffer.from(`${JSON.stringify(id)}\n`) }] : [];
+    const listed = await this.listedIds(namespace);
+    const listing = listed.has(id) ? [] : [{ path: this.idsFile(namespace), bytes: Buffer.from(`${JSON.stringify(id)}\n`) }];
     try {
       await store(listing);
     } catch (error) {
       if (created) await rm(directory, { recursive: true, force: true });
       throw error;
     }
+    listed.add(id);
+  }
+
+  private async listedIds(namespace: string): Promise<Set<string>> {
+    let ids = this.listed.get(namespace);
+    if (ids === undefined) {
+      ids = new Set(await this.readIds(namespace));
+      this.listed.set(namespace, ids);
+    }
+    return ids;
+  }
+
+  private async readIds(namespace: string): Promise<string[]> {
+    await this.files.whole(this.idsFile(namespace));
+    const text = await readFile(this.idsFile(namespace), 'utf8').catch(ifMissing(''));
+    return wholeLinesOf(text).map((line) => JSON.parse(line) as string);
   }
 
   private idsFile = (namespace: string) => join(this.root, digestName(namespace), 'ids');
