@@ -1,6 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { isRunning } from './processes.js';
 
 /** Where a write of `path` by process `pid` is prepared. */
 const temporaryPath = (path: string, pid: number) => `${path}.${pid}.tmp`;
@@ -13,11 +14,17 @@ const temporaryPath = (path: string, pid: number) => `${path}.${pid}.tmp`;
  */
 export const writeFileAtomic = (path: string, content: string): Promise<void> => writeTo(path, (handle) => handle.writeFile(content));
 
-/** The same for content that arrives in chunks (a download): each written as it comes, so memory stays flat. */
-export const writeStreamAtomic = (path: string, content: AsyncIterable<string | Uint8Array>): Promise<void> =>
-  writeTo(path, async (handle) => {
+/**
+ * The same for content that arrives in chunks (a download): each written as it comes, so memory
+ * stays flat. A download is as big as its result, so what a killed earlier run left of one is
+ * removed first.
+ */
+export async function writeStreamAtomic(path: string, content: AsyncIterable<string | Uint8Array>): Promise<void> {
+  await removeStaleTemporaries(path);
+  await writeTo(path, async (handle) => {
     for await (const chunk of content) await handle.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   });
+}
 
 type Fill = (handle: FileHandle) => Promise<void>;
 
@@ -90,10 +97,10 @@ async function replaceAtomically(path: string, mode: number | undefined, fill: F
 }
 
 /**
- * Removes the temporary files other processes left while writing `path` (`path.<pid>.tmp`, a
- * writer killed with -9 between write and rename). Only for a caller that holds the lock on
- * `path`: no other writer can be at work then, so every such file but our own is stale. For a
- * symbolic link, they are beside the file it names, where the writes happen.
+ * Removes the temporary files writers that are gone left while writing `path` (`path.<pid>.tmp`:
+ * a run killed with -9 between write and rename). A live process's is kept, this one's and
+ * another run's writing the same file now alike. For a symbolic link, they are beside the file
+ * it names, where the writes happen.
  */
 export async function removeStaleTemporaries(path: string): Promise<void> {
   const written = await realpath(path).catch(() => path);
@@ -103,7 +110,7 @@ export async function removeStaleTemporaries(path: string): Promise<void> {
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
     const pid = name.slice(prefix.length, -'.tmp'.length);
-    if (/^\d+$/.test(pid) && Number(pid) !== process.pid) await unlink(join(directory, name)).catch(() => undefined);
+    if (/^\d+$/.test(pid) && !isRunning(Number(pid))) await unlink(join(directory, name)).catch(() => undefined);
   }
 }
 

@@ -4,7 +4,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeStaleTemporaries, writeFileAtomic, writeStreamAtomic } from '../../src/core/atomic-file.js';
-import { tempDir } from '../helpers/cli.js';
+import { exitedPid, tempDir } from '../helpers/cli.js';
 
 describe('writeFileAtomic', () => {
   it('creates a new file private to the user', async () => {
@@ -136,20 +136,31 @@ describe('writeStreamAtomic', () => {
 });
 
 describe('removeStaleTemporaries', () => {
-  it("removes other processes' temporaries of that file only", async () => {
+  it("removes the temporaries of that file that ended processes left, keeping a live process's", async () => {
     const dir = tempDir();
     const path = join(dir, 'state.json');
-    const names = ['state.json', 'state.json.123.tmp', 'state.json.9.tmp', `state.json.${process.pid}.tmp`, 'state.json.abc.tmp', 'state.json.12x.tmp', 'state.json.1', 'state.json.1.tmp.bak', 'other.json.1.tmp', 'xstate.json.1.tmp', 'state.json..tmp'];
+    const [dead, gone] = [exitedPid(), exitedPid()];
+    const stale = [`state.json.${dead}.tmp`, `state.json.${gone}.tmp`];
+    const names = ['state.json', ...stale, `state.json.${process.pid}.tmp`, `state.json.${process.ppid}.tmp`, 'state.json.abc.tmp', 'state.json.12x.tmp', 'state.json.1', 'state.json.1.tmp.bak', `other.json.${dead}.tmp`, `xstate.json.${dead}.tmp`, 'state.json..tmp'];
     for (const name of names) writeFileSync(join(dir, name), '');
     await removeStaleTemporaries(path);
-    assert.deepEqual(readdirSync(dir).sort(), names.filter((name) => !['state.json.123.tmp', 'state.json.9.tmp'].includes(name)).sort());
+    assert.deepEqual(readdirSync(dir).sort(), names.filter((name) => !stale.includes(name)).sort());
+  });
+
+  it('is done before a download is written: what a killed earlier download left goes, another live one\'s stays', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'results.csv');
+    const [left, live] = [`results.csv.${exitedPid()}.tmp`, `results.csv.${process.ppid}.tmp`];
+    for (const name of [left, live]) writeFileSync(join(dir, name), 'a,b\n');
+    await writeStreamAtomic(path, (async function* () { yield 'a,b\n'; })());
+    assert.deepEqual(readdirSync(dir).sort(), ['results.csv', live].sort());
   });
 
   it('looks beside the file a symbolic link names, where the writes through it are prepared', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'real'));
     writeFileSync(join(dir, 'real', 'state.json'), '{}');
-    writeFileSync(join(dir, 'real', 'state.json.123.tmp'), '');
+    writeFileSync(join(dir, 'real', `state.json.${exitedPid()}.tmp`), '');
     symlinkSync(join('real', 'state.json'), join(dir, 'link.json'));
     await removeStaleTemporaries(join(dir, 'link.json'));
     assert.deepEqual(readdirSync(join(dir, 'real')), ['state.json']);

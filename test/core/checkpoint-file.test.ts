@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { CheckpointFile, type CheckpointFormat } from '../../src/core/checkpoint-file.js';
 import { InputError, UsageError } from '../../src/core/errors.js';
-import { tempDir } from '../helpers/cli.js';
+import { exitedPid, tempDir } from '../helpers/cli.js';
 
 interface Progress {
   owner: string;
@@ -139,10 +139,11 @@ describe('CheckpointFile', () => {
 
   it('removes the temporary files of killed runs when it opens and when it closes', async () => {
     const { dir, scope } = setup();
-    writeFileSync(`${scope.path}.1.tmp`, '');
+    const [first, second] = [`${scope.path}.${exitedPid()}.tmp`, `${scope.path}.${exitedPid()}.tmp`];
+    writeFileSync(first, '');
     const checkpoint = await CheckpointFile.open(scope, format);
-    assert.equal(existsSync(`${scope.path}.1.tmp`), false);
-    writeFileSync(`${scope.path}.2.tmp`, '');
+    assert.equal(existsSync(first), false);
+    writeFileSync(second, '');
     await checkpoint.close();
     assert.deepEqual(readdirSync(dir).sort(), ['input.jsonl', 'state.json']);
   });

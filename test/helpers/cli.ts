@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -187,4 +188,11 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** The pid of a process that has already ended: what a run killed earlier leaves its files named by. */
+export function exitedPid(): number {
+  const { pid } = spawnSync(process.execPath, ['-e', '0']);
+  assert(pid !== undefined && pid > 0, 'a child process ran');
+  return pid;
 }
