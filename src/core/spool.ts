@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,7 +25,7 @@ export interface SpooledInput {
  */
 export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onBytes: (copied: number) => void = () => undefined): Promise<SpooledInput> {
   await removeDeadSpools();
-  const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`));
+  const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${HOST_TAG}-${process.pid}-`));
   const path = join(dir, 'input');
   const remove = () => rm(dir, { recursive: true, force: true });
   let copied = 0;
@@ -46,15 +47,23 @@ export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onB
 const SPOOL_PREFIX = 'csafe-spool-';
 
 /**
- * Removes the spools of csafe runs that were killed (SIGKILL, a crash, a power cut) before they
- * could: each is named after the process that made it, and one whose process is gone is left
- * over. Named by process rather than beside a checkpoint, so every spool is covered, with a
- * checkpoint or not; a process id in use again only keeps a leftover a while longer.
+ * Which host made a spool: a temporary directory can be shared (containers with one /tmp volume),
+ * and a process id says whether its owner is gone only on the host, and in the pid namespace,
+ * that gave it out. A container's hostname is its own, so another's live spool is never taken.
+ */
+const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+
+/**
+ * Removes the spools of csafe runs on this host that were killed (SIGKILL, a crash, a power cut)
+ * before they could: each is named after the host and process that made it, and one whose process
+ * is gone is left over. Named by process rather than beside a checkpoint, so every spool is covered,
+ * with a checkpoint or not; a process id in use again only keeps a leftover a while longer.
  */
 async function removeDeadSpools(): Promise<void> {
   const names = await readdir(tmpdir()).catch(() => []);
+  const ours = new RegExp(`^${SPOOL_PREFIX}${HOST_TAG}-(\\d+)-`);
   for (const name of names) {
-    const owner = new RegExp(`^${SPOOL_PREFIX}(\\d+)-`).exec(name)?.[1];
+    const owner = ours.exec(name)?.[1];
     if (owner !== undefined && !isRunning(Number(owner))) await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
   }
 }

@@ -6,7 +6,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { InputError, InterruptedError } from '../../src/core/errors.js';
 import { createIOStreams, type IOStreams } from '../../src/core/io.js';
 import { rereadableInput, spoolToTempFile, withUploadableInput } from '../../src/core/spool.js';
-import { tempDir } from '../helpers/cli.js';
+import { exitedPid, tempDir } from '../helpers/cli.js';
 
 /** Runs `body` with the system temporary directory pointed at a fresh one, to see what is left in it. */
 async function inOwnTmpdir(body: (tmp: string) => Promise<void>): Promise<void> {
@@ -41,6 +41,20 @@ describe('spoolToTempFile', () => {
       assert.equal(statSync(spool.path).mode & 0o777, 0o600);
       await spool.remove();
       assert.deepEqual(readdirSync(tmp), []);
+    });
+  });
+
+  it("removes what ended runs of this host left, never another host's (one TMPDIR shared by containers)", async () => {
+    await inOwnTmpdir(async (tmp) => {
+      const first = await spoolToTempFile(Readable.from(['ab']));
+      const [ourTag] = /csafe-spool-([0-9a-f]{8})-/.exec(first.path)!.slice(1);
+      await first.remove();
+      const dead = exitedPid();
+      const [ours, theirs] = [`csafe-spool-${ourTag}-${dead}-x1`, `csafe-spool-${ourTag === '00000000' ? '11111111' : '00000000'}-${dead}-x2`];
+      for (const name of [ours, theirs]) mkdirSync(join(tmp, name));
+      const next = await spoolToTempFile(Readable.from(['cd']));
+      await next.remove();
+      assert.deepEqual(readdirSync(tmp), [theirs]);
     });
   });
 
