@@ -2,9 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type RunResult } from '../helpers/cli.js';
+import { userDirectory } from '../helpers/data-dirs.js';
 
 /** Runs csafe, killed after `deadlineMs`: a hang fails the test (code null) instead of hanging the run. */
 async function runWithDeadline(args: readonly string[], deadlineMs = 15_000): Promise<RunResult> {
@@ -56,12 +57,7 @@ describe('csafe emulator start: failures to start are one line', () => {
 
 describe('csafe emulator start: what it refuses to start with (exit 2, one line)', () => {
   it('a --data-dir with files of its own and no marker, leaving every file in it', async () => {
-    const dataDir = tempDir('csafe-user-');
-    mkdirSync(join(dataDir, 'uploads'));
-    writeFileSync(join(dataDir, 'uploads', 'thesis.docx'), 'chapter 1');
-    writeFileSync(join(dataDir, 'x.part'), 'a download under way');
-    const hourAgo = new Date(Date.now() - 60 * 60_000);
-    utimesSync(join(dataDir, 'x.part'), hourAgo, hourAgo);
+    const dataDir = userDirectory();
     const result = await runWithDeadline(['emulator', 'start', '--port', '0', '--data-dir', dataDir]);
     assert.equal(result.code, 2, result.stderr);
     assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);

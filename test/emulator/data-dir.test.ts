@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { EmulatorStartError } from '../../src/emulator/index.js';
 import { DATA_DIR_LAYOUT } from '../../src/emulator/stores/data-dir.js';
 import { tempDir } from '../helpers/cli.js';
+import { userDirectory } from '../helpers/data-dirs.js';
 import { addData, waitForTerminal } from './data-support.js';
 import { call, startTestEmulator, withEmulator } from './support.js';
 
@@ -12,12 +13,6 @@ import { call, startTestEmulator, withEmulator } from './support.js';
 function snapshot(dir: string): Record<string, string> {
   const entries = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
   return Object.fromEntries(entries.map((entry) => [join(entry.parentPath, entry.name), readFileSync(join(entry.parentPath, entry.name), 'utf8')]));
-}
-
-/** Last written an hour ago: old enough for start-up to take any temporary file for a leftover. */
-function makeOld(path: string): void {
-  const hourAgo = new Date(Date.now() - 60 * 60_000);
-  utimesSync(path, hourAgo, hourAgo);
 }
 
 async function refusal(dataDir: string): Promise<EmulatorStartError> {
@@ -34,11 +29,7 @@ async function refusal(dataDir: string): Promise<EmulatorStartError> {
 
 describe('emulator data directory: only a directory of its own is used', () => {
   test('a directory with files of its own and no marker is refused, and nothing in it is touched', async () => {
-    const dataDir = tempDir('csafe-user-');
-    mkdirSync(join(dataDir, 'uploads'));
-    writeFileSync(join(dataDir, 'uploads', 'thesis.docx'), 'chapter 1');
-    writeFileSync(join(dataDir, 'x.part'), 'a download under way');
-    makeOld(join(dataDir, 'x.part'));
+    const dataDir = userDirectory();
     const before = snapshot(dataDir);
     const error = await refusal(dataDir);
     assert.match(error.detail, /not empty and has no \.csafe-emulator file.*empty or new directory/);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,15 +10,10 @@ import { describe, test } from 'node:test';
 import { addData, jsonl, put, requestImport, waitForTerminal } from './data-support.js';
 import { temporaryPathFor } from '../../src/emulator/stores/files.js';
 import { assertError, call, startTestEmulator, useTestEmulator } from './support.js';
+import { makeOld } from '../helpers/data-dirs.js';
 
 const nested = (depth: number, inner = '1') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
 const content = (metadata: string) => `{"user_id":"u","content":[{"type":"text","text":"hi"}],"metadata":${metadata}}`;
-
-/** Last written 11 minutes ago: older than any live emulator's temporary file. */
-function makeOld(path: string): void {
-  const stale = new Date(Date.now() - 11 * 60_000);
-  utimesSync(path, stale, stale);
-}
 
 /** The .part files under a directory, relative to it. */
 const partFiles = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.part'));

@@ -32,6 +32,7 @@ async function storedParts(emulator: RunningEmulator, id: string): Promise<Strea
 }
 
 const namespaceFile = (dataDir: string, name: string) => join(dataDir, 'namespaces', digestName('live'), name);
+const SMALL_DISK = { skip: process.getuid?.() === 0 && canMountTmpfs() ? false : 'needs root to mount a small tmpfs' };
 const partsFile = (dataDir: string, id: string) => join(dataDir, 'streams', digestName('live'), digestName(id), 'parts.jsonl');
 
 describe('emulator: a store file a killed emulator left half a line in', () => {
@@ -104,12 +105,9 @@ describe('emulator: an append that fails part-way', () => {
     assert.equal(readFileSync(second, 'utf8'), 'b\n');
   });
 
-  const mountable = process.getuid?.() === 0 && canMountTmpfs();
-  test('on a full disk: the request answers 500, the stream is as before, and it takes parts again once there is room', { skip: mountable ? false : 'needs root to mount a small tmpfs' }, async () => {
-    const dataDir = tempDir('csafe-emulator-full-');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', dataDir]);
-    try {
-      await withEmulator({ dataDir }, async (emulator) => {
+  test('on a full disk: the request answers 500, the stream is as before, and it takes parts again once there is room', SMALL_DISK, () =>
+    onSmallDisk((dataDir) =>
+      withEmulator({ dataDir }, async (emulator) => {
         assert.equal((await sendParts(emulator, 's', [chat('first')])).status, 202);
         const before = readFileSync(partsFile(dataDir, 's'));
         const big = Array.from({ length: 10 }, (_, n) => chat(`${n}`.padEnd(300_000, 'x')));
@@ -121,30 +119,21 @@ describe('emulator: an append that fails part-way', () => {
         assert.deepEqual((await call(emulator, 'GET', '/_emulator/streams/live')).body, { streams: ['s'] }, 'a stream the failed request created is gone again');
         assert.equal((await sendParts(emulator, 's', [chat('second')])).status, 202);
         assert.deepEqual((await storedParts(emulator, 's')).map((part) => part.text), ['first', 'second']);
-      });
-    } finally {
-      execFileSync('umount', [dataDir]);
-    }
-  });
+      }),
+    ));
 });
 
 describe('emulator: a record that does not fit on the disk', () => {
-  const mountable = process.getuid?.() === 0 && canMountTmpfs();
-  test('answers 500 and leaves no temporary file taking up the room that is left', { skip: mountable ? false : 'needs root to mount a small tmpfs' }, async () => {
-    const dataDir = tempDir('csafe-emulator-full-');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', dataDir]);
-    try {
-      await withEmulator({ dataDir }, async (emulator) => {
+  test('answers 500 and leaves no temporary file taking up the room that is left', SMALL_DISK, () =>
+    onSmallDisk((dataDir) =>
+      withEmulator({ dataDir }, async (emulator) => {
         const add = (text: string) => call(emulator, 'POST', '/v1/data/live', { json: { data: [{ id: 'a', text }] } });
         assert.equal((await add('x'.repeat(2_500_000))).status, 500);
         const temporary = readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.part'));
         assert.deepEqual(temporary, [], 'no temporary file of the failed request is left');
         assert.equal((await add('hello')).status, 202);
-      });
-    } finally {
-      execFileSync('umount', [dataDir]);
-    }
-  });
+      }),
+    ));
 });
 
 describe('emulator: killed with SIGKILL while large parts requests are being written', () => {
@@ -181,6 +170,17 @@ describe('emulator: killed with SIGKILL while large parts requests are being wri
     });
   });
 });
+
+/** A 2 MB file system as the data directory, for what happens when the disk fills: needs root, and a machine that lets it mount. */
+async function onSmallDisk(body: (dataDir: string) => Promise<void>): Promise<void> {
+  const dataDir = tempDir('csafe-emulator-full-');
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', dataDir]);
+  try {
+    await body(dataDir);
+  } finally {
+    execFileSync('umount', [dataDir]);
+  }
+}
 
 function canMountTmpfs(): boolean {
   const probe = tempDir('csafe-mount-probe-');
