@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
@@ -129,6 +130,16 @@ describe('emulator: batches', () => {
       assert.equal(failed.download_url, null);
       assert.deepEqual(counts(failed), [0, 0, 0, 0, 0]);
     }
+  });
+
+  test('a CSV whose reading stops early is closed: refusing many leaves no file open', async () => {
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    const rows = `Content,id\n${'hello,1\n'.repeat(20_000)}`;
+    await runBatch(emulator, `id,Text\n${rows}`);
+    const before = openFiles();
+    for (let n = 0; n < 20; n++) assert.equal((await runBatch(emulator, `id,Text\n${rows}`)).batch_status, 'ERROR');
+    for (let n = 0; n < 20; n++) assert.equal((await runBatch(emulator, `Content,id\nragged\n${rows}`)).batch_status, 'ERROR');
+    assert.ok(openFiles() < before + 10, `${openFiles() - before} more files open than before`);
   });
 
   test('a header with no rows succeeds with a result CSV of the header alone', async () => {

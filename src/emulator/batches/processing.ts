@@ -9,7 +9,7 @@ import { CONTENT_COLUMN, RESULT_COLUMNS } from '../../schemas/batches.js';
 import { strongestDecision, textLabels } from '../classifier.js';
 import { MAIN_THREAD_CHUNK_BYTES } from '../storage/jsonl-file.js';
 import type { JobStore } from '../stores/job-store.js';
-import { temporaryPathFor } from '../stores/files.js';
+import { FILE_MODE, temporaryPathFor } from '../stores/files.js';
 import { NO_COUNTS, type BatchCounts, type BatchRecord } from './records.js';
 import { changePending } from './transitions.js';
 
@@ -45,7 +45,8 @@ class NoLongerPending extends Error {}
  * when the CSV cannot be read (processing would end it as ERROR with no counts).
  */
 export async function uploadRowCount(store: JobStore<BatchRecord>, batchId: string): Promise<number> {
-  const rows = await countRows(store.uploadPath(batchId));
+  // Any failure to read is 0 too: by now processing is stopped, and a cancel that failed here would leave the batch PENDING for good.
+  const rows = await countRows(store.uploadPath(batchId)).catch((): RowCount => ({ count: 0 }));
   return 'count' in rows ? rows.count : 0;
 }
 
@@ -106,7 +107,7 @@ interface Writing {
 
 /** The result CSV: the result columns, then the caller's own; one row per row of the upload, in order. */
 async function writeResults(upload: string, path: string, { counts, processingDelayMs, signal, progress }: Writing): Promise<void> {
-  const out = createWriteStream(path, { mode: 0o600 });
+  const out = createWriteStream(path, { mode: FILE_MODE });
   const started = performance.now();
   let savedAt = started;
   let toRow: ((row: string[]) => string[]) | undefined;
@@ -166,9 +167,19 @@ function review(text: string): { result: string; labels: string } {
   return { result: strongestDecision(labels.map(({ decision }) => decision)), labels: applied.join(';') };
 }
 
-/** The rows of an upload as `batch create` checks them (core/csv): a ragged row is for the caller to refuse. */
-const csvRows = (path: string, signal?: AbortSignal): AsyncIterable<CsvRow> =>
-  csvRecords(createReadStream(path, { highWaterMark: MAIN_THREAD_CHUNK_BYTES, signal }));
+/**
+ * The rows of an upload as `batch create` checks them (core/csv): a ragged row is for the caller
+ * to refuse. The file is closed however the reading ends: a reader that stops early (a missing
+ * Content column, a ragged row, a cancel) would otherwise leave it open for the emulator's life.
+ */
+async function* csvRows(path: string, signal?: AbortSignal): AsyncGenerator<CsvRow> {
+  const input = createReadStream(path, { highWaterMark: MAIN_THREAD_CHUNK_BYTES, signal });
+  try {
+    yield* csvRecords(input);
+  } finally {
+    input.destroy();
+  }
+}
 
 /** One CSV line: a cell is quoted when it holds a comma, a quote, a line break, or space at an end. */
 const csvLine = (cells: readonly string[]) => `${cells.map(csvCell).join(',')}\n`;
