@@ -18,7 +18,7 @@ import {
   type ExitCodeValue,
 } from './core/errors.js';
 import { ALL_VARIABLES, renderHelpSections } from './core/help.js';
-import { createIOStreams, openIOStreams, type IOStreams } from './core/io.js';
+import { createIOStreams, isBrokenPipe, openIOStreams, type IOStreams } from './core/io.js';
 import { redactSecrets } from './core/redact.js';
 import { commandIndex } from './core/shell.js';
 import { interruptionOf } from './core/signals.js';
@@ -180,8 +180,9 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     const ended = error instanceof InterruptedError && proc.signal.aborted ? interruptionOf(proc.signal) : error;
     // commander has already printed its message; a reader of stdout that went away wants no message.
     if (ended instanceof CommanderError || isBrokenPipe(ended)) return exitCodeOfError(ended);
-    // Whatever the work stopped for that reader threw (a download cut off is an interruption), what it wanted it has.
-    if (proc.signal.reason === 'EPIPE') return ExitCode.ok;
+    // The work that reader's going stopped (a download cut off is an interruption): what it wanted it has.
+    // Any other failure meanwhile (a full disk for --failed, a refused key) is still reported.
+    if (proc.signal.reason === 'EPIPE' && ended instanceof InterruptedError) return ExitCode.ok;
     // Our own error lines are red on a terminal even before a command has run (a bad --request-timeout).
     return report(ended, context?.io ?? (await openIOStreams({ ...proc })), context?.secrets ?? new Set());
   } finally {
@@ -201,8 +202,6 @@ function report(error: unknown, io: IOStreams, secrets: Set<string>): number {
   }
   return exitCodeOfError(error);
 }
-
-const isBrokenPipe = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'EPIPE';
 
 /*
  * The exit-code table (README "Exit codes", `csafe --help`): the only place a run's ending becomes

@@ -11,7 +11,7 @@ import {
   RetryAfterTooLongError,
   UnexpectedResponseError,
 } from './errors.js';
-import type { IOStreams } from './io.js';
+import { isBrokenPipe, type IOStreams } from './io.js';
 import { nestsDeeperThan } from './json-position.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { decideRetry, type AttemptOutcome, type Headers, type RetryPolicy } from './retry.js';
@@ -230,7 +230,7 @@ export class HttpClient {
       body.destroy();
       if (this.config.signal?.aborted || spec.signal?.aborted) throw new InterruptedError();
       // The reader of the file written went away (a FIFO, `/dev/stdout | head`): for main() that ends the run as done, not a network failure.
-      if (error instanceof CsafeError || errorCode(error) === 'EPIPE') throw error;
+      if (error instanceof CsafeError || isBrokenPipe(error)) throw error;
       throw new ConnectionError(`${spec.method} ${display}: the download broke off: ${describeNetworkError(error)}`, true);
     }
   }

@@ -184,7 +184,10 @@ function throwIfFailed(stdout: Writable): void {
   if (stdout.errored) throw writeFailure(stdout.errored as NodeJS.ErrnoException);
 }
 
+/** Whether a write failed because its reader went away (`| head`): main() ends such a run as done, not as a failure. */
+export const isBrokenPipe = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'EPIPE';
+
 /** EPIPE stays itself: main() takes a reader that went away (`| head`) as done, not as a failure. */
 function writeFailure(error: NodeJS.ErrnoException): Error {
-  return error.code === 'EPIPE' ? error : new CsafeError(`cannot write to stdout: ${error.message}`, { cause: error });
+  return isBrokenPipe(error) ? error : new CsafeError(`cannot write to stdout: ${error.message}`, { cause: error });
 }

@@ -6,10 +6,11 @@ import { getBatch } from '../../../api/batches.js';
 import type { Context } from '../../../context.js';
 import { writeStreamAtomic } from '../../../core/atomic-file.js';
 import { CsafeError } from '../../../core/errors.js';
+import { isBrokenPipe } from '../../../core/io.js';
 import { fileError } from '../../../core/readers.js';
 import { isExpiredAddress } from '../../../core/expiring-upload.js';
 import { escapeC1Controls, sanitizeStreamForTerminal } from '../../../core/sanitize.js';
-import { shellWord } from '../../../core/shell.js';
+import { commandIndex, csafeCommandLine, shellWord } from '../../../core/shell.js';
 import { BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
 import { FormulaCells } from './formula-cells.js';
 import { resultRowsAsNdjson } from './result-rows.js';
@@ -116,11 +117,11 @@ async function write(ctx: Context, content: AsyncIterable<string | Uint8Array>, 
   ctx.io.note(`wrote the result of the batch to ${path}`);
 }
 
-const isBrokenPipe = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'EPIPE';
-
 /** A moderator may open the result in a spreadsheet, which would run such a cell (=HYPERLINK(…), say) as a formula. */
 function warnOfFormulas(ctx: Context, batchId: string, count: number, path: string | undefined): void {
-  const again = ['csafe', 'batch', 'download', batchId, ...(path === undefined ? [] : [path]), '--escape-formulas'].map(shellWord).join(' ');
+  // batch download, whichever command downloaded: `batch create`/`get --download` have no --escape-formulas. The global flags (profile, base URL) stay.
+  const globals = ctx.argv.slice(0, commandIndex(ctx.argv));
+  const again = csafeCommandLine([...globals, 'batch', 'download', batchId, ...(path === undefined ? [] : [path]), '--escape-formulas']);
   const cells = count === 1 ? '1 cell of the result starts' : `${count} cells of the result start`;
   ctx.io.warn(`warning: ${cells} with =, +, - or @, which a spreadsheet may run as a formula; to write them with a leading ': ${again}`);
 }
