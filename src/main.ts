@@ -32,7 +32,7 @@ export interface ProcessLike {
   stdout: Writable & { isTTY?: boolean };
   stderr: Writable & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
-  /** Aborted on the first Ctrl-C (reason SIGINT), on SIGTERM, or when the reader of stdout went away (reason EPIPE). */
+  /** Aborted on the first Ctrl-C (reason SIGINT), on SIGTERM, on SIGHUP (a closed terminal; ends as Ctrl-C does), or when the reader of stdout went away (reason EPIPE). */
   signal: AbortSignal;
 }
 
@@ -45,7 +45,7 @@ Exit codes (the same for every command):
   4        a --fail-on condition held
   5        partial: some records succeeded, the rest are in the failed or skip file (5 wins over 4)
   124      a wait timed out
-  130, 143 interrupted by Ctrl-C (130) or SIGTERM (143)
+  130, 143 interrupted by Ctrl-C or a closed terminal (130) or SIGTERM (143)
 ${renderHelpSections({
   examples: [
     'csafe --emulator classify --text "hello" --user-id u1',
@@ -135,8 +135,10 @@ async function startInProcessEmulator(env: NodeJS.ProcessEnv): Promise<LocalServ
   const apiKey = `sk_test_${crypto.randomUUID().replaceAll('-', '')}`;
   const dataDir = emulatorDataDir(env);
   return startEmulator({ host: '127.0.0.1', port: 0, apiKey, dataDir }).catch((error: unknown) => {
-    if (!(error instanceof EmulatorStartError) || error.reason !== 'data_dir_refused') throw error;
-    throw new UsageError(`--emulator's data directory ${dataDir} (CSAFE_EMULATOR_DATA_DIR): ${error.detail}`);
+    if (!(error instanceof EmulatorStartError) || !error.reason.startsWith('data_dir')) throw error;
+    const where = `--emulator's data directory ${dataDir} (CSAFE_EMULATOR_DATA_DIR)`;
+    if (error.reason === 'data_dir_refused') throw new UsageError(`${where}: ${error.detail}`);
+    throw new CsafeError(`${where}: cannot create or use it: ${error.detail}`, { hint: 'set CSAFE_EMULATOR_DATA_DIR to a directory you can write' });
   });
 }
 

@@ -38,8 +38,6 @@ export interface RecordReadOptions {
   jsonLines?: boolean;
   /** No records is a result rather than an error (the emulator's empty import). */
   allowEmpty?: boolean;
-  /** With jsonLines: a problem found in a line's text before it is parsed (the emulator's nesting limit). */
-  lineProblem?: (text: string) => string | undefined;
   maxLineBytes?: number;
   /** Each valid record carries `chars`, the length of the text it was parsed from: a bound on its size that costs no serialising. */
   measured?: boolean;
@@ -160,7 +158,7 @@ export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | stri
   } else {
     // One synchronous loop over each chunk's lines and records: a promise per chunk, not per record.
     const lines = new LineSplitter(maxLineBytes, linesBefore);
-    const records = options.jsonLines ? new EachLineAlone(parse, options.lineProblem) : new ValuesByLine(maxLineBytes, parse);
+    const records = options.jsonLines ? new EachLineAlone(parse) : new ValuesByLine(maxLineBytes, parse);
     let batch: JsonRecord[] = [];
     const take = (sourceLines: Iterable<SourceLine>) => {
       for (const line of sourceLines) for (const record of records.take(line)) batch.push(record);
@@ -280,11 +278,10 @@ interface LineRecords {
 
 /** Strict JSON Lines: every line is one record. */
 class EachLineAlone implements LineRecords {
-  constructor(private readonly parse: Parse, private readonly lineProblem?: (text: string) => string | undefined) {}
+  constructor(private readonly parse: Parse) {}
 
   *take({ line, text }: SourceLine): Generator<JsonRecord> {
-    const problem = this.lineProblem?.(text);
-    yield problem === undefined ? this.parse(text, line) : { line, text, error: problem };
+    yield this.parse(text, line);
   }
 
   end(): Iterable<JsonRecord> {

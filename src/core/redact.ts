@@ -9,7 +9,7 @@ export function redactUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    return url;
+    return maskUserInfo(url);
   }
   if (parsed.username || parsed.password) {
     parsed.username = REDACTED;

@@ -227,14 +227,6 @@ describe('readJsonRecords', () => {
       const out = await records('{\n  "id": "a"\n}\n', { jsonLines: true });
       assert.deepEqual(out.map((record) => [record.line, 'error' in record]), [[1, true], [2, true], [3, true]]);
     });
-
-    it('reports a problem found in a line before it is parsed, and parses the others', async () => {
-      const lineProblem = (text: string) => (text.includes('deep') ? 'too deep' : undefined);
-      assert.deepEqual(await records('{"a":1}\n{"deep":[[]]}\n', { jsonLines: true, lineProblem }), [
-        { line: 1, value: { a: 1 } },
-        { line: 2, text: '{"deep":[[]]}', error: 'too deep' },
-      ]);
-    });
   });
 });
 

@@ -16,6 +16,8 @@ describe('redaction', () => {
 
   it('redacts userinfo in URLs', () => {
     assert.ok(!redactUrl('https://user:pass@host/x').includes('pass'));
+    // Text that does not parse as a URL (a port out of range) still has its user name and password masked.
+    assert.equal(redactUrl('https://user:pass@host:99999/x'), 'https://***@host:99999/x');
   });
 
   it('redacts the Authorization header and keeps others', () => {

@@ -64,4 +64,14 @@ describe('csafe --emulator: its data directory', () => {
     assert.match(result.stderr, new RegExp(`--emulator's data directory ${dataDir} \\(CSAFE_EMULATOR_DATA_DIR\\): the directory is not empty`));
     assert.deepEqual(readdirSync(dataDir, { recursive: true }).map(String).sort(), ['uploads', join('uploads', 'thesis.docx')]);
   });
+
+  it('that cannot be made says which directory, and which variable moves it (exit 1)', async () => {
+    const file = join(tempDir('csafe-user-'), 'notes.txt');
+    writeFileSync(file, 'a file, not a directory');
+    const dataDir = join(file, 'emulator');
+    const result = await runCsafe(['--emulator', 'auth', 'status'], { env: { CSAFE_EMULATOR_DATA_DIR: dataDir } });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, new RegExp(`^error: --emulator's data directory ${dataDir} \\(CSAFE_EMULATOR_DATA_DIR\\): cannot create or use it: `, 'm'));
+    assert.match(result.stderr, /^hint: set CSAFE_EMULATOR_DATA_DIR to a directory you can write$/m);
+  });
 });

@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { MAX_LINE_BYTES, RecordReadError, readJsonRecords } from '../../src/core/record-reader.js';
 import { mulberry32 } from '../../src/emulator/http/faults.js';
-import { nestingProblem } from '../../src/core/json-nesting.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkImportFile } from '../../src/emulator/data/import-file.js';
@@ -12,11 +11,11 @@ import { tempDir } from '../helpers/cli.js';
 
 const problemOf = (value: unknown) => (typeof value === 'object' && value !== null && 'bad' in value ? 'bad record' : undefined);
 
-/** What the emulator's import check said before JsonLinesReader: core/record-reader, one record a line, with the nesting limit. */
+/** What the emulator's import check said before JsonLinesReader: core/record-reader, one record a line (its parse checks the nesting limit). */
 async function reference(bytes: Buffer): Promise<string> {
   let count = 0;
   try {
-    const records = readJsonRecords(Readable.from([bytes]), { jsonLines: true, allowEmpty: true, lineProblem: nestingProblem });
+    const records = readJsonRecords(Readable.from([bytes]), { jsonLines: true, allowEmpty: true });
     for await (const record of records) {
       const problem = 'error' in record ? record.error : problemOf(record.value);
       if (problem !== undefined) return `line ${record.line}: ${problem}`;

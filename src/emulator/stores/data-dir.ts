@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { FILE_MODE, isTemporaryNameOf, type DataDirLayout, makeDirectory, removeLeftovers, temporaryPathFor } from './files.js';
 
 /** The file that makes a directory an emulator's data directory, written when an emulator first uses it. */
-export const MARKER = '.csafe-emulator';
+const MARKER = '.csafe-emulator';
 /** Raised when the layout of a data directory changes so that an older csafe could not read it. */
 const MARKER_FORMAT = 1;
 export const SIGNING_SECRET = 'signing-secret';

@@ -14,7 +14,7 @@ export const temporaryPathFor = (path: string) => `${path}.${randomBytes(TEMPORA
 const TEMPORARY_NAME = new RegExp(`\\.[0-9a-f]{${TEMPORARY_RANDOM_BYTES * 2}}\\.part$`);
 
 /** Whether a file name is one temporaryPathFor makes: the emulator's own, not a user's download or editor file ending .part. */
-export const isTemporaryName = (name: string) => TEMPORARY_NAME.test(name);
+const isTemporaryName = (name: string) => TEMPORARY_NAME.test(name);
 
 /** Whether a file name is a temporary one temporaryPathFor makes beside one of `files` (names in the same folder). */
 export const isTemporaryNameOf = (name: string, files: readonly string[]) => isTemporaryName(name) && files.some((file) => name.startsWith(`${file}.`));

@@ -98,7 +98,7 @@ export class LineFiles {
 }
 
 /** Cuts off the bytes after the file's last line end: half a line a killed writer left. No file, nothing to do. */
-export async function cutPartialLine(path: string): Promise<void> {
+async function cutPartialLine(path: string): Promise<void> {
   const file = await open(path, 'r+').catch((error: unknown) => {
     if (isMissing(error)) return undefined;
     throw error;

@@ -47,10 +47,10 @@ export class StreamStore {
     private readonly files: LineFiles,
   ) {}
 
-  static async open(dataDir: string, files = new LineFiles()): Promise<StreamStore> {
+  static async open(dataDir: string): Promise<StreamStore> {
     const root = join(dataDir, 'streams');
     await mkdir(root, { recursive: true, mode: DIRECTORY_MODE });
-    return new StreamStore(root, files);
+    return new StreamStore(root, new LineFiles());
   }
 
   /** Monitors the stream at this address; watching it again replaces the address. */
