@@ -48,6 +48,8 @@ export class EventStore {
   private total = 0;
   private duplicates = 0;
   private logBytes = 0;
+  /** Counts the clears: a listing under way when the events were cleared must not read on into events stored after. */
+  private generation = 0;
   private readonly keys = new KeyIndex();
 
   private constructor(
@@ -77,13 +79,19 @@ export class EventStore {
 
   /** The events with seq after..last, in order, read from disk a slice at a time: one array per request body read. */
   async *list(after: number, last: number): AsyncGenerator<StoredEvent[]> {
+    const generation = this.generation;
+    const cleared = () => this.generation !== generation;
     for (let from = after + 1; from <= last; from += LISTING_SLICE) {
       const records = await this.readRecords(from, Math.min(last, from + LISTING_SLICE - 1));
-      // A reset meanwhile emptied the files: the listing ends there.
-      if (records === undefined) return;
+      // A reset meanwhile emptied the files (and new events may fill them again): the listing ends there.
+      if (records === undefined || cleared()) return;
       for (const group of groupedByBody(records, from)) {
-        const parsed = await this.readBody(group[0]!.record);
-        if (parsed === undefined) return;
+        // Bytes read after a clear may be another request's, cut anywhere: not JSON at all.
+        const parsed = await this.readBody(group[0]!.record).catch((error: unknown) => {
+          if (cleared()) return undefined;
+          throw error;
+        });
+        if (parsed === undefined || cleared()) return;
         yield group.map(({ seq, record }) => listed(seq, record, elementOf(parsed, record)));
       }
     }
@@ -92,6 +100,7 @@ export class EventStore {
   /** Forgets every event: POST /_emulator/reset, DELETE /_emulator/events. */
   clear(): Promise<void> {
     return this.inTurn(async () => {
+      this.generation++;
       await Promise.all([this.log.truncate(0), this.index.truncate(0)]);
       this.total = 0;
       this.duplicates = 0;
