@@ -60,14 +60,14 @@ describe('emulator: the event store', () => {
   test('a listing under way when the events are cleared ends there: it never reads on into events stored after', async () => {
     const store = await EventStore.open(tempDir('csafe-events-'));
     try {
-      // Two requests, so the listing reads a body per request and awaits between them.
+      // Two requests, so the listing reads a body per request and awaits between them; what comes after the clear is longer than both.
       await ingest(store, [event(1), event(2)]);
       await ingest(store, [event(3)]);
       const listing = store.list(0, 3);
       const first = await listing.next();
       assert.deepEqual((first.value as StoredEvent[]).map((e) => e.seq), [1, 2]);
       await store.clear();
-      await ingest(store, [{ ...event(9), metadata: { n: 9, padding: 'x'.repeat(50) } }]);
+      await ingest(store, [{ ...event(9), metadata: { n: 9, padding: 'x'.repeat(2000) } }]);
       const rest: StoredEvent[] = [];
       for (let next = await listing.next(); !next.done; next = await listing.next()) rest.push(...next.value);
       assert.deepEqual(rest, [], 'nothing of what came after the clear');
