@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { InputError, UsageError } from './errors.js';
 import { readBoundedInput } from './input-files.js';
 import { parseDocument } from './json-nesting.js';
+import { setOwnField } from './own-field.js';
 
 /** Where a flag's JSON comes from and how much of it may be read. */
 export interface JsonFlagInput {
@@ -39,19 +40,15 @@ export async function parseMetadata(specs: readonly string[], input: JsonFlagInp
   const metadata: Record<string, unknown> = {};
   for (const spec of specs) {
     if (spec.startsWith('@')) {
-      for (const [key, value] of Object.entries(await jsonObjectFlag('--metadata', spec, input, 'a JSON object of metadata'))) setField(metadata, key, value);
+      for (const [key, value] of Object.entries(await jsonObjectFlag('--metadata', spec, input, 'a JSON object of metadata'))) setOwnField(metadata, key, value);
       continue;
     }
     const equals = spec.indexOf('=');
     if (equals <= 0) throw new UsageError(`--metadata: expected key=value or @file.json, got "${spec}"`);
-    setField(metadata, spec.slice(0, equals), spec.slice(equals + 1));
+    setOwnField(metadata, spec.slice(0, equals), spec.slice(equals + 1));
   }
   return metadata;
 }
-
-/** A field of any name, `__proto__` too: an assignment (or Object.assign) of that one would set the prototype instead. */
-const setField = (object: Record<string, unknown>, key: string, value: unknown) =>
-  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 
 /** The file of `@FILE`, a read that fails named by its flag as well (`--content: listing.json: no such file`). */
 async function readFlagFile(flag: string, path: string, input: JsonFlagInput): Promise<Buffer> {

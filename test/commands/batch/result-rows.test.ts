@@ -18,6 +18,11 @@ describe('resultRowsAsNdjson', () => {
     ]);
   });
 
+  it('keeps a column named __proto__ (the caller\'s own metadata header) as a field like any other', async () => {
+    const [line] = await lines('Content,Status,__proto__\nhi,SUCCESS,x\n');
+    assert.equal(line!.trim(), '{"Content":"hi","Status":"SUCCESS","__proto__":"x"}');
+  });
+
   it('reports a result CSV it cannot read as the service’s fault', async () => {
     await assert.rejects(lines('Content\n"open\n'), UnexpectedResponseError);
   });

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { readCsvRows } from '../../../core/csv.js';
 import { InputError, UnexpectedResponseError } from '../../../core/errors.js';
 import { toNdjsonLine } from '../../../core/output.js';
+import { setOwnField } from '../../../core/own-field.js';
 
 /**
  * A result CSV as NDJSON, row by row: one object per row keyed by the header's names
@@ -29,9 +30,7 @@ async function* rowObjects(body: Readable): AsyncGenerator<string> {
       continue;
     }
     const row: Record<string, string> = {};
-    fields.forEach((field, i) => {
-      row[header![i] ?? `column ${i + 1}`] = field;
-    });
+    fields.forEach((field, i) => setOwnField(row, header![i] ?? `column ${i + 1}`, field));
     chunk += toNdjsonLine(row);
     if (chunk.length >= CHUNK_CHARS) {
       yield chunk;
