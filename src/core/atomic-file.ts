@@ -28,6 +28,14 @@ export async function writeStreamAtomic(path: string, content: AsyncIterable<str
 
 type Fill = (handle: FileHandle) => Promise<void>;
 
+/**
+ * Refuses, before any work that is to be recorded in it is done, a `path` that no atomic write
+ * could write (a symbolic link to nothing): the same rule writeFileAtomic applies at its first write.
+ */
+export async function assertWritableTarget(path: string): Promise<void> {
+  await targetOf(path);
+}
+
 /** A regular file to replace (mode: the permissions it has now, kept), or something else to write into as it is. */
 type Target = { kind: 'replace'; path: string; mode?: number } | { kind: 'write-into' };
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import * as z from 'zod';
-import { removeStaleTemporaries, writeFileAtomic } from './atomic-file.js';
+import { assertWritableTarget, removeStaleTemporaries, writeFileAtomic } from './atomic-file.js';
 import { InputError, UsageError } from './errors.js';
 import { acquireFileLock, type FileLock } from './file-lock.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
@@ -62,6 +62,10 @@ export class CheckpointFile<P> {
       const hint = `delete ${scope.path} to start over, or give another --checkpoint`;
       const existing = await readCheckpoint(scope.path, format);
       if (existing === undefined) {
+        // Nothing is written before the first acknowledgement: a checkpoint that cannot be would stop the run with records sent.
+        await assertWritableTarget(scope.path).catch((error: unknown) => {
+          throw new InputError(`${scope.path}: ${(error as Error).message}`, { hint: 'create the file it names, or give --checkpoint another path' });
+        });
         const input = { name: scope.inputName, ...(await fingerprintOf(scope.inputPath, FINGERPRINT_BYTES)) };
         return new CheckpointFile(scope, input, format.fresh(), lock, intervalMs);
       }

@@ -121,6 +121,16 @@ describe('CheckpointFile', () => {
     await assert.rejects(CheckpointFile.open(scope, format), (error: unknown) => error instanceof InputError && error.message === `${scope.path}: not a regular file`);
   });
 
+  it('refuses at open a checkpoint that is a symbolic link to nothing: its first write would fail only after records were sent', async () => {
+    const { scope } = setup();
+    symlinkSync('nothing-here.json', scope.path);
+    await assert.rejects(
+      CheckpointFile.open(scope, format),
+      (error: unknown) => error instanceof InputError && error.message === `${scope.path}: is a symbolic link to nothing-here.json, which does not exist`,
+    );
+    assert.equal(existsSync(`${scope.path}.lock`), false, 'the lock is let go');
+  });
+
   it('refuses a checkpoint that is a FIFO or a device at once: it is not read (a FIFO with no writer would be waited on for ever)', async () => {
     const { dir, scope } = setup();
     execFileSync('mkfifo', [scope.path]);
