@@ -1,12 +1,12 @@
-import type { ConfigStore } from './core/config.js';
+import type { ConfigStore } from './core/config/store.js';
 import { CorruptConfigError, MissingCredentialsError, InterruptedError, UsageError } from './core/errors.js';
-import type { HttpClient, HttpClientConfig } from './core/http.js';
-import type { IOStreams } from './core/io.js';
-import type { Profile, ProfileFile } from './core/profile-file.js';
-import { resolveOutputFormat, type OutputFormat, type ResultShape } from './core/output.js';
-import { DEFAULT_RETRY_POLICY } from './core/retry.js';
+import type { HttpClient, HttpClientConfig } from './core/http/client.js';
+import type { IOStreams } from './core/terminal/io.js';
+import type { Profile, ProfileFile } from './core/config/profile-file.js';
+import { resolveOutputFormat, type OutputFormat, type ResultShape } from './core/terminal/output.js';
+import { DEFAULT_RETRY_POLICY } from './core/http/retry.js';
 import { importKeepingSignals } from './core/signals.js';
-import { checkApiKey, checkBaseUrl, resolveProfile, resolveSettings, type GlobalFlags, type Setting, type Settings } from './core/settings.js';
+import { checkApiKey, checkBaseUrl, resolveProfile, resolveSettings, type GlobalFlags, type Setting, type Settings } from './core/config/settings.js';
 
 /** A service the command talks to when --emulator is given: started on first use, closed at exit. */
 export interface LocalService {
@@ -80,7 +80,7 @@ export class Context {
   /** The profile store, for the commands that write it; loaded on first use, since conf's import is the slowest part of start-up. */
   async config(): Promise<ConfigStore> {
     if (this.configStore === undefined) {
-      const { ConfigStore } = await importKeepingSignals(() => import('./core/config.js'));
+      const { ConfigStore } = await importKeepingSignals(() => import('./core/config/store.js'));
       this.configStore = new ConfigStore(this.env.CSAFE_CONFIG_DIR || undefined);
     }
     return this.configStore;
@@ -89,7 +89,7 @@ export class Context {
   /** The profiles as stored, read without conf: what every command that only reads settings needs. */
   private async profiles(): Promise<ProfileFile> {
     if (this.profileFile === undefined) {
-      const { ProfileFile } = await import('./core/profile-file.js');
+      const { ProfileFile } = await import('./core/config/profile-file.js');
       this.profileFile = new ProfileFile(this.env.CSAFE_CONFIG_DIR || undefined);
     }
     return this.profileFile;

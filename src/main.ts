@@ -17,13 +17,13 @@ import {
   WaitTimeoutError,
   type ExitCodeValue,
 } from './core/errors.js';
-import { ALL_VARIABLES, renderHelpSections } from './core/help.js';
-import { createIOStreams, isBrokenPipe, openIOStreams, type IOStreams } from './core/io.js';
-import { redactSecrets } from './core/redact.js';
-import { commandIndex } from './core/shell.js';
+import { ALL_VARIABLES, renderHelpSections } from './core/cli/help.js';
+import { createIOStreams, isBrokenPipe, openIOStreams, type IOStreams } from './core/terminal/io.js';
+import { redactSecrets } from './core/http/redact.js';
+import { commandIndex } from './core/cli/command-line.js';
 import { interruptionOf } from './core/signals.js';
-import { checkTimeoutPlace } from './core/timeout-place.js';
-import type { GlobalFlags } from './core/settings.js';
+import { checkTimeoutPlace } from './core/cli/timeout-place.js';
+import type { GlobalFlags } from './core/config/settings.js';
 import { VERSION } from './version.js';
 import { runCounts, type App, type Outcome, type RunCounts } from './commands/app.js';
 
@@ -92,7 +92,7 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
     .option('--request-timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s, or CSAFE_REQUEST_TIMEOUT)')
     .option('--max-retries <n>', 'retries of a failed request where retrying is safe (default 2)')
     .option('--max-wait <duration>', 'longest Retry-After wait to sleep through (default 60s)')
-    // Checked once parsed (core/output), so a bad value is one line naming the flag.
+    // Checked once parsed (core/terminal/output), so a bad value is one line naming the flag.
     .option('-o, --output <format>', 'output format: table, json, ndjson or tsv (default: a table on a terminal, JSON or NDJSON in a pipe)')
     .option('--json', 'same as --output json')
     .option('--wide', 'tables show long cells whole instead of cutting them to the terminal width')
@@ -165,7 +165,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         startLocalService: () => startInProcessEmulator(proc.env),
         now: Date.now,
         sleep: (ms, signal) => delay(ms, undefined, { signal }),
-        createHttpClient: async (config) => new (await import('./core/http.js')).HttpClient(config),
+        createHttpClient: async (config) => new (await import('./core/http/client.js')).HttpClient(config),
       });
       exitCode = exitCodeOfOutcome(await run(context, command));
     },

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { BadRequestError } from '../core/errors.js';
-import type { HttpClient } from '../core/http.js';
+import type { HttpClient } from '../core/http/client.js';
 import {
   CONTENT_LIMITS,
   contentLimitProblems,

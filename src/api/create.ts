@@ -1,5 +1,5 @@
 import { ApiError, CsafeError, mayHaveBeenApplied } from '../core/errors.js';
-import type { HttpClient, RequestSpec } from '../core/http.js';
+import type { HttpClient, RequestSpec } from '../core/http/client.js';
 
 /** What a create call makes, as messages name it: `decision`, `batch`, `import`; and what else a user should know of one whose answer was lost. */
 export interface Creation {

@@ -1,5 +1,5 @@
-import type { HttpClient, RequestSpec } from '../core/http.js';
-import { pathSegment } from '../core/path-segment.js';
+import type { HttpClient, RequestSpec } from '../core/http/client.js';
+import { pathSegment } from '../core/http/path-segment.js';
 import {
   acceptedResponseSchema,
   importResponseSchema,

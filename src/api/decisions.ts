@@ -1,5 +1,5 @@
-import type { HttpClient } from '../core/http.js';
-import { pathSegment } from '../core/path-segment.js';
+import type { HttpClient } from '../core/http/client.js';
+import { pathSegment } from '../core/http/path-segment.js';
 import { decisionCreatedSchema, decisionSchema, type CreateDecisionRequest, type Decision, type DecisionCreated } from '../schemas/decisions.js';
 import { createOnce } from './create.js';
 import { parseResponse } from './responses.js';

@@ -1,4 +1,4 @@
-import type { HttpClient, HttpResponse } from '../core/http.js';
+import type { HttpClient, HttpResponse } from '../core/http/client.js';
 import { eventIdsOf, queuedEventsResponseSchema, syncEventsResponseSchema } from '../schemas/events.js';
 import { UnexpectedResponseError } from '../core/errors.js';
 import { parseResponse } from './responses.js';

@@ -1,5 +1,5 @@
-import type { HttpClient } from '../core/http.js';
-import { pathSegment } from '../core/path-segment.js';
+import type { HttpClient } from '../core/http/client.js';
+import { pathSegment } from '../core/http/path-segment.js';
 import { importCreatedSchema, olderImportSchema, type ImportCreated, type OlderImport } from '../schemas/older-imports.js';
 import { createOnce, UPLOAD_NOT_SENT } from './create.js';
 import { parseResponse } from './responses.js';

@@ -1,5 +1,5 @@
-import type { HttpClient } from '../core/http.js';
-import { pathSegment } from '../core/path-segment.js';
+import type { HttpClient } from '../core/http/client.js';
+import { pathSegment } from '../core/http/path-segment.js';
 import { acceptedResponseSchema, type AcceptedResponse } from '../schemas/data.js';
 import type { WatchStreamRequest } from '../schemas/streams.js';
 import { parseResponse } from './responses.js';

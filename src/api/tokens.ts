@@ -1,4 +1,4 @@
-import type { HttpClient } from '../core/http.js';
+import type { HttpClient } from '../core/http/client.js';
 import { accessTokenResponseSchema, type AccessTokenRequest, type AccessTokenResponse } from '../schemas/tokens.js';
 import { parseResponse } from './responses.js';
 

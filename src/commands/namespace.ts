@@ -1,5 +1,5 @@
 import { UsageError } from '../core/errors.js';
-import { dotSegmentProblem } from '../core/path-segment.js';
+import { dotSegmentProblem } from '../core/http/path-segment.js';
 import { namespaceNameSchema } from '../schemas/data.js';
 
 /** The NAMESPACE argument of the data and settings commands, checked before anything is sent. */

@@ -1,4 +1,4 @@
-import { mayHaveBeenProcessed, type AttemptOutcome } from './retry.js';
+import { mayHaveBeenProcessed, type AttemptOutcome } from './http/retry.js';
 
 /** Exit codes: documented in README.md and `csafe --help`; errors and command outcomes are mapped to them in one place, main.ts (exitCodeOfError, exitCodeOfOutcome). */
 export const ExitCode = {

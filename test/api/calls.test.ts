@@ -6,8 +6,8 @@ import { addData, encodeAddBody, getRequest, putSettings, requestImport } from '
 import { encodeBatch, ingestEvents, sendEvents } from '../../src/api/events.js';
 import { createAccessToken } from '../../src/api/tokens.js';
 import { UnexpectedResponseError } from '../../src/core/errors.js';
-import type { HttpClient } from '../../src/core/http.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/core/retry.js';
+import type { HttpClient } from '../../src/core/http/client.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/core/http/retry.js';
 import { closeServer, listenOnLoopback, loopbackClient } from '../helpers/server.js';
 
 /**

@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import { UnconfirmedCreationError } from '../../src/api/create.js';
 import { createImport, getImport } from '../../src/api/older-imports.js';
 import { UnexpectedResponseError } from '../../src/core/errors.js';
-import type { HttpClient } from '../../src/core/http.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/core/retry.js';
+import type { HttpClient } from '../../src/core/http/client.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/core/http/retry.js';
 import { closeServer, listenOnLoopback, loopbackClient } from '../helpers/server.js';
 
 /** createImport and getImport against a loopback server answering with the body the test sets. */

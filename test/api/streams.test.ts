@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { partsFrameBytes, sendStreamParts, watchStream } from '../../src/api/streams.js';
 import { ServerError, UnexpectedResponseError } from '../../src/core/errors.js';
-import type { HttpClient } from '../../src/core/http.js';
+import type { HttpClient } from '../../src/core/http/client.js';
 import { closeServer, listenOnLoopback, loopbackClient } from '../helpers/server.js';
 
 /** The stream calls against a loopback server answering each request with the next status of `statuses` (then 200) and `answer`. */

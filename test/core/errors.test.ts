@@ -25,7 +25,7 @@ import {
   UsageError,
   WaitTimeoutError,
 } from '../../src/core/errors.js';
-import { shouldRetry, type AttemptOutcome } from '../../src/core/retry.js';
+import { shouldRetry, type AttemptOutcome } from '../../src/core/http/retry.js';
 
 const details = (status: number) => ({ status, method: 'POST', path: '/v1/data/ns', serviceMessage: 'no', errorType: 'some_error' });
 

@@ -40,7 +40,7 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['npm run bench -- --quick', 'minutes of full load, deliberately not part of npm test (test/bench runs a tiny row)'],
   ['npm run bench -- import-83', 'a 1 GiB file and minutes of full load, deliberately not part of npm test'],
   ['npm run mutate', 'tens of minutes of full load, deliberately not part of npm test'],
-  ['npm run mutate -- --mutate src/core/retry.ts', 'minutes of full load, deliberately not part of npm test'],
+  ['npm run mutate -- --mutate src/core/http/retry.ts', 'minutes of full load, deliberately not part of npm test'],
   ['csafe emulator start', 'runs until interrupted, on the fixed port 4477; this test runs its own with --port 0'],
   [
     `tail -f chat.log | jq -c '{type:"chat_message", sender_id:.uid, sender_display_name:.name, text:.msg, timestamp:.ts}' | csafe stream parts live --id show-42 --follow`,
@@ -298,7 +298,7 @@ describe('every --help ends with examples and the environment variables the comm
 
   it('csafe --help lists every variable the code reads', () => {
     // Not for users to set: a test hook, the terminal's own, and the bases of the default paths the man page's FILES gives
-    // (the config directory's as conf finds it, core/profile-file.ts).
+    // (the config directory's as conf finds it, core/config/profile-file.ts).
     const unlisted = new Set(['CSAFE_FORCE_TTY', 'TERM', 'XDG_STATE_HOME', 'XDG_CONFIG_HOME', 'APPDATA']);
     const sources = readdirSync(new URL('../../../src/', import.meta.url), { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.ts'));
     const read = new Set(sources.flatMap((path) => [...repoFile(`src/${path}`).matchAll(/\benv\.([A-Z][A-Z_]+)/g)].map((m) => m[1]!)));

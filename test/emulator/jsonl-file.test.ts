@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { MAX_LINE_BYTES, RecordReadError, readJsonRecords } from '../../src/core/record-reader.js';
+import { MAX_LINE_BYTES, RecordReadError, readJsonRecords } from '../../src/core/input/json-records.js';
 import { mulberry32 } from '../../src/emulator/http/faults.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { tempDir } from '../helpers/cli.js';
 
 const problemOf = (value: unknown) => (typeof value === 'object' && value !== null && 'bad' in value ? 'bad record' : undefined);
 
-/** What the emulator's import check said before JsonLinesReader: core/record-reader, one record a line (its parse checks the nesting limit). */
+/** What the emulator's import check said before JsonLinesReader: core/input/json-records, one record a line (its parse checks the nesting limit). */
 async function reference(bytes: Buffer): Promise<string> {
   let count = 0;
   try {
@@ -62,7 +62,7 @@ const CASES: Record<string, string | Buffer> = {
 };
 
 describe('JsonLinesReader (the emulator reading an upload)', () => {
-  it('says what core/record-reader says, whatever the chunks the file is read in', async () => {
+  it('says what core/input/json-records says, whatever the chunks the file is read in', async () => {
     for (const [name, input] of Object.entries(CASES)) {
       const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input);
       const expected = await reference(bytes);
@@ -70,7 +70,7 @@ describe('JsonLinesReader (the emulator reading an upload)', () => {
     }
   });
 
-  it('agrees with core/record-reader on seeded random files', async () => {
+  it('agrees with core/input/json-records on seeded random files', async () => {
     const random = mulberry32(14);
     const pieces = ['{"id":"a"}', '{"bad":1}', '{"id":', '"', '\\', '[', ']', '{', '}', ' ', '\r', '\n', '\n', '\n', '\uFEFF', 'é', '1', ','];
     for (let i = 0; i < 400; i++) {
@@ -81,7 +81,7 @@ describe('JsonLinesReader (the emulator reading an upload)', () => {
     }
   });
 
-  it('refuses a line over the limit as core/record-reader does, at either end of a chunk', async () => {
+  it('refuses a line over the limit as core/input/json-records does, at either end of a chunk', async () => {
     const long = Buffer.from(`{"id":"a"}\n{"id":"${'x'.repeat(MAX_LINE_BYTES - 9)}"}\r\n{"id":"${'x'.repeat(MAX_LINE_BYTES)}"}`);
     const expected = await reference(long);
     assert.equal(expected, 'line 3: line is longer than 10 MB');

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Profile } from '../../src/core/config.js';
+import type { Profile } from '../../src/core/config/store.js';
 import type { CommandTest } from './context.js';
 
 /** The config file of a command test: CSAFE_CONFIG_DIR is `config` under its directory. */

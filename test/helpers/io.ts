@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { Chalk } from 'chalk';
-import { createIOStreams, type IOStreams } from '../../src/core/io.js';
+import { createIOStreams, type IOStreams } from '../../src/core/terminal/io.js';
 
 /** What stdin holds: all of it is there and then it ends; `tty` makes it a terminal (raw mode is accepted and ignored). */
 export interface BufferedStdin {

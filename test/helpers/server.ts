@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpClient } from '../../src/core/http.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/core/retry.js';
+import { HttpClient } from '../../src/core/http/client.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/core/http/retry.js';
 import { bufferIO } from './io.js';
 
 /** Starts a test's own node:http server on an ephemeral loopback port; returns its base URL. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
+import { addHelpSections, PROFILE_VARIABLES } from '../../core/cli/help.js';
 
 export function registerAuthLogin(group: Command, app: App): void {
   const verb = group

@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { checkKey } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthenticationError, CsafeError, InterruptedError, PermissionDeniedError, UsageError } from '../../core/errors.js';
-import { parseOptions } from '../../core/options.js';
-import { readAll, readHidden } from '../../core/prompt.js';
-import { maskKey } from '../../core/redact.js';
-import { checkBaseUrl, isWellFormedKey, type Setting } from '../../core/settings.js';
+import { parseOptions } from '../../core/cli/whole-number.js';
+import { readAll, readHidden } from '../../core/terminal/prompt.js';
+import { maskKey } from '../../core/http/redact.js';
+import { checkBaseUrl, isWellFormedKey, type Setting } from '../../core/config/settings.js';
 import type { Action } from '../app.js';
 
 const optionsSchema = z.object({ withToken: z.boolean().default(false), verify: z.boolean().default(true) });

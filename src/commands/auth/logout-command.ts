@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
+import { addHelpSections, PROFILE_VARIABLES } from '../../core/cli/help.js';
 
 export function registerAuthLogout(group: Command, app: App): void {
   addHelpSections(group.command('logout').description('Remove the stored API key from the profile'), {

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
-import { printResult, recordView } from '../../core/output.js';
-import { maskKey } from '../../core/redact.js';
+import { printResult, recordView } from '../../core/terminal/output.js';
+import { maskKey } from '../../core/http/redact.js';
 import type { Outcome } from '../app.js';
 import type { Action } from '../app.js';
 

@@ -1,6 +1,6 @@
 import { getBatch } from '../../api/batches.js';
 import type { Context } from '../../context.js';
-import { requireId } from '../../core/options.js';
+import { requireId } from '../../core/cli/whole-number.js';
 import { positional, type Outcome } from '../app.js';
 import { printBatch } from './shared/render.js';
 import { followBatch, followOptions, type FollowOptions } from './shared/wait.js';

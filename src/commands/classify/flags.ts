@@ -1,4 +1,4 @@
-import { batchFlags, shardFlag } from '../../core/flags.js';
+import { batchFlags, shardFlag } from '../../core/cli/bulk-flags.js';
 
 /**
  * Each line is a request of its own, answered independently of the others, and holds only a line

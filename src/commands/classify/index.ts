@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { collect } from '../../core/flags.js';
+import { collect } from '../../core/cli/bulk-flags.js';
 import { classifyBatchFlags } from './flags.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/cli/help.js';
 
 export function registerClassify(program: Command, app: App): void {
   const verb = program

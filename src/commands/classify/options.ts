@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { classifyBatchFlags } from './flags.js';
-import { countSchema, fileSchema, integerFlag } from '../../core/options.js';
-import { shardFlagSchema } from '../../core/shard.js';
+import { countSchema, fileSchema, integerFlag } from '../../core/cli/whole-number.js';
+import { shardFlagSchema } from '../../core/bulk/shard.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 
 export const classifyOptionsSchema = z.object({

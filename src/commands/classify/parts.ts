@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { InputError } from '../../core/errors.js';
-import { decodeText, detectImageType, readBoundedInput } from '../../core/input-files.js';
+import { decodeText, detectImageType, readBoundedInput } from '../../core/input/whole-file.js';
 import { CONTENT_LIMITS, type ContentPart } from '../../schemas/content.js';
 import { formatPath, type FieldProblem } from '../../schemas/issues.js';
 

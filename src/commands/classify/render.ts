@@ -1,5 +1,5 @@
-import type { Colors, IOStreams } from '../../core/io.js';
-import { tableView, type Column, type OutputFormat, type View } from '../../core/output.js';
+import type { Colors, IOStreams } from '../../core/terminal/io.js';
+import { tableView, type Column, type OutputFormat, type View } from '../../core/terminal/output.js';
 import type { LabelRow } from './labels.js';
 
 const DECISION_COLOR: Record<string, (c: Colors, text: string) => string> = {

@@ -1,9 +1,9 @@
 import { classifyContent, requestProblems, type ClassifyResponse } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../core/errors.js';
-import { parseMetadata } from '../../core/json-flags.js';
-import { printResult } from '../../core/output.js';
-import { startSpinner } from '../../core/spinner.js';
+import { parseMetadata } from '../../core/input/json-flags.js';
+import { printResult } from '../../core/terminal/output.js';
+import { startSpinner } from '../../core/terminal/spinner.js';
 import { CONTENT_LIMITS, type ContentRequest } from '../../schemas/content.js';
 import type { Outcome } from '../app.js';
 import { failOnHolds, labelRows } from './labels.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { CONFIG_KEYS } from '../../core/settings.js';
+import { CONFIG_KEYS } from '../../core/config/settings.js';
 import { positional, type App } from '../app.js';
-import { addGroupHelpSections, addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
+import { addGroupHelpSections, addHelpSections, PROFILE_VARIABLES } from '../../core/cli/help.js';
 
 export function registerConfig(program: Command, app: App): void {
   const group = program

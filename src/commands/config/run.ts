@@ -1,9 +1,9 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { assertConfigKey, assertRemovableConfigKey, type Profile } from '../../core/config.js';
-import { printResult, recordView } from '../../core/output.js';
-import { maskKey, maskUserInfo } from '../../core/redact.js';
-import { checkConfigValue } from '../../core/settings.js';
+import { assertConfigKey, assertRemovableConfigKey, type Profile } from '../../core/config/store.js';
+import { printResult, recordView } from '../../core/terminal/output.js';
+import { maskKey, maskUserInfo } from '../../core/http/redact.js';
+import { checkConfigValue } from '../../core/config/settings.js';
 import type { Outcome } from '../app.js';
 
 /** The profile fit to print: the key masked, and a user name or password in base_url (refused when used, but a file edited by hand may hold one). */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { waitTimeoutHelp } from '../../core/wait.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
+import { waitTimeoutHelp } from '../../core/cli/wait.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/cli/help.js';
 
 export function registerDataStatus(group: Command, app: App): void {
   const verb = group

@@ -4,7 +4,7 @@ import { positional, type Outcome } from '../app.js';
 import { parseNamespace } from '../namespace.js';
 import { printRequestRecord } from './shared/render.js';
 import { waitAndPrintRecord } from './shared/wait.js';
-import { waitOptions, type WaitOptions } from '../../core/wait.js';
+import { waitOptions, type WaitOptions } from '../../core/cli/wait.js';
 import type { Action } from '../app.js';
 
 export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: WaitOptions): Promise<Outcome | void> {

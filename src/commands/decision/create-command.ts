@@ -1,8 +1,8 @@
-import { collect } from '../../core/flags.js';
+import { collect } from '../../core/cli/bulk-flags.js';
 import type { Command } from 'commander';
-import { waitTimeoutHelp } from '../../core/wait.js';
+import { waitTimeoutHelp } from '../../core/cli/wait.js';
 import type { App } from '../app.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/cli/help.js';
 
 export function registerDecisionCreate(group: Command, app: App): void {
   const verb = group

@@ -1,9 +1,9 @@
 import { createDecision } from '../../api/decisions.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { jsonObjectFlag, parseMetadata, type JsonFlagInput } from '../../core/json-flags.js';
-import { printResult, recordView } from '../../core/output.js';
-import { waitOptions, type WaitOptions } from '../../core/wait.js';
+import { jsonObjectFlag, parseMetadata, type JsonFlagInput } from '../../core/input/json-flags.js';
+import { printResult, recordView } from '../../core/terminal/output.js';
+import { waitOptions, type WaitOptions } from '../../core/cli/wait.js';
 import { CONTENT_LIMITS } from '../../schemas/content.js';
 import { createDecisionRequestSchema, type CreateDecisionRequest } from '../../schemas/decisions.js';
 import type { Outcome } from '../app.js';

@@ -1,7 +1,7 @@
 import { getDecision } from '../../api/decisions.js';
 import type { Context } from '../../context.js';
-import { requireId } from '../../core/options.js';
-import { waitOptions, type WaitOptions } from '../../core/wait.js';
+import { requireId } from '../../core/cli/whole-number.js';
+import { waitOptions, type WaitOptions } from '../../core/cli/wait.js';
 import { positional, type Outcome } from '../app.js';
 import { followDecision, printDecision } from './show.js';
 import type { Action } from '../app.js';

@@ -1,10 +1,10 @@
 import { getDecision } from '../../api/decisions.js';
 import { errorMessage } from '../../api/responses.js';
 import type { Context } from '../../context.js';
-import type { IOStreams } from '../../core/io.js';
-import { printResult, recordView, tableView, type Column, type OutputFormat } from '../../core/output.js';
-import { shellWord } from '../../core/shell.js';
-import { waitForOne } from '../../core/wait.js';
+import type { IOStreams } from '../../core/terminal/io.js';
+import { printResult, recordView, tableView, type Column, type OutputFormat } from '../../core/terminal/output.js';
+import { shellWord } from '../../core/cli/command-line.js';
+import { waitForOne } from '../../core/cli/wait.js';
 import { isDecisionSettled, type Decision } from '../../schemas/decisions.js';
 import type { Outcome } from '../app.js';
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { FAULT_KINDS } from '../../emulator/http/faults.js';
 import { CURRENT_VERSION } from '../../schemas/names.js';
 import type { App } from '../app.js';
-import { addHelpSections } from '../../core/help.js';
+import { addHelpSections } from '../../core/cli/help.js';
 
 export function registerEmulatorStart(group: Command, app: App): void {
   const verb = group

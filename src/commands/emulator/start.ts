@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import * as z from 'zod';
-import { parseDuration, parsePositiveDuration } from '../../core/duration.js';
+import { parseDuration, parsePositiveDuration } from '../../core/cli/duration.js';
 import { CsafeError, UsageError } from '../../core/errors.js';
-import { integerFlag, parseOptions } from '../../core/options.js';
-import { recordView, toNdjsonLine } from '../../core/output.js';
-import { isLoopback } from '../../core/settings.js';
+import { integerFlag, parseOptions } from '../../core/cli/whole-number.js';
+import { recordView, toNdjsonLine } from '../../core/terminal/output.js';
+import { isLoopback } from '../../core/config/settings.js';
 import type { EmulatorStartError } from '../../emulator/index.js';
 import { FAULT_KINDS } from '../../emulator/http/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';

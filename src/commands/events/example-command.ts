@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { EVENT_TYPES } from '../../schemas/names.js';
 import type { App } from '../app.js';
-import { addHelpSections, PROFILE_VARIABLES } from '../../core/help.js';
+import { addHelpSections, PROFILE_VARIABLES } from '../../core/cli/help.js';
 
 export function registerEventsExample(group: Command, app: App): void {
   addHelpSections(

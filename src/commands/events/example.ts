@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { printResult, recordView } from '../../core/output.js';
+import { printResult, recordView } from '../../core/terminal/output.js';
 import { EVENT_EXAMPLES } from '../../schemas/event-examples.js';
 import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
 import { positional } from '../app.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { registerImportCreate } from './create-command.js';
 import { registerImportGet } from './get-command.js';
-import { addGroupHelpSections } from '../../core/help.js';
+import { addGroupHelpSections } from '../../core/cli/help.js';
 
 export function registerImport(program: Command, app: App): void {
   const group = program

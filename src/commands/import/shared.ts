@@ -1,10 +1,10 @@
 import { getImport } from '../../api/older-imports.js';
 import { errorMessage } from '../../api/responses.js';
 import type { Context } from '../../context.js';
-import type { IOStreams } from '../../core/io.js';
-import { printResult, recordView, type OutputFormat } from '../../core/output.js';
-import { shellWord } from '../../core/shell.js';
-import { waitForOne } from '../../core/wait.js';
+import type { IOStreams } from '../../core/terminal/io.js';
+import { printResult, recordView, type OutputFormat } from '../../core/terminal/output.js';
+import { shellWord } from '../../core/cli/command-line.js';
+import { waitForOne } from '../../core/cli/wait.js';
 import { isOlderImportSettled, type OlderImport } from '../../schemas/older-imports.js';
 import type { Outcome } from '../app.js';
 

@@ -1,8 +1,8 @@
-import { collect } from '../../core/flags.js';
+import { collect } from '../../core/cli/bulk-flags.js';
 import type { Command } from 'commander';
 import { CONTENT_TYPES } from '../../schemas/names.js';
 import type { App } from '../app.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/cli/help.js';
 
 export function registerSettingsPut(group: Command, app: App): void {
   const verb = group

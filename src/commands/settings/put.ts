@@ -1,7 +1,7 @@
 import { putSettings } from '../../api/data.js';
 import type { Context } from '../../context.js';
 import { InputError, UsageError } from '../../core/errors.js';
-import { printResult, tableView } from '../../core/output.js';
+import { printResult, tableView } from '../../core/terminal/output.js';
 import { positional } from '../app.js';
 import { parseNamespace } from '../namespace.js';
 import { readSchemaFile, schemaFromFields } from './schema-input.js';

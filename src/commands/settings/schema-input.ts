@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { InputError } from '../../core/errors.js';
-import { decodeText, readBoundedInput } from '../../core/input-files.js';
-import { lineOfPath, parseJsonAt } from '../../core/json-position.js';
+import { decodeText, readBoundedInput } from '../../core/input/whole-file.js';
+import { lineOfPath, parseJsonAt } from '../../core/json/position.js';
 import { fieldDefinitionSchema, settingsRequestSchema, type FieldDefinition, type NamespaceSchema } from '../../schemas/data.js';
 import { describeProblem, problemsFromZod } from '../../schemas/issues.js';
 

@@ -1,8 +1,8 @@
 import { watchStream } from '../../api/streams.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { redactUrl } from '../../core/redact.js';
-import { printResult, tableView } from '../../core/output.js';
+import { redactUrl } from '../../core/http/redact.js';
+import { printResult, tableView } from '../../core/terminal/output.js';
 import { watchStreamRequestSchema, type WatchStreamRequest } from '../../schemas/streams.js';
 import { positional } from '../app.js';
 import { parseNamespace } from '../namespace.js';

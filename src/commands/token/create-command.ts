@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { TOKEN_LIFETIME } from '../../schemas/names.js';
 import type { App } from '../app.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/help.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../core/cli/help.js';
 
 export function registerTokenCreate(group: Command, app: App): void {
   const verb = group

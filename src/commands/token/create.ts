@@ -1,6 +1,6 @@
 import { createAccessToken } from '../../api/tokens.js';
 import { UsageError } from '../../core/errors.js';
-import { printResult, recordView } from '../../core/output.js';
+import { printResult, recordView } from '../../core/terminal/output.js';
 import { accessTokenRequestSchema, type AccessTokenRequest } from '../../schemas/tokens.js';
 import type { Context } from '../../context.js';
 import type { Action } from '../app.js';

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CsvError } from 'csv-parse';
-import { csvRecords, type CsvRow } from '../../core/csv.js';
+import { csvRecords, type CsvRow } from '../../core/input/csv.js';
 import { CONTENT_COLUMN, RESULT_COLUMNS } from '../../schemas/batches.js';
 import { strongestDecision, textLabels } from '../classifier.js';
 import { MAIN_THREAD_CHUNK_BYTES } from '../storage/jsonl-file.js';
@@ -168,7 +168,7 @@ function review(text: string): { result: string; labels: string } {
 }
 
 /**
- * The rows of an upload as `batch create` checks them (core/csv): a ragged row is for the caller
+ * The rows of an upload as `batch create` checks them (core/input/csv): a ragged row is for the caller
  * to refuse. The file is closed however the reading ends: a reader that stops early (a missing
  * Content column, a ragged row, a cancel) would otherwise leave it open for the emulator's life.
  */

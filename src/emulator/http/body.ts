@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { MAX_REQUEST_NESTING, nestingProblem } from '../../core/json-nesting.js';
+import { MAX_REQUEST_NESTING, nestingProblem } from '../../core/json/nesting.js';
 import { EmulatorError, invalidRequest } from './errors.js';
 
 /**

@@ -1,8 +1,8 @@
 import { isAscii } from 'node:buffer';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
-import { LineTooLongError, MAX_LINE_BYTES } from '../../core/record-reader.js';
-import { parseJsonAt } from '../../core/json-position.js';
-import { nestingProblem } from '../../core/json-nesting.js';
+import { LineTooLongError, MAX_LINE_BYTES } from '../../core/input/json-records.js';
+import { parseJsonAt } from '../../core/json/position.js';
+import { nestingProblem } from '../../core/json/nesting.js';
 
 type JsonLinesCheck = { count: number } | { error: string };
 
@@ -24,7 +24,7 @@ const CARRIAGE_RETURN = 0x0d;
 const OPEN_BRACE = 0x7b;
 
 /**
- * Reads an uploaded JSONL file as csafe's own check reads it (core/record-reader with jsonLines:
+ * Reads an uploaded JSONL file as csafe's own check reads it (core/input/json-records with jsonLines:
  * one record a non-blank line, a BOM and CRLF tolerated, lines over MAX_LINE_BYTES refused, and
  * the emulator's nesting limit), a chunk at a time: each chunk is decoded once and its lines are
  * checked in one synchronous loop, so a big import costs no promise per line. Only the line not

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { classifyBatch } from '../../../src/commands/classify/batch.js';
 import { classifyOptionsSchema } from '../../../src/commands/classify/options.js';
 import { ExitCode } from '../../../src/core/errors.js';
-import { parseOptions } from '../../../src/core/options.js';
+import { parseOptions } from '../../../src/core/cli/whole-number.js';
 import { commandTest, exitCodeOf, jsonBody } from '../../helpers/context.js';
 
 const classifyOptions = (flags: Record<string, unknown> = {}) => parseOptions(classifyOptionsSchema, flags);
@@ -74,7 +74,7 @@ test('classify --batch --skip-invalid sends the valid lines, sets the invalid on
   assert.match(run.stderr(), new RegExp(`classified 1 line; 1 invalid line written to ${skipped}\n$`));
 });
 
-test('classify --concurrency allows up to 256 requests in flight (core/options tests the 64 of the other batch commands)', () => {
+test('classify --concurrency allows up to 256 requests in flight (core/cli/whole-number tests the 64 of the other batch commands)', () => {
   assert.equal(classifyOptions({ concurrency: '256' }).concurrency, 256);
   assert.throws(() => classifyOptions({ concurrency: '257' }), { message: '--concurrency: expected at most 256' });
 });

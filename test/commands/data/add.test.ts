@@ -6,9 +6,9 @@ import type { App } from '../../../src/commands/app.js';
 import { addOptionsSchema } from '../../../src/commands/data/add/options.js';
 import { registerData } from '../../../src/commands/data/index.js';
 import { objectCheck, objectProblems } from '../../../src/commands/data/shared/objects.js';
-import { checkRecords } from '../../../src/core/checked-records.js';
-import { parseOptions } from '../../../src/core/options.js';
-import { readRecords } from '../../../src/core/readers.js';
+import { checkRecords } from '../../../src/core/bulk/checked-records.js';
+import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { readRecords } from '../../../src/core/input/sources.js';
 import { randomJsonTexts } from '../../helpers/random-json.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {

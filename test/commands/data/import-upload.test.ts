@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { importFile } from '../../../src/commands/data/import/upload.js';
 import { ExitCode, PermissionDeniedError } from '../../../src/core/errors.js';
 import { exitCodeOfError } from '../../../src/main.js';
-import { HttpClient } from '../../../src/core/http.js';
-import { DEFAULT_RETRY_POLICY } from '../../../src/core/retry.js';
+import { HttpClient } from '../../../src/core/http/client.js';
+import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retry.js';
 import { tempDir } from '../../helpers/cli.js';
 import { bufferIO } from '../../helpers/io.js';
 

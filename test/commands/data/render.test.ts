@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeFailure, formatLabels, objectLines, printRequestRecord, printRequestRecords, recordPrinter, statusCounts } from '../../../src/commands/data/shared/render.js';
-import type { OutputFormat } from '../../../src/core/output.js';
+import type { OutputFormat } from '../../../src/core/terminal/output.js';
 import { isImportRecord, requestRecordSchema, type RequestRecord } from '../../../src/schemas/data.js';
 import { bufferIO } from '../../helpers/io.js';
 

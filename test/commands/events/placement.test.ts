@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inShard } from '../../../src/core/shard.js';
+import { inShard } from '../../../src/core/bulk/shard.js';
 import { canonicalJson, derivedIdempotencyKey, jsonString, partitionOf, placementOf, Placements, SLOT_COUNT, withIdempotencyKey } from '../../../src/commands/events/send/placement.js';
 import { mulberry32 } from '../../../src/emulator/http/faults.js';
 import { sendOptionsSchema } from '../../../src/commands/events/send/options.js';

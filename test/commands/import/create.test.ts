@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { importCreateRun } from '../../../src/commands/import/create.js';
-import type { WaitOptions } from '../../../src/core/wait.js';
+import type { WaitOptions } from '../../../src/core/cli/wait.js';
 import { ExitCode, InputError, WaitTimeoutError } from '../../../src/core/errors.js';
 import { commandTest, exitCodeOf, type CommandTest } from '../../helpers/context.js';
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { captionParts } from '../../../src/commands/stream/parts/captions.js';
 import { partCheck } from '../../../src/commands/stream/parts/input.js';
-import type { CaptionRecord } from '../../../src/core/captions.js';
+import type { CaptionRecord } from '../../../src/core/input/captions.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
   const out: T[] = [];

@@ -1,8 +1,8 @@
 import { InputError, InterruptedError } from '../../../core/errors.js';
-import { checkingPass } from '../../../core/checking-pass.js';
-import { readCsvRows, type CsvRow } from '../../../core/csv.js';
-import type { IOStreams } from '../../../core/io.js';
-import type { InputSource } from '../../../core/readers.js';
+import { checkingPass } from '../../../core/bulk/checking-pass.js';
+import { readCsvRows, type CsvRow } from '../../../core/input/csv.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
+import type { InputSource } from '../../../core/input/sources.js';
 import { CONTENT_COLUMN } from '../../../schemas/batches.js';
 
 const SPINNER_EVERY_ROWS = 10_000;

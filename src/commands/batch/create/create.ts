@@ -1,11 +1,11 @@
 import { createBatch } from '../../../api/batches.js';
 import type { Context } from '../../../context.js';
 import { UnexpectedResponseError, UsageError } from '../../../core/errors.js';
-import { printResult, recordView } from '../../../core/output.js';
-import { formatBytes } from '../../../core/progress.js';
-import { withUploadableInput } from '../../../core/spool.js';
-import { uploadBeforeExpiry } from '../../../core/expiring-upload.js';
-import { shellWord } from '../../../core/shell.js';
+import { printResult, recordView } from '../../../core/terminal/output.js';
+import { formatBytes } from '../../../core/terminal/progress.js';
+import { withUploadableInput } from '../../../core/input/spool.js';
+import { uploadBeforeExpiry } from '../../../core/upload/expiring-upload.js';
+import { shellWord } from '../../../core/cli/command-line.js';
 import { BATCH_CONTENT_TYPE, BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
 import { positional, type Outcome } from '../../app.js';
 import { followBatch, followOptions, type FollowOptions } from '../shared/wait.js';

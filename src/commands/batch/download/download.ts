@@ -1,7 +1,7 @@
 import { getBatch } from '../../../api/batches.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
-import { parseOutputFormat } from '../../../core/output.js';
+import { parseOutputFormat } from '../../../core/terminal/output.js';
 import { positional } from '../../app.js';
 import { downloadResult, type DownloadTarget } from './fetch.js';
 import type { Action } from '../../app.js';

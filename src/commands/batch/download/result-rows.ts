@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import { readCsvRows } from '../../../core/csv.js';
+import { readCsvRows } from '../../../core/input/csv.js';
 import { InputError, UnexpectedResponseError } from '../../../core/errors.js';
-import { toNdjsonLine } from '../../../core/output.js';
-import { setOwnField } from '../../../core/own-field.js';
+import { toNdjsonLine } from '../../../core/terminal/output.js';
+import { setOwnField } from '../../../core/json/own-field.js';
 
 /**
  * A result CSV as NDJSON, row by row: one object per row keyed by the header's names

@@ -1,5 +1,5 @@
-import type { IOStreams } from '../../../core/io.js';
-import { printResult, recordView, type OutputFormat } from '../../../core/output.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
+import { printResult, recordView, type OutputFormat } from '../../../core/terminal/output.js';
 import type { Batch } from '../../../schemas/batches.js';
 
 /** The batch as a key: value view on a terminal (every field, those the spec does not list too), JSON in a pipe. */

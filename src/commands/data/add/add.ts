@@ -1,19 +1,19 @@
 import type { Context } from '../../../context.js';
-import { checkRecord, reportInvalid, setAsideOrStop } from '../../../core/checked-records.js';
+import { checkRecord, reportInvalid, setAsideOrStop } from '../../../core/bulk/checked-records.js';
 import { InterruptedError, UsageError } from '../../../core/errors.js';
-import { FailFast, unreachableLine } from '../../../core/fail-fast.js';
-import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
-import type { IOStreams } from '../../../core/io.js';
-import { parseOptions } from '../../../core/options.js';
-import { refuseSharedFiles } from '../../../core/distinct-files.js';
-import { countOf, printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
-import type { JsonRecord } from '../../../core/json-position.js';
-import { readRecords, type InputSource } from '../../../core/readers.js';
-import { inOtherShard, otherShardsNote, shardedName } from '../../../core/shard.js';
-import { csafeCommandLine, failedFileNote, reportInterruption, shellWord } from '../../../core/shell.js';
+import { FailFast, unreachableLine } from '../../../core/bulk/fail-fast.js';
+import { defaultFailedPath, FailedFile } from '../../../core/files/failed-file.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
+import { parseOptions } from '../../../core/cli/whole-number.js';
+import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
+import { countOf, printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/terminal/output.js';
+import type { JsonRecord } from '../../../core/json/position.js';
+import { readRecords, type InputSource } from '../../../core/input/sources.js';
+import { inOtherShard, otherShardsNote, shardedName } from '../../../core/bulk/shard.js';
+import { csafeCommandLine, failedFileNote, reportInterruption, shellWord } from '../../../core/cli/command-line.js';
 import { interruptionOf } from '../../../core/signals.js';
-import { startSpinner } from '../../../core/spinner.js';
-import { inputToRead } from '../../../core/spool.js';
+import { startSpinner } from '../../../core/terminal/spinner.js';
+import { inputToRead } from '../../../core/input/spool.js';
 import { batchOutcome, positional, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { addOptionsSchema, type AddOptions } from './options.js';
@@ -22,7 +22,7 @@ import { deliverObjects, type AcceptedRequest, type AddDelivery, type NumberedOb
 import { objectCheck, objectProblems } from '../shared/objects.js';
 import { describeFailure, recordPrinter } from '../shared/render.js';
 import { followRequests, type WaitOptions } from '../shared/wait.js';
-import { waitTimeoutMs } from '../../../core/wait.js';
+import { waitTimeoutMs } from '../../../core/cli/wait.js';
 import type { Action } from '../../app.js';
 
 export async function dataAddRun(ctx: Context, namespace: string, path: string, options: AddOptions): Promise<Outcome> {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { CheckpointFile, type CheckpointScope } from '../../../core/checkpoint-file.js';
+import { CheckpointFile, type CheckpointScope } from '../../../core/files/checkpoint-file.js';
 import { UsageError } from '../../../core/errors.js';
-import { assertCheckpointShard, formatShard, type Shard } from '../../../core/shard.js';
+import { assertCheckpointShard, formatShard, type Shard } from '../../../core/bulk/shard.js';
 
 const rangeSchema = z.tuple([z.number().int().min(1), z.number().int().min(1)]);
 type Range = z.infer<typeof rangeSchema>;

@@ -1,14 +1,14 @@
 import { addData, encodeAddBody } from '../../../api/data.js';
-import { batchLines, inBatches } from '../../../core/batches.js';
-import type { SendableRecord } from '../../../core/checked-records.js';
-import { mapInOrder } from '../../../core/concurrency.js';
+import { batchLines, inBatches } from '../../../core/bulk/batches.js';
+import type { SendableRecord } from '../../../core/bulk/checked-records.js';
+import { mapInOrder } from '../../../core/bulk/concurrency.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
-import type { FailFast } from '../../../core/fail-fast.js';
-import type { FailedFile } from '../../../core/failed-file.js';
-import type { HttpClient } from '../../../core/http.js';
-import type { IOStreams } from '../../../core/io.js';
-import { countOf } from '../../../core/output.js';
-import type { Spinner } from '../../../core/spinner.js';
+import type { FailFast } from '../../../core/bulk/fail-fast.js';
+import type { FailedFile } from '../../../core/files/failed-file.js';
+import type { HttpClient } from '../../../core/http/client.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
+import { countOf } from '../../../core/terminal/output.js';
+import type { Spinner } from '../../../core/terminal/spinner.js';
 import type { AddOptions } from './options.js';
 import { BODY_FRAME_BYTES } from '../shared/objects.js';
 

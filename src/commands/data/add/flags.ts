@@ -1,4 +1,4 @@
-import { batchFlags, shardFlag } from '../../../core/flags.js';
+import { batchFlags, shardFlag } from '../../../core/cli/bulk-flags.js';
 
 export const addBatchFlags = {
   batchSize: batchFlags.batchSize('objects'),

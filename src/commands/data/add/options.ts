@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { addBatchFlags } from './flags.js';
-import { countSchema, fileSchema } from '../../../core/options.js';
-import { shardFlagSchema } from '../../../core/shard.js';
+import { countSchema, fileSchema } from '../../../core/cli/whole-number.js';
+import { shardFlagSchema } from '../../../core/bulk/shard.js';
 
 export const addOptionsSchema = z.object({
   batchSize: countSchema(addBatchFlags.batchSize),

@@ -1,17 +1,17 @@
 import * as z from 'zod';
 import type { Context } from '../../../context.js';
-import type { LineCheck } from '../../../core/jsonl-checker.js';
-import { objectLineEnd } from '../../../core/json-scan.js';
-import { parseOptions } from '../../../core/options.js';
-import { refuseEmptyRecords, regularFileSize } from '../../../core/readers.js';
-import { rereadableInput } from '../../../core/spool.js';
-import type { UploadFile } from '../../../core/upload.js';
+import type { LineCheck } from '../../../core/input/jsonl-checker.js';
+import { objectLineEnd } from '../../../core/json/scan.js';
+import { parseOptions } from '../../../core/cli/whole-number.js';
+import { refuseEmptyRecords, regularFileSize } from '../../../core/input/sources.js';
+import { rereadableInput } from '../../../core/input/spool.js';
+import type { UploadFile } from '../../../core/upload/file-upload.js';
 import { positional, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { importCheckedFile, importFile, type ImportedFile } from './upload.js';
 import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
 import { waitAndPrintRecord } from '../shared/wait.js';
-import { waitOptions, type WaitOptions } from '../../../core/wait.js';
+import { waitOptions, type WaitOptions } from '../../../core/cli/wait.js';
 import { dataObjectProblem } from '../../../schemas/data.js';
 import type { Action } from '../../app.js';
 

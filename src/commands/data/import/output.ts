@@ -1,6 +1,6 @@
-import type { IOStreams } from '../../../core/io.js';
-import { printResult, recordView, type OutputFormat } from '../../../core/output.js';
-import { formatBytes } from '../../../core/progress.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
+import { printResult, recordView, type OutputFormat } from '../../../core/terminal/output.js';
+import { formatBytes } from '../../../core/terminal/progress.js';
 import type { ImportedFile } from './upload.js';
 
 /** What the upload did, in the service's words where it has them (request id, object key). */

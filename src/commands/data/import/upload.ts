@@ -1,8 +1,8 @@
 import { requestImport } from '../../../api/data.js';
-import type { LineCheck } from '../../../core/jsonl-checker.js';
-import { uploadCheckedLines } from '../../../core/checked-upload.js';
-import { uploadBeforeExpiry, type ExpiringUpload, type ExpiringUploadDeps, type IssuedAddress } from '../../../core/expiring-upload.js';
-import type { UploadFile } from '../../../core/upload.js';
+import type { LineCheck } from '../../../core/input/jsonl-checker.js';
+import { uploadCheckedLines } from '../../../core/upload/checked-upload.js';
+import { uploadBeforeExpiry, type ExpiringUpload, type ExpiringUploadDeps, type IssuedAddress } from '../../../core/upload/expiring-upload.js';
+import type { UploadFile } from '../../../core/upload/file-upload.js';
 import type { ImportResponse } from '../../../schemas/data.js';
 
 export interface ImportedFile {
@@ -27,7 +27,7 @@ export async function importFile(deps: ExpiringUploadDeps, namespace: string, fi
   return importedFile(await uploadBeforeExpiry(deps, file, 'application/json', importAddress(deps, namespace)));
 }
 
-/** importFile, checking every line as the file is uploaded (core/checked-upload): `name` is how messages call the input. */
+/** importFile, checking every line as the file is uploaded (core/upload/checked-upload): `name` is how messages call the input. */
 export async function importCheckedFile(deps: ExpiringUploadDeps & { signal: AbortSignal }, namespace: string, name: string, file: UploadFile, check: LineCheck): Promise<ImportedFile> {
   return importedFile(await uploadCheckedLines(deps, name, file, check, 'application/json', importAddress(deps, namespace)));
 }

@@ -1,5 +1,5 @@
-import { recordProblems, type RecordCheck } from '../../../core/checked-records.js';
-import type { JsonRecord } from '../../../core/json-position.js';
+import { recordProblems, type RecordCheck } from '../../../core/bulk/checked-records.js';
+import type { JsonRecord } from '../../../core/json/position.js';
 import { dataObjectProblem } from '../../../schemas/data.js';
 
 /**

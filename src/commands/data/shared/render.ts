@@ -1,6 +1,6 @@
 import { errorMessage } from '../../../api/responses.js';
-import type { IOStreams } from '../../../core/io.js';
-import { countOf, printResult, recordView, tableView, toNdjsonLine, type Column, type OutputFormat } from '../../../core/output.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
+import { countOf, printResult, recordView, tableView, toNdjsonLine, type Column, type OutputFormat } from '../../../core/terminal/output.js';
 import { isImportRecord, REQUEST_STATUSES, type DataEntry, type RequestRecord } from '../../../schemas/data.js';
 
 

@@ -1,11 +1,11 @@
 import { getRequest } from '../../../api/data.js';
 import type { Context } from '../../../context.js';
-import { mapInOrder } from '../../../core/concurrency.js';
-import type { IOStreams } from '../../../core/io.js';
-import { countOf } from '../../../core/output.js';
-import { pollUntil } from '../../../core/poll.js';
-import { startSpinner } from '../../../core/spinner.js';
-import { shellWord } from '../../../core/shell.js';
+import { mapInOrder } from '../../../core/bulk/concurrency.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
+import { countOf } from '../../../core/terminal/output.js';
+import { pollUntil } from '../../../core/cli/poll.js';
+import { startSpinner } from '../../../core/terminal/spinner.js';
+import { shellWord } from '../../../core/cli/command-line.js';
 import { TERMINAL_STATUSES, type RequestRecord } from '../../../schemas/data.js';
 import type { Outcome } from '../../app.js';
 import { describeFailure, printRequestRecord, statusCounts } from './render.js';

@@ -1,4 +1,4 @@
-import type { JsonRecord } from '../../../core/json-position.js';
+import type { JsonRecord } from '../../../core/json/position.js';
 import { eventProblems, type EventCheck } from '../../../schemas/events.js';
 import { describeProblem } from '../../../schemas/issues.js';
 
@@ -8,7 +8,7 @@ export type ValidRecord = { position: number; line: number; event: Record<string
 
 /**
  * Records checked against the event schemas, in input order, a chunk of input at a time (as
- * core/readers readRecordBatches gives them): each record is parsed once, and checked in a
+ * core/input/sources readRecordBatches gives them): each record is parsed once, and checked in a
  * synchronous loop.
  */
 export async function* checkRecords(batches: AsyncIterable<readonly JsonRecord[]>, check: EventCheck): AsyncGenerator<CheckedRecord[]> {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { CheckpointFile, type CheckpointScope } from '../../../core/checkpoint-file.js';
-import { assertCheckpointShard, formatShard, type Shard } from '../../../core/shard.js';
+import { CheckpointFile, type CheckpointScope } from '../../../core/files/checkpoint-file.js';
+import { assertCheckpointShard, formatShard, type Shard } from '../../../core/bulk/shard.js';
 import { SLOT_COUNT } from './placement.js';
 
 const progressSchema = z.object({

@@ -1,4 +1,4 @@
-import { batchFlags, shardFlag } from '../../../core/flags.js';
+import { batchFlags, shardFlag } from '../../../core/cli/bulk-flags.js';
 
 export const sendBatchFlags = {
   failed: batchFlags.failed('append the events of batches that could not be sent, as sent', 'events'),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { sendBatchFlags } from './flags.js';
-import { countSchema, fileSchema } from '../../../core/options.js';
-import { shardFlagSchema } from '../../../core/shard.js';
+import { countSchema, fileSchema } from '../../../core/cli/whole-number.js';
+import { shardFlagSchema } from '../../../core/bulk/shard.js';
 
 export const sendOptionsSchema = z.object({
   dryRun: z.boolean().default(false),

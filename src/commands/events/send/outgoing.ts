@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { inShard, type Shard } from '../../../core/shard.js';
-import { spoolToTempFile, type SpooledInput } from '../../../core/spool.js';
+import { inShard, type Shard } from '../../../core/bulk/shard.js';
+import { spoolToTempFile, type SpooledInput } from '../../../core/input/spool.js';
 import type { ValidRecord } from './checked.js';
 import { jsonString, outgoingJson, Placements } from './placement.js';
 

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { keyDigest, shardHashOf } from '../../../core/shard.js';
+import { keyDigest, shardHashOf } from '../../../core/bulk/shard.js';
 
 /**
  * Checkpoint progress is kept per slot, not per user: a file of a million users still gives a

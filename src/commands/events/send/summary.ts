@@ -1,5 +1,5 @@
-import type { IOStreams } from '../../../core/io.js';
-import { countOf, printResult, recordView, type OutputFormat } from '../../../core/output.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
+import { countOf, printResult, recordView, type OutputFormat } from '../../../core/terminal/output.js';
 
 export interface Tally {
   read: number;

@@ -1,7 +1,7 @@
 import { encodeBatch, ingestEvents } from '../../../api/events.js';
-import type { HttpClient } from '../../../core/http.js';
-import type { IOStreams } from '../../../core/io.js';
-import { tableView, toNdjsonLine, type OutputFormat } from '../../../core/output.js';
+import type { HttpClient } from '../../../core/http/client.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
+import { tableView, toNdjsonLine, type OutputFormat } from '../../../core/terminal/output.js';
 import type { BatchSender } from './deliver.js';
 
 /** One ingested event: the input line it came from and the id the service gave it. */

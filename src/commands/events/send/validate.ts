@@ -1,6 +1,6 @@
-import type { FailedFile } from '../../../core/failed-file.js';
-import type { IOStreams } from '../../../core/io.js';
-import { readRecordBatches, type InputSource } from '../../../core/readers.js';
+import type { FailedFile } from '../../../core/files/failed-file.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
+import { readRecordBatches, type InputSource } from '../../../core/input/sources.js';
 import type { EventCheck } from '../../../schemas/events.js';
 import { checkRecords, isUnknownTypeProblem, problemLines } from './checked.js';
 import type { EventPreparer, OutgoingEvent } from './outgoing.js';

@@ -1,5 +1,5 @@
-import type { CaptionRecord } from '../../../core/captions.js';
-import { checkValue, type CheckedRecord, type RecordCheck } from '../../../core/checked-records.js';
+import type { CaptionRecord } from '../../../core/input/captions.js';
+import { checkValue, type CheckedRecord, type RecordCheck } from '../../../core/bulk/checked-records.js';
 
 const LAST_DATE = new Date(8.64e15).toISOString();
 

@@ -1,13 +1,13 @@
 import { partsFrameBytes, sendStreamParts } from '../../../api/streams.js';
-import { batchLines } from '../../../core/batches.js';
-import type { SendableRecord } from '../../../core/checked-records.js';
+import { batchLines } from '../../../core/bulk/batches.js';
+import type { SendableRecord } from '../../../core/bulk/checked-records.js';
 import { InterruptedError, mayHaveBeenApplied, stopsTheRun } from '../../../core/errors.js';
-import type { FailFast } from '../../../core/fail-fast.js';
-import { defaultFailedPath, FailedFile } from '../../../core/failed-file.js';
-import type { HttpClient } from '../../../core/http.js';
-import type { IOStreams } from '../../../core/io.js';
-import { runLanes } from '../../../core/lanes.js';
-import { countOf } from '../../../core/output.js';
+import type { FailFast } from '../../../core/bulk/fail-fast.js';
+import { defaultFailedPath, FailedFile } from '../../../core/files/failed-file.js';
+import type { HttpClient } from '../../../core/http/client.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
+import { runLanes } from '../../../core/bulk/lanes.js';
+import { countOf } from '../../../core/terminal/output.js';
 import { batchOutcome } from '../../app.js';
 import type { PartsOptions } from './options.js';
 

@@ -1,4 +1,4 @@
-import { batchFlags } from '../../../core/flags.js';
+import { batchFlags } from '../../../core/cli/bulk-flags.js';
 
 const ORDERED = "stream parts has none: one stream's parts are sent in order, one request at a time; to spread the work, run one command per stream (--id)";
 

@@ -1,10 +1,10 @@
 import { fstatSync } from 'node:fs';
 import { partsFrameBytes } from '../../../api/streams.js';
-import { checkRecords, checkValue, type CheckedRecord, type RecordCheck } from '../../../core/checked-records.js';
+import { checkRecords, checkValue, type CheckedRecord, type RecordCheck } from '../../../core/bulk/checked-records.js';
 import { UsageError } from '../../../core/errors.js';
-import type { IOStreams } from '../../../core/io.js';
-import { inputSource, openFileStream, readCaptionCues, readRecords, type InputSource } from '../../../core/readers.js';
-import { rereadableInput } from '../../../core/spool.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
+import { inputSource, openFileStream, readCaptionCues, readRecords, type InputSource } from '../../../core/input/sources.js';
+import { rereadableInput } from '../../../core/input/spool.js';
 import type { Context } from '../../../context.js';
 import { describeProblem } from '../../../schemas/issues.js';
 import { streamPartProblems } from '../../../schemas/streams.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { partsBatchFlags } from './flags.js';
-import { absentSchema, countSchema, fileSchema } from '../../../core/options.js';
+import { absentSchema, countSchema, fileSchema } from '../../../core/cli/whole-number.js';
 import { partTimestampSchema, streamId } from '../../../schemas/streams.js';
 
 const text = z.string().optional();
@@ -28,7 +28,7 @@ export const partsOptionsSchema = partFlagsSchema.extend({
   unconfirmed: fileSchema,
   skipInvalid: fileSchema,
   follow: z.boolean().default(false),
-  /** A duration, parsed where it is used (core/duration), so its error names the flag. */
+  /** A duration, parsed where it is used (core/cli/duration), so its error names the flag. */
   flushInterval: z.string().default('1s'),
   maxBuffer: countSchema(partsBatchFlags.maxBuffer),
   maxConsecutiveFailures: countSchema(partsBatchFlags.maxConsecutiveFailures),

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { App } from '../../app.js';
 import { partsBatchFlags } from './flags.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../../core/help.js';
+import { addHelpSections, SERVICE_VARIABLES } from '../../../core/cli/help.js';
 
 export function registerStreamParts(group: Command, app: App): void {
   const verb = group

@@ -1,6 +1,6 @@
 import type { Context } from '../../../context.js';
-import type { FailedFile } from '../../../core/failed-file.js';
-import { countOf, printResult, recordView } from '../../../core/output.js';
+import type { FailedFile } from '../../../core/files/failed-file.js';
+import { countOf, printResult, recordView } from '../../../core/terminal/output.js';
 import type { PartsTally } from './deliver.js';
 
 interface RunResult {

@@ -1,0 +1,152 @@
+import { checkingPass } from './checking-pass.js';
+import { CsafeError, InterruptedError } from '../errors.js';
+import type { FailedFile } from '../files/failed-file.js';
+import type { IOStreams } from '../terminal/io.js';
+import type { JsonRecord } from '../json/position.js';
+import { countOf } from '../terminal/output.js';
+import { JsonLinesChecker, type LineCheck } from '../input/jsonl-checker.js';
+import { LINE_TOO_LONG_HINT, readError, type InputSource } from '../input/sources.js';
+
+/**
+ * An input record after checking: as it will be sent (its compact JSON, and the bytes it adds to
+ * a request: itself and a comma), or its text and why it cannot be sent.
+ */
+export type CheckedRecord = { line: number; json: string; bytes: number } | { line: number; text: string; problem: string };
+
+export type SendableRecord = Extract<CheckedRecord, { json: string }>;
+export type InvalidRecord = Extract<CheckedRecord, { problem: string }>;
+
+/** What a command's records must be to be sent (data objects, stream parts). */
+export interface RecordCheck {
+  /** One record in the command's words, for messages: `object`, `part`. */
+  noun: string;
+  /** Why the service would refuse the value, or undefined when it would take it. */
+  problemOf(value: unknown): string | undefined;
+  /** --max-batch-bytes: no record may make a request larger on its own. */
+  maxRequestBytes: number;
+  /** The bytes a request adds around its records (see BODY_FRAME_BYTES), less the comma the last record does not have. */
+  frameBytes: number;
+}
+
+/** Every record checked, in input order: the reader's own errors (not JSON, …) and the command's check. */
+export async function* checkRecords(records: AsyncIterable<JsonRecord>, check: RecordCheck): AsyncGenerator<CheckedRecord> {
+  for await (const record of records) yield checkRecord(record, check);
+}
+
+/** One record checked: the reader's own error (not JSON, …), or the command's check of its value. */
+export const checkRecord = (record: JsonRecord, check: RecordCheck): CheckedRecord =>
+  'error' in record ? { line: record.line, text: record.text, problem: record.error } : checkValue(record.line, record.value, check);
+
+export function checkValue(line: number, value: unknown, check: RecordCheck): CheckedRecord {
+  const json = JSON.stringify(value);
+  const problem = check.problemOf(value);
+  if (problem !== undefined) return { line, text: json, problem };
+  const bytes = Buffer.byteLength(json) + 1;
+  if (bytes + check.frameBytes > check.maxRequestBytes) {
+    return { line, text: json, problem: `the ${check.noun} alone makes a request of ${bytes + check.frameBytes} bytes, over the cap of ${check.maxRequestBytes} (--max-batch-bytes)` };
+  }
+  return { line, json, bytes };
+}
+
+/**
+ * Compact JSON takes at most this many UTF-8 bytes per character of the text it was parsed from:
+ * white space goes, a character takes 3 bytes at most (a surrogate pair 4 for its 2), an escape
+ * never grows, and a number grows the most (`1e20`, 4 characters, is written out in 21).
+ */
+const MAX_BYTES_PER_CHAR = 6;
+
+/**
+ * Why a record cannot be sent, found without serialising it: the checking pass before anything
+ * is sent. Only a value whose text is long enough to be over the byte cap is serialised, to
+ * measure it exactly; the pass that sends serialises each value once (checkValue).
+ */
+function problemOfRecord(record: JsonRecord, check: RecordCheck): string | undefined {
+  if ('error' in record) return record.error;
+  const problem = check.problemOf(record.value);
+  if (problem !== undefined) return problem;
+  if (record.chars !== undefined && record.chars * MAX_BYTES_PER_CHAR + 1 + check.frameBytes <= check.maxRequestBytes) return undefined;
+  const checked = checkValue(record.line, record.value, check);
+  return 'problem' in checked ? checked.problem : undefined;
+}
+
+/** The records that cannot be sent, in input order (read with `measured`, so most are not serialised). */
+export async function* recordProblems(records: AsyncIterable<JsonRecord>, check: RecordCheck): AsyncGenerator<{ line: number; problem: string }> {
+  for await (const record of records) {
+    const problem = problemOfRecord(record, check);
+    if (problem !== undefined) yield { line: record.line, problem };
+  }
+}
+
+/** `items.jsonl:3: id: expected a non-empty string id` */
+export const problemLine = (inputName: string, record: { line: number; problem: string }) => `${inputName}:${record.line}: ${record.problem}`;
+
+/**
+ * The checking pass before anything is sent: prints every problem as file:line: field: expected …,
+ * and when there is one, the line that says nothing was sent (`noun` names a record: 'invalid line', …).
+ * Returns how many records have a problem.
+ */
+export async function reportInvalid(records: AsyncIterable<{ line: number; problem?: string }>, inputName: string, io: IOStreams, noun: string): Promise<number> {
+  let invalid = 0;
+  for await (const { line, problem } of records) {
+    if (problem === undefined) continue;
+    invalid++;
+    io.warn(problemLine(inputName, { line, problem }));
+  }
+  if (invalid > 0) io.warn(nothingSentLine(invalid, noun));
+  return invalid;
+}
+
+/** What a bulk command says when the check before sending found `invalid` records (of `noun`: 'invalid line', …), and nothing went. */
+export const nothingSentLine = (invalid: number, noun: string) => `nothing was sent: fix the ${countOf(invalid, noun)}, or pass --skip-invalid FILE to send the rest`;
+
+/** --skip-invalid: the record is reported and appended to the file as {line, error, record}, and the run goes on. */
+export async function setAside(file: FailedFile, inputName: string, record: InvalidRecord, io: IOStreams): Promise<void> {
+  io.warn(problemLine(inputName, record));
+  await file.append({ line: record.line, error: record.problem, record: record.text }, record.line);
+}
+
+/** An invalid record met while sending input that was checked first, without --skip-invalid: the input changed since, and the run stops. */
+const changedSinceChecked = (inputName: string, record: { line: number; problem: string }) =>
+  new CsafeError(`${problemLine(inputName, record)}: the input changed after it was checked; nothing more was sent (what was sent before stays sent): run the command again on input that does not change while it runs`);
+
+/**
+ * The records to send, in input order. An invalid one is set aside when there is a --skip-invalid
+ * file; met without one, the input was checked first, so it changed since: the run stops.
+ */
+export async function* validRecords<T extends CheckedRecord>(records: AsyncIterable<T>, inputName: string, io: IOStreams, invalid?: FailedFile): AsyncGenerator<Extract<T, SendableRecord>> {
+  for await (const record of records) {
+    if ('json' in record) yield record as Extract<T, SendableRecord>;
+    else await setAsideOrStop(record as InvalidRecord, inputName, io, invalid);
+  }
+}
+
+/** An invalid record met while sending: set aside when there is a --skip-invalid file; else the input changed since it was checked, and the run stops. */
+export async function setAsideOrStop(record: InvalidRecord, inputName: string, io: IOStreams, invalid: FailedFile | undefined): Promise<void> {
+  if (invalid === undefined) throw changedSinceChecked(inputName, record);
+  await setAside(invalid, inputName, record, io);
+}
+
+/**
+ * Checks every line of a JSONL file before any of it is uploaded (core/bulk/checking-pass), a chunk at
+ * a time (core/input/jsonl-checker). Problems are printed as `file:line: field: expected …`; any problem
+ * ends the run with an InputError (exit 2) and nothing sent. Streamed: memory stays flat whatever
+ * the file size. A spinner on a terminal counts the lines.
+ */
+export async function checkEveryLine(source: InputSource, io: IOStreams, signal: AbortSignal, check: LineCheck): Promise<void> {
+  await checkingPass(io, source.name, 'line', check.hint, async (pass) => {
+    const checker = new JsonLinesChecker(check, pass.problem);
+    const stream = source.open();
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        if (signal.aborted) throw new InterruptedError();
+        checker.feed(chunk);
+        pass.progress(`line ${checker.lines}`);
+      }
+      checker.end();
+    } catch (error) {
+      throw error instanceof CsafeError ? error : readError(source.name, error, LINE_TOO_LONG_HINT);
+    } finally {
+      if (source.name !== 'stdin') stream.destroy();
+    }
+  });
+}

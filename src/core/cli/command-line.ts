@@ -1,0 +1,80 @@
+import type { IOStreams } from '../terminal/io.js';
+
+/** A word a shell reads back unchanged: as is when it is plain, else in single quotes. */
+export const shellWord = (word: string) => (/^[\w.@%+=:,/-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+
+/** The global flags that take a value (the next argument, unless given as `--flag=value`). */
+const GLOBAL_OPTIONS_WITH_VALUE: ReadonlySet<string> = new Set(['--profile', '--api-key', '--base-url', '--request-timeout', '--max-retries', '--max-wait', '-o', '--output']);
+
+/** Flags whose value must never be printed back: it would land in the terminal's scrollback and the shell's history. */
+const SECRET_FLAGS = ['--api-key'];
+
+/**
+ * `csafe …` with these arguments, quoted so a shell runs exactly them: the command a run prints
+ * for the user to continue with. A secret given by flag is left out (CSAFE_API_KEY or the stored
+ * key serve the next run).
+ */
+export function csafeCommandLine(argv: readonly string[]): string {
+  const kept = SECRET_FLAGS.reduce(withoutFlag, argv);
+  return ['csafe', ...kept].map(shellWord).join(' ');
+}
+
+/** Where the command starts: the index of the first argument that is not a global flag or its value. */
+export function commandIndex(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (GLOBAL_OPTIONS_WITH_VALUE.has(arg)) i++;
+    else if (!arg.startsWith('-')) return i;
+  }
+  return argv.length;
+}
+
+/** The arguments with `flag value` in place of any earlier value of that flag (as `--flag v` or `--flag=v`), or added at the end. */
+export function withFlag(argv: readonly string[], flag: string, value: string): string[] {
+  return [...withoutFlag(argv, flag), flag, value];
+}
+
+/** The arguments without `flag` and its value (given as `--flag v` or `--flag=v`). */
+function withoutFlag(argv: readonly string[], flag: string): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === flag) i++;
+    else if (!arg.startsWith(`${flag}=`)) kept.push(arg);
+  }
+  return kept;
+}
+
+/**
+ * The arguments with the command's positional argument number `index` (`stream` is 0) replaced by
+ * `value`, or `value` added when there is none, and the `dropped` flags left out with their values.
+ * `withValue` names the flags, global or the command's own, whose value is the next argument.
+ */
+export function withPositional(argv: readonly string[], index: number, value: string, flags: { withValue: ReadonlySet<string>; dropped: ReadonlySet<string> }): string[] {
+  const kept: string[] = [];
+  let position = 0;
+  let replaced = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = arg.split('=')[0]!;
+    const takesNext = arg === name && (flags.withValue.has(arg) || GLOBAL_OPTIONS_WITH_VALUE.has(arg));
+    if (arg.startsWith('-') && arg !== '-') {
+      if (!flags.dropped.has(name)) kept.push(...argv.slice(i, takesNext ? i + 2 : i + 1));
+      if (takesNext) i++;
+    } else if (position++ === index) {
+      kept.push(value);
+      replaced = true;
+    } else kept.push(arg);
+  }
+  return replaced ? kept : [...kept, value];
+}
+
+/** ` (in FILE)` after the count of failed records an interrupted run names; nothing when none failed. */
+export const failedFileNote = (failed: number, path: string) => (failed > 0 ? ` (in ${path})` : '');
+
+/** What an interrupted bulk run prints on stderr: what it did, then the command that continues it, and a hint when there is one. */
+export function reportInterruption(io: IOStreams, done: string, resume: string, hint?: string): void {
+  io.warn(`interrupted: ${done}`);
+  io.warn(`continue with: ${resume}`);
+  if (hint !== undefined) io.warn(`hint: ${hint}`);
+}

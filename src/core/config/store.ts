@@ -1,0 +1,69 @@
+import { chmodSync } from 'node:fs';
+import Conf from 'conf';
+import { UsageError } from '../errors.js';
+import { ProfileFile, readStore, type Profile, type StoreShape } from './profile-file.js';
+import { CONFIG_KEYS, RETIRED_SETTINGS, type ConfigKey, type RetiredConfigKey } from './settings.js';
+
+// Kept in core/config/settings (no conf, no zod) so that `config --help` can name them.
+export { CONFIG_KEYS, type ConfigKey } from './settings.js';
+export type { Profile } from './profile-file.js';
+
+const isRetired = (key: string): key is RetiredConfigKey => Object.hasOwn(RETIRED_SETTINGS, key);
+
+/** `value`: what `config set` was given, to show the command that stores it under a retired key's new name. */
+export function assertConfigKey(key: string, value = '<value>'): ConfigKey {
+  if (isRetired(key)) {
+    const { now, meaning } = RETIRED_SETTINGS[key];
+    throw new UsageError(`config key "${key}" is now "${now.key}" (${meaning}): csafe config set ${now.key} ${value}`);
+  }
+  if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
+    throw new UsageError(`unknown config key "${key}": expected one of ${CONFIG_KEYS.join(', ')}`);
+  }
+  return key as ConfigKey;
+}
+
+/** A key `config unset` may remove: a current one, or one an older csafe wrote. */
+export function assertRemovableConfigKey(key: string): ConfigKey | RetiredConfigKey {
+  return isRetired(key) ? key : assertConfigKey(key);
+}
+
+/** The profiles file (core/config/profile-file.ts) and its writing, through conf. */
+export class ConfigStore extends ProfileFile {
+  private conf?: Conf<StoreShape>;
+
+  set(profile: string, key: ConfigKey, value: string): void {
+    this.update(profile, (p) => ({ ...p, [key]: value }));
+  }
+
+  unset(profile: string, key: ConfigKey | RetiredConfigKey): void {
+    this.update(profile, (p) => {
+      const { [key]: _removed, ...rest } = p;
+      return rest;
+    });
+  }
+
+  private update(profile: string, change: (p: Profile) => Profile): void {
+    // Read by ProfileFile first: it refuses a file too big or not a regular file, which conf would read whole.
+    const profiles = this.profiles();
+    const store = this.store();
+    store.set('profiles', { ...profiles, [profile]: change({ ...profiles[profile] }) });
+    // conf creates the file with configFileMode; an older file written by hand may be wider.
+    chmodSync(store.path, 0o600);
+  }
+
+  /** Only for writing: conf creates the directory and reads the file when constructed. No defaults, which it would write to a new file. */
+  private store(): Conf<StoreShape> {
+    if (this.conf === undefined) {
+      this.createDirectory();
+      this.conf = new Conf<StoreShape>({
+        projectName: 'csafe',
+        projectSuffix: '',
+        configName: 'config',
+        cwd: this.dir,
+        configFileMode: 0o600,
+        deserialize: readStore as (text: string) => StoreShape,
+      });
+    }
+    return this.conf;
+  }
+}

@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import * as z from 'zod';
+import { assertWritableTarget, removeStaleTemporaries, writeFileAtomic } from './atomic-file.js';
+import { InputError, UsageError } from '../errors.js';
+import { acquireFileLock, type FileLock } from './file-lock.js';
+import { FileWriteError, writeErrorReason } from './write-errors.js';
+
+/** The first bytes of the input identify it: a file that only grew since (a log appended to) still matches. */
+const FINGERPRINT_BYTES = 64 * 1024;
+
+const envelopeSchema = z.object({
+  version: z.literal(1),
+  input: z.object({ name: z.string(), fingerprint: z.string(), fingerprint_bytes: z.number().int().min(0) }),
+  updated_at: z.string(),
+});
+type Envelope = z.infer<typeof envelopeSchema>;
+
+export interface CheckpointScope {
+  path: string;
+  /** The input file (stdin, a pipe or a device is copied to a file first). */
+  inputPath: string;
+  inputName: string;
+  now: () => number;
+}
+
+/** What a command keeps in its checkpoint, beside the input it belongs to. */
+export interface CheckpointFormat<P> {
+  /** `a csafe events checkpoint`, for the message about a file that is not one. */
+  what: string;
+  /** The command's own fields; a file whose fields do not match is not this command's checkpoint. */
+  schema: z.ZodType<P>;
+  /** Progress of a first run. */
+  fresh(): P;
+  /** Throws when an existing checkpoint was written for another run (another namespace, shard …). */
+  check(existing: P, hint: string): void;
+}
+
+/**
+ * The part every `--checkpoint` shares: an exclusive lock (one run at a time), the input it
+ * belongs to (by the fingerprint of its first bytes), atomic saves at most every `intervalMs`,
+ * and the temporary files of killed runs removed. The progress itself is the command's: it
+ * changes `progress` in place, and only ever to record what the service acknowledged.
+ */
+export class CheckpointFile<P> {
+  private saving?: Promise<void>;
+  private lastSaved = 0;
+
+  private constructor(
+    private readonly scope: CheckpointScope,
+    private readonly input: Envelope['input'],
+    readonly progress: P,
+    private readonly lock: FileLock,
+    private readonly intervalMs: number,
+  ) {}
+
+  static async open<P>(scope: CheckpointScope, format: CheckpointFormat<P>, intervalMs = 250): Promise<CheckpointFile<P>> {
+    const lock = await acquireFileLock(scope.path, scope.now());
+    try {
+      await removeStaleTemporaries(scope.path);
+      const hint = `delete ${scope.path} to start over, or give another --checkpoint`;
+      const existing = await readCheckpoint(scope.path, format);
+      if (existing === undefined) {
+        // Nothing is written before the first acknowledgement: a checkpoint that cannot be would stop the run with records sent.
+        await assertWritableTarget(scope.path).catch((error: unknown) => {
+          throw new InputError(`${scope.path}: ${(error as Error).message}`, { hint: 'create the file it names, or give --checkpoint another path' });
+        });
+        const input = { name: scope.inputName, ...(await fingerprintOf(scope.inputPath, FINGERPRINT_BYTES)) };
+        return new CheckpointFile(scope, input, format.fresh(), lock, intervalMs);
+      }
+      format.check(existing.progress, hint);
+      await assertSameInput(existing.envelope.input, scope, hint);
+      return new CheckpointFile(scope, existing.envelope.input, existing.progress, lock, intervalMs);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** Saves when the last save is old enough; being behind is safe, a re-run only resends more. */
+  async saveIfDue(): Promise<void> {
+    if (this.saving !== undefined || this.scope.now() - this.lastSaved < this.intervalMs) return;
+    this.lastSaved = this.scope.now();
+    this.saving = this.write().finally(() => (this.saving = undefined));
+    await this.saving;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.saving?.catch(() => undefined);
+      await this.write();
+    } finally {
+      await removeStaleTemporaries(this.scope.path);
+      await this.lock.release();
+    }
+  }
+
+  private async write(): Promise<void> {
+    const content = { version: 1, input: this.input, ...this.progress, updated_at: new Date(this.scope.now()).toISOString() };
+    try {
+      await writeFileAtomic(this.scope.path, JSON.stringify(content, null, 1) + '\n');
+    } catch (error) {
+      throw new FileWriteError(this.scope.path, writeErrorReason(error), ' the checkpoint');
+    }
+  }
+}
+
+async function readCheckpoint<P>(path: string, format: CheckpointFormat<P>): Promise<{ envelope: Envelope; progress: P } | undefined> {
+  let text: string;
+  try {
+    text = await readRegularFile(path);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new InputError(`${path}: ${(error as Error).message}`);
+  }
+  const json = (() => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return undefined;
+    }
+  })();
+  const envelope = envelopeSchema.safeParse(json);
+  const progress = format.schema.safeParse(json);
+  if (!envelope.success || !progress.success) {
+    throw new InputError(`${path}: not ${format.what}`, { hint: 'give another --checkpoint path, or delete this file to start over' });
+  }
+  return { envelope: envelope.data, progress: progress.data };
+}
+
+/**
+ * A checkpoint is read whole and then replaced, so it is a regular file: a FIFO, a device
+ * (/dev/zero has no end) or a directory is refused before a byte is read. Opened without
+ * blocking, as a FIFO with no writer would otherwise be waited on for ever, past Ctrl-C.
+ */
+async function readRegularFile(path: string): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!(await handle.stat()).isFile()) throw new InputError(`${path}: not a regular file`, { hint: 'give --checkpoint the path of a file, or of one not made yet' });
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+async function assertSameInput(recorded: Envelope['input'], scope: CheckpointScope, hint: string): Promise<void> {
+  const current = await fingerprintOf(scope.inputPath, recorded.fingerprint_bytes);
+  if (current.fingerprint_bytes !== recorded.fingerprint_bytes || current.fingerprint !== recorded.fingerprint) {
+    throw new UsageError(`${scope.path} belongs to another input (${recorded.name}); ${scope.inputName} does not start with the same bytes`, { hint });
+  }
+}
+
+async function fingerprintOf(path: string, bytes: number): Promise<{ fingerprint: string; fingerprint_bytes: number }> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return { fingerprint: createHash('sha256').update(buffer.subarray(0, bytesRead)).digest('hex'), fingerprint_bytes: bytesRead };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,61 @@
+import { CsafeError } from '../errors.js';
+import { countOf } from '../terminal/output.js';
+
+const REASONS: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  EISDIR: 'is a directory',
+  ENOENT: 'no such directory',
+  EIO: 'input/output error',
+  EFBIG: 'file too large',
+};
+
+/** `no space left on device (ENOSPC)`: the system's error in words, with its code for searching. */
+export function writeErrorReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code !== undefined && REASONS[code] !== undefined) return `${REASONS[code]} (${code})`;
+  return (error as Error)?.message ?? String(error);
+}
+
+/** Input records, by their line numbers, that a file was meant to keep and does not. */
+export interface UnwrittenRecords {
+  count: number;
+  firstLine: number;
+  lastLine: number;
+}
+
+/**
+ * A file csafe writes (a failed or skip-invalid file, a checkpoint) could not be written: the run
+ * stops at once (exit 1), naming the file, the reason and the records it does not hold.
+ */
+export class FileWriteError extends CsafeError {
+  private unwritten?: UnwrittenRecords;
+
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+    what = '',
+  ) {
+    super(`${path}: could not write${what}: ${reason}`, { hint: 'make room or give another path, then run the command again' });
+  }
+
+  /**
+   * Counts more records that did not reach the file. Lanes still in flight when the first write
+   * failed add theirs after it was thrown, so the message is kept up to date until it is printed.
+   */
+  addUnwritten(lines: readonly number[]): void {
+    if (lines.length === 0) return;
+    const before = this.unwritten ?? { count: 0, firstLine: Infinity, lastLine: -Infinity };
+    this.unwritten = {
+      count: before.count + lines.length,
+      firstLine: Math.min(before.firstLine, ...lines),
+      lastLine: Math.max(before.lastLine, ...lines),
+    };
+    const { count, firstLine, lastLine } = this.unwritten;
+    const where = firstLine === lastLine ? `input line ${firstLine}` : `input lines ${firstLine}–${lastLine}`;
+    this.message = `${this.path}: could not write: ${this.reason}; ${countOf(count, 'record')} not written (${where})`;
+  }
+}

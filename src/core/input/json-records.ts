@@ -1,0 +1,414 @@
+import { isUtf8 } from 'node:buffer';
+import { StringDecoder } from 'node:string_decoder';
+import { parseRecordAt } from '../json/nesting.js';
+import { NestingTracker, type JsonRecord } from '../json/position.js';
+
+/**
+ * The one reader of JSON records, for csafe and the emulator alike (Node built-ins only, nothing
+ * of the client): JSON Lines, one JSON array, or one (pretty-printed) object; a UTF-8 BOM and
+ * CRLF tolerated; blank lines keep their numbers. A record that is not JSON is yielded with its
+ * line and reason; what ends the read (a line over the limit, no records) is a RecordReadError.
+ */
+
+/**
+ * Longest line (or array element) held in memory; a longer one is an error, never an
+ * out-of-memory. The spec states no limit for import lines; 10 MiB is well above the 6 MB a
+ * request may carry, so any object one can add can also be imported, and it is what csafe has
+ * always told users. The emulator checks an import with the same value, so csafe's check and
+ * the emulator's can never disagree about a line's length.
+ */
+export const MAX_LINE_BYTES = 10 * 1024 * 1024;
+
+/** What stops a read: where (a line number, when there is one) and why, for the caller to name its input. */
+export class RecordReadError extends Error {
+  constructor(readonly line: number | undefined, reason: string) {
+    super(reason);
+  }
+}
+
+export interface SourceLine {
+  line: number;
+  text: string;
+  /** The bytes are not UTF-8: the text holds U+FFFD where they were. */
+  notUtf8?: true;
+}
+
+export interface RecordReadOptions {
+  /** Each non-blank line on its own (an import file), rather than any of the three shapes. */
+  jsonLines?: boolean;
+  /** No records is a result rather than an error (the emulator's empty import). */
+  allowEmpty?: boolean;
+  maxLineBytes?: number;
+  /** Each valid record carries `chars`, the length of the text it was parsed from: a bound on its size that costs no serialising. */
+  measured?: boolean;
+}
+
+type Parse = (text: string, line: number) => JsonRecord;
+
+function parseMeasured(text: string, line: number): JsonRecord {
+  const record = parseRecordAt(text, line);
+  if ('value' in record) record.chars = text.length;
+  return record;
+}
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** A line over the limit: the input is most likely not JSON Lines at all. */
+export class LineTooLongError extends RecordReadError {
+  constructor(line: number, maxLineBytes: number) {
+    super(line, `line is longer than ${Math.round(maxLineBytes / 1024 / 1024)} MB`);
+  }
+}
+
+/**
+ * Cuts bytes into numbered lines a chunk at a time, holding only the line not yet complete. A
+ * UTF-8 BOM opening the input and CR line ends are dropped; blank lines keep their numbers but
+ * are not given out. Synchronous, so reading costs no promise per line.
+ */
+export class LineSplitter {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Lines ended so far. */
+  private line: number;
+
+  /** `linesBefore`: lines of the input already read (and not given to this splitter). */
+  constructor(private readonly maxLineBytes = MAX_LINE_BYTES, linesBefore = 0) {
+    this.line = linesBefore;
+  }
+
+  /** The lines the chunk completes. */
+  *push(chunk: Buffer): Generator<SourceLine> {
+    let start = 0;
+    for (let end = chunk.indexOf(NEWLINE, start); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      const line = this.complete(chunk.subarray(start, end));
+      start = end + 1;
+      if (line.text.trim() !== '') yield line;
+    }
+    if (start < chunk.length) {
+      this.pending.push(chunk.subarray(start));
+      this.pendingBytes += chunk.length - start;
+    }
+    // One byte more than the limit may still be the CR of a CRLF.
+    if (this.pendingBytes > this.maxLineBytes + 1) throw new LineTooLongError(this.line + 1, this.maxLineBytes);
+  }
+
+  /** The last line, when the input does not end with a line end. */
+  *end(): Generator<SourceLine> {
+    if (this.pendingBytes === 0) return;
+    const line = this.complete(Buffer.alloc(0));
+    if (line.text.trim() !== '') yield line;
+  }
+
+  private complete(tail: Buffer): SourceLine {
+    const bytes = this.pending.length === 0 ? tail : Buffer.concat([...this.pending, tail]);
+    this.pending = [];
+    this.pendingBytes = 0;
+    return sourceLine(bytes, ++this.line, this.maxLineBytes);
+  }
+}
+
+/** Line number `line` of an input, from its bytes without the line feed: a CR ending it dropped, and on line 1 a BOM. */
+export function sourceLine(bytes: Buffer, line: number, maxLineBytes = MAX_LINE_BYTES): SourceLine {
+  const end = bytes.at(-1) === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
+  if (end > maxLineBytes) throw new LineTooLongError(line, maxLineBytes);
+  const text = bytes.toString('utf8', 0, end);
+  const source: SourceLine = { line, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
+  // Only a line with U+FFFD can be one that was not UTF-8: the others are not checked again.
+  if (text.includes('\uFFFD') && !isUtf8(bytes.subarray(0, end))) source.notUtf8 = true;
+  return source;
+}
+
+/**
+ * Records of any of three shapes, told apart by the first character that is not white space:
+ * `[` streams the elements of one JSON array; anything else is read line by line as JSON Lines,
+ * where a line that opens an object it does not close continues on the next lines (one
+ * pretty-printed object, or `jq .` output). With `jsonLines`, every line is a record of its own.
+ * Memory stays flat in every shape; a bad record is yielded with its line and reason, not thrown.
+ */
+export async function* readJsonRecords(chunks: AsyncIterable<Buffer | string>, options: RecordReadOptions = {}): AsyncGenerator<JsonRecord> {
+  for await (const records of readJsonRecordBatches(chunks, options)) yield* records;
+}
+
+/**
+ * readJsonRecords a chunk at a time: the records each chunk of input completes, so a caller can
+ * go through them in a synchronous loop, with one promise per chunk rather than one per record.
+ */
+export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | string>, options: RecordReadOptions = {}): AsyncGenerator<JsonRecord[]> {
+  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+  const parse = options.measured ? parseMeasured : parseRecordAt;
+  const iterator = chunks[Symbol.asyncIterator]();
+  const { head, linesBefore, start } = await peekFirstByte(iterator, maxLineBytes);
+  const firstByte = start.firstByte;
+  if (firstByte === undefined) {
+    if (options.allowEmpty) return;
+    throw start.nothingError();
+  }
+  const replay = (async function* () {
+    yield* head;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield toBuffer(next.value);
+  })();
+  let any = false;
+  if (firstByte === 0x5b && !options.jsonLines) {
+    for await (const record of readArrayElements(replay, { maxElementChars: maxLineBytes, firstLine: linesBefore + 1 }, parse)) {
+      any = true;
+      yield [record];
+    }
+  } else {
+    // One synchronous loop over each chunk's lines and records: a promise per chunk, not per record.
+    const lines = new LineSplitter(maxLineBytes, linesBefore);
+    const records = options.jsonLines ? new EachLineAlone(parse) : new ValuesByLine(maxLineBytes, parse);
+    let batch: JsonRecord[] = [];
+    const take = (sourceLines: Iterable<SourceLine>) => {
+      for (const line of sourceLines) for (const record of records.take(line)) batch.push(record);
+    };
+    try {
+      for await (const chunk of replay) {
+        take(lines.push(chunk));
+        if (batch.length > 0) {
+          any = true;
+          yield batch;
+          batch = [];
+        }
+      }
+      take(lines.end());
+      for (const record of records.end()) batch.push(record);
+    } catch (error) {
+      // The records a chunk completed before a line over the limit still come out, ahead of the error.
+      if (batch.length > 0) yield batch;
+      throw error;
+    }
+    if (batch.length > 0) {
+      any = true;
+      yield batch;
+    }
+  }
+  if (!any && !options.allowEmpty) throw NO_RECORDS();
+}
+
+/** An input with text in it but not one record (every line blank by String.trim, such as U+00A0 alone). */
+export const NO_RECORDS = () => new RecordReadError(undefined, 'holds no records, expected at least one JSON record');
+
+const toBuffer = (piece: Buffer | string) => (typeof piece === 'string' ? Buffer.from(piece) : piece);
+const isJsonSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+
+/**
+ * Follows the opening bytes of an input, a chunk at a time, to its first byte that is not white
+ * space (after a BOM): what decides its shape, and whether an input without one is empty or blank.
+ */
+export class InputStart {
+  firstByte: number | undefined;
+  /** Some byte besides a BOM came. */
+  private blank = false;
+  private offset = 0;
+
+  /** True once the first byte is known (then no later chunk need be fed). */
+  feed(chunk: Buffer): boolean {
+    if (this.firstByte !== undefined) return true;
+    let i = 0;
+    if (this.offset === 0 && BOM.every((byte, index) => chunk[index] === byte)) i = BOM.length;
+    this.blank ||= i < chunk.length;
+    this.offset += chunk.length;
+    for (; i < chunk.length; i++) {
+      if (!isJsonSpace(chunk[i]!)) {
+        this.firstByte = chunk[i];
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** What an input that ended with no first byte is. */
+  nothingError(): RecordReadError {
+    return new RecordReadError(undefined, `${this.blank ? 'holds only blank lines' : 'is empty'}, expected at least one JSON record`);
+  }
+}
+
+/** What was read to find an input's first byte that is not white space: the bytes to read on from, and the lines they skip. */
+interface InputHead {
+  /** The bytes from the start of line `linesBefore + 1` to the end of the chunk holding the first byte. */
+  head: Buffer[];
+  linesBefore: number;
+  start: InputStart;
+}
+
+/**
+ * The first byte that is not white space (after a BOM). The blank lines before it are counted,
+ * not kept, so gigabytes of them stream in flat memory; the white space of the line it is on is
+ * kept (for its columns), and refused once longer than a line may be.
+ */
+async function peekFirstByte(chunks: AsyncIterator<Buffer | string>, maxLineBytes: number): Promise<InputHead> {
+  let head: Buffer[] = [];
+  let headBytes = 0;
+  let linesBefore = 0;
+  const start = new InputStart();
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+    const chunk = toBuffer(next.value);
+    if (start.feed(chunk)) {
+      head.push(chunk);
+      break;
+    }
+    const lineStart = chunk.lastIndexOf(NEWLINE) + 1;
+    if (lineStart > 0) {
+      linesBefore += countNewlines(chunk);
+      head = [];
+      headBytes = 0;
+    }
+    head.push(chunk.subarray(lineStart));
+    headBytes += chunk.length - lineStart;
+    // One byte more than the limit may still be the CR of a CRLF.
+    if (headBytes > maxLineBytes + 1) throw new LineTooLongError(linesBefore + 1, maxLineBytes);
+  }
+  return { head, linesBefore, start };
+}
+
+function countNewlines(chunk: Buffer): number {
+  let count = 0;
+  // A byte loop: a search per line feed costs a call each, and here nearly every byte is one.
+  for (let i = 0; i < chunk.length; i++) if (chunk[i] === NEWLINE) count++;
+  return count;
+}
+
+/** Records from numbered lines, a line at a time; `end` gives what is still open when the lines end. */
+interface LineRecords {
+  take(line: SourceLine): Iterable<JsonRecord>;
+  end(): Iterable<JsonRecord>;
+}
+
+/** Strict JSON Lines: every line is one record. */
+class EachLineAlone implements LineRecords {
+  constructor(private readonly parse: Parse) {}
+
+  *take({ line, text }: SourceLine): Generator<JsonRecord> {
+    yield this.parse(text, line);
+  }
+
+  end(): Iterable<JsonRecord> {
+    return [];
+  }
+}
+
+/** JSON Lines, except that a value left open at the end of its line is completed by the following lines. */
+class ValuesByLine implements LineRecords {
+  private open: { lines: SourceLine[]; bytes: number; nesting: NestingTracker } | undefined;
+
+  constructor(private readonly maxRecordBytes: number, private readonly parse: Parse) {}
+
+  *take(line: SourceLine): Generator<JsonRecord> {
+    const open = this.open;
+    if (open !== undefined) {
+      open.lines.push(line);
+      open.bytes += line.text.length;
+      open.nesting.feed(line.text);
+      if (open.nesting.depth <= 0) {
+        this.open = undefined;
+        yield this.parse(open.lines.map((l) => l.text).join('\n'), open.lines[0]!.line);
+      } else if (open.bytes > this.maxRecordBytes) {
+        this.open = undefined;
+        yield* eachLineOnItsOwn(open.lines, this.parse);
+      }
+      return;
+    }
+    const record = this.parse(line.text, line.line);
+    if (!('error' in record)) {
+      yield record;
+      return;
+    }
+    const nesting = new NestingTracker();
+    nesting.feed(line.text);
+    if (nesting.depth > 0) this.open = { lines: [line], bytes: line.text.length, nesting };
+    else yield record;
+  }
+
+  /** Never closed: most likely a truncated line of JSON Lines, so every line is judged alone. */
+  *end(): Generator<JsonRecord> {
+    if (this.open !== undefined) yield* eachLineOnItsOwn(this.open.lines, this.parse);
+  }
+}
+
+function* eachLineOnItsOwn(lines: readonly SourceLine[], parse: Parse): Generator<JsonRecord> {
+  for (const { line, text } of lines) yield parse(text, line);
+}
+
+const enum Char {
+  Newline = 10,
+  Comma = 44,
+  CloseBracket = 93,
+}
+
+/**
+ * The elements of one JSON array, streamed: each is yielded with the line it starts on as soon
+ * as it is complete, so a file of millions of events is never held in memory. An element longer
+ * than maxElementChars is reported, not buffered.
+ */
+async function* readArrayElements(chunks: AsyncIterable<Buffer>, { maxElementChars, firstLine }: { maxElementChars: number; firstLine: number }, parse: Parse): AsyncGenerator<JsonRecord> {
+  const decoder = new StringDecoder('utf8');
+  let line = firstLine;
+  let state = 'before-array' as 'before-array' | 'before-element' | 'in-element' | 'after-array';
+  let elements = 0;
+  let pieces: string[] = [];
+  let pieceChars = 0;
+  let startLine = 0;
+  let nesting = new NestingTracker();
+  const finish = (): JsonRecord => {
+    const record = parse(pieces.join('').trimEnd(), startLine);
+    pieces = [];
+    pieceChars = 0;
+    elements++;
+    return record;
+  };
+
+  // Only line 1 may open with a BOM.
+  let first = firstLine === 1;
+  for await (const chunk of chunks) {
+    const decoded = decoder.write(chunk);
+    const text = first ? decoded.replace(/^\uFEFF/, '') : decoded;
+    first = false;
+    let start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (state === 'in-element') {
+        const structural = nesting.step(code);
+        if (structural && nesting.depth === -1) {
+          // The element ended at a `,` or `]` at its own level; the bracket closing the array drove depth below 0.
+          pieces.push(text.slice(start, i));
+          yield finish();
+          state = 'after-array';
+        } else if (structural && code === Char.Comma && nesting.depth === 0) {
+          pieces.push(text.slice(start, i));
+          yield finish();
+          state = 'before-element';
+        }
+      } else if (code > 32) {
+        if (state === 'before-array') state = 'before-element';
+        else if (state === 'after-array') {
+          yield { line, text: text.slice(i, i + 40), error: 'unexpected text after the closing ] of the JSON array' };
+          return;
+        } else if (code === Char.CloseBracket) {
+          if (elements > 0) yield { line, text: ']', error: 'expected an element after the last comma, found ]' };
+          state = 'after-array';
+        } else {
+          state = 'in-element';
+          startLine = line;
+          start = i;
+          nesting = new NestingTracker();
+          nesting.step(code);
+        }
+      }
+      if (code === Char.Newline) line++;
+    }
+    if (state === 'in-element') {
+      const rest = text.slice(start);
+      pieces.push(rest);
+      pieceChars += rest.length;
+      if (pieceChars > maxElementChars) {
+        yield { line: startLine, text: '', error: `record is longer than ${Math.round(maxElementChars / 1024 / 1024)} MB` };
+        return;
+      }
+    }
+  }
+  if (state === 'before-element' || state === 'in-element') {
+    yield { line: state === 'in-element' ? startLine : line, text: pieces.join(''), error: 'unexpected end of input: the JSON array is not closed with ]' };
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * A fast acceptance test for one line of JSON Lines, run on its bytes: no decoding, no JSON.parse,
+ * no object built. It only ever says "yes, certainly" or "not sure": a line it is not sure of is
+ * left to the exact check (decode, JSON.parse, zod), which also explains any failure. Node
+ * built-ins only; test/core/json/scan.test.ts checks it against the exact check, line by line.
+ */
+
+/** The bytes of JSON's syntax, as UTF-8 bytes and UTF-16 char codes alike (all ASCII). */
+export const enum Byte {
+  Tab = 0x09,
+  Newline = 0x0a,
+  CarriageReturn = 0x0d,
+  Space = 0x20,
+  Quote = 0x22,
+  Plus = 0x2b,
+  Comma = 0x2c,
+  Minus = 0x2d,
+  Dot = 0x2e,
+  Zero = 0x30,
+  Nine = 0x39,
+  Colon = 0x3a,
+  OpenBracket = 0x5b,
+  Backslash = 0x5c,
+  CloseBracket = 0x5d,
+  OpenBrace = 0x7b,
+  CloseBrace = 0x7d,
+}
+
+/** Deeper values are left to the exact check (JSON.parse takes any depth; this scan keeps a fixed stack). */
+const MAX_DEPTH = 64;
+const IN_OBJECT = 1;
+const IN_ARRAY = 2;
+const containers = new Uint8Array(MAX_DEPTH + 1);
+
+const enum Expect {
+  Value,
+  AfterValue,
+  Key,
+}
+
+/** Whether the last string stringEnd read had an escape in it. */
+let escaped = false;
+
+/** Where a string that opens at `i` (a quote) ends (just past its closing quote), or -1 if it is not valid JSON before `limit`. */
+function stringEnd(b: Uint8Array, i: number, limit: number): number {
+  escaped = false;
+  for (i++; i < limit; ) {
+    const c = b[i]!;
+    if (c === Byte.Quote) return i + 1;
+    if (c === Byte.Backslash) {
+      escaped = true;
+      const e = b[i + 1];
+      if (e === 0x75 /* u */) {
+        if (i + 6 > limit || !isHex(b[i + 2]!) || !isHex(b[i + 3]!) || !isHex(b[i + 4]!) || !isHex(b[i + 5]!)) return -1;
+        i += 6;
+      } else if (e === Byte.Quote || e === Byte.Backslash || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) i += 2;
+      else return -1;
+    } else if (c < Byte.Space) return -1;
+    else i++;
+  }
+  return -1;
+}
+
+const isHex = (c: number) => (c >= Byte.Zero && c <= Byte.Nine) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+const isDigit = (c: number | undefined) => c !== undefined && c >= Byte.Zero && c <= Byte.Nine;
+
+/** Where a JSON number that starts at `i` ends, or -1. */
+function numberEnd(b: Uint8Array, i: number, limit: number): number {
+  if (b[i] === Byte.Minus) i++;
+  if (i >= limit) return -1;
+  if (b[i] === Byte.Zero) i++;
+  else if (isDigit(b[i])) while (i < limit && isDigit(b[i])) i++;
+  else return -1;
+  if (i < limit && b[i] === Byte.Dot) {
+    i++;
+    if (i >= limit || !isDigit(b[i])) return -1;
+    while (i < limit && isDigit(b[i])) i++;
+  }
+  if (i < limit && (b[i] === 0x65 || b[i] === 0x45)) {
+    i++;
+    if (i < limit && (b[i] === Byte.Plus || b[i] === Byte.Minus)) i++;
+    if (i >= limit || !isDigit(b[i])) return -1;
+    while (i < limit && isDigit(b[i])) i++;
+  }
+  return i;
+}
+
+const TRUE = [0x74, 0x72, 0x75, 0x65];
+const FALSE = [0x66, 0x61, 0x6c, 0x73, 0x65];
+const NULL = [0x6e, 0x75, 0x6c, 0x6c];
+
+function literalEnd(b: Uint8Array, i: number, limit: number, word: readonly number[]): number {
+  if (i + word.length > limit) return -1;
+  for (let k = 0; k < word.length; k++) if (b[i + k] !== word[k]) return -1;
+  return i + word.length;
+}
+
+/** JSON white space within a line (the line feed ends it). */
+function skipSpace(b: Uint8Array, i: number, limit: number): number {
+  while (i < limit) {
+    const c = b[i];
+    if (c !== Byte.Space && c !== Byte.Tab && c !== Byte.CarriageReturn) break;
+    i++;
+  }
+  return i;
+}
+
+function sameBytes(b: Uint8Array, start: number, end: number, key: Uint8Array): boolean {
+  if (end - start !== key.length) return false;
+  for (let k = 0; k < key.length; k++) if (b[start + k] !== key[k]) return false;
+  return true;
+}
+
+/**
+ * The line starting at `start` (and ending at the next line feed before `limit`) when it is
+ * certainly one JSON object whose last top-level member named `key` is a non-empty string —
+ * what JSON.parse and a check for such a member would accept. Returns the index of the line feed
+ * that ends it, or -1 when not sure: not such an object, not valid JSON, nested deeper than 64,
+ * a top-level key spelled with escapes, or no line feed before `limit`.
+ */
+export function objectLineEnd(b: Uint8Array, start: number, limit: number, key: Uint8Array): number {
+  let i = start;
+  if (b[i] !== Byte.OpenBrace) return -1;
+  let depth = 0;
+  let found = false;
+  let expect = Expect.Value;
+  while (i < limit) {
+    i = skipSpace(b, i, limit);
+    if (i >= limit) return -1;
+    const c = b[i]!;
+    if (expect === Expect.Value) {
+      if (c === Byte.OpenBrace || c === Byte.OpenBracket) {
+        if (depth === MAX_DEPTH) return -1;
+        containers[++depth] = c === Byte.OpenBrace ? IN_OBJECT : IN_ARRAY;
+        i = skipSpace(b, i + 1, limit);
+        const close = c === Byte.OpenBrace ? Byte.CloseBrace : Byte.CloseBracket;
+        if (b[i] === close) {
+          depth--;
+          i++;
+          expect = Expect.AfterValue;
+        } else expect = c === Byte.OpenBrace ? Expect.Key : Expect.Value;
+        continue;
+      }
+      if (c === Byte.Quote) i = stringEnd(b, i, limit);
+      else if (c === Byte.Minus || isDigit(c)) i = numberEnd(b, i, limit);
+      else if (c === 0x74) i = literalEnd(b, i, limit, TRUE);
+      else if (c === 0x66) i = literalEnd(b, i, limit, FALSE);
+      else if (c === 0x6e) i = literalEnd(b, i, limit, NULL);
+      else return -1;
+      if (i < 0) return -1;
+      expect = Expect.AfterValue;
+    } else if (expect === Expect.AfterValue) {
+      if (depth === 0) return c === Byte.Newline && found ? i : -1;
+      if (c === Byte.Comma) {
+        i++;
+        expect = containers[depth] === IN_OBJECT ? Expect.Key : Expect.Value;
+      } else if (c === (containers[depth] === IN_OBJECT ? Byte.CloseBrace : Byte.CloseBracket)) {
+        i++;
+        depth--;
+      } else return -1;
+    } else {
+      if (c !== Byte.Quote) return -1;
+      const keyEnd = stringEnd(b, i, limit);
+      if (keyEnd < 0) return -1;
+      let isKey = false;
+      if (depth === 1) {
+        // An escape could spell the key ("\u0069d"), in at most 6 bytes a character: such a key is left to JSON.parse.
+        if (escaped && keyEnd - i - 2 <= 6 * key.length) return -1;
+        isKey = sameBytes(b, i + 1, keyEnd - 1, key);
+      }
+      i = skipSpace(b, keyEnd, limit);
+      if (b[i] !== Byte.Colon) return -1;
+      i = skipSpace(b, i + 1, limit);
+      // JSON.parse keeps the last of repeated keys: each occurrence decides anew.
+      if (isKey) found = b[i] === Byte.Quote && b[i + 1] !== Byte.Quote;
+      expect = Expect.Value;
+    }
+  }
+  return -1;
+}

@@ -1,0 +1,185 @@
+import { createRequire } from 'node:module';
+import type { Colors, IOStreams } from './io.js';
+import { sanitizeForTerminal } from './sanitize.js';
+import { UsageError } from '../errors.js';
+
+const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'tsv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/**
+ * What a command prints, declared once per command: one result (a record, a summary, one list),
+ * which a pipe gets as JSON; or a stream of results, one per line as they come, which a pipe
+ * gets as NDJSON.
+ */
+export type ResultShape = 'single' | 'stream';
+
+/** `--json` wins; then `-o`; then a table on a terminal, and in a pipe JSON or NDJSON by the command's shape. TSV only when asked. */
+export function resolveOutputFormat(flags: { output?: string; json?: boolean }, stdoutIsTTY: boolean, shape: ResultShape): OutputFormat {
+  if (flags.json) return 'json';
+  if (flags.output !== undefined) return parseOutputFormat(flags.output, '--output');
+  if (stdoutIsTTY) return 'table';
+  return shape === 'single' ? 'json' : 'ndjson';
+}
+
+/** An output format as given to `name` (a flag, or a profile key for `config set`). */
+export function parseOutputFormat(text: string, name: string): OutputFormat {
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(text)) throw new UsageError(`${name}: expected one of ${OUTPUT_FORMATS.join(', ')}, got "${text}"`);
+  return text as OutputFormat;
+}
+
+/** `1 object`, `3 objects`. */
+export const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+const toJson = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
+export const toNdjsonLine = (value: unknown) => JSON.stringify(value) + '\n';
+
+export interface Column<T> {
+  header: string;
+  value(row: T): string;
+  /** Colour for a cell, applied only when the stream allows colour. */
+  style?(row: T, text: string, color: Colors): string;
+}
+
+/** How a result looks to people (`-o table`) and to `cut`/`awk` (`-o tsv`); JSON and NDJSON print the value itself. */
+export interface View {
+  table(io: IOStreams): string;
+  tsv(): string;
+}
+
+/** Rows under columns: an aligned table, or TSV with the same columns. */
+export const tableView = <T>(rows: readonly T[], columns: readonly Column<T>[]): View => ({
+  table: (io) => renderTable(rows, columns, io),
+  tsv: () => tsvLines([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => c.value(row)))]),
+});
+
+/** One record: an aligned `key: value` view, or TSV with its fields as the header and one line of values. */
+export const recordView = (record: Record<string, unknown>): View => ({
+  table: (io) => renderRecord(record, io),
+  tsv: () => tsvLines([Object.keys(record), Object.values(record).map(fieldText)]),
+});
+
+/** Writes one result in the chosen format: JSON, NDJSON (an array one line per item), or the view as a table or TSV. */
+export async function printResult(io: IOStreams, format: OutputFormat, value: unknown, view: View): Promise<void> {
+  if (format === 'json') return io.out(toJson(value));
+  if (format === 'ndjson') {
+    const values = Array.isArray(value) ? value : [value];
+    return io.out(values.map(toNdjsonLine).join(''));
+  }
+  return io.out(format === 'tsv' ? view.tsv() : view.table(io));
+}
+
+const fieldText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+
+/** Server text made safe for a terminal and kept to one line. */
+const cellText = (text: string) => sanitizeForTerminal(text).replace(/[\t\n\r]/g, ' ');
+
+const tsvLines = (lines: readonly (readonly string[])[]) => lines.map((cells) => cells.map(cellText).join('\t')).join('\n') + '\n';
+
+/** Two spaces between columns, as gh's tables have. */
+const GAP = 2;
+/**
+ * No column is truncated below its header or this many characters (less when its widest cell is
+ * narrower): a table whose columns cannot all have that much falls back to `key: value` blocks.
+ */
+const MIN_COLUMN = 8;
+
+type CliTableModule = typeof import('cli-table3');
+interface Measure {
+  strlen(text: string): number;
+  truncate(text: string, width: number, marker: string): string;
+}
+let cliTable: { Table: CliTableModule; measure: Measure } | undefined;
+
+/**
+ * cli-table3 lays the table out (it measures wide characters and colour codes); it is CommonJS,
+ * required only when a table is drawn to keep it off start-up. Its own measure is used to fit the
+ * columns, so the widths chosen and the widths drawn agree.
+ */
+function loadCliTable() {
+  const require = createRequire(import.meta.url);
+  cliTable ??= { Table: require('cli-table3') as CliTableModule, measure: require('cli-table3/src/utils') as Measure };
+  return cliTable;
+}
+
+const BORDERLESS = Object.fromEntries(
+  ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid'].map((name) => [name, '']),
+);
+
+/** The width tables must fit: the terminal's, unless --wide (or unknown, as in a pipe: then nothing is cut). */
+const tableWidth = (io: IOStreams) => (io.wide ? undefined : io.stdoutColumns);
+
+/**
+ * A table as gh draws one: no borders, a header row (bold when colour is on), columns two spaces
+ * apart, the widest cells cut with … to fit the terminal. Below a usable width, one `key: value`
+ * block per row. Every cell is sanitised: it may hold text from the server.
+ */
+export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[], io: IOStreams): string {
+  const { Table, measure } = loadCliTable();
+  const headers = columns.map((c) => c.header);
+  const cells = rows.map((row) => columns.map((c) => cellText(c.value(row))));
+  const widths = fitColumns(headers, cells, tableWidth(io), measure.strlen);
+  if (widths === undefined) return renderBlocks(headers.map((h) => h.toLowerCase()), cells, io);
+  const table = new Table({
+    chars: { ...BORDERLESS, middle: ' '.repeat(GAP) },
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    colWidths: widths,
+    wordWrap: false,
+    truncate: '…',
+  });
+  table.push(headers.map((h) => io.outColor.bold(h)));
+  rows.forEach((row, r) => table.push(columns.map((c, i) => (c.style ? c.style(row, cells[r]![i]!, io.outColor) : cells[r]![i]!))));
+  return table.toString().split('\n').map((line) => line.trimEnd()).join('\n') + '\n';
+}
+
+/**
+ * Column widths within `width`: each column as wide as its widest cell when that fits; else the
+ * widest columns are narrowed alike, none below its floor (header, or MIN_COLUMN). Undefined
+ * when even the floors do not fit.
+ */
+function fitColumns(headers: readonly string[], cells: readonly (readonly string[])[], width: number | undefined, strlen: Measure['strlen']): number[] | undefined {
+  const natural = headers.map((header, i) => Math.max(strlen(header), ...cells.map((row) => strlen(row[i]!))));
+  if (width === undefined) return natural;
+  const available = width - GAP * (headers.length - 1);
+  const floor = natural.map((w, i) => Math.min(w, Math.max(strlen(headers[i]!), MIN_COLUMN)));
+  const capped = (cap: number) => natural.map((w, i) => Math.max(floor[i]!, Math.min(w, cap)));
+  const total = (widths: readonly number[]) => widths.reduce((a, b) => a + b, 0);
+  if (total(floor) > available) return undefined;
+  if (total(natural) <= available) return natural;
+  // The largest cap that fits (binary search: the total grows with the cap), then what is left to the capped columns, one each.
+  let [low, high] = [0, Math.max(...natural)];
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (total(capped(mid)) <= available) low = mid;
+    else high = mid - 1;
+  }
+  const widths = capped(low);
+  let left = available - total(widths);
+  for (let i = 0; i < widths.length && left > 0; i++) {
+    if (natural[i]! > widths[i]!) {
+      widths[i]!++;
+      left--;
+    }
+  }
+  return widths;
+}
+
+/** One `key: value` block per row, blank lines between, values cut to the width. */
+function renderBlocks(keys: readonly string[], rows: readonly (readonly string[])[], io: IOStreams): string {
+  return rows.map((cells) => keyValueLines(keys, cells, io)).join('\n');
+}
+
+/** A single record as aligned `key: value` lines (a value that is not text shown as JSON). */
+export function renderRecord(record: Record<string, unknown>, io: IOStreams): string {
+  return keyValueLines(Object.keys(record), Object.values(record).map((value) => cellText(fieldText(value))), io);
+}
+
+function keyValueLines(keys: readonly string[], values: readonly string[], io: IOStreams): string {
+  const { measure } = loadCliTable();
+  const keyWidth = Math.max(0, ...keys.map((key) => measure.strlen(key))) + 1;
+  const width = tableWidth(io);
+  return keys.map((key, i) => {
+    const room = width === undefined ? Infinity : Math.max(1, width - keyWidth - 1);
+    const value = measure.strlen(values[i]!) > room ? measure.truncate(values[i]!, room, '…') : values[i]!;
+    return `${`${key}:`.padEnd(keyWidth)} ${value}`.trimEnd() + '\n';
+  }).join('');
+}

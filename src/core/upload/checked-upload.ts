@@ -1,0 +1,89 @@
+import type { LineCheck } from '../input/jsonl-checker.js';
+import { ProblemTally } from '../bulk/checking-pass.js';
+import { CsafeError, InterruptedError } from '../errors.js';
+import { uploadBeforeExpiry, type ExpiringUpload, type ExpiringUploadDeps, type IssuedAddress } from './expiring-upload.js';
+import { JsonLinesChecker } from '../input/jsonl-checker.js';
+import { fileError, LINE_TOO_LONG_HINT, readError } from '../input/sources.js';
+import { startSpinner } from '../terminal/spinner.js';
+import { FileChunks, type UploadFile } from './file-upload.js';
+
+/** Thrown by the check of a chunk to stop the upload before that chunk is sent. */
+class InvalidLineFound extends Error {}
+
+/**
+ * Uploads a JSON Lines file to a pre-signed address while checking every line: the file is read
+ * once, and each chunk is checked before it is sent. The first chunk (all of a small file) is
+ * checked before the address is asked for, so a wrong file is refused with nothing requested. A
+ * chunk with a problem is never sent: the upload stops before its last byte, so the store keeps
+ * nothing (an object store drops a body shorter than its Content-Length), and the rest of the
+ * file is checked, so the problems are reported as a check before the upload would report them:
+ * `name:line: …`, then an InputError (exit 2) saying nothing was sent. A retry re-reads the file
+ * but checks no chunk twice. `name` is how messages call the input.
+ */
+export async function uploadCheckedLines<T>(
+  deps: ExpiringUploadDeps & { signal: AbortSignal },
+  name: string,
+  file: UploadFile,
+  check: LineCheck,
+  contentType: string,
+  issue: () => Promise<IssuedAddress<T>>,
+): Promise<ExpiringUpload<T>> {
+  const tally = new ProblemTally(name, 'line', check.hint);
+  const checker = new JsonLinesChecker(check, (line, problem) => tally.add(line, problem));
+  const chunks = await FileChunks.open(file.path, file.size).catch((error: unknown) => {
+    throw fileError(name, error);
+  });
+  let checked = 0;
+  const checkChunk = (chunk: Buffer) => {
+    if (deps.signal.aborted) throw new InterruptedError();
+    checker.feed(chunk);
+    checked += chunk.length;
+    if (checked === file.size) checker.end();
+    if (tally.count > 0) throw new InvalidLineFound();
+  };
+  try {
+    try {
+      await checkFirstChunk(deps, name, chunks, checkChunk);
+      const inspect = (chunk: Buffer, offset: number) => offset >= checked && checkChunk(chunk);
+      return await uploadBeforeExpiry(deps, { ...file, chunks, inspect }, contentType, issue);
+    } catch (error) {
+      if (!(error instanceof InvalidLineFound)) throw error;
+      await checkTheRest(deps, name, chunks, checker);
+      tally.print(deps.io);
+      tally.conclude(deps.io);
+      throw error;
+    }
+  } catch (error) {
+    tally.print(deps.io);
+    throw error instanceof CsafeError ? error : readError(name, error, LINE_TOO_LONG_HINT);
+  } finally {
+    await chunks.close();
+  }
+}
+
+/** The first chunk, checked under the spinner a check before the upload would show. */
+async function checkFirstChunk(deps: ExpiringUploadDeps, name: string, chunks: FileChunks, checkChunk: (chunk: Buffer) => void): Promise<void> {
+  const spinner = await startSpinner(deps.io, `Checking ${name}…`);
+  try {
+    const first = await chunks.next();
+    if (first === undefined) checkChunk(Buffer.alloc(0));
+    else checkChunk(first);
+  } finally {
+    spinner.stop();
+  }
+}
+
+/** After the chunk with a problem: the lines after it, for every problem to be reported, none sent. */
+async function checkTheRest(deps: ExpiringUploadDeps & { signal: AbortSignal }, name: string, chunks: FileChunks, checker: JsonLinesChecker): Promise<void> {
+  const spinner = await startSpinner(deps.io, `Checking ${name}…`);
+  try {
+    for (let chunk = await chunks.next(); chunk !== undefined; chunk = await chunks.next()) {
+      if (deps.signal.aborted) throw new InterruptedError();
+      checker.feed(chunk);
+      spinner.update(`Checking ${name}: line ${checker.lines}`);
+    }
+    checker.end();
+  } finally {
+    spinner.stop();
+  }
+}

@@ -1,0 +1,82 @@
+import { CsafeError, InterruptedError, PermissionDeniedError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import type { IOStreams } from '../terminal/io.js';
+import { formatBytes, startProgressBar } from '../terminal/progress.js';
+import { uploadFile, type UploadFile } from './file-upload.js';
+
+/** Addresses per run: one, plus a fresh one each time an upload address has expired (a long stall, a wrong clock). */
+const MAX_ADDRESSES = 3;
+
+/** A pre-signed upload address and what the service issued it with (an import request, an import). */
+export interface IssuedAddress<T> {
+  issued: T;
+  /** The id the address belongs to, for messages: req_…, imp_…. */
+  id: string;
+  url: string;
+  /** ISO 8601: when the address stops working. */
+  expiresAt: string;
+}
+
+export interface ExpiringUploadDeps {
+  http: HttpClient;
+  io: IOStreams;
+  now: () => number;
+}
+
+export interface ExpiringUpload<T> {
+  /** What came with the address the file was uploaded to. */
+  issued: T;
+  bytes: number;
+  durationMs: number;
+  /** Addresses asked for, the successful one included. */
+  addresses: number;
+  /** Upload attempts repeated after a failure (connection cut, 5xx) on the successful address. */
+  retries: number;
+}
+
+/**
+ * Asks for an upload address (`issue`), then PUTs the file there with a progress bar. A failed
+ * upload is retried from the start by the HTTP core (a PUT to a pre-signed address replaces the
+ * object, so it is safe to repeat; --max-retries sets how often) while the address is valid;
+ * once it has expired — expiresAt has passed, or the store answers 403 AccessDenied "Request has
+ * expired" — a new address is issued and the file uploaded there, the old id named on stderr.
+ */
+export async function uploadBeforeExpiry<T>(
+  deps: ExpiringUploadDeps,
+  file: UploadFile,
+  contentType: string,
+  issue: () => Promise<IssuedAddress<T>>,
+): Promise<ExpiringUpload<T>> {
+  for (let addresses = 1; ; addresses++) {
+    const address = await issue();
+    const last = addresses === MAX_ADDRESSES;
+    // By our clock it has expired already; on the last address the store's clock has the final word.
+    if (!last && Date.parse(address.expiresAt) <= deps.now()) {
+      deps.io.note(`the upload address of ${address.id} expired at ${address.expiresAt}; requesting another`);
+      continue;
+    }
+    const started = deps.now();
+    const progress = await startProgressBar(deps.io, `Uploading ${formatBytes(file.size)}`);
+    try {
+      const response = await uploadFile(deps.http, address.url, file, { now: deps.now, contentType, onProgress: (p) => progress.update(p) });
+      return { issued: address.issued, bytes: file.size, durationMs: deps.now() - started, addresses, retries: response.retries };
+    } catch (error) {
+      // Ctrl-C after the address was issued: what it was issued with exists, and its id is the user's only way to find it.
+      if (error instanceof InterruptedError) deps.io.note(`interrupted: ${address.id} was created, but its file was not uploaded`);
+      if (!isExpiredAddress(error)) throw error;
+      // The key is fine (the address was issued): this is a failure to upload in time, not an authentication error.
+      if (last) throw new CsafeError(`the upload address expired ${MAX_ADDRESSES} times (last: ${error.message}); nothing was sent`, { cause: error, hint: "check this machine's clock, and whether the upload stalls" });
+      deps.io.note(`the upload address of ${address.id} expired during the upload; requesting another`);
+    } finally {
+      progress.stop();
+    }
+  }
+}
+
+/**
+ * The object store's answer to a pre-signed address used too late: 403 "Request has expired" (S3
+ * codes it AccessDenied). Not every AccessDenied: one refused by the bucket's policy is no expiry,
+ * and a fresh address would be refused the same.
+ */
+export const isExpiredAddress = (error: unknown): error is PermissionDeniedError =>
+  error instanceof PermissionDeniedError && /request has expired/i.test(error.details.serviceMessage);

@@ -1,0 +1,75 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { fitsInBatch, inBatches } from '../../../src/core/bulk/batches.js';
+import { runLanes } from '../../../src/core/bulk/lanes.js';
+
+const collect = async <T>(items: AsyncIterable<T>) => {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+};
+
+describe('fitsInBatch', () => {
+  const limits = { maxItems: 3, maxBytes: 10 };
+
+  it('takes any item into an empty batch, even one bigger than the byte cap', () => {
+    assert.equal(fitsInBatch({ items: 0, bytes: 0 }, 11, limits), true);
+    assert.equal(fitsInBatch({ items: 0, bytes: 0 }, 1_000, limits), true);
+  });
+
+  it('takes an item that brings the batch to exactly the byte cap, and none past it', () => {
+    assert.equal(fitsInBatch({ items: 1, bytes: 4 }, 5, limits), true, 'B-1 bytes');
+    assert.equal(fitsInBatch({ items: 1, bytes: 4 }, 6, limits), true, 'B bytes');
+    assert.equal(fitsInBatch({ items: 1, bytes: 4 }, 7, limits), false, 'B+1 bytes');
+  });
+
+  it('takes items up to the count and none past it', () => {
+    assert.equal(fitsInBatch({ items: 2, bytes: 2 }, 1, limits), true, 'the Nth item');
+    assert.equal(fitsInBatch({ items: 3, bytes: 3 }, 1, limits), false, 'the N+1th item');
+  });
+});
+
+/** The same boundaries, through both cutters: inBatches (data add) and runLanes (events send). */
+describe('inBatches and runLanes cut alike', () => {
+  const cutters = {
+    inBatches: async (sizes: number[], maxItems: number, maxBytes: number) =>
+      collect(inBatches(Readable.from(sizes) as AsyncIterable<number>, { maxItems, maxBytes, sizeOf: (n) => n })),
+    runLanes: async (sizes: number[], maxItems: number, maxBytes: number) => {
+      const batches: number[][] = [];
+      await runLanes(Readable.from(sizes) as AsyncIterable<number>, { lanes: 1, laneOf: () => 0, maxBatchItems: maxItems, maxBatchBytes: maxBytes, sizeOf: (n) => n }, async (batch) => {
+        batches.push(batch);
+      });
+      return batches;
+    },
+  };
+  for (const [name, cut] of Object.entries(cutters)) {
+    it(`${name}: B-1, B and B+1 bytes`, async () => {
+      assert.deepEqual(await cut([5, 4, 1], 100, 10), [[5, 4, 1]], 'B-1 then B');
+      assert.deepEqual(await cut([5, 6], 100, 10), [[5], [6]], 'B+1');
+      assert.deepEqual(await cut([11, 1], 100, 10), [[11], [1]], 'an item over B alone');
+    });
+
+    it(`${name}: N and N+1 items`, async () => {
+      assert.deepEqual(await cut([1, 1, 1], 3, 100), [[1, 1, 1]], 'N');
+      assert.deepEqual(await cut([1, 1, 1, 1], 3, 100), [[1, 1, 1], [1]], 'N+1');
+    });
+  }
+});
+
+describe('inBatches', () => {
+  const sizes = (values: number[]) => Readable.from(values) as AsyncIterable<number>;
+
+  it('cuts by count', async () => {
+    assert.deepEqual(await collect(inBatches(sizes([1, 1, 1, 1, 1]), { maxItems: 2, maxBytes: 100, sizeOf: (n) => n })), [[1, 1], [1, 1], [1]]);
+  });
+
+  it('cuts by bytes, never over the cap, and gives an item bigger than the cap a batch of its own', async () => {
+    const batches = await collect(inBatches(sizes([4, 4, 3, 9, 12, 1]), { maxItems: 100, maxBytes: 10, sizeOf: (n) => n }));
+    assert.deepEqual(batches, [[4, 4], [3], [9], [12], [1]]);
+  });
+
+  it('yields nothing for no items', async () => {
+    assert.deepEqual(await collect(inBatches(sizes([]), { maxItems: 2, maxBytes: 10, sizeOf: (n) => n })), []);
+  });
+});

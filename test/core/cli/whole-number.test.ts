@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Command } from 'commander';
+import { z } from 'zod';
+import { UsageError } from '../../../src/core/errors.js';
+import { batchFlags, type CountFlag, type FileFlag } from '../../../src/core/cli/bulk-flags.js';
+import { countSchema, fileSchema, integerFlag, parseOptions } from '../../../src/core/cli/whole-number.js';
+
+/** A command with the given flags, parsed as its action would: through commander, then the flags' zod schemas. */
+function parsed(flags: Record<string, CountFlag | FileFlag>, argv: string[]) {
+  const command = new Command().exitOverride();
+  for (const flag of Object.values(flags)) command.addOption(flag.option);
+  command.parse(argv, { from: 'user' });
+  const schema = z.object(Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, 'bounds' in flag ? countSchema(flag) : fileSchema])));
+  return parseOptions(schema, command.opts()) as Record<string, unknown>;
+}
+const usage = (message: string) => (error: unknown) => error instanceof UsageError && error.message === message;
+
+describe('batchFlags', () => {
+  const flags = {
+    batchSize: batchFlags.batchSize('objects'),
+    maxBatchBytes: batchFlags.maxBatchBytes(5_000_000),
+    concurrency: batchFlags.concurrency(),
+    failed: batchFlags.failed('append what could not be sent', 'data-add'),
+    skipInvalid: batchFlags.skipInvalid('send the valid objects'),
+  };
+
+  it('says what each flag takes, naming what the command sends, with its default', () => {
+    const help = (flag: { option: import('commander').Option }) => [flag.option.flags, flag.option.description, flag.option.defaultValue];
+    assert.deepEqual(help(flags.batchSize), ['--batch-size <n>', 'objects per request', '100']);
+    assert.deepEqual(help(flags.maxBatchBytes), ['--max-batch-bytes <n>', 'bytes per request, at most 6000000', '5000000']);
+    assert.deepEqual(help(flags.concurrency), ['--concurrency <n>', 'requests in flight', '4']);
+    assert.deepEqual(help(batchFlags.concurrency(' with --batch')), ['--concurrency <n>', 'requests in flight with --batch', '4']);
+    assert.deepEqual(help(flags.failed), ['--failed <file>', 'append what could not be sent (default: csafe-data-add-failed-<time>.jsonl)', undefined]);
+    assert.deepEqual(help(flags.skipInvalid), ['--skip-invalid <file>', 'send the valid objects (default: send nothing if any is invalid)', undefined]);
+  });
+
+  it('gives the defaults as numbers when no flag is given', () => {
+    assert.deepEqual(parsed(flags, []), { batchSize: 100, maxBatchBytes: 5_000_000, concurrency: 4 });
+    assert.equal(parsed({ maxBatchBytes: batchFlags.maxBatchBytes(1_000_000) }, []).maxBatchBytes, 1_000_000);
+  });
+
+  it('takes each count at its bounds and refuses one past them, naming the flag', () => {
+    const at = (argv: string[]) => parsed(flags, argv);
+    assert.deepEqual(at(['--batch-size', '1', '--max-batch-bytes', '1024', '--concurrency', '1']), { batchSize: 1, maxBatchBytes: 1024, concurrency: 1 });
+    assert.deepEqual(at(['--batch-size', '10000', '--max-batch-bytes', '6000000', '--concurrency', '64']), { batchSize: 10_000, maxBatchBytes: 6_000_000, concurrency: 64 });
+    assert.throws(() => at(['--batch-size', '0']), usage('--batch-size: expected a whole number ≥ 1'));
+    assert.throws(() => at(['--batch-size', '10001']), usage('--batch-size: expected at most 10000'));
+    assert.throws(() => at(['--max-batch-bytes', '1023']), usage('--max-batch-bytes: expected a whole number ≥ 1024'));
+    assert.throws(() => at(['--max-batch-bytes', '6000001']), usage('--max-batch-bytes: expected at most 6000000'));
+    assert.throws(() => at(['--concurrency', '0']), usage('--concurrency: expected a whole number ≥ 1'));
+    assert.throws(() => at(['--concurrency', '65']), usage('--concurrency: expected at most 64'));
+    assert.throws(() => at(['--concurrency', '2.5']), usage('--concurrency: expected a whole number ≥ 1'));
+  });
+
+  it('takes only plain decimal digits: no hex, exponent, sign, fraction, spaces or empty value', () => {
+    const at = (argv: string[]) => parsed(flags, argv);
+    assert.deepEqual(at(['--batch-size', '007', '--max-batch-bytes', '0001024']), { batchSize: 7, maxBatchBytes: 1024, concurrency: 4 });
+    for (const value of ['0x10', '1e2', '1E2', '+5', '5.0', '.5', ' 5', '5 ', '', '0b11', '0o7', '1_000', '5n', 'Infinity', '١٢']) {
+      assert.throws(() => at(['--batch-size', value]), usage('--batch-size: expected a whole number ≥ 1'), JSON.stringify(value));
+      assert.throws(() => at(['--max-batch-bytes', value]), usage('--max-batch-bytes: expected a whole number ≥ 1024'), JSON.stringify(value));
+      assert.throws(() => at(['--concurrency', value]), usage('--concurrency: expected a whole number ≥ 1'), JSON.stringify(value));
+    }
+    assert.throws(() => at(['--batch-size', '9'.repeat(400)]), usage('--batch-size: expected at most 10000'));
+  });
+
+  it('takes a file name for --failed and --skip-invalid, and refuses an empty one', () => {
+    assert.deepEqual(parsed(flags, ['--failed', 'f.jsonl', '--skip-invalid', 'i.jsonl']), {
+      batchSize: 100, maxBatchBytes: 5_000_000, concurrency: 4, failed: 'f.jsonl', skipInvalid: 'i.jsonl',
+    });
+    assert.throws(() => parsed(flags, ['--failed', '']), (error) => error instanceof UsageError && error.message.startsWith('--failed: '));
+    assert.throws(() => parsed(flags, ['--skip-invalid', '']), (error) => error instanceof UsageError && error.message.startsWith('--skip-invalid: '));
+  });
+});
+
+describe('integerFlag', () => {
+  const parse = (schema: z.ZodType, value: unknown) => parseOptions(z.object({ port: schema }), { port: value }).port as unknown;
+  it('is a whole number from plain decimal digits within its bounds, with the message given or the default one', () => {
+    const port = integerFlag(0, 65_535, 'expected a port number from 0 to 65535');
+    assert.equal(parse(port, '0'), 0);
+    assert.equal(parse(port, '65535'), 65_535);
+    for (const value of ['0x10', '1e2', '-1', '', ' 80', '80.0', undefined, 80]) {
+      assert.throws(() => parse(port, value), usage('--port: expected a port number from 0 to 65535'), JSON.stringify(value));
+    }
+    assert.throws(() => parse(port, '65536'), usage('--port: expected at most 65535'));
+    const unbounded = integerFlag(0);
+    assert.equal(parse(unbounded, '9007199254740991'), Number.MAX_SAFE_INTEGER);
+    assert.throws(() => parse(unbounded, '9007199254740992'), usage('--port: expected at most 9007199254740991'));
+    assert.throws(() => parse(unbounded, '1e3'), usage('--port: expected a whole number ≥ 0'));
+    assert.equal(parse(unbounded.default(5), undefined), 5);
+  });
+});

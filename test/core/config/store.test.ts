@@ -1,0 +1,150 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { assertConfigKey, assertRemovableConfigKey, CONFIG_KEYS, ConfigStore } from '../../../src/core/config/store.js';
+import { CorruptConfigError, UsageError } from '../../../src/core/errors.js';
+import { ProfileFile } from '../../../src/core/config/profile-file.js';
+import { tempDir } from '../../helpers/cli.js';
+
+describe('config store: a file it cannot read', () => {
+  it('names a corrupt file and exactly what is wrong with it, and leaves it alone', (t) => {
+    const dir = tempDir('csafe-conf-');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'config.json');
+    const cases: Array<[string, string]> = [
+      ['{"profiles": {', 'is not valid JSON (line 1, column 15)'],
+      // The parser's own message quotes the text around the error: here the API key itself.
+      ['{\n  "profiles": {"default": {"api_key": sk_live_abcdef123456}}}', 'is not valid JSON (line 2, column 39)'],
+      ['[1]', 'does not hold csafe profiles: expected a JSON object with "profiles"'],
+      ['"text"', 'does not hold csafe profiles: expected a JSON object with "profiles"'],
+      ['{"profiles": 5}', 'does not hold csafe profiles: profiles: expected an object of profiles'],
+      ['{"profiles": {"ci": 5}}', 'does not hold csafe profiles: profiles.ci: expected an object of settings'],
+      ['{"profiles": {"default": {"timeout": 5}}}', 'does not hold csafe profiles: profiles.default.timeout: expected a string'],
+    ];
+    for (const [text, reason] of cases) {
+      writeFileSync(path, text);
+      const store = new ConfigStore(dir);
+      const corrupt = (error: unknown) => error instanceof CorruptConfigError && error.message === `config file ${path} ${reason}`;
+      assert.throws(() => store.profile('default'), corrupt, text);
+      assert.throws(() => store.set('default', 'user_id', 'u'), corrupt, text);
+      assert.equal(readFileSync(path, 'utf8'), text, 'nothing written over it');
+    }
+    writeFileSync(path, '{"profiles": {"ci": {"output": "json"}}, "written_by": "a newer csafe"}');
+    assert.deepEqual(new ConfigStore(dir).profile('ci'), { output: 'json' }, 'keys it does not know are left alone');
+  });
+});
+
+describe('config store: profiles', () => {
+  it('starts empty and creates nothing on reading; the first write creates a private directory and file', (t) => {
+    const dir = join(tempDir('csafe-conf-'), 'a', 'b');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const store = new ConfigStore(dir);
+    assert.deepEqual(store.profileNames(), []);
+    assert.deepEqual(store.profile('default'), {});
+    assert.equal(store.path, join(dir, 'config.json'));
+    assert.ok(!existsSync(dirname(dir)), 'reading creates nothing: a read-only HOME still runs every command');
+    store.set('default', 'user_id', 'u1');
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    assert.equal(statSync(store.path).mode & 0o777, 0o600);
+  });
+
+  it('knows `default` without a file, and refuses another unknown profile naming where it came from and listing those there are', (t) => {
+    const dir = tempDir('csafe-conf-');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const store = new ConfigStore(dir);
+    assert.ok(store.hasProfile('default'));
+    store.requireProfile('default', '--profile');
+    store.set('staging', 'user_id', 'u1');
+    store.requireProfile('staging', 'CSAFE_PROFILE');
+    assert.throws(() => store.requireProfile('stagign', 'CSAFE_PROFILE'), {
+      constructor: UsageError,
+      message: 'unknown profile "stagign" (from CSAFE_PROFILE); the profiles are: default, staging',
+      hint: 'create it with `csafe --profile stagign auth login` or `csafe --profile stagign config set <key> <value>`',
+    });
+    assert.throws(() => store.requireProfile('my work', '--profile'), {
+      hint: "create it with `csafe --profile 'my work' auth login` or `csafe --profile 'my work' config set <key> <value>`",
+    }, 'a name a shell would split is quoted, so the hint runs as written');
+  });
+
+  it('hands out copies, unsets one key only, and narrows a wider file to 0600 on write', (t) => {
+    const dir = tempDir('csafe-conf-');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'config.json');
+    writeFileSync(path, '{"profiles": {"default": {"output": "json", "timeout": "5s"}}}');
+    chmodSync(path, 0o644);
+    const store = new ConfigStore(dir);
+    store.profile('default').output = 'table';
+    assert.deepEqual(store.profile('default'), { output: 'json', timeout: '5s' });
+    store.unset('default', 'timeout');
+    assert.deepEqual(new ConfigStore(dir).profile('default'), { output: 'json' });
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+  });
+});
+
+describe('profile file: read without conf, where conf keeps it (issue 14)', () => {
+  it('finds config.json where conf does when CSAFE_CONFIG_DIR does not say, and reads what conf wrote there', (t) => {
+    const base = tempDir('csafe-conf-');
+    const saved = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = base;
+    t.after(() => {
+      if (saved === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = saved;
+      rmSync(base, { recursive: true, force: true });
+    });
+    const store = new ConfigStore();
+    store.set('ci', 'output', 'json');
+    const file = new ProfileFile();
+    assert.ok(existsSync(file.path), 'conf wrote the file where ProfileFile reads it');
+    if (process.platform === 'linux') assert.equal(file.path, join(base, 'csafe', 'config.json'));
+    assert.deepEqual(file.profile('ci'), { output: 'json' });
+  });
+
+  it('reads a missing file as no profiles, creating nothing', (t) => {
+    const dir = join(tempDir('csafe-conf-'), 'a');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    assert.deepEqual(new ProfileFile(dir).profileNames(), []);
+    assert.ok(!existsSync(dir));
+  });
+
+  it('refuses, as a corrupt file, one it cannot open, one that is not a regular file, and one over 1 MiB, without reading it whole', (t) => {
+    const dir = tempDir('csafe-conf-');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const notDirectory = join(dir, 'file');
+    writeFileSync(notDirectory, '');
+    mkdirSync(join(dir, 'directory', 'config.json'), { recursive: true });
+    mkdirSync(join(dir, 'big'));
+    writeFileSync(join(dir, 'big', 'config.json'), `{"profiles": {}, "pad": "${'x'.repeat(1024 * 1024)}"}`);
+    const cases: Array<[string, string]> = [
+      [notDirectory, 'cannot be read: a part of its path is not a directory (ENOTDIR)'],
+      [join(dir, 'directory'), 'is not a regular file'],
+      [join(dir, 'big'), 'is larger than 1 MiB'],
+    ];
+    for (const [configDir, reason] of cases) {
+      const message = `config file ${join(configDir, 'config.json')} ${reason}`;
+      assert.throws(() => new ProfileFile(configDir).profileNames(), { constructor: CorruptConfigError, message });
+      assert.throws(() => new ConfigStore(configDir).set('default', 'user_id', 'u'), { constructor: CorruptConfigError, message });
+    }
+  });
+});
+
+describe('assertConfigKey', () => {
+  it('accepts each known key and names them all when refusing another', () => {
+    for (const key of CONFIG_KEYS) assert.equal(assertConfigKey(key), key);
+    assert.deepEqual([...CONFIG_KEYS], ['api_key', 'base_url', 'user_id', 'output', 'request_timeout', 'max_retries']);
+    assert.throws(
+      () => assertConfigKey('colour'),
+      (error: unknown) => error instanceof UsageError && error.message === 'unknown config key "colour": expected one of api_key, base_url, user_id, output, request_timeout, max_retries',
+    );
+  });
+
+  it('names what replaced a key an older csafe wrote; only unset still takes it, to remove it', () => {
+    assert.throws(
+      () => assertConfigKey('timeout'),
+      (error: unknown) => error instanceof UsageError && error.message === 'config key "timeout" is now "request_timeout" (the timeout of each request): csafe config set request_timeout <value>',
+    );
+    assert.equal(assertRemovableConfigKey('timeout'), 'timeout');
+    assert.equal(assertRemovableConfigKey('output'), 'output');
+    assert.throws(() => assertRemovableConfigKey('colour'), /unknown config key "colour"/);
+  });
+});

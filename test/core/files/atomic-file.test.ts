@@ -1,0 +1,172 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { removeStaleTemporaries, writeFileAtomic, writeStreamAtomic } from '../../../src/core/files/atomic-file.js';
+import { exitedPid, tempDir } from '../../helpers/cli.js';
+
+describe('writeFileAtomic', () => {
+  it('creates a new file private to the user', async () => {
+    const path = join(tempDir(), 'state.json');
+    await writeFileAtomic(path, '{}');
+    assert.equal(readFileSync(path, 'utf8'), '{}');
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+  });
+
+  it('removes its temporary file when the write fails, and keeps the old content', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'state.json');
+    writeFileSync(path, 'old');
+    await assert.rejects(writeFileAtomic(path, 42 as unknown as string), TypeError);
+    assert.deepEqual(readdirSync(dir), ['state.json']);
+    assert.equal(readFileSync(path, 'utf8'), 'old');
+  });
+
+  it('keeps the permissions of the file it replaces', async () => {
+    const path = join(tempDir(), 'shared.csv');
+    writeFileSync(path, 'old');
+    chmodSync(path, 0o640);
+    await writeFileAtomic(path, 'new');
+    assert.equal(readFileSync(path, 'utf8'), 'new');
+    assert.equal(statSync(path).mode & 0o777, 0o640);
+  });
+
+  it('refuses a directory before making any temporary file', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'taken');
+    mkdirSync(join(path, 'inside'), { recursive: true });
+    await assert.rejects(writeFileAtomic(path, 'x'), { code: 'EISDIR' });
+    assert.deepEqual(readdirSync(dir), ['taken']);
+  });
+});
+
+describe('what an atomic write leaves a target that is not a regular file', () => {
+  it('writes through a symbolic link into the file it names, which is replaced; the link stays a link', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'real'));
+    writeFileSync(join(dir, 'real', 'results.csv'), 'old', { mode: 0o644 });
+    symlinkSync(join('real', 'results.csv'), join(dir, 'link.csv'));
+    await writeFileAtomic(join(dir, 'link.csv'), 'new');
+    assert.ok(lstatSync(join(dir, 'link.csv')).isSymbolicLink());
+    assert.equal(readFileSync(join(dir, 'real', 'results.csv'), 'utf8'), 'new');
+    assert.equal(statSync(join(dir, 'real', 'results.csv')).mode & 0o777, 0o644);
+    assert.deepEqual([readdirSync(dir).sort(), readdirSync(join(dir, 'real'))], [['link.csv', 'real'], ['results.csv']]);
+  });
+
+  it('refuses a symbolic link that names nothing, and leaves it as it is', async () => {
+    const dir = tempDir();
+    symlinkSync('missing.csv', join(dir, 'link.csv'));
+    await assert.rejects(writeFileAtomic(join(dir, 'link.csv'), 'x'), /is a symbolic link to missing\.csv, which does not exist/);
+    assert.ok(lstatSync(join(dir, 'link.csv')).isSymbolicLink());
+    assert.deepEqual(readdirSync(dir), ['link.csv']);
+  });
+
+  it('streams into a FIFO, which a reader gets whole and which stays a FIFO', async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'results.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // A reader in another process: one left waiting on a FIFO that was renamed away is killed, not left to hang the test.
+    const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const read = ended(reader);
+      await writeStreamAtomic(fifo, chunks('a,b\n', '1,2\n'));
+      assert.ok(lstatSync(fifo).isFIFO(), 'still a FIFO');
+      assert.equal(await read, 'a,b\n1,2\n');
+      assert.deepEqual(readdirSync(dir), ['results.fifo']);
+    } finally {
+      reader.kill();
+    }
+  });
+
+  it('writes into a character device (a copy of /dev/null made here) and leaves it one', { skip: !madeDevice() && 'mknod is not allowed here' }, async () => {
+    const device = join(tempDir(), 'null');
+    execFileSync('mknod', [device, 'c', '1', '3']);
+    await writeFileAtomic(device, 'x');
+    assert.ok(lstatSync(device).isCharacterDevice());
+  });
+});
+
+async function* chunks(...texts: string[]) {
+  for (const text of texts) yield text;
+}
+
+/** What a child printed on stdout once it has exited, within a deadline. */
+function ended(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const deadline = setTimeout(() => reject(new Error('the reader of the FIFO got no end of file within 10 s')), 10_000);
+    child.stdout!.on('data', (chunk) => (text += chunk));
+    child.once('close', () => {
+      clearTimeout(deadline);
+      resolve(text);
+    });
+  });
+}
+
+/** Whether this test may make device nodes (root, where the container allows it). */
+function madeDevice(): boolean {
+  const device = join(tempDir(), 'probe');
+  try {
+    execFileSync('mknod', [device, 'c', '1', '3'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('writeStreamAtomic', () => {
+  it('writes a stream as it comes, and on a failure mid-stream keeps the old content and no temporary', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'results.csv');
+    async function* chunks() {
+      yield 'a,b\n';
+      yield Buffer.from('1,2\n');
+    }
+    await writeStreamAtomic(path, chunks());
+    assert.equal(readFileSync(path, 'utf8'), 'a,b\n1,2\n');
+    async function* broken() {
+      yield 'half';
+      throw new Error('connection cut');
+    }
+    await assert.rejects(writeStreamAtomic(path, broken()), /connection cut/);
+    assert.equal(readFileSync(path, 'utf8'), 'a,b\n1,2\n');
+    assert.deepEqual(readdirSync(dir), ['results.csv']);
+  });
+});
+
+describe('removeStaleTemporaries', () => {
+  it("removes the temporaries of that file that ended processes left, keeping a live process's", async () => {
+    const dir = tempDir();
+    const path = join(dir, 'state.json');
+    const [dead, gone] = [exitedPid(), exitedPid()];
+    const stale = [`state.json.${dead}.tmp`, `state.json.${gone}.tmp`];
+    const names = ['state.json', ...stale, `state.json.${process.pid}.tmp`, `state.json.${process.ppid}.tmp`, 'state.json.abc.tmp', 'state.json.12x.tmp', 'state.json.1', 'state.json.1.tmp.bak', `other.json.${dead}.tmp`, `xstate.json.${dead}.tmp`, 'state.json..tmp'];
+    for (const name of names) writeFileSync(join(dir, name), '');
+    await removeStaleTemporaries(path);
+    assert.deepEqual(readdirSync(dir).sort(), names.filter((name) => !stale.includes(name)).sort());
+  });
+
+  it('is done before a download is written: what a killed earlier download left goes, another live one\'s stays', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'results.csv');
+    const [left, live] = [`results.csv.${exitedPid()}.tmp`, `results.csv.${process.ppid}.tmp`];
+    for (const name of [left, live]) writeFileSync(join(dir, name), 'a,b\n');
+    await writeStreamAtomic(path, (async function* () { yield 'a,b\n'; })());
+    assert.deepEqual(readdirSync(dir).sort(), ['results.csv', live].sort());
+  });
+
+  it('looks beside the file a symbolic link names, where the writes through it are prepared', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'real'));
+    writeFileSync(join(dir, 'real', 'state.json'), '{}');
+    writeFileSync(join(dir, 'real', `state.json.${exitedPid()}.tmp`), '');
+    symlinkSync(join('real', 'state.json'), join(dir, 'link.json'));
+    await removeStaleTemporaries(join(dir, 'link.json'));
+    assert.deepEqual(readdirSync(join(dir, 'real')), ['state.json']);
+  });
+
+  it('does nothing where the directory is missing', async () => {
+    await removeStaleTemporaries(join(tempDir(), 'missing', 'state.json'));
+  });
+});

@@ -1,0 +1,160 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { CheckpointFile, type CheckpointFormat } from '../../../src/core/files/checkpoint-file.js';
+import { InputError, UsageError } from '../../../src/core/errors.js';
+import { exitedPid, tempDir } from '../../helpers/cli.js';
+
+interface Progress {
+  owner: string;
+  done: number;
+}
+
+const checks: string[] = [];
+const format: CheckpointFormat<Progress> = {
+  what: 'a test checkpoint',
+  schema: z.object({ owner: z.string(), done: z.number() }),
+  fresh: () => ({ owner: 'me', done: 0 }),
+  check: (existing, hint) => {
+    checks.push(hint);
+    if (existing.owner !== 'me') throw new UsageError(`written by ${existing.owner}`, { hint });
+  },
+};
+
+function setup(input = 'abc\n') {
+  const dir = tempDir();
+  const inputPath = join(dir, 'input.jsonl');
+  writeFileSync(inputPath, input);
+  const clock = { now: 0 };
+  const scope = { path: join(dir, 'state.json'), inputPath, inputName: 'input.jsonl', now: () => clock.now };
+  return { dir, scope, clock, inputPath };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('CheckpointFile', () => {
+  it('starts fresh, writes nothing before it is due, and saves the envelope and progress on close', async () => {
+    const { dir, scope, clock } = setup();
+    const checkpoint = await CheckpointFile.open(scope, format, 250);
+    assert.deepEqual(checkpoint.progress, { owner: 'me', done: 0 });
+    assert.deepEqual(readdirSync(dir).sort(), ['input.jsonl', 'state.json.lock']);
+    checkpoint.progress.done = 5;
+    clock.now = 249;
+    await checkpoint.saveIfDue();
+    assert.equal(existsSync(scope.path), false, 'not due before 250 ms');
+    clock.now = 250;
+    await checkpoint.saveIfDue();
+    const saved = {
+      version: 1,
+      input: { name: 'input.jsonl', fingerprint: sha256('abc\n'), fingerprint_bytes: 4 },
+      owner: 'me',
+      done: 5,
+      updated_at: '1970-01-01T00:00:00.250Z',
+    };
+    assert.equal(readFileSync(scope.path, 'utf8'), JSON.stringify(saved, null, 1) + '\n');
+    checkpoint.progress.done = 6;
+    clock.now = 499;
+    await checkpoint.saveIfDue();
+    assert.equal(JSON.parse(readFileSync(scope.path, 'utf8')).done, 5, 'the interval counts from the last save');
+    clock.now = 500;
+    await checkpoint.close();
+    assert.deepEqual(JSON.parse(readFileSync(scope.path, 'utf8')), { ...saved, done: 6, updated_at: '1970-01-01T00:00:00.500Z' });
+    assert.deepEqual(readdirSync(dir).sort(), ['input.jsonl', 'state.json']);
+  });
+
+  it('saves at once by default after 250 ms', async () => {
+    const { scope, clock } = setup();
+    const checkpoint = await CheckpointFile.open(scope, format);
+    clock.now = 250;
+    await checkpoint.saveIfDue();
+    assert.equal(existsSync(scope.path), true);
+    await checkpoint.close();
+  });
+
+  it('resumes the progress of the same input, also when the input has grown since', async () => {
+    const { scope, inputPath } = setup();
+    const first = await CheckpointFile.open(scope, format);
+    first.progress.done = 3;
+    await first.close();
+    appendFileSync(inputPath, 'more\n');
+    checks.length = 0;
+    const again = await CheckpointFile.open(scope, format);
+    assert.deepEqual(again.progress, { owner: 'me', done: 3 });
+    assert.deepEqual(checks, [`delete ${scope.path} to start over, or give another --checkpoint`]);
+    await again.close();
+    assert.equal(JSON.parse(readFileSync(scope.path, 'utf8')).input.fingerprint_bytes, 4, 'still the fingerprint of the first bytes');
+  });
+
+  it('refuses a checkpoint of another input, another run, or that is not one, and frees the lock', async () => {
+    const { scope, inputPath } = setup();
+    await (await CheckpointFile.open(scope, format)).close();
+    writeFileSync(inputPath, 'xyz\n');
+    await assert.rejects(
+      CheckpointFile.open({ ...scope, inputName: 'other.jsonl' }, format),
+      (error: unknown) =>
+        error instanceof UsageError &&
+        error.message === `${scope.path} belongs to another input (input.jsonl); other.jsonl does not start with the same bytes` &&
+        error.hint === `delete ${scope.path} to start over, or give another --checkpoint`,
+    );
+    writeFileSync(inputPath, 'ab');
+    await assert.rejects(CheckpointFile.open(scope, format), /belongs to another input/, 'a shorter input is another input');
+    writeFileSync(scope.path, JSON.stringify({ ...JSON.parse(readFileSync(scope.path, 'utf8')), owner: 'you' }));
+    await assert.rejects(CheckpointFile.open(scope, format), /^UsageError: written by you$/);
+    for (const text of ['{}', 'not json', JSON.stringify({ version: 2, input: { name: 'a', fingerprint: 'f', fingerprint_bytes: 1 }, updated_at: 'x', owner: 'me', done: 1 })]) {
+      writeFileSync(scope.path, text);
+      await assert.rejects(
+        CheckpointFile.open(scope, format),
+        (error: unknown) => error instanceof InputError && error.message === `${scope.path}: not a test checkpoint` && error.hint === 'give another --checkpoint path, or delete this file to start over',
+        text,
+      );
+    }
+    assert.equal(existsSync(`${scope.path}.lock`), false);
+  });
+
+  it('names a checkpoint path it cannot read', async () => {
+    const { scope } = setup();
+    mkdirSync(scope.path);
+    await assert.rejects(CheckpointFile.open(scope, format), (error: unknown) => error instanceof InputError && error.message === `${scope.path}: not a regular file`);
+  });
+
+  it('refuses at open a checkpoint that is a symbolic link to nothing: its first write would fail only after records were sent', async () => {
+    const { scope } = setup();
+    symlinkSync('nothing-here.json', scope.path);
+    await assert.rejects(
+      CheckpointFile.open(scope, format),
+      (error: unknown) => error instanceof InputError && error.message === `${scope.path}: is a symbolic link to nothing-here.json, which does not exist`,
+    );
+    assert.equal(existsSync(`${scope.path}.lock`), false, 'the lock is let go');
+  });
+
+  it('refuses a checkpoint that is a FIFO or a device at once: it is not read (a FIFO with no writer would be waited on for ever)', async () => {
+    const { dir, scope } = setup();
+    execFileSync('mkfifo', [scope.path]);
+    // Should csafe wait on the FIFO, this writer ends the wait after a while, so the test fails rather than hangs.
+    const writer = spawn('sh', ['-c', 'sleep 1; echo "{}" > "$0"', scope.path], { stdio: 'ignore' });
+    try {
+      await assert.rejects(CheckpointFile.open(scope, format), (error: unknown) => error instanceof InputError && error.message === `${scope.path}: not a regular file`);
+    } finally {
+      writer.kill('SIGKILL');
+    }
+    const device = join(dir, 'device.json');
+    symlinkSync('/dev/null', device);
+    await assert.rejects(CheckpointFile.open({ ...scope, path: device }, format), (error: unknown) => error instanceof InputError && error.message === `${device}: not a regular file`);
+    assert.equal(existsSync(`${scope.path}.lock`), false);
+  });
+
+  it('removes the temporary files of killed runs when it opens and when it closes', async () => {
+    const { dir, scope } = setup();
+    const [first, second] = [`${scope.path}.${exitedPid()}.tmp`, `${scope.path}.${exitedPid()}.tmp`];
+    writeFileSync(first, '');
+    const checkpoint = await CheckpointFile.open(scope, format);
+    assert.equal(existsSync(first), false);
+    writeFileSync(second, '');
+    await checkpoint.close();
+    assert.deepEqual(readdirSync(dir).sort(), ['input.jsonl', 'state.json']);
+  });
+});

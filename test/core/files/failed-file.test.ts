@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { Checkpoint } from '../../../src/commands/events/send/checkpoint.js';
+import { AddCheckpoint } from '../../../src/commands/data/add/checkpoint.js';
+import { defaultFailedPath, FailedFile } from '../../../src/core/files/failed-file.js';
+import { FileWriteError } from '../../../src/core/files/write-errors.js';
+import { tempDir } from '../../helpers/cli.js';
+
+describe('FailedFile', () => {
+  it('appends whole lines, creating the file on the first record only', async () => {
+    const path = join(tempDir(), 'failed.jsonl');
+    const file = new FailedFile(path);
+    await Promise.all([file.appendLines([{ text: '{"a":1}', line: 1 }, { text: '{"a":2}', line: 2 }]), file.append({ a: 3 }, 5)]);
+    await file.close();
+    assert.equal(readFileSync(path, 'utf8'), '{"a":1}\n{"a":2}\n{"a":3}\n');
+    assert.equal(file.count, 3);
+  });
+
+  it('a write that fails throws one error naming the file, the reason and every record not written', async () => {
+    const file = new FailedFile('/dev/full');
+    const first = await file.appendLines([{ text: 'x', line: 7 }, { text: 'y', line: 9 }]).catch((error: unknown) => error);
+    assert.ok(first instanceof FileWriteError);
+    assert.equal(first.message, '/dev/full: could not write: no space left on device (ENOSPC); 2 records not written (input lines 7–9)');
+    const later = await file.append({ z: 1 }, 12).catch((error: unknown) => error);
+    assert.equal(later, first, 'the same error, counting the later record too');
+    assert.match(first.message, /3 records not written \(input lines 7–12\)$/);
+    assert.equal(file.count, 0);
+    await file.close();
+  });
+});
+
+describe('FailedFile files', () => {
+  it('creates nothing for no records, and a private file for the first', async () => {
+    const path = join(tempDir(), 'failed.jsonl');
+    const file = new FailedFile(path);
+    await file.appendLines([]);
+    await file.close();
+    assert.equal(existsSync(path), false);
+    await file.append('x', 1);
+    await file.close();
+    await file.close();
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    assert.equal(readFileSync(path, 'utf8'), '"x"\n');
+  });
+
+  it('appends after what an earlier run left', async () => {
+    const path = join(tempDir(), 'failed.jsonl');
+    writeFileSync(path, 'old\n');
+    const file = new FailedFile(path);
+    await file.appendLines([{ text: 'new', line: 1 }]);
+    await file.close();
+    assert.equal(readFileSync(path, 'utf8'), 'old\nnew\n');
+    assert.equal(file.count, 1);
+  });
+
+  it('is named after the command and the time, to the second', () => {
+    assert.equal(defaultFailedPath('data-add', Date.UTC(2026, 0, 2, 3, 4, 5, 678)), 'csafe-data-add-failed-20260102T030405Z.jsonl');
+  });
+});
+
+describe('checkpoints record only what was acknowledged', () => {
+  const scope = (dir: string) => {
+    const inputPath = join(dir, 'input.jsonl');
+    writeFileSync(inputPath, '{}\n');
+    return { path: join(dir, 'state.json'), inputPath, inputName: 'input.jsonl', now: () => Date.now() };
+  };
+
+  it('events: a slot stops at its first event not acknowledged, for the rest of the run', async () => {
+    const dir = tempDir();
+    const checkpoint = await Checkpoint.open({ ...scope(dir), shard: undefined });
+    checkpoint.acknowledge(3, 1);
+    checkpoint.hold(3);
+    checkpoint.acknowledge(3, 5);
+    checkpoint.acknowledge(4, 2);
+    await checkpoint.close();
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).settled, { 3: 1, 4: 2 });
+  });
+
+  it('data add: accepted requests as merged ranges of record positions, kept across runs', async () => {
+    const dir = tempDir();
+    const first = await AddCheckpoint.open({ ...scope(dir), namespace: 'ns' });
+    first.acknowledge(6, 10);
+    first.acknowledge(1, 5);
+    first.acknowledge(21, 25);
+    await first.close();
+    const again = await AddCheckpoint.open({ ...scope(dir), namespace: 'ns' });
+    assert.deepEqual([1, 10, 11, 20, 21, 25, 26].map((position) => again.isAcknowledged(position)), [true, true, false, false, true, true, false]);
+    await again.close();
+    await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'other' }), /was written for namespace ns, not other/);
+  });
+
+  it('data add: a checkpoint belongs to one --shard; one written before --shard existed is a checkpoint without one', async () => {
+    const dir = tempDir();
+    const sharded = await AddCheckpoint.open({ ...scope(dir), namespace: 'ns', shard: { index: 1, count: 4 } });
+    sharded.acknowledge(1, 3);
+    await sharded.close();
+    assert.equal(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).shard, '1/4');
+    await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'ns', shard: { index: 2, count: 4 } }), /state\.json was written for --shard 1\/4, not 2\/4$/);
+    await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'ns' }), /was written for --shard 1\/4, not \(none\)$/);
+    const older = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
+    delete older.shard;
+    writeFileSync(join(dir, 'state.json'), JSON.stringify(older));
+    const unsharded = await AddCheckpoint.open({ ...scope(dir), namespace: 'ns' });
+    assert.equal(unsharded.isAcknowledged(2), true);
+    await unsharded.close();
+    await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'ns', shard: { index: 0, count: 2 } }), /was written for --shard \(none\), not 0\/2$/);
+  });
+});

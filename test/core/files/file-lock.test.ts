@@ -1,0 +1,82 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { exitCodeOfError } from '../../../src/main.js';
+import { ExitCode, UsageError } from '../../../src/core/errors.js';
+import { acquireFileLock } from '../../../src/core/files/file-lock.js';
+import { processStartTime } from '../../../src/core/files/processes.js';
+import { FileWriteError } from '../../../src/core/files/write-errors.js';
+import { tempDir } from '../../helpers/cli.js';
+
+describe('acquireFileLock', () => {
+  it('writes its owner (pid, host, since, start time) to a private path.lock', async () => {
+    const path = join(tempDir(), 'state.json');
+    const lock = await acquireFileLock(path, Date.UTC(2026, 0, 2, 3, 4, 5));
+    const started = await processStartTime(process.pid);
+    assert.equal(readFileSync(`${path}.lock`, 'utf8'), `${JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-01-02T03:04:05.000Z', started })}\n`);
+    assert.equal(statSync(`${path}.lock`).mode & 0o777, 0o600);
+    await lock.release();
+    await lock.release();
+    assert.equal(existsSync(`${path}.lock`), false);
+  });
+
+  it('takes an owner on another host for alive, and names it', async () => {
+    const path = join(tempDir(), 'state.json');
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345, host: `not-${hostname()}`, since: 'noon' }));
+    await assert.rejects(acquireFileLock(path, 0), (error: unknown) =>
+      error instanceof UsageError &&
+      exitCodeOfError(error) === ExitCode.usage &&
+      error.message === `${path} is in use by another run (pid ${2 ** 22 + 12345} on not-${hostname()} since noon)` &&
+      error.hint === `wait for it to finish; if it is gone, delete ${path}.lock`,
+    );
+  });
+
+  it('takes an owner on this host that runs for alive, also one it may not signal', async () => {
+    const path = join(tempDir(), 'state.json');
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: 1, host: hostname(), since: 'boot' }));
+    await assert.rejects(acquireFileLock(path, 0), /in use by another run \(pid 1 on /);
+  });
+
+  it("takes over a lock naming this process's own pid and host that it does not hold: a restarted container's earlier run", async () => {
+    const path = join(tempDir(), 'state.json');
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), since: 'before the restart', started: '1' }));
+    const lock = await acquireFileLock(path, 0);
+    assert.notEqual(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).since, 'before the restart');
+    await lock.release();
+  });
+
+  it('tells a live owner from a later process given its pid by the start time recorded', { skip: process.platform !== 'linux' && 'needs /proc' }, async () => {
+    const path = join(tempDir(), 'state.json');
+    const pid = process.ppid;
+    const started = await processStartTime(pid);
+    assert.match(started ?? '', /^\d+$/);
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid, host: hostname(), since: 'noon', started }));
+    await assert.rejects(acquireFileLock(path, 0), new RegExp(`in use by another run \\(pid ${pid} on `));
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid, host: hostname(), since: 'noon', started: `${started}0` }));
+    const lock = await acquireFileLock(path, 0);
+    assert.equal(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid, process.pid);
+    await lock.release();
+  });
+
+  it('takes over a lock file that cannot be read as an owner', async () => {
+    const path = join(tempDir(), 'state.json');
+    writeFileSync(`${path}.lock`, '{"pid": 1');
+    const lock = await acquireFileLock(path, 0);
+    assert.equal(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid, process.pid);
+    await lock.release();
+  });
+
+  it('gives up after the second attempt finds the lock taken again', async () => {
+    const path = join(tempDir(), 'state.json');
+    // A directory in its place: never created, never removed, never readable as an owner.
+    mkdirSync(join(`${path}.lock`, 'inside'), { recursive: true });
+    await assert.rejects(acquireFileLock(path, 0), (error: unknown) => error instanceof UsageError && error.message === `${path} is in use by another run that started at the same moment`);
+  });
+
+  it('names the lock file when it cannot be created', async () => {
+    const path = join(tempDir(), 'missing', 'state.json');
+    await assert.rejects(acquireFileLock(path, 0), (error: unknown) => error instanceof FileWriteError && error.message === `${path}.lock: could not write the lock: no such directory (ENOENT)`);
+  });
+});

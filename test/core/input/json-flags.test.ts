@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { describe, it } from 'node:test';
+import { InputError } from '../../../src/core/errors.js';
+import { jsonObjectFlag, parseMetadata } from '../../../src/core/input/json-flags.js';
+
+const stdinWith = (text: string) => {
+  const stdin = new PassThrough();
+  stdin.end(text);
+  return stdin;
+};
+
+describe('jsonObjectFlag', () => {
+  it('takes a JSON object inline, or from stdin with @-', async () => {
+    assert.deepEqual(await jsonObjectFlag('--content', '{"text":"hi"}', { stdin: stdinWith(''), maxBytes: 100 }), { text: 'hi' });
+    assert.deepEqual(await jsonObjectFlag('--content', '@-', { stdin: stdinWith('{\n"a": [1]\n}\n'), maxBytes: 100 }), { a: [1] });
+  });
+
+  it('names stdin, the line and the column where JSON from @- breaks', async () => {
+    await assert.rejects(jsonObjectFlag('--content', '@-', { stdin: stdinWith('{\n"a": 1\n"b": 2}'), maxBytes: 100 }), (error: unknown) =>
+      error instanceof InputError && /^--content: stdin:3: invalid JSON at column 1: /.test(error.message));
+  });
+
+  it('refuses null, arrays and scalars, saying what it got', async () => {
+    for (const [text, got] of [['null', 'null'], ['[]', 'an array'], ['3', 'number']]) {
+      await assert.rejects(jsonObjectFlag('--content', text, { stdin: stdinWith(''), maxBytes: 100 }, 'a JSON object'), { message: `--content: expected a JSON object, got ${got}` });
+    }
+  });
+
+  it('names the flag when its @FILE cannot be read', async () => {
+    await assert.rejects(jsonObjectFlag('--content', '@/nonexistent/listing.json', { stdin: stdinWith(''), maxBytes: 100 }), /^InputError: --content: \/nonexistent\/listing\.json: no such file$/);
+  });
+
+  it('refuses a file larger than what one request can carry', async () => {
+    await assert.rejects(jsonObjectFlag('--content', '@-', { stdin: stdinWith(`{"a":"${'x'.repeat(200)}"}`), maxBytes: 100 }), /^InputError: --content: stdin: larger than 100 bytes/);
+  });
+});
+
+describe('parseMetadata', () => {
+  it('merges key=value pairs and @file objects in order; none given is undefined', async () => {
+    const input = { stdin: stdinWith('{"b": 2, "a": "from file"}'), maxBytes: 100 };
+    assert.deepEqual(await parseMetadata(['a=1', '@-', 'c=x=y'], input), { a: 'from file', b: 2, c: 'x=y' });
+    assert.equal(await parseMetadata([], input), undefined);
+  });
+});

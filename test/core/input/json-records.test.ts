@@ -1,0 +1,242 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, it } from 'node:test';
+import { LineSplitter, LineTooLongError, MAX_LINE_BYTES, readJsonRecords, RecordReadError, type RecordReadOptions } from '../../../src/core/input/json-records.js';
+
+const collect = async <T>(items: AsyncIterable<T>) => {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+};
+async function* chunksOf(...pieces: Array<string | Buffer>) {
+  for (const piece of pieces) yield Buffer.from(piece);
+}
+const records = (text: string, options?: RecordReadOptions) => collect(readJsonRecords(chunksOf(text), options));
+/** The lines a LineSplitter gives for the chunks, as a reader uses it. */
+function lines(pieces: Array<string | Buffer>, max?: number) {
+  const splitter = new LineSplitter(max);
+  return [...pieces.flatMap((piece) => [...splitter.push(Buffer.from(piece))]), ...splitter.end()];
+}
+const stoppedAt = (line: number | undefined, reason: RegExp | string) => (error: unknown) => {
+  assert.ok(error instanceof RecordReadError, String(error));
+  assert.equal(error.line, line);
+  if (typeof reason === 'string') assert.equal(error.message, reason);
+  else assert.match(error.message, reason);
+  return true;
+};
+
+describe('LineSplitter', () => {
+  it('numbers lines, dropping a BOM and CR line ends; blank lines keep their numbers but are not yielded', async () => {
+    assert.deepEqual(lines(['\uFEFF{"a":1}\r\n\r\n  \n{"b":2}\r\n']), [
+      { line: 1, text: '{"a":1}' },
+      { line: 4, text: '{"b":2}' },
+    ]);
+  });
+
+  it('keeps a BOM that does not open the input, and a CR inside a line', async () => {
+    assert.deepEqual(lines(['a\n\uFEFFb\nc\rd\n']), [
+      { line: 1, text: 'a' },
+      { line: 2, text: '\uFEFFb' },
+      { line: 3, text: 'c\rd' },
+    ]);
+  });
+
+  it('joins a line cut across chunks, also inside a CRLF and inside a multi-byte character', async () => {
+    const e = Buffer.from('é');
+    assert.deepEqual(lines(['{"a":', '1}\r', '\n{"b":"', e.subarray(0, 1), e.subarray(1), '"}']), [
+      { line: 1, text: '{"a":1}' },
+      { line: 2, text: '{"b":"é"}' },
+    ]);
+  });
+
+  it('yields a last line without a line end, and nothing for empty input', async () => {
+    assert.deepEqual(lines(['x\ny']), [{ line: 1, text: 'x' }, { line: 2, text: 'y' }]);
+    assert.deepEqual(lines([]), []);
+    assert.deepEqual(lines(['\n\r\n']), []);
+  });
+
+  it('takes a line of exactly the limit, CRLF or not, and stops at one byte more, naming its line', async () => {
+    const max = 16;
+    const exact = 'x'.repeat(max);
+    assert.deepEqual(lines([`a\n${exact}\r\n${exact}`], max), [
+      { line: 1, text: 'a' },
+      { line: 2, text: exact },
+      { line: 3, text: exact },
+    ]);
+    assert.throws(() => lines([`a\n${exact}x\nb\n`], max), stoppedAt(2, 'line is longer than 0 MB'));
+    assert.throws(() => lines([`a\n${exact}x`], max), stoppedAt(2, 'line is longer than 0 MB'));
+    assert.deepEqual(lines([`a\n${exact}`, '\r', '\n'], max), [{ line: 1, text: 'a' }, { line: 2, text: exact }], 'the limit and a CR still waiting for its LF');
+  });
+
+  it('stops a long line before it is complete: memory holds at most the limit and one chunk', () => {
+    const splitter = new LineSplitter(16);
+    assert.deepEqual([...splitter.push(Buffer.from('ok\n'))], [{ line: 1, text: 'ok' }]);
+    assert.deepEqual([...splitter.push(Buffer.from('x'.repeat(10)))], []);
+    assert.deepEqual([...splitter.push(Buffer.from('x'.repeat(7)))], [], 'the limit and one byte (a CR, maybe)');
+    assert.throws(() => [...splitter.push(Buffer.from('x'))], (error) => error instanceof LineTooLongError && error.line === 2);
+  });
+
+  it('names the limit in MB', () => {
+    assert.equal(MAX_LINE_BYTES, 10 * 1024 * 1024);
+    assert.equal(new LineTooLongError(3, MAX_LINE_BYTES).message, 'line is longer than 10 MB');
+  });
+});
+
+describe('readJsonRecords', () => {
+  it('reads JSON Lines with their line numbers', async () => {
+    assert.deepEqual(await records('\uFEFF{"a":1}\r\n\r\n[2]\r\n"s"'), [
+      { line: 1, value: { a: 1 } },
+      { line: 3, value: [2] },
+      { line: 4, value: 's' },
+    ]);
+  });
+
+  it('streams the elements of a JSON array with the line each starts on, whatever the chunks', async () => {
+    const text = '\uFEFF  [\n  {"a": 1},\n  {"b":\n    "x,]"}, 3,\n  "s"\n]\n';
+    const expected = [
+      { line: 2, value: { a: 1 } },
+      { line: 3, value: { b: 'x,]' } },
+      { line: 4, value: 3 },
+      { line: 5, value: 's' },
+    ];
+    assert.deepEqual(await records(text), expected);
+    assert.deepEqual(await collect(readJsonRecords(chunksOf(...text.split('')))), expected, 'one character a chunk');
+  });
+
+  it('reads a minified array on one line', async () => {
+    assert.deepEqual(await records('[{"a":1},{"a":2}]'), [
+      { line: 1, value: { a: 1 } },
+      { line: 1, value: { a: 2 } },
+    ]);
+  });
+
+  it('reads one object spread over several lines, and a stream of pretty-printed objects', async () => {
+    assert.deepEqual(await records('{\n  "a": 1,\n  "b": [1, 2]\n}\n'), [{ line: 1, value: { a: 1, b: [1, 2] } }]);
+    assert.deepEqual(await records('{\n "a": 1\n}\n{\n "b": 2\n}\n'), [
+      { line: 1, value: { a: 1 } },
+      { line: 4, value: { b: 2 } },
+    ]);
+  });
+
+  it('reports invalid JSON with its line and column, without the text, and goes on', async () => {
+    assert.deepEqual(await records('{"a":1}\n{"a":1 "b":2}\n{"c":3}\n'), [
+      { line: 1, value: { a: 1 } },
+      { line: 2, text: '{"a":1 "b":2}', error: 'invalid JSON at column 8: Expected \',\' or \'}\' after property value' },
+      { line: 3, value: { c: 3 } },
+    ]);
+  });
+
+  it('locates an error inside an array element and inside a pretty-printed object by its own line', async () => {
+    const [, element] = await records('[\n{"a":1},\n{"a":1 "b":2}\n]');
+    assert.equal(element!.line, 3);
+    assert.match((element as { error: string }).error, /^invalid JSON at column 8: /);
+    const [object] = await records('{\n  "a": 1,\n  "b": tru\n}');
+    assert.equal(object!.line, 3);
+    assert.match((object as { error: string }).error, /^invalid JSON at column 11: /);
+  });
+
+  it('judges each line of an object never closed on its own (a truncated line of JSON Lines)', async () => {
+    const out = await records('{"a":1}\n{"b":\n{"c":3}');
+    assert.deepEqual(out.map((record) => [record.line, 'error' in record]), [[1, false], [2, true], [3, false]]);
+    assert.deepEqual((await records('{"b":')).map((record) => [record.line, 'error' in record]), [[1, true]], 'the only record');
+  });
+
+  it('reports an unclosed array, a trailing comma and text after the array', async () => {
+    assert.deepEqual((await records('[1, {"a":2}'))[1], { line: 1, text: '{"a":2}', error: 'unexpected end of input: the JSON array is not closed with ]' });
+    assert.deepEqual((await records('[1,]'))[1], { line: 1, text: ']', error: 'expected an element after the last comma, found ]' });
+    assert.deepEqual((await records('[1]\n x'))[1], { line: 2, text: 'x', error: 'unexpected text after the closing ] of the JSON array' });
+  });
+
+  it('reports an array element over the limit and stops', async () => {
+    const out = await collect(readJsonRecords(chunksOf('[1,\n"', 'x'.repeat(40), '"]'), { maxLineBytes: 16 }));
+    assert.deepEqual(out.slice(1), [{ line: 2, text: '', error: 'record is longer than 0 MB' }]);
+  });
+
+  it('stops at a line over the limit in every shape but the array', async () => {
+    const long = `{"a":"${'x'.repeat(20)}"}`;
+    await assert.rejects(records(`{}\n${long}\n`, { maxLineBytes: 16 }), stoppedAt(2, /longer than/));
+    await assert.rejects(records(`{}\n${long}\n`, { maxLineBytes: 16, jsonLines: true }), stoppedAt(2, /longer than/));
+  });
+
+  it('refuses white space before the first record once it is longer than a line may be, naming its line, reading no further', async () => {
+    let pulled = 0;
+    async function* blankLinesThenEndlessSpaces() {
+      yield Buffer.from('\n\n  \n');
+      // Far more than the limit: a reader that holds the white space to find the first record would read it all.
+      for (; pulled < 1000; pulled++) yield Buffer.alloc(64, ' ');
+    }
+    for (const options of [{}, { jsonLines: true }]) {
+      pulled = 0;
+      await assert.rejects(collect(readJsonRecords(blankLinesThenEndlessSpaces(), { ...options, maxLineBytes: 256 })), stoppedAt(4, /longer than/));
+      assert.ok(pulled <= 6, `read ${pulled} chunks of spaces`);
+    }
+  });
+
+  it('counts the blank lines before the first record without holding them: line numbers stay right, memory stays flat', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    async function* manyBlankLines() {
+      for (let i = 0; i < 16; i++) yield Buffer.alloc(1 << 20, '\n');
+      yield Buffer.from('  {"a":1}\n[1]\n');
+    }
+    /** The bytes of buffers still held once garbage is collected: V8 frees them on another thread, so it is asked a few times. */
+    const heldBytes = async () => {
+      let held = Infinity;
+      for (let attempt = 0; attempt < 20 && held >= 8 << 20; attempt++) {
+        gc();
+        await new Promise((resolve) => setImmediate(resolve));
+        held = process.memoryUsage().arrayBuffers;
+      }
+      return held;
+    };
+    let heldAtFirstRecord: number | undefined;
+    const read: unknown[] = [];
+    for await (const record of readJsonRecords(manyBlankLines())) {
+      heldAtFirstRecord ??= await heldBytes();
+      read.push(record);
+    }
+    assert.deepEqual(read, [{ line: 16 * (1 << 20) + 1, value: { a: 1 } }, { line: 16 * (1 << 20) + 2, value: [1] }]);
+    assert.ok(heldAtFirstRecord! < 8 << 20, `${heldAtFirstRecord} bytes of buffers held`);
+    assert.deepEqual(await collect(readJsonRecords(chunksOf('\n\n', '\n  [1,\n2]'))), [{ line: 4, value: 1 }, { line: 5, value: 2 }], 'an array after blank lines');
+  });
+
+  it('measured: gives each valid record the length of the text it was parsed from, in every shape', async () => {
+    const measured = (text: string, options: RecordReadOptions = {}) => records(text, { ...options, measured: true });
+    assert.deepEqual(await measured('{"a": 1}\n{\n  "b": 2\n}\nnot json\n'), [
+      { line: 1, value: { a: 1 }, chars: 8 },
+      { line: 2, value: { b: 2 }, chars: 12 },
+      { line: 5, text: 'not json', error: 'invalid JSON at column 2: Unexpected token \'o\'' },
+    ]);
+    assert.deepEqual(await measured('[ {"a": 1} ,\n "é" ]'), [{ line: 1, value: { a: 1 }, chars: 8 }, { line: 2, value: 'é', chars: 3 }]);
+    assert.deepEqual(await measured('{"a":1}\n', { jsonLines: true }), [{ line: 1, value: { a: 1 }, chars: 7 }]);
+  });
+
+  it('refuses empty input and an empty array, unless empty is allowed', async () => {
+    await assert.rejects(records(' \r\n\n'), stoppedAt(undefined, 'holds only blank lines, expected at least one JSON record'));
+    await assert.rejects(records('\uFEFF'), stoppedAt(undefined, 'is empty, expected at least one JSON record'));
+    await assert.rejects(records('[ ]'), stoppedAt(undefined, 'holds no records, expected at least one JSON record'));
+    assert.deepEqual(await records('\n', { allowEmpty: true }), []);
+    assert.deepEqual(await records('[]', { allowEmpty: true }), []);
+  });
+
+  describe('with jsonLines (an import file: one record a line)', () => {
+    it('reads an array line as one value, and each line of a pretty-printed object as a bad line', async () => {
+      assert.deepEqual(await records('[{"id":"a"}]\n', { jsonLines: true }), [{ line: 1, value: [{ id: 'a' }] }]);
+      const out = await records('{\n  "id": "a"\n}\n', { jsonLines: true });
+      assert.deepEqual(out.map((record) => [record.line, 'error' in record]), [[1, true], [2, true], [3, true]]);
+    });
+  });
+});
+
+describe('the reader and the JSON position helper', () => {
+  it('import only Node built-ins and each other, so the emulator shares them without the client', () => {
+    for (const module of ['input/json-records', 'json/position', 'json/scan', 'json/nesting']) {
+      const source = readFileSync(new URL(`../../../../src/core/${module}.ts`, import.meta.url), 'utf8');
+      const imports = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]!);
+      const shared = (name: string) => /^(\.\.\/json\/|\.\/)(position|scan|nesting)\.js$/.test(name);
+      assert.deepEqual(imports.filter((name) => !name.startsWith('node:') && !shared(name)), [], module);
+    }
+  });
+});

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { describe, it } from 'node:test';
+import { Chalk } from 'chalk';
+import { createIOStreams } from '../../../src/core/terminal/io.js';
+import { printResult, recordView, renderRecord, renderTable, resolveOutputFormat, tableView, type Column } from '../../../src/core/terminal/output.js';
+
+interface Row {
+  id: string;
+  status: string;
+  url: string;
+}
+
+const COLUMNS: Column<Row>[] = [
+  { header: 'ID', value: (r) => r.id },
+  { header: 'STATUS', value: (r) => r.status, style: (_r, text, color) => color.red(text) },
+  { header: 'URL', value: (r) => r.url },
+];
+
+const ROWS: Row[] = [
+  { id: 'obj_1', status: 'succeeded', url: 'https://cdn.example.com/listings/2026/11/photos/very-long-file-name-0001.jpg' },
+  { id: 'obj_2', status: 'failed', url: 'https://cdn.example.com/a.jpg' },
+];
+
+/** IOStreams over a buffer: a terminal of `columns` (undefined: width unknown), with the env given. */
+function terminal(options: { tty?: boolean; columns?: number; env?: NodeJS.ProcessEnv; wide?: boolean } = {}) {
+  const stdout = Object.assign(new PassThrough(), { isTTY: options.tty ?? true, columns: options.columns });
+  const stderr = Object.assign(new PassThrough(), { isTTY: options.tty ?? true });
+  let text = '';
+  stdout.on('data', (chunk) => (text += chunk));
+  // Colour off unless a test turns it on: the assertions compare plain text.
+  const io = createIOStreams({ stdin: new PassThrough(), stdout, stderr, env: options.env ?? { NO_COLOR: '1' }, wide: options.wide, Chalk });
+  return { io, stdout: () => text };
+}
+
+const widest = (text: string) => Math.max(...text.trimEnd().split('\n').map((line) => [...line].length));
+
+describe('renderTable', () => {
+  it('has no borders: a header row, then one aligned line per row, columns two spaces apart', () => {
+    const { io } = terminal({ columns: 200 });
+    assert.equal(renderTable(ROWS, COLUMNS, io), [
+      'ID     STATUS     URL',
+      'obj_1  succeeded  https://cdn.example.com/listings/2026/11/photos/very-long-file-name-0001.jpg',
+      'obj_2  failed     https://cdn.example.com/a.jpg',
+      '',
+    ].join('\n'));
+  });
+
+  for (const columns of [80, 120]) {
+    it(`truncates the longest cells with … to fit ${columns} columns`, () => {
+      const long = ROWS.map((row) => ({ ...row, url: row.url + '/' + 'x'.repeat(150) }));
+      const text = renderTable(long, COLUMNS, terminal({ columns }).io);
+      assert.equal(widest(text), columns, text);
+      assert.match(text, /^obj_1  succeeded  https:\/\/cdn\.example\.com\S*…$/m);
+      assert.match(text, /^ID {5}STATUS {5}URL$/m, 'short columns are not truncated');
+    });
+  }
+
+  it('falls back to one key: value block per row below a usable width, each line within it', () => {
+    assert.match(renderTable(ROWS, COLUMNS, terminal({ columns: 40 }).io), /^ID {5}STATUS {5}URL\n/, 'three columns fit in 40');
+    // Below 5 + 8 + 8 and the gaps, the columns cannot each have their floor.
+    const text = renderTable(ROWS, COLUMNS, terminal({ columns: 24 }).io);
+    assert.equal(text.split('\n\n').length, 2, text);
+    assert.match(text, /^id: {5}obj_1\nstatus: succeeded\nurl: {4}https:\/\/\S*…\n\nid: {5}obj_2\n/);
+    assert.ok(widest(text) <= 24, text);
+  });
+
+  it('shows every cell whole with --wide, at any width', () => {
+    for (const columns of [40, 80]) {
+      const text = renderTable(ROWS, COLUMNS, terminal({ columns, wide: true }).io);
+      assert.ok(text.includes(ROWS[0]!.url), text);
+      assert.doesNotMatch(text, /…/);
+    }
+  });
+
+  it('does not truncate when the width is unknown (a pipe), and COLUMNS sets it', () => {
+    assert.ok(renderTable(ROWS, COLUMNS, terminal({ tty: false }).io).includes(ROWS[0]!.url));
+    const fromEnv = renderTable(ROWS, COLUMNS, terminal({ tty: false, env: { COLUMNS: '60' } }).io);
+    assert.ok(widest(fromEnv) <= 60, fromEnv);
+    assert.equal(terminal({ columns: 100, env: { COLUMNS: '70' } }).io.stdoutColumns, 70, 'COLUMNS overrides the stream');
+  });
+
+  it('measures wide characters by their display width', () => {
+    const rows = [{ id: '日本語のテキストです', status: 'ok', url: '絵文字'.repeat(20) }];
+    const text = renderTable(rows, COLUMNS, terminal({ columns: 50 }).io);
+    const lines = text.trimEnd().split('\n');
+    assert.match(lines[1]!, /^日本語のテキストです {2}ok {6}絵文字\S*…$/, text);
+    const displayWidth = (line: string) => [...line].reduce((n, ch) => n + (/[\u3000-\u9fff]/.test(ch) ? 2 : 1), 0);
+    assert.ok(displayWidth(lines[1]!) <= 50, text);
+  });
+
+  it('sanitises cells: control characters shown, tabs and newlines made spaces', () => {
+    const rows = [{ id: 'a\tb', status: '\u001b[31mred', url: 'line one\nline two' }];
+    const text = renderTable(rows, COLUMNS, terminal({ columns: 120 }).io);
+    assert.ok(text.includes('a b  ^[[31mred  line one line two'), text);
+  });
+
+  it('is bold and coloured only when colour is allowed: never with NO_COLOR or in a pipe', () => {
+    assert.match(renderTable(ROWS, COLUMNS, terminal({ columns: 120, env: { FORCE_COLOR: '1' } }).io), /\u001b\[1mID/);
+    for (const io of [terminal({ columns: 120, env: { NO_COLOR: '1' } }).io, terminal({ tty: false }).io]) {
+      assert.doesNotMatch(renderTable(ROWS, COLUMNS, io), /\u001b/);
+    }
+  });
+});
+
+describe('renderRecord', () => {
+  it('is an aligned key: value view, values truncated to the width unless --wide', () => {
+    const record = { request_id: 'req_1', status: 'succeeded', data_url: 'https://store.example/' + 'x'.repeat(100), data_count: 3 };
+    const text = renderRecord(record, terminal({ columns: 60 }).io);
+    assert.match(text, /^request_id: req_1\nstatus: {5}succeeded\ndata_url: {3}https:\/\/store\.example\/x+…\ndata_count: 3\n$/);
+    assert.ok(widest(text) <= 60, text);
+    assert.ok(renderRecord(record, terminal({ columns: 60, wide: true }).io).includes(record.data_url));
+  });
+});
+
+describe('printResult', () => {
+  it('writes TSV only when asked: a header line, then tab-separated cells with tabs and newlines replaced', async () => {
+    const { io, stdout } = terminal({ tty: false });
+    await printResult(io, 'tsv', ROWS, tableView([{ ...ROWS[0]!, status: 'two\twords\nand a line' }], COLUMNS));
+    assert.equal(stdout(), `ID\tSTATUS\tURL\nobj_1\ttwo words and a line\t${ROWS[0]!.url}\n`);
+  });
+
+  it('gives a record as TSV with its fields as the header', async () => {
+    const { io, stdout } = terminal({ tty: false });
+    await printResult(io, 'tsv', {}, recordView({ id: 'x', count: 2, nested: { a: 1 } }));
+    assert.equal(stdout(), 'id\tcount\tnested\nx\t2\t{"a":1}\n');
+  });
+
+  it('draws an aligned table, not TSV, with -o table in a pipe', async () => {
+    const { io, stdout } = terminal({ tty: false });
+    await printResult(io, 'table', ROWS, tableView(ROWS, COLUMNS));
+    assert.match(stdout(), /^ID {5}STATUS {5}URL\n/);
+    assert.doesNotMatch(stdout(), /\t/);
+  });
+});
+
+describe('resolveOutputFormat', () => {
+  it('is a table on a terminal; in a pipe JSON for a single result, NDJSON for a stream', () => {
+    assert.equal(resolveOutputFormat({}, true, 'single'), 'table');
+    assert.equal(resolveOutputFormat({}, true, 'stream'), 'table');
+    assert.equal(resolveOutputFormat({}, false, 'single'), 'json');
+    assert.equal(resolveOutputFormat({}, false, 'stream'), 'ndjson');
+    assert.equal(resolveOutputFormat({ output: 'tsv' }, false, 'single'), 'tsv');
+    assert.equal(resolveOutputFormat({ output: 'table' }, false, 'stream'), 'table');
+    assert.equal(resolveOutputFormat({ output: 'tsv', json: true }, false, 'stream'), 'json');
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { PROGRESS_LINE_EVERY_MS, startSpinner } from '../../../src/core/terminal/spinner.js';
+import { bufferIO, framedTerminalIO } from '../../helpers/io.js';
+
+describe('startSpinner', () => {
+  it('draws on a terminal: updates, then the final line of success or failure', async () => {
+    for (const [end, symbol] of [['succeed', '✔'], ['fail', '✖']] as const) {
+      const terminal = bufferIO({ tty: true });
+      Object.assign(terminal.io.stderr, { cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+      const spinner = await startSpinner(terminal.io, 'Working');
+      assert.match(terminal.stderr(), /Working/);
+      spinner.update('Halfway');
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      assert.match(terminal.stderr(), /Halfway/);
+      spinner[end]('Finished');
+      assert.match(terminal.stderr(), new RegExp(`${symbol}(\\u001b\\[39m)? Finished\\n$`));
+      assert.equal(terminal.stdout(), '');
+    }
+  });
+
+  it('stops without a final line', async () => {
+    const terminal = bufferIO({ tty: true });
+    Object.assign(terminal.io.stderr, { cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    const spinner = await startSpinner(terminal.io, 'Working');
+    spinner.stop();
+    const drawn = terminal.stderr();
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    assert.equal(terminal.stderr(), drawn, 'nothing drawn after stop');
+    assert.doesNotMatch(drawn, /[✔✖]/);
+  });
+
+  it('is silent in a pipe, with --quiet, and on a terminal of zero columns', async () => {
+    for (const streams of [bufferIO({ tty: false }), bufferIO({ tty: true, quiet: true }), Object.assign(bufferIO({ tty: true }), {})]) {
+      if (streams.io.animate) Object.assign(streams.io.stderr, { columns: 0 });
+      const spinner = await startSpinner(streams.io, 'Working');
+      spinner.update('a');
+      spinner.succeed('b');
+      spinner.fail('c');
+      spinner.stop();
+      assert.equal(streams.stderr(), '');
+    }
+  });
+});
+
+describe('startSpinner fitted to the terminal', () => {
+  for (const columns of [40, 80]) {
+    it(`draws no frame wider than ${columns} columns, shortening its text with …`, async () => {
+      const terminal = framedTerminalIO(columns);
+      const spinner = await startSpinner(terminal.io, `Checking ${'listings-export-'.repeat(8)}.jsonl…`);
+      spinner.update(`Checking ${'listings-export-'.repeat(8)}.jsonl: 120000 lines`);
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      spinner.succeed(`Checked ${'listings-export-'.repeat(8)}.jsonl`);
+      const frames = terminal.frames();
+      assert.ok(frames.length >= 2, frames.join('\n'));
+      for (const frame of frames) assert.ok([...frame].length <= columns, `${[...frame].length} > ${columns}: ${frame}`);
+      assert.ok(frames.every((frame) => frame.endsWith('…')), frames.join('\n'));
+    });
+  }
+
+  it('leaves a text that fits as it is', async () => {
+    const terminal = framedTerminalIO(40);
+    const spinner = await startSpinner(terminal.io, 'Checking a.jsonl…');
+    spinner.stop();
+    assert.match(terminal.frames()[0]!, /^\S Checking a\.jsonl…$/);
+  });
+});
+
+describe('startSpinner on a stderr that is not a terminal', () => {
+  it('is silent without --progress, and with --progress under --quiet', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    for (const streams of [bufferIO({ tty: false }), bufferIO({ tty: false, progress: true, quiet: true })]) {
+      const spinner = await startSpinner(streams.io, 'Working');
+      spinner.update('Halfway');
+      t.mock.timers.tick(PROGRESS_LINE_EVERY_MS * 3);
+      spinner.succeed('Done');
+      assert.equal(streams.stderr(), '');
+    }
+  });
+
+  it('with --progress prints its text at once, then one plain line every period, and the last text when it ends', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    const pipe = bufferIO({ tty: false, progress: true });
+    const spinner = await startSpinner(pipe.io, 'Checking dump.jsonl…');
+    assert.equal(pipe.stderr(), 'Checking dump.jsonl…\n');
+    spinner.update('Checking dump.jsonl: 1000 lines');
+    spinner.update('Checking dump.jsonl: 2000 lines');
+    t.mock.timers.tick(PROGRESS_LINE_EVERY_MS - 1);
+    assert.equal(pipe.stderr(), 'Checking dump.jsonl…\n', 'nothing before the period is up');
+    t.mock.timers.tick(1);
+    t.mock.timers.tick(PROGRESS_LINE_EVERY_MS);
+    spinner.update('Checking dump.jsonl: \u001b[32m3000\u001b[39m lines');
+    spinner.stop();
+    assert.equal(pipe.stderr(), [
+      'Checking dump.jsonl…',
+      'Checking dump.jsonl: 2000 lines',
+      'Checking dump.jsonl: 2000 lines',
+      'Checking dump.jsonl: 3000 lines',
+      '',
+    ].join('\n'));
+    t.mock.timers.tick(PROGRESS_LINE_EVERY_MS * 2);
+    assert.match(pipe.stderr(), /3000 lines\n$/, 'nothing after it stopped');
+  });
+
+  it('with --progress prints the final line of success or failure', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval'] });
+    const pipe = bufferIO({ tty: false, progress: true });
+    (await startSpinner(pipe.io, 'Uploading…')).succeed('Uploaded');
+    (await startSpinner(pipe.io, 'Waiting…')).fail('Failed');
+    assert.equal(pipe.stderr(), 'Uploading…\nUploaded\nWaiting…\nFailed\n');
+  });
+});

@@ -1,0 +1,179 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { join } from 'node:path';
+import { PermissionDeniedError } from '../../../src/core/errors.js';
+import { HttpClient, serviceMessage } from '../../../src/core/http/client.js';
+import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retry.js';
+import { uploadFile, type UploadProgress } from '../../../src/core/upload/file-upload.js';
+import { tempDir } from '../../helpers/cli.js';
+import { bufferIO } from '../../helpers/io.js';
+import { closeServer, listenOnLoopback } from '../../helpers/server.js';
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  url: string;
+  body: Buffer;
+}
+/** How the store answers attempt n: it cuts the connection after the first bytes, or answers once it has read the whole body. */
+type Store = (attempt: number) => 'cut' | { status: number; xml?: string; delayMs?: number };
+
+const SIGNATURE = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9';
+const xmlError = (code: string, message: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><SignatureProvided>${SIGNATURE}</SignatureProvided></Error>`;
+
+/** A real local object store whose behaviour per attempt the test scripts; the uploader under test is the real one. */
+describe('uploadFile', () => {
+  let server: Server;
+  let baseUrl: string;
+  let store: Store = () => ({ status: 200 });
+  let attempts = 0;
+  const received: Received[] = [];
+  const dir = tempDir();
+  const file = join(dir, 'dump.jsonl');
+  const content = Buffer.from(Array.from({ length: 40_000 }, (_, n) => `{"id":"obj_${n}","title":"item ${n}"}\n`).join(''));
+  writeFileSync(file, content);
+  const url = () => `${baseUrl}/_storage/imports/ns/req_1.jsonl?X-Csafe-Expires=1999999999&X-Csafe-Signature=${SIGNATURE}`;
+
+  before(async () => {
+    server = createServer((req, res) => {
+      const answer = store(++attempts);
+      if (answer === 'cut') {
+        req.once('data', () => req.socket.destroy());
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({ headers: req.headers, url: req.url!, body: Buffer.concat(chunks) });
+        setTimeout(() => {
+          if (answer.xml === undefined) res.writeHead(answer.status, { etag: '"x"' }).end();
+          else res.writeHead(answer.status, { 'content-type': 'application/xml' }).end(answer.xml);
+        }, answer.delayMs ?? 0);
+      });
+    });
+    baseUrl = await listenOnLoopback(server);
+  });
+  after(() => {
+    closeServer(server);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const client = (verbose = false) => {
+    attempts = 0;
+    received.length = 0;
+    const streams = bufferIO({ verbose });
+    const http = new HttpClient({
+      baseUrl,
+      apiKey: 'sk_test_secret_key',
+      timeoutMs: 5000,
+      retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 2 },
+      userAgent: 'csafe/test',
+      io: streams.io,
+      now: () => Date.now(),
+      sleep: async () => {},
+    });
+    return { http, stderr: streams.stderr };
+  };
+
+  it('streams the file with its Content-Length and Content-Type, never chunked and never with Authorization', async () => {
+    store = () => ({ status: 200 });
+    const { http } = client();
+    const response = await uploadFile(http, url(), { path: file, size: content.length }, { now: Date.now });
+    assert.equal(response.status, 200);
+    const [put] = received;
+    assert.equal(put!.headers['content-length'], String(content.length));
+    assert.equal(put!.headers['content-type'], 'application/json');
+    assert.equal(put!.headers['transfer-encoding'], undefined);
+    assert.equal(put!.headers.authorization, undefined);
+    assert.ok(put!.body.equals(content));
+    await http.close();
+  });
+
+  it('re-opens the file for every attempt: a cut connection and a 503 are followed by the whole file again', async () => {
+    store = (attempt) => (attempt === 1 ? 'cut' : attempt === 2 ? { status: 503, xml: xmlError('SlowDown', 'Please reduce your request rate.') } : { status: 200 });
+    const { http } = client();
+    const response = await uploadFile(http, url(), { path: file, size: content.length }, { now: Date.now });
+    assert.equal(response.retries, 2);
+    assert.equal(received.length, 2, 'the 503 attempt and the successful one were read to the end');
+    for (const put of received) assert.ok(put.body.equals(content), 'each attempt carried the file from its first byte');
+    await http.close();
+  });
+
+  it('reports progress from the bytes read, throttled, ending at the total', async () => {
+    store = () => ({ status: 200 });
+    const { http } = client();
+    const seen: UploadProgress[] = [];
+    const started = Date.now();
+    await uploadFile(http, url(), { path: file, size: content.length }, { now: Date.now, onProgress: (p) => seen.push(p), progressIntervalMs: 20 });
+    const elapsed = Date.now() - started;
+    assert.ok(seen.length >= 1 && seen.length <= elapsed / 20 + 2, `${seen.length} reports in ${elapsed} ms`);
+    assert.ok(seen.every((p, i) => p.total === content.length && p.sent <= p.total && (i === 0 || p.sent >= seen[i - 1]!.sent)));
+    assert.equal(seen.at(-1)!.sent, content.length);
+    await http.close();
+  });
+
+  it('sends an empty file as an empty body, and no byte past the size given', async () => {
+    store = () => ({ status: 200 });
+    const { http } = client();
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const seen: UploadProgress[] = [];
+    const answer = await uploadFile(http, url(), { path: empty, size: 0 }, { now: () => 0, onProgress: (p) => seen.push(p) });
+    assert.equal(answer.status, 200);
+    assert.deepEqual(seen, [{ sent: 0, total: 0, elapsedMs: 0 }]);
+    await uploadFile(http, url(), { path: file, size: 10 }, { now: Date.now });
+    assert.deepEqual(
+      received.map((r) => [r.headers['content-length'], r.headers['content-type'], r.body.toString()]),
+      [
+        ['0', 'application/json', ''],
+        ['10', 'application/json', content.subarray(0, 10).toString()],
+      ],
+    );
+    await http.close();
+  });
+
+  it('reports progress while the request is in flight, not only at its end', async () => {
+    store = () => ({ status: 200, delayMs: 300 });
+    const { http } = client();
+    const seen: UploadProgress[] = [];
+    await uploadFile(http, url(), { path: file, size: 100 }, { now: Date.now, onProgress: (p) => seen.push(p), progressIntervalMs: 10 });
+    assert.ok(seen.length >= 2, `${seen.length} reports`);
+    await http.close();
+  });
+
+  it('times progress from the start of the current attempt, and reports the end once', async () => {
+    store = (n) => (n === 1 ? { status: 503 } : { status: 200 });
+    const { http } = client();
+    let clock = 0;
+    const seen: UploadProgress[] = [];
+    await uploadFile(http, url(), { path: file, size: 100 }, { now: () => (clock += 1000), onProgress: (p) => seen.push(p), progressIntervalMs: 60_000 });
+    assert.deepEqual(seen, [{ sent: 100, total: 100, elapsedMs: 1000 }], 'one report, at the end, timed from the second attempt');
+    await http.close();
+  });
+
+  it("reads an object store's XML error, and never shows the URL's signature in traces or errors", async () => {
+    store = () => ({ status: 403, xml: xmlError('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.') });
+    const { http, stderr } = client(true);
+    const error = await uploadFile(http, url(), { path: file, size: content.length }, { now: Date.now }).catch((e: unknown) => e);
+    assert.ok(error instanceof PermissionDeniedError);
+    assert.equal(error.details.errorType, 'SignatureDoesNotMatch');
+    assert.match(error.message, /^PUT .*\/_storage\/imports\/ns\/req_1\.jsonl\?.*: 403 SignatureDoesNotMatch: The request signature we calculated/);
+    assert.ok(!error.message.includes(SIGNATURE), error.message);
+    assert.match(stderr(), /X-Csafe-Signature=\[REDACTED\]/);
+    assert.ok(!stderr().includes(SIGNATURE), 'trace shows no signature');
+    await http.close();
+  });
+});
+
+describe('serviceMessage', () => {
+  it('takes Code and Message from an S3-style XML error, entities decoded', () => {
+    assert.deepEqual(serviceMessage(xmlError('AccessDenied', 'Request has expired &amp; can&apos;t be used'), 403), { message: "Request has expired & can't be used", type: 'AccessDenied' });
+    assert.deepEqual(serviceMessage('<Error><Code>MissingContentLength</Code></Error>', 411), { message: 'MissingContentLength', type: 'MissingContentLength' });
+  });
+
+  it('keeps other text bodies as they are', () => {
+    assert.deepEqual(serviceMessage('<html>Bad Gateway</html>', 502), { message: '<html>Bad Gateway</html>' });
+  });
+});
