@@ -6,12 +6,14 @@ import { reportInvalid, setAsideOrStop } from '../../core/bulk/checked-records.j
 import { FailFast, unreachableLine } from '../../core/bulk/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../core/files/failed-file.js';
 import type { IOStreams } from '../../core/terminal/io.js';
-import { countOf, toNdjsonLine } from '../../core/terminal/output.js';
+import { toNdjsonLine } from '../../core/terminal/output.js';
+import { countOf } from '../../core/terminal/words.js';
 import type { JsonRecord } from '../../core/json/position.js';
 import { readRecords } from '../../core/input/sources.js';
 import { refuseSharedFiles } from '../../core/files/distinct-files.js';
 import { otherShardsNote, shardedName, shardRecords } from '../../core/bulk/shard.js';
-import { csafeCommandLine, failedFileNote, reportInterruption, withFlag } from '../../core/cli/command-line.js';
+import { csafeCommandLine, withFlag } from '../../core/cli/command-line.js';
+import { failedFileNote, reportInterruption } from '../../core/cli/resume.js';
 import { interruptionOf } from '../../core/signals.js';
 import { startSpinner } from '../../core/terminal/spinner.js';
 import { inputToRead } from '../../core/input/spool.js';

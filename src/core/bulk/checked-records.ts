@@ -3,7 +3,7 @@ import { CsafeError, InterruptedError } from '../errors.js';
 import type { FailedFile } from '../files/failed-file.js';
 import type { IOStreams } from '../terminal/io.js';
 import type { JsonRecord } from '../json/position.js';
-import { countOf } from '../terminal/output.js';
+import { countOf } from '../terminal/words.js';
 import { JsonLinesChecker, type LineCheck } from '../input/jsonl-checker.js';
 import { LINE_TOO_LONG_HINT, readError, type InputSource } from '../input/sources.js';
 

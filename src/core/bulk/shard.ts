@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import * as z from 'zod';
 import { UsageError } from '../errors.js';
-import { countOf } from '../terminal/output.js';
+import { countOf } from '../terminal/words.js';
 
 /** `--shard i/n`: this run is worker `index` of `count`, counted from 0. */
 export interface Shard {

@@ -1,5 +1,3 @@
-import type { IOStreams } from '../terminal/io.js';
-
 /** A word a shell reads back unchanged: as is when it is plain, else in single quotes. */
 export const shellWord = (word: string) => (/^[\w.@%+=:,/-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
@@ -67,14 +65,4 @@ export function withPositional(argv: readonly string[], index: number, value: st
     } else kept.push(arg);
   }
   return replaced ? kept : [...kept, value];
-}
-
-/** ` (in FILE)` after the count of failed records an interrupted run names; nothing when none failed. */
-export const failedFileNote = (failed: number, path: string) => (failed > 0 ? ` (in ${path})` : '');
-
-/** What an interrupted bulk run prints on stderr: what it did, then the command that continues it, and a hint when there is one. */
-export function reportInterruption(io: IOStreams, done: string, resume: string, hint?: string): void {
-  io.warn(`interrupted: ${done}`);
-  io.warn(`continue with: ${resume}`);
-  if (hint !== undefined) io.warn(`hint: ${hint}`);
 }

@@ -1,5 +1,5 @@
 import { CsafeError } from '../errors.js';
-import { countOf } from '../terminal/output.js';
+import { countOf } from '../terminal/words.js';
 
 const REASONS: Record<string, string> = {
   ENOSPC: 'no space left on device',

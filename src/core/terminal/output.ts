@@ -27,8 +27,6 @@ export function parseOutputFormat(text: string, name: string): OutputFormat {
   return text as OutputFormat;
 }
 
-/** `1 object`, `3 objects`. */
-export const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 const toJson = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 export const toNdjsonLine = (value: unknown) => JSON.stringify(value) + '\n';

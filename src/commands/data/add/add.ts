@@ -6,11 +6,13 @@ import { defaultFailedPath, FailedFile } from '../../../core/files/failed-file.j
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { parseOptions } from '../../../core/cli/whole-number.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
-import { countOf, printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/terminal/output.js';
+import { printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/terminal/output.js';
+import { countOf } from '../../../core/terminal/words.js';
 import type { JsonRecord } from '../../../core/json/position.js';
 import { readRecords, type InputSource } from '../../../core/input/sources.js';
 import { inOtherShard, otherShardsNote, shardedName } from '../../../core/bulk/shard.js';
-import { csafeCommandLine, failedFileNote, reportInterruption, shellWord } from '../../../core/cli/command-line.js';
+import { csafeCommandLine, shellWord } from '../../../core/cli/command-line.js';
+import { failedFileNote, reportInterruption } from '../../../core/cli/resume.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';

@@ -7,7 +7,7 @@ import type { FailFast } from '../../../core/bulk/fail-fast.js';
 import type { FailedFile } from '../../../core/files/failed-file.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { countOf } from '../../../core/terminal/output.js';
+import { countOf } from '../../../core/terminal/words.js';
 import type { Spinner } from '../../../core/terminal/spinner.js';
 import type { AddOptions } from './options.js';
 import { BODY_FRAME_BYTES } from '../shared/objects.js';

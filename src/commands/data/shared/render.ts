@@ -1,6 +1,7 @@
 import { errorMessage } from '../../../api/responses.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { countOf, printResult, recordView, tableView, toNdjsonLine, type Column, type OutputFormat } from '../../../core/terminal/output.js';
+import { printResult, recordView, tableView, toNdjsonLine, type Column, type OutputFormat } from '../../../core/terminal/output.js';
+import { countOf } from '../../../core/terminal/words.js';
 import { isImportRecord, REQUEST_STATUSES, type DataEntry, type RequestRecord } from '../../../schemas/data.js';
 
 

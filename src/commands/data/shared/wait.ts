@@ -2,7 +2,7 @@ import { getRequest } from '../../../api/data.js';
 import type { Context } from '../../../context.js';
 import { mapInOrder } from '../../../core/bulk/concurrency.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { countOf } from '../../../core/terminal/output.js';
+import { countOf } from '../../../core/terminal/words.js';
 import { pollUntil } from '../../../core/cli/poll.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { shellWord } from '../../../core/cli/command-line.js';

@@ -6,7 +6,7 @@ import type { FailedFile } from '../../../core/files/failed-file.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { runLanesInGroups } from '../../../core/bulk/lanes.js';
-import { countOf } from '../../../core/terminal/output.js';
+import { countOf } from '../../../core/terminal/words.js';
 import type { Spinner } from '../../../core/terminal/spinner.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { SendOptions } from './options.js';

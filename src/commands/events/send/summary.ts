@@ -1,5 +1,6 @@
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { countOf, printResult, recordView, type OutputFormat } from '../../../core/terminal/output.js';
+import { printResult, recordView, type OutputFormat } from '../../../core/terminal/output.js';
+import { countOf } from '../../../core/terminal/words.js';
 
 export interface Tally {
   read: number;

@@ -7,7 +7,7 @@ import { defaultFailedPath, FailedFile } from '../../../core/files/failed-file.j
 import type { HttpClient } from '../../../core/http/client.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { runLanes } from '../../../core/bulk/lanes.js';
-import { countOf } from '../../../core/terminal/output.js';
+import { countOf } from '../../../core/terminal/words.js';
 import { batchOutcome } from '../../app.js';
 import type { PartsOptions } from './options.js';
 

@@ -8,7 +8,7 @@ import { FailFast, unreachableLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import type { JsonRecord } from '../../../core/json/position.js';
-import { countOf } from '../../../core/terminal/output.js';
+import { countOf } from '../../../core/terminal/words.js';
 import { isRegularFile, openFileStream, readRecords, type InputSource } from '../../../core/input/sources.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';

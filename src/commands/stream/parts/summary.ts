@@ -1,6 +1,7 @@
 import type { Context } from '../../../context.js';
 import type { FailedFile } from '../../../core/files/failed-file.js';
-import { countOf, printResult, recordView } from '../../../core/terminal/output.js';
+import { printResult, recordView } from '../../../core/terminal/output.js';
+import { countOf } from '../../../core/terminal/words.js';
 import type { PartsTally } from './deliver.js';
 
 interface RunResult {
