@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
 import { test } from 'node:test';
 import { streamPartsRun } from '../../../src/commands/stream/parts/parts.js';
 import { partsOptionsSchema } from '../../../src/commands/stream/parts/options.js';
 import { ExitCode, UsageError } from '../../../src/core/errors.js';
 import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { closeServer, listenOnLoopback } from '../../helpers/server.js';
 import { commandTest, exitCodeOf, jsonBody, type CommandTest } from '../../helpers/context.js';
 
 const PARTS = [
@@ -112,6 +114,27 @@ test('stream parts writes the parts of a batch the service kept refusing to --fa
   assert.deepEqual(jsonLines(readFileSync(failed, 'utf8')), PARTS.slice(0, 3));
   assert.match(run.stderr(), new RegExp(`^${path}:1-2: a batch of 2 parts failed: .*503.*\n${path}:3: a batch of 1 part failed: `));
   assert.match(run.stderr(), new RegExp(`3 parts of failed batches written to ${failed}: resend them with \`csafe stream parts live --id show-42 ${failed}\`\n$`));
+});
+
+test('stream parts writes a batch answered 408 or 409 to --unconfirmed, sent once: the service may have applied it, so it is neither retried nor called safe to resend', async (t) => {
+  for (const status of [408, 409]) {
+    let posts = 0;
+    const service = createServer((request, response) => {
+      posts++;
+      request.resume().on('end', () => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'conflict', message: `answered ${status}` } })));
+    });
+    const baseUrl = await listenOnLoopback(service);
+    t.after(() => closeServer(service));
+    const run = await commandTest(t, { env: { CSAFE_BASE_URL: baseUrl } });
+    const path = inputFile(run, PARTS.slice(0, 2).map((part) => JSON.stringify(part)));
+    const [failed, unconfirmed] = [join(run.dir, 'failed.jsonl'), join(run.dir, 'unconfirmed.jsonl')];
+
+    assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { failed, unconfirmed, batchSize: '2' }))), ExitCode.failure, String(status));
+
+    assert.equal(posts, 1, `${status}: one attempt`);
+    assert.deepEqual(jsonLines(readFileSync(unconfirmed, 'utf8')), PARTS.slice(0, 2), String(status));
+    assert.equal(existsSync(failed), false, `${status}: nothing in the failed file`);
+  }
 });
 
 test('stream parts: the ways of giving parts exclude each other, and a part needs all it is made of', async (t) => {
