@@ -7,6 +7,8 @@ import { countOf } from '../terminal/words.js';
 import { JsonLinesChecker, type LineCheck } from '../input/jsonl-checker.js';
 import { LINE_TOO_LONG_HINT, readError, type InputSource } from '../input/sources.js';
 
+/** Which records of an input may be sent, and what becomes of those that may not: reported, set aside, or the end of the run. */
+
 /**
  * An input record after checking: as it will be sent (its compact JSON, and the bytes it adds to
  * a request: itself and a comma), or its text and why it cannot be sent.
@@ -120,7 +122,6 @@ export async function* validRecords<T extends CheckedRecord>(records: AsyncItera
   }
 }
 
-/** An invalid record met while sending: set aside when there is a --skip-invalid file; else the input changed since it was checked, and the run stops. */
 export async function setAsideOrStop(record: InvalidRecord, inputName: string, io: IOStreams, invalid: FailedFile | undefined): Promise<void> {
   if (invalid === undefined) throw changedSinceChecked(inputName, record);
   await setAside(invalid, inputName, record, io);
