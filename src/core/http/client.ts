@@ -177,7 +177,6 @@ export class HttpClient {
     return { ...headers, ...spec.headers };
   }
 
-  /** The signal of one attempt: its time limit (the request's, else --request-timeout; none for null), Ctrl-C unless it finishes on interrupt, and the caller's. */
   private attemptSignal(spec: RequestSpec): AttemptSignal {
     const limitMs = spec.timeoutMs === undefined ? this.config.timeoutMs : spec.timeoutMs;
     const interrupt = spec.finishOnInterrupt ? undefined : this.config.signal;
