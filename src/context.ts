@@ -8,6 +8,8 @@ import { DEFAULT_RETRY_POLICY } from './core/http/retry.js';
 import { importKeepingSignals } from './core/signals.js';
 import { checkApiKey, checkBaseUrl, resolveProfile, resolveSettings, type GlobalFlags, type Setting, type Settings } from './core/config/settings.js';
 
+/** What every command is given to work with, and where each part comes from: flags, environment, profile, or the in-process emulator. */
+
 /** A service the command talks to when --emulator is given: started on first use, closed at exit. */
 export interface LocalService {
   baseUrl: string;

@@ -4,6 +4,8 @@ import { batchSchema, type Batch } from '../schemas/batches.js';
 import { createOnce, UPLOAD_NOT_SENT } from './create.js';
 import { parseResponse } from './responses.js';
 
+/** How csafe calls the batch endpoints, each answer checked against its schema. */
+
 /** POST /v1/batches: a batch waiting for its CSV, with a pre-signed upload address valid 1 hour. */
 export async function createBatch(http: HttpClient, type: string): Promise<Batch> {
   return createOnce(http, { method: 'POST', path: '/v1/batches', json: { type } }, { what: 'batch', note: UPLOAD_NOT_SENT }, (body) =>

@@ -17,6 +17,8 @@ import {
 import { problemsFromZod, type FieldProblem } from '../schemas/issues.js';
 import { parseResponse } from './responses.js';
 
+/** How a classification request is checked before it is sent, sent in the service version asked for, and its answer read. */
+
 type WireRequest = { version: typeof LEGACY_VERSION; body: LegacyContentRequest } | { version: Exclude<ServiceVersion, typeof LEGACY_VERSION>; body: ContentRequest };
 
 /** The previous version takes `text` and `images` instead of content parts; build it for the user. */

@@ -1,6 +1,8 @@
 import { ApiError, CsafeError, mayHaveBeenApplied } from '../core/errors.js';
 import type { HttpClient, RequestSpec } from '../core/http/client.js';
 
+/** How a request that creates something is sent without ever creating it twice, and what the user is told when its answer is lost. */
+
 /** What a create call makes, as messages name it: `decision`, `batch`, `import`; and what else a user should know of one whose answer was lost. */
 export interface Creation {
   what: string;

@@ -12,6 +12,8 @@ import {
 } from '../schemas/data.js';
 import { parseResponse } from './responses.js';
 
+/** How csafe calls the data endpoints of a namespace: its settings, added objects, imports and request records. */
+
 const namespacePath = (namespace: string) => `/v1/data/${pathSegment(namespace, 'NAMESPACE')}`;
 
 /** PUT /v1/data/{namespace}/settings: create or replace the namespace schema (safe to replay: a replace). */

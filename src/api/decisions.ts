@@ -4,6 +4,8 @@ import { decisionCreatedSchema, decisionSchema, type CreateDecisionRequest, type
 import { createOnce } from './create.js';
 import { parseResponse } from './responses.js';
 
+/** How csafe calls the decision endpoints, each answer checked against its schema. */
+
 const DECISIONS_PATH = '/v1/decisions';
 
 /** POST /v1/decisions: a decision on one piece of content, processed asynchronously. */

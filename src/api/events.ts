@@ -3,6 +3,8 @@ import { eventIdsOf, queuedEventsResponseSchema, syncEventsResponseSchema } from
 import { UnexpectedResponseError } from '../core/errors.js';
 import { parseResponse } from './responses.js';
 
+/** How an ordered batch of events is sent: queued, or ingested at once with its event ids. */
+
 const EVENTS_PATH = '/v1/async/events';
 const SYNC_EVENTS_PATH = '/v1/events';
 

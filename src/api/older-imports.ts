@@ -4,6 +4,8 @@ import { importCreatedSchema, olderImportSchema, type ImportCreated, type OlderI
 import { createOnce, UPLOAD_NOT_SENT } from './create.js';
 import { parseResponse } from './responses.js';
 
+/** How csafe calls the older import endpoints (/v1/import), each answer checked against its schema. */
+
 /** POST /v1/import (no body): a new import, waiting for its file at a pre-signed upload address valid for 1 hour. */
 export async function createImport(http: HttpClient): Promise<ImportCreated> {
   return createOnce(http, { method: 'POST', path: '/v1/import' }, { what: 'import', note: UPLOAD_NOT_SENT }, (body) =>

@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { UnexpectedResponseError } from '../core/errors.js';
 import { describeProblem, problemsFromZod } from '../schemas/issues.js';
 
+/** How an answer from the service is read: checked against its schema, and the error message of a failed record found. */
+
 /** The response checked against a tolerant schema: missing promised fields fail, extra fields are kept. */
 export function parseResponse<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
   const parsed = schema.safeParse(body);

@@ -4,6 +4,8 @@ import { acceptedResponseSchema, type AcceptedResponse } from '../schemas/data.j
 import type { WatchStreamRequest } from '../schemas/streams.js';
 import { parseResponse } from './responses.js';
 
+/** How csafe calls the livestream endpoints: watch a stream, send its parts. */
+
 const streamsPath = (namespace: string) => `/v1/streams/${pathSegment(namespace, 'NAMESPACE')}`;
 
 /** POST /v1/streams/{namespace}: monitor the livestream at `stream_url` under the caller's `id`. Safe to replay: the id is the caller's, so a second request names the same stream. */

@@ -1,5 +1,7 @@
 import { mayHaveBeenProcessed, type AttemptOutcome } from './http/retry.js';
 
+/** What went wrong, as typed errors: the tree every failure is thrown as, and whether a failed request may have been applied. */
+
 /** Exit codes: documented in README.md and `csafe --help`; errors and command outcomes are mapped to them in one place, main.ts (exitCodeOfError, exitCodeOfOutcome). */
 export const ExitCode = {
   ok: 0,

@@ -1,5 +1,7 @@
 import { InterruptedError, TerminatedError } from './errors.js';
 
+/** How Ctrl-C and SIGTERM stay csafe's to handle: kept from a module that hooks them, and told apart in the error a stopped run ends with. */
+
 const HOOKED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**

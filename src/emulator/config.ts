@@ -1,7 +1,7 @@
 import type { ServiceVersion } from '../schemas/content.js';
 import type { FaultSettings } from './http/faults.js';
 
-/** Fixed for the life of an emulator instance. */
+/** What an emulator instance is configured with, fixed for its life. */
 export interface EmulatorConfig {
   apiKey: string;
   latencyMs: number;

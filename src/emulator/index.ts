@@ -17,6 +17,8 @@ import { DECISIONS, type StoredDecision } from './decisions/records.js';
 import { StreamStore } from './stores/stream-store.js';
 import { EventStore } from './stores/event-store.js';
 
+/** How an emulator instance is started and stopped: its options, data directory, stores and server. */
+
 export interface EmulatorOptions {
   host?: string;
   /** 0 picks a free port; the chosen one is in RunningEmulator.port and baseUrl. */

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { reviewTypeSchema } from './decisions.js';
 
 /**
- * Older operations: batches (POST /v1/batches, GET /v1/batches/{id}), a CSV uploaded to a
- * pre-signed address and a result CSV behind a pre-signed download address.
+ * What the older batch endpoints (POST /v1/batches, GET /v1/batches/{id}) take and answer: a CSV
+ * uploaded to a pre-signed address, and a result CSV behind a pre-signed download address.
  */
 
 export const isBatchSettled = (status: string): boolean => status === 'SUCCESS' || status === 'CANCELLED' || status === 'ERROR';

@@ -6,6 +6,8 @@ import { LEGACY_VERSION } from './names.js';
 
 export { CURRENT_VERSION, LEGACY_VERSION, SERVICE_VERSIONS, type ServiceVersion } from './names.js';
 
+/** What POST /v1/content takes and answers, in both service versions, and the spec's limits a schema cannot express. */
+
 /**
  * The spec's limits for POST /v1/content. "MB" and "KB" are read as decimal (10^6, 10^3):
  * the stricter reading, so nothing the client sends can be over the service's limit.

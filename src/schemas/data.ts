@@ -1,12 +1,13 @@
 import * as z from 'zod';
 import { describeProblem, MISSING, problemsFromZod } from './issues.js';
 
-/**
- * Namespace data: objects, settings (the namespace schema), add and import requests.
- * Requests we send are strict; responses are tolerant (unknown fields kept, statuses plain strings).
- */
-
 import { CONTENT_TYPES } from './names.js';
+
+/**
+ * What the namespace data endpoints take and answer: objects, settings (the namespace schema), add
+ * and import requests. Requests we send are strict; responses are tolerant (unknown fields kept,
+ * statuses plain strings).
+ */
 
 /** Content types whose value is a URL the service fetches and processes. */
 export const URL_CONTENT_TYPES: ReadonlySet<string> = new Set(['image_url', 'video_url', 'website_url']);

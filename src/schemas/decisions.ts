@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { jsonObjectSchema } from './json-object.js';
 
 /**
- * Older operations: decisions (POST /v1/decisions, GET /v1/decisions/{id}). Requests strict,
- * responses tolerant: unknown fields kept, statuses plain strings.
+ * What the older decision endpoints (POST /v1/decisions, GET /v1/decisions/{id}) take and answer.
+ * Requests strict, responses tolerant: unknown fields kept, statuses plain strings.
  */
 
 /** What `--wait` waits for: anything but PENDING, including a status the spec does not list. */

@@ -1,5 +1,7 @@
 import * as z from 'zod';
 
+/** What an error answer looks like: the body the emulator sends, and the error type of each status. */
+
 /**
  * The spec does not show an error body. The emulator answers with this shape and the client
  * reads it, but the client also accepts `{message}`, `{error: "text"}` or plain text.

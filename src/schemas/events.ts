@@ -7,6 +7,8 @@ import { EVENT_TYPES, type EventType } from './names.js';
 
 export { EVENT_TYPES, type EventType } from './names.js';
 
+/** What the event endpoints take and answer: the seven event variants the spec shows, each refusal naming its field. */
+
 /** "is required" when the field is absent, the expectation otherwise: the user sees which of the two it is. */
 const expecting = (expected: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `is required: ${expected}` : expected;

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 
+/** How a validation problem is told: where (a field path, in one notation) and what was expected there. */
+
 export type FieldPath = ReadonlyArray<PropertyKey>;
 
 /** One validation problem, in the spec's words: where (field path) and what was expected. */

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { problemsFromZod, type FieldProblem } from './issues.js';
 
 /**
- * Older operations: imports (POST /v1/import, GET /v1/import/{id}), a JSONL file of
- * `{type, data}` lines uploaded to a pre-signed address. Not namespace data imports (data.ts).
+ * What the older import endpoints (POST /v1/import, GET /v1/import/{id}) take and answer: a JSONL
+ * file of `{type, data}` lines uploaded to a pre-signed address. Not namespace data imports (data.ts).
  */
 
 export const isOlderImportSettled = (status: string): boolean => status === 'COMPLETE' || status === 'FAILED';

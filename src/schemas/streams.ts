@@ -2,8 +2,9 @@ import * as z from 'zod';
 import { problemsFromZod, type FieldProblem } from './issues.js';
 
 /**
- * Livestreams: POST /v1/streams/{ns} (monitor an address) and POST /v1/streams/{ns}/parts
- * (append parts). Strict, as everything csafe sends; the emulator refuses with the same schemas.
+ * What the livestream endpoints take: POST /v1/streams/{ns} (monitor an address) and POST
+ * /v1/streams/{ns}/parts (append parts). Strict, as everything csafe sends; the emulator refuses
+ * with the same schemas.
  */
 
 export const STREAM_PART_TYPES = ['audio_url', 'frame_image_url', 'chat_message', 'transcript'] as const;

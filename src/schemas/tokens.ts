@@ -4,6 +4,8 @@ import { TOKEN_LIFETIME } from './names.js';
 
 export { TOKEN_LIFETIME } from './names.js';
 
+/** What POST /v1/access_tokens takes and answers. */
+
 export const accessTokenRequestSchema = z.strictObject({
   customer_session_id: z.string().min(1, { error: 'expected a non-empty session id' }).optional(),
   expires_in: z

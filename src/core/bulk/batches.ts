@@ -1,3 +1,5 @@
+/** Where a batch ends: consecutive items grouped within a count and a byte limit. */
+
 export interface BatchLimits<T> {
   maxItems: number;
   /** The most bytes a batch may hold, counted with sizeOf; an item bigger on its own forms a batch alone. */

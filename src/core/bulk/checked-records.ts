@@ -7,6 +7,8 @@ import { countOf } from '../terminal/words.js';
 import { JsonLinesChecker, type LineCheck } from '../input/jsonl-checker.js';
 import { LINE_TOO_LONG_HINT, readError, type InputSource } from '../input/sources.js';
 
+/** Which records of an input may be sent, and what becomes of those that may not: reported, set aside, or the end of the run. */
+
 /**
  * An input record after checking: as it will be sent (its compact JSON, and the bytes it adds to
  * a request: itself and a comma), or its text and why it cannot be sent.
@@ -28,7 +30,6 @@ export interface RecordCheck {
   frameBytes: number;
 }
 
-/** Every record checked, in input order: the reader's own errors (not JSON, …) and the command's check. */
 export async function* checkRecords(records: AsyncIterable<JsonRecord>, check: RecordCheck): AsyncGenerator<CheckedRecord> {
   for await (const record of records) yield checkRecord(record, check);
 }
@@ -80,11 +81,7 @@ export async function* recordProblems(records: AsyncIterable<JsonRecord>, check:
 /** `items.jsonl:3: id: expected a non-empty string id` */
 export const problemLine = (inputName: string, record: { line: number; problem: string }) => `${inputName}:${record.line}: ${record.problem}`;
 
-/**
- * The checking pass before anything is sent: prints every problem as file:line: field: expected …,
- * and when there is one, the line that says nothing was sent (`noun` names a record: 'invalid line', …).
- * Returns how many records have a problem.
- */
+/** The checking pass before anything is sent, for records already read: how many have a problem (`noun`: 'invalid line', …). */
 export async function reportInvalid(records: AsyncIterable<{ line: number; problem?: string }>, inputName: string, io: IOStreams, noun: string): Promise<number> {
   let invalid = 0;
   for await (const { line, problem } of records) {
@@ -120,18 +117,12 @@ export async function* validRecords<T extends CheckedRecord>(records: AsyncItera
   }
 }
 
-/** An invalid record met while sending: set aside when there is a --skip-invalid file; else the input changed since it was checked, and the run stops. */
 export async function setAsideOrStop(record: InvalidRecord, inputName: string, io: IOStreams, invalid: FailedFile | undefined): Promise<void> {
   if (invalid === undefined) throw changedSinceChecked(inputName, record);
   await setAside(invalid, inputName, record, io);
 }
 
-/**
- * Checks every line of a JSONL file before any of it is uploaded (core/bulk/checking-pass), a chunk at
- * a time (core/input/jsonl-checker). Problems are printed as `file:line: field: expected …`; any problem
- * ends the run with an InputError (exit 2) and nothing sent. Streamed: memory stays flat whatever
- * the file size. A spinner on a terminal counts the lines.
- */
+/** The checking pass over a JSONL file before any of it is uploaded, a chunk at a time, so memory stays flat whatever its size. */
 export async function checkEveryLine(source: InputSource, io: IOStreams, signal: AbortSignal, check: LineCheck): Promise<void> {
   await checkingPass(io, source.name, 'line', check.hint, async (pass) => {
     const checker = new JsonLinesChecker(check, pass.problem);

@@ -2,6 +2,8 @@ import { InputError } from '../errors.js';
 import type { IOStreams } from '../terminal/io.js';
 import { startSpinner } from '../terminal/spinner.js';
 
+/** How a whole input is checked before any of it is sent, reported without flooding the terminal. */
+
 /** Problems printed before the rest are only counted: a file that is wrong throughout must not flood the terminal. */
 const SHOWN_PROBLEMS = 20;
 

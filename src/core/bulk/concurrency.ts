@@ -1,3 +1,5 @@
+/** How requests run several at once while their outcomes come back in input order, in flat memory. */
+
 export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
 /** One item started and not yet yielded; `outcome` is set once its work settles. */

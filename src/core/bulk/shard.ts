@@ -3,6 +3,8 @@ import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { countOf } from '../terminal/words.js';
 
+/** Which records are this worker's under `--shard i/n`, and how the shard marks a run's files. */
+
 /** `--shard i/n`: this run is worker `index` of `count`, counted from 0. */
 export interface Shard {
   index: number;

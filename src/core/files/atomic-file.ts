@@ -3,6 +3,8 @@ import { lstat, open, readdir, readlink, realpath, rename, stat, unlink, type Fi
 import { basename, dirname, join } from 'node:path';
 import { isRunning } from './processes.js';
 
+/** How csafe replaces a file it writes so that no reader, crash or kill -9 ever finds it torn. */
+
 /** Where a write of `path` by process `pid` is prepared. */
 const temporaryPath = (path: string, pid: number) => `${path}.${pid}.tmp`;
 

@@ -7,6 +7,8 @@ import { InputError, UsageError } from '../errors.js';
 import { acquireFileLock, type FileLock } from './file-lock.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
 
+/** How a bulk run records what the service acknowledged, so that a run again on the same input resumes where it stopped. */
+
 /** The first bytes of the input identify it: a file that only grew since (a log appended to) still matches. */
 const FINGERPRINT_BYTES = 64 * 1024;
 

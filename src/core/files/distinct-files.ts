@@ -2,6 +2,8 @@ import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 
+/** Whether the files a bulk run reads and writes are distinct files, asked before anything is read or sent. */
+
 /** The flags of the files a bulk command writes as it runs. */
 const WRITTEN_FILES = { failed: '--failed', unconfirmed: '--unconfirmed', skipInvalid: '--skip-invalid', checkpoint: '--checkpoint' } as const;
 

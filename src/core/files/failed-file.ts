@@ -1,6 +1,8 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
 
+/** Where the records a run could not send go, to be sent again, and what a failure to write them does. */
+
 /** One record for a file, with the input line it came from (named when it cannot be written). */
 export interface RecordLine {
   text: string;

@@ -4,6 +4,8 @@ import { UsageError } from '../errors.js';
 import { isRunning, processStartTime } from './processes.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
 
+/** How one run at a time holds a file, and when a lock left behind by a run that is gone may be taken over. */
+
 interface LockOwner {
   pid: number;
   host: string;

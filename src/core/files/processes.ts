@@ -1,5 +1,6 @@
-/** Which process is which on this host: whether one runs, and when it started (to tell it from a later one given the same pid). */
 import { readFile } from 'node:fs/promises';
+
+/** Which process is which on this host: whether one runs, and when it started (to tell it from a later one given the same pid). */
 
 /** Whether a process runs: a signal 0 reaches it, or it runs as someone else (EPERM). */
 export function isRunning(pid: number): boolean {

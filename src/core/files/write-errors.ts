@@ -1,6 +1,8 @@
 import { CsafeError } from '../errors.js';
 import { countOf } from '../terminal/words.js';
 
+/** How a failure to write one of csafe's own files is told: the reason in words, and the records the file does not hold. */
+
 const REASONS: Record<string, string> = {
   ENOSPC: 'no space left on device',
   EDQUOT: 'disk quota exceeded',

@@ -17,6 +17,8 @@ import { redactHeaders, redactUrl } from './redact.js';
 import { decideRetry, type AttemptOutcome, type Headers, type RetryPolicy } from './retry.js';
 import { Agent, request } from './undici.js';
 
+/** How one request reaches the service or a pre-signed address, and what comes back: the request engine every API call and upload goes through. */
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface HttpClientConfig {
@@ -147,7 +149,6 @@ export class HttpClient {
     }
   }
 
-  /** POST/PUT/GET JSON under the base URL and return the parsed body. */
   async json(method: Method, path: string, json?: unknown, headers?: Record<string, string>): Promise<unknown> {
     return (await this.request({ method, path, json, headers })).body;
   }
@@ -176,7 +177,6 @@ export class HttpClient {
     return { ...headers, ...spec.headers };
   }
 
-  /** The signal of one attempt: its time limit (the request's, else --request-timeout; none for null), Ctrl-C unless it finishes on interrupt, and the caller's. */
   private attemptSignal(spec: RequestSpec): AttemptSignal {
     const limitMs = spec.timeoutMs === undefined ? this.config.timeoutMs : spec.timeoutMs;
     const interrupt = spec.finishOnInterrupt ? undefined : this.config.signal;

@@ -1,3 +1,5 @@
+/** What of a request may be shown: URLs, headers and messages with their credentials masked. */
+
 const REDACTED = '[REDACTED]';
 
 /** Query parameters that make a pre-signed URL a credential (S3, GCS, Azure and our emulator). */

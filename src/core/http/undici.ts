@@ -5,11 +5,12 @@ import dispatcherRequest from 'undici/lib/api/api-request.js';
 import undiciUtil from 'undici/lib/core/util.js';
 
 /*
- * Start-up (issue 14). undici's index loads every part of undici (fetch, WebSocket, mocks, caches,
- * interceptors: 110 files) and, by reading globalThis.Headers, Node's own bundled copy of undici
- * with a second WebAssembly parser: ≈ 40 ms of a one-request command. The client needs three of
- * its files: the Agent, the request() undici's index puts on every dispatcher, and its URL check.
- * (A later undici that moves them fails the build: scripts/bundle.mjs resolves them.)
+ * Which parts of undici the client loads, and why not its index: that loads every part of undici
+ * (fetch, WebSocket, mocks, caches, interceptors: 110 files) and, by reading globalThis.Headers,
+ * Node's own bundled copy of undici with a second WebAssembly parser: ≈ 40 ms of the start-up of a
+ * one-request command. The client needs three of its files: the Agent, the request() undici's index
+ * puts on every dispatcher, and its URL check. (A later undici that moves them fails the build:
+ * scripts/bundle.mjs resolves them.)
  */
 export { Agent };
 

@@ -1,3 +1,5 @@
+import { Byte } from './scan.js';
+
 /**
  * Where things are in JSON text, by hand-written linear scans (no recursion, so any depth is safe):
  * - where JSON.parse failed, as line and column (parseJsonAt; syntaxErrorOffset underneath),
@@ -5,8 +7,6 @@
  * - how deep brackets nest outside strings (NestingTracker, nestsDeeperThan).
  * Node built-ins only: the emulator imports it too.
  */
-
-import { Byte } from './scan.js';
 
 /** A value parsed from its text (and the text's length, when the reader measures), or the text with the reason it is not JSON, located by line. */
 export type JsonRecord = { line: number; value: unknown; chars?: number } | { line: number; text: string; error: string };

@@ -80,7 +80,6 @@ export interface IOSettings {
   color?: boolean;
   /** --progress: periodic progress lines when stderr is not a TTY. */
   progress?: boolean;
-  /** --wide was given. */
   wide?: boolean;
   /** chalk's Chalk, needed only when a stream can have colour (openIOStreams loads it then). */
   Chalk?: ChalkClass;
@@ -187,7 +186,7 @@ function throwIfFailed(stdout: Writable): void {
 /** Whether a write failed because its reader went away (`| head`): main() ends such a run as done, not as a failure. */
 export const isBrokenPipe = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'EPIPE';
 
-/** EPIPE stays itself: main() takes a reader that went away (`| head`) as done, not as a failure. */
+/** EPIPE is passed on as it is, for main() to tell (isBrokenPipe). */
 function writeFailure(error: NodeJS.ErrnoException): Error {
   return isBrokenPipe(error) ? error : new CsafeError(`cannot write to stdout: ${error.message}`, { cause: error });
 }

@@ -3,6 +3,8 @@ import type { Colors, IOStreams } from './io.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { UsageError } from '../errors.js';
 
+/** What a command prints and in which format (table, JSON, NDJSON, TSV), its tables fitted to the terminal. */
+
 const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 

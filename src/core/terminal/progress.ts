@@ -2,6 +2,8 @@ import type { IOStreams } from './io.js';
 import { fitToWidth, spinnerTextColumns, startSpinner } from './spinner.js';
 import type { UploadProgress } from '../upload/file-upload.js';
 
+/** How an upload's progress is shown: a bar fitted to the terminal, or plain lines in a log. */
+
 const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'];
 
 /** Decimal units, as transfer rates are usually quoted: 1.5 GB, 120.3 MB. */

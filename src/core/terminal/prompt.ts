@@ -3,6 +3,8 @@ import { InterruptedError } from '../errors.js';
 import type { IOStreams } from './io.js';
 import { interruptionOf } from '../signals.js';
 
+/** How csafe reads what the user types or pipes to it: a secret without echo, or the whole of a stream. */
+
 /**
  * Reads a line from a terminal without echoing it (for secrets). Ctrl-C interrupts; so does
  * `signal` (SIGTERM), which raw mode would otherwise leave waiting for Enter.

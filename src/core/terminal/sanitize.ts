@@ -1,3 +1,5 @@
+/** How text from the server or from input files is made safe to show on a terminal. */
+
 /** `\u009b`: the escape JSON itself uses, so it shows the code point and keeps JSON valid. */
 const unicodeEscape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 

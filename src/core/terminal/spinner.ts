@@ -1,6 +1,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import type { IOStreams } from './io.js';
 
+/** How a long wait is shown: a spinner on a terminal, plain lines now and then in a log, else nothing. */
+
 export interface Spinner {
   update(text: string): void;
   succeed(text: string): void;

@@ -7,6 +7,8 @@ import { fileError, LINE_TOO_LONG_HINT, readError } from '../input/sources.js';
 import { startSpinner } from '../terminal/spinner.js';
 import { FileChunks, type UploadFile } from './file-upload.js';
 
+/** How a JSON Lines file is uploaded only if every line of it is valid, in one read of the file. */
+
 /** Thrown by the check of a chunk to stop the upload before that chunk is sent. */
 class InvalidLineFound extends Error {}
 

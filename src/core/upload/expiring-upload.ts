@@ -4,6 +4,8 @@ import type { IOStreams } from '../terminal/io.js';
 import { formatBytes, startProgressBar } from '../terminal/progress.js';
 import { uploadFile, type UploadFile } from './file-upload.js';
 
+/** How an upload outlives its pre-signed address: when the address expires, another is asked for. */
+
 /** Addresses per run: one, plus a fresh one each time an upload address has expired (a long stall, a wrong clock). */
 const MAX_ADDRESSES = 3;
 

@@ -2,6 +2,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { CsafeError } from '../errors.js';
 import type { HttpClient, HttpResponse, ReopenableBody } from '../http/client.js';
 
+/** How a file's bytes reach a pre-signed URL: a chunk at a time, in flat memory, whole again on every attempt. */
+
 /** Bigger reads than the default 64 KiB: fewer system calls and socket writes, for the same flat memory. */
 const READ_CHUNK_BYTES = 1048576;
 

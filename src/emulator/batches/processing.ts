@@ -13,6 +13,8 @@ import { FILE_MODE, temporaryPathFor } from '../stores/files.js';
 import { NO_COUNTS, type BatchCounts, type BatchRecord } from './records.js';
 import { changePending } from './transitions.js';
 
+/** How an uploaded batch CSV is processed: checked, counted, and classified row by row over the processing delay into a result CSV. */
+
 /** How often, at most, a running batch saves its counts for GET to show. */
 const PROGRESS_EVERY_MS = 200;
 

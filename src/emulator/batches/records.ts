@@ -2,6 +2,8 @@ import { BATCH_CONTENT_TYPE } from '../../schemas/batches.js';
 import { uploadKey, type JobKind } from '../stores/job-store.js';
 import type { SignedOperation } from '../stores/signing.js';
 
+/** What the emulator keeps of a batch, which objects it has in the object store, and how GET shows it. */
+
 export const BATCHES: JobKind = { area: 'batches', idPrefix: 'bat', extension: 'csv' };
 
 type BatchStatus = 'WAITING_FOR_UPLOAD' | 'PENDING' | 'SUCCESS' | 'CANCELLED' | 'ERROR';

@@ -11,12 +11,14 @@ import { processBatch, uploadRowCount } from './processing.js';
 import { BATCHES, batchView, NO_COUNTS, resultObject, uploadObject, type BatchRecord } from './records.js';
 import { changeBatch } from './transitions.js';
 
+/**
+ * How the emulator answers for batches: POST /v1/batches, GET /v1/batches/{id}, the CSV's upload
+ * and the result's download in the object store, and POST /_emulator/batches/{id}/cancel, as the
+ * spec shows no cancel call.
+ */
+
 const URL_TTL_MS = BATCH_URL_TTL_SECONDS * 1000;
 
-/**
- * Batches: POST /v1/batches, GET /v1/batches/{id}, the CSV's upload and the result's download in
- * the object store, and POST /_emulator/batches/{id}/cancel, as the spec shows no cancel call.
- */
 export const batchRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/batches', maxBodyBytes: 64 * 1024, auth: true, handle: createBatch },
   { method: 'GET', pattern: '/v1/batches/:batchId', maxBodyBytes: 0, auth: true, handle: getBatch },

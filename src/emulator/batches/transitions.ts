@@ -1,6 +1,8 @@
 import type { JobStore } from '../stores/job-store.js';
 import type { BatchRecord } from './records.js';
 
+/** How a batch's record changes without one change (processing's, a cancel's) overwriting another. */
+
 /** Per store, the last change under way of each batch: the next one starts when it has ended. */
 const changesUnderWay = new WeakMap<JobStore<BatchRecord>, Map<string, Promise<unknown>>>();
 

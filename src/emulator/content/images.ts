@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { base64Payload } from '../../schemas/content.js';
 import type { FieldPath, FieldProblem } from '../../schemas/issues.js';
 
+/** Whether submitted images are images of a format the service accepts, and their digests for the reference sets. */
+
 const ascii = (text: string) => Buffer.from(text, 'latin1');
 const startsWith = (bytes: Buffer, prefix: Buffer, offset = 0) =>
   bytes.length >= offset + prefix.length && bytes.subarray(offset, offset + prefix.length).equals(prefix);

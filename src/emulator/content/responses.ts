@@ -2,6 +2,8 @@ import { CURRENT_VERSION, type ContentRequest, type LegacyContentRequest } from 
 import type { Classification } from '../classifier.js';
 import type { Quirks } from '../stores/state.js';
 
+/** What POST /v1/content answers from the classifier's findings, in each service version. */
+
 /** The version string of every policy in the old response: the emulator has one fixed rule set. */
 const POLICY_VERSION = 'emulator-1';
 

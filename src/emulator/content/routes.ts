@@ -16,6 +16,8 @@ import { digestImages, type SubmittedImage } from './images.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { validateBody } from '../http/validation.js';
 
+/** How the emulator answers POST /v1/content: validated with the shared schemas, classified, answered in the version asked for. */
+
 export const contentRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/content', maxBodyBytes: CONTENT_LIMITS.requestBytes, auth: true, handle: classifyContent },
 ];

@@ -2,6 +2,8 @@ import { Worker } from 'node:worker_threads';
 import { dataObjectProblem, type DataObject, type NamespaceSchema } from '../../schemas/data.js';
 import { checkJsonLinesSync, jsonLinesValues } from '../storage/jsonl-file.js';
 
+/** How an import's file is checked (off the main thread) and its objects read back. */
+
 export type CheckOutcome = { data_count: number } | { error: string };
 
 /** Each non-blank line of the file must be a data object in which `fault` finds nothing wrong. Blocks: for a worker thread. */

@@ -8,6 +8,8 @@ import { checkInWorker, importedObjects } from './import-file.js';
 import { reviewUrl } from '../http/links.js';
 import { toWholeSecond } from '../stores/signing.js';
 
+/** How an uploaded namespace import is processed, and its output (data_url) produced. */
+
 /** How long the signed data_url of a succeeded import stays valid. */
 const DATA_URL_TTL_MS = 24 * 60 * 60 * 1000;
 

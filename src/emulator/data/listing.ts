@@ -1,6 +1,8 @@
 import type { DataStore } from '../stores/data-store.js';
 import { importedObjects } from './import-file.js';
 
+/** Which objects a namespace holds, for GET /_emulator/data/{namespace}. */
+
 export interface StoredObject {
   id: string;
   /** How many times the object was added (by add requests and imports); the last one is what the namespace holds. */

@@ -1,6 +1,8 @@
 import { URL_CONTENT_TYPES, type DataObject, type FieldDefinition, type NamespaceSchema } from '../../schemas/data.js';
 import { textLabels, type TextLabel } from '../classifier.js';
 
+/** What the service concludes about one data object under its namespace schema, or why it cannot process it. */
+
 interface ObjectOutput {
   actions: unknown[];
   fields: Record<string, unknown>;

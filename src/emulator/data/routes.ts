@@ -16,6 +16,8 @@ import { uploadExpiresAt } from '../storage/object-store.js';
 import { withUnlistedField } from '../stores/state.js';
 import { namespaceParam, validateBody } from '../http/validation.js';
 
+/** How the emulator answers the namespace data endpoints: settings, added objects, import requests and request records. */
+
 /** The spec gives no limit for namespace data; the emulator takes the 6 MB of POST /v1/content. */
 const DATA_MAX_BODY_BYTES = 6_000_000;
 

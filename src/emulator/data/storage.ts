@@ -4,6 +4,8 @@ import type { Route } from '../http/router.js';
 import { downloadRoute, uploadRoute } from '../storage/object-store.js';
 import type { SignedOperation } from '../stores/signing.js';
 
+/** Which objects of namespace data the object store takes and gives: import uploads in, import outputs out. */
+
 /** The upload of an import: PUT with the Content-Type the spec prescribes. */
 export const importObject = (namespace: string, requestId: string): SignedOperation => ({
   method: 'PUT',

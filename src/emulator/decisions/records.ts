@@ -1,5 +1,7 @@
 import type { JobKind } from '../stores/job-store.js';
 
+/** What the emulator keeps of a decision. */
+
 /** Decisions keep only their record: no upload, no result file. */
 export const DECISIONS: JobKind = { area: 'decisions', idPrefix: 'dec', extension: 'json' };
 

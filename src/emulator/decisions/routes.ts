@@ -6,6 +6,8 @@ import { withUnlistedField } from '../stores/state.js';
 import { createDecisionRequestSchema } from '../../schemas/decisions.js';
 import type { DecisionOutcome, StoredDecision } from './records.js';
 
+/** How the emulator answers the decision endpoints: content classified at creation, the outcome shown once the processing delay has passed. */
+
 /** The spec gives no limit for a decision's content; the emulator takes the 6 MB of POST /v1/content. */
 const DECISION_MAX_BODY_BYTES = 6_000_000;
 

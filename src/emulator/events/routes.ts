@@ -6,6 +6,8 @@ import { invalidRequest } from '../http/errors.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import type { EventStore } from '../stores/event-store.js';
 
+/** How the emulator answers the event endpoints, and lists what it ingested (GET /_emulator/events). */
+
 /** The spec gives no size limit for an event batch; the emulator takes the 6 MB of POST /v1/content. */
 const EVENTS_MAX_BODY_BYTES = 6_000_000;
 

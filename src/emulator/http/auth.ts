@@ -3,6 +3,8 @@ import { EmulatorError } from './errors.js';
 import type { EmulatorConfig } from '../config.js';
 import type { TokenTable } from '../stores/token-table.js';
 
+/** Whom a request is from: the emulator's check of the API key or access token it carries, never logged. */
+
 /** Which kind of credential a request carried. Only the kind is ever logged, never the secret. */
 export type CredentialKind = 'api_key' | 'token' | 'missing' | 'invalid';
 

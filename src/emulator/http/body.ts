@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { MAX_REQUEST_NESTING, nestingProblem } from '../../core/json/nesting.js';
 import { EmulatorError, invalidRequest } from './errors.js';
 
+/** How the emulator reads a request body: bounded in size and in time, then parsed as JSON within the nesting limit. */
+
 /**
  * Reads the body, counting bytes as they arrive. A declared or streamed size over maxBytes is
  * rejected at once and the rest of the upload is discarded, never buffered; so is a body that has

@@ -1,6 +1,8 @@
 import { ERROR_TYPES } from '../../schemas/errors.js';
 import { describeProblem, formatPath, type FieldProblem } from '../../schemas/issues.js';
 
+/** How the emulator refuses a request: one error class, one error body shape for every endpoint. */
+
 export type ErrorStatus = keyof typeof ERROR_TYPES;
 
 /** A failure a handler reports to the caller; the server turns it into the JSON error body. */

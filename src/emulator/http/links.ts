@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { signedLink } from '../stores/signing.js';
 
+/** Which addresses the emulator hands out: its own, as the caller reached it, and signed review links. */
+
 /** The address the caller reached this emulator at, so the links it hands out work from there. */
 export function baseUrlOf(req: IncomingMessage): string {
   // HTTP/1.1 requires Host; the socket's address stands in for an HTTP/1.0 caller.

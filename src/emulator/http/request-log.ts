@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { CredentialKind } from './auth.js';
 
+/** What the emulator remembers of each request it served (GET /_emulator/requests), in bounded memory. */
+
 /** One /v1 or /_storage request as seen on the wire. Holds no credential, only its kind. */
 export interface RequestLogEntry {
   seq: number;

@@ -6,6 +6,8 @@ import type { BodySample } from './request-log.js';
 import type { EmulatorConfig } from '../config.js';
 import type { State } from '../stores/state.js';
 
+/** How a request finds its handler: routes declared as data, matched by method and path pattern. */
+
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** What a handler gets: the request, its path parameters, the instance's config and state. */

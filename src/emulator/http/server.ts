@@ -21,6 +21,8 @@ import type { EmulatorConfig } from '../config.js';
 import { takeQuirk, type State } from '../stores/state.js';
 import { tokenRoutes } from '../tokens/routes.js';
 
+/** How the emulator answers HTTP: every area's routes behind one server that checks credentials, injects faults, guards against other sites and logs. */
+
 /** Every emulated area; a new area adds its route list here. */
 const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...decisionRoutes, ...olderImportRoutes, ...batchRoutes, ...controlRoutes];
 

@@ -4,6 +4,8 @@ import { problemsFromZod, type FieldProblem } from '../../schemas/issues.js';
 import { invalidRequest } from './errors.js';
 import type { RouteContext } from './router.js';
 
+/** How a request's body and path parameters are checked with the shared schemas, any problem a 400 naming the field. */
+
 /** The {namespace} path segment. Namespaces are created on first use, so any valid name will do. */
 export function namespaceParam(ctx: RouteContext): string {
   const parsed = namespaceNameSchema.safeParse(ctx.params.namespace);

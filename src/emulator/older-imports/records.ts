@@ -2,6 +2,8 @@ import { OLDER_IMPORT_CONTENT_TYPE } from '../../schemas/older-imports.js';
 import { uploadKey, type JobKind } from '../stores/job-store.js';
 import type { SignedOperation } from '../stores/signing.js';
 
+/** What the emulator keeps of an older import, which object it has in the object store, and how GET shows it. */
+
 export const OLDER_IMPORTS: JobKind = { area: 'older-imports', idPrefix: 'imp', extension: 'jsonl' };
 
 /** An older import as the emulator keeps it; times in epoch milliseconds. */

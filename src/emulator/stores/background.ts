@@ -17,7 +17,6 @@ export class BackgroundWork {
 
   isRunning = (key: string) => this.running.has(key);
 
-  /** Aborts the work of one key, and waits until it has stopped. */
   async cancel(key: string): Promise<void> {
     const current = this.running.get(key);
     current?.controller.abort();

@@ -2,6 +2,8 @@ import { link, lstat, readFile, readdir, unlink, writeFile } from 'node:fs/promi
 import { join } from 'node:path';
 import { FILE_MODE, isTemporaryNameOf, type DataDirLayout, makeDirectory, removeLeftovers, temporaryPathFor } from './files.js';
 
+/** Which directory the emulator may keep its data in, and what it makes there. */
+
 /** The file that makes a directory an emulator's data directory, written when an emulator first uses it. */
 const MARKER = '.csafe-emulator';
 /** Raised when the layout of a data directory changes so that an older csafe could not read it. */

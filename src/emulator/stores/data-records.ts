@@ -1,6 +1,8 @@
 import type { NamespaceSchema } from '../../schemas/data.js';
 import type { ObjectEntry } from '../data/objects.js';
 
+/** What the emulator keeps of a data request (add or import), and how GET …/requests/{id} shows it as time passes. */
+
 /** A POST /v1/data/{ns} request: its objects were processed on arrival; the delay only hides the outcome. */
 export interface AddRequest {
   kind: 'add';

@@ -10,6 +10,8 @@ import { DIRECTORY_MODE, FILE_MODE, digestName, isMissing, readJsonFile, replace
 import { isRequestId } from './ids.js';
 import { LineFiles, wholeLinesOf } from './line-files.js';
 
+/** Where namespace data lives: on disk in the data directory, a small file per setting and per request. */
+
 /** One line of a namespace's object log: the ids an add request stored, or an import whose objects were all stored. */
 export type ObjectLogEntry = { at: number } & ({ ids: string[] } | { import: string });
 

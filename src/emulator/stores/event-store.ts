@@ -4,6 +4,8 @@ import { FILE_MODE, temporaryPathFor } from './files.js';
 import { KeyIndex } from './key-index.js';
 import { appendWhole, type WriteOnce } from './line-files.js';
 
+/** Where ingested events live: on disk, this instance's own, with their idempotency keys indexed in memory. */
+
 /** An event as GET /_emulator/events lists it. */
 export interface StoredEvent {
   seq: number;

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
+/** How the emulator writes its files: private, replaced whole, and cleaned of what a killed emulator left. */
+
 /** What the emulator keeps is readable by nobody else: it holds what clients sent (chat, transcripts, objects). */
 export const FILE_MODE = 0o600;
 export const DIRECTORY_MODE = 0o700;

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
+/** What the emulator's ids look like, and which text may be one. */
+
 /** A new id of one kind: `<prefix>_` and 24 hex digits, e.g. req_…, imp_…, bat_…. */
 export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 

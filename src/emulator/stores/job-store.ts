@@ -4,6 +4,8 @@ import { BackgroundWork } from './background.js';
 import { DIRECTORY_MODE, readJsonFile, replaceFile } from './files.js';
 import { isIdOf, newId } from './ids.js';
 
+/** Where the older operations (decisions, older imports, batches) keep their records and files. */
+
 /** Where one kind of older operation keeps its records: a folder of the data directory, its ids' prefix, its files' extension. */
 export interface JobKind {
   area: string;

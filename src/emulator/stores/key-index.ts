@@ -1,3 +1,5 @@
+/** Which stored events may carry an idempotency key, in little memory. */
+
 const INITIAL_SLOTS = 1024;
 
 /**

@@ -1,6 +1,8 @@
 import { open, truncate, type FileHandle } from 'node:fs/promises';
 import { FILE_MODE, isMissing } from './files.js';
 
+/** How lines are appended so that a request is stored whole or not at all, a crash or a full disk included. */
+
 /** One system call's write of `bytes` at `position`: how many bytes it took, which may be fewer than given. */
 export type WriteOnce = (file: FileHandle, bytes: Buffer, position: number) => Promise<number>;
 

@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+/** How the emulator's pre-signed URLs and review links are signed and checked. */
+
 /** What a pre-signed URL allows: one method on one object key, with one Content-Type. */
 export interface SignedOperation {
   method: 'PUT' | 'GET';

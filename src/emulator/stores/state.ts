@@ -9,6 +9,8 @@ import type { RequestLogEntry } from '../http/request-log.js';
 import type { StreamStore } from './stream-store.js';
 import { TokenTable } from './token-table.js';
 
+/** What an emulator instance remembers, and how a reset makes it fresh again. */
+
 /** Fault and oddity switches, all off by default, toggled through POST /_emulator/quirks. */
 export interface Quirks {
   /** Responses carry fields and enum values the spec does not list. */

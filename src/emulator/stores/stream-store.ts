@@ -6,6 +6,8 @@ import type { TextLabel } from '../classifier.js';
 import { DIRECTORY_MODE, digestName, isMissing, readJsonFile, replaceFile } from './files.js';
 import { LineFiles, wholeLinesOf, type LineAppend } from './line-files.js';
 
+/** Where livestreams and their parts live: on disk, appended to, never held in memory. */
+
 /** A part as the emulator keeps it: as it was sent, with what the classifier said of it. */
 export type StoredPart = StreamPart & { labels: TextLabel[] };
 

@@ -1,3 +1,5 @@
+/** Which access tokens are valid, held by digest only. */
+
 export interface IssuedToken {
   expiresAt: number;
 }

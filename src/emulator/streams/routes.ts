@@ -8,6 +8,8 @@ import { checkBody, namespaceParam, validateBody } from '../http/validation.js';
 import { newRequestId } from '../stores/ids.js';
 import { partsAsJsonMembers, type StoredPart, type StreamSnapshot } from '../stores/stream-store.js';
 
+/** How the emulator answers the livestream endpoints, and lists streams and their parts for tests. */
+
 /** The spec gives no limit for stream parts; the emulator takes the 6 MB of POST /v1/content. */
 const PARTS_MAX_BODY_BYTES = 6_000_000;
 

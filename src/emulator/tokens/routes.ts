@@ -5,6 +5,8 @@ import { EmulatorError } from '../http/errors.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { validateBody } from '../http/validation.js';
 
+/** How the emulator issues access tokens (POST /v1/access_tokens). */
+
 export const tokenRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/access_tokens', maxBodyBytes: 64 * 1024, auth: true, handle: issueAccessToken },
 ];
