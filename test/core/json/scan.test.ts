@@ -12,7 +12,7 @@ const ID = Buffer.from('id');
 
 /** What data import's exact check (decode, JSON.parse, the zod schema) makes of a line that is not line 1: blank, valid, or its problem. */
 function exact(line: Buffer): 'blank' | 'valid' | string {
-  const { text } = sourceLine(line, 2);
+  const { text } = sourceLine(line, 0, line.length, 2);
   if (text.trim() === '') return 'blank';
   const record = parseJsonAt(text, 2);
   return ('error' in record ? record.error : dataObjectProblem(record.value)) ?? 'valid';
