@@ -5,11 +5,8 @@ import { LineSplitter, MAX_LINE_BYTES, type FastLine } from './lines.js';
 /** What every line of a file to upload must be: why one is not, and how to fix the file. */
 export interface LineCheck {
   problemOf(value: unknown): string | undefined;
-  /**
-   * A fast check on the bytes of the line at `start` (core/json/scan): the index of the line feed
-   * ending it when the line certainly has no problem, else -1 and the line is checked the exact way.
-   */
-  fastLineEnd?: FastLine;
+  /** A fast check on the bytes of a line (core/json/scan): a line it is not sure of is checked the exact way. */
+  fast?: FastLine;
   /** The hint of the error that refuses the file: what each line must be, what to do. */
   hint: string;
 }
@@ -18,7 +15,7 @@ export interface LineCheck {
  * Checks a JSON Lines file a chunk at a time, synchronously (no promise per line), with the same
  * verdicts as reading it with core/input/json-records and checking each value with `check.problemOf`:
  * the same line numbers, the same messages, the same errors for a line too long or an input with
- * no records. A line `check.fastLineEnd` accepts is not decoded or parsed at all; any other line
+ * no records. A line `check.fast` accepts is not decoded or parsed at all; any other line
  * is judged the exact way. Chunks may be reused by the caller once `feed` returns.
  */
 export class JsonLinesChecker {
@@ -44,7 +41,7 @@ export class JsonLinesChecker {
   /** Checks the lines the chunk ends; a line too long throws LineTooLongError, as the reader does. */
   feed(chunk: Buffer): void {
     this.start.feed(chunk);
-    this.splitter.push(chunk, this.exactLine, this.check.fastLineEnd);
+    this.splitter.push(chunk, this.exactLine, this.check.fast);
   }
 
   /** The input ended: checks a last line without a line end; an input without records throws, as the reader does. */

@@ -39,12 +39,16 @@ export class LineTooLongError extends RecordReadError {
 export type LineVisitor = (bytes: Buffer, start: number, end: number, line: number) => void;
 
 /**
- * A check that accepts a line straight from the chunk, before the splitter looks for its end: the
- * index of the line feed ending the line at `start` when the line certainly needs nothing more,
- * else -1, and the line is found and visited the usual way. It reads every byte of the line
- * anyway, so a line it accepts costs no search for its end, no call and no decoding.
+ * A check that accepts a line straight from the chunk, before the splitter looks for its end. It
+ * reads every byte of the line anyway, so a line it accepts costs no search for its end, no
+ * visit and no decoding.
  */
-export type FastLine = (bytes: Buffer, start: number, limit: number) => number;
+export interface FastLine {
+  /** The chunk the next lines are in (the buffer may be one it saw before, holding new bytes). */
+  next?(chunk: Buffer): void;
+  /** The index of the line feed ending the line at `start` when the line certainly needs nothing more, else -1: the line is found and visited the usual way. */
+  lineEnd(bytes: Buffer, start: number, limit: number): number;
+}
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -79,6 +83,7 @@ export class LineSplitter {
 
   /** Visits the lines the chunk completes; `fast`, when given, may accept a line first (line 1, which may hold a BOM, is always visited). */
   push(chunk: Buffer, visit: LineVisitor, fast?: FastLine): void {
+    fast?.next?.(chunk);
     let from = 0;
     if (this.carried > 0) {
       const end = chunk.indexOf(NEWLINE);
@@ -92,7 +97,7 @@ export class LineSplitter {
     }
     while (from < chunk.length) {
       if (fast !== undefined && this.line > 0) {
-        const end = fast(chunk, from, chunk.length);
+        const end = fast.lineEnd(chunk, from, chunk.length);
         if (end !== -1) {
           this.line++;
           // A line of many megabytes in one chunk: rare, and checked only once it is accepted.

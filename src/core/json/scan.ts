@@ -178,3 +178,58 @@ export function objectLineEnd(b: Uint8Array, start: number, limit: number, key: 
   }
   return -1;
 }
+
+/** The parts of JSON's grammar as regular expressions, for lines of pure bytes read as Latin-1 (one character a byte). */
+const WS = String.raw`[ \t\r]*`;
+const PLAIN = String.raw`[^"\\\x00-\x1f]`;
+const ESCAPE = String.raw`\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})`;
+const STRING = `"${PLAIN}*(?:${ESCAPE}${PLAIN}*)*"`;
+const NON_EMPTY_STRING = `"(?!")${PLAIN}*(?:${ESCAPE}${PLAIN}*)*"`;
+const NUMBER = String.raw`-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`;
+const PRIMITIVE = `(?:${STRING}|${NUMBER}|true|false|null)`;
+/** `value`, or an array or object of them: one level of nesting more. */
+const nestedOnce = (value: string) =>
+  `(?:${value}|\\[${WS}(?:${value}(?:${WS},${WS}${value})*${WS})?\\]|\\{${WS}(?:${STRING}${WS}:${WS}${value}(?:${WS},${WS}${STRING}${WS}:${WS}${value})*${WS})?\\})`;
+/** Member values up to two arrays or objects deep: what most import lines hold. */
+const VALUE = nestedOnce(nestedOnce(PRIMITIVE));
+
+/**
+ * One line (up to its line feed) that is one JSON object whose only top-level member named `key`
+ * is a non-empty string, its other top-level keys spelled without escapes (an escape could spell
+ * `key`), its values at most two arrays or objects deep. Sticky, and linear: every choice is made
+ * by the next character.
+ */
+function objectLinePattern(key: string): RegExp {
+  if (!/^\w+$/.test(key)) throw new Error(`not a plain key: ${key}`);
+  const member = `"(?!${key}")${PLAIN}*"${WS}:${WS}${VALUE}`;
+  const keyMember = `"${key}"${WS}:${WS}${NON_EMPTY_STRING}`;
+  return new RegExp(`\\{${WS}(?:${member}${WS},${WS})*${keyMember}(?:${WS},${WS}${member})*${WS}\\}${WS}\\n`, 'y');
+}
+
+/**
+ * The fast check of lines of JSON objects with a non-empty string `key` (core/input/lines'
+ * FastLine): first a regular expression over the chunk read as Latin-1 — the engine's compiled
+ * code goes through a line's bytes faster than a loop in JavaScript, and one decoding a chunk
+ * costs nothing a line — then, for a line it does not match (deeper values, escaped keys),
+ * objectLineEnd. Says "yes, certainly" exactly as objectLineEnd does, never more.
+ */
+export class ObjectLines {
+  private readonly pattern: RegExp;
+  private readonly keyBytes: Uint8Array;
+  private text = '';
+
+  constructor(key: string) {
+    this.pattern = objectLinePattern(key);
+    this.keyBytes = Buffer.from(key);
+  }
+
+  next(chunk: Buffer): void {
+    this.text = chunk.toString('latin1');
+  }
+
+  lineEnd(bytes: Buffer, start: number, limit: number): number {
+    this.pattern.lastIndex = start;
+    if (this.pattern.test(this.text) && this.pattern.lastIndex <= limit) return this.pattern.lastIndex - 1;
+    return objectLineEnd(bytes, start, limit, this.keyBytes);
+  }
+}

@@ -185,10 +185,12 @@ describe('LineSplitter', () => {
   it('lets a fast check accept lines straight from the chunk: they are counted, not visited, and still held to the limit', () => {
     // Accepts a line of "ok" (with a CR, maybe) when its line feed is in the chunk; a line cut by a chunk's end is visited.
     const isOk = (text: string) => /^o+k\r?$/.test(text);
-    const fast: FastLine = (bytes, start, limit) => {
-      const end = bytes.indexOf(0x0a, start);
-      if (end === -1 || end > limit) return -1;
-      return isOk(bytes.toString('latin1', start, end)) ? end : -1;
+    const fast: FastLine = {
+      lineEnd(bytes, start, limit) {
+        const end = bytes.indexOf(0x0a, start);
+        if (end === -1 || end > limit) return -1;
+        return isOk(bytes.toString('latin1', start, end)) ? end : -1;
+      },
     };
     const notOk = (seen: Seen) => !('text' in seen) || seen.line === 1 || !isOk(seen.text);
     assert.deepEqual(sameForEveryCut('\uFEFFok\nok\r\nno\n\nok\nlast', undefined, fast, notOk), [
