@@ -24,7 +24,7 @@ const OBJECT_LINES = new ObjectLines('id');
 function fast(line: Buffer): boolean {
   const bytes = Buffer.concat([line, Buffer.from('\n')]);
   const end = objectLineEnd(bytes, 0, bytes.length, ID);
-  OBJECT_LINES.next(bytes);
+  OBJECT_LINES.next();
   const matched = OBJECT_LINES.lineEnd(bytes, 0, bytes.length);
   for (const sure of [end, matched]) if (sure !== -1) assert.equal(sure, line.length, `the line ends at its line feed: ${JSON.stringify(line.toString())}`);
   return end !== -1 || matched !== -1;
