@@ -125,6 +125,31 @@ describe('objectLineEnd (the fast check of data import lines)', () => {
   });
 });
 
+describe('ObjectLines (the regular expression first, then objectLineEnd)', () => {
+  it('finds the end of each line of a chunk, lines that cross a window and lines longer than one among them', () => {
+    const lines = Array.from({ length: 3_000 }, (_, n) => `{"id":"d-${n}","t":"${'x'.repeat(n % 97)}","n":${n}}`);
+    lines.splice(1_000, 0, `{"id":"long","t":"${'y'.repeat(40_000)}"}`, '{"id":""}', `{"id":"deep","x":[[[${'1'}]]]}`);
+    const chunk = Buffer.from(`${lines.join('\n')}\n`);
+    const check = new ObjectLines('id');
+    check.next();
+    const ends: number[] = [];
+    for (let start = 0; start < chunk.length; start = chunk.indexOf(0x0a, start) + 1) ends.push(check.lineEnd(chunk, start, chunk.length));
+    const expected: number[] = [];
+    for (let start = 0; start < chunk.length; start = chunk.indexOf(0x0a, start) + 1) expected.push(chunk.indexOf(0x0a, start));
+    expected[1_001] = -1;
+    assert.deepEqual(ends, expected, 'every line certain, but the one with an empty id');
+  });
+
+  it('is not sure of a line that has no line feed before the limit', () => {
+    const check = new ObjectLines('id');
+    const bytes = Buffer.from('{"id":"a"}\n');
+    check.next();
+    assert.equal(check.lineEnd(bytes, 0, bytes.length - 1), -1);
+    check.next();
+    assert.equal(check.lineEnd(bytes, 0, bytes.length), bytes.length - 1);
+  });
+});
+
 describe('JsonLinesChecker', () => {
   const check = (fast?: LineCheck['fast']): LineCheck => ({ problemOf: dataObjectProblem, hint: '', fast });
   const checked = (text: Buffer, chunkBytes: number, fast?: LineCheck['fast']) => {
