@@ -53,6 +53,7 @@ export class JsonLinesReader {
     return this.refusal(() => this.splitter.end(this.line));
   }
 
+  /** What stopped the read, as `line N: why` (a refused line, or one over the limit), or undefined. */
   private refusal(read: () => void): string | undefined {
     try {
       read();
