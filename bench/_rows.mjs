@@ -15,6 +15,7 @@ import {
   startEmulator,
   tempDir,
   timed,
+  tinyObject,
   writeCount,
   writeLines,
 } from './_support.mjs';
@@ -71,10 +72,10 @@ export class Bench {
     return this.inputs.get(name);
   }
 
-  /** A JSONL file of data objects of `lineBytes` (1000 or 83), of `bytes` in all. */
+  /** A JSONL file of data objects of `lineBytes` (1000, 83 or 40), of `bytes` in all. */
   jsonl(bytes, lineBytes) {
     requireDisk(this.dir, bytes, `a ${formatBytes(bytes)} import file`);
-    const line = lineBytes === 83 ? smallObject : kilobyteObject;
+    const line = { 1000: kilobyteObject, 83: smallObject, 40: tinyObject }[lineBytes];
     return this.input(`objects-${lineBytes}-${bytes}.jsonl`, (path) => writeLines(path, bytes, line).bytes);
   }
 
@@ -170,7 +171,7 @@ function importRow(name, figure, { bytes, lineBytes, flags = [], target }) {
       );
       if (flags.length === 0) bench.keep(`import-validated ${size} ${lineBytes}`, csafeSamples);
       await emulator.reset();
-      const line = `${formatBytes(size)}, ${lineBytes === 83 ? '83-byte' : '1 kB'} lines`;
+      const line = `${formatBytes(size)}, ${lineBytes === 1000 ? '1 kB' : `${lineBytes}-byte`} lines`;
       return compared({ size: line, baseline: '`curl -T` to a fresh upload URL', baselineSamples, csafeSamples, kind: 'rate', target });
     },
   };
@@ -457,6 +458,7 @@ export const ROWS = [
   classifyOne,
   importRow('import-1k', '`data import`, validated', { bytes: GiB, lineBytes: 1000, target: { op: '>=', value: 0.85 } }),
   importRow('import-83', '`data import`, validated', { bytes: GiB, lineBytes: 83, target: { op: '>=', value: 0.85 } }),
+  importRow('import-40', '`data import`, validated, short lines', { bytes: 250 * MB, lineBytes: 40, target: { op: '>=', value: 0.85 } }),
   importRow('import-novalidate', '`data import --no-validate`', { bytes: GiB, lineBytes: 1000, flags: ['--no-validate'], target: { op: '>=', value: 0.95 } }),
   importRow('import-60mb', '`data import`, validated, a small file', { bytes: 60 * MB, lineBytes: 1000, target: { op: '>=', value: 0.6 } }),
   importRss,

@@ -181,6 +181,8 @@ const LOREM = 'lorem ipsum '.repeat(75);
 export const kilobyteObject = (n) => `{"id":"obj_${n}","title":"listing ${n}","body":"${LOREM}"}\n`;
 /** A data object of exactly 83 bytes with its newline (ids up to 10^9). */
 export const smallObject = (n) => `{"id":"o${String(n).padStart(9, '0')}","title":"listing ${String(n).padStart(9, '0')}","body":"short listing text number"}\n`;
+/** A data object of exactly 40 bytes with its newline (ids up to 10^7): where the cost per line shows most. */
+export const tinyObject = (n) => `{"id":"d-${String(n).padStart(7, '0')}","t":"title ${String(n % 100).padStart(2, '0')}","n":${n % 10}}\n`;
 
 const EVENT_VARIANTS = [
   (n, user) => ({ type: 'content_uploaded', event_name: 'post_published', user_id: user, content_id: `post_${n}`, content: [{ type: 'text', text: `post number ${n}`, key: 'body' }], metadata: { community: 'cycling', n } }),

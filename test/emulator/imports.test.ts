@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
-import { MAX_LINE_BYTES } from '../../src/core/input/json-records.js';
+import { MAX_LINE_BYTES } from '../../src/core/input/lines.js';
 import { jsonl, put, rawHttp, requestImport, s3Code, waitForStatus, waitForTerminal, getRecord, manualClock } from './data-support.js';
 import { waitFor } from '../helpers/wait.js';
 import { call, useTestEmulator } from './support.js';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { MAX_LINE_BYTES, RecordReadError, readJsonRecords } from '../../src/core/input/json-records.js';
+import { readJsonRecords } from '../../src/core/input/json-records.js';
+import { MAX_LINE_BYTES, RecordReadError } from '../../src/core/input/lines.js';
 import { mulberry32 } from '../../src/emulator/http/faults.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
-import { LineSplitter, MAX_LINE_BYTES, RecordReadError, type SourceLine } from './json-records.js';
+import { nonBlankLines, type SourceLine } from './json-records.js';
+import { LineSplitter, MAX_LINE_BYTES, RecordReadError } from './lines.js';
 
 /**
  * The cues of a WebVTT or SubRip caption file, told apart by content, streamed a cue at a time
@@ -81,8 +82,23 @@ export async function* readCaptions(chunks: AsyncIterable<Buffer>): AsyncGenerat
 async function* cueRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<CaptionRecord> {
   const lines = new LineSplitter();
   const cues = new CueReader();
-  for await (const chunk of notUtf16(chunks)) for (const line of lines.push(chunk)) yield* cues.take(line);
-  for (const line of lines.end()) yield* cues.take(line);
+  let records: CaptionRecord[] = [];
+  const take = nonBlankLines((line) => {
+    for (const record of cues.take(line)) records.push(record);
+  });
+  try {
+    for await (const chunk of notUtf16(chunks)) {
+      lines.push(chunk, take);
+      yield* records;
+      records = [];
+    }
+    lines.end(take);
+  } catch (error) {
+    // The cues a chunk completed before a line over the limit still come out, ahead of the error.
+    yield* records;
+    throw error;
+  }
+  yield* records;
   yield* cues.end();
 }
 
@@ -136,7 +152,7 @@ type State =
 const SKIP: State = { kind: 'skip' };
 
 /**
- * Cue records from numbered non-blank lines, a line at a time. The LineSplitter gives out no
+ * Cue records from numbered non-blank lines, a line at a time. nonBlankLines gives out no
  * blank line, so a gap in the line numbers is what ends a block.
  */
 class CueReader {

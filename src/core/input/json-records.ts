@@ -2,29 +2,15 @@ import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { parseRecordAt } from '../json/nesting.js';
 import { NestingTracker, type JsonRecord } from '../json/position.js';
+import { LineSplitter, LineTooLongError, MAX_LINE_BYTES, RecordReadError, UTF8_BOM, type LineVisitor } from './lines.js';
 
 /**
  * The one reader of JSON records, for csafe and the emulator alike (Node built-ins only, nothing
  * of the client): JSON Lines, one JSON array, or one (pretty-printed) object; a UTF-8 BOM and
- * CRLF tolerated; blank lines keep their numbers. A record that is not JSON is yielded with its
- * line and reason; what ends the read (a line over the limit, no records) is a RecordReadError.
+ * CRLF tolerated; blank lines keep their numbers (core/input/lines cuts the lines). A record that
+ * is not JSON is yielded with its line and reason; what ends the read (a line over the limit, no
+ * records) is a RecordReadError.
  */
-
-/**
- * Longest line (or array element) held in memory; a longer one is an error, never an
- * out-of-memory. The spec states no limit for import lines; 10 MiB is well above the 6 MB a
- * request may carry, so any object one can add can also be imported, and it is what csafe has
- * always told users. The emulator checks an import with the same value, so csafe's check and
- * the emulator's can never disagree about a line's length.
- */
-export const MAX_LINE_BYTES = 10 * 1024 * 1024;
-
-/** What stops a read: where (a line number, when there is one) and why, for the caller to name its input. */
-export class RecordReadError extends Error {
-  constructor(readonly line: number | undefined, reason: string) {
-    super(reason);
-  }
-}
 
 export interface SourceLine {
   line: number;
@@ -52,73 +38,23 @@ function parseMeasured(text: string, line: number): JsonRecord {
 }
 
 const NEWLINE = 0x0a;
-const CARRIAGE_RETURN = 0x0d;
-const BOM = [0xef, 0xbb, 0xbf];
 
-/** A line over the limit: the input is most likely not JSON Lines at all. */
-export class LineTooLongError extends RecordReadError {
-  constructor(line: number, maxLineBytes: number) {
-    super(line, `line is longer than ${Math.round(maxLineBytes / 1024 / 1024)} MB`);
-  }
-}
-
-/**
- * Cuts bytes into numbered lines a chunk at a time, holding only the line not yet complete. A
- * UTF-8 BOM opening the input and CR line ends are dropped; blank lines keep their numbers but
- * are not given out. Synchronous, so reading costs no promise per line.
- */
-export class LineSplitter {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  /** Lines ended so far. */
-  private line: number;
-
-  /** `linesBefore`: lines of the input already read (and not given to this splitter). */
-  constructor(private readonly maxLineBytes = MAX_LINE_BYTES, linesBefore = 0) {
-    this.line = linesBefore;
-  }
-
-  /** The lines the chunk completes. */
-  *push(chunk: Buffer): Generator<SourceLine> {
-    let start = 0;
-    for (let end = chunk.indexOf(NEWLINE, start); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-      const line = this.complete(chunk.subarray(start, end));
-      start = end + 1;
-      if (line.text.trim() !== '') yield line;
-    }
-    if (start < chunk.length) {
-      this.pending.push(chunk.subarray(start));
-      this.pendingBytes += chunk.length - start;
-    }
-    // One byte more than the limit may still be the CR of a CRLF.
-    if (this.pendingBytes > this.maxLineBytes + 1) throw new LineTooLongError(this.line + 1, this.maxLineBytes);
-  }
-
-  /** The last line, when the input does not end with a line end. */
-  *end(): Generator<SourceLine> {
-    if (this.pendingBytes === 0) return;
-    const line = this.complete(Buffer.alloc(0));
-    if (line.text.trim() !== '') yield line;
-  }
-
-  private complete(tail: Buffer): SourceLine {
-    const bytes = this.pending.length === 0 ? tail : Buffer.concat([...this.pending, tail]);
-    this.pending = [];
-    this.pendingBytes = 0;
-    return sourceLine(bytes, ++this.line, this.maxLineBytes);
-  }
-}
-
-/** Line number `line` of an input, from its bytes without the line feed: a CR ending it dropped, and on line 1 a BOM. */
-export function sourceLine(bytes: Buffer, line: number, maxLineBytes = MAX_LINE_BYTES): SourceLine {
-  const end = bytes.at(-1) === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
-  if (end > maxLineBytes) throw new LineTooLongError(line, maxLineBytes);
-  const text = bytes.toString('utf8', 0, end);
-  const source: SourceLine = { line, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
+/** A line the splitter (core/input/lines) visited, as text. */
+export function sourceLine(bytes: Buffer, start: number, end: number, line: number): SourceLine {
+  const text = bytes.toString('utf8', start, end);
+  const source: SourceLine = { line, text };
   // Only a line with U+FFFD can be one that was not UTF-8: the others are not checked again.
-  if (text.includes('\uFFFD') && !isUtf8(bytes.subarray(0, end))) source.notUtf8 = true;
+  if (text.includes('\uFFFD') && !isUtf8(bytes.subarray(start, end))) source.notUtf8 = true;
   return source;
 }
+
+/** A visitor for the splitter (core/input/lines) that gives `take` each line not blank by String.trim, as text. */
+export const nonBlankLines =
+  (take: (line: SourceLine) => void): LineVisitor =>
+  (bytes, start, end, line) => {
+    const source = sourceLine(bytes, start, end, line);
+    if (source.text.trim() !== '') take(source);
+  };
 
 /**
  * Records of any of three shapes, told apart by the first character that is not white space:
@@ -160,19 +96,19 @@ export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | stri
     const lines = new LineSplitter(maxLineBytes, linesBefore);
     const records = options.jsonLines ? new EachLineAlone(parse) : new ValuesByLine(maxLineBytes, parse);
     let batch: JsonRecord[] = [];
-    const take = (sourceLines: Iterable<SourceLine>) => {
-      for (const line of sourceLines) for (const record of records.take(line)) batch.push(record);
-    };
+    const take = nonBlankLines((line) => {
+      for (const record of records.take(line)) batch.push(record);
+    });
     try {
       for await (const chunk of replay) {
-        take(lines.push(chunk));
+        lines.push(chunk, take);
         if (batch.length > 0) {
           any = true;
           yield batch;
           batch = [];
         }
       }
-      take(lines.end());
+      lines.end(take);
       for (const record of records.end()) batch.push(record);
     } catch (error) {
       // The records a chunk completed before a line over the limit still come out, ahead of the error.
@@ -207,7 +143,7 @@ export class InputStart {
   feed(chunk: Buffer): boolean {
     if (this.firstByte !== undefined) return true;
     let i = 0;
-    if (this.offset === 0 && BOM.every((byte, index) => chunk[index] === byte)) i = BOM.length;
+    if (this.offset === 0 && UTF8_BOM.every((byte, index) => chunk[index] === byte)) i = UTF8_BOM.length;
     this.blank ||= i < chunk.length;
     this.offset += chunk.length;
     for (; i < chunk.length; i++) {

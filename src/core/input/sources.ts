@@ -5,7 +5,8 @@ import { addAbortSignal, Readable } from 'node:stream';
 import { CsafeError, InputError, InterruptedError } from '../errors.js';
 import { readCaptions, type CaptionRecord } from './captions.js';
 import type { JsonRecord } from '../json/position.js';
-import { LineTooLongError, readJsonRecordBatches, readJsonRecords, RecordReadError, type RecordReadOptions } from './json-records.js';
+import { readJsonRecordBatches, readJsonRecords, type RecordReadOptions } from './json-records.js';
+import { LineTooLongError, RecordReadError } from './lines.js';
 
 /** A named byte stream: a file, or stdin when the path is `-`. */
 export interface InputSource {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { readCaptions, type CaptionRecord, type Cue } from '../../../src/core/input/captions.js';
-import { RecordReadError } from '../../../src/core/input/json-records.js';
+import { RecordReadError } from '../../../src/core/input/lines.js';
 
 async function* chunksOf(...pieces: Array<string | Buffer>) {
   for (const piece of pieces) yield Buffer.from(piece);

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, it } from 'node:test';
-import { LineSplitter, LineTooLongError, MAX_LINE_BYTES, readJsonRecords, RecordReadError, type RecordReadOptions } from '../../../src/core/input/json-records.js';
+import { readJsonRecords, type RecordReadOptions } from '../../../src/core/input/json-records.js';
+import { RecordReadError } from '../../../src/core/input/lines.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
   const out: T[] = [];
@@ -14,11 +15,6 @@ async function* chunksOf(...pieces: Array<string | Buffer>) {
   for (const piece of pieces) yield Buffer.from(piece);
 }
 const records = (text: string, options?: RecordReadOptions) => collect(readJsonRecords(chunksOf(text), options));
-/** The lines a LineSplitter gives for the chunks, as a reader uses it. */
-function lines(pieces: Array<string | Buffer>, max?: number) {
-  const splitter = new LineSplitter(max);
-  return [...pieces.flatMap((piece) => [...splitter.push(Buffer.from(piece))]), ...splitter.end()];
-}
 const stoppedAt = (line: number | undefined, reason: RegExp | string) => (error: unknown) => {
   assert.ok(error instanceof RecordReadError, String(error));
   assert.equal(error.line, line);
@@ -26,63 +22,6 @@ const stoppedAt = (line: number | undefined, reason: RegExp | string) => (error:
   else assert.match(error.message, reason);
   return true;
 };
-
-describe('LineSplitter', () => {
-  it('numbers lines, dropping a BOM and CR line ends; blank lines keep their numbers but are not yielded', async () => {
-    assert.deepEqual(lines(['\uFEFF{"a":1}\r\n\r\n  \n{"b":2}\r\n']), [
-      { line: 1, text: '{"a":1}' },
-      { line: 4, text: '{"b":2}' },
-    ]);
-  });
-
-  it('keeps a BOM that does not open the input, and a CR inside a line', async () => {
-    assert.deepEqual(lines(['a\n\uFEFFb\nc\rd\n']), [
-      { line: 1, text: 'a' },
-      { line: 2, text: '\uFEFFb' },
-      { line: 3, text: 'c\rd' },
-    ]);
-  });
-
-  it('joins a line cut across chunks, also inside a CRLF and inside a multi-byte character', async () => {
-    const e = Buffer.from('é');
-    assert.deepEqual(lines(['{"a":', '1}\r', '\n{"b":"', e.subarray(0, 1), e.subarray(1), '"}']), [
-      { line: 1, text: '{"a":1}' },
-      { line: 2, text: '{"b":"é"}' },
-    ]);
-  });
-
-  it('yields a last line without a line end, and nothing for empty input', async () => {
-    assert.deepEqual(lines(['x\ny']), [{ line: 1, text: 'x' }, { line: 2, text: 'y' }]);
-    assert.deepEqual(lines([]), []);
-    assert.deepEqual(lines(['\n\r\n']), []);
-  });
-
-  it('takes a line of exactly the limit, CRLF or not, and stops at one byte more, naming its line', async () => {
-    const max = 16;
-    const exact = 'x'.repeat(max);
-    assert.deepEqual(lines([`a\n${exact}\r\n${exact}`], max), [
-      { line: 1, text: 'a' },
-      { line: 2, text: exact },
-      { line: 3, text: exact },
-    ]);
-    assert.throws(() => lines([`a\n${exact}x\nb\n`], max), stoppedAt(2, 'line is longer than 0 MB'));
-    assert.throws(() => lines([`a\n${exact}x`], max), stoppedAt(2, 'line is longer than 0 MB'));
-    assert.deepEqual(lines([`a\n${exact}`, '\r', '\n'], max), [{ line: 1, text: 'a' }, { line: 2, text: exact }], 'the limit and a CR still waiting for its LF');
-  });
-
-  it('stops a long line before it is complete: memory holds at most the limit and one chunk', () => {
-    const splitter = new LineSplitter(16);
-    assert.deepEqual([...splitter.push(Buffer.from('ok\n'))], [{ line: 1, text: 'ok' }]);
-    assert.deepEqual([...splitter.push(Buffer.from('x'.repeat(10)))], []);
-    assert.deepEqual([...splitter.push(Buffer.from('x'.repeat(7)))], [], 'the limit and one byte (a CR, maybe)');
-    assert.throws(() => [...splitter.push(Buffer.from('x'))], (error) => error instanceof LineTooLongError && error.line === 2);
-  });
-
-  it('names the limit in MB', () => {
-    assert.equal(MAX_LINE_BYTES, 10 * 1024 * 1024);
-    assert.equal(new LineTooLongError(3, MAX_LINE_BYTES).message, 'line is longer than 10 MB');
-  });
-});
 
 describe('readJsonRecords', () => {
   it('reads JSON Lines with their line numbers', async () => {
@@ -232,10 +171,10 @@ describe('readJsonRecords', () => {
 
 describe('the reader and the JSON position helper', () => {
   it('import only Node built-ins and each other, so the emulator shares them without the client', () => {
-    for (const module of ['input/json-records', 'json/position', 'json/scan', 'json/nesting']) {
+    for (const module of ['input/json-records', 'input/lines', 'json/position', 'json/scan', 'json/nesting']) {
       const source = readFileSync(new URL(`../../../../src/core/${module}.ts`, import.meta.url), 'utf8');
       const imports = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]!);
-      const shared = (name: string) => /^(\.\.\/json\/|\.\/)(position|scan|nesting)\.js$/.test(name);
+      const shared = (name: string) => /^(\.\.\/json\/|\.\/)(position|scan|nesting|lines)\.js$/.test(name);
       assert.deepEqual(imports.filter((name) => !name.startsWith('node:') && !shared(name)), [], module);
     }
   });

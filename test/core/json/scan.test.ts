@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LineCheck } from '../../../src/core/input/jsonl-checker.js';
 import { parseJsonAt } from '../../../src/core/json/position.js';
-import { objectLineEnd } from '../../../src/core/json/scan.js';
+import { objectLineEnd, ObjectLines } from '../../../src/core/json/scan.js';
 import { JsonLinesChecker } from '../../../src/core/input/jsonl-checker.js';
 import { readJsonRecords, sourceLine } from '../../../src/core/input/json-records.js';
 import { mulberry32 } from '../../../src/emulator/http/faults.js';
@@ -12,18 +12,22 @@ const ID = Buffer.from('id');
 
 /** What data import's exact check (decode, JSON.parse, the zod schema) makes of a line that is not line 1: blank, valid, or its problem. */
 function exact(line: Buffer): 'blank' | 'valid' | string {
-  const { text } = sourceLine(line, 2);
+  const { text } = sourceLine(line, 0, line.length, 2);
   if (text.trim() === '') return 'blank';
   const record = parseJsonAt(text, 2);
   return ('error' in record ? record.error : dataObjectProblem(record.value)) ?? 'valid';
 }
 
-/** The fast check on the line followed by a line feed: true when it is sure the line is valid. */
+const OBJECT_LINES = new ObjectLines('id');
+
+/** The fast checks on the line followed by a line feed (the regular expression's, then the byte scan's): true when one is sure the line is valid. */
 function fast(line: Buffer): boolean {
   const bytes = Buffer.concat([line, Buffer.from('\n')]);
   const end = objectLineEnd(bytes, 0, bytes.length, ID);
-  if (end !== -1) assert.equal(end, line.length, `the line ends at its line feed: ${JSON.stringify(line.toString())}`);
-  return end !== -1;
+  OBJECT_LINES.next();
+  const matched = OBJECT_LINES.lineEnd(bytes, 0, bytes.length);
+  for (const sure of [end, matched]) if (sure !== -1) assert.equal(sure, line.length, `the line ends at its line feed: ${JSON.stringify(line.toString())}`);
+  return end !== -1 || matched !== -1;
 }
 
 /** The fast check never accepts what the exact check refuses; `expected` says whether it must be sure. */
@@ -121,11 +125,36 @@ describe('objectLineEnd (the fast check of data import lines)', () => {
   });
 });
 
+describe('ObjectLines (the regular expression first, then objectLineEnd)', () => {
+  it('finds the end of each line of a chunk, lines that cross a window and lines longer than one among them', () => {
+    const lines = Array.from({ length: 3_000 }, (_, n) => `{"id":"d-${n}","t":"${'x'.repeat(n % 97)}","n":${n}}`);
+    lines.splice(1_000, 0, `{"id":"long","t":"${'y'.repeat(40_000)}"}`, '{"id":""}', `{"id":"deep","x":[[[${'1'}]]]}`);
+    const chunk = Buffer.from(`${lines.join('\n')}\n`);
+    const check = new ObjectLines('id');
+    check.next();
+    const ends: number[] = [];
+    for (let start = 0; start < chunk.length; start = chunk.indexOf(0x0a, start) + 1) ends.push(check.lineEnd(chunk, start, chunk.length));
+    const expected: number[] = [];
+    for (let start = 0; start < chunk.length; start = chunk.indexOf(0x0a, start) + 1) expected.push(chunk.indexOf(0x0a, start));
+    expected[1_001] = -1;
+    assert.deepEqual(ends, expected, 'every line certain, but the one with an empty id');
+  });
+
+  it('is not sure of a line that has no line feed before the limit', () => {
+    const check = new ObjectLines('id');
+    const bytes = Buffer.from('{"id":"a"}\n');
+    check.next();
+    assert.equal(check.lineEnd(bytes, 0, bytes.length - 1), -1);
+    check.next();
+    assert.equal(check.lineEnd(bytes, 0, bytes.length), bytes.length - 1);
+  });
+});
+
 describe('JsonLinesChecker', () => {
-  const check = (fastLineEnd?: LineCheck['fastLineEnd']): LineCheck => ({ problemOf: dataObjectProblem, hint: '', fastLineEnd });
-  const checked = (text: Buffer, chunkBytes: number, fastLineEnd?: LineCheck['fastLineEnd']) => {
+  const check = (fast?: LineCheck['fast']): LineCheck => ({ problemOf: dataObjectProblem, hint: '', fast });
+  const checked = (text: Buffer, chunkBytes: number, fast?: LineCheck['fast']) => {
     const problems: string[] = [];
-    const checker = new JsonLinesChecker(check(fastLineEnd), (line, problem) => problems.push(`${line}: ${problem}`));
+    const checker = new JsonLinesChecker(check(fast), (line, problem) => problems.push(`${line}: ${problem}`));
     try {
       for (let at = 0; at < text.length; at += chunkBytes) checker.feed(Buffer.from(text.subarray(at, at + chunkBytes)));
       checker.end();
@@ -155,7 +184,8 @@ describe('JsonLinesChecker', () => {
       const text = Buffer.concat([random() < 0.1 ? Buffer.from('\uFEFF') : Buffer.alloc(0), ...lines.flatMap((line, i) => (i < lines.length - 1 || random() < 0.7 ? [line, Buffer.from(random() < 0.2 ? '\r\n' : '\n')] : [line]))]);
       const expected = await reference(text);
       for (const chunkBytes of [1, 7, 64, text.length + 1]) {
-        assert.deepEqual(checked(text, chunkBytes, (bytes, start, limit) => objectLineEnd(bytes, start, limit, ID)), expected, JSON.stringify(text.toString('latin1')));
+        assert.deepEqual(checked(text, chunkBytes, { lineEnd: (bytes, start, limit) => objectLineEnd(bytes, start, limit, ID) }), expected, JSON.stringify(text.toString('latin1')));
+        assert.deepEqual(checked(text, chunkBytes, new ObjectLines('id')), expected, JSON.stringify(text.toString('latin1')));
         assert.deepEqual(checked(text, chunkBytes), expected);
       }
     }

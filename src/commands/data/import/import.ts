@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Context } from '../../../context.js';
 import type { LineCheck } from '../../../core/input/jsonl-checker.js';
-import { objectLineEnd } from '../../../core/json/scan.js';
+import { ObjectLines } from '../../../core/json/scan.js';
 import { parseOptions } from '../../../core/cli/whole-number.js';
 import { refuseEmptyRecords, regularFileSize } from '../../../core/input/sources.js';
 import { rereadableInput } from '../../../core/input/spool.js';
@@ -21,12 +21,10 @@ const importOptionsSchema = z.object({
   validate: z.boolean().default(true),
 });
 
-const ID = Buffer.from('id');
-
 /** Each line a data object with a non-empty string id. */
 const DATA_LINES: LineCheck = {
   problemOf: dataObjectProblem,
-  fastLineEnd: (bytes, start, limit) => objectLineEnd(bytes, start, limit, ID),
+  fast: new ObjectLines('id'),
   hint: 'each line must be one JSON object with a non-empty string "id"; fix the lines above, or pass --no-validate to upload the file as it is',
 };
 

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { inShard, type Shard } from '../../../core/bulk/shard.js';
+import { LineSplitter, MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import { spoolToTempFile, type SpooledInput } from '../../../core/input/spool.js';
 import type { ValidRecord } from './checked.js';
 import { jsonString, outgoingJson, Placements } from './placement.js';
@@ -56,22 +57,24 @@ async function* spoolText(groups: AsyncIterable<readonly OutgoingEvent[]>): Asyn
  * own, so an event waiting in a lane holds its own text, not the whole chunk it was read with.
  */
 export async function* spooledEvents(path: string): AsyncGenerator<OutgoingEvent[]> {
-  let pending: Buffer | undefined;
+  const lines = new LineSplitter(MAX_SPOOL_LINE_BYTES);
+  let events: OutgoingEvent[] = [];
+  const take = (bytes: Buffer, start: number, end: number) => void events.push(spooledEvent(bytes.toString('utf8', start, end)));
   for await (const chunk of createReadStream(path, { highWaterMark: SPOOL_CHUNK_BYTES }) as AsyncIterable<Buffer>) {
-    const bytes = pending === undefined ? chunk : Buffer.concat([pending, chunk]);
-    const events: OutgoingEvent[] = [];
-    let start = 0;
-    for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
-      events.push(spooledEvent(bytes.toString('utf8', start, end)));
-      start = end + 1;
-    }
-    pending = start < bytes.length ? bytes.subarray(start) : undefined;
+    lines.push(chunk, take);
     yield events;
+    events = [];
   }
+  lines.end(take);
+  if (events.length > 0) yield events;
 }
 
 const SPOOL_CHUNK_BYTES = 1 << 20;
-const NEWLINE = 0x0a;
+/**
+ * A spooled line is an event read from a line of at most MAX_LINE_BYTES, as compact JSON (at most
+ * 6 bytes for each character it was read from: see core/bulk/checked-records), and its placement.
+ */
+const MAX_SPOOL_LINE_BYTES = 8 * MAX_LINE_BYTES;
 
 function spooledEvent(text: string): OutgoingEvent {
   const positionEnd = text.indexOf('\t');
