@@ -56,9 +56,9 @@ export interface BatchOutcome extends RunCounts {
 export const batchOutcome = (counts: Partial<RunCounts>): BatchOutcome => ({ kind: 'batch', ...runCounts(counts) });
 
 /**
- * A command's work. A verb's commander wiring (`<verb>-command.ts`, or a group's index.ts) imports
- * it with `await import()` inside its action: `--help` loads the wiring only, never the work and
- * what it needs (zod, the HTTP client, chalk, tables) — issue 14, test/e2e/startup.test.ts.
+ * A command's work. Its declaration (declaration.ts) loads it with `await import()` when the
+ * command runs: `--help` loads the declarations only, never the work and what it needs (zod, the
+ * HTTP client, chalk, tables) — test/e2e/startup.test.ts.
  */
 export type Action = (ctx: Context, command: Command) => Promise<Outcome | void>;
 

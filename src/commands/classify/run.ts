@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { parseOptions } from '../../core/cli/whole-number.js';
+import { parseOptions } from '../../core/cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { positional, type Outcome } from '../app.js';
 import { classifyOptionsSchema } from './options.js';

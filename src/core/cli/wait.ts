@@ -1,4 +1,5 @@
 import { parsePositiveDuration } from './duration.js';
+import type { Flags } from './flags.js';
 import { ApiError, MissingCredentialsError, UsageError } from '../errors.js';
 import type { IOStreams } from '../terminal/io.js';
 import { pollUntil } from './poll.js';
@@ -15,8 +16,14 @@ export function waitTimeoutMs(options: { wait?: boolean; timeout?: string }): nu
   return parsePositiveDuration(options.timeout, '--timeout');
 }
 
-/** The help of a verb's --timeout; `example` is a wait that suits the thing waited for. */
-export const waitTimeoutHelp = (example: string) => `with --wait: how long to wait, e.g. ${example} (default: for ever)`;
+/**
+ * The declarations of a verb's --wait (`help`: what it waits for) and --timeout (`example`: a wait
+ * that suits the thing waited for).
+ */
+export const waitFlags = (help: string, example: string) => ({
+  wait: { type: 'switch', help },
+  timeout: { type: 'text', value: 'duration', help: `with --wait: how long to wait, e.g. ${example} (default: for ever)` },
+}) satisfies Flags;
 
 export interface WaitOptions {
   wait: boolean;

@@ -3,31 +3,13 @@ import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from '../cl
 import { parseOutputFormat } from '../terminal/output.js';
 import { maskUserInfo } from '../http/redact.js';
 import { shellWord } from '../cli/command-line.js';
+import type { GlobalFlags } from '../cli/global-flags.js';
 
 /** Where a setting came from; `auth status` shows it so a user can tell why a key is in use. */
 type Source = 'flag' | 'env' | 'profile' | 'emulator' | 'default';
 export interface Setting {
   value: string;
   source: Source;
-}
-
-/** The global flags every command accepts (commander's optsWithGlobals). */
-export interface GlobalFlags {
-  profile?: string;
-  apiKey?: string;
-  baseUrl?: string;
-  requestTimeout?: string;
-  maxRetries?: string;
-  maxWait?: string;
-  output?: string;
-  json?: boolean;
-  wide?: boolean;
-  verbose?: boolean;
-  quiet?: boolean;
-  progress?: boolean;
-  color?: boolean;
-  insecure?: boolean;
-  emulator?: boolean;
 }
 
 export interface Settings {

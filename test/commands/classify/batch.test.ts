@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { classifyBatch } from '../../../src/commands/classify/batch.js';
 import { classifyOptionsSchema } from '../../../src/commands/classify/options.js';
 import { ExitCode } from '../../../src/core/errors.js';
-import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { parseOptions } from '../../../src/core/cli/options.js';
 import { commandTest, exitCodeOf, jsonBody } from '../../helpers/context.js';
 
 const classifyOptions = (flags: Record<string, unknown> = {}) => parseOptions(classifyOptionsSchema, flags);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { classifyOptionsSchema } from '../../../src/commands/classify/options.js';
 import { classifyFiles } from '../../../src/commands/classify/single.js';
 import { ExitCode, InputError, UsageError } from '../../../src/core/errors.js';
-import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { parseOptions } from '../../../src/core/cli/options.js';
 import { commandTest, exitCodeOf, jsonBody } from '../../helpers/context.js';
 
 const classifyOptions = (flags: Record<string, unknown> = {}) => parseOptions(classifyOptionsSchema, flags);

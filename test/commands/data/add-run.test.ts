@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { dataAddRun } from '../../../src/commands/data/add/add.js';
 import { addOptionsSchema } from '../../../src/commands/data/add/options.js';
 import { ExitCode, WaitTimeoutError } from '../../../src/core/errors.js';
-import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { parseOptions } from '../../../src/core/cli/options.js';
 import { commandTest, exitCodeOf, jsonBody, type CommandTest } from '../../helpers/context.js';
 
 const OBJECTS = [1, 2, 3, 4, 5].map((n) => ({ id: `o${n}`, text: `object ${n}` }));

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { sendOptionsSchema } from '../../../src/commands/events/send/options.js';
 import { sendRun } from '../../../src/commands/events/send/send.js';
 import { ExitCode } from '../../../src/core/errors.js';
-import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { parseOptions } from '../../../src/core/cli/options.js';
 import { commandTest, exitCodeOf, type CommandTest } from '../../helpers/context.js';
 import { eventsText } from '../../helpers/events.js';
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { streamPartsRun } from '../../../src/commands/stream/parts/parts.js';
 import { partsOptionsSchema } from '../../../src/commands/stream/parts/options.js';
 import { ExitCode, UsageError } from '../../../src/core/errors.js';
-import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { parseOptions } from '../../../src/core/cli/options.js';
 import { closeServer, listenOnLoopback } from '../../helpers/server.js';
 import { commandTest, exitCodeOf, jsonBody, type CommandTest } from '../../helpers/context.js';
 

@@ -4,7 +4,7 @@ import { InterruptedError, UsageError } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/bulk/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/files/failed-file.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { parseOptions } from '../../../core/cli/whole-number.js';
+import { parseOptions } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
@@ -222,7 +222,7 @@ async function printRequests(io: IOStreams, format: OutputFormat, accepted: read
   await printResult(io, format, accepted, tableView(accepted, REQUEST_COLUMNS));
 }
 
-/** The action of registerDataAdd (add-command.ts), loaded when the command runs. */
+/** The action of the command declared in add-command.ts, loaded when it runs. */
 export const dataAddAction: Action = async (ctx, command) => {
       const options = parseOptions(addOptionsSchema, command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];

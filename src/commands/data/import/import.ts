@@ -1,8 +1,8 @@
-import * as z from 'zod';
 import type { Context } from '../../../context.js';
 import type { LineCheck } from '../../../core/input/jsonl-checker.js';
 import { objectLineEnd } from '../../../core/json/scan.js';
-import { parseOptions } from '../../../core/cli/whole-number.js';
+import { parseFlags } from '../../../core/cli/options.js';
+import { dataImport } from './import-command.js';
 import { refuseEmptyRecords, regularFileSize } from '../../../core/input/sources.js';
 import { rereadableInput } from '../../../core/input/spool.js';
 import type { UploadFile } from '../../../core/upload/file-upload.js';
@@ -14,12 +14,6 @@ import { waitAndPrintRecord } from '../shared/wait.js';
 import { waitOptions, type WaitOptions } from '../../../core/cli/wait.js';
 import { dataObjectProblem } from '../../../schemas/data.js';
 import type { Action } from '../../app.js';
-
-const importOptionsSchema = z.object({
-  wait: z.boolean().default(false),
-  timeout: z.string().optional(),
-  validate: z.boolean().default(true),
-});
 
 const ID = Buffer.from('id');
 
@@ -35,7 +29,7 @@ export interface ImportOptions extends WaitOptions {
 }
 
 function importOptions(raw: unknown): ImportOptions {
-  const options = parseOptions(importOptionsSchema, raw);
+  const options = parseFlags(dataImport.flags, raw);
   return { ...waitOptions(options), validate: options.validate };
 }
 
@@ -68,7 +62,7 @@ async function uploadInput(ctx: Context, namespace: string, path: string, valida
   }
 }
 
-/** The action of registerDataImport (import-command.ts), loaded when the command runs. */
+/** The action of the command declared in import-command.ts, loaded when it runs. */
 export const dataImportAction: Action = async (ctx, command) => {
       const [namespace, path] = positional(command) as [string, string];
       return importRun(ctx, parseNamespace(namespace), path, importOptions(command.opts()));

@@ -1,21 +1,7 @@
-import * as z from 'zod';
-import { sendBatchFlags } from './flags.js';
-import { countSchema, fileSchema } from '../../../core/cli/whole-number.js';
-import { shardFlagSchema } from '../../../core/bulk/shard.js';
+import type * as z from 'zod';
+import { optionsSchema } from '../../../core/cli/options.js';
+import { eventsSend } from './send-command.js';
 
-export const sendOptionsSchema = z.object({
-  dryRun: z.boolean().default(false),
-  sync: z.boolean().default(false),
-  checkpoint: fileSchema,
-  failed: fileSchema,
-  skipInvalid: fileSchema,
-  allowUnknownTypes: z.boolean().default(false),
-  autoIdempotency: z.boolean().default(true),
-  batchSize: countSchema(sendBatchFlags.batchSize),
-  maxBatchBytes: countSchema(sendBatchFlags.maxBatchBytes),
-  concurrency: countSchema(sendBatchFlags.concurrency),
-  maxConsecutiveFailures: countSchema(sendBatchFlags.maxConsecutiveFailures),
-  shard: shardFlagSchema,
-});
+export const sendOptionsSchema = optionsSchema(eventsSend.flags);
 
 export type SendOptions = z.infer<typeof sendOptionsSchema>;

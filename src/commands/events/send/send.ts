@@ -3,7 +3,7 @@ import { nothingSentLine } from '../../../core/bulk/checked-records.js';
 import { AuthenticationError, InterruptedError, PermissionDeniedError, UnreachableError } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/bulk/fail-fast.js';
 import { defaultFailedPath, FailedFile } from '../../../core/files/failed-file.js';
-import { parseOptions } from '../../../core/cli/whole-number.js';
+import { parseOptions } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { type OutputFormat } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
@@ -138,7 +138,7 @@ const NO_CHECKPOINT =
 const whySendingStopped = (error: Error) =>
   error instanceof AuthenticationError || error instanceof PermissionDeniedError ? `the service refused the credentials (${error.status})` : error.message;
 
-/** The action of registerEventsSend (send-command.ts), loaded when the command runs. */
+/** The action of the command declared in send-command.ts, loaded when it runs. */
 export const eventsSendAction: Action = async (ctx, command) => {
       const options = parseOptions(sendOptionsSchema, command.opts());
       const [path] = positional(command) as [string];

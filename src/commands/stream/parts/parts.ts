@@ -4,7 +4,7 @@ import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import type { HttpClient } from '../../../core/http/client.js';
-import { parseOptions } from '../../../core/cli/whole-number.js';
+import { parseOptions } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
@@ -19,6 +19,8 @@ import { choosePartsInput, type PartsInput } from './input.js';
 import { partsOptionsSchema, type PartsOptions } from './options.js';
 import { printSummary } from './summary.js';
 import type { Action } from '../../app.js';
+import { flagsWithValue, longFlag } from '../../../core/cli/flags.js';
+import { streamParts } from './parts-command.js';
 
 export async function streamPartsRun(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions): Promise<Outcome> {
   refuseSharedFiles(file, options);
@@ -109,11 +111,15 @@ const FILE_POSITION = 3;
  * does --failed, which names the file the next run reads.
  */
 const RESUME_FLAGS = {
-  withValue: new Set(['--id', '--chat', '--sender-id', '--sender-name', '--transcript', '--speaker', '--frame', '--audio', '--timestamp', '--captions', '--start', '--batch-size', '--max-batch-bytes', '--failed', '--unconfirmed', '--skip-invalid', '--max-consecutive-failures', '--flush-interval', '--max-buffer']),
-  dropped: new Set(['--chat', '--sender-id', '--sender-name', '--transcript', '--speaker', '--frame', '--audio', '--timestamp', '--captions', '--start', '--failed', '--follow', '--flush-interval', '--max-buffer']),
+  withValue: flagsWithValue(streamParts.flags),
+  dropped: new Set(
+    (['chat', 'senderId', 'senderName', 'transcript', 'speaker', 'frame', 'audio', 'timestamp', 'captions', 'start', 'failed', 'follow', 'flushInterval', 'maxBuffer'] as const).map((key) =>
+      longFlag(key, streamParts.flags[key]),
+    ),
+  ),
 };
 
-/** The action of registerStreamParts (parts-command.ts), loaded when the command runs. */
+/** The action of the command declared in parts-command.ts, loaded when it runs. */
 export const streamPartsAction: Action = async (ctx, command) => {
       const options = parseOptions(partsOptionsSchema, command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];
