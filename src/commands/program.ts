@@ -33,7 +33,7 @@ function addVerb(parent: Command, verb: CommandDecl, app: App): Command {
   if (verb.details !== undefined) command.addHelpText('after', verb.details);
   return command
     .addHelpText('after', renderHelpSections(verb))
-    .action(app.action(async (ctx, invoked) => (await verb.run())(ctx, invoked)));
+    .action(app.action(async (ctx, invoked) => (await verb.run())(ctx, invoked, verb.flags ?? {})));
 }
 
 function addGroup(parent: Command, group: GroupDecl, app: App): Command {

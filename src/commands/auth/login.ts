@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { ApiError, AuthenticationError, CsafeError, InterruptedError, PermissionDeniedError, UsageError } from '../../core/errors.js';
 import { parseFlags } from '../../core/cli/options.js';
 import type { OptionsOf } from '../../core/cli/flags.js';
-import { authLogin } from './login-command.js';
+import type { authLogin } from './login-command.js';
 import { readAll, readHidden } from '../../core/terminal/prompt.js';
 import { maskKey } from '../../core/http/redact.js';
 import { checkBaseUrl, isWellFormedKey, type Setting } from '../../core/config/settings.js';
@@ -87,4 +87,4 @@ function warnOfOverrides(ctx: Context, profile: string): void {
 }
 
 /** The action of the command declared in login-command.ts, loaded when it runs. */
-export const authLoginAction: Action = (ctx, command) => authLoginRun(ctx, parseFlags(authLogin.flags, command.opts()));
+export const authLoginAction: Action<typeof authLogin.flags> = (ctx, command, flags) => authLoginRun(ctx, parseFlags(flags, command.opts()));

@@ -6,7 +6,7 @@ import { printBatch } from './shared/render.js';
 import { followBatch, followOptions, type FollowOptions } from './shared/wait.js';
 import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
-import { batchGet } from './get-command.js';
+import type { batchGet } from './get-command.js';
 
 async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome | void> {
   requireId(batchId, '<batch-id>', { command: 'csafe batch create', id: 'bat_…' });
@@ -16,7 +16,7 @@ async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions
 }
 
 /** The action of the command declared in get-command.ts, loaded when it runs. */
-export const batchGetAction: Action = async (ctx, command) => {
+export const batchGetAction: Action<typeof batchGet.flags> = async (ctx, command, flags) => {
       const [batchId] = positional(command) as [string];
-      return batchGetRun(ctx, batchId, followOptions(parseFlags(batchGet.flags, command.opts())));
+      return batchGetRun(ctx, batchId, followOptions(parseFlags(flags, command.opts())));
     };

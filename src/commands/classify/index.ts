@@ -16,9 +16,9 @@ export const classify = {
   args: [{ name: '[files...]', help: 'text files and images (PNG, JPEG, GIF, WebP); `-` reads stdin; an empty file is refused (exit 2)' }],
   flags: {
     text: { type: 'text', value: 'text', help: 'text to classify (repeatable); empty or only white space is refused (exit 2)', repeat: true },
-    userId: { type: 'text', value: 'id', help: 'stable identifier of the user (default: config user_id)', field: 'user_id' },
-    contentId: { type: 'text', value: 'id', help: 'your identifier for the content', field: 'content_id' },
-    metadata: { type: 'text', value: 'key=value|@file.json', help: 'metadata (repeatable), at most 8 KB serialized', repeat: true, field: 'metadata' },
+    userId: { type: 'text', value: 'id', help: 'stable identifier of the user (default: config user_id)' },
+    contentId: { type: 'text', value: 'id', help: 'your identifier for the content' },
+    metadata: { type: 'text', value: 'key=value|@file.json', help: 'metadata (repeatable), at most 8 KB serialized', repeat: true },
     apiVersion: { type: 'choice', value: 'version', help: `service version: ${CURRENT_VERSION} (current) or ${LEGACY_VERSION}`, choices: SERVICE_VERSIONS },
     failOn: { type: 'choice', value: 'decision', help: 'exit 4 when any label reaches match, or review (review includes match)', choices: ['match', 'review'] as const },
     batch: { type: 'text', value: 'file.jsonl', help: 'classify each line of a JSONL file (`-` for stdin); results as NDJSON' },

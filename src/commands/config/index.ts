@@ -1,5 +1,5 @@
 import { PROFILE_VARIABLES } from '../../core/cli/help.js';
-import { CONFIG_KEYS } from '../../core/config/settings.js';
+import { CONFIG_KEYS } from '../../core/config/keys.js';
 import type { CommandDecl, GroupDecl } from '../declaration.js';
 
 const configGet: CommandDecl = {

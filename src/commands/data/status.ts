@@ -7,7 +7,7 @@ import { waitAndPrintRecord } from './shared/wait.js';
 import { waitOptions, type WaitOptions } from '../../core/cli/wait.js';
 import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
-import { dataStatus } from './status-command.js';
+import type { dataStatus } from './status-command.js';
 
 export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: WaitOptions): Promise<Outcome | void> {
   if (options.wait) return waitAndPrintRecord(ctx, namespace, requestId, options.timeoutMs);
@@ -16,7 +16,7 @@ export async function dataStatusRun(ctx: Context, namespace: string, requestId: 
 }
 
 /** The action of the command declared in status-command.ts, loaded when it runs. */
-export const dataStatusAction: Action = async (ctx, command) => {
+export const dataStatusAction: Action<typeof dataStatus.flags> = async (ctx, command, flags) => {
       const [namespace, requestId] = positional(command) as [string, string];
-      return dataStatusRun(ctx, parseNamespace(namespace), requestId, waitOptions(parseFlags(dataStatus.flags, command.opts())));
+      return dataStatusRun(ctx, parseNamespace(namespace), requestId, waitOptions(parseFlags(flags, command.opts())));
     };

@@ -1,14 +1,14 @@
 import { SERVICE_VARIABLES } from '../../core/cli/help.js';
-import { waitFlags } from '../../core/cli/wait.js';
+import { waitFlags } from '../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../declaration.js';
 
 export const decisionCreate = {
   name: 'create',
   description: 'Ask for a decision on one piece of content (POST /v1/decisions)',
   flags: {
-    type: { type: 'text', value: 'type', help: 'the kind of content to review, e.g. text, listing', field: 'type' },
-    content: { type: 'text', value: 'json|@file', help: 'the content: a JSON object, inline or from a file (@- reads stdin); its fields depend on --type', field: 'content' },
-    metadata: { type: 'text', value: 'key=value|@file.json', help: 'metadata kept with the decision (repeatable)', repeat: true, field: 'metadata' },
+    type: { type: 'text', value: 'type', help: 'the kind of content to review, e.g. text, listing' },
+    content: { type: 'text', value: 'json|@file', help: 'the content: a JSON object, inline or from a file (@- reads stdin); its fields depend on --type' },
+    metadata: { type: 'text', value: 'key=value|@file.json', help: 'metadata kept with the decision (repeatable)', repeat: true },
     ...waitFlags('poll until the decision is SUCCESS or ERROR, then show it (exit 1 on ERROR)', '5m'),
   },
   details: `

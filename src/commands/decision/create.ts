@@ -11,7 +11,7 @@ import { followDecision } from './show.js';
 import type { Action } from '../app.js';
 import { flagOfField } from '../../core/cli/flags.js';
 import { parseFlags } from '../../core/cli/options.js';
-import { decisionCreate } from './create-command.js';
+import type { decisionCreate } from './create-command.js';
 
 export interface DecisionCreateOptions extends WaitOptions {
   type?: string;
@@ -28,6 +28,9 @@ export async function decisionCreateRun(ctx: Context, options: DecisionCreateOpt
   await printResult(ctx.io, format, created, recordView({ decision_id, type, metadata: metadata ?? {}, ...rest }));
 }
 
+/** The option that fills each field of the request. */
+const OPTION_OF_FIELD: Record<string, keyof typeof decisionCreate.flags> = { type: 'type', content: 'content', metadata: 'metadata' };
+
 /** The request, checked with the schema the emulator uses before anything is sent; a problem names its flag. */
 async function decisionRequest(options: DecisionCreateOptions, input: JsonFlagInput): Promise<CreateDecisionRequest> {
   const content = options.content === undefined ? undefined : await jsonObjectFlag('--content', options.content, input, 'a JSON object (its fields depend on --type)');
@@ -35,11 +38,11 @@ async function decisionRequest(options: DecisionCreateOptions, input: JsonFlagIn
   const parsed = createDecisionRequestSchema.safeParse({ type: options.type, content, ...(metadata !== undefined && { metadata }) });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new UsageError(`${flagOfField(decisionCreate.flags, String(issue.path[0])) ?? 'decision'}: ${issue.message}`);
+  throw new UsageError(`${flagOfField(OPTION_OF_FIELD, issue.path[0]!) ?? 'decision'}: ${issue.message}`);
 }
 
 /** The action of the command declared in create-command.ts, loaded when it runs. */
-export const decisionCreateAction: Action = async (ctx, command) => {
-      const options = parseFlags(decisionCreate.flags, command.opts());
+export const decisionCreateAction: Action<typeof decisionCreate.flags> = async (ctx, command, flags) => {
+      const options = parseFlags(flags, command.opts());
       return decisionCreateRun(ctx, { ...options, ...waitOptions(options) });
     };

@@ -6,7 +6,7 @@ import { positional, type Outcome } from '../app.js';
 import { followDecision, printDecision } from './show.js';
 import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
-import { decisionGet } from './get-command.js';
+import type { decisionGet } from './get-command.js';
 
 export async function decisionGetRun(ctx: Context, decisionId: string, options: WaitOptions): Promise<Outcome | void> {
   requireId(decisionId, '<decision-id>', { command: 'csafe decision create', id: 'dec_…' });
@@ -16,7 +16,7 @@ export async function decisionGetRun(ctx: Context, decisionId: string, options: 
 }
 
 /** The action of the command declared in get-command.ts, loaded when it runs. */
-export const decisionGetAction: Action = async (ctx, command) => {
+export const decisionGetAction: Action<typeof decisionGet.flags> = async (ctx, command, flags) => {
       const [decisionId] = positional(command) as [string];
-      return decisionGetRun(ctx, decisionId, waitOptions(parseFlags(decisionGet.flags, command.opts())));
+      return decisionGetRun(ctx, decisionId, waitOptions(parseFlags(flags, command.opts())));
     };

@@ -8,10 +8,11 @@ import { isLoopback } from '../../core/config/settings.js';
 import type { EmulatorStartError } from '../../emulator/index.js';
 import { FAULT_KINDS } from '../../emulator/http/faults.js';
 import type { Action } from '../app.js';
-import { emulatorStart } from './start-command.js';
+import type { emulatorStart } from './start-command.js';
 
 /** The flags' checks, with those of values that are more than a whole number or a choice. */
-const startOptionsSchema = optionsSchema(emulatorStart.flags).extend({
+const startOptionsSchema = (flags: typeof emulatorStart.flags) =>
+  optionsSchema(flags).extend({
   host: z.string().min(1).default('127.0.0.1'),
   faultRate: z.coerce.number({ error: 'expected a fraction between 0 and 1' }).min(0).max(1).default(0),
   faults: z
@@ -25,7 +26,7 @@ const startOptionsSchema = optionsSchema(emulatorStart.flags).extend({
   dataDir: z.string().min(1, { error: 'expected a directory' }).optional(),
 });
 
-type StartOptions = z.infer<typeof startOptionsSchema>;
+type StartOptions = z.infer<ReturnType<typeof startOptionsSchema>>;
 
 /** Long enough not to be guessed by someone trying keys against an emulator they can reach. */
 const MIN_API_KEY_LENGTH = 16;
@@ -74,8 +75,8 @@ function startFailure(error: EmulatorStartError, options: StartOptions): CsafeEr
 }
 
 /** The action of the command declared in start-command.ts, loaded when it runs. */
-export const emulatorStartAction: Action = async (ctx, command) => {
-      const options = parseOptions(startOptionsSchema, command.opts());
+export const emulatorStartAction: Action<typeof emulatorStart.flags> = async (ctx, command, flags) => {
+      const options = parseOptions(startOptionsSchema(flags), command.opts());
       const { startEmulator, EmulatorStartError, DEFAULT_EMULATOR_API_KEY } = await import('../../emulator/index.js');
       checkApiKey(options.host, ctx.flags.apiKey, DEFAULT_EMULATOR_API_KEY);
       const emulator = await startEmulator({

@@ -13,7 +13,7 @@ import { positional, type Outcome } from '../app.js';
 import { followImport } from './shared.js';
 import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
-import { importCreate } from './create-command.js';
+import type { importCreate } from './create-command.js';
 
 /** Each line `{"type": non-empty string, "data": object}`. */
 const IMPORT_LINES: LineCheck = {
@@ -60,7 +60,7 @@ function uploadSummary(upload: ExpiringUpload<ImportCreated>) {
 }
 
 /** The action of the command declared in create-command.ts, loaded when it runs. */
-export const importCreateAction: Action = async (ctx, command) => {
+export const importCreateAction: Action<typeof importCreate.flags> = async (ctx, command, flags) => {
       const [path] = positional(command) as [string];
-      return importCreateRun(ctx, path, waitOptions(parseFlags(importCreate.flags, command.opts())));
+      return importCreateRun(ctx, path, waitOptions(parseFlags(flags, command.opts())));
     };

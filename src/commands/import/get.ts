@@ -6,7 +6,7 @@ import { positional, type Outcome } from '../app.js';
 import { followImport, printImport } from './shared.js';
 import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
-import { importGet } from './get-command.js';
+import type { importGet } from './get-command.js';
 
 export async function importGetRun(ctx: Context, importId: string, options: WaitOptions): Promise<Outcome | void> {
   requireId(importId, '<import-id>', { command: 'csafe import create', id: 'imp_…' });
@@ -16,7 +16,7 @@ export async function importGetRun(ctx: Context, importId: string, options: Wait
 }
 
 /** The action of the command declared in get-command.ts, loaded when it runs. */
-export const importGetAction: Action = async (ctx, command) => {
+export const importGetAction: Action<typeof importGet.flags> = async (ctx, command, flags) => {
       const [importId] = positional(command) as [string];
-      return importGetRun(ctx, importId, waitOptions(parseFlags(importGet.flags, command.opts())));
+      return importGetRun(ctx, importId, waitOptions(parseFlags(flags, command.opts())));
     };

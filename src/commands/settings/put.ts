@@ -7,7 +7,7 @@ import { parseNamespace } from '../namespace.js';
 import { readSchemaFile, schemaFromFields } from './schema-input.js';
 import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
-import { settingsPut } from './put-command.js';
+import type { settingsPut } from './put-command.js';
 
 export async function settingsPutRun(ctx: Context, namespace: string, file: string | undefined, fields: readonly string[]): Promise<void> {
   if (file !== undefined && fields.length > 0) throw new UsageError('give a schema FILE or --field, not both');
@@ -27,8 +27,8 @@ export async function settingsPutRun(ctx: Context, namespace: string, file: stri
 }
 
 /** The action of the command declared in put-command.ts, loaded when it runs. */
-export const settingsPutAction: Action = async (ctx, command) => {
+export const settingsPutAction: Action<typeof settingsPut.flags> = async (ctx, command, flags) => {
       const [namespace, file] = positional(command) as [string, string | undefined];
-      const { field: fields } = parseFlags(settingsPut.flags, command.opts());
+      const { field: fields } = parseFlags(flags, command.opts());
       return settingsPutRun(ctx, parseNamespace(namespace), file, fields);
     };

@@ -6,8 +6,8 @@ export const streamWatch = {
   description: 'Monitor a livestream at its address (POST /v1/streams/{namespace}); returns at once',
   args: [{ name: '<namespace>', help: 'the namespace' }],
   flags: {
-    id: { type: 'text', value: 'id', help: 'your identifier of the stream; its parts are sent under the same id', field: 'id' },
-    url: { type: 'text', value: 'url', help: 'the stream\'s address: an absolute http, https, rtmp, rtmps, rtsp or srt URL', field: 'stream_url' },
+    id: { type: 'text', value: 'id', help: 'your identifier of the stream; its parts are sent under the same id' },
+    url: { type: 'text', value: 'url', help: 'the stream\'s address: an absolute http, https, rtmp, rtmps, rtsp or srt URL' },
   },
   details: `
 Prints the accepted request (request id and status): a table on a terminal, JSON in a pipe or

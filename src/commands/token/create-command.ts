@@ -6,9 +6,9 @@ export const tokenCreate = {
   name: 'create',
   description: 'Exchange the API key for a short-lived access token (POST /v1/access_tokens)',
   flags: {
-    expiresIn: { type: 'text', value: 'seconds', help: `lifetime, ${TOKEN_LIFETIME.minSeconds}..${TOKEN_LIFETIME.maxSeconds} (service default ${TOKEN_LIFETIME.defaultSeconds})`, field: 'expires_in' },
-    userId: { type: 'text', value: 'id', help: 'user the token is attributed to', field: 'user_id' },
-    sessionId: { type: 'text', value: 'id', help: 'opaque customer session identifier', field: 'customer_session_id' },
+    expiresIn: { type: 'text', value: 'seconds', help: `lifetime, ${TOKEN_LIFETIME.minSeconds}..${TOKEN_LIFETIME.maxSeconds} (service default ${TOKEN_LIFETIME.defaultSeconds})` },
+    userId: { type: 'text', value: 'id', help: 'user the token is attributed to' },
+    sessionId: { type: 'text', value: 'id', help: 'opaque customer session identifier' },
   },
   examples: [
     'csafe token create --expires-in 900 --user-id u1',

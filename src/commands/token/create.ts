@@ -6,9 +6,12 @@ import type { Context } from '../../context.js';
 import type { Action } from '../app.js';
 import { flagOfField, type OptionsOf } from '../../core/cli/flags.js';
 import { parseFlags } from '../../core/cli/options.js';
-import { tokenCreate } from './create-command.js';
+import type { tokenCreate } from './create-command.js';
 
 type TokenOptions = Partial<OptionsOf<typeof tokenCreate.flags>>;
+
+/** The option that fills each field of the request. */
+const OPTION_OF_FIELD: Record<string, keyof TokenOptions> = { expires_in: 'expiresIn', user_id: 'userId', customer_session_id: 'sessionId' };
 
 /** The request is checked with the same schema the emulator uses, so the rules live in one place. */
 function tokenRequest(options: TokenOptions): AccessTokenRequest {
@@ -19,7 +22,7 @@ function tokenRequest(options: TokenOptions): AccessTokenRequest {
   });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new UsageError(`${flagOfField(tokenCreate.flags, String(issue.path[0])) ?? 'token'}: ${issue.message}`);
+  throw new UsageError(`${flagOfField(OPTION_OF_FIELD, issue.path[0]!) ?? 'token'}: ${issue.message}`);
 }
 
 export async function tokenCreateRun(ctx: Context, options: TokenOptions): Promise<void> {
@@ -30,4 +33,4 @@ export async function tokenCreateRun(ctx: Context, options: TokenOptions): Promi
 }
 
 /** The action of `token create` (create-command.ts), loaded when the command runs. */
-export const tokenCreateAction: Action = (ctx, command) => tokenCreateRun(ctx, parseFlags(tokenCreate.flags, command.opts()));
+export const tokenCreateAction: Action<typeof tokenCreate.flags> = (ctx, command, flags) => tokenCreateRun(ctx, parseFlags(flags, command.opts()));

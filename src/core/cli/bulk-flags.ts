@@ -1,4 +1,4 @@
-import { defaultFailedPath } from '../files/failed-file.js';
+import { defaultFailedPath } from '../files/failed-path.js';
 import type { AbsentFlag, CountFlag, FileFlag, ShardFlag } from './flags.js';
 
 // The declarations of the flags every bulk command shares, as data (core/cli/flags.ts): free of

@@ -23,8 +23,6 @@ export interface TextFlag {
   required?: boolean;
   /** Given more than once, every value is kept, in order. */
   repeat?: boolean;
-  /** The request field it fills, so a problem the request's schema finds names the flag. */
-  field?: string;
   /** Never printed back in a command line (it would land in the shell's history). */
   secret?: boolean;
 }
@@ -126,8 +124,11 @@ export function flagsWithValue(flags: Flags): Set<string> {
   );
 }
 
-/** The flag that fills a request field (`expires_in` → `--expires-in`), for a problem found in the request. */
-export function flagOfField(flags: Flags, field: string): string | undefined {
-  const found = Object.entries(flags).find(([, flag]) => flag.type === 'text' && flag.field === field);
-  return found && longFlag(...found);
+/**
+ * The flag that fills a field of a request (`expires_in` → `--expires-in`), by a map of field to
+ * option name, to name it in a problem the request's schema finds; undefined for a field no flag fills.
+ */
+export function flagOfField(optionOf: Readonly<Record<string, string>>, field: PropertyKey): string | undefined {
+  const key = optionOf[String(field)];
+  return key === undefined ? undefined : `--${kebab(key)}`;
 }

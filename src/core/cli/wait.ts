@@ -1,5 +1,4 @@
 import { parsePositiveDuration } from './duration.js';
-import type { Flags } from './flags.js';
 import { ApiError, MissingCredentialsError, UsageError } from '../errors.js';
 import type { IOStreams } from '../terminal/io.js';
 import { pollUntil } from './poll.js';
@@ -15,15 +14,6 @@ export function waitTimeoutMs(options: { wait?: boolean; timeout?: string }): nu
   }
   return parsePositiveDuration(options.timeout, '--timeout');
 }
-
-/**
- * The declarations of a verb's --wait (`help`: what it waits for) and --timeout (`example`: a wait
- * that suits the thing waited for).
- */
-export const waitFlags = (help: string, example: string) => ({
-  wait: { type: 'switch', help },
-  timeout: { type: 'text', value: 'duration', help: `with --wait: how long to wait, e.g. ${example} (default: for ever)` },
-}) satisfies Flags;
 
 export interface WaitOptions {
   wait: boolean;

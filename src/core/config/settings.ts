@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import type { ConfigKey } from './keys.js';
 import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from '../cli/duration.js';
 import { parseOutputFormat } from '../terminal/output.js';
 import { maskUserInfo } from '../http/redact.js';
@@ -26,9 +27,6 @@ export interface Settings {
 
 const DEFAULTS = { requestTimeoutMs: 60_000, maxRetries: 2, maxWaitMs: 60_000 } as const;
 
-/** Keys a profile may hold. api_key is set with `csafe auth login`, never echoed back in full. */
-export const CONFIG_KEYS = ['api_key', 'base_url', 'user_id', 'output', 'request_timeout', 'max_retries'] as const;
-export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 /** The profile used when none is named; it exists without a config file. */
 export const DEFAULT_PROFILE = 'default';

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { Command } from 'commander';
 import type { App } from '../../../src/commands/app.js';
-import { addOptionsSchema } from '../../../src/commands/data/add/options.js';
+import { dataAdd } from '../../../src/commands/data/add/add-command.js';
 import { dataGroup } from '../../../src/commands/data/index.js';
 import { addNode } from '../../../src/commands/program.js';
 import { objectCheck, objectProblems } from '../../../src/commands/data/shared/objects.js';
 import { checkRecords } from '../../../src/core/bulk/checked-records.js';
-import { parseOptions } from '../../../src/core/cli/options.js';
+import { parseFlags } from '../../../src/core/cli/options.js';
 import { readRecords } from '../../../src/core/input/sources.js';
 import { randomJsonTexts } from '../../helpers/random-json.js';
 
@@ -25,7 +25,7 @@ async function addOptions(args: string[]) {
   const program = new Command().exitOverride();
   addNode(program, dataGroup, app);
   await program.parseAsync(['data', 'add', 'ns', 'items.jsonl', ...args], { from: 'user' });
-  return parseOptions(addOptionsSchema, raw);
+  return parseFlags(dataAdd.flags, raw);
 }
 
 const textSource = (text: string) => ({ name: 'items.jsonl', open: () => Readable.from([Buffer.from(text)]) });

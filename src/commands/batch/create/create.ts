@@ -12,7 +12,7 @@ import { followBatch, followOptions, type FollowOptions } from '../shared/wait.j
 import { checkBatchCsv } from './check-csv.js';
 import type { Action } from '../../app.js';
 import { parseFlags } from '../../../core/cli/options.js';
-import { batchCreate } from './create-command.js';
+import type { batchCreate } from './create-command.js';
 
 export async function batchCreateRun(ctx: Context, type: string, path: string, options: FollowOptions): Promise<Outcome | void> {
   const format = await ctx.outputFormat('single');
@@ -55,9 +55,9 @@ function uploadUrl(batch: Batch): string {
 }
 
 /** The action of the command declared in create-command.ts, loaded when it runs. */
-export const batchCreateAction: Action = async (ctx, command) => {
+export const batchCreateAction: Action<typeof batchCreate.flags> = async (ctx, command, flags) => {
       const [path] = positional(command) as [string];
-      const options = parseFlags(batchCreate.flags, command.opts());
+      const options = parseFlags(flags, command.opts());
       if (options.type.trim() === '') throw new UsageError('--type: expected the kind of content to review, e.g. text');
       return batchCreateRun(ctx, options.type, path, followOptions(options));
     };

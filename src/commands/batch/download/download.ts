@@ -6,7 +6,7 @@ import { positional } from '../../app.js';
 import { downloadResult, type DownloadTarget } from './fetch.js';
 import type { Action } from '../../app.js';
 import { parseFlags } from '../../../core/cli/options.js';
-import { batchDownload } from './download-command.js';
+import type { batchDownload } from './download-command.js';
 
 /** The CSV unless JSON was asked for: the result is a file, so neither the terminal nor the profile's output changes it. */
 function rowsAsJson(flags: { output?: string; json?: boolean }): boolean {
@@ -33,8 +33,8 @@ async function batchDownloadRun(ctx: Context, batchId: string, target: DownloadT
 }
 
 /** The action of the command declared in download-command.ts, loaded when it runs. */
-export const batchDownloadAction: Action = async (ctx, command) => {
+export const batchDownloadAction: Action<typeof batchDownload.flags> = async (ctx, command, flags) => {
       const [batchId, path] = positional(command) as [string, string | undefined];
-      const { escapeFormulas } = parseFlags(batchDownload.flags, command.opts());
+      const { escapeFormulas } = parseFlags(flags, command.opts());
       return batchDownloadRun(ctx, batchId, downloadTarget(path, ctx.flags, escapeFormulas));
     };

@@ -1,6 +1,6 @@
 import { batchFlags, shardFlag } from '../../../core/cli/bulk-flags.js';
 import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
-import { waitFlags } from '../../../core/cli/wait.js';
+import { waitFlags } from '../../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../../declaration.js';
 
 export const dataAdd = {

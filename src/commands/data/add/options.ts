@@ -1,7 +1,5 @@
-import type * as z from 'zod';
-import { optionsSchema } from '../../../core/cli/options.js';
-import { dataAdd } from './add-command.js';
+import type { OptionsOf } from '../../../core/cli/flags.js';
+import type { dataAdd } from './add-command.js';
 
-export const addOptionsSchema = optionsSchema(dataAdd.flags);
-
-export type AddOptions = z.infer<typeof addOptionsSchema>;
+export type AddFlags = typeof dataAdd.flags;
+export type AddOptions = OptionsOf<AddFlags>;

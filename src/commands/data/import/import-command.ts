@@ -1,5 +1,5 @@
 import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
-import { waitFlags } from '../../../core/cli/wait.js';
+import { waitFlags } from '../../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../../declaration.js';
 
 export const dataImport = {

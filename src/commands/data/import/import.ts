@@ -2,7 +2,7 @@ import type { Context } from '../../../context.js';
 import type { LineCheck } from '../../../core/input/jsonl-checker.js';
 import { objectLineEnd } from '../../../core/json/scan.js';
 import { parseFlags } from '../../../core/cli/options.js';
-import { dataImport } from './import-command.js';
+import type { dataImport } from './import-command.js';
 import { refuseEmptyRecords, regularFileSize } from '../../../core/input/sources.js';
 import { rereadableInput } from '../../../core/input/spool.js';
 import type { UploadFile } from '../../../core/upload/file-upload.js';
@@ -28,8 +28,8 @@ export interface ImportOptions extends WaitOptions {
   validate: boolean;
 }
 
-function importOptions(raw: unknown): ImportOptions {
-  const options = parseFlags(dataImport.flags, raw);
+function importOptions(flags: typeof dataImport.flags, raw: unknown): ImportOptions {
+  const options = parseFlags(flags, raw);
   return { ...waitOptions(options), validate: options.validate };
 }
 
@@ -63,7 +63,7 @@ async function uploadInput(ctx: Context, namespace: string, path: string, valida
 }
 
 /** The action of the command declared in import-command.ts, loaded when it runs. */
-export const dataImportAction: Action = async (ctx, command) => {
+export const dataImportAction: Action<typeof dataImport.flags> = async (ctx, command, flags) => {
       const [namespace, path] = positional(command) as [string, string];
-      return importRun(ctx, parseNamespace(namespace), path, importOptions(command.opts()));
+      return importRun(ctx, parseNamespace(namespace), path, importOptions(flags, command.opts()));
     };

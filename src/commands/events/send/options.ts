@@ -1,7 +1,5 @@
-import type * as z from 'zod';
-import { optionsSchema } from '../../../core/cli/options.js';
-import { eventsSend } from './send-command.js';
+import type { OptionsOf } from '../../../core/cli/flags.js';
+import type { eventsSend } from './send-command.js';
 
-export const sendOptionsSchema = optionsSchema(eventsSend.flags);
-
-export type SendOptions = z.infer<typeof sendOptionsSchema>;
+export type SendFlags = typeof eventsSend.flags;
+export type SendOptions = OptionsOf<SendFlags>;

@@ -1,8 +1,7 @@
 import { UsageError } from '../../../core/errors.js';
 import { streamPartProblems, type StreamPart } from '../../../schemas/streams.js';
-import { longFlag } from '../../../core/cli/flags.js';
+import { kebab } from '../../../core/cli/flags.js';
 import type { PartFlags } from './options.js';
-import { streamParts } from './parts-command.js';
 
 type Kind = 'chat' | 'transcript' | 'frame' | 'audio';
 type Companion = 'senderId' | 'senderName' | 'speaker';
@@ -13,7 +12,7 @@ const KINDS: readonly Kind[] = ['chat', 'transcript', 'frame', 'audio'];
 const COMPANIONS: readonly Companion[] = ['senderId', 'senderName', 'speaker'];
 
 /** The flag as the user writes it: `senderId` → `--sender-id`. */
-const flagOf = (key: keyof PartFlags) => longFlag(key, streamParts.flags[key]);
+const flagOf = (key: keyof PartFlags) => `--${kebab(key)}`;
 
 /** The flag a user gave for a field of the part, to name it in a message. */
 const FLAG_OF_FIELD: Record<string, (kind: Kind) => string> = {
