@@ -103,7 +103,7 @@ export const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLower
 export const longFlag = (key: string, flag: FlagDecl) => (flag.type === 'switch' && flag.negate ? `--no-${kebab(key)}` : `--${kebab(key)}`);
 
 /** The name of a flag's value in help (`n` of `--batch-size <n>`), or none for a switch. */
-export function valueName(flag: FlagDecl): string | undefined {
+function valueName(flag: FlagDecl): string | undefined {
   if (flag.type === 'switch') return undefined;
   return flag.type === 'shard' ? 'i/n' : flag.value;
 }
