@@ -72,7 +72,7 @@ interface ActionOf<F extends Flags> {
   run(ctx: Context, command: Command, flags: F): Promise<Outcome | void>;
 }
 
-/** What main.ts hands every command group: a way to turn an Action into a commander action. */
+/** What main.ts hands the program it builds (commands/program.ts): a way to turn a command's work into a commander action. */
 export interface App {
   action(run: (ctx: Context, command: Command) => Promise<Outcome | void>): (...params: unknown[]) => Promise<void>;
 }
