@@ -6,7 +6,8 @@ import type { Profile, ProfileFile } from './core/config/profile-file.js';
 import { resolveOutputFormat, type OutputFormat, type ResultShape } from './core/terminal/output.js';
 import { DEFAULT_RETRY_POLICY } from './core/http/retry.js';
 import { importKeepingSignals } from './core/signals.js';
-import { checkApiKey, checkBaseUrl, resolveProfile, resolveSettings, type GlobalFlags, type Setting, type Settings } from './core/config/settings.js';
+import { checkApiKey, checkBaseUrl, resolveProfile, resolveSettings, type Setting, type Settings } from './core/config/settings.js';
+import type { GlobalFlags } from './core/cli/global-flags.js';
 
 /** What every command is given to work with, and where each part comes from: flags, environment, profile, or the in-process emulator. */
 

@@ -23,9 +23,11 @@ import { redactSecrets } from './core/http/redact.js';
 import { commandIndex } from './core/cli/command-line.js';
 import { interruptionOf } from './core/signals.js';
 import { checkTimeoutPlace } from './core/cli/timeout-place.js';
-import type { GlobalFlags } from './core/config/settings.js';
+import { GLOBAL_FLAGS, type GlobalFlags } from './core/cli/global-flags.js';
 import { VERSION } from './version.js';
 import { runCounts, type App, type Outcome, type RunCounts } from './commands/app.js';
+import { addFlags, addNode } from './commands/program.js';
+import { TREE } from './commands/tree.js';
 
 export interface ProcessLike {
   stdin: Readable & { isTTY?: boolean };
@@ -55,53 +57,15 @@ ${renderHelpSections({
   environment: ALL_VARIABLES,
 })}`;
 
-type Register = (program: Command, app: App) => void;
-
-/**
- * Command groups, loaded only when invoked: `csafe --version` or `csafe token create` must not
- * pay for the imports of every other command. The others appear in help as one-line stubs.
- */
-const GROUPS: ReadonlyArray<{ name: string; description: string; load: () => Promise<Register> }> = [
-  { name: 'classify', description: 'Classify text and images synchronously (POST /v1/content)', load: async () => (await import('./commands/classify/index.js')).registerClassify },
-  { name: 'token', description: 'Short-lived access tokens', load: async () => (await import('./commands/token/index.js')).registerToken },
-  { name: 'auth', description: 'Store, show and remove the API key', load: async () => (await import('./commands/auth/index.js')).registerAuth },
-  { name: 'config', description: 'Profile settings', load: async () => (await import('./commands/config/index.js')).registerConfig },
-  { name: 'settings', description: 'Namespace settings: the schema of its fields', load: async () => (await import('./commands/settings/index.js')).registerSettings },
-  { name: 'data', description: 'Namespace data: add objects, import files, follow requests to their labels', load: async () => (await import('./commands/data/index.js')).registerData },
-  { name: 'import', description: 'Older imports: a JSONL file of {type, data} lines (POST /v1/import); not `data import`', load: async () => (await import('./commands/import/index.js')).registerImport },
-  { name: 'events', description: 'Backend events: validate and send, resumable and ordered', load: async () => (await import('./commands/events/index.js')).registerEvents },
-  { name: 'stream', description: 'Livestreams: monitor a stream, push chat, transcripts, frames and audio as they happen', load: async () => (await import('./commands/stream/index.js')).registerStream },
-  { name: 'decision', description: 'Decisions (older operations): one piece of content reviewed asynchronously', load: async () => (await import('./commands/decision/index.js')).registerDecision },
-  { name: 'batch', description: 'Older batches: review a CSV of content, follow it, download the result as CSV or NDJSON', load: async () => (await import('./commands/batch/index.js')).registerBatch },
-  { name: 'emulator', description: 'A local Content Safety Service for offline development and tests', load: async () => (await import('./commands/emulator/index.js')).registerEmulator },
-];
-
 /** The group named on the command line (`csafe [global flags] <group> …` or `csafe help <group>`). */
 export function invokedGroup(argv: readonly string[]): string | undefined {
   const i = commandIndex(argv);
   return argv[i] === 'help' ? argv[i + 1] : argv[i];
 }
 
-async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Promise<Command> {
-  const program = new Command('csafe')
-    .description('Command-line client for the Content Safety Service, with a local emulator')
-    .version(VERSION, '-V, --version')
-    .option('--profile <name>', 'configuration profile (default: "default", or CSAFE_PROFILE); an unknown one is an error but for auth login and config set, which create it')
-    .option('--api-key <key>', 'API key or short-lived token (prefer CSAFE_API_KEY: flags show in `ps`)')
-    .option('--base-url <url>', 'service base URL (or CSAFE_BASE_URL)')
-    .option('--request-timeout <duration>', 'timeout of each request, e.g. 30s, 2m (default 60s, or CSAFE_REQUEST_TIMEOUT)')
-    .option('--max-retries <n>', 'retries of a failed request where retrying is safe (default 2)')
-    .option('--max-wait <duration>', 'longest Retry-After wait to sleep through (default 60s)')
-    // Checked once parsed (core/terminal/output), so a bad value is one line naming the flag.
-    .option('-o, --output <format>', 'output format: table, json, ndjson or tsv (default: a table on a terminal, JSON or NDJSON in a pipe)')
-    .option('--json', 'same as --output json')
-    .option('--wide', 'tables show long cells whole instead of cutting them to the terminal width')
-    .option('-v, --verbose', 'trace every request on stderr (credentials redacted)')
-    .option('-q, --quiet', 'no progress, spinners or notes on stderr')
-    .option('--progress', 'when stderr is not a terminal (a CI log): a plain progress line every 5s instead of nothing')
-    .option('--no-color', 'no colour (also NO_COLOR)')
-    .option('--insecure', 'allow plain http:// to a non-loopback host')
-    .option('--emulator', 'run against an in-process emulator on an ephemeral port (no account needed)')
+function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Command {
+  const program = new Command('csafe').description('Command-line client for the Content Safety Service, with a local emulator').version(VERSION, '-V, --version');
+  addFlags(program, GLOBAL_FLAGS)
     .addHelpText('after', EXIT_CODES_HELP)
     .showSuggestionAfterError()
     .exitOverride()
@@ -110,10 +74,11 @@ async function buildProgram(app: App, io: IOStreams, argv: readonly string[]): P
       writeErr: (text) => void io.stderr.write(text),
       outputError: (text, write) => write(withoutOptionValue(oneLineSuggestion(text))),
     });
+  // Only the group invoked is built whole: the others are one line of the program's help.
   const invoked = invokedGroup(argv);
-  for (const group of GROUPS) {
-    if (group.name === invoked) (await group.load())(program, app);
-    else program.command(group.name).description(group.description);
+  for (const node of TREE) {
+    if (node.name === invoked) addNode(program, node, app);
+    else program.command(node.name).description(node.description);
   }
   return program;
 }
@@ -171,7 +136,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     },
   };
   try {
-    const program = await buildProgram(app, bootIO, argv);
+    const program = buildProgram(app, bootIO, argv);
     checkTimeoutPlace(argv, commandIndex(argv), program);
     await program.parseAsync(argv, { from: 'user' });
     // A write to a full disk fails after write() has returned: the command is not done until stdout has taken it all.

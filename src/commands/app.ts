@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Flags } from '../core/cli/flags.js';
 import type { Context } from '../context.js';
 
 /**
@@ -56,15 +57,24 @@ export interface BatchOutcome extends RunCounts {
 export const batchOutcome = (counts: Partial<RunCounts>): BatchOutcome => ({ kind: 'batch', ...runCounts(counts) });
 
 /**
- * A command's work. A verb's commander wiring (`<verb>-command.ts`, or a group's index.ts) imports
- * it with `await import()` inside its action: `--help` loads the wiring only, never the work and
- * what it needs (zod, the HTTP client, chalk, tables) — issue 14, test/e2e/startup.test.ts.
+ * A command's work. Its declaration (declaration.ts) loads it with `await import()` when the
+ * command runs: `--help` loads the declarations only, never the work and what it needs (zod, the
+ * HTTP client, chalk, tables) — test/e2e/startup.test.ts.
  */
-export type Action = (ctx: Context, command: Command) => Promise<Outcome | void>;
+export type Action<F extends Flags = Flags> = ActionOf<F>['run'];
 
-/** What main.ts hands every command group: a way to turn an Action into a commander action. */
+/**
+ * `flags`: the verb's flag declarations, handed over by the program rather than imported, so
+ * an action's chunk shares no module with `--help`'s (scripts/bundle.mjs). Its parameters are
+ * checked both ways (a method's are), so an action of particular flags is an Action of any.
+ */
+interface ActionOf<F extends Flags> {
+  run(ctx: Context, command: Command, flags: F): Promise<Outcome | void>;
+}
+
+/** What main.ts hands the program it builds (commands/program.ts): a way to turn a command's work into a commander action. */
 export interface App {
-  action(run: Action): (...params: unknown[]) => Promise<void>;
+  action(run: (ctx: Context, command: Command) => Promise<Outcome | void>): (...params: unknown[]) => Promise<void>;
 }
 
 /** Positional arguments as commander parsed them (variadic ones arrive as arrays). */

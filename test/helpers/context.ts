@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Outcome } from '../../src/commands/app.js';
 import { Context } from '../../src/context.js';
 import { HttpClient } from '../../src/core/http/client.js';
-import type { GlobalFlags } from '../../src/core/config/settings.js';
+import type { GlobalFlags } from '../../src/core/cli/global-flags.js';
 import { exitCodeOfError, exitCodeOfOutcome } from '../../src/main.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RequestLogEntry } from '../../src/emulator/http/request-log.js';

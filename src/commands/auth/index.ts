@@ -1,14 +1,14 @@
-import type { Command } from 'commander';
-import type { App } from '../app.js';
-import { registerAuthLogin } from './login-command.js';
-import { registerAuthLogout } from './logout-command.js';
-import { registerAuthStatus } from './status-command.js';
-import { addGroupHelpSections } from '../../core/cli/help.js';
+import type { GroupDecl } from '../declaration.js';
+import { authLogin } from './login-command.js';
+import { authLogout } from './logout-command.js';
+import { authStatus } from './status-command.js';
 
-export function registerAuth(program: Command, app: App): void {
-  const group = program.command('auth').description('Store, show and remove the API key');
-  addGroupHelpSections(group);
-  registerAuthLogin(group, app);
-  registerAuthStatus(group, app);
-  registerAuthLogout(group, app);
-}
+export const authGroup: GroupDecl = {
+  name: 'auth',
+  description: 'Store, show and remove the API key',
+  commands: [
+    { ...authLogin, run: async () => (await import('./login.js')).authLoginAction },
+    { ...authStatus, run: async () => (await import('./status.js')).authStatusAction },
+    { ...authLogout, run: async () => (await import('./logout.js')).authLogoutAction },
+  ],
+};

@@ -1,15 +1,15 @@
-import * as z from 'zod';
 import { checkKey } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthenticationError, CsafeError, InterruptedError, PermissionDeniedError, UsageError } from '../../core/errors.js';
-import { parseOptions } from '../../core/cli/whole-number.js';
+import { parseFlags } from '../../core/cli/options.js';
+import type { OptionsOf } from '../../core/cli/flags.js';
+import type { authLogin } from './login-command.js';
 import { readAll, readHidden } from '../../core/terminal/prompt.js';
 import { maskKey } from '../../core/http/redact.js';
 import { checkBaseUrl, isWellFormedKey, type Setting } from '../../core/config/settings.js';
 import type { Action } from '../app.js';
 
-const optionsSchema = z.object({ withToken: z.boolean().default(false), verify: z.boolean().default(true) });
-export type AuthLoginOptions = z.input<typeof optionsSchema>;
+export type AuthLoginOptions = Partial<OptionsOf<typeof authLogin.flags>>;
 
 const NO_VERIFY_HINT = 'pass --no-verify to store the key without checking it';
 
@@ -86,5 +86,5 @@ function warnOfOverrides(ctx: Context, profile: string): void {
   for (const [name] of overriding) ctx.io.warn(`warning: ${name} is set and overrides the stored key; unset it to use the key of profile "${profile}"`);
 }
 
-/** The action of registerAuthLogin (login-command.ts), loaded when the command runs. */
-export const authLoginAction: Action = (ctx, command) => authLoginRun(ctx, parseOptions(optionsSchema, command.opts()));
+/** The action of the command declared in login-command.ts, loaded when it runs. */
+export const authLoginAction: Action<typeof authLogin.flags> = (ctx, command, flags) => authLoginRun(ctx, parseFlags(flags, command.opts()));

@@ -12,5 +12,5 @@ export async function authLogoutRun(ctx: Context): Promise<void> {
   ctx.io.note(`Removed the API key from profile "${profile}"`);
 }
 
-/** The action of registerAuthLogout (logout-command.ts), loaded when the command runs. */
+/** The action of the command declared in logout-command.ts, loaded when it runs. */
 export const authLogoutAction: Action = (ctx) => authLogoutRun(ctx);

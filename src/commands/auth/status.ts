@@ -22,5 +22,5 @@ export async function authStatusRun(ctx: Context): Promise<Outcome | void> {
   }
 }
 
-/** The action of registerAuthStatus (status-command.ts), loaded when the command runs. */
+/** The action of the command declared in status-command.ts, loaded when it runs. */
 export const authStatusAction: Action = (ctx) => authStatusRun(ctx);

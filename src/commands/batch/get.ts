@@ -1,10 +1,12 @@
 import { getBatch } from '../../api/batches.js';
 import type { Context } from '../../context.js';
-import { requireId } from '../../core/cli/whole-number.js';
+import { requireId } from '../../core/cli/options.js';
 import { positional, type Outcome } from '../app.js';
 import { printBatch } from './shared/render.js';
 import { followBatch, followOptions, type FollowOptions } from './shared/wait.js';
 import type { Action } from '../app.js';
+import { parseFlags } from '../../core/cli/options.js';
+import type { batchGet } from './get-command.js';
 
 async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome | void> {
   requireId(batchId, '<batch-id>', { command: 'csafe batch create', id: 'bat_…' });
@@ -13,8 +15,8 @@ async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions
   await printBatch(ctx.io, await ctx.outputFormat('single'), batch);
 }
 
-/** The action of registerBatchGet (get-command.ts), loaded when the command runs. */
-export const batchGetAction: Action = async (ctx, command) => {
+/** The action of the command declared in get-command.ts, loaded when it runs. */
+export const batchGetAction: Action<typeof batchGet.flags> = async (ctx, command, flags) => {
       const [batchId] = positional(command) as [string];
-      return batchGetRun(ctx, batchId, followOptions(command.opts()));
+      return batchGetRun(ctx, batchId, followOptions(parseFlags(flags, command.opts())));
     };

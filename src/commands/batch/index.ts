@@ -1,14 +1,14 @@
-import type { Command } from 'commander';
-import type { App } from '../app.js';
-import { registerBatchCreate } from './create/create-command.js';
-import { registerBatchDownload } from './download/download-command.js';
-import { registerBatchGet } from './get-command.js';
-import { addGroupHelpSections } from '../../core/cli/help.js';
+import type { GroupDecl } from '../declaration.js';
+import { batchCreate } from './create/create-command.js';
+import { batchDownload } from './download/download-command.js';
+import { batchGet } from './get-command.js';
 
-export function registerBatch(program: Command, app: App): void {
-  const group = program.command('batch').description('Older batches: review a CSV of content, follow it, download the result as CSV or NDJSON');
-  addGroupHelpSections(group);
-  registerBatchCreate(group, app);
-  registerBatchGet(group, app);
-  registerBatchDownload(group, app);
-}
+export const batchGroup: GroupDecl = {
+  name: 'batch',
+  description: 'Older batches: review a CSV of content, follow it, download the result as CSV or NDJSON',
+  commands: [
+    { ...batchCreate, run: async () => (await import('./create/create.js')).batchCreateAction },
+    { ...batchGet, run: async () => (await import('./get.js')).batchGetAction },
+    { ...batchDownload, run: async () => (await import('./download/download.js')).batchDownloadAction },
+  ],
+};

@@ -1,39 +1,43 @@
-import type { Command } from 'commander';
-import type { App } from '../app.js';
-import { collect } from '../../core/cli/bulk-flags.js';
-import { classifyBatchFlags } from './flags.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../core/cli/help.js';
+import { batchFlags, shardFlag } from '../../core/cli/bulk-flags.js';
+import { SERVICE_VARIABLES } from '../../core/cli/help.js';
+import { CURRENT_VERSION, LEGACY_VERSION, SERVICE_VERSIONS } from '../../schemas/names.js';
+import type { VerbDecl } from '../declaration.js';
 
-export function registerClassify(program: Command, app: App): void {
-  const verb = program
-    .command('classify')
-    .description('Classify text and images synchronously (POST /v1/content)')
-    .argument('[files...]', 'text files and images (PNG, JPEG, GIF, WebP); `-` reads stdin; an empty file is refused (exit 2)')
-    .option('--text <text>', 'text to classify (repeatable); empty or only white space is refused (exit 2)', collect)
-    .option('--user-id <id>', 'stable identifier of the user (default: config user_id)')
-    .option('--content-id <id>', 'your identifier for the content')
-    .option('--metadata <key=value|@file.json>', 'metadata (repeatable), at most 8 KB serialized', collect)
-    .option('--api-version <version>', 'service version: 2026-08-11 (current) or 2026-08-05')
-    .option('--fail-on <decision>', 'exit 4 when any label reaches match, or review (review includes match)')
-    .option('--batch <file.jsonl>', 'classify each line of a JSONL file (`-` for stdin); results as NDJSON')
-    .addOption(classifyBatchFlags.concurrency.option)
-    .addOption(classifyBatchFlags.failed.option)
-    .addOption(classifyBatchFlags.skipInvalid.option)
-    .addOption(classifyBatchFlags.maxConsecutiveFailures.option)
-    .option('--from-line <n>', 'with --batch: start at line n of the input, skipping the lines before it (an interrupted run prints the command)')
-    .addOption(classifyBatchFlags.shard.option)
-    .addHelpText('after', `
+/**
+ * Each line is a request of its own, answered independently of the others, and holds only a line
+ * and its result: more may be in flight than for the commands that send batches of up to 6 MB (64).
+ */
+const MAX_CLASSIFY_CONCURRENCY = 256;
+
+/** `csafe classify`: a group that is itself a command. */
+export const classify = {
+  name: 'classify',
+  description: 'Classify text and images synchronously (POST /v1/content)',
+  args: [{ name: '[files...]', help: 'text files and images (PNG, JPEG, GIF, WebP); `-` reads stdin; an empty file is refused (exit 2)' }],
+  flags: {
+    text: { type: 'text', value: 'text', help: 'text to classify (repeatable); empty or only white space is refused (exit 2)', repeat: true },
+    userId: { type: 'text', value: 'id', help: 'stable identifier of the user (default: config user_id)' },
+    contentId: { type: 'text', value: 'id', help: 'your identifier for the content' },
+    metadata: { type: 'text', value: 'key=value|@file.json', help: 'metadata (repeatable), at most 8 KB serialized', repeat: true },
+    apiVersion: { type: 'choice', value: 'version', help: `service version: ${CURRENT_VERSION} (current) or ${LEGACY_VERSION}`, choices: SERVICE_VERSIONS },
+    failOn: { type: 'choice', value: 'decision', help: 'exit 4 when any label reaches match, or review (review includes match)', choices: ['match', 'review'] as const },
+    batch: { type: 'text', value: 'file.jsonl', help: 'classify each line of a JSONL file (`-` for stdin); results as NDJSON' },
+    concurrency: batchFlags.concurrency(` with --batch, at most ${MAX_CLASSIFY_CONCURRENCY}`, MAX_CLASSIFY_CONCURRENCY),
+    failed: batchFlags.failed('with --batch: append each line that failed here as {line, reason, input}', 'classify'),
+    skipInvalid: batchFlags.skipInvalid('with --batch: send the valid lines; append each invalid line here as {line, error, record}'),
+    maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
+    fromLine: { type: 'count', value: 'n', help: 'with --batch: start at line n of the input, skipping the lines before it (an interrupted run prints the command)', min: 1 },
+    shard: shardFlag('the lines', 'with --batch: '),
+  },
+  details: `
 With --batch, the run stops once --max-consecutive-failures requests in a row could not reach
 the service: one line says so, the lines not classified go to the --failed file, exit 1. Ctrl-C
 (exit 130) or SIGTERM (143) prints what was done and the command that continues: the same one
-with --from-line set to the first line not done.`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe classify post.txt photo.jpg --user-id u1',
-      `csafe classify --text "hello" --user-id u1 --json | jq '.labels[] | select(.decision=="match")'`,
-      'csafe classify --batch examples/items.jsonl --user-id u1 --shard 0/2 > results-0.ndjson',
-    ],
-    environment: [...SERVICE_VARIABLES, 'CSAFE_USER_ID', 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => (await import('./run.js')).runClassify(ctx, command)));
-}
+with --from-line set to the first line not done.`,
+  examples: [
+    'csafe classify post.txt photo.jpg --user-id u1',
+    `csafe classify --text "hello" --user-id u1 --json | jq '.labels[] | select(.decision=="match")'`,
+    'csafe classify --batch examples/items.jsonl --user-id u1 --shard 0/2 > results-0.ndjson',
+  ],
+  environment: [...SERVICE_VARIABLES, 'CSAFE_USER_ID', 'COLUMNS'],
+} satisfies VerbDecl;

@@ -3,6 +3,8 @@ import type { Readable } from 'node:stream';
 import { InputError } from '../../core/errors.js';
 import { decodeText, detectImageType, readBoundedInput } from '../../core/input/whole-file.js';
 import { CONTENT_LIMITS, type ContentPart } from '../../schemas/content.js';
+import { flagOfField } from '../../core/cli/flags.js';
+import type { ClassifyFlags } from './options.js';
 import { formatPath, type FieldProblem } from '../../schemas/issues.js';
 
 /** A content part and where it came from, so a problem with it can name the file. */
@@ -44,8 +46,8 @@ function refuseBlankText(origin: string, text: string, expected: string): void {
   throw new InputError(`${origin}: ${text === '' ? 'is empty' : 'holds only white space'}, expected ${expected}; nothing was sent`);
 }
 
-/** The flag a top-level request field comes from, for problems that concern no file. */
-const FLAG_OF_FIELD: Record<string, string> = { user_id: '--user-id', content_id: '--content-id', metadata: '--metadata' };
+/** The option a top-level request field comes from, for problems that concern no file. */
+const OPTION_OF_FIELD: Record<string, keyof ClassifyFlags> = { user_id: 'userId', content_id: 'contentId', metadata: 'metadata' };
 
 /**
  * `photo.png: content[2].source.data: image is … bytes`: the file first, then the field. A
@@ -56,6 +58,6 @@ export function describeForFiles(problem: FieldProblem, parts: readonly SourcedP
   const origins = (only?: ContentPart['type']) => parts.filter((p) => only === undefined || p.part.type === only).map((p) => p.origin).join(', ');
   if (problem.path.length === 0) return `${problem.message} (${origins()})`;
   if (first === 'content' && problem.path.length === 1) return `${problem.message} (${origins('image')})`;
-  const origin = first === 'content' && typeof index === 'number' ? parts[index]?.origin : FLAG_OF_FIELD[String(first)];
+  const origin = first === 'content' && typeof index === 'number' ? parts[index]?.origin : flagOfField(OPTION_OF_FIELD, first!);
   return `${origin ?? 'request'}: ${formatPath(problem.path)}: ${problem.message}`;
 }

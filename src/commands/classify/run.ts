@@ -1,13 +1,11 @@
-import type { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { parseOptions } from '../../core/cli/whole-number.js';
+import { parseOptions } from '../../core/cli/options.js';
 import { UsageError } from '../../core/errors.js';
-import { positional, type Outcome } from '../app.js';
-import { classifyOptionsSchema } from './options.js';
+import { positional, type Action } from '../app.js';
+import { classifyOptionsSchema, type ClassifyFlags } from './options.js';
 
 /** `csafe classify`: files or --text one request each, or the lines of a --batch file. */
-export async function runClassify(ctx: Context, command: Command): Promise<Outcome | void> {
-  const options = parseOptions(classifyOptionsSchema, command.opts());
+export const runClassify: Action<ClassifyFlags> = async (ctx, command, flags) => {
+  const options = parseOptions(classifyOptionsSchema(flags), command.opts());
   const [files] = positional(command) as [string[]];
   const userId = options.userId ?? (await ctx.settings()).userId?.value;
   if (options.batch === undefined) {
@@ -17,4 +15,4 @@ export async function runClassify(ctx: Context, command: Command): Promise<Outco
   if (files.length > 0 || options.text.length > 0) throw new UsageError('--batch takes no files or --text');
   // Loaded for --batch alone: one classification needs none of the readers, spool and concurrency (issue 14).
   return (await import('./batch.js')).classifyBatch(ctx, options.batch, options, userId);
-}
+};

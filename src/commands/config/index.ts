@@ -1,43 +1,45 @@
-import type { Command } from 'commander';
-import { CONFIG_KEYS } from '../../core/config/settings.js';
-import { positional, type App } from '../app.js';
-import { addGroupHelpSections, addHelpSections, PROFILE_VARIABLES } from '../../core/cli/help.js';
+import { PROFILE_VARIABLES } from '../../core/cli/help.js';
+import { CONFIG_KEYS } from '../../core/config/keys.js';
+import type { CommandDecl, GroupDecl } from '../declaration.js';
 
-export function registerConfig(program: Command, app: App): void {
-  const group = program
-    .command('config')
-    .description(`Profile settings: ${CONFIG_KEYS.join(', ')}`)
-    .addHelpText('after', '\nThe profile is --profile, else CSAFE_PROFILE, else "default". get, unset and list refuse a profile\nthe config file does not hold (exit 2, listing those it does); set creates it.');
-  addGroupHelpSections(group);
+const configGet: CommandDecl = {
+  name: 'get',
+  description: 'Print one setting of the profile (api_key is masked)',
+  args: [{ name: '<key>' }],
+  examples: ['csafe --profile staging config get base_url', 'csafe config get user_id     # exit 1 when the profile does not set it'],
+  environment: PROFILE_VARIABLES,
+  run: async () => (await import('./run.js')).configGetAction,
+};
 
-  addHelpSections(group.command('get').description('Print one setting of the profile (api_key is masked)').argument('<key>'), {
-    examples: ['csafe --profile staging config get base_url', 'csafe config get user_id     # exit 1 when the profile does not set it'],
-    environment: PROFILE_VARIABLES,
-  })
-    .action(app.action(async (ctx, command) => (await import('./run.js')).configGetRun(ctx, positional(command)[0] as string)));
+const configSet: CommandDecl = {
+  name: 'set',
+  description: 'Set one setting of the profile, creating the profile if it is new; the value is checked as its flag would check it',
+  args: [{ name: '<key>' }, { name: '<value>' }],
+  examples: ['csafe config set user_id u1', 'csafe config set output json', 'csafe --profile staging config set base_url https://csafe.staging.example.com'],
+  environment: PROFILE_VARIABLES,
+  run: async () => (await import('./run.js')).configSetAction,
+};
 
-  addHelpSections(
-    group
-      .command('set')
-      .description('Set one setting of the profile, creating the profile if it is new; the value is checked as its flag would check it')
-      .argument('<key>')
-      .argument('<value>'),
-    {
-      examples: ['csafe config set user_id u1', 'csafe config set output json', 'csafe --profile staging config set base_url https://csafe.staging.example.com'],
-      environment: PROFILE_VARIABLES,
-    },
-  )
-    .action(app.action(async (ctx, command) => (await import('./run.js')).configSetRun(ctx, ...(positional(command) as [string, string]))));
+const configUnset: CommandDecl = {
+  name: 'unset',
+  description: 'Remove one setting from the profile (its default, environment variable or flag applies again)',
+  args: [{ name: '<key>' }],
+  examples: ['csafe config unset output', 'csafe --profile staging config unset user_id'],
+  environment: PROFILE_VARIABLES,
+  run: async () => (await import('./run.js')).configUnsetAction,
+};
 
-  addHelpSections(
-    group.command('unset').description('Remove one setting from the profile (its default, environment variable or flag applies again)').argument('<key>'),
-    { examples: ['csafe config unset output', 'csafe --profile staging config unset user_id'], environment: PROFILE_VARIABLES },
-  )
-    .action(app.action(async (ctx, command) => (await import('./run.js')).configUnsetRun(ctx, positional(command)[0] as string)));
+const configList: CommandDecl = {
+  name: 'list',
+  description: 'Print every setting of the profile (api_key is masked)',
+  examples: ['csafe config list', 'csafe --profile staging config list --json | jq -r .base_url'],
+  environment: [...PROFILE_VARIABLES, 'COLUMNS'],
+  run: async () => (await import('./run.js')).configListAction,
+};
 
-  addHelpSections(group.command('list').description('Print every setting of the profile (api_key is masked)'), {
-    examples: ['csafe config list', 'csafe --profile staging config list --json | jq -r .base_url'],
-    environment: [...PROFILE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx) => (await import('./run.js')).configListRun(ctx)));
-}
+export const configGroup: GroupDecl = {
+  name: 'config',
+  description: `Profile settings: ${CONFIG_KEYS.join(', ')}`,
+  details: '\nThe profile is --profile, else CSAFE_PROFILE, else "default". get, unset and list refuse a profile\nthe config file does not hold (exit 2, listing those it does); set creates it.',
+  commands: [configGet, configSet, configUnset, configList],
+};

@@ -4,7 +4,7 @@ import { assertConfigKey, assertRemovableConfigKey, type Profile } from '../../c
 import { printResult, recordView } from '../../core/terminal/output.js';
 import { maskKey, maskUserInfo } from '../../core/http/redact.js';
 import { checkConfigValue } from '../../core/config/settings.js';
-import type { Outcome } from '../app.js';
+import { positional, type Action, type Outcome } from '../app.js';
 
 /** The profile fit to print: the key masked, and a user name or password in base_url (refused when used, but a file edited by hand may hold one). */
 const shown = (profile: Profile): Profile => ({
@@ -41,3 +41,9 @@ export async function configListRun(ctx: Context): Promise<void> {
   const profile = shown((await ctx.config()).profile(await ctx.profileName()));
   await printResult(ctx.io, ctx.flagOutputFormat('single'), profile, recordView(profile));
 }
+
+/** The actions of the config verbs (index.ts), loaded when one runs. */
+export const configGetAction: Action = (ctx, command) => configGetRun(ctx, positional(command)[0] as string);
+export const configSetAction: Action = (ctx, command) => configSetRun(ctx, ...(positional(command) as [string, string]));
+export const configUnsetAction: Action = (ctx, command) => configUnsetRun(ctx, positional(command)[0] as string);
+export const configListAction: Action = (ctx) => configListRun(ctx);

@@ -1,14 +1,14 @@
-import type { Command } from 'commander';
-import type { App } from '../app.js';
-import { registerDataAdd } from './add/add-command.js';
-import { registerDataImport } from './import/import-command.js';
-import { registerDataStatus } from './status-command.js';
-import { addGroupHelpSections } from '../../core/cli/help.js';
+import type { GroupDecl } from '../declaration.js';
+import { dataAdd } from './add/add-command.js';
+import { dataImport } from './import/import-command.js';
+import { dataStatus } from './status-command.js';
 
-export function registerData(program: Command, app: App): void {
-  const group = program.command('data').description('Namespace data: add objects, import files, follow requests to their labels');
-  addGroupHelpSections(group);
-  registerDataAdd(group, app);
-  registerDataImport(group, app);
-  registerDataStatus(group, app);
-}
+export const dataGroup: GroupDecl = {
+  name: 'data',
+  description: 'Namespace data: add objects, import files, follow requests to their labels',
+  commands: [
+    { ...dataAdd, run: async () => (await import('./add/add.js')).dataAddAction },
+    { ...dataImport, run: async () => (await import('./import/import.js')).dataImportAction },
+    { ...dataStatus, run: async () => (await import('./status.js')).dataStatusAction },
+  ],
+};

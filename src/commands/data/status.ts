@@ -6,6 +6,8 @@ import { printRequestRecord } from './shared/render.js';
 import { waitAndPrintRecord } from './shared/wait.js';
 import { waitOptions, type WaitOptions } from '../../core/cli/wait.js';
 import type { Action } from '../app.js';
+import { parseFlags } from '../../core/cli/options.js';
+import type { dataStatus } from './status-command.js';
 
 export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: WaitOptions): Promise<Outcome | void> {
   if (options.wait) return waitAndPrintRecord(ctx, namespace, requestId, options.timeoutMs);
@@ -13,8 +15,8 @@ export async function dataStatusRun(ctx: Context, namespace: string, requestId: 
   await printRequestRecord(ctx.io, await ctx.outputFormat('single'), record);
 }
 
-/** The action of registerDataStatus (status-command.ts), loaded when the command runs. */
-export const dataStatusAction: Action = async (ctx, command) => {
+/** The action of the command declared in status-command.ts, loaded when it runs. */
+export const dataStatusAction: Action<typeof dataStatus.flags> = async (ctx, command, flags) => {
       const [namespace, requestId] = positional(command) as [string, string];
-      return dataStatusRun(ctx, parseNamespace(namespace), requestId, waitOptions(command.opts()));
+      return dataStatusRun(ctx, parseNamespace(namespace), requestId, waitOptions(parseFlags(flags, command.opts())));
     };

@@ -9,6 +9,9 @@ import { createDecisionRequestSchema, type CreateDecisionRequest } from '../../s
 import type { Outcome } from '../app.js';
 import { followDecision } from './show.js';
 import type { Action } from '../app.js';
+import { flagOfField } from '../../core/cli/flags.js';
+import { parseFlags } from '../../core/cli/options.js';
+import type { decisionCreate } from './create-command.js';
 
 export interface DecisionCreateOptions extends WaitOptions {
   type?: string;
@@ -25,7 +28,8 @@ export async function decisionCreateRun(ctx: Context, options: DecisionCreateOpt
   await printResult(ctx.io, format, created, recordView({ decision_id, type, metadata: metadata ?? {}, ...rest }));
 }
 
-const FLAG_OF_FIELD: Record<string, string> = { type: '--type', content: '--content', metadata: '--metadata' };
+/** The option that fills each field of the request. */
+const OPTION_OF_FIELD: Record<string, keyof typeof decisionCreate.flags> = { type: 'type', content: 'content', metadata: 'metadata' };
 
 /** The request, checked with the schema the emulator uses before anything is sent; a problem names its flag. */
 async function decisionRequest(options: DecisionCreateOptions, input: JsonFlagInput): Promise<CreateDecisionRequest> {
@@ -34,11 +38,11 @@ async function decisionRequest(options: DecisionCreateOptions, input: JsonFlagIn
   const parsed = createDecisionRequestSchema.safeParse({ type: options.type, content, ...(metadata !== undefined && { metadata }) });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new UsageError(`${FLAG_OF_FIELD[String(issue.path[0])] ?? 'decision'}: ${issue.message}`);
+  throw new UsageError(`${flagOfField(OPTION_OF_FIELD, issue.path[0]!) ?? 'decision'}: ${issue.message}`);
 }
 
-/** The action of registerDecisionCreate (create-command.ts), loaded when the command runs. */
-export const decisionCreateAction: Action = async (ctx, command) => {
-      const options = command.opts() as { type?: string; content?: string; metadata?: string[]; wait?: boolean; timeout?: string };
-      return decisionCreateRun(ctx, { ...options, metadata: options.metadata ?? [], ...waitOptions(options) });
+/** The action of the command declared in create-command.ts, loaded when it runs. */
+export const decisionCreateAction: Action<typeof decisionCreate.flags> = async (ctx, command, flags) => {
+      const options = parseFlags(flags, command.opts());
+      return decisionCreateRun(ctx, { ...options, ...waitOptions(options) });
     };

@@ -1,12 +1,12 @@
-import type { Command } from 'commander';
-import type { App } from '../app.js';
-import { registerDecisionCreate } from './create-command.js';
-import { registerDecisionGet } from './get-command.js';
-import { addGroupHelpSections } from '../../core/cli/help.js';
+import type { GroupDecl } from '../declaration.js';
+import { decisionCreate } from './create-command.js';
+import { decisionGet } from './get-command.js';
 
-export function registerDecision(program: Command, app: App): void {
-  const group = program.command('decision').description('Decisions (older operations): one piece of content reviewed asynchronously');
-  addGroupHelpSections(group);
-  registerDecisionCreate(group, app);
-  registerDecisionGet(group, app);
-}
+export const decisionGroup: GroupDecl = {
+  name: 'decision',
+  description: 'Decisions (older operations): one piece of content reviewed asynchronously',
+  commands: [
+    { ...decisionCreate, run: async () => (await import('./create.js')).decisionCreateAction },
+    { ...decisionGet, run: async () => (await import('./get.js')).decisionGetAction },
+  ],
+};

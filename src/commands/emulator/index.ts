@@ -1,10 +1,10 @@
-import type { Command } from 'commander';
-import type { App } from '../app.js';
-import { registerEmulatorStart } from './start-command.js';
-import { addGroupHelpSections } from '../../core/cli/help.js';
+import type { GroupDecl } from '../declaration.js';
+import { emulatorStart } from './start-command.js';
 
-export function registerEmulator(program: Command, app: App): void {
-  const group = program.command('emulator').description('A local Content Safety Service for offline development and tests');
-  addGroupHelpSections(group);
-  registerEmulatorStart(group, app);
-}
+export const emulatorGroup: GroupDecl = {
+  name: 'emulator',
+  description: 'A local Content Safety Service for offline development and tests',
+  commands: [
+    { ...emulatorStart, run: async () => (await import('./start.js')).emulatorStartAction },
+  ],
+};

@@ -1,29 +1,30 @@
-import type { Command } from 'commander';
 import { FAULT_KINDS } from '../../emulator/http/faults.js';
-import { CURRENT_VERSION } from '../../schemas/names.js';
-import type { App } from '../app.js';
-import { addHelpSections } from '../../core/cli/help.js';
+import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/names.js';
+import type { VerbDecl } from '../declaration.js';
 
-export function registerEmulatorStart(group: Command, app: App): void {
-  const verb = group
-    .command('start')
-    .description('Run a local Content Safety Service until interrupted')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port; 0 picks a free one', '4477')
-    .option('--latency <ms>', 'delay added to every API response', '0')
-    .option('--account-version <version>', 'version served when a request names none', CURRENT_VERSION)
-    .option('--fault-rate <r>', 'fraction of /v1 requests that meet an injected fault, 0..1', '0')
-    .option('--faults <list>', `faults to inject: ${FAULT_KINDS.join(',')}`, FAULT_KINDS.join(','))
-    .option('--seed <n>', 'seed of the fault sequence, to replay a failure', '1')
-    .option('--fault-delay <ms>', 'how long a timeout fault holds its response (above the client timeout)', '65000')
-    .option('--processing-delay <duration>', 'how long namespace data, older imports and batches take to process', '1s')
-    .option('--upload-ttl <duration>', 'lifetime of pre-signed namespace import upload URLs (older imports and batches: 1 hour)', '12h')
-    .option('--data-dir <dir>', 'keep namespaces, requests, uploads, streams, older imports, batches and the URL signing secret here, across restarts')
-    .option('--request-log-size <n>', 'how many of the latest requests GET /_emulator/requests keeps', '10000')
+const MILLISECONDS = 'expected milliseconds, a whole number ≥ 0';
+
+export const emulatorStart = {
+  name: 'start',
+  description: 'Run a local Content Safety Service until interrupted',
+  flags: {
+    host: { type: 'text', value: 'host', help: 'address to listen on', default: '127.0.0.1' },
+    port: { type: 'count', value: 'port', help: 'port; 0 picks a free one', min: 0, max: 65_535, default: 4477, expected: 'expected a port number from 0 to 65535' },
+    latency: { type: 'count', value: 'ms', help: 'delay added to every API response', min: 0, default: 0, expected: MILLISECONDS },
+    accountVersion: { type: 'choice', value: 'version', help: 'version served when a request names none', choices: SERVICE_VERSIONS, default: CURRENT_VERSION },
+    faultRate: { type: 'text', value: 'r', help: 'fraction of /v1 requests that meet an injected fault, 0..1', default: '0' },
+    faults: { type: 'text', value: 'list', help: `faults to inject: ${FAULT_KINDS.join(',')}`, default: FAULT_KINDS.join(',') },
+    seed: { type: 'count', value: 'n', help: 'seed of the fault sequence, to replay a failure', min: 0, default: 1 },
+    faultDelay: { type: 'count', value: 'ms', help: 'how long a timeout fault holds its response (above the client timeout)', min: 0, default: 65_000, expected: MILLISECONDS },
+    processingDelay: { type: 'text', value: 'duration', help: 'how long namespace data, older imports and batches take to process', default: '1s' },
+    uploadTtl: { type: 'text', value: 'duration', help: 'lifetime of pre-signed namespace import upload URLs (older imports and batches: 1 hour)', default: '12h' },
+    dataDir: { type: 'text', value: 'dir', help: 'keep namespaces, requests, uploads, streams, older imports, batches and the URL signing secret here, across restarts' },
+    requestLogSize: { type: 'count', value: 'n', help: 'how many of the latest requests GET /_emulator/requests keeps', min: 0, default: 10_000 },
     // Global flags, read by this command too; declared here so its help lists them.
-    .option('--api-key <key>', 'the API key the emulator accepts (default: sk_test_csafe_emulator)')
-    .option('--json', 'print one line {"base_url", "api_key"} on stdout when ready (also -o json)')
-    .addHelpText('after', `
+    apiKey: { type: 'text', value: 'key', help: 'the API key the emulator accepts (default: sk_test_csafe_emulator)' },
+    json: { type: 'switch', help: 'print one line {"base_url", "api_key"} on stdout when ready (also -o json)' },
+  },
+  details: `
 Faults: 429 (Retry-After 1 s, seconds or HTTP-date) and 503 are answered without processing;
 reset and timeout process the request first, then drop the connection mid-response or hold
 the response for --fault-delay, so client retries meet idempotency-key de-duplication.
@@ -49,14 +50,11 @@ Origin are refused (403), and JSON endpoints take only Content-Type: application
 Slow clients are cut off: headers must arrive within 60 s, other bodies within 60 s,
 and an upload may not stall for 5 minutes. JSON nested deeper than 64 levels is a 400.
 
-Without --json, the address and key are printed for people, with the two export lines to paste.`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe emulator start',
-      'csafe emulator start --port 0 --json',
-      'csafe emulator start --port 0 --api-key sk_test_ci_0123456789 --fault-rate 0.1 --seed 7',
-    ],
-    environment: [],
-  })
-    .action(app.action(async (ctx, command) => (await import('./start.js')).emulatorStartAction(ctx, command)));
-}
+Without --json, the address and key are printed for people, with the two export lines to paste.`,
+  examples: [
+    'csafe emulator start',
+    'csafe emulator start --port 0 --json',
+    'csafe emulator start --port 0 --api-key sk_test_ci_0123456789 --fault-rate 0.1 --seed 7',
+  ],
+  environment: [],
+} satisfies VerbDecl;

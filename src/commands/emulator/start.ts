@@ -2,35 +2,31 @@ import { once } from 'node:events';
 import * as z from 'zod';
 import { parseDuration, parsePositiveDuration } from '../../core/cli/duration.js';
 import { CsafeError, UsageError } from '../../core/errors.js';
-import { integerFlag, parseOptions } from '../../core/cli/whole-number.js';
+import { optionsSchema, parseOptions } from '../../core/cli/options.js';
 import { recordView, toNdjsonLine } from '../../core/terminal/output.js';
 import { isLoopback } from '../../core/config/settings.js';
 import type { EmulatorStartError } from '../../emulator/index.js';
 import { FAULT_KINDS } from '../../emulator/http/faults.js';
-import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/content.js';
 import type { Action } from '../app.js';
+import type { emulatorStart } from './start-command.js';
 
-const optionsSchema = z.object({
+/** The flags' checks, with those of values that are more than a whole number or a choice. */
+const startOptionsSchema = (flags: typeof emulatorStart.flags) =>
+  optionsSchema(flags).extend({
   host: z.string().min(1).default('127.0.0.1'),
-  port: integerFlag(0, 65_535, 'expected a port number from 0 to 65535').default(4477),
-  latency: integerFlag(0, undefined, 'expected milliseconds, a whole number ≥ 0').default(0),
-  accountVersion: z.enum(SERVICE_VERSIONS, { error: `expected ${SERVICE_VERSIONS.join(' or ')}` }).default(CURRENT_VERSION),
   faultRate: z.coerce.number({ error: 'expected a fraction between 0 and 1' }).min(0).max(1).default(0),
   faults: z
     .string()
     .default(FAULT_KINDS.join(','))
     .transform((list) => list.split(',').map((kind) => kind.trim()))
     .pipe(z.array(z.enum(FAULT_KINDS, { error: `expected a comma-separated list of ${FAULT_KINDS.join(', ')}` })).min(1)),
-  seed: integerFlag(0).default(1),
-  faultDelay: integerFlag(0, undefined, 'expected milliseconds, a whole number ≥ 0').default(65_000),
   processingDelay: z.string().default('1s').transform((text) => parseDuration(text, '--processing-delay')),
   // An upload URL that expires as it is handed out could never be used; a processing delay of 0 means at once.
   uploadTtl: z.string().default('12h').transform((text) => parsePositiveDuration(text, '--upload-ttl')),
   dataDir: z.string().min(1, { error: 'expected a directory' }).optional(),
-  requestLogSize: integerFlag(0).default(10_000),
 });
 
-type StartOptions = z.infer<typeof optionsSchema>;
+type StartOptions = z.infer<ReturnType<typeof startOptionsSchema>>;
 
 /** Long enough not to be guessed by someone trying keys against an emulator they can reach. */
 const MIN_API_KEY_LENGTH = 16;
@@ -78,9 +74,9 @@ function startFailure(error: EmulatorStartError, options: StartOptions): CsafeEr
   }
 }
 
-/** The action of registerEmulatorStart (start-command.ts), loaded when the command runs. */
-export const emulatorStartAction: Action = async (ctx, command) => {
-      const options = parseOptions(optionsSchema, command.opts());
+/** The action of the command declared in start-command.ts, loaded when it runs. */
+export const emulatorStartAction: Action<typeof emulatorStart.flags> = async (ctx, command, flags) => {
+      const options = parseOptions(startOptionsSchema(flags), command.opts());
       const { startEmulator, EmulatorStartError, DEFAULT_EMULATOR_API_KEY } = await import('../../emulator/index.js');
       checkApiKey(options.host, ctx.flags.apiKey, DEFAULT_EMULATOR_API_KEY);
       const emulator = await startEmulator({

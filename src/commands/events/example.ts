@@ -16,5 +16,5 @@ export async function eventsExampleRun(ctx: Context, type: string | undefined): 
   await printResult(ctx.io, format === 'table' ? 'json' : format, EVENT_EXAMPLES[type as EventType], recordView(EVENT_EXAMPLES[type as EventType]));
 }
 
-/** The action of registerEventsExample (example-command.ts), loaded when the command runs. */
+/** The action of the command declared in example-command.ts, loaded when it runs. */
 export const eventsExampleAction: Action = (ctx, command) => eventsExampleRun(ctx, positional(command)[0] as string | undefined);

@@ -1,12 +1,12 @@
-import type { Command } from 'commander';
-import type { App } from '../app.js';
-import { registerEventsExample } from './example-command.js';
-import { registerEventsSend } from './send/send-command.js';
-import { addGroupHelpSections } from '../../core/cli/help.js';
+import type { GroupDecl } from '../declaration.js';
+import { eventsExample } from './example-command.js';
+import { eventsSend } from './send/send-command.js';
 
-export function registerEvents(program: Command, app: App): void {
-  const group = program.command('events').description('Backend events: validate and queue them (POST /v1/async/events)');
-  addGroupHelpSections(group);
-  registerEventsSend(group, app);
-  registerEventsExample(group, app);
-}
+export const eventsGroup: GroupDecl = {
+  name: 'events',
+  description: 'Backend events: validate and send, resumable and ordered (POST /v1/async/events)',
+  commands: [
+    { ...eventsSend, run: async () => (await import('./send/send.js')).eventsSendAction },
+    { ...eventsExample, run: async () => (await import('./example.js')).eventsExampleAction },
+  ],
+};

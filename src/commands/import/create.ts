@@ -12,6 +12,8 @@ import { importLineProblems, OLDER_IMPORT_CONTENT_TYPE, OLDER_IMPORT_UPLOAD_TTL_
 import { positional, type Outcome } from '../app.js';
 import { followImport } from './shared.js';
 import type { Action } from '../app.js';
+import { parseFlags } from '../../core/cli/options.js';
+import type { importCreate } from './create-command.js';
 
 /** Each line `{"type": non-empty string, "data": object}`. */
 const IMPORT_LINES: LineCheck = {
@@ -57,8 +59,8 @@ function uploadSummary(upload: ExpiringUpload<ImportCreated>) {
   };
 }
 
-/** The action of registerImportCreate (create-command.ts), loaded when the command runs. */
-export const importCreateAction: Action = async (ctx, command) => {
+/** The action of the command declared in create-command.ts, loaded when it runs. */
+export const importCreateAction: Action<typeof importCreate.flags> = async (ctx, command, flags) => {
       const [path] = positional(command) as [string];
-      return importCreateRun(ctx, path, waitOptions(command.opts()));
+      return importCreateRun(ctx, path, waitOptions(parseFlags(flags, command.opts())));
     };

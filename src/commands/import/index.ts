@@ -1,14 +1,12 @@
-import type { Command } from 'commander';
-import type { App } from '../app.js';
-import { registerImportCreate } from './create-command.js';
-import { registerImportGet } from './get-command.js';
-import { addGroupHelpSections } from '../../core/cli/help.js';
+import type { GroupDecl } from '../declaration.js';
+import { importCreate } from './create-command.js';
+import { importGet } from './get-command.js';
 
-export function registerImport(program: Command, app: App): void {
-  const group = program
-    .command('import')
-    .description('Older imports: upload a JSONL file of {"type", "data"} lines (POST /v1/import); for namespace data, see `data import`');
-  addGroupHelpSections(group);
-  registerImportCreate(group, app);
-  registerImportGet(group, app);
-}
+export const importGroup: GroupDecl = {
+  name: 'import',
+  description: 'Older imports: upload a JSONL file of {"type", "data"} lines (POST /v1/import); for namespace data, see `data import`',
+  commands: [
+    { ...importCreate, run: async () => (await import('./create.js')).importCreateAction },
+    { ...importGet, run: async () => (await import('./get.js')).importGetAction },
+  ],
+};

@@ -1,10 +1,10 @@
-import type { Command } from 'commander';
-import type { App } from '../app.js';
-import { registerSettingsPut } from './put-command.js';
-import { addGroupHelpSections } from '../../core/cli/help.js';
+import type { GroupDecl } from '../declaration.js';
+import { settingsPut } from './put-command.js';
 
-export function registerSettings(program: Command, app: App): void {
-  const group = program.command('settings').description('Namespace settings: the schema of its fields (PUT /v1/data/{namespace}/settings)');
-  addGroupHelpSections(group);
-  registerSettingsPut(group, app);
-}
+export const settingsGroup: GroupDecl = {
+  name: 'settings',
+  description: 'Namespace settings: the schema of its fields (PUT /v1/data/{namespace}/settings)',
+  commands: [
+    { ...settingsPut, run: async () => (await import('./put.js')).settingsPutAction },
+  ],
+};

@@ -6,6 +6,8 @@ import { positional } from '../app.js';
 import { parseNamespace } from '../namespace.js';
 import { readSchemaFile, schemaFromFields } from './schema-input.js';
 import type { Action } from '../app.js';
+import { parseFlags } from '../../core/cli/options.js';
+import type { settingsPut } from './put-command.js';
 
 export async function settingsPutRun(ctx: Context, namespace: string, file: string | undefined, fields: readonly string[]): Promise<void> {
   if (file !== undefined && fields.length > 0) throw new UsageError('give a schema FILE or --field, not both');
@@ -24,9 +26,9 @@ export async function settingsPutRun(ctx: Context, namespace: string, file: stri
   ]));
 }
 
-/** The action of registerSettingsPut (put-command.ts), loaded when the command runs. */
-export const settingsPutAction: Action = async (ctx, command) => {
+/** The action of the command declared in put-command.ts, loaded when it runs. */
+export const settingsPutAction: Action<typeof settingsPut.flags> = async (ctx, command, flags) => {
       const [namespace, file] = positional(command) as [string, string | undefined];
-      const { field: fields = [] } = command.opts() as { field?: string[] };
+      const { field: fields } = parseFlags(flags, command.opts());
       return settingsPutRun(ctx, parseNamespace(namespace), file, fields);
     };

@@ -7,13 +7,14 @@ import { watchStreamRequestSchema, type WatchStreamRequest } from '../../schemas
 import { positional } from '../app.js';
 import { parseNamespace } from '../namespace.js';
 import type { Action } from '../app.js';
+import { flagOfField, type OptionsOf } from '../../core/cli/flags.js';
+import { parseFlags } from '../../core/cli/options.js';
+import type { streamWatch } from './watch-command.js';
 
-export interface WatchOptions {
-  id?: string;
-  url?: string;
-}
+export type WatchOptions = Partial<OptionsOf<typeof streamWatch.flags>>;
 
-const FLAG_OF_FIELD: Record<string, string> = { id: '--id', stream_url: '--url' };
+/** The option that fills each field of the request. */
+const OPTION_OF_FIELD: Record<string, keyof WatchOptions> = { id: 'id', stream_url: 'url' };
 
 /** The request is checked with the schema the emulator uses, so the accepted schemes are written once. */
 function watchRequest(options: WatchOptions): WatchStreamRequest {
@@ -23,7 +24,7 @@ function watchRequest(options: WatchOptions): WatchStreamRequest {
   const field = String(issue.path[0]);
   // Echoed redacted: a stream address may carry its key (a token in the query, user:password@).
   const given = field === 'stream_url' && options.url !== undefined ? `, got ${JSON.stringify(redactUrl(options.url))}` : '';
-  throw new UsageError(`${FLAG_OF_FIELD[field] ?? field}: ${issue.message}${given}`);
+  throw new UsageError(`${flagOfField(OPTION_OF_FIELD, field) ?? field}: ${issue.message}${given}`);
 }
 
 export async function streamWatchRun(ctx: Context, namespace: string, options: WatchOptions): Promise<void> {
@@ -36,8 +37,8 @@ export async function streamWatchRun(ctx: Context, namespace: string, options: W
   ]));
 }
 
-/** The action of registerStreamWatch (watch-command.ts), loaded when the command runs. */
-export const streamWatchAction: Action = async (ctx, command) => {
+/** The action of the command declared in watch-command.ts, loaded when it runs. */
+export const streamWatchAction: Action<typeof streamWatch.flags> = async (ctx, command, flags) => {
       const [namespace] = positional(command) as [string];
-      return streamWatchRun(ctx, parseNamespace(namespace), command.opts());
+      return streamWatchRun(ctx, parseNamespace(namespace), parseFlags(flags, command.opts()));
     };

@@ -4,14 +4,14 @@ import { printResult, recordView } from '../../core/terminal/output.js';
 import { accessTokenRequestSchema, type AccessTokenRequest } from '../../schemas/tokens.js';
 import type { Context } from '../../context.js';
 import type { Action } from '../app.js';
+import { flagOfField, type OptionsOf } from '../../core/cli/flags.js';
+import { parseFlags } from '../../core/cli/options.js';
+import type { tokenCreate } from './create-command.js';
 
-interface TokenOptions {
-  expiresIn?: string;
-  userId?: string;
-  sessionId?: string;
-}
+type TokenOptions = Partial<OptionsOf<typeof tokenCreate.flags>>;
 
-const FLAG_OF_FIELD: Record<string, string> = { expires_in: '--expires-in', user_id: '--user-id', customer_session_id: '--session-id' };
+/** The option that fills each field of the request. */
+const OPTION_OF_FIELD: Record<string, keyof TokenOptions> = { expires_in: 'expiresIn', user_id: 'userId', customer_session_id: 'sessionId' };
 
 /** The request is checked with the same schema the emulator uses, so the rules live in one place. */
 function tokenRequest(options: TokenOptions): AccessTokenRequest {
@@ -22,7 +22,7 @@ function tokenRequest(options: TokenOptions): AccessTokenRequest {
   });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new UsageError(`${FLAG_OF_FIELD[String(issue.path[0])] ?? 'token'}: ${issue.message}`);
+  throw new UsageError(`${flagOfField(OPTION_OF_FIELD, issue.path[0]!) ?? 'token'}: ${issue.message}`);
 }
 
 export async function tokenCreateRun(ctx: Context, options: TokenOptions): Promise<void> {
@@ -32,5 +32,5 @@ export async function tokenCreateRun(ctx: Context, options: TokenOptions): Promi
   await printResult(ctx.io, format, token, recordView(token));
 }
 
-/** The action of registerTokenCreate (create-command.ts), loaded when the command runs. */
-export const tokenCreateAction: Action = (ctx, command) => tokenCreateRun(ctx, command.opts());
+/** The action of `token create` (create-command.ts), loaded when the command runs. */
+export const tokenCreateAction: Action<typeof tokenCreate.flags> = (ctx, command, flags) => tokenCreateRun(ctx, parseFlags(flags, command.opts()));

@@ -1,10 +1,10 @@
-import type { Command } from 'commander';
-import type { App } from '../app.js';
-import { registerTokenCreate } from './create-command.js';
-import { addGroupHelpSections } from '../../core/cli/help.js';
+import type { GroupDecl } from '../declaration.js';
+import { tokenCreate } from './create-command.js';
 
-export function registerToken(program: Command, app: App): void {
-  const group = program.command('token').description('Short-lived access tokens');
-  addGroupHelpSections(group);
-  registerTokenCreate(group, app);
-}
+export const tokenGroup: GroupDecl = {
+  name: 'token',
+  description: 'Short-lived access tokens',
+  commands: [
+    { ...tokenCreate, run: async () => (await import('./create.js')).tokenCreateAction },
+  ],
+};

@@ -1,11 +1,11 @@
+import { longFlag } from './flags.js';
+import { GLOBAL_FLAGS, GLOBAL_FLAGS_WITH_VALUE } from './global-flags.js';
+
 /** A word a shell reads back unchanged: as is when it is plain, else in single quotes. */
 export const shellWord = (word: string) => (/^[\w.@%+=:,/-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
-/** The global flags that take a value (the next argument, unless given as `--flag=value`). */
-const GLOBAL_OPTIONS_WITH_VALUE: ReadonlySet<string> = new Set(['--profile', '--api-key', '--base-url', '--request-timeout', '--max-retries', '--max-wait', '-o', '--output']);
-
 /** Flags whose value must never be printed back: it would land in the terminal's scrollback and the shell's history. */
-const SECRET_FLAGS = ['--api-key'];
+const SECRET_FLAGS = Object.entries(GLOBAL_FLAGS).flatMap(([key, flag]) => ('secret' in flag && flag.secret ? [longFlag(key, flag)] : []));
 
 /**
  * `csafe …` with these arguments, quoted so a shell runs exactly them: the command a run prints
@@ -21,7 +21,7 @@ export function csafeCommandLine(argv: readonly string[]): string {
 export function commandIndex(argv: readonly string[]): number {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (GLOBAL_OPTIONS_WITH_VALUE.has(arg)) i++;
+    if (GLOBAL_FLAGS_WITH_VALUE.has(arg)) i++;
     else if (!arg.startsWith('-')) return i;
   }
   return argv.length;
@@ -55,7 +55,7 @@ export function withPositional(argv: readonly string[], index: number, value: st
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const name = arg.split('=')[0]!;
-    const takesNext = arg === name && (flags.withValue.has(arg) || GLOBAL_OPTIONS_WITH_VALUE.has(arg));
+    const takesNext = arg === name && (flags.withValue.has(arg) || GLOBAL_FLAGS_WITH_VALUE.has(arg));
     if (arg.startsWith('-') && arg !== '-') {
       if (!flags.dropped.has(name)) kept.push(...argv.slice(i, takesNext ? i + 2 : i + 1));
       if (takesNext) i++;

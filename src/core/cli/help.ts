@@ -1,5 +1,3 @@
-import type { Command } from 'commander';
-
 /** Every environment variable csafe reads, with what it sets; the order they are listed in. */
 const VARIABLES = {
   CSAFE_API_KEY: 'API key or access token, over the profile\'s (--api-key over it)',
@@ -53,24 +51,12 @@ export function renderHelpSections({ examples, environment }: HelpSections): str
   return ['', 'Examples:', ...examples.map((example) => `  ${example}`), '', 'Environment:', ...variables].join('\n');
 }
 
-const sectionsOf = new WeakMap<Command, HelpSections>();
-
-/** Ends the command's --help with its examples and environment; a group's help draws on them. */
-export function addHelpSections(command: Command, sections: HelpSections): Command {
-  sectionsOf.set(command, sections);
-  return command.addHelpText('after', renderHelpSections(sections));
-}
-
 /**
- * Ends a group's --help with examples taken in turn from its verbs (the first of each, then the
- * second, up to three) and every variable any verb reads; computed when the help is shown, once
- * the verbs are registered.
+ * A group's sections: examples taken in turn from its verbs (the first of each, then the second,
+ * up to three) and every variable any verb reads.
  */
-export function addGroupHelpSections(group: Command): Command {
-  return group.addHelpText('after', () => {
-    const verbs = group.commands.flatMap((verb) => sectionsOf.get(verb) ?? []);
-    const rounds = Math.max(0, ...verbs.map((verb) => verb.examples.length));
-    const examples = Array.from({ length: rounds }, (_, i) => verbs.flatMap((verb) => verb.examples[i] ?? [])).flat().slice(0, 3);
-    return renderHelpSections({ examples, environment: verbs.flatMap((verb) => verb.environment) });
-  });
+export function groupHelpSections(verbs: readonly HelpSections[]): HelpSections {
+  const rounds = Math.max(0, ...verbs.map((verb) => verb.examples.length));
+  const examples = Array.from({ length: rounds }, (_, i) => verbs.flatMap((verb) => verb.examples[i] ?? [])).flat().slice(0, 3);
+  return { examples, environment: verbs.flatMap((verb) => verb.environment) };
 }

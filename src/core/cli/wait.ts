@@ -15,9 +15,6 @@ export function waitTimeoutMs(options: { wait?: boolean; timeout?: string }): nu
   return parsePositiveDuration(options.timeout, '--timeout');
 }
 
-/** The help of a verb's --timeout; `example` is a wait that suits the thing waited for. */
-export const waitTimeoutHelp = (example: string) => `with --wait: how long to wait, e.g. ${example} (default: for ever)`;
-
 export interface WaitOptions {
   wait: boolean;
   /** How long --wait waits; Infinity for ever. */

@@ -1,33 +1,16 @@
 import { UsageError } from '../errors.js';
+import type { ConfigKey } from './keys.js';
 import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from '../cli/duration.js';
 import { parseOutputFormat } from '../terminal/output.js';
 import { maskUserInfo } from '../http/redact.js';
 import { shellWord } from '../cli/command-line.js';
+import type { GlobalFlags } from '../cli/global-flags.js';
 
 /** Where a setting came from; `auth status` shows it so a user can tell why a key is in use. */
 type Source = 'flag' | 'env' | 'profile' | 'emulator' | 'default';
 export interface Setting {
   value: string;
   source: Source;
-}
-
-/** The global flags every command accepts (commander's optsWithGlobals). */
-export interface GlobalFlags {
-  profile?: string;
-  apiKey?: string;
-  baseUrl?: string;
-  requestTimeout?: string;
-  maxRetries?: string;
-  maxWait?: string;
-  output?: string;
-  json?: boolean;
-  wide?: boolean;
-  verbose?: boolean;
-  quiet?: boolean;
-  progress?: boolean;
-  color?: boolean;
-  insecure?: boolean;
-  emulator?: boolean;
 }
 
 export interface Settings {
@@ -44,9 +27,6 @@ export interface Settings {
 
 const DEFAULTS = { requestTimeoutMs: 60_000, maxRetries: 2, maxWaitMs: 60_000 } as const;
 
-/** Keys a profile may hold. api_key is set with `csafe auth login`, never echoed back in full. */
-export const CONFIG_KEYS = ['api_key', 'base_url', 'user_id', 'output', 'request_timeout', 'max_retries'] as const;
-export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 /** The profile used when none is named; it exists without a config file. */
 export const DEFAULT_PROFILE = 'default';

@@ -2,10 +2,11 @@ import { chmodSync } from 'node:fs';
 import Conf from 'conf';
 import { UsageError } from '../errors.js';
 import { ProfileFile, readStore, type Profile, type StoreShape } from './profile-file.js';
-import { CONFIG_KEYS, RETIRED_SETTINGS, type ConfigKey, type RetiredConfigKey } from './settings.js';
+import { CONFIG_KEYS, type ConfigKey } from './keys.js';
+import { RETIRED_SETTINGS, type RetiredConfigKey } from './settings.js';
 
-// Kept in core/config/settings (no conf, no zod) so that `config --help` can name them.
-export { CONFIG_KEYS, type ConfigKey } from './settings.js';
+// Kept in core/config/keys (no conf, no zod) so that `config --help` can name them.
+export { CONFIG_KEYS, type ConfigKey } from './keys.js';
 export type { Profile } from './profile-file.js';
 
 const isRetired = (key: string): key is RetiredConfigKey => Object.hasOwn(RETIRED_SETTINGS, key);

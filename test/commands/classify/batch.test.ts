@@ -3,12 +3,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { classifyBatch } from '../../../src/commands/classify/batch.js';
+import { classify } from '../../../src/commands/classify/index.js';
 import { classifyOptionsSchema } from '../../../src/commands/classify/options.js';
 import { ExitCode } from '../../../src/core/errors.js';
-import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { parseOptions } from '../../../src/core/cli/options.js';
 import { commandTest, exitCodeOf, jsonBody } from '../../helpers/context.js';
 
-const classifyOptions = (flags: Record<string, unknown> = {}) => parseOptions(classifyOptionsSchema, flags);
+const classifyOptions = (flags: Record<string, unknown> = {}) => parseOptions(classifyOptionsSchema(classify.flags), flags);
 /** A line the client takes (base64 of an allowed size) and the service refuses: its bytes are no image. */
 const NOT_AN_IMAGE = { content: [{ type: 'image', source: { type: 'base64', data: 'aGVsbG8=' } }] };
 const ndjson = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { classify } from '../../../src/commands/classify/index.js';
 import { classifyOptionsSchema } from '../../../src/commands/classify/options.js';
 import { classifyFiles } from '../../../src/commands/classify/single.js';
 import { ExitCode, InputError, UsageError } from '../../../src/core/errors.js';
-import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { parseOptions } from '../../../src/core/cli/options.js';
 import { commandTest, exitCodeOf, jsonBody } from '../../helpers/context.js';
 
-const classifyOptions = (flags: Record<string, unknown> = {}) => parseOptions(classifyOptionsSchema, flags);
+const classifyOptions = (flags: Record<string, unknown> = {}) => parseOptions(classifyOptionsSchema(classify.flags), flags);
 
 test('classify --text sends one request with the text and user id, and prints the response as JSON', async (t) => {
   const run = await commandTest(t, { flags: { json: true } });

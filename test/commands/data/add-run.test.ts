@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { dataAddRun } from '../../../src/commands/data/add/add.js';
-import { addOptionsSchema } from '../../../src/commands/data/add/options.js';
+import { dataAdd } from '../../../src/commands/data/add/add-command.js';
 import { ExitCode, WaitTimeoutError } from '../../../src/core/errors.js';
-import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { parseFlags } from '../../../src/core/cli/options.js';
 import { commandTest, exitCodeOf, jsonBody, type CommandTest } from '../../helpers/context.js';
 
 const OBJECTS = [1, 2, 3, 4, 5].map((n) => ({ id: `o${n}`, text: `object ${n}` }));
 
 /** The options `data add` parses from its flags (strings, as commander hands them over). */
-const addOptions = (flags: Record<string, unknown> = {}) => parseOptions(addOptionsSchema, flags);
+const addOptions = (flags: Record<string, unknown> = {}) => parseFlags(dataAdd.flags, flags);
 
 function inputFile(run: CommandTest, lines: readonly string[]): string {
   const path = join(run.dir, 'items.jsonl');

@@ -3,11 +3,12 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { Command } from 'commander';
 import type { App } from '../../../src/commands/app.js';
-import { addOptionsSchema } from '../../../src/commands/data/add/options.js';
-import { registerData } from '../../../src/commands/data/index.js';
+import { dataAdd } from '../../../src/commands/data/add/add-command.js';
+import { dataGroup } from '../../../src/commands/data/index.js';
+import { addNode } from '../../../src/commands/program.js';
 import { objectCheck, objectProblems } from '../../../src/commands/data/shared/objects.js';
 import { checkRecords } from '../../../src/core/bulk/checked-records.js';
-import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { parseFlags } from '../../../src/core/cli/options.js';
 import { readRecords } from '../../../src/core/input/sources.js';
 import { randomJsonTexts } from '../../helpers/random-json.js';
 
@@ -22,9 +23,9 @@ async function addOptions(args: string[]) {
   let raw: unknown;
   const app: App = { action: () => async (...params) => void (raw = (params.at(-1) as Command).opts()) };
   const program = new Command().exitOverride();
-  registerData(program, app);
+  addNode(program, dataGroup, app);
   await program.parseAsync(['data', 'add', 'ns', 'items.jsonl', ...args], { from: 'user' });
-  return parseOptions(addOptionsSchema, raw);
+  return parseFlags(dataAdd.flags, raw);
 }
 
 const textSource = (text: string) => ({ name: 'items.jsonl', open: () => Readable.from([Buffer.from(text)]) });

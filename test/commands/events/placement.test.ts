@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { inShard } from '../../../src/core/bulk/shard.js';
 import { canonicalJson, derivedIdempotencyKey, jsonString, partitionOf, placementOf, Placements, SLOT_COUNT, withIdempotencyKey } from '../../../src/commands/events/send/placement.js';
 import { mulberry32 } from '../../../src/emulator/http/faults.js';
-import { sendOptionsSchema } from '../../../src/commands/events/send/options.js';
+import { eventsSend } from '../../../src/commands/events/send/send-command.js';
+import { optionsSchema } from '../../../src/core/cli/options.js';
 
 describe('partitions, shards and idempotency keys', () => {
   it('partitions by user_id, else (moderation_decision) by content_id, else source_id', () => {
@@ -99,6 +100,7 @@ describe('partitions, shards and idempotency keys', () => {
   });
 
   it('parses --shard i/n and refuses i >= n', () => {
+    const sendOptionsSchema = optionsSchema(eventsSend.flags);
     assert.deepEqual(sendOptionsSchema.parse({ shard: '3/16' }).shard, { index: 3, count: 16 });
     assert.equal(sendOptionsSchema.safeParse({ shard: '16/16' }).success, false);
     assert.equal(sendOptionsSchema.safeParse({ shard: '1/0' }).success, false);

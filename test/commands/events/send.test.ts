@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { sendOptionsSchema } from '../../../src/commands/events/send/options.js';
+import { eventsSend } from '../../../src/commands/events/send/send-command.js';
 import { sendRun } from '../../../src/commands/events/send/send.js';
 import { ExitCode } from '../../../src/core/errors.js';
-import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { parseFlags } from '../../../src/core/cli/options.js';
 import { commandTest, exitCodeOf, type CommandTest } from '../../helpers/context.js';
 import { eventsText } from '../../helpers/events.js';
 
-const sendOptions = (flags: Record<string, unknown> = {}) => parseOptions(sendOptionsSchema, flags);
+const sendOptions = (flags: Record<string, unknown> = {}) => parseFlags(eventsSend.flags, flags);
 
 function eventsFile(run: CommandTest, text: string): string {
   const path = join(run.dir, 'events.jsonl');

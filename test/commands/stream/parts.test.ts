@@ -5,8 +5,9 @@ import { createServer } from 'node:http';
 import { test } from 'node:test';
 import { streamPartsRun } from '../../../src/commands/stream/parts/parts.js';
 import { partsOptionsSchema } from '../../../src/commands/stream/parts/options.js';
+import { streamParts } from '../../../src/commands/stream/parts/parts-command.js';
 import { ExitCode, UsageError } from '../../../src/core/errors.js';
-import { parseOptions } from '../../../src/core/cli/whole-number.js';
+import { parseOptions } from '../../../src/core/cli/options.js';
 import { closeServer, listenOnLoopback } from '../../helpers/server.js';
 import { commandTest, exitCodeOf, jsonBody, type CommandTest } from '../../helpers/context.js';
 
@@ -21,7 +22,7 @@ const PATH = '/v1/streams/live/parts';
 
 /** The options `stream parts` parses from its flags (strings, as commander hands them over); a failed file in the test's directory. */
 const partsOptions = (run: CommandTest, flags: Record<string, unknown> = {}) =>
-  parseOptions(partsOptionsSchema, { id: 'show-42', failed: join(run.dir, 'failed.jsonl'), ...flags });
+  parseOptions(partsOptionsSchema(streamParts.flags), { id: 'show-42', failed: join(run.dir, 'failed.jsonl'), ...flags });
 
 function inputFile(run: CommandTest, lines: readonly string[], name = 'parts.jsonl'): string {
   const path = join(run.dir, name);
@@ -40,7 +41,7 @@ test('stream parts sends a file\'s parts in file order, in batches of --batch-si
     { method: 'POST', path: PATH, body: jsonBody({ id: 'show-42', data: PARTS.slice(4) }) },
   );
 
-  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { batchSize: '2' }))), ExitCode.ok);
+  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { batchSize: '2' }), streamParts.flags)), ExitCode.ok);
 
   const summary = JSON.parse(run.stdout()) as Record<string, unknown>;
   assert.match(String(summary.last_request_id), /^req_/);
@@ -56,7 +57,7 @@ test('stream parts sends the part the flags make, stamped with the clock\'s now'
   run.expect({ method: 'POST', path: PATH, body: jsonBody({ id: 'show-42', data: [{ type: 'chat_message', sender_id: 'u7', sender_display_name: 'Ann', text: 'hello', timestamp: now }] }) });
 
   const options = partsOptions(run, { chat: 'hello', senderId: 'u7', senderName: 'Ann' });
-  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', undefined, options)), ExitCode.ok);
+  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', undefined, options, streamParts.flags)), ExitCode.ok);
   assert.equal((JSON.parse(run.stdout()) as { sent: number }).sent, 1);
 });
 
@@ -72,7 +73,7 @@ test('stream parts refuses an invalid file: every bad record as file:line: field
     '{"type":"audio_url", oops}',
   ]);
 
-  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run))), ExitCode.usage);
+  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run), streamParts.flags)), ExitCode.usage);
 
   assert.equal(run.stdout(), '');
   const lines = run.stderr().trim().split('\n');
@@ -91,7 +92,7 @@ test('stream parts --skip-invalid sends the valid parts, writes each invalid rec
   const skipped = join(run.dir, 'invalid.jsonl');
   run.expect({ method: 'POST', path: PATH, body: jsonBody({ id: 'show-42', data: PARTS.slice(0, 2) }) });
 
-  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { skipInvalid: skipped }))), ExitCode.partial);
+  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { skipInvalid: skipped }), streamParts.flags)), ExitCode.partial);
 
   const [written, ...more] = jsonLines(readFileSync(skipped, 'utf8')) as Array<{ line: number; error: string; record: string }>;
   assert.deepEqual(more, []);
@@ -109,7 +110,7 @@ test('stream parts writes the parts of a batch the service kept refusing to --fa
   // The first attempt and the two retries of each batch (503 is "not processed": retried though parts may not be replayed).
   run.expect({ method: 'POST', path: PATH, times: 6 });
 
-  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { failed, batchSize: '2' }))), ExitCode.failure);
+  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { failed, batchSize: '2' }), streamParts.flags)), ExitCode.failure);
 
   assert.deepEqual(jsonLines(readFileSync(failed, 'utf8')), PARTS.slice(0, 3));
   assert.match(run.stderr(), new RegExp(`^${path}:1-2: a batch of 2 parts failed: .*503.*\n${path}:3: a batch of 1 part failed: `));
@@ -129,7 +130,7 @@ test('stream parts writes a batch answered 408 or 409 to --unconfirmed, sent onc
     const path = inputFile(run, PARTS.slice(0, 2).map((part) => JSON.stringify(part)));
     const [failed, unconfirmed] = [join(run.dir, 'failed.jsonl'), join(run.dir, 'unconfirmed.jsonl')];
 
-    assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { failed, unconfirmed, batchSize: '2' }))), ExitCode.failure, String(status));
+    assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', path, partsOptions(run, { failed, unconfirmed, batchSize: '2' }), streamParts.flags)), ExitCode.failure, String(status));
 
     assert.equal(posts, 1, `${status}: one attempt`);
     assert.deepEqual(jsonLines(readFileSync(unconfirmed, 'utf8')), PARTS.slice(0, 2), String(status));
@@ -141,7 +142,7 @@ test('stream parts: the ways of giving parts exclude each other, and a part need
   const run = await commandTest(t);
   const path = inputFile(run, [JSON.stringify(PARTS[0])]);
   const refused = (file: string | undefined, flags: Record<string, unknown>, message: RegExp) =>
-    assert.rejects(streamPartsRun(run.ctx, 'live', file, partsOptions(run, flags)), (error: unknown) => error instanceof UsageError && message.test(error.message));
+    assert.rejects(streamPartsRun(run.ctx, 'live', file, partsOptions(run, flags), streamParts.flags), (error: unknown) => error instanceof UsageError && message.test(error.message));
 
   await refused(path, { chat: 'hi', senderId: 'u', senderName: 'A' }, /^--chat, --sender-id and --sender-name belong to a part by flags; they cannot be given with a FILE$/);
   await refused(path, { captions: 'talk.vtt', start: '2026-11-21T10:00:00Z' }, new RegExp(`^${path} and --captions conflict`));
@@ -156,11 +157,11 @@ test('stream parts: the ways of giving parts exclude each other, and a part need
 
 test('stream parts with no FILE on a terminal asks for one rather than waiting on the keyboard', async (t) => {
   const run = await commandTest(t, { stdin: { text: '', tty: true } });
-  await assert.rejects(streamPartsRun(run.ctx, 'live', undefined, partsOptions(run)), (error: unknown) => error instanceof UsageError && /^no parts: give a FILE \(`-` reads stdin\), --captions FILE, or one part by flags/.test(error.message));
+  await assert.rejects(streamPartsRun(run.ctx, 'live', undefined, partsOptions(run), streamParts.flags), (error: unknown) => error instanceof UsageError && /^no parts: give a FILE \(`-` reads stdin\), --captions FILE, or one part by flags/.test(error.message));
 });
 
 test('stream parts reads stdin when no FILE is given and stdin is not a terminal', async (t) => {
   const run = await commandTest(t, { stdin: { text: JSON.stringify(PARTS.slice(0, 2)) } });
   run.expect({ method: 'POST', path: PATH, body: jsonBody({ id: 'show-42', data: PARTS.slice(0, 2) }) });
-  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', undefined, partsOptions(run))), ExitCode.ok);
+  assert.equal(await exitCodeOf(streamPartsRun(run.ctx, 'live', undefined, partsOptions(run), streamParts.flags)), ExitCode.ok);
 });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { UsageError } from '../../../src/core/errors.js';
-import { parseOptions } from '../../../src/core/cli/whole-number.js';
-import { defaultFailedPath } from '../../../src/core/files/failed-file.js';
+import { parseOptions } from '../../../src/core/cli/options.js';
+import { defaultFailedPath } from '../../../src/core/files/failed-path.js';
 import { formatShard, inShard, otherShardsNote, keyDigest, keyInShard, shardedName, shardFlagSchema, shardHashOf, shardRecords, type Shard } from '../../../src/core/bulk/shard.js';
 
 const options = z.object({ shard: shardFlagSchema });

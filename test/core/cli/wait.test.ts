@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { apiErrorFor, ConnectionError, ExitCode, InterruptedError, UsageError, WaitTimeoutError } from '../../../src/core/errors.js';
-import { waitForOne, waitOptions, waitTimeoutHelp, waitTimeoutMs, type WaitForOne } from '../../../src/core/cli/wait.js';
+import { waitForOne, waitOptions, waitTimeoutMs, type WaitForOne } from '../../../src/core/cli/wait.js';
+import { waitFlags } from '../../../src/core/cli/wait-flags.js';
 import { exitCodeOfError } from '../../../src/main.js';
 import { FixedClock } from '../../helpers/context.js';
 import { bufferIO } from '../../helpers/io.js';
@@ -141,6 +142,6 @@ describe('waitOptions', () => {
   });
 
   it('gives every --timeout the same help, with its own example', () => {
-    assert.equal(waitTimeoutHelp('5m'), 'with --wait: how long to wait, e.g. 5m (default: for ever)');
+    assert.equal(waitFlags('poll until done', '5m').timeout.help, 'with --wait: how long to wait, e.g. 5m (default: for ever)');
   });
 });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Checkpoint } from '../../../src/commands/events/send/checkpoint.js';
 import { AddCheckpoint } from '../../../src/commands/data/add/checkpoint.js';
-import { defaultFailedPath, FailedFile } from '../../../src/core/files/failed-file.js';
+import { FailedFile } from '../../../src/core/files/failed-file.js';
+import { defaultFailedPath } from '../../../src/core/files/failed-path.js';
 import { FileWriteError } from '../../../src/core/files/write-errors.js';
 import { tempDir } from '../../helpers/cli.js';
 

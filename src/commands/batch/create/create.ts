@@ -11,6 +11,8 @@ import { positional, type Outcome } from '../../app.js';
 import { followBatch, followOptions, type FollowOptions } from '../shared/wait.js';
 import { checkBatchCsv } from './check-csv.js';
 import type { Action } from '../../app.js';
+import { parseFlags } from '../../../core/cli/options.js';
+import type { batchCreate } from './create-command.js';
 
 export async function batchCreateRun(ctx: Context, type: string, path: string, options: FollowOptions): Promise<Outcome | void> {
   const format = await ctx.outputFormat('single');
@@ -52,10 +54,10 @@ function uploadUrl(batch: Batch): string {
   throw new UnexpectedResponseError(`POST /v1/batches: batch ${batch.batch_id} came without an upload_url; nothing was sent`);
 }
 
-/** The action of registerBatchCreate (create-command.ts), loaded when the command runs. */
-export const batchCreateAction: Action = async (ctx, command) => {
+/** The action of the command declared in create-command.ts, loaded when it runs. */
+export const batchCreateAction: Action<typeof batchCreate.flags> = async (ctx, command, flags) => {
       const [path] = positional(command) as [string];
-      const options = command.opts() as { type: string; wait?: boolean; timeout?: string; download?: string };
+      const options = parseFlags(flags, command.opts());
       if (options.type.trim() === '') throw new UsageError('--type: expected the kind of content to review, e.g. text');
       return batchCreateRun(ctx, options.type, path, followOptions(options));
     };

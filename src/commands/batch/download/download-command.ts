@@ -1,15 +1,17 @@
-import type { Command } from 'commander';
-import type { App } from '../../app.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../../core/cli/help.js';
+import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
+import type { VerbDecl } from '../../declaration.js';
 
-export function registerBatchDownload(group: Command, app: App): void {
-  const verb = group
-    .command('download')
-    .description('Stream the result CSV of a finished batch to a file or stdout, or as one JSON object per row')
-    .argument('<batch-id>', 'a batch whose batch_status is SUCCESS')
-    .argument('[file]', 'write to this file (replaced whole, never left half-written; a FIFO or device is written into); `-` or none: stdout')
-    .option('--escape-formulas', "write cells that start with =, +, - or @ with a leading ' (a spreadsheet then shows them as text, never runs them)")
-    .addHelpText('after', `
+export const batchDownload = {
+  name: 'download',
+  description: 'Stream the result CSV of a finished batch to a file or stdout, or as one JSON object per row',
+  args: [
+    { name: '<batch-id>', help: 'a batch whose batch_status is SUCCESS' },
+    { name: '[file]', help: 'write to this file (replaced whole, never left half-written; a FIFO or device is written into); `-` or none: stdout' },
+  ],
+  flags: {
+    escapeFormulas: { type: 'switch', help: "write cells that start with =, +, - or @ with a leading ' (a spreadsheet then shows them as text, never runs them)" },
+  },
+  details: `
 Prints the result CSV as the service stores it, byte for byte in a pipe or a file; on a terminal,
 control characters are shown in caret notation (ESC as ^[). With -o ndjson (or -o json, --json)
 each row is one JSON object instead, keyed by the CSV header: Content, Status, Service result,
@@ -19,14 +21,11 @@ A cell that starts with =, +, - or @ may run as a formula in a spreadsheet: on a
 says how many there are; --escape-formulas writes each with a leading '.
 
 The result is streamed from its pre-signed address (valid 1 hour; an expired one is replaced by
-looking the batch up again) and never held in memory.`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe batch download bat_123 results.csv',
-      'csafe batch download bat_123 results.csv --escape-formulas',
-      `csafe batch download bat_123 -o ndjson | jq -r '.Status + " " + .Labels'`,
-    ],
-    environment: SERVICE_VARIABLES,
-  })
-    .action(app.action(async (ctx, command) => (await import('./download.js')).batchDownloadAction(ctx, command)));
-}
+looking the batch up again) and never held in memory.`,
+  examples: [
+    'csafe batch download bat_123 results.csv',
+    'csafe batch download bat_123 results.csv --escape-formulas',
+    `csafe batch download bat_123 -o ndjson | jq -r '.Status + " " + .Labels'`,
+  ],
+  environment: SERVICE_VARIABLES,
+} satisfies VerbDecl;

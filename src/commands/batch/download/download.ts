@@ -5,6 +5,8 @@ import { parseOutputFormat } from '../../../core/terminal/output.js';
 import { positional } from '../../app.js';
 import { downloadResult, type DownloadTarget } from './fetch.js';
 import type { Action } from '../../app.js';
+import { parseFlags } from '../../../core/cli/options.js';
+import type { batchDownload } from './download-command.js';
 
 /** The CSV unless JSON was asked for: the result is a file, so neither the terminal nor the profile's output changes it. */
 function rowsAsJson(flags: { output?: string; json?: boolean }): boolean {
@@ -30,9 +32,9 @@ async function batchDownloadRun(ctx: Context, batchId: string, target: DownloadT
   await downloadResult(ctx, await getBatch(await ctx.http(), batchId), target);
 }
 
-/** The action of registerBatchDownload (download-command.ts), loaded when the command runs. */
-export const batchDownloadAction: Action = async (ctx, command) => {
+/** The action of the command declared in download-command.ts, loaded when it runs. */
+export const batchDownloadAction: Action<typeof batchDownload.flags> = async (ctx, command, flags) => {
       const [batchId, path] = positional(command) as [string, string | undefined];
-      const { escapeFormulas } = command.opts() as { escapeFormulas?: boolean };
-      return batchDownloadRun(ctx, batchId, downloadTarget(path, ctx.flags, Boolean(escapeFormulas)));
+      const { escapeFormulas } = parseFlags(flags, command.opts());
+      return batchDownloadRun(ctx, batchId, downloadTarget(path, ctx.flags, escapeFormulas));
     };

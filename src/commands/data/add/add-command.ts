@@ -1,25 +1,28 @@
-import type { Command } from 'commander';
-import type { App } from '../../app.js';
-import { addBatchFlags } from './flags.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../../core/cli/help.js';
+import { batchFlags, shardFlag } from '../../../core/cli/bulk-flags.js';
+import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
+import { waitFlags } from '../../../core/cli/wait-flags.js';
+import type { VerbDecl } from '../../declaration.js';
 
-export function registerDataAdd(group: Command, app: App): void {
-  const verb = group
-    .command('add')
-    .description('Add objects to a namespace in batches (POST /v1/data/{namespace}); with --wait, print each object\'s labels')
-    .argument('<namespace>', 'the namespace (created on first use)')
-    .argument('[file]', 'JSON Lines, a JSON array, or one JSON object, each object with a string "id"; `-` reads stdin')
-    .addOption(addBatchFlags.batchSize.option)
-    .addOption(addBatchFlags.maxBatchBytes.option)
-    .addOption(addBatchFlags.concurrency.option)
-    .addOption(addBatchFlags.shard.option)
-    .addOption(addBatchFlags.checkpoint.option)
-    .addOption(addBatchFlags.failed.option)
-    .addOption(addBatchFlags.skipInvalid.option)
-    .addOption(addBatchFlags.maxConsecutiveFailures.option)
-    .option('--wait', 'wait until every request has finished, then print each request as `data status` prints it (its objects with their labels and url)')
-    .option('--timeout <duration>', 'with --wait: how long to wait, e.g. 30m (default: for ever)')
-    .addHelpText('after', `
+export const dataAdd = {
+  name: 'add',
+  description: 'Add objects to a namespace in batches (POST /v1/data/{namespace}); with --wait, print each object\'s labels',
+  args: [
+    { name: '<namespace>', help: 'the namespace (created on first use)' },
+    { name: '[file]', help: 'JSON Lines, a JSON array, or one JSON object, each object with a string "id"; `-` reads stdin' },
+  ],
+  flags: {
+    batchSize: batchFlags.batchSize('objects'),
+    /** Under the service's 6 MB request limit, with room to spare. */
+    maxBatchBytes: batchFlags.maxBatchBytes(5_000_000),
+    concurrency: batchFlags.concurrency(),
+    shard: shardFlag('the objects'),
+    checkpoint: batchFlags.checkpoint('objects'),
+    failed: batchFlags.failed('append the objects of batches that could not be sent, as sent', 'data-add'),
+    skipInvalid: batchFlags.skipInvalid('send the valid objects; append each invalid record here as {line, error, record}'),
+    maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
+    ...waitFlags('wait until every request has finished, then print each request as `data status` prints it (its objects with their labels and url)', '30m'),
+  },
+  details: `
 Every object is checked before the first request; an invalid one is named as file:line: field.
 Prints one record per request (request id, status, objects, first and last line) as soon as the
 service accepts it (one JSON line each in a pipe, a table at the end on a terminal); with --wait,
@@ -34,14 +37,11 @@ SIGTERM (143) prints what was accepted and the command that continues: the same 
 which with --checkpoint sends only what was not accepted.
 
 With --shard i/n, only the objects whose id hashes to shard i are sent: n workers given 0/n …
-n-1/n add the file exactly once between them. A checkpoint belongs to one shard.`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe data add listings items.jsonl --wait',
-      'csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl',
-      'csafe data add listings items.jsonl --shard 1/4 --checkpoint state-1.json',
-    ],
-    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => (await import('./add.js')).dataAddAction(ctx, command)));
-}
+n-1/n add the file exactly once between them. A checkpoint belongs to one shard.`,
+  examples: [
+    'csafe data add listings items.jsonl --wait',
+    'csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl',
+    'csafe data add listings items.jsonl --shard 1/4 --checkpoint state-1.json',
+  ],
+  environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+} satisfies VerbDecl;

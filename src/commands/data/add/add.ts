@@ -2,9 +2,10 @@ import type { Context } from '../../../context.js';
 import { checkRecord, reportInvalid, setAsideOrStop } from '../../../core/bulk/checked-records.js';
 import { InterruptedError, UsageError } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/bulk/fail-fast.js';
-import { defaultFailedPath, FailedFile } from '../../../core/files/failed-file.js';
+import { FailedFile } from '../../../core/files/failed-file.js';
+import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { parseOptions } from '../../../core/cli/whole-number.js';
+import { parseFlags } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
@@ -18,7 +19,7 @@ import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';
 import { batchOutcome, positional, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
-import { addOptionsSchema, type AddOptions } from './options.js';
+import type { AddFlags, AddOptions } from './options.js';
 import { AddCheckpoint } from './checkpoint.js';
 import { deliverObjects, type AcceptedRequest, type AddDelivery, type NumberedObject } from './deliver.js';
 import { objectCheck, objectProblems } from '../shared/objects.js';
@@ -222,9 +223,9 @@ async function printRequests(io: IOStreams, format: OutputFormat, accepted: read
   await printResult(io, format, accepted, tableView(accepted, REQUEST_COLUMNS));
 }
 
-/** The action of registerDataAdd (add-command.ts), loaded when the command runs. */
-export const dataAddAction: Action = async (ctx, command) => {
-      const options = parseOptions(addOptionsSchema, command.opts());
+/** The action of the command declared in add-command.ts, loaded when it runs. */
+export const dataAddAction: Action<AddFlags> = async (ctx, command, flags) => {
+      const options = parseFlags(flags, command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];
       if (file === undefined && ctx.io.stdinIsTTY) throw new UsageError('no input: give a FILE, or `-` to read stdin');
       return dataAddRun(ctx, parseNamespace(namespace), file ?? '-', options);

@@ -1,8 +1,8 @@
-import * as z from 'zod';
 import type { Context } from '../../../context.js';
 import type { LineCheck } from '../../../core/input/jsonl-checker.js';
 import { ObjectLines } from '../../../core/json/scan.js';
-import { parseOptions } from '../../../core/cli/whole-number.js';
+import { parseFlags } from '../../../core/cli/options.js';
+import type { dataImport } from './import-command.js';
 import { refuseEmptyRecords, regularFileSize } from '../../../core/input/sources.js';
 import { rereadableInput } from '../../../core/input/spool.js';
 import type { UploadFile } from '../../../core/upload/file-upload.js';
@@ -15,12 +15,6 @@ import { waitOptions, type WaitOptions } from '../../../core/cli/wait.js';
 import { dataObjectProblem } from '../../../schemas/data.js';
 import type { Action } from '../../app.js';
 
-const importOptionsSchema = z.object({
-  wait: z.boolean().default(false),
-  timeout: z.string().optional(),
-  validate: z.boolean().default(true),
-});
-
 /** Each line a data object with a non-empty string id. */
 const DATA_LINES: LineCheck = {
   problemOf: dataObjectProblem,
@@ -32,8 +26,8 @@ export interface ImportOptions extends WaitOptions {
   validate: boolean;
 }
 
-function importOptions(raw: unknown): ImportOptions {
-  const options = parseOptions(importOptionsSchema, raw);
+function importOptions(flags: typeof dataImport.flags, raw: unknown): ImportOptions {
+  const options = parseFlags(flags, raw);
   return { ...waitOptions(options), validate: options.validate };
 }
 
@@ -66,8 +60,8 @@ async function uploadInput(ctx: Context, namespace: string, path: string, valida
   }
 }
 
-/** The action of registerDataImport (import-command.ts), loaded when the command runs. */
-export const dataImportAction: Action = async (ctx, command) => {
+/** The action of the command declared in import-command.ts, loaded when it runs. */
+export const dataImportAction: Action<typeof dataImport.flags> = async (ctx, command, flags) => {
       const [namespace, path] = positional(command) as [string, string];
-      return importRun(ctx, parseNamespace(namespace), path, importOptions(command.opts()));
+      return importRun(ctx, parseNamespace(namespace), path, importOptions(flags, command.opts()));
     };

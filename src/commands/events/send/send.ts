@@ -2,8 +2,9 @@ import type { Context } from '../../../context.js';
 import { nothingSentLine } from '../../../core/bulk/checked-records.js';
 import { AuthenticationError, InterruptedError, PermissionDeniedError, UnreachableError } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/bulk/fail-fast.js';
-import { defaultFailedPath, FailedFile } from '../../../core/files/failed-file.js';
-import { parseOptions } from '../../../core/cli/whole-number.js';
+import { FailedFile } from '../../../core/files/failed-file.js';
+import { defaultFailedPath } from '../../../core/files/failed-path.js';
+import { parseFlags } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { type OutputFormat } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
@@ -16,7 +17,7 @@ import { inputToRead } from '../../../core/input/spool.js';
 import { batchOutcome, positional, type Outcome } from '../../app.js';
 import { Checkpoint } from './checkpoint.js';
 import { deliver, queueBatch, type Delivery } from './deliver.js';
-import { sendOptionsSchema, type SendOptions } from './options.js';
+import type { SendFlags, SendOptions } from './options.js';
 import { emptyTally, reportSummary, summarise, type Tally } from './summary.js';
 import { SyncIngestion } from './sync.js';
 import { checkedEvents } from './validate.js';
@@ -138,9 +139,9 @@ const NO_CHECKPOINT =
 const whySendingStopped = (error: Error) =>
   error instanceof AuthenticationError || error instanceof PermissionDeniedError ? `the service refused the credentials (${error.status})` : error.message;
 
-/** The action of registerEventsSend (send-command.ts), loaded when the command runs. */
-export const eventsSendAction: Action = async (ctx, command) => {
-      const options = parseOptions(sendOptionsSchema, command.opts());
+/** The action of the command declared in send-command.ts, loaded when it runs. */
+export const eventsSendAction: Action<SendFlags> = async (ctx, command, flags) => {
+      const options = parseFlags(flags, command.opts());
       const [path] = positional(command) as [string];
       return sendRun(ctx, path, options);
     };

@@ -1,31 +1,33 @@
 import { UsageError } from '../../../core/errors.js';
 import { streamPartProblems, type StreamPart } from '../../../schemas/streams.js';
+import { kebab } from '../../../core/cli/flags.js';
 import type { PartFlags } from './options.js';
 
 type Kind = 'chat' | 'transcript' | 'frame' | 'audio';
 type Companion = 'senderId' | 'senderName' | 'speaker';
 
-const KIND_FLAGS: Record<Kind, string> = { chat: '--chat', transcript: '--transcript', frame: '--frame', audio: '--audio' };
-const COMPANION_FLAGS: Record<Companion, string> = { senderId: '--sender-id', senderName: '--sender-name', speaker: '--speaker' };
 /** The part a companion flag belongs to. */
 const OWNER: Record<Companion, Kind> = { senderId: 'chat', senderName: 'chat', speaker: 'transcript' };
-const KINDS = Object.keys(KIND_FLAGS) as Kind[];
-const COMPANIONS = Object.keys(COMPANION_FLAGS) as Companion[];
+const KINDS: readonly Kind[] = ['chat', 'transcript', 'frame', 'audio'];
+const COMPANIONS: readonly Companion[] = ['senderId', 'senderName', 'speaker'];
+
+/** The flag as the user writes it: `senderId` → `--sender-id`. */
+const flagOf = (key: keyof PartFlags) => `--${kebab(key)}`;
 
 /** The flag a user gave for a field of the part, to name it in a message. */
 const FLAG_OF_FIELD: Record<string, (kind: Kind) => string> = {
-  text: (kind) => KIND_FLAGS[kind],
-  url: (kind) => KIND_FLAGS[kind],
-  sender_id: () => '--sender-id',
-  sender_display_name: () => '--sender-name',
-  speaker: () => '--speaker',
-  timestamp: () => '--timestamp',
+  text: flagOf,
+  url: flagOf,
+  sender_id: () => flagOf('senderId'),
+  sender_display_name: () => flagOf('senderName'),
+  speaker: () => flagOf('speaker'),
+  timestamp: () => flagOf('timestamp'),
 };
 
-const FLAG_OF_KEY: Record<keyof PartFlags, string> = { ...KIND_FLAGS, ...COMPANION_FLAGS, timestamp: '--timestamp' };
+const PART_FLAG_KEYS: ReadonlyArray<keyof PartFlags> = [...KINDS, ...COMPANIONS, 'timestamp'];
 
 /** The flags of a single part that were given, in --help order (then neither a FILE nor --captions may be). */
-export const flagPartFlags = (flags: PartFlags) => (Object.keys(FLAG_OF_KEY) as Array<keyof PartFlags>).filter((key) => flags[key] !== undefined).map((key) => FLAG_OF_KEY[key]);
+export const flagPartFlags = (flags: PartFlags) => PART_FLAG_KEYS.filter((key) => flags[key] !== undefined).map(flagOf);
 
 export const givesFlagPart = (flags: PartFlags) => flagPartFlags(flags).length > 0;
 
@@ -38,14 +40,14 @@ export function partFromFlags(flags: PartFlags, now: number): StreamPart {
   const kind = kindOf(flags);
   for (const companion of COMPANIONS) {
     if (flags[companion] !== undefined && OWNER[companion] !== kind) {
-      throw new UsageError(`${COMPANION_FLAGS[companion]} goes with ${KIND_FLAGS[OWNER[companion]]}, not ${KIND_FLAGS[kind]}`);
+      throw new UsageError(`${flagOf(companion)} goes with ${flagOf(OWNER[companion])}, not ${flagOf(kind)}`);
     }
   }
   const timestamp = flags.timestamp ?? new Date(now).toISOString();
   const part = buildPart(kind, flags, timestamp);
   const [problem] = streamPartProblems(part);
   if (problem !== undefined) {
-    const flag = FLAG_OF_FIELD[String(problem.path[0])]?.(kind) ?? KIND_FLAGS[kind];
+    const flag = FLAG_OF_FIELD[String(problem.path[0])]?.(kind) ?? flagOf(kind);
     throw new UsageError(`${flag}: ${problem.message}`);
   }
   return part as StreamPart;
@@ -53,19 +55,19 @@ export function partFromFlags(flags: PartFlags, now: number): StreamPart {
 
 function kindOf(flags: PartFlags): Kind {
   const given = KINDS.filter((kind) => flags[kind] !== undefined);
-  const all = KINDS.map((kind) => KIND_FLAGS[kind]).join(', ');
+  const all = KINDS.map((kind) => flagOf(kind)).join(', ');
   if (given.length > 1) {
-    throw new UsageError(`${given.map((kind) => KIND_FLAGS[kind]).join(' and ')} conflict: flags make one part; give one of ${all}, or put several parts in a FILE`);
+    throw new UsageError(`${given.map((kind) => flagOf(kind)).join(' and ')} conflict: flags make one part; give one of ${all}, or put several parts in a FILE`);
   }
   if (given.length === 0) {
     const companions = COMPANIONS.filter((companion) => flags[companion] !== undefined);
-    const what = companions.length > 0 ? `${COMPANION_FLAGS[companions[0]!]} goes with ${KIND_FLAGS[OWNER[companions[0]!]]}` : '--timestamp needs a part';
+    const what = companions.length > 0 ? `${flagOf(companions[0]!)} goes with ${flagOf(OWNER[companions[0]!])}` : '--timestamp needs a part';
     throw new UsageError(`${what}: give one of ${all}`);
   }
   const kind = given[0]!;
   if (kind === 'chat') {
     const missing = (['senderId', 'senderName'] as const).filter((companion) => flags[companion] === undefined);
-    if (missing.length > 0) throw new UsageError(`--chat needs ${missing.map((companion) => `${COMPANION_FLAGS[companion]} ${companion === 'senderId' ? 'ID' : 'NAME'}`).join(' and ')}`);
+    if (missing.length > 0) throw new UsageError(`--chat needs ${missing.map((companion) => `${flagOf(companion)} ${companion === 'senderId' ? 'ID' : 'NAME'}`).join(' and ')}`);
   }
   return kind;
 }

@@ -1,37 +1,41 @@
-import type { Command } from 'commander';
-import type { App } from '../../app.js';
-import { partsBatchFlags } from './flags.js';
-import { addHelpSections, SERVICE_VARIABLES } from '../../../core/cli/help.js';
+import { batchFlags } from '../../../core/cli/bulk-flags.js';
+import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
+import type { VerbDecl } from '../../declaration.js';
 
-export function registerStreamParts(group: Command, app: App): void {
-  const verb = group
-    .command('parts')
-    .description('Append parts to a stream (POST /v1/streams/{namespace}/parts): from a file or stdin, from caption cues, or one part by flags')
-    .argument('<namespace>', 'the namespace')
-    .argument('[file]', 'JSON Lines, a JSON array, or one JSON object, each a stream part; `-` reads stdin')
-    .option('--id <id>', 'your identifier of the stream (as given to `stream watch`; it need not be watched first)')
-    .option('--chat <text>', 'one chat message, with --sender-id and --sender-name')
-    .option('--sender-id <id>', 'with --chat: your stable identifier of the sender')
-    .option('--sender-name <name>', 'with --chat: the name shown in the chat')
-    .option('--transcript <text>', 'one transcript line: what was said')
-    .option('--speaker <name>', 'with --transcript: who said it')
-    .option('--frame <url>', 'one frame image, by its http(s) URL')
-    .option('--audio <url>', 'one audio segment, by its http(s) URL')
-    .option('--timestamp <date-time>', 'with a part by flags: when it happened, ISO 8601 with a time zone (default: now)')
-    .option('--captions <file>', 'WebVTT or SubRip captions: each cue becomes a transcript part')
-    .option('--start <date-time>', 'with --captions: the date-time the captions\' 00:00 stands for')
-    .addOption(partsBatchFlags.batchSize.option)
-    .addOption(partsBatchFlags.maxBatchBytes.option)
-    .addOption(partsBatchFlags.failed.option)
-    .addOption(partsBatchFlags.unconfirmed.option)
-    .addOption(partsBatchFlags.skipInvalid.option)
-    .addOption(partsBatchFlags.maxConsecutiveFailures.option)
-    .addOption(partsBatchFlags.shard.option)
-    .addOption(partsBatchFlags.concurrency.option)
-    .option('--follow', 'read a pipe (stdin or a FIFO) until it ends, sending parts as they come')
-    .option('--flush-interval <duration>', 'with --follow: send a batch that is not full once its oldest part has waited this long', '1s')
-    .addOption(partsBatchFlags.maxBuffer.option)
-    .addHelpText('after', `
+const ORDERED = "stream parts has none: one stream's parts are sent in order, one request at a time; to spread the work, run one command per stream (--id)";
+
+export const streamParts = {
+  name: 'parts',
+  description: 'Append parts to a stream (POST /v1/streams/{namespace}/parts): from a file or stdin, from caption cues, or one part by flags',
+  args: [
+    { name: '<namespace>', help: 'the namespace' },
+    { name: '[file]', help: 'JSON Lines, a JSON array, or one JSON object, each a stream part; `-` reads stdin' },
+  ],
+  flags: {
+    id: { type: 'text', value: 'id', help: 'your identifier of the stream (as given to `stream watch`; it need not be watched first)' },
+    chat: { type: 'text', value: 'text', help: 'one chat message, with --sender-id and --sender-name' },
+    senderId: { type: 'text', value: 'id', help: 'with --chat: your stable identifier of the sender' },
+    senderName: { type: 'text', value: 'name', help: 'with --chat: the name shown in the chat' },
+    transcript: { type: 'text', value: 'text', help: 'one transcript line: what was said' },
+    speaker: { type: 'text', value: 'name', help: 'with --transcript: who said it' },
+    frame: { type: 'text', value: 'url', help: 'one frame image, by its http(s) URL' },
+    audio: { type: 'text', value: 'url', help: 'one audio segment, by its http(s) URL' },
+    timestamp: { type: 'text', value: 'date-time', help: 'with a part by flags: when it happened, ISO 8601 with a time zone (default: now)' },
+    captions: { type: 'text', value: 'file', help: 'WebVTT or SubRip captions: each cue becomes a transcript part' },
+    start: { type: 'text', value: 'date-time', help: 'with --captions: the date-time the captions\' 00:00 stands for' },
+    batchSize: batchFlags.batchSize('parts'),
+    maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
+    failed: batchFlags.failed('append the parts of batches that could not be sent, as sent', 'stream-parts'),
+    unconfirmed: batchFlags.unconfirmed('append the parts of batches whose answer was lost (the service may hold them): not safe to resend', 'stream-parts'),
+    skipInvalid: batchFlags.skipInvalid('send the valid parts; append each invalid record here as {line, error, record}'),
+    maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
+    shard: batchFlags.absent('i/n', ORDERED),
+    concurrency: batchFlags.absent('n', ORDERED),
+    follow: { type: 'switch', help: 'read a pipe (stdin or a FIFO) until it ends, sending parts as they come' },
+    flushInterval: { type: 'text', value: 'duration', help: 'with --follow: send a batch that is not full once its oldest part has waited this long', default: '1s' },
+    maxBuffer: batchFlags.maxBuffer('parts'),
+  },
+  details: `
 Each part is a JSON object of one of four types (timestamps ISO 8601, with a time zone):
   chat_message     sender_id, sender_display_name, text, timestamp
   transcript       text, timestamp, speaker (optional)
@@ -62,14 +66,11 @@ and stops the run (exit 2) once the parts before it are sent, unless --skip-inva
 it aside and following goes on. At the end of the input, on Ctrl-C (exit 130) or SIGTERM
 (exit 143), everything buffered is sent first; a pipe that ends before its first part is
 exit 2. On a terminal, one status line on stderr shows the parts sent, buffered, failed and
-unconfirmed, and the last error (with --progress in a log: a plain line every 5s).`);
-  addHelpSections(verb, {
-    examples: [
-      'csafe stream parts live --id show-42 examples/parts.jsonl',
-      'csafe stream parts live --id show-42 --chat "hello" --sender-id u7 --sender-name Ann',
-      'cat examples/parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl',
-    ],
-    environment: [...SERVICE_VARIABLES, 'COLUMNS'],
-  })
-    .action(app.action(async (ctx, command) => (await import('./parts.js')).streamPartsAction(ctx, command)));
-}
+unconfirmed, and the last error (with --progress in a log: a plain line every 5s).`,
+  examples: [
+    'csafe stream parts live --id show-42 examples/parts.jsonl',
+    'csafe stream parts live --id show-42 --chat "hello" --sender-id u7 --sender-name Ann',
+    'cat examples/parts.jsonl | csafe stream parts live --id show-42 - --skip-invalid invalid.jsonl',
+  ],
+  environment: [...SERVICE_VARIABLES, 'COLUMNS'],
+} satisfies VerbDecl;

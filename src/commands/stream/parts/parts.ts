@@ -4,7 +4,7 @@ import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
 import { FailFast, unreachableLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import type { HttpClient } from '../../../core/http/client.js';
-import { parseOptions } from '../../../core/cli/whole-number.js';
+import { parseOptions } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
@@ -16,11 +16,12 @@ import { parseNamespace } from '../../namespace.js';
 import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome, type PartsTally } from './deliver.js';
 import { followParts } from './follow.js';
 import { choosePartsInput, type PartsInput } from './input.js';
-import { partsOptionsSchema, type PartsOptions } from './options.js';
+import { partsOptionsSchema, type PartsFlags, type PartsOptions } from './options.js';
 import { printSummary } from './summary.js';
 import type { Action } from '../../app.js';
+import { flagsWithValue, longFlag } from '../../../core/cli/flags.js';
 
-export async function streamPartsRun(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions): Promise<Outcome> {
+export async function streamPartsRun(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions, flags: PartsFlags): Promise<Outcome> {
   refuseSharedFiles(file, options);
   if (options.follow) return followParts(ctx, namespace, file, options);
   const source = choosePartsInput(ctx, file, options);
@@ -34,7 +35,7 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
     }
     const { tally, files, invalid, stoppedBy } = await sendParts(ctx, http, namespace, input, options);
     if (ctx.signal.aborted) {
-      reportResume(ctx, { namespace, id: options.id, tally, ...files });
+      reportResume(ctx, { namespace, id: options.id, tally, ...files }, flags);
       throw interruptionOf(ctx.signal);
     }
     await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid });
@@ -86,7 +87,7 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
  * the failed file, in order. Parts have no idempotency key, so the unconfirmed ones are not in it.
  * The global flags before the command are kept (the same profile and service), the API key aside.
  */
-function reportResume(ctx: Context, run: { namespace: string; id: string; tally: PartsTally; failed: FailedFile; unconfirmed: FailedFile }): void {
+function reportResume(ctx: Context, run: { namespace: string; id: string; tally: PartsTally; failed: FailedFile; unconfirmed: FailedFile }, flags: PartsFlags): void {
   const { tally, failed, unconfirmed } = run;
   const sent = `${countOf(tally.sent, 'part')} sent in ${countOf(tally.requests, 'request')}`;
   if (unconfirmed.count > 0) {
@@ -97,7 +98,7 @@ function reportResume(ctx: Context, run: { namespace: string; id: string; tally:
     return;
   }
   const done = `${sent}, ${countOf(failed.count, 'part')} not sent or failed (in ${failed.path})`;
-  reportInterruption(ctx.io, done, csafeCommandLine(withPositional(ctx.argv, FILE_POSITION, failed.path, RESUME_FLAGS)));
+  reportInterruption(ctx.io, done, csafeCommandLine(withPositional(ctx.argv, FILE_POSITION, failed.path, resumeFlags(flags))));
 }
 
 /** `stream parts NAMESPACE FILE`: the file is the command's fourth word. */
@@ -108,14 +109,18 @@ const FILE_POSITION = 3;
  * (--base-url, --profile …) and the batch flags stay; the flags that chose the input go, and so
  * does --failed, which names the file the next run reads.
  */
-const RESUME_FLAGS = {
-  withValue: new Set(['--id', '--chat', '--sender-id', '--sender-name', '--transcript', '--speaker', '--frame', '--audio', '--timestamp', '--captions', '--start', '--batch-size', '--max-batch-bytes', '--failed', '--unconfirmed', '--skip-invalid', '--max-consecutive-failures', '--flush-interval', '--max-buffer']),
-  dropped: new Set(['--chat', '--sender-id', '--sender-name', '--transcript', '--speaker', '--frame', '--audio', '--timestamp', '--captions', '--start', '--failed', '--follow', '--flush-interval', '--max-buffer']),
-};
+const resumeFlags = (flags: PartsFlags) => ({
+  withValue: flagsWithValue(flags),
+  dropped: new Set(
+    (['chat', 'senderId', 'senderName', 'transcript', 'speaker', 'frame', 'audio', 'timestamp', 'captions', 'start', 'failed', 'follow', 'flushInterval', 'maxBuffer'] as const).map((key) =>
+      longFlag(key, flags[key]),
+    ),
+  ),
+});
 
-/** The action of registerStreamParts (parts-command.ts), loaded when the command runs. */
-export const streamPartsAction: Action = async (ctx, command) => {
-      const options = parseOptions(partsOptionsSchema, command.opts());
+/** The action of the command declared in parts-command.ts, loaded when it runs. */
+export const streamPartsAction: Action<PartsFlags> = async (ctx, command, flags) => {
+      const options = parseOptions(partsOptionsSchema(flags), command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];
-      return streamPartsRun(ctx, parseNamespace(namespace), file, options);
+      return streamPartsRun(ctx, parseNamespace(namespace), file, options, flags);
     };

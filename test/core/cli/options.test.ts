@@ -3,16 +3,16 @@ import { describe, it } from 'node:test';
 import { Command } from 'commander';
 import { z } from 'zod';
 import { UsageError } from '../../../src/core/errors.js';
-import { batchFlags, type CountFlag, type FileFlag } from '../../../src/core/cli/bulk-flags.js';
-import { countSchema, fileSchema, integerFlag, parseOptions } from '../../../src/core/cli/whole-number.js';
+import { batchFlags } from '../../../src/core/cli/bulk-flags.js';
+import type { FlagDecl, Flags } from '../../../src/core/cli/flags.js';
+import { integerFlag, parseFlags, parseOptions } from '../../../src/core/cli/options.js';
+import { addFlags, optionOf } from '../../../src/commands/program.js';
 
-/** A command with the given flags, parsed as its action would: through commander, then the flags' zod schemas. */
-function parsed(flags: Record<string, CountFlag | FileFlag>, argv: string[]) {
-  const command = new Command().exitOverride();
-  for (const flag of Object.values(flags)) command.addOption(flag.option);
+/** A command with the given flags, parsed as its action would: through commander, then the schema derived from the flags. */
+function parsed(flags: Flags, argv: string[]) {
+  const command = addFlags(new Command().exitOverride(), flags);
   command.parse(argv, { from: 'user' });
-  const schema = z.object(Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, 'bounds' in flag ? countSchema(flag) : fileSchema])));
-  return parseOptions(schema, command.opts()) as Record<string, unknown>;
+  return parseFlags(flags, command.opts()) as Record<string, unknown>;
 }
 const usage = (message: string) => (error: unknown) => error instanceof UsageError && error.message === message;
 
@@ -26,13 +26,16 @@ describe('batchFlags', () => {
   };
 
   it('says what each flag takes, naming what the command sends, with its default', () => {
-    const help = (flag: { option: import('commander').Option }) => [flag.option.flags, flag.option.description, flag.option.defaultValue];
-    assert.deepEqual(help(flags.batchSize), ['--batch-size <n>', 'objects per request', '100']);
-    assert.deepEqual(help(flags.maxBatchBytes), ['--max-batch-bytes <n>', 'bytes per request, at most 6000000', '5000000']);
-    assert.deepEqual(help(flags.concurrency), ['--concurrency <n>', 'requests in flight', '4']);
-    assert.deepEqual(help(batchFlags.concurrency(' with --batch')), ['--concurrency <n>', 'requests in flight with --batch', '4']);
-    assert.deepEqual(help(flags.failed), ['--failed <file>', 'append what could not be sent (default: csafe-data-add-failed-<time>.jsonl)', undefined]);
-    assert.deepEqual(help(flags.skipInvalid), ['--skip-invalid <file>', 'send the valid objects (default: send nothing if any is invalid)', undefined]);
+    const help = (key: string, flag: FlagDecl) => {
+      const option = optionOf(key, flag);
+      return [option.flags, option.description, option.defaultValue];
+    };
+    assert.deepEqual(help('batchSize', flags.batchSize), ['--batch-size <n>', 'objects per request', '100']);
+    assert.deepEqual(help('maxBatchBytes', flags.maxBatchBytes), ['--max-batch-bytes <n>', 'bytes per request, at most 6000000', '5000000']);
+    assert.deepEqual(help('concurrency', flags.concurrency), ['--concurrency <n>', 'requests in flight', '4']);
+    assert.deepEqual(help('concurrency', batchFlags.concurrency(' with --batch')), ['--concurrency <n>', 'requests in flight with --batch', '4']);
+    assert.deepEqual(help('failed', flags.failed), ['--failed <file>', 'append what could not be sent (default: csafe-data-add-failed-<time>.jsonl)', undefined]);
+    assert.deepEqual(help('skipInvalid', flags.skipInvalid), ['--skip-invalid <file>', 'send the valid objects (default: send nothing if any is invalid)', undefined]);
   });
 
   it('gives the defaults as numbers when no flag is given', () => {

@@ -1,0 +1,73 @@
+// How a command's options are checked, the one way for every command: a zod schema derived from
+// its flag declarations (core/cli/flags.ts), which a command may extend with checks of its own;
+// the first problem is one line naming the flag (exit 2).
+
+import * as z from 'zod';
+import { UsageError } from '../errors.js';
+import { shardFlagSchema } from '../bulk/shard.js';
+import { kebab, type FlagDecl, type Flags, type OptionsOf } from './flags.js';
+
+/** Parses a command's commander options through its zod schema; the first problem becomes a usage error naming the flag. */
+export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const flag = issue.path.length > 0 ? `--${kebab(String(issue.path[0]))}: ` : '';
+  throw new UsageError(`${flag}${issue.message}`);
+}
+
+/**
+ * A whole-number flag value within [min, max], from commander's text: plain decimal digits only,
+ * as a user means them; Number() would also take `0x10`, `1e2`, ` 5` and an empty value (0).
+ */
+export function integerFlag(min: number, max = Number.MAX_SAFE_INTEGER, expected = `expected a whole number ≥ ${min}`) {
+  return z
+    .string({ error: expected })
+    .regex(/^\d+$/, { error: expected })
+    .transform(Number)
+    // Only Infinity, from digits past 1.8e308, is not a number here.
+    .pipe(z.number({ error: `expected at most ${max}` }).min(min, { error: expected }).max(max, { error: `expected at most ${max}` }));
+}
+
+/** The check of one declared flag, with its default when not given. */
+function flagSchema(flag: FlagDecl): z.ZodType {
+  switch (flag.type) {
+    case 'switch':
+      return z.boolean().default(Boolean(flag.negate));
+    case 'text':
+      if (flag.repeat) return z.array(z.string()).default([]);
+      return flag.default === undefined ? z.string().optional() : z.string().default(flag.default);
+    case 'count': {
+      const count = integerFlag(flag.min, flag.max, flag.expected);
+      return flag.default === undefined ? count.optional() : count.default(flag.default);
+    }
+    case 'file':
+      return z.string().min(1, { error: 'expected a file name, got an empty one' }).optional();
+    case 'choice': {
+      const choice = z.enum(flag.choices as [string, ...string[]], { error: `expected ${flag.choices.join(' or ')}` });
+      return flag.default === undefined ? choice.optional() : choice.default(flag.default);
+    }
+    case 'shard':
+      return shardFlagSchema;
+    case 'absent':
+      return z.undefined({ error: flag.reason }).optional();
+  }
+}
+
+/** The schema of a command's options, from its flags; `.extend()` it for a check of the command's own (a stream id, a date-time). */
+export function optionsSchema<F extends Flags>(flags: F): z.ZodObject<{ -readonly [K in keyof F]: z.ZodType<OptionsOf<F>[K]> }> {
+  const shape = Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, flagSchema(flag)]));
+  return z.object(shape) as never;
+}
+
+/** A command's options checked against its flag declarations alone. */
+export const parseFlags = <F extends Flags>(flags: F, raw: unknown): OptionsOf<F> => parseOptions(optionsSchema(flags), raw) as OptionsOf<F>;
+
+/**
+ * An id argument (`<decision-id>`), refused when empty: it would name the collection, not one of
+ * its members, and the service's answer would not say what was wrong.
+ */
+export function requireId(id: string, argument: string, example: { command: string; id: string }): string {
+  if (id === '') throw new UsageError(`${argument} is empty`, { hint: `give the id \`${example.command}\` printed, e.g. ${example.id}` });
+  return id;
+}
