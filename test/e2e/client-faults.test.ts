@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess, type RunResult } from '../helpers/cli.js';
+import { BIN, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess, type RunResult, exitOf } from '../helpers/cli.js';
 
 /** The lines of stderr a person reads, hints aside; every failure here must be exactly one. */
 const errorLines = (stderr: string) => stderr.trim().split('\n').filter((line) => line !== '' && !line.startsWith('hint:'));
@@ -46,7 +46,7 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
         let stderr = '';
         child.stderr!.on('data', (chunk) => (stderr += chunk));
         child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout: '', stderr }));
+        exitOf(child).then((code) => resolve({ code, stdout: '', stderr }), reject);
       });
 
     for (const format of [[], ['--json'], ['-o', 'table']]) {

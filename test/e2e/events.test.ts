@@ -5,7 +5,7 @@ import { beforeEach, describe, it } from 'node:test';
 import { placementOf } from '../../src/commands/events/send/placement.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
 import { assertExactlyOnceInOrder, eventsText, ingestedEvents, type Ingested } from '../helpers/events.js';
-import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess } from '../helpers/cli.js';
+import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, exitOf } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 const summaryOf = (stdout: string) => JSON.parse(stdout) as Record<string, number | string | null>;
@@ -153,7 +153,7 @@ describe('csafe events send under failure', () => {
       const args = ['events', 'send', file, '--checkpoint', checkpoint, '--concurrency', '2', '--json'];
       // A killed run cannot remove its temporary file of checked events: it lands in this test's directory.
       const child = spawnCsafe(args, { env: { ...emulator.env, TMPDIR: dir }, cwd: dir });
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const exited = exitOf(child);
       await waitFor(
         async () => {
           assert.equal(child.exitCode, null, 'the first run ended before it could be killed part-way');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
 import { eventsText } from '../helpers/events.js';
-import { runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess } from '../helpers/cli.js';
+import { runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, exitOf } from '../helpers/cli.js';
 
 /** The shape of a JSON document: every leaf replaced by its type, so two runs with different ids and timings compare equal. */
 function shapeOf(value: unknown): unknown {
@@ -29,7 +29,7 @@ async function firstLine(args: string[]): Promise<string> {
       child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`csafe ${args.join(' ')} exited with ${code} before printing`))));
     });
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const exited = exitOf(child);
     child.kill('SIGINT');
     await exited;
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { before, describe, it } from 'node:test';
 import { eventsText } from '../helpers/events.js';
-import { EXAMPLES, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { EXAMPLES, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, exitOf } from '../helpers/cli.js';
 
 /** The README's rule: a pipe gets JSON for one result, NDJSON for a stream; -o tsv and -o table do what they say. */
 interface Case {
@@ -155,7 +155,7 @@ describe('one output rule for every command that prints', () => {
       });
       assert.deepEqual(Object.keys(JSON.parse(line) as object), ['base_url', 'api_key']);
     } finally {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const exited = exitOf(child);
       child.kill('SIGINT');
       await exited;
     }

@@ -4,7 +4,8 @@ import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { assertExactlyOnceInOrder, eventsText, ingestedEvents } from '../helpers/events.js';
-import { BIN, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
+import { BIN, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess, exitOf } from '../helpers/cli.js';
 
 /** Issue 9, part B: nothing lost, nothing sent twice. */
 
@@ -21,14 +22,16 @@ function assertOneLineWriteError(stderr: string, file: string): void {
   assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
 }
 
+/** Waits (within waitFor's deadline) until `condition` holds, failing at once if `child` ends first. */
 async function until(condition: () => boolean | Promise<boolean>, what: string, child?: ChildProcess): Promise<void> {
-  while (!(await condition())) {
-    if (child !== undefined) assert.equal(child.exitCode, null, `the child ended before ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await waitFor(
+    async () => {
+      if (child !== undefined) assert.equal(child.exitCode, null, `the child ended before ${what}`);
+      return condition();
+    },
+    { what },
+  );
 }
-
-const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
 
 function collect(child: ChildProcess): { stdout: () => string; stderr: () => string } {
   let stdout = '';
