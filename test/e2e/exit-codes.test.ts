@@ -24,6 +24,8 @@ interface Row {
 }
 
 const dir = tempDir();
+// The runs are in this process: what they write where they run (a failed file by its default name) lands here.
+process.chdir(dir);
 const file = (name: string, text: string) => {
   writeFileSync(join(dir, name), text);
   return join(dir, name);

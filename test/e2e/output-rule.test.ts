@@ -23,6 +23,8 @@ describe('one output rule for every command that prints', { concurrency: 6 }, ()
   // Waits end at their first poll: this file is about what is printed, not how a wait waits (exit-codes.test does).
   const emulator = useEmulatorProcess(['--processing-delay', '0']);
   const dir = tempDir();
+  // The runs are in this process: what they write where they run (a failed file by its default name) lands here.
+  process.chdir(dir);
   const file = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
   // Long ids, so that the tables must cut cells to fit.
   const objects = file('objects.jsonl', [1, 2, 3].map((n) => JSON.stringify({ id: `listing-${n}-${'x'.repeat(70)}`, title: `item ${n}` })).join('\n') + '\n');
