@@ -37,7 +37,7 @@ export interface RunResult {
  * command: far above any command of the suite on a loaded machine, far below the runner's bound
  * for a whole file (.ci/suite.mjs), so a hang is reported here, by command, not there.
  */
-export const CHILD_TIMEOUT_MS = 45_000;
+export const CHILD_TIMEOUT_MS = 60_000;
 /** How long `csafe emulator start` may take to print its ready line, and to exit once told to. */
 export const EMULATOR_TIMEOUT_MS = 20_000;
 
