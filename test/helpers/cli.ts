@@ -39,7 +39,7 @@ export interface RunResult {
  */
 export const CHILD_TIMEOUT_MS = 60_000;
 /** How long `csafe emulator start` may take to print its ready line, and to exit once told to. */
-export const EMULATOR_TIMEOUT_MS = 20_000;
+const EMULATOR_TIMEOUT_MS = 20_000;
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
@@ -51,7 +51,7 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-export interface EndOptions {
+interface EndOptions {
   /** The command as the failure names it; by default the child's own command line. */
   what?: string;
   timeoutMs?: number;
@@ -96,7 +96,7 @@ function cleanEnv(extra: Record<string, string | undefined>): { env: NodeJS.Proc
 }
 
 /** A child killed if the test file ends first, whose private directories are removed when it exits. */
-export function tracked<Child extends ChildProcess>(child: Child, dirs: readonly string[] = []): Child {
+function tracked<Child extends ChildProcess>(child: Child, dirs: readonly string[] = []): Child {
   liveChildren.add(child);
   child.once('exit', () => {
     liveChildren.delete(child);
