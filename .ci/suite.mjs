@@ -1,23 +1,34 @@
-// `npm test` after the build: node's test runner over the compiled test/**/*.test.ts (or the
-// files given) — the sources say which, so a test deleted since the last build or a helper module
-// is never run as a test — with a
+// `npm test` after the build: node's test runner over the compiled test/**/*.test.ts except the
+// soak tests of test/soak (`--soak`: only those; or the files given) — the sources say which, so a
+// test deleted since the last build or a helper module is never run as a test — with a
 // temporary directory of its own (TMPDIR) that must be empty when the runner ends. Every test
 // removes what it creates, also when it fails; whatever one leaves behind fails the run here,
 // listed by name, and is removed so nothing accumulates on the machine.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 const SHOWN = 20;
+/**
+ * Node 20's --test-timeout bounds each test file as a whole (the test helpers bound each command
+ * and wait inside it, naming it): a file that overruns it is ended and fails, so nothing hangs the
+ * run. The slowest file takes under a minute alone, but two minutes and more when the machine's two
+ * cores are shared by several suites; the soak files take longer.
+ */
+const FILE_TIMEOUT_MS = { suite: 300_000, soak: 900_000 };
+/** Files at once: most of a file's time is spent waiting on the child processes it runs, not computing. */
+const CONCURRENCY = process.env.CSAFE_TEST_CONCURRENCY ?? '4';
+const soak = process.argv[2] === '--soak';
 const compiledTests = () =>
   readdirSync('test', { recursive: true })
-    .filter((path) => path.endsWith('.test.ts'))
+    .filter((path) => path.endsWith('.test.ts') && path.startsWith(`soak${sep}`) === soak)
     .sort()
     .map((path) => join('dist', 'test', path.replace(/\.ts$/, '.js')));
-const files = process.argv.slice(2);
+const files = soak ? [] : process.argv.slice(2);
 const scratch = mkdtempSync(join(tmpdir(), 'csafe-suite-'));
-const runner = spawn(process.execPath, ['--test', '--test-concurrency=2', ...(files.length > 0 ? files : compiledTests())], {
+const options = [`--test-concurrency=${CONCURRENCY}`, `--test-timeout=${FILE_TIMEOUT_MS[soak ? 'soak' : 'suite']}`, '--test-force-exit'];
+const runner = spawn(process.execPath, ['--test', ...options, ...(files.length > 0 ? files : compiledTests())], {
   env: { ...process.env, TMPDIR: scratch },
   stdio: 'inherit',
 });

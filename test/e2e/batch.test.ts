@@ -4,7 +4,7 @@ import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, 
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { BIN, EXAMPLES, ended, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { BIN, EXAMPLES, ended, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess, exitOf } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 type LogEntry = Record<string, unknown> & { method: string; path: string; status: number };
@@ -303,7 +303,7 @@ describe('csafe batch', () => {
           let output = '';
           child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
           child.on('error', reject);
-          child.on('close', () => resolve(output));
+          exitOf(child).then(() => resolve(output), reject);
         });
       for (const format of [[], ['--json']]) {
         const shown = await onPty(['batch', 'download', id, '/dev/stdout', ...format]);

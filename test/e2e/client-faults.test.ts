@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess, type RunResult } from '../helpers/cli.js';
+import { BIN, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess, type RunResult, exitOf } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 /** The lines of stderr a person reads, hints aside; every failure here must be exactly one. */
 const errorLines = (stderr: string) => stderr.trim().split('\n').filter((line) => line !== '' && !line.startsWith('hint:'));
@@ -46,7 +47,7 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
         let stderr = '';
         child.stderr!.on('data', (chunk) => (stderr += chunk));
         child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout: '', stderr }));
+        exitOf(child).then((code) => resolve({ code, stdout: '', stderr }), reject);
       });
 
     for (const format of [[], ['--json'], ['-o', 'table']]) {
@@ -57,16 +58,18 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
     }
   });
 
+  // Config, flag and argument faults are main()'s answer to its arguments, environment and files: they run in this
+  // process (but for a relative @FILE, read from where a real process runs); a full stdout is a real process's.
   describe('a corrupt config.json', () => {
     const corrupt = '{"profiles": {"default": {"base_url": "https://x.example",';
 
     it('commands given everything by flags or environment still work, with one warning line', async () => {
       const env = { CSAFE_CONFIG_DIR: configDir(corrupt) };
-      const byFlags = await runCsafe([...flags(), 'classify', '--text', 'hi', '--user-id', 'u', '--json'], { env });
+      const byFlags = await runInProcess([...flags(), 'classify', '--text', 'hi', '--user-id', 'u', '--json'], { env });
       assert.equal(byFlags.code, 0, byFlags.stderr);
       assert.equal(JSON.parse(byFlags.stdout).user_id, 'u');
       assert.match(byFlags.stderr, /config\.json is not valid JSON/);
-      const byEnv = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u'], { env: { ...env, ...emulator.env } });
+      const byEnv = await runInProcess(['classify', '--text', 'hi', '--user-id', 'u'], { env: { ...env, ...emulator.env } });
       assert.equal(byEnv.code, 0, byEnv.stderr);
     });
 
@@ -75,7 +78,7 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
       const env = { CSAFE_CONFIG_DIR: dir };
       const path = join(dir, 'config.json');
       for (const args of [['config', 'list'], ['config', 'get', 'base_url'], ['config', 'set', 'user_id', 'u'], ['auth', 'logout'], ['classify', '--text', 'hi', '--user-id', 'u']]) {
-        const result = await runCsafe(args, { env });
+        const result = await runInProcess(args, { env });
         assertOneLine(result, 2, new RegExp(`error: config file ${path.replace(/[.]/g, '\\.')} is not valid JSON`));
         assert.match(result.stderr, /hint: .*repair it or remove it/);
       }
@@ -85,7 +88,7 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
     it('auth login says the file is corrupt before it reads the key or sends it to be checked', async () => {
       const dir = configDir(corrupt);
       await emulator.control('/_emulator/requests', { method: 'DELETE' });
-      const result = await runCsafe(['--base-url', emulator.baseUrl, 'auth', 'login', '--with-token'], { env: { CSAFE_CONFIG_DIR: dir }, input: `${emulator.apiKey}\n` });
+      const result = await runInProcess(['--base-url', emulator.baseUrl, 'auth', 'login', '--with-token'], { env: { CSAFE_CONFIG_DIR: dir }, input: `${emulator.apiKey}\n` });
       assertOneLine(result, 2, /^error: config file .*config\.json is not valid JSON/);
       assert.deepEqual(await emulator.requests(), [], 'the key was not sent');
       assert.equal(readFileSync(join(dir, 'config.json'), 'utf8'), corrupt);
@@ -96,32 +99,32 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
     for (const [key, value] of [['request_timeout', '5x'], ['request_timeout', '0'], ['max_retries', '-1'], ['output', 'yaml'], ['base_url', 'garbage'], ['base_url', 'ftp://x.example']]) {
       it(`config set ${key} ${value} is refused like the flag, exit 2`, async () => {
         const env = { CSAFE_CONFIG_DIR: configDir() };
-        const result = await runCsafe(['config', 'set', key!, value!], { env });
+        const result = await runInProcess(['config', 'set', key!, value!], { env });
         assertOneLine(result, 2, new RegExp(`^error: ${key}: expected`));
-        assert.equal((await runCsafe(['config', 'get', key!], { env })).stdout, '', 'nothing stored');
+        assert.equal((await runInProcess(['config', 'get', key!], { env })).stdout, '', 'nothing stored');
       });
     }
 
     it('a bad stored value names the profile key and the file; config commands still work to fix it', async () => {
       const dir = configDir(JSON.stringify({ profiles: { default: { request_timeout: '5x', output: 'yaml' } } }));
       const env = { CSAFE_CONFIG_DIR: dir, ...emulator.env };
-      const output = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u'], { env });
+      const output = await runInProcess(['classify', '--text', 'hi', '--user-id', 'u'], { env });
       assertOneLine(output, 2, /^error: output in profile "default" \(.*config\.json\): expected one of table, json, ndjson, tsv, got "yaml"/);
-      const list = await runCsafe(['config', 'list'], { env });
+      const list = await runInProcess(['config', 'list'], { env });
       assert.equal(list.code, 0, list.stderr);
       assert.match(list.stdout, /5x/);
-      assert.equal((await runCsafe(['config', 'get', 'output'], { env })).stdout, 'yaml\n');
-      assert.equal((await runCsafe(['config', 'unset', 'output'], { env })).code, 0);
-      const status = await runCsafe(['auth', 'status'], { env });
+      assert.equal((await runInProcess(['config', 'get', 'output'], { env })).stdout, 'yaml\n');
+      assert.equal((await runInProcess(['config', 'unset', 'output'], { env })).code, 0);
+      const status = await runInProcess(['auth', 'status'], { env });
       assertOneLine(status, 2, /^error: request_timeout in profile "default" \(.*config\.json\): expected a duration .* got "5x"/);
       assert.doesNotMatch(status.stderr, /--request-timeout/);
-      assert.equal((await runCsafe(['config', 'set', 'request_timeout', '30s'], { env })).code, 0);
-      const fixed = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u'], { env });
+      assert.equal((await runInProcess(['config', 'set', 'request_timeout', '30s'], { env })).code, 0);
+      const fixed = await runInProcess(['classify', '--text', 'hi', '--user-id', 'u'], { env });
       assert.equal(fixed.code, 0, fixed.stderr);
     });
 
     it('--request-timeout 0 is a usage error from the flag, CSAFE_REQUEST_TIMEOUT and the profile', async () => {
-      const run = (args: string[], env: Record<string, string> = {}) => runCsafe([...args, 'classify', '--text', 'hi', '--user-id', 'u'], { env: { ...emulator.env, ...env } });
+      const run = (args: string[], env: Record<string, string> = {}) => runInProcess([...args, 'classify', '--text', 'hi', '--user-id', 'u'], { env: { ...emulator.env, ...env } });
       assertOneLine(await run(['--request-timeout', '0']), 2, /--request-timeout: expected a duration greater than 0/);
       assertOneLine(await run([], { CSAFE_REQUEST_TIMEOUT: '0s' }), 2, /CSAFE_REQUEST_TIMEOUT: expected a duration greater than 0/);
       const dir = configDir(JSON.stringify({ profiles: { default: { request_timeout: '0' } } }));
@@ -131,15 +134,15 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
 
   describe('flags and arguments', () => {
     it('--concurrency 0 asks for a whole number ≥ 1', async () => {
-      const classify = await runCsafe(['classify', '--batch', '-', '--user-id', 'u', '--concurrency', '0'], { env: emulator.env, input: '{"text":"a"}\n' });
+      const classify = await runInProcess(['classify', '--batch', '-', '--user-id', 'u', '--concurrency', '0'], { env: emulator.env, input: '{"text":"a"}\n' });
       assertOneLine(classify, 2, /--concurrency: expected a whole number ≥ 1/);
-      const add = await runCsafe(['data', 'add', 'ns', '-', '--concurrency', '0'], { env: emulator.env, input: '{"id":"a"}\n' });
+      const add = await runInProcess(['data', 'add', 'ns', '-', '--concurrency', '0'], { env: emulator.env, input: '{"id":"a"}\n' });
       assertOneLine(add, 2, /--concurrency: expected a whole number ≥ 1/);
     });
 
     for (const name of ['.', '..']) {
       it(`namespace "${name}" is refused because it would change the URL path`, async () => {
-        const result = await runCsafe(['data', 'add', name, '-'], { env: emulator.env, input: '{"id":"a"}\n' });
+        const result = await runInProcess(['data', 'add', name, '-'], { env: emulator.env, input: '{"id":"a"}\n' });
         assertOneLine(result, 2, /NAMESPACE "\.\.?": .*URL path/);
         assert.doesNotMatch(result.stderr, /whitespace/);
       });
@@ -148,7 +151,7 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
     for (const args of [['decision', 'get', '..'], ['decision', 'get', '.'], ['data', 'status', 'ns', '..'], ['data', 'status', 'ns', ''], ['batch', 'get', '..'], ['import', 'get', '.']]) {
       it(`${args.join(' ')} is refused before anything is sent: "." and ".." would move the request to another endpoint`, async () => {
         const before = (await emulator.requests()).length;
-        const result = await runCsafe([...flags(), ...args]);
+        const result = await runInProcess([...flags(), ...args]);
         assertOneLine(result, 2, /^error: <[a-z]+-id> (is empty|"\.\.?": "\." and "\.\." cannot name one: in the URL path they mean "this" and "parent", so the request would go to another address)$/m);
         assert.equal((await emulator.requests()).length, before);
       });
@@ -168,7 +171,7 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
 
     it('a base URL with a user name and password is refused, shown masked: csafe never sends credentials from a URL', async () => {
       for (const args of [['--base-url', 'http://user:pa55@127.0.0.1:9', 'auth', 'status'], ['--base-url', 'https://user:pa55@example.com', 'decision', 'get', 'dec_1']]) {
-        const result = await runCsafe(['--api-key', 'sk_test_0123456789ab', ...args], { env: { CSAFE_CONFIG_DIR: configDir() } });
+        const result = await runInProcess(['--api-key', 'sk_test_0123456789ab', ...args], { env: { CSAFE_CONFIG_DIR: configDir() } });
         assertOneLine(result, 2, /^error: --base-url: expected a URL without a user name or password, got "https?:\/\/\*\*\*@[^"]+": csafe sends the API key and never credentials from a URL$/m);
         assert.doesNotMatch(result.stderr + result.stdout, /pa55/);
       }
@@ -176,7 +179,7 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
 
     it('auth logout says so when no key was stored, exit 0', async () => {
       const env = { CSAFE_CONFIG_DIR: configDir() };
-      const result = await runCsafe(['auth', 'logout'], { env });
+      const result = await runInProcess(['auth', 'logout'], { env });
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stderr, /no API key was stored in profile "default"/);
       assert.doesNotMatch(result.stderr, /Removed/);

@@ -4,7 +4,7 @@ import { appendFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileS
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess, exitOf } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { writeLargeJsonl } from '../helpers/jsonl.js';
 import { pathToFileURL } from 'node:url';
@@ -200,11 +200,11 @@ describe('csafe data import', () => {
     const child = spawnCsafe(['data', 'import', 'listings', '-'], { env: { ...emulator.env, TMPDIR: tmp } });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    const exited = once(child, 'close');
+    const exited = exitOf(child);
     child.stdin.write('{"id":"a"}\n'); // …and stdin stays open, as a slow producer's would.
     await waitFor(() => spoolDirs(tmp).length === 1, { what: 'the spool directory' });
     child.kill('SIGINT');
-    const [code] = await exited;
+    const code = await exited;
     assert.equal(code, 130, stderr);
     assert.deepEqual(spoolDirs(tmp), []);
     assert.deepEqual(await log(), [], 'nothing requested');
@@ -238,11 +238,11 @@ describe('csafe data import --wait, cut short', () => {
     const child = spawnCsafe(['data', 'import', 'listings', '-', '--wait'], { env: { ...emulator.env, TMPDIR: tmp } });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    const exited = once(child, 'close');
+    const exited = exitOf(child);
     child.stdin.end('{"id":"a"}\n');
     await waitFor(() => /uploaded .* as req_/.test(stderr), { what: 'the upload' });
     child.kill('SIGINT');
-    const [code] = await exited;
+    const code = await exited;
     assert.equal(code, 130, stderr);
     assert.match(stderr, /uploaded .* as (req_\S+)[\s\S]*1 request still pending; check on it with:\n\s+csafe data status listings \1 --wait/);
     assert.deepEqual(spoolDirs(tmp), []);

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, withEmulatorProcess, type EmulatorProcess, exitOf } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 const objectsText = (count: number, text = (i: number) => `listing ${i}`) =>
@@ -200,7 +200,7 @@ describe('csafe data add under slow processing and failures', () => {
       const child = spawnCsafe(['data', 'add', 'listings', '-', '--wait'], { env: { ...slow.env, TMPDIR: spoolDir }, cwd: dir });
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const exited = exitOf(child);
       child.stdin.end(objectsText(1));
       await waitFor(async () => (await slow.requests()).some((r) => r.method === 'GET' && String(r.path).startsWith('/v1/data/listings/requests/')), {
         what: 'the first GET of the request status',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runCsafe, useEmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 /** A record nested `depth` levels deep (an object holding arrays), on line 2 after a blank line. */
 const deepInput = (depth: number) => `\n{"id":"b","x":${'['.repeat(depth)}${']'.repeat(depth)}}\n`;
@@ -20,7 +21,8 @@ describe('records nested too deep are refused by the input readers, naming file:
     for (const [name, args] of Object.entries(commands)) {
       it(`${name}: a record ${depth} deep`, async () => {
         const before = (await emulator.requests()).length;
-        const result = await runCsafe(args, { env: emulator.env, input: deepInput(depth) });
+        // In process: the readers refuse it before anything is sent; the accepted case below runs as a real process.
+        const result = await runInProcess(args, { env: emulator.env, input: deepInput(depth) });
         assert.equal(result.code, 2, result.stderr);
         assert.match(result.stderr, /stdin:2: nested deeper than 64 levels of arrays and objects/);
         assert.doesNotMatch(result.stderr, /Maximum call stack|\n\s+at /);

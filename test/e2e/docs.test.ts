@@ -4,7 +4,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { runCsafe } from '../helpers/cli.js';
+// The help texts are main()'s answer to --help: read in this process (startup.test runs --help as a real process).
+import { runInProcess } from '../helpers/in-process.js';
 
 const repoPath = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 const repoFile = (path: string) => readFileSync(repoPath(path), 'utf8');
@@ -25,7 +26,7 @@ const section = (help: string, title: string) => {
 const flagsIn = (help: string) => [...section(help, 'Options:').matchAll(/^ {2}(?:(-\w), )?(--[\w-]+)/gm)].flatMap((m) => (m[1] ? [m[1], m[2]!] : [m[2]!]));
 const commandsIn = (help: string) => [...section(help, 'Commands:').matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!).filter((name) => name !== 'help');
 const helpOf = async (...words: string[]) => {
-  const { code, stdout, stderr } = await runCsafe([...words, '--help']);
+  const { code, stdout, stderr } = await runInProcess([...words, '--help']);
   assert.equal(code, 0, stderr);
   return stdout;
 };
@@ -139,7 +140,7 @@ describe('documentation stays in step with the commands', () => {
   });
 
   it('the exit-code table says the same in --help, the README and the man page', async () => {
-    const help = (await runCsafe(['--help'])).stdout;
+    const help = (await runInProcess(['--help'])).stdout;
     const inHelp = [...help.slice(help.indexOf('Exit codes')).matchAll(/^ {2}(\d+(?:, \d+)?) +(.+)$/gm)].map(([, code, meaning]) => [code, meaning]);
     const inReadme = [...repoFile('README.md').matchAll(/^\| (\d+(?:, \d+)?) \| (.+) \|$/gm)].map(([, code, meaning]) => [code, meaning!.replaceAll('`', '')]);
     const man = repoFile('man/csafe.1');

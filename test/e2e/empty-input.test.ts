@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 /** Issue 13, item 9: no silent no-ops. Every empty input is exit 2 with one line naming it, and nothing reaches the service. */
 
@@ -60,12 +61,14 @@ describe('empty input is refused before anything is sent', () => {
   const emulator = useEmulatorProcess();
   const dir = tempDir();
   for (const [name, text] of Object.entries(FILES)) writeFileSync(join(dir, name), text);
+  // The runs are in this process (refusing empty input is main()'s answer to it) and name their files as given: from here.
+  process.chdir(dir);
 
   for (const { args, stdin, message } of CASES) {
     const label = `csafe ${args.map((arg) => (arg === '' || /\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}${stdin === undefined ? '' : ` <<< ${JSON.stringify(stdin)}`}`;
     it(label, async () => {
       const before = (await emulator.requests()).length;
-      const result = await runCsafe(args, { env: { ...emulator.env, CSAFE_USER_ID: 'user-1' }, cwd: dir, input: stdin ?? '' });
+      const result = await runInProcess(args, { env: { ...emulator.env, CSAFE_USER_ID: 'user-1' }, input: stdin ?? '' });
       assert.equal(result.code, 2, result.stderr);
       assert.equal(result.stdout, '');
       const lines = result.stderr.trimEnd().split('\n');

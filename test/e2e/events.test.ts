@@ -5,8 +5,9 @@ import { beforeEach, describe, it } from 'node:test';
 import { placementOf } from '../../src/commands/events/send/placement.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
 import { assertExactlyOnceInOrder, eventsText, ingestedEvents, type Ingested } from '../helpers/events.js';
-import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess } from '../helpers/cli.js';
+import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, exitOf } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
+import { sendThroughFaults } from '../helpers/fault-run.js';
 
 const summaryOf = (stdout: string) => JSON.parse(stdout) as Record<string, number | string | null>;
 
@@ -124,25 +125,8 @@ describe('csafe events', () => {
 describe('csafe events send under failure', () => {
   const dir = tempDir();
 
-  it('100,000 events through 20 % injected faults: every event exactly once, each user in order', { timeout: 180_000 }, async () => {
-    await withEmulatorProcess(['--fault-rate', '0.2', '--faults', '429,503,reset,timeout', '--seed', '20260811', '--fault-delay', '1500'], async (emulator) => {
-      const file = join(dir, 'big.jsonl');
-      writeFileSync(file, eventsText(100_000, 5_000));
-      const started = Date.now();
-      const result = await runCsafe(
-        ['events', 'send', file, '--concurrency', '8', '--batch-size', '100', '--max-retries', '10', '--request-timeout', '1s', '--json'],
-        { env: emulator.env, cwd: dir },
-      );
-      const seconds = (Date.now() - started) / 1000;
-      assert.equal(result.code, 0, result.stderr.slice(-2000));
-      const summary = summaryOf(result.stdout);
-      const { events, duplicates } = await ingestedEvents(emulator);
-      assertExactlyOnceInOrder(events, 100_000);
-      const faults = (await emulator.requests()).filter((r) => r.fault !== null).length;
-      assert.ok(faults > 100, `faults were injected: ${faults}`);
-      process.stderr.write(`# 100k fault test: ${seconds.toFixed(1)} s, ${faults} faults, ${summary.retries} retries, ${duplicates} duplicates de-duplicated\n`);
-    });
-  });
+  // The same run at 100,000 events is a soak test (test/soak/events-faults.test.ts).
+  it('2,000 events through 20 % injected faults: every event exactly once, each user in order', () => sendThroughFaults(dir, 2_000));
 
   it('a run killed with SIGKILL part-way resumes from its checkpoint: exactly once', { timeout: 120_000 }, async () => {
     await withEmulatorProcess(['--latency', '25'], async (emulator) => {
@@ -153,7 +137,7 @@ describe('csafe events send under failure', () => {
       const args = ['events', 'send', file, '--checkpoint', checkpoint, '--concurrency', '2', '--json'];
       // A killed run cannot remove its temporary file of checked events: it lands in this test's directory.
       const child = spawnCsafe(args, { env: { ...emulator.env, TMPDIR: dir }, cwd: dir });
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const exited = exitOf(child);
       await waitFor(
         async () => {
           assert.equal(child.exitCode, null, 'the first run ended before it could be killed part-way');

@@ -4,7 +4,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BIN, EXAMPLES, outcome, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { BIN, EXAMPLES, outcome, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+// The help texts and the setup runs are in this process; every example itself runs as written, in a shell.
+import { runInProcess } from '../helpers/in-process.js';
 
 /**
  * Every example the documentation gives — in each command's --help, README.md's ```sh blocks and
@@ -36,6 +38,7 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['npm ci', 'installs from the npm registry; this test runs on the installed tree'],
   ['npm link', 'changes the global npm prefix of the machine'],
   ['npm test', 'is the suite this test is part of'],
+  ['npm run test:soak', 'the soak-sized tests, minutes of full load, deliberately not part of npm test (.ci/run runs them after it)'],
   ['npm run bench', 'minutes of full load, deliberately not part of npm test'],
   ['npm run bench -- --quick', 'minutes of full load, deliberately not part of npm test (test/bench runs a tiny row)'],
   ['npm run bench -- import-83', 'a 1 GiB file and minutes of full load, deliberately not part of npm test'],
@@ -85,7 +88,7 @@ interface HelpText {
 /** `csafe --help`, then each group's help, then each verb's: the whole command tree. */
 async function helpTexts(): Promise<HelpText[]> {
   const help = async (path: string[]) => {
-    const { code, stdout, stderr } = await runCsafe([...path, '--help']);
+    const { code, stdout, stderr } = await runInProcess([...path, '--help']);
     assert.equal(code, 0, stderr);
     return stdout;
   };
@@ -155,7 +158,7 @@ const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
 /** The files the examples name, and `bin/csafe` (README: `./bin/csafe`), the launcher on PATH. */
 async function writeFixtures(dir: string): Promise<void> {
   const jsonl = (values: readonly unknown[]) => values.map((value) => JSON.stringify(value) + '\n').join('');
-  const events = (await runCsafe(['events', 'example'])).stdout;
+  const events = (await runInProcess(['events', 'example'])).stdout;
   assert.equal(events.trim().split('\n').length, 7, 'csafe events example prints the seven variants');
   cpSync(EXAMPLES, join(dir, 'examples'), { recursive: true });
   const files: Record<string, string | Buffer> = {
@@ -227,19 +230,19 @@ describe('every example in --help, README.md and man/csafe.1 runs as written', (
   before(async () => {
     emulator = await startEmulatorProcess(['--processing-delay', '100ms']);
     await writeFixtures(fixtures);
-    const added = await runCsafe(['data', 'add', 'listings', join(fixtures, 'items.jsonl'), '--json'], { env: emulator.env });
+    const added = await runInProcess(['data', 'add', 'listings', join(fixtures, 'items.jsonl'), '--json'], { env: emulator.env });
     assert.equal(added.code, 0, added.stderr);
     substitutes.set('req_123', /"(req_[\w-]+)"/.exec(added.stdout)![1]!);
-    const token = await runCsafe(['token', 'create', '--json'], { env: emulator.env });
+    const token = await runInProcess(['token', 'create', '--json'], { env: emulator.env });
     assert.equal(token.code, 0, token.stderr);
     substitutes.set('<access_token>', JSON.parse(token.stdout).access_token);
-    const imported = await runCsafe(['import', 'create', join(EXAMPLES, 'records.jsonl'), '--json'], { env: emulator.env });
+    const imported = await runInProcess(['import', 'create', join(EXAMPLES, 'records.jsonl'), '--json'], { env: emulator.env });
     assert.equal(imported.code, 0, imported.stderr);
     substitutes.set('imp_123', JSON.parse(imported.stdout).import_id);
-    const decision = await runCsafe(['decision', 'create', '--type', 'text', '--content', '{"text":"see you"}', '--json'], { env: emulator.env });
+    const decision = await runInProcess(['decision', 'create', '--type', 'text', '--content', '{"text":"see you"}', '--json'], { env: emulator.env });
     assert.equal(decision.code, 0, decision.stderr);
     substitutes.set('dec_123', JSON.parse(decision.stdout).decision_id);
-    const batch = await runCsafe(['batch', 'create', '--type', 'text', join(EXAMPLES, 'reviews.csv'), '--wait', '--json'], { env: emulator.env });
+    const batch = await runInProcess(['batch', 'create', '--type', 'text', join(EXAMPLES, 'reviews.csv'), '--wait', '--json'], { env: emulator.env });
     assert.equal(batch.code, 0, batch.stderr);
     substitutes.set('bat_123', JSON.parse(batch.stdout).batch_id);
   });

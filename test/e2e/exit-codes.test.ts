@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXAMPLES, runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { EXAMPLES, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { eventsText } from '../helpers/events.js';
 
 /**
@@ -23,6 +24,8 @@ interface Row {
 }
 
 const dir = tempDir();
+// The runs are in this process: what they write where they run (a failed file by its default name) lands here.
+process.chdir(dir);
 const file = (name: string, text: string) => {
   writeFileSync(join(dir, name), text);
   return join(dir, name);
@@ -63,12 +66,17 @@ const LISTING = { id: 'obj_1', text: 'listing 1' };
 const reviews = join(EXAMPLES, 'reviews.csv');
 const skipFile = () => join(dir, `skipped-${crypto.randomUUID()}.jsonl`);
 
-/** Long enough that a wait started right after its request was created is still waiting when its 1 ms --timeout runs out, even on a loaded machine. */
-const PROCESSING_DELAY = '8s';
+/**
+ * Long enough that a wait started right after its request was created is still waiting when its
+ * 1 ms --timeout runs out, even on a loaded machine (the rows run in this process: the request and
+ * the wait's first poll are milliseconds apart); short, as every row that waits to the end takes it.
+ */
+const PROCESSING_DELAY = '3s';
 let emulator: EmulatorProcess;
 const run = (args: readonly string[], row: Pick<Row, 'input' | 'key'> = {}) => {
   const env = { missing: { CSAFE_BASE_URL: emulator.baseUrl }, refused: { ...emulator.env, CSAFE_API_KEY: 'sk_test_refused' }, key: emulator.env }[row.key ?? 'key'];
-  return runCsafe(args, { env, input: row.input, cwd: dir });
+  // In process: the code is main()'s answer to the arguments; every path in the rows is absolute.
+  return runInProcess(args, { env, input: row.input });
 };
 /**
  * What a row needs created first, created by a direct request (not a csafe process: a row that

@@ -3,10 +3,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
+
+// Help and usage errors are main()'s answer to the arguments: they run in this process; data add --wait runs as a real process.
 
 /** One flag's entry in a command's --help, its wrapped lines joined. */
 async function flagHelp(command: string[], flag: string): Promise<string> {
-  const { stdout } = await runCsafe([...command, '--help']);
+  const { stdout } = await runInProcess([...command, '--help']);
   const entry = stdout.split(/\n(?= {2}-)/).find((block) => block.trimStart().startsWith(flag));
   assert.ok(entry, `${command.join(' ')} --help has no ${flag}`);
   return entry.split('\n\n')[0]!.replace(/\s+/g, ' ').trim();
@@ -44,14 +47,14 @@ describe('the same flag, the same words', () => {
 /** A new user's slips with flags: each is one line on stderr that says what to use, and exit 2. */
 describe('flag errors', () => {
   it('a misspelt flag is one line that suggests the right one', async () => {
-    const { code, stderr } = await runCsafe(['data', 'add', 'listings', 'items.jsonl', '--skip-invaild', 'bad.jsonl']);
+    const { code, stderr } = await runInProcess(['data', 'add', 'listings', 'items.jsonl', '--skip-invaild', 'bad.jsonl']);
     assert.equal(code, 2);
     assert.equal(stderr, "error: unknown option '--skip-invaild' (did you mean --skip-invalid?)\n");
   });
 
   for (const args of [['--api_key=sk_live_SECRETPART', 'token', 'create'], ['token', 'create', '--apikey=sk_live_SECRETPART']]) {
     it(`a misspelt flag given as --flag=value (${args.join(' ')}) is named without its value: it may be a key`, async () => {
-      const { code, stderr } = await runCsafe(args);
+      const { code, stderr } = await runInProcess(args);
       assert.equal(code, 2);
       assert.equal(stderr.split('\n').filter(Boolean).length, 1, stderr);
       assert.match(stderr, /^error: unknown option '--api_?key=…'/);
@@ -61,7 +64,7 @@ describe('flag errors', () => {
 
   for (const flag of ['--shard', '--concurrency']) {
     it(`stream parts ${flag} says why the command has none instead of suggesting another flag`, async () => {
-      const { code, stderr } = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', 'parts.jsonl', flag, '2']);
+      const { code, stderr } = await runInProcess(['stream', 'parts', 'live', '--id', 'show-42', 'parts.jsonl', flag, '2']);
       assert.equal(code, 2);
       assert.equal(stderr.split('\n').filter(Boolean).length, 1, stderr);
       assert.match(stderr, new RegExp(`^error: ${flag}: stream parts has none: one stream's parts are sent in order`));
@@ -76,7 +79,7 @@ describe('flag errors', () => {
     for (const words of cases) {
       const flag = words.pop()!;
       const input = words[0] === 'classify' ? ['--batch', 'lines.jsonl'] : words[0] === 'events' ? ['events.jsonl'] : words[0] === 'data' ? ['listings', 'items.jsonl'] : ['live', '--id', 's', 'parts.jsonl'];
-      const { code, stderr } = await runCsafe([...words, ...input, flag, '']);
+      const { code, stderr } = await runInProcess([...words, ...input, flag, '']);
       assert.equal(code, 2, stderr);
       assert.equal(stderr, `error: ${flag}: expected a file name, got an empty one\n`, words.join(' '));
     }
@@ -94,7 +97,7 @@ describe('data add --wait', () => {
     assert.equal(code, 0, stderr);
     const requests = stdout.trim().split('\n').map((line) => JSON.parse(line) as { request_id: string; data: Array<{ id: string }> });
     assert.deepEqual(requests.map((request) => request.data.map((object) => object.id)), [['a', 'b'], ['c']]);
-    const help = (await runCsafe(['data', 'add', '--help'])).stdout.replace(/\s+/g, ' ');
+    const help = (await runInProcess(['data', 'add', '--help'])).stdout.replace(/\s+/g, ' ');
     assert.match(help, /--wait wait until every request has finished, then print each request as `data status` prints it/);
     assert.doesNotMatch(help, /one per object instead/);
   });

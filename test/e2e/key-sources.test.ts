@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runCsafe, useEmulatorProcess } from '../helpers/cli.js';
+import { useEmulatorProcess } from '../helpers/cli.js';
+// In process: where the key came from and why it is refused is main()'s answer to its flags and environment.
+import { runInProcess } from '../helpers/in-process.js';
 
 describe('an API key that no header can carry', () => {
   const emulator = useEmulatorProcess();
@@ -11,7 +13,7 @@ describe('an API key that no header can carry', () => {
   ] as const) {
     it(`from ${where}: refused before anything is sent, on one line naming ${where}, exit 2, not retried`, async () => {
       const before = (await emulator.requests()).length;
-      const { code, stderr } = await runCsafe([...args, 'token', 'create'], { env: { ...emulator.env, CSAFE_API_KEY: undefined, ...env } });
+      const { code, stderr } = await runInProcess([...args, 'token', 'create'], { env: { ...emulator.env, CSAFE_API_KEY: undefined, ...env } });
       assert.equal(code, 2, stderr);
       const [error, hint] = stderr.trimEnd().split('\n');
       assert.match(error!, new RegExp(`^error: .*${where}.*white space or a control character`));

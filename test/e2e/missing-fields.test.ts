@@ -1,13 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { EXAMPLES, runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { EXAMPLES, useEmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 /** A required field that is absent is called missing, with the flag or field that supplies it — never zod's own words. */
 describe('messages for a missing required field', () => {
   const emulator = useEmulatorProcess();
-  const dir = tempDir();
-  const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input, cwd: dir });
+  // In process: the messages are main()'s answer to the input; every path here is absolute or stdin.
+  const run = (args: string[], input?: string) => runInProcess(args, { env: emulator.env, input });
 
   it('classify --batch: a line without user_id names --user-id and the "user_id" field', async () => {
     const { code, stderr } = await run(['classify', '--batch', join(EXAMPLES, 'items.jsonl')]);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
 import { eventsText } from '../helpers/events.js';
-import { runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess } from '../helpers/cli.js';
+import { runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, exitOf } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 /** The shape of a JSON document: every leaf replaced by its type, so two runs with different ids and timings compare equal. */
 function shapeOf(value: unknown): unknown {
@@ -29,13 +30,13 @@ async function firstLine(args: string[]): Promise<string> {
       child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`csafe ${args.join(' ')} exited with ${code} before printing`))));
     });
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const exited = exitOf(child);
     child.kill('SIGINT');
     await exited;
   }
 }
 
-describe('-o json and --json print the same for every command that prints', () => {
+describe('-o json and --json print the same for every command that prints', { concurrency: 4 }, () => {
   const emulator = useEmulatorProcess();
   const dir = tempDir();
   const events = join(dir, 'events.jsonl');
@@ -56,8 +57,9 @@ describe('-o json and --json print the same for every command that prints', () =
   ];
   for (const command of commands) {
     it(`csafe ${command.join(' ')}`, async () => {
-      const run = (format: string[]) => runCsafe([...format, ...command], { env: emulator.env, cwd: dir });
-      const [byOutput, byJson] = [await run(['-o', 'json']), await run(['--json'])];
+      // In process: which format the flags choose is main()'s; every path here is absolute.
+      const run = (format: string[]) => runInProcess([...format, ...command], { env: emulator.env });
+      const [byOutput, byJson] = await Promise.all([run(['-o', 'json']), run(['--json'])]);
       assert.equal(byOutput.code, byJson.code, byOutput.stderr);
       assert.deepEqual(jsonShape(byOutput.stdout), jsonShape(byJson.stdout));
     });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { before, describe, it } from 'node:test';
 import { eventsText } from '../helpers/events.js';
-import { EXAMPLES, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { EXAMPLES, spawnCsafe, tempDir, useEmulatorProcess, exitOf } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 /** The README's rule: a pipe gets JSON for one result, NDJSON for a stream; -o tsv and -o table do what they say. */
 interface Case {
@@ -17,9 +18,13 @@ interface Case {
 const parsedLines = (stdout: string) => stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
 const widest = (text: string) => Math.max(0, ...text.split('\n').map((line) => [...line].length));
 
-describe('one output rule for every command that prints', () => {
-  const emulator = useEmulatorProcess();
+// Its tests read what they print and change nothing another one reads: they run side by side.
+describe('one output rule for every command that prints', { concurrency: 6 }, () => {
+  // Waits end at their first poll: this file is about what is printed, not how a wait waits (exit-codes.test does).
+  const emulator = useEmulatorProcess(['--processing-delay', '0']);
   const dir = tempDir();
+  // The runs are in this process: what they write where they run (a failed file by its default name) lands here.
+  process.chdir(dir);
   const file = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
   // Long ids, so that the tables must cut cells to fit.
   const objects = file('objects.jsonl', [1, 2, 3].map((n) => JSON.stringify({ id: `listing-${n}-${'x'.repeat(70)}`, title: `item ${n}` })).join('\n') + '\n');
@@ -29,7 +34,8 @@ describe('one output rule for every command that prints', () => {
   // Placeholders name the tests; before() puts the real ids in.
   const ids = { addRequest: 'ADD_REQUEST', importRequest: 'IMPORT_REQUEST', decision: 'DECISION', import: 'IMPORT', batch: 'BATCH' };
   // One config directory for every run, so the profile `config list` shows is the one set before.
-  const run = (args: readonly string[], env: Record<string, string> = {}) => runCsafe(args, { env: { ...emulator.env, CSAFE_CONFIG_DIR: join(dir, 'config'), ...env }, cwd: dir });
+  // In process: what is printed for the arguments is main()'s; the end-to-end runs of each command are in its own e2e file.
+  const run = (args: readonly string[], env: Record<string, string> = {}) => runInProcess(args, { env: { ...emulator.env, CSAFE_CONFIG_DIR: join(dir, 'config'), ...env } });
   const json = async (args: string[]) => {
     const result = await run([...args, '--json']);
     assert.equal(result.code, 0, result.stderr);
@@ -155,7 +161,7 @@ describe('one output rule for every command that prints', () => {
       });
       assert.deepEqual(Object.keys(JSON.parse(line) as object), ['base_url', 'api_key']);
     } finally {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const exited = exitOf(child);
       child.kill('SIGINT');
       await exited;
     }

@@ -3,6 +3,9 @@ import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSy
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { closedPort, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type RunResult } from '../helpers/cli.js';
+// Profiles, keys and config values are main()'s answer to its arguments, environment and files: in this process. A
+// login against the emulator and the unreadable config directories stay real processes.
+import { runInProcess } from '../helpers/in-process.js';
 
 /** The profiles a config directory holds on disk; undefined when csafe wrote no file. */
 function storedProfiles(dir: string): Record<string, Record<string, string>> | undefined {
@@ -15,10 +18,10 @@ describe('an unknown profile', () => {
   const env = { CSAFE_CONFIG_DIR: config };
 
   it('config set creates a profile; the implicit default needs no config file', async () => {
-    const none = await runCsafe(['config', 'list', '--json'], { env: { CSAFE_CONFIG_DIR: tempDir('csafe-config-') } });
+    const none = await runInProcess(['config', 'list', '--json'], { env: { CSAFE_CONFIG_DIR: tempDir('csafe-config-') } });
     assert.equal(none.code, 0, none.stderr);
     assert.equal(none.stdout, '{}\n');
-    const created = await runCsafe(['--profile', 'staging', 'config', 'set', 'user_id', 'u1'], { env });
+    const created = await runInProcess(['--profile', 'staging', 'config', 'set', 'user_id', 'u1'], { env });
     assert.equal(created.code, 0, created.stderr);
     assert.deepEqual(storedProfiles(config), { staging: { user_id: 'u1' } });
   });
@@ -33,7 +36,7 @@ describe('an unknown profile', () => {
   ];
   for (const command of commands) {
     it(`${command.slice(0, 2).join(' ')} with --profile typo exits 2 listing the profiles that exist, and writes nothing`, async () => {
-      const { code, stdout, stderr } = await runCsafe(['--profile', 'typo', ...command], { env });
+      const { code, stdout, stderr } = await runInProcess(['--profile', 'typo', ...command], { env });
       assert.equal(code, 2, stderr);
       assert.equal(stdout, '');
       assert.match(stderr, /^error: unknown profile "typo" \(from --profile\); the profiles are: default, staging\n/);
@@ -43,7 +46,7 @@ describe('an unknown profile', () => {
   }
 
   it('CSAFE_PROFILE naming an unknown profile is refused the same way, saying it came from the environment', async () => {
-    const { code, stderr } = await runCsafe(['config', 'list'], { env: { ...env, CSAFE_PROFILE: 'typo' } });
+    const { code, stderr } = await runInProcess(['config', 'list'], { env: { ...env, CSAFE_PROFILE: 'typo' } });
     assert.equal(code, 2, stderr);
     assert.match(stderr, /^error: unknown profile "typo" \(from CSAFE_PROFILE\); the profiles are: default, staging\n/);
   });
@@ -51,10 +54,10 @@ describe('an unknown profile', () => {
   for (const name of ['', ' ', '__proto__', 'two\nlines']) {
     it(`--profile ${JSON.stringify(name)} is refused (exit 2) by config set and auth login, which would report a profile they never stored`, async () => {
       const fresh = tempDir('csafe-config-');
-      const set = await runCsafe(['--profile', name, 'config', 'set', 'user_id', 'u1'], { env: { CSAFE_CONFIG_DIR: fresh } });
+      const set = await runInProcess(['--profile', name, 'config', 'set', 'user_id', 'u1'], { env: { CSAFE_CONFIG_DIR: fresh } });
       assert.equal(set.code, 2, set.stderr);
       assert.match(set.stderr, /^error: --profile: .*not a profile name/);
-      const login = await runCsafe(['--profile', name, 'auth', 'login', '--with-token', '--no-verify', '--base-url', 'https://example.com'], {
+      const login = await runInProcess(['--profile', name, 'auth', 'login', '--with-token', '--no-verify', '--base-url', 'https://example.com'], {
         env: { CSAFE_CONFIG_DIR: fresh },
         input: 'sk_live_0123456789\n',
       });
@@ -65,7 +68,7 @@ describe('an unknown profile', () => {
   }
 
   it('--emulator runs need no profile: an unknown CSAFE_PROFILE is no error there', async () => {
-    const { code, stderr } = await runCsafe(['--emulator', 'classify', '--text', 'hi', '--user-id', 'u1'], { env: { ...env, CSAFE_PROFILE: 'typo' } });
+    const { code, stderr } = await runInProcess(['--emulator', 'classify', '--text', 'hi', '--user-id', 'u1'], { env: { ...env, CSAFE_PROFILE: 'typo' } });
     assert.equal(code, 0, stderr);
   });
 });
@@ -88,7 +91,7 @@ describe('csafe auth login', () => {
   it('a key the service refuses exits 3 and stores nothing', async () => {
     await forget();
     const config = tempDir('csafe-config-');
-    const { code, stderr } = await runCsafe(['auth', 'login', '--with-token', '--base-url', emulator.baseUrl], { env: { CSAFE_CONFIG_DIR: config }, input: 'sk_live_wrong_0123456789\n' });
+    const { code, stderr } = await runInProcess(['auth', 'login', '--with-token', '--base-url', emulator.baseUrl], { env: { CSAFE_CONFIG_DIR: config }, input: 'sk_live_wrong_0123456789\n' });
     assert.equal(code, 3, stderr);
     assert.match(stderr, /401/);
     assert.match(stderr, /nothing was stored/);
@@ -99,7 +102,7 @@ describe('csafe auth login', () => {
   it('--no-verify stores the key without any request', async () => {
     await forget();
     const config = tempDir('csafe-config-');
-    const { code, stderr } = await runCsafe(['auth', 'login', '--with-token', '--no-verify', '--base-url', emulator.baseUrl], { env: { CSAFE_CONFIG_DIR: config }, input: 'sk_live_unchecked_01234\n' });
+    const { code, stderr } = await runInProcess(['auth', 'login', '--with-token', '--no-verify', '--base-url', emulator.baseUrl], { env: { CSAFE_CONFIG_DIR: config }, input: 'sk_live_unchecked_01234\n' });
     assert.equal(code, 0, stderr);
     assert.deepEqual(storedProfiles(config), { default: { base_url: emulator.baseUrl, api_key: 'sk_live_unchecked_01234' } });
     assert.deepEqual(await emulator.requests(), []);
@@ -108,7 +111,7 @@ describe('csafe auth login', () => {
   it('an unreachable service exits 1, stores nothing, and points at --no-verify', async () => {
     const config = tempDir('csafe-config-');
     const baseUrl = `http://127.0.0.1:${await closedPort()}`;
-    const { code, stderr } = await runCsafe(['--max-retries', '0', 'auth', 'login', '--with-token', '--base-url', baseUrl], { env: { CSAFE_CONFIG_DIR: config }, input: `${emulator.apiKey}\n` });
+    const { code, stderr } = await runInProcess(['--max-retries', '0', 'auth', 'login', '--with-token', '--base-url', baseUrl], { env: { CSAFE_CONFIG_DIR: config }, input: `${emulator.apiKey}\n` });
     assert.equal(code, 1, stderr);
     assert.match(stderr, /^error: could not check the key against http:\/\/127\.0\.0\.1:\d+: /);
     assert.match(stderr, /--no-verify/);
@@ -117,7 +120,7 @@ describe('csafe auth login', () => {
 
   it('with no base URL anywhere exits 2 before reading the key, saying how to give one or to skip the check', async () => {
     const config = tempDir('csafe-config-');
-    const { code, stderr } = await runCsafe(['auth', 'login', '--with-token'], { env: { CSAFE_CONFIG_DIR: config }, input: `${emulator.apiKey}\n` });
+    const { code, stderr } = await runInProcess(['auth', 'login', '--with-token'], { env: { CSAFE_CONFIG_DIR: config }, input: `${emulator.apiKey}\n` });
     assert.equal(code, 2, stderr);
     assert.match(stderr, /^error: no base URL to check the key against\n/);
     assert.match(stderr, /--base-url/);
@@ -131,7 +134,7 @@ describe('csafe auth login', () => {
   ] as const) {
     it(`warns on stderr that ${what} overrides the key it stores`, async () => {
       const config = tempDir('csafe-config-');
-      const { code, stderr } = await runCsafe([...args, 'auth', 'login', '--with-token', '--base-url', emulator.baseUrl], {
+      const { code, stderr } = await runInProcess([...args, 'auth', 'login', '--with-token', '--base-url', emulator.baseUrl], {
         env: { CSAFE_CONFIG_DIR: config, ...env },
         input: `${emulator.apiKey}\n`,
       });
@@ -145,7 +148,7 @@ describe('csafe auth login', () => {
     await forget();
     const config = tempDir('csafe-config-');
     for (const verify of [[], ['--no-verify']]) {
-      const { code, stderr } = await runCsafe(['auth', 'login', '--with-token', ...verify, '--base-url', emulator.baseUrl], {
+      const { code, stderr } = await runInProcess(['auth', 'login', '--with-token', ...verify, '--base-url', emulator.baseUrl], {
         env: { CSAFE_CONFIG_DIR: config },
         input: '\u001b[200~sk_live_0123456789\u001b[201~\n',
       });
@@ -159,7 +162,7 @@ describe('csafe auth login', () => {
 
   it('creates the profile it is given (a new --profile is no error here)', async () => {
     const config = tempDir('csafe-config-');
-    const { code, stderr } = await runCsafe(['--profile', 'fresh', 'auth', 'login', '--with-token', '--base-url', emulator.baseUrl], { env: { CSAFE_CONFIG_DIR: config }, input: emulator.apiKey });
+    const { code, stderr } = await runInProcess(['--profile', 'fresh', 'auth', 'login', '--with-token', '--base-url', emulator.baseUrl], { env: { CSAFE_CONFIG_DIR: config }, input: emulator.apiKey });
     assert.equal(code, 0, stderr);
     assert.deepEqual(Object.keys(storedProfiles(config) ?? {}), ['fresh']);
   });
@@ -179,7 +182,7 @@ describe('csafe config set', () => {
   for (const [key, value, message] of BAD) {
     it(`refuses ${key} ${JSON.stringify(value)} with exit 2 and stores nothing`, async () => {
       const config = tempDir('csafe-config-');
-      const { code, stderr } = await runCsafe(['config', 'set', key, value], { env: { CSAFE_CONFIG_DIR: config } });
+      const { code, stderr } = await runInProcess(['config', 'set', key, value], { env: { CSAFE_CONFIG_DIR: config } });
       assert.equal(code, 2, stderr);
       assert.match(stderr, message);
       assert.equal(storedProfiles(config), undefined);
@@ -189,7 +192,7 @@ describe('csafe config set', () => {
 
 describe('csafe --emulator auth status', () => {
   it("reports the emulator's key, masked, with source emulator, and exits 0", async () => {
-    const { code, stdout, stderr } = await runCsafe(['--emulator', 'auth', 'status', '--json']);
+    const { code, stdout, stderr } = await runInProcess(['--emulator', 'auth', 'status', '--json']);
     assert.equal(code, 0, stderr);
     const status = JSON.parse(stdout) as Record<string, string>;
     assert.equal(status.api_key_source, 'emulator');

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import { assertExactlyOnceInOrder, eventsText, ingestedEvents } from '../helpers/events.js';
-import { BIN, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
+import { BIN, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess, exitOf } from '../helpers/cli.js';
 
 /** Issue 9, part B: nothing lost, nothing sent twice. */
 
@@ -21,14 +22,16 @@ function assertOneLineWriteError(stderr: string, file: string): void {
   assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
 }
 
+/** Waits (within waitFor's deadline) until `condition` holds, failing at once if `child` ends first. */
 async function until(condition: () => boolean | Promise<boolean>, what: string, child?: ChildProcess): Promise<void> {
-  while (!(await condition())) {
-    if (child !== undefined) assert.equal(child.exitCode, null, `the child ended before ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await waitFor(
+    async () => {
+      if (child !== undefined) assert.equal(child.exitCode, null, `the child ended before ${what}`);
+      return condition();
+    },
+    { what },
+  );
 }
-
-const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
 
 function collect(child: ChildProcess): { stdout: () => string; stderr: () => string } {
   let stdout = '';
@@ -132,59 +135,53 @@ describe('a write error on a record file stops the run with one line', () => {
 
 describe('--checkpoint records only what the service acknowledged', () => {
   const dir = tempDir();
+  // A service that is down (every request 503) and one that is back, shared by the tests; each test starts from an empty one.
+  const down = useEmulatorProcess(['--fault-rate', '1', '--faults', '503']);
+  const back = useEmulatorProcess();
+  beforeEach(() => back.control('/_emulator/reset', { method: 'POST' }));
 
   it('events send: the same cron line after an outage sends every failed event, in user order', async () => {
     const file = join(dir, 'outage.jsonl');
     writeFileSync(file, eventsText(300, 7));
     const line = ['events', 'send', file, '--checkpoint', join(dir, 'state.json'), '--failed', join(dir, 'failed.jsonl'), '--max-retries', '0', '--batch-size', '20'];
-    await withEmulatorProcess(['--fault-rate', '1', '--faults', '503'], async (down) => {
-      const first = await runCsafe(line, { env: down.env, cwd: dir });
-      assert.equal(first.code, 1, first.stderr);
-    });
+    const first = await runCsafe(line, { env: down.env, cwd: dir });
+    assert.equal(first.code, 1, first.stderr);
     assert.equal(readFileSync(join(dir, 'failed.jsonl'), 'utf8').trim().split('\n').length, 300);
-    await withEmulatorProcess([], async (back) => {
-      const second = await runCsafe([...line, '--json'], { env: back.env, cwd: dir });
-      assert.equal(second.code, 0, second.stderr);
-      assert.equal(JSON.parse(second.stdout).sent, 300);
-      assertExactlyOnceInOrder((await ingestedEvents(back)).events, 300);
-      assert.equal(readFileSync(join(dir, 'failed.jsonl'), 'utf8').trim().split('\n').length, 300, 'the failed file stays as the record of the outage');
-    });
+    const second = await runCsafe([...line, '--json'], { env: back.env, cwd: dir });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(JSON.parse(second.stdout).sent, 300);
+    assertExactlyOnceInOrder((await ingestedEvents(back)).events, 300);
+    assert.equal(readFileSync(join(dir, 'failed.jsonl'), 'utf8').trim().split('\n').length, 300, 'the failed file stays as the record of the outage');
   });
 
   it('data add: a re-run sends what failed, and then nothing more', async () => {
     const input = join(dir, 'objects.jsonl');
     writeFileSync(input, objectsText(12));
     const line = ['data', 'add', 'listings', input, '--checkpoint', join(dir, 'add-state.json'), '--failed', join(dir, 'add-failed.jsonl'), '--max-retries', '0', '--batch-size', '5', '-o', 'ndjson'];
-    await withEmulatorProcess(['--fault-rate', '1', '--faults', '503'], async (down) => {
-      const first = await runCsafe(line, { env: down.env, cwd: dir });
-      assert.equal(first.code, 1, first.stderr);
-    });
-    await withEmulatorProcess([], async (back) => {
-      const second = await runCsafe(line, { env: back.env, cwd: dir });
-      assert.equal(second.code, 0, second.stderr);
-      const accepted = ndjson(second.stdout);
-      assert.equal(accepted.reduce((sum, r) => sum + (r.objects as number), 0), 12);
-      const third = await runCsafe(line, { env: back.env, cwd: dir });
-      assert.equal(third.code, 0, third.stderr);
-      assert.equal(third.stdout, '');
-      assert.match(third.stderr, /12 objects skipped by checkpoint/);
-      const posts = (await back.requests()).filter((r) => r.method === 'POST' && r.path === '/v1/data/listings');
-      assert.equal(posts.length, 3, 'the third run sent nothing');
-    });
+    const first = await runCsafe(line, { env: down.env, cwd: dir });
+    assert.equal(first.code, 1, first.stderr);
+    const second = await runCsafe(line, { env: back.env, cwd: dir });
+    assert.equal(second.code, 0, second.stderr);
+    const accepted = ndjson(second.stdout);
+    assert.equal(accepted.reduce((sum, r) => sum + (r.objects as number), 0), 12);
+    const third = await runCsafe(line, { env: back.env, cwd: dir });
+    assert.equal(third.code, 0, third.stderr);
+    assert.equal(third.stdout, '');
+    assert.match(third.stderr, /12 objects skipped by checkpoint/);
+    const posts = (await back.requests()).filter((r) => r.method === 'POST' && r.path === '/v1/data/listings');
+    assert.equal(posts.length, 3, 'the third run sent nothing');
   });
 
   it('a temporary file a killed run left beside the checkpoint is removed', async () => {
-    await withEmulatorProcess([], async (emulator) => {
-      const file = join(dir, 'few.jsonl');
-      writeFileSync(file, eventsText(5, 2));
-      const state = join(dir, 'tmp-state.json');
-      // A pid far above any real one: the run that wrote it is gone.
-      writeFileSync(`${state}.${2 ** 22 + 4321}.tmp`, '{"torn":');
-      writeFileSync(`${state}.notes.tmp`, 'not ours');
-      const result = await runCsafe(['events', 'send', file, '--checkpoint', state], { env: emulator.env, cwd: dir });
-      assert.equal(result.code, 0, result.stderr);
-      assert.deepEqual(readdirSync(dir).filter((name) => name.startsWith('tmp-state.json')).sort(), ['tmp-state.json', 'tmp-state.json.notes.tmp']);
-    });
+    const file = join(dir, 'few.jsonl');
+    writeFileSync(file, eventsText(5, 2));
+    const state = join(dir, 'tmp-state.json');
+    // A pid far above any real one: the run that wrote it is gone.
+    writeFileSync(`${state}.${2 ** 22 + 4321}.tmp`, '{"torn":');
+    writeFileSync(`${state}.notes.tmp`, 'not ours');
+    const result = await runCsafe(['events', 'send', file, '--checkpoint', state], { env: back.env, cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(readdirSync(dir).filter((name) => name.startsWith('tmp-state.json')).sort(), ['tmp-state.json', 'tmp-state.json.notes.tmp']);
   });
 });
 

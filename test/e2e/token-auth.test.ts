@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+// The first test of each group runs real processes; the flag, profile and precedence checks after it run in this process.
+import { runInProcess } from '../helpers/in-process.js';
 
 describe('csafe token create', () => {
   let emulator: EmulatorProcess;
@@ -28,7 +30,7 @@ describe('csafe token create', () => {
   it('validates --expires-in before sending', async () => {
     await emulator.control('/_emulator/requests', { method: 'DELETE' });
     for (const bad of ['299', '86401', 'soon']) {
-      const { code, stderr } = await runCsafe(['token', 'create', '--expires-in', bad], { env: emulator.env });
+      const { code, stderr } = await runInProcess(['token', 'create', '--expires-in', bad], { env: emulator.env });
       assert.equal(code, 2, stderr);
       assert.match(stderr, /--expires-in: expected/);
     }
@@ -66,7 +68,7 @@ describe('csafe auth and config', () => {
   });
 
   it('login without a terminal and without --with-token is a usage error', async () => {
-    const { code, stderr } = await runCsafe(['auth', 'login']);
+    const { code, stderr } = await runInProcess(['auth', 'login']);
     assert.equal(code, 2);
     assert.match(stderr, /--with-token/);
   });
@@ -74,21 +76,21 @@ describe('csafe auth and config', () => {
   it('profiles, and flag > env > profile precedence', async () => {
     const config = tempDir('csafe-config-');
     const env = { CSAFE_CONFIG_DIR: config };
-    assert.equal((await runCsafe(['--profile', 'staging', 'config', 'set', 'base_url', 'https://staging.example'], { env })).code, 0);
-    assert.equal((await runCsafe(['--profile', 'staging', 'config', 'get', 'base_url'], { env })).stdout, 'https://staging.example\n');
-    const fromEnv = await runCsafe(['auth', 'status', '--json'], { env: { ...env, CSAFE_PROFILE: 'staging', CSAFE_BASE_URL: 'https://env.example' } });
+    assert.equal((await runInProcess(['--profile', 'staging', 'config', 'set', 'base_url', 'https://staging.example'], { env })).code, 0);
+    assert.equal((await runInProcess(['--profile', 'staging', 'config', 'get', 'base_url'], { env })).stdout, 'https://staging.example\n');
+    const fromEnv = await runInProcess(['auth', 'status', '--json'], { env: { ...env, CSAFE_PROFILE: 'staging', CSAFE_BASE_URL: 'https://env.example' } });
     assert.equal(JSON.parse(fromEnv.stdout).base_url, 'https://env.example');
-    const fromFlag = await runCsafe(['auth', 'status', '--json', '--base-url', 'https://flag.example'], { env: { ...env, CSAFE_PROFILE: 'staging', CSAFE_BASE_URL: 'https://env.example' } });
+    const fromFlag = await runInProcess(['auth', 'status', '--json', '--base-url', 'https://flag.example'], { env: { ...env, CSAFE_PROFILE: 'staging', CSAFE_BASE_URL: 'https://env.example' } });
     assert.equal(JSON.parse(fromFlag.stdout).base_url, 'https://flag.example');
-    const list = await runCsafe(['--profile', 'staging', 'config', 'list', '--json'], { env });
+    const list = await runInProcess(['--profile', 'staging', 'config', 'list', '--json'], { env });
     assert.deepEqual(JSON.parse(list.stdout), { base_url: 'https://staging.example' });
-    const unknown = await runCsafe(['config', 'set', 'colour', 'red'], { env });
+    const unknown = await runInProcess(['config', 'set', 'colour', 'red'], { env });
     assert.equal(unknown.code, 2);
   });
 
   it('refuses plain http:// to a non-loopback host unless --insecure', async () => {
     const env = { CSAFE_BASE_URL: 'http://example.com', CSAFE_API_KEY: 'sk_test_123456789' };
-    const { code, stderr } = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u1'], { env });
+    const { code, stderr } = await runInProcess(['classify', '--text', 'hi', '--user-id', 'u1'], { env });
     assert.equal(code, 2);
     assert.match(stderr, /refusing to send the API key over plain http/);
   });
@@ -102,13 +104,13 @@ describe('csafe --emulator', () => {
   });
 
   it('documents the exit codes in --help', async () => {
-    const { code, stdout } = await runCsafe(['--help']);
+    const { code, stdout } = await runInProcess(['--help']);
     assert.equal(code, 0);
     assert.match(stdout, /124\s+a wait timed out/);
   });
 
   it('an unknown option is a usage error', async () => {
-    const { code } = await runCsafe(['classify', '--no-such-flag']);
+    const { code } = await runInProcess(['classify', '--no-such-flag']);
     assert.equal(code, 2);
   });
 });

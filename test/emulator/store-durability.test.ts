@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { digestName } from '../../src/emulator/stores/files.js';
 import { LineFiles } from '../../src/emulator/stores/line-files.js';
-import { startEmulatorProcess, tempDir } from '../helpers/cli.js';
+import { startEmulatorProcess, tempDir, exitOf } from '../helpers/cli.js';
 import { call, withEmulator } from './support.js';
 
 const AT = '2026-11-21T10:00:00Z';
@@ -150,7 +150,7 @@ describe('emulator: killed with SIGKILL while large parts requests are being wri
         () => undefined,
       );
     });
-    const exited = new Promise((resolve) => emulator.child.once('exit', resolve));
+    const exited = exitOf(emulator.child);
     await Promise.race(requests);
     emulator.child.kill('SIGKILL');
     await exited;

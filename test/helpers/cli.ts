@@ -32,17 +32,41 @@ export interface RunResult {
   stderr: string;
 }
 
+/**
+ * How long a child the helpers run may take before it is killed and its test fails, naming the
+ * command: far above any command of the suite on a loaded machine, far below the runner's bound
+ * for a whole file (.ci/suite.mjs), so a hang is reported here, by command, not there.
+ */
+export const CHILD_TIMEOUT_MS = 60_000;
+/** How long `csafe emulator start` may take to print its ready line, and to exit once told to. */
+const EMULATOR_TIMEOUT_MS = 20_000;
+
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string | Buffer;
   cwd?: string;
   /** A command csafe runs under, e.g. `/usr/bin/time -v -o stats.txt` to measure it from outside. */
   wrapper?: readonly string[];
+  /** Kill the child and fail after this long (default CHILD_TIMEOUT_MS): a soak-sized run may need more. */
+  timeoutMs?: number;
+}
+
+interface EndOptions {
+  /** The command as the failure names it; by default the child's own command line. */
+  what?: string;
+  timeoutMs?: number;
 }
 
 /** Temporary directories of this test file that are still there; removed when its process exits, whatever the outcome. */
 const tempDirs = new Set<string>();
-process.once('exit', () => tempDirs.forEach(removeTempDir));
+/** Children of this test file still running; killed when its process exits, so a hung one outlives no test file. */
+const liveChildren = new Set<ChildProcess>();
+process.once('exit', () => {
+  liveChildren.forEach((child) => child.kill('SIGKILL'));
+  tempDirs.forEach(removeTempDir);
+});
+// The runner ends a test file that overruns its bound with SIGTERM: exit, so the cleanup above runs.
+process.once('SIGTERM', () => process.exit(143));
 
 function removeTempDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
@@ -71,8 +95,13 @@ function cleanEnv(extra: Record<string, string | undefined>): { env: NodeJS.Proc
   return { env: { ...env, ...made, ...extra }, dirs: Object.values(made) };
 }
 
-function removingOnExit<Child extends ChildProcess>(child: Child, dirs: readonly string[]): Child {
-  child.once('exit', () => dirs.forEach(removeTempDir));
+/** A child killed if the test file ends first, whose private directories are removed when it exits. */
+function tracked<Child extends ChildProcess>(child: Child, dirs: readonly string[] = []): Child {
+  liveChildren.add(child);
+  child.once('exit', () => {
+    liveChildren.delete(child);
+    dirs.forEach(removeTempDir);
+  });
   return child;
 }
 
@@ -80,16 +109,16 @@ function removingOnExit<Child extends ChildProcess>(child: Child, dirs: readonly
 export function spawnCsafe(args: readonly string[], options: RunOptions = {}) {
   const [command, ...wrapperArgs] = [...(options.wrapper ?? []), process.execPath];
   const { env, dirs } = cleanEnv(options.env ?? {});
-  return removingOnExit(spawn(command!, [...wrapperArgs, BIN, ...args], { env, cwd: options.cwd, stdio: 'pipe' }), dirs);
+  return tracked(spawn(command!, [...wrapperArgs, BIN, ...args], { env, cwd: options.cwd, stdio: 'pipe' }), dirs);
 }
 
 export function runCsafe(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  return outcome(spawnCsafe(args, options), options.input);
+  return outcome(spawnCsafe(args, options), options.input, { timeoutMs: options.timeoutMs });
 }
 
 /** What a child printed and its exit code, once it has ended; `input` is its whole stdin. */
-export function outcome(child: ChildProcessWithoutNullStreams, input: string | Buffer = ''): Promise<RunResult> {
-  const result = ended(child);
+export function outcome(child: ChildProcessWithoutNullStreams, input: string | Buffer = '', options: EndOptions = {}): Promise<RunResult> {
+  const result = ended(child, options);
   // A child that never reads its stdin (given /dev/null instead, or done first) closes the pipe: no failure of the test.
   child.stdin.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
@@ -98,16 +127,51 @@ export function outcome(child: ChildProcessWithoutNullStreams, input: string | B
   return result;
 }
 
-/** What a child printed and its exit code, once it has ended; its stdin is the caller's to write and close. */
-export function ended(child: ChildProcessWithoutNullStreams): Promise<RunResult> {
+/**
+ * What a child printed and its exit code, once it has ended; its stdin is the caller's to write and
+ * close. A child still running after `timeoutMs` is killed and the promise rejects, naming it and
+ * showing the end of what it printed.
+ */
+export function ended(child: ChildProcessWithoutNullStreams, { what = commandOf(child), timeoutMs = CHILD_TIMEOUT_MS }: EndOptions = {}): Promise<RunResult> {
+  tracked(child);
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    const deadline = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${what} did not exit within ${timeoutMs} ms and was killed\n--- its stdout ended: ${stdout.slice(-500)}\n--- its stderr ended: ${stderr.slice(-500)}`));
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(deadline);
+      resolve({ code, stdout, stderr });
+    });
   });
+}
+
+/**
+ * A child's exit code once it has ended (and closed its pipes); after `timeoutMs` it is killed and
+ * this fails naming it. Call it before signalling the child: it waits for the next 'close'.
+ */
+export function exitOf(child: ChildProcess, { what = commandOf(child), timeoutMs = CHILD_TIMEOUT_MS }: EndOptions = {}): Promise<number | null> {
+  tracked(child);
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  return withDeadline(closed, timeoutMs, `the exit of ${what}`).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+}
+
+/** A child's command line as a reader knows it: `csafe …` for bin/csafe. */
+function commandOf(child: ChildProcess): string {
+  const words = child.spawnargs;
+  const bin = words.indexOf(BIN);
+  return bin >= 0 ? ['csafe', ...words.slice(bin + 1)].join(' ') : words.join(' ');
 }
 
 export interface EmulatorProcess {
@@ -125,24 +189,23 @@ export interface EmulatorProcess {
 /** `csafe emulator start --port 0 --json` in a child process, ready when it prints its line. */
 export async function startEmulatorProcess(extraArgs: readonly string[] = []): Promise<EmulatorProcess> {
   const { env, dirs } = cleanEnv({});
-  const child = removingOnExit(spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--json', ...extraArgs], {
+  const child = tracked(spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--json', ...extraArgs], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   }), dirs);
-  const lines = createInterface({ input: child.stdout! });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`emulator exited with ${code} before it was ready`)));
-  });
-  const ready = JSON.parse(first) as { base_url: string; api_key: string };
+  const ready = JSON.parse(await readyLine(child, commandOf(child))) as { base_url: string; api_key: string };
   const control = async (path: string, init: { method?: string; body?: unknown } = {}) => {
-    const response = await fetch(ready.base_url + path, {
-      method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${ready.api_key}`, ...(init.body !== undefined && { 'content-type': 'application/json' }) },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    const text = await response.text();
-    return text === '' ? undefined : JSON.parse(text);
+    const what = `the emulator's answer to ${init.method ?? 'GET'} ${path}`;
+    const response = await withDeadline(
+      fetch(ready.base_url + path, {
+        method: init.method ?? 'GET',
+        headers: { authorization: `Bearer ${ready.api_key}`, ...(init.body !== undefined && { 'content-type': 'application/json' }) },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      }).then(async (answer) => answer.text()),
+      EMULATOR_TIMEOUT_MS,
+      what,
+    );
+    return response === '' ? undefined : JSON.parse(response);
   };
   return {
     baseUrl: ready.base_url,
@@ -152,12 +215,43 @@ export async function startEmulatorProcess(extraArgs: readonly string[] = []): P
     control,
     requests: async () => ((await control('/_emulator/requests')) as { requests: Array<Record<string, unknown>> }).requests,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGINT');
-      await exited;
+      try {
+        await withDeadline(exited, EMULATOR_TIMEOUT_MS, `the emulator's exit after SIGINT (${commandOf(child)})`);
+      } finally {
+        child.kill('SIGKILL');
+      }
     },
   };
+}
+
+/** The first line a starting emulator prints; it failing to start, or to print within the bound, is an error naming it. */
+async function readyLine(child: ChildProcess, what: string): Promise<string> {
+  const lines = createInterface({ input: child.stdout! });
+  try {
+    return await withDeadline(
+      new Promise<string>((resolve, reject) => {
+        lines.once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`${what} exited with ${code} before it was ready`)));
+      }),
+      EMULATOR_TIMEOUT_MS,
+      `the ready line of ${what}`,
+    );
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+}
+
+/** `promise`, or a failure naming `what` once `timeoutMs` has passed without it settling. */
+export function withDeadline<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let deadline: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    deadline = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(deadline));
 }
 
 /** An emulator process for as long as `use` runs, stopped however it ends. */

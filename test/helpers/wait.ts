@@ -14,7 +14,7 @@ export interface WaitOptions {
  * Polls `probe` until it returns something truthy, and returns that; fails naming `what` once
  * `timeoutMs` has passed, so a condition that never comes is a failure, not a hang.
  */
-export async function waitFor<T>(probe: () => T | Promise<T>, { what, timeoutMs = 10_000, intervalMs = 25 }: WaitOptions): Promise<Truthy<T>> {
+export async function waitFor<T>(probe: () => T | Promise<T>, { what, timeoutMs = 20_000, intervalMs = 25 }: WaitOptions): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
