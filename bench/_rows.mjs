@@ -1,4 +1,4 @@
-// The rows of `npm run bench`, one per figure of issue 14's table: each runs csafe and its
+// The rows of `npm run bench`, one per figure of the README's Performance table: each runs csafe and its
 // baseline interleaved and returns what its line of bench/results.md shows.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -220,7 +220,7 @@ const importRss = {
   },
 };
 
-/** A live send of `path` at --concurrency 8 (as the figures of issue 14 were taken), with the emulator CPU it cost. */
+/** A live send of `path` at --concurrency 8 (as the README's figures were taken), with the emulator CPU it cost. */
 async function liveSend(bench, emulator, path) {
   await emulator.reset();
   const before = await emulator.settledCpuSeconds();

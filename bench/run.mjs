@@ -1,5 +1,5 @@
 // `npm run bench [-- [--quick | --scale F] [--runs N] [--results FILE] [row or group …]]`: measures
-// the rows of issue 14's table (bench/_rows.mjs), each csafe against its baseline in the same run,
+// the rows of the README's Performance table (bench/_rows.mjs), each csafe against its baseline in the same run,
 // and writes them into bench/results.md, keeping the rows not measured this time. Not part of
 // `npm test`. `stream-follow` and `batch-create` name the stand-alone benchmarks of those commands,
 // which print their own tables.

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { tempDir, useEmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 
-/** Issue 13, item 9: no silent no-ops. Every empty input is exit 2 with one line naming it, and nothing reaches the service. */
+/** No silent no-ops. Every empty input is exit 2 with one line naming it, and nothing reaches the service. */
 
 const FILES: Record<string, string> = {
   'empty.txt': '',

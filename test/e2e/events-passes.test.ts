@@ -7,7 +7,7 @@ import type { CallCounts } from '../helpers/call-count.js';
 import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 import { eventsText, ingestedEvents } from '../helpers/events.js';
 
-// Issue 14's guard for `events send`, counted rather than timed: each input line is parsed once
+// The start-up guard for `events send`, counted rather than timed: each input line is parsed once
 // (one pass, even when nothing may be sent before the whole input is checked), a user's
 // placement is hashed once, and each event's idempotency key once.
 const HOOK = pathToFileURL(join(import.meta.dirname, '../helpers/call-count.js')).href;

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { ended, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
-/** Issue 13, items 2 and 9: progress that fits the terminal, is silent in a log unless asked, and shows stdin being read. */
+/** Progress that fits the terminal, is silent in a log unless asked, and shows stdin being read. */
 
 const objectsText = (count: number) => Array.from({ length: count }, (_, i) => JSON.stringify({ id: `obj_${i}`, text: `listing ${i}` })).join('\n') + '\n';
 

@@ -7,7 +7,7 @@ import { assertExactlyOnceInOrder, eventsText, ingestedEvents } from '../helpers
 import { waitFor } from '../helpers/wait.js';
 import { BIN, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess, exitOf } from '../helpers/cli.js';
 
-/** Issue 9, part B: nothing lost, nothing sent twice. */
+/** Nothing lost, nothing sent twice. */
 
 const objectsText = (count: number, from = 0) =>
   Array.from({ length: count }, (_, i) => JSON.stringify({ id: `obj_${from + i}`, text: `listing ${from + i}` })).join('\n') + '\n';

@@ -52,7 +52,7 @@ describe('start-up of help and version', () => {
   }
 });
 
-describe('start-up of one classification (issue 14)', () => {
+describe('start-up of one classification', () => {
   const emulator = useEmulatorProcess();
   const classify = ['classify', '--text', 'hi', '--user-id', 'u1'];
 

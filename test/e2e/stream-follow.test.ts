@@ -6,7 +6,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { ended, outcome, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
-/** Issue 11: `stream parts --follow`, fed through a pipe by another program as it runs. */
+/** `stream parts --follow`, fed through a pipe by another program as it runs. */
 
 const part = (n: number) => ({ type: 'chat_message', sender_id: `u${n % 7}`, sender_display_name: `viewer ${n % 7}`, text: `part ${n}`, timestamp: '2026-11-21T10:00:00Z' });
 const partLine = (n: number) => JSON.stringify(part(n)) + '\n';

@@ -13,6 +13,6 @@ export const runClassify: Action<ClassifyFlags> = async (ctx, command, flags) =>
     return (await import('./single.js')).classifyFiles(ctx, files, options, userId);
   }
   if (files.length > 0 || options.text.length > 0) throw new UsageError('--batch takes no files or --text');
-  // Loaded for --batch alone: one classification needs none of the readers, spool and concurrency (issue 14).
+  // Loaded for --batch alone: one classification needs none of the readers, spool and concurrency (start-up time).
   return (await import('./batch.js')).classifyBatch(ctx, options.batch, options, userId);
 };

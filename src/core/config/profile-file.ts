@@ -67,7 +67,7 @@ function platformConfigDir(env: NodeJS.ProcessEnv = process.env): string {
 /**
  * The profiles in the config file (mode 0600, under CSAFE_CONFIG_DIR or the platform's config
  * directory), read as conf reads them but without loading it: conf's import (ajv, semver, 150
- * files) took longer than the rest of a one-request command (issue 14). ConfigStore writes.
+ * files) took longer than the rest of a one-request command (start-up time). ConfigStore writes.
  */
 export class ProfileFile {
   private readonly file: string;

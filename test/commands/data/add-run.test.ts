@@ -155,7 +155,7 @@ test('data add --wait --timeout gives up at the timeout of the fixed clock and l
   assert.match(run.stderr(), /1 request still pending; check on it with:\n {2}csafe data status listings req_\w+ --wait\n$/);
 });
 
-test('data add --wait prints a request once it and those before it have ended, before the last status lookup, keeping none (issue 14: flat memory)', async (t) => {
+test('data add --wait prints a request once it and those before it have ended, before the last status lookup, keeping none (flat memory)', async (t) => {
   const run = await commandTest(t, { flags: { output: 'ndjson' }, emulator: { processingDelayMs: 1_000 } });
   const path = inputFile(run, OBJECTS.slice(0, 4).map((object) => JSON.stringify(object)));
   const lookups = () => run.emulator.requests().filter((entry) => entry.method === 'GET').length;

@@ -103,7 +103,7 @@ describe('data add: checking objects', () => {
     }
   });
 
-  it('checks every object before sending without serialising one that cannot be near the byte cap (issue 14: one serialisation per object)', async () => {
+  it('checks every object before sending without serialising one that cannot be near the byte cap (one serialisation per object)', async () => {
     const text = Array.from({ length: 200 }, (_, i) => JSON.stringify({ id: `o${i}`, text: 'x'.repeat(i) })).join('\n') + '\n';
     assert.equal(await stringifyCalls(async () => assert.deepEqual(await problems(text), [])), 0);
     assert.equal(await stringifyCalls(() => checked(text)), 200);

@@ -82,7 +82,7 @@ describe('config store: profiles', () => {
   });
 });
 
-describe('profile file: read without conf, where conf keeps it (issue 14)', () => {
+describe('profile file: read without conf, where conf keeps it', () => {
   it('finds config.json where conf does when CSAFE_CONFIG_DIR does not say, and reads what conf wrote there', (t) => {
     const base = tempDir('csafe-conf-');
     const saved = process.env.XDG_CONFIG_HOME;
