@@ -29,6 +29,9 @@ import { runCounts, type App, type Outcome, type RunCounts } from './commands/ap
 import { addFlags, addNode } from './commands/program.js';
 import { TREE } from './commands/tree.js';
 
+// How a command line becomes a run: builds the command tree, runs the chosen command, and turns every
+// error, signal and broken pipe into one message and exit code.
+
 export interface ProcessLike {
   stdin: Readable & { isTTY?: boolean };
   stdout: Writable & { isTTY?: boolean };

@@ -1,5 +1,7 @@
 import type { BackendEvent, EventType } from './events.js';
 
+// A valid example event of every variant, kept beside the schema so the examples cannot drift from it.
+
 const timestamp = '2026-08-11T09:30:00Z';
 
 /** One valid event of each variant: printed by `csafe events example`, and checked against the schema by tests. */

@@ -1,5 +1,8 @@
 import * as z from 'zod';
 
+// A zod schema for a JSON object of any fields that keeps every field as it came, `__proto__`
+// included.
+
 const isJsonObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**

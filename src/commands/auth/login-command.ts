@@ -1,6 +1,8 @@
 import { PROFILE_VARIABLES } from '../../core/cli/help.js';
 import type { VerbDecl } from '../declaration.js';
 
+// `csafe auth login`: its declaration — flags, help and examples.
+
 export const authLogin = {
   name: 'login',
   description: 'Check an API key with the service and store it in the profile (asked for without echo, or read from stdin)',

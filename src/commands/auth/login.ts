@@ -9,6 +9,9 @@ import { maskKey } from '../../core/http/redact.js';
 import { checkBaseUrl, isWellFormedKey, type Setting } from '../../core/config/settings.js';
 import type { Action } from '../app.js';
 
+// `csafe auth login`: checks a key with the service and stores it in the profile only if the service
+// took it.
+
 export type AuthLoginOptions = Partial<OptionsOf<typeof authLogin.flags>>;
 
 const NO_VERIFY_HINT = 'pass --no-verify to store the key without checking it';

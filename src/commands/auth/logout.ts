@@ -1,6 +1,8 @@
 import type { Context } from '../../context.js';
 import type { Action } from '../app.js';
 
+// `csafe auth logout`: removes the stored API key from the profile.
+
 export async function authLogoutRun(ctx: Context): Promise<void> {
   const profile = await ctx.profileName();
   const store = await ctx.config();

@@ -1,6 +1,8 @@
 import { PROFILE_VARIABLES } from '../../core/cli/help.js';
 import type { VerbDecl } from '../declaration.js';
 
+// `csafe auth status`: its declaration — flags, help and examples.
+
 export const authStatus: VerbDecl = {
   name: 'status',
   description: 'Show which key and base URL would be used, and where they come from (key masked); under --emulator, the emulator\'s',

@@ -4,6 +4,8 @@ import { maskKey } from '../../core/http/redact.js';
 import type { Outcome } from '../app.js';
 import type { Action } from '../app.js';
 
+// `csafe auth status`: shows which key and base URL a command would use, and where each comes from.
+
 export async function authStatusRun(ctx: Context): Promise<Outcome | void> {
   const settings = await ctx.settings();
   const { baseUrl, apiKey } = await ctx.credentials();

@@ -3,6 +3,8 @@ import { waitFlags } from '../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../declaration.js';
 import { downloadFlag } from './shared/download-flag.js';
 
+// `csafe batch get`: its declaration — flags, help and examples.
+
 export const batchGet = {
   name: 'get',
   description: 'Show a batch: its status and five counts (GET /v1/batches/{id})',

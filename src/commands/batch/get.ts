@@ -8,6 +8,8 @@ import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
 import type { batchGet } from './get-command.js';
 
+// `csafe batch get`: shows a batch's status and counts, waiting for it to finish when asked.
+
 async function batchGetRun(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome | void> {
   requireId(batchId, '<batch-id>', { command: 'csafe batch create', id: 'bat_…' });
   if (options.wait) return followBatch(ctx, batchId, options);

@@ -3,6 +3,8 @@ import { batchCreate } from './create/create-command.js';
 import { batchDownload } from './download/download-command.js';
 import { batchGet } from './get-command.js';
 
+// `csafe batch`: the group of commands for the older CSV batches.
+
 export const batchGroup: GroupDecl = {
   name: 'batch',
   description: 'Older batches: review a CSV of content, follow it, download the result as CSV or NDJSON',

@@ -25,6 +25,9 @@ import { failOnHolds, labelRows } from './labels.js';
 import type { ClassifyOptions } from './options.js';
 import { lineLabels, printLineLabels, type LineLabel } from './render.js';
 
+// `csafe classify --batch`: classifies each line of a file as a request of its own, several in flight,
+// printing results in input order.
+
 interface Job {
   line: number;
   input: unknown;

@@ -3,6 +3,8 @@ import { integerFlag, optionsSchema } from '../../core/cli/options.js';
 import { CURRENT_VERSION } from '../../schemas/content.js';
 import type { classify } from './index.js';
 
+// `csafe classify`: how its flags are checked and turned into options.
+
 export type ClassifyFlags = typeof classify.flags;
 
 /** The checks of classify's flags, with the defaults its help does not show. */

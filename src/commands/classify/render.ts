@@ -2,6 +2,8 @@ import type { Colors, IOStreams } from '../../core/terminal/io.js';
 import { tableView, type Column, type OutputFormat, type View } from '../../core/terminal/output.js';
 import type { LabelRow } from './labels.js';
 
+// `csafe classify`: how labels are shown, for one input and for each line of a batch.
+
 const DECISION_COLOR: Record<string, (c: Colors, text: string) => string> = {
   match: (c, t) => c.red.bold(t),
   review: (c, t) => c.yellow(t),

@@ -11,6 +11,9 @@ import type { ClassifyOptions } from './options.js';
 import { describeForFiles, partsFromFiles, partsFromTexts } from './parts.js';
 import { labelsView } from './render.js';
 
+// `csafe classify FILE…`: classifies each named file (text or image) with one request and prints its
+// labels.
+
 export async function classifyFiles(ctx: Context, files: readonly string[], options: ClassifyOptions, userId: string | undefined): Promise<Outcome> {
   if (files.length === 0 && options.text.length === 0) {
     throw new UsageError('nothing to classify: give files, `-` for stdin, --text or --batch');

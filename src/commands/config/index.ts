@@ -2,6 +2,9 @@ import { PROFILE_VARIABLES } from '../../core/cli/help.js';
 import { CONFIG_KEYS } from '../../core/config/keys.js';
 import type { CommandDecl, GroupDecl } from '../declaration.js';
 
+// `csafe config`: the group and the declarations of its commands, which read and write the settings of
+// a profile.
+
 const configGet: CommandDecl = {
   name: 'get',
   description: 'Print one setting of the profile (api_key is masked)',

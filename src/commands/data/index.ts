@@ -3,6 +3,8 @@ import { dataAdd } from './add/add-command.js';
 import { dataImport } from './import/import-command.js';
 import { dataStatus } from './status-command.js';
 
+// `csafe data`: the group of commands for namespace data.
+
 export const dataGroup: GroupDecl = {
   name: 'data',
   description: 'Namespace data: add objects, import files, follow requests to their labels',

@@ -2,6 +2,8 @@ import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import { waitFlags } from '../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../declaration.js';
 
+// `csafe data status`: its declaration — flags, help and examples.
+
 export const dataStatus = {
   name: 'status',
   description: 'Show an add or import request (GET /v1/data/{namespace}/requests/{requestId})',

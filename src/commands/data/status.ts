@@ -9,6 +9,8 @@ import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
 import type { dataStatus } from './status-command.js';
 
+// `csafe data status`: shows an add or import request, waiting for it to end when asked.
+
 export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: WaitOptions): Promise<Outcome | void> {
   if (options.wait) return waitAndPrintRecord(ctx, namespace, requestId, options.timeoutMs);
   const record = await getRequest(await ctx.http(), namespace, requestId);

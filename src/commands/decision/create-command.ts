@@ -2,6 +2,8 @@ import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import { waitFlags } from '../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../declaration.js';
 
+// `csafe decision create`: its declaration — flags, help and examples.
+
 export const decisionCreate = {
   name: 'create',
   description: 'Ask for a decision on one piece of content (POST /v1/decisions)',

@@ -13,6 +13,9 @@ import { flagOfField } from '../../core/cli/flags.js';
 import { parseFlags } from '../../core/cli/options.js';
 import type { decisionCreate } from './create-command.js';
 
+// `csafe decision create`: asks for a decision on one piece of content, checking the request before it
+// is sent.
+
 export interface DecisionCreateOptions extends WaitOptions {
   type?: string;
   content?: string;

@@ -2,6 +2,8 @@ import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import { waitFlags } from '../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../declaration.js';
 
+// `csafe decision get`: its declaration — flags, help and examples.
+
 export const decisionGet = {
   name: 'get',
   description: 'Show a decision: status, result and labels (GET /v1/decisions/{decision_id})',

@@ -8,6 +8,8 @@ import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
 import type { decisionGet } from './get-command.js';
 
+// `csafe decision get`: shows a decision, waiting for it to settle when asked.
+
 export async function decisionGetRun(ctx: Context, decisionId: string, options: WaitOptions): Promise<Outcome | void> {
   requireId(decisionId, '<decision-id>', { command: 'csafe decision create', id: 'dec_…' });
   const format = await ctx.outputFormat('single');

@@ -2,6 +2,8 @@ import type { GroupDecl } from '../declaration.js';
 import { decisionCreate } from './create-command.js';
 import { decisionGet } from './get-command.js';
 
+// `csafe decision`: the group of commands for the older decisions.
+
 export const decisionGroup: GroupDecl = {
   name: 'decision',
   description: 'Decisions (older operations): one piece of content reviewed asynchronously',

@@ -8,6 +8,9 @@ import { waitForOne } from '../../core/cli/wait.js';
 import { isDecisionSettled, type Decision } from '../../schemas/decisions.js';
 import type { Outcome } from '../app.js';
 
+// How a decision is printed and waited for, shared by `decision create --wait` and `decision get` so
+// both print it alike.
+
 type DecisionLabel = NonNullable<Decision['labels']>[number];
 
 const LABEL_COLUMNS: Column<DecisionLabel>[] = [

@@ -2,6 +2,8 @@ import { FAULT_KINDS } from '../../emulator/http/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/names.js';
 import type { VerbDecl } from '../declaration.js';
 
+// `csafe emulator start`: its declaration — flags, help and examples.
+
 const MILLISECONDS = 'expected milliseconds, a whole number ≥ 0';
 
 export const emulatorStart = {

@@ -2,6 +2,8 @@ import { PROFILE_VARIABLES } from '../../core/cli/help.js';
 import { EVENT_TYPES } from '../../schemas/names.js';
 import type { VerbDecl } from '../declaration.js';
 
+// `csafe events example`: its declaration — flags, help and examples.
+
 export const eventsExample: VerbDecl = {
   name: 'example',
   description: 'Print a valid example event of a variant (all seven as JSON Lines when none is named)',

@@ -6,6 +6,8 @@ import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
 import { positional } from '../app.js';
 import type { Action } from '../app.js';
 
+// `csafe events example`: prints a valid example event of one variant, or of all.
+
 export async function eventsExampleRun(ctx: Context, type: string | undefined): Promise<void> {
   if (type === undefined) return ctx.io.out(EVENT_TYPES.map((t) => JSON.stringify(EVENT_EXAMPLES[t]) + '\n').join(''));
   if (!(EVENT_TYPES as readonly string[]).includes(type)) {

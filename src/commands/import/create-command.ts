@@ -2,6 +2,8 @@ import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import { waitFlags } from '../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../declaration.js';
 
+// `csafe import create`: its declaration — flags, help and examples.
+
 export const importCreate = {
   name: 'create',
   description: 'Create an import and upload a JSONL file to it (POST /v1/import, then PUT to the pre-signed address)',

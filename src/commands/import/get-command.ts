@@ -2,6 +2,8 @@ import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import { waitFlags } from '../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../declaration.js';
 
+// `csafe import get`: its declaration — flags, help and examples.
+
 export const importGet = {
   name: 'get',
   description: 'Show an import (GET /v1/import/{import_id}): its status, file and creation time',

@@ -8,6 +8,8 @@ import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
 import type { importGet } from './get-command.js';
 
+// `csafe import get`: shows an import, waiting for it to settle when asked.
+
 export async function importGetRun(ctx: Context, importId: string, options: WaitOptions): Promise<Outcome | void> {
   requireId(importId, '<import-id>', { command: 'csafe import create', id: 'imp_…' });
   if (options.wait) return followImport(ctx, importId, options.timeoutMs);

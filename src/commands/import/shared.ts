@@ -8,6 +8,8 @@ import { waitForOne } from '../../core/cli/wait.js';
 import { isOlderImportSettled, type OlderImport } from '../../schemas/older-imports.js';
 import type { Outcome } from '../app.js';
 
+// How an older import is printed and waited for, shared by `import create` and `import get`.
+
 const IMPORT_FIELDS = ['import_id', 'import_status', 'filename', 's3_key', 'created_at'] as const;
 
 /** The spec's fields in its order (an optional one not set yet shows empty), then anything else the service sent. */

@@ -2,6 +2,8 @@ import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import { CONTENT_TYPES } from '../../schemas/names.js';
 import type { VerbDecl } from '../declaration.js';
 
+// `csafe settings put`: its declaration — flags, help and examples.
+
 export const settingsPut = {
   name: 'put',
   description: 'Create or replace the schema of a namespace (PUT /v1/data/{namespace}/settings)',

@@ -9,6 +9,9 @@ import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
 import type { settingsPut } from './put-command.js';
 
+// `csafe settings put`: builds a namespace's schema from a file or --field flags, checks it, and sends
+// it.
+
 export async function settingsPutRun(ctx: Context, namespace: string, file: string | undefined, fields: readonly string[]): Promise<void> {
   if (file !== undefined && fields.length > 0) throw new UsageError('give a schema FILE or --field, not both');
   if (file === undefined && fields.length === 0) throw new UsageError('no schema: give a FILE (`-` for stdin) or --field name:content_type[:display_hint]');

@@ -1,6 +1,8 @@
 import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import type { VerbDecl } from '../declaration.js';
 
+// `csafe stream watch`: its declaration — flags, help and examples.
+
 export const streamWatch = {
   name: 'watch',
   description: 'Monitor a livestream at its address (POST /v1/streams/{namespace}); returns at once',

@@ -11,6 +11,8 @@ import { flagOfField, type OptionsOf } from '../../core/cli/flags.js';
 import { parseFlags } from '../../core/cli/options.js';
 import type { streamWatch } from './watch-command.js';
 
+// `csafe stream watch`: asks the service to monitor a livestream at its address.
+
 export type WatchOptions = Partial<OptionsOf<typeof streamWatch.flags>>;
 
 /** The option that fills each field of the request. */

@@ -2,6 +2,8 @@ import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import { TOKEN_LIFETIME } from '../../schemas/names.js';
 import type { VerbDecl } from '../declaration.js';
 
+// `csafe token create`: its declaration — flags, help and examples.
+
 export const tokenCreate = {
   name: 'create',
   description: 'Exchange the API key for a short-lived access token (POST /v1/access_tokens)',

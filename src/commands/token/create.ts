@@ -8,6 +8,8 @@ import { flagOfField, type OptionsOf } from '../../core/cli/flags.js';
 import { parseFlags } from '../../core/cli/options.js';
 import type { tokenCreate } from './create-command.js';
 
+// `csafe token create`: asks the service for a short-lived access token and prints it.
+
 type TokenOptions = Partial<OptionsOf<typeof tokenCreate.flags>>;
 
 /** The option that fills each field of the request. */

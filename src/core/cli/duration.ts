@@ -1,5 +1,7 @@
 import { UsageError } from '../errors.js';
 
+// How a duration flag (`--timeout 5m`) is read into milliseconds, and which values are refused.
+
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
 /** `90` (seconds), `500ms`, `30s`, `2m`, `1h` or `1h30m` → milliseconds. */

@@ -1,5 +1,8 @@
 import { WaitTimeoutError } from '../errors.js';
 
+// How a command waits for the service to finish something: repeated polls with backoff, bounded by a
+// deadline.
+
 export interface PollOptions<T> {
   /** Milliseconds before giving up with WaitTimeoutError (exit 124); Infinity waits for ever. */
   timeoutMs: number;

@@ -9,6 +9,9 @@ import { DEFAULT_PROFILE, type Profile } from './settings.js';
 import { shellWord } from '../cli/command-line.js';
 import { writeErrorReason } from '../files/write-errors.js';
 
+// Where the profiles file lives, and how it is read and checked: a corrupt file is named with the
+// place of its problem, not silently replaced.
+
 export type { Profile } from './settings.js';
 
 export interface StoreShape {

@@ -13,6 +13,9 @@ import { fileError, inputSource, isRegularFile, openFileStream, regularFileSize,
 import { startSpinner } from '../terminal/spinner.js';
 import type { UploadFile } from '../upload/file-upload.js';
 
+// How an input that can be read only once (stdin, a pipe) becomes a file that can be read twice, and
+// how temporary copies left by dead runs are cleaned up.
+
 export interface SpooledInput {
   path: string;
   remove(): Promise<void>;

@@ -3,6 +3,9 @@ import type { Readable } from 'node:stream';
 import { CsafeError, InputError } from '../errors.js';
 import { fileError, openFileStream } from './sources.js';
 
+// Reading an input whole, for the commands that send it as one piece: its bytes, and whether they are
+// text or an image of a known type.
+
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
 /** The image type told by magic bytes, not by the file's extension. */

@@ -3,6 +3,9 @@ import { LineSplitter, LineTexts, LineTooLongError, MAX_LINE_BYTES } from '../..
 import { parseJsonAt } from '../../core/json/position.js';
 import { nestingProblem } from '../../core/json/nesting.js';
 
+// How the emulator checks an uploaded JSONL file line by line, with the same rules as csafe's own
+// check, without holding the file in memory.
+
 type JsonLinesCheck = { count: number } | { error: string };
 
 /** How much of an uploaded file the main thread reads, and checks in one go, at a time: requests arriving meanwhile wait for one such chunk at most. */

@@ -5,6 +5,9 @@ import type { IOStreams } from '../../../core/terminal/io.js';
 import type { InputSource } from '../../../core/input/sources.js';
 import { CONTENT_COLUMN } from '../../../schemas/batches.js';
 
+// `csafe batch create`: the check of a batch CSV before any of it is sent, so a bad file costs no
+// upload.
+
 const SPINNER_EVERY_ROWS = 10_000;
 
 /**

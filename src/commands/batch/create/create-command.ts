@@ -3,6 +3,8 @@ import { waitFlags } from '../../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../../declaration.js';
 import { downloadFlag } from '../shared/download-flag.js';
 
+// `csafe batch create`: its declaration — flags, help and examples.
+
 export const batchCreate = {
   name: 'create',
   description: 'Check a CSV and send it as a batch (POST /v1/batches, then PUT to the pre-signed address)',

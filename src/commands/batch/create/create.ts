@@ -14,6 +14,8 @@ import type { Action } from '../../app.js';
 import { parseFlags } from '../../../core/cli/options.js';
 import type { batchCreate } from './create-command.js';
 
+// `csafe batch create`: checks a CSV, uploads it as a batch, and follows it when asked.
+
 export async function batchCreateRun(ctx: Context, type: string, path: string, options: FollowOptions): Promise<Outcome | void> {
   const format = await ctx.outputFormat('single');
   const summary = await sendCsv(ctx, type, path);

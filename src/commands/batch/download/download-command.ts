@@ -1,6 +1,8 @@
 import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
 import type { VerbDecl } from '../../declaration.js';
 
+// `csafe batch download`: its declaration — flags, help and examples.
+
 export const batchDownload = {
   name: 'download',
   description: 'Stream the result CSV of a finished batch to a file or stdout, or as one JSON object per row',

@@ -15,6 +15,9 @@ import { BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
 import { FormulaCells } from './formula-cells.js';
 import { resultRowsAsNdjson } from './result-rows.js';
 
+// `csafe batch download`: fetches a finished batch's result to a file or stdout, renewing an expired
+// download address.
+
 export interface DownloadTarget {
   /** A file, written atomically; stdout when absent or `-`. */
   path?: string;

@@ -3,6 +3,8 @@ import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
 import { waitFlags } from '../../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../../declaration.js';
 
+// `csafe data add`: its declaration — flags, help and examples.
+
 export const dataAdd = {
   name: 'add',
   description: 'Add objects to a namespace in batches (POST /v1/data/{namespace}); with --wait, print each object\'s labels',

@@ -28,6 +28,9 @@ import { followRequests, type WaitOptions } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/cli/wait.js';
 import type { Action } from '../../app.js';
 
+// `csafe data add`: sends the objects of a file to a namespace in batches, resumable with a
+// checkpoint, and waits for their labels when asked.
+
 export async function dataAddRun(ctx: Context, namespace: string, path: string, options: AddOptions): Promise<Outcome> {
   refuseSharedFiles(path, options);
   const waitMs = waitTimeoutMs(options);

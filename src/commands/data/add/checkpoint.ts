@@ -3,6 +3,9 @@ import { CheckpointFile, type CheckpointScope } from '../../../core/files/checkp
 import { UsageError } from '../../../core/errors.js';
 import { assertCheckpointShard, formatShard, type Shard } from '../../../core/bulk/shard.js';
 
+// `csafe data add --checkpoint`: what a run has had accepted, so running the same command again sends
+// only the rest.
+
 const rangeSchema = z.tuple([z.number().int().min(1), z.number().int().min(1)]);
 type Range = z.infer<typeof rangeSchema>;
 

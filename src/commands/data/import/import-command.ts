@@ -2,6 +2,8 @@ import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
 import { waitFlags } from '../../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../../declaration.js';
 
+// `csafe data import`: its declaration — flags, help and examples.
+
 export const dataImport = {
   name: 'import',
   description: 'Upload a large JSONL file into a namespace (POST …/import, then PUT to the pre-signed address)',

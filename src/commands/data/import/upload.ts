@@ -5,6 +5,9 @@ import { uploadBeforeExpiry, type ExpiringUpload, type ExpiringUploadDeps, type 
 import type { UploadFile } from '../../../core/upload/file-upload.js';
 import type { ImportResponse } from '../../../schemas/data.js';
 
+// `csafe data import`: creates an import request and uploads the file to it, checking each line on the
+// way.
+
 export interface ImportedFile {
   /** The import request whose upload succeeded. */
   request: ImportResponse;

@@ -10,6 +10,9 @@ import { TERMINAL_STATUSES, type RequestRecord } from '../../../schemas/data.js'
 import type { Outcome } from '../../app.js';
 import { describeFailure, printRequestRecord, statusCounts } from './render.js';
 
+// How `data` commands wait for their requests to end and print each final record, shared by add,
+// import and status.
+
 export interface WaitOptions {
   /** Give up after this long with WaitTimeoutError (exit 124); Infinity waits for ever. */
   timeoutMs: number;

@@ -3,6 +3,9 @@ import { CheckpointFile, type CheckpointScope } from '../../../core/files/checkp
 import { assertCheckpointShard, formatShard, type Shard } from '../../../core/bulk/shard.js';
 import { SLOT_COUNT } from './placement.js';
 
+// `csafe events send --checkpoint`: how far the service has acknowledged each slot, so a rerun resumes
+// without sending an event twice or out of order.
+
 const progressSchema = z.object({
   shard: z.string().nullable(),
   slots: z.literal(SLOT_COUNT),

@@ -2,6 +2,8 @@ import { batchFlags, shardFlag } from '../../../core/cli/bulk-flags.js';
 import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
 import type { VerbDecl } from '../../declaration.js';
 
+// `csafe events send`: its declaration — flags, help and examples.
+
 export const eventsSend = {
   name: 'send',
   description: 'Validate backend events and queue them in ordered batches (POST /v1/async/events)',

@@ -24,6 +24,9 @@ import { checkedEvents } from './validate.js';
 import { EventPreparer, spooledEvents, spoolEvents, type OutgoingEvent } from './outgoing.js';
 import type { Action } from '../../app.js';
 
+// `csafe events send`: validates the events of a file and sends them in ordered batches, then says
+// what happened.
+
 export async function sendRun(ctx: Context, path: string, options: SendOptions): Promise<Outcome> {
   refuseSharedFiles(path, options);
   const started = ctx.now();

@@ -2,6 +2,8 @@ import type { IOStreams } from '../../../core/terminal/io.js';
 import { printResult, recordView, type OutputFormat } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
 
+// `csafe events send`: the counts a run keeps, and the summary it prints from them.
+
 export interface Tally {
   read: number;
   valid: number;

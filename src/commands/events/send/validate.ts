@@ -6,6 +6,9 @@ import { checkRecords, isUnknownTypeProblem, problemLines } from './checked.js';
 import type { EventPreparer, OutgoingEvent } from './outgoing.js';
 import type { Tally } from './summary.js';
 
+// `csafe events send`: reads and checks each record, reporting every problem, and yields the valid
+// events to send.
+
 export interface CheckingRun {
   io: IOStreams;
   /** Counts read, valid and invalid. */

@@ -1,6 +1,8 @@
 import type { CaptionRecord } from '../../../core/input/captions.js';
 import { checkValue, type CheckedRecord, type RecordCheck } from '../../../core/bulk/checked-records.js';
 
+// `csafe stream parts --captions`: turns caption cues into transcript parts.
+
 const LAST_DATE = new Date(8.64e15).toISOString();
 
 /**

@@ -3,6 +3,9 @@ import { streamPartProblems, type StreamPart } from '../../../schemas/streams.js
 import { kebab } from '../../../core/cli/flags.js';
 import type { PartFlags } from './options.js';
 
+// `csafe stream parts`: one part given by flags instead of a file, and which flag names each of its
+// fields in a message.
+
 type Kind = 'chat' | 'transcript' | 'frame' | 'audio';
 type Companion = 'senderId' | 'senderName' | 'speaker';
 

@@ -4,6 +4,8 @@ import { optionsSchema } from '../../../core/cli/options.js';
 import { partTimestampSchema, streamId } from '../../../schemas/streams.js';
 import type { streamParts } from './parts-command.js';
 
+// `csafe stream parts`: how its flags are checked and turned into options.
+
 export type PartsFlags = typeof streamParts.flags;
 
 /** The checks of the flags, with those of a stream id and a date-time. */

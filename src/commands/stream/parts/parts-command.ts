@@ -2,6 +2,8 @@ import { batchFlags } from '../../../core/cli/bulk-flags.js';
 import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
 import type { VerbDecl } from '../../declaration.js';
 
+// `csafe stream parts`: its declaration — flags, help and examples.
+
 const ORDERED = "stream parts has none: one stream's parts are sent in order, one request at a time; to spread the work, run one command per stream (--id)";
 
 export const streamParts = {

@@ -21,6 +21,8 @@ import { printSummary } from './summary.js';
 import type { Action } from '../../app.js';
 import { flagsWithValue, longFlag } from '../../../core/cli/flags.js';
 
+// `csafe stream parts`: appends parts to a stream from a file, caption cues or flags.
+
 export async function streamPartsRun(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions, flags: PartsFlags): Promise<Outcome> {
   refuseSharedFiles(file, options);
   if (options.follow) return followParts(ctx, namespace, file, options);

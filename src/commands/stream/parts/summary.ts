@@ -4,6 +4,9 @@ import { printResult, recordView } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
 import type { PartsTally } from './deliver.js';
 
+// `csafe stream parts`: the record a run prints, and where its failed, unconfirmed and invalid parts
+// went.
+
 interface RunResult {
   namespace: string;
   id: string;
