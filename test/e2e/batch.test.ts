@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { BIN, EXAMPLES, ended, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess, exitOf } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 type LogEntry = Record<string, unknown> & { method: string; path: string; status: number };
@@ -15,6 +16,8 @@ const TRICKY = '\ufeffContent,source\r\n"a, b",app\r\n"say ""hi""",web\r\n"two\r
 const csvRows = (text: string) => parse(text, { bom: true, columns: true }) as Array<Record<string, string>>;
 const batchId = (text: string) => /"batch_id":\s*"([^"]+)"/.exec(text)?.[1];
 
+// Most runs go through main() in this process: what they check needs no process of its own. A
+// terminal, Ctrl-C, a reader of stdout that goes away and FIFOs are checked on bin/csafe itself.
 describe('csafe batch', () => {
   let emulator: EmulatorProcess;
   /** Batches that stay PENDING for a minute: for cancel, the wait timeout and Ctrl-C. */
@@ -26,7 +29,8 @@ describe('csafe batch', () => {
     return path;
   };
   const run = (args: string[], options: { input?: string; on?: EmulatorProcess } = {}) =>
-    runCsafe(args, { env: (options.on ?? emulator).env, input: options.input, cwd: dir });
+    runInProcess(args, { env: (options.on ?? emulator).env, input: options.input, cwd: dir });
+  const runAlone = (args: string[]) => runCsafe(args, { env: emulator.env, cwd: dir });
   const log = async (on = emulator) => (await on.requests()) as LogEntry[];
   const batchRequests = async () => (await log()).filter((entry) => entry.path.startsWith('/v1/batches'));
 
@@ -220,7 +224,7 @@ describe('csafe batch', () => {
     const reader = spawn('cat', [fifo]);
     try {
       const read = ended(reader);
-      const result = await run(['batch', 'download', id, fifo]);
+      const result = await runAlone(['batch', 'download', id, fifo]);
       assert.equal(result.code, 0, result.stderr);
       assert.ok(lstatSync(fifo).isFIFO(), 'still a FIFO');
       assert.equal((await read).stdout, csv);

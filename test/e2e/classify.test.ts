@@ -4,19 +4,22 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXAMPLES, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** A file the client takes for a PNG (magic bytes) of a chosen size, for limit tests. */
 const pngOfSize = (path: string, bytes: number) => writeFileSync(path, Buffer.concat([PNG_SIGNATURE, randomBytes(bytes - 8)]));
 
+// Most runs go through main() in this process: what they check needs no process of its own. A
+// missing key and the lines in flight under --concurrency are checked on bin/csafe itself.
 describe('csafe classify', () => {
   let emulator: EmulatorProcess;
   const dir = tempDir();
   const post = join(EXAMPLES, 'post.txt');
   const photo = join(EXAMPLES, 'photo.png');
   const knownBad = join(EXAMPLES, 'known-bad.png');
-  const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input, cwd: dir });
+  const run = (args: string[], input?: string) => runInProcess(args, { env: emulator.env, input });
 
   before(async () => {
     emulator = await startEmulatorProcess();
@@ -140,7 +143,7 @@ describe('csafe classify', () => {
   });
 
   it('exits 3 on a wrong key, without echoing it', async () => {
-    const { code, stderr } = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u1'], {
+    const { code, stderr } = await runInProcess(['classify', '--text', 'hi', '--user-id', 'u1'], {
       env: { ...emulator.env, CSAFE_API_KEY: 'sk_wrong_secret_value' },
     });
     assert.equal(code, 3);

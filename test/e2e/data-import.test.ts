@@ -4,6 +4,7 @@ import { appendFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileS
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { runInProcess } from '../helpers/in-process.js';
 import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess, exitOf } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { writeLargeJsonl } from '../helpers/jsonl.js';
@@ -19,13 +20,15 @@ const objectsFile = (path: string, count: number) =>
 
 const spoolDirs = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('csafe-spool-'));
 
+// Most runs go through main() in this process: what they check needs no process of its own. The
+// reads of the file (traced by a preload), the spool in TMPDIR and Ctrl-C are checked on bin/csafe itself.
 describe('csafe data import', () => {
   let emulator: EmulatorProcess;
   const dir = tempDir();
   const file = join(dir, 'listings.jsonl');
   objectsFile(file, 300);
   const size = statSync(file).size;
-  const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input });
+  const run = (args: string[], input?: string) => runInProcess(args, { env: emulator.env, input });
   const log = async () => (await emulator.requests()) as LogEntry[];
   const uploads = async () => (await log()).filter((entry) => entry.path.startsWith('/_storage/imports/'));
   const importRequests = async () => (await log()).filter((entry) => entry.method === 'POST' && entry.path.endsWith('/import'));
@@ -227,7 +230,7 @@ describe('csafe data import --wait, cut short', () => {
   });
 
   it('--timeout after the verb limits the wait (exit 124), not each request', async () => {
-    const result = await runCsafe(['data', 'import', 'listings', file, '--wait', '--timeout', '500ms'], { env: emulator.env });
+    const result = await runInProcess(['data', 'import', 'listings', file, '--wait', '--timeout', '500ms'], { env: emulator.env });
     assert.equal(result.code, 124, result.stderr);
     assert.match(result.stderr, /timed out waiting for request req_/);
     assert.match(result.stderr, /1 request still pending; check on it with:\n\s+csafe data status listings req_\S+ --wait/);

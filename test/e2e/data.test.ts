@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { runInProcess } from '../helpers/in-process.js';
 import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, withEmulatorProcess, type EmulatorProcess, exitOf } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -15,6 +16,8 @@ const dataRequests = async (emulator: EmulatorProcess) => (await emulator.reques
 /** The rows of `-o tsv`, without the header line. */
 const tsvRows = (stdout: string) => stdout.replace(/\n$/, '').split('\n').slice(1).map((line) => line.split('\t'));
 
+// Most runs go through main() in this process: what they check needs no process of its own. A
+// spinner on a terminal, Ctrl-C and --emulator runs are checked on bin/csafe itself.
 describe('csafe settings put and data add/status', () => {
   let emulator: EmulatorProcess;
   const dir = tempDir();
@@ -23,7 +26,7 @@ describe('csafe settings put and data add/status', () => {
     writeFileSync(path, text);
     return path;
   };
-  const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input, cwd: dir });
+  const run = (args: string[], input?: string) => runInProcess(args, { env: emulator.env, input });
 
   before(async () => {
     emulator = await startEmulatorProcess(['--processing-delay', '200ms']);
@@ -190,7 +193,7 @@ describe('csafe data add under slow processing and failures', () => {
   it('--wait --timeout exits 124 and Ctrl-C exits 130, both listing the pending requests', async () => {
     const slow = await startEmulatorProcess(['--processing-delay', '1h']);
     try {
-      const timedOut = await runCsafe(['data', 'add', 'listings', '-', '--wait', '--timeout', '1s', '--batch-size', '1'], { env: slow.env, input: objectsText(2), cwd: dir });
+      const timedOut = await runInProcess(['data', 'add', 'listings', '-', '--wait', '--timeout', '1s', '--batch-size', '1'], { env: slow.env, input: objectsText(2) });
       assert.equal(timedOut.code, 124, timedOut.stderr);
       assert.match(timedOut.stderr, /2 requests still pending/);
       assert.equal(timedOut.stderr.match(/csafe data status listings req_\S+ --wait/g)?.length, 2);
@@ -220,7 +223,7 @@ describe('csafe data add under slow processing and failures', () => {
     const flaky = await startEmulatorProcess(['--fault-rate', '0.5', '--faults', '503', '--seed', '3', '--data-dir', dataDir]);
     const failed = join(dir, 'failed.jsonl');
     try {
-      const result = await runCsafe(['data', 'add', 'listings', '-', '--batch-size', '1', '--max-retries', '0', '--failed', failed, '--json'], { env: flaky.env, input: objectsText(8), cwd: dir });
+      const result = await runInProcess(['data', 'add', 'listings', '-', '--batch-size', '1', '--max-retries', '0', '--failed', failed, '--json'], { env: flaky.env, input: objectsText(8) });
       assert.equal(result.code, 5, result.stderr);
       const accepted = JSON.parse(result.stdout) as Array<{ first_line: number }>;
       const resend = readFileSync(failed, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
@@ -231,7 +234,7 @@ describe('csafe data add under slow processing and failures', () => {
       await flaky.stop();
     }
     await withEmulatorProcess(['--data-dir', dataDir], async (steady) => {
-      const again = await runCsafe(['data', 'add', 'listings', failed, '--wait'], { env: steady.env, cwd: dir });
+      const again = await runInProcess(['data', 'add', 'listings', failed, '--wait'], { env: steady.env });
       assert.equal(again.code, 0, again.stderr);
       const { objects } = (await steady.control('/_emulator/data/listings')) as { objects: Array<{ id: string; adds: number }> };
       assert.deepEqual(objects.map((o) => o.id).sort(), Array.from({ length: 8 }, (_, i) => `obj_${i}`), 'every object, none missing');

@@ -6,16 +6,23 @@ import { placementOf } from '../../src/commands/events/send/placement.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
 import { assertExactlyOnceInOrder, eventsText, ingestedEvents, type Ingested } from '../helpers/events.js';
 import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, exitOf } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 import { sendThroughFaults } from '../helpers/fault-run.js';
 
 const summaryOf = (stdout: string) => JSON.parse(stdout) as Record<string, number | string | null>;
 
+// One healthy emulator for the whole file, emptied before each test; the faulty and slow ones are started where a test needs them.
+const emulator = useEmulatorProcess();
+beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
+
+// Most runs go through main() in this process: what they check needs no process of its own. The
+// runs that do spawn bin/csafe: a checkpoint locked by another live process, shards run side by
+// side as two processes, a run killed with SIGKILL, and the long run through injected faults.
 describe('csafe events', () => {
-  const emulator = useEmulatorProcess();
   const dir = tempDir();
-  const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input, cwd: dir });
-  beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
+  const run = (args: string[], input?: string) => runInProcess(args, { env: emulator.env, input });
+  const runAlone = (args: string[]) => runCsafe(args, { env: emulator.env, cwd: dir });
 
   it('--dry-run validates every variant and names file:line and field for each missing required field', async () => {
     const valid = join(dir, 'valid.jsonl');
@@ -100,7 +107,7 @@ describe('csafe events', () => {
     const checkpoint = join(dir, 'locked-state.json');
     const { hostname } = await import('node:os');
     writeFileSync(`${checkpoint}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' }));
-    const result = await run(['events', 'send', file, '--checkpoint', checkpoint]);
+    const result = await runAlone(['events', 'send', file, '--checkpoint', checkpoint]);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /in use by another run/);
     const sent = (await emulator.requests()).filter((r) => r.method === 'POST' && String(r.path).endsWith('/events'));
@@ -111,7 +118,7 @@ describe('csafe events', () => {
   it('--shard 0/2 plus --shard 1/2 send disjoint halves that together are the whole file, in order', async () => {
     const file = join(dir, 'shards.jsonl');
     writeFileSync(file, eventsText(5_000, 300));
-    const halves = await Promise.all(['0/2', '1/2'].map((shard) => run(['events', 'send', file, '--shard', shard, '--concurrency', '4', '--json'])));
+    const halves = await Promise.all(['0/2', '1/2'].map((shard) => runAlone(['events', 'send', file, '--shard', shard, '--concurrency', '4', '--json'])));
     for (const half of halves) assert.equal(half.code, 0, half.stderr);
     const sent = halves.map((half) => summaryOf(half.stdout).sent as number);
     assert.ok(sent.every((n) => n > 1_500), `both shards get work: ${sent}`);
@@ -172,7 +179,7 @@ describe('csafe events send under failure', () => {
     writeFileSync(file, eventsText(3_000, 60));
     let firstRun: Ingested[];
     try {
-      const result = await runCsafe(['events', 'send', file, '--failed', failed, '--max-retries', '0', '--batch-size', '50', '--json'], { env: flaky.env, cwd: dir });
+      const result = await runInProcess(['events', 'send', file, '--failed', failed, '--max-retries', '0', '--batch-size', '50', '--json'], { env: flaky.env });
       assert.equal(result.code, 5, result.stderr);
       const summary = summaryOf(result.stdout);
       assert.equal((summary.sent as number) + (summary.failed as number), 3_000);
@@ -190,13 +197,11 @@ describe('csafe events send under failure', () => {
     }
     assert.ok(failedUsers.size > 0);
 
-    await withEmulatorProcess([], async (healthy) => {
-      const resend = await runCsafe(['events', 'send', failed], { env: healthy.env, cwd: dir });
-      assert.equal(resend.code, 0, resend.stderr);
-      const { events, duplicates } = await ingestedEvents(healthy);
-      assert.equal(duplicates, 0);
-      assertExactlyOnceInOrder([...firstRun, ...events], 3_000);
-    });
+    const resend = await runInProcess(['events', 'send', failed], { env: emulator.env });
+    assert.equal(resend.code, 0, resend.stderr);
+    const { events, duplicates } = await ingestedEvents(emulator);
+    assert.equal(duplicates, 0);
+    assertExactlyOnceInOrder([...firstRun, ...events], 3_000);
   });
 
   it('exits 1 when nothing could be sent', async () => {
@@ -204,27 +209,24 @@ describe('csafe events send under failure', () => {
       const file = join(dir, 'down.jsonl');
       writeFileSync(file, eventsText(10, 3));
       const failed = join(dir, 'down-failed.jsonl');
-      const result = await runCsafe(['events', 'send', file, '--failed', failed, '--max-retries', '0'], { env: down.env, cwd: dir });
+      const result = await runInProcess(['events', 'send', file, '--failed', failed, '--max-retries', '0'], { env: down.env });
       assert.equal(result.code, 1);
       assert.equal(readFileSync(failed, 'utf8').trim().split('\n').length, 10);
     });
   });
 
   it('stops at a refused key: exit 3, every event handed back in the failed file, the key never printed', async () => {
-    await withEmulatorProcess([], async (emulator) => {
-      const file = join(dir, 'badkey.jsonl');
-      writeFileSync(file, eventsText(250, 7));
-      const failed = join(dir, 'badkey-failed.jsonl');
-      const result = await runCsafe(['events', 'send', file, '--failed', failed, '--concurrency', '4'], {
-        env: { ...emulator.env, CSAFE_API_KEY: 'sk_not_the_right_key_42' },
-        cwd: dir,
-      });
-      assert.equal(result.code, 3, result.stderr);
-      assert.equal(readFileSync(failed, 'utf8').trim().split('\n').length, 250);
-      assert.match(result.stderr, /refused the credentials \(401\)/);
-      assert.ok(!result.stderr.includes('sk_not_the_right_key_42'));
-      const attempts = (await emulator.requests()).filter((r) => r.path === '/v1/async/events').length;
-      assert.ok(attempts <= 4, `${attempts} requests: sending should stop after the first refusal per lane`);
+    const file = join(dir, 'badkey.jsonl');
+    writeFileSync(file, eventsText(250, 7));
+    const failed = join(dir, 'badkey-failed.jsonl');
+    const result = await runInProcess(['events', 'send', file, '--failed', failed, '--concurrency', '4'], {
+      env: { ...emulator.env, CSAFE_API_KEY: 'sk_not_the_right_key_42' },
     });
+    assert.equal(result.code, 3, result.stderr);
+    assert.equal(readFileSync(failed, 'utf8').trim().split('\n').length, 250);
+    assert.match(result.stderr, /refused the credentials \(401\)/);
+    assert.ok(!result.stderr.includes('sk_not_the_right_key_42'));
+    const attempts = (await emulator.requests()).filter((r) => r.path === '/v1/async/events').length;
+    assert.ok(attempts <= 4, `${attempts} requests: sending should stop after the first refusal per lane`);
   });
 });

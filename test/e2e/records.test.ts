@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { assertExactlyOnceInOrder, eventsText, ingestedEvents } from '../helpers/events.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 import { BIN, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess, exitOf } from '../helpers/cli.js';
 
@@ -79,6 +80,7 @@ const opensFile = (pid: number, path: string) => {
   }
 };
 
+// Writing the record files and the checkpoint needs no process of its own: main() runs in this process.
 describe('a write error on a record file stops the run with one line', () => {
   let down: EmulatorProcess;
   let healthy: EmulatorProcess;
@@ -91,7 +93,7 @@ describe('a write error on a record file stops the run with one line', () => {
   it('events send --failed /dev/full: exit 1, the file, the error and what was not written', async () => {
     const file = join(dir, 'events.jsonl');
     writeFileSync(file, eventsText(10, 3));
-    const result = await runCsafe(['events', 'send', file, '--failed', '/dev/full', '--max-retries', '0'], { env: down.env, cwd: dir });
+    const result = await runInProcess(['events', 'send', file, '--failed', '/dev/full', '--max-retries', '0'], { env: down.env, cwd: dir });
     assert.equal(result.code, 1, result.stderr);
     assertOneLineWriteError(result.stderr, '/dev/full');
   });
@@ -99,7 +101,7 @@ describe('a write error on a record file stops the run with one line', () => {
   it('events send --skip-invalid /dev/full', async () => {
     const file = join(dir, 'some-invalid.jsonl');
     writeFileSync(file, eventsText(3, 3) + '{"type":"content_uploaded"}\n');
-    const result = await runCsafe(['events', 'send', file, '--skip-invalid', '/dev/full'], { env: healthy.env, cwd: dir });
+    const result = await runInProcess(['events', 'send', file, '--skip-invalid', '/dev/full'], { env: healthy.env, cwd: dir });
     assert.equal(result.code, 1, result.stderr);
     assertOneLineWriteError(result.stderr, '/dev/full');
   });
@@ -107,7 +109,7 @@ describe('a write error on a record file stops the run with one line', () => {
   it('classify --batch --failed /dev/full', async () => {
     const file = join(dir, 'items.jsonl');
     writeFileSync(file, '{"text":"hello","user_id":"u1"}\n{"text":"again","user_id":"u1"}\n');
-    const result = await runCsafe(['classify', '--batch', file, '--failed', '/dev/full', '--max-retries', '0'], { env: down.env, cwd: dir });
+    const result = await runInProcess(['classify', '--batch', file, '--failed', '/dev/full', '--max-retries', '0'], { env: down.env, cwd: dir });
     assert.equal(result.code, 1, result.stderr);
     assertOneLineWriteError(result.stderr, '/dev/full');
   });
@@ -115,19 +117,19 @@ describe('a write error on a record file stops the run with one line', () => {
   it('classify --batch --skip-invalid /dev/full', async () => {
     const file = join(dir, 'items-some-invalid.jsonl');
     writeFileSync(file, '{"text":"hello","user_id":"u1"}\n{"text":"no user"}\n');
-    const result = await runCsafe(['classify', '--batch', file, '--skip-invalid', '/dev/full'], { env: healthy.env, cwd: dir });
+    const result = await runInProcess(['classify', '--batch', file, '--skip-invalid', '/dev/full'], { env: healthy.env, cwd: dir });
     assert.equal(result.code, 1, result.stderr);
     assertOneLineWriteError(result.stderr, '/dev/full');
   });
 
   it('data add --failed /dev/full', async () => {
-    const result = await runCsafe(['data', 'add', 'listings', '-', '--failed', '/dev/full', '--max-retries', '0', '--batch-size', '2'], { env: down.env, input: objectsText(5), cwd: dir });
+    const result = await runInProcess(['data', 'add', 'listings', '-', '--failed', '/dev/full', '--max-retries', '0', '--batch-size', '2'], { env: down.env, input: objectsText(5), cwd: dir });
     assert.equal(result.code, 1, result.stderr);
     assertOneLineWriteError(result.stderr, '/dev/full');
   });
 
   it('data add --skip-invalid /dev/full', async () => {
-    const result = await runCsafe(['data', 'add', 'listings', '-', '--skip-invalid', '/dev/full'], { env: healthy.env, input: objectsText(2) + '{"no":"id"}\n', cwd: dir });
+    const result = await runInProcess(['data', 'add', 'listings', '-', '--skip-invalid', '/dev/full'], { env: healthy.env, input: objectsText(2) + '{"no":"id"}\n', cwd: dir });
     assert.equal(result.code, 1, result.stderr);
     assertOneLineWriteError(result.stderr, '/dev/full');
   });
@@ -144,10 +146,10 @@ describe('--checkpoint records only what the service acknowledged', () => {
     const file = join(dir, 'outage.jsonl');
     writeFileSync(file, eventsText(300, 7));
     const line = ['events', 'send', file, '--checkpoint', join(dir, 'state.json'), '--failed', join(dir, 'failed.jsonl'), '--max-retries', '0', '--batch-size', '20'];
-    const first = await runCsafe(line, { env: down.env, cwd: dir });
+    const first = await runInProcess(line, { env: down.env, cwd: dir });
     assert.equal(first.code, 1, first.stderr);
     assert.equal(readFileSync(join(dir, 'failed.jsonl'), 'utf8').trim().split('\n').length, 300);
-    const second = await runCsafe([...line, '--json'], { env: back.env, cwd: dir });
+    const second = await runInProcess([...line, '--json'], { env: back.env, cwd: dir });
     assert.equal(second.code, 0, second.stderr);
     assert.equal(JSON.parse(second.stdout).sent, 300);
     assertExactlyOnceInOrder((await ingestedEvents(back)).events, 300);
@@ -158,13 +160,13 @@ describe('--checkpoint records only what the service acknowledged', () => {
     const input = join(dir, 'objects.jsonl');
     writeFileSync(input, objectsText(12));
     const line = ['data', 'add', 'listings', input, '--checkpoint', join(dir, 'add-state.json'), '--failed', join(dir, 'add-failed.jsonl'), '--max-retries', '0', '--batch-size', '5', '-o', 'ndjson'];
-    const first = await runCsafe(line, { env: down.env, cwd: dir });
+    const first = await runInProcess(line, { env: down.env, cwd: dir });
     assert.equal(first.code, 1, first.stderr);
-    const second = await runCsafe(line, { env: back.env, cwd: dir });
+    const second = await runInProcess(line, { env: back.env, cwd: dir });
     assert.equal(second.code, 0, second.stderr);
     const accepted = ndjson(second.stdout);
     assert.equal(accepted.reduce((sum, r) => sum + (r.objects as number), 0), 12);
-    const third = await runCsafe(line, { env: back.env, cwd: dir });
+    const third = await runInProcess(line, { env: back.env, cwd: dir });
     assert.equal(third.code, 0, third.stderr);
     assert.equal(third.stdout, '');
     assert.match(third.stderr, /12 objects skipped by checkpoint/);
@@ -179,7 +181,7 @@ describe('--checkpoint records only what the service acknowledged', () => {
     // A pid far above any real one: the run that wrote it is gone.
     writeFileSync(`${state}.${2 ** 22 + 4321}.tmp`, '{"torn":');
     writeFileSync(`${state}.notes.tmp`, 'not ours');
-    const result = await runCsafe(['events', 'send', file, '--checkpoint', state], { env: back.env, cwd: dir });
+    const result = await runInProcess(['events', 'send', file, '--checkpoint', state], { env: back.env, cwd: dir });
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(readdirSync(dir).filter((name) => name.startsWith('tmp-state.json')).sort(), ['tmp-state.json', 'tmp-state.json.notes.tmp']);
   });

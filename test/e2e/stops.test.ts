@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, closedPort, ended, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { BIN, closedPort, ended, outcome, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
 
@@ -41,6 +42,8 @@ function failedRecord(command: string, line: string): string {
   return JSON.stringify(record);
 }
 
+// Stopping on refused connections needs no process of its own: main() runs in this process. The
+// interrupted runs below send real signals to bin/csafe and run its printed command in a shell.
 describe('bulk commands stop when the service is unreachable', () => {
   for (const bulk of BULK) {
     it(`${bulk.command}: stops after --max-consecutive-failures refused connections, every record in the failed file, exit 1`, async () => {
@@ -48,7 +51,7 @@ describe('bulk commands stop when the service is unreachable', () => {
       const input = inputFile(dir, bulk.name, 40, bulk.line);
       const failed = join(dir, 'failed.jsonl');
       const base = `http://127.0.0.1:${await closedPort()}`;
-      const { code, stdout, stderr } = await runCsafe(['-v', '--max-retries', '0', '--base-url', base, '--api-key', 'sk_test_x', ...bulk.args(input.path, failed), '--max-consecutive-failures', '3']);
+      const { code, stdout, stderr } = await runInProcess(['-v', '--max-retries', '0', '--base-url', base, '--api-key', 'sk_test_x', ...bulk.args(input.path, failed), '--max-consecutive-failures', '3']);
       assert.equal(code, 1, stderr);
       assert.equal(attempts(stderr), 3, `three requests, then no more:\n${stderr}`);
       const unreachable = lines(stderr).filter((line) => /unreachable/.test(line));
@@ -70,7 +73,7 @@ describe('bulk commands stop when the service is unreachable', () => {
     const input = inputFile(dir, 'items.jsonl', 8, classifyLine);
     const base = `http://127.0.0.1:${await closedPort()}`;
     const run = (extra: string[]) =>
-      runCsafe(['-v', '--max-retries', '0', '--base-url', base, '--api-key', 'sk_test_x', 'classify', '--batch', input.path, '--concurrency', '1', '--failed', join(dir, `f${extra.length}.jsonl`), ...extra]);
+      runInProcess(['-v', '--max-retries', '0', '--base-url', base, '--api-key', 'sk_test_x', 'classify', '--batch', input.path, '--concurrency', '1', '--failed', join(dir, `f${extra.length}.jsonl`), ...extra]);
     const byDefault = await run([]);
     assert.equal(byDefault.code, 1, byDefault.stderr);
     assert.equal(attempts(byDefault.stderr), 5, byDefault.stderr);
@@ -80,7 +83,7 @@ describe('bulk commands stop when the service is unreachable', () => {
   });
 
   it('a negative or non-numeric --max-consecutive-failures is a usage error', async () => {
-    const { code, stderr } = await runCsafe(['--base-url', 'http://127.0.0.1:9', '--api-key', 'k', 'classify', '--batch', '-', '--max-consecutive-failures', '-1'], { input: classifyLine(1) });
+    const { code, stderr } = await runInProcess(['--base-url', 'http://127.0.0.1:9', '--api-key', 'k', 'classify', '--batch', '-', '--max-consecutive-failures', '-1'], { input: classifyLine(1) });
     assert.equal(code, 2, stderr);
     assert.match(stderr, /--max-consecutive-failures/);
   });

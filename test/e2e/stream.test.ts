@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { EXAMPLES, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** One part of each shape, as a user writes them. */
@@ -49,13 +50,18 @@ const inDir = (dir: string) => (name: string, text: string | Buffer) => {
   return path;
 };
 
+// One healthy emulator for the whole file, emptied before each test; the faulty ones are started where a test needs their faults.
+const emulator = useEmulatorProcess();
+beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
+
+// Most runs go through main() in this process: what they check needs no process of its own. The
+// runs that do (no key and stdin, stdin that is /dev/null, Ctrl-C, files written to the working
+// directory) spawn bin/csafe.
 describe('csafe stream watch and stream parts', () => {
-  const emulator = useEmulatorProcess();
   const dir = tempDir();
   const file = inDir(dir);
-  const run = (args: string[], input?: string) => runCsafe(args, { env: emulator.env, input, cwd: dir });
+  const run = (args: string[], input?: string) => runInProcess(args, { env: emulator.env, input });
   const parts = (...args: string[]) => run(['stream', 'parts', 'live', '--id', 'show-42', ...args]);
-  beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
 
   it('stream watch registers the address and prints the accepted request', async () => {
     const result = await run(['stream', 'watch', 'live', '--id', 'show-42', '--url', 'https://example.com/live/42.m3u8', '--json']);
@@ -234,7 +240,7 @@ describe('csafe stream watch and stream parts', () => {
   });
 
   it('stream parts stops on a refused key with exit 3, saying nothing was sent', async () => {
-    const result = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', '--transcript', 'hi'], { env: { ...emulator.env, CSAFE_API_KEY: 'sk_test_wrong' }, cwd: dir });
+    const result = await runInProcess(['stream', 'parts', 'live', '--id', 'show-42', '--transcript', 'hi'], { env: { ...emulator.env, CSAFE_API_KEY: 'sk_test_wrong' } });
     assert.equal(result.code, 3);
     assert.match(result.stderr, /^stopped after 0 parts were sent in 0 requests: later parts were not sent\nerror: POST \/v1\/streams\/live\/parts: 401 /);
   });
@@ -248,7 +254,7 @@ describe('csafe stream parts against a failing service', () => {
     const input = inDir(dir)('parts.jsonl', jsonl(sent));
     const failed = join(dir, 'failed.jsonl');
     await withEmulatorProcess(['--fault-rate', '1', '--faults', '503'], async (faulty) => {
-      const result = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', input, '--batch-size', '3', '--failed', failed, '--json'], { env: faulty.env, cwd: dir });
+      const result = await runInProcess(['stream', 'parts', 'live', '--id', 'show-42', input, '--batch-size', '3', '--failed', failed, '--json'], { env: faulty.env });
       assert.equal(result.code, 1, result.stderr);
       const summary = JSON.parse(result.stdout);
       assert.deepEqual([summary.failed, summary.unconfirmed, summary.failed_file, summary.unconfirmed_file], [5, 0, failed, null]);
@@ -260,11 +266,9 @@ describe('csafe stream parts against a failing service', () => {
       assert.equal((await partsRequests(faulty)).length, 6);
     });
     assert.equal(readFileSync(failed, 'utf8'), jsonl(sent));
-    await withEmulatorProcess([], async (healthy) => {
-      const resent = await runCsafe(['stream', 'parts', 'live', '--id', 'show-42', failed], { env: healthy.env, cwd: dir });
-      assert.equal(resent.code, 0, resent.stderr);
-      assert.deepEqual((await stored(healthy, 'live', 'show-42')).parts, sent);
-    });
+    const resent = await runInProcess(['stream', 'parts', 'live', '--id', 'show-42', failed], { env: emulator.env });
+    assert.equal(resent.code, 0, resent.stderr);
+    assert.deepEqual((await stored(emulator, 'live', 'show-42')).parts, sent);
   });
 
   it('puts the parts of batches the service may have applied in --unconfirmed, never in --failed: nothing is stored twice', async () => {
@@ -276,7 +280,7 @@ describe('csafe stream parts against a failing service', () => {
     const textsOf = (records: ReadonlyArray<Record<string, unknown>>) => records.map((record) => String(record.text));
     await withEmulatorProcess(['--faults', 'reset,timeout,503', '--fault-rate', '0.4', '--fault-delay', '3000', '--seed', '5'], async (faulty) => {
       const args = ['--request-timeout', '1s', '--max-retries', '0', 'stream', 'parts', 'live', '--id', 'f3', input, '--batch-size', '25', '--failed', failed, '--unconfirmed', unconfirmed, '--json'];
-      const result = await runCsafe(args, { env: faulty.env, cwd: dir });
+      const result = await runInProcess(args, { env: faulty.env });
       assert.equal(result.code, 5, result.stderr);
       const summary = JSON.parse(result.stdout);
       const faults = (await partsRequests(faulty)).length;
@@ -292,11 +296,9 @@ describe('csafe stream parts against a failing service', () => {
       for (const text of textsOf(sent)) assert.ok(stored1.includes(text) || failedTexts.includes(text) || unconfirmedTexts.includes(text), `${text} is accounted for`);
       assert.match(result.stderr, new RegExp(`${unconfirmedTexts.length} parts? of batches whose answer was lost written to ${unconfirmed}: the service may already hold them, and resending them may store them twice\n`));
     });
-    await withEmulatorProcess([], async (healthy) => {
-      const resent = await runCsafe(['stream', 'parts', 'live', '--id', 'f3', failed, '--json'], { env: healthy.env, cwd: dir });
-      assert.equal(resent.code, 0, resent.stderr);
-      assert.deepEqual(textsOf((await stored(healthy, 'live', 'f3')).parts), textsOf(lines(failed)));
-    });
+    const resent = await runInProcess(['stream', 'parts', 'live', '--id', 'f3', failed, '--json'], { env: emulator.env });
+    assert.equal(resent.code, 0, resent.stderr);
+    assert.deepEqual(textsOf((await stored(emulator, 'live', 'f3')).parts), textsOf(lines(failed)));
   });
 
   it('never replays parts after a connection reset, which may come after the service took them', async () => {
@@ -342,12 +344,10 @@ describe('csafe stream parts and Ctrl-C', () => {
 });
 
 describe('csafe stream parts --captions', () => {
-  const emulator = useEmulatorProcess();
   const dir = tempDir();
   const file = inDir(dir);
   const captions = (path: string, ...flags: string[]) =>
-    runCsafe(['stream', 'parts', 'live', '--id', 'talk', '--captions', path, '--start', '2026-11-21T10:00:00Z', ...flags], { env: emulator.env, cwd: dir });
-  beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
+    runInProcess(['stream', 'parts', 'live', '--id', 'talk', '--captions', path, '--start', '2026-11-21T10:00:00Z', ...flags], { env: emulator.env });
 
   it('turns WebVTT cues into transcript parts: BOM, CRLF, comments, identifiers, settings, voices, multi-line, tags', async () => {
     const vtt = file('talk.vtt', '\uFEFFWEBVTT - a talk\r\n\r\nNOTE recorded live\r\n\r\nSTYLE\r\n::cue { color: lime }\r\n\r\nintro\r\n' +
@@ -413,10 +413,10 @@ describe('csafe stream parts --captions', () => {
 
   it('--captions needs --start, a date-time with a time zone; a file that is not captions is one error line', async () => {
     const srt = file('one.srt', '1\n00:00:01,000 --> 00:00:02,000\nhi\n');
-    const noStart = await runCsafe(['stream', 'parts', 'live', '--id', 'talk', '--captions', srt], { env: emulator.env, cwd: dir });
+    const noStart = await runInProcess(['stream', 'parts', 'live', '--id', 'talk', '--captions', srt], { env: emulator.env });
     assert.equal(noStart.code, 2);
     assert.equal(noStart.stderr, "error: --captions needs --start DATE-TIME: the date-time the captions' 00:00 stands for, e.g. 2026-11-21T10:00:00Z\n");
-    const badStart = await runCsafe(['stream', 'parts', 'live', '--id', 'talk', '--captions', srt, '--start', '10:00'], { env: emulator.env, cwd: dir });
+    const badStart = await runInProcess(['stream', 'parts', 'live', '--id', 'talk', '--captions', srt, '--start', '10:00'], { env: emulator.env });
     assert.equal(badStart.code, 2);
     assert.equal(badStart.stderr, 'error: --start: expected an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00Z\n');
     const notCaptions = await captions(file('parts.jsonl', '{"type":"transcript"}\n'));

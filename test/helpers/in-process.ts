@@ -17,6 +17,11 @@ export interface InProcessOptions {
   columns?: number;
   /** Aborts the run as Ctrl-C would (reason SIGINT). */
   signal?: AbortSignal;
+  /**
+   * The working directory relative paths are read against. It is this process's, changed for the
+   * run and changed back after it: runs given a cwd must not overlap.
+   */
+  cwd?: string;
 }
 
 /**
@@ -30,9 +35,15 @@ export async function runInProcess(args: readonly string[], options: InProcessOp
   const stdin = Object.assign(new PassThrough(), { isTTY: Boolean(options.stdinIsTTY), setRawMode: () => undefined });
   stdin.end(options.input ?? '');
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, CSAFE_CONFIG_DIR: tempDir('csafe-config-'), CSAFE_EMULATOR_DATA_DIR: tempDir('csafe-emulator-'), ...options.env };
-  const run = main([...args], { stdin, stdout: stdout.stream, stderr: stderr.stream, env, signal: options.signal ?? new AbortController().signal });
-  const code = await withDeadline(run, CHILD_TIMEOUT_MS, `csafe ${args.join(' ')} (in process) to end`);
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+  const testCwd = process.cwd();
+  if (options.cwd !== undefined) process.chdir(options.cwd);
+  try {
+    const run = main([...args], { stdin, stdout: stdout.stream, stderr: stderr.stream, env, signal: options.signal ?? new AbortController().signal });
+    const code = await withDeadline(run, CHILD_TIMEOUT_MS, `csafe ${args.join(' ')} (in process) to end`);
+    return { code, stdout: stdout.text(), stderr: stderr.text() };
+  } finally {
+    process.chdir(testCwd);
+  }
 }
 
 function capture(isTTY = false, columns?: number): { stream: PassThrough & { isTTY: boolean }; text: () => string } {
