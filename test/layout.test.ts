@@ -63,6 +63,21 @@ export function circlesOf(graph: Graph): string[][] {
   return circles;
 }
 
+/** Whether a module says what it answers: a comment before its first line of code, its imports and re-exports aside. */
+export function opensWithComment(source: string): boolean {
+  let inImport = false;
+  for (const raw of source.split('\n')) {
+    const line = raw.trim();
+    if (line === '') continue;
+    if (inImport || line.startsWith('import ') || /^export (type )?(\{|\*)/.test(line)) {
+      inImport = !line.endsWith(';');
+      continue;
+    }
+    return line.startsWith('//') || line.startsWith('/*');
+  }
+  return false;
+}
+
 const CLIENT_TOP = ['main.ts', 'context.ts'];
 const within = (path: string, ...folders: string[]) => folders.some((folder) => path.startsWith(`${folder}/`));
 
@@ -106,6 +121,13 @@ describe('the layout of src/', () => {
     ]);
     assert.deepEqual(circlesOf(bad), [['core/a.ts', 'core/b.ts']]);
     assert.deepEqual(upwardImports(bad), ['core/b.ts -> api/data.ts', 'schemas/x.ts -> core/errors.ts', 'emulator/y.ts -> context.ts']);
+  });
+
+  it('has every module say what it answers, in a comment before its code', () => {
+    assert.equal(opensWithComment("import { a } from './a.js';\nimport {\n  b,\n} from './b.js';\n\n// What it answers.\nexport const c = 1;\n"), true);
+    assert.equal(opensWithComment("import { a } from './a.js';\nexport const c = 1; // a trailing note\n"), false);
+    const silent = [...graph.keys()].filter((file) => !opensWithComment(readFileSync(join(SRC, file), 'utf8')));
+    assert.deepEqual(silent, []);
   });
 
   it('keeps src/core in folders by job, each saying what it answers, with only the modules everything uses at its top', () => {
