@@ -19,10 +19,13 @@ export interface InProcessOptions {
   signal?: AbortSignal;
   /**
    * The working directory relative paths are read against. It is this process's, changed for the
-   * run and changed back after it: runs given a cwd must not overlap.
+   * run and changed back after it, so a run given a cwd while another is in flight is refused.
    */
   cwd?: string;
 }
+
+/** Whether a run given a cwd has moved the process's directory and not yet moved it back. */
+let cwdRunInFlight = false;
 
 /**
  * `csafe …args` run by main() in this process: its exit code and what it wrote to stdout and
@@ -36,13 +39,19 @@ export async function runInProcess(args: readonly string[], options: InProcessOp
   stdin.end(options.input ?? '');
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, CSAFE_CONFIG_DIR: tempDir('csafe-config-'), CSAFE_EMULATOR_DATA_DIR: tempDir('csafe-emulator-'), ...options.env };
   const testCwd = process.cwd();
-  if (options.cwd !== undefined) process.chdir(options.cwd);
+  if (options.cwd !== undefined) {
+    // The directory is the process's: a second run moving it would run the first one's relative paths elsewhere.
+    if (cwdRunInFlight) throw new Error(`runInProcess: csafe ${args.join(' ')} was given a cwd while another run with one is in flight`);
+    cwdRunInFlight = true;
+    process.chdir(options.cwd);
+  }
   try {
     const run = main([...args], { stdin, stdout: stdout.stream, stderr: stderr.stream, env, signal: options.signal ?? new AbortController().signal });
     const code = await withDeadline(run, CHILD_TIMEOUT_MS, `csafe ${args.join(' ')} (in process) to end`);
     return { code, stdout: stdout.text(), stderr: stderr.text() };
   } finally {
     process.chdir(testCwd);
+    if (options.cwd !== undefined) cwdRunInFlight = false;
   }
 }
 
