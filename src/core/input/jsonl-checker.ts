@@ -2,11 +2,16 @@ import { parseRecordAt } from '../json/nesting.js';
 import { InputStart, NO_RECORDS, sourceLine } from './json-records.js';
 import { LineSplitter, MAX_LINE_BYTES, type FastLine } from './lines.js';
 
+/** A fast check of lines (core/json/scan) that may learn from each record the exact check accepted. */
+export interface FastRecordLines extends FastLine {
+  learn?(record: unknown): void;
+}
+
 /** What every line of a file to upload must be: why one is not, and how to fix the file. */
 export interface LineCheck {
   problemOf(value: unknown): string | undefined;
-  /** A fast check on the bytes of a line (core/json/scan): a line it is not sure of is checked the exact way. */
-  fast?: FastLine;
+  /** A fast check on the bytes of lines: a line it is not sure of is checked the exact way. */
+  fast?: FastRecordLines;
   /** The hint of the error that refuses the file: what each line must be, what to do. */
   hint: string;
 }
@@ -58,7 +63,9 @@ export class JsonLinesChecker {
     if (text.trim() === '') return;
     this.records++;
     const record = parseRecordAt(text, line);
-    const problem = 'error' in record ? record.error : this.check.problemOf(record.value);
+    if ('error' in record) return this.onProblem(line, record.error);
+    const problem = this.check.problemOf(record.value);
     if (problem !== undefined) this.onProblem(line, problem);
+    else this.check.fast?.learn?.(record.value);
   };
 }

@@ -187,11 +187,16 @@ const STRING = `"${PLAIN}*(?:${ESCAPE}${PLAIN}*)*"`;
 const NON_EMPTY_STRING = `"(?!")${PLAIN}*(?:${ESCAPE}${PLAIN}*)*"`;
 const NUMBER = String.raw`-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`;
 const PRIMITIVE = `(?:${STRING}|${NUMBER}|true|false|null)`;
-/** `value`, or an array or object of them: one level of nesting more. */
-const nestedOnce = (value: string) =>
-  `(?:${value}|\\[${WS}(?:${value}(?:${WS},${WS}${value})*${WS})?\\]|\\{${WS}(?:${STRING}${WS}:${WS}${value}(?:${WS},${WS}${STRING}${WS}:${WS}${value})*${WS})?\\})`;
-/** Member values up to two arrays or objects deep: what most import lines hold. */
-const VALUE = nestedOnce(nestedOnce(PRIMITIVE));
+/** An array or object of `element`s. */
+const containerOf = (element: string) =>
+  `\\[${WS}(?:${element}(?:${WS},${WS}${element})*${WS})?\\]|\\{${WS}(?:${STRING}${WS}:${WS}${element}(?:${WS},${WS}${STRING}${WS}:${WS}${element})*${WS})?\\}`;
+/**
+ * Member values up to two arrays or objects deep: what most import lines hold. Each value has one
+ * way to match, so a line that fails late is given up in time linear in its length: with two
+ * ways for each of n values (a primitive in an array matched at either depth), the engine would
+ * try 2^n before giving up.
+ */
+const VALUE = `(?:${PRIMITIVE}|${containerOf(`(?:${PRIMITIVE}|${containerOf(PRIMITIVE)})`)})`;
 
 /**
  * One line (up to its line feed) that is one JSON object whose only top-level member named `key`
@@ -213,23 +218,59 @@ function objectLinePattern(key: string): RegExp {
  */
 const WINDOW_BYTES = 32 * 1024;
 
+/** Lines of one shape matched by one call: the count is known without looking for line feeds, and a call a line would cost more than the match. */
+const SHAPE_BLOCK_LINES = 32;
+
+/** A top-level key a shape spells as it is: printable ASCII that needs no escape in JSON (a line spells its keys in UTF-8, the pattern reads Latin-1). */
+const SHAPE_KEY = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** A value of the same kind as `value` at a top-level member of a shape. */
+function kindPattern(value: unknown): string {
+  if (typeof value === 'string') return STRING;
+  if (typeof value === 'number') return NUMBER;
+  if (typeof value === 'boolean') return '(?:true|false)';
+  if (value === null) return 'null';
+  return VALUE;
+}
+
+/**
+ * The pattern of lines written the way generated files write them, like `record` with `key` a
+ * non-empty string: no white space, the same top-level keys in the same order, each value of the
+ * same kind (any object or array at most two deep). Undefined when a key cannot be spelled so.
+ */
+function shapeSource(record: unknown, key: string): string | undefined {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
+  const members: string[] = [];
+  let hasKey = false;
+  for (const [name, value] of Object.entries(record)) {
+    if (!SHAPE_KEY.test(name)) return undefined;
+    hasKey ||= name === key;
+    members.push(`"${name.replace(/[$()*+./?[\\\]^{|}-]/g, '\\$&')}":${name === key ? NON_EMPTY_STRING : kindPattern(value)}`);
+  }
+  return hasKey ? `\\{${members.join(',')}\\}\\r?\\n` : undefined;
+}
+
 /**
  * The fast check of lines of JSON objects with a non-empty string `key` (core/input/lines'
- * FastLine): first a regular expression over the chunk read as Latin-1 — the engine's compiled
- * code goes through a line's bytes faster than a loop in JavaScript, and one decoding a window
- * of many lines costs next to nothing a line — then, for a line it does not match (deeper
- * values, escaped keys, longer than a window), objectLineEnd. Never sure of more than
- * objectLineEnd would be.
+ * FastLine), in three steps. First the shape of the last record the exact check accepted (most
+ * files repeat one shape), matched on many lines at a time; then a regular expression for any
+ * such line; both over the chunk read as Latin-1 — the engine's compiled code goes through a
+ * line's bytes faster than a loop in JavaScript, and one decoding a window of many lines costs
+ * next to nothing a line. Last, for a line neither matches (deeper values, escaped keys, longer
+ * than a window), objectLineEnd. Never sure of more than objectLineEnd would be.
  */
 export class ObjectLines {
   private readonly pattern: RegExp;
   private readonly keyBytes: Uint8Array;
+  /** The learned shape: its source, one line of it, and SHAPE_BLOCK_LINES lines of it. */
+  private shape: { source: string; line: RegExp; block: RegExp } | undefined;
   /** The bytes [from, to) of the current chunk, as Latin-1 text. */
   private text = '';
   private from = 0;
   private to = 0;
+  acceptedEnd = -1;
 
-  constructor(key: string) {
+  constructor(private readonly key: string) {
     this.pattern = objectLinePattern(key);
     this.keyBytes = Buffer.from(key);
   }
@@ -239,15 +280,23 @@ export class ObjectLines {
     this.from = this.to = 0;
   }
 
-  lineEnd(bytes: Buffer, start: number, limit: number): number {
+  learn(record: unknown): void {
+    const source = shapeSource(record, this.key);
+    if (source === undefined || source === this.shape?.source) return;
+    this.shape = { source, line: new RegExp(source, 'y'), block: new RegExp(`(?:${source}){${SHAPE_BLOCK_LINES}}`, 'y') };
+  }
+
+  accept(bytes: Buffer, start: number, limit: number): number {
     if (start < this.from || start >= this.to) this.read(bytes, start, limit);
-    let end = this.matchedLineEnd(start);
-    if (end === -1 && this.from !== start && this.to < limit) {
+    let accepted = this.matched(start);
+    if (accepted === 0 && this.from !== start && this.to < limit) {
       // The line may go on past the window: read again from its start.
       this.read(bytes, start, limit);
-      end = this.matchedLineEnd(start);
+      accepted = this.matched(start);
     }
-    return end !== -1 ? end : objectLineEnd(bytes, start, limit, this.keyBytes);
+    if (accepted > 0) return accepted;
+    this.acceptedEnd = objectLineEnd(bytes, start, limit, this.keyBytes);
+    return this.acceptedEnd === -1 ? 0 : 1;
   }
 
   private read(bytes: Buffer, start: number, limit: number): void {
@@ -256,8 +305,29 @@ export class ObjectLines {
     this.text = bytes.toString('latin1', start, this.to);
   }
 
-  private matchedLineEnd(start: number): number {
-    this.pattern.lastIndex = start - this.from;
-    return this.pattern.test(this.text) ? this.from + this.pattern.lastIndex - 1 : -1;
+  /** Lines from `start` the shape matches, else the one line the general pattern matches, else 0. */
+  private matched(start: number): number {
+    let at = start - this.from;
+    let lines = 0;
+    if (this.shape !== undefined) {
+      const { block, line } = this.shape;
+      // A failed sticky match sets lastIndex to 0: `at` keeps the end of the last success.
+      for (block.lastIndex = at; block.test(this.text); block.lastIndex = at) {
+        at = block.lastIndex;
+        lines += SHAPE_BLOCK_LINES;
+      }
+      for (line.lastIndex = at; line.test(this.text); line.lastIndex = at) {
+        at = line.lastIndex;
+        lines++;
+      }
+    }
+    if (lines === 0) {
+      this.pattern.lastIndex = at;
+      if (!this.pattern.test(this.text)) return 0;
+      at = this.pattern.lastIndex;
+      lines = 1;
+    }
+    this.acceptedEnd = this.from + at - 1;
+    return lines;
   }
 }

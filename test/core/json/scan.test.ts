@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { LineCheck } from '../../../src/core/input/jsonl-checker.js';
+import type { FastRecordLines, LineCheck } from '../../../src/core/input/jsonl-checker.js';
 import { parseJsonAt } from '../../../src/core/json/position.js';
 import { objectLineEnd, ObjectLines } from '../../../src/core/json/scan.js';
 import { JsonLinesChecker } from '../../../src/core/input/jsonl-checker.js';
@@ -25,7 +25,7 @@ function fast(line: Buffer): boolean {
   const bytes = Buffer.concat([line, Buffer.from('\n')]);
   const end = objectLineEnd(bytes, 0, bytes.length, ID);
   OBJECT_LINES.next();
-  const matched = OBJECT_LINES.lineEnd(bytes, 0, bytes.length);
+  const matched = OBJECT_LINES.accept(bytes, 0, bytes.length) > 0 ? OBJECT_LINES.acceptedEnd : -1;
   for (const sure of [end, matched]) if (sure !== -1) assert.equal(sure, line.length, `the line ends at its line feed: ${JSON.stringify(line.toString())}`);
   return end !== -1 || matched !== -1;
 }
@@ -133,7 +133,7 @@ describe('ObjectLines (the regular expression first, then objectLineEnd)', () =>
     const check = new ObjectLines('id');
     check.next();
     const ends: number[] = [];
-    for (let start = 0; start < chunk.length; start = chunk.indexOf(0x0a, start) + 1) ends.push(check.lineEnd(chunk, start, chunk.length));
+    for (let start = 0; start < chunk.length; start = chunk.indexOf(0x0a, start) + 1) ends.push(check.accept(chunk, start, chunk.length) === 1 ? check.acceptedEnd : -1);
     const expected: number[] = [];
     for (let start = 0; start < chunk.length; start = chunk.indexOf(0x0a, start) + 1) expected.push(chunk.indexOf(0x0a, start));
     expected[1_001] = -1;
@@ -144,9 +144,119 @@ describe('ObjectLines (the regular expression first, then objectLineEnd)', () =>
     const check = new ObjectLines('id');
     const bytes = Buffer.from('{"id":"a"}\n');
     check.next();
-    assert.equal(check.lineEnd(bytes, 0, bytes.length - 1), -1);
+    assert.equal(check.accept(bytes, 0, bytes.length - 1), 0);
     check.next();
-    assert.equal(check.lineEnd(bytes, 0, bytes.length), bytes.length - 1);
+    assert.equal(check.accept(bytes, 0, bytes.length), 1);
+    assert.equal(check.acceptedEnd, bytes.length - 1);
+  });
+});
+
+/** objectLineEnd alone, as a fast check of one line at a time. */
+function byteScan(): FastRecordLines {
+  return {
+    acceptedEnd: -1,
+    accept(bytes, start, limit) {
+      this.acceptedEnd = objectLineEnd(bytes, start, limit, ID);
+      return this.acceptedEnd === -1 ? 0 : 1;
+    },
+  };
+}
+
+/** A model record: keys a shape can spell and some it cannot, values of every kind. */
+function randomModel(random: () => number): Record<string, unknown> {
+  const model: Record<string, unknown> = {};
+  if (random() < 0.9) model.id = 'x';
+  for (let n = Math.floor(random() * 5); n > 0; n--) {
+    const key = pick(random, ['t', 'n', 'a.b', '$x', '(y)', '__proto__', 'x y', '', 'é', 'q"', 'b\\', '1', 'id']);
+    model[key] = pick(random, ['s', 3, true, null, [1, 'a'], { k: [] }, '']);
+  }
+  return model;
+}
+
+/** A compact line with the model's keys in its order, each with a random value, sometimes mutated. */
+function lineLike(model: Record<string, unknown>, random: () => number): Buffer {
+  const members = Object.keys(model).map((key) => `${JSON.stringify(key)}:${key === 'id' && random() < 0.8 ? randomString(random) : randomValue(random, 1)}`);
+  return mutated(Buffer.from(`{${members.join(',')}}`), random);
+}
+
+describe('ObjectLines on lines that fail late', () => {
+  // Each value has one way to match: with two, giving up would take 2^n tries for n values, and this test would outlive its file's time limit.
+  it('gives up a line of many small arrays and objects, and a block of lines of them, without trying every way to match them', () => {
+    const members = Array.from({ length: 60 }, (_, i) => `"k${i}":${i % 2 === 0 ? '[1]' : '{"a":[]}'}`).join(',');
+    const check = new ObjectLines('id');
+    const line = Buffer.from(`{"id":"a",${members},"x":tru}\n`);
+    check.next();
+    assert.equal(check.accept(line, 0, line.length), 0);
+    check.learn(JSON.parse(`{"id":"a",${members}}`));
+    const lines = Buffer.from(`${`{"id":"a",${members}}\n`.repeat(40)}{"id":"a",${members}\n`);
+    check.next();
+    assert.equal(check.accept(lines, 0, lines.length), 40);
+  });
+});
+
+describe('ObjectLines with the shape of a record it learned', () => {
+  const tiny = (n: number, id = `"d-${n}"`) => `{"id":${id},"t":"t\\"${n}","n":${n}.5e3,"ok":false,"none":null,"tags":[${n},{"c":1}]}`;
+  const learned = () => {
+    const check = new ObjectLines('id');
+    check.learn({ id: 'd-1', t: 'title', n: 1, ok: true, none: null, tags: ['a', { b: 1 }] });
+    return check;
+  };
+
+  it('accepts many lines of that shape at once, up to the first it is not sure of', () => {
+    const lines = [...Array.from({ length: 100 }, (_, n) => tiny(n)), tiny(100, '""'), tiny(101)];
+    const chunk = Buffer.from(`${lines.join('\n')}\r\n`);
+    const check = learned();
+    check.next();
+    assert.equal(check.accept(chunk, 0, chunk.length), 100);
+    assert.equal(check.acceptedEnd, chunk.indexOf(tiny(100, '""')) - 1);
+    assert.equal(check.accept(chunk, check.acceptedEnd + 1, chunk.length), 0, 'an empty id');
+    assert.equal(check.accept(chunk, chunk.indexOf(tiny(101)), chunk.length), 1);
+    assert.equal(check.acceptedEnd, chunk.length - 1, 'a CR before the last line feed');
+  });
+
+  it('takes a line of another shape one at a time, and one cut by the limit not at all', () => {
+    const chunk = Buffer.from(`{"id":"a", "n":1}\n{"n":1,"id":"b"}\n${tiny(1)}\n${tiny(2)}\n`);
+    const check = learned();
+    check.next();
+    assert.equal(check.accept(chunk, 0, chunk.length), 1);
+    assert.equal(check.accept(chunk, check.acceptedEnd + 1, chunk.length), 1);
+    const third = check.acceptedEnd + 1;
+    assert.equal(check.accept(chunk, third, chunk.length), 2);
+    check.next();
+    assert.equal(check.accept(chunk, third, chunk.length - 1), 1, 'the last line feed is past the limit');
+  });
+
+  it('learns no shape from a record it cannot spell, and keeps the one it had', () => {
+    const chunk = Buffer.from(`{"id":"a","é":1}\n{"id":"b","é":2}\n${tiny(1)}\n${tiny(2)}\n`);
+    const check = learned();
+    check.learn({ id: 'a', é: 1 });
+    check.learn({ id: 'a', 'q"': 1 });
+    check.learn([{ id: 'a' }]);
+    check.learn({ title: 'no id' });
+    check.next();
+    assert.equal(check.accept(chunk, 0, chunk.length), 1);
+    assert.equal(check.accept(chunk, check.acceptedEnd + 1, chunk.length), 1);
+    assert.equal(check.accept(chunk, check.acceptedEnd + 1, chunk.length), 2);
+  });
+
+  it('never accepts what JSON.parse and zod refuse, on 20,000 seeded random models and lines like them', () => {
+    const random = mulberry32(21);
+    let valid = 0;
+    let accepted = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const model = randomModel(random);
+      const check = new ObjectLines('id');
+      check.learn(model);
+      const line = lineLike(model, random);
+      const bytes = Buffer.concat([line, Buffer.from('\n'), line, Buffer.from('\n')]);
+      check.next();
+      const lines = check.accept(bytes, 0, bytes.length);
+      const verdict = exact(line);
+      if (lines > 0) assert.equal(verdict, 'valid', `accepted ${lines} lines of ${JSON.stringify(line.toString('latin1'))} after learning ${JSON.stringify(model)}`);
+      if (verdict === 'valid') valid++;
+      if (lines === 2) accepted++;
+    }
+    assert.ok(valid > 2_000 && accepted > 0.3 * valid, `sure of both lines for ${accepted} of ${valid} valid ones`);
   });
 });
 
@@ -184,10 +294,26 @@ describe('JsonLinesChecker', () => {
       const text = Buffer.concat([random() < 0.1 ? Buffer.from('\uFEFF') : Buffer.alloc(0), ...lines.flatMap((line, i) => (i < lines.length - 1 || random() < 0.7 ? [line, Buffer.from(random() < 0.2 ? '\r\n' : '\n')] : [line]))]);
       const expected = await reference(text);
       for (const chunkBytes of [1, 7, 64, text.length + 1]) {
-        assert.deepEqual(checked(text, chunkBytes, { lineEnd: (bytes, start, limit) => objectLineEnd(bytes, start, limit, ID) }), expected, JSON.stringify(text.toString('latin1')));
+        assert.deepEqual(checked(text, chunkBytes, byteScan()), expected, JSON.stringify(text.toString('latin1')));
         assert.deepEqual(checked(text, chunkBytes, new ObjectLines('id')), expected, JSON.stringify(text.toString('latin1')));
         assert.deepEqual(checked(text, chunkBytes), expected);
       }
+    }
+  });
+
+  it('finds what the reader and zod find in files of one shape with other lines among them, line for line', async () => {
+    const random = mulberry32(9);
+    const model = { id: 'd-0', t: 'title', n: 1, tags: ['a'] };
+    for (let file = 0; file < 40; file++) {
+      const lines = Array.from({ length: 50 + Math.floor(random() * 300) }, (_, n) => {
+        const kind = random();
+        if (kind < 0.85) return Buffer.from(`{"id":"d-${n}","t":"title ${n}","n":${n},"tags":[${n % 3 === 0 ? '' : '"a"'}]}`);
+        if (kind < 0.9) return lineLike(model, random);
+        return Buffer.from(pick(random, ['', '\r', ' ', `{"id":"","t":"","n":0,"tags":[]}`, `{ "id":"d-${n}", "t":"t", "n":1, "tags":[] }`]));
+      });
+      const text = Buffer.concat(lines.flatMap((line) => [line, Buffer.from(random() < 0.1 ? '\r\n' : '\n')]));
+      const expected = await reference(text);
+      for (const chunkBytes of [7, 100, 1_000, text.length + 1]) assert.deepEqual(checked(text, chunkBytes, new ObjectLines('id')), expected, `file ${file}, chunks of ${chunkBytes}`);
     }
   });
 
@@ -236,7 +362,11 @@ function randomObject(random: () => number, depth: number): string {
 function randomLine(random: () => number): Buffer {
   let line = randomObject(random, 0);
   if (random() < 0.5) line = `{"id":${randomValue(random, 1)}${line.length > 2 ? ',' : ''}${line.slice(1)}`;
-  let bytes = Buffer.from(line);
+  return mutated(Buffer.from(line), random);
+}
+
+/** The line as it is, or with a byte or two dropped, doubled, or replaced (also by one that is not UTF-8), or cut short; no line feed in it. */
+function mutated(bytes: Buffer, random: () => number): Buffer {
   const mutations = random() < 0.6 ? 0 : 1 + Math.floor(random() * 2);
   for (let m = 0; m < mutations && bytes.length > 0; m++) {
     const at = Math.floor(random() * bytes.length);
