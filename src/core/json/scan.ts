@@ -224,31 +224,42 @@ const SHAPE_BLOCK_LINES = 32;
 /** A top-level key a shape spells as it is: printable ASCII that needs no escape in JSON (a line spells its keys in UTF-8, the pattern reads Latin-1). */
 const SHAPE_KEY = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
 
-/** A value of the same kind as `value` at a top-level member of a shape. */
-function kindPattern(value: unknown): string {
+/** A value of the same kind as `value` at a top-level member of a shape; undefined for an array or object (their patterns cost too much to compile for each shape). */
+function kindPattern(value: unknown): string | undefined {
   if (typeof value === 'string') return STRING;
   if (typeof value === 'number') return NUMBER;
   if (typeof value === 'boolean') return '(?:true|false)';
   if (value === null) return 'null';
-  return VALUE;
+  return undefined;
 }
 
 /**
  * The pattern of lines written the way generated files write them, like `record` with `key` a
- * non-empty string: no white space, the same top-level keys in the same order, each value of the
- * same kind (any object or array at most two deep). Undefined when a key cannot be spelled so.
+ * non-empty string: no white space, the same top-level keys in the same order, each value a
+ * string, number, boolean or null as in `record`. Undefined for a record with an array or object
+ * in it, or a key that cannot be spelled so.
  */
 function shapeSource(record: unknown, key: string): string | undefined {
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
   const members: string[] = [];
   let hasKey = false;
   for (const [name, value] of Object.entries(record)) {
-    if (!SHAPE_KEY.test(name)) return undefined;
+    const kind = name === key ? NON_EMPTY_STRING : kindPattern(value);
+    if (kind === undefined || !SHAPE_KEY.test(name)) return undefined;
     hasKey ||= name === key;
-    members.push(`"${name.replace(/[$()*+./?[\\\]^{|}-]/g, '\\$&')}":${name === key ? NON_EMPTY_STRING : kindPattern(value)}`);
+    members.push(`"${name.replace(/[$()*+./?[\\\]^{|}-]/g, '\\$&')}":${kind}`);
   }
   return hasKey ? `\\{${members.join(',')}\\}\\r?\\n` : undefined;
 }
+
+/** A shape's patterns: one line of it, and SHAPE_BLOCK_LINES lines of it. */
+interface Shape {
+  line: RegExp;
+  block: RegExp;
+}
+
+/** Shapes kept compiled: a file may alternate between a few. */
+const KEPT_SHAPES = 4;
 
 /**
  * The fast check of lines of JSON objects with a non-empty string `key` (core/input/lines'
@@ -262,8 +273,11 @@ function shapeSource(record: unknown, key: string): string | undefined {
 export class ObjectLines {
   private readonly pattern: RegExp;
   private readonly keyBytes: Uint8Array;
-  /** The learned shape: its source, one line of it, and SHAPE_BLOCK_LINES lines of it. */
-  private shape: { source: string; line: RegExp; block: RegExp } | undefined;
+  /** The shape learned last, and the last few learned, by their sources. */
+  private shape: Shape | undefined;
+  private readonly shapes = new Map<string, Shape>();
+  /** Whether a shape was learned since the last chunk began: once a chunk bounds what learning costs. */
+  private learnedInChunk = false;
   /** The bytes [from, to) of the current chunk, as Latin-1 text. */
   private text = '';
   private from = 0;
@@ -278,12 +292,21 @@ export class ObjectLines {
   next(): void {
     this.text = '';
     this.from = this.to = 0;
+    this.learnedInChunk = false;
   }
 
   learn(record: unknown): void {
+    if (this.learnedInChunk) return;
+    this.learnedInChunk = true;
     const source = shapeSource(record, this.key);
-    if (source === undefined || source === this.shape?.source) return;
-    this.shape = { source, line: new RegExp(source, 'y'), block: new RegExp(`(?:${source}){${SHAPE_BLOCK_LINES}}`, 'y') };
+    if (source === undefined) return;
+    let shape = this.shapes.get(source);
+    if (shape === undefined) {
+      shape = { line: new RegExp(source, 'y'), block: new RegExp(`(?:${source}){${SHAPE_BLOCK_LINES}}`, 'y') };
+      if (this.shapes.size === KEPT_SHAPES) this.shapes.delete(this.shapes.keys().next().value!);
+      this.shapes.set(source, shape);
+    }
+    this.shape = shape;
   }
 
   accept(bytes: Buffer, start: number, limit: number): number {

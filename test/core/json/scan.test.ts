@@ -179,26 +179,23 @@ function lineLike(model: Record<string, unknown>, random: () => number): Buffer 
   return mutated(Buffer.from(`{${members.join(',')}}`), random);
 }
 
-describe('ObjectLines on lines that fail late', () => {
+describe('ObjectLines on a line that fails late', () => {
   // Each value has one way to match: with two, giving up would take 2^n tries for n values, and this test would outlive its file's time limit.
-  it('gives up a line of many small arrays and objects, and a block of lines of them, without trying every way to match them', () => {
+  it('gives up a line of many small arrays and objects without trying every way to match them', () => {
     const members = Array.from({ length: 60 }, (_, i) => `"k${i}":${i % 2 === 0 ? '[1]' : '{"a":[]}'}`).join(',');
     const check = new ObjectLines('id');
     const line = Buffer.from(`{"id":"a",${members},"x":tru}\n`);
     check.next();
     assert.equal(check.accept(line, 0, line.length), 0);
-    check.learn(JSON.parse(`{"id":"a",${members}}`));
-    const lines = Buffer.from(`${`{"id":"a",${members}}\n`.repeat(40)}{"id":"a",${members}\n`);
-    check.next();
-    assert.equal(check.accept(lines, 0, lines.length), 40);
   });
 });
 
 describe('ObjectLines with the shape of a record it learned', () => {
-  const tiny = (n: number, id = `"d-${n}"`) => `{"id":${id},"t":"t\\"${n}","n":${n}.5e3,"ok":false,"none":null,"tags":[${n},{"c":1}]}`;
+  const tiny = (n: number, id = `"d-${n}"`) => `{"id":${id},"t":"t\\"${n}","n":${n}.5e3,"ok":false,"none":null}`;
   const learned = () => {
     const check = new ObjectLines('id');
-    check.learn({ id: 'd-1', t: 'title', n: 1, ok: true, none: null, tags: ['a', { b: 1 }] });
+    check.learn({ id: 'd-1', t: 'title', n: 1, ok: true, none: null });
+    check.next();
     return check;
   };
 
@@ -206,7 +203,6 @@ describe('ObjectLines with the shape of a record it learned', () => {
     const lines = [...Array.from({ length: 100 }, (_, n) => tiny(n)), tiny(100, '""'), tiny(101)];
     const chunk = Buffer.from(`${lines.join('\n')}\r\n`);
     const check = learned();
-    check.next();
     assert.equal(check.accept(chunk, 0, chunk.length), 100);
     assert.equal(check.acceptedEnd, chunk.indexOf(tiny(100, '""')) - 1);
     assert.equal(check.accept(chunk, check.acceptedEnd + 1, chunk.length), 0, 'an empty id');
@@ -217,7 +213,6 @@ describe('ObjectLines with the shape of a record it learned', () => {
   it('takes a line of another shape one at a time, and one cut by the limit not at all', () => {
     const chunk = Buffer.from(`{"id":"a", "n":1}\n{"n":1,"id":"b"}\n${tiny(1)}\n${tiny(2)}\n`);
     const check = learned();
-    check.next();
     assert.equal(check.accept(chunk, 0, chunk.length), 1);
     assert.equal(check.accept(chunk, check.acceptedEnd + 1, chunk.length), 1);
     const third = check.acceptedEnd + 1;
@@ -226,37 +221,51 @@ describe('ObjectLines with the shape of a record it learned', () => {
     assert.equal(check.accept(chunk, third, chunk.length - 1), 1, 'the last line feed is past the limit');
   });
 
-  it('learns no shape from a record it cannot spell, and keeps the one it had', () => {
+  it('learns no shape from a record it cannot spell or that holds an array or object, and keeps the one it had', () => {
     const chunk = Buffer.from(`{"id":"a","é":1}\n{"id":"b","é":2}\n${tiny(1)}\n${tiny(2)}\n`);
     const check = learned();
-    check.learn({ id: 'a', é: 1 });
-    check.learn({ id: 'a', 'q"': 1 });
-    check.learn([{ id: 'a' }]);
-    check.learn({ title: 'no id' });
-    check.next();
+    for (const record of [{ id: 'a', é: 1 }, { id: 'a', 'q"': 1 }, [{ id: 'a' }], { title: 'no id' }, { id: 'a', tags: [] }, { id: 'a', o: {} }]) {
+      check.learn(record);
+      check.next();
+    }
     assert.equal(check.accept(chunk, 0, chunk.length), 1);
     assert.equal(check.accept(chunk, check.acceptedEnd + 1, chunk.length), 1);
     assert.equal(check.accept(chunk, check.acceptedEnd + 1, chunk.length), 2);
   });
 
-  it('never accepts what JSON.parse and zod refuse, on 20,000 seeded random models and lines like them', () => {
+  it('learns once a chunk, and goes back to a shape it learned before', () => {
+    const chunk = Buffer.from(`${tiny(1)}\n${tiny(2)}\n{"id":"a","n":1}\n{"id":"b","n":2}\n`);
+    const second = chunk.indexOf('{"id":"a"');
+    const check = learned();
+    check.learn({ id: 'a', n: 1 });
+    check.learn({ id: 'd-1', t: 'title', n: 1, ok: true, none: null });
+    assert.equal(check.accept(chunk, 0, chunk.length), 1, 'the second record of the chunk was not learned');
+    assert.equal(check.accept(chunk, second, chunk.length), 2);
+    check.next();
+    check.learn({ id: 'd-1', t: 'title', n: 1, ok: true, none: null });
+    assert.equal(check.accept(chunk, 0, chunk.length), 2);
+  });
+
+  it('never accepts what JSON.parse and zod refuse, on 2,000 seeded random models and lines like them', () => {
     const random = mulberry32(21);
     let valid = 0;
     let accepted = 0;
-    for (let n = 0; n < 20_000; n++) {
+    for (let n = 0; n < 2_000; n++) {
       const model = randomModel(random);
       const check = new ObjectLines('id');
       check.learn(model);
-      const line = lineLike(model, random);
-      const bytes = Buffer.concat([line, Buffer.from('\n'), line, Buffer.from('\n')]);
-      check.next();
-      const lines = check.accept(bytes, 0, bytes.length);
-      const verdict = exact(line);
-      if (lines > 0) assert.equal(verdict, 'valid', `accepted ${lines} lines of ${JSON.stringify(line.toString('latin1'))} after learning ${JSON.stringify(model)}`);
-      if (verdict === 'valid') valid++;
-      if (lines === 2) accepted++;
+      for (let k = 0; k < 10; k++) {
+        const line = lineLike(model, random);
+        const bytes = Buffer.concat([line, Buffer.from('\n'), line, Buffer.from('\n')]);
+        check.next();
+        const lines = check.accept(bytes, 0, bytes.length);
+        const verdict = exact(line);
+        if (lines > 0) assert.equal(verdict, 'valid', `accepted ${lines} lines of ${JSON.stringify(line.toString('latin1'))} after learning ${JSON.stringify(model)}`);
+        if (verdict === 'valid') valid++;
+        if (lines === 2) accepted++;
+      }
     }
-    assert.ok(valid > 2_000 && accepted > 0.3 * valid, `sure of both lines for ${accepted} of ${valid} valid ones`);
+    assert.ok(valid > 2_000 && accepted > 0.2 * valid, `sure of both lines for ${accepted} of ${valid} valid ones`);
   });
 });
 
@@ -303,13 +312,13 @@ describe('JsonLinesChecker', () => {
 
   it('finds what the reader and zod find in files of one shape with other lines among them, line for line', async () => {
     const random = mulberry32(9);
-    const model = { id: 'd-0', t: 'title', n: 1, tags: ['a'] };
+    const model = { id: 'd-0', t: 'title', n: 1, tags: 'a' };
     for (let file = 0; file < 40; file++) {
       const lines = Array.from({ length: 50 + Math.floor(random() * 300) }, (_, n) => {
         const kind = random();
-        if (kind < 0.85) return Buffer.from(`{"id":"d-${n}","t":"title ${n}","n":${n},"tags":[${n % 3 === 0 ? '' : '"a"'}]}`);
+        if (kind < 0.85) return Buffer.from(`{"id":"d-${n}","t":"title ${n}","n":${n},"tags":${n % 3 === 0 ? 'null' : '"a"'}}`);
         if (kind < 0.9) return lineLike(model, random);
-        return Buffer.from(pick(random, ['', '\r', ' ', `{"id":"","t":"","n":0,"tags":[]}`, `{ "id":"d-${n}", "t":"t", "n":1, "tags":[] }`]));
+        return Buffer.from(pick(random, ['', '\r', ' ', `{"id":"","t":"","n":0,"tags":"a"}`, `{ "id":"d-${n}", "t":"t", "n":1, "tags":[] }`]));
       });
       const text = Buffer.concat(lines.flatMap((line) => [line, Buffer.from(random() < 0.1 ? '\r\n' : '\n')]));
       const expected = await reference(text);
