@@ -12,6 +12,11 @@ import { Bench, ROWS } from './_rows.mjs';
 import { TABLE_HEADER, resultsMarkdown, selectRows, tableLine } from './_report.mjs';
 import { machine, requireBuild, requireTool } from './_support.mjs';
 
+// Nothing measured here talks TLS, and NODE_EXTRA_CA_CERTS (set on some machines) makes every node
+// process parse a certificate bundle as it starts, some 70 ms: a cost of the machine's setup that
+// curl and jq never pay. Every process started from here inherits this environment.
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 const SCRIPTS = ['stream-follow', 'batch-create'];
 const QUICK_SCALE = 1 / 20;
 const here = (name) => fileURLToPath(new URL(name, import.meta.url));
