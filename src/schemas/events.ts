@@ -1,17 +1,13 @@
 import { isIP } from 'node:net';
 import * as z from 'zod';
 import { CURRENCIES, DECIMAL, isUrl, isValidEvent, PRODUCT_EVENT_NAMES, SNAKE_CASE, SOURCE_TYPE_NAMES } from './event-check.js';
-import { problemsFromZod, type FieldProblem } from './issues.js';
+import { expecting, problemsFromZod, type FieldProblem } from './issues.js';
 
 import { EVENT_TYPES, type EventType } from './names.js';
 
 export { EVENT_TYPES, type EventType } from './names.js';
 
 /** What the event endpoints take and answer: the seven event variants the spec shows, each refusal naming its field. */
-
-/** "is required" when the field is absent, the expectation otherwise: the user sees which of the two it is. */
-const expecting = (expected: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? `is required: ${expected}` : expected;
 
 const text = (expected = 'expected a string') => z.string({ error: expecting(expected) });
 const identifier = (what: string) => text(`expected a non-empty string (${what})`).min(1, { error: `expected a non-empty string (${what})` });

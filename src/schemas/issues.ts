@@ -10,6 +10,9 @@ export interface FieldProblem {
   message: string;
 }
 
+/** Error map of a required field: "is required: " and the expectation when it is absent, the expectation otherwise; the user sees which of the two it is. */
+export const expecting = (expected: string) => (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${expected}` : expected);
+
 /** The message for a required field that is absent, rather than zod's "expected string, received undefined". */
 export const MISSING = 'missing';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { problemsFromZod, type FieldProblem } from './issues.js';
+import { expecting, problemsFromZod, type FieldProblem } from './issues.js';
 
 /**
  * What the livestream endpoints take: POST /v1/streams/{ns} (monitor an address) and POST
@@ -14,10 +14,6 @@ type StreamPartType = (typeof STREAM_PART_TYPES)[number];
 const STREAM_URL_SCHEMES = ['http', 'https', 'rtmp', 'rtmps', 'rtsp', 'srt'] as const;
 /** Audio and frame links are fetched as files (the spec says only "string"; csafe and the emulator ask for more). */
 const PART_URL_SCHEMES = ['http', 'https'] as const;
-
-/** "is required" when the field is absent, the expectation otherwise. */
-const expecting = (expected: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? `is required: ${expected}` : expected;
 
 /** Every required string of a part or request is non-empty: one rule, one message shape. */
 const nonEmpty = (expected: string) => z.string({ error: expecting(expected) }).min(1, { error: expected });
