@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { missingOr, type FieldProblem } from './issues.js';
 import { jsonObjectSchema } from './json-object.js';
 
-import { LEGACY_VERSION } from './names.js';
+import { LEGACY_VERSION, REQUEST_BYTES } from './names.js';
 
 export { CURRENT_VERSION, LEGACY_VERSION, SERVICE_VERSIONS, type ServiceVersion } from './names.js';
 
@@ -13,7 +13,7 @@ export { CURRENT_VERSION, LEGACY_VERSION, SERVICE_VERSIONS, type ServiceVersion 
  * the stricter reading, so nothing the client sends can be over the service's limit.
  */
 export const CONTENT_LIMITS = {
-  requestBytes: 6_000_000,
+  requestBytes: REQUEST_BYTES,
   images: 20,
   imageBase64Bytes: 5_000_000,
   metadataBytes: 8_000,

@@ -1,6 +1,13 @@
 // The plain values the schemas are built from, free of zod: help texts quote them, and `--help`
 // must not load zod (it would slow start-up). The schema modules re-export them where they belong.
 
+/**
+ * The spec's request size limit, 6 MB, read as 10^6 bytes (the stricter reading). The spec states
+ * it for POST /v1/content only; csafe keeps every request it sends under it, and the emulator
+ * holds every JSON body the spec gives no limit for to it.
+ */
+export const REQUEST_BYTES = 6_000_000;
+
 /** The service versions `classify --api-version` takes (schemas/content). */
 export const CURRENT_VERSION = '2026-08-11';
 export const LEGACY_VERSION = '2026-08-05';

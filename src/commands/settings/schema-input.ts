@@ -4,12 +4,10 @@ import { decodeText, readBoundedInput } from '../../core/input/whole-file.js';
 import { lineOfPath, parseJsonAt } from '../../core/json/position.js';
 import { fieldDefinitionSchema, settingsRequestSchema, type FieldDefinition, type NamespaceSchema } from '../../schemas/data.js';
 import { describeProblem, problemsFromZod } from '../../schemas/issues.js';
+import { REQUEST_BYTES } from '../../schemas/names.js';
 
 /** A schema ready to send, or every problem found in it, each a line naming where and what was expected. */
 export type SchemaInput = { schema: NamespaceSchema; problems?: undefined } | { problems: string[] };
-
-/** A schema file is small; anything bigger than one request can carry is a wrong argument. */
-const MAX_SCHEMA_BYTES = 6 * 1024 * 1024;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -26,7 +24,7 @@ function isRequestBody(value: unknown): value is { schema: unknown } {
 /** Reads and checks a schema file (`-` for stdin); problems are `schema.json:3: schema.photo.content_type: expected …`. */
 export async function readSchemaFile(path: string, stdin: Readable, signal?: AbortSignal): Promise<SchemaInput> {
   const name = path === '-' ? 'stdin' : path;
-  const text = decodeText(await readBoundedInput(path, stdin, MAX_SCHEMA_BYTES, signal));
+  const text = decodeText(await readBoundedInput(path, stdin, REQUEST_BYTES, signal));
   if (text === undefined) return { problems: [`${name}: is not UTF-8 text`] };
   // Not one problem among others: an empty file is most likely the wrong file, said in one line.
   if (text.trim() === '') throw new InputError(`${name}: is empty, expected a JSON object mapping field names to definitions; nothing was sent`);

@@ -1,11 +1,9 @@
 import { defaultFailedPath } from '../files/failed-path.js';
 import type { AbsentFlag, CountFlag, FileFlag, ShardFlag } from './flags.js';
+import { REQUEST_BYTES } from '../../schemas/names.js';
 
 // The declarations of the flags every bulk command shares, as data (core/cli/flags.ts): free of
 // zod so that `--help` does not load it; core/cli/options.ts derives their checks.
-
-/** The service's request size limit (spec: 6 MB); no batch may be larger. */
-const MAX_REQUEST_BYTES = 6_000_000;
 
 const count = (value: string, help: string, bounds: { min: number; max: number; default: number }): CountFlag & { default: number } => ({ type: 'count', value, help, ...bounds });
 
@@ -18,7 +16,7 @@ const file = (help: string): FileFlag => ({ type: 'file', value: 'file', help })
 export const batchFlags = {
   /** `items`: what one request carries, e.g. `objects`. */
   batchSize: (items: string) => count('n', `${items} per request`, { min: 1, max: 10_000, default: 100 }),
-  maxBatchBytes: (defaultBytes: number) => count('n', `bytes per request, at most ${MAX_REQUEST_BYTES}`, { min: 1_024, max: MAX_REQUEST_BYTES, default: defaultBytes }),
+  maxBatchBytes: (defaultBytes: number) => count('n', `bytes per request, at most ${REQUEST_BYTES}`, { min: 1_024, max: REQUEST_BYTES, default: defaultBytes }),
   /** `note`: what the command adds about it, e.g. ` with --batch`; `max`: the most it allows. */
   concurrency: (note = '', max = 64) => count('n', `requests in flight${note}`, { min: 1, max, default: 4 }),
   /** `command`: as it is named in the default file's name. */

@@ -15,15 +15,14 @@ import { presignedUrl } from '../stores/signing.js';
 import { uploadExpiresAt } from '../storage/object-store.js';
 import { withUnlistedField } from '../stores/state.js';
 import { namespaceParam, validateBody } from '../http/validation.js';
+import { REQUEST_BYTES } from '../../schemas/names.js';
 
 /** How the emulator answers the namespace data endpoints: settings, added objects, import requests and request records. */
 
-/** The spec gives no limit for namespace data; the emulator takes the 6 MB of POST /v1/content. */
-const DATA_MAX_BODY_BYTES = 6_000_000;
 
 export const dataRoutes: readonly Route[] = [
-  { method: 'PUT', pattern: '/v1/data/:namespace/settings', maxBodyBytes: DATA_MAX_BODY_BYTES, auth: true, handle: putSettings },
-  { method: 'POST', pattern: '/v1/data/:namespace', maxBodyBytes: DATA_MAX_BODY_BYTES, auth: true, handle: addData },
+  { method: 'PUT', pattern: '/v1/data/:namespace/settings', maxBodyBytes: REQUEST_BYTES, auth: true, handle: putSettings },
+  { method: 'POST', pattern: '/v1/data/:namespace', maxBodyBytes: REQUEST_BYTES, auth: true, handle: addData },
   { method: 'POST', pattern: '/v1/data/:namespace/import', maxBodyBytes: 64 * 1024, auth: true, handle: requestImport },
   { method: 'GET', pattern: '/v1/data/:namespace/requests/:requestId', maxBodyBytes: 0, auth: true, handle: getRequest },
   control('GET', '/_emulator/data/:namespace', listObjects),

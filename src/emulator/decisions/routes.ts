@@ -5,14 +5,13 @@ import { validateBody } from '../http/validation.js';
 import { withUnlistedField } from '../stores/state.js';
 import { createDecisionRequestSchema } from '../../schemas/decisions.js';
 import type { DecisionOutcome, StoredDecision } from './records.js';
+import { REQUEST_BYTES } from '../../schemas/names.js';
 
 /** How the emulator answers the decision endpoints: content classified at creation, the outcome shown once the processing delay has passed. */
 
-/** The spec gives no limit for a decision's content; the emulator takes the 6 MB of POST /v1/content. */
-const DECISION_MAX_BODY_BYTES = 6_000_000;
 
 export const decisionRoutes: readonly Route[] = [
-  { method: 'POST', pattern: '/v1/decisions', maxBodyBytes: DECISION_MAX_BODY_BYTES, auth: true, handle: createDecision },
+  { method: 'POST', pattern: '/v1/decisions', maxBodyBytes: REQUEST_BYTES, auth: true, handle: createDecision },
   { method: 'GET', pattern: '/v1/decisions/:decisionId', maxBodyBytes: 0, auth: true, handle: getDecision },
 ];
 

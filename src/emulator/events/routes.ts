@@ -5,15 +5,14 @@ import { control } from '../control/routes.js';
 import { invalidRequest } from '../http/errors.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import type { EventStore } from '../stores/event-store.js';
+import { REQUEST_BYTES } from '../../schemas/names.js';
 
 /** How the emulator answers the event endpoints, and lists what it ingested (GET /_emulator/events). */
 
-/** The spec gives no size limit for an event batch; the emulator takes the 6 MB of POST /v1/content. */
-const EVENTS_MAX_BODY_BYTES = 6_000_000;
 
 export const eventRoutes: readonly Route[] = [
-  { method: 'POST', pattern: '/v1/async/events', maxBodyBytes: EVENTS_MAX_BODY_BYTES, auth: true, handle: queueEvents },
-  { method: 'POST', pattern: '/v1/events', maxBodyBytes: EVENTS_MAX_BODY_BYTES, auth: true, handle: ingestEvents },
+  { method: 'POST', pattern: '/v1/async/events', maxBodyBytes: REQUEST_BYTES, auth: true, handle: queueEvents },
+  { method: 'POST', pattern: '/v1/events', maxBodyBytes: REQUEST_BYTES, auth: true, handle: ingestEvents },
   control('GET', '/_emulator/events', listEvents),
   control('DELETE', '/_emulator/events', clearEvents),
 ];

@@ -7,15 +7,14 @@ import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { checkBody, namespaceParam, validateBody } from '../http/validation.js';
 import { newRequestId } from '../stores/ids.js';
 import { partsAsJsonMembers, type StoredPart, type StreamSnapshot } from '../stores/stream-store.js';
+import { REQUEST_BYTES } from '../../schemas/names.js';
 
 /** How the emulator answers the livestream endpoints, and lists streams and their parts for tests. */
 
-/** The spec gives no limit for stream parts; the emulator takes the 6 MB of POST /v1/content. */
-const PARTS_MAX_BODY_BYTES = 6_000_000;
 
 export const streamRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/streams/:namespace', maxBodyBytes: 64 * 1024, auth: true, handle: watchStream },
-  { method: 'POST', pattern: '/v1/streams/:namespace/parts', maxBodyBytes: PARTS_MAX_BODY_BYTES, auth: true, handle: appendParts },
+  { method: 'POST', pattern: '/v1/streams/:namespace/parts', maxBodyBytes: REQUEST_BYTES, auth: true, handle: appendParts },
   control('GET', '/_emulator/streams/:namespace', listStreams),
   control('GET', '/_emulator/streams/:namespace/:id', showStream),
 ];

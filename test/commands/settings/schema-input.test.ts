@@ -42,6 +42,12 @@ describe('settings put: the schema from a file', () => {
     assert.match((await schemaFile('broken.json', '{\n  "a": {,}\n}')).problems![0]!, /broken\.json:2: invalid JSON at column \d+/);
     await assert.rejects(schemaFile('empty.json', ' \n'), { message: /empty\.json: is empty, expected a JSON object .*; nothing was sent$/ });
   });
+
+  it('refuses a file larger than the 6 MB a request may carry, as the service would', async () => {
+    const padded = (bytes: number) => `{"title": {"field_limit": 1}}${' '.repeat(bytes - 29)}`;
+    assert.ok('schema' in (await schemaFile('at-limit.json', padded(6_000_000))));
+    await assert.rejects(schemaFile('over-limit.json', padded(6_000_001)), { message: /over-limit\.json: larger than 6000000 bytes, the most one request can carry/ });
+  });
 });
 
 describe('settings put: --field', () => {
