@@ -101,6 +101,28 @@ describe('JsonLinesReader (the emulator reading an upload)', () => {
     assert.deepEqual(seen, [1, 3, 4]);
   });
 
+  it("counts the lines csafe's fast check is sure of unparsed, with the outcome of parsing every line", () => {
+    const dir = tempDir();
+    const random = mulberry32(22);
+    const odd = ['', '\r', ' ', '{"id":""}', '{"id":7}', '{ "id":"spaced", "n":1 }', '{"id":"a","n":01}', '{"id":"x","deep":' + '['.repeat(70) + ']'.repeat(70) + '}', '{"id":"é","n":1}', '[{"id":"a"}]', '{"id":"a"'];
+    const files = [...Object.values(CASES).map((input) => (Buffer.isBuffer(input) ? input : Buffer.from(input)))];
+    for (let file = 0; file < 30; file++) {
+      const lines = Array.from({ length: 500 + Math.floor(random() * 3_000) }, (_, n) =>
+        random() < (file % 2 === 0 ? 0.999 : 0.97) ? `{"id":"d-${n}","title":"listing ${n}","n":${n % 7},"ok":${n % 2 === 0}}` : odd[Math.floor(random() * odd.length)]!,
+      );
+      files.push(Buffer.from(`${lines.join(random() < 0.2 ? '\r\n' : '\n')}\n`));
+    }
+    let counted = 0;
+    files.forEach((bytes, n) => {
+      const path = join(dir, `upload-${n}.jsonl`);
+      writeFileSync(path, bytes);
+      const exact = checkImportFile(path, () => undefined);
+      assert.deepEqual(checkImportFile(path, undefined), exact, `file ${n}`);
+      if ('data_count' in exact) counted += exact.data_count;
+    });
+    assert.ok(counted > 10_000, `only ${counted} records in files that passed`);
+  });
+
   it("checks an import file in the worker's thread without an await: the outcome is there when the call returns", () => {
     const path = join(tempDir(), 'upload.jsonl');
     writeFileSync(path, '{"id":"a"}\n{"id":"b","photo":"x"}\n');

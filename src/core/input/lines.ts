@@ -172,20 +172,29 @@ export class LineSplitter {
 /**
  * The text of visited lines, each chunk of pure ASCII (most inputs) decoded once as Latin-1, which
  * gives the same text several times faster than UTF-8 and costs a line only a slice; any other
- * line is decoded as UTF-8 on its own. Give it each chunk before the splitter gets it.
+ * line is decoded as UTF-8 on its own. Give it each chunk before the splitter gets it. A chunk is
+ * decoded when its first line is asked for: with a fast check, most chunks have none visited.
  */
 export class LineTexts {
   private chunk: Buffer | undefined;
+  /** The chunk as Latin-1 text, undefined while not asked for or when it is not ASCII. */
   private text: string | undefined;
+  private decoded = false;
 
   /** The chunk the next lines come from. */
   next(chunk: Buffer): void {
     this.chunk = chunk;
-    this.text = isAscii(chunk) ? chunk.toString('latin1') : undefined;
+    this.text = undefined;
+    this.decoded = false;
   }
 
   /** A visited line's text (U+FFFD where its bytes are not UTF-8). */
   of(bytes: Buffer, start: number, end: number): string {
-    return bytes === this.chunk && this.text !== undefined ? this.text.slice(start, end) : bytes.toString('utf8', start, end);
+    if (bytes !== this.chunk) return bytes.toString('utf8', start, end);
+    if (!this.decoded) {
+      this.decoded = true;
+      this.text = isAscii(bytes) ? bytes.toString('latin1') : undefined;
+    }
+    return this.text !== undefined ? this.text.slice(start, end) : bytes.toString('utf8', start, end);
   }
 }

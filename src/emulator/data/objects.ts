@@ -28,7 +28,7 @@ const NOT_TEXT: ReadonlySet<string | undefined> = new Set([...URL_CONTENT_TYPES,
  * classifier sees of them: the limit is on what reaches the models), metadata set apart.
  */
 export function processObject(object: DataObject, schema: NamespaceSchema, url: string): ObjectEntry {
-  const problem = unprocessableCheck(schema)(object);
+  const problem = unprocessableCheck(schema)?.(object);
   if (problem !== undefined) return { id: object.id, url, error: { message: problem } };
   const fields: Record<string, unknown> = {};
   const metadata: Record<string, unknown> = {};
@@ -50,13 +50,14 @@ export function processObject(object: DataObject, schema: NamespaceSchema, url: 
 /**
  * For one namespace schema: why the service cannot process an object, or undefined. A field the
  * schema types as a URL must hold an http(s) URL, or an array of them; anything else cannot be
- * fetched. The URL fields are picked out once, as an import checks millions of objects.
+ * fetched. The URL fields are picked out once, as an import checks millions of objects; with none,
+ * there is no check at all (undefined), and an import need not parse its lines to find nothing.
  */
-export function unprocessableCheck(schema: NamespaceSchema): (object: DataObject) => string | undefined {
+export function unprocessableCheck(schema: NamespaceSchema): ((object: DataObject) => string | undefined) | undefined {
   const urlFields = Object.entries(schema).flatMap(([name, { content_type: type }]) =>
     type !== undefined && URL_CONTENT_TYPES.has(type) ? [{ name, type }] : [],
   );
-  if (urlFields.length === 0) return () => undefined;
+  if (urlFields.length === 0) return undefined;
   return (object) => {
     const problems = urlFields.flatMap(({ name, type }) => {
       if (!Object.hasOwn(object, name)) return [];

@@ -1,4 +1,5 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import type { FastRecordLines } from '../../core/input/jsonl-checker.js';
 import { LineSplitter, LineTexts, LineTooLongError, MAX_LINE_BYTES } from '../../core/input/lines.js';
 import { parseJsonAt } from '../../core/json/position.js';
 import { nestingProblem } from '../../core/json/nesting.js';
@@ -32,23 +33,31 @@ class LineRefused extends Error {}
  * at a time: each ASCII chunk is decoded once and its lines are checked in one synchronous loop,
  * so a big import costs no promise per line. Only the line not yet complete is held between
  * chunks, so memory stays flat whatever the file's size. The first line that fails stops the
- * read, named by its number.
+ * read, named by its number. A line `fast` (the client's fast check, core/json/scan) is sure of is
+ * a record without being decoded, parsed or visited: give it only when `visit` refuses nothing
+ * such a line can hold.
  */
 export class JsonLinesReader {
   private readonly splitter = new LineSplitter(MAX_LINE_BYTES);
   private readonly texts = new LineTexts();
+  /** Records visited (and not refused), and lines visited at all. */
   private records = 0;
+  private visited = 0;
 
-  constructor(private readonly visit: RecordVisitor) {}
+  constructor(
+    private readonly visit: RecordVisitor,
+    private readonly fast?: FastRecordLines,
+  ) {}
 
+  /** Records so far: those visited and the lines `fast` accepted. */
   get count(): number {
-    return this.records;
+    return this.records + this.splitter.lines - this.visited;
   }
 
   /** The chunk's complete lines, each visited; the first problem, as `line N: why`, or undefined. The chunk may be reused once this returns. */
   push(chunk: Buffer): string | undefined {
     this.texts.next(chunk);
-    return this.refusal(() => this.splitter.push(chunk, this.line));
+    return this.refusal(() => this.splitter.push(chunk, this.line, this.fast));
   }
 
   /** The last line, when the file does not end with a line end. */
@@ -69,6 +78,7 @@ export class JsonLinesReader {
   }
 
   private readonly line = (bytes: Buffer, start: number, end: number, line: number): void => {
+    this.visited++;
     const source = this.texts.of(bytes, start, end);
     // Most lines open with a brace: only the others can be blank.
     if (source.charCodeAt(0) !== OPEN_BRACE && source.trim() === '') return;
@@ -87,7 +97,9 @@ export class JsonLinesReader {
       const parsed = parseJsonAt(source, line);
       return 'error' in parsed ? parsed.error : undefined;
     }
-    return this.visit(value, line);
+    const problem = this.visit(value, line);
+    if (problem === undefined) this.fast?.learn?.(value);
+    return problem;
   }
 }
 
@@ -99,8 +111,8 @@ const outcomeOf = (reader: JsonLinesReader, problem: string | undefined): JsonLi
  * `problemOf` finds nothing wrong. Blocks while it reads, one reused buffer at a time: for a
  * worker thread, which has nothing else to do meanwhile.
  */
-export function checkJsonLinesSync(path: string, problemOf: (value: unknown) => string | undefined): JsonLinesCheck {
-  const reader = new JsonLinesReader(problemOf);
+export function checkJsonLinesSync(path: string, problemOf: (value: unknown) => string | undefined, fast?: FastRecordLines): JsonLinesCheck {
+  const reader = new JsonLinesReader(problemOf, fast);
   const buffer = Buffer.allocUnsafe(WORKER_CHUNK_BYTES);
   const file = openSync(path, 'r');
   try {
