@@ -155,6 +155,8 @@ describe('LineSplitter', () => {
     assert.deepEqual(sameForEveryCut('\uFEFF'), [{ line: 1, text: '' }]);
     assert.deepEqual(sameForEveryCut('\uFEFF\r\n'), [{ line: 1, text: '' }]);
     assert.deepEqual(readAfter(2, '\uFEFFz\n'), [{ line: 3, text: Buffer.from('\uFEFFz').toString('latin1') }], 'a BOM only opens line 1 of the input');
+    const bomPart = Buffer.from([0xef, 0x78, 0x79, 0x7a, 0x0a]);
+    assert.deepEqual(sameForEveryCut(bomPart), [{ line: 1, text: bomPart.toString('latin1', 0, 4) }], 'only the whole BOM is dropped');
   });
 
   it('gives no line for empty input, and one numbered line for each blank line', () => {
@@ -225,5 +227,19 @@ describe('LineTexts', () => {
     }
     splitter.end(visit);
     assert.deepEqual(seen, ['{"a":1}', 'plain', '{"b":"é"}', 'more', 'x\uFFFD', 'end']);
+  });
+
+  it('decodes a line cut across two ASCII chunks from the bytes the splitter joined, not from either chunk', () => {
+    const texts = new LineTexts();
+    const splitter = new LineSplitter();
+    const seen: string[] = [];
+    const visit = (bytes: Buffer, start: number, end: number) => void seen.push(texts.of(bytes, start, end));
+    for (const piece of ['ab\ncd', 'ef\ngh']) {
+      const chunk = Buffer.from(piece);
+      texts.next(chunk);
+      splitter.push(chunk, visit);
+    }
+    splitter.end(visit);
+    assert.deepEqual(seen, ['ab', 'cdef', 'gh']);
   });
 });
