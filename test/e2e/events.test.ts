@@ -165,10 +165,14 @@ describe('csafe events send under failure', () => {
       assert.equal((summary.skipped_checkpoint as number) + (summary.sent as number), count);
       const { events } = await ingestedEvents(emulator);
       assertExactlyOnceInOrder(events, count);
+      let acknowledgedBeforeKill = 0;
       for (const { event, duplicates } of events) {
         const acknowledged = event.metadata.n + 1 <= (settled[placementOf(`user_id:${event.user_id}`).slot] ?? 0);
         if (acknowledged) assert.equal(duplicates, 0, `event ${event.metadata.n} was acknowledged before the kill and must not be resent`);
+        if (acknowledged) acknowledgedBeforeKill++;
       }
+      // Each of the 2 lanes waits for its acknowledgement to be on disk before its next batch (of 100).
+      assert.ok(before - acknowledgedBeforeKill <= 2 * 100, `the checkpoint was ${before - acknowledgedBeforeKill} events behind the ${before} the service had: more than the 2 batches in flight`);
     });
   });
 

@@ -187,6 +187,28 @@ describe('--checkpoint records only what the service acknowledged', () => {
   });
 });
 
+describe('kill -9 with --checkpoint', () => {
+  it('data add: the checkpoint on disk is behind the service by at most the requests in flight', async () => {
+    await withEmulatorProcess(['--latency', '10'], async (emulator) => {
+      const dir = tempDir();
+      const input = join(dir, 'objects.jsonl');
+      writeFileSync(input, objectsText(12_000));
+      const checkpoint = join(dir, 'state.json');
+      const child = spawnCsafe(['data', 'add', 'listings', input, '--batch-size', '50', '--concurrency', '4', '--checkpoint', checkpoint], { env: emulator.env });
+      const exited = exitOf(child);
+      const posts = async () => (await emulator.requests()).filter((r) => r.method === 'POST' && r.path === '/v1/data/listings').length;
+      await until(async () => (await posts()) >= 40, '40 requests reached the service', child);
+      child.kill('SIGKILL');
+      await exited;
+      const received = (await posts()) * 50;
+      assert.ok(received < 12_000, 'killed part-way');
+      const ranges = JSON.parse(readFileSync(checkpoint, 'utf8')).acknowledged as Array<[number, number]>;
+      const checkpointed = ranges.reduce((sum, [first, last]) => sum + last - first + 1, 0);
+      assert.ok(received - checkpointed <= 4 * 50, `the checkpoint was ${received - checkpointed} objects behind the ${received} the service had: more than the 4 requests in flight`);
+    });
+  });
+});
+
 describe('data add says what it sent as it goes', () => {
   it('each accepted request is a line on stdout before the run ends (seen before a SIGKILL)', async () => {
     await withEmulatorProcess(['--latency', '200'], async (slow) => {

@@ -41,23 +41,23 @@ export interface CheckpointFormat<P> {
 
 /**
  * The part every `--checkpoint` shares: an exclusive lock (one run at a time), the input it
- * belongs to (by the fingerprint of its first bytes), atomic saves at most every `intervalMs`,
+ * belongs to (by the fingerprint of its first bytes), atomic saves as acknowledgements arrive,
  * and the temporary files of killed runs removed. The progress itself is the command's: it
  * changes `progress` in place, and only ever to record what the service acknowledged.
  */
 export class CheckpointFile<P> {
-  private saving?: Promise<void>;
-  private lastSaved = 0;
+  /** The save being written, and the one queued behind it for what changed since it began. */
+  private writing?: Promise<void>;
+  private queued?: Promise<void>;
 
   private constructor(
     private readonly scope: CheckpointScope,
     private readonly input: Envelope['input'],
     readonly progress: P,
     private readonly lock: FileLock,
-    private readonly intervalMs: number,
   ) {}
 
-  static async open<P>(scope: CheckpointScope, format: CheckpointFormat<P>, intervalMs = 250): Promise<CheckpointFile<P>> {
+  static async open<P>(scope: CheckpointScope, format: CheckpointFormat<P>): Promise<CheckpointFile<P>> {
     const lock = await acquireFileLock(scope.path, scope.now());
     try {
       await removeStaleTemporaries(scope.path);
@@ -69,28 +69,42 @@ export class CheckpointFile<P> {
           throw new InputError(`${scope.path}: ${(error as Error).message}`, { hint: 'create the file it names, or give --checkpoint another path' });
         });
         const input = { name: scope.inputName, ...(await fingerprintOf(scope.inputPath, FINGERPRINT_BYTES)) };
-        return new CheckpointFile(scope, input, format.fresh(), lock, intervalMs);
+        return new CheckpointFile(scope, input, format.fresh(), lock);
       }
       format.check(existing.progress, hint);
       await assertSameInput(existing.envelope.input, scope, hint);
-      return new CheckpointFile(scope, existing.envelope.input, existing.progress, lock, intervalMs);
+      return new CheckpointFile(scope, existing.envelope.input, existing.progress, lock);
     } catch (error) {
       await lock.release();
       throw error;
     }
   }
 
-  /** Saves when the last save is old enough; being behind is safe, a re-run only resends more. */
-  async saveIfDue(): Promise<void> {
-    if (this.saving !== undefined || this.scope.now() - this.lastSaved < this.intervalMs) return;
-    this.lastSaved = this.scope.now();
-    this.saving = this.write().finally(() => (this.saving = undefined));
-    await this.saving;
+  /**
+   * Saves the progress as it is now, resolving once a save that holds it is on disk. A save
+   * starts at once; one asked for while another is being written follows it, and serves every
+   * caller that asked meanwhile, so a burst of acknowledgements costs two writes, not one each.
+   * A run that waits for this before its next request is behind on disk by at most the requests
+   * in flight when it is killed.
+   */
+  save(): Promise<void> {
+    if (this.queued !== undefined) return this.queued;
+    if (this.writing === undefined) {
+      this.writing = this.write().finally(() => (this.writing = undefined));
+      return this.writing;
+    }
+    this.queued = this.writing
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.save();
+      });
+    return this.queued;
   }
 
   async close(): Promise<void> {
     try {
-      await this.saving?.catch(() => undefined);
+      await (this.queued ?? this.writing)?.catch(() => undefined);
       await this.write();
     } finally {
       await removeStaleTemporaries(this.scope.path);

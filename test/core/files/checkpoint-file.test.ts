@@ -37,17 +37,14 @@ function setup(input = 'abc\n') {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('CheckpointFile', () => {
-  it('starts fresh, writes nothing before it is due, and saves the envelope and progress on close', async () => {
+  it('starts fresh, writes nothing before the first save, and saves the envelope and progress on each save and on close', async () => {
     const { dir, scope, clock } = setup();
-    const checkpoint = await CheckpointFile.open(scope, format, 250);
+    const checkpoint = await CheckpointFile.open(scope, format);
     assert.deepEqual(checkpoint.progress, { owner: 'me', done: 0 });
     assert.deepEqual(readdirSync(dir).sort(), ['input.jsonl', 'state.json.lock']);
     checkpoint.progress.done = 5;
-    clock.now = 249;
-    await checkpoint.saveIfDue();
-    assert.equal(existsSync(scope.path), false, 'not due before 250 ms');
     clock.now = 250;
-    await checkpoint.saveIfDue();
+    await checkpoint.save();
     const saved = {
       version: 1,
       input: { name: 'input.jsonl', fingerprint: sha256('abc\n'), fingerprint_bytes: 4 },
@@ -57,21 +54,36 @@ describe('CheckpointFile', () => {
     };
     assert.equal(readFileSync(scope.path, 'utf8'), JSON.stringify(saved, null, 1) + '\n');
     checkpoint.progress.done = 6;
-    clock.now = 499;
-    await checkpoint.saveIfDue();
-    assert.equal(JSON.parse(readFileSync(scope.path, 'utf8')).done, 5, 'the interval counts from the last save');
+    clock.now = 251;
+    await checkpoint.save();
+    assert.equal(JSON.parse(readFileSync(scope.path, 'utf8')).done, 6, 'a save right after another is written too');
+    checkpoint.progress.done = 7;
     clock.now = 500;
     await checkpoint.close();
-    assert.deepEqual(JSON.parse(readFileSync(scope.path, 'utf8')), { ...saved, done: 6, updated_at: '1970-01-01T00:00:00.500Z' });
+    assert.deepEqual(JSON.parse(readFileSync(scope.path, 'utf8')), { ...saved, done: 7, updated_at: '1970-01-01T00:00:00.500Z' });
     assert.deepEqual(readdirSync(dir).sort(), ['input.jsonl', 'state.json']);
   });
 
-  it('saves at once by default after 250 ms', async () => {
-    const { scope, clock } = setup();
-    const checkpoint = await CheckpointFile.open(scope, format);
-    clock.now = 250;
-    await checkpoint.saveIfDue();
-    assert.equal(existsSync(scope.path), true);
+  it('saves asked for while one is written wait for one more write, which holds what each of them recorded', async () => {
+    const { scope } = setup();
+    let stamps = 0;
+    // Each write stamps updated_at once: the count of stamps is the count of writes.
+    const checkpoint = await CheckpointFile.open({ ...scope, now: () => (stamps++, 0) }, format);
+    stamps = 0;
+    checkpoint.progress.done = 1;
+    const first = checkpoint.save();
+    checkpoint.progress.done = 2;
+    const second = checkpoint.save();
+    checkpoint.progress.done = 3;
+    const third = checkpoint.save();
+    assert.equal(second, third, 'one write queued for both');
+    await first;
+    assert.equal(JSON.parse(readFileSync(scope.path, 'utf8')).done, 1, 'the first write holds what was recorded when it began');
+    await third;
+    assert.equal(JSON.parse(readFileSync(scope.path, 'utf8')).done, 3);
+    assert.equal(stamps, 2);
+    await checkpoint.save();
+    assert.equal(stamps, 3, 'nothing queued once the writes are done: the next save writes at once');
     await checkpoint.close();
   });
 

@@ -106,7 +106,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
       checkpoint?.acknowledge(batch[0]!.position, batch.at(-1)!.position);
       if (streamed) await ctx.io.out(toNdjsonLine(request));
       else if (options.wait) ctx.io.note(`accepted ${request.request_id}: ${countOf(request.objects, 'object')}, lines ${request.first_line}-${request.last_line}`);
-      await checkpoint?.saveIfDue();
+      await checkpoint?.save();
     },
   };
   const sorting: Sorting = { checkpoint, skipped: 0, otherShards: 0 };

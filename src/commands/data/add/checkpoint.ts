@@ -64,8 +64,9 @@ export class AddCheckpoint {
     this.file.progress.acknowledged = merged;
   }
 
-  saveIfDue(): Promise<void> {
-    return this.file.saveIfDue();
+  /** On disk once this resolves: see CheckpointFile.save. */
+  save(): Promise<void> {
+    return this.file.save();
   }
 
   close(): Promise<void> {

@@ -27,13 +27,13 @@ export class Checkpoint {
 
   private constructor(private readonly file: CheckpointFile<Progress>) {}
 
-  static async open(scope: CheckpointScope & { shard: Shard | undefined }, intervalMs?: number): Promise<Checkpoint> {
+  static async open(scope: CheckpointScope & { shard: Shard | undefined }): Promise<Checkpoint> {
     const file = await CheckpointFile.open<Progress>(scope, {
       what: 'a csafe events checkpoint',
       schema: progressSchema,
       fresh: () => ({ shard: formatShard(scope.shard), slots: SLOT_COUNT, settled: {} }),
       check: (existing, hint) => assertCheckpointShard(scope.path, existing.shard, scope.shard, hint),
-    }, intervalMs);
+    });
     return new Checkpoint(file);
   }
 
@@ -52,8 +52,9 @@ export class Checkpoint {
     this.stuck.add(slot);
   }
 
-  saveIfDue(): Promise<void> {
-    return this.file.saveIfDue();
+  /** On disk once this resolves: see CheckpointFile.save. */
+  save(): Promise<void> {
+    return this.file.save();
   }
 
   close(): Promise<void> {

@@ -96,7 +96,7 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
   await delivery.failed.appendLines(handBack.map((event) => ({ text: event.json, line: event.line })));
   tally.failed += handBack.length;
   delivery.progress.update(`sent ${tally.sent}, failed ${tally.failed}, skipped ${tally.skipped_checkpoint + tally.other_shards}`);
-  await delivery.checkpoint?.saveIfDue();
+  await delivery.checkpoint?.save();
 }
 
 /** Only what the service acknowledged is done: a failed or held-back event stops its slot's progress, so the next run sends it. */
