@@ -450,6 +450,49 @@ const emuImport = {
   },
 };
 
+/**
+ * What --checkpoint costs now that it is written as acknowledgements arrive (each slot or lane
+ * waits for its acknowledgement to be on disk before its next request): the same live run with and
+ * without it, interleaved, against one emulator; a fresh checkpoint every run.
+ */
+function checkpointRow(name, figure, { input, unit, args }) {
+  return {
+    name,
+    figure,
+    async measure(bench) {
+      const { path, total } = input(bench);
+      const emulator = await bench.emulator('--processing-delay', '1h');
+      const checkpoint = join(bench.dir, `${name}.state.json`);
+      const run = (extra) => async () => {
+        await emulator.reset();
+        rmSync(checkpoint, { force: true });
+        return bench.csafe([...args(path), ...extra], { env: emulator.env });
+      };
+      const [baselineSamples, csafeSamples] = await interleave([{ run: run([]) }, { run: run(['--checkpoint', checkpoint]) }], bench.runs('big'));
+      await emulator.reset();
+      return compared({ size: `${count(total)} ${unit}`, baseline: 'the same command without --checkpoint, same run', baselineSamples, csafeSamples, kind: 'rate', target: { op: '>=', value: 0.8 } });
+    },
+  };
+}
+
+const eventsCheckpoint = checkpointRow('events-checkpoint', '`events send --checkpoint` (--concurrency 8)', {
+  input: (bench) => {
+    const total = bench.size(200_000);
+    return { ...bench.events(total), total };
+  },
+  unit: 'events',
+  args: (path) => ['events', 'send', path, '--concurrency', '8', '-q'],
+});
+
+const dataAddCheckpoint = checkpointRow('data-add-checkpoint', '`data add --checkpoint`', {
+  input: (bench) => {
+    const total = bench.size(100_000);
+    return { ...addInput(bench, total), total };
+  },
+  unit: 'objects',
+  args: (path) => ['data', 'add', 'bench', path],
+});
+
 /** Every row, in the order of the issue's table and of bench/results.md. */
 export const ROWS = [
   startupRow('version', '`csafe --version`', ['--version'], { op: '<=', value: 1.25 }),
@@ -464,10 +507,12 @@ export const ROWS = [
   importRss,
   eventsDry,
   eventsLive,
+  eventsCheckpoint,
   batchRow(16),
   batchRow(64),
   batchRow(256),
   dataAdd,
+  dataAddCheckpoint,
   dataAddWaitRss,
   emuImport,
   emuEvents,
