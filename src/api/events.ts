@@ -34,5 +34,6 @@ export async function ingestEvents(http: HttpClient, batch: Buffer, count: numbe
   return { eventIds, retries: response.retries };
 }
 
+/** After Ctrl-C or SIGTERM the answer still comes: without it the run could not record the batch as delivered, and would send it again. */
 const postBatch = (http: HttpClient, path: string, batch: Buffer): Promise<HttpResponse> =>
-  http.request({ method: 'POST', path, body: { open: () => batch, length: batch.length, contentType: 'application/json' } });
+  http.request({ method: 'POST', path, body: { open: () => batch, length: batch.length, contentType: 'application/json' }, finishOnInterrupt: true });

@@ -1,6 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { outcome, spawnCsafe, useEmulatorProcess } from '../helpers/cli.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { outcome, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { eventsText } from '../helpers/events.js';
 import { waitFor } from '../helpers/wait.js';
 
 describe('Ctrl-C', () => {
@@ -21,5 +24,25 @@ describe('Ctrl-C', () => {
     const { code, stderr } = await ended;
     assert.equal(code, 130, stderr);
     assert.match(stderr, /interrupted/);
+  });
+
+  it('events send: SIGTERM waits for the answer to the batch in flight, saying so; a second SIGTERM leaves at once (143)', async (t) => {
+    const input = join(tempDir(), 'events.jsonl');
+    writeFileSync(input, eventsText(1, 1));
+    const child = spawnCsafe(['--max-retries', '0', '--request-timeout', '5m', 'events', 'send', input], { env: emulator.env });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const ended = outcome(child);
+    let exited = false;
+    void ended.then(() => (exited = true));
+    await waitFor(async () => (await emulator.requests()).some((r) => r.method === 'POST' && r.path === '/v1/async/events'), { what: 'the batch to reach the emulator' });
+    child.kill('SIGTERM');
+    await waitFor(() => stderr.includes('interrupted: waiting for the answers to 1 request in flight'), { what: 'csafe to say it waits for the batch in flight' });
+    assert.equal(exited, false, 'the answer is awaited');
+    child.kill('SIGTERM');
+    // The emulator holds its answer for 60 s: ending well before that means the second signal did not wait for it.
+    await waitFor(() => exited, { what: 'csafe to exit after the second SIGTERM', timeoutMs: 20_000 });
+    assert.equal((await ended).code, 143, stderr);
   });
 });

@@ -7,6 +7,7 @@ import { BIN, closedPort, ended, outcome, spawnCsafe, tempDir, useEmulatorProces
 import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
+import { assertExactlyOnceInOrder, eventsText, ingestedEvents } from '../helpers/events.js';
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 const readLines = (path: string) => (existsSync(path) ? lines(readFileSync(path, 'utf8')) : []);
@@ -169,6 +170,20 @@ describe('an interrupted bulk command says how to continue', () => {
     const [, sent, skipped] = /sent (\d+), failed 0, skipped by checkpoint (\d+)/.exec(second.stderr) ?? [];
     assert.equal(Number(skipped), sentFirst, second.stderr);
     assert.equal(Number(sent) + sentFirst, input.records.length, second.stderr);
+  });
+
+  it('events send --no-auto-idempotency --checkpoint: SIGTERM lets the batches in flight be answered; the same line again delivers every event once', async (t) => {
+    const dir = tempDir();
+    await emulator.control('/_emulator/reset', { method: 'POST' });
+    writeFileSync(join(dir, 'events.jsonl'), eventsText(40, 40));
+    const args = ['events', 'send', 'events.jsonl', '--no-auto-idempotency', '--checkpoint', 'state.json', '--batch-size', '1', '--concurrency', '4'];
+    const first = await interruptAfter(t, emulator, args, dir, 6, 'SIGTERM');
+    assert.equal(first.code, 143, first.stderr);
+    assert.equal(printedResume(first.stderr), `csafe ${args.join(' ')}`);
+    const second = await runPrinted(printedResume(first.stderr), emulator.env, dir);
+    assert.equal(second.code, 0, second.stderr);
+    // Without idempotency keys the service stores a resent event twice: only an exact resume gives 40.
+    assertExactlyOnceInOrder((await ingestedEvents(emulator)).events, 40);
   });
 
   it('events send without --checkpoint: says how to get one next time', async (t) => {

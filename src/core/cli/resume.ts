@@ -1,3 +1,4 @@
+import { countOf } from '../terminal/words.js';
 import type { IOStreams } from '../terminal/io.js';
 
 /** ` (in FILE)` after the count of failed records an interrupted run names; nothing when none failed. */
@@ -8,4 +9,17 @@ export function reportInterruption(io: IOStreams, done: string, resume: string, 
   io.warn(`interrupted: ${done}`);
   io.warn(`continue with: ${resume}`);
   if (hint !== undefined) io.warn(`hint: ${hint}`);
+}
+
+/**
+ * Says, as soon as the run is interrupted, how many answers to requests in flight it waits for
+ * (nothing when there are none); returns what stops listening once the run is over.
+ */
+export function sayAwaitedAnswersOnInterrupt(signal: AbortSignal, io: IOStreams, inFlight: () => number): () => void {
+  const say = () => {
+    const requests = inFlight();
+    if (requests > 0) io.note(`interrupted: waiting for the answers to ${countOf(requests, 'request')} in flight (Ctrl-C again to leave without them)`);
+  };
+  signal.addEventListener('abort', say, { once: true });
+  return () => signal.removeEventListener('abort', say);
 }

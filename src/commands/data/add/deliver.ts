@@ -11,6 +11,7 @@ import { countOf } from '../../../core/terminal/words.js';
 import type { Spinner } from '../../../core/terminal/spinner.js';
 import type { AddOptions } from './options.js';
 import { BODY_FRAME_BYTES } from '../shared/objects.js';
+import { sayAwaitedAnswersOnInterrupt } from '../../../core/cli/resume.js';
 
 /** An object to send, with its position among all records of the input (from 1), which the checkpoint counts in. */
 export type NumberedObject = SendableRecord & { position: number };
@@ -55,6 +56,7 @@ export async function deliverObjects(objects: AsyncIterable<NumberedObject>, del
   const batches = inBatches(objects, { maxItems: options.batchSize, maxBytes: options.maxBatchBytes - BODY_FRAME_BYTES, sizeOf: (o) => o.bytes });
   const inFlight = new Set<Promise<unknown>>();
   const stop: { error?: unknown } = {};
+  const stopListening = sayAwaitedAnswersOnInterrupt(delivery.signal, delivery.io, () => inFlight.size);
   const send = (batch: NumberedObject[]) => {
     if (delivery.signal.aborted) return Promise.reject(new InterruptedError());
     const sending = sendBatch(batch, delivery, stop);
@@ -74,10 +76,8 @@ export async function deliverObjects(objects: AsyncIterable<NumberedObject>, del
       reportProgress(delivery);
     }
   } finally {
-    if (delivery.signal.aborted && inFlight.size > 0) {
-      delivery.io.note(`interrupted: waiting for the answers to ${countOf(inFlight.size, 'request')} in flight (Ctrl-C again to leave without them)`);
-    }
     await Promise.allSettled(inFlight);
+    stopListening();
   }
   if (stop.error !== undefined) throw stop.error;
 }

@@ -12,6 +12,7 @@ import type { Checkpoint } from './checkpoint.js';
 import type { SendOptions } from './options.js';
 import type { OutgoingEvent } from './outgoing.js';
 import type { Tally } from './summary.js';
+import { sayAwaitedAnswersOnInterrupt } from '../../../core/cli/resume.js';
 
 /** Sends one batch, returning the retries it took: queued by default (queueBatch), ingested with --sync. */
 export type BatchSender = (events: readonly OutgoingEvent[]) => Promise<{ retries: number }>;
@@ -30,6 +31,8 @@ export interface Delivery {
   progress: Spinner;
   /** --max-consecutive-failures: every batch is sent through it. */
   failFast: FailFast;
+  /** Ctrl-C or SIGTERM: no new batch is sent; those in flight are answered first, so the checkpoint records them. */
+  signal: AbortSignal;
   /** Set on a failure that stops the run (stopsTheRun: a 401/403, a Retry-After over --max-wait; the service unreachable): no later batch is sent, the rest go straight to the failed file. */
   halted?: Error;
 }
@@ -41,18 +44,24 @@ export interface Delivery {
  */
 export async function deliver(events: AsyncIterable<readonly OutgoingEvent[]>, delivery: Delivery): Promise<void> {
   const stopped = new Set<string>();
+  const inFlight = { requests: 0 };
+  const stopListening = sayAwaitedAnswersOnInterrupt(delivery.signal, delivery.io, () => inFlight.requests);
   const lanes = delivery.options.concurrency;
-  await runLanesInGroups(
-    unsettled(events, delivery),
-    {
-      lanes,
-      laneOf: (event) => event.slot % lanes,
-      maxBatchItems: delivery.options.batchSize,
-      maxBatchBytes: delivery.options.maxBatchBytes,
-      sizeOf: (event) => Buffer.byteLength(event.json) + 1,
-    },
-    (batch) => deliverBatch(batch, delivery, stopped),
-  );
+  try {
+    await runLanesInGroups(
+      unsettled(events, delivery),
+      {
+        lanes,
+        laneOf: (event) => event.slot % lanes,
+        maxBatchItems: delivery.options.batchSize,
+        maxBatchBytes: delivery.options.maxBatchBytes,
+        sizeOf: (event) => Buffer.byteLength(event.json) + 1,
+      },
+      (batch) => deliverBatch(batch, delivery, stopped, inFlight),
+    );
+  } finally {
+    stopListening();
+  }
 }
 
 /** The events --checkpoint does not record as acknowledged (counted as skipped). */
@@ -68,7 +77,8 @@ async function* unsettled(groups: AsyncIterable<readonly OutgoingEvent[]>, { che
   }
 }
 
-async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped: Set<string>): Promise<void> {
+async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped: Set<string>, inFlight: { requests: number }): Promise<void> {
+  if (delivery.signal.aborted) throw new InterruptedError();
   const { tally } = delivery;
   const held = (event: OutgoingEvent) => delivery.halted !== undefined || stopped.has(event.partition);
   // While every batch has gone through, none is held: no lookup per event.
@@ -76,6 +86,7 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
   const toSend = anyHeld ? batch.filter((event) => !held(event)) : batch;
   const handBack = anyHeld ? batch.filter(held) : [];
   if (toSend.length > 0) {
+    inFlight.requests++;
     try {
       const { retries } = await delivery.failFast.send(() => delivery.send(toSend));
       tally.sent += toSend.length;
@@ -89,6 +100,8 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
       if (!unreachable) delivery.io.warn(`${delivery.inputName}:${batchLines(toSend)}: a batch of ${countOf(toSend.length, 'event')} failed, so its users' later events are held back too: ${(error as Error).message}`);
       for (const event of toSend) stopped.add(event.partition);
       handBack.push(...toSend);
+    } finally {
+      inFlight.requests--;
     }
   }
   if (delivery.checkpoint !== undefined) recordAcknowledged(batch, new Set(handBack), delivery.checkpoint);

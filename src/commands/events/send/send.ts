@@ -106,7 +106,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     const http = await ctx.http();
     if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('stream'));
     const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
-    const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: input.name, options, tally, failed, checkpoint, progress, failFast };
+    const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: input.name, options, tally, failed, checkpoint, progress, failFast, signal: ctx.signal };
     await deliver(events, delivery);
     halted = delivery.halted;
   } catch (error) {
