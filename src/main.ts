@@ -44,11 +44,11 @@ export interface ProcessLike {
 const EXIT_CODES_HELP = `
 Exit codes (the same for every command):
   0        everything succeeded
-  1        nothing succeeded, or the run stopped on a service or request failure
+  1        nothing this run sent succeeded, or the run stopped on a service or request failure
   2        invalid input or usage, nothing sent (also --skip-invalid with nothing valid left)
   3        credentials refused or missing
   4        a --fail-on condition held
-  5        partial: some records succeeded, the rest are in the failed or skip file (5 wins over 4)
+  5        partial: some records this run sent succeeded, the rest are in the failed or skip file (5 wins over 4)
   124      a wait timed out
   130, 143 interrupted by Ctrl-C or a closed terminal (130) or SIGTERM (143)
 ${renderHelpSections({
@@ -219,20 +219,20 @@ export function exitCodeOfOutcome(outcome: Outcome | void): ExitCodeValue {
 
 /**
  * A run's exit code from its counts, the same for every bulk command: what stopped it decides
- * first, then a request that failed once accepted (1). Nothing sent (by this run, or by an
- * earlier one it resumes with --checkpoint) is 1 when records failed, 2 when they were only
- * invalid and no valid record was left to another --shard worker either. Some sent and the rest
- * in a failed or skip file is 5, which wins over 4 (--fail-on held): a 4 then says every record
- * was classified.
+ * first, then a request that failed once accepted (1). Records failed while none was delivered
+ * by this run is 1, whatever an earlier run it resumes with --checkpoint delivered: a cron run
+ * during an outage must read as one. Nothing valid at all (none delivered now or before, none
+ * left to another --shard worker) and records invalid is 2. Some delivered and the rest in a
+ * failed or skip file is 5, which wins over 4 (--fail-on held): a 4 then says every record was
+ * classified.
  */
 export function exitCodeOfRun(run: RunCounts): ExitCodeValue {
   if (run.stoppedBy !== undefined) return exitCodeOfError(run.stoppedBy);
   if (run.failedRequests > 0) return ExitCode.failure;
-  const succeeded = run.sent + run.done;
   const unsent = run.failed + run.unconfirmed;
   const refused = run.skipped + run.invalid;
-  if (succeeded === 0 && unsent > 0) return ExitCode.failure;
-  if (succeeded + run.otherShards === 0 && refused > 0) return ExitCode.usage;
+  if (run.sent === 0 && unsent > 0) return ExitCode.failure;
+  if (run.sent + run.done + run.otherShards === 0 && refused > 0) return ExitCode.usage;
   if (unsent + refused > 0) return ExitCode.partial;
   return run.flagged > 0 ? ExitCode.condition : ExitCode.ok;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { assertExactlyOnceInOrder, eventsText, ingestedEvents } from '../helpers/events.js';
@@ -154,6 +154,24 @@ describe('--checkpoint records only what the service acknowledged', () => {
     assert.equal(JSON.parse(second.stdout).sent, 300);
     assertExactlyOnceInOrder((await ingestedEvents(back)).events, 300);
     assert.equal(readFileSync(join(dir, 'failed.jsonl'), 'utf8').trim().split('\n').length, 300, 'the failed file stays as the record of the outage');
+  });
+
+  it('events send: a cron run during an outage exits 1 though its checkpoint skips what earlier runs sent, and says to run the same line again', async () => {
+    const file = join(dir, 'spool.jsonl');
+    const state = join(dir, 'spool-state.json');
+    const failed = join(dir, 'spool-failed.jsonl');
+    writeFileSync(file, eventsText(200, 7));
+    const line = ['events', 'send', file, '--checkpoint', state, '--failed', failed, '--max-retries', '0', '--batch-size', '20', '--json'];
+    const earlier = await runInProcess(line, { env: back.env, cwd: dir });
+    assert.equal(earlier.code, 0, earlier.stderr);
+    // The spool grows (the checkpoint still belongs to it: its first bytes are the same), and the service is down.
+    appendFileSync(file, eventsText(250, 7).split('\n').slice(200).join('\n'));
+    const outage = await runInProcess(line, { env: down.env, cwd: dir });
+    assert.equal(outage.code, 1, outage.stderr);
+    const summary = JSON.parse(outage.stdout) as Record<string, number>;
+    assert.deepEqual([summary.skipped_checkpoint, summary.sent, summary.failed], [200, 0, 50]);
+    assert.match(outage.stderr, new RegExp(`50 events written to ${failed}: run the same command again to send them \\(the file is the record of what failed\\)`));
+    assert.doesNotMatch(outage.stderr, /resend them with/);
   });
 
   it('data add: a re-run sends what failed, and then nothing more', async () => {

@@ -4,6 +4,14 @@ import type { IOStreams } from '../terminal/io.js';
 /** ` (in FILE)` after the count of failed records an interrupted run names; nothing when none failed. */
 export const failedFileNote = (failed: number, path: string) => (failed > 0 ? ` (in ${path})` : '');
 
+/**
+ * What to do with the records a run wrote to its failed file. With --checkpoint the same command
+ * line sends them again (the checkpoint never records them as done), so resending the file too
+ * would send them twice: the file is then the record of what failed, not something to resend.
+ */
+export const resendHint = (resendCommand: string, checkpoint: boolean) =>
+  checkpoint ? 'run the same command again to send them (the file is the record of what failed)' : `resend them with \`${resendCommand}\``;
+
 /** What an interrupted bulk run prints on stderr: what it did, then the command that continues it, and a hint when there is one. */
 export function reportInterruption(io: IOStreams, done: string, resume: string, hint?: string): void {
   io.warn(`interrupted: ${done}`);

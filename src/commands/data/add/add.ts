@@ -13,7 +13,7 @@ import type { JsonRecord } from '../../../core/json/position.js';
 import { readRecords, type InputSource } from '../../../core/input/sources.js';
 import { inOtherShard, otherShardsNote, shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine, shellWord } from '../../../core/cli/command-line.js';
-import { failedFileNote, reportInterruption } from '../../../core/cli/resume.js';
+import { failedFileNote, reportInterruption, resendHint } from '../../../core/cli/resume.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';
@@ -137,7 +137,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
   const invalidNote = invalid?.count ? `; ${countOf(invalid.count, 'invalid record')} written to ${invalid.path}` : '';
   ctx.io.note(`added ${countOf(sent, 'object')} to ${namespace} in ${countOf(delivery.accepted.length, 'request')}${skipped}${otherShards}${invalidNote}`);
   if (failed.count > 0) {
-    const resend = options.checkpoint ? 'run the same command again to send them' : `resend them with \`csafe data add ${namespace} ${failed.path}\``;
+    const resend = resendHint(`csafe data add ${namespace} ${failed.path}`, options.checkpoint !== undefined);
     ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: ${resend}`);
   }
   const stoppedBy = delivery.failFast.stoppedBy;

@@ -84,7 +84,7 @@ async function sendAndReport(events: AsyncIterable<readonly OutgoingEvent[]>, ru
   const { ctx, options, tally, started } = run;
   const { failedFile, halted } = await sendChecked(events, run);
   // With --sync, stdout holds the event ids; the summary would break their NDJSON.
-  await report(ctx, tally, { input: run.input.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid, toStdout: !options.sync });
+  await report(ctx, tally, { input: run.input.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid, toStdout: !options.sync, checkpoint: options.checkpoint });
   // The service unreachable is said as every bulk command says it; a refused key or a long Retry-After in the words of events.
   if (halted instanceof UnreachableError) ctx.io.warn(unreachableLine(halted, failedFile));
   else if (halted) ctx.io.warn(`sending stopped: ${whySendingStopped(halted)}; the unsent events are in ${failedFile}`);
@@ -123,9 +123,9 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   return { failedFile: failedPath, halted };
 }
 
-async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; invalidFile?: string; toStdout?: boolean }) {
+async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; invalidFile?: string; toStdout?: boolean; checkpoint?: string }) {
   const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
-  await reportSummary(ctx.io, summary, run.toStdout === false ? undefined : await summaryFormat(ctx));
+  await reportSummary(ctx.io, summary, run.toStdout === false ? undefined : await summaryFormat(ctx), run.checkpoint !== undefined);
 }
 
 /** A terminal's default table would only repeat the stderr line, so it prints nothing; `-o table` (flag or profile) asks for it. */

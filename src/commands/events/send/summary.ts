@@ -1,3 +1,4 @@
+import { resendHint } from '../../../core/cli/resume.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { printResult, recordView, type OutputFormat } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
@@ -52,14 +53,14 @@ export function summarise(tally: Tally, run: { input: string; dryRun: boolean; d
 }
 
 /** The line for people on stderr; with a `format`, the same figures also go to stdout as one record. */
-export async function reportSummary(io: IOStreams, summary: Summary, format: OutputFormat | undefined): Promise<void> {
+export async function reportSummary(io: IOStreams, summary: Summary, format: OutputFormat | undefined, checkpoint = false): Promise<void> {
   const seconds = (summary.duration_ms / 1000).toFixed(1);
   const figures = summary.dry_run
     ? `read ${summary.read}, valid ${summary.valid}, invalid ${summary.invalid}`
     : `read ${summary.read}, valid ${summary.valid}, invalid ${summary.invalid}, sent ${summary.sent}, failed ${summary.failed}, ` +
       `skipped by checkpoint ${summary.skipped_checkpoint}, other shards ${summary.other_shards}`;
   io.note(`${figures} in ${seconds} s (${summary.events_per_second} events/s)`);
-  if (summary.failed_file) io.warn(`${countOf(summary.failed, 'event')} written to ${summary.failed_file}: resend them with \`csafe events send ${summary.failed_file}\``);
+  if (summary.failed_file) io.warn(`${countOf(summary.failed, 'event')} written to ${summary.failed_file}: ${resendHint(`csafe events send ${summary.failed_file}`, checkpoint)}`);
   if (summary.invalid_file) io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
   if (format !== undefined) await printResult(io, format, summary, recordView({ ...summary }));
 }
