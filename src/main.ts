@@ -15,6 +15,7 @@ import {
   TerminatedError,
   UsageError,
   WaitTimeoutError,
+  LockedError,
   type ExitCodeValue,
 } from './core/errors.js';
 import { ALL_VARIABLES, renderHelpSections } from './core/cli/help.js';
@@ -49,6 +50,7 @@ Exit codes (the same for every command):
   3        credentials refused or missing
   4        a --fail-on condition held
   5        partial: some records this run sent succeeded, the rest are in the failed or skip file (5 wins over 4)
+  75       another run holds the --checkpoint (its lock): nothing was done; the same command later will do
   124      a wait timed out
   130, 143 interrupted by Ctrl-C or a closed terminal (130) or SIGTERM (143)
 ${renderHelpSections({
@@ -186,6 +188,7 @@ const ERROR_EXIT_CODES: ReadonlyArray<readonly [abstract new (...args: never[]) 
   [AuthenticationError, ExitCode.auth],
   [PermissionDeniedError, ExitCode.auth],
   [WaitTimeoutError, ExitCode.waitTimeout],
+  [LockedError, ExitCode.busy],
   [TerminatedError, ExitCode.terminated],
   [InterruptedError, ExitCode.interrupted],
 ];

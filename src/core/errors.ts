@@ -10,6 +10,8 @@ export const ExitCode = {
   auth: 3,
   condition: 4,
   partial: 5,
+  /** sysexits' EX_TEMPFAIL: another run holds the checkpoint; the same command later will do. */
+  busy: 75,
   waitTimeout: 124,
   interrupted: 130,
   /** 128 + SIGTERM, as a shell reports a process the signal ended. */
@@ -89,6 +91,9 @@ export class RetryAfterTooLongError extends CsafeError {
 
 /** A --wait ran out of time before the work reached a terminal state. */
 export class WaitTimeoutError extends CsafeError {}
+
+/** Another live run holds the lock of a file this run must own (a --checkpoint): nothing was done, and the same command later is right. */
+export class LockedError extends CsafeError {}
 
 export class InterruptedError extends CsafeError {
   constructor(message = 'interrupted') {

@@ -15,6 +15,7 @@ import {
   ServerError,
   UsageError,
   WaitTimeoutError,
+  LockedError,
 } from '../../src/core/errors.js';
 import { emulatorDataDir, exitCodeOfError, exitCodeOfOutcome, exitCodeOfRun, invokedGroup } from '../../src/main.js';
 
@@ -50,7 +51,7 @@ describe('exit codes', () => {
     const cases: Array<[unknown, number]> = [
       [new UsageError('u'), 2], [new CorruptConfigError('/c', 'bad'), 2], [new InputError('i'), 2],
       [new MissingCredentialsError('m'), 3], [new AuthenticationError(details), 3], [new PermissionDeniedError({ ...details, status: 403 }), 3],
-      [new WaitTimeoutError('w'), 124], [new InterruptedError(), 130], [new TerminatedError(), 143],
+      [new WaitTimeoutError('w'), 124], [new LockedError('l'), 75], [new InterruptedError(), 130], [new TerminatedError(), 143],
       [new CsafeError('c'), 1], [new ServerError({ ...details, status: 500 }), 1], [new RetryAfterTooLongError(2000, new Date(0), 429), 1],
       [new Error('defect'), 1], ['a string', 1], [undefined, 1],
     ];

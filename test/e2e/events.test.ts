@@ -108,7 +108,7 @@ describe('csafe events', () => {
     const { hostname } = await import('node:os');
     writeFileSync(`${checkpoint}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' }));
     const result = await runAlone(['events', 'send', file, '--checkpoint', checkpoint]);
-    assert.equal(result.code, 2);
+    assert.equal(result.code, 75, 'another run holds it: not invalid input (2), try again later (75)');
     assert.match(result.stderr, /in use by another run/);
     const sent = (await emulator.requests()).filter((r) => r.method === 'POST' && String(r.path).endsWith('/events'));
     assert.deepEqual(sent, [], 'the refused run sent no events');

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { EXAMPLES, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
@@ -31,6 +32,12 @@ const file = (name: string, text: string) => {
   return join(dir, name);
 };
 const jsonl = (...values: unknown[]) => values.map((value) => JSON.stringify(value)).join('\n') + '\n';
+/** A checkpoint whose lock the test runner (this process's parent, alive throughout) holds: a run given it finds another live run on it. */
+const heldCheckpoint = (name: string) => {
+  const path = join(dir, name);
+  writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.ppid, host: hostname(), since: 'now' }));
+  return path;
+};
 
 /** An image the client takes (base64 of the right size) and the service refuses (no image bytes): a line that fails. */
 const NOT_AN_IMAGE = { content: [{ type: 'image', source: { type: 'base64', data: 'aGVsbG8=' } }] };
@@ -164,6 +171,7 @@ const ROWS: Row[] = [
   { why: '--wait: every request succeeded', args: ['data', 'add', 'listings', objects.ok, '--wait'], code: 0 },
   { why: '--wait: a request ended failed', args: async () => (await photosSchema(), ['data', 'add', 'photos', objects.unprocessable, '--wait']), code: 1 },
   { why: '--wait timed out', args: ['data', 'add', 'listings', objects.ok, '--wait', '--timeout', '1ms'], code: 124 },
+  { why: 'another run holds the checkpoint', args: ['data', 'add', 'listings', objects.ok, '--checkpoint', heldCheckpoint('add-held.json')], code: 75 },
   ...basics(['data', 'add', 'listings', objects.ok]),
   // data import
   { why: 'uploaded', args: ['data', 'import', 'listings', objects.ok], code: 0 },
@@ -195,6 +203,7 @@ const ROWS: Row[] = [
   { why: '--skip-invalid, some valid', args: ['events', 'send', events.invalid, '--skip-invalid', skipFile()], code: 5 },
   { why: '--dry-run, all valid', args: ['events', 'send', events.ok, '--dry-run'], code: 0 },
   { why: '--dry-run, an invalid event', args: ['events', 'send', events.invalid, '--dry-run'], code: 2 },
+  { why: 'another run holds the checkpoint', args: ['events', 'send', events.ok, '--checkpoint', heldCheckpoint('events-held.json')], code: 75 },
   ...basics(['events', 'send', events.ok]),
   // events example
   { why: 'printed', args: ['events', 'example', 'create_account'], code: 0 },

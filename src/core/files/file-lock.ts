@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import { LockedError } from '../errors.js';
 import { isRunning, processStartTime } from './processes.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
 
@@ -25,7 +25,7 @@ const heldHere = new Set<string>();
  * An exclusive lock on `path`, held as the file `path.lock` created with O_EXCL. A lock left by
  * a process that no longer runs on this host (killed with -9, a crashed machine's cron, a
  * restarted container whose new process has the same pid) is taken over; a live owner makes this
- * a usage error naming it.
+ * a LockedError naming it (exit 75: try again later).
  */
 export async function acquireFileLock(path: string, now: number): Promise<FileLock> {
   const lockPath = `${path}.lock`;
@@ -40,14 +40,14 @@ export async function acquireFileLock(path: string, now: number): Promise<FileLo
     }
     const holder = await readOwner(lockPath);
     if (holder !== undefined && (await isLiveOwner(holder, lockPath))) {
-      throw new UsageError(`${path} is in use by another run (pid ${holder.pid} on ${holder.host} since ${holder.since})`, {
+      throw new LockedError(`${path} is in use by another run (pid ${holder.pid} on ${holder.host} since ${holder.since})`, {
         hint: `wait for it to finish; if it is gone, delete ${lockPath}`,
       });
     }
     // The owner is gone: take the lock over. A second attempt that fails again means another run won the race.
     await unlink(lockPath).catch(() => undefined);
   }
-  throw new UsageError(`${path} is in use by another run that started at the same moment`);
+  throw new LockedError(`${path} is in use by another run that started at the same moment`);
 }
 
 async function readOwner(lockPath: string): Promise<LockOwner | undefined> {

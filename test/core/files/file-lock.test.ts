@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { exitCodeOfError } from '../../../src/main.js';
-import { ExitCode, UsageError } from '../../../src/core/errors.js';
+import { ExitCode, LockedError } from '../../../src/core/errors.js';
 import { acquireFileLock } from '../../../src/core/files/file-lock.js';
 import { processStartTime } from '../../../src/core/files/processes.js';
 import { FileWriteError } from '../../../src/core/files/write-errors.js';
@@ -26,8 +26,8 @@ describe('acquireFileLock', () => {
     const path = join(tempDir(), 'state.json');
     writeFileSync(`${path}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345, host: `not-${hostname()}`, since: 'noon' }));
     await assert.rejects(acquireFileLock(path, 0), (error: unknown) =>
-      error instanceof UsageError &&
-      exitCodeOfError(error) === ExitCode.usage &&
+      error instanceof LockedError &&
+      exitCodeOfError(error) === ExitCode.busy &&
       error.message === `${path} is in use by another run (pid ${2 ** 22 + 12345} on not-${hostname()} since noon)` &&
       error.hint === `wait for it to finish; if it is gone, delete ${path}.lock`,
     );
@@ -72,7 +72,7 @@ describe('acquireFileLock', () => {
     const path = join(tempDir(), 'state.json');
     // A directory in its place: never created, never removed, never readable as an owner.
     mkdirSync(join(`${path}.lock`, 'inside'), { recursive: true });
-    await assert.rejects(acquireFileLock(path, 0), (error: unknown) => error instanceof UsageError && error.message === `${path} is in use by another run that started at the same moment`);
+    await assert.rejects(acquireFileLock(path, 0), (error: unknown) => error instanceof LockedError && error.message === `${path} is in use by another run that started at the same moment`);
   });
 
   it('names the lock file when it cannot be created', async () => {
