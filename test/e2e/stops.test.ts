@@ -90,6 +90,43 @@ describe('bulk commands stop when the service is unreachable', () => {
   });
 });
 
+/** The quoted text that tells record `i` of a BULK input apart in a request body (`"obj-1"` is not in `"obj-10"`). */
+const MARKERS: Record<string, (i: number) => string> = {
+  'classify --batch': (i) => `"message ${i}"`,
+  'events send': (i) => `"user-${i}"`,
+  'data add': (i) => `"obj-${i}"`,
+  'stream parts': (i) => `"hello ${i}"`,
+};
+
+describe('a key refused part-way', () => {
+  // Slow enough answers that the refusal comes while the run is part-way through its 30 records.
+  const emulator = useEmulatorProcess(['--latency', '30']);
+
+  for (const bulk of BULK) {
+    it(`${bulk.command}: stops sending at once, every record not acknowledged in the failed file as sent, exit 3`, async () => {
+      await emulator.control('/_emulator/reset', { method: 'POST' });
+      const dir = tempDir();
+      const input = inputFile(dir, bulk.name, 30, bulk.line);
+      const failed = join(dir, 'failed.jsonl');
+      const run = runInProcess(['--max-retries', '0', ...bulk.args(input.path, failed)], { env: emulator.env, cwd: dir });
+      await waitFor(async () => (await emulator.requests()).length >= 5, { what: '5 requests to reach the emulator' });
+      await emulator.control('/_emulator/quirks', { method: 'POST', body: { refused_requests: 1000 } });
+      const { code, stderr } = await run;
+      assert.equal(code, 3, stderr);
+      const requests = await emulator.requests();
+      const refused = requests.filter((request) => request.status === 401);
+      assert.equal(refused.length, 1, `one refusal, then nothing more is sent:\n${stderr}`);
+      const marker = MARKERS[bulk.command]!;
+      const acknowledged = range(30).filter((i) => requests.some((request) => Number(request.status) < 300 && String(request.body).includes(marker(i))));
+      const handedBack = readLines(failed).map((line) => failedRecord(bulk.command, line));
+      const notAcknowledged = input.records.filter((_, index) => !acknowledged.includes(index + 1)).map((record) => JSON.stringify(JSON.parse(record)));
+      assert.ok(acknowledged.length >= 4 && notAcknowledged.length > 0, `part-way: ${acknowledged.length} acknowledged`);
+      assert.deepEqual(handedBack, notAcknowledged, 'the failed file holds exactly the records not acknowledged, in input order');
+      assert.match(stderr, new RegExp(`^stopped: the service refused the credentials \\(401\\); what was not sent is in ${failed.replaceAll('.', '\\.')}$`, 'm'));
+    });
+  }
+});
+
 /** Runs a command line exactly as csafe printed it, through a shell, with `csafe` meaning the built launcher. */
 function runPrinted(line: string, env: Record<string, string>, cwd: string) {
   const script = `csafe() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`;

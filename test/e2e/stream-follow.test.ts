@@ -157,7 +157,7 @@ describe('stream parts --follow', () => {
     child.stdin.write(partsText(30));
     const { code, stderr } = await done;
     assert.equal(code, 3, stderr);
-    assert.match(stderr, /^error: POST \/v1\/streams\/refused\/parts: 401/m);
+    assert.match(stderr, new RegExp(`^stopped: the service refused the credentials \\(401\\); what was not sent is in ${failedFile}$`, 'm'));
     const failed = readFileSync(failedFile, 'utf8');
     assert.equal(failed, partsText(30), 'every part read, in order, exactly as read');
     assert.deepEqual(await storedTexts(emulator, 'refused'), []);

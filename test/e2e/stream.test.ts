@@ -239,10 +239,12 @@ describe('csafe stream watch and stream parts', () => {
     assert.deepEqual(requests.flatMap((r) => r.body!.data), sent);
   });
 
-  it('stream parts stops on a refused key with exit 3, saying nothing was sent', async () => {
-    const result = await runInProcess(['stream', 'parts', 'live', '--id', 'show-42', '--transcript', 'hi'], { env: { ...emulator.env, CSAFE_API_KEY: 'sk_test_wrong' } });
-    assert.equal(result.code, 3);
-    assert.match(result.stderr, /^stopped after 0 parts were sent in 0 requests: later parts were not sent\nerror: POST \/v1\/streams\/live\/parts: 401 /);
+  it('stream parts stops on a refused key with exit 3, the part not sent in the failed file', async () => {
+    const failed = join(tempDir(), 'failed.jsonl');
+    const result = await runInProcess(['stream', 'parts', 'live', '--id', 'show-42', '--transcript', 'hi', '--failed', failed], { env: { ...emulator.env, CSAFE_API_KEY: 'sk_test_wrong' } });
+    assert.equal(result.code, 3, result.stderr);
+    assert.match(result.stderr, new RegExp(`^stopped: the service refused the credentials \\(401\\); what was not sent is in ${failed}$`, 'm'));
+    assert.deepEqual(readFileSync(failed, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { text: string }).text), ['hi']);
   });
 });
 

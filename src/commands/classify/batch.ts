@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/bulk/concurrency.js';
 import { InterruptedError, stopsTheRun } from '../../core/errors.js';
 import { reportInvalid, setAsideOrStop } from '../../core/bulk/checked-records.js';
-import { FailFast, unreachableLine } from '../../core/bulk/fail-fast.js';
+import { FailFast, haltLine } from '../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../core/files/failed-path.js';
 import type { IOStreams } from '../../core/terminal/io.js';
@@ -101,7 +101,7 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
         if (table) table.push(...lineLabels(job.line, labelRows(outcome.value)));
         else await ctx.io.out(toNdjsonLine({ line: job.line, result: outcome.value }));
       } else {
-        if (stopsTheRun(outcome.error)) throw outcome.error;
+        if (stopsTheRun(outcome.error) && !failFast.isStop(outcome.error)) throw outcome.error;
         counts.failed++;
         const reason = (outcome.error as Error).message;
         // Once the service is unreachable every later line fails alike: the stop is said once, at the end.
@@ -129,7 +129,7 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
   const skippedNote = skipped?.count ? `; ${countOf(skipped.count, 'invalid line')} written to ${skipped.path}` : '';
   ctx.io.note(`classified ${countOf(counts.classified, 'line')}${otherShards}${failedNote}${skippedNote}`);
-  if (failFast.stoppedBy) ctx.io.warn(unreachableLine(failFast.stoppedBy, failed.path));
+  if (failFast.stoppedBy) ctx.io.warn(haltLine(failFast.stoppedBy, failed.path));
   return batchOutcome({ sent: counts.classified, otherShards: counts.otherShards, failed: counts.failed, skipped: skipped?.count ?? 0, flagged: counts.flagged, stoppedBy: failFast.stoppedBy });
 }
 

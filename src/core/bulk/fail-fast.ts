@@ -1,17 +1,19 @@
-import { ApiError, ConnectionError, UnreachableError } from '../errors.js';
+import { ApiError, AuthenticationError, ConnectionError, PermissionDeniedError, RetryAfterTooLongError, UnreachableError } from '../errors.js';
 
 /**
- * --max-consecutive-failures for a bulk command: the requests of one run go through `send`, which
- * counts the ones in a row that could not reach the service (a ConnectionError — refused, DNS,
- * TLS, a cut connection — after the HTTP core's own retries). Any answer from the service, even
- * an error status, resets the count. At the limit the run stops: that request and every later
- * one fails with the one UnreachableError, without being sent, so the command writes them to its
- * failed file and says why once. A limit of 0 never stops.
+ * How a bulk run stops early, the same for every bulk command. The requests of one run go through
+ * `send`. A failure no later request could escape halts the run: the service refused the
+ * credentials (401/403), asked to wait longer than --max-wait, or could not be reached for
+ * --max-consecutive-failures requests in a row (a ConnectionError — refused, DNS, TLS, a cut
+ * connection — after the HTTP core's own retries; any answer from the service, even an error
+ * status, resets the count; a limit of 0 never stops). From then on every later request fails
+ * with that one error without being sent, so the command writes every record not acknowledged
+ * to its failed file, and says why once, at the end (haltLine).
  */
 export class FailFast {
   private inARow = 0;
-  /** Set once the run has stopped. */
-  stoppedBy?: UnreachableError;
+  /** Set once the run has halted. */
+  stoppedBy?: Error;
 
   constructor(
     private readonly limit: number,
@@ -29,12 +31,13 @@ export class FailFast {
     }
   }
 
-  /** Whether a record failed because the run stopped: it is in the failed file, and the stop is said once for all of them. */
+  /** Whether a record failed because the run halted: it is in the failed file, and the halt is said once for all of them. */
   isStop(error: unknown): boolean {
     return this.stoppedBy !== undefined && error === this.stoppedBy;
   }
 
   private failed(error: unknown): unknown {
+    if (haltsTheRun(error)) return (this.stoppedBy ??= error as Error);
     if (error instanceof ApiError) this.inARow = 0;
     if (!(error instanceof ConnectionError) || this.limit === 0) return error;
     if (this.stoppedBy === undefined && ++this.inARow < this.limit) return error;
@@ -43,5 +46,11 @@ export class FailFast {
   }
 }
 
-/** The one line that says the run stopped and where what it did not send is. */
-export const unreachableLine = (stop: UnreachableError, failedPath: string) => `stopped: ${stop.message}; what was not sent is in ${failedPath}`;
+/** An answer that every later request of the run would get too. */
+const haltsTheRun = (error: unknown) => error instanceof AuthenticationError || error instanceof PermissionDeniedError || error instanceof RetryAfterTooLongError;
+
+/** The one line that says why the run halted and where what it did not send is. */
+export function haltLine(stop: Error, failedPath: string): string {
+  const why = stop instanceof AuthenticationError || stop instanceof PermissionDeniedError ? `the service refused the credentials (${stop.status})` : stop.message;
+  return `stopped: ${why}; what was not sent is in ${failedPath}`;
+}

@@ -60,6 +60,7 @@ const quirksSchema = z.strictObject({
   expired_download_urls: quirkCount.optional(),
   failing_uploads: quirkCount.optional(),
   failing_requests: quirkCount.optional(),
+  refused_requests: quirkCount.optional(),
   held_requests: quirkCount.optional(),
 });
 

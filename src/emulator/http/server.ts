@@ -75,7 +75,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, path: string, r
   const fault = crossSite === undefined && isServicePath(path) ? (drawFault() ?? quirkFault(state)) : undefined;
   const bodySample = new BodySample();
 
-  const result = crossSite ?? refusal(fault) ?? (await dispatch(req, path, router, { credential, bodySample, config, state }).catch(toErrorResult));
+  const result = crossSite ?? (isServicePath(path) ? revokedKey(state) : undefined) ?? refusal(fault) ?? (await dispatch(req, path, router, { credential, bodySample, config, state }).catch(toErrorResult));
 
   if (isServicePath(path) && config.latencyMs > 0) await hold(config.latencyMs);
   if (isServicePath(path) && takeQuirk(state.quirks, 'held_requests')) await new Promise<void>((resolve) => state.inFlight.held.push(resolve));
@@ -94,6 +94,13 @@ async function answer(req: IncomingMessage, res: ServerResponse, path: string, r
 
 /** The failing_requests quirk: a 503 for each of the next N /v1 requests, whatever the fault settings. */
 const quirkFault = (state: State): Fault | undefined => (takeQuirk(state.quirks, 'failing_requests') ? { kind: '503' } : undefined);
+
+/** The refused_requests quirk: a 401 for each of the next N /v1 requests, unprocessed, as once the key is revoked. */
+function revokedKey(state: State): RouteResult | undefined {
+  if (!takeQuirk(state.quirks, 'refused_requests')) return undefined;
+  const error = new EmulatorError(401, 'the API key was revoked', undefined, { 'WWW-Authenticate': 'Bearer' });
+  return { status: 401, body: errorBody(error), headers: error.headers };
+}
 
 /** 429 and 503 faults answer without processing the request, as the spec says of both. */
 function refusal(fault: Fault | undefined): RouteResult | undefined {

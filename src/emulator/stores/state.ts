@@ -23,6 +23,8 @@ export interface Quirks {
   failing_uploads: number;
   /** How many of the next /v1 requests answer 503 without being processed (an injected fault the test chooses the place of). */
   failing_requests: number;
+  /** The next N /v1 requests are refused with 401, as after the key was revoked part-way through a run. */
+  refused_requests: number;
   /** How many of the next /v1 requests are processed, then held unanswered until POST /_emulator/release (a slow request at the place a test chooses). */
   held_requests: number;
 }
@@ -71,7 +73,7 @@ export function createState(stores: Stores): State {
     referenceSets: new Map(
       Object.entries(CLASSIFIER_RULES.builtInReferenceSets).map(([setId, digests]) => [setId, new Set(digests)]),
     ),
-    quirks: { unknown_values: false, expired_upload_urls: 0, expired_download_urls: 0, failing_uploads: 0, failing_requests: 0, held_requests: 0 },
+    quirks: { unknown_values: false, expired_upload_urls: 0, expired_download_urls: 0, failing_uploads: 0, failing_requests: 0, refused_requests: 0, held_requests: 0 },
     inFlight: { now: 0, max: 0, held: [] },
   };
 }
@@ -88,7 +90,7 @@ export async function resetState(state: State): Promise<void> {
 }
 
 /** Uses up one of a counted quirk's remaining occurrences; true when there was one. */
-export function takeQuirk(quirks: Quirks, name: 'expired_upload_urls' | 'expired_download_urls' | 'failing_uploads' | 'failing_requests' | 'held_requests'): boolean {
+export function takeQuirk(quirks: Quirks, name: 'expired_upload_urls' | 'expired_download_urls' | 'failing_uploads' | 'failing_requests' | 'refused_requests' | 'held_requests'): boolean {
   if (quirks[name] <= 0) return false;
   quirks[name]--;
   return true;

@@ -79,7 +79,7 @@ test('events send stops at a refused key and writes the unsent events to --faile
   assert.equal(await exitCodeOf(sendRun(run.ctx, path, sendOptions({ failed }))), ExitCode.auth);
 
   assert.deepEqual(lines(readFileSync(failed, 'utf8')).map((line) => (JSON.parse(line) as SentEvent).metadata.n), [0, 1]);
-  assert.match(run.stderr(), new RegExp(`sending stopped: the service refused the credentials \\(401\\); the unsent events are in ${failed}\n$`));
+  assert.match(run.stderr(), new RegExp(`stopped: the service refused the credentials \\(401\\); what was not sent is in ${failed}\n$`));
 });
 
 test('events send --checkpoint records what was acknowledged, so the same command run again sends nothing', async (t) => {

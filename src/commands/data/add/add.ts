@@ -1,7 +1,7 @@
 import type { Context } from '../../../context.js';
 import { checkRecord, reportInvalid, setAsideOrStop } from '../../../core/bulk/checked-records.js';
 import { InterruptedError, UsageError } from '../../../core/errors.js';
-import { FailFast, unreachableLine } from '../../../core/bulk/fail-fast.js';
+import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
@@ -141,7 +141,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
     ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: ${resend}`);
   }
   const stoppedBy = delivery.failFast.stoppedBy;
-  if (stoppedBy) ctx.io.warn(unreachableLine(stoppedBy, failed.path));
+  if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
   // Answers arrive in any order; what follows (the table, --wait's objects) is in input order.
   return { accepted: inInputOrder(delivery.accepted), failed: failed.count, sent, done: sorting.skipped, otherShards: sorting.otherShards, skipped: invalid?.count ?? 0, stoppedBy };
 }

@@ -33,7 +33,7 @@ export interface AddDelivery {
   options: Pick<AddOptions, 'batchSize' | 'maxBatchBytes' | 'concurrency'>;
   /** Objects of batches that failed, one JSON line each, so the file can be fed back to `data add`. */
   failed: FailedFile;
-  /** --max-consecutive-failures: every batch is sent through it; once it stops the run, the batches left go to the failed file unsent. */
+  /** Every batch is sent through it; once it halts the run (credentials refused, the service unreachable …), the batches left go to the failed file unsent. */
   failFast: FailFast;
   progress: Spinner;
   /** Filled as requests are accepted, in the order the answers come, so a run that stops part-way can still say what went. */
@@ -69,7 +69,7 @@ export async function deliverObjects(objects: AsyncIterable<NumberedObject>, del
     for await (const { item: batch, outcome } of mapInOrder(batches, options.concurrency, send)) {
       if (stop.error !== undefined) throw stop.error;
       if (outcome.ok) continue;
-      if (stopsTheRun(outcome.error)) throw outcome.error;
+      if (stopsTheRun(outcome.error) && !delivery.failFast.isStop(outcome.error)) throw outcome.error;
       // The service unreachable is said once, when the run ends.
       if (!delivery.failFast.isStop(outcome.error)) delivery.io.warn(`${delivery.inputName}:${batchLines(batch)}: a batch of ${countOf(batch.length, 'object')} failed: ${(outcome.error as Error).message}`);
       await delivery.failed.appendLines(batch.map((object) => ({ text: object.json, line: object.line })));

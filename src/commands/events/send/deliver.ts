@@ -33,8 +33,6 @@ export interface Delivery {
   failFast: FailFast;
   /** Ctrl-C or SIGTERM: no new batch is sent; those in flight are answered first, so the checkpoint records them. */
   signal: AbortSignal;
-  /** Set on a failure that stops the run (stopsTheRun: a 401/403, a Retry-After over --max-wait; the service unreachable): no later batch is sent, the rest go straight to the failed file. */
-  halted?: Error;
 }
 
 /**
@@ -80,9 +78,10 @@ async function* unsettled(groups: AsyncIterable<readonly OutgoingEvent[]>, { che
 async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped: Set<string>, inFlight: { requests: number }): Promise<void> {
   if (delivery.signal.aborted) throw new InterruptedError();
   const { tally } = delivery;
-  const held = (event: OutgoingEvent) => delivery.halted !== undefined || stopped.has(event.partition);
+  const halted = () => delivery.failFast.stoppedBy !== undefined;
+  const held = (event: OutgoingEvent) => halted() || stopped.has(event.partition);
   // While every batch has gone through, none is held: no lookup per event.
-  const anyHeld = delivery.halted !== undefined || stopped.size > 0;
+  const anyHeld = halted() || stopped.size > 0;
   const toSend = anyHeld ? batch.filter((event) => !held(event)) : batch;
   const handBack = anyHeld ? batch.filter(held) : [];
   if (toSend.length > 0) {
@@ -93,11 +92,10 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
       tally.batches++;
       tally.retries += retries;
     } catch (error) {
-      if (error instanceof InterruptedError) throw error;
-      const unreachable = delivery.failFast.isStop(error);
-      if (stopsTheRun(error) || unreachable) delivery.halted ??= error as Error;
-      // The service unreachable is said once, when the run ends.
-      if (!unreachable) delivery.io.warn(`${delivery.inputName}:${batchLines(toSend)}: a batch of ${countOf(toSend.length, 'event')} failed, so its users' later events are held back too: ${(error as Error).message}`);
+      const halted = delivery.failFast.isStop(error);
+      if (error instanceof InterruptedError || (stopsTheRun(error) && !halted)) throw error;
+      // Why the run halted is said once, when it ends.
+      if (!halted) delivery.io.warn(`${delivery.inputName}:${batchLines(toSend)}: a batch of ${countOf(toSend.length, 'event')} failed, so its users' later events are held back too: ${(error as Error).message}`);
       for (const event of toSend) stopped.add(event.partition);
       handBack.push(...toSend);
     } finally {

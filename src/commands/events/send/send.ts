@@ -1,7 +1,7 @@
 import type { Context } from '../../../context.js';
 import { nothingSentLine } from '../../../core/bulk/checked-records.js';
-import { AuthenticationError, InterruptedError, PermissionDeniedError, UnreachableError } from '../../../core/errors.js';
-import { FailFast, unreachableLine } from '../../../core/bulk/fail-fast.js';
+import { InterruptedError } from '../../../core/errors.js';
+import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import { parseFlags } from '../../../core/cli/options.js';
@@ -85,9 +85,7 @@ async function sendAndReport(events: AsyncIterable<readonly OutgoingEvent[]>, ru
   const { failedFile, halted } = await sendChecked(events, run);
   // With --sync, stdout holds the event ids; the summary would break their NDJSON.
   await report(ctx, tally, { input: run.input.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid, toStdout: !options.sync, checkpoint: options.checkpoint });
-  // The service unreachable is said as every bulk command says it; a refused key or a long Retry-After in the words of events.
-  if (halted instanceof UnreachableError) ctx.io.warn(unreachableLine(halted, failedFile));
-  else if (halted) ctx.io.warn(`sending stopped: ${whySendingStopped(halted)}; the unsent events are in ${failedFile}`);
+  if (halted) ctx.io.warn(haltLine(halted, failedFile));
   const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
   return batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, otherShards: tally.other_shards, failed: tally.failed, ...invalid, stoppedBy: halted });
 }
@@ -100,7 +98,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     ? undefined
     : await Checkpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: input.name, shard: options.shard, now: () => ctx.now() });
   const progress = await startSpinner(ctx.io, 'Sending events…');
-  let halted: Delivery['halted'];
+  let halted: Error | undefined;
   let sync: SyncIngestion | undefined;
   try {
     const http = await ctx.http();
@@ -108,7 +106,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
     const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: input.name, options, tally, failed, checkpoint, progress, failFast, signal: ctx.signal };
     await deliver(events, delivery);
-    halted = delivery.halted;
+    halted = failFast.stoppedBy;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
     const failedNote = failedFileNote(tally.failed, failedPath);
@@ -138,9 +136,6 @@ async function summaryFormat(ctx: Context): Promise<OutputFormat | undefined> {
 /** Without a checkpoint the same command starts from the first event again. */
 const NO_CHECKPOINT =
   'without --checkpoint it sends every event again (each keeps its idempotency_key, so the service ingests it once); add --checkpoint FILE to continue where a run stopped';
-
-const whySendingStopped = (error: Error) =>
-  error instanceof AuthenticationError || error instanceof PermissionDeniedError ? `the service refused the credentials (${error.status})` : error.message;
 
 /** The action of the command declared in send-command.ts, loaded when it runs. */
 export const eventsSendAction: Action<SendFlags> = async (ctx, command, flags) => {

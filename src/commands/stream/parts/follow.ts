@@ -4,7 +4,7 @@ import type { Context } from '../../../context.js';
 import { checkRecords, problemLine, setAside, type CheckedRecord, type InvalidRecord, type SendableRecord } from '../../../core/bulk/checked-records.js';
 import { parseDuration } from '../../../core/cli/duration.js';
 import { InputError, UsageError } from '../../../core/errors.js';
-import { FailFast, unreachableLine } from '../../../core/bulk/fail-fast.js';
+import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import type { JsonRecord } from '../../../core/json/position.js';
@@ -87,7 +87,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid: reading.invalid });
   const unreachable = delivery.failFast.stoppedBy;
   if (unreachable) {
-    ctx.io.warn(unreachableLine(unreachable, files.failed.path));
+    ctx.io.warn(haltLine(unreachable, files.failed.path));
     return partsOutcome(tally, { skipped: reading.invalid?.count, stoppedBy: unreachable });
   }
   throwWhatStopped(delivery, reading, ctx.signal);

@@ -1,7 +1,7 @@
 import type { Context } from '../../../context.js';
 import { reportInvalid, validRecords } from '../../../core/bulk/checked-records.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
-import { FailFast, unreachableLine } from '../../../core/bulk/fail-fast.js';
+import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import { parseOptions } from '../../../core/cli/options.js';
@@ -41,7 +41,7 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
       throw interruptionOf(ctx.signal);
     }
     await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid });
-    if (stoppedBy) ctx.io.warn(unreachableLine(stoppedBy, files.failed.path));
+    if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, files.failed.path));
     return partsOutcome(tally, { skipped: invalid?.count, stoppedBy });
   } finally {
     await input.remove();
