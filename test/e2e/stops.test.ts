@@ -127,6 +127,24 @@ describe('a key refused part-way', () => {
   }
 });
 
+describe('--max-rate', () => {
+  const emulator = useEmulatorProcess();
+
+  for (const bulk of BULK) {
+    it(`${bulk.command}: starts its requests no faster than the rate given`, async () => {
+      await emulator.control('/_emulator/reset', { method: 'POST' });
+      const dir = tempDir();
+      const input = inputFile(dir, bulk.name, 8, bulk.line);
+      const { code, stderr } = await runInProcess([...bulk.args(input.path, join(dir, 'failed.jsonl')), '--max-rate', '20/s'], { env: emulator.env, cwd: dir });
+      assert.equal(code, 0, stderr);
+      const arrivals = (await emulator.requests()).filter((request) => request.method === 'POST').map((request) => Date.parse(String(request.time)));
+      assert.equal(arrivals.length, 8);
+      // 8 requests at 20 a second: the last starts at least 7 × 50 ms after the first (less the first one's connection set-up).
+      assert.ok(arrivals.at(-1)! - arrivals[0]! >= 300, `8 requests arrived within ${arrivals.at(-1)! - arrivals[0]!} ms`);
+    });
+  }
+});
+
 /** Runs a command line exactly as csafe printed it, through a shell, with `csafe` meaning the built launcher. */
 function runPrinted(line: string, env: Record<string, string>, cwd: string) {
   const script = `csafe() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`;

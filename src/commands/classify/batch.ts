@@ -4,6 +4,7 @@ import { mapInOrder } from '../../core/bulk/concurrency.js';
 import { InterruptedError, stopsTheRun } from '../../core/errors.js';
 import { reportInvalid, setAsideOrStop } from '../../core/bulk/checked-records.js';
 import { FailFast, haltLine } from '../../core/bulk/fail-fast.js';
+import { Pace } from '../../core/bulk/pace.js';
 import { FailedFile } from '../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../core/files/failed-path.js';
 import type { IOStreams } from '../../core/terminal/io.js';
@@ -85,7 +86,7 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
   // A table is aligned over all its rows, so it is printed once, when the run ends however it ends.
   const table: LineLabel[] | undefined = format === 'table' || format === 'tsv' ? [] : undefined;
   const http = await ctx.http();
-  const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
+  const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx));
   const spinner = await startSpinner(ctx.io, 'Classifying…');
   const counts = { classified: 0, failed: 0, flagged: 0, otherShards: 0 };
   // Results come in input order: every line up to this one is classified or in the failed file.

@@ -26,6 +26,7 @@ export const classify = {
     failed: batchFlags.failed('with --batch: append each line that failed here as {line, reason, input}', 'classify'),
     skipInvalid: batchFlags.skipInvalid('with --batch: send the valid lines; append each invalid line here as {line, error, record}'),
     maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
+    maxRate: batchFlags.maxRate('with --batch: '),
     fromLine: { type: 'count', value: 'n', help: 'with --batch: start at line n of the input, skipping the lines before it (an interrupted run prints the command)', min: 1 },
     shard: shardFlag('the lines', 'with --batch: '),
   },

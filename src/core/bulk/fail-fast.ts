@@ -1,3 +1,4 @@
+import type { Pace } from './pace.js';
 import { ApiError, AuthenticationError, ConnectionError, PermissionDeniedError, RetryAfterTooLongError, UnreachableError } from '../errors.js';
 
 /**
@@ -8,7 +9,8 @@ import { ApiError, AuthenticationError, ConnectionError, PermissionDeniedError, 
  * connection — after the HTTP core's own retries; any answer from the service, even an error
  * status, resets the count; a limit of 0 never stops). From then on every later request fails
  * with that one error without being sent, so the command writes every record not acknowledged
- * to its failed file, and says why once, at the end (haltLine).
+ * to its failed file, and says why once, at the end (haltLine). With a Pace (--max-rate), each
+ * request waits its turn first.
  */
 export class FailFast {
   private inARow = 0;
@@ -18,9 +20,13 @@ export class FailFast {
   constructor(
     private readonly limit: number,
     private readonly baseUrl: string,
+    private readonly pace?: Pace,
   ) {}
 
   async send<T>(request: () => Promise<T>): Promise<T> {
+    if (this.stoppedBy !== undefined) throw this.stoppedBy;
+    await this.pace?.turn();
+    // The run may have halted while this request waited its turn.
     if (this.stoppedBy !== undefined) throw this.stoppedBy;
     try {
       const answer = await request();

@@ -1,5 +1,5 @@
 import { defaultFailedPath } from '../files/failed-path.js';
-import type { AbsentFlag, CountFlag, FileFlag, ShardFlag } from './flags.js';
+import type { AbsentFlag, CountFlag, FileFlag, RateFlag, ShardFlag } from './flags.js';
 import { REQUEST_BYTES } from '../../schemas/names.js';
 
 // The declarations of the flags every bulk command shares, as data (core/cli/flags.ts): free of
@@ -26,6 +26,8 @@ export const batchFlags = {
   /** For records without an idempotency key: where a batch goes whose request the service may have applied. */
   unconfirmed: (what: string, command: string) => file(`${what} (default: ${defaultFailedPath(command, '<time>', 'unconfirmed')})`),
   skipInvalid: (what: string) => file(`${what} (default: send nothing if any is invalid)`),
+  /** `when`: what the flag needs, e.g. `with --batch: `. */
+  maxRate: (when = ''): RateFlag => ({ type: 'rate', value: 'n/s', help: `${when}start at most n requests a second (20, 20/s, 0.5/s), so that --shard workers can share one API quota` }),
   maxConsecutiveFailures: () =>
     count('n', 'stop once n requests in a row could not reach the service (refused, DNS, TLS); the rest go to the failed file; 0 never stops', { min: 0, max: 1_000_000, default: 5 }),
   /** A shared bulk flag this command leaves out on purpose (`stream parts --shard`), with why. */

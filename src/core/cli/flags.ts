@@ -39,6 +39,13 @@ export interface CountFlag {
   expected?: string;
 }
 
+/** Requests a second, `20`, `20/s` or `0.5/s`: how fast a run may send (core/bulk/pace.ts). */
+export interface RateFlag {
+  type: 'rate';
+  value: string;
+  help: string;
+}
+
 /** A file name, not empty. */
 export interface FileFlag {
   type: 'file';
@@ -71,7 +78,7 @@ export interface AbsentFlag {
   reason: string;
 }
 
-export type FlagDecl = SwitchFlag | TextFlag | CountFlag | FileFlag | ChoiceFlag | ShardFlag | AbsentFlag;
+export type FlagDecl = SwitchFlag | TextFlag | CountFlag | RateFlag | FileFlag | ChoiceFlag | ShardFlag | AbsentFlag;
 
 /** A command's flags by the name its options carry them under (commander's: `--max-retries` is `maxRetries`). */
 export type Flags = Readonly<Record<string, FlagDecl>>;
@@ -81,7 +88,9 @@ type ValueOf<F extends FlagDecl> = F extends SwitchFlag
   ? boolean
   : F extends CountFlag
     ? F extends { default: number } ? number : number | undefined
-    : F extends ShardFlag
+    : F extends RateFlag
+      ? number | undefined
+      : F extends ShardFlag
       ? Shard | undefined
       : F extends AbsentFlag
         ? undefined

@@ -29,6 +29,14 @@ export function integerFlag(min: number, max = Number.MAX_SAFE_INTEGER, expected
     .pipe(z.number({ error: `expected at most ${max}` }).min(min, { error: expected }).max(max, { error: `expected at most ${max}` }));
 }
 
+const RATE_EXPECTED = 'expected requests a second above 0, e.g. 20, 20/s or 0.5/s';
+/** A rate flag's value: a decimal number of requests a second, `/s` optional. */
+const rateFlag = z
+  .string({ error: RATE_EXPECTED })
+  .regex(/^\d+(\.\d+)?(\/s)?$/, { error: RATE_EXPECTED })
+  .transform((text) => Number.parseFloat(text))
+  .pipe(z.number().positive({ error: RATE_EXPECTED }).max(1_000_000, { error: 'expected at most 1000000/s' }));
+
 /** The check of one declared flag, with its default when not given. */
 function flagSchema(flag: FlagDecl): z.ZodType {
   switch (flag.type) {
@@ -41,6 +49,8 @@ function flagSchema(flag: FlagDecl): z.ZodType {
       const count = integerFlag(flag.min, flag.max, flag.expected);
       return flag.default === undefined ? count.optional() : count.default(flag.default);
     }
+    case 'rate':
+      return rateFlag.optional();
     case 'file':
       return z.string().min(1, { error: 'expected a file name, got an empty one' }).optional();
     case 'choice': {

@@ -76,6 +76,27 @@ describe('batchFlags', () => {
   });
 });
 
+describe('--max-rate', () => {
+  const flags = { maxRate: batchFlags.maxRate() };
+  const at = (argv: string[]) => parsed(flags, argv).maxRate;
+  const refused = usage('--max-rate: expected requests a second above 0, e.g. 20, 20/s or 0.5/s');
+
+  it('takes requests a second as a decimal number, /s optional; none given is no limit', () => {
+    assert.equal(at([]), undefined);
+    assert.equal(at(['--max-rate', '20']), 20);
+    assert.equal(at(['--max-rate', '20/s']), 20);
+    assert.equal(at(['--max-rate', '0.5/s']), 0.5);
+    assert.equal(at(['--max-rate', '1000000']), 1_000_000);
+  });
+
+  it('refuses 0, a sign, another unit, an exponent, spaces and an empty value, naming the flag', () => {
+    for (const value of ['0', '0/s', '0.0', '-1', '+1', '20/m', '20/', '/s', '1e2', ' 20', '20 ', '', '.5', '5.', 'Infinity']) {
+      assert.throws(() => at(['--max-rate', value]), refused, JSON.stringify(value));
+    }
+    assert.throws(() => at(['--max-rate', '1000001']), usage('--max-rate: expected at most 1000000/s'));
+  });
+});
+
 describe('integerFlag', () => {
   const parse = (schema: z.ZodType, value: unknown) => parseOptions(z.object({ port: schema }), { port: value }).port as unknown;
   it('is a whole number from plain decimal digits within its bounds, with the message given or the default one', () => {

@@ -22,6 +22,7 @@ export const dataAdd = {
     failed: batchFlags.failed('append the objects of batches that could not be sent, as sent', 'data-add'),
     skipInvalid: batchFlags.skipInvalid('send the valid objects; append each invalid record here as {line, error, record}'),
     maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
+    maxRate: batchFlags.maxRate(),
     ...waitFlags('wait until every request has finished, then print each request as `data status` prints it (its objects with their labels and url)', '30m'),
   },
   details: `

@@ -2,6 +2,7 @@ import type { Context } from '../../../context.js';
 import { checkRecord, reportInvalid, setAsideOrStop } from '../../../core/bulk/checked-records.js';
 import { InterruptedError, UsageError } from '../../../core/errors.js';
 import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
+import { Pace } from '../../../core/bulk/pace.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
@@ -98,7 +99,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
     inputName: source.name,
     options,
     failed,
-    failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl),
+    failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx)),
     progress,
     accepted: [],
     signal: ctx.signal,

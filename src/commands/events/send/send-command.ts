@@ -20,6 +20,7 @@ export const eventsSend = {
     maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
     concurrency: batchFlags.concurrency('; events of one user always share one'),
     maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
+    maxRate: batchFlags.maxRate(),
     shard: shardFlag('the users'),
   },
   details: `

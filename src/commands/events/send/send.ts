@@ -2,6 +2,7 @@ import type { Context } from '../../../context.js';
 import { nothingSentLine } from '../../../core/bulk/checked-records.js';
 import { InterruptedError } from '../../../core/errors.js';
 import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
+import { Pace } from '../../../core/bulk/pace.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import { parseFlags } from '../../../core/cli/options.js';
@@ -103,7 +104,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   try {
     const http = await ctx.http();
     if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('stream'));
-    const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
+    const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx));
     const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: input.name, options, tally, failed, checkpoint, progress, failFast, signal: ctx.signal };
     await deliver(events, delivery);
     halted = failFast.stoppedBy;

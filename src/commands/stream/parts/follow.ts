@@ -5,6 +5,7 @@ import { checkRecords, problemLine, setAside, type CheckedRecord, type InvalidRe
 import { parseDuration } from '../../../core/cli/duration.js';
 import { InputError, UsageError } from '../../../core/errors.js';
 import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
+import { Pace } from '../../../core/bulk/pace.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import type { JsonRecord } from '../../../core/json/position.js';
@@ -56,7 +57,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   const http = await ctx.http();
   const delivery: PartsDelivery = {
     http,
-    failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl),
+    failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx)),
     io: ctx.io,
     namespace,
     id: options.id,

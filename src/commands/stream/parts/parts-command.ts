@@ -31,6 +31,7 @@ export const streamParts = {
     unconfirmed: batchFlags.unconfirmed('append the parts of batches whose answer was lost (the service may hold them): not safe to resend', 'stream-parts'),
     skipInvalid: batchFlags.skipInvalid('send the valid parts; append each invalid record here as {line, error, record}'),
     maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
+    maxRate: batchFlags.maxRate(),
     shard: batchFlags.absent('i/n', ORDERED),
     concurrency: batchFlags.absent('n', ORDERED),
     follow: { type: 'switch', help: 'read a pipe (stdin or a FIFO) until it ends, sending parts as they come' },

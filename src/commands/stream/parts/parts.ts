@@ -2,6 +2,7 @@ import type { Context } from '../../../context.js';
 import { reportInvalid, validRecords } from '../../../core/bulk/checked-records.js';
 import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
 import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
+import { Pace } from '../../../core/bulk/pace.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import { parseOptions } from '../../../core/cli/options.js';
@@ -53,7 +54,7 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
   const invalid = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const tally = emptyPartsTally();
   const progress = await startSpinner(ctx.io, 'Sending parts…');
-  const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl);
+  const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx));
   try {
     await deliverParts(validRecords(input.records(true), input.name, ctx.io, invalid), {
       http,
