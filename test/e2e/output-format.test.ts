@@ -82,7 +82,7 @@ describe('events send stops on a Retry-After longer than --max-wait', () => {
       const failed = join(dir, 'failed.jsonl');
       const result = await runCsafe(['--max-wait', '0s', 'events', 'send', file, '--batch-size', '1', '--concurrency', '1', '--failed', failed], { env: emulator.env, cwd: dir });
       assert.equal(result.code, 1, result.stderr);
-      assert.match(result.stderr, /sending stopped: service answered 429 and asked to wait [12] s/);
+      assert.match(result.stderr, /^stopped: service answered 429 and asked to wait [12] s.*; what was not sent is in /m);
       const attempts = (await emulator.requests()).filter((r) => r.path === '/v1/async/events').length;
       assert.equal(attempts, 1, result.stderr);
     });
