@@ -105,7 +105,7 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
         if (stopsTheRun(outcome.error) && !failFast.isStop(outcome.error)) throw outcome.error;
         counts.failed++;
         const reason = (outcome.error as Error).message;
-        // Once the service is unreachable every later line fails alike: the stop is said once, at the end.
+        // Once the run halts (the service unreachable, the key refused) every later line fails alike: the halt is said once, at the end.
         if (!failFast.isStop(outcome.error)) ctx.io.warn(`${input.name}:${job.line}: ${reason}`);
         await failed.append({ line: job.line, reason, input: job.input }, job.line);
       }

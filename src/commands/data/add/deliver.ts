@@ -70,7 +70,7 @@ export async function deliverObjects(objects: AsyncIterable<NumberedObject>, del
       if (stop.error !== undefined) throw stop.error;
       if (outcome.ok) continue;
       if (stopsTheRun(outcome.error) && !delivery.failFast.isStop(outcome.error)) throw outcome.error;
-      // The service unreachable is said once, when the run ends.
+      // Why the run halted is said once, when it ends.
       if (!delivery.failFast.isStop(outcome.error)) delivery.io.warn(`${delivery.inputName}:${batchLines(batch)}: a batch of ${countOf(batch.length, 'object')} failed: ${(outcome.error as Error).message}`);
       await delivery.failed.appendLines(batch.map((object) => ({ text: object.json, line: object.line })));
       reportProgress(delivery);

@@ -29,7 +29,7 @@ export interface Delivery {
   failed: FailedFile;
   checkpoint?: Checkpoint;
   progress: Spinner;
-  /** --max-consecutive-failures: every batch is sent through it. */
+  /** Every batch is sent through it; once it halts the run (credentials refused, the service unreachable …), the batches left go to the failed file unsent. */
   failFast: FailFast;
   /** Ctrl-C or SIGTERM: no new batch is sent; those in flight are answered first, so the checkpoint records them. */
   signal: AbortSignal;
@@ -78,10 +78,10 @@ async function* unsettled(groups: AsyncIterable<readonly OutgoingEvent[]>, { che
 async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped: Set<string>, inFlight: { requests: number }): Promise<void> {
   if (delivery.signal.aborted) throw new InterruptedError();
   const { tally } = delivery;
-  const halted = () => delivery.failFast.stoppedBy !== undefined;
-  const held = (event: OutgoingEvent) => halted() || stopped.has(event.partition);
+  const runHalted = () => delivery.failFast.stoppedBy !== undefined;
+  const held = (event: OutgoingEvent) => runHalted() || stopped.has(event.partition);
   // While every batch has gone through, none is held: no lookup per event.
-  const anyHeld = halted() || stopped.size > 0;
+  const anyHeld = runHalted() || stopped.size > 0;
   const toSend = anyHeld ? batch.filter((event) => !held(event)) : batch;
   const handBack = anyHeld ? batch.filter(held) : [];
   if (toSend.length > 0) {
