@@ -53,7 +53,7 @@ _csafe() {
     "data status") flags="--wait --timeout" ;;
     "import create") flags="--wait --timeout"; files=1 ;;
     "import get") flags="--wait --timeout" ;;
-    "events send") flags="--dry-run --sync --checkpoint --failed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --max-consecutive-failures --max-rate --shard"; files=1 ;;
+    "events send") flags="--dry-run --sync --checkpoint --failed --unconfirmed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --max-consecutive-failures --max-rate --shard"; files=1 ;;
     "events example") values="user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" ;;
     "stream watch") flags="--id --url" ;;
     "stream parts") flags="--id --chat --sender-id --sender-name --transcript --speaker --frame --audio --timestamp --captions --start --batch-size --max-batch-bytes --failed --unconfirmed --skip-invalid --max-consecutive-failures --max-rate --follow --flush-interval --max-buffer"; files=1 ;;

@@ -15,8 +15,8 @@ export const encodeBatch = (events: readonly string[]) => Buffer.from(`[${events
  * Queues an ordered batch (POST /v1/async/events) under the one retry policy. The body is a
  * buffer the client re-sends as-is on each attempt; returns the retries it took.
  */
-export async function sendEvents(http: HttpClient, batch: Buffer): Promise<{ retries: number }> {
-  const response = await postBatch(http, EVENTS_PATH, batch);
+export async function sendEvents(http: HttpClient, batch: Buffer, replaySafe: boolean): Promise<{ retries: number }> {
+  const response = await postBatch(http, EVENTS_PATH, batch, replaySafe);
   parseResponse(queuedEventsResponseSchema, response.body, `POST ${EVENTS_PATH}`);
   return { retries: response.retries };
 }
@@ -25,8 +25,8 @@ export async function sendEvents(http: HttpClient, batch: Buffer): Promise<{ ret
  * Ingests an ordered batch of `count` events synchronously (POST /v1/events); returns the
  * service's event ids in request order, and the retries it took.
  */
-export async function ingestEvents(http: HttpClient, batch: Buffer, count: number): Promise<{ eventIds: string[]; retries: number }> {
-  const response = await postBatch(http, SYNC_EVENTS_PATH, batch);
+export async function ingestEvents(http: HttpClient, batch: Buffer, count: number, replaySafe: boolean): Promise<{ eventIds: string[]; retries: number }> {
+  const response = await postBatch(http, SYNC_EVENTS_PATH, batch, replaySafe);
   const eventIds = eventIdsOf(parseResponse(syncEventsResponseSchema, response.body, `POST ${SYNC_EVENTS_PATH}`));
   if (eventIds.length !== count) {
     throw new UnexpectedResponseError(`POST ${SYNC_EVENTS_PATH}: unexpected response from the service: ${eventIds.length} event ids for ${count} events`);
@@ -34,6 +34,11 @@ export async function ingestEvents(http: HttpClient, batch: Buffer, count: numbe
   return { eventIds, retries: response.retries };
 }
 
-/** After Ctrl-C or SIGTERM the answer still comes: without it the run could not record the batch as delivered, and would send it again. */
-const postBatch = (http: HttpClient, path: string, batch: Buffer): Promise<HttpResponse> =>
-  http.request({ method: 'POST', path, body: { open: () => batch, length: batch.length, contentType: 'application/json' }, finishOnInterrupt: true });
+/**
+ * `replaySafe`: every event of the batch carries an idempotency_key, so a batch whose answer was
+ * lost may be sent again; otherwise it is retried only when the service cannot have processed it.
+ * After Ctrl-C or SIGTERM the answer still comes: without it the run could not record the batch
+ * as delivered, and would send it again.
+ */
+const postBatch = (http: HttpClient, path: string, batch: Buffer, replaySafe: boolean): Promise<HttpResponse> =>
+  http.request({ method: 'POST', path, body: { open: () => batch, length: batch.length, contentType: 'application/json' }, replaySafe, finishOnInterrupt: true });

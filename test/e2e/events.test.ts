@@ -176,6 +176,29 @@ describe('csafe events send under failure', () => {
     });
   });
 
+  it('--no-auto-idempotency: a batch whose answer was lost is not sent again but written to --unconfirmed, so no event is stored twice', async () => {
+    // A reset: the emulator stores the batch, then cuts the connection in the middle of its answer.
+    await withEmulatorProcess(['--fault-rate', '0.3', '--faults', 'reset', '--seed', '7'], async (faulty) => {
+      const file = join(dir, 'keyless.jsonl');
+      writeFileSync(file, eventsText(60, 60));
+      const unconfirmed = join(dir, 'keyless-unconfirmed.jsonl');
+      const failed = join(dir, 'keyless-failed.jsonl');
+      const result = await runInProcess(['events', 'send', file, '--no-auto-idempotency', '--batch-size', '5', '--concurrency', '2', '--unconfirmed', unconfirmed, '--failed', failed, '--json'], {
+        env: faulty.env,
+      });
+      assert.equal(result.code, 5, result.stderr);
+      const summary = summaryOf(result.stdout);
+      const setAside = readFileSync(unconfirmed, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { metadata: { n: number } }).metadata.n);
+      assert.ok(setAside.length > 0, 'some answers were lost');
+      assert.deepEqual([summary.unconfirmed, summary.unconfirmed_file, summary.failed], [setAside.length, unconfirmed, 0]);
+      assert.match(result.stderr, /without idempotency keys resending them may store them twice/);
+      const stored = (await ingestedEvents(faulty)).events.map(({ event }) => event.metadata.n);
+      assert.equal(stored.length, 60, 'every event stored once: none sent twice, none lost');
+      assert.equal(new Set(stored).size, 60);
+      for (const n of setAside) assert.ok(stored.includes(n), `event ${n} is unconfirmed and was in fact stored`);
+    });
+  });
+
   it('batches that fail go to the failed file as sent, their users stop, and the file resends cleanly', async () => {
     const flaky = await startEmulatorProcess(['--fault-rate', '0.3', '--faults', '503', '--seed', '5']);
     const file = join(dir, 'partial.jsonl');

@@ -33,7 +33,7 @@ describe('the text each event is sent as', () => {
 describe('the spool of events checked before any is sent', () => {
   it('gives back every event as it was kept, whatever its partition holds', async () => {
     const partitions = ['user_id:u1', 'user_id:a\tb', 'user_id:line\nbreak', 'user_id:"quoted"', 'user_id:back\\slash', 'user_id:é💡', 'unkeyed'];
-    const events: OutgoingEvent[] = partitions.map((partition, index) => ({ position: index + 1, line: index * 2 + 1, partition, slot: index * 100, json: JSON.stringify({ n: index, text: 'a\tb\nc' }) }));
+    const events: OutgoingEvent[] = partitions.map((partition, index) => ({ position: index + 1, line: index * 2 + 1, partition, slot: index * 100, keyed: index % 2 === 0, json: JSON.stringify({ n: index, text: 'a\tb\nc' }) }));
     async function* groups() {
       yield events.slice(0, 3);
       yield [];

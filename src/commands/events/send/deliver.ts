@@ -1,6 +1,6 @@
 import { encodeBatch, sendEvents } from '../../../api/events.js';
 import { batchLines } from '../../../core/bulk/batches.js';
-import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
+import { InterruptedError, mayHaveBeenApplied, stopsTheRun } from '../../../core/errors.js';
 import type { FailFast } from '../../../core/bulk/fail-fast.js';
 import type { FailedFile } from '../../../core/files/failed-file.js';
 import type { HttpClient } from '../../../core/http/client.js';
@@ -17,7 +17,10 @@ import { sayAwaitedAnswersOnInterrupt } from '../../../core/cli/resume.js';
 /** Sends one batch, returning the retries it took: queued by default (queueBatch), ingested with --sync. */
 export type BatchSender = (events: readonly OutgoingEvent[]) => Promise<{ retries: number }>;
 
-export const queueBatch = (http: HttpClient): BatchSender => (events) => sendEvents(http, encodeBatch(events.map((event) => event.json)));
+export const queueBatch = (http: HttpClient): BatchSender => (events) => sendEvents(http, encodeBatch(events.map((event) => event.json)), allKeyed(events));
+
+/** Whether a batch may be sent again after a lost answer: the service stores an event with an idempotency_key once. */
+export const allKeyed = (events: readonly OutgoingEvent[]) => events.every((event) => event.keyed);
 
 export interface Delivery {
   send: BatchSender;
@@ -27,6 +30,8 @@ export interface Delivery {
   tally: Tally;
   /** Events that could not be delivered, exactly as sent, so the file can be resent as-is. */
   failed: FailedFile;
+  /** Events without an idempotency_key whose batch may have been stored (its answer was lost): not safe to resend. */
+  unconfirmed: FailedFile;
   checkpoint?: Checkpoint;
   progress: Spinner;
   /** Every batch is sent through it; once it halts the run (credentials refused, the service unreachable …), the batches left go to the failed file unsent. */
@@ -94,10 +99,14 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
     } catch (error) {
       const halted = delivery.failFast.isStop(error);
       if (error instanceof InterruptedError || (stopsTheRun(error) && !halted)) throw error;
-      // Why the run halted is said once, when it ends.
-      if (!halted) delivery.io.warn(`${delivery.inputName}:${batchLines(toSend)}: a batch of ${countOf(toSend.length, 'event')} failed, so its users' later events are held back too: ${(error as Error).message}`);
-      for (const event of toSend) stopped.add(event.partition);
-      handBack.push(...toSend);
+      if (!allKeyed(toSend) && mayHaveBeenApplied(error)) {
+        await setAsideUnconfirmed(toSend, error as Error, delivery);
+      } else {
+        // Why the run halted is said once, when it ends.
+        if (!halted) delivery.io.warn(`${delivery.inputName}:${batchLines(toSend)}: a batch of ${countOf(toSend.length, 'event')} failed, so its users' later events are held back too: ${(error as Error).message}`);
+        for (const event of toSend) stopped.add(event.partition);
+        handBack.push(...toSend);
+      }
     } finally {
       inFlight.requests--;
     }
@@ -108,6 +117,18 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
   tally.failed += handBack.length;
   delivery.progress.update(`sent ${tally.sent}, failed ${tally.failed}, skipped ${tally.skipped_checkpoint + tally.other_shards}`);
   await delivery.checkpoint?.save();
+}
+
+/**
+ * A batch of events without idempotency keys whose answer was lost may have been stored: sending
+ * it again could store it twice, so it goes to the unconfirmed file, not the failed one, and the
+ * checkpoint counts it as dealt with (a re-run does not send it). Its users' later events still go:
+ * holding them back would leave them for a re-run that skips this batch anyway.
+ */
+async function setAsideUnconfirmed(events: OutgoingEvent[], error: Error, delivery: Delivery): Promise<void> {
+  delivery.io.warn(`${delivery.inputName}:${batchLines(events)}: a batch of ${countOf(events.length, 'event')} without idempotency keys may have been stored, its answer was lost: ${error.message}`);
+  await delivery.unconfirmed.appendLines(events.map((event) => ({ text: event.json, line: event.line })));
+  delivery.tally.unconfirmed += events.length;
 }
 
 /** Only what the service acknowledged is done: a failed or held-back event stops its slot's progress, so the next run sends it. */

@@ -12,6 +12,8 @@ export interface OutgoingEvent {
   line: number;
   partition: string;
   slot: number;
+  /** It carries an idempotency_key, so the service stores it once however often it is sent: its batch may be sent again after a lost answer. */
+  keyed: boolean;
   json: string;
 }
 
@@ -32,14 +34,15 @@ export class EventPreparer {
       this.skipped.other_shards++;
       return undefined;
     }
-    return { position: record.position, line: record.line, partition, slot, json: outgoingJson(record.event, this.options.autoIdempotency) };
+    const keyed = this.options.autoIdempotency || typeof record.event.idempotency_key === 'string';
+    return { position: record.position, line: record.line, partition, slot, keyed, json: outgoingJson(record.event, this.options.autoIdempotency) };
   }
 }
 
 /**
  * Keeps prepared events in a private temporary file while the rest of the input is checked, so
  * that sending starts only once all of it has passed, and no line is parsed twice. One event a
- * line: `position TAB line TAB slot TAB "partition" TAB json` (JSON text holds no raw tab or newline).
+ * line: `position TAB line TAB slot TAB keyed (1 or 0) TAB "partition" TAB json` (JSON text holds no raw tab or newline).
  */
 export const spoolEvents = (groups: AsyncIterable<readonly OutgoingEvent[]>, signal: AbortSignal): Promise<SpooledInput> =>
   spoolToTempFile(Readable.from(spoolText(groups)), signal);
@@ -47,7 +50,7 @@ export const spoolEvents = (groups: AsyncIterable<readonly OutgoingEvent[]>, sig
 async function* spoolText(groups: AsyncIterable<readonly OutgoingEvent[]>): AsyncGenerator<string> {
   for await (const events of groups) {
     let text = '';
-    for (const event of events) text += `${event.position}\t${event.line}\t${event.slot}\t${jsonString(event.partition)}\t${event.json}\n`;
+    for (const event of events) text += `${event.position}\t${event.line}\t${event.slot}\t${event.keyed ? 1 : 0}\t${jsonString(event.partition)}\t${event.json}\n`;
     if (text !== '') yield text;
   }
 }
@@ -80,12 +83,14 @@ function spooledEvent(text: string): OutgoingEvent {
   const positionEnd = text.indexOf('\t');
   const lineEnd = text.indexOf('\t', positionEnd + 1);
   const slotEnd = text.indexOf('\t', lineEnd + 1);
-  const partitionEnd = text.indexOf('\t', slotEnd + 1);
-  const literal = text.slice(slotEnd + 1, partitionEnd);
+  const keyedEnd = slotEnd + 2;
+  const partitionEnd = text.indexOf('\t', keyedEnd + 1);
+  const literal = text.slice(keyedEnd + 1, partitionEnd);
   return {
     position: Number(text.slice(0, positionEnd)),
     line: Number(text.slice(positionEnd + 1, lineEnd)),
     slot: Number(text.slice(lineEnd + 1, slotEnd)),
+    keyed: text[slotEnd + 1] === '1',
     // Only a partition with a quote, a backslash or a control character was escaped.
     partition: literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1),
     json: text.slice(partitionEnd + 1),

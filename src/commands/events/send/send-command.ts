@@ -13,6 +13,7 @@ export const eventsSend = {
     sync: { type: 'switch', help: 'ingest each batch before the answer (POST /v1/events) and print each event\'s id' },
     checkpoint: batchFlags.checkpoint('events'),
     failed: batchFlags.failed('append the events of batches that could not be sent, as sent', 'events'),
+    unconfirmed: batchFlags.unconfirmed('append the events without an idempotency_key of batches whose answer was lost (the service may hold them): not safe to resend', 'events'),
     skipInvalid: batchFlags.skipInvalid('send the valid events; append each invalid record here as {line, error, record}'),
     allowUnknownTypes: { type: 'switch', help: 'pass events of a type the spec does not show through unchecked' },
     autoIdempotency: { type: 'switch', negate: true, help: 'do not add a content-derived idempotency_key to events without one' },

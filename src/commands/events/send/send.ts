@@ -83,18 +83,20 @@ interface SendingRun {
 /** Sends the events, then says what happened: the summary, why sending stopped, the outcome. */
 async function sendAndReport(events: AsyncIterable<readonly OutgoingEvent[]>, run: SendingRun): Promise<Outcome> {
   const { ctx, options, tally, started } = run;
-  const { failedFile, halted } = await sendChecked(events, run);
+  const { failedFile, unconfirmedFile, halted } = await sendChecked(events, run);
   // With --sync, stdout holds the event ids; the summary would break their NDJSON.
-  await report(ctx, tally, { input: run.input.name, dryRun: false, started, failedFile, invalidFile: options.skipInvalid, toStdout: !options.sync, checkpoint: options.checkpoint });
+  await report(ctx, tally, { input: run.input.name, dryRun: false, started, failedFile, unconfirmedFile, invalidFile: options.skipInvalid, toStdout: !options.sync, checkpoint: options.checkpoint });
   if (halted) ctx.io.warn(haltLine(halted, failedFile));
   const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
-  return batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, otherShards: tally.other_shards, failed: tally.failed, ...invalid, stoppedBy: halted });
+  return batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, otherShards: tally.other_shards, failed: tally.failed, unconfirmed: tally.unconfirmed, ...invalid, stoppedBy: halted });
 }
 
 /** The sending pass over events already checked and made ready. */
 async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ctx, input, options, tally }: SendingRun) {
   const failedPath = options.failed ?? defaultFailedPath(shardedName('events', options.shard), ctx.now());
   const failed = new FailedFile(failedPath);
+  const unconfirmedPath = options.unconfirmed ?? defaultFailedPath(shardedName('events', options.shard), ctx.now(), 'unconfirmed');
+  const unconfirmed = new FailedFile(unconfirmedPath);
   const checkpoint = options.checkpoint === undefined
     ? undefined
     : await Checkpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: input.name, shard: options.shard, now: () => ctx.now() });
@@ -105,7 +107,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     const http = await ctx.http();
     if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('stream'));
     const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx));
-    const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: input.name, options, tally, failed, checkpoint, progress, failFast, signal: ctx.signal };
+    const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: input.name, options, tally, failed, unconfirmed, checkpoint, progress, failFast, signal: ctx.signal };
     await deliver(events, delivery);
     halted = failFast.stoppedBy;
   } catch (error) {
@@ -118,11 +120,12 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     await sync?.finish();
     await checkpoint?.close();
     await failed.close();
+    await unconfirmed.close();
   }
-  return { failedFile: failedPath, halted };
+  return { failedFile: failedPath, unconfirmedFile: unconfirmedPath, halted };
 }
 
-async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; invalidFile?: string; toStdout?: boolean; checkpoint?: string }) {
+async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; unconfirmedFile?: string; invalidFile?: string; toStdout?: boolean; checkpoint?: string }) {
   const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
   await reportSummary(ctx.io, summary, run.toStdout === false ? undefined : await summaryFormat(ctx), run.checkpoint !== undefined);
 }

@@ -11,6 +11,8 @@ export interface Tally {
   invalid: number;
   sent: number;
   failed: number;
+  /** Events without idempotency keys in batches that may have been stored (their answer was lost). */
+  unconfirmed: number;
   skipped_checkpoint: number;
   other_shards: number;
   batches: number;
@@ -23,6 +25,7 @@ export const emptyTally = (): Tally => ({
   invalid: 0,
   sent: 0,
   failed: 0,
+  unconfirmed: 0,
   skipped_checkpoint: 0,
   other_shards: 0,
   batches: 0,
@@ -36,10 +39,11 @@ export interface Summary extends Tally {
   /** Events validated per second with --dry-run, events sent per second otherwise. */
   events_per_second: number;
   failed_file: string | null;
+  unconfirmed_file: string | null;
   invalid_file: string | null;
 }
 
-export function summarise(tally: Tally, run: { input: string; dryRun: boolean; durationMs: number; failedFile?: string; invalidFile?: string }): Summary {
+export function summarise(tally: Tally, run: { input: string; dryRun: boolean; durationMs: number; failedFile?: string; unconfirmedFile?: string; invalidFile?: string }): Summary {
   const throughput = run.dryRun ? tally.read : tally.sent;
   return {
     input: run.input,
@@ -48,6 +52,7 @@ export function summarise(tally: Tally, run: { input: string; dryRun: boolean; d
     duration_ms: run.durationMs,
     events_per_second: run.durationMs > 0 ? Math.round((throughput * 1000) / run.durationMs) : 0,
     failed_file: tally.failed > 0 ? (run.failedFile ?? null) : null,
+    unconfirmed_file: tally.unconfirmed > 0 ? (run.unconfirmedFile ?? null) : null,
     invalid_file: tally.invalid > 0 ? (run.invalidFile ?? null) : null,
   };
 }
@@ -61,6 +66,9 @@ export async function reportSummary(io: IOStreams, summary: Summary, format: Out
       `skipped by checkpoint ${summary.skipped_checkpoint}, other shards ${summary.other_shards}`;
   io.note(`${figures} in ${seconds} s (${summary.events_per_second} events/s)`);
   if (summary.failed_file) io.warn(`${countOf(summary.failed, 'event')} written to ${summary.failed_file}: ${resendHint(`csafe events send ${summary.failed_file}`, checkpoint)}`);
+  if (summary.unconfirmed_file) {
+    io.warn(`${countOf(summary.unconfirmed, 'event')} written to ${summary.unconfirmed_file}: the service may have stored them, and without idempotency keys resending them may store them twice; check before resending`);
+  }
   if (summary.invalid_file) io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
   if (format !== undefined) await printResult(io, format, summary, recordView({ ...summary }));
 }

@@ -2,7 +2,7 @@ import { encodeBatch, ingestEvents } from '../../../api/events.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { tableView, toNdjsonLine, type OutputFormat } from '../../../core/terminal/output.js';
-import type { BatchSender } from './deliver.js';
+import { allKeyed, type BatchSender } from './deliver.js';
 
 /** One ingested event: the input line it came from and the id the service gave it. */
 interface IngestedLine {
@@ -25,7 +25,7 @@ export class SyncIngestion {
   ) {}
 
   readonly send: BatchSender = async (events) => {
-    const { eventIds, retries } = await ingestEvents(this.http, encodeBatch(events.map((event) => event.json)), events.length);
+    const { eventIds, retries } = await ingestEvents(this.http, encodeBatch(events.map((event) => event.json)), events.length, allKeyed(events));
     const rows = events.map((event, index) => ({ line: event.line, event_id: eventIds[index]! }));
     if (this.format === 'table' || this.format === 'tsv') this.rows.push(...rows);
     else await this.io.out(rows.map(toNdjsonLine).join(''));
