@@ -1,7 +1,7 @@
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, closedPort, ended, outcome, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
@@ -123,6 +123,62 @@ describe('a key refused part-way', () => {
       assert.ok(acknowledged.length >= 4 && notAcknowledged.length > 0, `part-way: ${acknowledged.length} acknowledged`);
       assert.deepEqual(handedBack, notAcknowledged, 'the failed file holds exactly the records not acknowledged, in input order');
       assert.match(stderr, new RegExp(`^stopped: the service refused the credentials \\(401\\); what was not sent is in ${failed.replaceAll('.', '\\.')}$`, 'm'));
+    });
+  }
+});
+
+describe('an answer lost after the service stored the request (the connection cut mid-answer)', () => {
+  // 30 % of answers are cut after the request was processed.
+  const emulator = useEmulatorProcess(['--fault-rate', '0.3', '--faults', 'reset', '--seed', '11']);
+  const COUNT = 12;
+  const numbers = (texts: readonly string[], pattern: RegExp) => texts.map((text) => Number(pattern.exec(text)?.[1])).sort((a, b) => a - b);
+
+  /** What each command does with such an answer: retry where sending twice stores once, else the unconfirmed file. */
+  const rows: Array<{ command: string; code: number; check(dir: string, stdout: string): Promise<void> }> = [
+    {
+      command: 'classify --batch',
+      code: 0,
+      check: async (_dir, stdout) => assert.deepEqual(lines(stdout).map((line) => (JSON.parse(line) as { line: number }).line), range(COUNT), 'retried: every line classified once'),
+    },
+    {
+      command: 'events send',
+      code: 0,
+      check: async () => {
+        const { events } = await ingestedEvents(emulator);
+        assert.deepEqual(numbers(events.map(({ event }) => event.user_id), /user-(\d+)/), range(COUNT), 'retried with its idempotency keys: each event stored once');
+      },
+    },
+    {
+      command: 'data add',
+      code: 0,
+      check: async () => {
+        const { objects } = (await emulator.control('/_emulator/data/listings')) as { objects: Array<{ id: string }> };
+        assert.deepEqual(numbers(objects.map((object) => object.id), /obj-(\d+)/), range(COUNT), 'retried: upserted by id, each object once');
+      },
+    },
+    {
+      command: 'stream parts',
+      code: 5,
+      check: async (dir) => {
+        const stream = (await emulator.control('/_emulator/streams/live/show-1')) as { parts: Array<{ text: string }> };
+        const stored = numbers(stream.parts.map((part) => part.text), /hello (\d+)/);
+        assert.deepEqual(stored, range(COUNT), 'never sent twice: each part stored once');
+        const unconfirmed = readdirSync(dir).filter((name) => name.includes('unconfirmed'));
+        assert.equal(unconfirmed.length, 1, 'the parts whose answer was lost are in the unconfirmed file');
+        assert.ok(readLines(join(dir, unconfirmed[0]!)).length > 0);
+      },
+    },
+  ];
+  for (const row of rows) {
+    it(`${row.command}: ${row.code === 0 ? 'retried, as sending it twice stores it once' : 'not sent again: in the unconfirmed file'}`, async () => {
+      await emulator.control('/_emulator/reset', { method: 'POST' });
+      const bulk = BULK.find((candidate) => candidate.command === row.command)!;
+      const dir = tempDir();
+      const input = inputFile(dir, bulk.name, COUNT, bulk.line);
+      const result = await runInProcess(bulk.args(input.path, join(dir, 'failed.jsonl')), { env: emulator.env, cwd: dir });
+      assert.equal(result.code, row.code, result.stderr);
+      assert.deepEqual(readLines(join(dir, 'failed.jsonl')), [], 'nothing failed: every request reached the service');
+      await row.check(dir, result.stdout);
     });
   }
 });
