@@ -230,6 +230,23 @@ async function interruptAfter(t: TestContext, emulator: EmulatorProcess, args: s
 describe('an interrupted bulk command says how to continue', () => {
   const emulator = useEmulatorProcess(['--latency', '150']);
 
+  for (const bulk of BULK) {
+    it(`${bulk.command}: SIGTERM, then the command it prints, delivers every record once`, async (t) => {
+      await emulator.control('/_emulator/reset', { method: 'POST' });
+      const dir = tempDir();
+      inputFile(dir, bulk.name, 12, bulk.line);
+      const resumable = bulk.command === 'events send' || bulk.command === 'data add' ? ['--checkpoint', 'state.json'] : [];
+      const first = await interruptAfter(t, emulator, [...bulk.args(bulk.name, 'failed.jsonl'), ...resumable], dir, 3, 'SIGTERM');
+      assert.equal(first.code, 143, first.stderr);
+      const second = await runPrinted(printedResume(first.stderr), emulator.env, dir);
+      assert.equal(second.code, 0, second.stderr);
+      const accepted = (await emulator.requests()).filter((request) => request.method === 'POST' && Number(request.status) < 300);
+      const marker = MARKERS[bulk.command]!;
+      const times = range(12).map((i) => accepted.filter((request) => String(request.body).includes(marker(i))).length);
+      assert.deepEqual(times, range(12).map(() => 1), 'how many times the service accepted each record');
+    });
+  }
+
   it('classify --batch: Ctrl-C prints the command that starts at the first line not done; together the runs classify every line once', async (t) => {
     const dir = tempDir();
     const input = inputFile(dir, 'items.jsonl', 30, classifyLine);
