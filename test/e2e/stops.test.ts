@@ -2,10 +2,12 @@ import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { BIN, closedPort, ended, outcome, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
+import { closeServer, listenOnLoopback } from '../helpers/server.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
 import { assertExactlyOnceInOrder, eventsText, ingestedEvents } from '../helpers/events.js';
 
@@ -180,6 +182,82 @@ describe('an answer lost after the service stored the request (the connection cu
       assert.deepEqual(readLines(join(dir, 'failed.jsonl')), [], 'nothing failed: every request reached the service');
       await row.check(dir, result.stdout);
     });
+  }
+});
+
+/**
+ * A proxy in front of the emulator that passes every request on, so the emulator processes it,
+ * and answers the POST numbered `lost` (from 1) with `status` instead of the emulator's answer:
+ * an answer that may come after processing (a 408 or 409 from a gateway, say).
+ */
+async function lyingProxy(target: string, lost: number, status: number): Promise<{ baseUrl: string; close(): void }> {
+  let posts = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name))) as Record<string, string>;
+      const upstream = await fetch(target + req.url, { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
+      const text = await upstream.text();
+      if (req.method === 'POST' && ++posts === lost) {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { type: 'lost', message: `the gateway answered ${status} after the service processed the request` } }));
+        return;
+      }
+      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+      res.end(text);
+    });
+  });
+  const baseUrl = await listenOnLoopback(server);
+  return { baseUrl, close: () => closeServer(server) };
+}
+
+describe('a 408 or 409 answered after the service processed the request', () => {
+  const emulator = useEmulatorProcess();
+  const COUNT = 6;
+  /** How many times the service holds each record of the input, 1 … COUNT. */
+  const held: Record<string, (stdout: string) => Promise<number[]>> = {
+    'classify --batch': async (stdout) => range(COUNT).map((i) => lines(stdout).filter((line) => (JSON.parse(line) as { line: number }).line === i).length),
+    'events send': async () => {
+      const { events } = await ingestedEvents(emulator);
+      return range(COUNT).map((i) => events.filter(({ event }) => event.user_id === `user-${i}`).length);
+    },
+    'data add': async () => {
+      const { objects } = (await emulator.control('/_emulator/data/listings')) as { objects: Array<{ id: string }> };
+      return range(COUNT).map((i) => objects.filter((object) => object.id === `obj-${i}`).length);
+    },
+    'stream parts': async () => {
+      const { parts } = (await emulator.control('/_emulator/streams/live/show-1')) as { parts: Array<{ text: string }> };
+      return range(COUNT).map((i) => parts.filter((part) => part.text === `hello ${i}`).length);
+    },
+  };
+  const rows = [
+    ...['classify --batch', 'events send', 'data add'].map((command) => ({ command, extra: [] as string[], retried: true })),
+    { command: 'stream parts', extra: [] as string[], retried: false },
+    { command: 'events send', extra: ['--no-auto-idempotency'], retried: false },
+  ];
+  for (const status of [408, 409]) {
+    for (const row of rows) {
+      const what = row.retried ? 'retried (sending it again stores it once)' : 'not sent again: in the unconfirmed file';
+      it(`${status}: ${row.command}${row.extra.map((flag) => ` ${flag}`).join('')}: ${what}`, async () => {
+        await emulator.control('/_emulator/reset', { method: 'POST' });
+        const proxy = await lyingProxy(emulator.baseUrl, 2, status);
+        try {
+          const bulk = BULK.find((candidate) => candidate.command === row.command)!;
+          const dir = tempDir();
+          const input = inputFile(dir, bulk.name, COUNT, bulk.line);
+          const unconfirmed = join(dir, 'unconfirmed.jsonl');
+          const args = ['--base-url', proxy.baseUrl, '--max-retries', '1', ...bulk.args(input.path, join(dir, 'failed.jsonl')), ...row.extra];
+          const result = await runInProcess(row.retried ? args : [...args, '--unconfirmed', unconfirmed], { env: emulator.env, cwd: dir });
+          assert.equal(result.code, row.retried ? 0 : 5, result.stderr);
+          assert.deepEqual(readLines(join(dir, 'failed.jsonl')), [], 'nothing in the failed file: it is safe to resend, and these were processed');
+          assert.deepEqual(await held[row.command]!(result.stdout), range(COUNT).map(() => 1), 'each record held once');
+          assert.equal(readLines(unconfirmed).length, row.retried ? 0 : 1);
+        } finally {
+          proxy.close();
+        }
+      });
+    }
   }
 });
 
