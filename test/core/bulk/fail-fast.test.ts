@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConnectionError, RequestTimeoutError, ServerError, UnreachableError } from '../../../src/core/errors.js';
-import { FailFast } from '../../../src/core/bulk/fail-fast.js';
+import { AuthenticationError, ConnectionError, PermissionDeniedError, RequestTimeoutError, RetryAfterTooLongError, ServerError, UnreachableError } from '../../../src/core/errors.js';
+import { FailFast, haltLine } from '../../../src/core/bulk/fail-fast.js';
+import { Pace } from '../../../src/core/bulk/pace.js';
 
 const refused = () => Promise.reject(new ConnectionError('POST /v1/content: ECONNREFUSED', false));
 const answered = () => Promise.resolve('ok');
@@ -48,5 +49,47 @@ describe('FailFast', () => {
     const ends = await sendAll(failFast, Array.from({ length: 20 }, () => refused));
     assert.ok(ends.every((end) => end instanceof ConnectionError));
     assert.equal(failFast.stoppedBy, undefined);
+  });
+
+  it('halts at a refused key, 401 or 403, and at a Retry-After over --max-wait: later requests end with that same error, unsent', async () => {
+    const details = { method: 'POST', path: '/v1/content', serviceMessage: 'no' };
+    const halts = [new AuthenticationError({ ...details, status: 401 }), new PermissionDeniedError({ ...details, status: 403 }), new RetryAfterTooLongError(90_000, new Date(0), 429)];
+    for (const halt of halts) {
+      const failFast = new FailFast(0, 'http://127.0.0.1:9');
+      let sentAfter = 0;
+      const ends = await sendAll(failFast, [answered, () => Promise.reject(halt), () => (sentAfter++, answered())]);
+      assert.deepEqual(ends, ['ok', halt, halt], halt.name);
+      assert.equal(sentAfter, 0, `${halt.name}: nothing is sent once halted`);
+      assert.ok(failFast.isStop(halt) && failFast.stoppedBy === halt);
+    }
+  });
+
+  it('keeps the first halt: a refusal answered later to a request already in flight ends with the first', async () => {
+    const failFast = new FailFast(0, 'http://127.0.0.1:9');
+    const first = new AuthenticationError({ method: 'POST', path: '/v1/content', serviceMessage: 'revoked', status: 401 });
+    const second = new AuthenticationError({ method: 'POST', path: '/v1/content', serviceMessage: 'revoked', status: 401 });
+    const ends = await Promise.all([failFast.send(() => Promise.reject(first)).catch((error: unknown) => error), failFast.send(() => Promise.reject(second)).catch((error: unknown) => error)]);
+    assert.deepEqual(ends, [first, first]);
+  });
+
+  it('takes the pace before each request, and sends nothing that waited its turn once the run has halted', async () => {
+    const order: string[] = [];
+    let release: () => void = () => undefined;
+    const clock = { now: () => 0, sleep: () => new Promise<void>((resolve) => (release = resolve)) };
+    const failFast = new FailFast(0, 'http://127.0.0.1:9', new Pace(1, clock));
+    const halt = new AuthenticationError({ method: 'POST', path: '/v1/content', serviceMessage: 'no', status: 401 });
+    const first = failFast.send(() => (order.push('first'), Promise.reject(halt))).catch((error: unknown) => error);
+    const waiting = failFast.send(() => (order.push('second'), answered())).catch((error: unknown) => error);
+    assert.equal(await first, halt);
+    release();
+    assert.equal(await waiting, halt, 'it waited its turn, then found the run halted');
+    assert.deepEqual(order, ['first']);
+  });
+
+  it('says why the run halted and where what was not sent is, in one line for every cause', () => {
+    const details = { method: 'POST', path: '/v1/content', serviceMessage: 'no' };
+    assert.equal(haltLine(new AuthenticationError({ ...details, status: 401 }), 'f.jsonl'), 'stopped: the service refused the credentials (401); what was not sent is in f.jsonl');
+    assert.equal(haltLine(new PermissionDeniedError({ ...details, status: 403 }), 'f.jsonl'), 'stopped: the service refused the credentials (403); what was not sent is in f.jsonl');
+    assert.equal(haltLine(new UnreachableError('h:1', 2, 'ECONNREFUSED'), 'f.jsonl'), 'stopped: the service at h:1 is unreachable: 2 requests in a row could not connect (last: ECONNREFUSED); what was not sent is in f.jsonl');
   });
 });
