@@ -345,6 +345,7 @@ describe('an interrupted bulk command says how to continue', () => {
     const input = inputFile(dir, 'items.jsonl', 30, marked);
     const first = await interruptAfter(t, emulator, ['classify', '--batch', 'items.jsonl', '--concurrency', '4'], dir, 6);
     assert.equal(first.code, 130, first.stderr);
+    assert.match(first.stderr, /^interrupted: waiting for the answers to [1-4] requests? in flight \(Ctrl-C again to leave without them\)$/m, 'said at once, as every bulk command says it');
     const second = await runPrinted(printedResume(first.stderr), emulator.env, dir);
     assert.equal(second.code, 0, second.stderr);
     const done = [...lines(first.stdout), ...lines(second.stdout)].map((line) => (JSON.parse(line) as { line: number }).line);

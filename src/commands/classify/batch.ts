@@ -15,7 +15,7 @@ import { readRecords } from '../../core/input/sources.js';
 import { refuseSharedFiles } from '../../core/files/distinct-files.js';
 import { otherShardsNote, shardedName, shardRecords } from '../../core/bulk/shard.js';
 import { csafeCommandLine, withFlag } from '../../core/cli/command-line.js';
-import { failedFileNote, reportInterruption } from '../../core/cli/resume.js';
+import { failedFileNote, reportInterruption, sayAwaitedAnswersOnInterrupt } from '../../core/cli/resume.js';
 import { interruptionOf } from '../../core/signals.js';
 import { startSpinner } from '../../core/terminal/spinner.js';
 import { inputToRead } from '../../core/input/spool.js';
@@ -93,8 +93,17 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
   let lastDone = options.fromLine - 1;
   let interrupted = false;
   const jobs = sendable(jobsOf(counts), input.name, ctx.io, skipped, ctx.signal);
+  let inFlight = 0;
+  const stopListening = sayAwaitedAnswersOnInterrupt(ctx.signal, ctx.io, () => inFlight);
   try {
-    const classify = (job: Job) => failFast.send(() => classifyContent(http, job.request!, options.apiVersion, true));
+    const classify = async (job: Job) => {
+      inFlight++;
+      try {
+        return await failFast.send(() => classifyContent(http, job.request!, options.apiVersion, true));
+      } finally {
+        inFlight--;
+      }
+    };
     for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, classify, options.concurrency * REORDER_WINDOW)) {
       if (outcome.ok) {
         counts.classified++;
@@ -117,6 +126,7 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
     if (!(error instanceof InterruptedError)) throw error;
     interrupted = true;
   } finally {
+    stopListening();
     spinner.stop();
     await failed.close();
     await skipped?.close();
