@@ -5,6 +5,7 @@ import { InterruptedError, stopsTheRun } from '../../core/errors.js';
 import { reportInvalid, setAsideOrStop } from '../../core/bulk/checked-records.js';
 import { FailFast, haltLine } from '../../core/bulk/fail-fast.js';
 import { Pace } from '../../core/bulk/pace.js';
+import { InFlight } from '../../core/bulk/in-flight.js';
 import { FailedFile } from '../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../core/files/failed-path.js';
 import type { IOStreams } from '../../core/terminal/io.js';
@@ -93,17 +94,10 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
   let lastDone = options.fromLine - 1;
   let interrupted = false;
   const jobs = sendable(jobsOf(counts), input.name, ctx.io, skipped, ctx.signal);
-  let inFlight = 0;
-  const stopListening = sayAwaitedAnswersOnInterrupt(ctx.signal, ctx.io, () => inFlight);
+  const inFlight = new InFlight();
+  const stopListening = sayAwaitedAnswersOnInterrupt(ctx.signal, ctx.io, inFlight);
   try {
-    const classify = async (job: Job) => {
-      inFlight++;
-      try {
-        return await failFast.send(() => classifyContent(http, job.request!, options.apiVersion, true));
-      } finally {
-        inFlight--;
-      }
-    };
+    const classify = (job: Job) => inFlight.run(() => failFast.send(() => classifyContent(http, job.request!, options.apiVersion, true)));
     for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, classify, options.concurrency * REORDER_WINDOW)) {
       if (outcome.ok) {
         counts.classified++;

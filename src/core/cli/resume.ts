@@ -1,5 +1,6 @@
 import { countOf } from '../terminal/words.js';
 import type { IOStreams } from '../terminal/io.js';
+import type { InFlight } from '../bulk/in-flight.js';
 
 /** ` (in FILE)` after the count of failed records an interrupted run names; nothing when none failed. */
 export const failedFileNote = (failed: number, path: string) => (failed > 0 ? ` (in ${path})` : '');
@@ -23,9 +24,9 @@ export function reportInterruption(io: IOStreams, done: string, resume: string, 
  * Says, as soon as the run is interrupted, how many answers to requests in flight it waits for
  * (nothing when there are none); returns what stops listening once the run is over.
  */
-export function sayAwaitedAnswersOnInterrupt(signal: AbortSignal, io: IOStreams, inFlight: () => number): () => void {
+export function sayAwaitedAnswersOnInterrupt(signal: AbortSignal, io: IOStreams, inFlight: InFlight): () => void {
   const say = () => {
-    const requests = inFlight();
+    const requests = inFlight.count;
     if (requests > 0) io.note(`interrupted: waiting for the answers to ${countOf(requests, 'request')} in flight (Ctrl-C again to leave without them)`);
   };
   signal.addEventListener('abort', say, { once: true });

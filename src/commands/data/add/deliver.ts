@@ -12,6 +12,7 @@ import type { Spinner } from '../../../core/terminal/spinner.js';
 import type { AddOptions } from './options.js';
 import { BODY_FRAME_BYTES } from '../shared/objects.js';
 import { sayAwaitedAnswersOnInterrupt } from '../../../core/cli/resume.js';
+import { InFlight } from '../../../core/bulk/in-flight.js';
 
 /** An object to send, with its position among all records of the input (from 1), which the checkpoint counts in. */
 export type NumberedObject = SendableRecord & { position: number };
@@ -54,17 +55,11 @@ export interface AddDelivery {
 export async function deliverObjects(objects: AsyncIterable<NumberedObject>, delivery: AddDelivery): Promise<void> {
   const { options } = delivery;
   const batches = inBatches(objects, { maxItems: options.batchSize, maxBytes: options.maxBatchBytes - BODY_FRAME_BYTES, sizeOf: (o) => o.bytes });
-  const inFlight = new Set<Promise<unknown>>();
+  const inFlight = new InFlight();
   const stop: { error?: unknown } = {};
-  const stopListening = sayAwaitedAnswersOnInterrupt(delivery.signal, delivery.io, () => inFlight.size);
-  const send = (batch: NumberedObject[]) => {
-    if (delivery.signal.aborted) return Promise.reject(new InterruptedError());
-    const sending = sendBatch(batch, delivery, stop);
-    const done = () => inFlight.delete(sending);
-    inFlight.add(sending);
-    sending.then(done, done);
-    return sending;
-  };
+  const stopListening = sayAwaitedAnswersOnInterrupt(delivery.signal, delivery.io, inFlight);
+  const send = (batch: NumberedObject[]) =>
+    delivery.signal.aborted ? Promise.reject(new InterruptedError()) : inFlight.run(() => sendBatch(batch, delivery, stop));
   try {
     for await (const { item: batch, outcome } of mapInOrder(batches, options.concurrency, send)) {
       if (stop.error !== undefined) throw stop.error;
@@ -76,7 +71,7 @@ export async function deliverObjects(objects: AsyncIterable<NumberedObject>, del
       reportProgress(delivery);
     }
   } finally {
-    await Promise.allSettled(inFlight);
+    await inFlight.settled();
     stopListening();
   }
   if (stop.error !== undefined) throw stop.error;

@@ -13,6 +13,7 @@ import type { SendOptions } from './options.js';
 import type { OutgoingEvent } from './outgoing.js';
 import type { Tally } from './summary.js';
 import { sayAwaitedAnswersOnInterrupt } from '../../../core/cli/resume.js';
+import { InFlight } from '../../../core/bulk/in-flight.js';
 
 /** Sends one batch, returning the retries it took: queued by default (queueBatch), ingested with --sync. */
 export type BatchSender = (events: readonly OutgoingEvent[]) => Promise<{ retries: number }>;
@@ -47,8 +48,8 @@ export interface Delivery {
  */
 export async function deliver(events: AsyncIterable<readonly OutgoingEvent[]>, delivery: Delivery): Promise<void> {
   const stopped = new Set<string>();
-  const inFlight = { requests: 0 };
-  const stopListening = sayAwaitedAnswersOnInterrupt(delivery.signal, delivery.io, () => inFlight.requests);
+  const inFlight = new InFlight();
+  const stopListening = sayAwaitedAnswersOnInterrupt(delivery.signal, delivery.io, inFlight);
   const lanes = delivery.options.concurrency;
   try {
     await runLanesInGroups(
@@ -80,7 +81,7 @@ async function* unsettled(groups: AsyncIterable<readonly OutgoingEvent[]>, { che
   }
 }
 
-async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped: Set<string>, inFlight: { requests: number }): Promise<void> {
+async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped: Set<string>, inFlight: InFlight): Promise<void> {
   if (delivery.signal.aborted) throw new InterruptedError();
   const { tally } = delivery;
   const runHalted = () => delivery.failFast.stoppedBy !== undefined;
@@ -90,9 +91,8 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
   const toSend = anyHeld ? batch.filter((event) => !held(event)) : batch;
   const handBack = anyHeld ? batch.filter(held) : [];
   if (toSend.length > 0) {
-    inFlight.requests++;
     try {
-      const { retries } = await delivery.failFast.send(() => delivery.send(toSend));
+      const { retries } = await inFlight.run(() => delivery.failFast.send(() => delivery.send(toSend)));
       tally.sent += toSend.length;
       tally.batches++;
       tally.retries += retries;
@@ -107,8 +107,6 @@ async function deliverBatch(batch: OutgoingEvent[], delivery: Delivery, stopped:
         for (const event of toSend) stopped.add(event.partition);
         handBack.push(...toSend);
       }
-    } finally {
-      inFlight.requests--;
     }
   }
   if (delivery.checkpoint !== undefined) recordAcknowledged(batch, new Set(handBack), delivery.checkpoint);
