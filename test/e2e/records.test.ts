@@ -223,6 +223,8 @@ describe('kill -9 with --checkpoint', () => {
       const ranges = JSON.parse(readFileSync(checkpoint, 'utf8')).acknowledged as Array<[number, number]>;
       const checkpointed = ranges.reduce((sum, [first, last]) => sum + last - first + 1, 0);
       assert.ok(received - checkpointed <= 4 * 50, `the checkpoint was ${received - checkpointed} objects behind the ${received} the service had: more than the 4 requests in flight`);
+      // The requests the killed run left behind are served before the emulator is stopped.
+      await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { in_flight: number }).in_flight === 0, { what: 'the emulator to finish serving the killed run' });
     });
   });
 });

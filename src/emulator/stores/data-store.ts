@@ -125,14 +125,16 @@ export class DataStore {
   /** Forgets all data (not the signing secret): POST /_emulator/reset. */
   async clear(): Promise<void> {
     await this.background.stop();
-    await Promise.all(AREAS.map((area) => rm(join(this.root, area), { recursive: true, force: true })));
+    await Promise.all(AREAS.map((area) => rm(join(this.root, area), { recursive: true, force: true, maxRetries: 5 })));
     this.files.forget();
     await createAreas(this.root);
   }
 
   async close(): Promise<void> {
     await this.background.stop();
-    if (this.removeOnClose) await rm(this.root, { recursive: true, force: true });
+    // A request the closed server was still serving may write a file while the tree is removed
+    // (ENOTEMPTY): node's rm tries again after it.
+    if (this.removeOnClose) await rm(this.root, { recursive: true, force: true, maxRetries: 5 });
   }
 
   private async lines(path: string): Promise<string[]> {
