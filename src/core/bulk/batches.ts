@@ -20,19 +20,21 @@ export interface BatchFill {
 export const fitsInBatch = (fill: BatchFill, size: number, limits: Pick<BatchLimits<unknown>, 'maxItems' | 'maxBytes'>): boolean =>
   fill.items === 0 || (fill.items < limits.maxItems && fill.bytes + size <= limits.maxBytes);
 
-/** Consecutive items grouped into batches within both limits, streamed: at most one batch is held. */
-export async function* inBatches<T>(items: AsyncIterable<T>, limits: BatchLimits<T>): AsyncGenerator<T[]> {
+/** Consecutive items, read in groups (a chunk of input's records), grouped into batches within both limits, streamed: at most one batch is held. */
+export async function* inBatches<T>(groups: AsyncIterable<Iterable<T>>, limits: BatchLimits<T>): AsyncGenerator<T[]> {
   let batch: T[] = [];
   let bytes = 0;
-  for await (const item of items) {
-    const size = limits.sizeOf(item);
-    if (!fitsInBatch({ items: batch.length, bytes }, size, limits)) {
-      yield batch;
-      batch = [];
-      bytes = 0;
+  for await (const group of groups) {
+    for (const item of group) {
+      const size = limits.sizeOf(item);
+      if (!fitsInBatch({ items: batch.length, bytes }, size, limits)) {
+        yield batch;
+        batch = [];
+        bytes = 0;
+      }
+      batch.push(item);
+      bytes += size;
     }
-    batch.push(item);
-    bytes += size;
   }
   if (batch.length > 0) yield batch;
 }

@@ -101,6 +101,9 @@ export class HttpClient {
   /** The configured base URL without a trailing slash, nor a user name or password (see absoluteUrl). */
   readonly baseUrl: string;
 
+  /** Retries made so far, over every request: what a bulk run's summary counts. */
+  retries = 0;
+
   constructor(private readonly config: HttpClientConfig) {
     this.baseUrl = withoutUserInfo(config.baseUrl).replace(/\/+$/, '');
     this.agent = new Agent({
@@ -145,6 +148,7 @@ export class HttpClient {
         throw new RetryAfterTooLongError(decision.delayMs, new Date(this.config.now() + decision.delayMs), attempt.response.statusCode);
       }
       this.announceRetry(spec.method, display, failure, retry, decision.delayMs);
+      this.retries++;
       await this.config.sleep(decision.delayMs, this.config.signal);
     }
   }

@@ -34,7 +34,7 @@ describe('fitsInBatch', () => {
 describe('inBatches and runLanes cut alike', () => {
   const cutters = {
     inBatches: async (sizes: number[], maxItems: number, maxBytes: number) =>
-      collect(inBatches(Readable.from(sizes) as AsyncIterable<number>, { maxItems, maxBytes, sizeOf: (n) => n })),
+      collect(inBatches(Readable.from([sizes]) as AsyncIterable<number[]>, { maxItems, maxBytes, sizeOf: (n) => n })),
     runLanes: async (sizes: number[], maxItems: number, maxBytes: number) => {
       const batches: number[][] = [];
       await runLanes(Readable.from(sizes) as AsyncIterable<number>, { lanes: 1, laneOf: () => 0, maxBatchItems: maxItems, maxBatchBytes: maxBytes, sizeOf: (n) => n }, async (batch) => {
@@ -58,7 +58,8 @@ describe('inBatches and runLanes cut alike', () => {
 });
 
 describe('inBatches', () => {
-  const sizes = (values: number[]) => Readable.from(values) as AsyncIterable<number>;
+  /** Read in groups of two, as a chunk of input brings several records: a batch spans groups. */
+  const sizes = (values: number[]) => Readable.from(Array.from({ length: Math.ceil(values.length / 2) }, (_, index) => values.slice(2 * index, 2 * index + 2))) as AsyncIterable<number[]>;
 
   it('cuts by count', async () => {
     assert.deepEqual(await collect(inBatches(sizes([1, 1, 1, 1, 1]), { maxItems: 2, maxBytes: 100, sizeOf: (n) => n })), [[1, 1], [1, 1], [1]]);

@@ -1,6 +1,6 @@
 import type { Context } from '../../../context.js';
 import { checkRecord, reportInvalid, setAsideOrStop } from '../../../core/bulk/checked-records.js';
-import { InterruptedError, UsageError } from '../../../core/errors.js';
+import { UsageError } from '../../../core/errors.js';
 import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
 import { Pace } from '../../../core/bulk/pace.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
@@ -22,7 +22,9 @@ import { batchOutcome, positional, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import type { AddFlags, AddOptions } from './options.js';
 import { AddCheckpoint } from './checkpoint.js';
-import { deliverObjects, type AcceptedRequest, type AddDelivery, type NumberedObject } from './deliver.js';
+import { addBatchLimits, addJob, type AcceptedRequest, type NumberedObject } from './deliver.js';
+import { deliverInBatches, type BulkRun, type Delivered } from '../../../core/bulk/engine.js';
+import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
 import { objectCheck, objectProblems } from '../shared/objects.js';
 import { describeFailure, recordPrinter } from '../shared/render.js';
 import { followRequests, type WaitOptions } from '../shared/wait.js';
@@ -92,59 +94,57 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
   const streamed = !options.wait && format === 'ndjson';
   const progress = await startSpinner(ctx.io, 'Adding objects…');
   const http = await ctx.http();
-  const delivery: AddDelivery = {
-    http,
+  const counts = emptyCounts();
+  // Filled as requests are accepted, so a run that stops part-way can still say what went.
+  const accepted: AcceptedRequest[] = [];
+  const job = addJob(http, namespace, source.name, async (request, batch) => {
+    accepted.push(request);
+    checkpoint?.acknowledge(batch[0]!.position, batch.at(-1)!.position);
+    if (streamed) await ctx.io.out(toNdjsonLine(request));
+    else if (options.wait) ctx.io.note(`accepted ${request.request_id}: ${countOf(request.objects, 'object')}, lines ${request.first_line}-${request.last_line}`);
+  });
+  const run: BulkRun = {
     io: ctx.io,
-    namespace,
-    inputName: source.name,
-    options,
+    counts,
     failed,
+    // The service upserts objects by id: a batch whose answer was lost is resent, never unconfirmed.
+    unconfirmed: failed,
     failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx)),
-    progress,
-    accepted: [],
     signal: ctx.signal,
-    onAccepted: async (request, batch) => {
-      checkpoint?.acknowledge(batch[0]!.position, batch.at(-1)!.position);
-      if (streamed) await ctx.io.out(toNdjsonLine(request));
-      else if (options.wait) ctx.io.note(`accepted ${request.request_id}: ${countOf(request.objects, 'object')}, lines ${request.first_line}-${request.last_line}`);
-      await checkpoint?.save();
-    },
+    checkpoint,
+    onProgress: () => progress.update(`Adding objects: ${countOf(accepted.length, 'request')} accepted, ${countOf(counts.failed, 'object')} failed`),
+    retriesMade: () => http.retries,
   };
-  const sorting: Sorting = { checkpoint, skipped: 0, otherShards: 0 };
-  let completed = false;
-  let interrupted = false;
+  let delivered: Delivered | undefined;
   try {
-    await deliverObjects(objectsToSend(readRecords(source), { inputName: source.name, io: ctx.io, options, sorting, invalid }), delivery);
-    completed = true;
-  } catch (error) {
-    if (!(error instanceof InterruptedError)) throw error;
-    interrupted = true;
+    const objects = objectsToSend(readRecords(source), { inputName: source.name, io: ctx.io, options, counts, checkpoint, invalid });
+    delivered = await deliverInBatches(objects, addBatchLimits(options), { concurrency: options.concurrency }, job, run);
   } finally {
     progress.stop();
     await failed.close();
     await invalid?.close();
-    const accepted = inInputOrder(delivery.accepted);
+    const completed = delivered !== undefined && !delivered.interrupted;
+    const inOrder = inInputOrder(accepted);
     // Accepted requests are printed even when the run stops part-way: they are what a user follows up.
-    if (!streamed && (!options.wait || !completed)) await printRequests(ctx.io, format, accepted);
-    if (interrupted) reportResume(ctx, { namespace, accepted: accepted.length, failed, checkpoint: options.checkpoint });
-    else if (!completed) reportStop(ctx.io, namespace, accepted.length, options.checkpoint);
+    if (!streamed && (!options.wait || !completed)) await printRequests(ctx.io, format, inOrder);
+    if (delivered?.interrupted) reportResume(ctx, { namespace, accepted: inOrder.length, failed, checkpoint: options.checkpoint });
+    else if (!completed) reportStop(ctx.io, namespace, inOrder.length, options.checkpoint);
     // When the run stopped, the error that stopped it is the one to report.
     await (completed ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
   }
-  if (interrupted) throw interruptionOf(ctx.signal);
-  const sent = delivery.accepted.reduce((total, r) => total + r.objects, 0);
-  const skipped = sorting.skipped > 0 ? `; ${countOf(sorting.skipped, 'object')} skipped by checkpoint` : '';
-  const otherShards = otherShardsNote(sorting.otherShards, 'object', options.shard);
+  if (delivered.interrupted) throw interruptionOf(ctx.signal);
+  const skipped = counts.skipped_checkpoint > 0 ? `; ${countOf(counts.skipped_checkpoint, 'object')} skipped by checkpoint` : '';
+  const otherShards = otherShardsNote(counts.other_shards, 'object', options.shard);
   const invalidNote = invalid?.count ? `; ${countOf(invalid.count, 'invalid record')} written to ${invalid.path}` : '';
-  ctx.io.note(`added ${countOf(sent, 'object')} to ${namespace} in ${countOf(delivery.accepted.length, 'request')}${skipped}${otherShards}${invalidNote}`);
+  ctx.io.note(`added ${countOf(counts.sent, 'object')} to ${namespace} in ${countOf(accepted.length, 'request')}${skipped}${otherShards}${invalidNote}`);
   if (failed.count > 0) {
     const resend = resendHint(`csafe data add ${namespace} ${failed.path}`, options.checkpoint !== undefined);
     ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: ${resend}`);
   }
-  const stoppedBy = delivery.failFast.stoppedBy;
+  const { stoppedBy } = delivered;
   if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
-  // Answers arrive in any order; what follows (the table, --wait's objects) is in input order.
-  return { accepted: inInputOrder(delivery.accepted), failed: failed.count, sent, done: sorting.skipped, otherShards: sorting.otherShards, skipped: invalid?.count ?? 0, stoppedBy };
+  // Answers are settled in input order; what follows (the table, --wait's objects) is in input order.
+  return { accepted: inInputOrder(accepted), failed: failed.count, sent: counts.sent, done: counts.skipped_checkpoint, otherShards: counts.other_shards, skipped: invalid?.count ?? 0, stoppedBy };
 }
 
 /** What an interrupted run did, and the command that continues it: the same one, which with --checkpoint sends only what was not accepted. */
@@ -168,14 +168,6 @@ function reportStop(io: IOStreams, namespace: string, accepted: number, checkpoi
   io.warn(`stopped: ${countOf(accepted, 'request')} ${accepted === 1 ? 'was' : 'were'} accepted (printed), ${rest}; follow one with \`csafe data status ${namespace} REQUEST_ID --wait\``);
 }
 
-interface Sorting {
-  /** Records in requests an earlier run had accepted are not sent again. */
-  checkpoint?: AddCheckpoint;
-  skipped: number;
-  /** --shard: objects other workers send. */
-  otherShards: number;
-}
-
 /** An object is sharded by its id; a record without a string id is invalid, and reported by every shard. */
 const objectKey = (record: JsonRecord) => {
   const id = 'value' in record ? (record.value as { id?: unknown } | null)?.id : undefined;
@@ -186,7 +178,9 @@ interface ObjectSorting {
   inputName: string;
   io: IOStreams;
   options: Pick<AddOptions, 'shard' | 'maxBatchBytes'>;
-  sorting: Sorting;
+  counts: BulkCounts;
+  /** Records in requests an earlier run had accepted are not sent again. */
+  checkpoint: AddCheckpoint | undefined;
   /** --skip-invalid; without it, the input was checked first and an invalid record means it changed since. */
   invalid: FailedFile | undefined;
 }
@@ -196,19 +190,22 @@ interface ObjectSorting {
  * among the records of the input (of its shard, with --shard), less those the checkpoint says
  * were accepted. One loop, not a generator per step: each costs a promise per record.
  */
-async function* objectsToSend(records: AsyncIterable<JsonRecord>, run: ObjectSorting): AsyncGenerator<NumberedObject> {
-  const { sorting } = run;
+async function* objectsToSend(records: AsyncIterable<JsonRecord>, run: ObjectSorting): AsyncGenerator<[NumberedObject]> {
+  const { counts } = run;
   const check = objectCheck(run.options.maxBatchBytes);
   let position = 0;
   for await (const record of records) {
+    counts.read++;
     if (inOtherShard(record, run.options.shard, objectKey)) {
-      sorting.otherShards++;
+      counts.other_shards++;
       continue;
     }
     const checked = checkRecord(record, check);
     position++;
-    if (sorting.checkpoint?.isAcknowledged(position)) sorting.skipped++;
-    else if ('json' in checked) yield Object.assign(checked, { position });
+    if ('json' in checked) counts.valid++;
+    else counts.invalid++;
+    if (run.checkpoint?.isAcknowledged(position)) counts.skipped_checkpoint++;
+    else if ('json' in checked) yield [Object.assign(checked, { position })];
     else await setAsideOrStop(checked, run.inputName, run.io, run.invalid);
   }
 }

@@ -1,0 +1,200 @@
+import { InterruptedError, mayHaveBeenApplied, stopsTheRun } from '../errors.js';
+import type { FailedFile } from '../files/failed-file.js';
+import type { IOStreams } from '../terminal/io.js';
+import { countOf } from '../terminal/words.js';
+import { batchLines, inBatches, type BatchLimits } from './batches.js';
+import { mapInOrder, type Settled } from './concurrency.js';
+import type { FailFast } from './fail-fast.js';
+import { InFlight } from './in-flight.js';
+import { runLanesInGroups } from './lanes.js';
+import { sayAwaitedAnswersOnInterrupt } from '../cli/resume.js';
+import type { BulkCounts } from './counts.js';
+
+/**
+ * The one pipeline of the bulk commands (data add, events send, stream parts, classify --batch):
+ * records, already checked, are cut into batches, sent through the run's FailFast with bounded
+ * concurrency, and each batch's outcome is settled by one rule:
+ *
+ * - acknowledged: counted as sent, handed to the command (to print it, to checkpoint it);
+ * - its answer lost in a way that means the service may have applied it (see mayHaveBeenApplied),
+ *   and the batch not safe to send twice: the unconfirmed file, never the failed one;
+ * - any other failure, or held back once the run halted: the failed file, exactly as sent, safe
+ *   to resend;
+ * - a failure no batch could escape that is not a halt (a usage error, a file that cannot be
+ *   written): the run stops, once the requests in flight have their answers.
+ *
+ * Ctrl-C or SIGTERM: reading stops and no batch is sent; those in flight are answered and
+ * settled, so what the run then reports (and checkpoints) as acknowledged is all that was.
+ * The command supplies the request, the test of replay safety and what it does with an answer.
+ */
+export interface BulkJob<T extends BulkRecord, A> {
+  /** One record in the command's words: `object`, `event`, `part`, `line`. */
+  noun: string;
+  /** How messages name the input: a file, `stdin`. */
+  inputName: string;
+  /** Sends one batch: the service's answer, checked. */
+  send(batch: T[]): Promise<A>;
+  /** Whether the batch may be sent twice (the service applies it once): its lost answer then leaves it resendable. */
+  replaySafe(batch: readonly T[]): boolean;
+  /** Told of each batch the service acknowledged, in the order its answers are settled. */
+  acknowledged?(batch: T[], answer: A): Promise<void> | void;
+  /** Told of each batch it did not: its records are in the failed or the unconfirmed file. */
+  notAcknowledged?(batch: readonly T[], file: 'failed' | 'unconfirmed', error: Error): void;
+  /** Records that keep their order by this key: once one fails, the later ones of its key are held back (to the failed file). */
+  orderKey?(record: T): string;
+  /** Ctrl-C: batches not sent go to the failed file (and reading goes on to the end), so the failed file and what was sent make up the input. */
+  setAsideUnsent?: boolean;
+  /** Told once, when the run halts (FailFast): a command reading a pipe stops reading. */
+  onHalt?(error: Error): void;
+}
+
+/** A record as the bulk pipeline carries it: the input line it came from and its text as sent. */
+export interface BulkRecord {
+  line: number;
+  json: string;
+}
+
+/** How batches travel. */
+export type Dispatch<T> =
+  /** Any batch may be sent beside any other: up to `concurrency` at once, settled in input order, reading at most `window` batches ahead of the oldest unsettled one. */
+  | { concurrency: number; window?: number }
+  /** Records with the same lane go in input order, one batch at a time per lane; lanes run side by side (see lanes.ts). */
+  | { lanes: number; laneOf(record: T): number; flushAfterMs?: number; capacity?: number };
+
+/** What a bulk run shares with its command: its counts, files, halt and signal. */
+export interface BulkRun {
+  io: IOStreams;
+  counts: BulkCounts;
+  /** Records not acknowledged, exactly as sent, so the file can be sent again as it is. */
+  failed: FailedFile;
+  /** Records whose answer was lost after the service may have applied them, and that are not safe to send twice. */
+  unconfirmed: FailedFile;
+  failFast: FailFast;
+  signal: AbortSignal;
+  /** Saved after each batch is settled, before the lane or slot takes its next batch: see CheckpointFile.save. */
+  checkpoint?: { save(): Promise<void> };
+  /** Told after each batch is settled (a spinner). */
+  onProgress?(counts: BulkCounts): void;
+  /** The HTTP client's retries so far (HttpClient.retries), counted in `counts.retries`. */
+  retriesMade(): number;
+}
+
+/** How a delivery ended: `interrupted` by Ctrl-C or SIGTERM, or halted by `stoppedBy`. */
+export interface Delivered {
+  interrupted: boolean;
+  stoppedBy?: Error;
+}
+
+export async function deliverInBatches<T extends BulkRecord, A>(
+  records: AsyncIterable<Iterable<T>>,
+  batches: BatchLimits<T>,
+  dispatch: Dispatch<T>,
+  job: BulkJob<T, A>,
+  run: BulkRun,
+): Promise<Delivered> {
+  const delivery = new Delivery(job, run);
+  const stopListening = sayAwaitedAnswersOnInterrupt(run.signal, run.io, delivery.inFlight);
+  const input = job.setAsideUnsent ? records : untilInterrupted(records, run.signal);
+  try {
+    if ('lanes' in dispatch) {
+      await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf }, (batch) => delivery.sendAndSettle(batch));
+    } else {
+      const sent = mapInOrder(inBatches(input, batches), dispatch.concurrency, (batch) => delivery.request(batch), dispatch.window);
+      for await (const { item: batch, outcome } of sent) await delivery.settle(batch, outcome);
+    }
+  } finally {
+    await delivery.inFlight.settled();
+    stopListening();
+  }
+  return { interrupted: run.signal.aborted, stoppedBy: run.failFast.stoppedBy };
+}
+
+class Delivery<T extends BulkRecord, A> {
+  readonly inFlight = new InFlight();
+  /** orderKey: the keys one of whose records was not acknowledged. */
+  private readonly heldKeys = new Set<string>();
+  private haltSaid = false;
+
+  constructor(
+    private readonly job: BulkJob<T, A>,
+    private readonly run: BulkRun,
+  ) {}
+
+  /** Sends the batch, unless Ctrl-C came first: then it fails unsent with an InterruptedError. */
+  request(batch: T[]): Promise<A> {
+    if (this.run.signal.aborted) return Promise.reject(new InterruptedError());
+    return this.inFlight.run(() => this.run.failFast.send(() => this.job.send(batch)));
+  }
+
+  /** A lane's batch: the records held back behind one of their key that failed go to the failed file unsent, the rest are sent. */
+  async sendAndSettle(batch: T[]): Promise<void> {
+    const { orderKey } = this.job;
+    const held = orderKey === undefined || this.heldKeys.size === 0 ? [] : batch.filter((record) => this.heldKeys.has(orderKey(record)));
+    const toSend = held.length === 0 ? batch : batch.filter((record) => !held.includes(record));
+    if (toSend.length > 0) await this.settle(toSend, await settledOf(this.request(toSend)), held);
+    else await this.settle([], undefined, held);
+  }
+
+  /** The one rule for what a batch's outcome means; `held`: records of the lane's batch held back unsent. */
+  async settle(batch: T[], outcome: Settled<A> | undefined, held: readonly T[] = []): Promise<void> {
+    const { counts } = this.run;
+    if (outcome?.ok) {
+      counts.sent += batch.length;
+      counts.requests++;
+      await this.job.acknowledged?.(batch, outcome.value);
+    } else if (outcome !== undefined) {
+      await this.notAcknowledged(batch, outcome.error);
+    }
+    if (held.length > 0) await this.setAside(held, 'failed', new Error('held back behind a failed record of the same key'));
+    counts.retries = this.run.retriesMade();
+    this.run.onProgress?.(counts);
+    await this.run.checkpoint?.save();
+  }
+
+  private async notAcknowledged(batch: T[], error: unknown): Promise<void> {
+    const { failFast, io } = this.run;
+    const halted = failFast.isStop(error);
+    if (error instanceof InterruptedError) {
+      if (this.job.setAsideUnsent) await this.setAside(batch, 'failed', error);
+      return;
+    }
+    if (stopsTheRun(error) && !halted) throw error;
+    if (halted && !this.haltSaid) {
+      this.haltSaid = true;
+      this.job.onHalt?.(error as Error);
+    }
+    const lines = `${this.job.inputName}:${batchLines(batch)}`;
+    const what = `a batch of ${countOf(batch.length, this.job.noun)}`;
+    if (!this.job.replaySafe(batch) && mayHaveBeenApplied(error)) {
+      io.warn(`${lines}: ${what} may have been stored, its answer was lost: ${(error as Error).message}`);
+      await this.setAside(batch, 'unconfirmed', error as Error);
+      return;
+    }
+    if (this.job.orderKey !== undefined) for (const record of batch) this.heldKeys.add(this.job.orderKey(record));
+    const heldNote = this.job.orderKey === undefined ? '' : `, so the later ${this.job.noun}s of its keys are held back too`;
+    // Why the run halted is said once, when it ends.
+    if (!halted) io.warn(`${lines}: ${what} failed${heldNote}: ${(error as Error).message}`);
+    await this.setAside(batch, 'failed', error as Error);
+  }
+
+  private async setAside(batch: readonly T[], file: 'failed' | 'unconfirmed', error: Error): Promise<void> {
+    await this.run[file].appendLines(batch.map((record) => ({ text: record.json, line: record.line })));
+    this.run.counts[file] += batch.length;
+    this.job.notAcknowledged?.(batch, file, error);
+  }
+}
+
+const settledOf = <A>(promise: Promise<A>): Promise<Settled<A>> =>
+  promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+
+/** The groups until Ctrl-C or SIGTERM: reading stops, and the records not read are neither sent nor failed. */
+async function* untilInterrupted<T>(groups: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  if (signal.aborted) return;
+  for await (const group of groups) {
+    yield group;
+    if (signal.aborted) return;
+  }
+}
