@@ -13,25 +13,24 @@ export const encodeBatch = (events: readonly string[]) => Buffer.from(`[${events
 
 /**
  * Queues an ordered batch (POST /v1/async/events) under the one retry policy. The body is a
- * buffer the client re-sends as-is on each attempt; returns the retries it took.
+ * buffer the client re-sends as-is on each attempt.
  */
-export async function sendEvents(http: HttpClient, batch: Buffer, replaySafe: boolean): Promise<{ retries: number }> {
+export async function sendEvents(http: HttpClient, batch: Buffer, replaySafe: boolean): Promise<void> {
   const response = await postBatch(http, EVENTS_PATH, batch, replaySafe);
   parseResponse(queuedEventsResponseSchema, response.body, `POST ${EVENTS_PATH}`);
-  return { retries: response.retries };
 }
 
 /**
  * Ingests an ordered batch of `count` events synchronously (POST /v1/events); returns the
- * service's event ids in request order, and the retries it took.
+ * service's event ids in request order.
  */
-export async function ingestEvents(http: HttpClient, batch: Buffer, count: number, replaySafe: boolean): Promise<{ eventIds: string[]; retries: number }> {
+export async function ingestEvents(http: HttpClient, batch: Buffer, count: number, replaySafe: boolean): Promise<string[]> {
   const response = await postBatch(http, SYNC_EVENTS_PATH, batch, replaySafe);
   const eventIds = eventIdsOf(parseResponse(syncEventsResponseSchema, response.body, `POST ${SYNC_EVENTS_PATH}`));
   if (eventIds.length !== count) {
     throw new UnexpectedResponseError(`POST ${SYNC_EVENTS_PATH}: unexpected response from the service: ${eventIds.length} event ids for ${count} events`);
   }
-  return { eventIds, retries: response.retries };
+  return eventIds;
 }
 
 /**

@@ -40,8 +40,8 @@ export interface BulkJob<T extends BulkRecord, A> {
   acknowledged?(batch: T[], answer: A): Promise<void> | void;
   /** Told of each batch it did not: its records are in the failed or the unconfirmed file. */
   notAcknowledged?(batch: readonly T[], file: 'failed' | 'unconfirmed', error: Error): void;
-  /** Records that keep their order by this key: once one fails, the later ones of its key are held back (to the failed file). */
-  orderKey?(record: T): string;
+  /** Records that keep their order by a key (one user's events): once one fails, the later ones of its key are held back, to the failed file; `heldNote` says so in the failure's line. */
+  order?: { keyOf(record: T): string; heldNote: string };
   /** Ctrl-C: batches not sent go to the failed file (and reading goes on to the end), so the failed file and what was sent make up the input. */
   setAsideUnsent?: boolean;
   /** Told once, when the run halts (FailFast): a command reading a pipe stops reading. */
@@ -114,6 +114,8 @@ class Delivery<T extends BulkRecord, A> {
   /** orderKey: the keys one of whose records was not acknowledged. */
   private readonly heldKeys = new Set<string>();
   private haltSaid = false;
+  /** The last failure: records held back behind it share it. */
+  private failure?: Error;
 
   constructor(
     private readonly job: BulkJob<T, A>,
@@ -128,36 +130,35 @@ class Delivery<T extends BulkRecord, A> {
 
   /** A lane's batch: the records held back behind one of their key that failed go to the failed file unsent, the rest are sent. */
   async sendAndSettle(batch: T[]): Promise<void> {
-    const { orderKey } = this.job;
-    const held = orderKey === undefined || this.heldKeys.size === 0 ? [] : batch.filter((record) => this.heldKeys.has(orderKey(record)));
-    const toSend = held.length === 0 ? batch : batch.filter((record) => !held.includes(record));
-    if (toSend.length > 0) await this.settle(toSend, await settledOf(this.request(toSend)), held);
-    else await this.settle([], undefined, held);
+    const keyOf = this.job.order?.keyOf;
+    const held = keyOf === undefined || this.heldKeys.size === 0 ? [] : batch.filter((record) => this.heldKeys.has(keyOf(record)));
+    const toSend = held.length === 0 ? batch : batch.filter((record) => !this.heldKeys.has(keyOf!(record)));
+    await this.settle(toSend, toSend.length > 0 ? await settledOf(this.request(toSend)) : undefined, held);
   }
 
-  /** The one rule for what a batch's outcome means; `held`: records of the lane's batch held back unsent. */
-  async settle(batch: T[], outcome: Settled<A> | undefined, held: readonly T[] = []): Promise<void> {
+  /** The one rule for what a batch's outcome means; `held`: records of a lane's batch held back unsent, to the failed file with those of the batch that failed, in input order. */
+  async settle(batch: T[], outcome: Settled<A> | undefined, held: T[] = []): Promise<void> {
     const { counts } = this.run;
+    let failed = held;
     if (outcome?.ok) {
       counts.sent += batch.length;
       counts.requests++;
       await this.job.acknowledged?.(batch, outcome.value);
-    } else if (outcome !== undefined) {
-      await this.notAcknowledged(batch, outcome.error);
+    } else if (outcome !== undefined && (await this.notAcknowledged(batch, outcome.error)) === 'failed') {
+      failed = held.length === 0 ? batch : [...batch, ...held].sort((a, b) => a.line - b.line);
+      this.failure = outcome.error as Error;
     }
-    if (held.length > 0) await this.setAside(held, 'failed', new Error('held back behind a failed record of the same key'));
+    if (failed.length > 0) await this.setAside(failed, 'failed', this.failure!);
     counts.retries = this.run.retriesMade();
     this.run.onProgress?.(counts);
     await this.run.checkpoint?.save();
   }
 
-  private async notAcknowledged(batch: T[], error: unknown): Promise<void> {
+  /** Where the records of a batch that was not acknowledged go: nowhere (interrupted before it was sent), the unconfirmed file (written here), or the failed file. */
+  private async notAcknowledged(batch: T[], error: unknown): Promise<'failed' | 'unconfirmed' | 'unsent'> {
     const { failFast, io } = this.run;
     const halted = failFast.isStop(error);
-    if (error instanceof InterruptedError) {
-      if (this.job.setAsideUnsent) await this.setAside(batch, 'failed', error);
-      return;
-    }
+    if (error instanceof InterruptedError) return this.job.setAsideUnsent ? 'failed' : 'unsent';
     if (stopsTheRun(error) && !halted) throw error;
     if (halted && !this.haltSaid) {
       this.haltSaid = true;
@@ -168,19 +169,19 @@ class Delivery<T extends BulkRecord, A> {
     if (!this.job.replaySafe(batch) && mayHaveBeenApplied(error)) {
       io.warn(`${lines}: ${what} may have been stored, its answer was lost: ${(error as Error).message}`);
       await this.setAside(batch, 'unconfirmed', error as Error);
-      return;
+      return 'unconfirmed';
     }
-    if (this.job.orderKey !== undefined) for (const record of batch) this.heldKeys.add(this.job.orderKey(record));
-    const heldNote = this.job.orderKey === undefined ? '' : `, so the later ${this.job.noun}s of its keys are held back too`;
+    const { order } = this.job;
+    if (order !== undefined) for (const record of batch) this.heldKeys.add(order.keyOf(record));
     // Why the run halted is said once, when it ends.
-    if (!halted) io.warn(`${lines}: ${what} failed${heldNote}: ${(error as Error).message}`);
-    await this.setAside(batch, 'failed', error as Error);
+    if (!halted) io.warn(`${lines}: ${what} failed${order === undefined ? '' : `, ${order.heldNote}`}: ${(error as Error).message}`);
+    return 'failed';
   }
 
-  private async setAside(batch: readonly T[], file: 'failed' | 'unconfirmed', error: Error): Promise<void> {
-    await this.run[file].appendLines(batch.map((record) => ({ text: record.json, line: record.line })));
-    this.run.counts[file] += batch.length;
-    this.job.notAcknowledged?.(batch, file, error);
+  private async setAside(records: readonly T[], file: 'failed' | 'unconfirmed', error: Error): Promise<void> {
+    await this.run[file].appendLines(records.map((record) => ({ text: record.json, line: record.line })));
+    this.run.counts[file] += records.length;
+    this.job.notAcknowledged?.(records, file, error);
   }
 }
 

@@ -33,7 +33,7 @@ test('events send queues each user\'s events in file order, in batches of --batc
   assert.equal(await exitCodeOf(sendRun(run.ctx, path, sendOptions({ batchSize: '2' }))), ExitCode.ok);
 
   // In a pipe the summary is also one JSON record on stdout.
-  assert.deepEqual([JSON.parse(run.stdout()).sent, JSON.parse(run.stdout()).batches], [3, 2]);
+  assert.deepEqual([JSON.parse(run.stdout()).sent, JSON.parse(run.stdout()).requests], [3, 2]);
   // The fixed clock did not move: the duration is exactly 0.
   assert.equal(run.stderr(), 'read 3, valid 3, invalid 0, sent 3, failed 0, skipped by checkpoint 0, other shards 0 in 0.0 s (0 events/s)\n');
 });

@@ -17,9 +17,11 @@ import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';
 import { batchOutcome, positional, type Outcome } from '../../app.js';
 import { Checkpoint } from './checkpoint.js';
-import { deliver, queueBatch, type Delivery } from './deliver.js';
+import { eventBatchLimits, eventLanes, eventsJob, queueBatch } from './deliver.js';
 import type { SendFlags, SendOptions } from './options.js';
-import { emptyTally, reportSummary, summarise, type Tally } from './summary.js';
+import { reportSummary, summarise } from './summary.js';
+import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
+import { deliverInBatches } from '../../../core/bulk/engine.js';
 import { SyncIngestion } from './sync.js';
 import { checkedEvents } from './validate.js';
 import { EventPreparer, spooledEvents, spoolEvents, type OutgoingEvent } from './outgoing.js';
@@ -36,7 +38,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
   const input = await inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined);
   const { source } = input;
   try {
-    const tally = emptyTally();
+    const tally = emptyCounts();
     if (options.dryRun) {
       for await (const _ of checkedEvents(source, check, { io: ctx.io, tally }));
       await report(ctx, tally, { input: source.name, dryRun: true, started });
@@ -53,7 +55,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
       }
     }
     // Nothing half-sent: every record is checked, and its event made ready in a temporary file, before the first is sent.
-    const checked = emptyTally();
+    const checked = emptyCounts();
     const spool = await spoolEvents(checkedEvents(source, check, { io: ctx.io, tally: checked, preparer }), ctx.signal);
     try {
       if (checked.invalid > 0) {
@@ -76,7 +78,7 @@ interface SendingRun {
   ctx: Context;
   input: { name: string; path: string };
   options: SendOptions;
-  tally: Tally;
+  tally: BulkCounts;
   started: number;
 }
 
@@ -106,10 +108,20 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   try {
     const http = await ctx.http();
     if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('stream'));
-    const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx));
-    const delivery: Delivery = { send: sync?.send ?? queueBatch(http), io: ctx.io, inputName: input.name, options, tally, failed, unconfirmed, checkpoint, progress, failFast, signal: ctx.signal };
-    await deliver(events, delivery);
-    halted = failFast.stoppedBy;
+    const job = eventsJob(sync?.send ?? queueBatch(http), input.name, checkpoint);
+    const delivered = await deliverInBatches(unsettled(events, checkpoint, tally), eventBatchLimits(options), eventLanes(options), job, {
+      io: ctx.io,
+      counts: tally,
+      failed,
+      unconfirmed,
+      failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx)),
+      signal: ctx.signal,
+      checkpoint,
+      onProgress: () => progress.update(`sent ${tally.sent}, failed ${tally.failed}, skipped ${tally.skipped_checkpoint + tally.other_shards}`),
+      retriesMade: () => http.retries,
+    });
+    if (delivered.interrupted) throw new InterruptedError();
+    halted = delivered.stoppedBy;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
     const failedNote = failedFileNote(tally.failed, failedPath);
@@ -125,7 +137,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   return { failedFile: failedPath, unconfirmedFile: unconfirmedPath, halted };
 }
 
-async function report(ctx: Context, tally: Tally, run: { input: string; dryRun: boolean; started: number; failedFile?: string; unconfirmedFile?: string; invalidFile?: string; toStdout?: boolean; checkpoint?: string }) {
+async function report(ctx: Context, tally: BulkCounts, run: { input: string; dryRun: boolean; started: number; failedFile?: string; unconfirmedFile?: string; invalidFile?: string; toStdout?: boolean; checkpoint?: string }) {
   const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
   await reportSummary(ctx.io, summary, run.toStdout === false ? undefined : await summaryFormat(ctx), run.checkpoint !== undefined);
 }
@@ -135,6 +147,19 @@ async function summaryFormat(ctx: Context): Promise<OutputFormat | undefined> {
   const format = await ctx.outputFormat('single');
   const asked = (await ctx.settings()).output !== undefined;
   return format === 'table' && !asked ? undefined : format;
+}
+
+/** The events --checkpoint does not record as acknowledged (counted as skipped). */
+async function* unsettled(groups: AsyncIterable<readonly OutgoingEvent[]>, checkpoint: Checkpoint | undefined, tally: BulkCounts): AsyncGenerator<readonly OutgoingEvent[]> {
+  for await (const events of groups) {
+    if (checkpoint === undefined) {
+      yield events;
+      continue;
+    }
+    const due = events.filter((event) => !checkpoint.isSettled(event.slot, event.position));
+    tally.skipped_checkpoint += events.length - due.length;
+    yield due;
+  }
 }
 
 /** Without a checkpoint the same command starts from the first event again. */

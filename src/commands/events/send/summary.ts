@@ -2,37 +2,11 @@ import { resendHint } from '../../../core/cli/resume.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { printResult, recordView, type OutputFormat } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
+import type { BulkCounts } from '../../../core/bulk/counts.js';
 
 // `csafe events send`: the counts a run keeps, and the summary it prints from them.
 
-export interface Tally {
-  read: number;
-  valid: number;
-  invalid: number;
-  sent: number;
-  failed: number;
-  /** Events without idempotency keys in batches that may have been stored (their answer was lost). */
-  unconfirmed: number;
-  skipped_checkpoint: number;
-  other_shards: number;
-  batches: number;
-  retries: number;
-}
-
-export const emptyTally = (): Tally => ({
-  read: 0,
-  valid: 0,
-  invalid: 0,
-  sent: 0,
-  failed: 0,
-  unconfirmed: 0,
-  skipped_checkpoint: 0,
-  other_shards: 0,
-  batches: 0,
-  retries: 0,
-});
-
-export interface Summary extends Tally {
+export interface Summary extends BulkCounts {
   input: string;
   dry_run: boolean;
   duration_ms: number;
@@ -43,7 +17,7 @@ export interface Summary extends Tally {
   invalid_file: string | null;
 }
 
-export function summarise(tally: Tally, run: { input: string; dryRun: boolean; durationMs: number; failedFile?: string; unconfirmedFile?: string; invalidFile?: string }): Summary {
+export function summarise(tally: BulkCounts, run: { input: string; dryRun: boolean; durationMs: number; failedFile?: string; unconfirmedFile?: string; invalidFile?: string }): Summary {
   const throughput = run.dryRun ? tally.read : tally.sent;
   return {
     input: run.input,

@@ -25,11 +25,10 @@ export class SyncIngestion {
   ) {}
 
   readonly send: BatchSender = async (events) => {
-    const { eventIds, retries } = await ingestEvents(this.http, encodeBatch(events.map((event) => event.json)), events.length, allKeyed(events));
+    const eventIds = await ingestEvents(this.http, encodeBatch(events.map((event) => event.json)), events.length, allKeyed(events));
     const rows = events.map((event, index) => ({ line: event.line, event_id: eventIds[index]! }));
     if (this.format === 'table' || this.format === 'tsv') this.rows.push(...rows);
     else await this.io.out(rows.map(toNdjsonLine).join(''));
-    return { retries };
   };
 
   /** Prints the table (or TSV) of the ids; called also when the run stops early, so what was ingested is shown. */

@@ -4,7 +4,7 @@ import { readRecordBatches, type InputSource } from '../../../core/input/sources
 import type { EventCheck } from '../../../schemas/events.js';
 import { checkRecords, isUnknownTypeProblem, problemLines } from './checked.js';
 import type { EventPreparer, OutgoingEvent } from './outgoing.js';
-import type { Tally } from './summary.js';
+import type { BulkCounts } from '../../../core/bulk/counts.js';
 
 // `csafe events send`: reads and checks each record, reporting every problem, and yields the valid
 // events to send.
@@ -12,7 +12,7 @@ import type { Tally } from './summary.js';
 export interface CheckingRun {
   io: IOStreams;
   /** Counts read, valid and invalid. */
-  tally: Tally;
+  tally: BulkCounts;
   /** Makes each valid event ready to send; without it (--dry-run) records are only checked. */
   preparer?: EventPreparer;
   /** --skip-invalid: each invalid record is appended here and the rest still sent; without it one invalid record means nothing is sent. */
