@@ -1,14 +1,12 @@
 import { partsFrameBytes, sendStreamParts } from '../../../api/streams.js';
-import { batchLines } from '../../../core/bulk/batches.js';
 import type { SendableRecord } from '../../../core/bulk/checked-records.js';
-import { InterruptedError, mayHaveBeenApplied, stopsTheRun } from '../../../core/errors.js';
+import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
+import { deliverInBatches, type BulkRun, type Delivered } from '../../../core/bulk/engine.js';
 import type { FailFast } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { runLanes } from '../../../core/bulk/lanes.js';
-import { countOf } from '../../../core/terminal/words.js';
 import { batchOutcome } from '../../app.js';
 import type { PartsOptions } from './options.js';
 
@@ -22,20 +20,13 @@ export const partsFailureFiles = (options: Pick<PartsOptions, 'failed' | 'unconf
 export const partsOutcome = (tally: PartsTally, run: { skipped?: number; stoppedBy?: unknown } = {}) =>
   batchOutcome({ sent: tally.sent, failed: tally.failed, unconfirmed: tally.unconfirmed, skipped: run.skipped ?? 0, stoppedBy: run.stoppedBy });
 
-/** What a delivery has done so far, for the summary and a status line. */
-export interface PartsTally {
-  sent: number;
-  /** Parts the service refused or never saw: safe to resend. */
-  failed: number;
-  /** Parts of batches the service may have applied (the answer was lost): resending could store them twice. */
-  unconfirmed: number;
-  requests: number;
+/** The counts of every bulk run, and the last request the stream took and the last failure, for the summary and the status line. */
+export interface PartsTally extends BulkCounts {
   lastRequestId: string | null;
-  /** The message of the last batch that failed. */
   lastError: string | null;
 }
 
-export const emptyPartsTally = (): PartsTally => ({ sent: 0, failed: 0, unconfirmed: 0, requests: 0, lastRequestId: null, lastError: null });
+export const emptyPartsTally = (): PartsTally => ({ ...emptyCounts(), lastRequestId: null, lastError: null });
 
 export interface PartsDelivery {
   http: HttpClient;
@@ -51,94 +42,55 @@ export interface PartsDelivery {
   /** The parts of batches that may have been applied (see mayHaveBeenApplied): never in `failed`, which is safe to resend. */
   unconfirmed: FailedFile;
   tally: PartsTally;
-  /** --max-consecutive-failures: every batch is sent through it; once it stops the run, the rest go to the failed file unsent. */
   failFast: FailFast;
   /** Told after each batch, sent or failed (a spinner, a status line). */
-  onProgress(tally: PartsTally): void;
-  /** When given, no batch starts once it is aborted (Ctrl-C): the one in flight has its answer, the rest go to the failed file unsent. */
+  onProgress?(tally: PartsTally): void;
+  /**
+   * Ctrl-C or SIGTERM: no batch starts; the one in flight has its answer, the rest go to the
+   * failed file unsent. --follow gives none: what was read is sent before csafe exits.
+   */
   signal?: AbortSignal;
   /** --follow: a batch that is not full goes once its oldest part has waited this long. */
   flushAfterMs?: number;
   /** --follow: parts read ahead while a batch is sent (default: 64 batches); reading pauses while they wait. */
   maxBuffer?: number;
-  /**
-   * --follow: parts read from a pipe cannot be read again, so a failure no later batch could
-   * escape does not drop them: `halt` is told (it stops the reading), and this batch and every
-   * later one go to the failed file. Without it, such a failure stops the run (except the service
-   * unreachable, after which every later batch goes to the failed file unsent).
-   */
+  /** --follow: told once the run halts (a refused key, the service unreachable), to stop the reading: what was read goes to the failed file. */
   halt?(error: Error): void;
-  /** The failure `halt` was told of. */
-  halted?: Error;
 }
 
 /**
- * Sends the parts in input order, one request at a time, in batches of at most --batch-size parts
- * and --max-batch-bytes. Reading pauses while the queue is full. A batch that still fails after
- * the core's retries goes to the failed file, or to the unconfirmed file when the service may
- * have applied it, and the next one is sent; a failure no later batch could escape (credentials
- * refused) stops the run. After Ctrl-C or once the service is unreachable, every later batch goes
- * to the failed file unsent, so the failed file and what was sent make up the input.
+ * `stream parts` on the bulk engine: parts in input order, one request at a time (one lane), in
+ * batches of at most --batch-size parts and --max-batch-bytes. Parts carry no idempotency key,
+ * so a batch whose answer was lost goes to the unconfirmed file. A part not sent, whatever
+ * stopped it (a halt, Ctrl-C), goes to the failed file, so the failed file and what was sent make
+ * up the input.
  */
-export async function deliverParts(parts: AsyncIterable<SendableRecord>, delivery: PartsDelivery): Promise<void> {
-  const { options } = delivery;
-  await runLanes(
-    parts,
-    {
-      lanes: 1,
-      laneOf: () => 0,
-      maxBatchItems: options.batchSize,
-      maxBatchBytes: options.maxBatchBytes - partsFrameBytes(delivery.id),
-      sizeOf: (part) => part.bytes,
-      flushAfterMs: delivery.flushAfterMs,
-      capacity: delivery.maxBuffer,
-    },
-    (batch) => deliverBatch(batch, delivery),
-  );
+export function deliverParts(parts: AsyncIterable<SendableRecord>, delivery: PartsDelivery): Promise<Delivered> {
+  const { http, options, tally } = delivery;
+  const run: BulkRun = {
+    io: delivery.io,
+    counts: tally,
+    failed: delivery.failed,
+    unconfirmed: delivery.unconfirmed,
+    failFast: delivery.failFast,
+    signal: delivery.signal ?? new AbortController().signal,
+    onProgress: () => delivery.onProgress?.(tally),
+    retriesMade: () => http.retries,
+  };
+  const job = {
+    noun: 'part',
+    inputName: delivery.inputName,
+    send: (batch: SendableRecord[]) => sendStreamParts(http, delivery.namespace, delivery.id, batch.map((part) => part.json)),
+    replaySafe: () => false,
+    acknowledged: (_: unknown, accepted: { requestId: string }) => void (tally.lastRequestId = accepted.requestId),
+    notAcknowledged: (_: unknown, __: unknown, error: Error) => void (tally.lastError = error.message),
+    setAsideUnsent: true,
+    onHalt: delivery.halt,
+  };
+  const limits = { maxItems: options.batchSize, maxBytes: options.maxBatchBytes - partsFrameBytes(delivery.id), sizeOf: (part: SendableRecord) => part.bytes };
+  return deliverInBatches(oneByOne(parts), limits, { lanes: 1, laneOf: () => 0, flushAfterMs: delivery.flushAfterMs, capacity: delivery.maxBuffer }, job, run);
 }
 
-async function deliverBatch(batch: SendableRecord[], delivery: PartsDelivery): Promise<void> {
-  const { tally } = delivery;
-  let unconfirmed = false;
-  if (delivery.halted === undefined && !delivery.signal?.aborted) {
-    try {
-      const accepted = await delivery.failFast.send(() => sendStreamParts(delivery.http, delivery.namespace, delivery.id, batch.map((part) => part.json)));
-      tally.sent += batch.length;
-      tally.requests++;
-      tally.lastRequestId = accepted.requestId;
-      delivery.onProgress(tally);
-      return;
-    } catch (error) {
-      haltOn(error, delivery);
-      unconfirmed = mayHaveBeenApplied(error);
-      tally.lastError = (error as Error).message;
-      const what = unconfirmed ? 'may have been stored, its answer was lost' : 'failed';
-      // The service unreachable is said once, when the run ends.
-      if (!delivery.failFast.isStop(error)) delivery.io.warn(`${delivery.inputName}:${batchLines(batch)}: a batch of ${countOf(batch.length, 'part')} ${what}: ${tally.lastError}`);
-    }
-  }
-  const lines = batch.map((part) => ({ text: part.json, line: part.line }));
-  if (unconfirmed) {
-    await delivery.unconfirmed.appendLines(lines);
-    tally.unconfirmed += batch.length;
-  } else {
-    await delivery.failed.appendLines(lines);
-    tally.failed += batch.length;
-  }
-  delivery.onProgress(tally);
-}
-
-/**
- * A failure no later batch could escape stops the run, or with `halt` only the reading; the
- * service unreachable holds every later batch back. Ctrl-C during a retry's wait costs that batch
- * alone (it was not processed): the signal holds the later ones back, or, following, they are
- * still tried.
- */
-function haltOn(error: unknown, delivery: PartsDelivery): void {
-  if (error instanceof InterruptedError) return;
-  const unreachable = delivery.failFast.isStop(error);
-  if (!unreachable && !stopsTheRun(error)) return;
-  if (!unreachable && delivery.halt === undefined) throw error;
-  delivery.halted = error as Error;
-  delivery.halt?.(delivery.halted);
+async function* oneByOne<T>(items: AsyncIterable<T>): AsyncGenerator<[T]> {
+  for await (const item of items) yield [item];
 }

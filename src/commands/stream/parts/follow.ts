@@ -65,7 +65,6 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     options,
     ...files,
     tally,
-    onProgress: () => undefined,
     flushAfterMs,
     maxBuffer: options.maxBuffer,
     halt: () => halting.abort(),
@@ -91,7 +90,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     ctx.io.warn(haltLine(unreachable, files.failed.path));
     return partsOutcome(tally, { skipped: reading.invalid?.count, stoppedBy: unreachable });
   }
-  throwWhatStopped(delivery, reading, ctx.signal);
+  throwWhatStopped(reading, ctx.signal);
   return partsOutcome(tally, { skipped: reading.invalid?.count });
 }
 
@@ -99,9 +98,8 @@ export async function followParts(ctx: Context, namespace: string, file: string 
 const endedWithNothing = (reading: Reading, signal: AbortSignal) =>
   reading.read === 0 && (reading.invalid?.count ?? 0) === 0 && reading.stoppedAt === undefined && reading.failure === undefined && !signal.aborted;
 
-/** Once what was read is sent: the failure that halted the sending, the read that failed, the invalid line, or the signal. */
-function throwWhatStopped(delivery: PartsDelivery, reading: Reading, signal: AbortSignal): void {
-  if (delivery.halted) throw delivery.halted;
+/** Once what was read is sent: the read that failed, the invalid line, or the signal. */
+function throwWhatStopped(reading: Reading, signal: AbortSignal): void {
   if (reading.failure !== undefined) throw reading.failure;
   if (reading.stoppedAt) {
     throw new InputError(`stopped at ${reading.inputName}:${reading.stoppedAt.line}, an invalid part; the ${countOf(reading.read, 'valid part')} before it were sent or written to the failed file`, {

@@ -1,6 +1,7 @@
 import type { Context } from '../../../context.js';
 import { reportInvalid, validRecords } from '../../../core/bulk/checked-records.js';
-import { InterruptedError, stopsTheRun } from '../../../core/errors.js';
+import { stopsTheRun } from '../../../core/errors.js';
+import type { Delivered } from '../../../core/bulk/engine.js';
 import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
 import { Pace } from '../../../core/bulk/pace.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
@@ -55,8 +56,9 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
   const tally = emptyPartsTally();
   const progress = await startSpinner(ctx.io, 'Sending parts…');
   const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx));
+  let delivered: Delivered | undefined;
   try {
-    await deliverParts(validRecords(input.records(true), input.name, ctx.io, invalid), {
+    delivered = await deliverParts(validRecords(input.records(true), input.name, ctx.io, invalid), {
       http,
       failFast,
       io: ctx.io,
@@ -70,8 +72,6 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
       signal: ctx.signal,
     });
   } catch (error) {
-    // Stdin read once stops on Ctrl-C: what was read is sent or in the failed file, the rest was never read.
-    if (error instanceof InterruptedError) return { tally, files, invalid };
     if (stopsTheRun(error)) {
       ctx.io.warn(`stopped after ${countOf(tally.sent, 'part')} ${tally.sent === 1 ? 'was' : 'were'} sent in ${countOf(tally.requests, 'request')}: later parts were not sent`);
     }
@@ -82,7 +82,7 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
     await files.unconfirmed.close();
     await invalid?.close();
   }
-  return { tally, files, invalid, stoppedBy: failFast.stoppedBy };
+  return { tally, files, invalid, stoppedBy: delivered.stoppedBy };
 }
 
 /**
