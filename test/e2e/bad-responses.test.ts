@@ -75,9 +75,8 @@ describe('a service that answers 2xx with something unreadable', () => {
     const { code, stdout, stderr } = await runCsafe([...connection(), 'classify', '--batch', input, '--user-id', 'u', '--failed', failed, '--fail-on', 'review']);
     assert.equal(code, 1, stderr);
     assert.equal(stdout, '');
-    const [failure] = readFileSync(failed, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    assert.equal(failure.line, 1);
-    assert.match(failure.reason, /POST \/v1\/content: .*not JSON/);
+    assert.equal(readFileSync(failed, 'utf8'), '{"text":"a"}\n');
+    assert.match(stderr, new RegExp(`^${input}:1: POST /v1/content: .*not JSON`, 'm'));
   });
 
   it('token create never prints HTML as a token', async () => {

@@ -35,7 +35,7 @@ describe('the same flag, the same words', () => {
     for (const [command, records] of [[['events', 'send'], 'events'], [['data', 'add'], 'objects'], [['stream', 'parts'], 'parts']] as const) {
       assert.match(await flagHelp([...command], '--failed'), new RegExp(`^--failed <file> append the ${records} of batches that could not be sent, as sent \\(default: `));
     }
-    assert.match(await flagHelp(['classify'], '--failed'), /^--failed <file> with --batch: append each line that failed here as \{line, reason, input\} \(default: /);
+    assert.match(await flagHelp(['classify'], '--failed'), /^--failed <file> with --batch: append each line that failed here, as read, to classify again \(default: /);
   });
 
   it('--timeout reads the same on every command that waits', async () => {

@@ -1,11 +1,10 @@
-import { classifyContent, requestProblems } from '../../api/content.js';
+import { classifyContent, requestProblems, type ClassifyResponse } from '../../api/content.js';
 import type { Context } from '../../context.js';
-import { mapInOrder } from '../../core/bulk/concurrency.js';
-import { InterruptedError, stopsTheRun } from '../../core/errors.js';
+import { deliverInBatches, type BulkJob, type BulkRun, type Delivered } from '../../core/bulk/engine.js';
+import { emptyCounts, type BulkCounts } from '../../core/bulk/counts.js';
 import { reportInvalid, setAsideOrStop } from '../../core/bulk/checked-records.js';
 import { FailFast, haltLine } from '../../core/bulk/fail-fast.js';
 import { Pace } from '../../core/bulk/pace.js';
-import { InFlight } from '../../core/bulk/in-flight.js';
 import { FailedFile } from '../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../core/files/failed-path.js';
 import type { IOStreams } from '../../core/terminal/io.js';
@@ -16,7 +15,7 @@ import { readRecords } from '../../core/input/sources.js';
 import { refuseSharedFiles } from '../../core/files/distinct-files.js';
 import { otherShardsNote, shardedName, shardRecords } from '../../core/bulk/shard.js';
 import { csafeCommandLine, withFlag } from '../../core/cli/command-line.js';
-import { failedFileNote, reportInterruption, sayAwaitedAnswersOnInterrupt } from '../../core/cli/resume.js';
+import { failedFileNote, reportInterruption } from '../../core/cli/resume.js';
 import { interruptionOf } from '../../core/signals.js';
 import { startSpinner } from '../../core/terminal/spinner.js';
 import { inputToRead } from '../../core/input/spool.js';
@@ -68,7 +67,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
   const jobs: Jobs = (tally) => toJobs(shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, tally), defaultUserId, options);
   try {
     if (checkFirst) {
-      const invalid = await reportInvalid(jobs({ otherShards: 0 }), source.name, ctx.io, 'invalid line');
+      const invalid = await reportInvalid(jobs({ other_shards: 0 }), source.name, ctx.io, 'invalid line');
       if (invalid > 0) return { kind: 'checked', invalid };
     }
     return await classifyLines(ctx, { path, name: source.name }, jobs, options);
@@ -78,7 +77,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
 }
 
 /** The lines of this shard as jobs; `tally` counts those of other shards. */
-type Jobs = (tally: { otherShards: number }) => AsyncIterable<Job>;
+type Jobs = (tally: { other_shards: number }) => AsyncIterable<Job>;
 
 async function classifyLines(ctx: Context, input: { path: string; name: string }, jobsOf: Jobs, options: ClassifyOptions): Promise<Outcome> {
   const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('classify', options.shard), ctx.now()));
@@ -87,85 +86,89 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
   // A table is aligned over all its rows, so it is printed once, when the run ends however it ends.
   const table: LineLabel[] | undefined = format === 'table' || format === 'tsv' ? [] : undefined;
   const http = await ctx.http();
-  const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx));
   const spinner = await startSpinner(ctx.io, 'Classifying…');
-  const counts = { classified: 0, failed: 0, flagged: 0, otherShards: 0 };
-  // Results come in input order: every line up to this one is classified or in the failed file.
+  const counts = emptyCounts();
+  let flagged = 0;
+  // Results are settled in input order: every line up to this one is classified or in the failed file.
   let lastDone = options.fromLine - 1;
-  let interrupted = false;
-  const jobs = sendable(jobsOf(counts), input.name, ctx.io, skipped, ctx.signal);
-  const inFlight = new InFlight();
-  const stopListening = sayAwaitedAnswersOnInterrupt(ctx.signal, ctx.io, inFlight);
+  const job: BulkJob<ClassifyLine, ClassifyResponse> = {
+    noun: 'line',
+    inputName: input.name,
+    sentAlone: true,
+    send: ([line]) => classifyContent(http, line!.request, options.apiVersion, true),
+    // Classifying stores nothing: a line whose answer was lost is classified again.
+    replaySafe: () => true,
+    async acknowledged([line], result) {
+      lastDone = line!.line;
+      if (failOnHolds(labelRows(result), options.failOn)) flagged++;
+      if (table) table.push(...lineLabels(line!.line, labelRows(result)));
+      else await ctx.io.out(toNdjsonLine({ line: line!.line, result }));
+    },
+    notAcknowledged: ([line]) => void (lastDone = line!.line),
+  };
+  const run: BulkRun = {
+    io: ctx.io,
+    counts,
+    failed,
+    unconfirmed: failed,
+    failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx)),
+    signal: ctx.signal,
+    onProgress: () => spinner.update(`Classified ${counts.sent}, failed ${counts.failed}`),
+    retriesMade: () => http.retries,
+  };
+  let delivered: Delivered;
   try {
-    const classify = (job: Job) => inFlight.run(() => failFast.send(() => classifyContent(http, job.request!, options.apiVersion, true)));
-    for await (const { item: job, outcome } of mapInOrder(jobs, options.concurrency, classify, options.concurrency * REORDER_WINDOW)) {
-      if (outcome.ok) {
-        counts.classified++;
-        if (failOnHolds(labelRows(outcome.value), options.failOn)) counts.flagged++;
-        if (table) table.push(...lineLabels(job.line, labelRows(outcome.value)));
-        else await ctx.io.out(toNdjsonLine({ line: job.line, result: outcome.value }));
-      } else {
-        if (stopsTheRun(outcome.error) && !failFast.isStop(outcome.error)) throw outcome.error;
-        counts.failed++;
-        const reason = (outcome.error as Error).message;
-        // Once the run halts (the service unreachable, the key refused) every later line fails alike: the halt is said once, at the end.
-        if (!failFast.isStop(outcome.error)) ctx.io.warn(`${input.name}:${job.line}: ${reason}`);
-        await failed.append({ line: job.line, reason, input: job.input }, job.line);
-      }
-      lastDone = job.line;
-      spinner.update(`Classified ${counts.classified}, failed ${counts.failed}`);
-    }
-    interrupted = ctx.signal.aborted;
-  } catch (error) {
-    if (!(error instanceof InterruptedError)) throw error;
-    interrupted = true;
+    const lines = sendable(jobsOf(counts), input.name, ctx.io, skipped);
+    delivered = await deliverInBatches(lines, ONE_LINE_A_REQUEST, { concurrency: options.concurrency, window: options.concurrency * REORDER_WINDOW }, job, run);
   } finally {
-    stopListening();
     spinner.stop();
     await failed.close();
     await skipped?.close();
     if (table) await printLineLabels(ctx.io, format, table);
   }
-  if (interrupted) {
+  if (delivered.interrupted) {
     reportResume(ctx, { path: input.path, next: lastDone + 1, counts, failedPath: failed.path });
     throw interruptionOf(ctx.signal);
   }
-  const otherShards = otherShardsNote(counts.otherShards, 'line', options.shard);
+  const otherShards = otherShardsNote(counts.other_shards, 'line', options.shard);
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
   const skippedNote = skipped?.count ? `; ${countOf(skipped.count, 'invalid line')} written to ${skipped.path}` : '';
-  ctx.io.note(`classified ${countOf(counts.classified, 'line')}${otherShards}${failedNote}${skippedNote}`);
-  if (failFast.stoppedBy) ctx.io.warn(haltLine(failFast.stoppedBy, failed.path));
-  return batchOutcome({ sent: counts.classified, otherShards: counts.otherShards, failed: counts.failed, skipped: skipped?.count ?? 0, flagged: counts.flagged, stoppedBy: failFast.stoppedBy });
+  ctx.io.note(`classified ${countOf(counts.sent, 'line')}${otherShards}${failedNote}${skippedNote}`);
+  const { stoppedBy } = delivered;
+  if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
+  return batchOutcome({ sent: counts.sent, otherShards: counts.other_shards, failed: counts.failed, skipped: skipped?.count ?? 0, flagged, stoppedBy });
 }
+
+/** A line to classify: its request, and its text as read (what the failed file keeps, to be classified again). */
+interface ClassifyLine {
+  line: number;
+  json: string;
+  request: ContentRequest;
+}
+
+const ONE_LINE_A_REQUEST = { maxItems: 1, maxBytes: Number.POSITIVE_INFINITY, sizeOf: () => 0 };
 
 /**
  * What an interrupted run did, and the same command from the first line not done (--from-line),
  * its failures going to the same file. --batch has no checkpoint: the results on stdout are the
  * record of what was done, so the next run only needs where to start.
  */
-function reportResume(ctx: Context, run: { path: string; next: number; counts: { classified: number; failed: number }; failedPath: string }): void {
+function reportResume(ctx: Context, run: { path: string; next: number; counts: BulkCounts; failedPath: string }): void {
   const { counts } = run;
   const failedNote = failedFileNote(counts.failed, run.failedPath);
   const resume = csafeCommandLine(withFlag(withFlag(ctx.argv, '--from-line', String(run.next)), '--failed', run.failedPath));
   const hint = run.path === '-' ? `give it the same input on stdin: the lines before ${run.next} are skipped` : undefined;
-  reportInterruption(ctx.io, `${countOf(counts.classified, 'line')} classified, ${counts.failed} failed${failedNote}; line ${run.next} on not done`, resume, hint);
+  reportInterruption(ctx.io, `${countOf(counts.sent, 'line')} classified, ${counts.failed} failed${failedNote}; line ${run.next} on not done`, resume, hint);
 }
 
 /**
  * The lines to send, in input order. An invalid one is set aside when there is a --skip-invalid
  * file; met without one, the input was checked first, so it changed since: the run stops.
- * Ctrl-C ends them without an error: the lines in flight finish (their requests are not cut off)
- * and are printed, so the command printed to continue classifies none of them again.
  */
-async function* sendable(jobs: AsyncIterable<Job>, inputName: string, io: IOStreams, skipped: FailedFile | undefined, signal: AbortSignal): AsyncGenerator<Job> {
-  try {
-    for await (const job of jobs) {
-      if (signal.aborted) return;
-      if (job.problem === undefined) yield job;
-      else await setAsideOrStop({ line: job.line, text: textOf(job.input), problem: job.problem }, inputName, io, skipped);
-    }
-  } catch (error) {
-    if (!(error instanceof InterruptedError)) throw error;
+async function* sendable(jobs: AsyncIterable<Job>, inputName: string, io: IOStreams, skipped: FailedFile | undefined): AsyncGenerator<[ClassifyLine]> {
+  for await (const job of jobs) {
+    if (job.problem === undefined) yield [{ line: job.line, json: textOf(job.input), request: job.request! }];
+    else await setAsideOrStop({ line: job.line, text: textOf(job.input), problem: job.problem }, inputName, io, skipped);
   }
 }
 

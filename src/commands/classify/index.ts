@@ -23,7 +23,7 @@ export const classify = {
     failOn: { type: 'choice', value: 'decision', help: 'exit 4 when any label reaches match, or review (review includes match)', choices: ['match', 'review'] as const },
     batch: { type: 'text', value: 'file.jsonl', help: 'classify each line of a JSONL file (`-` for stdin); results as NDJSON' },
     concurrency: batchFlags.concurrency(` with --batch, at most ${MAX_CLASSIFY_CONCURRENCY}`, MAX_CLASSIFY_CONCURRENCY),
-    failed: batchFlags.failed('with --batch: append each line that failed here as {line, reason, input}', 'classify'),
+    failed: batchFlags.failed('with --batch: append each line that failed here, as read, to classify again', 'classify'),
     skipInvalid: batchFlags.skipInvalid('with --batch: send the valid lines; append each invalid line here as {line, error, record}'),
     maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
     maxRate: batchFlags.maxRate('with --batch: '),

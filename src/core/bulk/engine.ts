@@ -42,6 +42,8 @@ export interface BulkJob<T extends BulkRecord, A> {
   notAcknowledged?(batch: readonly T[], file: 'failed' | 'unconfirmed', error: Error): void;
   /** Records that keep their order by a key (one user's events): once one fails, the later ones of its key are held back, to the failed file; `heldNote` says so in the failure's line. */
   order?: { keyOf(record: T): string; heldNote: string };
+  /** Each record is a request of its own (classify): a failure names its line, not a batch of one. */
+  sentAlone?: boolean;
   /** Ctrl-C: batches not sent go to the failed file (and reading goes on to the end), so the failed file and what was sent make up the input. */
   setAsideUnsent?: boolean;
   /** Told once, when the run halts (FailFast): a command reading a pipe stops reading. */
@@ -165,16 +167,16 @@ class Delivery<T extends BulkRecord, A> {
       this.job.onHalt?.(error as Error);
     }
     const lines = `${this.job.inputName}:${batchLines(batch)}`;
-    const what = `a batch of ${countOf(batch.length, this.job.noun)}`;
+    const what = this.job.sentAlone ? '' : `a batch of ${countOf(batch.length, this.job.noun)} `;
     if (!this.job.replaySafe(batch) && mayHaveBeenApplied(error)) {
-      io.warn(`${lines}: ${what} may have been stored, its answer was lost: ${(error as Error).message}`);
+      io.warn(`${lines}: ${what}may have been stored, its answer was lost: ${(error as Error).message}`);
       await this.setAside(batch, 'unconfirmed', error as Error);
       return 'unconfirmed';
     }
     const { order } = this.job;
     if (order !== undefined) for (const record of batch) this.heldKeys.add(order.keyOf(record));
     // Why the run halted is said once, when it ends.
-    if (!halted) io.warn(`${lines}: ${what} failed${order === undefined ? '' : `, ${order.heldNote}`}: ${(error as Error).message}`);
+    if (!halted) io.warn(`${lines}: ${this.job.sentAlone ? '' : `${what}failed${order === undefined ? '' : `, ${order.heldNote}`}: `}${(error as Error).message}`);
     return 'failed';
   }
 

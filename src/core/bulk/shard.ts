@@ -73,7 +73,7 @@ export function inOtherShard<T>(record: T, shard: Shard | undefined, keyOf: (rec
 }
 
 /**
- * The records of one shard, in input order; `skipped.otherShards` counts the rest. A record
+ * The records of one shard, in input order; `skipped.other_shards` counts the rest (the bulk counts). A record
  * without its key (keyOf gives undefined) is invalid and kept in every shard, so that
  * validation reports it as it would without --shard.
  */
@@ -81,10 +81,10 @@ export async function* shardRecords<T>(
   records: AsyncIterable<T>,
   shard: Shard | undefined,
   keyOf: (record: T) => string | undefined,
-  skipped: { otherShards: number },
+  skipped: { other_shards: number },
 ): AsyncGenerator<T> {
   for await (const record of records) {
-    if (inOtherShard(record, shard, keyOf)) skipped.otherShards++;
+    if (inOtherShard(record, shard, keyOf)) skipped.other_shards++;
     else yield record;
   }
 }

@@ -41,10 +41,8 @@ test('classify --batch writes a line the service refuses to --failed with its re
 
   assert.equal(await exitCodeOf(classifyBatch(run.ctx, path, classifyOptions({ failed }), 'user_1')), ExitCode.partial);
 
-  const [written, ...more] = ndjson(readFileSync(failed, 'utf8'));
-  assert.deepEqual(more, []);
-  assert.equal(written!.line, 2);
-  assert.deepEqual(written!.input, NOT_AN_IMAGE);
+  // The line as read, so the failed file is an input to classify again.
+  assert.deepEqual(ndjson(readFileSync(failed, 'utf8')), [NOT_AN_IMAGE]);
   assert.match(run.stderr(), new RegExp(`^${path}:2: POST /v1/content: 400 .*\nclassified 1 line; 1 failed, written to ${failed}\n$`));
 });
 

@@ -77,18 +77,18 @@ describe('--shard i/n', () => {
     const kept: Array<Array<{ id?: string }>> = [];
     let others = 0;
     for (const shard of shards(2)) {
-      const skipped = { otherShards: 0 };
+      const skipped = { other_shards: 0 };
       const mine = [];
       for await (const record of shardRecords(records(), shard, keyOf, skipped)) mine.push(record);
       kept.push(mine);
-      others += skipped.otherShards;
-      assert.equal(skipped.otherShards, 5 - mine.length);
+      others += skipped.other_shards;
+      assert.equal(skipped.other_shards, 5 - mine.length);
     }
     assert.deepEqual(kept.map((mine) => mine.filter((r) => r.id === undefined).length), [1, 1], 'the record without an id is in both');
     assert.deepEqual(kept.flat().map((r) => r.id).filter(Boolean).sort(), ['a', 'b', 'c', 'd'], 'each keyed record in one shard');
     assert.equal(others, 4);
     const all = [];
-    for await (const record of shardRecords(records(), undefined, keyOf, { otherShards: 0 })) all.push(record);
+    for await (const record of shardRecords(records(), undefined, keyOf, { other_shards: 0 })) all.push(record);
     assert.equal(all.length, 5);
   });
 });
