@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Checkpoint } from '../../../src/commands/events/send/checkpoint.js';
-import { AddCheckpoint } from '../../../src/commands/data/add/checkpoint.js';
+import { RangeCheckpoint } from '../../../src/core/bulk/range-checkpoint.js';
 import { FailedFile } from '../../../src/core/files/failed-file.js';
 import { defaultFailedPath } from '../../../src/core/files/failed-path.js';
 import { FileWriteError } from '../../../src/core/files/write-errors.js';
@@ -81,31 +81,31 @@ describe('checkpoints record only what was acknowledged', () => {
 
   it('data add: accepted requests as merged ranges of record positions, kept across runs', async () => {
     const dir = tempDir();
-    const first = await AddCheckpoint.open({ ...scope(dir), namespace: 'ns' });
+    const first = await RangeCheckpoint.open({ ...scope(dir), what: 'a csafe data add checkpoint', identity: { namespace: 'ns' } });
     first.acknowledge(6, 10);
     first.acknowledge(1, 5);
     first.acknowledge(21, 25);
     await first.close();
-    const again = await AddCheckpoint.open({ ...scope(dir), namespace: 'ns' });
+    const again = await RangeCheckpoint.open({ ...scope(dir), what: 'a csafe data add checkpoint', identity: { namespace: 'ns' } });
     assert.deepEqual([1, 10, 11, 20, 21, 25, 26].map((position) => again.isAcknowledged(position)), [true, true, false, false, true, true, false]);
     await again.close();
-    await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'other' }), /was written for namespace ns, not other/);
+    await assert.rejects(RangeCheckpoint.open({ ...scope(dir), what: 'a csafe data add checkpoint', identity: { namespace: 'other' } }), /was written for namespace ns, not other/);
   });
 
   it('data add: a checkpoint belongs to one --shard; one written before --shard existed is a checkpoint without one', async () => {
     const dir = tempDir();
-    const sharded = await AddCheckpoint.open({ ...scope(dir), namespace: 'ns', shard: { index: 1, count: 4 } });
+    const sharded = await RangeCheckpoint.open({ ...scope(dir), what: 'a csafe data add checkpoint', identity: { namespace: 'ns' }, shard: { index: 1, count: 4 } });
     sharded.acknowledge(1, 3);
     await sharded.close();
     assert.equal(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).shard, '1/4');
-    await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'ns', shard: { index: 2, count: 4 } }), /state\.json was written for --shard 1\/4, not 2\/4$/);
-    await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'ns' }), /was written for --shard 1\/4, not \(none\)$/);
+    await assert.rejects(RangeCheckpoint.open({ ...scope(dir), what: 'a csafe data add checkpoint', identity: { namespace: 'ns' }, shard: { index: 2, count: 4 } }), /state\.json was written for --shard 1\/4, not 2\/4$/);
+    await assert.rejects(RangeCheckpoint.open({ ...scope(dir), what: 'a csafe data add checkpoint', identity: { namespace: 'ns' } }), /was written for --shard 1\/4, not \(none\)$/);
     const older = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'));
     delete older.shard;
     writeFileSync(join(dir, 'state.json'), JSON.stringify(older));
-    const unsharded = await AddCheckpoint.open({ ...scope(dir), namespace: 'ns' });
+    const unsharded = await RangeCheckpoint.open({ ...scope(dir), what: 'a csafe data add checkpoint', identity: { namespace: 'ns' } });
     assert.equal(unsharded.isAcknowledged(2), true);
     await unsharded.close();
-    await assert.rejects(AddCheckpoint.open({ ...scope(dir), namespace: 'ns', shard: { index: 0, count: 2 } }), /was written for --shard \(none\), not 0\/2$/);
+    await assert.rejects(RangeCheckpoint.open({ ...scope(dir), what: 'a csafe data add checkpoint', identity: { namespace: 'ns' }, shard: { index: 0, count: 2 } }), /was written for --shard \(none\), not 0\/2$/);
   });
 });

@@ -21,7 +21,7 @@ import { inputToRead } from '../../../core/input/spool.js';
 import { batchOutcome, positional, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import type { AddFlags, AddOptions } from './options.js';
-import { AddCheckpoint } from './checkpoint.js';
+import { RangeCheckpoint } from '../../../core/bulk/range-checkpoint.js';
 import { addBatchLimits, addJob, type AcceptedRequest, type NumberedObject } from './deliver.js';
 import { deliverInBatches, type BulkRun, type Delivered } from '../../../core/bulk/engine.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
@@ -90,7 +90,7 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
   const invalid = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const checkpoint = options.checkpoint === undefined
     ? undefined
-    : await AddCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, namespace, shard: options.shard, now: () => ctx.now() });
+    : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, what: 'a csafe data add checkpoint', identity: { namespace }, shard: options.shard, now: () => ctx.now() });
   const streamed = !options.wait && format === 'ndjson';
   const progress = await startSpinner(ctx.io, 'Adding objects…');
   const http = await ctx.http();
@@ -180,7 +180,7 @@ interface ObjectSorting {
   options: Pick<AddOptions, 'shard' | 'maxBatchBytes'>;
   counts: BulkCounts;
   /** Records in requests an earlier run had accepted are not sent again. */
-  checkpoint: AddCheckpoint | undefined;
+  checkpoint: RangeCheckpoint | undefined;
   /** --skip-invalid; without it, the input was checked first and an invalid record means it changed since. */
   invalid: FailedFile | undefined;
 }

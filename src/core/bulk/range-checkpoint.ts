@@ -1,0 +1,87 @@
+import * as z from 'zod';
+import { CheckpointFile, type CheckpointScope } from '../files/checkpoint-file.js';
+import { UsageError } from '../errors.js';
+import { assertCheckpointShard, formatShard, type Shard } from './shard.js';
+
+// `--checkpoint` of the bulk commands whose records may go in any order (data add, classify
+// --batch, stream parts): the records the service acknowledged, by position, so running the same
+// command again sends only the rest.
+
+const rangeSchema = z.tuple([z.number().int().min(1), z.number().int().min(1)]);
+type Range = z.infer<typeof rangeSchema>;
+
+const progressSchema = z
+  .object({
+    /** The `--shard i/n` it was written for, null without (and in checkpoints written before --shard existed). */
+    shard: z.string().nullable().default(null),
+    /** Records (by position, from 1) in requests the service accepted: sorted, disjoint [first, last] ranges. */
+    acknowledged: z.array(rangeSchema),
+  })
+  .catchall(z.unknown());
+type Progress = z.infer<typeof progressSchema>;
+
+export interface RangeCheckpointScope extends CheckpointScope {
+  /** `a csafe data add checkpoint`, for the message about a file that is not one. */
+  what: string;
+  shard?: Shard;
+  /** What else the run was for (`namespace`, `stream`): a checkpoint written for other values is refused. */
+  identity: Record<string, string>;
+}
+
+/**
+ * Which records of the input went out in requests the service accepted (or, not safe to send
+ * twice, may have applied). A batch that failed is not recorded, so the next run of the same
+ * command sends it again; the failed file is only the record of what failed when.
+ */
+export class RangeCheckpoint {
+  private constructor(private readonly file: CheckpointFile<Progress>) {}
+
+  static async open(scope: RangeCheckpointScope): Promise<RangeCheckpoint> {
+    const file = await CheckpointFile.open<Progress>(scope, {
+      what: scope.what,
+      schema: progressSchema,
+      fresh: () => ({ ...scope.identity, shard: formatShard(scope.shard), acknowledged: [] }),
+      check: (existing, hint) => {
+        for (const [field, value] of Object.entries(scope.identity)) {
+          if (existing[field] !== value) throw new UsageError(`${scope.path} was written for ${field} ${String(existing[field])}, not ${value}`, { hint });
+        }
+        assertCheckpointShard(scope.path, existing.shard, scope.shard, hint);
+      },
+    });
+    return new RangeCheckpoint(file);
+  }
+
+  isAcknowledged(position: number): boolean {
+    const ranges = this.file.progress.acknowledged;
+    let low = 0;
+    let high = ranges.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const [first, last] = ranges[middle]!;
+      if (position < first) high = middle - 1;
+      else if (position > last) low = middle + 1;
+      else return true;
+    }
+    return false;
+  }
+
+  /** The service accepted a request carrying the records from `first` to `last`. */
+  acknowledge(first: number, last: number): void {
+    const merged: Range[] = [];
+    for (const range of [...this.file.progress.acknowledged, [first, last] as Range].sort((a, b) => a[0] - b[0])) {
+      const previous = merged.at(-1);
+      if (previous !== undefined && range[0] <= previous[1] + 1) previous[1] = Math.max(previous[1], range[1]);
+      else merged.push([...range]);
+    }
+    this.file.progress.acknowledged = merged;
+  }
+
+  /** On disk once this resolves: see CheckpointFile.save. */
+  save(): Promise<void> {
+    return this.file.save();
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
+  }
+}
