@@ -43,7 +43,7 @@ _csafe() {
   if [[ -n $verbs && -z $sub ]]; then COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return; fi
 
   case "$cmd $sub" in
-    classify\ *) flags="--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed --skip-invalid --shard --max-consecutive-failures --max-rate --from-line"; files=1 ;;
+    classify\ *) flags="--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed --skip-invalid --shard --max-consecutive-failures --max-rate --checkpoint --from-line"; files=1 ;;
     "token create") flags="--expires-in --user-id --session-id" ;;
     "auth login") flags="--with-token --no-verify" ;;
     "config get"|"config set"|"config unset") values="base_url user_id output request_timeout max_retries" ;;
@@ -56,7 +56,7 @@ _csafe() {
     "events send") flags="--dry-run --sync --checkpoint --failed --unconfirmed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --max-consecutive-failures --max-rate --shard"; files=1 ;;
     "events example") values="user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" ;;
     "stream watch") flags="--id --url" ;;
-    "stream parts") flags="--id --chat --sender-id --sender-name --transcript --speaker --frame --audio --timestamp --captions --start --batch-size --max-batch-bytes --failed --unconfirmed --skip-invalid --max-consecutive-failures --max-rate --follow --flush-interval --max-buffer"; files=1 ;;
+    "stream parts") flags="--id --chat --sender-id --sender-name --transcript --speaker --frame --audio --timestamp --captions --start --batch-size --max-batch-bytes --failed --unconfirmed --skip-invalid --checkpoint --max-consecutive-failures --max-rate --follow --flush-interval --max-buffer"; files=1 ;;
     "decision create") flags="--type --content --metadata --wait --timeout" ;;
     "decision get") flags="--wait --timeout" ;;
     "batch create") flags="--type --wait --timeout --download"; files=1 ;;

@@ -308,15 +308,17 @@ describe('an interrupted bulk command says how to continue', () => {
   const emulator = useEmulatorProcess(['--latency', '150']);
 
   for (const bulk of BULK) {
-    it(`${bulk.command}: SIGTERM, then the command it prints, delivers every record once`, async (t) => {
+    it(`${bulk.command} --checkpoint: SIGTERM, then the same command line, which it prints, delivers every record once`, async (t) => {
       await emulator.control('/_emulator/reset', { method: 'POST' });
       const dir = tempDir();
       inputFile(dir, bulk.name, 12, bulk.line);
-      const resumable = bulk.command === 'events send' || bulk.command === 'data add' ? ['--checkpoint', 'state.json'] : [];
-      const first = await interruptAfter(t, emulator, [...bulk.args(bulk.name, 'failed.jsonl'), ...resumable], dir, 3, 'SIGTERM');
+      const args = [...bulk.args(bulk.name, 'failed.jsonl'), '--checkpoint', 'state.json'];
+      const first = await interruptAfter(t, emulator, args, dir, 3, 'SIGTERM');
       assert.equal(first.code, 143, first.stderr);
+      assert.equal(printedResume(first.stderr), `csafe ${args.join(' ')}`, 'one resume model: the same command line');
       const second = await runPrinted(printedResume(first.stderr), emulator.env, dir);
       assert.equal(second.code, 0, second.stderr);
+      assert.match(second.stdout + second.stderr, /[1-9]\d* \w+ skipped by checkpoint|skipped by checkpoint [1-9]|"skipped_checkpoint": ?[1-9]/, 'the second run skipped what the first delivered');
       const accepted = (await emulator.requests()).filter((request) => request.method === 'POST' && Number(request.status) < 300);
       const marker = MARKERS[bulk.command]!;
       const times = range(12).map((i) => accepted.filter((request) => String(request.body).includes(marker(i))).length);

@@ -85,8 +85,9 @@ describe('csafe stream watch and stream parts', () => {
   it('stream parts sends each of the four shapes from a file, as written, in order', async () => {
     const result = await parts(file('parts.jsonl', jsonl(SHAPES)), '--json');
     assert.equal(result.code, 0, result.stderr);
-    assert.deepEqual({ ...JSON.parse(result.stdout), last_request_id: undefined }, {
-      namespace: 'live', id: 'show-42', sent: 4, requests: 1, failed: 0, unconfirmed: 0, invalid: 0, last_request_id: undefined, failed_file: null, unconfirmed_file: null, invalid_file: null,
+    assert.deepEqual({ ...JSON.parse(result.stdout), last_request_id: undefined, duration_ms: undefined }, {
+      read: 4, valid: 4, invalid: 0, sent: 4, failed: 0, unconfirmed: 0, skipped_checkpoint: 0, other_shards: 0, requests: 1, retries: 0, duration_ms: undefined,
+      namespace: 'live', id: 'show-42', last_request_id: undefined, failed_file: null, unconfirmed_file: null, invalid_file: null,
     });
     assert.deepEqual(await stored(emulator, 'live', 'show-42'), { id: 'show-42', stream_url: null, parts: SHAPES });
   });

@@ -2,6 +2,7 @@ import { classifyContent, requestProblems, type ClassifyResponse } from '../../a
 import type { Context } from '../../context.js';
 import { deliverInBatches, type BulkJob, type BulkRun, type Delivered } from '../../core/bulk/engine.js';
 import { emptyCounts, type BulkCounts } from '../../core/bulk/counts.js';
+import { RangeCheckpoint } from '../../core/bulk/range-checkpoint.js';
 import { reportInvalid, setAsideOrStop } from '../../core/bulk/checked-records.js';
 import { FailFast, haltLine } from '../../core/bulk/fail-fast.js';
 import { Pace } from '../../core/bulk/pace.js';
@@ -60,8 +61,8 @@ const describeLineProblem = describeProblemWith({
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
   refuseSharedFiles(path, options);
   const checkFirst = options.skipInvalid === undefined;
-  // Read twice (checked in full before anything is sent): stdin or a pipe is kept in a temporary file.
-  const input = await inputToRead(path, ctx.io, ctx.signal, checkFirst);
+  // Read twice (checked in full before anything is sent), or fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
+  const input = await inputToRead(path, ctx.io, ctx.signal, checkFirst || options.checkpoint !== undefined);
   const { source } = input;
   // Sharded by line number: every line has one, so each worker checks and reports the problems of its own lines only.
   const jobs: Jobs = (tally) => toJobs(shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, tally), defaultUserId, options);
@@ -70,7 +71,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
       const invalid = await reportInvalid(jobs({ other_shards: 0 }), source.name, ctx.io, 'invalid line');
       if (invalid > 0) return { kind: 'checked', invalid };
     }
-    return await classifyLines(ctx, { path, name: source.name }, jobs, options);
+    return await classifyLines(ctx, { path, name: source.name, file: input.path }, jobs, options);
   } finally {
     await input.remove();
   }
@@ -79,13 +80,23 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
 /** The lines of this shard as jobs; `tally` counts those of other shards. */
 type Jobs = (tally: { other_shards: number }) => AsyncIterable<Job>;
 
-async function classifyLines(ctx: Context, input: { path: string; name: string }, jobsOf: Jobs, options: ClassifyOptions): Promise<Outcome> {
+/** The input as given (`path`), as messages name it, and the file that holds it (a copy of stdin), which a checkpoint fingerprints. */
+interface BatchInput {
+  path: string;
+  name: string;
+  file: string;
+}
+
+async function classifyLines(ctx: Context, input: BatchInput, jobsOf: Jobs, options: ClassifyOptions): Promise<Outcome> {
   const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('classify', options.shard), ctx.now()));
   const skipped = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const format = await ctx.outputFormat('stream');
   // A table is aligned over all its rows, so it is printed once, when the run ends however it ends.
   const table: LineLabel[] | undefined = format === 'table' || format === 'tsv' ? [] : undefined;
   const http = await ctx.http();
+  const checkpoint = options.checkpoint === undefined
+    ? undefined
+    : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.file, inputName: input.name, what: 'a csafe classify --batch checkpoint', identity: {}, shard: options.shard, now: () => ctx.now() });
   const spinner = await startSpinner(ctx.io, 'Classifying…');
   const counts = emptyCounts();
   let flagged = 0;
@@ -100,6 +111,7 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
     replaySafe: () => true,
     async acknowledged([line], result) {
       lastDone = line!.line;
+      checkpoint?.acknowledge(line!.line, line!.line);
       if (failOnHolds(labelRows(result), options.failOn)) flagged++;
       if (table) table.push(...lineLabels(line!.line, labelRows(result)));
       else await ctx.io.out(toNdjsonLine({ line: line!.line, result }));
@@ -113,30 +125,34 @@ async function classifyLines(ctx: Context, input: { path: string; name: string }
     unconfirmed: failed,
     failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx)),
     signal: ctx.signal,
+    checkpoint,
     onProgress: () => spinner.update(`Classified ${counts.sent}, failed ${counts.failed}`),
     retriesMade: () => http.retries,
   };
-  let delivered: Delivered;
+  let delivered: Delivered | undefined;
   try {
-    const lines = sendable(jobsOf(counts), input.name, ctx.io, skipped);
+    const lines = sendable(jobsOf(counts), { inputName: input.name, io: ctx.io, skipped, checkpoint, counts });
     delivered = await deliverInBatches(lines, ONE_LINE_A_REQUEST, { concurrency: options.concurrency, window: options.concurrency * REORDER_WINDOW }, job, run);
   } finally {
     spinner.stop();
     await failed.close();
     await skipped?.close();
     if (table) await printLineLabels(ctx.io, format, table);
+    // When the run stopped, the error that stopped it is the one to report.
+    await (delivered !== undefined ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
   }
   if (delivered.interrupted) {
-    reportResume(ctx, { path: input.path, next: lastDone + 1, counts, failedPath: failed.path });
+    reportResume(ctx, { path: input.path, next: lastDone + 1, counts, failedPath: failed.path, checkpoint: options.checkpoint !== undefined });
     throw interruptionOf(ctx.signal);
   }
   const otherShards = otherShardsNote(counts.other_shards, 'line', options.shard);
+  const done = counts.skipped_checkpoint > 0 ? `; ${countOf(counts.skipped_checkpoint, 'line')} skipped by checkpoint` : '';
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
   const skippedNote = skipped?.count ? `; ${countOf(skipped.count, 'invalid line')} written to ${skipped.path}` : '';
-  ctx.io.note(`classified ${countOf(counts.sent, 'line')}${otherShards}${failedNote}${skippedNote}`);
+  ctx.io.note(`classified ${countOf(counts.sent, 'line')}${done}${otherShards}${failedNote}${skippedNote}`);
   const { stoppedBy } = delivered;
   if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
-  return batchOutcome({ sent: counts.sent, otherShards: counts.other_shards, failed: counts.failed, skipped: skipped?.count ?? 0, flagged, stoppedBy });
+  return batchOutcome({ sent: counts.sent, done: counts.skipped_checkpoint, otherShards: counts.other_shards, failed: counts.failed, skipped: skipped?.count ?? 0, flagged, stoppedBy });
 }
 
 /** A line to classify: its request, and its text as read (what the failed file keeps, to be classified again). */
@@ -149,27 +165,44 @@ interface ClassifyLine {
 const ONE_LINE_A_REQUEST = { maxItems: 1, maxBytes: Number.POSITIVE_INFINITY, sizeOf: () => 0 };
 
 /**
- * What an interrupted run did, and the same command from the first line not done (--from-line),
- * its failures going to the same file. --batch has no checkpoint: the results on stdout are the
- * record of what was done, so the next run only needs where to start.
+ * What an interrupted run did, and the command that continues it: with --checkpoint the same
+ * one, which skips the lines answered; without, the same one from the first line not done
+ * (--from-line), its failures going to the same file. The results on stdout are the record of
+ * what was done, so the next run only needs where to start.
  */
-function reportResume(ctx: Context, run: { path: string; next: number; counts: BulkCounts; failedPath: string }): void {
+function reportResume(ctx: Context, run: { path: string; next: number; counts: BulkCounts; failedPath: string; checkpoint: boolean }): void {
   const { counts } = run;
   const failedNote = failedFileNote(counts.failed, run.failedPath);
+  const done = `${countOf(counts.sent, 'line')} classified, ${counts.failed} failed${failedNote}`;
+  if (run.checkpoint) {
+    reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), 'it skips the lines already answered: append its output (>>) to this run\'s');
+    return;
+  }
   const resume = csafeCommandLine(withFlag(withFlag(ctx.argv, '--from-line', String(run.next)), '--failed', run.failedPath));
   const hint = run.path === '-' ? `give it the same input on stdin: the lines before ${run.next} are skipped` : undefined;
-  reportInterruption(ctx.io, `${countOf(counts.sent, 'line')} classified, ${counts.failed} failed${failedNote}; line ${run.next} on not done`, resume, hint);
+  reportInterruption(ctx.io, `${done}; line ${run.next} on not done`, resume, hint);
 }
 
 /**
  * The lines to send, in input order. An invalid one is set aside when there is a --skip-invalid
  * file; met without one, the input was checked first, so it changed since: the run stops.
  */
-async function* sendable(jobs: AsyncIterable<Job>, inputName: string, io: IOStreams, skipped: FailedFile | undefined): AsyncGenerator<[ClassifyLine]> {
+async function* sendable(jobs: AsyncIterable<Job>, run: Sorting): AsyncGenerator<[ClassifyLine]> {
   for await (const job of jobs) {
-    if (job.problem === undefined) yield [{ line: job.line, json: textOf(job.input), request: job.request! }];
-    else await setAsideOrStop({ line: job.line, text: textOf(job.input), problem: job.problem }, inputName, io, skipped);
+    if (run.checkpoint?.isAcknowledged(job.line)) run.counts.skipped_checkpoint++;
+    else if (job.problem === undefined) yield [{ line: job.line, json: textOf(job.input), request: job.request! }];
+    else await setAsideOrStop({ line: job.line, text: textOf(job.input), problem: job.problem }, run.inputName, run.io, run.skipped);
   }
+}
+
+interface Sorting {
+  inputName: string;
+  io: IOStreams;
+  /** --skip-invalid; without it, the input was checked first and an invalid line means it changed since. */
+  skipped: FailedFile | undefined;
+  /** The lines an earlier run had answered are not sent again. */
+  checkpoint: RangeCheckpoint | undefined;
+  counts: BulkCounts;
 }
 
 /** A line as it was read: its text when it was not JSON, else its value as JSON. */

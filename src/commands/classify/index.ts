@@ -27,14 +27,16 @@ export const classify = {
     skipInvalid: batchFlags.skipInvalid('with --batch: send the valid lines; append each invalid line here as {line, error, record}'),
     maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
     maxRate: batchFlags.maxRate('with --batch: '),
+    checkpoint: batchFlags.checkpoint('lines', 'with --batch: '),
     fromLine: { type: 'count', value: 'n', help: 'with --batch: start at line n of the input, skipping the lines before it (an interrupted run prints the command)', min: 1 },
     shard: shardFlag('the lines', 'with --batch: '),
   },
   details: `
 With --batch, the run stops once --max-consecutive-failures requests in a row could not reach
 the service: one line says so, the lines not classified go to the --failed file, exit 1. Ctrl-C
-(exit 130) or SIGTERM (143) prints what was done and the command that continues: the same one
-with --from-line set to the first line not done.`,
+(exit 130) or SIGTERM (143) prints what was done and the command that continues: with
+--checkpoint the same one (the lines answered are not sent, nor printed, again: append its output
+with >>), without it the same one with --from-line set to the first line not done.`,
   examples: [
     'csafe classify post.txt photo.jpg --user-id u1',
     `csafe classify --text "hello" --user-id u1 --json | jq '.labels[] | select(.decision=="match")'`,

@@ -21,8 +21,8 @@ export const batchFlags = {
   concurrency: (note = '', max = 64) => count('n', `requests in flight${note}`, { min: 1, max, default: 4 }),
   /** `command`: as it is named in the default file's name. */
   failed: (what: string, command: string) => file(`${what} (default: ${defaultFailedPath(command, '<time>')})`),
-  /** `items`: what the command sends, e.g. `objects`. */
-  checkpoint: (items: string) => file(`record the ${items} the service acknowledged here; a re-run of the same command sends only the rest`),
+  /** `items`: what the command sends, e.g. `objects`; `when`: what the flag needs, e.g. `with --batch: `. */
+  checkpoint: (items: string, when = '') => file(`${when}record the ${items} the service acknowledged here; a re-run of the same command sends only the rest`),
   /** For records without an idempotency key: where a batch goes whose request the service may have applied. */
   unconfirmed: (what: string, command: string) => file(`${what} (default: ${defaultFailedPath(command, '<time>', 'unconfirmed')})`),
   skipInvalid: (what: string) => file(`${what} (default: send nothing if any is invalid)`),

@@ -45,8 +45,10 @@ test('stream parts sends a file\'s parts in file order, in batches of --batch-si
 
   const summary = JSON.parse(run.stdout()) as Record<string, unknown>;
   assert.match(String(summary.last_request_id), /^req_/);
+  // The counts every bulk command's summary has, under the same names; the fixed clock did not move.
   assert.deepEqual({ ...summary, last_request_id: undefined }, {
-    namespace: 'live', id: 'show-42', sent: 5, requests: 3, failed: 0, unconfirmed: 0, invalid: 0, last_request_id: undefined, failed_file: null, unconfirmed_file: null, invalid_file: null,
+    read: 5, valid: 5, invalid: 0, sent: 5, failed: 0, unconfirmed: 0, skipped_checkpoint: 0, other_shards: 0, requests: 3, retries: 0, duration_ms: 0,
+    namespace: 'live', id: 'show-42', last_request_id: undefined, failed_file: null, unconfirmed_file: null, invalid_file: null,
   });
   assert.equal(run.stderr(), '');
 });

@@ -7,6 +7,7 @@ import { FailedFile } from '../../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
+import type { RangeCheckpoint } from '../../../core/bulk/range-checkpoint.js';
 import { batchOutcome } from '../../app.js';
 import type { PartsOptions } from './options.js';
 
@@ -54,6 +55,8 @@ export interface PartsDelivery {
   flushAfterMs?: number;
   /** --follow: parts read ahead while a batch is sent (default: 64 batches); reading pauses while they wait. */
   maxBuffer?: number;
+  /** --checkpoint: the parts acknowledged, or unconfirmed (not safe to send twice), by input line; with it, the parts not sent after Ctrl-C are left to the same command run again. */
+  checkpoint?: RangeCheckpoint;
   /** --follow: told once the run halts (a refused key, the service unreachable), to stop the reading: what was read goes to the failed file. */
   halt?(error: Error): void;
 }
@@ -63,7 +66,7 @@ export interface PartsDelivery {
  * batches of at most --batch-size parts and --max-batch-bytes. Parts carry no idempotency key,
  * so a batch whose answer was lost goes to the unconfirmed file. A part not sent, whatever
  * stopped it (a halt, Ctrl-C), goes to the failed file, so the failed file and what was sent make
- * up the input.
+ * up the input; with a checkpoint, what Ctrl-C left unsent is left to the same command again.
  */
 export function deliverParts(parts: AsyncIterable<SendableRecord>, delivery: PartsDelivery): Promise<Delivered> {
   const { http, options, tally } = delivery;
@@ -74,6 +77,7 @@ export function deliverParts(parts: AsyncIterable<SendableRecord>, delivery: Par
     unconfirmed: delivery.unconfirmed,
     failFast: delivery.failFast,
     signal: delivery.signal ?? new AbortController().signal,
+    checkpoint: delivery.checkpoint,
     onProgress: () => delivery.onProgress?.(tally),
     retriesMade: () => http.retries,
   };
@@ -82,9 +86,15 @@ export function deliverParts(parts: AsyncIterable<SendableRecord>, delivery: Par
     inputName: delivery.inputName,
     send: (batch: SendableRecord[]) => sendStreamParts(http, delivery.namespace, delivery.id, batch.map((part) => part.json)),
     replaySafe: () => false,
-    acknowledged: (_: unknown, accepted: { requestId: string }) => void (tally.lastRequestId = accepted.requestId),
-    notAcknowledged: (_: unknown, __: unknown, error: Error) => void (tally.lastError = error.message),
-    setAsideUnsent: true,
+    acknowledged(batch: readonly SendableRecord[], accepted: { requestId: string }) {
+      tally.lastRequestId = accepted.requestId;
+      delivery.checkpoint?.acknowledge(batch[0]!.line, batch.at(-1)!.line);
+    },
+    notAcknowledged(batch: readonly SendableRecord[], file: 'failed' | 'unconfirmed', error: Error) {
+      tally.lastError = error.message;
+      if (file === 'unconfirmed') delivery.checkpoint?.acknowledge(batch[0]!.line, batch.at(-1)!.line);
+    },
+    setAsideUnsent: delivery.checkpoint === undefined,
     onHalt: delivery.halt,
   };
   const limits = { maxItems: options.batchSize, maxBytes: options.maxBatchBytes - partsFrameBytes(delivery.id), sizeOf: (part: SendableRecord) => part.bytes };

@@ -42,6 +42,7 @@ interface Reading {
  * At the end of the input, on Ctrl-C or SIGTERM, what is held is sent before csafe exits.
  */
 export async function followParts(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions): Promise<Outcome> {
+  const started = ctx.now();
   const flushAfterMs = parseDuration(options.flushInterval, '--flush-interval');
   const input = openFollowedInput(ctx, file, options);
   const reading: Reading = {
@@ -84,7 +85,8 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   if (endedWithNothing(reading, ctx.signal)) {
     throw new InputError(`${reading.inputName}: ended with no parts, expected at least one JSON part a line; nothing was sent`);
   }
-  await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid: reading.invalid });
+  tally.valid = reading.read;
+  await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid: reading.invalid, durationMs: ctx.now() - started, checkpoint: false });
   const unreachable = delivery.failFast.stoppedBy;
   if (unreachable) {
     ctx.io.warn(haltLine(unreachable, files.failed.path));
@@ -113,6 +115,7 @@ function throwWhatStopped(reading: Reading, signal: AbortSignal): void {
 function openFollowedInput(ctx: Context, file: string | undefined, options: PartsOptions): { source: InputSource; close(): void } {
   const other = options.captions !== undefined ? '--captions' : givesFlagPart(options) ? 'a part by flags' : undefined;
   if (other !== undefined) throw new UsageError(`--follow reads parts from a pipe; ${other} cannot be followed`);
+  if (options.checkpoint !== undefined) throw new UsageError('--checkpoint goes with a FILE or --captions FILE: --follow reads a pipe once, and sends what it read before it exits');
   const path = file ?? '-';
   if (path === '-' && ctx.io.stdinIsTTY) throw new UsageError('--follow reads stdin, which is a terminal: pipe parts into it, or give a FIFO');
   if (path !== '-' && existsSync(path) && isRegularFile(path)) {

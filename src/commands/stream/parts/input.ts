@@ -23,6 +23,8 @@ export interface PartsInput {
   records(toTheEnd?: boolean): AsyncIterable<CheckedRecord>;
   /** Removes the copy of stdin or a pipe made to read it twice. */
   remove(): Promise<void>;
+  /** The regular file that holds the input (the one given, or the copy of a pipe), which a checkpoint fingerprints; none for a part by flags. */
+  file?: string;
 }
 
 const PART_FLAGS = '--chat, --transcript, --frame or --audio';
@@ -64,11 +66,11 @@ export function choosePartsInput(ctx: Context, file: string | undefined, options
   const path = options.captions ?? file ?? '-';
   return {
     async open() {
-      // Checked in full before anything is sent, so read twice: stdin or a pipe is kept in a temporary file.
-      if (options.skipInvalid === undefined) {
+      // Checked in full before anything is sent, so read twice, or fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
+      if (options.skipInvalid === undefined || options.checkpoint !== undefined) {
         const input = await rereadableInput(path, ctx.io, ctx.signal);
         const whole: InputSource = { name: input.source.name, open: () => openFileStream(input.path) };
-        return { name: input.source.name, records: (toTheEnd) => read(toTheEnd ? whole : input.source), remove: input.remove };
+        return { name: input.source.name, records: (toTheEnd) => read(toTheEnd ? whole : input.source), remove: input.remove, file: input.path };
       }
       const source = inputSource(path, ctx.io.stdin, ctx.signal);
       return { name: source.name, records: () => read(source), remove: async () => undefined };
@@ -93,6 +95,7 @@ function refuseMixedSources(file: string | undefined, options: PartsOptions): vo
     throw new UsageError(`${file === '-' ? 'stdin (-)' : file} and --captions conflict: give parts one way, a FILE, --captions FILE or one part by flags`);
   }
   if (options.start !== undefined && options.captions === undefined) throw new UsageError('--start goes with --captions FILE');
+  if (options.checkpoint !== undefined && flags.length > 0) throw new UsageError('--checkpoint goes with a FILE or --captions FILE, not with a part by flags');
   if (options.captions !== undefined && options.start === undefined) {
     throw new UsageError("--captions needs --start DATE-TIME: the date-time the captions' 00:00 stands for, e.g. 2026-11-21T10:00:00Z");
   }

@@ -30,6 +30,7 @@ export const streamParts = {
     failed: batchFlags.failed('append the parts of batches that could not be sent, as sent', 'stream-parts'),
     unconfirmed: batchFlags.unconfirmed('append the parts of batches whose answer was lost (the service may hold them): not safe to resend', 'stream-parts'),
     skipInvalid: batchFlags.skipInvalid('send the valid parts; append each invalid record here as {line, error, record}'),
+    checkpoint: batchFlags.checkpoint('parts', 'with a FILE or --captions: '),
     maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
     maxRate: batchFlags.maxRate(),
     shard: batchFlags.absent('i/n', ORDERED),
@@ -57,8 +58,10 @@ connection, a 5xx other than 503): the service may already hold those parts, and
 them may store them twice. Exit codes: the table of \`csafe --help\`, as for every bulk command;
 unconfirmed parts count as not sent. Once --max-consecutive-failures requests in a row could not
 reach the service, sending stops: one line says so, the parts not sent are in the failed file,
-exit 1. Ctrl-C (exit 130) or SIGTERM (143) sends no further batch: the parts not sent go to the
-failed file, and the command that sends them is printed.
+exit 1. Ctrl-C (exit 130) or SIGTERM (143) sends no further batch and waits for the answer in
+flight. With --checkpoint, the command printed is the same one: it sends only the parts not
+acknowledged (unconfirmed ones count as done). Without, the parts not sent go to the failed
+file, and the command that sends them is printed.
 
 With --follow, parts are read one JSON object a line from a pipe (stdin or a FIFO; a regular
 file is refused: pipe \`tail -f FILE\` instead) and sent as they come, in order: a batch goes as

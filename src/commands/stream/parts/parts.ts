@@ -10,7 +10,9 @@ import { parseOptions } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
-import { reportInterruption } from '../../../core/cli/resume.js';
+import { failedFileNote, reportInterruption } from '../../../core/cli/resume.js';
+import { RangeCheckpoint } from '../../../core/bulk/range-checkpoint.js';
+import type { SendableRecord } from '../../../core/bulk/checked-records.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { positional, type Outcome } from '../../app.js';
@@ -28,6 +30,7 @@ import { flagsWithValue, longFlag } from '../../../core/cli/flags.js';
 export async function streamPartsRun(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions, flags: PartsFlags): Promise<Outcome> {
   refuseSharedFiles(file, options);
   if (options.follow) return followParts(ctx, namespace, file, options);
+  const started = ctx.now();
   const source = choosePartsInput(ctx, file, options);
   // The key before the input is read: a run that cannot send says so first, and alone.
   const http = await ctx.http();
@@ -39,10 +42,10 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
     }
     const { tally, files, invalid, stoppedBy } = await sendParts(ctx, http, namespace, input, options);
     if (ctx.signal.aborted) {
-      reportResume(ctx, { namespace, id: options.id, tally, ...files }, flags);
+      reportResume(ctx, { namespace, id: options.id, tally, ...files, checkpoint: options.checkpoint !== undefined }, flags);
       throw interruptionOf(ctx.signal);
     }
-    await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid });
+    await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid, durationMs: ctx.now() - started, checkpoint: options.checkpoint !== undefined });
     if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, files.failed.path));
     return partsOutcome(tally, { skipped: invalid?.count, stoppedBy });
   } finally {
@@ -56,9 +59,22 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
   const tally = emptyPartsTally();
   const progress = await startSpinner(ctx.io, 'Sending parts…');
   const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx));
+  const checkpoint = options.checkpoint === undefined
+    ? undefined
+    : await RangeCheckpoint.open({
+        path: options.checkpoint,
+        inputPath: input.file!,
+        inputName: input.name,
+        what: 'a csafe stream parts checkpoint',
+        identity: { namespace, stream: options.id },
+        now: () => ctx.now(),
+      });
   let delivered: Delivered | undefined;
   try {
-    delivered = await deliverParts(validRecords(input.records(true), input.name, ctx.io, invalid), {
+    // With a checkpoint, reading stops at Ctrl-C: the parts not read are the same command's to send.
+    const parts = unacknowledged(validRecords(input.records(checkpoint === undefined), input.name, ctx.io, invalid), checkpoint, tally);
+    delivered = await deliverParts(parts, {
+      checkpoint,
       http,
       failFast,
       io: ctx.io,
@@ -81,8 +97,19 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
     await files.failed.close();
     await files.unconfirmed.close();
     await invalid?.close();
+    // When the run stopped, the error that stopped it is the one to report.
+    await (delivered !== undefined ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
   }
   return { tally, files, invalid, stoppedBy: delivered.stoppedBy };
+}
+
+/** The valid parts, counted, less those --checkpoint records as acknowledged (counted as skipped). */
+async function* unacknowledged(parts: AsyncIterable<SendableRecord>, checkpoint: RangeCheckpoint | undefined, tally: PartsTally): AsyncGenerator<SendableRecord> {
+  for await (const part of parts) {
+    tally.valid++;
+    if (checkpoint?.isAcknowledged(part.line)) tally.skipped_checkpoint++;
+    else yield part;
+  }
 }
 
 /**
@@ -90,11 +117,15 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
  * the failed file, in order. Parts have no idempotency key, so the unconfirmed ones are not in it.
  * The global flags before the command are kept (the same profile and service), the API key aside.
  */
-function reportResume(ctx: Context, run: { namespace: string; id: string; tally: PartsTally; failed: FailedFile; unconfirmed: FailedFile }, flags: PartsFlags): void {
+function reportResume(ctx: Context, run: { namespace: string; id: string; tally: PartsTally; failed: FailedFile; unconfirmed: FailedFile; checkpoint: boolean }, flags: PartsFlags): void {
   const { tally, failed, unconfirmed } = run;
   const sent = `${countOf(tally.sent, 'part')} sent in ${countOf(tally.requests, 'request')}`;
   if (unconfirmed.count > 0) {
     ctx.io.warn(`${countOf(unconfirmed.count, 'part')} whose answer was lost are in ${unconfirmed.path}: the service may hold them, and resending them may store them twice`);
+  }
+  if (run.checkpoint) {
+    reportInterruption(ctx.io, `${sent}, ${tally.failed} failed${failedFileNote(tally.failed, failed.path)}`, csafeCommandLine(ctx.argv));
+    return;
   }
   if (failed.count === 0) {
     ctx.io.warn(`interrupted: ${sent}; none is left to send`);

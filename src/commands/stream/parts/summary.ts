@@ -2,6 +2,7 @@ import type { Context } from '../../../context.js';
 import type { FailedFile } from '../../../core/files/failed-file.js';
 import { printResult, recordView } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
+import { resendHint } from '../../../core/cli/resume.js';
 import type { PartsTally } from './deliver.js';
 
 // `csafe stream parts`: the record a run prints, and where its failed, unconfirmed and invalid parts
@@ -14,24 +15,29 @@ interface RunResult {
   failed: FailedFile;
   unconfirmed: FailedFile;
   invalid?: FailedFile;
+  durationMs: number;
+  /** --checkpoint: the same command sends the failed parts again. */
+  checkpoint: boolean;
 }
 
 /** The run's record on stdout (a table on a terminal, JSON in a pipe), and where its failed, unconfirmed and invalid parts went. */
-export async function printSummary(ctx: Context, { namespace, id, tally, failed, unconfirmed, invalid }: RunResult): Promise<void> {
+export async function printSummary(ctx: Context, { namespace, id, tally, failed, unconfirmed, invalid, durationMs, checkpoint }: RunResult): Promise<void> {
+  const { lastRequestId, lastError: _shownOnTheStatusLine, ...counts } = tally;
+  const invalidCount = invalid?.count ?? 0;
+  // The bulk counts, as every bulk command names them, then what only a stream has.
   const summary = {
+    ...counts,
+    read: counts.valid + invalidCount,
+    invalid: invalidCount,
+    duration_ms: durationMs,
     namespace,
     id,
-    sent: tally.sent,
-    requests: tally.requests,
-    failed: tally.failed,
-    unconfirmed: tally.unconfirmed,
-    invalid: invalid?.count ?? 0,
-    last_request_id: tally.lastRequestId,
+    last_request_id: lastRequestId,
     failed_file: failed.count > 0 ? failed.path : null,
     unconfirmed_file: unconfirmed.count > 0 ? unconfirmed.path : null,
     invalid_file: invalid && invalid.count > 0 ? invalid.path : null,
   };
-  if (failed.count > 0) ctx.io.warn(`${countOf(failed.count, 'part')} of failed batches written to ${failed.path}: resend them with \`csafe stream parts ${namespace} --id ${id} ${failed.path}\``);
+  if (failed.count > 0) ctx.io.warn(`${countOf(failed.count, 'part')} of failed batches written to ${failed.path}: ${resendHint(`csafe stream parts ${namespace} --id ${id} ${failed.path}`, checkpoint)}`);
   if (unconfirmed.count > 0) {
     ctx.io.warn(`${countOf(unconfirmed.count, 'part')} of batches whose answer was lost written to ${unconfirmed.path}: the service may already hold them, and resending them may store them twice`);
   }
