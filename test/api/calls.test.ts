@@ -94,9 +94,9 @@ describe('api calls parse their answers', () => {
 
   it('sendEvents and ingestEvents', async () => {
     const batch = encodeBatch(['{"a":1}', '{"a":2}']);
-    assert.deepEqual(await answering({ status: 'queued', queued_events: 2 }, () => sendEvents(http, batch, true)), { retries: 0 });
+    assert.deepEqual(await answering({ status: 'queued', queued_events: 2 }, () => sendEvents(http, batch, true)), undefined);
     await refused({ status: 'queued' }, () => sendEvents(http, batch, true), /^POST \/v1\/async\/events: .*queued_events: /);
-    assert.deepEqual(await answering({ status: 'ok', event_ids: ['e1', 'e2'] }, () => ingestEvents(http, batch, 2, true)), { eventIds: ['e1', 'e2'], retries: 0 });
+    assert.deepEqual(await answering({ status: 'ok', event_ids: ['e1', 'e2'] }, () => ingestEvents(http, batch, 2, true)), ['e1', 'e2']);
     await refused({ status: 'ok', event_ids: ['e1'] }, () => ingestEvents(http, batch, 2, true), /^POST \/v1\/events: unexpected response from the service: 1 event ids for 2 events$/);
   });
 });
