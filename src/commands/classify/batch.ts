@@ -1,11 +1,10 @@
 import { classifyContent, requestProblems, type ClassifyResponse } from '../../api/content.js';
 import type { Context } from '../../context.js';
-import { deliverInBatches, type BulkJob, type BulkRun, type Delivered } from '../../core/bulk/engine.js';
+import { bulkRun, deliverInBatches, type BulkJob, type Delivered } from '../../core/bulk/engine.js';
 import { emptyCounts, type BulkCounts } from '../../core/bulk/counts.js';
 import { RangeCheckpoint } from '../../core/bulk/range-checkpoint.js';
 import { reportInvalid, setAsideOrStop } from '../../core/bulk/checked-records.js';
-import { FailFast, haltLine } from '../../core/bulk/fail-fast.js';
-import { Pace } from '../../core/bulk/pace.js';
+import { haltLine } from '../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../core/files/failed-path.js';
 import type { IOStreams } from '../../core/terminal/io.js';
@@ -118,17 +117,7 @@ async function classifyLines(ctx: Context, input: BatchInput, jobsOf: Jobs, opti
     },
     notAcknowledged: ([line]) => void (lastDone = line!.line),
   };
-  const run: BulkRun = {
-    io: ctx.io,
-    counts,
-    failed,
-    unconfirmed: failed,
-    failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx)),
-    signal: ctx.signal,
-    checkpoint,
-    onProgress: () => spinner.update(`Classified ${counts.sent}, failed ${counts.failed}`),
-    retriesMade: () => http.retries,
-  };
+  const run = bulkRun(ctx, http, options, { counts, failed, checkpoint, onProgress: () => spinner.update(`Classified ${counts.sent}, failed ${counts.failed}`) });
   let delivered: Delivered | undefined;
   try {
     const lines = sendable(jobsOf(counts), { inputName: input.name, io: ctx.io, skipped, checkpoint, counts });

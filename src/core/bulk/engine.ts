@@ -4,7 +4,9 @@ import type { IOStreams } from '../terminal/io.js';
 import { countOf } from '../terminal/words.js';
 import { batchLines, inBatches, type BatchLimits } from './batches.js';
 import { mapInOrder, type Settled } from './concurrency.js';
-import type { FailFast } from './fail-fast.js';
+import { FailFast } from './fail-fast.js';
+import { Pace } from './pace.js';
+import type { HttpClient } from '../http/client.js';
 import { InFlight } from './in-flight.js';
 import { runLanesInGroups } from './lanes.js';
 import { sayAwaitedAnswersOnInterrupt } from '../cli/resume.js';
@@ -79,6 +81,27 @@ export interface BulkRun {
   onProgress?(counts: BulkCounts): void;
   /** The HTTP client's retries so far (HttpClient.retries), counted in `counts.retries`. */
   retriesMade(): number;
+}
+
+/**
+ * A bulk run over `http`: its halt and pace from the shared flags (--max-consecutive-failures,
+ * --max-rate), the retries the client counts, and the run's own counts, files and checkpoint. A
+ * command whose batches are all safe to send twice gives no unconfirmed file: none is written.
+ */
+export function bulkRun(
+  ctx: { io: IOStreams; signal: AbortSignal; now(): number; sleep(ms: number): Promise<void> },
+  http: HttpClient,
+  options: { maxConsecutiveFailures: number; maxRate?: number },
+  run: Pick<BulkRun, 'counts' | 'failed' | 'checkpoint' | 'onProgress'> & { unconfirmed?: FailedFile },
+): BulkRun {
+  return {
+    io: ctx.io,
+    signal: ctx.signal,
+    failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx)),
+    retriesMade: () => http.retries,
+    ...run,
+    unconfirmed: run.unconfirmed ?? run.failed,
+  };
 }
 
 /** How a delivery ended: `interrupted` by Ctrl-C or SIGTERM, or halted by `stoppedBy`. */

@@ -1,8 +1,7 @@
 import type { Context } from '../../../context.js';
 import { checkRecord, reportInvalid, setAsideOrStop } from '../../../core/bulk/checked-records.js';
 import { UsageError } from '../../../core/errors.js';
-import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
-import { Pace } from '../../../core/bulk/pace.js';
+import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
@@ -23,7 +22,7 @@ import { parseNamespace } from '../../namespace.js';
 import type { AddFlags, AddOptions } from './options.js';
 import { RangeCheckpoint } from '../../../core/bulk/range-checkpoint.js';
 import { addBatchLimits, addJob, type AcceptedRequest, type NumberedObject } from './deliver.js';
-import { deliverInBatches, type BulkRun, type Delivered } from '../../../core/bulk/engine.js';
+import { bulkRun, deliverInBatches, type Delivered } from '../../../core/bulk/engine.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
 import { objectCheck, objectProblems } from '../shared/objects.js';
 import { describeFailure, recordPrinter } from '../shared/render.js';
@@ -103,18 +102,13 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
     if (streamed) await ctx.io.out(toNdjsonLine(request));
     else if (options.wait) ctx.io.note(`accepted ${request.request_id}: ${countOf(request.objects, 'object')}, lines ${request.first_line}-${request.last_line}`);
   });
-  const run: BulkRun = {
-    io: ctx.io,
+  // The service upserts objects by id: a batch whose answer was lost is resent, never unconfirmed.
+  const run = bulkRun(ctx, http, options, {
     counts,
     failed,
-    // The service upserts objects by id: a batch whose answer was lost is resent, never unconfirmed.
-    unconfirmed: failed,
-    failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx)),
-    signal: ctx.signal,
     checkpoint,
     onProgress: () => progress.update(`Adding objects: ${countOf(accepted.length, 'request')} accepted, ${countOf(counts.failed, 'object')} failed`),
-    retriesMade: () => http.retries,
-  };
+  });
   let delivered: Delivered | undefined;
   try {
     const objects = objectsToSend(readRecords(source), { inputName: source.name, io: ctx.io, options, counts, checkpoint, invalid });

@@ -1,8 +1,7 @@
 import type { Context } from '../../../context.js';
 import { nothingSentLine } from '../../../core/bulk/checked-records.js';
 import { InterruptedError } from '../../../core/errors.js';
-import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
-import { Pace } from '../../../core/bulk/pace.js';
+import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import { parseFlags } from '../../../core/cli/options.js';
@@ -21,7 +20,7 @@ import { eventBatchLimits, eventLanes, eventsJob, queueBatch } from './deliver.j
 import type { SendFlags, SendOptions } from './options.js';
 import { reportSummary, summarise } from './summary.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
-import { deliverInBatches } from '../../../core/bulk/engine.js';
+import { bulkRun, deliverInBatches } from '../../../core/bulk/engine.js';
 import { SyncIngestion } from './sync.js';
 import { checkedEvents } from './validate.js';
 import { EventPreparer, spooledEvents, spoolEvents, type OutgoingEvent } from './outgoing.js';
@@ -109,17 +108,9 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     const http = await ctx.http();
     if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('stream'));
     const job = eventsJob(sync?.send ?? queueBatch(http), input.name, checkpoint);
-    const delivered = await deliverInBatches(unsettled(events, checkpoint, tally), eventBatchLimits(options), eventLanes(options), job, {
-      io: ctx.io,
-      counts: tally,
-      failed,
-      unconfirmed,
-      failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx)),
-      signal: ctx.signal,
-      checkpoint,
-      onProgress: () => progress.update(`sent ${tally.sent}, failed ${tally.failed}, skipped ${tally.skipped_checkpoint + tally.other_shards}`),
-      retriesMade: () => http.retries,
-    });
+    const onProgress = () => progress.update(`sent ${tally.sent}, failed ${tally.failed}, skipped ${tally.skipped_checkpoint + tally.other_shards}`);
+    const run = bulkRun(ctx, http, options, { counts: tally, failed, unconfirmed, checkpoint, onProgress });
+    const delivered = await deliverInBatches(unsettled(events, checkpoint, tally), eventBatchLimits(options), eventLanes(options), job, run);
     if (delivered.interrupted) throw new InterruptedError();
     halted = delivered.stoppedBy;
   } catch (error) {
