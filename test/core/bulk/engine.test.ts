@@ -1,0 +1,174 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { emptyCounts } from '../../../src/core/bulk/counts.js';
+import { deliverInBatches, type BulkJob, type BulkRecord, type BulkRun, type Dispatch } from '../../../src/core/bulk/engine.js';
+import { FailFast } from '../../../src/core/bulk/fail-fast.js';
+import { apiErrorFor, ConnectionError, UsageError } from '../../../src/core/errors.js';
+import { FailedFile } from '../../../src/core/files/failed-file.js';
+import { bufferIO } from '../../helpers/io.js';
+
+// The one rule every bulk command's batches are settled by, without HTTP: `send` answers as a
+// service would, or fails with the error the HTTP core would give after its retries.
+
+type Rec = BulkRecord & { key: string };
+
+const records = (count: number, keyOf = (n: number) => `k${n % 2}`): Rec[] =>
+  Array.from({ length: count }, (_, index) => ({ line: index + 1, json: `{"n":${index + 1}}`, key: keyOf(index + 1) }));
+
+async function* inGroups<T>(items: T[]): AsyncGenerator<T[]> {
+  yield items;
+}
+
+const status = (code: number) => apiErrorFor({ status: code, method: 'POST', path: '/x', serviceMessage: `answered ${code}` });
+/** A reset after the request was sent: the service may have applied it. */
+const lostAnswer = () => new ConnectionError('socket hang up', true);
+const refused = () => new ConnectionError('connect ECONNREFUSED', false);
+
+function setUp(options: { signal?: AbortSignal; limit?: number } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'csafe-engine-'));
+  const { io, stderr } = bufferIO();
+  const run: BulkRun = {
+    io,
+    counts: emptyCounts(),
+    failed: new FailedFile(join(dir, 'failed.jsonl')),
+    unconfirmed: new FailedFile(join(dir, 'unconfirmed.jsonl')),
+    failFast: new FailFast(options.limit ?? 5, 'http://service.test'),
+    signal: options.signal ?? new AbortController().signal,
+    retriesMade: () => 0,
+  };
+  const lines = (file: 'failed' | 'unconfirmed') => (existsSync(run[file].path) ? readFileSync(run[file].path, 'utf8').trim().split('\n').map((json) => (JSON.parse(json) as { n: number }).n) : []);
+  return { run, stderr, lines };
+}
+
+/** A job whose `answer(batch)` decides each request; acknowledged batches are recorded by their record numbers. */
+function job(answer: (batch: Rec[]) => unknown, more: Partial<BulkJob<Rec, unknown>> = {}) {
+  const acknowledged: number[][] = [];
+  const sent: number[][] = [];
+  const spec: BulkJob<Rec, unknown> = {
+    noun: 'record',
+    inputName: 'in.jsonl',
+    send: async (batch) => {
+      sent.push(batch.map((r) => r.line));
+      await new Promise((resolve) => setImmediate(resolve));
+      const outcome = answer(batch);
+      if (outcome instanceof Error) throw outcome;
+      return outcome;
+    },
+    replaySafe: () => false,
+    acknowledged: (batch) => void acknowledged.push(batch.map((r) => r.line)),
+    ...more,
+  };
+  return { spec, acknowledged, sent };
+}
+
+const limits = (maxItems: number) => ({ maxItems, maxBytes: 1_000_000, sizeOf: () => 1 });
+const DISPATCHES: Array<[string, Dispatch<Rec>]> = [
+  ['in any order, settled in input order', { concurrency: 3 }],
+  ['over lanes', { lanes: 2, laneOf: (record: Rec) => record.line % 2 }],
+];
+
+for (const [how, dispatch] of DISPATCHES) {
+  describe(`the bulk engine (${how})`, () => {
+    it('counts a batch the service acknowledged as sent, and hands it to the command', async () => {
+      const { run } = setUp();
+      const { spec, acknowledged } = job(() => ({ ok: true }));
+      const delivered = await deliverInBatches(inGroups(records(6)), limits(2), dispatch, spec, run);
+      assert.deepEqual(delivered, { interrupted: false, stoppedBy: undefined });
+      assert.deepEqual(acknowledged.flat().sort((a, b) => a - b), [1, 2, 3, 4, 5, 6]);
+      assert.equal(run.counts.sent, 6);
+      assert.equal(run.counts.requests, acknowledged.length);
+      assert.ok(acknowledged.every((batch) => batch.length <= 2), 'at most --batch-size records a request');
+    });
+
+    it('a lost answer goes to the unconfirmed file when the batch is not safe to send twice, to the failed file when it is', async () => {
+      for (const replaySafe of [false, true]) {
+        const { run, lines, stderr } = setUp();
+        const { spec } = job((batch) => (batch.some((r) => r.line === 3) ? lostAnswer() : { ok: true }), { replaySafe: () => replaySafe });
+        await deliverInBatches(inGroups(records(4)), limits(1), dispatch, spec, run);
+        assert.deepEqual([lines('unconfirmed'), lines('failed')], replaySafe ? [[], [3]] : [[3], []]);
+        assert.equal(run.counts.sent, 3);
+        assert.match(stderr(), replaySafe ? /^in\.jsonl:3: a batch of 1 record failed: socket hang up$/m : /^in\.jsonl:3: a batch of 1 record may have been stored, its answer was lost: socket hang up$/m);
+      }
+    });
+
+    it('a refused key halts the run: no later request is sent, and every record not acknowledged is in the failed file', async () => {
+      const { run, lines, stderr } = setUp();
+      const { spec, sent } = job((batch) => (batch[0]!.line >= 3 ? status(401) : { ok: true }));
+      const delivered = await deliverInBatches(inGroups(records(8)), limits(1), dispatch, spec, run);
+      assert.equal((delivered.stoppedBy as { status?: number }).status, 401);
+      assert.deepEqual([...lines('failed')].sort((a, b) => a - b), [3, 4, 5, 6, 7, 8]);
+      assert.equal(run.counts.sent + run.counts.failed, 8);
+      assert.ok(sent.length < 8, `requests after the refusal were not sent (${sent.length} of 8 sent)`);
+      assert.doesNotMatch(stderr(), /401/, 'the halt is said once, by the command, not per batch');
+    });
+
+    it('connections refused --max-consecutive-failures times in a row halt the run the same way', async () => {
+      const { run, lines } = setUp({ limit: 2 });
+      const { spec } = job(() => refused());
+      const delivered = await deliverInBatches(inGroups(records(6)), limits(1), dispatch, spec, run);
+      assert.match(String(delivered.stoppedBy?.message), /could not be reached|unreachable/i);
+      assert.deepEqual([...lines('failed')].sort((a, b) => a - b), [1, 2, 3, 4, 5, 6]);
+    });
+
+    it('an error of csafe\'s own stops the run once the requests in flight are answered', async () => {
+      const { run } = setUp();
+      const { spec } = job((batch) => (batch[0]!.line === 2 ? new UsageError('bad') : { ok: true }));
+      await assert.rejects(deliverInBatches(inGroups(records(6)), limits(1), dispatch, spec, run), { message: 'bad' });
+    });
+
+    it('Ctrl-C: no batch starts after it, those in flight are settled, the rest is neither sent nor failed', async () => {
+      const controller = new AbortController();
+      const { run, lines } = setUp({ signal: controller.signal });
+      const { spec, acknowledged, sent } = job((batch) => {
+        if (batch[0]!.line === 2) controller.abort();
+        return { ok: true };
+      });
+      const delivered = await deliverInBatches(inGroups(records(20)), limits(1), dispatch, spec, run);
+      assert.equal(delivered.interrupted, true);
+      assert.ok(sent.length < 20, `sending stopped (${sent.length} of 20 sent)`);
+      assert.equal(acknowledged.length, sent.length, 'every request sent was settled');
+      assert.deepEqual(lines('failed'), []);
+    });
+
+    it('Ctrl-C with setAsideUnsent: the records not sent go to the failed file, so it and what was sent make up the input', async () => {
+      const controller = new AbortController();
+      const { run, lines } = setUp({ signal: controller.signal });
+      const { spec, acknowledged } = job((batch) => {
+        if (batch[0]!.line === 2) controller.abort();
+        return { ok: true };
+      }, { setAsideUnsent: true });
+      await deliverInBatches(inGroups(records(20)), limits(1), dispatch, spec, run);
+      assert.deepEqual([...acknowledged.flat(), ...lines('failed')].sort((a, b) => a - b), records(20).map((r) => r.line));
+    });
+  });
+}
+
+describe('the bulk engine: records that keep their order by a key', () => {
+  it('once a batch of a key fails, its later records are held back to the failed file, in input order, and other keys go on', async () => {
+    const { run, lines, stderr } = setUp();
+    const { spec, acknowledged } = job((batch) => (batch.some((r) => r.line === 3) ? status(500) : { ok: true }), {
+      replaySafe: () => true,
+      order: { keyOf: (record) => record.key, heldNote: 'so its later records are held back too' },
+    });
+    // One lane: batches of two records, keys alternating, so the failed batch [3, 4] holds back k1 and k0.
+    await deliverInBatches(inGroups(records(8, (n) => (n <= 4 ? `k${n % 2}` : 'k9'))), limits(2), { lanes: 1, laneOf: () => 0 }, spec, run);
+    assert.deepEqual(lines('failed'), [3, 4]);
+    assert.deepEqual(acknowledged.flat(), [1, 2, 5, 6, 7, 8], 'the records of other keys still went');
+    assert.match(stderr(), /^in\.jsonl:3-4: a batch of 2 records failed, so its later records are held back too: /m);
+  });
+
+  it('a held-back record goes to the failed file unsent, merged in input order with the failed records of its batch', async () => {
+    const { run, lines } = setUp();
+    const { spec, sent } = job((batch) => (batch.some((r) => r.line === 1) ? status(500) : { ok: true }), {
+      replaySafe: () => true,
+      order: { keyOf: (record) => record.key, heldNote: 'held' },
+    });
+    // Key k1 fails on line 1; lines 3 and 5 (k1) are held back unsent, lines 2, 4, 6 (k0) go.
+    await deliverInBatches(inGroups(records(6)), limits(1), { lanes: 1, laneOf: () => 0 }, spec, run);
+    assert.deepEqual(lines('failed'), [1, 3, 5]);
+    assert.deepEqual(sent.flat(), [1, 2, 4, 6]);
+  });
+});
