@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { BIN, closedPort, ended, outcome, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { BIN, closedPort, ended, outcome, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 import { closeServer, listenOnLoopback } from '../helpers/server.js';
@@ -124,6 +124,41 @@ describe('a key refused part-way', () => {
       assert.ok(acknowledged.length >= 4 && notAcknowledged.length > 0, `part-way: ${acknowledged.length} acknowledged`);
       assert.deepEqual(handedBack, notAcknowledged, 'the failed file holds exactly the records not acknowledged, in input order');
       assert.match(stderr, new RegExp(`^stopped: the service refused the credentials \\(401\\); what was not sent is in ${failed.replaceAll('.', '\\.')}$`, 'm'));
+    });
+  }
+});
+
+describe('429 and 503: not processed, so retried per the core policy (Retry-After honoured up to --max-wait)', () => {
+  // A quarter of the requests answer 429 (Retry-After 1-2 s) or 503; the seed fixes which.
+  const emulator = useEmulatorProcess(['--fault-rate', '0.25', '--faults', '429,503', '--seed', '11']);
+
+  for (const bulk of BULK) {
+    it(`${bulk.command}: every record accepted once, after retries, exit 0`, async () => {
+      await emulator.control('/_emulator/reset', { method: 'POST' });
+      const dir = tempDir();
+      inputFile(dir, bulk.name, 8, bulk.line);
+      const { code, stderr } = await runInProcess(['--max-retries', '8', ...bulk.args(bulk.name, 'failed.jsonl')], { env: emulator.env, cwd: dir });
+      assert.equal(code, 0, stderr);
+      const requests = (await emulator.requests()).filter((request) => request.method === 'POST');
+      assert.ok(requests.some((request) => request.status === 429 || request.status === 503), 'some requests met a fault');
+      const marker = MARKERS[bulk.command]!;
+      const accepted = range(8).map((i) => requests.filter((request) => Number(request.status) < 300 && String(request.body).includes(marker(i))).length);
+      assert.deepEqual(accepted, range(8).map(() => 1), 'how many times the service accepted each record');
+      assert.equal(existsSync(join(dir, 'failed.jsonl')), false, 'nothing failed');
+    });
+  }
+
+  for (const bulk of BULK) {
+    it(`${bulk.command}: a Retry-After longer than --max-wait stops the run at the first such answer: everything in the failed file, exit 1`, async () => {
+      await withEmulatorProcess(['--fault-rate', '1', '--faults', '429'], async (limited) => {
+        const dir = tempDir();
+        const input = inputFile(dir, bulk.name, 5, bulk.line);
+        const { code, stderr } = await runInProcess(['--max-wait', '0s', ...bulk.args(bulk.name, 'failed.jsonl')], { env: limited.env, cwd: dir });
+        assert.equal(code, 1, stderr);
+        assert.match(stderr, /^stopped: service answered 429 and asked to wait [12] s.*; what was not sent is in failed\.jsonl$/m);
+        assert.equal((await limited.requests()).filter((request) => request.method === 'POST').length, 1, 'one request, then none');
+        assert.deepEqual(readLines(join(dir, 'failed.jsonl')).map((line) => failedRecord(line)), input.records.map((r) => JSON.stringify(JSON.parse(r))));
+      });
     });
   }
 });
@@ -303,6 +338,32 @@ async function interruptAfter(t: TestContext, emulator: EmulatorProcess, args: s
   child.kill(signal);
   return result;
 }
+
+describe('kill -9 with --checkpoint: the checkpoint is never more than the requests in flight behind the service', () => {
+  const emulator = useEmulatorProcess(['--latency', '10']);
+  // data add and events send have theirs in records.test.ts and events.test.ts (several in flight, batches of 50 and 100).
+  for (const bulk of BULK.filter((b) => b.command === 'classify --batch' || b.command === 'stream parts')) {
+    it(`${bulk.command}: one request in flight, so at most one record behind`, async (t) => {
+      await emulator.control('/_emulator/reset', { method: 'POST' });
+      const dir = tempDir();
+      inputFile(dir, bulk.name, 2_000, bulk.line);
+      const child = spawnCsafe([...bulk.args(bulk.name, 'failed.jsonl'), '--checkpoint', 'state.json'], { env: emulator.env, cwd: dir });
+      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+      const exited = ended(child);
+      const accepted = async () => (await emulator.requests()).filter((request) => request.method === 'POST' && Number(request.status) < 300).length;
+      await waitFor(async () => (await accepted()) >= 40, { what: '40 requests accepted', timeoutMs: 20_000 });
+      child.kill('SIGKILL');
+      await exited;
+      // The request the killed run left behind is served before the service's count is read.
+      await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { in_flight: number }).in_flight === 0, { what: 'the emulator to finish serving the killed run' });
+      const received = await accepted();
+      assert.ok(received < 2_000, 'killed part-way');
+      const ranges = (JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as { acknowledged: Array<[number, number]> }).acknowledged;
+      const checkpointed = ranges.reduce((sum, [first, last]) => sum + last - first + 1, 0);
+      assert.ok(received - checkpointed <= 1 && received >= checkpointed, `the checkpoint holds ${checkpointed} records, the service accepted ${received}: more than the one request in flight apart`);
+    });
+  }
+});
 
 describe('an interrupted bulk command says how to continue', () => {
   const emulator = useEmulatorProcess(['--latency', '150']);
