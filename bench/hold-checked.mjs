@@ -56,7 +56,8 @@ async function runVariant(name, path) {
   let ready = 0;
   if (name.startsWith('events')) {
     const { checkedEvents } = await load('commands/events/send/validate.js');
-    const { EventPreparer, spoolEvents, spooledEvents } = await load('commands/events/send/outgoing.js');
+    const { EventPreparer, EVENT_SPOOL } = await load('commands/events/send/outgoing.js');
+    const { spooledRecords, spoolRecords } = await load('core/bulk/record-spool.js');
     const { emptyCounts } = await load('core/bulk/counts.js');
     const check = { allowUnknownTypes: false };
     const preparer = () => new EventPreparer({ autoIdempotency: true }, emptyCounts());
@@ -64,8 +65,8 @@ async function runVariant(name, path) {
       for await (const _ of checkedEvents(source, check, { io, tally: emptyCounts() }));
       for await (const events of checkedEvents(source, check, { io, tally: emptyCounts(), preparer: preparer() })) ready += events.length;
     } else {
-      const spool = await spoolEvents(checkedEvents(source, check, { io, tally: emptyCounts(), preparer: preparer() }), signal);
-      for await (const events of spooledEvents(spool.path)) ready += events.length;
+      const spool = await spoolRecords(checkedEvents(source, check, { io, tally: emptyCounts(), preparer: preparer() }), EVENT_SPOOL, signal);
+      for await (const events of spooledRecords(spool.path, EVENT_SPOOL)) ready += events.length;
       console.log(statSync(spool.path).size);
       await spool.remove();
     }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { outgoingJson, withIdempotencyKey } from '../../../src/commands/events/send/placement.js';
-import { spooledEvents, spoolEvents, type OutgoingEvent } from '../../../src/commands/events/send/outgoing.js';
+import { EVENT_SPOOL, type OutgoingEvent } from '../../../src/commands/events/send/outgoing.js';
+import { spooledRecords, spoolRecords } from '../../../src/core/bulk/record-spool.js';
 import { EVENT_EXAMPLES } from '../../../src/schemas/event-examples.js';
 
 const parsed = (text: string) => JSON.parse(text) as Record<string, unknown>;
@@ -39,10 +40,10 @@ describe('the spool of events checked before any is sent', () => {
       yield [];
       yield events.slice(3);
     }
-    const spool = await spoolEvents(groups(), new AbortController().signal);
+    const spool = await spoolRecords(groups(), EVENT_SPOOL, new AbortController().signal);
     try {
       const back: OutgoingEvent[] = [];
-      for await (const group of spooledEvents(spool.path)) back.push(...group);
+      for await (const group of spooledRecords(spool.path, EVENT_SPOOL)) back.push(...group);
       assert.deepEqual(back, events);
     } finally {
       await spool.remove();

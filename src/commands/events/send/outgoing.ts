@@ -1,8 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
 import { inShard, type Shard } from '../../../core/bulk/shard.js';
-import { LineSplitter, MAX_LINE_BYTES } from '../../../core/input/lines.js';
-import { spoolToTempFile, type SpooledInput } from '../../../core/input/spool.js';
+import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
+import type { SpoolFormat } from '../../../core/bulk/record-spool.js';
 import type { ValidRecord } from './checked.js';
 import { jsonString, outgoingJson, Placements } from './placement.js';
 
@@ -40,44 +38,15 @@ export class EventPreparer {
 }
 
 /**
- * Keeps prepared events in a private temporary file while the rest of the input is checked, so
- * that sending starts only once all of it has passed, and no line is parsed twice. One event a
- * line: `position TAB line TAB slot TAB keyed (1 or 0) TAB "partition" TAB json` (JSON text holds no raw tab or newline).
+ * How a prepared event is held between the check and the sending pass (core/bulk/record-spool):
+ * `position TAB line TAB slot TAB keyed (1 or 0) TAB "partition" TAB json`.
  */
-export const spoolEvents = (groups: AsyncIterable<readonly OutgoingEvent[]>, signal: AbortSignal): Promise<SpooledInput> =>
-  spoolToTempFile(Readable.from(spoolText(groups)), signal);
-
-async function* spoolText(groups: AsyncIterable<readonly OutgoingEvent[]>): AsyncGenerator<string> {
-  for await (const events of groups) {
-    let text = '';
-    for (const event of events) text += `${event.position}\t${event.line}\t${event.slot}\t${event.keyed ? 1 : 0}\t${jsonString(event.partition)}\t${event.json}\n`;
-    if (text !== '') yield text;
-  }
-}
-
-/**
- * The events spoolEvents kept, in the same order, a chunk at a time. Each line is decoded on its
- * own, so an event waiting in a lane holds its own text, not the whole chunk it was read with.
- */
-export async function* spooledEvents(path: string): AsyncGenerator<OutgoingEvent[]> {
-  const lines = new LineSplitter(MAX_SPOOL_LINE_BYTES);
-  let events: OutgoingEvent[] = [];
-  const take = (bytes: Buffer, start: number, end: number) => void events.push(spooledEvent(bytes.toString('utf8', start, end)));
-  for await (const chunk of createReadStream(path, { highWaterMark: SPOOL_CHUNK_BYTES }) as AsyncIterable<Buffer>) {
-    lines.push(chunk, take);
-    yield events;
-    events = [];
-  }
-  lines.end(take);
-  if (events.length > 0) yield events;
-}
-
-const SPOOL_CHUNK_BYTES = 1 << 20;
-/**
- * A spooled line is an event read from a line of at most MAX_LINE_BYTES, as compact JSON (at most
- * 6 bytes for each character it was read from: see core/bulk/checked-records), and its placement.
- */
-const MAX_SPOOL_LINE_BYTES = 8 * MAX_LINE_BYTES;
+export const EVENT_SPOOL: SpoolFormat<OutgoingEvent> = {
+  encode: (event) => `${event.position}\t${event.line}\t${event.slot}\t${event.keyed ? 1 : 0}\t${jsonString(event.partition)}\t${event.json}`,
+  decode: spooledEvent,
+  // An event read from a line of at most MAX_LINE_BYTES, as compact JSON (at most 6 bytes for each character it was read from: see core/bulk/checked-records), and its placement.
+  maxLineBytes: 8 * MAX_LINE_BYTES,
+};
 
 function spooledEvent(text: string): OutgoingEvent {
   const positionEnd = text.indexOf('\t');

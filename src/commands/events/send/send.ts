@@ -23,7 +23,8 @@ import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
 import { bulkRun, deliverInBatches } from '../../../core/bulk/engine.js';
 import { SyncIngestion } from './sync.js';
 import { checkedEvents } from './validate.js';
-import { EventPreparer, spooledEvents, spoolEvents, type OutgoingEvent } from './outgoing.js';
+import { EVENT_SPOOL, EventPreparer, type OutgoingEvent } from './outgoing.js';
+import { spooledRecords, spoolRecords } from '../../../core/bulk/record-spool.js';
 import type { Action } from '../../app.js';
 
 // `csafe events send`: validates the events of a file and sends them in ordered batches, then says
@@ -55,7 +56,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
     }
     // Nothing half-sent: every record is checked, and its event made ready in a temporary file, before the first is sent.
     const checked = emptyCounts();
-    const spool = await spoolEvents(checkedEvents(source, check, { io: ctx.io, tally: checked, preparer }), ctx.signal);
+    const spool = await spoolRecords(checkedEvents(source, check, { io: ctx.io, tally: checked, preparer }), EVENT_SPOOL, ctx.signal);
     try {
       if (checked.invalid > 0) {
         await report(ctx, checked, { input: source.name, dryRun: false, started });
@@ -63,7 +64,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
         return { kind: 'checked', invalid: checked.invalid };
       }
       Object.assign(tally, { read: checked.read, valid: checked.valid });
-      return await sendAndReport(spooledEvents(spool.path), run);
+      return await sendAndReport(spooledRecords(spool.path, EVENT_SPOOL), run);
     } finally {
       await spool.remove();
     }
