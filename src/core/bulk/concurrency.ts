@@ -44,20 +44,23 @@ export async function* mapInOrder<T, R>(
   };
   try {
     for (;;) {
+      // The oldest outcome is handed over before its place is refilled: what the caller does with it (a checkpoint written) is done before the next request starts.
+      const head = started[0];
+      if (head?.outcome !== undefined) {
+        started.shift();
+        yield { item: head.item, outcome: head.outcome };
+        continue;
+      }
       while (!exhausted && inFlight < limit && started.length < Math.max(window, limit)) {
         const next = await source.next();
         if (next.done) exhausted = true;
         else start(next.value);
       }
-      const head = started[0];
-      if (head === undefined) return;
-      if (head.outcome === undefined) {
+      if (started.length === 0) return;
+      if (started[0]!.outcome === undefined) {
         await new Promise<void>((resolve) => (settled = resolve));
         settled = undefined;
-        continue;
       }
-      started.shift();
-      yield { item: head.item, outcome: head.outcome };
     }
   } finally {
     // Left early (the caller stopped, or reading failed): the input is closed as a for-await would.
