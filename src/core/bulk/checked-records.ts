@@ -61,7 +61,7 @@ const MAX_BYTES_PER_CHAR = 6;
  * is sent. Only a value whose text is long enough to be over the byte cap is serialised, to
  * measure it exactly; the pass that sends serialises each value once (checkValue).
  */
-function problemOfRecord(record: JsonRecord, check: RecordCheck): string | undefined {
+export function problemOfRecord(record: JsonRecord, check: RecordCheck): string | undefined {
   if ('error' in record) return record.error;
   const problem = check.problemOf(record.value);
   if (problem !== undefined) return problem;

@@ -1,5 +1,7 @@
 import type { Context } from '../../../context.js';
-import { checkRecord, reportInvalid, setAsideOrStop } from '../../../core/bulk/checked-records.js';
+import { checkRecord, nothingSentLine, problemLine, problemOfRecord, setAside } from '../../../core/bulk/checked-records.js';
+import { spooledRecords, spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
+import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import { UsageError } from '../../../core/errors.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
@@ -24,7 +26,7 @@ import { RangeCheckpoint } from '../../../core/bulk/range-checkpoint.js';
 import { addBatchLimits, addJob, type AcceptedRequest, type NumberedObject } from './deliver.js';
 import { bulkRun, deliverInBatches, type Delivered } from '../../../core/bulk/engine.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
-import { objectCheck, objectProblems } from '../shared/objects.js';
+import { objectCheck } from '../shared/objects.js';
 import { describeFailure, recordPrinter } from '../shared/render.js';
 import { followRequests, type WaitOptions } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/cli/wait.js';
@@ -38,16 +40,24 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   const waitMs = waitTimeoutMs(options);
   // A stream: without --wait the accepted requests, one JSON line each in a pipe as they are accepted; with it the final records, as `data status` prints them.
   const format = await ctx.outputFormat('stream');
-  const checkFirst = options.skipInvalid === undefined;
-  // Read twice (checked in full before anything is sent), or fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
-  const input = await inputToRead(path, ctx.io, ctx.signal, checkFirst || options.checkpoint !== undefined);
+  // Fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
+  const input = await inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined);
   const { source } = input;
   try {
-    if (checkFirst) {
-      const invalid = await reportInvalid(objectProblems(readRecords(source, { measured: true }), options.maxBatchBytes), source.name, ctx.io, 'invalid record');
-      if (invalid > 0) return { kind: 'checked', invalid };
+    const counts = emptyCounts();
+    const sorting = { inputName: source.name, io: ctx.io, options, counts };
+    const added = await withObjectsToSend(ctx, source, sorting, async (objects, invalid) => {
+      // Opened once the input has passed its check: a run refused for invalid input leaves no checkpoint behind.
+      const checkpoint = options.checkpoint === undefined
+        ? undefined
+        : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, what: 'a csafe data add checkpoint', identity: { namespace }, shard: options.shard, now: () => ctx.now() });
+      return addObjects(ctx, namespace, { inputName: source.name, objects: unacknowledged(objects, checkpoint, counts), counts, checkpoint, invalid }, options, format);
+    });
+    if (added === undefined) {
+      ctx.io.warn(nothingSentLine(counts.invalid, 'invalid record'));
+      return { kind: 'checked', invalid: counts.invalid };
     }
-    const { accepted, failed, sent, done, otherShards, skipped, stoppedBy } = await addObjects(ctx, namespace, { source, path: input.path }, options, format);
+    const { accepted, failed, sent, done, otherShards, skipped, stoppedBy } = added;
     let failedRequests = 0;
     // A service that could not be reached would fail the wait too.
     if (options.wait && accepted.length > 0 && stoppedBy === undefined) {
@@ -83,20 +93,61 @@ async function followAndPrint(ctx: Context, namespace: string, accepted: readonl
   return failures.length;
 }
 
-async function addObjects(ctx: Context, namespace: string, input: { source: InputSource; path: string }, options: AddOptions, format: OutputFormat) {
-  const { source } = input;
+/**
+ * Calls `send` with the objects to send. Without --skip-invalid every record is checked first,
+ * and this shard's made ready and kept in a spool (core/bulk/record-spool) as they will be sent:
+ * one invalid record and nothing is sent (undefined). With it, objects go as they are read, and
+ * invalid records to its file.
+ */
+async function withObjectsToSend<T>(ctx: Context, source: InputSource, sorting: Omit<ObjectSorting, 'invalid'> & { options: Pick<AddOptions, 'skipInvalid'> }, send: (objects: AsyncIterable<readonly NumberedObject[]>, invalid: FailedFile | undefined) => Promise<T>): Promise<T | undefined> {
+  const { options } = sorting;
+  if (options.skipInvalid !== undefined) {
+    const invalid = new FailedFile(options.skipInvalid);
+    try {
+      return await send(objectsToSend(readRecords(source), { ...sorting, invalid }), invalid);
+    } finally {
+      await invalid.close();
+    }
+  }
+  const spool = await spoolRecords(objectsToSend(readRecords(source, { measured: true }), { ...sorting, invalid: undefined }), OBJECT_SPOOL, ctx.signal);
+  try {
+    return sorting.counts.invalid > 0 ? undefined : await send(spooledRecords(spool.path, OBJECT_SPOOL), undefined);
+  } finally {
+    await spool.remove();
+  }
+}
+
+/** An object as the spool keeps it: `position TAB line TAB bytes TAB json`. */
+const OBJECT_SPOOL: SpoolFormat<NumberedObject> = {
+  encode: (object) => `${object.position}\t${object.line}\t${object.bytes}\t${object.json}`,
+  decode(text) {
+    const positionEnd = text.indexOf('\t');
+    const lineEnd = text.indexOf('\t', positionEnd + 1);
+    const bytesEnd = text.indexOf('\t', lineEnd + 1);
+    return { position: Number(text.slice(0, positionEnd)), line: Number(text.slice(positionEnd + 1, lineEnd)), bytes: Number(text.slice(lineEnd + 1, bytesEnd)), json: text.slice(bytesEnd + 1) };
+  },
+  // An object read from a line of at most MAX_LINE_BYTES, as compact JSON: at most 6 bytes for each character it was read from (core/bulk/checked-records).
+  maxLineBytes: 8 * MAX_LINE_BYTES,
+};
+
+/** The objects to send (read and checked), their counts, the checkpoint, and the --skip-invalid file. */
+interface ObjectsToAdd {
+  inputName: string;
+  objects: AsyncIterable<readonly NumberedObject[]>;
+  counts: BulkCounts;
+  checkpoint: RangeCheckpoint | undefined;
+  invalid: FailedFile | undefined;
+}
+
+async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, options: AddOptions, format: OutputFormat) {
+  const { counts, checkpoint, invalid } = input;
   const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('data-add', options.shard), ctx.now()));
-  const invalid = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
-  const checkpoint = options.checkpoint === undefined
-    ? undefined
-    : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, what: 'a csafe data add checkpoint', identity: { namespace }, shard: options.shard, now: () => ctx.now() });
   const streamed = !options.wait && format === 'ndjson';
   const progress = await startSpinner(ctx.io, 'Adding objects…');
   const http = await ctx.http();
-  const counts = emptyCounts();
   // Filled as requests are accepted, so a run that stops part-way can still say what went.
   const accepted: AcceptedRequest[] = [];
-  const job = addJob(http, namespace, source.name, async (request, batch) => {
+  const job = addJob(http, namespace, input.inputName, async (request, batch) => {
     accepted.push(request);
     checkpoint?.acknowledge(batch[0]!.position, batch.at(-1)!.position);
     if (streamed) await ctx.io.out(toNdjsonLine(request));
@@ -111,12 +162,10 @@ async function addObjects(ctx: Context, namespace: string, input: { source: Inpu
   });
   let delivered: Delivered | undefined;
   try {
-    const objects = objectsToSend(readRecords(source), { inputName: source.name, io: ctx.io, options, counts, checkpoint, invalid });
-    delivered = await deliverInBatches(objects, addBatchLimits(options), { concurrency: options.concurrency }, job, run);
+    delivered = await deliverInBatches(input.objects, addBatchLimits(options), { concurrency: options.concurrency }, job, run);
   } finally {
     progress.stop();
     await failed.close();
-    await invalid?.close();
     const completed = delivered !== undefined && !delivered.interrupted;
     const inOrder = inInputOrder(accepted);
     // Accepted requests are printed even when the run stops part-way: they are what a user follows up.
@@ -173,35 +222,59 @@ interface ObjectSorting {
   io: IOStreams;
   options: Pick<AddOptions, 'shard' | 'maxBatchBytes'>;
   counts: BulkCounts;
-  /** Records in requests an earlier run had accepted are not sent again. */
-  checkpoint: RangeCheckpoint | undefined;
-  /** --skip-invalid; without it, the input was checked first and an invalid record means it changed since. */
+  /** --skip-invalid: where invalid records go while the rest is sent. Without it, every record is checked before anything is sent. */
   invalid: FailedFile | undefined;
 }
 
 /**
  * The objects of this shard to send, each checked and serialised once, numbered by its position
- * among the records of the input (of its shard, with --shard), less those the checkpoint says
- * were accepted. One loop, not a generator per step: each costs a promise per record.
+ * among the records of the input (of its shard, with --shard). Checking before anything is sent, the records of other shards are checked too,
+ * without being serialised, so that every worker refuses the input a run without --shard would;
+ * and once one is invalid, none is made ready. One loop, not a generator per step: each costs a
+ * promise per record.
  */
 async function* objectsToSend(records: AsyncIterable<JsonRecord>, run: ObjectSorting): AsyncGenerator<[NumberedObject]> {
   const { counts } = run;
   const check = objectCheck(run.options.maxBatchBytes);
+  const checkingFirst = run.invalid === undefined;
   let position = 0;
   for await (const record of records) {
     counts.read++;
-    if (inOtherShard(record, run.options.shard, objectKey)) {
-      counts.other_shards++;
+    const mine = !inOtherShard(record, run.options.shard, objectKey);
+    if (mine) position++;
+    else counts.other_shards++;
+    if (!mine || (checkingFirst && counts.invalid > 0)) {
+      if (checkingFirst) await countInvalid(record.line, problemOfRecord(record, check), run);
       continue;
     }
     const checked = checkRecord(record, check);
-    position++;
-    if ('json' in checked) counts.valid++;
-    else counts.invalid++;
-    if (run.checkpoint?.isAcknowledged(position)) counts.skipped_checkpoint++;
-    else if ('json' in checked) yield [Object.assign(checked, { position })];
-    else await setAsideOrStop(checked, run.inputName, run.io, run.invalid);
+    if (!('json' in checked)) await countInvalid(checked.line, checked.problem, run, checked.text);
+    else {
+      counts.valid++;
+      yield [Object.assign(checked, { position })];
+    }
   }
+}
+
+/** The objects a request an earlier run had accepted did not carry (with --checkpoint); the rest are counted as skipped. */
+async function* unacknowledged(groups: AsyncIterable<readonly NumberedObject[]>, checkpoint: RangeCheckpoint | undefined, counts: BulkCounts): AsyncGenerator<readonly NumberedObject[]> {
+  if (checkpoint === undefined) return yield* groups;
+  for await (const objects of groups) {
+    const due = objects.filter((object) => !checkpoint.isAcknowledged(object.position));
+    counts.skipped_checkpoint += objects.length - due.length;
+    if (due.length > 0) yield due;
+  }
+}
+
+/** A record checked: counted as valid, or as invalid and reported (and set aside with --skip-invalid). */
+async function countInvalid(line: number, problem: string | undefined, run: ObjectSorting, text?: string): Promise<void> {
+  if (problem === undefined) {
+    run.counts.valid++;
+    return;
+  }
+  run.counts.invalid++;
+  if (run.invalid === undefined) run.io.warn(problemLine(run.inputName, { line, problem }));
+  else await setAside(run.invalid, run.inputName, { line, problem, text: text ?? '' }, run.io);
 }
 
 const REQUEST_COLUMNS = [
