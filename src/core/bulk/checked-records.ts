@@ -57,8 +57,8 @@ export function checkValue(line: number, value: unknown, check: RecordCheck): Ch
 const MAX_BYTES_PER_CHAR = 6;
 
 /**
- * Why a record cannot be sent, found without serialising it: the checking pass before anything
- * is sent. Only a value whose text is long enough to be over the byte cap is serialised, to
+ * Why a record cannot be sent, found without serialising it (a record another worker sends,
+ * checked before anything is sent, read with `measured`). Only a value whose text is long enough to be over the byte cap is serialised, to
  * measure it exactly; the pass that sends serialises each value once (checkValue).
  */
 export function problemOfRecord(record: JsonRecord, check: RecordCheck): string | undefined {
@@ -68,14 +68,6 @@ export function problemOfRecord(record: JsonRecord, check: RecordCheck): string 
   if (record.chars !== undefined && record.chars * MAX_BYTES_PER_CHAR + 1 + check.frameBytes <= check.maxRequestBytes) return undefined;
   const checked = checkValue(record.line, record.value, check);
   return 'problem' in checked ? checked.problem : undefined;
-}
-
-/** The records that cannot be sent, in input order (read with `measured`, so most are not serialised). */
-export async function* recordProblems(records: AsyncIterable<JsonRecord>, check: RecordCheck): AsyncGenerator<{ line: number; problem: string }> {
-  for await (const record of records) {
-    const problem = problemOfRecord(record, check);
-    if (problem !== undefined) yield { line: record.line, problem };
-  }
 }
 
 /** `items.jsonl:3: id: expected a non-empty string id` */

@@ -1,5 +1,4 @@
-import { recordProblems, type RecordCheck } from '../../../core/bulk/checked-records.js';
-import type { JsonRecord } from '../../../core/json/position.js';
+import type { RecordCheck } from '../../../core/bulk/checked-records.js';
 import { dataObjectProblem } from '../../../schemas/data.js';
 
 /**
@@ -11,7 +10,3 @@ export const BODY_FRAME_BYTES = 10;
 
 /** What a data object must be to be sent: the data object schema, and within the byte cap per request. */
 export const objectCheck = (maxRequestBytes: number): RecordCheck => ({ noun: 'object', problemOf: dataObjectProblem, maxRequestBytes, frameBytes: BODY_FRAME_BYTES });
-
-/** The records the sending pass (checkRecords with objectCheck) would refuse, found without serialising the others: the check before anything is sent. */
-export const objectProblems = (records: AsyncIterable<JsonRecord>, maxRequestBytes: number): AsyncGenerator<{ line: number; problem: string }> =>
-  recordProblems(records, objectCheck(maxRequestBytes));
