@@ -68,7 +68,7 @@ export interface PartsDelivery {
  * stopped it (a halt, Ctrl-C), goes to the failed file, so the failed file and what was sent make
  * up the input; with a checkpoint, what Ctrl-C left unsent is left to the same command again.
  */
-export function deliverParts(parts: AsyncIterable<SendableRecord>, delivery: PartsDelivery): Promise<Delivered> {
+export function deliverParts(parts: AsyncIterable<Iterable<SendableRecord>>, delivery: PartsDelivery): Promise<Delivered> {
   const { http, options, tally } = delivery;
   const run: BulkRun = {
     io: delivery.io,
@@ -98,9 +98,10 @@ export function deliverParts(parts: AsyncIterable<SendableRecord>, delivery: Par
     onHalt: delivery.halt,
   };
   const limits = { maxItems: options.batchSize, maxBytes: options.maxBatchBytes - partsFrameBytes(delivery.id), sizeOf: (part: SendableRecord) => part.bytes };
-  return deliverInBatches(oneByOne(parts), limits, { lanes: 1, laneOf: () => 0, flushAfterMs: delivery.flushAfterMs, capacity: delivery.maxBuffer }, job, run);
+  return deliverInBatches(parts, limits, { lanes: 1, laneOf: () => 0, flushAfterMs: delivery.flushAfterMs, capacity: delivery.maxBuffer }, job, run);
 }
 
-async function* oneByOne<T>(items: AsyncIterable<T>): AsyncGenerator<[T]> {
+/** Records read one by one, as the bulk engine takes them: in groups. */
+export async function* oneByOne<T>(items: AsyncIterable<T>): AsyncGenerator<[T]> {
   for await (const item of items) yield [item];
 }

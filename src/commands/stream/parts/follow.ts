@@ -14,7 +14,7 @@ import { isRegularFile, openFileStream, readRecords, type InputSource } from '..
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import type { Outcome } from '../../app.js';
-import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome, type PartsDelivery, type PartsTally } from './deliver.js';
+import { deliverParts, emptyPartsTally, oneByOne, partsFailureFiles, partsOutcome, type PartsDelivery, type PartsTally } from './deliver.js';
 import { givesFlagPart } from './flag-part.js';
 import { partCheck } from './input.js';
 import type { PartsOptions } from './options.js';
@@ -74,7 +74,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   try {
     const stop = AbortSignal.any([ctx.signal, halting.signal]);
     const records = readUntilStopped(readRecords(input.source, { jsonLines: true, allowEmpty: true }), stop, input.close, reading);
-    await deliverParts(partsToSend(checkRecords(records, partCheck(options)), reading), delivery);
+    await deliverParts(oneByOne(partsToSend(checkRecords(records, partCheck(options)), reading)), delivery);
   } finally {
     status.stop();
     input.close();

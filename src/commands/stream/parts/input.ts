@@ -66,8 +66,8 @@ export function choosePartsInput(ctx: Context, file: string | undefined, options
   const path = options.captions ?? file ?? '-';
   return {
     async open() {
-      // Checked in full before anything is sent, so read twice, or fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
-      if (options.skipInvalid === undefined || options.checkpoint !== undefined) {
+      // Fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
+      if (options.checkpoint !== undefined) {
         const input = await rereadableInput(path, ctx.io, ctx.signal);
         const whole: InputSource = { name: input.source.name, open: () => openFileStream(input.path) };
         return { name: input.source.name, records: (toTheEnd) => read(toTheEnd ? whole : input.source), remove: input.remove, file: input.path };

@@ -1,5 +1,8 @@
 import type { Context } from '../../../context.js';
-import { reportInvalid, validRecords } from '../../../core/bulk/checked-records.js';
+import { nothingSentLine, problemLine, validRecords, type CheckedRecord, type SendableRecord } from '../../../core/bulk/checked-records.js';
+import { spooledRecords, spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
+import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
+import type { IOStreams } from '../../../core/terminal/io.js';
 import { stopsTheRun } from '../../../core/errors.js';
 import type { Delivered } from '../../../core/bulk/engine.js';
 import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
@@ -12,12 +15,11 @@ import { countOf } from '../../../core/terminal/words.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
 import { failedFileNote, reportInterruption } from '../../../core/cli/resume.js';
 import { RangeCheckpoint } from '../../../core/bulk/range-checkpoint.js';
-import type { SendableRecord } from '../../../core/bulk/checked-records.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { positional, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
-import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome, type PartsTally } from './deliver.js';
+import { deliverParts, emptyPartsTally, oneByOne, partsFailureFiles, partsOutcome, type PartsTally } from './deliver.js';
 import { followParts } from './follow.js';
 import { choosePartsInput, type PartsInput } from './input.js';
 import { partsOptionsSchema, type PartsFlags, type PartsOptions } from './options.js';
@@ -35,12 +37,14 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
   // The key before the input is read: a run that cannot send says so first, and alone.
   const http = await ctx.http();
   const input = await source.open();
+  const tally = emptyPartsTally();
   try {
-    if (options.skipInvalid === undefined) {
-      const invalid = await reportInvalid(input.records(), input.name, ctx.io, 'invalid part');
-      if (invalid > 0) return { kind: 'checked', invalid };
+    const sent = await withPartsToSend(ctx, input, options, tally, (parts, invalid) => sendParts(ctx, http, namespace, { ...input, parts, tally, invalid }, options));
+    if (sent === undefined) {
+      ctx.io.warn(nothingSentLine(tally.invalid, 'invalid part'));
+      return { kind: 'checked', invalid: tally.invalid };
     }
-    const { tally, files, invalid, stoppedBy } = await sendParts(ctx, http, namespace, input, options);
+    const { files, invalid, stoppedBy } = sent;
     if (ctx.signal.aborted) {
       reportResume(ctx, { namespace, id: options.id, tally, ...files, checkpoint: options.checkpoint !== undefined }, flags);
       throw interruptionOf(ctx.signal);
@@ -53,10 +57,81 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
   }
 }
 
-async function sendParts(ctx: Context, http: HttpClient, namespace: string, input: PartsInput, options: PartsOptions) {
+/**
+ * Calls `send` with the parts to send. Without --skip-invalid every part is checked first, and
+ * the valid ones kept in a spool (core/bulk/record-spool) as they will be sent: one invalid part
+ * and nothing is sent (undefined). With it, parts go as they are read, invalid ones to its file.
+ */
+async function withPartsToSend<T>(
+  ctx: Context,
+  input: PartsInput,
+  options: PartsOptions,
+  tally: PartsTally,
+  send: (parts: AsyncIterable<readonly SendableRecord[]>, invalid: FailedFile | undefined) => Promise<T>,
+): Promise<T | undefined> {
+  if (options.skipInvalid !== undefined) {
+    const invalid = new FailedFile(options.skipInvalid);
+    try {
+      // With a checkpoint, reading stops at Ctrl-C: the parts not read are the same command's to send.
+      return await send(oneByOne(countedValid(validRecords(input.records(options.checkpoint === undefined), input.name, ctx.io, invalid), tally)), invalid);
+    } finally {
+      await invalid.close();
+    }
+  }
+  const spool = await spoolRecords(checkedParts(input.records(), input.name, ctx.io, tally), PART_SPOOL, ctx.signal);
+  try {
+    // Interrupted while checking: nothing was sent, and nothing is.
+    if (ctx.signal.aborted) throw interruptionOf(ctx.signal);
+    return tally.invalid > 0 ? undefined : await send(spooledRecords(spool.path, PART_SPOOL), undefined);
+  } finally {
+    await spool.remove();
+  }
+}
+
+/** The check before anything is sent: every problem reported and counted; the valid parts, until the first invalid one. */
+async function* checkedParts(records: AsyncIterable<CheckedRecord>, inputName: string, io: IOStreams, tally: PartsTally): AsyncGenerator<[SendableRecord]> {
+  for await (const record of records) {
+    if ('json' in record) {
+      tally.valid++;
+      if (tally.invalid === 0) yield [record];
+    } else {
+      tally.invalid++;
+      io.warn(problemLine(inputName, record));
+    }
+  }
+}
+
+async function* countedValid(parts: AsyncIterable<SendableRecord>, tally: PartsTally): AsyncGenerator<SendableRecord> {
+  for await (const part of parts) {
+    tally.valid++;
+    yield part;
+  }
+}
+
+/** A part as the spool keeps it: `line TAB bytes TAB json`. */
+const PART_SPOOL: SpoolFormat<SendableRecord> = {
+  encode: (part) => `${part.line}\t${part.bytes}\t${part.json}`,
+  decode(text) {
+    const lineEnd = text.indexOf('\t');
+    const bytesEnd = text.indexOf('\t', lineEnd + 1);
+    return { line: Number(text.slice(0, lineEnd)), bytes: Number(text.slice(lineEnd + 1, bytesEnd)), json: text.slice(bytesEnd + 1) };
+  },
+  // A part read from a line of at most MAX_LINE_BYTES, as compact JSON: at most 6 bytes for each character it was read from (core/bulk/checked-records).
+  maxLineBytes: 8 * MAX_LINE_BYTES,
+};
+
+/** The input's name and file (which a checkpoint fingerprints), its parts to send, their counts, and the --skip-invalid file. */
+interface PartsToSend {
+  name: string;
+  file?: string;
+  parts: AsyncIterable<readonly SendableRecord[]>;
+  tally: PartsTally;
+  invalid: FailedFile | undefined;
+}
+
+async function sendParts(ctx: Context, http: HttpClient, namespace: string, input: PartsToSend, options: PartsOptions) {
   const files = partsFailureFiles(options, ctx.now());
-  const invalid = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
-  const tally = emptyPartsTally();
+  const { tally, invalid } = input;
   const progress = await startSpinner(ctx.io, 'Sending parts…');
   const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx));
   const checkpoint = options.checkpoint === undefined
@@ -71,9 +146,7 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
       });
   let delivered: Delivered | undefined;
   try {
-    // With a checkpoint, reading stops at Ctrl-C: the parts not read are the same command's to send.
-    const parts = unacknowledged(validRecords(input.records(checkpoint === undefined), input.name, ctx.io, invalid), checkpoint, tally);
-    delivered = await deliverParts(parts, {
+    delivered = await deliverParts(unacknowledged(input.parts, checkpoint, tally), {
       checkpoint,
       http,
       failFast,
@@ -96,19 +169,19 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
     progress.stop();
     await files.failed.close();
     await files.unconfirmed.close();
-    await invalid?.close();
     // When the run stopped, the error that stopped it is the one to report.
     await (delivered !== undefined ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
   }
   return { tally, files, invalid, stoppedBy: delivered.stoppedBy };
 }
 
-/** The valid parts, counted, less those --checkpoint records as acknowledged (counted as skipped). */
-async function* unacknowledged(parts: AsyncIterable<SendableRecord>, checkpoint: RangeCheckpoint | undefined, tally: PartsTally): AsyncGenerator<SendableRecord> {
-  for await (const part of parts) {
-    tally.valid++;
-    if (checkpoint?.isAcknowledged(part.line)) tally.skipped_checkpoint++;
-    else yield part;
+/** The parts --checkpoint does not record as acknowledged; the rest are counted as skipped. */
+async function* unacknowledged(groups: AsyncIterable<readonly SendableRecord[]>, checkpoint: RangeCheckpoint | undefined, tally: PartsTally): AsyncGenerator<readonly SendableRecord[]> {
+  if (checkpoint === undefined) return yield* groups;
+  for await (const parts of groups) {
+    const due = parts.filter((part) => !checkpoint.isAcknowledged(part.line));
+    tally.skipped_checkpoint += parts.length - due.length;
+    if (due.length > 0) yield due;
   }
 }
 
