@@ -36,7 +36,7 @@ export interface RunCounts {
   unconfirmed: number;
   /** Invalid records set aside in the --skip-invalid file. */
   skipped: number;
-  /** Invalid records refused without --skip-invalid: found by the check before sending, or met while sending (the input changed after it was checked). */
+  /** Invalid records refused without --skip-invalid, found by the check before anything is sent. */
   invalid: number;
   /** Records for which a --fail-on condition held. */
   flagged: number;

@@ -3,7 +3,9 @@ import type { Context } from '../../context.js';
 import { bulkRun, deliverInBatches, type BulkJob, type Delivered } from '../../core/bulk/engine.js';
 import { emptyCounts, type BulkCounts } from '../../core/bulk/counts.js';
 import { RangeCheckpoint } from '../../core/bulk/range-checkpoint.js';
-import { reportInvalid, setAsideOrStop } from '../../core/bulk/checked-records.js';
+import { nothingSentLine, problemLine, setAside } from '../../core/bulk/checked-records.js';
+import { spooledRecords, spoolRecords, type SpoolFormat } from '../../core/bulk/record-spool.js';
+import { MAX_LINE_BYTES } from '../../core/input/lines.js';
 import { haltLine } from '../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../core/files/failed-path.js';
@@ -59,25 +61,57 @@ const describeLineProblem = describeProblemWith({
  */
 export async function classifyBatch(ctx: Context, path: string, options: ClassifyOptions, defaultUserId: string | undefined): Promise<Outcome> {
   refuseSharedFiles(path, options);
-  const checkFirst = options.skipInvalid === undefined;
-  // Read twice (checked in full before anything is sent), or fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
-  const input = await inputToRead(path, ctx.io, ctx.signal, checkFirst || options.checkpoint !== undefined);
+  // Fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
+  const input = await inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined);
   const { source } = input;
+  const counts = emptyCounts();
   // Sharded by line number: every line has one, so each worker checks and reports the problems of its own lines only.
-  const jobs: Jobs = (tally) => toJobs(shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, tally), defaultUserId, options);
+  const jobs = toJobs(shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, counts), defaultUserId, options);
+  const batchInput = { path, name: source.name, file: input.path };
   try {
-    if (checkFirst) {
-      const invalid = await reportInvalid(jobs({ other_shards: 0 }), source.name, ctx.io, 'invalid line');
-      if (invalid > 0) return { kind: 'checked', invalid };
+    if (options.skipInvalid !== undefined) {
+      const skipped = new FailedFile(options.skipInvalid);
+      try {
+        return await classifyLines(ctx, batchInput, { lines: settingAside(jobs, { inputName: source.name, io: ctx.io, skipped, counts }), counts, skipped }, options);
+      } finally {
+        await skipped.close();
+      }
     }
-    return await classifyLines(ctx, { path, name: source.name, file: input.path }, jobs, options);
+    // Every line is checked, and kept as it will be sent, before the first request.
+    const spool = await spoolRecords(checkedLines(jobs, source.name, ctx.io, counts), LINE_SPOOL, ctx.signal);
+    try {
+      if (ctx.signal.aborted) throw interruptionOf(ctx.signal);
+      if (counts.invalid > 0) {
+        ctx.io.warn(nothingSentLine(counts.invalid, 'invalid line'));
+        return { kind: 'checked', invalid: counts.invalid };
+      }
+      return await classifyLines(ctx, batchInput, { lines: spooledRecords(spool.path, LINE_SPOOL), counts, skipped: undefined }, options);
+    } finally {
+      await spool.remove();
+    }
   } finally {
     await input.remove();
   }
 }
 
-/** The lines of this shard as jobs; `tally` counts those of other shards. */
-type Jobs = (tally: { other_shards: number }) => AsyncIterable<Job>;
+/** A line as the spool keeps it: `line TAB request TAB the line as read` (JSON text holds no raw tab or newline). */
+const LINE_SPOOL: SpoolFormat<ClassifyLine> = {
+  encode: (line) => `${line.line}\t${JSON.stringify(line.request)}\t${line.json}`,
+  decode(text) {
+    const lineEnd = text.indexOf('\t');
+    const requestEnd = text.indexOf('\t', lineEnd + 1);
+    return { line: Number(text.slice(0, lineEnd)), request: JSON.parse(text.slice(lineEnd + 1, requestEnd)) as ContentRequest, json: text.slice(requestEnd + 1) };
+  },
+  // A request and the line it came from, each at most 6 bytes for each character of a line of at most MAX_LINE_BYTES (core/bulk/checked-records).
+  maxLineBytes: 16 * MAX_LINE_BYTES,
+};
+
+/** The lines to classify, checked, with their counts, and the --skip-invalid file. */
+interface LinesToClassify {
+  lines: AsyncIterable<readonly ClassifyLine[]>;
+  counts: BulkCounts;
+  skipped: FailedFile | undefined;
+}
 
 /** The input as given (`path`), as messages name it, and the file that holds it (a copy of stdin), which a checkpoint fingerprints. */
 interface BatchInput {
@@ -86,9 +120,9 @@ interface BatchInput {
   file: string;
 }
 
-async function classifyLines(ctx: Context, input: BatchInput, jobsOf: Jobs, options: ClassifyOptions): Promise<Outcome> {
+async function classifyLines(ctx: Context, input: BatchInput, toClassify: LinesToClassify, options: ClassifyOptions): Promise<Outcome> {
+  const { counts, skipped } = toClassify;
   const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('classify', options.shard), ctx.now()));
-  const skipped = options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid);
   const format = await ctx.outputFormat('stream');
   // A table is aligned over all its rows, so it is printed once, when the run ends however it ends.
   const table: LineLabel[] | undefined = format === 'table' || format === 'tsv' ? [] : undefined;
@@ -97,7 +131,6 @@ async function classifyLines(ctx: Context, input: BatchInput, jobsOf: Jobs, opti
     ? undefined
     : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.file, inputName: input.name, what: 'a csafe classify --batch checkpoint', identity: {}, shard: options.shard, now: () => ctx.now() });
   const spinner = await startSpinner(ctx.io, 'Classifying…');
-  const counts = emptyCounts();
   let flagged = 0;
   // Results are settled in input order: every line up to this one is classified or in the failed file.
   let lastDone = options.fromLine - 1;
@@ -120,12 +153,10 @@ async function classifyLines(ctx: Context, input: BatchInput, jobsOf: Jobs, opti
   const run = bulkRun(ctx, http, options, { counts, failed, checkpoint, onProgress: () => spinner.update(`Classified ${counts.sent}, failed ${counts.failed}`) });
   let delivered: Delivered | undefined;
   try {
-    const lines = sendable(jobsOf(counts), { inputName: input.name, io: ctx.io, skipped, checkpoint, counts });
-    delivered = await deliverInBatches(lines, ONE_LINE_A_REQUEST, { concurrency: options.concurrency, window: options.concurrency * REORDER_WINDOW }, job, run);
+    delivered = await deliverInBatches(unacknowledged(toClassify.lines, checkpoint, counts), ONE_LINE_A_REQUEST, { concurrency: options.concurrency, window: options.concurrency * REORDER_WINDOW }, job, run);
   } finally {
     spinner.stop();
     await failed.close();
-    await skipped?.close();
     if (table) await printLineLabels(ctx.io, format, table);
     // When the run stopped, the error that stopped it is the one to report.
     await (delivered !== undefined ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
@@ -172,26 +203,44 @@ function reportResume(ctx: Context, run: { path: string; next: number; counts: B
   reportInterruption(ctx.io, `${done}; line ${run.next} on not done`, resume, hint);
 }
 
-/**
- * The lines to send, in input order. An invalid one is set aside when there is a --skip-invalid
- * file; met without one, the input was checked first, so it changed since: the run stops.
- */
-async function* sendable(jobs: AsyncIterable<Job>, run: Sorting): AsyncGenerator<[ClassifyLine]> {
+/** The check before anything is sent: every problem reported and counted; the valid lines, until the first invalid one. */
+async function* checkedLines(jobs: AsyncIterable<Job>, inputName: string, io: IOStreams, counts: BulkCounts): AsyncGenerator<[ClassifyLine]> {
   for await (const job of jobs) {
-    if (run.checkpoint?.isAcknowledged(job.line)) run.counts.skipped_checkpoint++;
-    else if (job.problem === undefined) yield [{ line: job.line, json: textOf(job.input), request: job.request! }];
-    else await setAsideOrStop({ line: job.line, text: textOf(job.input), problem: job.problem }, run.inputName, run.io, run.skipped);
+    counts.read++;
+    if (job.problem === undefined) {
+      counts.valid++;
+      if (counts.invalid === 0) yield [classifyLine(job)];
+    } else {
+      counts.invalid++;
+      io.warn(problemLine(inputName, { line: job.line, problem: job.problem }));
+    }
   }
 }
 
-interface Sorting {
-  inputName: string;
-  io: IOStreams;
-  /** --skip-invalid; without it, the input was checked first and an invalid line means it changed since. */
-  skipped: FailedFile | undefined;
-  /** The lines an earlier run had answered are not sent again. */
-  checkpoint: RangeCheckpoint | undefined;
-  counts: BulkCounts;
+/** --skip-invalid: the valid lines, as they are read; each invalid one reported and set aside. */
+async function* settingAside(jobs: AsyncIterable<Job>, run: { inputName: string; io: IOStreams; skipped: FailedFile; counts: BulkCounts }): AsyncGenerator<[ClassifyLine]> {
+  for await (const job of jobs) {
+    run.counts.read++;
+    if (job.problem === undefined) {
+      run.counts.valid++;
+      yield [classifyLine(job)];
+    } else {
+      run.counts.invalid++;
+      await setAside(run.skipped, run.inputName, { line: job.line, text: textOf(job.input), problem: job.problem }, run.io);
+    }
+  }
+}
+
+const classifyLine = (job: Job): ClassifyLine => ({ line: job.line, json: textOf(job.input), request: job.request! });
+
+/** The lines --checkpoint does not record as answered; the rest are counted as skipped. */
+async function* unacknowledged(groups: AsyncIterable<readonly ClassifyLine[]>, checkpoint: RangeCheckpoint | undefined, counts: BulkCounts): AsyncGenerator<readonly ClassifyLine[]> {
+  if (checkpoint === undefined) return yield* groups;
+  for await (const lines of groups) {
+    const due = lines.filter((line) => !checkpoint.isAcknowledged(line.line));
+    counts.skipped_checkpoint += lines.length - due.length;
+    if (due.length > 0) yield due;
+  }
 }
 
 /** A line as it was read: its text when it was not JSON, else its value as JSON. */

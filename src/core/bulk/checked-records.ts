@@ -73,18 +73,6 @@ export function problemOfRecord(record: JsonRecord, check: RecordCheck): string 
 /** `items.jsonl:3: id: expected a non-empty string id` */
 export const problemLine = (inputName: string, record: { line: number; problem: string }) => `${inputName}:${record.line}: ${record.problem}`;
 
-/** The checking pass before anything is sent, for records already read: how many have a problem (`noun`: 'invalid line', …). */
-export async function reportInvalid(records: AsyncIterable<{ line: number; problem?: string }>, inputName: string, io: IOStreams, noun: string): Promise<number> {
-  let invalid = 0;
-  for await (const { line, problem } of records) {
-    if (problem === undefined) continue;
-    invalid++;
-    io.warn(problemLine(inputName, { line, problem }));
-  }
-  if (invalid > 0) io.warn(nothingSentLine(invalid, noun));
-  return invalid;
-}
-
 /** What a bulk command says when the check before sending found `invalid` records (of `noun`: 'invalid line', …), and nothing went. */
 export const nothingSentLine = (invalid: number, noun: string) => `nothing was sent: fix the ${countOf(invalid, noun)}, or pass --skip-invalid FILE to send the rest`;
 
@@ -94,24 +82,12 @@ export async function setAside(file: FailedFile, inputName: string, record: Inva
   await file.append({ line: record.line, error: record.problem, record: record.text }, record.line);
 }
 
-/** An invalid record met while sending input that was checked first, without --skip-invalid: the input changed since, and the run stops. */
-const changedSinceChecked = (inputName: string, record: { line: number; problem: string }) =>
-  new CsafeError(`${problemLine(inputName, record)}: the input changed after it was checked; nothing more was sent (what was sent before stays sent): run the command again on input that does not change while it runs`);
-
-/**
- * The records to send, in input order. An invalid one is set aside when there is a --skip-invalid
- * file; met without one, the input was checked first, so it changed since: the run stops.
- */
-export async function* validRecords<T extends CheckedRecord>(records: AsyncIterable<T>, inputName: string, io: IOStreams, invalid?: FailedFile): AsyncGenerator<Extract<T, SendableRecord>> {
+/** --skip-invalid: the records to send, in input order; an invalid one is reported and set aside, and the run goes on. */
+export async function* validRecords<T extends CheckedRecord>(records: AsyncIterable<T>, inputName: string, io: IOStreams, invalid: FailedFile): AsyncGenerator<Extract<T, SendableRecord>> {
   for await (const record of records) {
     if ('json' in record) yield record as Extract<T, SendableRecord>;
-    else await setAsideOrStop(record as InvalidRecord, inputName, io, invalid);
+    else await setAside(invalid, inputName, record as InvalidRecord, io);
   }
-}
-
-export async function setAsideOrStop(record: InvalidRecord, inputName: string, io: IOStreams, invalid: FailedFile | undefined): Promise<void> {
-  if (invalid === undefined) throw changedSinceChecked(inputName, record);
-  await setAside(invalid, inputName, record, io);
 }
 
 /** The checking pass over a JSONL file before any of it is uploaded, a chunk at a time, so memory stays flat whatever its size. */
