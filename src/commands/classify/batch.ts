@@ -2,7 +2,7 @@ import { classifyContent, requestProblems, type ClassifyResponse } from '../../a
 import type { Context } from '../../context.js';
 import { bulkRun, deliverInBatches, type BulkJob, type Delivered } from '../../core/bulk/engine.js';
 import { emptyCounts, type BulkCounts } from '../../core/bulk/counts.js';
-import { RangeCheckpoint } from '../../core/bulk/range-checkpoint.js';
+import { RangeCheckpoint, unacknowledged } from '../../core/bulk/range-checkpoint.js';
 import { nothingSentLine, problemLine, setAside } from '../../core/bulk/checked-records.js';
 import { spooledRecords, spoolRecords, type SpoolFormat } from '../../core/bulk/record-spool.js';
 import { MAX_LINE_BYTES } from '../../core/input/lines.js';
@@ -153,7 +153,7 @@ async function classifyLines(ctx: Context, input: BatchInput, toClassify: LinesT
   const run = bulkRun(ctx, http, options, { counts, failed, checkpoint, onProgress: () => spinner.update(`Classified ${counts.sent}, failed ${counts.failed}`) });
   let delivered: Delivered | undefined;
   try {
-    delivered = await deliverInBatches(unacknowledged(toClassify.lines, checkpoint, counts), ONE_LINE_A_REQUEST, { concurrency: options.concurrency, window: options.concurrency * REORDER_WINDOW }, job, run);
+    delivered = await deliverInBatches(unacknowledged(toClassify.lines, checkpoint && ((line) => checkpoint.isAcknowledged(line.line)), counts), ONE_LINE_A_REQUEST, { concurrency: options.concurrency, window: options.concurrency * REORDER_WINDOW }, job, run);
   } finally {
     spinner.stop();
     await failed.close();
@@ -232,16 +232,6 @@ async function* settingAside(jobs: AsyncIterable<Job>, run: { inputName: string;
 }
 
 const classifyLine = (job: Job): ClassifyLine => ({ line: job.line, json: textOf(job.input), request: job.request! });
-
-/** The lines --checkpoint does not record as answered; the rest are counted as skipped. */
-async function* unacknowledged(groups: AsyncIterable<readonly ClassifyLine[]>, checkpoint: RangeCheckpoint | undefined, counts: BulkCounts): AsyncGenerator<readonly ClassifyLine[]> {
-  if (checkpoint === undefined) return yield* groups;
-  for await (const lines of groups) {
-    const due = lines.filter((line) => !checkpoint.isAcknowledged(line.line));
-    counts.skipped_checkpoint += lines.length - due.length;
-    if (due.length > 0) yield due;
-  }
-}
 
 /** A line as it was read: its text when it was not JSON, else its value as JSON. */
 const textOf = (input: unknown) => (typeof input === 'string' ? input : JSON.stringify(input));

@@ -85,3 +85,20 @@ export class RangeCheckpoint {
     return this.file.close();
   }
 }
+
+/**
+ * The records a checkpoint does not hold as acknowledged (`isAcknowledged`; without a checkpoint,
+ * all of them), a group at a time; those it holds are counted as skipped by the checkpoint.
+ */
+export async function* unacknowledged<T>(
+  groups: AsyncIterable<readonly T[]>,
+  isAcknowledged: ((record: T) => boolean) | undefined,
+  counts: { skipped_checkpoint: number },
+): AsyncGenerator<readonly T[]> {
+  if (isAcknowledged === undefined) return yield* groups;
+  for await (const records of groups) {
+    const due = records.filter((record) => !isAcknowledged(record));
+    counts.skipped_checkpoint += records.length - due.length;
+    if (due.length > 0) yield due;
+  }
+}

@@ -22,7 +22,7 @@ import { inputToRead } from '../../../core/input/spool.js';
 import { batchOutcome, positional, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import type { AddFlags, AddOptions } from './options.js';
-import { RangeCheckpoint } from '../../../core/bulk/range-checkpoint.js';
+import { RangeCheckpoint, unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { addBatchLimits, addJob, type AcceptedRequest, type NumberedObject } from './deliver.js';
 import { bulkRun, deliverInBatches, type Delivered } from '../../../core/bulk/engine.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
@@ -51,7 +51,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
       const checkpoint = options.checkpoint === undefined
         ? undefined
         : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, what: 'a csafe data add checkpoint', identity: { namespace }, shard: options.shard, now: () => ctx.now() });
-      return addObjects(ctx, namespace, { inputName: source.name, objects: unacknowledged(objects, checkpoint, counts), counts, checkpoint, invalid }, options, format);
+      return addObjects(ctx, namespace, { inputName: source.name, objects: unacknowledged(objects, checkpoint && ((object) => checkpoint.isAcknowledged(object.position)), counts), counts, checkpoint, invalid }, options, format);
     });
     if (added === undefined) {
       ctx.io.warn(nothingSentLine(counts.invalid, 'invalid record'));
@@ -253,16 +253,6 @@ async function* objectsToSend(records: AsyncIterable<JsonRecord>, run: ObjectSor
       counts.valid++;
       yield [Object.assign(checked, { position })];
     }
-  }
-}
-
-/** The objects a request an earlier run had accepted did not carry (with --checkpoint); the rest are counted as skipped. */
-async function* unacknowledged(groups: AsyncIterable<readonly NumberedObject[]>, checkpoint: RangeCheckpoint | undefined, counts: BulkCounts): AsyncGenerator<readonly NumberedObject[]> {
-  if (checkpoint === undefined) return yield* groups;
-  for await (const objects of groups) {
-    const due = objects.filter((object) => !checkpoint.isAcknowledged(object.position));
-    counts.skipped_checkpoint += objects.length - due.length;
-    if (due.length > 0) yield due;
   }
 }
 

@@ -21,6 +21,7 @@ import type { SendFlags, SendOptions } from './options.js';
 import { reportSummary, summarise } from './summary.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
 import { bulkRun, deliverInBatches } from '../../../core/bulk/engine.js';
+import { unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { SyncIngestion } from './sync.js';
 import { checkedEvents } from './validate.js';
 import { EVENT_SPOOL, EventPreparer, type OutgoingEvent } from './outgoing.js';
@@ -111,7 +112,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     const job = eventsJob(sync?.send ?? queueBatch(http), input.name, checkpoint);
     const onProgress = () => progress.update(`sent ${tally.sent}, failed ${tally.failed}, skipped ${tally.skipped_checkpoint + tally.other_shards}`);
     const run = bulkRun(ctx, http, options, { counts: tally, failed, unconfirmed, checkpoint, onProgress });
-    const delivered = await deliverInBatches(unsettled(events, checkpoint, tally), eventBatchLimits(options), eventLanes(options), job, run);
+    const delivered = await deliverInBatches(unacknowledged(events, checkpoint && ((event) => checkpoint.isSettled(event.slot, event.position)), tally), eventBatchLimits(options), eventLanes(options), job, run);
     if (delivered.interrupted) throw new InterruptedError();
     halted = delivered.stoppedBy;
   } catch (error) {
@@ -139,19 +140,6 @@ async function summaryFormat(ctx: Context): Promise<OutputFormat | undefined> {
   const format = await ctx.outputFormat('single');
   const asked = (await ctx.settings()).output !== undefined;
   return format === 'table' && !asked ? undefined : format;
-}
-
-/** The events --checkpoint does not record as acknowledged (counted as skipped). */
-async function* unsettled(groups: AsyncIterable<readonly OutgoingEvent[]>, checkpoint: Checkpoint | undefined, tally: BulkCounts): AsyncGenerator<readonly OutgoingEvent[]> {
-  for await (const events of groups) {
-    if (checkpoint === undefined) {
-      yield events;
-      continue;
-    }
-    const due = events.filter((event) => !checkpoint.isSettled(event.slot, event.position));
-    tally.skipped_checkpoint += events.length - due.length;
-    yield due;
-  }
 }
 
 /** Without a checkpoint the same command starts from the first event again. */

@@ -14,7 +14,7 @@ import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
 import { failedFileNote, reportInterruption } from '../../../core/cli/resume.js';
-import { RangeCheckpoint } from '../../../core/bulk/range-checkpoint.js';
+import { RangeCheckpoint, unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { positional, type Outcome } from '../../app.js';
@@ -146,7 +146,7 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
       });
   let delivered: Delivered | undefined;
   try {
-    delivered = await deliverParts(unacknowledged(input.parts, checkpoint, tally), {
+    delivered = await deliverParts(unacknowledged(input.parts, checkpoint && ((part) => checkpoint.isAcknowledged(part.line)), tally), {
       checkpoint,
       http,
       failFast,
@@ -173,16 +173,6 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
     await (delivered !== undefined ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
   }
   return { tally, files, invalid, stoppedBy: delivered.stoppedBy };
-}
-
-/** The parts --checkpoint does not record as acknowledged; the rest are counted as skipped. */
-async function* unacknowledged(groups: AsyncIterable<readonly SendableRecord[]>, checkpoint: RangeCheckpoint | undefined, tally: PartsTally): AsyncGenerator<readonly SendableRecord[]> {
-  if (checkpoint === undefined) return yield* groups;
-  for await (const parts of groups) {
-    const due = parts.filter((part) => !checkpoint.isAcknowledged(part.line));
-    tally.skipped_checkpoint += parts.length - due.length;
-    if (due.length > 0) yield due;
-  }
 }
 
 /**
