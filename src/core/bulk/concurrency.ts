@@ -21,7 +21,7 @@ export async function* mapInOrder<T, R>(
   limit: number,
   work: (item: T) => Promise<R>,
   window = limit,
-): AsyncGenerator<{ item: T; outcome: Settled<R> }> {
+): AsyncGenerator<{ item: T; outcome: Settled<R>; /** The next outcome in order is in too, handed over before anything else starts. */ moreSettled: boolean }> {
   const source: AsyncIterator<T> | Iterator<T> = Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
   /** In input order; the head is the next to yield. */
   const started: Slot<T, R>[] = [];
@@ -48,7 +48,7 @@ export async function* mapInOrder<T, R>(
       const head = started[0];
       if (head?.outcome !== undefined) {
         started.shift();
-        yield { item: head.item, outcome: head.outcome };
+        yield { item: head.item, outcome: head.outcome, moreSettled: started[0]?.outcome !== undefined };
         continue;
       }
       while (!exhausted && inFlight < limit && started.length < Math.max(window, limit)) {

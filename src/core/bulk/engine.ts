@@ -125,7 +125,8 @@ export async function deliverInBatches<T extends BulkRecord, A>(
       await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf }, (batch) => delivery.sendAndSettle(batch));
     } else {
       const sent = mapInOrder(inBatches(input, batches), dispatch.concurrency, (batch) => delivery.request(batch), dispatch.window);
-      for await (const { item: batch, outcome } of sent) await delivery.settle(batch, outcome);
+      // Outcomes in at once share one checkpoint write, made before any request starts in their place.
+      for await (const { item: batch, outcome, moreSettled } of sent) await delivery.settle(batch, outcome, [], !moreSettled);
     }
   } finally {
     await delivery.inFlight.settled();
@@ -161,8 +162,12 @@ class Delivery<T extends BulkRecord, A> {
     await this.settle(toSend, toSend.length > 0 ? await settledOf(this.request(toSend)) : undefined, held);
   }
 
-  /** The one rule for what a batch's outcome means; `held`: records of a lane's batch held back unsent, to the failed file with those of the batch that failed, in input order. */
-  async settle(batch: T[], outcome: Settled<A> | undefined, held: T[] = []): Promise<void> {
+  /**
+   * The one rule for what a batch's outcome means; `held`: records of a lane's batch held back
+   * unsent, to the failed file with those of the batch that failed, in input order. `save`: the
+   * checkpoint is written now (not when the next outcome, already in, will write it).
+   */
+  async settle(batch: T[], outcome: Settled<A> | undefined, held: T[] = [], save = true): Promise<void> {
     const { counts } = this.run;
     let failed = held;
     if (outcome?.ok) {
@@ -176,7 +181,7 @@ class Delivery<T extends BulkRecord, A> {
     if (failed.length > 0) await this.setAside(failed, 'failed', this.failure!);
     counts.retries = this.run.retriesMade();
     this.run.onProgress?.(counts);
-    await this.run.checkpoint?.save();
+    if (save) await this.run.checkpoint?.save();
   }
 
   /** Where the records of a batch that was not acknowledged go: nowhere (interrupted before it was sent), the unconfirmed file (written here), or the failed file. */
