@@ -15,13 +15,16 @@ interface Slot<T, R> {
  * items are between the oldest not yet yielded and the newest started: when the oldest is slow
  * for that long, reading pauses, so memory stays flat however long the input is. The default,
  * `limit`, holds no more than the requests in flight: nothing starts past a slow oldest item.
+ * `handOverFirst`: the outcomes in are handed over before their places are refilled, so what the
+ * caller does with one (a checkpoint written) is done before the next item starts; without it a
+ * finished item's place is refilled first, which keeps every slot busy while the caller works.
  */
 export async function* mapInOrder<T, R>(
   items: AsyncIterable<T> | Iterable<T>,
   limit: number,
   work: (item: T) => Promise<R>,
-  window = limit,
-): AsyncGenerator<{ item: T; outcome: Settled<R>; /** The next outcome in order is in too, handed over before anything else starts. */ moreSettled: boolean }> {
+  { window = limit, handOverFirst = false }: { window?: number; handOverFirst?: boolean } = {},
+): AsyncGenerator<{ item: T; outcome: Settled<R>; /** The next outcome in order is in too (handOverFirst hands it over before anything else starts). */ moreSettled: boolean }> {
   const source: AsyncIterator<T> | Iterator<T> = Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
   /** In input order; the head is the next to yield. */
   const started: Slot<T, R>[] = [];
@@ -44,9 +47,8 @@ export async function* mapInOrder<T, R>(
   };
   try {
     for (;;) {
-      // The oldest outcome is handed over before its place is refilled: what the caller does with it (a checkpoint written) is done before the next request starts.
       const head = started[0];
-      if (head?.outcome !== undefined) {
+      if (handOverFirst && head?.outcome !== undefined) {
         started.shift();
         yield { item: head.item, outcome: head.outcome, moreSettled: started[0]?.outcome !== undefined };
         continue;
@@ -57,7 +59,13 @@ export async function* mapInOrder<T, R>(
         else start(next.value);
       }
       if (started.length === 0) return;
-      if (started[0]!.outcome === undefined) {
+      const oldest = started[0]!;
+      if (!handOverFirst && oldest.outcome !== undefined) {
+        started.shift();
+        yield { item: oldest.item, outcome: oldest.outcome, moreSettled: started[0]?.outcome !== undefined };
+        continue;
+      }
+      if (oldest.outcome === undefined) {
         await new Promise<void>((resolve) => (settled = resolve));
         settled = undefined;
       }

@@ -124,8 +124,9 @@ export async function deliverInBatches<T extends BulkRecord, A>(
     if ('lanes' in dispatch) {
       await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf }, (batch) => delivery.sendAndSettle(batch));
     } else {
-      const sent = mapInOrder(inBatches(input, batches), dispatch.concurrency, (batch) => delivery.request(batch), dispatch.window);
-      // Outcomes in at once share one checkpoint write, made before any request starts in their place.
+      // With a checkpoint, an answer is on disk before a request starts in its place (so kill -9 leaves it at most the requests in flight behind); outcomes in at once share one write.
+      const handOverFirst = run.checkpoint !== undefined;
+      const sent = mapInOrder(inBatches(input, batches), dispatch.concurrency, (batch) => delivery.request(batch), { window: dispatch.window, handOverFirst });
       for await (const { item: batch, outcome, moreSettled } of sent) await delivery.settle(batch, outcome, [], !moreSettled);
     }
   } finally {

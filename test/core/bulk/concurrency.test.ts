@@ -25,11 +25,21 @@ describe('mapInOrder', () => {
     assert.deepEqual(seen, [0, 1, 2, 3]);
   });
 
-  it('hands each outcome over before its place is refilled: never more than `limit` items read past those handed over', async () => {
+  it('reads no further than the window while the first item is pending, refilling a finished item\'s place before handing it over', async () => {
     for (const limit of [1, 2]) {
       const { items, state } = counted(5);
       const readAtYield: number[] = [];
       for await (const _ of mapInOrder(items, limit, async (i) => i)) readAtYield.push(state.read);
+      assert.deepEqual(readAtYield.slice(0, 2), [limit, limit + 1], `limit ${limit}`);
+      assert.equal(readAtYield.length, 5);
+    }
+  });
+
+  it('handOverFirst: hands each outcome over before its place is refilled, never more than `limit` items read past those handed over', async () => {
+    for (const limit of [1, 2]) {
+      const { items, state } = counted(5);
+      const readAtYield: number[] = [];
+      for await (const _ of mapInOrder(items, limit, async (i) => i, { handOverFirst: true })) readAtYield.push(state.read);
       assert.equal(readAtYield[0], limit, `limit ${limit}`);
       assert.ok(readAtYield.every((read, handedOver) => read <= handedOver + limit), `limit ${limit}: ${readAtYield.join(' ')}`);
       assert.equal(readAtYield.length, 5);
@@ -37,7 +47,7 @@ describe('mapInOrder', () => {
     // One at a time: the next item starts only once the last outcome was handed over (a checkpoint written before the next request).
     const { items, state } = counted(5);
     const readAtYield: number[] = [];
-    for await (const _ of mapInOrder(items, 1, async (i) => i)) readAtYield.push(state.read);
+    for await (const _ of mapInOrder(items, 1, async (i) => i, { handOverFirst: true })) readAtYield.push(state.read);
     assert.deepEqual(readAtYield, [1, 2, 3, 4, 5]);
   });
 
@@ -57,7 +67,7 @@ describe('mapInOrder', () => {
     const { items, state } = counted(40);
     const seen: number[] = [];
     const run = (async () => {
-      for await (const { item, outcome } of mapInOrder(items, 3, work, 10)) {
+      for await (const { item, outcome } of mapInOrder(items, 3, work, { window: 10 })) {
         assert.deepEqual(outcome, { ok: true, value: item });
         seen.push(item);
       }
@@ -83,7 +93,7 @@ describe('mapInOrder', () => {
         closed = true;
       }
     }
-    for await (const { item } of mapInOrder(items(), 4, async (i) => i, 8)) if (item === 5) break;
+    for await (const { item } of mapInOrder(items(), 4, async (i) => i, { window: 8 })) if (item === 5) break;
     assert.equal(closed, true);
   });
 
