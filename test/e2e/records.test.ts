@@ -257,7 +257,7 @@ describe('data add says what it sent as it goes', () => {
       child.kill('SIGINT');
       assert.equal(await exited, 130, output.stderr());
       const printed = ndjson(output.stdout());
-      const counted = Number(/interrupted: (\d+) requests? accepted/.exec(output.stderr())?.[1]);
+      const counted = Number(/interrupted: \d+ objects? sent in (\d+) requests?, /.exec(output.stderr())?.[1]);
       assert.equal(counted, printed.length, output.stderr());
       // What the service holds is what was said: no request it took was cut off unanswered.
       const held = (await slow.control('/_emulator/data/listings')) as { objects: unknown[] };

@@ -392,7 +392,7 @@ describe('an interrupted bulk command says how to continue', () => {
     const input = inputFile(dir, 'items.jsonl', 30, classifyLine);
     const first = await interruptAfter(t, emulator, ['classify', '--batch', 'items.jsonl', '--concurrency', '2'], dir, 4);
     assert.equal(first.code, 130, first.stderr);
-    assert.match(first.stderr, /interrupted: \d+ lines? classified, 0 failed/);
+    assert.match(first.stderr, /^interrupted: \d+ lines? sent in \d+ requests?, 0 failed; line \d+ on not done$/m, 'in the words every bulk command uses');
     const resume = printedResume(first.stderr);
     assert.match(resume, /--from-line \d+/);
     const second = await runPrinted(resume, emulator.env, dir);

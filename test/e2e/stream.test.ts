@@ -332,7 +332,7 @@ describe('csafe stream parts and Ctrl-C', () => {
       child.kill('SIGINT');
       const { code, stderr } = await ended;
       assert.equal(code, 130, stderr);
-      const [, parts, requests, rest] = /interrupted: (\d+) parts sent in (\d+) requests, \d+ parts not sent or failed \(in (\S+)\)\n/.exec(stderr) ?? [];
+      const [, parts, requests, rest] = /interrupted: (\d+) parts sent in (\d+) requests, \d+ failed \(in (\S+)\); the parts not sent are in the failed file too\n/.exec(stderr) ?? [];
       assert.ok(parts !== undefined, stderr);
       assert.equal(Number(parts), Number(requests) * 10);
       // The parts not sent are in the failed file, in order, and the run says how to send them.

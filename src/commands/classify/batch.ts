@@ -17,7 +17,7 @@ import { readRecords } from '../../core/input/sources.js';
 import { refuseSharedFiles } from '../../core/files/distinct-files.js';
 import { otherShardsNote, shardedName, shardRecords } from '../../core/bulk/shard.js';
 import { csafeCommandLine, withFlag } from '../../core/cli/command-line.js';
-import { failedFileNote, reportInterruption } from '../../core/cli/resume.js';
+import { interruptedRun, reportInterruption } from '../../core/cli/resume.js';
 import { interruptionOf } from '../../core/signals.js';
 import { startSpinner } from '../../core/terminal/spinner.js';
 import { inputToRead } from '../../core/input/spool.js';
@@ -192,8 +192,7 @@ const ONE_LINE_A_REQUEST = { maxItems: 1, maxBytes: Number.POSITIVE_INFINITY, si
  */
 function reportResume(ctx: Context, run: { path: string; next: number; counts: BulkCounts; failedPath: string; checkpoint: boolean }): void {
   const { counts } = run;
-  const failedNote = failedFileNote(counts.failed, run.failedPath);
-  const done = `${countOf(counts.sent, 'line')} classified, ${counts.failed} failed${failedNote}`;
+  const done = interruptedRun(counts, 'line', run.failedPath);
   if (run.checkpoint) {
     reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), 'it skips the lines already answered: append its output (>>) to this run\'s');
     return;

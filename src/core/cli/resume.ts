@@ -6,6 +6,15 @@ import type { InFlight } from '../bulk/in-flight.js';
 export const failedFileNote = (failed: number, path: string) => (failed > 0 ? ` (in ${path})` : '');
 
 /**
+ * What an interrupted bulk run did, in the same words for every bulk command:
+ * `120 lines sent in 120 requests, 2 failed (in failed.jsonl)`, and the unconfirmed when any were.
+ */
+export function interruptedRun(counts: { sent: number; requests: number; failed: number; unconfirmed: number }, noun: string, failedPath: string): string {
+  const unconfirmed = counts.unconfirmed > 0 ? `, ${counts.unconfirmed} unconfirmed` : '';
+  return `${countOf(counts.sent, noun)} sent in ${countOf(counts.requests, 'request')}, ${counts.failed} failed${failedFileNote(counts.failed, failedPath)}${unconfirmed}`;
+}
+
+/**
  * What to do with the records a run wrote to its failed file. With --checkpoint the same command
  * line sends them again (the checkpoint never records them as done), so resending the file too
  * would send them twice: the file is then the record of what failed, not something to resend.

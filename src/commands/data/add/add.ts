@@ -15,7 +15,7 @@ import type { JsonRecord } from '../../../core/json/position.js';
 import { readRecords, type InputSource } from '../../../core/input/sources.js';
 import { inOtherShard, otherShardsNote, shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine, shellWord } from '../../../core/cli/command-line.js';
-import { failedFileNote, reportInterruption, resendHint } from '../../../core/cli/resume.js';
+import { interruptedRun, reportInterruption, resendHint } from '../../../core/cli/resume.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';
@@ -170,7 +170,7 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
     const inOrder = inInputOrder(accepted);
     // Accepted requests are printed even when the run stops part-way: they are what a user follows up.
     if (!streamed && (!options.wait || !completed)) await printRequests(ctx.io, format, inOrder);
-    if (delivered?.interrupted) reportResume(ctx, { namespace, accepted: inOrder.length, failed, checkpoint: options.checkpoint });
+    if (delivered?.interrupted) reportResume(ctx, { namespace, accepted: inOrder.length, counts, failed, checkpoint: options.checkpoint });
     else if (!completed) reportStop(ctx.io, namespace, inOrder.length, options.checkpoint);
     // When the run stopped, the error that stopped it is the one to report.
     await (completed ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
@@ -191,9 +191,8 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
 }
 
 /** What an interrupted run did, and the command that continues it: the same one, which with --checkpoint sends only what was not accepted. */
-function reportResume(ctx: Context, run: { namespace: string; accepted: number; failed: FailedFile; checkpoint?: string }): void {
-  const failedNote = failedFileNote(run.failed.count, run.failed.path);
-  const done = `${countOf(run.accepted, 'request')} accepted (printed), ${countOf(run.failed.count, 'object')} of failed batches${failedNote}`;
+function reportResume(ctx: Context, run: { namespace: string; accepted: number; counts: BulkCounts; failed: FailedFile; checkpoint?: string }): void {
+  const done = `${interruptedRun(run.counts, 'object', run.failed.path)}; the accepted requests are printed`;
   const hint = run.checkpoint === undefined
     ? 'without --checkpoint it sends every object again; add --checkpoint FILE to continue where a run stopped'
     : run.accepted > 0 ? `follow an accepted request with \`csafe data status ${shellWord(run.namespace)} REQUEST_ID --wait\`` : undefined;

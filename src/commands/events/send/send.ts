@@ -7,10 +7,9 @@ import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import { parseFlags } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { type OutputFormat } from '../../../core/terminal/output.js';
-import { countOf } from '../../../core/terminal/words.js';
 import { shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine } from '../../../core/cli/command-line.js';
-import { failedFileNote, reportInterruption } from '../../../core/cli/resume.js';
+import { interruptedRun, reportInterruption } from '../../../core/cli/resume.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';
@@ -117,8 +116,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     halted = delivered.stoppedBy;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
-    const failedNote = failedFileNote(tally.failed, failedPath);
-    reportInterruption(ctx.io, `${countOf(tally.sent, 'event')} sent, ${tally.failed} failed${failedNote}`, csafeCommandLine(ctx.argv), options.checkpoint === undefined ? NO_CHECKPOINT : undefined);
+    reportInterruption(ctx.io, interruptedRun(tally, 'event', failedPath), csafeCommandLine(ctx.argv), options.checkpoint === undefined ? NO_CHECKPOINT : undefined);
     throw interruptionOf(ctx.signal);
   } finally {
     progress.stop();

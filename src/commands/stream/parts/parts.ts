@@ -13,7 +13,7 @@ import { parseOptions } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
-import { failedFileNote, reportInterruption } from '../../../core/cli/resume.js';
+import { interruptedRun, reportInterruption } from '../../../core/cli/resume.js';
 import { RangeCheckpoint, unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
@@ -182,20 +182,19 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
  */
 function reportResume(ctx: Context, run: { namespace: string; id: string; tally: PartsTally; failed: FailedFile; unconfirmed: FailedFile; checkpoint: boolean }, flags: PartsFlags): void {
   const { tally, failed, unconfirmed } = run;
-  const sent = `${countOf(tally.sent, 'part')} sent in ${countOf(tally.requests, 'request')}`;
+  const done = interruptedRun(tally, 'part', failed.path);
   if (unconfirmed.count > 0) {
     ctx.io.warn(`${countOf(unconfirmed.count, 'part')} whose answer was lost are in ${unconfirmed.path}: the service may hold them, and resending them may store them twice`);
   }
   if (run.checkpoint) {
-    reportInterruption(ctx.io, `${sent}, ${tally.failed} failed${failedFileNote(tally.failed, failed.path)}`, csafeCommandLine(ctx.argv));
+    reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv));
     return;
   }
   if (failed.count === 0) {
-    ctx.io.warn(`interrupted: ${sent}; none is left to send`);
+    ctx.io.warn(`interrupted: ${done}; none is left to send`);
     return;
   }
-  const done = `${sent}, ${countOf(failed.count, 'part')} not sent or failed (in ${failed.path})`;
-  reportInterruption(ctx.io, done, csafeCommandLine(withPositional(ctx.argv, FILE_POSITION, failed.path, resumeFlags(flags))));
+  reportInterruption(ctx.io, `${done}; the parts not sent are in the failed file too`, csafeCommandLine(withPositional(ctx.argv, FILE_POSITION, failed.path, resumeFlags(flags))));
 }
 
 /** `stream parts NAMESPACE FILE`: the file is the command's fourth word. */
