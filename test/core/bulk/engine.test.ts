@@ -1,7 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { emptyCounts } from '../../../src/core/bulk/counts.js';
 import { deliverInBatches, type BulkJob, type BulkRecord, type BulkRun, type Dispatch } from '../../../src/core/bulk/engine.js';
@@ -9,6 +8,7 @@ import { FailFast } from '../../../src/core/bulk/fail-fast.js';
 import { apiErrorFor, ConnectionError, UsageError } from '../../../src/core/errors.js';
 import { FailedFile } from '../../../src/core/files/failed-file.js';
 import { bufferIO } from '../../helpers/io.js';
+import { tempDir } from '../../helpers/cli.js';
 
 // The one rule every bulk command's batches are settled by, without HTTP: `send` answers as a
 // service would, or fails with the error the HTTP core would give after its retries.
@@ -28,7 +28,7 @@ const lostAnswer = () => new ConnectionError('socket hang up', true);
 const refused = () => new ConnectionError('connect ECONNREFUSED', false);
 
 function setUp(options: { signal?: AbortSignal; limit?: number } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'csafe-engine-'));
+  const dir = tempDir();
   const { io, stderr } = bufferIO();
   const run: BulkRun = {
     io,
