@@ -141,7 +141,7 @@ class Delivery<T extends BulkRecord, A> {
   /** orderKey: the keys one of whose records was not acknowledged. */
   private readonly heldKeys = new Set<string>();
   private haltSaid = false;
-  /** The last failure: records held back behind it share it. */
+  /** The last failure: records held back behind a failed one are set aside with it. */
   private failure?: Error;
 
   constructor(
@@ -177,9 +177,8 @@ class Delivery<T extends BulkRecord, A> {
       await this.job.acknowledged?.(batch, outcome.value);
     } else if (outcome !== undefined && (await this.notAcknowledged(batch, outcome.error)) === 'failed') {
       failed = held.length === 0 ? batch : [...batch, ...held].sort((a, b) => a.line - b.line);
-      this.failure = outcome.error as Error;
     }
-    if (failed.length > 0) await this.setAside(failed, 'failed', this.failure!);
+    if (failed.length > 0) await this.setAside(failed, 'failed', this.failure ?? new Error('held back behind a failed record of its key'));
     counts.retries = this.run.retriesMade();
     this.run.onProgress?.(counts);
     if (save) await this.run.checkpoint?.save();
@@ -189,7 +188,11 @@ class Delivery<T extends BulkRecord, A> {
   private async notAcknowledged(batch: T[], error: unknown): Promise<'failed' | 'unconfirmed' | 'unsent'> {
     const { failFast, io } = this.run;
     const halted = failFast.isStop(error);
-    if (error instanceof InterruptedError) return this.job.setAsideUnsent ? 'failed' : 'unsent';
+    if (error instanceof InterruptedError && !this.job.setAsideUnsent) return 'unsent';
+    if (error instanceof InterruptedError) {
+      this.failure = error;
+      return 'failed';
+    }
     if (stopsTheRun(error) && !halted) throw error;
     if (halted && !this.haltSaid) {
       this.haltSaid = true;
@@ -202,6 +205,8 @@ class Delivery<T extends BulkRecord, A> {
       await this.setAside(batch, 'unconfirmed', error as Error);
       return 'unconfirmed';
     }
+    // Set before the keys are held: another lane may meet a held record before this batch is set aside.
+    this.failure = error as Error;
     const { order } = this.job;
     if (order !== undefined) for (const record of batch) this.heldKeys.add(order.keyOf(record));
     // Why the run halted is said once, when it ends.
