@@ -48,7 +48,8 @@ export class FailFast {
     if (!(error instanceof ConnectionError) || this.limit === 0) return error;
     if (this.stoppedBy === undefined && ++this.inARow < this.limit) return error;
     this.stoppedBy ??= new UnreachableError(new URL(this.baseUrl).host, this.inARow, error.message);
-    return this.stoppedBy;
+    // A request that may have reached the service keeps its own error: whether it was applied is that error's to say (the unconfirmed file, not the failed one).
+    return error.sent ? error : this.stoppedBy;
   }
 }
 

@@ -32,6 +32,15 @@ describe('FailFast', () => {
     assert.ok(failFast.isStop(ends[3]) && !failFast.isStop(ends[0]));
   });
 
+  it('a connection cut after the request was sent halts the run too, but keeps its own error: the service may have applied that request', async () => {
+    const failFast = new FailFast(2, 'http://127.0.0.1:9');
+    const cut = () => Promise.reject(new ConnectionError('POST /v1/events: socket hang up', true));
+    const ends = await sendAll(failFast, [refused, cut, answered]);
+    assert.ok(ends[1] instanceof ConnectionError && (ends[1] as ConnectionError).sent, 'its own error, which says it was sent');
+    assert.ok(failFast.stoppedBy instanceof UnreachableError, 'the run halted');
+    assert.ok(failFast.isStop(ends[2]), 'and the next request is not sent');
+  });
+
   it('--max-consecutive-failures 1 stops at the first and says "1 request", not "1 requests"', async () => {
     const [end] = await sendAll(new FailFast(1, 'http://127.0.0.1:9'), [refused]);
     assert.equal((end as Error).message, 'the service at 127.0.0.1:9 is unreachable: 1 request in a row could not connect (last: POST /v1/content: ECONNREFUSED)');
