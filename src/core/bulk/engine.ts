@@ -119,7 +119,7 @@ export async function deliverInBatches<T extends BulkRecord, A>(
 ): Promise<Delivered> {
   const delivery = new Delivery(job, run);
   const stopListening = sayAwaitedAnswersOnInterrupt(run.signal, run.io, delivery.inFlight);
-  const input = job.setAsideUnsent ? records : untilInterrupted(records, run.signal);
+  const input = readUntilInterrupted(records, run.signal, !job.setAsideUnsent);
   try {
     if ('lanes' in dispatch) {
       await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf }, (batch) => delivery.sendAndSettle(batch));
@@ -149,9 +149,9 @@ class Delivery<T extends BulkRecord, A> {
     private readonly run: BulkRun,
   ) {}
 
-  /** Sends the batch, unless Ctrl-C came first: then it fails unsent with an InterruptedError. */
+  /** Sends the batch, unless Ctrl-C came first: then it fails unsent (NotSentError). */
   request(batch: T[]): Promise<A> {
-    if (this.run.signal.aborted) return Promise.reject(new InterruptedError());
+    if (this.run.signal.aborted) return Promise.reject(new NotSentError());
     return this.inFlight.run(() => this.run.failFast.send(() => this.job.send(batch)));
   }
 
@@ -188,9 +188,11 @@ class Delivery<T extends BulkRecord, A> {
   private async notAcknowledged(batch: T[], error: unknown): Promise<'failed' | 'unconfirmed' | 'unsent'> {
     const { failFast, io } = this.run;
     const halted = failFast.isStop(error);
-    if (error instanceof InterruptedError && !this.job.setAsideUnsent) return 'unsent';
+    if (error instanceof NotSentError && !this.job.setAsideUnsent) return 'unsent';
+    // Not sent, or cut short while it waited to be retried (its last attempt was not processed, or it is safe to send twice): safe to resend.
     if (error instanceof InterruptedError) {
       this.failure = error;
+      if (!(error instanceof NotSentError)) io.warn(`${this.job.inputName}:${batchLines(batch)}: ${error.message}`);
       return 'failed';
     }
     if (stopsTheRun(error) && !halted) throw error;
@@ -227,11 +229,23 @@ const settledOf = <A>(promise: Promise<A>): Promise<Settled<A>> =>
     (error: unknown) => ({ ok: false as const, error }),
   );
 
-/** The groups until Ctrl-C or SIGTERM: reading stops, and the records not read are neither sent nor failed. */
-async function* untilInterrupted<T>(groups: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  if (signal.aborted) return;
-  for await (const group of groups) {
-    yield group;
-    if (signal.aborted) return;
+/** A batch Ctrl-C or SIGTERM kept from being sent. */
+class NotSentError extends InterruptedError {}
+
+/**
+ * The groups as they are read. A read that Ctrl-C or SIGTERM cuts short ends them, as the end of
+ * the input would: what was read before it is still settled. With `stopAtSignal`, reading stops
+ * at the signal too (the records not read are neither sent nor failed); without, it goes on to
+ * the end, so every record can be accounted for.
+ */
+async function* readUntilInterrupted<T>(groups: AsyncIterable<T>, signal: AbortSignal, stopAtSignal: boolean): AsyncGenerator<T> {
+  if (stopAtSignal && signal.aborted) return;
+  try {
+    for await (const group of groups) {
+      yield group;
+      if (stopAtSignal && signal.aborted) return;
+    }
+  } catch (error) {
+    if (!signal.aborted) throw error;
   }
 }

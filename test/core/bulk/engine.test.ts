@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { emptyCounts } from '../../../src/core/bulk/counts.js';
 import { deliverInBatches, type BulkJob, type BulkRecord, type BulkRun, type Dispatch } from '../../../src/core/bulk/engine.js';
 import { FailFast } from '../../../src/core/bulk/fail-fast.js';
-import { apiErrorFor, ConnectionError, UsageError } from '../../../src/core/errors.js';
+import { apiErrorFor, ConnectionError, InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { FailedFile } from '../../../src/core/files/failed-file.js';
 import { bufferIO } from '../../helpers/io.js';
 import { tempDir } from '../../helpers/cli.js';
@@ -131,6 +131,36 @@ for (const [how, dispatch] of DISPATCHES) {
       assert.ok(sent.length < 20, `sending stopped (${sent.length} of 20 sent)`);
       assert.equal(acknowledged.length, sent.length, 'every request sent was settled');
       assert.deepEqual(lines('failed'), []);
+    });
+
+    it('Ctrl-C while a request waits to be retried: its records go to the failed file (not processed, safe to resend), never nowhere', async () => {
+      const controller = new AbortController();
+      const { run, lines } = setUp({ signal: controller.signal });
+      const { spec, acknowledged } = job((batch) => {
+        if (batch[0]!.line !== 2) return { ok: true };
+        controller.abort();
+        // What the HTTP core throws when the signal cuts a retry's wait short.
+        return new InterruptedError();
+      });
+      const delivered = await deliverInBatches(inGroups(records(20)), limits(1), dispatch, spec, run);
+      assert.equal(delivered.interrupted, true);
+      assert.deepEqual(lines('failed'), [2]);
+      assert.ok(acknowledged.flat().includes(1));
+    });
+
+    it('Ctrl-C cutting the reading short ends the input: the requests in flight are still settled, and nothing is thrown', async () => {
+      const controller = new AbortController();
+      const { run } = setUp({ signal: controller.signal });
+      const { spec, acknowledged, sent } = job(() => ({ ok: true }));
+      async function* readCutShort(): AsyncGenerator<Rec[]> {
+        yield records(4);
+        controller.abort();
+        throw new InterruptedError();
+      }
+      const delivered = await deliverInBatches(readCutShort(), limits(1), dispatch, spec, run);
+      assert.equal(delivered.interrupted, true);
+      assert.equal(acknowledged.length, sent.length, 'every request sent was settled');
+      assert.equal(run.counts.sent, acknowledged.flat().length);
     });
 
     it('Ctrl-C with setAsideUnsent: the records not sent go to the failed file, so it and what was sent make up the input', async () => {
