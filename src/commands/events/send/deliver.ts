@@ -5,8 +5,8 @@ import type { Checkpoint } from './checkpoint.js';
 import type { SendOptions } from './options.js';
 import type { OutgoingEvent } from './outgoing.js';
 
-/** Sends one batch: queued by default (queueBatch), ingested with --sync. */
-export type BatchSender = (events: readonly OutgoingEvent[]) => Promise<unknown>;
+/** Sends one batch, answering what the command prints of it (with --sync, its event ids): queued by default (queueBatch), ingested with --sync. */
+export type BatchSender<A = void> = (events: readonly OutgoingEvent[]) => Promise<A>;
 
 export const queueBatch = (http: HttpClient): BatchSender => (events) => sendEvents(http, encodeBatch(events.map((event) => event.json)), allKeyed(events));
 
@@ -21,14 +21,17 @@ export const allKeyed = (events: readonly OutgoingEvent[]) => events.every((even
  * to the unconfirmed file, and its users' later events still go (holding them back would leave
  * them for a re-run that skips this batch anyway).
  */
-export function eventsJob(send: BatchSender, inputName: string, checkpoint: Checkpoint | undefined): BulkJob<OutgoingEvent, unknown> {
+export function eventsJob<A>(send: BatchSender<A>, inputName: string, checkpoint: Checkpoint | undefined, onAnswer?: (answer: A) => Promise<void>): BulkJob<OutgoingEvent, A> {
   return {
     noun: 'event',
     inputName,
     send,
     replaySafe: allKeyed,
     order: { keyOf: (event) => event.partition, heldNote: "so its users' later events are held back too" },
-    acknowledged: (batch) => acknowledge(batch, checkpoint),
+    async acknowledged(batch, answer) {
+      acknowledge(batch, checkpoint);
+      await onAnswer?.(answer);
+    },
     // An unconfirmed event is dealt with: the next run must not send it again. A failed one, or one held back behind it, stops its slot's progress, so the next run sends it.
     notAcknowledged: (batch, file) => (file === 'unconfirmed' ? acknowledge(batch, checkpoint) : batch.forEach((event) => checkpoint?.hold(event.slot))),
   };

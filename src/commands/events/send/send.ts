@@ -19,7 +19,7 @@ import { eventBatchLimits, eventLanes, eventsJob, queueBatch } from './deliver.j
 import type { SendFlags, SendOptions } from './options.js';
 import { reportSummary, summarise } from './summary.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
-import { bulkRun, deliverInBatches } from '../../../core/bulk/engine.js';
+import { bulkRun, deliverInBatches, type BulkJob } from '../../../core/bulk/engine.js';
 import { unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { SyncIngestion } from './sync.js';
 import { checkedEvents } from './validate.js';
@@ -108,10 +108,12 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   try {
     const http = await ctx.http();
     if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('stream'));
-    const job = eventsJob(sync?.send ?? queueBatch(http), input.name, checkpoint);
     const onProgress = () => progress.update(`sent ${tally.sent}, failed ${tally.failed}, skipped ${tally.skipped_checkpoint + tally.other_shards}`);
     const run = bulkRun(ctx, http, options, { counts: tally, failed, unconfirmed, checkpoint, onProgress });
-    const delivered = await deliverInBatches(unacknowledged(events, checkpoint && ((event) => checkpoint.isSettled(event.slot, event.position)), tally), eventBatchLimits(options), eventLanes(options), job, run);
+    const due = unacknowledged(events, checkpoint && ((event) => checkpoint.isSettled(event.slot, event.position)), tally);
+    // With --sync, each batch's event ids are printed once it is counted as acknowledged.
+    const send = <A>(job: BulkJob<OutgoingEvent, A>) => deliverInBatches(due, eventBatchLimits(options), eventLanes(options), job, run);
+    const delivered = await (sync === undefined ? send(eventsJob(queueBatch(http), input.name, checkpoint)) : send(eventsJob(sync.send, input.name, checkpoint, sync.print)));
     if (delivered.interrupted) throw new InterruptedError();
     halted = delivered.stoppedBy;
   } catch (error) {

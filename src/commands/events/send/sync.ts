@@ -24,11 +24,15 @@ export class SyncIngestion {
     private readonly format: OutputFormat,
   ) {}
 
-  readonly send: BatchSender = async (events) => {
+  readonly send: BatchSender<IngestedLine[]> = async (events) => {
     const eventIds = await ingestEvents(this.http, encodeBatch(events.map((event) => event.json)), events.length, allKeyed(events));
-    const rows = events.map((event, index) => ({ line: event.line, event_id: eventIds[index]! }));
-    if (this.format === 'table' || this.format === 'tsv') this.rows.push(...rows);
-    else await this.io.out(rows.map(toNdjsonLine).join(''));
+    return events.map((event, index): IngestedLine => ({ line: event.line, event_id: eventIds[index]! }));
+  };
+
+  /** Prints the ids of a batch once the run counts it as acknowledged: stdout failing then stops the run, it does not fail a batch the service ingested. */
+  readonly print = async (ingested: IngestedLine[]): Promise<void> => {
+    if (this.format === 'table' || this.format === 'tsv') this.rows.push(...ingested);
+    else await this.io.out(ingested.map(toNdjsonLine).join(''));
   };
 
   /** Prints the table (or TSV) of the ids; called also when the run stops early, so what was ingested is shown. */
