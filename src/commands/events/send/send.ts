@@ -104,6 +104,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     : await Checkpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: input.name, shard: options.shard, now: () => ctx.now() });
   const progress = await startSpinner(ctx.io, 'Sending events…');
   let halted: Error | undefined;
+  let completed = false;
   let sync: SyncIngestion | undefined;
   try {
     const http = await ctx.http();
@@ -116,6 +117,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     const delivered = await (sync === undefined ? send(eventsJob(queueBatch(http), input.name, checkpoint)) : send(eventsJob(sync.send, input.name, checkpoint, sync.print)));
     if (delivered.interrupted) throw new InterruptedError();
     halted = delivered.stoppedBy;
+    completed = true;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
     reportInterruption(ctx.io, interruptedRun(tally, 'event', failedPath), csafeCommandLine(ctx.argv), options.checkpoint === undefined ? NO_CHECKPOINT : undefined);
@@ -123,9 +125,10 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   } finally {
     progress.stop();
     await sync?.finish();
-    await checkpoint?.close();
     await failed.close();
     await unconfirmed.close();
+    // When the run stopped, the error that stopped it is the one to report.
+    await (completed ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
   }
   return { failedFile: failedPath, unconfirmedFile: unconfirmedPath, halted };
 }
