@@ -2,11 +2,9 @@ import { partsFrameBytes, sendStreamParts } from '../../../api/streams.js';
 import type { SendableRecord } from '../../../core/bulk/checked-records.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
 import { deliverInBatches, type BulkRun, type Delivered } from '../../../core/bulk/engine.js';
-import type { FailFast } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import type { HttpClient } from '../../../core/http/client.js';
-import type { IOStreams } from '../../../core/terminal/io.js';
 import type { RangeCheckpoint } from '../../../core/bulk/range-checkpoint.js';
 import { batchOutcome } from '../../app.js';
 import type { PartsOptions } from './options.js';
@@ -30,27 +28,16 @@ export interface PartsTally extends BulkCounts {
 export const emptyPartsTally = (): PartsTally => ({ ...emptyCounts(), lastRequestId: null, lastError: null });
 
 export interface PartsDelivery {
+  /** The run (core/bulk/engine.ts bulkRun): its counts are `tally`. --follow's run has a signal that never aborts: what was read is sent before csafe exits. */
+  run: BulkRun;
   http: HttpClient;
-  io: IOStreams;
   namespace: string;
   /** The stream's id, sent with every request. */
   id: string;
   /** How messages name the input: a file, `stdin`, `flags`. */
   inputName: string;
   options: Pick<PartsOptions, 'batchSize' | 'maxBatchBytes'>;
-  /** The parts of batches that failed, exactly as sent, so the file can be sent again with `stream parts`. */
-  failed: FailedFile;
-  /** The parts of batches that may have been applied (see mayHaveBeenApplied): never in `failed`, which is safe to resend. */
-  unconfirmed: FailedFile;
   tally: PartsTally;
-  failFast: FailFast;
-  /** Told after each batch, sent or failed (a spinner, a status line). */
-  onProgress?(tally: PartsTally): void;
-  /**
-   * Ctrl-C or SIGTERM: no batch starts; the one in flight has its answer, the rest go to the
-   * failed file unsent. --follow gives none: what was read is sent before csafe exits.
-   */
-  signal?: AbortSignal;
   /** --follow: a batch that is not full goes once its oldest part has waited this long. */
   flushAfterMs?: number;
   /** --follow: parts read ahead while a batch is sent (default: 64 batches); reading pauses while they wait. */
@@ -69,18 +56,7 @@ export interface PartsDelivery {
  * up the input; with a checkpoint, what Ctrl-C left unsent is left to the same command again.
  */
 export function deliverParts(parts: AsyncIterable<Iterable<SendableRecord>>, delivery: PartsDelivery): Promise<Delivered> {
-  const { http, options, tally } = delivery;
-  const run: BulkRun = {
-    io: delivery.io,
-    counts: tally,
-    failed: delivery.failed,
-    unconfirmed: delivery.unconfirmed,
-    failFast: delivery.failFast,
-    signal: delivery.signal ?? new AbortController().signal,
-    checkpoint: delivery.checkpoint,
-    onProgress: () => delivery.onProgress?.(tally),
-    retriesMade: () => http.retries,
-  };
+  const { http, options, tally, run } = delivery;
   const job = {
     noun: 'part',
     inputName: delivery.inputName,

@@ -4,8 +4,8 @@ import type { Context } from '../../../context.js';
 import { checkRecords, problemLine, setAside, type CheckedRecord, type InvalidRecord, type SendableRecord } from '../../../core/bulk/checked-records.js';
 import { parseDuration } from '../../../core/cli/duration.js';
 import { InputError, UsageError } from '../../../core/errors.js';
-import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
-import { Pace } from '../../../core/bulk/pace.js';
+import { haltLine } from '../../../core/bulk/fail-fast.js';
+import { bulkRun } from '../../../core/bulk/engine.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import type { JsonRecord } from '../../../core/json/position.js';
@@ -56,15 +56,15 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   // Reading ends at the end of the input, on Ctrl-C or SIGTERM, or when a failure halts the sending.
   const halting = new AbortController();
   const http = await ctx.http();
+  // What was read is sent before csafe exits: the run's signal never aborts; Ctrl-C and SIGTERM end the reading.
+  const run = { ...bulkRun(ctx, http, options, { counts: tally, ...files }), signal: new AbortController().signal };
   const delivery: PartsDelivery = {
+    run,
     http,
-    failFast: new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx)),
-    io: ctx.io,
     namespace,
     id: options.id,
     inputName: reading.inputName,
     options,
-    ...files,
     tally,
     flushAfterMs,
     maxBuffer: options.maxBuffer,
@@ -87,7 +87,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   }
   tally.valid = reading.read;
   await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid: reading.invalid, durationMs: ctx.now() - started, checkpoint: false });
-  const unreachable = delivery.failFast.stoppedBy;
+  const unreachable = run.failFast.stoppedBy;
   if (unreachable) {
     ctx.io.warn(haltLine(unreachable, files.failed.path));
     return partsOutcome(tally, { skipped: reading.invalid?.count, stoppedBy: unreachable });

@@ -4,9 +4,8 @@ import { spooledRecords, spoolRecords, type SpoolFormat } from '../../../core/bu
 import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { stopsTheRun } from '../../../core/errors.js';
-import type { Delivered } from '../../../core/bulk/engine.js';
-import { FailFast, haltLine } from '../../../core/bulk/fail-fast.js';
-import { Pace } from '../../../core/bulk/pace.js';
+import { bulkRun, type Delivered } from '../../../core/bulk/engine.js';
+import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import { parseOptions } from '../../../core/cli/options.js';
@@ -133,7 +132,6 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
   const files = partsFailureFiles(options, ctx.now());
   const { tally, invalid } = input;
   const progress = await startSpinner(ctx.io, 'Sending parts…');
-  const failFast = new FailFast(options.maxConsecutiveFailures, http.baseUrl, new Pace(options.maxRate, ctx));
   const checkpoint = options.checkpoint === undefined
     ? undefined
     : await RangeCheckpoint.open({
@@ -146,20 +144,10 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
       });
   let delivered: Delivered | undefined;
   try {
-    delivered = await deliverParts(unacknowledged(input.parts, checkpoint && ((part) => checkpoint.isAcknowledged(part.line)), tally), {
-      checkpoint,
-      http,
-      failFast,
-      io: ctx.io,
-      namespace,
-      id: options.id,
-      inputName: input.name,
-      options,
-      ...files,
-      tally,
-      onProgress: () => progress.update(`Sending parts: ${tally.sent} sent, ${tally.failed} failed, ${tally.unconfirmed} unconfirmed`),
-      signal: ctx.signal,
-    });
+    const onProgress = () => progress.update(`Sending parts: ${tally.sent} sent, ${tally.failed} failed, ${tally.unconfirmed} unconfirmed`);
+    const run = bulkRun(ctx, http, options, { counts: tally, ...files, checkpoint, onProgress });
+    const parts = unacknowledged(input.parts, checkpoint && ((part) => checkpoint.isAcknowledged(part.line)), tally);
+    delivered = await deliverParts(parts, { run, checkpoint, http, namespace, id: options.id, inputName: input.name, options, tally });
   } catch (error) {
     if (stopsTheRun(error)) {
       ctx.io.warn(`stopped after ${countOf(tally.sent, 'part')} ${tally.sent === 1 ? 'was' : 'were'} sent in ${countOf(tally.requests, 'request')}: later parts were not sent`);
