@@ -29,14 +29,12 @@ export interface LaneOptions<T> {
  */
 export const QUEUED_BATCHES_PER_LANE = 8;
 
-export const runLanes = <T>(items: AsyncIterable<T>, options: LaneOptions<T>, work: (batch: T[]) => Promise<void>): Promise<void> =>
-  runLanesInGroups(eachAlone(items), options, work);
-
-async function* eachAlone<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
+/** Items read one by one, as the lanes and the bulk engine take them: in groups (of one). */
+export async function* oneByOne<T>(items: AsyncIterable<T>): AsyncGenerator<[T]> {
   for await (const item of items) yield [item];
 }
 
-/** runLanes over items that come in groups (a chunk of input's records): one promise per group, not per item. */
+/** The lanes over items that come in groups (a chunk of input's records): one promise per group, not per item. */
 export async function runLanesInGroups<T>(
   groups: AsyncIterable<Iterable<T>>,
   options: LaneOptions<T>,

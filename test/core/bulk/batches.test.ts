@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { fitsInBatch, inBatches } from '../../../src/core/bulk/batches.js';
-import { runLanes } from '../../../src/core/bulk/lanes.js';
+import { runLanes } from '../../helpers/lanes.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
   const out: T[] = [];

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { QUEUED_BATCHES_PER_LANE, runLanes, type LaneOptions } from '../../../src/core/bulk/lanes.js';
+import { QUEUED_BATCHES_PER_LANE, type LaneOptions } from '../../../src/core/bulk/lanes.js';
+import { runLanes } from '../../helpers/lanes.js';
 import { waitFor } from '../../helpers/wait.js';
 
 /** An input the test feeds by hand, as a pipe is fed by another program; `read` counts what runLanes has taken from it. */

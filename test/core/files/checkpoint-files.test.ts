@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { writeFileAtomic } from '../../../src/core/files/atomic-file.js';
 import { acquireFileLock } from '../../../src/core/files/file-lock.js';
-import { runLanes } from '../../../src/core/bulk/lanes.js';
+import { runLanes } from '../../helpers/lanes.js';
 import { tempDir } from '../../helpers/cli.js';
 
 describe('writeFileAtomic', () => {

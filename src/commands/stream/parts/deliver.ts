@@ -77,7 +77,3 @@ export function deliverParts(parts: AsyncIterable<Iterable<SendableRecord>>, del
   return deliverInBatches(parts, limits, { lanes: 1, laneOf: () => 0, flushAfterMs: delivery.flushAfterMs, capacity: delivery.maxBuffer }, job, run);
 }
 
-/** Records read one by one, as the bulk engine takes them: in groups. */
-export async function* oneByOne<T>(items: AsyncIterable<T>): AsyncGenerator<[T]> {
-  for await (const item of items) yield [item];
-}

@@ -14,7 +14,8 @@ import { isRegularFile, openFileStream, readRecords, type InputSource } from '..
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import type { Outcome } from '../../app.js';
-import { deliverParts, emptyPartsTally, oneByOne, partsFailureFiles, partsOutcome, type PartsDelivery, type PartsTally } from './deliver.js';
+import { oneByOne } from '../../../core/bulk/lanes.js';
+import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome, type PartsDelivery, type PartsTally } from './deliver.js';
 import { givesFlagPart } from './flag-part.js';
 import { partCheck } from './input.js';
 import type { PartsOptions } from './options.js';
