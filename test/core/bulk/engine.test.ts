@@ -119,6 +119,18 @@ for (const [how, dispatch] of DISPATCHES) {
       await assert.rejects(deliverInBatches(inGroups(records(6)), limits(1), dispatch, spec, run), { message: 'bad' });
     });
 
+    it('what the command does with an acknowledged batch failing (stdout gone) stops the run, and never puts that batch in the failed file', async () => {
+      const { run, lines } = setUp();
+      const { spec } = job(() => ({ ok: true }), {
+        acknowledged: (batch) => {
+          if (batch[0]!.line === 2) throw new Error('EPIPE');
+        },
+      });
+      await assert.rejects(deliverInBatches(inGroups(records(6)), limits(1), dispatch, spec, run), { message: 'EPIPE' });
+      assert.deepEqual(lines('failed'), [], 'the service has it: it is not a failure to resend');
+      assert.ok(run.counts.sent >= 2);
+    });
+
     it('Ctrl-C: no batch starts after it, those in flight are settled, the rest is neither sent nor failed', async () => {
       const controller = new AbortController();
       const { run, lines } = setUp({ signal: controller.signal });
