@@ -3,7 +3,7 @@ import type { IOStreams } from '../terminal/io.js';
 import type { InFlight } from '../bulk/in-flight.js';
 
 /** ` (in FILE)` after the count of failed records an interrupted run names; nothing when none failed. */
-export const failedFileNote = (failed: number, path: string) => (failed > 0 ? ` (in ${path})` : '');
+const failedFileNote = (failed: number, path: string) => (failed > 0 ? ` (in ${path})` : '');
 
 /**
  * What an interrupted bulk run did, in the same words for every bulk command:
