@@ -141,7 +141,10 @@ export class Context {
 
   /** The format of stdout for a command that prints one result or a stream of them (see resolveOutputFormat). */
   async outputFormat(shape: ResultShape): Promise<OutputFormat> {
-    return resolveOutputFormat({ output: (await this.settings()).output, json: this.flags.json }, this.io.stdoutIsTTY, shape);
+    const { output } = await this.settings();
+    // A profile's format is for the person at a terminal: `config set output table` must not break `csafe … | jq`.
+    const chosen = this.flags.output !== undefined || this.io.stdoutIsTTY ? output : undefined;
+    return resolveOutputFormat({ output: chosen, json: this.flags.json }, this.io.stdoutIsTTY, shape);
   }
 
   /** The HTTP core, configured from flags, environment and profile (or the in-process emulator). */

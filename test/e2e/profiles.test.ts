@@ -190,6 +190,34 @@ describe('csafe config set', () => {
   }
 });
 
+describe("a profile's output format", () => {
+  const withOutput = async (format: string) => {
+    const config = tempDir('csafe-config-');
+    const set = await runInProcess(['config', 'set', 'output', format], { env: { CSAFE_CONFIG_DIR: config } });
+    assert.equal(set.code, 0, set.stderr);
+    return { CSAFE_CONFIG_DIR: config, CSAFE_API_KEY: 'sk_test_0123456789abcdef', CSAFE_BASE_URL: 'https://api.example' };
+  };
+
+  it('applies on a terminal', async () => {
+    const { code, stdout, stderr } = await runInProcess(['auth', 'status'], { env: await withOutput('json'), isTTY: true });
+    assert.equal(code, 0, stderr);
+    assert.equal(JSON.parse(stdout).base_url, 'https://api.example');
+  });
+
+  it('does not break a pipe: `config set output table` still gives `csafe … | jq` JSON', async () => {
+    const { code, stdout, stderr } = await runInProcess(['auth', 'status'], { env: await withOutput('table') });
+    assert.equal(code, 0, stderr);
+    assert.equal(JSON.parse(stdout).base_url, 'https://api.example');
+  });
+
+  it('gives way to the command line in a pipe too', async () => {
+    const env = await withOutput('table');
+    const tsv = await runInProcess(['-o', 'tsv', 'auth', 'status'], { env });
+    assert.equal(tsv.code, 0, tsv.stderr);
+    assert.match(tsv.stdout, /^profile\tbase_url\t.*\ndefault\thttps:\/\/api\.example\t/);
+  });
+});
+
 describe('csafe --emulator auth status', () => {
   it("reports the emulator's key, masked, with source emulator, and exits 0", async () => {
     const { code, stdout, stderr } = await runInProcess(['--emulator', 'auth', 'status', '--json']);

@@ -18,6 +18,7 @@ const configSet: CommandDecl = {
   name: 'set',
   description: 'Set one setting of the profile, creating the profile if it is new; the value is checked as its flag would check it',
   args: [{ name: '<key>' }, { name: '<value>' }],
+  details: '\noutput sets the format on a terminal only: in a pipe a command prints JSON (or NDJSON)\nunless -o or --json says otherwise.',
   examples: ['csafe config set user_id u1', 'csafe config set output json', 'csafe --profile staging config set base_url https://csafe.staging.example.com'],
   environment: PROFILE_VARIABLES,
   run: async () => (await import('./run.js')).configSetAction,
