@@ -5,7 +5,7 @@ _csafe() {
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 
   local global="--profile --api-key --base-url --request-timeout --max-retries --max-wait -o --output --json --wide -v --verbose -q --quiet --progress --no-color --insecure --emulator -h --help -V --version"
-  local commands="classify token auth config settings data import events stream decision batch emulator"
+  local commands="classify token auth config settings data import events stream decision batch emulator version"
 
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json ndjson tsv" -- "$cur")); return ;;

@@ -3,7 +3,8 @@
 // Loading a few files instead of some 200 (csafe's, zod's, undici's, commander's) is a good part
 // of a one-request command's start-up. esbuild's account of what went into each file is
 // kept beside it (not shipped) for test/e2e/startup.test.ts, which tells by it what a command loaded.
-import { rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const OUT = 'dist/bundle';
@@ -33,3 +34,16 @@ const { metafile } = await build({
 });
 
 writeFileSync(`${OUT}.meta.json`, JSON.stringify(metafile));
+
+// What `csafe version` names besides the release: the commit built (when this is a git checkout) and when.
+writeFileSync(`${OUT}/build.json`, JSON.stringify({ ...gitCommit(), built: new Date().toISOString() }) + '\n');
+
+/** The commit of the checkout csafe is built in; none when csafe is not a checkout's top (a copy inside another project's repository). */
+function gitCommit() {
+  try {
+    const [top, commit] = execFileSync('git', ['rev-parse', '--show-toplevel', '--short=12', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split('\n');
+    return realpathSync(top) === realpathSync('.') && /^[0-9a-f]+$/.test(commit) ? { commit } : {};
+  } catch {
+    return {};
+  }
+}

@@ -29,6 +29,7 @@ import { VERSION } from './version.js';
 import { runCounts, type App, type Outcome, type RunCounts } from './commands/app.js';
 import { addFlags, addNode } from './commands/program.js';
 import { TREE } from './commands/tree.js';
+import { expandShortcuts } from './commands/shortcuts.js';
 
 // How a command line becomes a run: builds the command tree, runs the chosen command, and turns every
 // error, signal and broken pipe into one message and exit code.
@@ -62,14 +63,11 @@ ${renderHelpSections({
   environment: ALL_VARIABLES,
 })}`;
 
-/** The group named on the command line (`csafe [global flags] <group> …` or `csafe help <group>`). */
-export function invokedGroup(argv: readonly string[]): string | undefined {
-  const i = commandIndex(argv);
-  return argv[i] === 'help' ? argv[i + 1] : argv[i];
-}
+/** The group named on the command line (`csafe [global flags] <group> …`; `csafe help <group>` has become `csafe <group> --help`). */
+export const invokedGroup = (argv: readonly string[]): string | undefined => argv[commandIndex(argv)];
 
 function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Command {
-  const program = new Command('csafe').description('Command-line client for the Content Safety Service, with a local emulator').version(VERSION, '-V, --version');
+  const program = new Command('csafe').description('Command-line client for the Content Safety Service, with a local emulator').version(VERSION, '-V, --version', 'show the version, the commit built and the Node.js version (as `csafe version`)');
   addFlags(program, GLOBAL_FLAGS)
     .addHelpText('after', EXIT_CODES_HELP)
     .showSuggestionAfterError()
@@ -141,9 +139,10 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     },
   };
   try {
-    const program = buildProgram(app, bootIO, argv);
-    checkTimeoutPlace(argv, commandIndex(argv), program);
-    await program.parseAsync(argv, { from: 'user' });
+    const expanded = expandShortcuts(argv, TREE);
+    const program = buildProgram(app, bootIO, expanded);
+    checkTimeoutPlace(expanded, commandIndex(expanded), program);
+    await program.parseAsync(expanded, { from: 'user' });
     // A write to a full disk fails after write() has returned: the command is not done until stdout has taken it all.
     await bootIO.flush();
     return exitCode;

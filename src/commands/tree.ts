@@ -14,6 +14,7 @@ import { importGroup } from './import/index.js';
 import { settingsGroup } from './settings/index.js';
 import { streamGroup } from './stream/index.js';
 import { tokenGroup } from './token/index.js';
+import { version } from './version/index.js';
 
 export const TREE: readonly TreeNode[] = [
   { ...classify, run: async () => (await import('./classify/run.js')).runClassify },
@@ -28,4 +29,5 @@ export const TREE: readonly TreeNode[] = [
   decisionGroup,
   batchGroup,
   emulatorGroup,
+  version,
 ];

@@ -28,8 +28,7 @@ describe('invokedGroup', () => {
     assert.equal(invokedGroup(['--emulator', '--request-timeout', '5s', '--max-wait', '1m', '--max-retries', '3', 'classify']), 'classify');
   });
 
-  it('reads `help <group>` and nothing at all', () => {
-    assert.equal(invokedGroup(['help', 'events']), 'events');
+  it('reads nothing at all', () => {
     assert.equal(invokedGroup(['--help']), undefined);
     assert.equal(invokedGroup([]), undefined);
   });

@@ -36,7 +36,10 @@ function packagesOf(urls: string[]): string[] {
 describe('start-up of help and version', () => {
   const commands = [
     ['--version'],
+    ['version'],
     ['--help'],
+    [],
+    ['help', 'data', 'add'],
     ...['classify', 'token', 'auth', 'config', 'settings', 'data', 'import', 'events', 'stream', 'decision', 'batch', 'emulator'].map((group) => [group, '--help']),
     ['data', 'add', '--help'],
     ['events', 'send', '--help'],

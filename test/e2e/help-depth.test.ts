@@ -1,0 +1,86 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { expandShortcuts } from '../../src/commands/shortcuts.js';
+import { TREE } from '../../src/commands/tree.js';
+import { runCsafe } from '../helpers/cli.js';
+// What help and version print for their command line is main()'s answer: in this process. The one real process checks the build's commit.
+import { runInProcess } from '../helpers/in-process.js';
+
+const usageLine = (help: string) => help.split('\n')[0];
+
+describe('help at every depth', () => {
+  it('csafe alone prints its help on stdout and exits 0, so `csafe | less` shows it', async () => {
+    const { code, stdout, stderr } = await runInProcess([]);
+    assert.equal(code, 0, stderr);
+    assert.equal(usageLine(stdout), 'Usage: csafe [options] [command]');
+    assert.equal(stderr, '');
+  });
+
+  it('a group alone (csafe data) prints the group\'s help on stdout and exits 0', async () => {
+    const { code, stdout, stderr } = await runInProcess(['data']);
+    assert.equal(code, 0, stderr);
+    assert.equal(usageLine(stdout), 'Usage: csafe data [options] [command]');
+  });
+
+  for (const words of [['data', 'add'], ['events', 'send'], ['classify'], ['data']]) {
+    it(`csafe help ${words.join(' ')} prints what csafe ${words.join(' ')} --help prints`, async () => {
+      const viaHelp = await runInProcess(['help', ...words]);
+      const viaFlag = await runInProcess([...words, '--help']);
+      assert.equal(viaHelp.code, 0, viaHelp.stderr);
+      assert.equal(viaHelp.stdout, viaFlag.stdout);
+      assert.match(usageLine(viaHelp.stdout)!, new RegExp(`^Usage: csafe ${words.join(' ')} `));
+    });
+  }
+
+  for (const [words, message] of [
+    [['nosuch'], /^error: unknown command "nosuch"\nhint: `csafe --help` lists the commands\n$/],
+    [['data', 'nosuch'], /^error: unknown command "data nosuch"\nhint: `csafe data --help` lists the commands\n$/],
+    [['classify', 'more'], /^error: unknown command "classify more": classify has no subcommands\n$/],
+  ] as const) {
+    it(`csafe help ${words.join(' ')} says the command is unknown (exit 2), printing no help`, async () => {
+      const { code, stdout, stderr } = await runInProcess(['help', ...words]);
+      assert.equal(code, 2, stderr);
+      assert.equal(stdout, '');
+      assert.match(stderr, message);
+    });
+  }
+
+  it('keeps global flags given before help, and what follows a group is still a verb to run', () => {
+    assert.deepEqual(expandShortcuts(['--profile', 'help', 'help', 'data', 'add'], TREE), ['--profile', 'help', 'data', 'add', '--help']);
+    assert.deepEqual(expandShortcuts(['data', 'add', 'ns', 'f.jsonl'], TREE), ['data', 'add', 'ns', 'f.jsonl']);
+    assert.deepEqual(expandShortcuts(['data', '--help'], TREE), ['data', '--help']);
+  });
+});
+
+describe('csafe version', () => {
+  const LINE = /^csafe \d+\.\d+\.\d+(-[\w.]+)? (\(commit [0-9a-f]{12}, built \d{4}-\d{2}-\d{2}\) )?on Node v\d+\.\d+\.\d+, \w+-\w+\n$/;
+
+  for (const args of [['version'], ['--version'], ['-V']]) {
+    it(`csafe ${args.join(' ')} names the release and the Node.js running it on one line, in a pipe too`, async () => {
+      const { code, stdout, stderr } = await runInProcess(args);
+      assert.equal(code, 0, stderr);
+      assert.match(stdout, LINE);
+      assert.ok(stdout.includes(`on Node ${process.version}, `), stdout);
+    });
+  }
+
+  it('--json gives the same as fields, with `csafe --version --json` too', async () => {
+    for (const args of [['version', '--json'], ['--version', '--json'], ['--json', 'version']]) {
+      const { code, stdout, stderr } = await runInProcess(args);
+      assert.equal(code, 0, stderr);
+      const info = JSON.parse(stdout) as Record<string, string>;
+      assert.match(info.version!, /^\d+\.\d+\.\d+/);
+      assert.equal(info.node, process.version);
+      assert.equal(info.platform, `${process.platform}-${process.arch}`);
+    }
+  });
+
+  it('the built csafe names the commit and the date it was built from (this checkout\'s HEAD)', async () => {
+    const [line, json] = await Promise.all([runCsafe(['--version']), runCsafe(['version', '--json'])]);
+    assert.equal(line.code, 0, line.stderr);
+    assert.match(line.stdout, /^csafe \S+ \(commit [0-9a-f]{12}, built \d{4}-\d{2}-\d{2}\) on Node /);
+    const info = JSON.parse(json.stdout) as { commit: string; built: string };
+    assert.ok(line.stdout.includes(`commit ${info.commit}, built ${info.built.slice(0, 10)}`), line.stdout);
+    assert.ok(!Number.isNaN(Date.parse(info.built)), info.built);
+  });
+});
