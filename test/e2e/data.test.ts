@@ -158,6 +158,14 @@ describe('csafe settings put and data add/status', () => {
     assert.match(missing.stderr, /404/);
   });
 
+  it('data status --wait on a request the service does not know is its 404 alone, not a request "still pending" to check again', async () => {
+    const { code, stdout, stderr } = await run(['data', 'status', 'listings', 'req_nope', '--wait', '--timeout', '20s']);
+    assert.equal(code, 1, stderr);
+    assert.equal(stdout, '');
+    assert.match(stderr, /^error: GET \/v1\/data\/listings\/requests\/req_nope: 404 not_found: /);
+    assert.doesNotMatch(stderr, /pending/);
+  });
+
   it('data status shows an import request as a summary', async () => {
     const created = await (await fetch(`${emulator.baseUrl}/v1/data/listings/import`, {
       method: 'POST',

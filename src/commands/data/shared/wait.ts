@@ -3,6 +3,7 @@ import type { Context } from '../../../context.js';
 import { mapInOrder } from '../../../core/bulk/concurrency.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { countOf } from '../../../core/terminal/words.js';
+import { NotFoundError } from '../../../core/errors.js';
 import { pollUntil } from '../../../core/cli/poll.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { shellWord } from '../../../core/cli/command-line.js';
@@ -37,10 +38,12 @@ export async function followRequests(
 ): Promise<void> {
   const http = await ctx.http();
   const statuses = new Map<string, { status: string }>();
+  // A request the service does not know is not pending: no check on it later would find it either.
+  const unknown = new Set<string>();
   // Ended records wait here only while a request before them is still pending.
   const ended = new Map<string, RequestRecord>();
   let handedOn = 0;
-  const pending = () => requestIds.slice(handedOn).filter((id) => !TERMINAL_STATUSES.has(statuses.get(id)?.status ?? ''));
+  const pending = () => requestIds.slice(handedOn).filter((id) => !TERMINAL_STATUSES.has(statuses.get(id)?.status ?? '') && !unknown.has(id));
   const handOnInOrder = async () => {
     for (let record = ended.get(requestIds[handedOn]!); record !== undefined; record = ended.get(requestIds[handedOn]!)) {
       ended.delete(requestIds[handedOn++]!);
@@ -49,7 +52,10 @@ export async function followRequests(
   };
   const refresh = async () => {
     for await (const { item: id, outcome } of mapInOrder(pending(), options.concurrency ?? 4, (id) => getRequest(http, namespace, id))) {
-      if (!outcome.ok) throw outcome.error;
+      if (!outcome.ok) {
+        if (outcome.error instanceof NotFoundError) unknown.add(id);
+        throw outcome.error;
+      }
       statuses.set(id, { status: outcome.value.status });
       if (!TERMINAL_STATUSES.has(outcome.value.status)) continue;
       ended.set(id, outcome.value);
