@@ -135,7 +135,7 @@ function metadataProblems(metadata: Record<string, unknown> | undefined): FieldP
   if (metadata === undefined) return [];
   const size = byteLength(metadata);
   return size > CONTENT_LIMITS.metadataBytes
-    ? [{ path: ['metadata'], message: `metadata is ${size} bytes serialized, over the limit of ${CONTENT_LIMITS.metadataBytes}` }]
+    ? [{ path: ['metadata'], message: `is ${size} bytes serialized, over the limit of ${CONTENT_LIMITS.metadataBytes}` }]
     : [];
 }
 

@@ -38,13 +38,90 @@ export function formatPath(path: FieldPath): string {
   return out === '' ? '(body)' : out;
 }
 
-/** Zod issues as problems; an unknown key is reported at its own path, not its parent's. */
-export function problemsFromZod(error: z.ZodError): FieldProblem[] {
+/**
+ * Zod issues as problems; an unknown key is reported at its own path, not its parent's, and, given
+ * the schema checked against, with the field it likely meant (`userId: unknown field; did you mean "user_id"?`).
+ */
+export function problemsFromZod(error: z.ZodError, schema?: z.ZodType): FieldProblem[] {
   return error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: [...issue.path, key], message: 'unknown field' }))
+      ? issue.keys.map((key) => ({ path: [...issue.path, key], message: unknownFieldMessage(key, schema && fieldNamesAt(schema, issue.path)) }))
       : [{ path: issue.path, message: issue.message }],
   );
+}
+
+function unknownFieldMessage(key: string, known: readonly string[] | undefined): string {
+  // A field of another option of a union is unknown here, and no typo.
+  const meant = known && !known.includes(key) ? closestName(key, known) : undefined;
+  return meant === undefined ? 'unknown field' : `unknown field; did you mean "${meant}"?`;
+}
+
+/** What zod 4 keeps of a schema's definition that says where its fields are. */
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  items?: z.ZodType[];
+  valueType?: z.ZodType;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  options?: z.ZodType[];
+  left?: z.ZodType;
+  right?: z.ZodType;
+  getter?: () => z.ZodType;
+}
+
+const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+
+/** The schemas a value may be checked against, past wrappers (optional, default, pipe, lazy) and across the options of a union. */
+function alternatives(schema: z.ZodType, depth = 0): z.ZodType[] {
+  if (depth > 32) return [];
+  const def = defOf(schema);
+  const inner = def.innerType ?? def.in ?? def.getter?.();
+  if (inner !== undefined) return alternatives(inner, depth + 1);
+  if (def.options !== undefined) return def.options.flatMap((option) => alternatives(option, depth + 1));
+  if (def.left !== undefined && def.right !== undefined) return [...alternatives(def.left, depth + 1), ...alternatives(def.right, depth + 1)];
+  return [schema];
+}
+
+/** The field names an object at `path` may have, by the schema (every option of a union counted). */
+function fieldNamesAt(schema: z.ZodType, path: FieldPath): string[] {
+  let here = alternatives(schema);
+  for (const key of path) {
+    here = here.flatMap((candidate) => {
+      const def = defOf(candidate);
+      const next = typeof key === 'number' ? def.element ?? def.items?.[key] : def.shape?.[String(key)] ?? def.valueType;
+      return next === undefined ? [] : alternatives(next);
+    });
+  }
+  return [...new Set(here.flatMap((candidate) => Object.keys(defOf(candidate).shape ?? {})))];
+}
+
+/** The name most like `wanted`: equal but for case and spaces first, else within a small edit distance. */
+export function closestName(wanted: string, names: readonly string[]): string | undefined {
+  const plain = (text: string) => text.trim().toLowerCase();
+  const alike = names.find((name) => plain(name) === plain(wanted));
+  if (alike !== undefined) return alike;
+  const limit = Math.max(2, Math.floor(wanted.length / 3));
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = editDistance(plain(name), plain(wanted));
+    if (distance <= limit && (best === undefined || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+/** Levenshtein distance, one row at a time. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 export function describeProblem(problem: FieldProblem): string {

@@ -17,6 +17,8 @@ describe('content request checks', () => {
   it('names the field of a schema problem, and unknown fields by their own path', () => {
     assert.deepEqual(problems({ content: [{ type: 'text', text: 5 }], user_id: 'u1' }), ['content[0].text: Invalid input: expected string, received number']);
     assert.deepEqual(problems({ content: [{ type: 'text', text: 'a', colour: 'red' }], user_id: 'u1' }), ['content[0].colour: unknown field']);
+    assert.deepEqual(problems({ content: [{ type: 'text', text: 'a' }], userId: 'u1' }), ['user_id: missing', 'userId: unknown field; did you mean "user_id"?']);
+    assert.deepEqual(problems({ content: [{ type: 'text', txt: 'a' }], user_id: 'u1' }).at(-1), 'content[0].txt: unknown field; did you mean "text"?');
     assert.deepEqual(problems({ content: [], user_id: '' }), ['content: expected at least one content part', 'user_id: expected a non-empty user id']);
   });
 
@@ -24,7 +26,7 @@ describe('content request checks', () => {
     assert.deepEqual(problems({ content: Array.from({ length: 21 }, () => image(8)), user_id: 'u' }), ['content: at most 20 images per request, got 21']);
     assert.deepEqual(problems({ content: [image(5_000_004)], user_id: 'u' }), ['content[0].source.data: image is 5000004 bytes of base64, over the limit of 5000000']);
     assert.deepEqual(problems({ content: [image(5_000_000)], user_id: 'u' }), []);
-    assert.match(problems({ content: [{ type: 'text', text: 'a' }], user_id: 'u', metadata: { k: 'x'.repeat(8000) } })[0]!, /^metadata: metadata is 8008 bytes/);
+    assert.match(problems({ content: [{ type: 'text', text: 'a' }], user_id: 'u', metadata: { k: 'x'.repeat(8000) } })[0]!, /^metadata: is 8008 bytes serialized, over the limit of 8000$/);
   });
 
   it('enforces 6 MB per request', () => {

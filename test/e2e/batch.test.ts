@@ -120,7 +120,7 @@ describe('csafe batch', () => {
   });
 
   const refused: Array<[string, string, RegExp]> = [
-    ['a missing Content column', 'content,source\nhello,app\n', /error: bad\.csv:1: no "Content" column \(matched exactly\); the header has "content", "source"\nhint: did you mean "content"\? Rename it to Content/],
+    ['a missing Content column', 'content,source\nhello,app\n', /error: bad\.csv:1: no "Content" column \(matched exactly\); the header has "content", "source"\nhint: rename the column "content" to "Content": the name must match exactly, case included\n/],
     ['a ragged row', 'Content,source\n"two\nlines",app\nshort\n', /bad\.csv:4: has 1 field, the header has 2/],
     ['an empty Content cell', '\ufeffContent,source\r\nok,app\r\n,web\r\n', /bad\.csv:3: Content: is empty, expected the text or URL to review/],
     ['an unclosed quote', 'Content\nok\n"never closed\n', /error: bad\.csv:3: a quoted field starts on this line and is never closed/],

@@ -109,7 +109,7 @@ describe('csafe classify', () => {
     });
 
     it('8 KB of metadata', async () => {
-      await expectRejected(['classify', '--text', 'hi', '--user-id', 'u1', '--metadata', `note=${'x'.repeat(8_000)}`], /metadata is \d+ bytes serialized, over the limit of 8000/);
+      await expectRejected(['classify', '--text', 'hi', '--user-id', 'u1', '--metadata', `note=${'x'.repeat(8_000)}`], /^error: --metadata: is \d+ bytes serialized, over the limit of 8000$/m);
     });
 
     it('6 MB per request', async () => {

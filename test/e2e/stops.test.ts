@@ -58,7 +58,7 @@ describe('bulk commands stop when the service is unreachable', () => {
       assert.equal(attempts(stderr), 3, `three requests, then no more:\n${stderr}`);
       const unreachable = lines(stderr).filter((line) => /unreachable/.test(line));
       assert.equal(unreachable.length, 1, stderr);
-      assert.match(unreachable[0]!, new RegExp(`127\\.0\\.0\\.1:\\d+.*ECONNREFUSED`));
+      assert.match(unreachable[0]!, new RegExp(`127\\.0\\.0\\.1:\\d+.*cannot connect to 127\\.0\\.0\\.1:\\d+ \\(connection refused\\)`));
       assert.match(unreachable[0]!, new RegExp(failed.replaceAll('.', '\\.')));
       // The same stop reads the same on every bulk command.
       assert.match(unreachable[0]!, /^stopped: .*; what was not sent is in /);

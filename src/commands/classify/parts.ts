@@ -58,6 +58,12 @@ export function describeForFiles(problem: FieldProblem, parts: readonly SourcedP
   const origins = (only?: ContentPart['type']) => parts.filter((p) => only === undefined || p.part.type === only).map((p) => p.origin).join(', ');
   if (problem.path.length === 0) return `${problem.message} (${origins()})`;
   if (first === 'content' && problem.path.length === 1) return `${problem.message} (${origins('image')})`;
-  const origin = first === 'content' && typeof index === 'number' ? parts[index]?.origin : flagOfField(OPTION_OF_FIELD, first!);
+  if (first !== 'content') {
+    const flag = flagOfField(OPTION_OF_FIELD, first!);
+    // The flag is the field: `--metadata: is 9018 bytes …`, not `--metadata: metadata: …`.
+    if (flag !== undefined && problem.path.length === 1) return `${flag}: ${problem.message}`;
+    return `${flag ?? 'request'}: ${formatPath(problem.path)}: ${problem.message}`;
+  }
+  const origin = typeof index === 'number' ? parts[index]?.origin : undefined;
   return `${origin ?? 'request'}: ${formatPath(problem.path)}: ${problem.message}`;
 }

@@ -34,7 +34,7 @@ export async function readSchemaFile(path: string, stdin: Readable, signal?: Abo
   const result = settingsRequestSchema.safeParse(body ? parsed.value : { schema: parsed.value });
   if (result.success) return { schema: result.data.schema };
   return {
-    problems: problemsFromZod(result.error).map((problem) => {
+    problems: problemsFromZod(result.error, settingsRequestSchema).map((problem) => {
       const line = lineOfPath(text, body ? problem.path : problem.path.slice(1));
       return `${name}:${line}: ${describeProblem(problem)}`;
     }),

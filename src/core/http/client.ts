@@ -13,6 +13,7 @@ import {
 } from '../errors.js';
 import { isBrokenPipe, type IOStreams } from '../terminal/io.js';
 import { nestsDeeperThan } from '../json/position.js';
+import { describeNetworkError, errorCode } from './network-words.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { decideRetry, type AttemptOutcome, type Headers, type RetryPolicy } from './retry.js';
 import { Agent, request } from './undici.js';
@@ -221,7 +222,7 @@ export class HttpClient {
         return { error: new RequestTimeoutError(`${spec.method} ${this.target(spec).display}: ${what}`, { hint: `raise --request-timeout (or CSAFE_REQUEST_TIMEOUT) if ${slow} is slow` }) };
       }
       const sent = !NOT_SENT_CODES.has(errorCode(error) ?? '');
-      return { error: new ConnectionError(`${spec.method} ${this.target(spec).display}: ${describeNetworkError(error)}`, sent) };
+      return { error: new ConnectionError(`${spec.method} ${this.target(spec).display}: ${describeNetworkError(error, url)}`, sent) };
     }
   }
 
@@ -235,7 +236,7 @@ export class HttpClient {
       if (this.config.signal?.aborted || spec.signal?.aborted) throw new InterruptedError();
       // The reader of the file written went away (a FIFO, `/dev/stdout | head`): for main() that ends the run as done, not a network failure.
       if (error instanceof CsafeError || isBrokenPipe(error)) throw error;
-      throw new ConnectionError(`${spec.method} ${display}: the download broke off: ${describeNetworkError(error)}`, true);
+      throw new ConnectionError(`${spec.method} ${display}: the download broke off: ${describeNetworkError(error, this.target(spec).url)}`, true);
     }
   }
 
@@ -525,12 +526,6 @@ const unescapeXml = (text: string) => text.replace(/&(amp|lt|gt|quot|apos);/g, (
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
-function errorCode(error: unknown): string | undefined {
-  if (!error || typeof error !== 'object') return undefined;
-  const { code, cause } = error as { code?: unknown; cause?: unknown };
-  return typeof code === 'string' ? code : errorCode(cause);
-}
-
 /** A body sent to an absolute (pre-signed) address: a file's upload, by upload() rather than undici. */
 const isUpload = (spec: RequestSpec): spec is RequestSpec & { url: string; body: ReopenableBody } => spec.url !== undefined && spec.body !== undefined;
 
@@ -539,9 +534,3 @@ function isTimeout(error: unknown): boolean {
   return (code !== undefined && TIMEOUT_CODES.has(code)) || (error as Error)?.name === 'TimeoutError';
 }
 
-function describeNetworkError(error: unknown): string {
-  const code = errorCode(error);
-  const cause = (error as { cause?: { message?: string } })?.cause?.message;
-  const message = (error as Error)?.message ?? String(error);
-  return [code, cause ?? message].filter(Boolean).join(' ');
-}

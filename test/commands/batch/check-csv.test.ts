@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { checkBatchCsv, closestName } from '../../../src/commands/batch/create/check-csv.js';
+import { checkBatchCsv } from '../../../src/commands/batch/create/check-csv.js';
+import { closestName } from '../../../src/schemas/issues.js';
 import { InputError } from '../../../src/core/errors.js';
 import { bufferIO } from '../../helpers/io.js';
 
@@ -38,7 +39,7 @@ describe('checkBatchCsv', () => {
     const result = await check('content,source\nhello,app\n');
     assert.ok(result.error instanceof InputError);
     assert.equal(result.error.message, 'reviews.csv:1: no "Content" column (matched exactly); the header has "content", "source"');
-    assert.equal(result.error.hint, 'did you mean "content"? Rename it to Content');
+    assert.equal(result.error.hint, 'rename the column "content" to "Content": the name must match exactly, case included');
   });
 
   it('refuses an empty file and a file with a header only', async () => {

@@ -13,9 +13,11 @@ describe('describeForFiles', () => {
     assert.equal(describeForFiles({ path: ['content', 2, 'source', 'data'], message: 'too big' }, parts), 'b.png: content[2].source.data: too big');
   });
 
-  it('names the flag of a top-level field', () => {
-    assert.equal(describeForFiles({ path: ['metadata'], message: 'too big' }, parts), '--metadata: metadata: too big');
-    assert.equal(describeForFiles({ path: ['user_id'], message: 'empty' }, parts), '--user-id: user_id: empty');
+  it('names the flag of a top-level field once, and the path within it', () => {
+    assert.equal(describeForFiles({ path: ['metadata'], message: 'too big' }, parts), '--metadata: too big');
+    assert.equal(describeForFiles({ path: ['user_id'], message: 'empty' }, parts), '--user-id: empty');
+    assert.equal(describeForFiles({ path: ['metadata', 'k'], message: 'expected a string' }, parts), '--metadata: metadata.k: expected a string');
+    assert.equal(describeForFiles({ path: ['colour'], message: 'unknown field' }, parts), 'request: colour: unknown field');
   });
 
   it('lists the images for an image count, and every input for the whole request', () => {

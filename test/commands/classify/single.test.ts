@@ -40,5 +40,5 @@ test('classify without a user id, or without content, is a usage error and sends
 test('classify refuses a request the schema does not allow before sending it', async (t) => {
   const run = await commandTest(t);
 
-  await assert.rejects(classifyFiles(run.ctx, [], classifyOptions({ text: ['hi'] }), ''), { constructor: InputError, message: /user_id: expected a non-empty user id/ });
+  await assert.rejects(classifyFiles(run.ctx, [], classifyOptions({ text: ['hi'] }), ''), { constructor: InputError, message: /^--user-id: expected a non-empty user id$/ });
 });

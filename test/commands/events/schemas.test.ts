@@ -84,7 +84,7 @@ describe('event schemas', () => {
   });
 
   it('rejects unknown fields and unknown types, unless unknown types are allowed', () => {
-    assert.deepEqual(problems({ ...example('create_account'), userId: 'x' }), ['userId: unknown field']);
+    assert.deepEqual(problems({ ...example('create_account'), userId: 'x' }), ['userId: unknown field; did you mean "user_id"?']);
     assert.match(problems({ type: 'eighth_variant' })[0]!, /^type: unknown event type "eighth_variant": expected one of user_contact/);
     assert.deepEqual(eventProblems({ type: 'eighth_variant', anything: 1 }, { allowUnknownTypes: true }), []);
     assert.deepEqual(problems([1]), ['(body): expected a JSON object (one event)']);

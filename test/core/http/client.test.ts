@@ -319,10 +319,10 @@ describe('HttpClient', () => {
     await assert.rejects(
       http.request({ method: 'POST', path: '/v1/data', json: {}, replaySafe: false }),
       (error: unknown) =>
-        error instanceof ConnectionError && !error.sent && error.message === `POST /v1/data: ECONNREFUSED connect ECONNREFUSED 127.0.0.1:${port} (after 1 retry)`,
+        error instanceof ConnectionError && !error.sent && error.message === `POST /v1/data: cannot connect to 127.0.0.1:${port} (connection refused) (after 1 retry)`,
     );
     assert.equal(sleeps.length, 1);
-    assert.match(stderr(), new RegExp(`← POST /v1/data: ECONNREFUSED connect ECONNREFUSED 127\\.0\\.0\\.1:${port} POST /v1/data after 3 ms\n`));
+    assert.match(stderr(), new RegExp(`← POST /v1/data: cannot connect to 127\\.0\\.0\\.1:${port} \\(connection refused\\) POST /v1/data after 3 ms\n`));
     await http.close();
   });
 
@@ -512,10 +512,11 @@ describe('HttpClient', () => {
     await http.close();
   });
 
-  it('names a connection cut by the server', async () => {
+  it('names a connection cut by the server in words, with the host it went to', async () => {
     handler = (req) => req.socket.destroy();
     const { http } = client({ maxRetries: 0 });
-    await assert.rejects(http.json('GET', '/v1/x'), (error: unknown) => error instanceof ConnectionError && error.message === 'GET /v1/x: UND_ERR_SOCKET other side closed');
+    const host = new URL(http.baseUrl).host;
+    await assert.rejects(http.json('GET', '/v1/x'), (error: unknown) => error instanceof ConnectionError && error.message === `GET /v1/x: the connection to ${host} closed before the answer was complete`);
     await http.close();
   });
 

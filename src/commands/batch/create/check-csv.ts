@@ -4,6 +4,7 @@ import { readCsvRows, type CsvRow } from '../../../core/input/csv.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import type { InputSource } from '../../../core/input/sources.js';
 import { CONTENT_COLUMN } from '../../../schemas/batches.js';
+import { closestName } from '../../../schemas/issues.js';
 
 // `csafe batch create`: the check of a batch CSV before any of it is sent, so a bad file costs no
 // upload.
@@ -50,33 +51,6 @@ function contentColumn(name: string, columns: readonly string[]): number {
   throw new InputError(`${name}:1: no "${CONTENT_COLUMN}" column (matched exactly); the header has ${found}`, {
     hint: closest === undefined
       ? `add a ${CONTENT_COLUMN} column holding the text or URL to review`
-      : `did you mean "${closest}"? Rename it to ${CONTENT_COLUMN}`,
+      : `rename the column "${closest}" to "${CONTENT_COLUMN}": the name must match exactly, case included`,
   });
-}
-
-/** The column most like `wanted`: equal but for case and spaces first, else within a small edit distance. */
-export function closestName(wanted: string, names: readonly string[]): string | undefined {
-  const plain = (text: string) => text.trim().toLowerCase();
-  const alike = names.find((name) => plain(name) === plain(wanted));
-  if (alike !== undefined) return alike;
-  const limit = Math.max(2, Math.floor(wanted.length / 3));
-  let best: { name: string; distance: number } | undefined;
-  for (const name of names) {
-    const distance = editDistance(plain(name), plain(wanted));
-    if (distance <= limit && (best === undefined || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
-
-/** Levenshtein distance, one row at a time. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
