@@ -93,6 +93,25 @@ describe('csafe data import', () => {
     assert.deepEqual(await log(), [], 'no import requested, nothing uploaded');
   });
 
+  it('refuses a JSON array in one line saying so, and points to jq and to data add, which takes one; requests nothing', async () => {
+    const array = join(dir, 'items.json');
+    writeFileSync(array, `[\n${Array.from({ length: 227 }, (_, n) => `  {"id": "o${n}", "title": "t"}`).join(',\n')}\n]\n`);
+    const result = await run(['data', 'import', 'listings', array]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(result.stderr, [
+      `error: ${array}: is a JSON array, expected JSON Lines: one JSON object per line`,
+      `hint: make it JSON Lines with \`jq -c '.[]' ${array} > objects.jsonl\`, or send it as it is with \`csafe data add listings ${array}\`, which takes a JSON array`,
+      '',
+    ].join('\n'));
+    const piped = await run(['data', 'import', 'listings', '-'], readFileSync(array, 'utf8'));
+    assert.equal(piped.code, 2, piped.stderr);
+    assert.match(piped.stderr, /^error: stdin: is a JSON array, .*\nhint: pipe it through `jq -c '\.\[\]'` first, or send it as it is with `csafe data add listings -`/);
+    assert.deepEqual(await log(), [], 'no import requested, nothing uploaded');
+    const older = await run(['import', 'create', array]);
+    assert.equal(older.code, 2, older.stderr);
+    assert.match(older.stderr, /is a JSON array, expected JSON Lines: one JSON object per line\nhint: make it JSON Lines with `jq -c/);
+  });
+
   it('checks and uploads a file of several chunks in one read of it', async () => {
     const large = join(dir, 'large.jsonl');
     const bytes = writeLargeJsonl(large, 3_500_000);

@@ -1,7 +1,7 @@
 import { createImport } from '../../api/older-imports.js';
 import type { Context } from '../../context.js';
 import { checkEveryLine } from '../../core/bulk/checked-records.js';
-import type { LineCheck } from '../../core/input/jsonl-checker.js';
+import { toJsonLines, type LineCheck } from '../../core/input/jsonl-checker.js';
 import { uploadBeforeExpiry, type ExpiringUpload } from '../../core/upload/expiring-upload.js';
 import { printResult, recordView } from '../../core/terminal/output.js';
 import { formatBytes } from '../../core/terminal/progress.js';
@@ -15,11 +15,12 @@ import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
 import type { importCreate } from './create-command.js';
 
-/** Each line `{"type": non-empty string, "data": object}`. */
-const IMPORT_LINES: LineCheck = {
+/** Each line `{"type": non-empty string, "data": object}`; a JSON array is refused at once. */
+const importLines = (name: string): LineCheck => ({
   problemOf: (value) => importLineProblems(value).map((p) => (p.path.length === 0 ? p.message : describeProblem(p))).join('; ') || undefined,
   hint: 'each line must be one JSON object {"type": "<kind of data>", "data": {…}}; fix the lines above',
-};
+  arrayHint: toJsonLines(name, 'records.jsonl'),
+});
 
 export async function importCreateRun(ctx: Context, path: string, options: WaitOptions): Promise<Outcome | void> {
   const format = await ctx.outputFormat('single');
@@ -34,7 +35,7 @@ export async function importCreateRun(ctx: Context, path: string, options: WaitO
 /** Checks every line, then creates the import and uploads the file. */
 function uploadInput(ctx: Context, path: string): Promise<ExpiringUpload<ImportCreated>> {
   return withUploadableInput(path, ctx.io, ctx.signal, async (source, file) => {
-    await checkEveryLine(source, ctx.io, ctx.signal, IMPORT_LINES);
+    await checkEveryLine(source, ctx.io, ctx.signal, importLines(source.name));
     const http = await ctx.http();
     return uploadBeforeExpiry({ http, io: ctx.io, now: () => ctx.now() }, file, OLDER_IMPORT_CONTENT_TYPE, async () => {
       // The spec gives the address's lifetime, not its end: it is counted from before the request, to be safe.

@@ -1,6 +1,10 @@
 import { parseRecordAt } from '../json/nesting.js';
 import { InputStart, NO_RECORDS, sourceLine } from './json-records.js';
-import { LineSplitter, MAX_LINE_BYTES, type FastLine } from './lines.js';
+import { LineSplitter, MAX_LINE_BYTES, RecordReadError, type FastLine } from './lines.js';
+
+import { shellWord } from '../cli/command-line.js';
+
+const OPEN_BRACKET = 0x5b;
 
 /** A fast check of lines (core/json/scan) that may learn from each record the exact check accepted. */
 export interface FastRecordLines extends FastLine {
@@ -14,7 +18,16 @@ export interface LineCheck {
   fast?: FastRecordLines;
   /** The hint of the error that refuses the file: what each line must be, what to do. */
   hint: string;
+  /**
+   * Given, a file that opens with `[` is refused at once as a JSON array, with this hint (how to
+   * make it JSON Lines, or which command takes it), instead of one error per line of it.
+   */
+  arrayHint?: string;
 }
+
+/** How to turn the JSON array `name` holds into JSON Lines, for an arrayHint. */
+export const toJsonLines = (name: string, jsonLinesFile: string): string =>
+  name === 'stdin' ? "pipe it through `jq -c '.[]'` first" : `make it JSON Lines with \`jq -c '.[]' ${shellWord(name)} > ${jsonLinesFile}\``;
 
 /**
  * Checks a JSON Lines file a chunk at a time, synchronously (no promise per line), with the same
@@ -45,7 +58,9 @@ export class JsonLinesChecker {
 
   /** Checks the lines the chunk ends; a line too long throws LineTooLongError, as the reader does. */
   feed(chunk: Buffer): void {
-    this.start.feed(chunk);
+    if (this.start.feed(chunk) && this.start.firstByte === OPEN_BRACKET && this.check.arrayHint !== undefined) {
+      throw new RecordReadError(undefined, 'is a JSON array, expected JSON Lines: one JSON object per line', this.check.arrayHint);
+    }
     this.splitter.push(chunk, this.exactLine, this.check.fast);
   }
 

@@ -19,7 +19,7 @@ export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
 /** What stops a read: where (a line number, when there is one) and why, for the caller to name its input. */
 export class RecordReadError extends Error {
-  constructor(readonly line: number | undefined, reason: string) {
+  constructor(readonly line: number | undefined, reason: string, readonly hint?: string) {
     super(reason);
   }
 }

@@ -118,5 +118,5 @@ async function* readSource<T>(source: InputSource, read: (stream: Readable) => A
 export function readError(name: string, error: unknown, lineTooLongHint?: string): CsafeError {
   if (!(error instanceof RecordReadError)) return fileError(name, error);
   const where = error.line === undefined ? name : `${name}:${error.line}`;
-  return new InputError(`${where}: ${error.message}`, { hint: error instanceof LineTooLongError ? lineTooLongHint : undefined });
+  return new InputError(`${where}: ${error.message}`, { hint: error.hint ?? (error instanceof LineTooLongError ? lineTooLongHint : undefined) });
 }

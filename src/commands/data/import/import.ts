@@ -13,14 +13,17 @@ import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
 import { waitAndPrintRecord } from '../shared/wait.js';
 import { waitOptions, type WaitOptions } from '../../../core/cli/wait.js';
 import { dataObjectProblem } from '../../../schemas/data.js';
+import { shellWord } from '../../../core/cli/command-line.js';
+import { toJsonLines } from '../../../core/input/jsonl-checker.js';
 import type { Action } from '../../app.js';
 
-/** Each line a data object with a non-empty string id. */
-const DATA_LINES: LineCheck = {
+/** Each line a data object with a non-empty string id; a JSON array is pointed to the command that takes one. */
+const dataLines = (namespace: string, name: string): LineCheck => ({
   problemOf: dataObjectProblem,
   fast: new ObjectLines('id'),
   hint: 'each line must be one JSON object with a non-empty string "id"; fix the lines above, or pass --no-validate to upload the file as it is',
-};
+  arrayHint: `${toJsonLines(name, 'objects.jsonl')}, or send it as it is with \`csafe data add ${shellWord(namespace)} ${name === 'stdin' ? '-' : shellWord(name)}\`, which takes a JSON array`,
+});
 
 export interface ImportOptions extends WaitOptions {
   validate: boolean;
@@ -52,7 +55,7 @@ async function uploadInput(ctx: Context, namespace: string, path: string, valida
     const { source } = input;
     const file: UploadFile = { path: input.path, size: await regularFileSize(source.name, input.path) };
     const deps = { http: await ctx.http(), io: ctx.io, now: () => ctx.now(), signal: ctx.signal };
-    if (validate) return await importCheckedFile(deps, namespace, source.name, file, DATA_LINES);
+    if (validate) return await importCheckedFile(deps, namespace, source.name, file, dataLines(namespace, source.name));
     await refuseEmptyRecords(source);
     return await importFile(deps, namespace, file);
   } finally {
