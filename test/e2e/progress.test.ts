@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ended, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { BIN, ended, exitOf, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** Progress that fits the terminal, is silent in a log unless asked, and shows stdin being read. */
@@ -46,4 +47,54 @@ describe('progress on stderr', () => {
     const { code } = await result;
     assert.equal(code, 0, stderr);
   });
+});
+
+// `script` gives csafe a real terminal, so ora and chalk draw as they would for a user.
+const hasScript = (() => {
+  try {
+    execFileSync('script', ['-qec', 'true', '/dev/null'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('progress on a real terminal', { skip: !hasScript && 'no script(1)' }, () => {
+  const emulator = useEmulatorProcess(['--processing-delay', '700ms']);
+  /** What a terminal shows of `csafe …args` run with `env` (on top of the emulator's); stdout and stderr both. */
+  const onTerminal = (args: readonly string[], env: Record<string, string>) =>
+    new Promise<string>((resolve, reject) => {
+      const line = ['env', ...Object.entries({ ...emulator.env, ...env }).map(([name, value]) => `${name}=${value}`), BIN, ...args].map((word) => `'${word}'`).join(' ');
+      const { NO_COLOR: _n, FORCE_COLOR: _f, CI: _c, ...inherited } = process.env;
+      const child = spawn('script', ['-qec', `stty cols 80; ${line}`, '/dev/null'], { env: { ...inherited, TERM: 'xterm-256color' } });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      child.on('error', reject);
+      exitOf(child).then(() => resolve(output), reject);
+    });
+  const waitOnRequest = async (env: Record<string, string>) => {
+    const added = await runCsafe(['data', 'add', 'listings', '-', '--json'], { env: emulator.env, input: objectsText(3) });
+    const [{ request_id: id }] = JSON.parse(added.stdout) as Array<{ request_id: string }>;
+    return onTerminal(['data', 'status', 'listings', id, '--wait', '--timeout', '30s'], env);
+  };
+
+  it('draws a spinner, in colour', async () => {
+    const shown = await waitOnRequest({});
+    assert.match(shown, /\u001b\[36m[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/, 'a cyan frame');
+  });
+
+  it('NO_COLOR: no colour anywhere, the spinner\'s frames included', async () => {
+    const shown = await waitOnRequest({ NO_COLOR: '1' });
+    assert.match(shown, /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for 1 request/, 'the spinner still draws');
+    assert.doesNotMatch(shown, /\u001b\[[\d;]*m/, 'no colour code');
+  });
+
+  for (const env of [{ TERM: 'dumb' }, { CI: 'true' }] as Array<Record<string, string>>) {
+    it(`${Object.entries(env)[0]!.join('=')}: no spinner and no escape codes, the plain progress line instead`, async () => {
+      const shown = await waitOnRequest(env);
+      assert.match(shown, /^Waiting for 1 request…\r?$/m);
+      assert.doesNotMatch(shown, /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/, 'no spinner frame');
+      assert.doesNotMatch(shown, /\u001b\[\?(25|2026)[hl]/, 'no cursor or synchronized-output escapes');
+    });
+  }
 });

@@ -87,7 +87,7 @@ export function tempDir(prefix = 'csafe-test-'): string {
 function cleanEnv(extra: Record<string, string | undefined>): { env: NodeJS.ProcessEnv; dirs: string[] } {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (!name.startsWith('CSAFE_') && !['NO_COLOR', 'FORCE_COLOR'].includes(name)) env[name] = value;
+    if (!name.startsWith('CSAFE_') && !['NO_COLOR', 'FORCE_COLOR', 'CI'].includes(name)) env[name] = value;
   }
   // `csafe --emulator` keeps its data in the user's state directory unless told otherwise.
   const dirs = { CSAFE_CONFIG_DIR: 'csafe-config-', CSAFE_EMULATOR_DATA_DIR: 'csafe-emulator-' };

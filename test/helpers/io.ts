@@ -10,7 +10,7 @@ export interface BufferedStdin {
 }
 
 /** IOStreams over buffers, with TTY flags of the test's choosing (the seam gh calls IOStreams). Without `stdin`, stdin never ends. */
-export function bufferIO(options: { tty?: boolean; verbose?: boolean; quiet?: boolean; progress?: boolean; stderrColumns?: number; stdin?: BufferedStdin } = {}): { io: IOStreams; stdout: () => string; stderr: () => string } {
+export function bufferIO(options: { tty?: boolean; verbose?: boolean; quiet?: boolean; progress?: boolean; stderrColumns?: number; stdin?: BufferedStdin; env?: NodeJS.ProcessEnv } = {}): { io: IOStreams; stdout: () => string; stderr: () => string } {
   const out = new PassThrough();
   const err = new PassThrough();
   let stdout = '';
@@ -24,7 +24,7 @@ export function bufferIO(options: { tty?: boolean; verbose?: boolean; quiet?: bo
     stdin,
     stdout: Object.assign(out, { isTTY: tty }),
     stderr: Object.assign(err, { isTTY: tty }, options.stderrColumns !== undefined && { columns: options.stderrColumns }),
-    env: {},
+    env: options.env ?? {},
     verbose: options.verbose,
     quiet: options.quiet,
     progress: options.progress,

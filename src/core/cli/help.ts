@@ -11,6 +11,8 @@ const VARIABLES = {
   NO_COLOR: 'set and not empty: no colour (as --no-color)',
   FORCE_COLOR: 'colour even when not on a terminal; 0 or false: none',
   COLUMNS: 'table width (over the terminal\'s); progress width when stderr has none',
+  TERM: 'dumb: no spinner or cursor movement, a plain progress line instead',
+  CI: 'set (not 0 or false): a plain progress line instead of a spinner on a terminal',
 } as const;
 
 export type Variable = keyof typeof VARIABLES;

@@ -1,10 +1,7 @@
 import { parseRecordAt } from '../json/nesting.js';
 import { InputStart, NO_RECORDS, sourceLine } from './json-records.js';
 import { LineSplitter, MAX_LINE_BYTES, RecordReadError, type FastLine } from './lines.js';
-
 import { shellWord } from '../cli/command-line.js';
-
-const OPEN_BRACKET = 0x5b;
 
 /** A fast check of lines (core/json/scan) that may learn from each record the exact check accepted. */
 export interface FastRecordLines extends FastLine {
@@ -24,6 +21,8 @@ export interface LineCheck {
    */
   arrayHint?: string;
 }
+
+const OPEN_BRACKET = 0x5b;
 
 /** How to turn the JSON array `name` holds into JSON Lines, for an arrayHint. */
 export const toJsonLines = (name: string, jsonLinesFile: string): string =>

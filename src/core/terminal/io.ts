@@ -21,9 +21,12 @@ export interface IOStreams {
   readonly outColor: Colors;
   /** Colours for messages written to stderr. */
   readonly errColor: Colors;
-  /** Spinners and progress bars are allowed (stderr is a TTY and not --quiet). */
+  /** Spinners and progress bars are allowed (stderr is a terminal that can draw them, and not --quiet). */
   readonly animate: boolean;
-  /** Instead of animations, a plain progress line now and then (--progress, stderr not a TTY, not --quiet). */
+  /**
+   * Instead of animations, a plain progress line now and then: on a terminal that cannot draw
+   * them (TERM=dumb, or a CI system's fake terminal), or with --progress when stderr is not a terminal; never with --quiet.
+   */
   readonly progressLines: boolean;
   /** The width of stderr: the terminal's, else COLUMNS; undefined when neither says. Read again each time (a resize). */
   readonly stderrColumns: number | undefined;
@@ -85,6 +88,15 @@ export interface IOSettings {
   Chalk?: ChalkClass;
 }
 
+/**
+ * A terminal that must not be drawn on: TERM=dumb has no cursor movement, and a CI system that
+ * fakes a terminal (CI set) keeps every frame of a spinner in its log.
+ */
+export function plainTerminal(env: NodeJS.ProcessEnv): boolean {
+  const ci = env.CI;
+  return env.TERM === 'dumb' || (ci !== undefined && ci !== '' && !['0', 'false'].includes(ci.toLowerCase()));
+}
+
 export function colorEnabled(isTTY: boolean, env: NodeJS.ProcessEnv, flag = true): boolean {
   if (!flag) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
@@ -140,8 +152,8 @@ export function createIOStreams(settings: IOSettings): IOStreams {
     verbose,
     outColor,
     errColor,
-    animate: stderrIsTTY && !quiet,
-    progressLines: !stderrIsTTY && !quiet && Boolean(settings.progress),
+    animate: stderrIsTTY && !quiet && !plainTerminal(env),
+    progressLines: !quiet && (stderrIsTTY ? plainTerminal(env) : Boolean(settings.progress)),
     get stderrColumns() {
       return positiveInteger((stderr as { columns?: number }).columns) ?? positiveInteger(Number(env.COLUMNS));
     },

@@ -5,8 +5,6 @@ import type { IOStreams } from './io.js';
 
 export interface Spinner {
   update(text: string): void;
-  succeed(text: string): void;
-  fail(text: string): void;
   stop(): void;
 }
 
@@ -16,7 +14,7 @@ export const PROGRESS_LINE_EVERY_MS = 5_000;
 /** The frame and the space ora draws before the text, and one column spare so the cursor never wraps. */
 const FRAME_COLUMNS = 3;
 
-const silent: Spinner = { update() {}, succeed() {}, fail() {}, stop() {} };
+const silent: Spinner = { update() {}, stop() {} };
 
 /**
  * An ora spinner on stderr when the terminal allows it, its text fitted to the terminal's width;
@@ -29,14 +27,13 @@ export async function startSpinner(io: IOStreams, text: string): Promise<Spinner
   if (!io.animate || (io.stderr as { columns?: number }).columns === 0) return silent;
   const { default: ora } = await import('ora');
   const fit = (line: string) => fitToWidth(line, spinnerTextColumns(io));
-  // discardStdin would swallow input we may be reading (e.g. `-` for stdin).
-  const spinner = ora({ text: fit(text), stream: io.stderr, isEnabled: true, discardStdin: false }).start();
+  // discardStdin would swallow input we may be reading (e.g. `-` for stdin). ora reads NO_COLOR from
+  // the process, not from the environment csafe was given: whether stderr has colour is io's to say.
+  const spinner = ora({ text: fit(text), stream: io.stderr, isEnabled: true, discardStdin: false, color: io.errColor.level > 0 ? 'cyan' : false }).start();
   return {
     update: (next) => {
       spinner.text = fit(next);
     },
-    succeed: (done) => spinner.succeed(fit(done)),
-    fail: (failed) => spinner.fail(fit(failed)),
     stop: () => spinner.stop(),
   };
 }
@@ -70,17 +67,15 @@ function startProgressLines(io: IOStreams, text: string): Spinner {
   const timer = setInterval(() => print(current), PROGRESS_LINE_EVERY_MS);
   // A run that is otherwise done must not wait for the next line.
   timer.unref?.();
-  const end = (last: string) => {
+  const end = () => {
     clearInterval(timer);
-    if (!ended && last !== printed) print(last);
+    if (!ended && current !== printed) print(current);
     ended = true;
   };
   return {
     update: (next) => {
       current = stripVTControlCharacters(next);
     },
-    succeed: (done) => end(stripVTControlCharacters(done)),
-    fail: (failed) => end(stripVTControlCharacters(failed)),
-    stop: () => end(current),
+    stop: end,
   };
 }

@@ -4,19 +4,44 @@ import { PROGRESS_LINE_EVERY_MS, startSpinner } from '../../../src/core/terminal
 import { bufferIO, framedTerminalIO } from '../../helpers/io.js';
 
 describe('startSpinner', () => {
-  it('draws on a terminal: updates, then the final line of success or failure', async () => {
-    for (const [end, symbol] of [['succeed', '✔'], ['fail', '✖']] as const) {
-      const terminal = bufferIO({ tty: true });
-      Object.assign(terminal.io.stderr, { cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
-      const spinner = await startSpinner(terminal.io, 'Working');
-      assert.match(terminal.stderr(), /Working/);
-      spinner.update('Halfway');
-      await new Promise((resolve) => setTimeout(resolve, 120));
-      assert.match(terminal.stderr(), /Halfway/);
-      spinner[end]('Finished');
-      assert.match(terminal.stderr(), new RegExp(`${symbol}(\\u001b\\[39m)? Finished\\n$`));
-      assert.equal(terminal.stdout(), '');
-    }
+  it('draws on a terminal: its frames in colour, and its updates', async () => {
+    const terminal = bufferIO({ tty: true });
+    Object.assign(terminal.io.stderr, { cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    const spinner = await startSpinner(terminal.io, 'Working');
+    assert.match(terminal.stderr(), /Working/);
+    spinner.update('Halfway');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    spinner.stop();
+    assert.match(terminal.stderr(), /Halfway/);
+    assert.match(terminal.stderr(), /\u001b\[36m/, 'a cyan frame');
+    assert.equal(terminal.stdout(), '');
+  });
+
+  it('NO_COLOR draws its frames without colour, as everything else', async () => {
+    const terminal = bufferIO({ tty: true, env: { NO_COLOR: '1' } });
+    Object.assign(terminal.io.stderr, { cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    const spinner = await startSpinner(terminal.io, 'Working');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    spinner.stop();
+    assert.match(terminal.stderr(), /Working/);
+    assert.doesNotMatch(terminal.stderr(), /\u001b\[\d+m/, 'no colour code');
+  });
+
+  for (const env of [{ TERM: 'dumb' }, { CI: 'true' }, { CI: '1', TERM: 'xterm-256color' }]) {
+    it(`on a terminal with ${JSON.stringify(env)}: no spinner and no escape codes, the plain progress line instead`, async (t) => {
+      t.mock.timers.enable({ apis: ['setInterval'] });
+      const terminal = bufferIO({ tty: true, env });
+      assert.equal(terminal.io.animate, false);
+      const spinner = await startSpinner(terminal.io, 'Checking dump.jsonl…');
+      spinner.update('Checking dump.jsonl: 1000 lines');
+      t.mock.timers.tick(PROGRESS_LINE_EVERY_MS);
+      spinner.stop();
+      assert.equal(terminal.stderr(), 'Checking dump.jsonl…\nChecking dump.jsonl: 1000 lines\n');
+    });
+  }
+
+  it('CI=false or CI=0 is no CI: the spinner draws', () => {
+    for (const CI of ['false', '0', '']) assert.equal(bufferIO({ tty: true, env: { CI } }).io.animate, true, `CI=${CI}`);
   });
 
   it('stops without a final line', async () => {
@@ -35,8 +60,6 @@ describe('startSpinner', () => {
       if (streams.io.animate) Object.assign(streams.io.stderr, { columns: 0 });
       const spinner = await startSpinner(streams.io, 'Working');
       spinner.update('a');
-      spinner.succeed('b');
-      spinner.fail('c');
       spinner.stop();
       assert.equal(streams.stderr(), '');
     }
@@ -50,7 +73,7 @@ describe('startSpinner fitted to the terminal', () => {
       const spinner = await startSpinner(terminal.io, `Checking ${'listings-export-'.repeat(8)}.jsonl…`);
       spinner.update(`Checking ${'listings-export-'.repeat(8)}.jsonl: 120000 lines`);
       await new Promise((resolve) => setTimeout(resolve, 120));
-      spinner.succeed(`Checked ${'listings-export-'.repeat(8)}.jsonl`);
+      spinner.stop();
       const frames = terminal.frames();
       assert.ok(frames.length >= 2, frames.join('\n'));
       for (const frame of frames) assert.ok([...frame].length <= columns, `${[...frame].length} > ${columns}: ${frame}`);
@@ -73,7 +96,7 @@ describe('startSpinner on a stderr that is not a terminal', () => {
       const spinner = await startSpinner(streams.io, 'Working');
       spinner.update('Halfway');
       t.mock.timers.tick(PROGRESS_LINE_EVERY_MS * 3);
-      spinner.succeed('Done');
+      spinner.stop();
       assert.equal(streams.stderr(), '');
     }
   });
@@ -102,11 +125,13 @@ describe('startSpinner on a stderr that is not a terminal', () => {
     assert.match(pipe.stderr(), /3000 lines\n$/, 'nothing after it stopped');
   });
 
-  it('with --progress prints the final line of success or failure', async (t) => {
+  it('with --progress prints the latest text when it stops, if not yet printed', async (t) => {
     t.mock.timers.enable({ apis: ['setInterval'] });
     const pipe = bufferIO({ tty: false, progress: true });
-    (await startSpinner(pipe.io, 'Uploading…')).succeed('Uploaded');
-    (await startSpinner(pipe.io, 'Waiting…')).fail('Failed');
-    assert.equal(pipe.stderr(), 'Uploading…\nUploaded\nWaiting…\nFailed\n');
+    const uploading = await startSpinner(pipe.io, 'Uploading…');
+    uploading.update('Uploaded');
+    uploading.stop();
+    (await startSpinner(pipe.io, 'Waiting…')).stop();
+    assert.equal(pipe.stderr(), 'Uploading…\nUploaded\nWaiting…\n');
   });
 });
