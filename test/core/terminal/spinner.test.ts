@@ -4,7 +4,7 @@ import { PROGRESS_LINE_EVERY_MS, startSpinner } from '../../../src/core/terminal
 import { bufferIO, framedTerminalIO } from '../../helpers/io.js';
 
 describe('startSpinner', () => {
-  it('draws on a terminal: its frames in colour, and its updates', async () => {
+  it('draws on a terminal: its frames, and its updates', async () => {
     const terminal = bufferIO({ tty: true });
     Object.assign(terminal.io.stderr, { cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
     const spinner = await startSpinner(terminal.io, 'Working');
@@ -13,10 +13,10 @@ describe('startSpinner', () => {
     await new Promise((resolve) => setTimeout(resolve, 120));
     spinner.stop();
     assert.match(terminal.stderr(), /Halfway/);
-    assert.match(terminal.stderr(), /\u001b\[36m/, 'a cyan frame');
     assert.equal(terminal.stdout(), '');
   });
 
+  // ora colours by the process's own terminal, which a test's buffer is not: test/e2e/progress draws on a real one.
   it('NO_COLOR draws its frames without colour, as everything else', async () => {
     const terminal = bufferIO({ tty: true, env: { NO_COLOR: '1' } });
     Object.assign(terminal.io.stderr, { cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
