@@ -27,6 +27,17 @@ describe('csafe token create', () => {
     assert.match(again.stderr, /403/);
   });
 
+  for (const columns of [40, 120]) {
+    it(`on a terminal of ${columns} columns prints the token and every id whole, to be copied`, async () => {
+      const { code, stdout, stderr } = await runInProcess(['token', 'create', '--user-id', 'u1'], { env: emulator.env, isTTY: true, columns });
+      assert.equal(code, 0, stderr);
+      assert.doesNotMatch(stdout, /…/);
+      const token = /^access_token: +(\S+)$/m.exec(stdout)?.[1];
+      const { access_token: full } = JSON.parse((await runInProcess(['token', 'create', '--user-id', 'u1', '--json'], { env: emulator.env })).stdout) as { access_token: string };
+      assert.equal(token?.length, full.length, stdout);
+    });
+  }
+
   it('validates --expires-in before sending', async () => {
     await emulator.control('/_emulator/requests', { method: 'DELETE' });
     for (const bad of ['299', '86401', 'soon']) {

@@ -83,6 +83,13 @@ const GAP = 2;
  */
 const MIN_COLUMN = 8;
 
+/**
+ * What people copy is one word: an id, a token, a URL, a file name. Such a value is never cut
+ * (a column of them keeps its width, a `key: value` line lets the terminal wrap it); only prose,
+ * a value with spaces, is cut with … to fit.
+ */
+const isCopyable = (text: string) => !/\s/.test(text);
+
 type CliTableModule = typeof import('cli-table3');
 interface Measure {
   strlen(text: string): number;
@@ -110,8 +117,9 @@ const tableWidth = (io: IOStreams) => (io.wide ? undefined : io.stdoutColumns);
 
 /**
  * A table as gh draws one: no borders, a header row (bold when colour is on), columns two spaces
- * apart, the widest cells cut with … to fit the terminal. Below a usable width, one `key: value`
- * block per row. Every cell is sanitised: it may hold text from the server.
+ * apart, the widest cells of prose cut with … to fit the terminal, ids, tokens and URLs never
+ * (isCopyable). When that does not fit, one `key: value` block per row. Every cell is sanitised:
+ * it may hold text from the server.
  */
 export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[], io: IOStreams): string {
   const { Table, measure } = loadCliTable();
@@ -140,7 +148,8 @@ function fitColumns(headers: readonly string[], cells: readonly (readonly string
   const natural = headers.map((header, i) => Math.max(strlen(header), ...cells.map((row) => strlen(row[i]!))));
   if (width === undefined) return natural;
   const available = width - GAP * (headers.length - 1);
-  const floor = natural.map((w, i) => Math.min(w, Math.max(strlen(headers[i]!), MIN_COLUMN)));
+  const copyable = headers.map((_, i) => cells.every((row) => isCopyable(row[i]!)));
+  const floor = natural.map((w, i) => (copyable[i] ? w : Math.min(w, Math.max(strlen(headers[i]!), MIN_COLUMN))));
   const capped = (cap: number) => natural.map((w, i) => Math.max(floor[i]!, Math.min(w, cap)));
   const total = (widths: readonly number[]) => widths.reduce((a, b) => a + b, 0);
   if (total(floor) > available) return undefined;
@@ -163,7 +172,7 @@ function fitColumns(headers: readonly string[], cells: readonly (readonly string
   return widths;
 }
 
-/** One `key: value` block per row, blank lines between, values cut to the width. */
+/** One `key: value` block per row, blank lines between, prose cut to the width. */
 function renderBlocks(keys: readonly string[], rows: readonly (readonly string[])[], io: IOStreams): string {
   return rows.map((cells) => keyValueLines(keys, cells, io)).join('\n');
 }
@@ -179,7 +188,7 @@ function keyValueLines(keys: readonly string[], values: readonly string[], io: I
   const width = tableWidth(io);
   return keys.map((key, i) => {
     const room = width === undefined ? Infinity : Math.max(1, width - keyWidth - 1);
-    const value = measure.strlen(values[i]!) > room ? measure.truncate(values[i]!, room, '…') : values[i]!;
+    const value = measure.strlen(values[i]!) > room && !isCopyable(values[i]!) ? measure.truncate(values[i]!, room, '…') : values[i]!;
     return `${`${key}:`.padEnd(keyWidth)} ${value}`.trimEnd() + '\n';
   }).join('');
 }

@@ -17,6 +17,9 @@ const COLUMNS: Column<Row>[] = [
   { header: 'URL', value: (r) => r.url },
 ];
 
+/** A table whose last column is prose: the one to cut. */
+const PROSE_COLUMNS: Column<Row>[] = [COLUMNS[0]!, COLUMNS[2]!, COLUMNS[1]!];
+
 const ROWS: Row[] = [
   { id: 'obj_1', status: 'succeeded', url: 'https://cdn.example.com/listings/2026/11/photos/very-long-file-name-0001.jpg' },
   { id: 'obj_2', status: 'failed', url: 'https://cdn.example.com/a.jpg' },
@@ -46,23 +49,35 @@ describe('renderTable', () => {
     ].join('\n'));
   });
 
-  for (const columns of [80, 120]) {
-    it(`truncates the longest cells with … to fit ${columns} columns`, () => {
-      const long = ROWS.map((row) => ({ ...row, url: row.url + '/' + 'x'.repeat(150) }));
-      const text = renderTable(long, COLUMNS, terminal({ columns }).io);
+  for (const columns of [100, 120]) {
+    it(`truncates the longest cells of prose with … to fit ${columns} columns, never an id or a URL`, () => {
+      const long = ROWS.map((row) => ({ ...row, status: `${row.status} ${'because of a long reason '.repeat(6)}` }));
+      const text = renderTable(long, PROSE_COLUMNS, terminal({ columns }).io);
       assert.equal(widest(text), columns, text);
-      assert.match(text, /^obj_1  succeeded  https:\/\/cdn\.example\.com\S*…$/m);
-      assert.match(text, /^ID {5}STATUS {5}URL$/m, 'short columns are not truncated');
+      assert.ok(text.includes(ROWS[0]!.url), text);
+      assert.match(text, /^obj_1  https:\/\/cdn\S+  succeeded beca.*…$/m);
+      assert.match(text, /^ID {5}URL {2,}STATUS$/m, 'short columns are not truncated');
     });
   }
 
-  it('falls back to one key: value block per row below a usable width, each line within it', () => {
-    assert.match(renderTable(ROWS, COLUMNS, terminal({ columns: 40 }).io), /^ID {5}STATUS {5}URL\n/, 'three columns fit in 40');
-    // Below 5 + 8 + 8 and the gaps, the columns cannot each have their floor.
-    const text = renderTable(ROWS, COLUMNS, terminal({ columns: 24 }).io);
+  it('keeps a column of ids, tokens or URLs whole; when the table cannot fit so, one key: value block per row, each copyable value whole', () => {
+    const token = `eyJ${'a'.repeat(300)}.eyJ${'b'.repeat(200)}.${'c'.repeat(43)}`;
+    const rows = [{ id: 'obj_1', status: 'ok', url: token }];
+    for (const columns of [40, 80, 120]) {
+      const text = renderTable(rows, COLUMNS, terminal({ columns }).io);
+      assert.ok(text.includes(`url:    ${token}\n`), text);
+      assert.doesNotMatch(text, /…/);
+    }
+    const fits = renderTable(ROWS, COLUMNS, terminal({ columns: 120 }).io);
+    assert.match(fits, /^ID {5}STATUS {5}URL\n/, 'a table when the whole values fit');
+  });
+
+  it('falls back to one key: value block per row below a usable width, prose cut within it', () => {
+    const rows = ROWS.map((row) => ({ ...row, status: 'failed: the image could not be fetched' }));
+    const text = renderTable(rows, COLUMNS, terminal({ columns: 24 }).io);
     assert.equal(text.split('\n\n').length, 2, text);
-    assert.match(text, /^id: {5}obj_1\nstatus: succeeded\nurl: {4}https:\/\/\S*…\n\nid: {5}obj_2\n/);
-    assert.ok(widest(text) <= 24, text);
+    assert.match(text, /^id: {5}obj_1\nstatus: failed: the ima…\nurl: {4}https:\/\/cdn\.example\.com\/listings\/2026\/11\/photos\/very-long-file-name-0001\.jpg\n\nid: {5}obj_2\n/);
+    for (const line of text.trimEnd().split('\n').filter((line) => !line.startsWith('url:'))) assert.ok([...line].length <= 24, line);
   });
 
   it('shows every cell whole with --wide, at any width', () => {
@@ -75,16 +90,17 @@ describe('renderTable', () => {
 
   it('does not truncate when the width is unknown (a pipe), and COLUMNS sets it', () => {
     assert.ok(renderTable(ROWS, COLUMNS, terminal({ tty: false }).io).includes(ROWS[0]!.url));
-    const fromEnv = renderTable(ROWS, COLUMNS, terminal({ tty: false, env: { COLUMNS: '60' } }).io);
-    assert.ok(widest(fromEnv) <= 60, fromEnv);
+    const prose = ROWS.map((row) => ({ ...row, status: 'a reason given in many words '.repeat(4) }));
+    const fromEnv = renderTable(prose, PROSE_COLUMNS, terminal({ tty: false, env: { COLUMNS: '100' } }).io);
+    assert.ok(widest(fromEnv) <= 100 && fromEnv.includes('…'), fromEnv);
     assert.equal(terminal({ columns: 100, env: { COLUMNS: '70' } }).io.stdoutColumns, 70, 'COLUMNS overrides the stream');
   });
 
   it('measures wide characters by their display width', () => {
-    const rows = [{ id: '日本語のテキストです', status: 'ok', url: '絵文字'.repeat(20) }];
+    const rows = [{ id: '日本語のテキストです', status: 'ok', url: '絵文字 '.repeat(20) }];
     const text = renderTable(rows, COLUMNS, terminal({ columns: 50 }).io);
     const lines = text.trimEnd().split('\n');
-    assert.match(lines[1]!, /^日本語のテキストです {2}ok {6}絵文字\S*…$/, text);
+    assert.match(lines[1]!, /^日本語のテキストです {2}ok {6}絵文字[絵文字 ]*…$/, text);
     const displayWidth = (line: string) => [...line].reduce((n, ch) => n + (/[\u3000-\u9fff]/.test(ch) ? 2 : 1), 0);
     assert.ok(displayWidth(lines[1]!) <= 50, text);
   });
@@ -104,12 +120,12 @@ describe('renderTable', () => {
 });
 
 describe('renderRecord', () => {
-  it('is an aligned key: value view, values truncated to the width unless --wide', () => {
-    const record = { request_id: 'req_1', status: 'succeeded', data_url: 'https://store.example/' + 'x'.repeat(100), data_count: 3 };
+  it('is an aligned key: value view, prose cut to the width unless --wide, ids, tokens and URLs whole', () => {
+    const record = { request_id: 'req_1', status: 'succeeded', data_url: 'https://store.example/' + 'x'.repeat(100), error: 'the import failed '.repeat(8).trim(), data_count: 3 };
     const text = renderRecord(record, terminal({ columns: 60 }).io);
-    assert.match(text, /^request_id: req_1\nstatus: {5}succeeded\ndata_url: {3}https:\/\/store\.example\/x+…\ndata_count: 3\n$/);
-    assert.ok(widest(text) <= 60, text);
-    assert.ok(renderRecord(record, terminal({ columns: 60, wide: true }).io).includes(record.data_url));
+    assert.match(text, /^request_id: req_1\nstatus: {5}succeeded\ndata_url: {3}https:\/\/store\.example\/x{100}\nerror: {6}the import failed .*…\ndata_count: 3\n$/);
+    for (const line of text.trimEnd().split('\n').filter((line) => !line.startsWith('data_url:'))) assert.ok([...line].length <= 60, line);
+    assert.ok(renderRecord(record, terminal({ columns: 60, wide: true }).io).includes(record.error));
   });
 });
 
