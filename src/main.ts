@@ -18,7 +18,7 @@ import {
   LockedError,
   type ExitCodeValue,
 } from './core/errors.js';
-import { ALL_VARIABLES, renderHelpSections } from './core/cli/help.js';
+import { ALL_VARIABLES, HELP_LAYOUT, renderHelpSections, wrapWords } from './core/cli/help.js';
 import { createIOStreams, isBrokenPipe, openIOStreams, type IOStreams } from './core/terminal/io.js';
 import { redactSecrets } from './core/http/redact.js';
 import { commandIndex } from './core/cli/command-line.js';
@@ -43,25 +43,31 @@ export interface ProcessLike {
   signal: AbortSignal;
 }
 
-const EXIT_CODES_HELP = `
-Exit codes (the same for every command):
-  0        everything succeeded
-  1        nothing this run sent succeeded, or the run stopped on a service or request failure
-  2        invalid input or usage, nothing sent (also --skip-invalid with nothing valid left)
-  3        credentials refused or missing
-  4        a --fail-on condition held
-  5        partial: some records this run sent succeeded, the rest are in the failed or skip file (5 wins over 4)
-  75       another run holds the --checkpoint (its lock): nothing was done; the same command later will do
-  124      a wait timed out
-  130, 143 interrupted by Ctrl-C or a closed terminal (130) or SIGTERM (143)
-${renderHelpSections({
-  examples: [
-    'csafe --emulator classify --text "hello" --user-id u1',
-    `csafe classify post.txt --user-id u1 --json | jq -r '.labels[].decision'`,
-    'csafe data add listings items.jsonl --wait',
-  ],
-  environment: ALL_VARIABLES,
-})}`;
+const EXIT_CODES: ReadonlyArray<readonly [string, string]> = [
+  ['0', 'everything succeeded'],
+  ['1', 'nothing this run sent succeeded, or the run stopped on a service or request failure'],
+  ['2', 'invalid input or usage, nothing sent (also --skip-invalid with nothing valid left)'],
+  ['3', 'credentials refused or missing'],
+  ['4', 'a --fail-on condition held'],
+  ['5', 'partial: some records this run sent succeeded, the rest are in the failed or skip file (5 wins over 4)'],
+  ['75', 'another run holds the --checkpoint (its lock): nothing was done; the same command later will do'],
+  ['124', 'a wait timed out'],
+  ['130, 143', 'interrupted by Ctrl-C or a closed terminal (130) or SIGTERM (143)'],
+];
+
+/** What `csafe --help` ends with: the exit codes, examples and every variable, fitted to `width`. */
+function rootHelpAfter(width: number): string {
+  const codes = EXIT_CODES.map(([code, meaning]) => wrapWords(`  ${code.padEnd(8)} ${meaning}`, width, ' '.repeat(11)));
+  const sections = renderHelpSections({
+    examples: [
+      'csafe --emulator classify --text "hello" --user-id u1',
+      `csafe classify post.txt --user-id u1 --json | jq -r '.labels[].decision'`,
+      'csafe data add listings items.jsonl --wait',
+    ],
+    environment: ALL_VARIABLES,
+  }, width);
+  return ['', 'Exit codes (the same for every command):', ...codes].join('\n') + sections;
+}
 
 /** The group named on the command line (`csafe [global flags] <group> …`; `csafe help <group>` has become `csafe <group> --help`). */
 export const invokedGroup = (argv: readonly string[]): string | undefined => argv[commandIndex(argv)];
@@ -69,10 +75,13 @@ export const invokedGroup = (argv: readonly string[]): string | undefined => arg
 function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Command {
   const program = new Command('csafe').description('Command-line client for the Content Safety Service, with a local emulator').version(VERSION, '-V, --version', 'show the version, the commit built and the Node.js version (as `csafe version`)');
   addFlags(program, GLOBAL_FLAGS)
-    .addHelpText('after', EXIT_CODES_HELP)
+    .addHelpText('after', () => rootHelpAfter(io.stdoutColumns ?? HELP_WIDTH))
     .showSuggestionAfterError()
     .exitOverride()
+    .configureHelp(HELP_LAYOUT)
     .configureOutput({
+      getOutHelpWidth: () => io.stdoutColumns ?? HELP_WIDTH,
+      getErrHelpWidth: () => io.stderrColumns ?? HELP_WIDTH,
       writeOut: (text) => void io.stdout.write(text),
       writeErr: (text) => void io.stderr.write(text),
       outputError: (text, write) => write(withoutOptionValue(oneLineSuggestion(text))),
@@ -85,6 +94,9 @@ function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Command
   }
   return program;
 }
+
+/** The width help is fitted to when the terminal's is not known (a pipe, a file). */
+const HELP_WIDTH = 80;
 
 /** commander puts "(Did you mean --x?)" on a line of its own; every error of ours is one line. */
 const oneLineSuggestion = (text: string) => text.replace(/\n\(Did you mean (.+)\)\n$/, ' (did you mean $1)\n');

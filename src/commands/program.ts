@@ -1,9 +1,9 @@
 // commander's commands, built from their declarations (declaration.ts): options with their help
 // and defaults, arguments, the help that follows the options, and the action, loaded when it runs.
 
-import { Option, type Command } from 'commander';
+import { Option, type AddHelpTextContext, type Command } from 'commander';
 import { flagSpec, type FlagDecl, type Flags } from '../core/cli/flags.js';
-import { groupHelpSections, renderHelpSections } from '../core/cli/help.js';
+import { fitHelpText, groupHelpSections, renderHelpSections, type HelpSections } from '../core/cli/help.js';
 import type { App } from './app.js';
 import { isGroup, type CommandDecl, type GroupDecl, type TreeNode } from './declaration.js';
 
@@ -27,19 +27,23 @@ export function addFlags(command: Command, flags: Flags): Command {
   return command;
 }
 
+/** The width help is drawn at: what main() configured for stdout (the terminal's, else 80). */
+const helpWidth = ({ command }: AddHelpTextContext) => command.configureOutput().getOutHelpWidth?.() ?? 80;
+
+/** What follows the options: the command's own text, then its examples and variables, each fitted to the help's width. */
+function addHelpAfter(command: Command, details: string | undefined, sections: HelpSections): Command {
+  if (details !== undefined) command.addHelpText('after', (context) => fitHelpText(details, helpWidth(context)));
+  return command.addHelpText('after', (context) => renderHelpSections(sections, helpWidth(context)));
+}
+
 function addVerb(parent: Command, verb: CommandDecl, app: App): Command {
   const command = addFlags(parent.command(verb.name).description(verb.description), verb.flags ?? {});
   for (const arg of verb.args ?? []) command.argument(arg.name, arg.help);
-  if (verb.details !== undefined) command.addHelpText('after', verb.details);
-  return command
-    .addHelpText('after', renderHelpSections(verb))
-    .action(app.action(async (ctx, invoked) => (await verb.run())(ctx, invoked, verb.flags ?? {})));
+  return addHelpAfter(command, verb.details, verb).action(app.action(async (ctx, invoked) => (await verb.run())(ctx, invoked, verb.flags ?? {})));
 }
 
 function addGroup(parent: Command, group: GroupDecl, app: App): Command {
-  const command = parent.command(group.name).description(group.description);
-  if (group.details !== undefined) command.addHelpText('after', group.details);
-  command.addHelpText('after', renderHelpSections(groupHelpSections(group.commands)));
+  const command = addHelpAfter(parent.command(group.name).description(group.description), group.details, groupHelpSections(group.commands));
   for (const verb of group.commands) addVerb(command, verb, app);
   return command;
 }

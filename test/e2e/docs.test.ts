@@ -26,7 +26,8 @@ const section = (help: string, title: string) => {
 const flagsIn = (help: string) => [...section(help, 'Options:').matchAll(/^ {2}(?:(-\w), )?(--[\w-]+)/gm)].flatMap((m) => (m[1] ? [m[1], m[2]!] : [m[2]!]));
 const commandsIn = (help: string) => [...section(help, 'Commands:').matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!).filter((name) => name !== 'help');
 const helpOf = async (...words: string[]) => {
-  const { code, stdout, stderr } = await runInProcess([...words, '--help']);
+  // Read unwrapped, a flag and its description on one line (test/e2e/help-depth checks the wrapping).
+  const { code, stdout, stderr } = await runInProcess([...words, '--help'], { env: { COLUMNS: '1000' } });
   assert.equal(code, 0, stderr);
   return stdout;
 };
@@ -140,7 +141,7 @@ describe('documentation stays in step with the commands', () => {
   });
 
   it('the exit-code table says the same in --help, the README and the man page', async () => {
-    const help = (await runInProcess(['--help'])).stdout;
+    const help = (await runInProcess(['--help'], { env: { COLUMNS: '1000' } })).stdout;
     const inHelp = [...help.slice(help.indexOf('Exit codes')).matchAll(/^ {2}(\d+(?:, \d+)?) +(.+)$/gm)].map(([, code, meaning]) => [code, meaning]);
     const inReadme = [...repoFile('README.md').matchAll(/^\| (\d+(?:, \d+)?) \| (.+) \|$/gm)].map(([, code, meaning]) => [code, meaning!.replaceAll('`', '')]);
     const man = repoFile('man/csafe.1');

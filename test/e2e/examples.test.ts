@@ -88,7 +88,8 @@ interface HelpText {
 /** `csafe --help`, then each group's help, then each verb's: the whole command tree. */
 async function helpTexts(): Promise<HelpText[]> {
   const help = async (path: string[]) => {
-    const { code, stdout, stderr } = await runInProcess([...path, '--help']);
+    // Read unwrapped: an example or a variable on one line each (test/e2e/help-depth checks the wrapping).
+    const { code, stdout, stderr } = await runInProcess([...path, '--help'], { env: { COLUMNS: '1000' } });
     assert.equal(code, 0, stderr);
     return stdout;
   };

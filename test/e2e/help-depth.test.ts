@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { walkTree } from '../../src/commands/declaration.js';
 import { expandShortcuts } from '../../src/commands/shortcuts.js';
 import { TREE } from '../../src/commands/tree.js';
 import { runCsafe } from '../helpers/cli.js';
@@ -49,6 +50,47 @@ describe('help at every depth', () => {
     assert.deepEqual(expandShortcuts(['--profile', 'help', 'help', 'data', 'add'], TREE), ['--profile', 'help', 'data', 'add', '--help']);
     assert.deepEqual(expandShortcuts(['data', 'add', 'ns', 'f.jsonl'], TREE), ['data', 'add', 'ns', 'f.jsonl']);
     assert.deepEqual(expandShortcuts(['data', '--help'], TREE), ['data', '--help']);
+  });
+});
+
+describe('help fitted to the terminal, with the flags every command inherits', () => {
+  const commands = [[], ...[...walkTree(TREE)].map(({ path }) => [...path])];
+
+  /** Lines wider than `width`, but for the usage line, the examples (command lines to copy whole), a line of one word and a flag alone on its line. */
+  const overflowing = (help: string, width: number) => {
+    let inExamples = false;
+    return help.split('\n').filter((line) => {
+      if (/^\S/.test(line)) inExamples = line === 'Examples:';
+      const flagAlone = /^ {2}(-\w, )?--[\w-]+( <[^>]+>)?$/.test(line);
+      return [...line].length > width && !inExamples && !line.startsWith('Usage:') && line.trim().includes(' ') && !flagAlone;
+    });
+  };
+
+  for (const width of [40, 80, 120]) {
+    it(`every --help at ${width} columns: no line wider, option descriptions wrapped (under their flag when narrow)`, async () => {
+      const wide: string[] = [];
+      for (const words of commands) {
+        const { code, stdout, stderr } = await runInProcess([...words, '--help'], { env: { COLUMNS: String(width) } });
+        assert.equal(code, 0, stderr);
+        wide.push(...overflowing(stdout, width).map((line) => `csafe ${words.join(' ')} --help: ${line}`));
+      }
+      assert.deepEqual(wide, []);
+    });
+  }
+
+  it('a group lists its verbs by name, so its list fits 80 columns', async () => {
+    const { stdout } = await runInProcess(['data', '--help'], { env: { COLUMNS: '80' } });
+    assert.match(stdout, /^Commands:\n {2}add {2,}Add objects to a namespace/m);
+  });
+
+  it('every verb\'s --help lists the global flags it takes (classify --help names --json, -o and --emulator), but not --version', async () => {
+    for (const words of [['classify'], ['data', 'add'], ['emulator', 'start']]) {
+      const { stdout } = await runInProcess([...words, '--help']);
+      const inherited = stdout.slice(stdout.indexOf('\nGlobal Options:\n'));
+      assert.ok(inherited.length > 1, `csafe ${words.join(' ')} --help has a Global Options section`);
+      for (const flag of ['--json', '-o, --output <format>', '--emulator', '--profile <name>']) assert.ok(inherited.includes(`  ${flag}`), `${flag} in csafe ${words.join(' ')} --help`);
+      assert.doesNotMatch(inherited, /--version/);
+    }
   });
 });
 

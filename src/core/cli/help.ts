@@ -1,3 +1,5 @@
+import { Help, type Command, type HelpConfiguration, type Option } from 'commander';
+
 /** Every environment variable csafe reads, with what it sets; the order they are listed in. */
 const VARIABLES = {
   CSAFE_API_KEY: 'API key or access token, over the profile\'s (--api-key over it)',
@@ -45,11 +47,20 @@ export interface HelpSections {
   environment: readonly Variable[];
 }
 
-/** The `Examples:` and `Environment:` sections that end every command's --help, in one format. */
-export function renderHelpSections({ examples, environment }: HelpSections): string {
+/**
+ * The `Examples:` and `Environment:` sections that end every command's --help, in one format,
+ * fitted to `width`: examples are command lines to copy, never wrapped; what a variable sets wraps
+ * under itself.
+ */
+export function renderHelpSections({ examples, environment }: HelpSections, width = Infinity): string {
   const listed = ALL_VARIABLES.filter((name) => environment.includes(name) || EVERY_COMMAND.includes(name));
-  const width = Math.max(...listed.map((name) => name.length));
-  const variables = listed.map((name) => `  ${name.padEnd(width)}  ${VARIABLES[name]}`);
+  const nameWidth = Math.max(...listed.map((name) => name.length));
+  const beside = width - nameWidth - 4 >= DESCRIPTION_BESIDE;
+  const variables = listed.map((name) =>
+    beside
+      ? wrapWords(`  ${name.padEnd(nameWidth)}  ${VARIABLES[name]}`, width, ' '.repeat(nameWidth + 4))
+      : `  ${name}\n${wrapWords(`      ${VARIABLES[name]}`, width, '      ')}`,
+  );
   return ['', 'Examples:', ...examples.map((example) => `  ${example}`), '', 'Environment:', ...variables].join('\n');
 }
 
@@ -62,3 +73,80 @@ export function groupHelpSections(verbs: readonly HelpSections[]): HelpSections 
   const examples = Array.from({ length: rounds }, (_, i) => verbs.flatMap((verb) => verb.examples[i] ?? [])).flat().slice(0, 3);
   return { examples, environment: verbs.flatMap((verb) => verb.environment) };
 }
+
+/**
+ * Text written for --help, fitted to `width`: its paragraphs (between blank lines) re-wrapped as
+ * one flow of words, so a narrow terminal gets no ragged lines. A line that starts with white
+ * space (a row of a table) keeps its columns, its last one wrapped under itself; a line after one
+ * ending in `:` starts anew.
+ */
+export function fitHelpText(text: string, width: number): string {
+  return text
+    .split('\n\n')
+    .map((paragraph) => paragraphItems(paragraph).map((item) => (item.startsWith(' ') ? fitTableRow(item, width) : wrapWords(item, width, ''))).join('\n'))
+    .join('\n\n');
+}
+
+/** `  name     what it is`, its last column wrapped under itself when the row is wider than `width`. */
+function fitTableRow(row: string, width: number): string {
+  if (row.length <= width) return row;
+  const lastColumn = row.lastIndexOf('  ') + 2;
+  if (lastColumn < 2 || lastColumn > width - DESCRIPTION_BESIDE) return row;
+  const rest = wrapWords(row.slice(lastColumn), width - lastColumn, '');
+  return row.slice(0, lastColumn) + rest.replaceAll('\n', `\n${' '.repeat(lastColumn)}`);
+}
+
+/** The lines of a paragraph joined into the pieces that flow on their own. */
+function paragraphItems(paragraph: string): string[] {
+  const items: string[] = [];
+  let flowing = false;
+  for (const line of paragraph.split('\n')) {
+    if (flowing && line !== '' && !line.startsWith(' ') && !items.at(-1)!.endsWith(':')) items[items.length - 1] += ` ${line}`;
+    else items.push(line);
+    flowing = line !== '' && !line.startsWith(' ');
+  }
+  return items;
+}
+
+/**
+ * Text laid on lines of at most `width` characters, broken at spaces, every line after the first
+ * opening with `indent`; the spaces within a line are kept (an aligned column stays aligned), and
+ * a word longer than a line has one of its own.
+ */
+export function wrapWords(text: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const [, spaces, word] of text.matchAll(/( *)([^ ]+)/g)) {
+    if (line.trim() !== '' && [...line].length + spaces!.length + [...word!].length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else {
+      line += spaces! + word;
+    }
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
+/** Below this many columns for an option's description beside its flag, the description goes under it. */
+const DESCRIPTION_BESIDE = 20;
+
+/**
+ * How commander lays help out, as gh does: every group's and verb's help lists the global flags it
+ * takes (not --version, which only `csafe` takes), a group lists its verbs by name, and all of it
+ * fits the terminal: on a narrow one an option's description goes under its flag.
+ */
+export const HELP_LAYOUT: HelpConfiguration = {
+  showGlobalOptions: true,
+  subcommandTerm: (command) => command.name(),
+  minWidthToWrap: DESCRIPTION_BESIDE,
+  visibleGlobalOptions(this: Help, command: Command): Option[] {
+    return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => option.long !== '--version');
+  },
+  formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
+    const width = this.helpWidth ?? 80;
+    if (description === '' || width - termWidth - 4 >= DESCRIPTION_BESIDE) return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
+    const under = ' '.repeat(6);
+    return `  ${term}\n${under}${helper.boxWrap(description, width - under.length).replaceAll('\n', `\n${under}`)}`;
+  },
+};
