@@ -7,7 +7,7 @@ import type { VerbDecl } from '../declaration.js';
 export const importCreate = {
   name: 'create',
   description: 'Create an import and upload a JSONL file to it (POST /v1/import, then PUT to the pre-signed address)',
-  args: [{ name: '<file>', help: 'JSON Lines, one {"type": …, "data": {…}} per line, kinds mixed; `-` reads stdin (kept in a temporary file first)' }],
+  args: [{ name: '[file]', help: 'JSON Lines, one {"type": …, "data": {…}} per line, kinds mixed; `-` or none reads stdin (kept in a temporary file first)' }],
   flags: waitFlags('poll the import until it is COMPLETE or FAILED (exit 1 when FAILED), then print it', '10m'),
   details: `
 This is the older import (POST /v1/import): its lines carry their own kind of data, and it is

@@ -1,3 +1,4 @@
+import { fileOrStdin } from '../../core/input/sources.js';
 import { createImport } from '../../api/older-imports.js';
 import type { Context } from '../../context.js';
 import { checkEveryLine } from '../../core/bulk/checked-records.js';
@@ -62,6 +63,6 @@ function uploadSummary(upload: ExpiringUpload<ImportCreated>) {
 
 /** The action of the command declared in create-command.ts, loaded when it runs. */
 export const importCreateAction: Action<typeof importCreate.flags> = async (ctx, command, flags) => {
-      const [path] = positional(command) as [string];
-      return importCreateRun(ctx, path, waitOptions(parseFlags(flags, command.opts())));
+      const [path] = positional(command) as [string | undefined];
+      return importCreateRun(ctx, fileOrStdin(path, ctx.io.stdinIsTTY), waitOptions(parseFlags(flags, command.opts())));
     };

@@ -14,12 +14,14 @@ import type { settingsPut } from './put-command.js';
 
 export async function settingsPutRun(ctx: Context, namespace: string, file: string | undefined, fields: readonly string[]): Promise<void> {
   if (file !== undefined && fields.length > 0) throw new UsageError('give a schema FILE or --field, not both');
-  if (file === undefined && fields.length === 0) throw new UsageError('no schema: give a FILE (`-` for stdin) or --field name:content_type[:display_hint]');
-  const input = file === undefined ? schemaFromFields(fields) : await readSchemaFile(file, ctx.io.stdin, ctx.signal);
+  if (file === undefined && fields.length === 0 && ctx.io.stdinIsTTY) throw new UsageError('no schema: give a FILE (`-` for stdin) or --field name:content_type[:display_hint]');
+  // Nothing named and something piped in: the schema is on stdin, as for every command that reads a file.
+  const path = file ?? (fields.length === 0 ? '-' : undefined);
+  const input = path === undefined ? schemaFromFields(fields) : await readSchemaFile(path, ctx.io.stdin, ctx.signal);
   if (input.problems) {
     for (const problem of input.problems) ctx.io.warn(problem);
     const summary = `the schema has ${input.problems.length} ${input.problems.length === 1 ? 'problem' : 'problems'}; nothing was sent`;
-    throw file === undefined ? new UsageError(summary) : new InputError(summary);
+    throw path === undefined ? new UsageError(summary) : new InputError(summary);
   }
   const format = await ctx.outputFormat('single');
   const response = await putSettings(await ctx.http(), namespace, input.schema);

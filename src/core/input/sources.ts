@@ -2,7 +2,7 @@ import { constants, createReadStream, openSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { addAbortSignal, Readable } from 'node:stream';
-import { CsafeError, InputError, InterruptedError } from '../errors.js';
+import { CsafeError, InputError, InterruptedError, UsageError } from '../errors.js';
 import { readCaptions, type CaptionRecord } from './captions.js';
 import type { JsonRecord } from '../json/position.js';
 import { readJsonRecordBatches, readJsonRecords, type RecordReadOptions } from './json-records.js';
@@ -119,4 +119,15 @@ export function readError(name: string, error: unknown, lineTooLongHint?: string
   if (!(error instanceof RecordReadError)) return fileError(name, error);
   const where = error.line === undefined ? name : `${name}:${error.line}`;
   return new InputError(`${where}: ${error.message}`, { hint: error.hint ?? (error instanceof LineTooLongError ? lineTooLongHint : undefined) });
+}
+
+/**
+ * The input a command reads: FILE, else stdin (as `-` names it) when something is piped in, as
+ * `jq` and `aws s3 cp -` read it. With no FILE and a terminal on stdin, the user forgot the
+ * file: a usage error, not a wait for typing.
+ */
+export function fileOrStdin(file: string | undefined, stdinIsTTY: boolean): string {
+  if (file !== undefined) return file;
+  if (stdinIsTTY) throw new UsageError('no input: give a FILE, or `-` to read stdin');
+  return '-';
 }

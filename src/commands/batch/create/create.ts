@@ -1,3 +1,4 @@
+import { fileOrStdin } from '../../../core/input/sources.js';
 import { createBatch } from '../../../api/batches.js';
 import type { Context } from '../../../context.js';
 import { UnexpectedResponseError, UsageError } from '../../../core/errors.js';
@@ -58,8 +59,8 @@ function uploadUrl(batch: Batch): string {
 
 /** The action of the command declared in create-command.ts, loaded when it runs. */
 export const batchCreateAction: Action<typeof batchCreate.flags> = async (ctx, command, flags) => {
-      const [path] = positional(command) as [string];
+      const [path] = positional(command) as [string | undefined];
       const options = parseFlags(flags, command.opts());
       if (options.type.trim() === '') throw new UsageError('--type: expected the kind of content to review, e.g. text');
-      return batchCreateRun(ctx, options.type, path, followOptions(options));
+      return batchCreateRun(ctx, options.type, fileOrStdin(path, ctx.io.stdinIsTTY), followOptions(options));
     };

@@ -10,7 +10,7 @@ export const dataAdd = {
   description: 'Add objects to a namespace in batches (POST /v1/data/{namespace}); with --wait, print each object\'s labels',
   args: [
     { name: '<namespace>', help: 'the namespace (created on first use)' },
-    { name: '[file]', help: 'JSON Lines, a JSON array, or one JSON object, each object with a string "id"; `-` reads stdin' },
+    { name: '[file]', help: 'JSON Lines, a JSON array, or one JSON object, each object with a string "id"; `-` or none reads stdin' },
   ],
   flags: {
     batchSize: batchFlags.batchSize('objects'),

@@ -2,7 +2,6 @@ import type { Context } from '../../../context.js';
 import { checkRecord, nothingSentLine, problemLine, problemOfRecord, setAside } from '../../../core/bulk/checked-records.js';
 import { spooledRecords, spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
 import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
-import { UsageError } from '../../../core/errors.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../../core/files/failed-path.js';
@@ -12,7 +11,7 @@ import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
 import type { JsonRecord } from '../../../core/json/position.js';
-import { readRecords, type InputSource } from '../../../core/input/sources.js';
+import { fileOrStdin, readRecords, type InputSource } from '../../../core/input/sources.js';
 import { inOtherShard, otherShardsNote, shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine, shellWord } from '../../../core/cli/command-line.js';
 import { interruptedRun, reportInterruption, resendHint } from '../../../core/cli/resume.js';
@@ -284,6 +283,5 @@ async function printRequests(io: IOStreams, format: OutputFormat, accepted: read
 export const dataAddAction: Action<AddFlags> = async (ctx, command, flags) => {
       const options = parseFlags(flags, command.opts());
       const [namespace, file] = positional(command) as [string, string | undefined];
-      if (file === undefined && ctx.io.stdinIsTTY) throw new UsageError('no input: give a FILE, or `-` to read stdin');
-      return dataAddRun(ctx, parseNamespace(namespace), file ?? '-', options);
+      return dataAddRun(ctx, parseNamespace(namespace), fileOrStdin(file, ctx.io.stdinIsTTY), options);
     };

@@ -9,7 +9,7 @@ export const dataImport = {
   description: 'Upload a large JSONL file into a namespace (POST …/import, then PUT to the pre-signed address)',
   args: [
     { name: '<namespace>', help: 'namespace to import into' },
-    { name: '<file>', help: 'JSON Lines, one data object per line; `-` reads stdin (kept in a temporary file first)' },
+    { name: '[file]', help: 'JSON Lines, one data object per line; `-` or none reads stdin (kept in a temporary file first)' },
   ],
   flags: {
     ...waitFlags('poll the import until it has succeeded or failed, then print its record', '30m'),

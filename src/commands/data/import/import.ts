@@ -3,7 +3,7 @@ import type { LineCheck } from '../../../core/input/jsonl-checker.js';
 import { ObjectLines } from '../../../core/json/scan.js';
 import { parseFlags } from '../../../core/cli/options.js';
 import type { dataImport } from './import-command.js';
-import { refuseEmptyRecords, regularFileSize } from '../../../core/input/sources.js';
+import { fileOrStdin, refuseEmptyRecords, regularFileSize } from '../../../core/input/sources.js';
 import { rereadableInput } from '../../../core/input/spool.js';
 import type { UploadFile } from '../../../core/upload/file-upload.js';
 import { positional, type Outcome } from '../../app.js';
@@ -65,6 +65,6 @@ async function uploadInput(ctx: Context, namespace: string, path: string, valida
 
 /** The action of the command declared in import-command.ts, loaded when it runs. */
 export const dataImportAction: Action<typeof dataImport.flags> = async (ctx, command, flags) => {
-      const [namespace, path] = positional(command) as [string, string];
-      return importRun(ctx, parseNamespace(namespace), path, importOptions(flags, command.opts()));
+      const [namespace, path] = positional(command) as [string, string | undefined];
+      return importRun(ctx, parseNamespace(namespace), fileOrStdin(path, ctx.io.stdinIsTTY), importOptions(flags, command.opts()));
     };

@@ -7,7 +7,7 @@ import type { VerbDecl } from '../../declaration.js';
 export const eventsSend = {
   name: 'send',
   description: 'Validate backend events and queue them in ordered batches (POST /v1/async/events)',
-  args: [{ name: '<file>', help: 'JSON Lines, a JSON array, or one JSON object; `-` reads stdin' }],
+  args: [{ name: '[file]', help: 'JSON Lines, a JSON array, or one JSON object; `-` or none reads stdin' }],
   flags: {
     dryRun: { type: 'switch', help: 'validate only: print problems and a summary, send nothing (exit 0 or 2)' },
     sync: { type: 'switch', help: 'ingest each batch before the answer (POST /v1/events) and print each event\'s id' },

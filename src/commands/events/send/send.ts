@@ -1,3 +1,4 @@
+import { fileOrStdin } from '../../../core/input/sources.js';
 import type { Context } from '../../../context.js';
 import { nothingSentLine } from '../../../core/bulk/checked-records.js';
 import { InterruptedError } from '../../../core/errors.js';
@@ -152,6 +153,6 @@ const NO_CHECKPOINT =
 /** The action of the command declared in send-command.ts, loaded when it runs. */
 export const eventsSendAction: Action<SendFlags> = async (ctx, command, flags) => {
       const options = parseFlags(flags, command.opts());
-      const [path] = positional(command) as [string];
-      return sendRun(ctx, path, options);
+      const [path] = positional(command) as [string | undefined];
+      return sendRun(ctx, fileOrStdin(path, ctx.io.stdinIsTTY), options);
     };

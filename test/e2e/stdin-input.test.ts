@@ -1,0 +1,37 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXAMPLES, useEmulatorProcess } from '../helpers/cli.js';
+// What a command reads when its FILE is left out is main()'s answer to its arguments and stdin: in this process.
+import { runInProcess } from '../helpers/in-process.js';
+
+const example = (name: string) => readFileSync(join(EXAMPLES, name), 'utf8');
+const EVENT = JSON.stringify({ type: 'create_account', event_name: 'signed_up', timestamp: '2026-08-11T09:30:00Z', user_id: 'u1' }) + '\n';
+
+describe('every command that reads a file reads stdin when the file is left out', () => {
+  const emulator = useEmulatorProcess();
+  const commands: Array<{ args: string[]; input: string; done: RegExp }> = [
+    { args: ['events', 'send'], input: EVENT, done: /"sent": 1/ },
+    { args: ['data', 'add', 'listings'], input: '{"id":"a","title":"bike"}\n', done: /"objects":1/ },
+    { args: ['data', 'import', 'listings'], input: '{"id":"a","title":"bike"}\n', done: /"request_id"/ },
+    { args: ['import', 'create'], input: example('records.jsonl'), done: /"import_id"/ },
+    { args: ['batch', 'create', '--type', 'text'], input: example('reviews.csv'), done: /"batch_id"/ },
+    { args: ['settings', 'put', 'listings'], input: '{"photo":{"content_type":"image_url"}}', done: /"namespace": "listings"/ },
+  ];
+
+  for (const { args, input, done } of commands) {
+    it(`csafe ${args.join(' ')} < input, as with -`, async () => {
+      const result = await runInProcess(args, { env: emulator.env, input });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, done);
+    });
+
+    it(`csafe ${args.join(' ')} with a terminal on stdin says the input is missing (exit 2), and waits for no typing`, async () => {
+      const result = await runInProcess(args, { env: emulator.env, stdinIsTTY: true });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /^error: no (input|schema): give a FILE/);
+      assert.equal(result.stdout, '');
+    });
+  }
+});
