@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { BIN, EXAMPLES, outcome, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
 // The help texts and the setup runs are in this process; every example itself runs as written, in a shell.
@@ -162,6 +163,8 @@ async function writeFixtures(dir: string): Promise<void> {
   const events = (await runInProcess(['events', 'example'])).stdout;
   assert.equal(events.trim().split('\n').length, 7, 'csafe events example prints the seven variants');
   cpSync(EXAMPLES, join(dir, 'examples'), { recursive: true });
+  // README's install lines: the completions and the man page, put under HOME, which is the fixture directory.
+  for (const shipped of ['completions', 'man']) cpSync(fileURLToPath(new URL(`../../../${shipped}/`, import.meta.url)), join(dir, shipped), { recursive: true });
   const files: Record<string, string | Buffer> = {
     'post.txt': readFileSync(join(EXAMPLES, 'post.txt')),
     'photo.jpg': JPEG,
@@ -223,6 +226,8 @@ describe('every example in --help, README.md and man/csafe.1 runs as written', (
       ...emulator.env,
       KEY: emulator.apiKey,
       PATH: `${join(fixtures, 'bin')}:${process.env.PATH ?? ''}`,
+      // README's install lines write under ~: here the example's own directory.
+      HOME: dir,
       CSAFE_CONFIG_DIR: join(dir, '.config'),
       CSAFE_EMULATOR_DATA_DIR: join(dir, '.emulator'),
     };
