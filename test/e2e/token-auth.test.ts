@@ -38,6 +38,17 @@ describe('csafe token create', () => {
     });
   }
 
+  it('--expires-in takes a duration as every duration flag does (15m), a plain number being seconds', async () => {
+    for (const [given, seconds] of [['15m', 900], ['900', 900], ['1h30m', 5400]] as const) {
+      const { code, stdout, stderr } = await runInProcess(['token', 'create', '--expires-in', given, '--json'], { env: emulator.env });
+      assert.equal(code, 0, stderr);
+      assert.equal((JSON.parse(stdout) as { expires_in: number }).expires_in, seconds, given);
+    }
+    const short = await runInProcess(['token', 'create', '--expires-in', '2m'], { env: emulator.env });
+    assert.equal(short.code, 2);
+    assert.match(short.stderr, /^error: --expires-in: expected at least 300 seconds/);
+  });
+
   it('validates --expires-in before sending', async () => {
     await emulator.control('/_emulator/requests', { method: 'DELETE' });
     for (const bad of ['299', '86401', 'soon']) {

@@ -4,7 +4,7 @@ import type { VerbDecl } from '../declaration.js';
 
 // `csafe emulator start`: its declaration — flags, help and examples.
 
-const MILLISECONDS = 'expected milliseconds, a whole number ≥ 0';
+const MILLISECONDS = 'expected a duration ≥ 0 such as 500ms or 2s (a plain number is milliseconds)';
 
 export const emulatorStart = {
   name: 'start',
@@ -12,12 +12,12 @@ export const emulatorStart = {
   flags: {
     host: { type: 'text', value: 'host', help: 'address to listen on', default: '127.0.0.1' },
     port: { type: 'count', value: 'port', help: 'port; 0 picks a free one', min: 0, max: 65_535, default: 4477, expected: 'expected a port number from 0 to 65535' },
-    latency: { type: 'count', value: 'ms', help: 'delay added to every API response', min: 0, default: 0, expected: MILLISECONDS },
+    latency: { type: 'count', value: 'duration', help: 'delay added to every API response, e.g. 50ms or 1s (a plain number is milliseconds)', min: 0, default: 0, expected: MILLISECONDS, unit: 'ms' },
     accountVersion: { type: 'choice', value: 'version', help: 'version served when a request names none', choices: SERVICE_VERSIONS, default: CURRENT_VERSION },
     faultRate: { type: 'text', value: 'r', help: 'fraction of /v1 requests that meet an injected fault, 0..1', default: '0' },
     faults: { type: 'text', value: 'list', help: `faults to inject: ${FAULT_KINDS.join(',')}`, default: FAULT_KINDS.join(',') },
     seed: { type: 'count', value: 'n', help: 'seed of the fault sequence, to replay a failure', min: 0, default: 1 },
-    faultDelay: { type: 'count', value: 'ms', help: 'how long a timeout fault holds its response (above the client timeout)', min: 0, default: 65_000, expected: MILLISECONDS },
+    faultDelay: { type: 'count', value: 'duration', help: 'how long a timeout fault holds its response (above the client timeout), e.g. 65s (a plain number is milliseconds)', min: 0, default: 65_000, expected: MILLISECONDS, unit: 'ms' },
     processingDelay: { type: 'text', value: 'duration', help: 'how long namespace data, older imports and batches take to process', default: '1s' },
     uploadTtl: { type: 'text', value: 'duration', help: 'lifetime of pre-signed namespace import upload URLs (older imports and batches: 1 hour)', default: '12h' },
     dataDir: { type: 'text', value: 'dir', help: 'keep namespaces, requests, uploads, streams, older imports, batches and the URL signing secret here, across restarts' },

@@ -8,7 +8,7 @@ export const tokenCreate = {
   name: 'create',
   description: 'Exchange the API key for a short-lived access token (POST /v1/access_tokens)',
   flags: {
-    expiresIn: { type: 'text', value: 'seconds', help: `lifetime, ${TOKEN_LIFETIME.minSeconds}..${TOKEN_LIFETIME.maxSeconds} (service default ${TOKEN_LIFETIME.defaultSeconds})` },
+    expiresIn: { type: 'text', value: 'duration', help: `lifetime, 5m..24h: a duration such as 15m, or seconds (${TOKEN_LIFETIME.minSeconds}..${TOKEN_LIFETIME.maxSeconds}; service default ${TOKEN_LIFETIME.defaultSeconds})` },
     userId: { type: 'text', value: 'id', help: 'user the token is attributed to' },
     sessionId: { type: 'text', value: 'id', help: 'opaque customer session identifier' },
   },

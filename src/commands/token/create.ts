@@ -1,4 +1,5 @@
 import { createAccessToken } from '../../api/tokens.js';
+import { durationMs } from '../../core/cli/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { printResult, recordView } from '../../core/terminal/output.js';
 import { accessTokenRequestSchema, type AccessTokenRequest } from '../../schemas/tokens.js';
@@ -15,10 +16,20 @@ type TokenOptions = Partial<OptionsOf<typeof tokenCreate.flags>>;
 /** The option that fills each field of the request. */
 const OPTION_OF_FIELD: Record<string, keyof TokenOptions> = { expires_in: 'expiresIn', user_id: 'userId', customer_session_id: 'sessionId' };
 
+/**
+ * --expires-in as the request's seconds: a plain number as it is (the schema judges it), a duration
+ * (`15m`) in seconds; anything else is left as text for the schema to refuse by its own rule.
+ */
+function lifetimeSeconds(text: string): number | string {
+  if (/^\s*-?\d+(\.\d+)?\s*$/.test(text)) return Number(text);
+  const ms = durationMs(text.trim());
+  return ms === undefined ? text : ms / 1000;
+}
+
 /** The request is checked with the same schema the emulator uses, so the rules live in one place. */
 function tokenRequest(options: TokenOptions): AccessTokenRequest {
   const parsed = accessTokenRequestSchema.safeParse({
-    ...(options.expiresIn !== undefined && { expires_in: /^\s*-?\d+(\.\d+)?\s*$/.test(options.expiresIn) ? Number(options.expiresIn) : options.expiresIn }),
+    ...(options.expiresIn !== undefined && { expires_in: lifetimeSeconds(options.expiresIn) }),
     ...(options.userId !== undefined && { user_id: options.userId }),
     ...(options.sessionId !== undefined && { customer_session_id: options.sessionId }),
   });

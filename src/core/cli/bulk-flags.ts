@@ -16,7 +16,11 @@ const file = (help: string): FileFlag => ({ type: 'file', value: 'file', help })
 export const batchFlags = {
   /** `items`: what one request carries, e.g. `objects`. */
   batchSize: (items: string) => count('n', `${items} per request`, { min: 1, max: 10_000, default: 100 }),
-  maxBatchBytes: (defaultBytes: number) => count('n', `bytes per request, at most ${REQUEST_BYTES}`, { min: 1_024, max: REQUEST_BYTES, default: defaultBytes }),
+  maxBatchBytes: (defaultBytes: number): CountFlag & { default: number } => ({
+    ...count('size', `bytes per request, at most ${REQUEST_BYTES} (6MB); a size such as 1MB or 512kB`, { min: 1_024, max: REQUEST_BYTES, default: defaultBytes }),
+    unit: 'bytes',
+    expected: 'expected a size in bytes ≥ 1024, e.g. 1000000, 1MB or 512kB',
+  }),
   /** `note`: what the command adds about it, e.g. ` with --batch`; `max`: the most it allows. */
   concurrency: (note = '', max = 64) => count('n', `requests in flight${note}`, { min: 1, max, default: 4 }),
   /** `command`: as it is named in the default file's name. */

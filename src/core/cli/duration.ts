@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 
-// How a duration flag (`--timeout 5m`) is read into milliseconds, and which values are refused.
+// How a duration flag (`--timeout 5m`) is read into milliseconds, and a size flag
+// (`--max-batch-bytes 5MB`) into bytes, and which values are refused.
 
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
@@ -11,8 +12,13 @@ export function parseDuration(text: string, flag: string): number {
   return ms;
 }
 
-function durationMs(text: string): number | undefined {
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+/**
+ * A duration with a unit (`500ms`, `1s`, `2m`, `1h30m`) in milliseconds, or a plain number in
+ * `plainUnitMs` (a flag keeps the meaning its plain numbers always had: `--latency 50` is 50 ms,
+ * `--timeout 90` 90 s); undefined when it is neither.
+ */
+export function durationMs(text: string, plainUnitMs = 1_000): number | undefined {
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * plainUnitMs);
   const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return undefined;
   return Math.round(parts.reduce((total, [, amount, unit]) => total + Number(amount) * UNITS[unit!]!, 0));
@@ -34,4 +40,14 @@ export function parsePositiveDuration(text: string, flag: string): number {
 export function parseNonNegativeInt(text: string, flag: string): number {
   if (!/^\d+$/.test(text.trim())) throw new UsageError(`${flag}: expected a whole number, got "${text}"`);
   return Number(text);
+}
+
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1e3, k: 1e3, mb: 1e6, m: 1e6, gb: 1e9, g: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** `5000000`, `5MB`, `5 MB`, `500kB`, `4MiB` → bytes (kB, MB, GB are powers of 1000, KiB, MiB, GiB of 1024); undefined when it is not a size. */
+export function sizeBytes(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?) ?([a-z]+)?$/i.exec(text.trim());
+  if (match === null) return undefined;
+  const unit = match[2] === undefined ? 1 : SIZE_UNITS[match[2].toLowerCase()];
+  return unit === undefined ? undefined : Math.round(Number(match[1]) * unit);
 }

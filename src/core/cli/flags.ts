@@ -27,7 +27,11 @@ export interface TextFlag {
   secret?: boolean;
 }
 
-/** A whole number within [min, max] (max: any), its default when not given. */
+/**
+ * A whole number within [min, max] (max: any), its default when not given. With a `unit` it is a
+ * quantity: `bytes` also takes a size (`5MB`, `4MiB`), `ms` a duration (`1s`, `500ms`), a plain
+ * number keeping its meaning (bytes, milliseconds).
+ */
 export interface CountFlag {
   type: 'count';
   value: string;
@@ -35,6 +39,7 @@ export interface CountFlag {
   min: number;
   max?: number;
   default?: number;
+  unit?: 'bytes' | 'ms';
   /** What a bad value is told it should be, when "a whole number ≥ min" does not say it. */
   expected?: string;
 }

@@ -4,6 +4,7 @@
 
 import * as z from 'zod';
 import { UsageError } from '../errors.js';
+import { durationMs, sizeBytes } from './duration.js';
 import { shardFlagSchema } from '../bulk/shard.js';
 import { kebab, type FlagDecl, type Flags, type OptionsOf } from './flags.js';
 
@@ -20,14 +21,20 @@ export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.in
  * A whole-number flag value within [min, max], from commander's text: plain decimal digits only,
  * as a user means them; Number() would also take `0x10`, `1e2`, ` 5` and an empty value (0).
  */
-export function integerFlag(min: number, max = Number.MAX_SAFE_INTEGER, expected = `expected a whole number ≥ ${min}`) {
+export function integerFlag(min: number, max = Number.MAX_SAFE_INTEGER, expected = `expected a whole number ≥ ${min}`, unit?: 'bytes' | 'ms') {
+  const quantity = unit === undefined ? (text: string) => (/^\d+$/.test(text) ? Number(text) : undefined) : QUANTITY[unit];
   return z
     .string({ error: expected })
-    .regex(/^\d+$/, { error: expected })
-    .transform(Number)
+    .transform((text, ctx) => quantity(text) ?? (ctx.addIssue({ code: 'custom', message: expected }), z.NEVER))
     // Only Infinity, from digits past 1.8e308, is not a number here.
     .pipe(z.number({ error: `expected at most ${max}` }).min(min, { error: expected }).max(max, { error: `expected at most ${max}` }));
 }
+
+/** How a quantity flag's text becomes its whole number, or undefined when it is not one. */
+const QUANTITY: Record<'bytes' | 'ms', (text: string) => number | undefined> = {
+  bytes: sizeBytes,
+  ms: (text) => durationMs(text.trim(), 1),
+};
 
 const RATE_EXPECTED = 'expected requests a second above 0, e.g. 20, 20/s or 0.5/s';
 /** A rate flag's value: a decimal number of requests a second, `/s` optional. */
@@ -46,7 +53,7 @@ function flagSchema(flag: FlagDecl): z.ZodType {
       if (flag.repeat) return z.array(z.string()).default([]);
       return flag.default === undefined ? z.string().optional() : z.string().default(flag.default);
     case 'count': {
-      const count = integerFlag(flag.min, flag.max, flag.expected);
+      const count = integerFlag(flag.min, flag.max, flag.expected, flag.unit);
       return flag.default === undefined ? count.optional() : count.default(flag.default);
     }
     case 'rate':

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../../../src/core/errors.js';
-import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from '../../../src/core/cli/duration.js';
+import { durationMs, parseDuration, parseNonNegativeInt, parsePositiveDuration, sizeBytes } from '../../../src/core/cli/duration.js';
 
 const usage = (message: string) => (error: unknown) => error instanceof UsageError && error.message === message;
 
@@ -47,5 +47,24 @@ describe('parseNonNegativeInt', () => {
     for (const text of ['-1', '1.5', '1a', 'a1', '']) {
       assert.throws(() => parseNonNegativeInt(text, '--max-retries'), usage(`--max-retries: expected a whole number, got "${text}"`), text);
     }
+  });
+});
+
+describe('durationMs and sizeBytes', () => {
+  it('reads a plain number in the unit the flag always had, and a duration with a unit in milliseconds', () => {
+    assert.equal(durationMs('50', 1), 50, 'a plain --latency is milliseconds');
+    assert.equal(durationMs('90'), 90_000, 'a plain --timeout is seconds');
+    assert.equal(durationMs('1s', 1), 1_000);
+    assert.equal(durationMs('1m30s', 1), 90_000);
+    assert.equal(durationMs('fast', 1), undefined);
+  });
+
+  it('reads a size: kB, MB and GB by 1000, KiB, MiB and GiB by 1024, a plain number as bytes', () => {
+    assert.equal(sizeBytes('1000000'), 1_000_000);
+    assert.equal(sizeBytes('5MB'), 5_000_000);
+    assert.equal(sizeBytes('1GB'), 1_000_000_000);
+    assert.equal(sizeBytes('2MiB'), 2 * 1024 * 1024);
+    assert.equal(sizeBytes('5ZB'), undefined);
+    assert.equal(sizeBytes('-5MB'), undefined);
   });
 });

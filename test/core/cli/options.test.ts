@@ -31,7 +31,7 @@ describe('batchFlags', () => {
       return [option.flags, option.description, option.defaultValue];
     };
     assert.deepEqual(help('batchSize', flags.batchSize), ['--batch-size <n>', 'objects per request', '100']);
-    assert.deepEqual(help('maxBatchBytes', flags.maxBatchBytes), ['--max-batch-bytes <n>', 'bytes per request, at most 6000000', '5000000']);
+    assert.deepEqual(help('maxBatchBytes', flags.maxBatchBytes), ['--max-batch-bytes <size>', 'bytes per request, at most 6000000 (6MB); a size such as 1MB or 512kB', '5000000']);
     assert.deepEqual(help('concurrency', flags.concurrency), ['--concurrency <n>', 'requests in flight', '4']);
     assert.deepEqual(help('concurrency', batchFlags.concurrency(' with --batch')), ['--concurrency <n>', 'requests in flight with --batch', '4']);
     assert.deepEqual(help('failed', flags.failed), ['--failed <file>', 'append what could not be sent (default: csafe-data-add-failed-<time>.jsonl)', undefined]);
@@ -49,7 +49,7 @@ describe('batchFlags', () => {
     assert.deepEqual(at(['--batch-size', '10000', '--max-batch-bytes', '6000000', '--concurrency', '64']), { batchSize: 10_000, maxBatchBytes: 6_000_000, concurrency: 64 });
     assert.throws(() => at(['--batch-size', '0']), usage('--batch-size: expected a whole number ≥ 1'));
     assert.throws(() => at(['--batch-size', '10001']), usage('--batch-size: expected at most 10000'));
-    assert.throws(() => at(['--max-batch-bytes', '1023']), usage('--max-batch-bytes: expected a whole number ≥ 1024'));
+    assert.throws(() => at(['--max-batch-bytes', '1023']), usage('--max-batch-bytes: expected a size in bytes ≥ 1024, e.g. 1000000, 1MB or 512kB'));
     assert.throws(() => at(['--max-batch-bytes', '6000001']), usage('--max-batch-bytes: expected at most 6000000'));
     assert.throws(() => at(['--concurrency', '0']), usage('--concurrency: expected a whole number ≥ 1'));
     assert.throws(() => at(['--concurrency', '65']), usage('--concurrency: expected at most 64'));
@@ -61,10 +61,20 @@ describe('batchFlags', () => {
     assert.deepEqual(at(['--batch-size', '007', '--max-batch-bytes', '0001024']), { batchSize: 7, maxBatchBytes: 1024, concurrency: 4 });
     for (const value of ['0x10', '1e2', '1E2', '+5', '5.0', '.5', ' 5', '5 ', '', '0b11', '0o7', '1_000', '5n', 'Infinity', '١٢']) {
       assert.throws(() => at(['--batch-size', value]), usage('--batch-size: expected a whole number ≥ 1'), JSON.stringify(value));
-      assert.throws(() => at(['--max-batch-bytes', value]), usage('--max-batch-bytes: expected a whole number ≥ 1024'), JSON.stringify(value));
       assert.throws(() => at(['--concurrency', value]), usage('--concurrency: expected a whole number ≥ 1'), JSON.stringify(value));
     }
     assert.throws(() => at(['--batch-size', '9'.repeat(400)]), usage('--batch-size: expected at most 10000'));
+  });
+
+  it('takes a size for --max-batch-bytes, as README writes it (5MB), a plain number being bytes', () => {
+    const bytes = (value: string) => parsed(flags, ['--max-batch-bytes', value]).maxBatchBytes;
+    for (const [value, expected] of [['5MB', 5_000_000], ['5 MB', 5_000_000], ['512kB', 512_000], ['512KB', 512_000], ['4MiB', 4 * 1024 * 1024], ['1.5MB', 1_500_000], ['6000000', 6_000_000], ['2048B', 2048], ['1KiB', 1024]] as const) {
+      assert.equal(bytes(value), expected, value);
+    }
+    for (const value of ['5XB', '0x10', '', '-5MB', 'MB', '5 M B', '1e6', '١٢']) {
+      assert.throws(() => bytes(value), usage('--max-batch-bytes: expected a size in bytes ≥ 1024, e.g. 1000000, 1MB or 512kB'), JSON.stringify(value));
+    }
+    assert.throws(() => bytes('7MB'), usage('--max-batch-bytes: expected at most 6000000'));
   });
 
   it('takes a file name for --failed and --skip-invalid, and refuses an empty one', () => {
