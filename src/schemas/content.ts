@@ -21,6 +21,13 @@ export const CONTENT_LIMITS = {
 } as const;
 
 export const DECISIONS = ['match', 'not_match', 'review'] as const;
+
+/** How decisive a label's decision is, to show the decisive first: match, then review, then any other (not_match, or one the spec does not list). */
+const decisionRank = (decision: unknown) => (decision === 'match' ? 0 : decision === 'review' ? 1 : 2);
+
+/** Items in order of their decisions' severity, each decision's items in the order given. */
+export const bySeverity = <T>(items: readonly T[], decisionOf: (item: T) => unknown): T[] =>
+  [...items].sort((a, b) => decisionRank(decisionOf(a)) - decisionRank(decisionOf(b)));
 export const ESCALATIONS = ['none', 'completed', 'error'] as const;
 
 const DATA_URI = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[\w.-]+)*;base64,/;

@@ -40,12 +40,15 @@ describe('csafe classify', () => {
     assert.equal(request!.service_version, '2026-08-11', 'the current version is sent explicitly');
   });
 
-  it('renders a table with one row per label', async () => {
+  it('renders a table with one row per label, the decisive first, without the columns that say nothing (all alike, or empty)', async () => {
     const { code, stdout } = await run(['classify', '--text', 'you are stupid', '--user-id', 'u1', '-o', 'table']);
     assert.equal(code, 0);
     const lines = stdout.trim().split('\n');
-    assert.deepEqual(lines[0]!.split(/ {2,}/), ['LABEL', 'TYPE', 'DECISION', 'SCORE', 'ESCALATION', 'SET']);
-    assert.match(stdout, /^harassment +classifier +review +0\.55 +completed$/m);
+    assert.deepEqual(lines[0]!.split(/ {2,}/), ['LABEL', 'DECISION', 'SCORE', 'ESCALATION'], 'TYPE is classifier in every row, SET empty in every row');
+    assert.match(lines[1]!, /^harassment +review +0\.55 +completed$/);
+    const threats = await run(['classify', '--text', 'you are stupid and I will kill you', '--user-id', 'u1', '-o', 'table']);
+    const decisions = threats.stdout.trim().split('\n').slice(1).map((line) => line.split(/ {2,}/)[1]);
+    assert.deepEqual(decisions.slice(0, 2), ['match', 'review'], threats.stdout);
     const tsv = await run(['classify', '--text', 'you are stupid', '--user-id', 'u1', '-o', 'tsv']);
     assert.ok(tsv.stdout.split('\n').includes('harassment\tclassifier\treview\t0.55\tcompleted\t'), tsv.stdout);
   });

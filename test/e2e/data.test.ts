@@ -121,7 +121,7 @@ describe('csafe settings put and data add/status', () => {
     const onTerminal = await runCsafe(['data', 'add', 'listings', items, '--wait'], { env: { ...emulator.env, CSAFE_FORCE_TTY: '1', NO_COLOR: '1' }, cwd: dir });
     assert.equal(onTerminal.code, 0, onTerminal.stderr);
     assert.match(onTerminal.stderr, /1 (queued|ingesting)/, 'the spinner counts requests per status');
-    assert.match(onTerminal.stdout, /^ID +STATUS +LABELS +URL +ERROR\n[^]*obj_1 +succeeded +violence/);
+    assert.match(onTerminal.stdout, /^ID +STATUS +LABELS +URL\n[^]*obj_1 +succeeded +violence/, 'no ERROR column: no object has one');
     assert.doesNotMatch(onTerminal.stdout, /[┌│─]/);
 
     const piped = await run(['data', 'add', 'listings', items, '--wait', '--batch-size', '2']);

@@ -38,6 +38,10 @@ export interface Column<T> {
   value(row: T): string;
   /** Colour for a cell, applied only when the stream allows colour. */
   style?(row: T, text: string, color: Colors): string;
+  /** The cell fitted to `width` when its value is wider (a list: what fits, then `+N more`); without it, the value is cut with …. */
+  fit?(row: T, width: number): string;
+  /** Left out of a table of several rows when every row has the same value (a TYPE all `category` says nothing). */
+  hideWhenSame?: boolean;
 }
 
 /** How a result looks to people (`-o table`) and to `cut`/`awk` (`-o tsv`); JSON and NDJSON print the value itself. */
@@ -121,12 +125,16 @@ const tableWidth = (io: IOStreams) => (io.wide ? undefined : io.stdoutColumns);
  * (isCopyable). When that does not fit, one `key: value` block per row. Every cell is sanitised:
  * it may hold text from the server.
  */
-export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[], io: IOStreams): string {
+export function renderTable<T>(rows: readonly T[], allColumns: readonly Column<T>[], io: IOStreams): string {
   const { Table, measure } = loadCliTable();
+  const columns = shownColumns(rows, allColumns);
   const headers = columns.map((c) => c.header);
   const cells = rows.map((row) => columns.map((c) => cellText(c.value(row))));
   const widths = fitColumns(headers, cells, tableWidth(io), measure.strlen);
   if (widths === undefined) return renderBlocks(headers.map((h) => h.toLowerCase()), cells, io);
+  rows.forEach((row, r) => columns.forEach((column, i) => {
+    if (column.fit !== undefined && measure.strlen(cells[r]![i]!) > widths[i]!) cells[r]![i] = cellText(column.fit(row, widths[i]!));
+  }));
   const table = new Table({
     chars: { ...BORDERLESS, middle: ' '.repeat(GAP) },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
@@ -137,6 +145,28 @@ export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]
   table.push(headers.map((h) => io.outColor.bold(h)));
   rows.forEach((row, r) => table.push(columns.map((c, i) => (c.style ? c.style(row, cells[r]![i]!, io.outColor) : cells[r]![i]!))));
   return table.toString().split('\n').map((line) => line.trimEnd()).join('\n') + '\n';
+}
+
+/**
+ * The columns worth a place in a table: not one that is empty in every row, nor (of several rows)
+ * one marked hideWhenSame whose every row is alike. TSV and JSON keep every column, for scripts.
+ */
+function shownColumns<T>(rows: readonly T[], columns: readonly Column<T>[]): readonly Column<T>[] {
+  if (rows.length === 0) return columns;
+  const shown = columns.filter((column) => {
+    const values = new Set(rows.map((row) => column.value(row)));
+    return !(values.size === 1 && values.has('')) && !(column.hideWhenSame && rows.length > 1 && values.size === 1);
+  });
+  return shown.length === 0 ? columns : shown;
+}
+
+/** A list fitted to `width`: as many items as fit, in order, then `+N more`; the first item cut when not even it fits beside that. */
+export function fitList(items: readonly string[], width: number): string {
+  for (let shown = items.length; shown > 0; shown--) {
+    const text = items.slice(0, shown).join(', ') + (shown < items.length ? ` +${items.length - shown} more` : '');
+    if ([...text].length <= width) return text;
+  }
+  return `${items[0] ?? ''} +${items.length - 1} more`;
 }
 
 /**

@@ -3,7 +3,8 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { Chalk } from 'chalk';
 import { createIOStreams } from '../../../src/core/terminal/io.js';
-import { printResult, recordView, renderRecord, renderTable, resolveOutputFormat, tableView, type Column } from '../../../src/core/terminal/output.js';
+import { fitList, printResult, recordView, renderRecord, renderTable, resolveOutputFormat, tableView, type Column } from '../../../src/core/terminal/output.js';
+import { bySeverity } from '../../../src/schemas/content.js';
 
 interface Row {
   id: string;
@@ -116,6 +117,37 @@ describe('renderTable', () => {
     for (const io of [terminal({ columns: 120, env: { NO_COLOR: '1' } }).io, terminal({ tty: false }).io]) {
       assert.doesNotMatch(renderTable(ROWS, COLUMNS, io), /\u001b/);
     }
+  });
+});
+
+describe('the columns and cells a table shows', () => {
+  interface Label { name: string; kind: string; note: string }
+  const LABELS: Column<Label>[] = [
+    { header: 'LABEL', value: (r) => r.name },
+    { header: 'TYPE', value: (r) => r.kind, hideWhenSame: true },
+    { header: 'NOTE', value: (r) => r.note },
+  ];
+
+  it('leaves out a column empty in every row, and one marked hideWhenSame alike in every row of several; TSV keeps both', () => {
+    const rows = [{ name: 'violence', kind: 'category', note: '' }, { name: 'spam', kind: 'category', note: '' }];
+    assert.equal(renderTable(rows, LABELS, terminal({ columns: 80 }).io), 'LABEL\nviolence\nspam\n');
+    assert.equal(renderTable(rows.slice(0, 1), LABELS, terminal({ columns: 80 }).io), 'LABEL     TYPE\nviolence  category\n', 'one row: its type is news');
+    assert.equal(tableView(rows, LABELS).tsv(), 'LABEL\tTYPE\tNOTE\nviolence\tcategory\t\nspam\tcategory\t\n');
+  });
+
+  it('fits a list to its column: what fits, then +N more, never a cut word', () => {
+    const items = ['violence:match', 'hate:match', 'spam:review', 'self_harm:not_match'];
+    assert.equal(fitList(items, 80), items.join(', '));
+    assert.equal(fitList(items, 40), 'violence:match, hate:match +2 more');
+    assert.equal(fitList(items, 20), 'violence:match +3 more');
+    const rows = [{ id: 'obj_1', labels: items }];
+    const columns: Column<(typeof rows)[number]>[] = [{ header: 'ID', value: (r) => r.id }, { header: 'LABELS', value: (r) => r.labels.join(', '), fit: (r, width) => fitList(r.labels, width) }];
+    assert.match(renderTable(rows, columns, terminal({ columns: 45 }).io), /^obj_1  violence:match, hate:match \+2 more$/m);
+  });
+
+  it('orders labels match first, then review, then the rest, each kept in the order given', () => {
+    const decisions = ['not_match', 'review', 'match', 'escalated', 'match', 'review'];
+    assert.deepEqual(bySeverity(decisions.map((decision, i) => ({ decision, i })), (l) => l.decision).map((l) => `${l.decision}${l.i}`), ['match2', 'match4', 'review1', 'review5', 'not_match0', 'escalated3']);
   });
 });
 

@@ -1,13 +1,16 @@
 import { errorMessage } from '../../../api/responses.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { printResult, recordView, tableView, toNdjsonLine, type Column, type OutputFormat } from '../../../core/terminal/output.js';
+import { fitList, printResult, recordView, tableView, toNdjsonLine, type Column, type OutputFormat } from '../../../core/terminal/output.js';
+import { bySeverity } from '../../../schemas/content.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { isImportRecord, REQUEST_STATUSES, type DataEntry, type RequestRecord } from '../../../schemas/data.js';
 
 
-/** `violence:match, spam:review`: each label with its decision, when the service gave one. */
-export const formatLabels = (entry: DataEntry) =>
-  (entry.output?.labels ?? []).map((l) => (typeof l.decision === 'string' ? `${l.label}:${l.decision}` : l.label)).join(', ');
+/** `violence:match, spam:review`: each label with its decision, when the service gave one, the decisive first. */
+const labelTexts = (entry: DataEntry) =>
+  bySeverity(entry.output?.labels ?? [], (l) => l.decision).map((l) => (typeof l.decision === 'string' ? `${l.label}:${l.decision}` : l.label));
+
+export const formatLabels = (entry: DataEntry) => labelTexts(entry).join(', ');
 
 /** One object of an add request as the data commands print it: the entry as returned, with its request and status. */
 export type ObjectLine = { request_id: string; status: string } & DataEntry;
@@ -28,7 +31,7 @@ function objectStatus(record: RequestRecord, entry: DataEntry): string {
 const OBJECT_COLUMNS: Column<ObjectLine>[] = [
   { header: 'ID', value: (o) => o.id },
   { header: 'STATUS', value: (o) => o.status, style: (o, text, color) => (o.status === 'failed' ? color.red(text) : text) },
-  { header: 'LABELS', value: formatLabels },
+  { header: 'LABELS', value: formatLabels, fit: (o, width) => fitList(labelTexts(o), width) },
   { header: 'URL', value: (o) => o.url ?? '' },
   { header: 'ERROR', value: (o) => errorMessage(o) ?? '' },
 ];
