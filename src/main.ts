@@ -61,8 +61,8 @@ function rootHelpAfter(width: number): string {
   const sections = renderHelpSections({
     examples: [
       'csafe --emulator classify --text "hello" --user-id u1',
-      `csafe classify post.txt --user-id u1 --json | jq -r '.labels[].decision'`,
-      'csafe data add listings items.jsonl --wait',
+      `csafe classify examples/post.txt --user-id u1 --json | jq -r '.labels[].decision'`,
+      'csafe data add listings examples/listings.jsonl --wait',
     ],
     environment: ALL_VARIABLES,
   }, width);

@@ -4,7 +4,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { BIN, EXAMPLES, outcome, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
 // The help texts and the setup runs are in this process; every example itself runs as written, in a shell.
 import { runInProcess } from '../helpers/in-process.js';
@@ -29,7 +28,7 @@ const onPath = (program: string) => spawnSync('sh', ['-c', `command -v ${program
 
 /** README's Scale out recipes for GNU parallel, run where it is installed. */
 const GNU_PARALLEL_EXAMPLES = [
-  'parallel -j4 csafe data add listings items.jsonl --shard {}/4 --checkpoint state-{}.json --failed failed-{}.jsonl ::: 0 1 2 3',
+  'parallel -j4 csafe data add listings examples/listings.jsonl --shard {}/4 --checkpoint state-{}.json --failed failed-{}.jsonl ::: 0 1 2 3',
   "parallel -j4 'csafe classify --batch examples/items.jsonl --user-id u1 --shard {}/4 > results-{}.ndjson' ::: 0 1 2 3",
 ];
 
@@ -139,46 +138,19 @@ async function collectExamples(): Promise<Example[]> {
 
 const examples = await collectExamples();
 
-/** Data objects valid under every schema the examples put on the namespace `listings`. */
-const LISTINGS = [
-  { id: 'listing-1', title: 'Road bike, barely used', photo: 'https://cdn.example.com/1.jpg', created: '2026-11-01T10:00:00Z' },
-  { id: 'listing-2', title: 'Free money, click here', photo: 'https://cdn.example.com/2.jpg', created: '2026-11-02T10:00:00Z' },
-  { id: 'listing-3', title: 'Kids bike', description: 'Contact jane@example.com' },
-];
-const SCHEMA = {
-  photo: { content_type: 'image_url', display_hint: { type: 'primary_image_url' } },
-  title: { display_hint: { type: 'title' } },
-  created: { content_type: 'datetime' },
-};
-
 /** The profile `staging` of the examples' config file. */
 const STAGING = { base_url: 'https://csafe.staging.example.com', user_id: 'u1' };
 
-/** The smallest JPEG: SOI, a JFIF header, EOI (the service tells formats apart by their bytes). */
-const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
-
 /** The files the examples name, and `bin/csafe` (README: `./bin/csafe`), the launcher on PATH. */
 async function writeFixtures(dir: string): Promise<void> {
-  const jsonl = (values: readonly unknown[]) => values.map((value) => JSON.stringify(value) + '\n').join('');
   const events = (await runInProcess(['events', 'example'])).stdout;
   assert.equal(events.trim().split('\n').length, 7, 'csafe events example prints the seven variants');
+  assert.equal(readFileSync(join(EXAMPLES, 'events.jsonl'), 'utf8'), events, 'examples/events.jsonl is what `csafe events example > examples/events.jsonl` writes');
   cpSync(EXAMPLES, join(dir, 'examples'), { recursive: true });
   // README's install lines: the completions and the man page, put under HOME, which is the fixture directory.
   for (const shipped of ['completions', 'man']) cpSync(fileURLToPath(new URL(`../../../${shipped}/`, import.meta.url)), join(dir, shipped), { recursive: true });
-  const files: Record<string, string | Buffer> = {
-    'post.txt': readFileSync(join(EXAMPLES, 'post.txt')),
-    'photo.jpg': JPEG,
-    'comment.txt': 'Thanks, see you tomorrow!\n',
-    'extra.json': JSON.stringify({ surface: 'chat', thread: 't-1' }),
-    'schema.json': JSON.stringify(SCHEMA, null, 2),
-    'items.jsonl': jsonl(LISTINGS),
-    'items.json': JSON.stringify(LISTINGS),
-    'dump.jsonl': jsonl(LISTINGS),
-    'dump.jsonl.gz': gzipSync(jsonl(LISTINGS)),
-    'events.jsonl': events,
-    'big.jsonl': events,
-    'failed.jsonl': events,
-  };
+  // Every file an example reads ships in examples/, but what an earlier run writes: a --failed file.
+  const files: Record<string, string | Buffer> = { 'failed.jsonl': events };
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   // The examples' CSAFE_CONFIG_DIR: a second profile for the examples of --profile to name.
   mkdirSync(join(dir, '.config'));
@@ -236,7 +208,7 @@ describe('every example in --help, README.md and man/csafe.1 runs as written', (
   before(async () => {
     emulator = await startEmulatorProcess(['--processing-delay', '100ms']);
     await writeFixtures(fixtures);
-    const added = await runInProcess(['data', 'add', 'listings', join(fixtures, 'items.jsonl'), '--json'], { env: emulator.env });
+    const added = await runInProcess(['data', 'add', 'listings', join(EXAMPLES, 'listings.jsonl'), '--json'], { env: emulator.env });
     assert.equal(added.code, 0, added.stderr);
     substitutes.set('req_123', /"(req_[\w-]+)"/.exec(added.stdout)![1]!);
     const token = await runInProcess(['token', 'create', '--json'], { env: emulator.env });

@@ -38,9 +38,9 @@ the service: one line says so, the lines not classified go to the --failed file,
 --checkpoint the same one (the lines answered are not sent, nor printed, again: append its output
 with >>), without it the same one with --from-line set to the first line not done.`,
   examples: [
-    'csafe classify post.txt photo.jpg --user-id u1',
+    'csafe classify examples/post.txt examples/photo.png --user-id u1',
     `csafe classify --text "hello" --user-id u1 --json | jq '.labels[] | select(.decision=="match")'`,
-    'csafe classify --batch examples/items.jsonl --user-id u1 --shard 0/2 > results-0.ndjson',
+    'csafe classify --batch examples/items.jsonl --user-id u1 --shard 0/2',
   ],
   environment: [...SERVICE_VARIABLES, 'CSAFE_USER_ID', 'COLUMNS'],
 } satisfies VerbDecl;

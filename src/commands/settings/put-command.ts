@@ -17,7 +17,7 @@ export const settingsPut = {
   details: `
 Every definition is checked before sending; each problem is named with its line and path.`,
   examples: [
-    'csafe settings put listings schema.json',
+    'csafe settings put listings examples/schema.json',
     'csafe settings put listings --field photo:image_url:primary_image_url --field title::title --field created:datetime',
   ],
   environment: [...SERVICE_VARIABLES, 'COLUMNS'],

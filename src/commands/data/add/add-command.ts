@@ -42,9 +42,9 @@ which with --checkpoint sends only what was not accepted.
 With --shard i/n, only the objects whose id hashes to shard i are sent: n workers given 0/n …
 n-1/n add the file exactly once between them. A checkpoint belongs to one shard.`,
   examples: [
-    'csafe data add listings items.jsonl --wait',
-    'csafe data add listings items.jsonl --checkpoint state.json --failed failed.jsonl',
-    'csafe data add listings items.jsonl --shard 1/4 --checkpoint state-1.json',
+    'csafe data add listings examples/listings.jsonl --wait',
+    'csafe data add listings examples/listings.jsonl --checkpoint state.json --failed failed.jsonl',
+    'csafe data add listings examples/listings.jsonl --shard 1/4 --checkpoint state-1.json',
   ],
   environment: [...SERVICE_VARIABLES, 'COLUMNS'],
 } satisfies VerbDecl;

@@ -22,9 +22,9 @@ address is replaced by a new import request. The upload has no overall time limi
 --request-timeout with no byte moving; every other request is bounded by --request-timeout.
 (The older import, a file of {"type", "data"} lines sent to POST /v1/import, is \`csafe import create\`.)`,
   examples: [
-    'csafe data import listings dump.jsonl --wait',
-    'zcat dump.jsonl.gz | csafe data import listings - --no-validate',
-    'csafe data import listings dump.jsonl --wait --timeout 30m --json | jq .data_count',
+    'csafe data import listings examples/listings.jsonl --wait',
+    'zcat examples/listings.jsonl.gz | csafe data import listings - --no-validate',
+    'csafe data import listings examples/listings.jsonl --wait --timeout 30m --json | jq .data_count',
   ],
   environment: [...SERVICE_VARIABLES, 'COLUMNS'],
 } satisfies VerbDecl;

@@ -36,9 +36,9 @@ With --sync, stdout lists each ingested event with its input line and the servic
 one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknowledged when piped
 (or with --json); a table on a terminal. The summary then goes to stderr only.`,
   examples: [
-    'csafe events send events.jsonl --dry-run',
-    'csafe events send events.jsonl --checkpoint state.json --failed failed.jsonl',
-    'csafe events send big.jsonl --concurrency 8 --shard 3/16',
+    'csafe events send examples/events.jsonl --dry-run',
+    'csafe events send examples/events.jsonl --checkpoint state.json --failed failed.jsonl',
+    'csafe events send examples/events.jsonl --concurrency 8 --shard 3/16',
   ],
   environment: [...SERVICE_VARIABLES, 'COLUMNS'],
 } satisfies VerbDecl;
