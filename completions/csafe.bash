@@ -38,7 +38,7 @@ _csafe() {
     stream) verbs="watch parts" ;;
     decision) verbs="create get" ;;
     batch) verbs="create get download" ;;
-    emulator) verbs="start" ;;
+    emulator) verbs="start status reset" ;;
   esac
   if [[ -n $verbs && -z $sub ]]; then COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return; fi
 

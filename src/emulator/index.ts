@@ -45,6 +45,8 @@ export interface EmulatorOptions {
   uploadIdleTimeoutMs?: number;
   /** How many of the latest requests GET /_emulator/requests keeps (10,000). */
   requestLogSize?: number;
+  /** Told of each /v1 and /_storage request as it is answered, as the log records it. */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 export interface RunningEmulator {
@@ -108,7 +110,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   const { data, streams, events, olderImports, batches } = stores;
   const state = createState(stores);
-  const server = createEmulatorServer(config, state);
+  const server = createEmulatorServer(config, state, options.onRequest);
   await listen(server, options.port ?? DEFAULT_PORT, host).catch(async (error: unknown) => {
     await Promise.all([events.close(), olderImports.close(), batches.close()]);
     await data.close();

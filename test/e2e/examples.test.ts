@@ -183,7 +183,7 @@ async function runUntilReadyThenInterrupt(command: string, cwd: string, env: Nod
 }
 
 /** Examples that clear the emulator's state run after all the others, which rely on what was added first. */
-const clearsState = (example: Example) => /_emulator\/reset|-X DELETE/.test(example.command);
+const clearsState = (example: Example) => /_emulator\/reset|-X DELETE|^csafe emulator reset\b/.test(example.command);
 
 describe('every example in --help, README.md and man/csafe.1 runs as written', () => {
   let emulator: EmulatorProcess;

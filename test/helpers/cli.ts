@@ -189,7 +189,8 @@ export interface EmulatorProcess {
 /** `csafe emulator start --port 0 --json` in a child process, ready when it prints its line. */
 export async function startEmulatorProcess(extraArgs: readonly string[] = []): Promise<EmulatorProcess> {
   const { env, dirs } = cleanEnv({});
-  const child = tracked(spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--json', ...extraArgs], {
+  // --quiet: a developer's terminal inherits its stderr, where it would log every request of the tests.
+  const child = tracked(spawn(process.execPath, [BIN, '--quiet', 'emulator', 'start', '--port', '0', '--json', ...extraArgs], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   }), dirs);

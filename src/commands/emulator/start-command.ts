@@ -27,6 +27,9 @@ export const emulatorStart = {
     json: { type: 'switch', help: 'print one line {"base_url", "api_key"} on stdout when ready (also -o json)' },
   },
   details: `
+Each request is logged on stderr as it is answered (time, method, path, status, duration and
+any fault) when stderr is a terminal; -q silences it, -v logs it in a pipe too.
+
 Faults: 429 (Retry-After 1 s, seconds or HTTP-date) and 503 are answered without processing;
 reset and timeout process the request first, then drop the connection mid-response or hold
 the response for --fault-delay, so client retries meet idempotency-key de-duplication.

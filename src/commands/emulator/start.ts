@@ -6,6 +6,7 @@ import { optionsSchema, parseOptions } from '../../core/cli/options.js';
 import { recordView, toNdjsonLine } from '../../core/terminal/output.js';
 import { isLoopback } from '../../core/config/settings.js';
 import type { EmulatorStartError } from '../../emulator/index.js';
+import type { RequestLogEntry } from '../../emulator/http/request-log.js';
 import { FAULT_KINDS } from '../../emulator/http/faults.js';
 import type { Action } from '../app.js';
 import type { emulatorStart } from './start-command.js';
@@ -74,6 +75,12 @@ function startFailure(error: EmulatorStartError, options: StartOptions): CsafeEr
   }
 }
 
+/** `10:42:07 POST /v1/content 200 12 ms`, and the fault it met when one was injected. */
+function requestLine(entry: RequestLogEntry): string {
+  const fault = entry.fault === null ? '' : ` (fault: ${entry.fault})`;
+  return `${entry.time.slice(11, 19)} ${entry.method} ${entry.path} ${entry.status} ${Math.round(entry.duration_ms)} ms${fault}`;
+}
+
 /** The action of the command declared in start-command.ts, loaded when it runs. */
 export const emulatorStartAction: Action<typeof emulatorStart.flags> = async (ctx, command, flags) => {
       const options = parseOptions(startOptionsSchema(flags), command.opts());
@@ -90,6 +97,8 @@ export const emulatorStartAction: Action<typeof emulatorStart.flags> = async (ct
         ...(options.dataDir !== undefined && { dataDir: options.dataDir }),
         requestLogSize: options.requestLogSize,
         ...(ctx.flags.apiKey !== undefined && { apiKey: ctx.flags.apiKey }),
+        // Each request on the emulator's terminal, as stripe-mock shows them (--quiet silences it; --verbose logs it anywhere).
+        ...((ctx.io.stderrIsTTY || ctx.io.verbose) && { onRequest: (entry: RequestLogEntry) => ctx.io.note(requestLine(entry)) }),
       }).catch((error: unknown) => {
         throw error instanceof EmulatorStartError ? startFailure(error, options) : error;
       });

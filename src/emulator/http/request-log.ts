@@ -73,15 +73,15 @@ interface RequestLog {
   nextRequestSeq: number;
 }
 
-/** Appends to the log, dropping the oldest entries beyond `size`, so memory stays bounded. */
-export function logRequest(state: RequestLog, served: ServedRequest, size: number): void {
+/** Appends to the log, dropping the oldest entries beyond `size`, so memory stays bounded; returns the entry. */
+export function logRequest(state: RequestLog, served: ServedRequest, size: number): RequestLogEntry {
   const { req } = served;
   const header = (name: string) => {
     const value = req.headers[name];
     return typeof value === 'string' ? value : null;
   };
   const contentLength = header('content-length');
-  state.requests.push({
+  const entry: RequestLogEntry = {
     seq: state.nextRequestSeq++,
     time: new Date(served.receivedAt).toISOString(),
     method: req.method ?? '',
@@ -96,7 +96,9 @@ export function logRequest(state: RequestLog, served: ServedRequest, size: numbe
     fault: served.fault,
     duration_ms: Math.round(served.durationMs * 100) / 100,
     ...served.body.entry(),
-  });
+  };
+  state.requests.push(entry);
   // shift() drops the oldest in constant time; splice(0, 1) copied the whole log, 30 µs a request once it was full.
   while (state.requests.length > size) state.requests.shift();
+  return entry;
 }

@@ -14,7 +14,7 @@ import { eventRoutes } from '../events/routes.js';
 import { faultInjector, type Fault, type FaultDraw } from './faults.js';
 import { baseUrlOf } from './links.js';
 import { olderImportRoutes } from '../older-imports/routes.js';
-import { BodySample, logRequest } from './request-log.js';
+import { BodySample, logRequest, type RequestLogEntry } from './request-log.js';
 import { streamRoutes } from '../streams/routes.js';
 import { createRouter, type RawBody, type Route, type RouteResult, type Router } from './router.js';
 import type { EmulatorConfig } from '../config.js';
@@ -34,10 +34,16 @@ const isLoggedPath = (path: string) => isServicePath(path) || path.startsWith('/
 /** Holds an answer back (--latency, a timeout fault) without keeping a closed emulator's process alive until it is due. */
 const hold = (ms: number) => delay(ms, undefined, { ref: false });
 
-export function createEmulatorServer(config: EmulatorConfig, state: State): Server {
+/** What the server calls besides the routes: the fault sequence, and who is told of each request logged. */
+interface ServerHooks {
+  drawFault: FaultDraw;
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+export function createEmulatorServer(config: EmulatorConfig, state: State, onRequest?: (entry: RequestLogEntry) => void): Server {
   const router = createRouter(ROUTES);
   // Not part of State: /_emulator/reset must not restart the fault sequence a --seed replays.
-  const drawFault = faultInjector(config.faults, config.now);
+  const hooks: ServerHooks = { drawFault: faultInjector(config.faults, config.now), onRequest };
   // No limit on receiving a whole request (node's default is 5 minutes): uploads of several GB take
   // longer. Slow clients are cut off instead by the headers limit here, the body limit of readBody
   // and the idle limit of uploads.
@@ -49,24 +55,24 @@ export function createEmulatorServer(config: EmulatorConfig, state: State): Serv
       connectionsCheckingInterval: Math.min(1000, Math.max(10, config.headersTimeoutMs / 2)),
     },
     (req, res) => {
-      serve(req, res, router, config, state, drawFault).catch((error: unknown) => answerFailure(res, error));
+      serve(req, res, router, config, state, hooks).catch((error: unknown) => answerFailure(res, error));
     },
   );
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, router: Router, config: EmulatorConfig, state: State, drawFault: FaultDraw) {
+async function serve(req: IncomingMessage, res: ServerResponse, router: Router, config: EmulatorConfig, state: State, hooks: ServerHooks) {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
-  if (!isServicePath(path)) return answer(req, res, path, router, config, state, drawFault);
+  if (!isServicePath(path)) return answer(req, res, path, router, config, state, hooks);
   const { inFlight } = state;
   inFlight.max = Math.max(inFlight.max, ++inFlight.now);
   try {
-    await answer(req, res, path, router, config, state, drawFault);
+    await answer(req, res, path, router, config, state, hooks);
   } finally {
     inFlight.now--;
   }
 }
 
-async function answer(req: IncomingMessage, res: ServerResponse, path: string, router: Router, config: EmulatorConfig, state: State, drawFault: FaultDraw) {
+async function answer(req: IncomingMessage, res: ServerResponse, path: string, router: Router, config: EmulatorConfig, state: State, { drawFault, onRequest }: ServerHooks) {
   const receivedAt = config.now();
   const started = performance.now();
   const credential = identifyCredential(req.headers.authorization, config, state.tokens);
@@ -81,11 +87,12 @@ async function answer(req: IncomingMessage, res: ServerResponse, path: string, r
   if (isServicePath(path) && takeQuirk(state.quirks, 'held_requests')) await new Promise<void>((resolve) => state.inFlight.held.push(resolve));
   if (isLoggedPath(path)) {
     // Logged before the response is written, so a caller that reads the log next always sees this entry.
-    logRequest(
+    const entry = logRequest(
       state,
       { req, path, status: result.status, auth: credential.kind, fault: fault?.kind ?? null, receivedAt, durationMs: performance.now() - started, body: bodySample },
       config.requestLogSize,
     );
+    onRequest?.(entry);
   }
   if (fault?.kind === 'reset') return resetMidResponse(res, result);
   if (fault?.kind === 'timeout') await hold(fault.delayMs);
