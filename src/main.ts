@@ -25,7 +25,7 @@ import { commandIndex } from './core/cli/command-line.js';
 import { interruptionOf } from './core/signals.js';
 import { checkTimeoutPlace } from './core/cli/timeout-place.js';
 import { GLOBAL_FLAGS, type GlobalFlags } from './core/cli/global-flags.js';
-import { VERSION } from './version.js';
+import { VERSION, versionLine } from './version.js';
 import { runCounts, type App, type Outcome, type RunCounts } from './commands/app.js';
 import { addFlags, addNode } from './commands/program.js';
 import { TREE } from './commands/tree.js';
@@ -66,14 +66,14 @@ function rootHelpAfter(width: number): string {
     ],
     environment: ALL_VARIABLES,
   }, width);
-  return ['', 'Exit codes (the same for every command):', ...codes].join('\n') + sections;
+  return ['', 'Exit codes (the same for every command):', ...codes, ''].join('\n') + sections;
 }
 
 /** The group named on the command line (`csafe [global flags] <group> …`; `csafe help <group>` has become `csafe <group> --help`). */
 export const invokedGroup = (argv: readonly string[]): string | undefined => argv[commandIndex(argv)];
 
 function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Command {
-  const program = new Command('csafe').description('Command-line client for the Content Safety Service, with a local emulator').version(VERSION, '-V, --version', 'show the version, the commit built and the Node.js version (as `csafe version`)');
+  const program = new Command('csafe').description('Command-line client for the Content Safety Service, with a local emulator').version(versionLine(), '-V, --version', 'show the version, the commit built and the Node.js version (as `csafe version`)');
   addFlags(program, GLOBAL_FLAGS)
     .addHelpText('after', () => rootHelpAfter(io.stdoutColumns ?? HELP_WIDTH))
     .showSuggestionAfterError()

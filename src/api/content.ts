@@ -45,12 +45,12 @@ function wireRequest(request: ContentRequest, version: ServiceVersion): WireRequ
  */
 export function requestProblems(request: ContentRequest, version: ServiceVersion): FieldProblem[] {
   const parsed = contentRequestSchema.safeParse(request);
-  if (!parsed.success) return problemsFromZod(parsed.error, contentRequestSchema);
+  if (!parsed.success) return problemsFromZod(parsed.error, { schema: contentRequestSchema, value: request });
   const problems = contentLimitProblems(parsed.data);
   const wire = wireRequest(parsed.data, version);
   if (wire.version === LEGACY_VERSION) {
     const legacy = legacyContentRequestSchema.safeParse(wire.body);
-    if (!legacy.success) problems.push(...problemsFromZod(legacy.error, legacyContentRequestSchema));
+    if (!legacy.success) problems.push(...problemsFromZod(legacy.error, { schema: legacyContentRequestSchema, value: wire.body }));
     else problems.push(...legacyContentLimitProblems(legacy.data).filter((p) => p.path[0] === 'text').map(onTextParts(parsed.data)));
   }
   const size = Buffer.byteLength(JSON.stringify(wire.body));

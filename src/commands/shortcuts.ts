@@ -1,4 +1,4 @@
-import { commandIndex } from '../core/cli/command-line.js';
+import { GLOBAL_FLAGS_WITH_VALUE } from '../core/cli/global-flags.js';
 import { UsageError } from '../core/errors.js';
 import { isGroup, type TreeNode } from './declaration.js';
 
@@ -9,29 +9,40 @@ import { isGroup, type TreeNode } from './declaration.js';
 const HELP_FLAGS = ['-h', '--help'];
 const VERSION_FLAGS = ['-V', '--version'];
 
-/** The command line a shortcut stands for; any other comes back as it is. An unknown command after `help` is a usage error. */
+/**
+ * The command line a shortcut stands for; any other comes back as it is, and so does one that
+ * commander must answer itself (a global flag missing its value, `--`). An unknown command after
+ * `help` is a usage error.
+ */
 export function expandShortcuts(argv: readonly string[], tree: readonly TreeNode[]): string[] {
-  const at = commandIndex(argv);
-  const asksHelp = argv.some((arg) => HELP_FLAGS.includes(arg));
-  if (at === argv.length) {
-    if (!asksHelp && argv.some((arg) => VERSION_FLAGS.includes(arg))) return [...argv.filter((arg) => !VERSION_FLAGS.includes(arg)), 'version'];
+  if (argv.includes('--') || GLOBAL_FLAGS_WITH_VALUE.has(argv.at(-1) ?? '')) return [...argv];
+  const { flags, words } = splitCommandLine(argv);
+  const asksHelp = flags.some((arg) => HELP_FLAGS.includes(arg));
+  if (words.length === 0) {
+    if (!asksHelp && flags.some((arg) => VERSION_FLAGS.includes(arg))) return [...flags.filter((arg) => !VERSION_FLAGS.includes(arg)), 'version'];
     return asksHelp ? [...argv] : [...argv, '--help'];
   }
-  const rest = argv.slice(at + 1);
-  if (argv[at] === 'help') {
-    const words = rest.slice(0, firstFlag(rest));
-    refuseUnknown(words, tree);
-    return [...argv.slice(0, at), ...words, '--help'];
+  if (words[0] === 'help') {
+    // `csafe help help` is csafe's own help.
+    const named = words.slice(1).filter((word, index) => !(index === 0 && word === 'help'));
+    refuseUnknown(named, tree);
+    return [...flags, ...named, '--help'];
   }
-  const node = tree.find((candidate) => candidate.name === argv[at]);
-  const verbGiven = firstFlag(rest) > 0;
-  return node !== undefined && isGroup(node) && !verbGiven && !asksHelp ? [...argv, '--help'] : [...argv];
+  const node = tree.find((candidate) => candidate.name === words[0]);
+  return node !== undefined && isGroup(node) && words.length === 1 && !asksHelp ? [...argv, '--help'] : [...argv];
 }
 
-const firstFlag = (words: readonly string[]) => {
-  const index = words.findIndex((word) => word.startsWith('-'));
-  return index === -1 ? words.length : index;
-};
+/** The words of a command line (command, verb, arguments) apart from its flags, a global flag's value kept with its flag. */
+function splitCommandLine(argv: readonly string[]): { flags: string[]; words: string[] } {
+  const flags: string[] = [];
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (GLOBAL_FLAGS_WITH_VALUE.has(arg)) flags.push(arg, ...argv.slice(i + 1, ++i + 1));
+    else (arg.startsWith('-') ? flags : words).push(arg);
+  }
+  return { flags, words };
+}
 
 /** `csafe help nosuch` or `csafe help data nosuch`: named as the words given, with where to find the commands that exist. */
 function refuseUnknown(words: readonly string[], tree: readonly TreeNode[]): void {

@@ -161,7 +161,7 @@ export function explainedProblems(value: unknown, check: EventCheck): FieldProbl
     return [{ path: ['type'], message: `unknown event type ${JSON.stringify(type)}: expected one of ${EVENT_TYPES.join(', ')}` }];
   }
   const parsed = backendEventSchema.safeParse(value);
-  return parsed.success ? [] : problemsFromZod(parsed.error, backendEventSchema);
+  return parsed.success ? [] : problemsFromZod(parsed.error, { schema: backendEventSchema, value });
 }
 
 // Responses: tolerant of fields they do not list, strict about what the client relies on.

@@ -40,12 +40,12 @@ export function formatPath(path: FieldPath): string {
 
 /**
  * Zod issues as problems; an unknown key is reported at its own path, not its parent's, and, given
- * the schema checked against, with the field it likely meant (`userId: unknown field; did you mean "user_id"?`).
+ * the schema and the value checked, with the field it likely meant (`userId: unknown field; did you mean "user_id"?`).
  */
-export function problemsFromZod(error: z.ZodError, schema?: z.ZodType): FieldProblem[] {
+export function problemsFromZod(error: z.ZodError, checked?: { schema: z.ZodType; value: unknown }): FieldProblem[] {
   return error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: [...issue.path, key], message: unknownFieldMessage(key, schema && fieldNamesAt(schema, issue.path)) }))
+      ? issue.keys.map((key) => ({ path: [...issue.path, key], message: unknownFieldMessage(key, checked && fieldNamesAt(checked.schema, checked.value, issue.path)) }))
       : [{ path: issue.path, message: issue.message }],
   );
 }
@@ -69,29 +69,50 @@ interface SchemaDef {
   left?: z.ZodType;
   right?: z.ZodType;
   getter?: () => z.ZodType;
+  /** A literal's values. */
+  values?: unknown[];
 }
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
 
-/** The schemas a value may be checked against, past wrappers (optional, default, pipe, lazy) and across the options of a union. */
-function alternatives(schema: z.ZodType, depth = 0): z.ZodType[] {
+/**
+ * The schemas `value` may be checked against, past wrappers (optional, default, pipe, lazy) and
+ * across the options of a union: those whose literal fields (a `type`) the value matches, when any do.
+ */
+function alternatives(schema: z.ZodType, value: unknown, depth = 0): z.ZodType[] {
   if (depth > 32) return [];
   const def = defOf(schema);
   const inner = def.innerType ?? def.in ?? def.getter?.();
-  if (inner !== undefined) return alternatives(inner, depth + 1);
-  if (def.options !== undefined) return def.options.flatMap((option) => alternatives(option, depth + 1));
-  if (def.left !== undefined && def.right !== undefined) return [...alternatives(def.left, depth + 1), ...alternatives(def.right, depth + 1)];
+  if (inner !== undefined) return alternatives(inner, value, depth + 1);
+  if (def.options !== undefined) {
+    const options = def.options.flatMap((option) => alternatives(option, value, depth + 1));
+    const chosen = options.filter((option) => literalsMatch(option, value));
+    return chosen.length > 0 ? chosen : options;
+  }
+  if (def.left !== undefined && def.right !== undefined) return [...alternatives(def.left, value, depth + 1), ...alternatives(def.right, value, depth + 1)];
   return [schema];
 }
 
-/** The field names an object at `path` may have, by the schema (every option of a union counted). */
-function fieldNamesAt(schema: z.ZodType, path: FieldPath): string[] {
-  let here = alternatives(schema);
+/** Whether every literal field of an object schema that the value has holds one of the literal's values. */
+function literalsMatch(schema: z.ZodType, value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  return Object.entries(defOf(schema).shape ?? {}).every(([key, field]) => {
+    const { type, values } = defOf(field);
+    return type !== 'literal' || !(key in value) || (values ?? []).includes((value as Record<string, unknown>)[key]);
+  });
+}
+
+/** The field names the object at `path` of `value` may have, by the schema (of a union, the options the value's literal fields choose). */
+function fieldNamesAt(schema: z.ZodType, value: unknown, path: FieldPath): string[] {
+  let here = alternatives(schema, value);
+  let at = value;
   for (const key of path) {
+    at = at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined;
+    const inner = at;
     here = here.flatMap((candidate) => {
       const def = defOf(candidate);
       const next = typeof key === 'number' ? def.element ?? def.items?.[key] : def.shape?.[String(key)] ?? def.valueType;
-      return next === undefined ? [] : alternatives(next);
+      return next === undefined ? [] : alternatives(next, inner);
     });
   }
   return [...new Set(here.flatMap((candidate) => Object.keys(defOf(candidate).shape ?? {})))];

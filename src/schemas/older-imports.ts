@@ -27,7 +27,7 @@ export function importLineProblems(value: unknown): FieldProblem[] {
     return [{ path: [], message: 'expected a JSON object {"type": …, "data": {…}}' }];
   }
   const parsed = importLineSchema.safeParse(value);
-  return parsed.success ? [] : problemsFromZod(parsed.error, importLineSchema);
+  return parsed.success ? [] : problemsFromZod(parsed.error, { schema: importLineSchema, value });
 }
 
 export const importCreatedSchema = z.looseObject({ import_id: z.string(), import_status: z.string(), upload_url: z.string() });

@@ -79,7 +79,7 @@ export function streamPartProblems(value: unknown): FieldProblem[] {
     return [{ path: ['type'], message: `unknown part type ${JSON.stringify(type)}: expected one of ${STREAM_PART_TYPES.join(', ')}` }];
   }
   const parsed = streamPartSchema.safeParse(value);
-  return parsed.success ? [] : problemsFromZod(parsed.error, streamPartSchema);
+  return parsed.success ? [] : problemsFromZod(parsed.error, { schema: streamPartSchema, value });
 }
 
 /** A stream's id, in a request body and as `--id`. */
@@ -102,7 +102,7 @@ const streamPartsEnvelopeSchema = z.strictObject(
 /** Every reason the service would refuse a parts request; each part is checked on its own, named by its index. */
 export function streamPartsRequestProblems(body: unknown): FieldProblem[] {
   const envelope = streamPartsEnvelopeSchema.safeParse(body);
-  if (!envelope.success) return problemsFromZod(envelope.error, streamPartsEnvelopeSchema);
+  if (!envelope.success) return problemsFromZod(envelope.error, { schema: streamPartsEnvelopeSchema, value: body });
   return envelope.data.data.flatMap((part, index) =>
     streamPartProblems(part).map((problem) => ({ path: ['data', index, ...problem.path], message: problem.message })),
   );

@@ -88,9 +88,32 @@ describe('help fitted to the terminal, with the flags every command inherits', (
       const { stdout } = await runInProcess([...words, '--help']);
       const inherited = stdout.slice(stdout.indexOf('\nGlobal Options:\n'));
       assert.ok(inherited.length > 1, `csafe ${words.join(' ')} --help has a Global Options section`);
-      for (const flag of ['--json', '-o, --output <format>', '--emulator', '--profile <name>']) assert.ok(inherited.includes(`  ${flag}`), `${flag} in csafe ${words.join(' ')} --help`);
+      for (const flag of ['-o, --output <format>', '--emulator', '--profile <name>']) assert.ok(inherited.includes(`  ${flag}`), `${flag} in csafe ${words.join(' ')} --help`);
       assert.doesNotMatch(inherited, /--version/);
     }
+    assert.ok((await runInProcess(['classify', '--help'])).stdout.includes('\nGlobal Options:\n  --profile'));
+  });
+
+  it('a flag a command declares with a meaning of its own is listed once, as its own (emulator start\'s --api-key and --json)', async () => {
+    const { stdout } = await runInProcess(['emulator', 'start', '--help'], { env: { COLUMNS: '1000' } });
+    assert.equal(stdout.match(/^ {2}--api-key <key>/gm)?.length, 1, stdout);
+    assert.equal(stdout.match(/^ {2}--json/gm)?.length, 1, stdout);
+    assert.match(stdout, /^ {2}--api-key <key> +the API key the emulator accepts/m);
+  });
+
+  it('a global flag between a group and its verb still runs the verb; a flag missing its value is commander\'s to report', () => {
+    assert.deepEqual(expandShortcuts(['config', '--profile', 'staging', 'set', 'output', 'json'], TREE), ['config', '--profile', 'staging', 'set', 'output', 'json']);
+    assert.deepEqual(expandShortcuts(['--emulator', 'data', '--json', 'add', 'listings', 'f.jsonl'], TREE), ['--emulator', 'data', '--json', 'add', 'listings', 'f.jsonl']);
+    assert.deepEqual(expandShortcuts(['data', '--json'], TREE), ['data', '--json', '--help']);
+    assert.deepEqual(expandShortcuts(['-o'], TREE), ['-o']);
+    assert.deepEqual(expandShortcuts(['help', '--json', 'data'], TREE), ['--json', 'data', '--help']);
+    assert.deepEqual(expandShortcuts(['help', 'help'], TREE), ['--help']);
+  });
+
+  it('--version after a command names the build too', async () => {
+    const { code, stdout } = await runInProcess(['data', '--version']);
+    assert.equal(code, 0);
+    assert.match(stdout, /^csafe \S+ .*on Node v/);
   });
 });
 

@@ -20,6 +20,15 @@ describe('every command that reads a file reads stdin when the file is left out'
     { args: ['settings', 'put', 'listings'], input: '{"photo":{"content_type":"image_url"}}', done: /"namespace": "listings"/ },
   ];
 
+  it('csafe classify < text classifies stdin when no file or --text is named; at a terminal it says there is nothing to classify', async () => {
+    const piped = await runInProcess(['classify', '--user-id', 'u1', '--json'], { env: emulator.env, input: 'I will kill you' });
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.ok((JSON.parse(piped.stdout) as { labels: Array<{ decision: string }> }).labels.some((label) => label.decision === 'match'));
+    const typed = await runInProcess(['classify', '--user-id', 'u1'], { env: emulator.env, stdinIsTTY: true });
+    assert.equal(typed.code, 2);
+    assert.match(typed.stderr, /^error: nothing to classify: give files/);
+  });
+
   for (const { args, input, done } of commands) {
     it(`csafe ${args.join(' ')} < input, as with -`, async () => {
       const result = await runInProcess(args, { env: emulator.env, input });

@@ -7,7 +7,7 @@ import { problemsFromZod } from '../../src/schemas/issues.js';
 /** What eventProblems said before the hand-written check: zod alone, for the seven known types. */
 const zodProblems = (value: unknown) => {
   const parsed = backendEventSchema.safeParse(value);
-  return parsed.success ? [] : problemsFromZod(parsed.error, backendEventSchema);
+  return parsed.success ? [] : problemsFromZod(parsed.error, { schema: backendEventSchema, value });
 };
 
 const BASE = {

@@ -13,7 +13,7 @@ const MAX_CLASSIFY_CONCURRENCY = 256;
 export const classify = {
   name: 'classify',
   description: 'Classify text and images synchronously (POST /v1/content)',
-  args: [{ name: '[files...]', help: 'text files and images (PNG, JPEG, GIF, WebP); `-` reads stdin; an empty file is refused (exit 2)' }],
+  args: [{ name: '[files...]', help: 'text files and images (PNG, JPEG, GIF, WebP); `-`, or none with no --text and stdin piped, reads stdin; an empty file is refused (exit 2)' }],
   flags: {
     text: { type: 'text', value: 'text', help: 'text to classify (repeatable); empty or only white space is refused (exit 2)', repeat: true },
     userId: { type: 'text', value: 'id', help: 'stable identifier of the user (default: config user_id)' },

@@ -14,7 +14,9 @@ import { labelsView } from './render.js';
 // `csafe classify FILE…`: classifies each named file (text or image) with one request and prints its
 // labels.
 
-export async function classifyFiles(ctx: Context, files: readonly string[], options: ClassifyOptions, userId: string | undefined): Promise<Outcome> {
+export async function classifyFiles(ctx: Context, named: readonly string[], options: ClassifyOptions, userId: string | undefined): Promise<Outcome> {
+  // Nothing named but something piped in: stdin is the content, as for every command that reads a file.
+  const files = named.length === 0 && options.text.length === 0 && !ctx.io.stdinIsTTY ? ['-'] : named;
   if (files.length === 0 && options.text.length === 0) {
     throw new UsageError('nothing to classify: give files, `-` for stdin, --text or --batch');
   }

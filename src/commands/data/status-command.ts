@@ -16,8 +16,8 @@ export const dataStatus = {
 On a terminal, an add request is a table of its objects, one row each: ID, STATUS (succeeded, or
 failed for an object the service could not process), LABELS (label:decision, …), URL (where to
 review it) and ERROR (why it failed); an import request is a summary (request_id, namespace, status,
-data_count, data_url, data_expires_at, then error when it failed). Long cells are cut to the
-terminal's width (--wide shows them whole). In a pipe, or with --json, the record is printed as the
+data_count, data_url, data_expires_at, then error when it failed). Long text is cut to the
+terminal's width (--wide shows it whole); ids and URLs never are, and labels show match first. In a pipe, or with --json, the record is printed as the
 service returned it, as JSON; --wait prints the same once the request has ended.`,
   examples: [
     'csafe data status listings req_123 --wait --timeout 30m',

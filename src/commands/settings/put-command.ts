@@ -9,7 +9,7 @@ export const settingsPut = {
   description: 'Create or replace the schema of a namespace (PUT /v1/data/{namespace}/settings)',
   args: [
     { name: '<namespace>', help: 'the namespace' },
-    { name: '[file]', help: 'the schema: a JSON object mapping field names to definitions, or {"schema": {...}}; `-`, or none with nothing piped in but --field, reads stdin' },
+    { name: '[file]', help: 'the schema: a JSON object mapping field names to definitions, or {"schema": {...}}; `-`, or none with no --field and stdin piped, reads stdin' },
   ],
   flags: {
     field: { type: 'text', value: 'name:content_type[:display_hint]', help: `a field, instead of a file (repeatable); content_type is one of ${CONTENT_TYPES.join(', ')}, or empty`, repeat: true },

@@ -31,10 +31,11 @@ export async function readSchemaFile(path: string, stdin: Readable, signal?: Abo
   const parsed = parseJsonAt(text, 1);
   if ('error' in parsed) return { problems: [`${name}:${parsed.line}: ${parsed.error}`] };
   const body = isRequestBody(parsed.value);
-  const result = settingsRequestSchema.safeParse(body ? parsed.value : { schema: parsed.value });
+  const requestBody = body ? parsed.value : { schema: parsed.value };
+  const result = settingsRequestSchema.safeParse(requestBody);
   if (result.success) return { schema: result.data.schema };
   return {
-    problems: problemsFromZod(result.error, settingsRequestSchema).map((problem) => {
+    problems: problemsFromZod(result.error, { schema: settingsRequestSchema, value: requestBody }).map((problem) => {
       const line = lineOfPath(text, body ? problem.path : problem.path.slice(1));
       return `${name}:${line}: ${describeProblem(problem)}`;
     }),

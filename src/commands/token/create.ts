@@ -2,7 +2,7 @@ import { createAccessToken } from '../../api/tokens.js';
 import { durationMs } from '../../core/cli/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { printResult, recordView } from '../../core/terminal/output.js';
-import { accessTokenRequestSchema, type AccessTokenRequest } from '../../schemas/tokens.js';
+import { accessTokenRequestSchema, TOKEN_LIFETIME, type AccessTokenRequest } from '../../schemas/tokens.js';
 import type { Context } from '../../context.js';
 import type { Action } from '../app.js';
 import { flagOfField, type OptionsOf } from '../../core/cli/flags.js';
@@ -16,14 +16,12 @@ type TokenOptions = Partial<OptionsOf<typeof tokenCreate.flags>>;
 /** The option that fills each field of the request. */
 const OPTION_OF_FIELD: Record<string, keyof TokenOptions> = { expires_in: 'expiresIn', user_id: 'userId', customer_session_id: 'sessionId' };
 
-/**
- * --expires-in as the request's seconds: a plain number as it is (the schema judges it), a duration
- * (`15m`) in seconds; anything else is left as text for the schema to refuse by its own rule.
- */
-function lifetimeSeconds(text: string): number | string {
+/** --expires-in as the request's seconds: a plain number as it is (the schema judges it), a duration (`15m`) in seconds. */
+function lifetimeSeconds(text: string): number {
   if (/^\s*-?\d+(\.\d+)?\s*$/.test(text)) return Number(text);
   const ms = durationMs(text.trim());
-  return ms === undefined ? text : ms / 1000;
+  if (ms === undefined) throw new UsageError(`--expires-in: expected a duration such as 15m or 2h, or seconds (${TOKEN_LIFETIME.minSeconds}..${TOKEN_LIFETIME.maxSeconds}), got "${text}"`);
+  return ms / 1000;
 }
 
 /** The request is checked with the same schema the emulator uses, so the rules live in one place. */

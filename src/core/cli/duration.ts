@@ -42,7 +42,8 @@ export function parseNonNegativeInt(text: string, flag: string): number {
   return Number(text);
 }
 
-const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1e3, k: 1e3, mb: 1e6, m: 1e6, gb: 1e9, g: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+/** `m` alone is left out: a duration's minutes, it would be a size's megabytes. */
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
 
 /** `5000000`, `5MB`, `5 MB`, `500kB`, `4MiB` → bytes (kB, MB, GB are powers of 1000, KiB, MiB, GiB of 1024); undefined when it is not a size. */
 export function sizeBytes(text: string): number | undefined {

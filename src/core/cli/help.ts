@@ -133,15 +133,17 @@ const DESCRIPTION_BESIDE = 20;
 
 /**
  * How commander lays help out, as gh does: every group's and verb's help lists the global flags it
- * takes (not --version, which only `csafe` takes), a group lists its verbs by name, and all of it
- * fits the terminal: on a narrow one an option's description goes under its flag.
+ * takes (not --version, which is about csafe, nor one the command declares again with a meaning of
+ * its own, as emulator start does --api-key), a group lists its verbs by name, and all of it fits
+ * the terminal: on a narrow one an option's description goes under its flag.
  */
 export const HELP_LAYOUT: HelpConfiguration = {
   showGlobalOptions: true,
   subcommandTerm: (command) => command.name(),
   minWidthToWrap: DESCRIPTION_BESIDE,
   visibleGlobalOptions(this: Help, command: Command): Option[] {
-    return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => option.long !== '--version');
+    const own = new Set(command.options.map((option) => option.long));
+    return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => option.long !== '--version' && !own.has(option.long));
   },
   formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
     const width = this.helpWidth ?? 80;

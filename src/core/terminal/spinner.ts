@@ -18,8 +18,8 @@ const silent: Spinner = { update() {}, stop() {} };
 
 /**
  * An ora spinner on stderr when the terminal allows it, its text fitted to the terminal's width;
- * with --progress on a stderr that is not a terminal, plain lines now and then; otherwise nothing
- * at all (and ora is never loaded).
+ * plain lines now and then instead on a terminal that must not be drawn on (TERM=dumb, CI) or,
+ * with --progress, on a stderr that is not a terminal; otherwise nothing at all (and ora is never loaded).
  */
 export async function startSpinner(io: IOStreams, text: string): Promise<Spinner> {
   if (io.progressLines) return startProgressLines(io, text);

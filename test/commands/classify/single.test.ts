@@ -34,7 +34,8 @@ test('classify without a user id, or without content, is a usage error and sends
   const run = await commandTest(t);
 
   await assert.rejects(classifyFiles(run.ctx, [], classifyOptions({ text: ['hi'] }), undefined), { constructor: UsageError, message: '--user-id is required' });
-  await assert.rejects(classifyFiles(run.ctx, [], classifyOptions(), 'user_1'), { constructor: UsageError, message: 'nothing to classify: give files, `-` for stdin, --text or --batch' });
+  const atTerminal = await commandTest(t, { stdin: { text: '', tty: true } });
+  await assert.rejects(classifyFiles(atTerminal.ctx, [], classifyOptions(), 'user_1'), { constructor: UsageError, message: 'nothing to classify: give files, `-` for stdin, --text or --batch' });
 });
 
 test('classify refuses a request the schema does not allow before sending it', async (t) => {

@@ -85,6 +85,9 @@ describe('event schemas', () => {
 
   it('rejects unknown fields and unknown types, unless unknown types are allowed', () => {
     assert.deepEqual(problems({ ...example('create_account'), userId: 'x' }), ['userId: unknown field; did you mean "user_id"?']);
+    // The field meant is one of the event's own type: user_contact has target_user_id, create_account has not.
+    assert.deepEqual(problems({ ...example('user_contact'), target_user: 'u2' }).at(-1), 'target_user: unknown field; did you mean "target_user_id"?');
+    assert.deepEqual(problems({ ...example('create_account'), target_user: 'u2' }), ['target_user: unknown field']);
     assert.match(problems({ type: 'eighth_variant' })[0]!, /^type: unknown event type "eighth_variant": expected one of user_contact/);
     assert.deepEqual(eventProblems({ type: 'eighth_variant', anything: 1 }, { allowUnknownTypes: true }), []);
     assert.deepEqual(problems([1]), ['(body): expected a JSON object (one event)']);

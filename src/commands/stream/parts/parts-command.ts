@@ -11,7 +11,7 @@ export const streamParts = {
   description: 'Append parts to a stream (POST /v1/streams/{namespace}/parts): from a file or stdin, from caption cues, or one part by flags',
   args: [
     { name: '<namespace>', help: 'the namespace' },
-    { name: '[file]', help: 'JSON Lines, a JSON array, or one JSON object, each a stream part; `-` reads stdin' },
+    { name: '[file]', help: 'JSON Lines, a JSON array, or one JSON object, each a stream part; `-` or none reads stdin' },
   ],
   flags: {
     id: { type: 'text', value: 'id', help: 'your identifier of the stream (as given to `stream watch`; it need not be watched first)' },
