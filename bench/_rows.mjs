@@ -322,15 +322,15 @@ function batchRow(concurrency) {
   };
 }
 
-const objectLine = (n) => `{"id":"obj_${n}","title":"listing ${n}","body":"road bike number ${n}, barely used, collection only"}\n`;
-const ADD_BATCH = 100;
+export const objectLine = (n) => `{"id":"obj_${n}","title":"listing ${n}","body":"road bike number ${n}, barely used, collection only"}\n`;
+export const ADD_BATCH = 100;
 const addInput = (bench, total) => bench.input(`add-${total}.jsonl`, (file) => writeCount(file, total, objectLine));
 
 /**
  * The bodies csafe sends for `data add` (100 objects each, its default), split over 4 curl
  * config files: 4 curls in parallel, each posting its share one after another on one connection.
  */
-function curlAddConfigs(dir, total, emulator) {
+export function curlAddConfigs(dir, total, emulator) {
   const configs = [[], [], [], []];
   for (let first = 0, batch = 0; first < total; first += ADD_BATCH, batch++) {
     const objects = [];

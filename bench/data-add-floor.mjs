@@ -5,15 +5,15 @@
 // csafe must). The bare client is the floor of any Node client; the gap from it to csafe is
 // csafe's own cost. Each variant a process of its own, interleaved. Not part of `npm test`.
 // Usage: node bench/data-add-floor.mjs [objects=100000] [runs=5]
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { request, Agent } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ADD_BATCH, curlAddConfigs, objectLine } from './_rows.mjs';
 import { BIN, interleave, requireBuild, startEmulator, tempDir, timed, writeCount } from './_support.mjs';
 
-const BATCH = 100;
+/** What the data-add row's baseline runs at once: 4 curls, each posting its share on one connection. */
 const CONCURRENCY = 4;
-const objectLine = (n) => `{"id":"obj_${n}","title":"listing ${n}","body":"road bike number ${n}, barely used, collection only"}\n`;
 
 if (process.argv[2] === '--node-client') {
   await postBodies(process.argv[3], Number(process.argv[4]));
@@ -27,21 +27,22 @@ const emulator = await startEmulator(['--processing-delay', '1h']);
 try {
   const input = join(dir, 'objects.jsonl');
   writeCount(input, total, objectLine);
-  const bodies = writeBodies(dir, total);
-  const curlConfigs = curlConfigFiles(dir, bodies, emulator);
+  // The bodies csafe sends (body-N.json), and the curl config files that post them.
+  const curlConfigs = curlAddConfigs(dir, total, emulator);
+  const requests = Math.ceil(total / ADD_BATCH);
   const curl = `${curlConfigs.map((config, index) => `curl -K '${config}' & p${index}=$!`).join('; ')}; ${curlConfigs.map((_, index) => `wait $p${index}`).join(' && ')}`;
   const self = fileURLToPath(import.meta.url);
   const fresh = (command, args) => async () => (await emulator.reset(), timed(command, args, { env: emulator.env }));
   const variants = [
     { name: 'curl, 4 in parallel', run: fresh('sh', ['-c', curl]) },
-    { name: 'bare Node client', run: fresh(process.execPath, [self, '--node-client', dir, String(bodies.length)]) },
+    { name: 'bare Node client', run: fresh(process.execPath, [self, '--node-client', dir, String(requests)]) },
     { name: 'csafe data add --skip-invalid', run: fresh(process.execPath, [BIN, 'data', 'add', 'bench', input, '--skip-invalid', join(dir, 'invalid.jsonl')]) },
     { name: 'csafe data add', run: fresh(process.execPath, [BIN, 'data', 'add', 'bench', input]) },
   ];
   const samples = await interleave(variants, runs, { warmup: 1 });
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const curlSeconds = samples[0].map((s) => s.seconds);
-  console.log(`${total.toLocaleString('en')} objects in ${bodies.length} requests of ${BATCH}, ${CONCURRENCY} at a time, ${runs} runs interleaved; throughput ÷ curl's, per round:`);
+  console.log(`${total.toLocaleString('en')} objects in ${requests} requests of ${ADD_BATCH}, ${CONCURRENCY} at a time, ${runs} runs interleaved; throughput ÷ curl's, per round:`);
   for (const [index, variant] of variants.entries()) {
     const ratios = samples[index].map((s, round) => curlSeconds[round] / s.seconds);
     console.log(`  ${variant.name.padEnd(30)} median ${median(samples[index].map((s) => s.seconds)).toFixed(2)} s, ${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`);
@@ -49,42 +50,6 @@ try {
 } finally {
   await emulator.stop();
   rmSync(dir, { recursive: true, force: true });
-}
-
-/** The request bodies csafe sends for the input, one file each. */
-function writeBodies(dir, total) {
-  const paths = [];
-  for (let first = 0; first < total; first += BATCH) {
-    const objects = [];
-    for (let n = first; n < Math.min(total, first + BATCH); n++) objects.push(objectLine(n).trimEnd());
-    const path = join(dir, `body-${paths.length}.json`);
-    writeFileSync(path, `{"data":[${objects.join(',')}]}`);
-    paths.push(path);
-  }
-  return paths;
-}
-
-/** The bodies dealt over one curl config file per parallel curl, each posting its share on one connection. */
-function curlConfigFiles(dir, bodies, emulator) {
-  const configs = Array.from({ length: CONCURRENCY }, () => []);
-  for (const [index, body] of bodies.entries()) {
-    configs[index % CONCURRENCY].push(
-      `url = "${emulator.base_url}/v1/data/bench"`,
-      `header = "Authorization: Bearer ${emulator.api_key}"`,
-      'header = "Content-Type: application/json"',
-      `data-binary = "@${body}"`,
-      'output = "/dev/null"',
-      'fail',
-      'silent',
-      'show-error',
-      'next',
-    );
-  }
-  return configs.map((lines, index) => {
-    const path = join(dir, `curl-${index}.conf`);
-    writeFileSync(path, lines.slice(0, -1).join('\n') + '\n');
-    return path;
-  });
 }
 
 /** The bare client: reads the bodies, then posts them CONCURRENCY at a time on kept-alive connections. */

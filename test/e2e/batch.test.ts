@@ -4,7 +4,7 @@ import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, 
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { BIN, EXAMPLES, ended, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess, exitOf } from '../helpers/cli.js';
+import { BIN, EXAMPLES, ended, hasScript, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess, exitOf } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -292,14 +292,6 @@ describe('csafe batch', () => {
     });
 
     // `script` gives csafe a real terminal: FILE is one only when it is a device that is a terminal.
-    const hasScript = (() => {
-      try {
-        execFileSync('script', ['-qec', 'true', '/dev/null'], { stdio: 'ignore' });
-        return true;
-      } catch {
-        return false;
-      }
-    })();
     it('batch download ID /dev/stdout on a terminal is shown as stdout is: caret notation, C1 escaped, in CSV and in JSON rows', { skip: !hasScript && 'no script(1)' }, async () => {
       const onPty = (args: string[]) =>
         new Promise<string>((resolve, reject) => {

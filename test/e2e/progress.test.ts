@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BIN, ended, exitOf, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { BIN, ended, exitOf, hasScript, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** Progress that fits the terminal, is silent in a log unless asked, and shows stdin being read. */
@@ -50,15 +50,6 @@ describe('progress on stderr', () => {
 });
 
 // `script` gives csafe a real terminal, so ora and chalk draw as they would for a user.
-const hasScript = (() => {
-  try {
-    execFileSync('script', ['-qec', 'true', '/dev/null'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 describe('progress on a real terminal', { skip: !hasScript && 'no script(1)' }, () => {
   const emulator = useEmulatorProcess(['--processing-delay', '700ms']);
   /** What a terminal shows of `csafe …args` run with `env` (on top of the emulator's); stdout and stderr both. */

@@ -291,3 +291,6 @@ export function exitedPid(): number {
   assert(pid !== undefined && pid > 0, 'a child process ran');
   return pid;
 }
+
+/** Whether script(1) is here to give csafe a real terminal (a pty), as a user's would be. */
+export const hasScript = spawnSync('script', ['-qec', 'true', '/dev/null'], { stdio: 'ignore' }).status === 0;
