@@ -92,7 +92,7 @@ export interface IOSettings {
  * A terminal that must not be drawn on: TERM=dumb has no cursor movement, and a CI system that
  * fakes a terminal (CI set) keeps every frame of a spinner in its log.
  */
-export function plainTerminal(env: NodeJS.ProcessEnv): boolean {
+function plainTerminal(env: NodeJS.ProcessEnv): boolean {
   const ci = env.CI;
   return env.TERM === 'dumb' || (ci !== undefined && ci !== '' && !['0', 'false'].includes(ci.toLowerCase()));
 }
