@@ -43,7 +43,7 @@ _csafe() {
   if [[ -n $verbs && -z $sub ]]; then COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return; fi
 
   case "$cmd $sub" in
-    classify\ *) flags="--text --user-id --content-id --metadata --api-version --fail-on --batch --concurrency --failed --skip-invalid --shard --max-consecutive-failures --max-rate --checkpoint --from-line"; files=1 ;;
+    classify\ *) flags="--text --user-id --content-id --metadata --api-version --each --fail-on --batch --concurrency --failed --skip-invalid --shard --max-consecutive-failures --max-rate --checkpoint --from-line"; files=1 ;;
     "token create") flags="--expires-in --user-id --session-id" ;;
     "auth login") flags="--with-token --no-verify" ;;
     "config get"|"config set"|"config unset") values="base_url user_id output request_timeout max_retries" ;;

@@ -38,6 +38,53 @@ describe('csafe classify', () => {
     assert.equal(similarity.set_id, 'rs_emulator_known_bad');
     const [request] = await emulator.requests();
     assert.equal(request!.service_version, '2026-08-11', 'the current version is sent explicitly');
+    assert.match(stderr, new RegExp(`^classified together, as one piece of content: ${post}, ${photo}, ${knownBad}; --each classifies each file on its own$`, 'm'));
+  });
+
+  describe('--each: one request per file, each answer under its file', () => {
+    const clean = join(dir, 'clean.txt');
+    const bad = join(dir, 'bad.txt');
+    writeFileSync(clean, 'have a nice day\n');
+    writeFileSync(bad, 'I will kill you\n');
+
+    it('in a pipe one JSON line per file, in the order given, with its file; --json one array', async () => {
+      const { code, stdout, stderr } = await run(['classify', '--each', bad, clean, photo, '--user-id', 'u1', '--concurrency', '3']);
+      assert.equal(code, 0, stderr);
+      const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as { file: string; labels: Array<{ label: string; decision: string }> });
+      assert.deepEqual(lines.map((line) => line.file), [bad, clean, photo]);
+      assert.equal(lines[0]!.labels.find((l) => l.label === 'violence')!.decision, 'match');
+      assert.ok(lines[1]!.labels.every((l) => l.decision !== 'match'), 'the clean file is judged on its own');
+      assert.equal((await emulator.requests()).length, 3);
+      assert.doesNotMatch(stderr, /classified together/);
+      const json = await run(['classify', '--each', bad, clean, '--user-id', 'u1', '--json']);
+      assert.deepEqual((JSON.parse(json.stdout) as Array<{ file: string }>).map((result) => result.file), [bad, clean]);
+    });
+
+    it('on a terminal a FILE column, the decisive label of each file first; --fail-on holds if any file reaches it (exit 4)', async () => {
+      // --quiet: no spinner drawn on the test's stand-in terminal.
+      const { code, stdout } = await runInProcess(['--quiet', 'classify', '--each', clean, bad, '--user-id', 'u1'], { env: { ...emulator.env, NO_COLOR: '1' }, isTTY: true, columns: 120 });
+      assert.equal(code, 0);
+      assert.match(stdout, /^FILE +LABEL +DECISION +SCORE$/m);
+      assert.match(stdout, new RegExp(`^${bad} +violence +match +`, 'm'));
+      assert.equal((await run(['classify', '--each', clean, bad, '--user-id', 'u1', '--fail-on', 'match'])).code, 4);
+    });
+
+    it('checks every file before the first request: one the service would refuse, and nothing is sent (exit 2)', async () => {
+      const empty = join(dir, 'empty.txt');
+      writeFileSync(empty, '');
+      const { code, stderr } = await run(['classify', '--each', clean, empty, '--user-id', 'u1']);
+      assert.equal(code, 2, stderr);
+      assert.match(stderr, /empty\.txt: is empty/);
+      assert.deepEqual(await emulator.requests(), []);
+    });
+
+    it('takes files only: no stdin, --text or --batch', async () => {
+      for (const args of [['-'], ['--text', 'hi'], ['--batch', join(EXAMPLES, 'items.jsonl')], []]) {
+        const { code, stderr } = await run(['classify', '--each', ...args, '--user-id', 'u1'], 'x');
+        assert.equal(code, 2, stderr);
+        assert.match(stderr, /^error: --each /);
+      }
+    });
   });
 
   it('renders a table with one row per label, the decisive first, without the columns that say nothing (all alike, or empty)', async () => {

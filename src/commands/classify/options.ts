@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { integerFlag, optionsSchema } from '../../core/cli/options.js';
+import { UsageError } from '../../core/errors.js';
 import { CURRENT_VERSION } from '../../schemas/content.js';
 import type { classify } from './index.js';
 
@@ -19,3 +20,6 @@ export function classifyOptionsSchema(flags: ClassifyFlags) {
 }
 
 export type ClassifyOptions = z.infer<ReturnType<typeof classifyOptionsSchema>>;
+
+/** A classification needs whose it is: the flag, or a default the profile keeps. */
+export const missingUserId = () => new UsageError('--user-id is required', { hint: 'or set a default: `csafe config set user_id <id>`' });

@@ -36,3 +36,12 @@ export const printLineLabels = (io: IOStreams, format: OutputFormat, rows: reado
   const view = tableView<LineLabel>(rows, [{ header: 'LINE', value: (r) => String(r.line) }, ...LABEL_COLUMNS]);
   return io.out(format === 'tsv' ? view.tsv() : view.table(io));
 };
+
+/** A label of one file of `classify --each`; a file the service gave no label shows as one row that says so. */
+export type FileLabel = LabelRow & { file: string };
+
+export const fileLabels = (file: string, rows: readonly LabelRow[]): FileLabel[] =>
+  rows.length === 0 ? [{ file, name: '(no labels)', kind: '', decision: '' }] : bySeverity(rows, (row) => row.decision).map((row) => ({ file, ...row }));
+
+/** `classify --each` as a table (or TSV): the labels of every file, by file. */
+export const fileLabelsView = (rows: readonly FileLabel[]): View => tableView<FileLabel>(rows, [{ header: 'FILE', value: (r) => r.file }, ...LABEL_COLUMNS]);

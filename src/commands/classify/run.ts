@@ -1,13 +1,18 @@
 import { parseOptions } from '../../core/cli/options.js';
 import { UsageError } from '../../core/errors.js';
 import { positional, type Action } from '../app.js';
-import { classifyOptionsSchema, type ClassifyFlags } from './options.js';
+import { classifyOptionsSchema, missingUserId, type ClassifyFlags } from './options.js';
 
 /** `csafe classify`: files or --text one request each, or the lines of a --batch file. */
 export const runClassify: Action<ClassifyFlags> = async (ctx, command, flags) => {
   const options = parseOptions(classifyOptionsSchema(flags), command.opts());
   const [files] = positional(command) as [string[]];
   const userId = options.userId ?? (await ctx.settings()).userId?.value;
+  if (options.each) {
+    if (options.batch !== undefined || options.text.length > 0) throw new UsageError('--each classifies the files named, one request each: it takes no --batch or --text');
+    if (userId === undefined) throw missingUserId();
+    return (await import('./each.js')).classifyEach(ctx, files, options, userId);
+  }
   if (options.batch === undefined) {
     if (options.shard !== undefined) throw new UsageError('--shard splits the lines of a --batch file between workers: give --batch FILE');
     return (await import('./single.js')).classifyFiles(ctx, files, options, userId);

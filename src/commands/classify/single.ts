@@ -7,7 +7,7 @@ import { startSpinner } from '../../core/terminal/spinner.js';
 import { CONTENT_LIMITS, type ContentRequest } from '../../schemas/content.js';
 import type { Outcome } from '../app.js';
 import { failOnHolds, labelRows } from './labels.js';
-import type { ClassifyOptions } from './options.js';
+import { missingUserId, type ClassifyOptions } from './options.js';
 import { describeForFiles, partsFromFiles, partsFromTexts } from './parts.js';
 import { labelsView } from './render.js';
 
@@ -20,9 +20,7 @@ export async function classifyFiles(ctx: Context, named: readonly string[], opti
   if (files.length === 0 && options.text.length === 0) {
     throw new UsageError('nothing to classify: give files, `-` for stdin, --text or --batch');
   }
-  if (userId === undefined) {
-    throw new UsageError('--user-id is required', { hint: 'or set a default: `csafe config set user_id <id>`' });
-  }
+  if (userId === undefined) throw missingUserId();
   const parts = [...(await partsFromFiles(files, ctx.io.stdin, ctx.signal)), ...partsFromTexts(options.text)];
   const request: ContentRequest = {
     content: parts.map((p) => p.part),
@@ -34,6 +32,8 @@ export async function classifyFiles(ctx: Context, named: readonly string[], opti
   if (problems.length > 0) throw new InputError(problems.map((p) => describeForFiles(p, parts)).join('\n'));
 
   const format = await ctx.outputFormat('single');
+  // One request, one verdict for all of them: say so, or a label would read as one file's.
+  if (parts.length > 1) ctx.io.note(`classified together, as one piece of content: ${parts.map((p) => p.origin).join(', ')}; --each classifies each file on its own`);
   const http = await ctx.http();
   const spinner = await startSpinner(ctx.io, 'Classifying…');
   let response: ClassifyResponse;
