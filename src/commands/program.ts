@@ -15,7 +15,6 @@ export function optionOf(key: string, flag: FlagDecl): Option {
   if (flag.type === 'absent') return new Option(flagSpec(key, flag)).hideHelp();
   const option = new Option(flagSpec(key, flag), flag.help);
   if (flag.type === 'text' && flag.repeat) option.argParser(collect);
-  if (flag.type === 'text' && flag.required) option.makeOptionMandatory();
   // commander hands over text, as given on the command line; the flag's schema reads a default the same way.
   if ('default' in flag && flag.default !== undefined) option.default(String(flag.default));
   return option;

@@ -61,7 +61,7 @@ describe('csafe decision, against a running emulator', () => {
     const result = await runCsafe(['-o', 'table', 'decision', 'get', id, '--wait'], { env: emulator.env });
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.split('\n');
-    assert.ok(lines.includes('status:      SUCCESS') && lines.includes('result:      match'), result.stdout);
+    assert.ok(lines.includes('decision_status: SUCCESS') && lines.includes('result:          match'), result.stdout);
     assert.ok(lines.some((line) => /^NAME +APPLIED +EXPLANATION$/.test(line)) && lines.some((line) => /^violence +yes +score 0\.85: match$/.test(line)), result.stdout);
   });
 

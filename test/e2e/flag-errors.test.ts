@@ -46,6 +46,24 @@ describe('the same flag, the same words', () => {
 
 /** A new user's slips with flags: each is one line on stderr that says what to use, and exit 2. */
 describe('flag errors', () => {
+  it('a required option left out is said in csafe\'s words, as a missing field is, not commander\'s', async () => {
+    for (const [args, line] of [
+      [['batch', 'create', 'reviews.csv'], 'error: --type: is required: the kind of content to review, e.g. text'],
+      [['stream', 'watch', 'live', '--url', 'https://example.com/x.m3u8'], 'error: --id: is required: expected a non-empty string (your identifier of the stream)'],
+    ] as const) {
+      const { code, stdout, stderr } = await runInProcess([...args]);
+      assert.equal(code, 2, stderr);
+      assert.equal(stdout, '');
+      assert.equal(stderr, `${line}\n`);
+    }
+  });
+
+  it('--json with another --output is a conflict (exit 2), not a quiet choice of one', async () => {
+    const { code, stderr } = await runInProcess(['--json', '-o', 'tsv', 'auth', 'status'], { env: { CSAFE_API_KEY: 'sk_test_0123456789abcdef', CSAFE_BASE_URL: 'https://api.example' } });
+    assert.equal(code, 2);
+    assert.equal(stderr, 'error: --json and --output tsv conflict: --json is --output json; give one\n');
+  });
+
   it('a misspelt flag is one line that suggests the right one', async () => {
     const { code, stderr } = await runInProcess(['data', 'add', 'listings', 'items.jsonl', '--skip-invaild', 'bad.jsonl']);
     assert.equal(code, 2);

@@ -72,7 +72,7 @@ describe('csafe stream watch and stream parts', () => {
 
     const table = await run(['stream', 'watch', 'live', '--id', 'show-43', '--url', 'srt://ingest.example.com:9000', '-o', 'table']);
     assert.equal(table.code, 0, table.stderr);
-    assert.match(table.stdout, /^REQUEST ID {2,}STATUS\nreq_\S+ {2,}accepted\n$/);
+    assert.match(table.stdout, /^REQUEST_ID {2,}STATUS\nreq_\S+ {2,}accepted\n$/);
   });
 
   it('stream watch refuses an address it does not accept with one line, exit 2, and sends nothing', async () => {

@@ -26,8 +26,9 @@ const LABEL_COLUMNS: Column<DecisionLabel>[] = [
  * the same; `type`, known only to create, shows in the table.
  */
 export async function printDecision(io: IOStreams, format: OutputFormat, decision: Decision, type?: string): Promise<void> {
-  const { decision_id, decision_status: status, result, labels, ...rest } = decision;
-  const fields = { decision_id, ...(type !== undefined && { type }), status, result: result ?? 'none', ...rest };
+  const { decision_id, decision_status, result, labels, ...rest } = decision;
+  // The JSON field names, so what a user reads here is what `--json | jq` finds.
+  const fields = { decision_id, ...(type !== undefined && { type }), decision_status, result: result ?? 'none', ...rest };
   await printResult(io, format, decision, {
     table: (tableIO) => `${recordView(fields).table(tableIO)}\n${labels?.length ? tableView(labels, LABEL_COLUMNS).table(tableIO) : 'labels: none\n'}`,
     tsv: () => recordView({ ...fields, labels: labels ?? [] }).tsv(),

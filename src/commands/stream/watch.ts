@@ -34,7 +34,7 @@ export async function streamWatchRun(ctx: Context, namespace: string, options: W
   const format = await ctx.outputFormat('single');
   const accepted = await watchStream(await ctx.http(), namespace, request);
   await printResult(ctx.io, format, accepted, tableView([accepted], [
-    { header: 'REQUEST ID', value: (r) => r.requestId },
+    { header: 'REQUEST_ID', value: (r) => r.requestId },
     { header: 'STATUS', value: (r) => r.status },
   ]));
 }

@@ -20,7 +20,6 @@ export interface TextFlag {
   help: string;
   short?: string;
   default?: string;
-  required?: boolean;
   /** Given more than once, every value is kept, in order. */
   repeat?: boolean;
   /** Never printed back in a command line (it would land in the shell's history). */
@@ -103,7 +102,7 @@ type ValueOf<F extends FlagDecl> = F extends SwitchFlag
           ? string[]
           : F extends ChoiceFlag
             ? F extends { default: string } ? F['choices'][number] : F['choices'][number] | undefined
-            : F extends { default: string } | { required: true }
+            : F extends { default: string }
               ? string
               : string | undefined;
 

@@ -17,6 +17,7 @@ export type ResultShape = 'single' | 'stream';
 
 /** `--json` wins; then `-o`; then a table on a terminal, and in a pipe JSON or NDJSON by the command's shape. TSV only when asked. */
 export function resolveOutputFormat(flags: { output?: string; json?: boolean }, stdoutIsTTY: boolean, shape: ResultShape): OutputFormat {
+  if (flags.json && flags.output !== undefined && flags.output !== 'json') throw new UsageError(`--json and --output ${flags.output} conflict: --json is --output json; give one`);
   if (flags.json) return 'json';
   if (flags.output !== undefined) return parseOutputFormat(flags.output, '--output');
   if (stdoutIsTTY) return 'table';
@@ -72,7 +73,8 @@ export async function printResult(io: IOStreams, format: OutputFormat, value: un
   return io.out(format === 'tsv' ? view.tsv() : view.table(io));
 }
 
-const fieldText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+/** A field as text for a table or TSV: a null (a value not known yet) as nothing, not the word null. */
+const fieldText = (value: unknown) => (typeof value === 'string' ? value : value === null ? '' : JSON.stringify(value) ?? '');
 
 /** Server text made safe for a terminal and kept to one line. */
 const cellText = (text: string) => sanitizeForTerminal(text).replace(/[\t\n\r]/g, ' ');

@@ -29,7 +29,7 @@ test('decision get shows a pending decision: its status, result none and no labe
 
   assert.equal(await exitCodeOf(decisionGetRun(run.ctx, id, { wait: false, timeoutMs: Infinity })), ExitCode.ok);
 
-  assert.deepEqual(shown(run.stdout()), [['decision_id', id], ['status', 'PENDING'], ['result', 'none'], ['metadata', '{"source":"app"}'], ['labels: none']]);
+  assert.deepEqual(shown(run.stdout()), [['decision_id', id], ['decision_status', 'PENDING'], ['result', 'none'], ['metadata', '{"source":"app"}'], ['labels: none']]);
 });
 
 test('decision get shows a settled decision\'s result and its labels as a table', async (t) => {
@@ -40,7 +40,7 @@ test('decision get shows a settled decision\'s result and its labels as a table'
   assert.equal(await exitCodeOf(decisionGetRun(run.ctx, id, { wait: false, timeoutMs: Infinity })), ExitCode.ok);
 
   const rows = shown(run.stdout());
-  assert.deepEqual(rows.slice(0, 4), [['decision_id', id], ['status', 'SUCCESS'], ['result', 'match'], ['metadata', '{"source":"app"}']]);
+  assert.deepEqual(rows.slice(0, 4), [['decision_id', id], ['decision_status', 'SUCCESS'], ['result', 'match'], ['metadata', '{"source":"app"}']]);
   assert.deepEqual(rows[4], ['NAME', 'APPLIED', 'EXPLANATION']);
   assert.ok(rows.some((row) => row.join(' ') === 'violence yes score 0.85: match'), run.stdout());
   assert.ok(rows.some((row) => row.join(' ') === 'spam no score 0: not_match'), run.stdout());
@@ -93,7 +93,7 @@ describe('decision: rendering', () => {
     const decision = { decision_id: 'dec_1', decision_status: 'ESCALATED', metadata: null, result: 'hold', labels: [{ name: 'spam', applied: true, explanation: null, weight: 2 }], queue: 'humans' };
     await printDecision(io, 'table', decision);
     assert.deepEqual(shown(stdout()), [
-      ['decision_id', 'dec_1'], ['status', 'ESCALATED'], ['result', 'hold'], ['metadata', 'null'], ['queue', 'humans'],
+      ['decision_id', 'dec_1'], ['decision_status', 'ESCALATED'], ['result', 'hold'], ['metadata', ''], ['queue', 'humans'],
       ['NAME', 'APPLIED'], ['spam', 'yes'],
     ]);
     // An explanation in no row leaves its column out: the table shows what a moderator can read.

@@ -22,8 +22,8 @@ test('stream watch prints a table without borders on a terminal', async (t) => {
 
   assert.equal(await exitCodeOf(streamWatchRun(run.ctx, 'live', { id: 'show-43', url: 'rtmp://ingest.example.com/live/43' })), ExitCode.ok);
 
-  assert.match(stripVTControlCharacters(run.stdout()), /^REQUEST ID {2,}STATUS\nreq_\w+ {2,}accepted\n$/);
-  assert.match(run.stdout(), /^\u001b\[1mREQUEST ID/, 'the header is bold on a terminal');
+  assert.match(stripVTControlCharacters(run.stdout()), /^REQUEST_ID {2,}STATUS\nreq_\w+ {2,}accepted\n$/);
+  assert.match(run.stdout(), /^\u001b\[1mREQUEST_ID/, 'the header is bold on a terminal');
 });
 
 test('stream watch refuses an address of another scheme or a relative one before sending, naming --url and the schemes', async (t) => {

@@ -84,10 +84,10 @@ describe('durations and output format', () => {
     assert.equal(parseDuration('1h30m', '--x'), 5_400_000);
   });
 
-  it('defaults to table on a terminal and JSON in a pipe; --json wins', () => {
+  it('defaults to table on a terminal and JSON in a pipe; --json with another --output is a conflict', () => {
     assert.equal(resolveOutputFormat({}, true, 'single'), 'table');
     assert.equal(resolveOutputFormat({}, false, 'single'), 'json');
-    assert.equal(resolveOutputFormat({ output: 'ndjson', json: true }, true, 'single'), 'json');
+    assert.throws(() => resolveOutputFormat({ output: 'ndjson', json: true }, true, 'single'), /conflict/);
     assert.throws(() => resolveOutputFormat({ output: 'xml' }, true, 'single'), /--output/);
   });
 });

@@ -190,6 +190,7 @@ describe('resolveOutputFormat', () => {
     assert.equal(resolveOutputFormat({}, false, 'stream'), 'ndjson');
     assert.equal(resolveOutputFormat({ output: 'tsv' }, false, 'single'), 'tsv');
     assert.equal(resolveOutputFormat({ output: 'table' }, false, 'stream'), 'table');
-    assert.equal(resolveOutputFormat({ output: 'tsv', json: true }, false, 'stream'), 'json');
+    assert.equal(resolveOutputFormat({ output: 'json', json: true }, false, 'stream'), 'json');
+    assert.throws(() => resolveOutputFormat({ output: 'tsv', json: true }, false, 'stream'), /^UsageError: --json and --output tsv conflict/);
   });
 });

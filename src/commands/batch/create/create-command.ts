@@ -10,7 +10,7 @@ export const batchCreate = {
   description: 'Check a CSV and send it as a batch (POST /v1/batches, then PUT to the pre-signed address)',
   args: [{ name: '[file]', help: 'CSV with a header row and a Content column (other columns are your metadata); `-` or none reads stdin' }],
   flags: {
-    type: { type: 'text', value: 'type', help: 'the kind of content to review, e.g. text', required: true },
+    type: { type: 'text', value: 'type', help: 'the kind of content to review, e.g. text (required)' },
     ...waitFlags('poll the batch until SUCCESS, CANCELLED or ERROR (exit 1 on the last two), then print it', '30m'),
     ...downloadFlag,
   },

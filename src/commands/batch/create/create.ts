@@ -61,6 +61,8 @@ function uploadUrl(batch: Batch): string {
 export const batchCreateAction: Action<typeof batchCreate.flags> = async (ctx, command, flags) => {
       const [path] = positional(command) as [string | undefined];
       const options = parseFlags(flags, command.opts());
+      // Checked here, not by commander: a missing flag is told as every missing field is.
+      if (options.type === undefined) throw new UsageError('--type: is required: the kind of content to review, e.g. text');
       if (options.type.trim() === '') throw new UsageError('--type: expected the kind of content to review, e.g. text');
       return batchCreateRun(ctx, options.type, fileOrStdin(path, ctx.io.stdinIsTTY), followOptions(options));
     };

@@ -266,11 +266,11 @@ async function countInvalid(line: number, problem: string | undefined, run: Obje
 }
 
 const REQUEST_COLUMNS = [
-  { header: 'REQUEST ID', value: (r: AcceptedRequest) => r.request_id },
+  { header: 'REQUEST_ID', value: (r: AcceptedRequest) => r.request_id },
   { header: 'STATUS', value: (r: AcceptedRequest) => r.status },
   { header: 'OBJECTS', value: (r: AcceptedRequest) => String(r.objects) },
-  { header: 'FIRST LINE', value: (r: AcceptedRequest) => String(r.first_line) },
-  { header: 'LAST LINE', value: (r: AcceptedRequest) => String(r.last_line) },
+  { header: 'FIRST_LINE', value: (r: AcceptedRequest) => String(r.first_line) },
+  { header: 'LAST_LINE', value: (r: AcceptedRequest) => String(r.last_line) },
 ];
 
 /** One record per accepted request; no table at all when none was. */
