@@ -76,7 +76,7 @@ describe('csafe data import', () => {
     assert.equal(summary.import_requests, 1);
     const table = await run(['data', 'import', 'listings', file, '-o', 'table']);
     assert.match(table.stdout, /^namespace: +listings\n/);
-    assert.match(table.stdout, new RegExp(`^bytes: +${size}$`, 'm'));
+    assert.match(table.stdout, new RegExp(`^bytes: +\\d+(\\.\\d)? kB \\(${size} bytes\\)$`, 'm'), 'a size for people, the number beside it');
     const tsv = await run(['data', 'import', 'listings', file, '-o', 'tsv']);
     const [header, values] = tsv.stdout.split('\n').map((line) => line.split('\t'));
     assert.equal(values![header!.indexOf('bytes')], String(size));

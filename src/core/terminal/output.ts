@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Colors, IOStreams } from './io.js';
+import { formatBytes } from './progress.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { UsageError } from '../errors.js';
 
@@ -209,9 +210,17 @@ function renderBlocks(keys: readonly string[], rows: readonly (readonly string[]
   return rows.map((cells) => keyValueLines(keys, cells, io)).join('\n');
 }
 
-/** A single record as aligned `key: value` lines (a value that is not text shown as JSON). */
+/** A single record as aligned `key: value` lines (a value that is not text shown as JSON; a byte count as a size). */
 export function renderRecord(record: Record<string, unknown>, io: IOStreams): string {
-  return keyValueLines(Object.keys(record), Object.values(record).map((value) => cellText(fieldText(value))), io);
+  return keyValueLines(Object.keys(record), Object.entries(record).map(([key, value]) => cellText(forPeople(key, value))), io);
+}
+
+/** A field as a person reads it: `bytes: 1.0 GB (1048576000 bytes)`, `bytes_per_second: 123.4 MB/s`; TSV and JSON keep the number. */
+function forPeople(key: string, value: unknown): string {
+  if (typeof value !== 'number') return fieldText(value);
+  if (key.endsWith('bytes_per_second')) return `${formatBytes(value)}/s`;
+  if (key === 'bytes' || key.endsWith('_bytes')) return `${formatBytes(value)} (${value} bytes)`;
+  return fieldText(value);
 }
 
 function keyValueLines(keys: readonly string[], values: readonly string[], io: IOStreams): string {

@@ -161,6 +161,17 @@ describe('renderRecord', () => {
   });
 });
 
+describe('a byte count in a key: value view', () => {
+  it('reads as a size on a terminal, the number kept in TSV', () => {
+    const record = { request_id: 'req_1', bytes: 1_048_576_000, bytes_per_second: 129_400_000, upload_retries: 0 };
+    const text = renderRecord(record, terminal({ columns: 80 }).io);
+    assert.match(text, /^bytes: +1\.0 GB \(1048576000 bytes\)$/m);
+    assert.match(text, /^bytes_per_second: +\d+(\.\d)? MB\/s$/m);
+    assert.match(text, /^upload_retries: +0$/m);
+    assert.equal(recordView(record).tsv().split('\n')[1], 'req_1\t1048576000\t129400000\t0');
+  });
+});
+
 describe('printResult', () => {
   it('writes TSV only when asked: a header line, then tab-separated cells with tabs and newlines replaced', async () => {
     const { io, stdout } = terminal({ tty: false });
