@@ -143,7 +143,7 @@ export class Context {
   async outputFormat(shape: ResultShape): Promise<OutputFormat> {
     const { output } = await this.settings();
     // A profile's format is for the person at a terminal: `config set output table` must not break `csafe … | jq`.
-    const chosen = this.flags.output !== undefined || this.io.stdoutIsTTY ? output : undefined;
+    const chosen = this.flags.output !== undefined || (this.io.stdoutIsTTY && !this.flags.json) ? output : undefined;
     return resolveOutputFormat({ output: chosen, json: this.flags.json }, this.io.stdoutIsTTY, shape);
   }
 

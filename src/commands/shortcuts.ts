@@ -1,4 +1,5 @@
-import { GLOBAL_FLAGS_WITH_VALUE } from '../core/cli/global-flags.js';
+import { GLOBAL_FLAGS, GLOBAL_FLAGS_WITH_VALUE } from '../core/cli/global-flags.js';
+import { flagSpec } from '../core/cli/flags.js';
 import { UsageError } from '../core/errors.js';
 import { isGroup, type TreeNode } from './declaration.js';
 
@@ -7,6 +8,11 @@ import { isGroup, type TreeNode } from './declaration.js';
 // `csafe <command…> --help`, at any depth; `csafe --version` is `csafe version`.
 
 const HELP_FLAGS = ['-h', '--help'];
+
+/** The global flags that take no value, by every name they have (`-v`, `--verbose`). */
+const GLOBAL_SWITCHES: ReadonlySet<string> = new Set(
+  Object.entries(GLOBAL_FLAGS).flatMap(([key, flag]) => flagSpec(key, flag).split(/[ ,]+/).filter((name) => name.startsWith('-') && !GLOBAL_FLAGS_WITH_VALUE.has(name))),
+);
 const VERSION_FLAGS = ['-V', '--version'];
 
 /**
@@ -22,14 +28,40 @@ export function expandShortcuts(argv: readonly string[], tree: readonly TreeNode
     if (!asksHelp && flags.some((arg) => VERSION_FLAGS.includes(arg))) return [...flags.filter((arg) => !VERSION_FLAGS.includes(arg)), 'version'];
     return asksHelp ? [...argv] : [...argv, '--help'];
   }
+  const at = argv.indexOf(words[0]!);
   if (words[0] === 'help') {
-    // `csafe help help` is csafe's own help.
-    const named = words.slice(1).filter((word, index) => !(index === 0 && word === 'help'));
+    // The command named is the words after `help` up to a flag of its own; `csafe help help` is csafe's own help.
+    const named = leadingWords(argv.slice(at + 1)).filter((word, index) => !(index === 0 && word === 'help'));
     refuseUnknown(named, tree);
-    return [...flags, ...named, '--help'];
+    return [...globalFlags(argv), ...named, '--help'];
   }
   const node = tree.find((candidate) => candidate.name === words[0]);
-  return node !== undefined && isGroup(node) && words.length === 1 && !asksHelp ? [...argv, '--help'] : [...argv];
+  const verbGiven = leadingWords(argv.slice(at + 1)).length > 0;
+  return node !== undefined && isGroup(node) && !verbGiven && !asksHelp ? [...argv, '--help'] : [...argv];
+}
+
+/** The words at the start of `argv`, global flags (and their values) passed over, up to any other flag. */
+function leadingWords(argv: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (GLOBAL_FLAGS_WITH_VALUE.has(arg)) i++;
+    else if (GLOBAL_SWITCHES.has(arg)) continue;
+    else if (arg.startsWith('-')) break;
+    else words.push(arg);
+  }
+  return words;
+}
+
+/** The global flags of a command line, each with its value, wherever they stand. */
+function globalFlags(argv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (GLOBAL_FLAGS_WITH_VALUE.has(arg)) kept.push(arg, ...argv.slice(i + 1, ++i + 1));
+    else if (GLOBAL_SWITCHES.has(arg)) kept.push(arg);
+  }
+  return kept;
 }
 
 /** The words of a command line (command, verb, arguments) apart from its flags, a global flag's value kept with its flag. */

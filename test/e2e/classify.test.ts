@@ -39,6 +39,14 @@ describe('csafe classify', () => {
     const [request] = await emulator.requests();
     assert.equal(request!.service_version, '2026-08-11', 'the current version is sent explicitly');
     assert.match(stderr, new RegExp(`^classified together, as one piece of content: ${post}, ${photo}, ${knownBad}; --each classifies each file on its own$`, 'm'));
+    const texts = await run(['classify', '--text', 'a', '--text', 'b', '--user-id', 'u1']);
+    assert.match(texts.stderr, /^classified together, as one piece of content: --text, --text$/m, '--each takes files: not pointed to for texts');
+  });
+
+  it('--metadata @- reads stdin as metadata: stdin is then no content to classify', async () => {
+    const { code, stderr } = await run(['classify', '--metadata', '@-', '--user-id', 'u1'], '{"surface":"chat"}');
+    assert.equal(code, 2);
+    assert.match(stderr, /^error: nothing to classify/);
   });
 
   describe('--each: one request per file, each answer under its file', () => {
@@ -69,6 +77,18 @@ describe('csafe classify', () => {
       assert.equal((await run(['classify', '--each', clean, bad, '--user-id', 'u1', '--fail-on', 'match'])).code, 4);
     });
 
+    it('Ctrl-C stops the run (exit 130): the files not started are not tried, nor each named as failed', async () => {
+      await withEmulatorProcess(['--latency', '1000'], async (slow) => {
+        const many = Array.from({ length: 8 }, () => bad);
+        const controller = new AbortController();
+        setTimeout(() => controller.abort('SIGINT'), 300);
+        const { code, stderr } = await runInProcess(['classify', '--each', ...many, '--user-id', 'u1', '--concurrency', '2'], { env: slow.env, signal: controller.signal });
+        assert.equal(code, 130, stderr);
+        assert.doesNotMatch(stderr, /bad\.txt: /);
+        assert.ok((await slow.requests()).length <= 2, 'no request started after Ctrl-C');
+      });
+    });
+
     it('checks every file before the first request: one the service would refuse, and nothing is sent (exit 2)', async () => {
       const empty = join(dir, 'empty.txt');
       writeFileSync(empty, '');
@@ -78,8 +98,8 @@ describe('csafe classify', () => {
       assert.deepEqual(await emulator.requests(), []);
     });
 
-    it('takes files only: no stdin, --text or --batch', async () => {
-      for (const args of [['-'], ['--text', 'hi'], ['--batch', join(EXAMPLES, 'items.jsonl')], []]) {
+    it('takes files only, and none of the flags it would ignore: no stdin, --text, --batch, --content-id, --shard…', async () => {
+      for (const args of [['-'], ['--text', 'hi'], ['--batch', join(EXAMPLES, 'items.jsonl')], [], [clean, '--content-id', 'c1'], [clean, '--shard', '0/2'], [clean, '--failed', 'f.jsonl']]) {
         const { code, stderr } = await run(['classify', '--each', ...args, '--user-id', 'u1'], 'x');
         assert.equal(code, 2, stderr);
         assert.match(stderr, /^error: --each /);

@@ -108,6 +108,10 @@ describe('help fitted to the terminal, with the flags every command inherits', (
     assert.deepEqual(expandShortcuts(['-o'], TREE), ['-o']);
     assert.deepEqual(expandShortcuts(['help', '--json', 'data'], TREE), ['--json', 'data', '--help']);
     assert.deepEqual(expandShortcuts(['help', 'help'], TREE), ['--help']);
+    assert.deepEqual(expandShortcuts(['help', 'data', 'add', '--wait'], TREE), ['data', 'add', '--help'], 'a flag of the command does not change which help');
+    assert.deepEqual(expandShortcuts(['help', 'emulator', 'start', '--port', '1'], TREE), ['emulator', 'start', '--help']);
+    assert.deepEqual(expandShortcuts(['emulator', '--port', '0'], TREE), ['emulator', '--port', '0', '--help'], 'a group with a flag and no verb is its help');
+    assert.deepEqual(expandShortcuts(['-v', 'data'], TREE), ['-v', 'data', '--help']);
   });
 
   it('--version after a command names the build too', async () => {

@@ -210,6 +210,12 @@ describe("a profile's output format", () => {
     assert.equal(JSON.parse(stdout).base_url, 'https://api.example');
   });
 
+  it('gives way to --json on a terminal, never a conflict the user did not type', async () => {
+    const { code, stdout, stderr } = await runInProcess(['auth', 'status', '--json'], { env: await withOutput('tsv'), isTTY: true });
+    assert.equal(code, 0, stderr);
+    assert.equal(JSON.parse(stdout).base_url, 'https://api.example');
+  });
+
   it('gives way to the command line in a pipe too', async () => {
     const env = await withOutput('table');
     const tsv = await runInProcess(['-o', 'tsv', 'auth', 'status'], { env });

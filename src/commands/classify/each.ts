@@ -1,7 +1,8 @@
 import { classifyContent, requestProblems, type ClassifyResponse } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/bulk/concurrency.js';
-import { AuthenticationError, CsafeError, InputError, PermissionDeniedError, UsageError } from '../../core/errors.js';
+import { AuthenticationError, CsafeError, InputError, InterruptedError, PermissionDeniedError, UsageError } from '../../core/errors.js';
+import { interruptionOf } from '../../core/signals.js';
 import { parseMetadata } from '../../core/input/json-flags.js';
 import { printResult, toNdjsonLine } from '../../core/terminal/output.js';
 import { startSpinner } from '../../core/terminal/spinner.js';
@@ -38,14 +39,17 @@ export async function classifyEach(ctx: Context, files: readonly string[], optio
   let done = 0;
   let failed = 0;
   let flagged = 0;
+  // What was answered before the run stopped is printed all the same: those files were classified.
+  const printAnswered = () => (format === 'ndjson' ? Promise.resolve() : printResult(ctx.io, format, results, fileLabelsView(rows)));
   try {
     // Each file is read again as its request starts: memory holds the files in flight, not all of them.
     const answers = mapInOrder(files, options.concurrency, async (file) => classifyContent(http, await requestOf(file), options.apiVersion));
     for await (const { item: file, outcome } of answers) {
       spinner.update(`Classified ${++done} of ${countOf(files.length, 'file')}`);
       if (!outcome.ok) {
-        // A refused key refuses every file: stop, as every bulk command does.
-        if (outcome.error instanceof AuthenticationError || outcome.error instanceof PermissionDeniedError) throw outcome.error;
+        // A refused key refuses every file, and Ctrl-C or SIGTERM ends the run: stop, as every bulk command does.
+        if (ctx.signal.aborted) throw interruptionOf(ctx.signal);
+        if (outcome.error instanceof AuthenticationError || outcome.error instanceof PermissionDeniedError || outcome.error instanceof InterruptedError) throw outcome.error;
         failed++;
         ctx.io.warn(`${file}: ${outcome.error instanceof CsafeError ? outcome.error.message : String(outcome.error)}`);
         continue;
@@ -57,10 +61,13 @@ export async function classifyEach(ctx: Context, files: readonly string[], optio
       else if (format === 'json') results.push(result);
       else rows.push(...fileLabels(file, labels));
     }
-  } finally {
+  } catch (error) {
     spinner.stop();
+    await printAnswered();
+    throw error;
   }
-  if (format !== 'ndjson') await printResult(ctx.io, format, results, fileLabelsView(rows));
+  spinner.stop();
+  await printAnswered();
   return batchOutcome({ sent: files.length - failed, failed, flagged });
 }
 

@@ -1,5 +1,6 @@
 import { parseOptions } from '../../core/cli/options.js';
 import { UsageError } from '../../core/errors.js';
+import { longFlag } from '../../core/cli/flags.js';
 import { positional, type Action } from '../app.js';
 import { classifyOptionsSchema, missingUserId, type ClassifyFlags } from './options.js';
 
@@ -10,6 +11,8 @@ export const runClassify: Action<ClassifyFlags> = async (ctx, command, flags) =>
   const userId = options.userId ?? (await ctx.settings()).userId?.value;
   if (options.each) {
     if (options.batch !== undefined || options.text.length > 0) throw new UsageError('--each classifies the files named, one request each: it takes no --batch or --text');
+    const batchOnly = BATCH_ONLY.filter((key) => command.getOptionValueSource(key) === 'cli');
+    if (batchOnly.length > 0) throw new UsageError(`--each takes no ${batchOnly.map((key) => flagName(key, flags)).join(', ')}: ${batchOnly.length === 1 ? 'it is' : 'they are'} for --batch lines (or, --content-id, for one piece of content)`);
     if (userId === undefined) throw missingUserId();
     return (await import('./each.js')).classifyEach(ctx, files, options, userId);
   }
@@ -21,3 +24,8 @@ export const runClassify: Action<ClassifyFlags> = async (ctx, command, flags) =>
   // Loaded for --batch alone: one classification needs none of the readers, spool and concurrency (start-up time).
   return (await import('./batch.js')).classifyBatch(ctx, options.batch, options, userId);
 };
+
+/** The flags of a --batch run, and --content-id (one id for one piece of content): --each would ignore them. */
+const BATCH_ONLY = ['contentId', 'shard', 'failed', 'checkpoint', 'skipInvalid', 'fromLine', 'maxRate', 'maxConsecutiveFailures'] as const;
+
+const flagName = (key: string, flags: ClassifyFlags) => longFlag(key, flags[key as keyof ClassifyFlags]);

@@ -16,7 +16,8 @@ import { labelsView } from './render.js';
 
 export async function classifyFiles(ctx: Context, named: readonly string[], options: ClassifyOptions, userId: string | undefined): Promise<Outcome> {
   // Nothing named but something piped in: stdin is the content, as for every command that reads a file.
-  const files = named.length === 0 && options.text.length === 0 && !ctx.io.stdinIsTTY ? ['-'] : named;
+  const stdinIsMetadata = options.metadata.includes('@-');
+  const files = named.length === 0 && options.text.length === 0 && !ctx.io.stdinIsTTY && !stdinIsMetadata ? ['-'] : named;
   if (files.length === 0 && options.text.length === 0) {
     throw new UsageError('nothing to classify: give files, `-` for stdin, --text or --batch');
   }
@@ -33,7 +34,8 @@ export async function classifyFiles(ctx: Context, named: readonly string[], opti
 
   const format = await ctx.outputFormat('single');
   // One request, one verdict for all of them: say so, or a label would read as one file's.
-  if (parts.length > 1) ctx.io.note(`classified together, as one piece of content: ${parts.map((p) => p.origin).join(', ')}; --each classifies each file on its own`);
+  const eachWould = files.filter((file) => file !== '-').length > 1 ? '; --each classifies each file on its own' : '';
+  if (parts.length > 1) ctx.io.note(`classified together, as one piece of content: ${parts.map((p) => p.origin).join(', ')}${eachWould}`);
   const http = await ctx.http();
   const spinner = await startSpinner(ctx.io, 'Classifying…');
   let response: ClassifyResponse;

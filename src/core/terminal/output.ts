@@ -74,8 +74,7 @@ export async function printResult(io: IOStreams, format: OutputFormat, value: un
   return io.out(format === 'tsv' ? view.tsv() : view.table(io));
 }
 
-/** A field as text for a table or TSV: a null (a value not known yet) as nothing, not the word null. */
-const fieldText = (value: unknown) => (typeof value === 'string' ? value : value === null ? '' : JSON.stringify(value) ?? '');
+const fieldText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
 
 /** Server text made safe for a terminal and kept to one line. */
 const cellText = (text: string) => sanitizeForTerminal(text).replace(/[\t\n\r]/g, ' ');
@@ -215,8 +214,12 @@ export function renderRecord(record: Record<string, unknown>, io: IOStreams): st
   return keyValueLines(Object.keys(record), Object.entries(record).map(([key, value]) => cellText(forPeople(key, value))), io);
 }
 
-/** A field as a person reads it: `bytes: 1.0 GB (1048576000 bytes)`, `bytes_per_second: 123.4 MB/s`; TSV and JSON keep the number. */
+/**
+ * A field as a person reads it: a null (a value not known yet) as nothing, `bytes: 1.0 GB
+ * (1048576000 bytes)`, `bytes_per_second: 123.4 MB/s`; TSV and JSON keep the values as they are.
+ */
 function forPeople(key: string, value: unknown): string {
+  if (value === null) return '';
   if (typeof value !== 'number') return fieldText(value);
   if (key.endsWith('bytes_per_second')) return `${formatBytes(value)}/s`;
   if (key === 'bytes' || key.endsWith('_bytes')) return `${formatBytes(value)} (${value} bytes)`;

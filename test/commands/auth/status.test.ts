@@ -88,7 +88,7 @@ test('auth status -o table in a pipe prints aligned key: value lines, -o tsv a h
   const tsv = await commandTest(t, { flags: { output: 'tsv' }, env: NO_ENV });
   writeProfiles(tsv, { default: { api_key: STORED_KEY } });
   assert.equal(await exitCodeOf(authStatusRun(tsv.ctx)), ExitCode.ok);
-  assert.equal(tsv.stdout(), `profile\tbase_url\tbase_url_source\tapi_key\tapi_key_source\tconfig_file\ndefault\t\t\tsk_…9f2c\tprofile\t${configFile(tsv)}\n`);
+  assert.equal(tsv.stdout(), `profile\tbase_url\tbase_url_source\tapi_key\tapi_key_source\tconfig_file\ndefault\tnull\tnull\tsk_…9f2c\tprofile\t${configFile(tsv)}\n`);
 });
 
 test('auth status refuses a bad value stored in the profile, naming the key, the file and the fix', async (t) => {
