@@ -92,9 +92,11 @@ describe('csafe classify', () => {
     it('checks every file before the first request: one the service would refuse, and nothing is sent (exit 2)', async () => {
       const empty = join(dir, 'empty.txt');
       writeFileSync(empty, '');
-      const { code, stderr } = await run(['classify', '--each', clean, empty, '--user-id', 'u1']);
+      const { code, stderr } = await run(['classify', '--each', clean, empty, join(dir, 'nosuch.txt'), '--user-id', 'u1']);
       assert.equal(code, 2, stderr);
       assert.match(stderr, /empty\.txt: is empty/);
+      assert.match(stderr, /nosuch\.txt: no such file/, 'every file with a problem is named, not the first alone');
+      assert.match(stderr, /\nnothing was sent\n$/);
       assert.deepEqual(await emulator.requests(), []);
     });
 

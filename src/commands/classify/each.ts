@@ -71,11 +71,21 @@ export async function classifyEach(ctx: Context, files: readonly string[], optio
   return batchOutcome({ sent: files.length - failed, failed, flagged });
 }
 
-/** Every file read and checked before the first request: one that the service would refuse, and nothing is sent. */
+/**
+ * Every file read and checked before the first request, each problem named (a file that cannot be
+ * read as much as one the service would refuse): one such file, and nothing is sent.
+ */
 async function refuseInvalidFiles(files: readonly string[], requestOf: (file: string) => Promise<ContentRequest>, options: ClassifyOptions): Promise<void> {
   const problems: string[] = [];
   for (const file of files) {
-    const request = await requestOf(file);
+    let request: ContentRequest;
+    try {
+      request = await requestOf(file);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      problems.push(error.message.replace(/; nothing was sent$/, ''));
+      continue;
+    }
     const origin = [{ origin: file, part: request.content[0]! }];
     problems.push(...requestProblems(request, options.apiVersion).map((problem) => describeForFiles(problem, origin)));
   }
