@@ -18,7 +18,7 @@ import {
   LockedError,
   type ExitCodeValue,
 } from './core/errors.js';
-import { ALL_VARIABLES, HELP_LAYOUT, renderHelpSections, wrapWords } from './core/cli/help.js';
+import { ALL_VARIABLES, HELP_LAYOUT, HELP_WIDTH, renderHelpSections, wrapWords } from './core/cli/help.js';
 import { createIOStreams, isBrokenPipe, openIOStreams, type IOStreams } from './core/terminal/io.js';
 import { redactSecrets } from './core/http/redact.js';
 import { commandIndex } from './core/cli/command-line.js';
@@ -94,9 +94,6 @@ function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Command
   }
   return program;
 }
-
-/** The width help is fitted to when the terminal's is not known (a pipe, a file). */
-const HELP_WIDTH = 80;
 
 /** commander puts "(Did you mean --x?)" on a line of its own; every error of ours is one line. */
 const oneLineSuggestion = (text: string) => text.replace(/\n\(Did you mean (.+)\)\n$/, ' (did you mean $1)\n');

@@ -3,7 +3,7 @@
 
 import { Option, type AddHelpTextContext, type Command } from 'commander';
 import { flagSpec, type FlagDecl, type Flags } from '../core/cli/flags.js';
-import { fitHelpText, groupHelpSections, renderHelpSections, type HelpSections } from '../core/cli/help.js';
+import { fitHelpText, groupHelpSections, HELP_WIDTH, renderHelpSections, type HelpSections } from '../core/cli/help.js';
 import type { App } from './app.js';
 import { isGroup, type CommandDecl, type GroupDecl, type TreeNode } from './declaration.js';
 
@@ -27,7 +27,7 @@ export function addFlags(command: Command, flags: Flags): Command {
 }
 
 /** The width help is drawn at: what main() configured for stdout (the terminal's, else 80). */
-const helpWidth = ({ command }: AddHelpTextContext) => command.configureOutput().getOutHelpWidth?.() ?? 80;
+const helpWidth = ({ command }: AddHelpTextContext) => command.configureOutput().getOutHelpWidth?.() ?? HELP_WIDTH;
 
 /** What follows the options: the command's own text, then its examples and variables, each fitted to the help's width. */
 function addHelpAfter(command: Command, details: string | undefined, sections: HelpSections): Command {

@@ -12,7 +12,11 @@ export const runClassify: Action<ClassifyFlags> = async (ctx, command, flags) =>
   if (options.each) {
     if (options.batch !== undefined || options.text.length > 0) throw new UsageError('--each classifies the files named, one request each: it takes no --batch or --text');
     const batchOnly = BATCH_ONLY.filter((key) => command.getOptionValueSource(key) === 'cli');
-    if (batchOnly.length > 0) throw new UsageError(`--each takes no ${batchOnly.map((key) => flagName(key, flags)).join(', ')}: ${batchOnly.length === 1 ? 'it is' : 'they are'} for --batch lines (or, --content-id, for one piece of content)`);
+    if (batchOnly.length > 0) {
+      throw new UsageError(`--each takes no ${batchOnly.map((key) => flagName(key, flags)).join(', ')}`, {
+        hint: '--content-id names one piece of content (classify without --each); the others are for the lines of --batch FILE',
+      });
+    }
     if (userId === undefined) throw missingUserId();
     return (await import('./each.js')).classifyEach(ctx, files, options, userId);
   }

@@ -1,5 +1,6 @@
 import { emulatorHealth, resetEmulator } from '../../api/emulator.js';
 import type { Context } from '../../context.js';
+import type { HttpClient } from '../../core/http/client.js';
 import { printResult, recordView } from '../../core/terminal/output.js';
 import type { Action } from '../app.js';
 
@@ -7,17 +8,14 @@ import type { Action } from '../app.js';
 // called with the configured base URL and key instead of hand-written curl.
 
 /** Whether an emulator answers at the configured base URL, and for how long it has run. */
-export const emulatorStatusAction: Action = async (ctx) => {
-  const http = await ctx.http();
-  const health = await emulatorHealth(http);
-  const status = { base_url: http.baseUrl, ...health };
-  await printResult(ctx.io, await ctx.outputFormat('single'), status, recordView(status));
-};
+export const emulatorStatusAction: Action = (ctx) => printControlAnswer(ctx, emulatorHealth);
 
 /** Drops everything the emulator holds; under --emulator, the state that persists between runs. */
-export const emulatorResetAction: Action = async (ctx: Context) => {
+export const emulatorResetAction: Action = (ctx) => printControlAnswer(ctx, resetEmulator);
+
+/** Calls one control route and prints its answer, with the base URL it went to. */
+async function printControlAnswer(ctx: Context, call: (http: HttpClient) => Promise<Record<string, unknown>>): Promise<void> {
   const http = await ctx.http();
-  const answer = await resetEmulator(http);
-  const reset = { base_url: http.baseUrl, ...answer };
-  await printResult(ctx.io, await ctx.outputFormat('single'), reset, recordView(reset));
-};
+  const answer = { base_url: http.baseUrl, ...(await call(http)) };
+  await printResult(ctx.io, await ctx.outputFormat('single'), answer, recordView(answer));
+}

@@ -128,6 +128,9 @@ export function wrapWords(text: string, width: number, indent: string): string {
   return lines.join('\n');
 }
 
+/** The width help is fitted to when the terminal's is not known (a pipe, a file). */
+export const HELP_WIDTH = 80;
+
 /** Below this many columns for an option's description beside its flag, the description goes under it. */
 const DESCRIPTION_BESIDE = 20;
 
@@ -146,7 +149,7 @@ export const HELP_LAYOUT: HelpConfiguration = {
     return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => option.long !== '--version' && !own.has(option.long));
   },
   formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
-    const width = this.helpWidth ?? 80;
+    const width = this.helpWidth ?? HELP_WIDTH;
     if (description === '' || width - termWidth - 4 >= DESCRIPTION_BESIDE) return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
     const under = ' '.repeat(6);
     return `  ${term}\n${under}${helper.boxWrap(description, width - under.length).replaceAll('\n', `\n${under}`)}`;
