@@ -71,7 +71,7 @@ describe('csafe batch', () => {
     assert.deepEqual(results.map((row) => [row.Content, row.source, row.rating]), csvRows(readFileSync(REVIEWS, 'utf8')).map((row) => [row.Content, row.source, row.rating]));
   });
 
-  it('batch get shows the status and the five counts; batch download streams the same CSV to stdout or a FILE, and -o ndjson (--json) row by row', async () => {
+  it('batch get shows the status and the five counts; batch download streams the same CSV to stdout or a FILE, and its rows as NDJSON (-o ndjson) or one array (--json)', async () => {
     const created = await run(['batch', 'create', '--type', 'text', file('tricky.csv', TRICKY), '--wait', '--json']);
     assert.equal(created.code, 0, created.stderr);
     const id = batchId(created.stdout)!;
@@ -88,14 +88,17 @@ describe('csafe batch', () => {
     assert.equal(readFileSync(join(dir, 'results.csv'), 'utf8'), csv.stdout);
     assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
 
-    const json = await run(['batch', 'download', id, '--json']);
-    assert.equal(json.code, 0, json.stderr);
-    const objects = json.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const ndjson = await run(['batch', 'download', id, '-o', 'ndjson']);
+    assert.equal(ndjson.code, 0, ndjson.stderr);
+    const objects = ndjson.stdout.trim().split('\n').map((line) => JSON.parse(line));
     assert.deepEqual(objects, csvRows(csv.stdout), 'the same rows, the same cells');
     assert.deepEqual(objects.map((row) => row.Content), ['a, b', 'say "hi"', 'two\r\nlines']);
-    for (const format of ['ndjson', 'json']) assert.equal((await run(['batch', 'download', id, '-o', format])).stdout, json.stdout, `-o ${format} after the command is the format`);
+    // --json is one JSON document, as for every command: the rows as one array.
+    const json = await run(['batch', 'download', id, '--json']);
+    assert.equal(json.stdout, JSON.stringify(objects, null, 2) + '\n');
+    assert.equal((await run(['batch', 'download', id, '-o', 'json'])).stdout, json.stdout, '-o json after the command is the format');
     assert.equal((await run(['-o', 'ndjson', 'batch', 'download', id, 'rows.jsonl'])).code, 0);
-    assert.equal(readFileSync(join(dir, 'rows.jsonl'), 'utf8'), json.stdout, 'NDJSON to a file');
+    assert.equal(readFileSync(join(dir, 'rows.jsonl'), 'utf8'), ndjson.stdout, 'NDJSON to a file');
     for (const format of ['tsv', 'table']) {
       const refused = await run(['batch', 'download', id, '-o', format]);
       assert.equal(refused.code, 2, `-o ${format} is not silently ignored`);
@@ -288,7 +291,7 @@ describe('csafe batch', () => {
       assert.equal(shown.code, 0, shown.stderr);
       assert.doesNotMatch(shown.stdout, /[\u001b\u0080-\u009f]/);
       assert.match(shown.stdout, /csi \\u009b31m red/);
-      assert.deepEqual(shown.stdout.trim().split('\n').map((line) => JSON.parse(line)), piped.stdout.trim().split('\n').map((line) => JSON.parse(line)));
+      assert.deepEqual(JSON.parse(shown.stdout), JSON.parse(piped.stdout));
     });
 
     // `script` gives csafe a real terminal: FILE is one only when it is a device that is a terminal.

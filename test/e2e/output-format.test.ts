@@ -43,7 +43,15 @@ describe('-o json and --json print the same for every command that prints', { co
   const objects = join(dir, 'objects.jsonl');
   writeFileSync(events, eventsText(6, 3));
   writeFileSync(objects, '{"id":"a","title":"one"}\n{"id":"b","title":"two"}\n');
+  const items = join(dir, 'items.jsonl');
+  writeFileSync(items, '{"content":[{"type":"text","text":"one"}]}\n{"content":[{"type":"text","text":"two"}]}\n');
+  const texts = ['a.txt', 'b.txt'].map((name) => join(dir, name));
+  for (const text of texts) writeFileSync(text, 'hello\n');
+  // Streams too: --json is one JSON document (an array), never one line per item; that is -o ndjson.
   const commands: string[][] = [
+    ['classify', '--batch', items, '--user-id', 'u1', '--failed', join(dir, 'failed-classify.jsonl')],
+    ['classify', '--each', ...texts, '--user-id', 'u1'],
+    ['events', 'send', events, '--sync', '--failed', join(dir, 'failed-sync.jsonl')],
     ['classify', '--text', 'hello', '--user-id', 'u1'],
     ['token', 'create', '--user-id', 'u1'],
     ['auth', 'status'],

@@ -10,7 +10,7 @@ import { haltLine } from '../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../core/files/failed-path.js';
 import type { IOStreams } from '../../core/terminal/io.js';
-import { toNdjsonLine } from '../../core/terminal/output.js';
+import { resultWriter } from '../../core/terminal/output.js';
 import { countOf } from '../../core/terminal/words.js';
 import type { JsonRecord } from '../../core/json/position.js';
 import { readRecords } from '../../core/input/sources.js';
@@ -26,7 +26,7 @@ import { describeProblemWith } from '../../schemas/issues.js';
 import { batchOutcome, type Outcome } from '../app.js';
 import { failOnHolds, labelRows } from './labels.js';
 import type { ClassifyOptions } from './options.js';
-import { lineLabels, printLineLabels, type LineLabel } from './render.js';
+import { lineResultsView } from './render.js';
 
 // `csafe classify --batch`: classifies each line of a file as a request of its own, several in flight,
 // printing results in input order.
@@ -124,8 +124,8 @@ async function classifyLines(ctx: Context, input: BatchInput, toClassify: LinesT
   const { counts, skipped } = toClassify;
   const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('classify', options.shard), ctx.now()));
   const format = await ctx.outputFormat('stream');
-  // A table is aligned over all its rows, so it is printed once, when the run ends however it ends.
-  const table: LineLabel[] | undefined = format === 'table' || format === 'tsv' ? [] : undefined;
+  // Printed as each line is answered (a table once, when the run ends however it ends).
+  const results = resultWriter(ctx.io, format, lineResultsView);
   const http = await ctx.http();
   const checkpoint = options.checkpoint === undefined
     ? undefined
@@ -145,8 +145,7 @@ async function classifyLines(ctx: Context, input: BatchInput, toClassify: LinesT
       lastDone = line!.line;
       checkpoint?.acknowledge(line!.line, line!.line);
       if (failOnHolds(labelRows(result), options.failOn)) flagged++;
-      if (table) table.push(...lineLabels(line!.line, labelRows(result)));
-      else await ctx.io.out(toNdjsonLine({ line: line!.line, result }));
+      await results.print({ line: line!.line, result });
     },
     notAcknowledged: ([line]) => void (lastDone = line!.line),
   };
@@ -157,7 +156,7 @@ async function classifyLines(ctx: Context, input: BatchInput, toClassify: LinesT
   } finally {
     spinner.stop();
     await failed.close();
-    if (table) await printLineLabels(ctx.io, format, table);
+    await results.end();
     // When the run stopped, the error that stopped it is the one to report.
     await (delivered !== undefined ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
   }

@@ -1,10 +1,10 @@
-import { classifyContent, requestProblems, type ClassifyResponse } from '../../api/content.js';
+import { classifyContent, requestProblems } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { mapInOrder } from '../../core/bulk/concurrency.js';
 import { AuthenticationError, CsafeError, InputError, InterruptedError, PermissionDeniedError, UsageError } from '../../core/errors.js';
 import { interruptionOf } from '../../core/signals.js';
 import { parseMetadata } from '../../core/input/json-flags.js';
-import { printResult, toNdjsonLine } from '../../core/terminal/output.js';
+import { resultWriter } from '../../core/terminal/output.js';
 import { startSpinner } from '../../core/terminal/spinner.js';
 import { countOf } from '../../core/terminal/words.js';
 import { CONTENT_LIMITS, type ContentRequest } from '../../schemas/content.js';
@@ -12,13 +12,10 @@ import { batchOutcome, type Outcome } from '../app.js';
 import { failOnHolds, labelRows } from './labels.js';
 import type { ClassifyOptions } from './options.js';
 import { describeForFiles, partsFromFiles } from './parts.js';
-import { fileLabels, fileLabelsView, type FileLabel } from './render.js';
+import { fileResultsView } from './render.js';
 
 // `csafe classify --each FILE…`: one request per file, as `clamscan *` or `file *` answer per
 // file: each file's labels under its name, in the order given, --concurrency requests at once.
-
-/** What one file's request answered, as printed: its name, then the service's answer. */
-type FileResult = { file: string } & ClassifyResponse;
 
 export async function classifyEach(ctx: Context, files: readonly string[], options: ClassifyOptions, userId: string): Promise<Outcome> {
   if (files.length === 0) throw new UsageError('--each classifies the files named, one request each: give them');
@@ -34,13 +31,10 @@ export async function classifyEach(ctx: Context, files: readonly string[], optio
   const format = await ctx.outputFormat('stream');
   const http = await ctx.http();
   const spinner = await startSpinner(ctx.io, `Classifying ${countOf(files.length, 'file')}…`);
-  const results: FileResult[] = [];
-  const rows: FileLabel[] = [];
+  const results = resultWriter(ctx.io, format, fileResultsView);
   let done = 0;
   let failed = 0;
   let flagged = 0;
-  // What was answered before the run stopped is printed all the same: those files were classified.
-  const printAnswered = () => (format === 'ndjson' ? Promise.resolve() : printResult(ctx.io, format, results, fileLabelsView(rows)));
   try {
     // Each file is read again as its request starts: memory holds the files in flight, not all of them.
     const answers = mapInOrder(files, options.concurrency, async (file) => classifyContent(http, await requestOf(file), options.apiVersion));
@@ -54,20 +48,14 @@ export async function classifyEach(ctx: Context, files: readonly string[], optio
         ctx.io.warn(`${file}: ${outcome.error instanceof CsafeError ? outcome.error.message : String(outcome.error)}`);
         continue;
       }
-      const labels = labelRows(outcome.value);
-      if (failOnHolds(labels, options.failOn)) flagged++;
-      const result = { file, ...outcome.value };
-      if (format === 'ndjson') await ctx.io.out(toNdjsonLine(result));
-      else if (format === 'json') results.push(result);
-      else rows.push(...fileLabels(file, labels));
+      if (failOnHolds(labelRows(outcome.value), options.failOn)) flagged++;
+      await results.print({ file, ...outcome.value });
     }
-  } catch (error) {
+  } finally {
     spinner.stop();
-    await printAnswered();
-    throw error;
+    // What was answered before the run stopped is printed all the same: those files were classified.
+    await results.end();
   }
-  spinner.stop();
-  await printAnswered();
   return batchOutcome({ sent: files.length - failed, failed, flagged });
 }
 

@@ -36,8 +36,8 @@ export const classify = {
 With --batch, the run stops once --max-consecutive-failures requests in a row could not reach
 the service: one line says so, the lines not classified go to the --failed file, exit 1. Ctrl-C
 (exit 130) or SIGTERM (143) prints what was done and the command that continues: with
---checkpoint the same one (the lines answered are not sent, nor printed, again: append its output
-with >>), without it the same one with --from-line set to the first line not done.`,
+--checkpoint the same one (the lines answered are not sent, nor printed, again: append its NDJSON
+output with >>; --json is one array per run), without it the same one with --from-line set to the first line not done.`,
   examples: [
     'csafe classify examples/post.txt examples/photo.png --user-id u1',
     `csafe classify --text "hello" --user-id u1 --json | jq '.labels[] | select(.decision=="match")'`,

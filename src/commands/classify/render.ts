@@ -1,6 +1,7 @@
-import type { Colors, IOStreams } from '../../core/terminal/io.js';
-import { tableView, type Column, type OutputFormat, type View } from '../../core/terminal/output.js';
-import type { LabelRow } from './labels.js';
+import type { ClassifyResponse } from '../../api/content.js';
+import type { Colors } from '../../core/terminal/io.js';
+import { tableView, type Column, type StreamView, type View } from '../../core/terminal/output.js';
+import { labelRows, type LabelRow } from './labels.js';
 import { bySeverity } from '../../schemas/content.js';
 
 // `csafe classify`: how labels are shown, for one input and for each line of a batch.
@@ -25,23 +26,30 @@ const LABEL_COLUMNS: Column<LabelRow>[] = [
 /** The labels, the decisive first (match, then review); JSON keeps the service's order. */
 export const labelsView = (rows: readonly LabelRow[]): View => tableView(bySeverity(rows, (row) => row.decision), LABEL_COLUMNS);
 
-/** A label of one input line of `classify --batch`; a line the service gave no label shows as one row that says so. */
-export type LineLabel = LabelRow & { line: number };
+/** The labels of one input (a line, a file) under its name; an input the service gave no label shows as one row that says so. */
+function labelsOfInput<K extends string, V>(key: K, value: V, rows: readonly LabelRow[]): (LabelRow & Record<K, V>)[] {
+  const named = (row: LabelRow) => ({ ...row, [key]: value }) as LabelRow & Record<K, V>;
+  return rows.length === 0 ? [named({ name: '(no labels)', kind: '', decision: '' })] : bySeverity(rows, (row) => row.decision).map(named);
+}
 
-export const lineLabels = (line: number, rows: readonly LabelRow[]): LineLabel[] =>
-  rows.length === 0 ? [{ line, name: '(no labels)', kind: '', decision: '' }] : bySeverity(rows, (row) => row.decision).map((row) => ({ line, ...row }));
+/** What one line of `classify --batch` answered, as printed: its line number, then the service's answer. */
+export interface LineResult {
+  line: number;
+  result: ClassifyResponse;
+}
 
 /** `classify --batch` as a table (or TSV): the labels of every line, by line. */
-export const printLineLabels = (io: IOStreams, format: OutputFormat, rows: readonly LineLabel[]) => {
-  const view = tableView<LineLabel>(rows, [{ header: 'LINE', value: (r) => String(r.line) }, ...LABEL_COLUMNS]);
-  return io.out(format === 'tsv' ? view.tsv() : view.table(io));
+export const lineResultsView: StreamView<LineResult, LabelRow & { line: number }> = {
+  rows: ({ line, result }) => labelsOfInput('line', line, labelRows(result)),
+  columns: [{ header: 'LINE', value: (r) => String(r.line) }, ...LABEL_COLUMNS],
+  order: (a, b) => a.line - b.line,
 };
 
-/** A label of one file of `classify --each`; a file the service gave no label shows as one row that says so. */
-export type FileLabel = LabelRow & { file: string };
+/** What one file of `classify --each` answered, as printed: its name, then the service's answer. */
+export type FileResult = { file: string } & ClassifyResponse;
 
-export const fileLabels = (file: string, rows: readonly LabelRow[]): FileLabel[] =>
-  rows.length === 0 ? [{ file, name: '(no labels)', kind: '', decision: '' }] : bySeverity(rows, (row) => row.decision).map((row) => ({ file, ...row }));
-
-/** `classify --each` as a table (or TSV): the labels of every file, by file. */
-export const fileLabelsView = (rows: readonly FileLabel[]): View => tableView<FileLabel>(rows, [{ header: 'FILE', value: (r) => r.file }, ...LABEL_COLUMNS]);
+/** `classify --each` as a table (or TSV): the labels of every file, in the order given. */
+export const fileResultsView: StreamView<FileResult, LabelRow & { file: string }> = {
+  rows: (result) => labelsOfInput('file', result.file, labelRows(result)),
+  columns: [{ header: 'FILE', value: (r) => r.file }, ...LABEL_COLUMNS],
+};

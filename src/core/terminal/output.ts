@@ -74,6 +74,76 @@ export async function printResult(io: IOStreams, format: OutputFormat, value: un
   return io.out(format === 'tsv' ? view.tsv() : view.table(io));
 }
 
+/** How a stream of results looks to people: each item's rows under these columns (`order` sorts the table's rows). */
+export interface StreamView<T, R> {
+  rows(item: T): readonly R[];
+  columns: readonly Column<R>[];
+  order?: (a: R, b: R) => number;
+}
+
+/** A result printed item by item, as a run settles each: what `data add`, `events send --sync` and `classify --batch/--each` print. */
+export interface ResultWriter<T> {
+  print(item: T): Promise<void>;
+  /** Called however the run ended (done, failed, interrupted): what was printed is left well-formed. */
+  end(): Promise<void>;
+}
+
+/**
+ * One rule for every command whose result is a stream. `--json` is one JSON document, an array
+ * written as its items come and closed however the run ends (`[]` when none), exactly as
+ * printResult prints the whole array; `-o ndjson`, the default in a pipe, is one line an item,
+ * what a resumed run appends (`>>`). TSV writes its header, then a row at a time. A table is sized
+ * to every cell, so its rows are kept and drawn at the end (nothing when there are none). A
+ * spinner on the terminal stdout also writes to would tear lines printed under it: then every
+ * format is kept and printed at the end.
+ */
+export function resultWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamView<T, R>): ResultWriter<T> {
+  if (format === 'table' || (io.animate && io.stdoutIsTTY)) return heldWriter(io, format, view);
+  return streamedWriter(io, format, view);
+}
+
+/**
+ * JSON values as text, a value at a time, for output of any length that is never held: NDJSON a
+ * compact line each; JSON the elements of one array, which joined are exactly what
+ * JSON.stringify(array, null, 2) gives for the whole (`end` closes it, `[]` when empty).
+ */
+export function jsonValuesText(format: 'json' | 'ndjson'): { value(value: unknown): string; end(): string } {
+  if (format === 'ndjson') return { value: toNdjsonLine, end: () => '' };
+  let elements = 0;
+  return {
+    value: (value) => `${elements++ === 0 ? '[\n' : ',\n'}  ${JSON.stringify(value, null, 2).replaceAll('\n', '\n  ')}`,
+    end: () => (elements > 0 ? '\n]\n' : '[]\n'),
+  };
+}
+
+function heldWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamView<T, R>): ResultWriter<T> {
+  const items: T[] = [];
+  return {
+    print: async (item) => void items.push(item),
+    end: async () => {
+      if (format !== 'table') return printResult(io, format, items, tableView(items.flatMap(view.rows), view.columns));
+      const rows = items.flatMap(view.rows);
+      if (view.order) rows.sort(view.order);
+      if (rows.length > 0) await io.out(tableView(rows, view.columns).table(io));
+    },
+  };
+}
+
+function streamedWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamView<T, R>): ResultWriter<T> {
+  if (format === 'json' || format === 'ndjson') {
+    const text = jsonValuesText(format);
+    return { print: (item) => io.out(text.value(item)), end: () => io.out(text.end()) };
+  }
+  let printed = 0;
+  const first = () => printed++ === 0;
+  const header = () => tsvLines([view.columns.map((c) => c.header)]);
+  const rowsOf = (item: T) => view.rows(item).map((row) => tsvLines([view.columns.map((c) => c.value(row))])).join('');
+  return {
+    print: (item) => io.out(`${first() ? header() : ''}${rowsOf(item)}`),
+    end: async () => (printed === 0 ? io.out(header()) : undefined),
+  };
+}
+
 const fieldText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
 
 /** Server text made safe for a terminal and kept to one line. */

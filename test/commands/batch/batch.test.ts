@@ -63,7 +63,7 @@ test('batch download looks the batch up again when its download address has expi
   // The stale address (403), the batch looked up again, the fresh address.
   run.expect({ method: 'GET', path: `/_storage/batch-results/${id}.csv`, times: 2 }, { method: 'GET', path: `/v1/batches/${id}` });
 
-  await downloadResult(run.ctx, stale, { path: join(run.dir, 'out.csv'), json: false });
+  await downloadResult(run.ctx, stale, { path: join(run.dir, 'out.csv') });
 
   assert.match(readFileSync(join(run.dir, 'out.csv'), 'utf8'), /^Content,Status,Service result,Expected result,Labels,source\r?\n/);
   assert.match(run.stderr(), new RegExp(`the download address of ${id} has expired; looking the batch up again`));
@@ -81,7 +81,7 @@ test('batch download sends no Authorization to the pre-signed address and keeps 
   const { port } = store.address() as AddressInfo;
   const batch = { batch_id: 'bat_1', batch_status: 'SUCCESS', download_url: `http://127.0.0.1:${port}/r.csv?X-Amz-Credential=CREDSECRET&X-Amz-Signature=SIGSECRET` } as Batch;
 
-  const error = await downloadResult(run.ctx, batch, { json: false }).then(() => undefined, (failure: unknown) => failure as Error);
+  const error = await downloadResult(run.ctx, batch, {}).then(() => undefined, (failure: unknown) => failure as Error);
   assert.match(String(error?.message), /403/);
   assert.equal(seen.length, 1);
   assert.equal(seen[0]!.authorization, undefined);

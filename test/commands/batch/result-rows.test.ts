@@ -1,16 +1,16 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { resultRowsAsNdjson } from '../../../src/commands/batch/download/result-rows.js';
+import { resultRowsAsJson } from '../../../src/commands/batch/download/result-rows.js';
 import { UnexpectedResponseError } from '../../../src/core/errors.js';
 
 const lines = async (text: string) => {
   const out: string[] = [];
-  for await (const line of resultRowsAsNdjson(Readable.from([Buffer.from(text)]))) out.push(line);
+  for await (const line of resultRowsAsJson(Readable.from([Buffer.from(text)]), 'ndjson')) out.push(line);
   return out;
 };
 
-describe('resultRowsAsNdjson', () => {
+describe('resultRowsAsJson', () => {
   it('makes one object per row keyed by the header, quoted cells as they are', async () => {
     const csv = 'Content,Status,Service result,Expected result,Labels,source\r\n"a, ""b""\nc",SUCCESS,flagged,,"spam,scam",app\r\n';
     assert.deepEqual((await lines(csv)).map((line) => JSON.parse(line)), [
@@ -21,6 +21,16 @@ describe('resultRowsAsNdjson', () => {
   it('keeps a column named __proto__ (the caller\'s own metadata header) as a field like any other', async () => {
     const [line] = await lines('Content,Status,__proto__\nhi,SUCCESS,x\n');
     assert.equal(line!.trim(), '{"Content":"hi","Status":"SUCCESS","__proto__":"x"}');
+  });
+
+  it('with --json writes one array, as JSON.stringify writes it whole, whatever the number of rows', async () => {
+    for (const rows of [0, 1, 3]) {
+      const csv = `Content,Status\n${Array.from({ length: rows }, (_, i) => `c${i},SUCCESS\n`).join('')}`;
+      let text = '';
+      for await (const chunk of resultRowsAsJson(Readable.from([Buffer.from(csv)]), 'json')) text += chunk;
+      const expected = Array.from({ length: rows }, (_, i) => ({ Content: `c${i}`, Status: 'SUCCESS' }));
+      assert.equal(text, JSON.stringify(expected, null, 2) + '\n', `${rows} rows`);
+    }
   });
 
   it('reports a result CSV it cannot read as the service’s fault', async () => {

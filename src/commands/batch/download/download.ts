@@ -9,23 +9,23 @@ import { parseFlags } from '../../../core/cli/options.js';
 import type { batchDownload } from './download-command.js';
 
 /** The CSV unless JSON was asked for: the result is a file, so neither the terminal nor the profile's output changes it. */
-function rowsAsJson(flags: { output?: string; json?: boolean }): boolean {
-  if (flags.json) return true;
-  if (flags.output === undefined) return false;
+function rowsAsJson(flags: { output?: string; json?: boolean }): DownloadTarget['rows'] {
+  if (flags.json) return 'json';
+  if (flags.output === undefined) return undefined;
   const format = parseOutputFormat(flags.output, '--output');
   if (format === 'table' || format === 'tsv') {
     throw new UsageError(`batch download: -o ${format}: the result is CSV; print it as it is (no -o), or as JSON rows with -o ndjson`);
   }
-  return true;
+  return format;
 }
 
 /** Where and how the result goes: --escape-formulas is for the CSV a spreadsheet may open, not for JSON rows. */
 function downloadTarget(path: string | undefined, flags: { output?: string; json?: boolean }, escapeFormulas: boolean): DownloadTarget {
-  const json = rowsAsJson(flags);
-  if (json && escapeFormulas) {
+  const rows = rowsAsJson(flags);
+  if (rows && escapeFormulas) {
     throw new UsageError('--escape-formulas: it escapes cells of the result CSV; JSON rows hold each cell as it is', { hint: 'leave out -o ndjson (--json) to get the CSV' });
   }
-  return { path, json, escapeFormulas };
+  return { path, rows, escapeFormulas };
 }
 
 async function batchDownloadRun(ctx: Context, batchId: string, target: DownloadTarget): Promise<void> {

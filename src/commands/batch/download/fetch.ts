@@ -13,7 +13,7 @@ import { escapeC1Controls, sanitizeStreamForTerminal } from '../../../core/termi
 import { commandIndex, csafeCommandLine, shellWord } from '../../../core/cli/command-line.js';
 import { BATCH_URL_TTL_SECONDS, type Batch } from '../../../schemas/batches.js';
 import { FormulaCells } from './formula-cells.js';
-import { resultRowsAsNdjson } from './result-rows.js';
+import { resultRowsAsJson } from './result-rows.js';
 
 // `csafe batch download`: fetches a finished batch's result to a file or stdout, renewing an expired
 // download address.
@@ -21,8 +21,8 @@ import { resultRowsAsNdjson } from './result-rows.js';
 export interface DownloadTarget {
   /** A file, written atomically; stdout when absent or `-`. */
   path?: string;
-  /** One JSON object per row instead of the CSV. */
-  json: boolean;
+  /** One JSON object per row instead of the CSV: a line each (ndjson), or one array (json). */
+  rows?: 'json' | 'ndjson';
   /** The CSV's cells that start with =, +, - or @ written with a leading `'` (--escape-formulas). */
   escapeFormulas?: boolean;
 }
@@ -32,7 +32,7 @@ const MAX_LOOKUPS = 3;
 
 /**
  * Streams a batch's result CSV from its pre-signed download address (no Authorization) to a file
- * or stdout, never holding it whole, or with `json` as one JSON object per row. The address lives
+ * or stdout, never holding it whole, or with `rows` as one JSON object per row. The address lives
  * 1 hour: when it has passed that by our clock, or the store answers 403, the batch is looked up
  * again for a fresh one.
  */
@@ -77,8 +77,8 @@ export async function downloadResult(ctx: Context, batch: Batch, target: Downloa
 async function deliver(ctx: Context, batchId: string, body: Readable, target: DownloadTarget): Promise<void> {
   const path = target.path === '-' ? undefined : target.path;
   const toTerminal = path === undefined ? ctx.io.stdoutIsTTY : await isTerminal(path);
-  if (target.json) {
-    const rows = resultRowsAsNdjson(body);
+  if (target.rows) {
+    const rows = resultRowsAsJson(body, target.rows);
     // On stdout, ctx.io escapes the C1 controls JSON leaves raw; a FILE that is a terminal gets the same.
     return write(ctx, path !== undefined && toTerminal ? mapChunks(rows, escapeC1Controls) : rows, path);
   }

@@ -44,6 +44,6 @@ export async function followBatch(ctx: Context, batchId: string, options: Follow
     ctx.io.warn(`batch ${batchId} ended ${batchProgress(batch)}${reason === undefined ? '' : `: ${reason}`}`);
     return { kind: 'followed', failed: true };
   }
-  if (options.download !== undefined) await downloadResult(ctx, batch, { path: options.download, json: false });
+  if (options.download !== undefined) await downloadResult(ctx, batch, { path: options.download });
   return { kind: 'followed', failed: false };
 }

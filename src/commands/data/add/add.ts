@@ -8,7 +8,7 @@ import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { parseFlags } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
-import { printResult, tableView, toNdjsonLine, type OutputFormat } from '../../../core/terminal/output.js';
+import { resultWriter, type OutputFormat, type StreamView } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
 import type { JsonRecord } from '../../../core/json/position.js';
 import { fileOrStdin, readRecords, type InputSource } from '../../../core/input/sources.js';
@@ -26,7 +26,7 @@ import { addBatchLimits, addJob, type AcceptedRequest, type NumberedObject } fro
 import { bulkRun, deliverInBatches, type Delivered } from '../../../core/bulk/engine.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
 import { objectCheck } from '../shared/objects.js';
-import { describeFailure, recordPrinter } from '../shared/render.js';
+import { describeFailure, requestRecordsView } from '../shared/render.js';
 import { followRequests, type WaitOptions } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/cli/wait.js';
 import type { Action } from '../../app.js';
@@ -74,8 +74,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
  * once. Returns how many ended failed.
  */
 async function followAndPrint(ctx: Context, namespace: string, accepted: readonly AcceptedRequest[], wait: WaitOptions, format: OutputFormat): Promise<number> {
-  // A spinner redrawn on the terminal that stdout also writes to would tear the lines printed under it.
-  const printer = recordPrinter(ctx.io, format, ctx.io.animate && ctx.io.stdoutIsTTY);
+  const printer = resultWriter(ctx.io, format, requestRecordsView);
   const failures: string[] = [];
   try {
     await followRequests(ctx, namespace, accepted.map((r) => r.request_id), wait, async (record) => {
@@ -84,10 +83,10 @@ async function followAndPrint(ctx: Context, namespace: string, accepted: readonl
     });
   } catch (error) {
     // What was printed stays well-formed (a JSON array closed); the error that ended the wait is the one reported.
-    await printer.end(false).catch(() => undefined);
+    await printer.end().catch(() => undefined);
     throw error;
   }
-  await printer.end(true);
+  await printer.end();
   for (const failure of failures) ctx.io.warn(failure);
   return failures.length;
 }
@@ -141,7 +140,8 @@ interface ObjectsToAdd {
 async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, options: AddOptions, format: OutputFormat) {
   const { counts, checkpoint, invalid } = input;
   const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('data-add', options.shard), ctx.now()));
-  const streamed = !options.wait && format === 'ndjson';
+  // Without --wait the accepted requests are the result, printed as they are accepted; with it the final records follow instead.
+  const requests = options.wait ? undefined : resultWriter(ctx.io, format, ACCEPTED_REQUESTS);
   const progress = await startSpinner(ctx.io, 'Adding objects…');
   const http = await ctx.http();
   // Filled as requests are accepted, so a run that stops part-way can still say what went.
@@ -149,8 +149,8 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
   const job = addJob(http, namespace, input.inputName, async (request, batch) => {
     accepted.push(request);
     checkpoint?.acknowledge(batch[0]!.position, batch.at(-1)!.position);
-    if (streamed) await ctx.io.out(toNdjsonLine(request));
-    else if (options.wait) ctx.io.note(`accepted ${request.request_id}: ${countOf(request.objects, 'object')}, lines ${request.first_line}-${request.last_line}`);
+    if (requests) await requests.print(request);
+    else ctx.io.note(`accepted ${request.request_id}: ${countOf(request.objects, 'object')}, lines ${request.first_line}-${request.last_line}`);
   });
   // The service upserts objects by id: a batch whose answer was lost is resent, never unconfirmed.
   const run = bulkRun(ctx, http, options, {
@@ -167,8 +167,8 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
     await failed.close();
     const completed = delivered !== undefined && !delivered.interrupted;
     const inOrder = inInputOrder(accepted);
-    // Accepted requests are printed even when the run stops part-way: they are what a user follows up.
-    if (!streamed && (!options.wait || !completed)) await printRequests(ctx.io, format, inOrder);
+    // Accepted requests are printed even when a --wait run stops part-way: they are what a user follows up.
+    await (requests ? requests.end() : completed ? undefined : printRequests(ctx.io, format, inOrder));
     if (delivered?.interrupted) reportResume(ctx, { namespace, accepted: inOrder.length, counts, failed, checkpoint: options.checkpoint });
     else if (!completed) reportStop(ctx.io, namespace, inOrder.length, options.checkpoint);
     // When the run stopped, the error that stopped it is the one to report.
@@ -265,18 +265,23 @@ async function countInvalid(line: number, problem: string | undefined, run: Obje
   else await setAside(run.invalid, run.inputName, { line, problem, text: text ?? '' }, run.io);
 }
 
-const REQUEST_COLUMNS = [
-  { header: 'REQUEST_ID', value: (r: AcceptedRequest) => r.request_id },
-  { header: 'STATUS', value: (r: AcceptedRequest) => r.status },
-  { header: 'OBJECTS', value: (r: AcceptedRequest) => String(r.objects) },
-  { header: 'FIRST_LINE', value: (r: AcceptedRequest) => String(r.first_line) },
-  { header: 'LAST_LINE', value: (r: AcceptedRequest) => String(r.last_line) },
-];
+/** One row per accepted request, in input order on a terminal. */
+const ACCEPTED_REQUESTS: StreamView<AcceptedRequest, AcceptedRequest> = {
+  rows: (request) => [request],
+  columns: [
+    { header: 'REQUEST_ID', value: (r) => r.request_id },
+    { header: 'STATUS', value: (r) => r.status },
+    { header: 'OBJECTS', value: (r) => String(r.objects) },
+    { header: 'FIRST_LINE', value: (r) => String(r.first_line) },
+    { header: 'LAST_LINE', value: (r) => String(r.last_line) },
+  ],
+  order: (a, b) => a.first_line - b.first_line,
+};
 
-/** One record per accepted request; no table at all when none was. */
 async function printRequests(io: IOStreams, format: OutputFormat, accepted: readonly AcceptedRequest[]): Promise<void> {
-  if (format === 'table' && accepted.length === 0) return;
-  await printResult(io, format, accepted, tableView(accepted, REQUEST_COLUMNS));
+  const writer = resultWriter(io, format, ACCEPTED_REQUESTS);
+  for (const request of accepted) await writer.print(request);
+  await writer.end();
 }
 
 /** The action of the command declared in add-command.ts, loaded when it runs. */

@@ -1,6 +1,6 @@
 import { errorMessage } from '../../../api/responses.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { fitList, printResult, recordView, tableView, toNdjsonLine, type Column, type OutputFormat } from '../../../core/terminal/output.js';
+import { fitList, printResult, recordView, tableView, type Column, type OutputFormat, type StreamView } from '../../../core/terminal/output.js';
 import { bySeverity } from '../../../schemas/content.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { isImportRecord, REQUEST_STATUSES, type DataEntry, type RequestRecord } from '../../../schemas/data.js';
@@ -63,56 +63,8 @@ export async function printRequestRecord(io: IOStreams, format: OutputFormat, re
   return printResult(io, format, record, tableView(objectLines([record]), OBJECT_COLUMNS));
 }
 
-/**
- * The final records of `data add --wait`, as `data status` prints each: their objects in one table
- * (or TSV), JSON an array of the records, NDJSON one record a line.
- */
-export const printRequestRecords = (io: IOStreams, format: OutputFormat, records: readonly RequestRecord[]) =>
-  printResult(io, format, records, tableView(objectLines(records), OBJECT_COLUMNS));
-
-/** Prints records one at a time, exactly as printRequestRecords prints them all. */
-export interface RecordPrinter {
-  print(record: RequestRecord): Promise<void>;
-  /** After the last record; `complete` is false when the wait ended early. */
-  end(complete: boolean): Promise<void>;
-}
-
-/**
- * printRequestRecords a record at a time, keeping none of them: NDJSON a line each, JSON the text
- * of the one array (closed however the wait ends, so it stays valid), TSV a row per object. A
- * table sizes its columns to every cell, so only its rows are kept, and it is printed complete;
- * `held` (another reason the output must wait, e.g. a spinner on the same terminal) keeps the
- * records and prints them at the end.
- */
-export function recordPrinter(io: IOStreams, format: OutputFormat, held = false): RecordPrinter {
-  if (held) {
-    const records: RequestRecord[] = [];
-    return { print: async (record) => void records.push(record), end: (complete) => (complete ? printRequestRecords(io, format, records) : Promise.resolve()) };
-  }
-  if (format === 'table') {
-    const rows: ObjectLine[] = [];
-    return {
-      print: async (record) => void rows.push(...objectLines([record])),
-      end: async (complete) => (complete ? io.out(tableView(rows, OBJECT_COLUMNS).table(io)) : undefined),
-    };
-  }
-  let printed = 0;
-  const first = () => printed++ === 0;
-  if (format === 'json') {
-    const element = (record: RequestRecord) => `  ${JSON.stringify(record, null, 2).replaceAll('\n', '\n  ')}`;
-    return {
-      print: (record) => io.out(`${first() ? '[\n' : ',\n'}${element(record)}`),
-      end: async (complete) => (printed > 0 ? io.out('\n]\n') : complete ? io.out('[]\n') : undefined),
-    };
-  }
-  if (format === 'ndjson') return { print: (record) => io.out(toNdjsonLine(record)), end: async () => undefined };
-  const header = () => tableView([], OBJECT_COLUMNS).tsv();
-  const rows = (record: RequestRecord) => tableView(objectLines([record]), OBJECT_COLUMNS).tsv().replace(/^.*\n/, '');
-  return {
-    print: (record) => io.out(`${first() ? header() : ''}${rows(record)}`),
-    end: async (complete) => (printed === 0 && complete ? io.out(header()) : undefined),
-  };
-}
+/** The final records of `data add --wait`, as `data status` prints each: their objects in one table (or TSV), JSON an array of the records. */
+export const requestRecordsView: StreamView<RequestRecord, ObjectLine> = { rows: (record) => objectLines([record]), columns: OBJECT_COLUMNS };
 
 /** `3 queued · 2 ingesting · 5 succeeded`: the spec's statuses in their order, then any others. */
 export function statusCounts(records: Iterable<{ status: string }>): string {

@@ -1,7 +1,7 @@
 import { encodeBatch, ingestEvents } from '../../../api/events.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { tableView, toNdjsonLine, type OutputFormat } from '../../../core/terminal/output.js';
+import { resultWriter, type OutputFormat, type ResultWriter, type StreamView } from '../../../core/terminal/output.js';
 import { allKeyed, type BatchSender } from './deliver.js';
 
 /** One ingested event: the input line it came from and the id the service gave it. */
@@ -12,17 +12,20 @@ interface IngestedLine {
 
 /**
  * --sync: batches go to POST /v1/events, which ingests them before answering with their ids. In a
- * pipe each event's line is printed as NDJSON as soon as its batch is acknowledged, so a run cut
- * short has said what went; on a terminal the ids are a table, by input line, at the end.
+ * pipe each event's line is printed as soon as its batch is acknowledged (NDJSON, or an element of
+ * --json's array), so a run cut short has said what went; on a terminal the ids are a table, by
+ * input line, at the end.
  */
 export class SyncIngestion {
-  private readonly rows: IngestedLine[] = [];
+  private readonly results: ResultWriter<IngestedLine>;
 
   constructor(
     private readonly http: HttpClient,
-    private readonly io: IOStreams,
-    private readonly format: OutputFormat,
-  ) {}
+    io: IOStreams,
+    format: OutputFormat,
+  ) {
+    this.results = resultWriter(io, format, INGESTED_LINES);
+  }
 
   readonly send: BatchSender<IngestedLine[]> = async (events) => {
     const eventIds = await ingestEvents(this.http, encodeBatch(events.map((event) => event.json)), events.length, allKeyed(events));
@@ -31,14 +34,18 @@ export class SyncIngestion {
 
   /** Prints the ids of a batch once the run counts it as acknowledged: stdout failing then stops the run, it does not fail a batch the service ingested. */
   readonly print = async (ingested: IngestedLine[]): Promise<void> => {
-    if (this.format === 'table' || this.format === 'tsv') this.rows.push(...ingested);
-    else await this.io.out(ingested.map(toNdjsonLine).join(''));
+    for (const line of ingested) await this.results.print(line);
   };
 
-  /** Prints the table (or TSV) of the ids; called also when the run stops early, so what was ingested is shown. */
-  async finish(): Promise<void> {
-    if ((this.format !== 'table' && this.format !== 'tsv') || this.rows.length === 0) return;
-    const view = tableView(this.rows.sort((a, b) => a.line - b.line), [{ header: 'LINE', value: (row) => String(row.line) }, { header: 'EVENT_ID', value: (row) => row.event_id }]);
-    await this.io.out(this.format === 'tsv' ? view.tsv() : view.table(this.io));
+  /** Ends the output; called also when the run stops early, so what was ingested is shown. */
+  finish(): Promise<void> {
+    return this.results.end();
   }
 }
+
+/** The ids on a terminal: a table by input line. */
+const INGESTED_LINES: StreamView<IngestedLine, IngestedLine> = {
+  rows: (line) => [line],
+  columns: [{ header: 'LINE', value: (row) => String(row.line) }, { header: 'EVENT_ID', value: (row) => row.event_id }],
+  order: (a, b) => a.line - b.line,
+};
