@@ -35,9 +35,29 @@ function addHelpAfter(command: Command, details: string | undefined, sections: H
   return command.addHelpText('after', (context) => renderHelpSections(sections, helpWidth(context)));
 }
 
+/** The words that run `command`: `csafe data add`. */
+const commandPath = (command: Command): string => (command.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name());
+
+/**
+ * commander's "missing required argument 'namespace'" said as csafe says a missing flag: the
+ * argument, what it is, and the command's usage as a hint.
+ */
+function sayMissingArgument(command: Command, verb: CommandDecl): void {
+  const { outputError } = command.configureOutput();
+  command.configureOutput({
+    outputError: (text, write) => {
+      const missing = /^error: missing required argument '([^']+)'\n$/.exec(text);
+      const arg = missing && verb.args?.find((a) => a.name.replace(/[<>[\].]/g, '') === missing[1]);
+      if (!arg) return outputError!(text, write);
+      write(`error: ${arg.name}: is required${arg.help ? `: ${arg.help}` : ''}\nhint: usage: ${commandPath(command)} ${command.usage()}\n`);
+    },
+  });
+}
+
 function addVerb(parent: Command, verb: CommandDecl, app: App): Command {
   const command = addFlags(parent.command(verb.name).description(verb.description), verb.flags ?? {});
   for (const arg of verb.args ?? []) command.argument(arg.name, arg.help);
+  sayMissingArgument(command, verb);
   return addHelpAfter(command, verb.details, verb).action(app.action(async (ctx, invoked) => (await verb.run())(ctx, invoked, verb.flags ?? {})));
 }
 

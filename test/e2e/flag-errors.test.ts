@@ -58,6 +58,19 @@ describe('flag errors', () => {
     }
   });
 
+  it('a required argument left out is said in the same words, with the command\'s usage as the hint', async () => {
+    for (const [args, lines] of [
+      [['data', 'status'], ['error: <namespace>: is required: the namespace', 'hint: usage: csafe data status [options] <namespace> <request-id>']],
+      [['data', 'status', 'listings'], ['error: <request-id>: is required: as printed by `data add` or `data import`', 'hint: usage: csafe data status [options] <namespace> <request-id>']],
+      [['--json', 'stream', 'parts'], ['error: <namespace>: is required: the namespace', 'hint: usage: csafe stream parts [options] <namespace> [file]']],
+    ] as const) {
+      const { code, stdout, stderr } = await runInProcess([...args]);
+      assert.equal(code, 2, stderr);
+      assert.equal(stdout, '');
+      assert.equal(stderr, lines.map((line) => `${line}\n`).join(''));
+    }
+  });
+
   it('--json with another --output is a conflict (exit 2), not a quiet choice of one', async () => {
     const { code, stderr } = await runInProcess(['--json', '-o', 'tsv', 'auth', 'status'], { env: { CSAFE_API_KEY: 'sk_test_0123456789abcdef', CSAFE_BASE_URL: 'https://api.example' } });
     assert.equal(code, 2);
