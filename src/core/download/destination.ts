@@ -1,0 +1,66 @@
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { isatty } from 'node:tty';
+import { CsafeError } from '../errors.js';
+import { writeStreamAtomic } from '../files/atomic-file.js';
+import { fileError } from '../input/sources.js';
+import { isBrokenPipe, type IOStreams } from '../terminal/io.js';
+import { escapeC1Controls, sanitizeStreamForTerminal } from '../terminal/sanitize.js';
+
+/** Where a download goes: stdout, or a FILE written atomically; and whether a person reads it there. */
+export interface Destination {
+  /** undefined for stdout (no FILE, or `-`). */
+  path: string | undefined;
+  /** stdout that is a terminal, or a FILE that is one (`/dev/stdout` or `/dev/tty` at a terminal). */
+  terminal: boolean;
+}
+
+export async function destinationOf(io: IOStreams, file: string | undefined): Promise<Destination> {
+  const path = file === '-' ? undefined : file;
+  return { path, terminal: path === undefined ? io.stdoutIsTTY : await isTerminal(path) };
+}
+
+/** Whether `path` names a terminal: a character device that is one (not /dev/null), opened without becoming the controlling terminal. */
+async function isTerminal(path: string): Promise<boolean> {
+  const named = await stat(path).catch(() => undefined);
+  if (named?.isCharacterDevice() !== true) return false;
+  const handle = await open(path, constants.O_WRONLY | constants.O_NOCTTY | constants.O_NONBLOCK).catch(() => undefined);
+  try {
+    return handle !== undefined && isatty(handle.fd);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * A download as it came, byte for byte, except on a terminal, where its control characters are
+ * shown in caret notation (a file cannot write the clipboard or clear the screen). `what` names it
+ * in the note once a FILE is written: `the result of the batch`.
+ */
+export function writeDownloadedBytes(io: IOStreams, destination: Destination, body: AsyncIterable<Uint8Array>, what: string): Promise<void> {
+  return write(io, destination.terminal ? sanitizeStreamForTerminal(body) : body, destination.path, what);
+}
+
+/** A download converted to JSON text. On stdout, io escapes the C1 controls JSON leaves raw; a FILE that is a terminal gets the same. */
+export function writeDownloadedJson(io: IOStreams, destination: Destination, text: AsyncIterable<string>, what: string): Promise<void> {
+  return write(io, destination.path !== undefined && destination.terminal ? mapChunks(text, escapeC1Controls) : text, destination.path, what);
+}
+
+async function* mapChunks(chunks: AsyncIterable<string>, change: (text: string) => string): AsyncGenerator<string> {
+  for await (const chunk of chunks) yield change(chunk);
+}
+
+async function write(io: IOStreams, content: AsyncIterable<string | Uint8Array>, path: string | undefined, what: string): Promise<void> {
+  if (path === undefined) {
+    for await (const chunk of content) await io.out(chunk);
+    return;
+  }
+  try {
+    await writeStreamAtomic(path, content);
+  } catch (error) {
+    // A FILE that is a pipe (`/dev/stdout | head`, a FIFO) whose reader went away: done, as for stdout (main ends the run 0).
+    if (isBrokenPipe(error)) throw error;
+    throw error instanceof CsafeError ? error : fileError(path, error);
+  }
+  io.note(`wrote ${what} to ${path}`);
+}
