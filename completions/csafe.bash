@@ -32,7 +32,7 @@ _csafe() {
     auth) verbs="login status logout" ;;
     config) verbs="get set unset list" ;;
     settings) verbs="put" ;;
-    data) verbs="add import status" ;;
+    data) verbs="add import status download" ;;
     import) verbs="create get" ;;
     events) verbs="send example" ;;
     stream) verbs="watch parts" ;;
@@ -62,6 +62,7 @@ _csafe() {
     "batch create") flags="--type --wait --timeout --download"; files=1 ;;
     "batch get") flags="--wait --timeout --download" ;;
     "batch download") flags="--escape-formulas"; files=1 ;;
+    "data download") flags=""; files=1 ;;
     "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --api-key --json" ;;
   esac
 

@@ -78,7 +78,7 @@ describe('documentation stays in step with the commands', () => {
 
   it('reads a tree to check against (so an empty one cannot pass)', () => {
     assert.ok(tree.globals.includes('--output') && tree.globals.includes('-o'));
-    assert.deepEqual(sorted(tree.groups.get('data')!.keys()), ['add', 'import', 'status']);
+    assert.deepEqual(sorted(tree.groups.get('data')!.keys()), ['add', 'download', 'import', 'status']);
     assert.ok(tree.groups.get('data')!.get('import')!.includes('--no-validate'));
     assert.deepEqual([...tree.groups.get('classify')!.keys()], ['']);
   });
@@ -99,7 +99,7 @@ describe('documentation stays in step with the commands', () => {
   });
 
   it('bash: global flags and their values before the group do not count as the group', async () => {
-    assert.deepEqual(await bashCompletion(['--profile', 'work', 'data', '']), ['add', 'import', 'status']);
+    assert.deepEqual(await bashCompletion(['--profile', 'work', 'data', '']), ['add', 'download', 'import', 'status']);
   });
 
   it('zsh: the global flags, the groups, each group\'s verbs and each verb\'s own flags, once each', () => {

@@ -56,7 +56,7 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Values the docs write as placeholders; the test substitutes real ones made before the examples run. */
-const PLACEHOLDERS = ['req_123', '<access_token>', 'dec_123', 'imp_123', 'bat_123'] as const;
+const PLACEHOLDERS = ['req_123', 'req_456', '<access_token>', 'dec_123', 'imp_123', 'bat_123'] as const;
 
 /** The indented lines under a heading of a --help (`Examples:`, `Environment:`), trimmed. */
 function helpSection(help: string, title: string): string[] {
@@ -211,6 +211,9 @@ describe('every example in --help, README.md and man/csafe.1 runs as written', (
     const added = await runInProcess(['data', 'add', 'listings', join(EXAMPLES, 'listings.jsonl'), '--json'], { env: emulator.env });
     assert.equal(added.code, 0, added.stderr);
     substitutes.set('req_123', /"(req_[\w-]+)"/.exec(added.stdout)![1]!);
+    const importedData = await runInProcess(['data', 'import', 'listings', join(EXAMPLES, 'listings.jsonl'), '--wait', '--json'], { env: emulator.env });
+    assert.equal(importedData.code, 0, importedData.stderr);
+    substitutes.set('req_456', JSON.parse(importedData.stdout).request_id);
     const token = await runInProcess(['token', 'create', '--json'], { env: emulator.env });
     assert.equal(token.code, 0, token.stderr);
     substitutes.set('<access_token>', JSON.parse(token.stdout).access_token);

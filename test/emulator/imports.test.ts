@@ -59,6 +59,22 @@ describe('emulator: data import and the object store', () => {
     assert.deepEqual(await review.json(), { namespace: 'listings', request_id: issued.requestId, ...lines[1] });
   });
 
+  test('each look-up of a succeeded import signs its data_url afresh; expired_download_urls hands out one already expired (403)', async () => {
+    const issued = await requestImport(emulator, 'listings');
+    assert.equal((await put(issued.upload_url, jsonl(OBJECTS))).status, 200);
+    await waitForTerminal(emulator, 'listings', issued.requestId);
+    await call(emulator, 'POST', '/_emulator/quirks', { json: { expired_download_urls: 1 } });
+    const stale = await getRecord(emulator, 'listings', issued.requestId);
+    assert.ok(Date.parse(stale.data_expires_at!) < Date.now(), stale.data_expires_at!);
+    const refused = await fetch(stale.data_url!);
+    assert.equal(refused.status, 403);
+    assert.match(await refused.text(), /Request has expired/);
+    const fresh = await getRecord(emulator, 'listings', issued.requestId);
+    assert.notEqual(fresh.data_url, stale.data_url);
+    assert.ok(Date.parse(fresh.data_expires_at!) > Date.now() + 23 * 3600_000);
+    assert.equal((await fetch(fresh.data_url!)).status, 200);
+  });
+
   test('a namespace with characters a URL must escape works end to end', async () => {
     const namespace = 'catalogue:été+1';
     const path = `/v1/data/${encodeURIComponent(namespace)}`;

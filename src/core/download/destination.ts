@@ -1,11 +1,28 @@
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { isatty } from 'node:tty';
-import { CsafeError } from '../errors.js';
+import { CsafeError, UsageError } from '../errors.js';
 import { writeStreamAtomic } from '../files/atomic-file.js';
 import { fileError } from '../input/sources.js';
 import { isBrokenPipe, type IOStreams } from '../terminal/io.js';
+import { parseOutputFormat } from '../terminal/output.js';
 import { escapeC1Controls, sanitizeStreamForTerminal } from '../terminal/sanitize.js';
+
+/**
+ * A downloaded file is printed as it came unless JSON was asked for (`-o ndjson` a line per
+ * record, `--json` one array): it is a file, so neither the terminal nor the profile's output
+ * changes it, and a table or TSV of it is refused. `command` and `file` say what was refused:
+ * `batch download`, `the result is CSV`.
+ */
+export function downloadFormat(flags: { output?: string; json?: boolean }, command: string, file: string): 'json' | 'ndjson' | undefined {
+  if (flags.json) return 'json';
+  if (flags.output === undefined) return undefined;
+  const format = parseOutputFormat(flags.output, '--output');
+  if (format === 'table' || format === 'tsv') {
+    throw new UsageError(`${command}: -o ${format}: ${file}; print it as it is (no -o), or as JSON rows with -o ndjson`);
+  }
+  return format;
+}
 
 /** Where a download goes: stdout, or a FILE written atomically; and whether a person reads it there. */
 export interface Destination {

@@ -116,6 +116,24 @@ export function jsonValuesText(format: 'json' | 'ndjson'): { value(value: unknow
   };
 }
 
+/** JSON text is handed on in chunks of about this size: one write per value would cost more than the conversion. */
+const JSON_CHUNK_CHARS = 65536;
+
+/** Values of any number, as the text of jsonValuesText, in chunks: what a download converted to JSON writes. */
+export async function* jsonValuesChunks(values: AsyncIterable<unknown>, format: 'json' | 'ndjson'): AsyncGenerator<string> {
+  const text = jsonValuesText(format);
+  let chunk = '';
+  for await (const value of values) {
+    chunk += text.value(value);
+    if (chunk.length >= JSON_CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  chunk += text.end();
+  if (chunk !== '') yield chunk;
+}
+
 function heldWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamView<T, R>): ResultWriter<T> {
   const items: T[] = [];
   return {

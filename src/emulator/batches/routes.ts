@@ -4,9 +4,9 @@ import { EmulatorError } from '../http/errors.js';
 import { baseUrlOf } from '../http/links.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { validateBody } from '../http/validation.js';
-import { downloadRoute, fileBody, jobUploadRoute, uploadExpiresAt } from '../storage/object-store.js';
-import { presignedUrl, toWholeSecond } from '../stores/signing.js';
-import { takeQuirk, withUnlistedField } from '../stores/state.js';
+import { downloadExpiresAt, downloadRoute, fileBody, jobUploadRoute, uploadExpiresAt } from '../storage/object-store.js';
+import { presignedUrl } from '../stores/signing.js';
+import { withUnlistedField } from '../stores/state.js';
 import { processBatch, uploadRowCount } from './processing.js';
 import { BATCHES, batchView, NO_COUNTS, resultObject, uploadObject, type BatchRecord } from './records.js';
 import { changeBatch } from './transitions.js';
@@ -63,9 +63,7 @@ async function getBatch(ctx: RouteContext): Promise<RouteResult> {
 
 /** A fresh address each time the batch is looked up, valid for an hour (or already expired while the quirk lasts). */
 function downloadUrl(ctx: RouteContext, batchId: string): string {
-  const now = ctx.config.now();
-  const expiresAt = takeQuirk(ctx.state.quirks, 'expired_download_urls') ? toWholeSecond(now) - 1000 : toWholeSecond(now + URL_TTL_MS);
-  return presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), resultObject(batchId), expiresAt);
+  return presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), resultObject(batchId), downloadExpiresAt(ctx, URL_TTL_MS));
 }
 
 /**

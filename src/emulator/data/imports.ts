@@ -6,12 +6,8 @@ import type { ImportOutcome, ImportRequest, ImportSuccess } from '../stores/data
 import type { DataStore } from '../stores/data-store.js';
 import { checkInWorker, importedObjects } from './import-file.js';
 import { reviewUrl } from '../http/links.js';
-import { toWholeSecond } from '../stores/signing.js';
 
 /** How an uploaded namespace import is processed, and its output (data_url) produced. */
-
-/** How long the signed data_url of a succeeded import stays valid. */
-const DATA_URL_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Checks an import's upload in the background, unless that is already under way here. Also
@@ -23,7 +19,7 @@ const DATA_URL_TTL_MS = 24 * 60 * 60 * 1000;
  */
 export function processImport(store: DataStore, record: ImportRequest, now: () => number): void {
   store.runInBackground(record.request_id, async (signal) => {
-    const outcome = await checkUpload(store, record, now, signal).catch((error: unknown) =>
+    const outcome = await checkUpload(store, record, signal).catch((error: unknown) =>
       signal.aborted ? undefined : { error: `the upload could not be processed: ${(error as Error).message}` },
     );
     if (outcome === undefined || signal.aborted) return;
@@ -33,7 +29,7 @@ export function processImport(store: DataStore, record: ImportRequest, now: () =
   });
 }
 
-async function checkUpload(store: DataStore, record: ImportRequest, now: () => number, signal: AbortSignal): Promise<ImportOutcome> {
+async function checkUpload(store: DataStore, record: ImportRequest, signal: AbortSignal): Promise<ImportOutcome> {
   const schema = await store.settings(record.namespace);
   const ingested = store.ingestedPath(record.request_id);
   // A hard link: a later re-upload replaces the upload, but what was processed stays as it was.
@@ -41,7 +37,7 @@ async function checkUpload(store: DataStore, record: ImportRequest, now: () => n
   await link(store.uploadPath(record.request_id), ingested);
   const checked = await checkInWorker(ingested, schema, signal);
   if ('error' in checked) return checked;
-  return { data_count: checked.data_count, data_expires_at: toWholeSecond(now() + DATA_URL_TTL_MS), schema };
+  return { data_count: checked.data_count, schema };
 }
 
 /** The content of data_url: one {"id","output","url"} line per object, in file order. */

@@ -12,10 +12,13 @@ import { dataStorageRoutes, importObject, outputObject } from './storage.js';
 import { reviewRoutes } from './review.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { presignedUrl } from '../stores/signing.js';
-import { uploadExpiresAt } from '../storage/object-store.js';
+import { downloadExpiresAt, uploadExpiresAt } from '../storage/object-store.js';
 import { withUnlistedField } from '../stores/state.js';
 import { namespaceParam, validateBody } from '../http/validation.js';
 import { REQUEST_BYTES } from '../../schemas/names.js';
+
+/** How long each data_url handed out for a succeeded import's output stays valid. */
+const DATA_URL_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** How the emulator answers the namespace data endpoints: settings, added objects, import requests and request records. */
 
@@ -88,6 +91,9 @@ function importView(ctx: RouteContext, record: ImportRequest, timing: Timing) {
   const output = outputObject(record.request_id);
   return importRecordView(record, timing, {
     receiving: ctx.state.data.isReceiving(record.request_id),
-    signedDataUrl: (expiresAt) => presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), output, expiresAt),
+    dataAddress: () => {
+      const expiresAt = downloadExpiresAt(ctx, DATA_URL_TTL_MS);
+      return { url: presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), output, expiresAt), expiresAt };
+    },
   });
 }

@@ -83,9 +83,17 @@ export const downloadRoute = (kind: DownloadKind): Route => ({
  * When an upload URL issued now stops working: after `ttlMs`, in whole seconds as S3's URLs carry
  * them, or already a second ago while the expired_upload_urls quirk lasts.
  */
-export function uploadExpiresAt(ctx: RouteContext, ttlMs: number): number {
+export const uploadExpiresAt = (ctx: RouteContext, ttlMs: number): number => expiresAt(ctx, ttlMs, 'expired_upload_urls');
+
+/**
+ * When a download URL handed out now (a batch's result, an import's output) stops working: a
+ * fresh one each time its record is looked up, or already expired while expired_download_urls lasts.
+ */
+export const downloadExpiresAt = (ctx: RouteContext, ttlMs: number): number => expiresAt(ctx, ttlMs, 'expired_download_urls');
+
+function expiresAt(ctx: RouteContext, ttlMs: number, quirk: 'expired_upload_urls' | 'expired_download_urls'): number {
   const now = ctx.config.now();
-  return takeQuirk(ctx.state.quirks, 'expired_upload_urls') ? toWholeSecond(now) - 1000 : toWholeSecond(now + ttlMs);
+  return takeQuirk(ctx.state.quirks, quirk) ? toWholeSecond(now) - 1000 : toWholeSecond(now + ttlMs);
 }
 
 /** A stored file as a download, streamed from disk; undefined when it is not there. */

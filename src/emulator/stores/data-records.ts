@@ -13,7 +13,7 @@ export interface AddRequest {
 }
 
 /** A succeeded import keeps the namespace schema it was checked under: its output (data_url) is produced from it on download. */
-export type ImportSuccess = { data_count: number; data_expires_at: number; schema: NamespaceSchema };
+export type ImportSuccess = { data_count: number; schema: NamespaceSchema };
 export type ImportOutcome = ImportSuccess | { error: string };
 
 export interface ImportRequest {
@@ -60,8 +60,8 @@ export function addRecordView(record: AddRequest, timing: Timing, reviewLink: (i
 /** What a read of an import record needs besides the record: whether its upload is arriving now, and its output's address. */
 export interface ImportReading {
   receiving: boolean;
-  /** The download address of a succeeded import's output (data_url), valid until expiresAt. */
-  signedDataUrl: (expiresAt: number) => string;
+  /** A download address of a succeeded import's output (data_url) and when it stops working: a fresh one at each read. */
+  dataAddress: () => { url: string; expiresAt: number };
 }
 
 /**
@@ -81,10 +81,6 @@ export function importRecordView(record: ImportRequest, timing: Timing, reading:
   const current = phase(record.uploaded_at, timing, outcome !== undefined);
   if (current !== 'done' || outcome === undefined) return shape('ingesting');
   if ('error' in outcome) return failed(outcome.error);
-  return {
-    ...shape('succeeded'),
-    data_count: outcome.data_count,
-    data_url: reading.signedDataUrl(outcome.data_expires_at),
-    data_expires_at: new Date(outcome.data_expires_at).toISOString(),
-  };
+  const address = reading.dataAddress();
+  return { ...shape('succeeded'), data_count: outcome.data_count, data_url: address.url, data_expires_at: new Date(address.expiresAt).toISOString() };
 }

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
+
+// `csafe data download`: a succeeded import's output, streamed from its data_url as `batch download` streams a batch's result.
+
+describe('csafe data download', () => {
+  let emulator: EmulatorProcess;
+  const dir = tempDir();
+  const run = (args: string[]) => runInProcess(args, { env: emulator.env, cwd: dir });
+  const OBJECTS = ['{"id":"a","title":"bike"}', '{"id":"b","title":"csi \\u009b31m red"}', '{"id":"c","title":"car"}'];
+  let requestId: string;
+
+  before(async () => {
+    emulator = await startEmulatorProcess(['--processing-delay', '0']);
+    writeFileSync(join(dir, 'objects.jsonl'), OBJECTS.join('\n') + '\n');
+    const imported = await run(['data', 'import', 'listings', 'objects.jsonl', '--wait', '--json']);
+    assert.equal(imported.code, 0, imported.stderr);
+    requestId = JSON.parse(imported.stdout).request_id;
+  });
+  after(async () => {
+    await emulator.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const outputLog = async () => (await emulator.requests()).filter((entry) => String(entry.path).startsWith('/_storage/outputs/'));
+
+  it('streams the output byte for byte to stdout or a FILE, without the key; -o ndjson and --json give the same objects', async () => {
+    const raw = await run(['data', 'download', 'listings', requestId]);
+    assert.equal(raw.code, 0, raw.stderr);
+    const objects = raw.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(objects.map((object) => object.id), ['a', 'b', 'c']);
+    assert.ok(objects.every((object) => Array.isArray(object.output.labels) && typeof object.url === 'string'), raw.stdout);
+
+    const toFile = await run(['data', 'download', 'listings', requestId, 'out.jsonl']);
+    assert.equal(toFile.code, 0, toFile.stderr);
+    assert.equal(toFile.stdout, '');
+    assert.equal(readFileSync(join(dir, 'out.jsonl'), 'utf8'), raw.stdout);
+    assert.match(toFile.stderr, /wrote the output of the import to out\.jsonl/);
+    assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
+
+    const ndjson = await run(['data', 'download', 'listings', requestId, '-o', 'ndjson']);
+    assert.deepEqual(ndjson.stdout.trimEnd().split('\n').map((line) => JSON.parse(line)), objects);
+    const json = await run(['data', 'download', 'listings', requestId, '--json']);
+    assert.equal(json.stdout, JSON.stringify(objects, null, 2) + '\n');
+
+    const fetched = await outputLog();
+    assert.ok(fetched.length >= 4, JSON.stringify(fetched));
+    assert.deepEqual(new Set(fetched.map((entry) => entry.auth)), new Set(['missing']), 'no Authorization to the pre-signed address');
+  });
+
+  it('on a terminal escapes the C1 controls JSON leaves raw, which a pipe gets byte for byte', async () => {
+    const piped = await run(['data', 'download', 'listings', requestId]);
+    assert.match(piped.stdout, /csi \u009b31m red/);
+    const shown = await runCsafe(['data', 'download', 'listings', requestId], { env: { ...emulator.env, CSAFE_FORCE_TTY: '1' }, cwd: dir });
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.doesNotMatch(shown.stdout, /[\u001b\u0080-\u009f]/);
+    assert.match(shown.stdout, /csi \S+31m red/);
+  });
+
+  it('an expired address is replaced by looking the request up again; one that keeps expiring is exit 1 with what to do', async () => {
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { expired_download_urls: 1 } });
+    const renewed = await run(['data', 'download', 'listings', requestId]);
+    assert.equal(renewed.code, 0, renewed.stderr);
+    assert.match(renewed.stderr, new RegExp(`the download address of ${requestId} has expired; looking the request up again`));
+    assert.equal(renewed.stdout.trimEnd().split('\n').length, 3);
+
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { expired_download_urls: 3 } });
+    const expired = await run(['data', 'download', 'listings', requestId]);
+    assert.equal(expired.code, 1, expired.stderr);
+    assert.match(expired.stderr, new RegExp(`^error: the download address of ${requestId} expired 3 times \\(last: .*Request has expired\\)\\nhint: .*clock.*csafe data download listings ${requestId}\\n`, 'm'));
+    assert.doesNotMatch(expired.stderr, /Signature=(?!\[REDACTED\])/);
+  });
+
+  it('an import not yet succeeded, or an add request, is one error saying what to run instead; -o tsv is refused', async () => {
+    const response = await fetch(`${emulator.baseUrl}/v1/data/listings/import`, { method: 'POST', headers: { Authorization: `Bearer ${emulator.apiKey}` } });
+    const queued = ((await response.json()) as { requestId: string }).requestId;
+    const early = await run(['data', 'download', 'listings', queued]);
+    assert.equal(early.code, 1);
+    assert.equal(early.stderr, `error: request ${queued} has no output to download (status queued)\nhint: an import has its output once it has succeeded: csafe data status listings ${queued} --wait\n`);
+
+    const added = await run(['data', 'add', 'listings', 'objects.jsonl', '--json']);
+    const addId = JSON.parse(added.stdout)[0].request_id;
+    const notImport = await run(['data', 'download', 'listings', addId]);
+    assert.equal(notImport.code, 1);
+    assert.match(notImport.stderr, new RegExp(`^error: request ${addId} is an add request: .*\\nhint: print them with: csafe data status listings ${addId}\\n$`));
+
+    const tsv = await run(['data', 'download', 'listings', requestId, '-o', 'tsv']);
+    assert.equal(tsv.code, 2);
+    assert.match(tsv.stderr, /^error: data download: -o tsv: the output is JSON Lines/);
+  });
+});
