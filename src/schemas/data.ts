@@ -10,8 +10,9 @@ import { CONTENT_TYPES } from './names.js';
  */
 
 /** Content types whose value is a URL the service fetches and processes. */
-export const URL_CONTENT_TYPES: ReadonlySet<string> = new Set(['image_url', 'video_url', 'website_url']);
+export const URL_CONTENT_TYPES: ReadonlySet<string> = new Set(['image_url', 'video_url', 'website_url', 'audio_url']);
 
+/** display_hint types: the spec's, then those the service's current docs add (the email.* ones stay valid). */
 const DISPLAY_HINT_TYPES = [
   'title',
   'subtitle',
@@ -29,6 +30,10 @@ const DISPLAY_HINT_TYPES = [
   'email.logo_image',
   'email.event',
   'email.footer',
+  'audio_url',
+  'date',
+  'card',
+  'chat_thread',
 ] as const;
 
 export const REQUEST_STATUSES = ['queued', 'uploading', 'ingesting', 'succeeded', 'failed'] as const;
@@ -37,14 +42,17 @@ export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'fai
 /** Lifetime of a data import upload address (spec: 12 hours after issuance). */
 export const IMPORT_UPLOAD_TTL_SECONDS = 12 * 60 * 60;
 
-/** A namespace names a path segment; the spec fixes no alphabet, so only what would break a URL path is refused. */
+/**
+ * A namespace name: lowercase letters, digits, `_` and `-`, case-sensitive. The spec fixes no
+ * alphabet; the service's docs (core concepts: namespaces) do, and it answers any other name as
+ * not found.
+ */
+export const NAMESPACE_RULE = 'lowercase letters, digits, "_" and "-" only ([0-9a-z_-], case-sensitive)';
 export const namespaceNameSchema = z
   .string()
   .min(1, { error: 'expected a non-empty namespace' })
   .max(256, { error: 'expected a namespace of at most 256 characters' })
-  .refine((name) => !/[/\\?#\s]/.test(name) && name !== '.' && name !== '..', {
-    error: 'expected a namespace without "/", "\\", "?", "#" or whitespace',
-  });
+  .regex(/^[0-9a-z_-]+$/, { error: `expected ${NAMESPACE_RULE}` });
 
 export const dataObjectSchema = z.looseObject({
   id: z.string({ error: (issue) => (issue.input === undefined ? `${MISSING}; every object needs its own "id", a non-empty string` : 'expected a string id') }).min(1, { error: 'expected a non-empty string id' }),
@@ -77,13 +85,25 @@ export const addDataRequestSchema = z.strictObject({
 
 const enumError = (values: readonly string[]) => ({ error: `expected one of ${values.join(', ')}` });
 
+const namespaceReference = z.string({ error: 'expected a namespace name (string)' }).min(1, { error: 'expected a non-empty namespace name' });
+
 export const fieldDefinitionSchema = z.strictObject({
   content_type: z.enum(CONTENT_TYPES, enumError(CONTENT_TYPES)).optional(),
+  // The spec's {type}; the current docs make type optional and add name (a label to show) and order (0 hides the field from list views).
   display_hint: z
-    .strictObject({ type: z.enum(DISPLAY_HINT_TYPES, enumError(DISPLAY_HINT_TYPES)) }, { error: 'expected an object with a type' })
+    .strictObject(
+      {
+        type: z.enum(DISPLAY_HINT_TYPES, enumError(DISPLAY_HINT_TYPES)).optional(),
+        name: z.string({ error: 'expected a string (the name to show)' }).min(1, { error: 'expected a non-empty name' }).optional(),
+        order: z.number({ error: 'expected a whole number ≥ 0' }).int({ error: 'expected a whole number ≥ 0' }).min(0, { error: 'expected a whole number ≥ 0' }).optional(),
+      },
+      { error: 'expected an object of type, name and order' },
+    )
     .optional(),
   field_limit: z.number({ error: 'expected a positive number' }).positive({ error: 'expected a positive number' }).optional(),
-  namespace_ref: z.string({ error: 'expected a namespace name (string)' }).min(1, { error: 'expected a non-empty namespace name' }).optional(),
+  namespace_ref: namespaceReference.optional(),
+  // The current docs' name for the namespace a field's id belongs to.
+  belongs_to: namespaceReference.optional(),
 }, { error: 'expected a field definition object' });
 export type FieldDefinition = z.infer<typeof fieldDefinitionSchema>;
 

@@ -16,10 +16,23 @@ export const reviewTypeSchema = z
     .string({ error: (issue) => (issue.input === undefined ? 'is required: the kind of content to review, e.g. text' : 'expected a string') })
     .min(1, { error: 'expected a non-empty string (the kind of content to review, e.g. text)' });
 
+const FLAT_VALUE = 'expected a string, a number, a boolean or null (decision metadata is flat: no objects or arrays)';
+
+/**
+ * A decision's metadata: a flat map, each value a string, number, boolean or null. The spec says
+ * only "object"; the service's docs (`map[string or number or boolean]`) and its SDK's type
+ * (`Union[str, float, bool, None]`) say flat, and the SDK cannot read a nested value back.
+ */
+const flatMetadataSchema = jsonObject('expected a JSON object of key-value pairs').check((ctx) => {
+  for (const [key, value] of Object.entries(ctx.value)) {
+    if (value !== null && typeof value === 'object') ctx.issues.push({ code: 'custom', message: FLAT_VALUE, input: value, path: [key] });
+  }
+});
+
 export const createDecisionRequestSchema = z.strictObject({
   type: reviewTypeSchema,
   content: jsonObject('expected a JSON object (its fields depend on type)'),
-  metadata: jsonObject('expected a JSON object of key-value pairs').optional(),
+  metadata: flatMetadataSchema.optional(),
 });
 export type CreateDecisionRequest = z.infer<typeof createDecisionRequestSchema>;
 

@@ -15,7 +15,11 @@ export const SERVICE_VERSIONS = [CURRENT_VERSION, LEGACY_VERSION] as const;
 export type ServiceVersion = (typeof SERVICE_VERSIONS)[number];
 
 /** Namespace settings' content types (schemas/data). */
-export const CONTENT_TYPES = ['image_url', 'video_url', 'website_url', 'datetime', 'metadata'] as const;
+/**
+ * A field's content_type: the spec's five, and the two the service's current docs add (audio_url,
+ * card). The union of both vocabularies is accepted; what neither has is refused.
+ */
+export const CONTENT_TYPES = ['image_url', 'video_url', 'website_url', 'datetime', 'metadata', 'audio_url', 'card'] as const;
 
 /** The seven event variants the spec shows. It says an eighth exists; its shape is not shown (schemas/events). */
 export const EVENT_TYPES = [

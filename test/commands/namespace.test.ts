@@ -5,7 +5,14 @@ import { UsageError } from '../../src/core/errors.js';
 
 describe('parseNamespace', () => {
   it('quotes a short invalid namespace whole', () => {
-    assert.throws(() => parseNamespace('a b'), (error: unknown) => error instanceof UsageError && /^NAMESPACE "a b": expected a namespace without/.test(error.message));
+    assert.throws(() => parseNamespace('a b'), (error: unknown) => error instanceof UsageError && /^NAMESPACE "a b": expected lowercase letters, digits, "_" and "-" only/.test(error.message));
+  });
+
+  it('takes the names the service takes, [0-9a-z_-], and refuses the rest naming the rule (case-sensitive)', () => {
+    for (const name of ['listings', 'user_42', 'a-b', '0']) assert.equal(parseNamespace(name), name);
+    for (const name of ['Products', 'a.b', 'café', 'a/b', 'a?b', 'a#b']) {
+      assert.throws(() => parseNamespace(name), (error: unknown) => error instanceof UsageError && error.message === `NAMESPACE "${name}": expected lowercase letters, digits, "_" and "-" only ([0-9a-z_-], case-sensitive)`, name);
+    }
   });
 
   it('quotes a long invalid namespace cut short, with its length, not whole', () => {

@@ -49,6 +49,16 @@ describe('csafe decision, against a running emulator', () => {
     assert.deepEqual(Object.entries(kept.metadata), [['__proto__', 'from the file'], ['k', 'v']]);
   });
 
+  it('decision create --metadata with a nested value is refused before sending (exit 2), naming the key', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'nested.json'), '{"ok":"x","tags":["a","b"]}');
+    const before = (await emulator.requests()).length;
+    const result = await runCsafe(['decision', 'create', '--type', 'text', '--content', '{"text":"hi"}', '--metadata', '@nested.json'], { env: emulator.env, cwd: dir });
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(result.stderr, 'error: --metadata: tags: expected a string, a number, a boolean or null (decision metadata is flat: no objects or arrays)\n');
+    assert.equal((await emulator.requests()).length, before);
+  });
+
   it('classify --metadata __proto__=… sends the field, not a prototype', async () => {
     const result = await runCsafe(['classify', '--text', 'hi', '--user-id', 'u1', '--metadata', '__proto__=m', '--json'], { env: emulator.env });
     assert.equal(result.code, 0, result.stderr);

@@ -26,6 +26,30 @@ describe('emulator: namespace settings and data', () => {
     }
   });
 
+  test('the current docs\' vocabulary is taken beside the spec\'s; what neither has is refused', async () => {
+    const newer = {
+      schema: {
+        song: { content_type: 'audio_url', display_hint: { type: 'audio_url', name: 'Song', order: 2 } },
+        offer: { content_type: 'card', display_hint: { type: 'card' } },
+        posted: { content_type: 'datetime', display_hint: { type: 'date' } },
+        thread: { display_hint: { type: 'chat_thread', order: 0 } },
+        seller: { belongs_to: 'sellers', display_hint: { name: 'Seller' } },
+        reply_to: { display_hint: { type: 'email.reply_to' } },
+      },
+    };
+    assert.equal((await putSettings('listings', newer)).status, 200);
+    for (const [bad, field] of [
+      [{ x: { content_type: 'podcast_url' } }, 'schema.x.content_type'],
+      [{ x: { display_hint: { type: 'banner' } } }, 'schema.x.display_hint.type'],
+      [{ x: { display_hint: { order: -1 } } }, 'schema.x.display_hint.order'],
+      [{ x: { display_hint: { order: 1.5 } } }, 'schema.x.display_hint.order'],
+      [{ x: { belongs_to: '' } }, 'schema.x.belongs_to'],
+      [{ x: { display_hint: { type: 'title', colour: 'red' } } }, 'schema.x.display_hint.colour'],
+    ] as const) {
+      assertError(await putSettings('listings', { schema: bad }), 400, field);
+    }
+  });
+
   test('invalid settings are a 400 naming every bad member by its path', async () => {
     const reply = await putSettings('listings', {
       schema: { photo: { content_type: 'picture', field_limit: -1 }, title: { display_hint: { type: 'huge' } }, x: { colour: 'red' } },
@@ -35,7 +59,11 @@ describe('emulator: namespace settings and data', () => {
       assert.ok(error.message.includes(path), `${path} in ${error.message}`);
     }
     assertError(await putSettings('listings', { fields: {} }), 400, 'schema');
-    assertError(await putSettings('x'.repeat(300), SETTINGS), 400, 'namespace');
+    // A name the service does not take is a namespace it does not have: 404, with the rule.
+    for (const name of ['x'.repeat(300), 'Products', 'a.b']) {
+      const error = assertError(await putSettings(name, SETTINGS), 404);
+      assert.match(error.message, /a namespace name has lowercase letters, digits, "_" and "-" only/, name);
+    }
   });
 
   test('one object or an array is accepted with 202 and a request id; invalid objects are a 400 by index', async () => {

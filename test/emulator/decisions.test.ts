@@ -74,6 +74,13 @@ describe('emulator: decisions', () => {
     assertError(await call(emulator, 'POST', '/v1/decisions', { json: { type: '', content: { text: 'x' } } }), 400, 'type');
     assertError(await call(emulator, 'POST', '/v1/decisions', { json: { type: 'text', content: ['x'] } }), 400, 'content');
     assertError(await call(emulator, 'POST', '/v1/decisions', { json: { type: 'text', content: {}, metadata: 'x' } }), 400, 'metadata');
+    // Metadata is flat, as the service's docs and SDK have it: a nested value is refused, a null taken.
+    for (const nested of [{ nested: 1 }, ['a']]) {
+      const error = assertError(await call(emulator, 'POST', '/v1/decisions', { json: { type: 'text', content: {}, metadata: { ok: 'x', k: nested } } }), 400, 'metadata.k');
+      assert.match(error.message, /expected a string, a number, a boolean or null/);
+    }
+    const flat = await call(emulator, 'POST', '/v1/decisions', { json: { type: 'text', content: {}, metadata: { s: 'x', n: 1.5, b: false, z: null } } });
+    assert.equal(flat.status, 200);
     assertError(await call(emulator, 'POST', '/v1/decisions'), 400);
   });
 

@@ -98,8 +98,8 @@ describe('emulator: POST /v1/streams/{namespace}', () => {
   });
 
   test('the namespace is checked as data routes check it', async () => {
-    const error = assertError(await watch(emulator, 's', 'https://a.example/x', 'a%20b'), 400, 'namespace');
-    assert.match(error.message, /^namespace: expected a namespace without/);
+    const error = assertError(await watch(emulator, 's', 'https://a.example/x', 'a%20b'), 404);
+    assert.match(error.message, /^no namespace "a b": a namespace name has lowercase letters/);
   });
 });
 
@@ -213,7 +213,7 @@ describe('emulator: POST /v1/streams/{namespace}/parts', () => {
   });
 
   test('the namespace is checked as data routes check it', async () => {
-    assertError(await sendParts(emulator, 's', [chat('x')], 'a%2Fb'), 400, 'namespace');
+    assertError(await sendParts(emulator, 's', [chat('x')], 'a%2Fb'), 404);
   });
 
   test('over 6 MB is a 413; another method is a 405 naming POST', async () => {
@@ -293,8 +293,8 @@ describe('emulator: stream inspection', () => {
   });
 
   test('the inspection routes check the namespace', async () => {
-    assertError(await call(emulator, 'GET', '/_emulator/streams/a%20b'), 400, 'namespace');
-    assertError(await call(emulator, 'GET', '/_emulator/streams/a%20b/s'), 400, 'namespace');
+    assertError(await call(emulator, 'GET', '/_emulator/streams/a%20b'), 404);
+    assertError(await call(emulator, 'GET', '/_emulator/streams/a%20b/s'), 404);
   });
 
   test('/_emulator/reset forgets every stream', async () => {

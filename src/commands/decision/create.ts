@@ -41,7 +41,9 @@ async function decisionRequest(options: DecisionCreateOptions, input: JsonFlagIn
   const parsed = createDecisionRequestSchema.safeParse({ type: options.type, content, ...(metadata !== undefined && { metadata }) });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new UsageError(`${flagOfField(OPTION_OF_FIELD, issue.path[0]!) ?? 'decision'}: ${issue.message}`);
+  // Within a flag's JSON, the key too: `--metadata: tags: expected a string…`.
+  const within = issue.path.slice(1).map(String).join('.');
+  throw new UsageError(`${flagOfField(OPTION_OF_FIELD, issue.path[0]!) ?? 'decision'}: ${within ? `${within}: ` : ''}${issue.message}`);
 }
 
 /** The action of the command declared in create-command.ts, loaded when it runs. */

@@ -1,15 +1,19 @@
 import type { z } from 'zod';
-import { namespaceNameSchema } from '../../schemas/data.js';
+import { NAMESPACE_RULE, namespaceNameSchema } from '../../schemas/data.js';
 import { problemsFromZod, type FieldProblem } from '../../schemas/issues.js';
-import { invalidRequest } from './errors.js';
+import { EmulatorError, invalidRequest } from './errors.js';
 import type { RouteContext } from './router.js';
 
 /** How a request's body and path parameters are checked with the shared schemas, any problem a 400 naming the field. */
 
-/** The {namespace} path segment. Namespaces are created on first use, so any valid name will do. */
+/**
+ * The {namespace} path segment. Namespaces are created on first use, so any valid name will do;
+ * another name is not found, as the service answers it, with the rule in the message.
+ */
 export function namespaceParam(ctx: RouteContext): string {
-  const parsed = namespaceNameSchema.safeParse(ctx.params.namespace);
-  if (!parsed.success) throw invalidRequest(problemsFromZod(parsed.error).map((p) => ({ ...p, path: ['namespace'] })));
+  const name = ctx.params.namespace ?? '';
+  const parsed = namespaceNameSchema.safeParse(name);
+  if (!parsed.success) throw new EmulatorError(404, `no namespace ${JSON.stringify(name)}: a namespace name has ${NAMESPACE_RULE}`);
   return parsed.data;
 }
 

@@ -26,12 +26,12 @@ describe('settings put: the schema from a file', () => {
   });
 
   it('reports every bad member with its line and path', async () => {
-    const text = '{\n  "photo": {\n    "content_type": "image",\n    "display_hint": {}\n  },\n  "price": {"field_limit": 0, "namespace_ref": 7},\n  "x": {"colour": "red"}\n}\n';
+    const text = '{\n  "photo": {\n    "content_type": "image",\n    "display_hint": {"type": "banner"}\n  },\n  "price": {"field_limit": 0, "namespace_ref": 7},\n  "x": {"colour": "red"}\n}\n';
     const { problems } = await schemaFile('bad.json', text);
     const path = join(dir, 'bad.json');
     assert.deepEqual(problems, [
-      `${path}:3: schema.photo.content_type: expected one of image_url, video_url, website_url, datetime, metadata`,
-      `${path}:4: schema.photo.display_hint.type: expected one of title, subtitle, description, primary_image_url, video_url, location, compact_text, markdown, html, email.reply_to, email.body, email.subject, email.body_image, email.logo_image, email.event, email.footer`,
+      `${path}:3: schema.photo.content_type: expected one of image_url, video_url, website_url, datetime, metadata, audio_url, card`,
+      `${path}:4: schema.photo.display_hint.type: expected one of title, subtitle, description, primary_image_url, video_url, location, compact_text, markdown, html, email.reply_to, email.body, email.subject, email.body_image, email.logo_image, email.event, email.footer, audio_url, date, card, chat_thread`,
       `${path}:6: schema.price.field_limit: expected a positive number`,
       `${path}:6: schema.price.namespace_ref: expected a namespace name (string)`,
       `${path}:7: schema.x.colour: unknown field`,
@@ -59,8 +59,8 @@ describe('settings put: --field', () => {
 
   it('names the flag for every bad value', () => {
     assert.deepEqual(schemaFromFields(['photo:image', 'a::nope', 'lonely', 'a:metadata', 'a:x:y:z']).problems, [
-      '--field "photo:image": content_type: expected one of image_url, video_url, website_url, datetime, metadata',
-      '--field "a::nope": display_hint.type: expected one of title, subtitle, description, primary_image_url, video_url, location, compact_text, markdown, html, email.reply_to, email.body, email.subject, email.body_image, email.logo_image, email.event, email.footer',
+      '--field "photo:image": content_type: expected one of image_url, video_url, website_url, datetime, metadata, audio_url, card',
+      '--field "a::nope": display_hint.type: expected one of title, subtitle, description, primary_image_url, video_url, location, compact_text, markdown, html, email.reply_to, email.body, email.subject, email.body_image, email.logo_image, email.event, email.footer, audio_url, date, card, chat_thread',
       '--field "lonely": expected name:content_type[:display_hint], e.g. photo:image_url:primary_image_url',
       '--field "a:x:y:z": expected name:content_type[:display_hint], e.g. photo:image_url:primary_image_url',
     ]);
