@@ -4,7 +4,7 @@ import { InputError, UsageError } from '../../core/errors.js';
 import { printResult, tableView } from '../../core/terminal/output.js';
 import { positional } from '../app.js';
 import { parseNamespace } from '../namespace.js';
-import { readSchemaFile, schemaFromFields } from './schema-input.js';
+import { readSchemaFile, schemaFromFields } from '../namespace-schema.js';
 import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
 import type { settingsPut } from './put-command.js';

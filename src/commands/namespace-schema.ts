@@ -1,10 +1,12 @@
+// How a namespace schema given as a file or as --field flags is read and checked before it is sent: by `settings put`, and beside the objects of `data add` and `data import`.
+
 import type { Readable } from 'node:stream';
-import { InputError } from '../../core/errors.js';
-import { decodeText, readBoundedInput } from '../../core/input/whole-file.js';
-import { lineOfPath, parseJsonAt } from '../../core/json/position.js';
-import { fieldDefinitionSchema, settingsRequestSchema, type FieldDefinition, type NamespaceSchema } from '../../schemas/data.js';
-import { describeProblem, problemsFromZod } from '../../schemas/issues.js';
-import { REQUEST_BYTES } from '../../schemas/names.js';
+import { InputError } from '../core/errors.js';
+import { decodeText, readBoundedInput } from '../core/input/whole-file.js';
+import { lineOfPath, parseJsonAt } from '../core/json/position.js';
+import { fieldDefinitionSchema, settingsRequestSchema, type FieldDefinition, type NamespaceSchema } from '../schemas/data.js';
+import { describeProblem, problemsFromZod } from '../schemas/issues.js';
+import { REQUEST_BYTES } from '../schemas/names.js';
 
 /** A schema ready to send, or every problem found in it, each a line naming where and what was expected. */
 export type SchemaInput = { schema: NamespaceSchema; problems?: undefined } | { problems: string[] };

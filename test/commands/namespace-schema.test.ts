@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { readSchemaFile, schemaFromFields } from '../../../src/commands/settings/schema-input.js';
-import { tempDir } from '../../helpers/cli.js';
+import { readSchemaFile, schemaFromFields } from '../../src/commands/namespace-schema.js';
+import { tempDir } from '../helpers/cli.js';
 
 const dir = tempDir();
 const schemaFile = (name: string, text: string) => {
