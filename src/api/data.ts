@@ -39,8 +39,22 @@ export async function addData(http: HttpClient, namespace: string, body: Buffer)
   return parseResponse(acceptedResponseSchema, (await http.request(spec)).body, `POST ${path}`);
 }
 
-/** The serialised body of one add request, built from objects as read (their own bytes, not re-encoded). */
-export const encodeAddBody = (objects: readonly string[]) => Buffer.from(`{"data":[${objects.join(',')}]}`);
+/**
+ * The serialised body of one add request, built from objects as read (their own bytes, not
+ * re-encoded), with the namespace schema (serialised) after them when one goes along.
+ */
+export const encodeAddBody = (objects: readonly string[], schemaJson?: string) =>
+  Buffer.from(`{"data":[${objects.join(',')}]${schemaJson === undefined ? '' : `,"schema":${schemaJson}`}}`);
+
+/**
+ * POST /v1/data/{namespace}/requests/upload-url, the current docs' name for the import request
+ * (not in the spec): the same answer, and it takes the namespace schema to apply. Safe to replay,
+ * as POST …/import is.
+ */
+export async function requestUploadUrl(http: HttpClient, namespace: string, schema: NamespaceSchema): Promise<ImportResponse> {
+  const path = `${namespacePath(namespace)}/requests/upload-url`;
+  return parseResponse(importResponseSchema, await http.json('POST', path, { schema }), `POST ${path}`);
+}
 
 /**
  * POST /v1/data/{namespace}/import: a pre-signed upload address for a JSONL file. Safe to replay,

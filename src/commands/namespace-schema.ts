@@ -1,7 +1,8 @@
 // How a namespace schema given as a file or as --field flags is read and checked before it is sent: by `settings put`, and beside the objects of `data add` and `data import`.
 
 import type { Readable } from 'node:stream';
-import { InputError } from '../core/errors.js';
+import { InputError, UsageError } from '../core/errors.js';
+import type { IOStreams } from '../core/terminal/io.js';
 import { decodeText, readBoundedInput } from '../core/input/whole-file.js';
 import { lineOfPath, parseJsonAt } from '../core/json/position.js';
 import { fieldDefinitionSchema, settingsRequestSchema, type FieldDefinition, type NamespaceSchema } from '../schemas/data.js';
@@ -66,4 +67,21 @@ export function schemaFromFields(fields: readonly string[]): SchemaInput {
     }
   }
   return problems.length > 0 ? { problems } : { schema };
+}
+
+/** The schema read, or each of its problems on stderr and an error (exit 2): nothing is sent with a schema that has one. */
+export function schemaOrRefusal(io: IOStreams, input: SchemaInput, fromFile: boolean): NamespaceSchema {
+  if (!input.problems) return input.schema;
+  for (const problem of input.problems) io.warn(problem);
+  const summary = `the schema has ${input.problems.length} ${input.problems.length === 1 ? 'problem' : 'problems'}; nothing was sent`;
+  throw fromFile ? new InputError(summary) : new UsageError(summary);
+}
+
+/**
+ * `--schema FILE` of `data add` and `data import`: the namespace schema sent with the data,
+ * checked as `settings put` checks it, before anything is sent.
+ */
+export async function schemaFlag(io: IOStreams, path: string, dataPath: string, signal: AbortSignal): Promise<NamespaceSchema> {
+  if (path === '-' && dataPath === '-') throw new UsageError('--schema -: stdin already holds the objects; give the schema as a FILE');
+  return schemaOrRefusal(io, await readSchemaFile(path, io.stdin, signal), true);
 }

@@ -77,12 +77,6 @@ export function dataObjectProblem(value: unknown): string | undefined {
 export const isDataObject = (value: unknown): value is DataObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { id?: unknown }).id === 'string' && (value as { id: string }).id.length > 0;
 
-export const addDataRequestSchema = z.strictObject({
-  data: z.union([dataObjectSchema, z.array(dataObjectSchema).min(1, { error: 'expected at least one object' })], {
-    error: 'expected one data object or an array of data objects',
-  }),
-});
-
 const enumError = (values: readonly string[]) => ({ error: `expected one of ${values.join(', ')}` });
 
 const namespaceReference = z.string({ error: 'expected a namespace name (string)' }).min(1, { error: 'expected a non-empty namespace name' });
@@ -113,6 +107,20 @@ const namespaceSchemaSchema = z.record(z.string().min(1, { error: 'expected a no
 export type NamespaceSchema = z.infer<typeof namespaceSchemaSchema>;
 
 export const settingsRequestSchema = z.strictObject({ schema: namespaceSchemaSchema });
+
+/**
+ * POST /v1/data/{namespace}: the objects, and optionally a schema beside them (the service's docs
+ * and SDK; not in the spec), applied to the namespace as PUT …/settings would apply it.
+ */
+export const addDataRequestSchema = z.strictObject({
+  data: z.union([dataObjectSchema, z.array(dataObjectSchema).min(1, { error: 'expected at least one object' })], {
+    error: 'expected one data object or an array of data objects',
+  }),
+  schema: namespaceSchemaSchema.optional(),
+});
+
+/** POST /v1/data/{namespace}/requests/upload-url (the current docs' import request): an optional schema, applied as PUT …/settings would. */
+export const uploadUrlRequestSchema = z.strictObject({ schema: namespaceSchemaSchema.optional() });
 
 // Responses: tolerant.
 

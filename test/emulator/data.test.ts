@@ -50,6 +50,17 @@ describe('emulator: namespace settings and data', () => {
     }
   });
 
+  test('POST …/{ns} and POST …/requests/upload-url take a schema, applied as PUT settings applies it; a bad one is a 400 naming it', async () => {
+    const schema = { photo: { content_type: 'image_url' } };
+    assert.equal((await call(emulator, 'POST', '/v1/data/withschema', { json: { data: [{ id: 'a' }], schema } })).status, 202);
+    const issued = await call(emulator, 'POST', '/v1/data/uploads/requests/upload-url', { json: { schema } });
+    assert.equal(issued.status, 200);
+    assert.deepEqual(Object.keys(issued.body as object).sort(), ['expires_at', 'objectKey', 'requestId', 'status', 'upload_url']);
+    assert.equal((await call(emulator, 'POST', '/v1/data/uploads/requests/upload-url')).status, 200, 'the schema is optional');
+    assertError(await call(emulator, 'POST', '/v1/data/withschema', { json: { data: [{ id: 'a' }], schema: { photo: { content_type: 'jpg' } } } }), 400, 'schema.photo.content_type');
+    assertError(await call(emulator, 'POST', '/v1/data/uploads/requests/upload-url', { json: { schema, file: 'x' } }), 400, 'file');
+  });
+
   test('invalid settings are a 400 naming every bad member by its path', async () => {
     const reply = await putSettings('listings', {
       schema: { photo: { content_type: 'picture', field_limit: -1 }, title: { display_hint: { type: 'huge' } }, x: { colour: 'red' } },

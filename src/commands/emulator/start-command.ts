@@ -48,7 +48,7 @@ GET /_emulator/streams/NS/ID shows a stream's address and its parts as received,
 Older operations: POST /v1/import and POST /v1/batches hand out upload URLs valid 1 hour;
 POST /_emulator/batches/ID/cancel cancels a batch (the spec shows no cancel call). Quirks
 (POST /_emulator/quirks): expired_upload_urls N, expired_download_urls N, failing_uploads N, failing_requests N,
-refused_requests N (401, as a revoked key), held_requests N (answered on POST /_emulator/release); GET /_emulator/in_flight counts /v1 requests being served.
+refused_requests N (401, as a revoked key), held_requests N (answered on POST /_emulator/release), spec_only true (the docs-only routes answer 404); GET /_emulator/in_flight counts /v1 requests being served.
 
 Control endpoints (/_emulator/*) need the API key; requests carrying another site's
 Origin are refused (403), and JSON endpoints take only Content-Type: application/json (415).

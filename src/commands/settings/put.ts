@@ -1,10 +1,10 @@
 import { putSettings } from '../../api/data.js';
 import type { Context } from '../../context.js';
-import { InputError, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { printResult, tableView } from '../../core/terminal/output.js';
 import { positional } from '../app.js';
 import { parseNamespace } from '../namespace.js';
-import { readSchemaFile, schemaFromFields } from '../namespace-schema.js';
+import { readSchemaFile, schemaFromFields, schemaOrRefusal } from '../namespace-schema.js';
 import type { Action } from '../app.js';
 import { parseFlags } from '../../core/cli/options.js';
 import type { settingsPut } from './put-command.js';
@@ -18,13 +18,9 @@ export async function settingsPutRun(ctx: Context, namespace: string, file: stri
   // Nothing named and something piped in: the schema is on stdin, as for every command that reads a file.
   const path = file ?? (fields.length === 0 ? '-' : undefined);
   const input = path === undefined ? schemaFromFields(fields) : await readSchemaFile(path, ctx.io.stdin, ctx.signal);
-  if (input.problems) {
-    for (const problem of input.problems) ctx.io.warn(problem);
-    const summary = `the schema has ${input.problems.length} ${input.problems.length === 1 ? 'problem' : 'problems'}; nothing was sent`;
-    throw path === undefined ? new UsageError(summary) : new InputError(summary);
-  }
+  const schema = schemaOrRefusal(ctx.io, input, path !== undefined);
   const format = await ctx.outputFormat('single');
-  const response = await putSettings(await ctx.http(), namespace, input.schema);
+  const response = await putSettings(await ctx.http(), namespace, schema);
   await printResult(ctx.io, format, response, tableView([response], [
     { header: 'NAMESPACE', value: (r) => r.namespace },
     { header: 'STATUS', value: (r) => r.status },

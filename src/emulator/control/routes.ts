@@ -62,6 +62,7 @@ const quirksSchema = z.strictObject({
   failing_requests: quirkCount.optional(),
   refused_requests: quirkCount.optional(),
   held_requests: quirkCount.optional(),
+  spec_only: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
 function setQuirks(ctx: RouteContext): RouteResult {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { addDataRequestSchema, settingsRequestSchema } from '../../schemas/data.js';
+import { addDataRequestSchema, settingsRequestSchema, uploadUrlRequestSchema } from '../../schemas/data.js';
 import { processObject } from './objects.js';
 import { control } from '../control/routes.js';
 import { storedObjects } from './listing.js';
@@ -27,6 +27,7 @@ export const dataRoutes: readonly Route[] = [
   { method: 'PUT', pattern: '/v1/data/:namespace/settings', maxBodyBytes: REQUEST_BYTES, auth: true, handle: putSettings },
   { method: 'POST', pattern: '/v1/data/:namespace', maxBodyBytes: REQUEST_BYTES, auth: true, handle: addData },
   { method: 'POST', pattern: '/v1/data/:namespace/import', maxBodyBytes: 64 * 1024, auth: true, handle: requestImport },
+  { method: 'POST', pattern: '/v1/data/:namespace/requests/upload-url', maxBodyBytes: REQUEST_BYTES, auth: true, handle: requestUploadUrl },
   { method: 'GET', pattern: '/v1/data/:namespace/requests/:requestId', maxBodyBytes: 0, auth: true, handle: getRequest },
   control('GET', '/_emulator/data/:namespace', listObjects),
   ...reviewRoutes,
@@ -43,8 +44,9 @@ async function putSettings(ctx: RouteContext): Promise<RouteResult> {
 /** The objects are processed at once, under the namespace schema of the moment; the record reveals the outcome over the processing delay. */
 async function addData(ctx: RouteContext): Promise<RouteResult> {
   const namespace = namespaceParam(ctx);
-  const { data } = validateBody(addDataRequestSchema, ctx.json());
-  const schema = await ctx.state.data.settings(namespace);
+  const { data, schema: given } = validateBody(addDataRequestSchema, ctx.json());
+  if (given !== undefined) await ctx.state.data.putSettings(namespace, given);
+  const schema = given ?? (await ctx.state.data.settings(namespace));
   // The review url is made when the record is read, from the address it is read at.
   const entries = (Array.isArray(data) ? data : [data]).map((object) => processObject(object, schema, ''));
   const requestId = newRequestId();
@@ -61,9 +63,23 @@ async function listObjects(ctx: RouteContext): Promise<RouteResult> {
   return { status: 200, body: { objects: await storedObjects(ctx.state.data, namespaceParam(ctx)) } };
 }
 
+/** POST …/import, the spec's import request: no body (or `{}`). */
 async function requestImport(ctx: RouteContext): Promise<RouteResult> {
   const namespace = namespaceParam(ctx);
   validateBody(z.strictObject({}), ctx.json() ?? {});
+  return issueImport(ctx, namespace);
+}
+
+/** POST …/requests/upload-url, the current docs' name for it: the same answer, and a schema may come with it. */
+async function requestUploadUrl(ctx: RouteContext): Promise<RouteResult> {
+  if (ctx.state.quirks.spec_only) throw new EmulatorError(404, 'no such endpoint: POST /v1/data/{namespace}/requests/upload-url (spec_only)');
+  const namespace = namespaceParam(ctx);
+  const { schema } = validateBody(uploadUrlRequestSchema, ctx.json() ?? {});
+  if (schema !== undefined) await ctx.state.data.putSettings(namespace, schema);
+  return issueImport(ctx, namespace);
+}
+
+async function issueImport(ctx: RouteContext, namespace: string): Promise<RouteResult> {
   const now = ctx.config.now();
   const requestId = newRequestId();
   const expiresAt = uploadExpiresAt(ctx, ctx.config.uploadTtlMs);

@@ -17,7 +17,7 @@ export interface Quirks {
   unknown_values: boolean;
   /** How many of the next import and batch creations (namespace or older) hand out an upload URL that has already expired. */
   expired_upload_urls: number;
-  /** How many of the next looks at a succeeded batch hand out a download URL that has already expired. */
+  /** How many of the next looks at a succeeded batch or import hand out a download URL that has already expired. */
   expired_download_urls: number;
   /** How many of the next complete uploads answer 503 SlowDown and store nothing. */
   failing_uploads: number;
@@ -27,6 +27,8 @@ export interface Quirks {
   refused_requests: number;
   /** How many of the next /v1 requests are processed, then held unanswered until POST /_emulator/release (a slow request at the place a test chooses). */
   held_requests: number;
+  /** Only the spec's endpoints: those the service's current docs add (…/requests/upload-url) answer 404, as an older service would. */
+  spec_only: boolean;
 }
 
 /** The /v1 requests being served: how many now, the most at once since the start or the last reset, and the answers held back. */
@@ -73,7 +75,7 @@ export function createState(stores: Stores): State {
     referenceSets: new Map(
       Object.entries(CLASSIFIER_RULES.builtInReferenceSets).map(([setId, digests]) => [setId, new Set(digests)]),
     ),
-    quirks: { unknown_values: false, expired_upload_urls: 0, expired_download_urls: 0, failing_uploads: 0, failing_requests: 0, refused_requests: 0, held_requests: 0 },
+    quirks: { unknown_values: false, expired_upload_urls: 0, expired_download_urls: 0, failing_uploads: 0, failing_requests: 0, refused_requests: 0, held_requests: 0, spec_only: false },
     inFlight: { now: 0, max: 0, held: [] },
   };
 }

@@ -23,6 +23,7 @@ export const dataAdd = {
     skipInvalid: batchFlags.skipInvalid('send the valid objects; append each invalid record here as {line, error, record}'),
     maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
     maxRate: batchFlags.maxRate(),
+    schema: { type: 'text', value: 'file', help: 'a namespace schema, as `settings put` takes it, sent with every batch and applied to the namespace (checked before anything is sent)' },
     ...waitFlags('wait until every request has finished, then print each request as `data status` prints it (its objects with their labels and url)', '30m'),
   },
   details: `

@@ -25,7 +25,8 @@ import { RangeCheckpoint, unacknowledged } from '../../../core/bulk/range-checkp
 import { addBatchLimits, addJob, type AcceptedRequest, type NumberedObject } from './deliver.js';
 import { bulkRun, deliverInBatches, type Delivered } from '../../../core/bulk/engine.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
-import { objectCheck } from '../shared/objects.js';
+import { bodyFrameBytes, objectCheck } from '../shared/objects.js';
+import { schemaFlag } from '../../namespace-schema.js';
 import { describeFailure, requestRecordsView } from '../shared/render.js';
 import { followRequests, type WaitOptions } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/cli/wait.js';
@@ -37,6 +38,8 @@ import type { Action } from '../../app.js';
 export async function dataAddRun(ctx: Context, namespace: string, path: string, options: AddOptions): Promise<Outcome> {
   refuseSharedFiles(path, options);
   const waitMs = waitTimeoutMs(options);
+  // Serialised once: it goes with every batch.
+  const schemaJson = options.schema === undefined ? undefined : JSON.stringify(await schemaFlag(ctx.io, options.schema, path, ctx.signal));
   // A stream: without --wait the accepted requests, one JSON line each in a pipe as they are accepted; with it the final records, as `data status` prints them.
   const format = await ctx.outputFormat('stream');
   // Fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
@@ -44,13 +47,13 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   const { source } = input;
   try {
     const counts = emptyCounts();
-    const sorting = { inputName: source.name, io: ctx.io, options, counts };
+    const sorting = { inputName: source.name, io: ctx.io, options, counts, frameBytes: bodyFrameBytes(schemaJson) };
     const added = await withObjectsToSend(ctx, source, sorting, async (objects, invalid) => {
       // Opened once the input has passed its check: a run refused for invalid input leaves no checkpoint behind.
       const checkpoint = options.checkpoint === undefined
         ? undefined
         : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, what: 'a csafe data add checkpoint', identity: { namespace }, shard: options.shard, now: () => ctx.now() });
-      return addObjects(ctx, namespace, { inputName: source.name, objects: unacknowledged(objects, checkpoint && ((object) => checkpoint.isAcknowledged(object.position)), counts), counts, checkpoint, invalid }, options, format);
+      return addObjects(ctx, namespace, { inputName: source.name, objects: unacknowledged(objects, checkpoint && ((object) => checkpoint.isAcknowledged(object.position)), counts), counts, checkpoint, invalid, schemaJson }, options, format);
     });
     if (added === undefined) {
       ctx.io.warn(nothingSentLine(counts.invalid, 'invalid record'));
@@ -135,6 +138,8 @@ interface ObjectsToAdd {
   counts: BulkCounts;
   checkpoint: RangeCheckpoint | undefined;
   invalid: FailedFile | undefined;
+  /** --schema, serialised: sent with every batch. */
+  schemaJson: string | undefined;
 }
 
 async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, options: AddOptions, format: OutputFormat) {
@@ -146,7 +151,7 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
   const http = await ctx.http();
   // Filled as requests are accepted, so a run that stops part-way can still say what went.
   const accepted: AcceptedRequest[] = [];
-  const job = addJob(http, namespace, input.inputName, async (request, batch) => {
+  const job = addJob(http, namespace, input.inputName, input.schemaJson, async (request, batch) => {
     accepted.push(request);
     checkpoint?.acknowledge(batch[0]!.position, batch.at(-1)!.position);
     if (requests) await requests.print(request);
@@ -161,7 +166,7 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
   });
   let delivered: Delivered | undefined;
   try {
-    delivered = await deliverInBatches(input.objects, addBatchLimits(options), { concurrency: options.concurrency }, job, run);
+    delivered = await deliverInBatches(input.objects, addBatchLimits(options, input.schemaJson), { concurrency: options.concurrency }, job, run);
   } finally {
     progress.stop();
     await failed.close();
@@ -220,6 +225,8 @@ interface ObjectSorting {
   io: IOStreams;
   options: Pick<AddOptions, 'shard' | 'maxBatchBytes'>;
   counts: BulkCounts;
+  /** The bytes of a request around its objects (more with --schema). */
+  frameBytes: number;
   /** --skip-invalid: where invalid records go while the rest is sent. Without it, every record is checked before anything is sent. */
   invalid: FailedFile | undefined;
 }
@@ -233,7 +240,7 @@ interface ObjectSorting {
  */
 async function* objectsToSend(records: AsyncIterable<JsonRecord>, run: ObjectSorting): AsyncGenerator<[NumberedObject]> {
   const { counts } = run;
-  const check = objectCheck(run.options.maxBatchBytes);
+  const check = objectCheck(run.options.maxBatchBytes, run.frameBytes);
   const checkingFirst = run.invalid === undefined;
   let position = 0;
   for await (const record of records) {

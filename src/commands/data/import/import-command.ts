@@ -14,12 +14,16 @@ export const dataImport = {
   flags: {
     ...waitFlags('poll the import until it has succeeded or failed, then print its record', '30m'),
     validate: { type: 'switch', negate: true, help: 'upload without checking every line first (for trusted dumps)' },
+    schema: { type: 'text', value: 'file', help: 'a namespace schema, as `settings put` takes it, applied to the namespace with the import request (checked before anything is sent)' },
   },
   details: `
 The file is streamed from disk with its Content-Length (never held in memory), with a progress
 bar on a terminal. A failed upload is retried from the start (--max-retries); an expired upload
 address is replaced by a new import request. The upload has no overall time limit, only
 --request-timeout with no byte moving; every other request is bounded by --request-timeout.
+With --schema the import is requested at POST …/requests/upload-url (the current docs' name for
+it), which takes the schema; a service without it (404 or 405) gets PUT …/settings, then POST
+…/import.
 (The older import, a file of {"type", "data"} lines sent to POST /v1/import, is \`csafe import create\`.)`,
   examples: [
     'csafe data import listings examples/listings.jsonl --wait',

@@ -12,7 +12,8 @@ import { importCheckedFile, importFile, type ImportedFile } from './upload.js';
 import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
 import { waitAndPrintRecord } from '../shared/wait.js';
 import { waitOptions, type WaitOptions } from '../../../core/cli/wait.js';
-import { dataObjectProblem } from '../../../schemas/data.js';
+import { dataObjectProblem, type NamespaceSchema } from '../../../schemas/data.js';
+import { schemaFlag } from '../../namespace-schema.js';
 import { shellWord } from '../../../core/cli/command-line.js';
 import { toJsonLines } from '../../../core/input/jsonl-checker.js';
 import type { Action } from '../../app.js';
@@ -27,16 +28,19 @@ const dataLines = (namespace: string, name: string): LineCheck => ({
 
 export interface ImportOptions extends WaitOptions {
   validate: boolean;
+  /** --schema FILE. */
+  schema?: string;
 }
 
 function importOptions(flags: typeof dataImport.flags, raw: unknown): ImportOptions {
   const options = parseFlags(flags, raw);
-  return { ...waitOptions(options), validate: options.validate };
+  return { ...waitOptions(options), validate: options.validate, schema: options.schema };
 }
 
 export async function importRun(ctx: Context, namespace: string, path: string, options: ImportOptions): Promise<Outcome | void> {
   const format = await ctx.outputFormat('single');
-  const imported = await uploadInput(ctx, namespace, path, options.validate);
+  const schema = options.schema === undefined ? undefined : await schemaFlag(ctx.io, options.schema, path, ctx.signal);
+  const imported = await uploadInput(ctx, namespace, path, options.validate, schema);
   const summary = uploadSummary(namespace, imported);
   if (options.wait) {
     ctx.io.note(uploadNote(summary));
@@ -49,15 +53,15 @@ export async function importRun(ctx: Context, namespace: string, path: string, o
  * Validates (unless told not to) while it uploads the file, reading it once; stdin or a pipe is
  * kept in a temporary file (it needs a Content-Length), removed however this ends.
  */
-async function uploadInput(ctx: Context, namespace: string, path: string, validate: boolean): Promise<ImportedFile> {
+async function uploadInput(ctx: Context, namespace: string, path: string, validate: boolean, schema: NamespaceSchema | undefined): Promise<ImportedFile> {
   const input = await rereadableInput(path, ctx.io, ctx.signal);
   try {
     const { source } = input;
     const file: UploadFile = { path: input.path, size: await regularFileSize(source.name, input.path) };
     const deps = { http: await ctx.http(), io: ctx.io, now: () => ctx.now(), signal: ctx.signal };
-    if (validate) return await importCheckedFile(deps, namespace, source.name, file, dataLines(namespace, source.name));
+    if (validate) return await importCheckedFile(deps, namespace, source.name, file, dataLines(namespace, source.name), schema);
     await refuseEmptyRecords(source);
-    return await importFile(deps, namespace, file);
+    return await importFile(deps, namespace, file, schema);
   } finally {
     await input.remove();
   }

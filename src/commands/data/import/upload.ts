@@ -1,9 +1,10 @@
-import { requestImport } from '../../../api/data.js';
+import { putSettings, requestImport, requestUploadUrl } from '../../../api/data.js';
+import { ApiError } from '../../../core/errors.js';
 import type { LineCheck } from '../../../core/input/jsonl-checker.js';
 import { uploadCheckedLines } from '../../../core/upload/checked-upload.js';
 import { uploadBeforeExpiry, type ExpiringUpload, type ExpiringUploadDeps, type IssuedAddress } from '../../../core/upload/expiring-upload.js';
 import type { UploadFile } from '../../../core/upload/file-upload.js';
-import type { ImportResponse } from '../../../schemas/data.js';
+import type { ImportResponse, NamespaceSchema } from '../../../schemas/data.js';
 
 // `csafe data import`: creates an import request and uploads the file to it, checking each line on the
 // way.
@@ -19,20 +20,42 @@ export interface ImportedFile {
   retries: number;
 }
 
-/** An import request's upload address. */
-const importAddress = (deps: ExpiringUploadDeps, namespace: string) => async (): Promise<IssuedAddress<ImportResponse>> => {
-  const request = await requestImport(deps.http, namespace);
-  return { issued: request, id: request.requestId, url: request.upload_url, expiresAt: request.expires_at };
-};
+/**
+ * An import request's upload address. Without a schema, the spec's POST …/import. With one
+ * (--schema), the current docs' POST …/requests/upload-url, which takes it; a service without
+ * that endpoint (404 or 405: nothing was created) gets the spec's way instead, the schema by
+ * PUT …/settings and then POST …/import, for the rest of the run.
+ */
+function importAddress(deps: ExpiringUploadDeps, namespace: string, schema: NamespaceSchema | undefined): () => Promise<IssuedAddress<ImportResponse>> {
+  let uploadUrlMissing = false;
+  const request = async (): Promise<ImportResponse> => {
+    if (schema === undefined) return requestImport(deps.http, namespace);
+    if (!uploadUrlMissing) {
+      try {
+        return await requestUploadUrl(deps.http, namespace, schema);
+      } catch (error) {
+        if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 405)) throw error;
+        uploadUrlMissing = true;
+        deps.io.note(`the service has no …/requests/upload-url (${error.status}); setting the schema with PUT …/settings, then POST …/import`);
+      }
+    }
+    await putSettings(deps.http, namespace, schema);
+    return requestImport(deps.http, namespace);
+  };
+  return async () => {
+    const issued = await request();
+    return { issued, id: issued.requestId, url: issued.upload_url, expiresAt: issued.expires_at };
+  };
+}
 
-/** POST …/import, then PUT the file to its upload address; an expired address is replaced by a new import request. */
-export async function importFile(deps: ExpiringUploadDeps, namespace: string, file: UploadFile): Promise<ImportedFile> {
-  return importedFile(await uploadBeforeExpiry(deps, file, 'application/json', importAddress(deps, namespace)));
+/** The import request, then PUT the file to its upload address; an expired address is replaced by a new import request. */
+export async function importFile(deps: ExpiringUploadDeps, namespace: string, file: UploadFile, schema?: NamespaceSchema): Promise<ImportedFile> {
+  return importedFile(await uploadBeforeExpiry(deps, file, 'application/json', importAddress(deps, namespace, schema)));
 }
 
 /** importFile, checking every line as the file is uploaded (core/upload/checked-upload): `name` is how messages call the input. */
-export async function importCheckedFile(deps: ExpiringUploadDeps & { signal: AbortSignal }, namespace: string, name: string, file: UploadFile, check: LineCheck): Promise<ImportedFile> {
-  return importedFile(await uploadCheckedLines(deps, name, file, check, 'application/json', importAddress(deps, namespace)));
+export async function importCheckedFile(deps: ExpiringUploadDeps & { signal: AbortSignal }, namespace: string, name: string, file: UploadFile, check: LineCheck, schema?: NamespaceSchema): Promise<ImportedFile> {
+  return importedFile(await uploadCheckedLines(deps, name, file, check, 'application/json', importAddress(deps, namespace, schema)));
 }
 
 function importedFile(upload: ExpiringUpload<ImportResponse>): ImportedFile {

@@ -8,5 +8,8 @@ import { dataObjectProblem } from '../../../schemas/data.js';
  */
 export const BODY_FRAME_BYTES = 10;
 
+/** The frame of a request that also carries the namespace schema (`,"schema":{…}` after the objects). */
+export const bodyFrameBytes = (schemaJson?: string) => BODY_FRAME_BYTES + (schemaJson === undefined ? 0 : Buffer.byteLength(`,"schema":${schemaJson}`));
+
 /** What a data object must be to be sent: the data object schema, and within the byte cap per request. */
-export const objectCheck = (maxRequestBytes: number): RecordCheck => ({ noun: 'object', problemOf: dataObjectProblem, maxRequestBytes, frameBytes: BODY_FRAME_BYTES });
+export const objectCheck = (maxRequestBytes: number, frameBytes = BODY_FRAME_BYTES): RecordCheck => ({ noun: 'object', problemOf: dataObjectProblem, maxRequestBytes, frameBytes });
