@@ -48,8 +48,8 @@ _csafe() {
     "auth login") flags="--with-token --no-verify" ;;
     "config get"|"config set"|"config unset") values="base_url user_id output request_timeout max_retries" ;;
     "settings put") flags="--field"; files=1 ;;
-    "data add") flags="--batch-size --max-batch-bytes --concurrency --shard --checkpoint --failed --skip-invalid --max-consecutive-failures --max-rate --wait --timeout"; files=1 ;;
-    "data import") flags="--wait --timeout --no-validate"; files=1 ;;
+    "data add") flags="--batch-size --max-batch-bytes --concurrency --shard --checkpoint --failed --skip-invalid --max-consecutive-failures --max-rate --wait --timeout --schema"; files=1 ;;
+    "data import") flags="--wait --timeout --no-validate --schema"; files=1 ;;
     "data status") flags="--wait --timeout" ;;
     "import create") flags="--wait --timeout"; files=1 ;;
     "import get") flags="--wait --timeout" ;;
