@@ -155,10 +155,14 @@ async function classifyLines(ctx: Context, input: BatchInput, toClassify: LinesT
     delivered = await deliverInBatches(unacknowledged(toClassify.lines, checkpoint && ((line) => checkpoint.isAcknowledged(line.line)), counts), ONE_LINE_A_REQUEST, { concurrency: options.concurrency, window: options.concurrency * REORDER_WINDOW }, job, run);
   } finally {
     spinner.stop();
-    await failed.close();
-    await results.end();
-    // When the run stopped, the error that stopped it is the one to report.
-    await (delivered !== undefined ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
+    try {
+      await failed.close();
+      // When the run stopped, the error that stopped it is the one to report.
+      await (delivered !== undefined ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
+    } finally {
+      // Last: a reader of stdout gone (`| head`) must not keep the checkpoint from being saved.
+      await results.end();
+    }
   }
   if (delivered.interrupted) {
     reportResume(ctx, { path: input.path, next: lastDone + 1, counts, failedPath: failed.path, checkpoint: options.checkpoint !== undefined });

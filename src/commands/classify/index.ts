@@ -22,7 +22,7 @@ export const classify = {
     apiVersion: { type: 'choice', value: 'version', help: `service version: ${CURRENT_VERSION} (current) or ${LEGACY_VERSION}`, choices: SERVICE_VERSIONS },
     each: { type: 'switch', help: 'one request per file, each file\'s labels under its name, in the order given (--concurrency at once); without it, all inputs are one piece of content' },
     failOn: { type: 'choice', value: 'decision', help: 'exit 4 when any label reaches match, or review (review includes match)', choices: ['match', 'review'] as const },
-    batch: { type: 'text', value: 'file.jsonl', help: 'classify each line of a JSONL file (`-` for stdin); results as NDJSON' },
+    batch: { type: 'text', value: 'file.jsonl', help: 'classify each line of a JSONL file (`-` for stdin); results as NDJSON in a pipe, one array with --json' },
     concurrency: batchFlags.concurrency(` with --batch or --each, at most ${MAX_CLASSIFY_CONCURRENCY}`, MAX_CLASSIFY_CONCURRENCY),
     failed: batchFlags.failed('with --batch: append each line that failed here, as read, to classify again', 'classify'),
     skipInvalid: batchFlags.skipInvalid('with --batch: send the valid lines; append each invalid line here as {line, error, record}'),

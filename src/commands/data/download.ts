@@ -6,6 +6,7 @@ import { destinationOf, downloadFormat, writeDownloadedBytes, writeDownloadedJso
 import { downloadBeforeExpiry, type DownloadAddress } from '../../core/download/expiring-download.js';
 import { CsafeError, UnexpectedResponseError } from '../../core/errors.js';
 import { readJsonRecords } from '../../core/input/json-records.js';
+import { MAX_LINE_BYTES, RecordReadError } from '../../core/input/lines.js';
 import { jsonValuesChunks } from '../../core/terminal/output.js';
 import { isImportRecord, type RequestRecord } from '../../schemas/data.js';
 import { positional, type Action } from '../app.js';
@@ -44,11 +45,22 @@ function addressOf(record: RequestRecord, status: string): DownloadAddress {
   return { url, expiresAt: Number.isNaN(expiresAt) ? Infinity : expiresAt };
 }
 
-/** The output's objects, read as any JSON records are (JSON Lines, or an array): a record that is not JSON is the service's fault. */
+/**
+ * An output line is its input line and what the service added (labels, a url): it may pass the
+ * limit of an input line, so the limit here is twice that.
+ */
+const MAX_OUTPUT_LINE_BYTES = 2 * MAX_LINE_BYTES;
+
+/** The output's objects, read as any JSON records are (JSON Lines, or an array): a record that cannot be read is the service's fault. */
 async function* outputObjects(body: Readable, requestId: string): AsyncGenerator<unknown> {
-  for await (const record of readJsonRecords(body, { allowEmpty: true })) {
-    if ('error' in record) throw new UnexpectedResponseError(`the output of ${requestId}, line ${record.line}: ${record.error}`);
-    yield record.value;
+  try {
+    for await (const record of readJsonRecords(body, { allowEmpty: true, maxLineBytes: MAX_OUTPUT_LINE_BYTES })) {
+      if ('error' in record) throw new UnexpectedResponseError(`the output of ${requestId}, line ${record.line}: ${record.error}`);
+      yield record.value;
+    }
+  } catch (error) {
+    if (!(error instanceof RecordReadError)) throw error;
+    throw new UnexpectedResponseError(`the output of ${requestId}${error.line === undefined ? '' : `, line ${error.line}`}: ${error.message}`);
   }
 }
 

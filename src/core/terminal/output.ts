@@ -123,15 +123,19 @@ const JSON_CHUNK_CHARS = 65536;
 export async function* jsonValuesChunks(values: AsyncIterable<unknown>, format: 'json' | 'ndjson'): AsyncGenerator<string> {
   const text = jsonValuesText(format);
   let chunk = '';
-  for await (const value of values) {
-    chunk += text.value(value);
-    if (chunk.length >= JSON_CHUNK_CHARS) {
-      yield chunk;
-      chunk = '';
+  try {
+    for await (const value of values) {
+      chunk += text.value(value);
+      if (chunk.length >= JSON_CHUNK_CHARS) {
+        yield chunk;
+        chunk = '';
+      }
     }
+  } finally {
+    // However the values end (a download interrupted or broken off too), what was written stays one JSON document.
+    chunk += text.end();
+    if (chunk !== '') yield chunk;
   }
-  chunk += text.end();
-  if (chunk !== '') yield chunk;
 }
 
 function heldWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamView<T, R>): ResultWriter<T> {
@@ -139,9 +143,9 @@ function heldWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamView<
   return {
     print: async (item) => void items.push(item),
     end: async () => {
-      if (format !== 'table') return printResult(io, format, items, tableView(items.flatMap(view.rows), view.columns));
       const rows = items.flatMap(view.rows);
       if (view.order) rows.sort(view.order);
+      if (format !== 'table') return printResult(io, format, items, tableView(rows, view.columns));
       if (rows.length > 0) await io.out(tableView(rows, view.columns).table(io));
     },
   };

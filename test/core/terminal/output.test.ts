@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { Chalk } from 'chalk';
 import { createIOStreams } from '../../../src/core/terminal/io.js';
-import { fitList, printResult, recordView, renderRecord, renderTable, resolveOutputFormat, tableView, type Column } from '../../../src/core/terminal/output.js';
+import { fitList, jsonValuesChunks, printResult, recordView, renderRecord, renderTable, resolveOutputFormat, tableView, type Column } from '../../../src/core/terminal/output.js';
 import { bySeverity } from '../../../src/schemas/content.js';
 
 interface Row {
@@ -203,5 +203,33 @@ describe('resolveOutputFormat', () => {
     assert.equal(resolveOutputFormat({ output: 'table' }, false, 'stream'), 'table');
     assert.equal(resolveOutputFormat({ output: 'json', json: true }, false, 'stream'), 'json');
     assert.throws(() => resolveOutputFormat({ output: 'tsv', json: true }, false, 'stream'), /^UsageError: --json and --output tsv conflict/);
+  });
+});
+
+describe('JSON written a value at a time', () => {
+  it('is exactly JSON.stringify of the whole, and stays one document when the values stop with an error', async () => {
+    async function* values(count: number, failAfter?: number) {
+      for (let i = 0; i < count; i++) {
+        if (i === failAfter) throw new Error('the download broke off');
+        yield { id: i, nested: { list: [i] } };
+      }
+    }
+    const collect = async (source: AsyncIterable<string>) => {
+      let text = '';
+      try {
+        for await (const chunk of source) text += chunk;
+      } catch (error) {
+        return { text, error };
+      }
+      return { text, error: undefined };
+    };
+    for (const count of [0, 1, 3]) {
+      const whole = Array.from({ length: count }, (_, i) => ({ id: i, nested: { list: [i] } }));
+      assert.equal((await collect(jsonValuesChunks(values(count), 'json'))).text, JSON.stringify(whole, null, 2) + '\n');
+      assert.equal((await collect(jsonValuesChunks(values(count), 'ndjson'))).text, whole.map((v) => JSON.stringify(v) + '\n').join(''));
+    }
+    const stopped = await collect(jsonValuesChunks(values(5, 2), 'json'));
+    assert.match(String(stopped.error), /broke off/);
+    assert.deepEqual(JSON.parse(stopped.text), [{ id: 0, nested: { list: [0] } }, { id: 1, nested: { list: [1] } }]);
   });
 });

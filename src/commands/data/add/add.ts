@@ -169,15 +169,20 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
     delivered = await deliverInBatches(input.objects, addBatchLimits(options, input.schemaJson), { concurrency: options.concurrency }, job, run);
   } finally {
     progress.stop();
-    await failed.close();
     const completed = delivered !== undefined && !delivered.interrupted;
-    const inOrder = inInputOrder(accepted);
-    // Accepted requests are printed even when a --wait run stops part-way: they are what a user follows up.
-    await (requests ? requests.end() : completed ? undefined : printRequests(ctx.io, format, inOrder));
-    if (delivered?.interrupted) reportResume(ctx, { namespace, accepted: inOrder.length, counts, failed, checkpoint: options.checkpoint });
-    else if (!completed) reportStop(ctx.io, namespace, inOrder.length, options.checkpoint);
-    // When the run stopped, the error that stopped it is the one to report.
-    await (completed ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
+    try {
+      await failed.close();
+      // When the run stopped, the error that stopped it is the one to report.
+      await (completed ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
+    } finally {
+      // Printed after the checkpoint is saved: a reader of stdout gone (`| head`) must not keep it from being saved.
+      const inOrder = inInputOrder(accepted);
+      // With --wait, the accepted requests are what a user follows up whenever no wait follows (a run stopped, or nothing accepted).
+      const waitFollows = completed && delivered!.stoppedBy === undefined && inOrder.length > 0;
+      await (requests ? requests.end() : waitFollows ? undefined : printRequests(ctx.io, format, inOrder));
+      if (delivered?.interrupted) reportResume(ctx, { namespace, accepted: inOrder.length, counts, failed, checkpoint: options.checkpoint });
+      else if (!completed) reportStop(ctx.io, namespace, inOrder.length, options.checkpoint);
+    }
   }
   if (delivered.interrupted) throw interruptionOf(ctx.signal);
   const skipped = counts.skipped_checkpoint > 0 ? `; ${countOf(counts.skipped_checkpoint, 'object')} skipped by checkpoint` : '';

@@ -34,7 +34,7 @@ same command line, which with --checkpoint sends only what was not acknowledged.
 
 With --sync, stdout lists each ingested event with its input line and the service's event_id:
 one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknowledged when piped
-(or with --json); a table on a terminal. The summary then goes to stderr only.`,
+(--json: the same objects as one array); a table on a terminal. The summary then goes to stderr only.`,
   examples: [
     'csafe events send examples/events.jsonl --dry-run',
     'csafe events send examples/events.jsonl --checkpoint state.json --failed failed.jsonl',

@@ -125,11 +125,15 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     throw interruptionOf(ctx.signal);
   } finally {
     progress.stop();
-    await sync?.finish();
-    await failed.close();
-    await unconfirmed.close();
-    // When the run stopped, the error that stopped it is the one to report.
-    await (completed ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
+    try {
+      await failed.close();
+      await unconfirmed.close();
+      // When the run stopped, the error that stopped it is the one to report.
+      await (completed ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
+    } finally {
+      // Last: a reader of stdout gone (`| head`) must not keep the checkpoint or the files from being saved.
+      await sync?.finish();
+    }
   }
   return { failedFile: failedPath, unconfirmedFile: unconfirmedPath, halted };
 }
