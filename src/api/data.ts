@@ -2,10 +2,12 @@ import type { HttpClient, RequestSpec } from '../core/http/client.js';
 import { pathSegment } from '../core/http/path-segment.js';
 import {
   acceptedResponseSchema,
+  downloadUrlRecordSchema,
   importResponseSchema,
   requestRecordSchema,
   settingsResponseSchema,
   type AcceptedResponse,
+  type DownloadUrlRecord,
   type ImportResponse,
   type NamespaceSchema,
   type RequestRecord,
@@ -63,6 +65,15 @@ export async function requestUploadUrl(http: HttpClient, namespace: string, sche
 export async function requestImport(http: HttpClient, namespace: string): Promise<ImportResponse> {
   const path = `${namespacePath(namespace)}/import`;
   return parseResponse(importResponseSchema, await http.json('POST', path), `POST ${path}`);
+}
+
+/**
+ * GET /v1/data/{namespace}/requests/{requestId}/results/download-url (the service's docs; not in
+ * the spec): the signed address of a request's output, for either kind of request.
+ */
+export async function getDownloadUrl(http: HttpClient, namespace: string, requestId: string): Promise<DownloadUrlRecord> {
+  const path = `${namespacePath(namespace)}/requests/${pathSegment(requestId, '<request-id>')}/results/download-url`;
+  return parseResponse(downloadUrlRecordSchema, await http.json('GET', path), `GET ${path}`);
 }
 
 /** GET /v1/data/{namespace}/requests/{requestId}: an add-type or an import-type record. */

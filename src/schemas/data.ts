@@ -169,6 +169,20 @@ export const requestRecordSchema = z.looseObject({
 });
 export type RequestRecord = z.infer<typeof requestRecordSchema>;
 
+/**
+ * GET …/requests/{id}/results/download-url (the service's docs; not in the spec): where the output
+ * of a request of either kind can be downloaded, the data fields null until there is one.
+ */
+export const downloadUrlRecordSchema = z.looseObject({
+  request_id: z.string(),
+  status: z.string(),
+  namespace: z.string().optional(),
+  data_count: z.number().nullish(),
+  data_url: z.string().nullish(),
+  data_expires_at: z.string().nullish(),
+});
+export type DownloadUrlRecord = z.infer<typeof downloadUrlRecordSchema>;
+
 const IMPORT_ONLY_FIELDS = ['data_count', 'data_url', 'data_expires_at'] as const;
 
 /** An import-type record has its own fields (whatever their values); a record with neither those nor `data` is taken as one too. */

@@ -39,7 +39,7 @@ describe('csafe data download', () => {
     assert.equal(toFile.code, 0, toFile.stderr);
     assert.equal(toFile.stdout, '');
     assert.equal(readFileSync(join(dir, 'out.jsonl'), 'utf8'), raw.stdout);
-    assert.match(toFile.stderr, /wrote the output of the import to out\.jsonl/);
+    assert.match(toFile.stderr, /wrote the output of the request to out\.jsonl/);
     assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
 
     const ndjson = await run(['data', 'download', 'listings', requestId, '-o', 'ndjson']);
@@ -75,18 +75,35 @@ describe('csafe data download', () => {
     assert.doesNotMatch(expired.stderr, /Signature=(?!\[REDACTED\])/);
   });
 
-  it('an import not yet succeeded, or an add request, is one error saying what to run instead; -o tsv is refused', async () => {
+  it('a request without an output yet is one error saying what to run instead; an add request has one; -o tsv is refused', async () => {
     const response = await fetch(`${emulator.baseUrl}/v1/data/listings/import`, { method: 'POST', headers: { Authorization: `Bearer ${emulator.apiKey}` } });
     const queued = ((await response.json()) as { requestId: string }).requestId;
     const early = await run(['data', 'download', 'listings', queued]);
     assert.equal(early.code, 1);
-    assert.equal(early.stderr, `error: request ${queued} has no output to download (status queued)\nhint: an import has its output once it has succeeded: csafe data status listings ${queued} --wait\n`);
+    assert.equal(early.stderr, `error: request ${queued} has no output to download (status queued)\nhint: a request has its output once it has ended (an import once it has succeeded): csafe data status listings ${queued} --wait\n`);
 
-    const added = await run(['data', 'add', 'listings', 'objects.jsonl', '--json']);
+    // An add request's output comes from …/results/download-url too, once it has ended.
+    const added = await run(['data', 'add', 'listings', 'objects.jsonl', '--wait', '--json']);
     const addId = JSON.parse(added.stdout)[0].request_id;
-    const notImport = await run(['data', 'download', 'listings', addId]);
-    assert.equal(notImport.code, 1);
-    assert.match(notImport.stderr, new RegExp(`^error: request ${addId} is an add request: .*\\nhint: print them with: csafe data status listings ${addId}\\n$`));
+    const ofAdd = await run(['data', 'download', 'listings', addId, '-o', 'ndjson']);
+    assert.equal(ofAdd.code, 0, ofAdd.stderr);
+    assert.deepEqual(ofAdd.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).id), ['a', 'b', 'c']);
+
+    // A service with only the spec's endpoints: an import's data_url from its record; an add request has no download there.
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { spec_only: true } });
+    try {
+      const fromRecord = await run(['data', 'download', 'listings', requestId, '-o', 'ndjson']);
+      assert.equal(fromRecord.code, 0, fromRecord.stderr);
+      assert.equal(fromRecord.stdout.trimEnd().split('\n').length, 3);
+      const notThere = await run(['data', 'download', 'listings', addId]);
+      assert.equal(notThere.code, 1);
+      assert.equal(notThere.stderr, `error: request ${addId} is an add request, and this service has no download of its output\nhint: its objects and labels are in its record: csafe data status listings ${addId}\n`);
+      const unknown = await run(['data', 'download', 'listings', 'req_nope']);
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /404 not_found: no request req_nope/);
+    } finally {
+      await emulator.control('/_emulator/quirks', { method: 'POST', body: { spec_only: false } });
+    }
 
     const tsv = await run(['data', 'download', 'listings', requestId, '-o', 'tsv']);
     assert.equal(tsv.code, 2);

@@ -59,6 +59,19 @@ describe('emulator: data import and the object store', () => {
     assert.deepEqual(await review.json(), { namespace: 'listings', request_id: issued.requestId, ...lines[1] });
   });
 
+  test('GET …/results/download-url answers the URL shape in every state, the data fields null until the output exists', async () => {
+    const issued = await requestImport(emulator, 'listings');
+    const url = `/v1/data/listings/requests/${issued.requestId}/results/download-url`;
+    assert.deepEqual((await call(emulator, 'GET', url)).body, { data_count: null, data_expires_at: null, data_url: null, namespace: 'listings', request_id: issued.requestId, status: 'queued' });
+    assert.equal((await put(issued.upload_url, jsonl(OBJECTS))).status, 200);
+    await waitForTerminal(emulator, 'listings', issued.requestId);
+    const ready = (await call(emulator, 'GET', url)).body as { data_count: number; data_url: string; status: string };
+    assert.deepEqual([ready.status, ready.data_count], ['succeeded', 3]);
+    const lines = (await (await fetch(ready.data_url)).text()).trim().split('\n');
+    assert.equal(lines.length, 3);
+    assert.equal((await call(emulator, 'GET', '/v1/data/listings/requests/req_nope/results/download-url')).status, 404);
+  });
+
   test('each look-up of a succeeded import signs its data_url afresh; expired_download_urls hands out one already expired (403)', async () => {
     const issued = await requestImport(emulator, 'listings');
     assert.equal((await put(issued.upload_url, jsonl(OBJECTS))).status, 200);

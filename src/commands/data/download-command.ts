@@ -5,10 +5,10 @@ import type { VerbDecl } from '../declaration.js';
 
 export const dataDownload = {
   name: 'download',
-  description: "Stream a succeeded import's processed output (its data_url) to a file or stdout",
+  description: "Stream a request's output (an import's processed objects, an add request's) to a file or stdout",
   args: [
     { name: '<namespace>', help: 'the namespace' },
-    { name: '<request-id>', help: 'an import request, as printed by `data import`' },
+    { name: '<request-id>', help: 'as printed by `data import` or `data add`' },
     { name: '[file]', help: 'write to this file (replaced whole, never left half-written; a FIFO or device is written into); `-` or none: stdout' },
   ],
   flags: {},
@@ -18,9 +18,10 @@ labels), byte for byte in a pipe or a file; on a terminal, control characters ar
 notation. With -o ndjson each object is checked and written as one compact JSON line; with
 --json (-o json) the objects are one array.
 
-The output is streamed from its pre-signed address (valid until the record's data_expires_at; an
-expired one is replaced by looking the request up again) and never held in memory. An add
-request has no output file: its objects and labels are in its record (csafe data status).`,
+The address comes from GET …/requests/{id}/results/download-url (the service's docs), for either
+kind of request; a service without it (404 or 405) gives an import's data_url in its record. The
+output is streamed from its pre-signed address (valid until data_expires_at; an expired one is
+replaced by looking the request up again) and never held in memory.`,
   examples: [
     'csafe data import listings examples/listings.jsonl --wait --json | jq -r .request_id',
     'csafe data download listings req_456 labelled.jsonl',

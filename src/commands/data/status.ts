@@ -1,8 +1,8 @@
-import { getRequest } from '../../api/data.js';
 import type { Context } from '../../context.js';
 import { positional, type Outcome } from '../app.js';
 import { parseNamespace } from '../namespace.js';
 import { printRequestRecord } from './shared/render.js';
+import { requestRecord } from './shared/output.js';
 import { waitAndPrintRecord } from './shared/wait.js';
 import { waitOptions, type WaitOptions } from '../../core/cli/wait.js';
 import type { Action } from '../app.js';
@@ -13,7 +13,7 @@ import type { dataStatus } from './status-command.js';
 
 export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: WaitOptions): Promise<Outcome | void> {
   if (options.wait) return waitAndPrintRecord(ctx, namespace, requestId, options.timeoutMs);
-  const record = await getRequest(await ctx.http(), namespace, requestId);
+  const record = await requestRecord({ http: await ctx.http(), io: ctx.io, now: () => ctx.now() }, namespace, requestId);
   await printRequestRecord(ctx.io, await ctx.outputFormat('single'), record);
 }
 

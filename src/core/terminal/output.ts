@@ -79,11 +79,25 @@ export interface StreamView<T, R> {
   rows(item: T): readonly R[];
   columns: readonly Column<R>[];
   order?: (a: R, b: R) => number;
+  /** The row of one value of a large item's list (see LargeItem), made small enough to keep for a table. */
+  largeRow?(head: Record<string, unknown>, value: unknown): R;
+}
+
+/**
+ * A result too large to hold (a request's output over the 5 MiB a record answers inline): its
+ * fields, then one list field whose values come as they are read.
+ */
+export interface LargeItem {
+  head: Record<string, unknown>;
+  field: string;
+  values: AsyncIterable<unknown>;
 }
 
 /** A result printed item by item, as a run settles each: what `data add`, `events send --sync` and `classify --batch/--each` print. */
 export interface ResultWriter<T> {
   print(item: T): Promise<void>;
+  /** Prints one item too large to hold, as `print` would print it whole. */
+  printLarge(item: LargeItem): Promise<void>;
   /** Called however the run ended (done, failed, interrupted): what was printed is left well-formed. */
   end(): Promise<void>;
 }
@@ -109,11 +123,38 @@ export function resultWriter<T, R>(io: IOStreams, format: OutputFormat, view: St
  */
 export function jsonValuesText(format: 'json' | 'ndjson'): { value(value: unknown): string; end(): string } {
   if (format === 'ndjson') return { value: toNdjsonLine, end: () => '' };
+  const array = arrayText('');
+  return { value: (value) => array.separator() + indented(JSON.stringify(value, null, 2), '  '), end: () => `${array.close()}\n` };
+}
+
+const indented = (text: string, indent: string) => text.replaceAll('\n', `\n${indent}`);
+
+/** The punctuation of a pretty-printed array whose `[` stands at `indent`: what comes before each element, and its close. */
+function arrayText(indent: string): { separator(): string; close(): string } {
   let elements = 0;
   return {
-    value: (value) => `${elements++ === 0 ? '[\n' : ',\n'}  ${JSON.stringify(value, null, 2).replaceAll('\n', '\n  ')}`,
-    end: () => (elements > 0 ? '\n]\n' : '[]\n'),
+    separator: () => `${elements++ === 0 ? '[' : ','}\n${indent}  `,
+    close: () => (elements > 0 ? `\n${indent}]` : '[]'),
   };
+}
+
+/**
+ * A large item as JSON text, a value of its list at a time: exactly what JSON.stringify(whole,
+ * null, 2) gives (json, without a final newline), or the whole as one compact line (ndjson).
+ */
+export async function* largeItemText({ head, field, values }: LargeItem, format: 'json' | 'ndjson'): AsyncGenerator<string> {
+  const compact = format === 'ndjson';
+  const opening = compact ? JSON.stringify(head).slice(0, -1) : JSON.stringify(head, null, 2).slice(0, -2);
+  const hasHead = Object.keys(head).length > 0;
+  yield compact ? `${opening}${hasHead ? ',' : ''}${JSON.stringify(field)}:[` : `${hasHead ? `${opening},` : '{'}\n  ${JSON.stringify(field)}: `;
+  const array = arrayText('  ');
+  let first = true;
+  for await (const value of values) {
+    if (compact) yield `${first ? '' : ','}${JSON.stringify(value)}`;
+    else yield array.separator() + indented(JSON.stringify(value, null, 2), '    ');
+    first = false;
+  }
+  yield compact ? ']}\n' : `${array.close()}\n}`;
 }
 
 /** JSON text is handed on in chunks of about this size: one write per value would cost more than the conversion. */
@@ -138,12 +179,26 @@ export async function* jsonValuesChunks(values: AsyncIterable<unknown>, format: 
   }
 }
 
+/**
+ * Keeps every item to print it at the end. A large item's rows are kept small for a table; in
+ * another format (on a terminal that shows a spinner) it is kept whole, for a person to read.
+ */
 function heldWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamView<T, R>): ResultWriter<T> {
   const items: T[] = [];
+  const largeRows: R[] = [];
   return {
     print: async (item) => void items.push(item),
+    async printLarge({ head, field, values }) {
+      if (format === 'table') {
+        for await (const value of values) largeRows.push(view.largeRow!(head, value));
+        return;
+      }
+      const list: unknown[] = [];
+      for await (const value of values) list.push(value);
+      items.push({ ...head, [field]: list } as T);
+    },
     end: async () => {
-      const rows = items.flatMap(view.rows);
+      const rows = [...items.flatMap(view.rows), ...largeRows];
       if (view.order) rows.sort(view.order);
       if (format !== 'table') return printResult(io, format, items, tableView(rows, view.columns));
       if (rows.length > 0) await io.out(tableView(rows, view.columns).table(io));
@@ -152,18 +207,36 @@ function heldWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamView<
 }
 
 function streamedWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamView<T, R>): ResultWriter<T> {
-  if (format === 'json' || format === 'ndjson') {
-    const text = jsonValuesText(format);
-    return { print: (item) => io.out(text.value(item)), end: () => io.out(text.end()) };
+  if (format === 'ndjson') {
+    return { print: (item) => io.out(toNdjsonLine(item)), printLarge: (item) => writeAll(io, largeItemText(item, 'ndjson')), end: async () => undefined };
+  }
+  if (format === 'json') {
+    const array = arrayText('');
+    return {
+      print: (item) => io.out(array.separator() + indented(JSON.stringify(item, null, 2), '  ')),
+      async printLarge(item) {
+        await io.out(array.separator());
+        for await (const chunk of largeItemText(item, 'json')) await io.out(indented(chunk, '  '));
+      },
+      end: () => io.out(`${array.close()}\n`),
+    };
   }
   let printed = 0;
   const first = () => printed++ === 0;
   const header = () => tsvLines([view.columns.map((c) => c.header)]);
-  const rowsOf = (item: T) => view.rows(item).map((row) => tsvLines([view.columns.map((c) => c.value(row))])).join('');
+  const line = (row: R) => tsvLines([view.columns.map((c) => c.value(row))]);
   return {
-    print: (item) => io.out(`${first() ? header() : ''}${rowsOf(item)}`),
+    print: (item) => io.out(`${first() ? header() : ''}${view.rows(item).map(line).join('')}`),
+    async printLarge({ head, values }) {
+      if (first()) await io.out(header());
+      for await (const value of values) await io.out(line(view.largeRow!(head, value)));
+    },
     end: async () => (printed === 0 ? io.out(header()) : undefined),
   };
+}
+
+async function writeAll(io: IOStreams, chunks: AsyncIterable<string>): Promise<void> {
+  for await (const chunk of chunks) await io.out(chunk);
 }
 
 const fieldText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');

@@ -1,13 +1,14 @@
 import * as z from 'zod';
-import { addDataRequestSchema, settingsRequestSchema, uploadUrlRequestSchema } from '../../schemas/data.js';
+import { addDataRequestSchema, settingsRequestSchema, TERMINAL_STATUSES, uploadUrlRequestSchema } from '../../schemas/data.js';
 import { processObject } from './objects.js';
 import { control } from '../control/routes.js';
 import { storedObjects } from './listing.js';
-import { addRecordView, importRecordView, type ImportRequest, type Timing } from '../stores/data-records.js';
+import { importRecordView, type AddRequest, type ImportRequest, type StoredRequest } from '../stores/data-records.js';
+import { addView, timingOf } from './views.js';
 import { newRequestId } from '../stores/ids.js';
 import { EmulatorError } from '../http/errors.js';
 import { processImport } from './imports.js';
-import { baseUrlOf, reviewUrl } from '../http/links.js';
+import { baseUrlOf } from '../http/links.js';
 import { dataStorageRoutes, importObject, outputObject } from './storage.js';
 import { reviewRoutes } from './review.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
@@ -29,6 +30,7 @@ export const dataRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/data/:namespace/import', maxBodyBytes: 64 * 1024, auth: true, handle: requestImport },
   { method: 'POST', pattern: '/v1/data/:namespace/requests/upload-url', maxBodyBytes: REQUEST_BYTES, auth: true, handle: requestUploadUrl },
   { method: 'GET', pattern: '/v1/data/:namespace/requests/:requestId', maxBodyBytes: 0, auth: true, handle: getRequest },
+  { method: 'GET', pattern: '/v1/data/:namespace/requests/:requestId/results/download-url', maxBodyBytes: 0, auth: true, handle: getDownloadUrl },
   control('GET', '/_emulator/data/:namespace', listObjects),
   ...reviewRoutes,
   ...dataStorageRoutes,
@@ -92,24 +94,76 @@ async function issueImport(ctx: RouteContext, namespace: string): Promise<RouteR
   };
 }
 
+/**
+ * The most a request record answers inline, serialised (the service's docs): an add request whose
+ * output is larger is a 413 that sends the client to …/results/download-url.
+ */
+const INLINE_OUTPUT_BYTES = 5 * 1024 * 1024;
+
 async function getRequest(ctx: RouteContext): Promise<RouteResult> {
+  const record = await requestOf(ctx);
+  const view = record.kind === 'add' ? addView(ctx, record) : importView(ctx, record);
+  const body = withUnlistedField(ctx.state.quirks, view);
+  const bytes = record.kind === 'add' ? Buffer.byteLength(JSON.stringify(body)) : 0;
+  if (bytes > INLINE_OUTPUT_BYTES) {
+    throw new EmulatorError(413, `the output of ${record.request_id} is ${bytes} bytes, over the 5 MiB a record answers inline; fetch it from GET /v1/data/{namespace}/requests/{request_id}/results/download-url`);
+  }
+  return { status: 200, body };
+}
+
+/**
+ * GET …/requests/{id}/results/download-url: the URL shape for a request of either kind. Its output
+ * (an add request's entries, an import's objects) is a signed JSONL object, signed afresh at each
+ * look-up; data_count, data_url and data_expires_at are null until the request has an output: an
+ * import that succeeded, an add request that ended (its failed objects carry their error).
+ */
+async function getDownloadUrl(ctx: RouteContext): Promise<RouteResult> {
+  if (ctx.state.quirks.spec_only) throw new EmulatorError(404, 'no such endpoint: GET /v1/data/{namespace}/requests/{request_id}/results/download-url (spec_only)');
+  const record = await requestOf(ctx);
+  const body = record.kind === 'add' ? addOutput(ctx, record) : importOutputOf(ctx, record);
+  return { status: 200, body: withUnlistedField(ctx.state.quirks, body) };
+}
+
+/** An add request's output: its entries, once it has ended. */
+function addOutput(ctx: RouteContext, record: AddRequest) {
+  const view = addView(ctx, record);
+  const address = TERMINAL_STATUSES.has(view.status) ? outputAddress(ctx, record.request_id) : undefined;
+  return downloadUrlBody(record, view.status, address && { count: view.data.length, url: address.url, expiresAt: new Date(address.expiresAt).toISOString() });
+}
+
+/** An import's output: what its record says (one address, signed once), once it has succeeded. */
+function importOutputOf(ctx: RouteContext, record: ImportRequest) {
+  const view = importView(ctx, record);
+  const succeeded = view.status === 'succeeded' && 'data_url' in view && typeof view.data_url === 'string';
+  return downloadUrlBody(record, view.status, succeeded ? { count: view.data_count, url: view.data_url as string, expiresAt: view.data_expires_at as string } : undefined);
+}
+
+const downloadUrlBody = (record: StoredRequest, status: string, output: { count: number; url: string; expiresAt: string } | undefined) => ({
+  data_count: output?.count ?? null,
+  data_expires_at: output?.expiresAt ?? null,
+  data_url: output?.url ?? null,
+  namespace: record.namespace,
+  request_id: record.request_id,
+  status,
+});
+
+async function requestOf(ctx: RouteContext): Promise<StoredRequest> {
   const { namespace, requestId = '' } = ctx.params;
   const record = await ctx.state.data.request(requestId);
   if (record === undefined || record.namespace !== namespace) throw new EmulatorError(404, `no request ${requestId} in namespace ${namespace}`);
-  const timing: Timing = { now: ctx.config.now(), processingDelayMs: ctx.config.processingDelayMs };
-  const reviewLink = (id: string) => reviewUrl(ctx.state.data.secret, baseUrlOf(ctx.req), record.namespace, id);
-  const view = record.kind === 'add' ? addRecordView(record, timing, reviewLink) : importView(ctx, record, timing);
-  return { status: 200, body: withUnlistedField(ctx.state.quirks, view) };
+  return record;
 }
 
-function importView(ctx: RouteContext, record: ImportRequest, timing: Timing) {
+function importView(ctx: RouteContext, record: ImportRequest) {
   if (record.uploaded_at !== undefined && record.outcome === undefined) processImport(ctx.state.data, record, ctx.config.now);
-  const output = outputObject(record.request_id);
-  return importRecordView(record, timing, {
+  return importRecordView(record, timingOf(ctx), {
     receiving: ctx.state.data.isReceiving(record.request_id),
-    dataAddress: () => {
-      const expiresAt = downloadExpiresAt(ctx, DATA_URL_TTL_MS);
-      return { url: presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), output, expiresAt), expiresAt };
-    },
+    dataAddress: () => outputAddress(ctx, record.request_id),
   });
+}
+
+/** A fresh signed address of a request's output (an import's data_url, any request's results download). */
+function outputAddress(ctx: RouteContext, requestId: string): { url: string; expiresAt: number } {
+  const expiresAt = downloadExpiresAt(ctx, DATA_URL_TTL_MS);
+  return { url: presignedUrl(ctx.state.data.secret, baseUrlOf(ctx.req), outputObject(requestId), expiresAt), expiresAt };
 }

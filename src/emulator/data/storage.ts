@@ -1,4 +1,6 @@
+import { Readable } from 'node:stream';
 import { importOutput, processImport } from './imports.js';
+import { addView } from './views.js';
 import { baseUrlOf } from '../http/links.js';
 import type { Route } from '../http/router.js';
 import { downloadRoute, uploadRoute } from '../storage/object-store.js';
@@ -13,7 +15,7 @@ export const importObject = (namespace: string, requestId: string): SignedOperat
   contentType: 'application/json',
 });
 
-/** The processed output of an import (its data_url), one JSON line per object. */
+/** The processed output of a request (an import's data_url, any request's results download), one JSON line per object. */
 export const outputObject = (requestId: string): SignedOperation => ({ method: 'GET', key: `outputs/${requestId}.jsonl`, contentType: '' });
 
 const requestIdOf = (params: Readonly<Record<string, string>>) => (params.file ?? '').replace(/\.jsonl$/, '');
@@ -43,6 +45,11 @@ export const dataStorageRoutes: readonly Route[] = [
     operation: (params) => outputObject(requestIdOf(params)),
     content: async (ctx) => {
       const record = await ctx.state.data.request(requestIdOf(ctx.params));
+      // An add request's output (…/results/download-url): its entries, one JSON line each, as its record would list them.
+      if (record?.kind === 'add') {
+        const lines = addView(ctx, record).data.map((entry) => `${JSON.stringify(entry)}\n`);
+        return { contentType: 'application/x-ndjson', content: () => Readable.from(lines) };
+      }
       if (record?.kind !== 'import' || record.outcome === undefined || !('data_count' in record.outcome)) return undefined;
       const output = importOutput(ctx.state.data, record, record.outcome, baseUrlOf(ctx.req));
       // Produced as it is sent, so its length is not known up front: the response is chunked.

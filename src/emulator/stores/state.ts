@@ -27,7 +27,7 @@ export interface Quirks {
   refused_requests: number;
   /** How many of the next /v1 requests are processed, then held unanswered until POST /_emulator/release (a slow request at the place a test chooses). */
   held_requests: number;
-  /** Only the spec's endpoints: those the service's current docs add (…/requests/upload-url) answer 404, as an older service would. */
+  /** Only the spec's endpoints: those the service's current docs add (…/requests/upload-url, …/results/download-url) answer 404, as an older service would. */
   spec_only: boolean;
 }
 

@@ -27,7 +27,8 @@ import { bulkRun, deliverInBatches, type Delivered } from '../../../core/bulk/en
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
 import { bodyFrameBytes, objectCheck } from '../shared/objects.js';
 import { schemaFlag } from '../../namespace-schema.js';
-import { describeFailure, requestRecordsView } from '../shared/render.js';
+import { describeFailure, largeItemOf, requestRecordsView } from '../shared/render.js';
+import { isLargeRecord } from '../shared/output.js';
 import { followRequests, type WaitOptions } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/cli/wait.js';
 import type { Action } from '../../app.js';
@@ -82,7 +83,9 @@ async function followAndPrint(ctx: Context, namespace: string, accepted: readonl
   try {
     await followRequests(ctx, namespace, accepted.map((r) => r.request_id), wait, async (record) => {
       if (record.status === 'failed') failures.push(describeFailure(record));
-      await printer.print(record);
+      // A record over the 5 MiB answered inline: its objects are printed as they are downloaded.
+      if (isLargeRecord(record)) await record.withObjects((objects) => printer.printLarge(largeItemOf(record, objects)));
+      else await printer.print(record);
     });
   } catch (error) {
     // What was printed stays well-formed (a JSON array closed); the error that ended the wait is the one reported.

@@ -1,6 +1,7 @@
 import { errorMessage } from '../../../api/responses.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { fitList, printResult, recordView, tableView, type Column, type OutputFormat, type StreamView } from '../../../core/terminal/output.js';
+import { fitList, largeItemText, printResult, recordView, resultWriter, tableView, type Column, type LargeItem, type OutputFormat, type StreamView } from '../../../core/terminal/output.js';
+import { isLargeRecord, type LargeRecord } from './output.js';
 import { bySeverity } from '../../../schemas/content.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { isImportRecord, REQUEST_STATUSES, type DataEntry, type RequestRecord } from '../../../schemas/data.js';
@@ -57,14 +58,46 @@ function importRecordView(record: RequestRecord) {
  * A record of either shape, as `data status` prints it: an import's summary, or the table of an
  * add request's objects (its status in a note above it); JSON and NDJSON as returned.
  */
-export async function printRequestRecord(io: IOStreams, format: OutputFormat, record: RequestRecord): Promise<void> {
+export async function printRequestRecord(io: IOStreams, format: OutputFormat, record: RequestRecord | LargeRecord): Promise<void> {
+  if (isLargeRecord(record)) return printLargeRecord(io, format, record);
   if (isImportRecord(record)) return printResult(io, format, record, importRecordView(record));
   if (format === 'table') io.note(`request ${record.request_id}: ${record.status}, ${countOf(record.data?.length ?? 0, 'object')}`);
   return printResult(io, format, record, tableView(objectLines([record]), OBJECT_COLUMNS));
 }
 
+/** A record over the 5 MiB answered inline, printed as printRequestRecord prints a record, its objects downloaded as they are printed. */
+async function printLargeRecord(io: IOStreams, format: OutputFormat, record: LargeRecord): Promise<void> {
+  const writer = resultWriter(io, format, requestRecordsView);
+  if (format === 'table') io.note(`request ${record.request_id}: ${record.status}, its objects downloaded (over 5 MiB)`);
+  // One record, not a list of them: in JSON the record alone, as `data status` prints a small one.
+  if (format === 'json' || format === 'ndjson') {
+    await record.withObjects(async (objects) => {
+      for await (const chunk of largeItemText(largeItemOf(record, objects), format)) await io.out(chunk);
+    });
+    return io.out(format === 'json' ? '\n' : '');
+  }
+  await record.withObjects((objects) => writer.printLarge(largeItemOf(record, objects)));
+  await writer.end();
+}
+
+/** A large record as a large item: its fields, then its objects under `data`. */
+export const largeItemOf = (record: LargeRecord, objects: AsyncIterable<unknown>): LargeItem => ({
+  head: { namespace: record.namespace, request_id: record.request_id, status: record.status },
+  field: 'data',
+  values: objects,
+});
+
 /** The final records of `data add --wait`, as `data status` prints each: their objects in one table (or TSV), JSON an array of the records. */
-export const requestRecordsView: StreamView<RequestRecord, ObjectLine> = { rows: (record) => objectLines([record]), columns: OBJECT_COLUMNS };
+export const requestRecordsView: StreamView<RequestRecord, ObjectLine> = {
+  rows: (record) => objectLines([record]),
+  columns: OBJECT_COLUMNS,
+  // An object of a large record, kept for a table with what its columns show, not its fields.
+  largeRow: (head, value) => {
+    const entry = value as DataEntry;
+    const slim = { id: entry.id, url: entry.url, error: entry.error, output: { labels: entry.output?.labels ?? [] } };
+    return objectLines([{ ...(head as { request_id: string; status: string }), data: [slim] }])[0]!;
+  },
+};
 
 /** `3 queued · 2 ingesting · 5 succeeded`: the spec's statuses in their order, then any others. */
 export function statusCounts(records: Iterable<{ status: string }>): string {
@@ -74,7 +107,8 @@ export function statusCounts(records: Iterable<{ status: string }>): string {
 }
 
 /** Why a request ended `failed`, in one line: the import's error, or the objects that could not be processed. */
-export function describeFailure(record: RequestRecord): string {
+export function describeFailure(record: RequestRecord | LargeRecord): string {
+  if (isLargeRecord(record)) return `request ${record.request_id} failed: its objects that failed carry their error (above)`;
   const own = errorMessage(record);
   const objects = (record.data ?? []).flatMap((entry) => {
     const message = errorMessage(entry);

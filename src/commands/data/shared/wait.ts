@@ -1,4 +1,3 @@
-import { getRequest } from '../../../api/data.js';
 import type { Context } from '../../../context.js';
 import { mapInOrder } from '../../../core/bulk/concurrency.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
@@ -10,6 +9,7 @@ import { shellWord } from '../../../core/cli/command-line.js';
 import { TERMINAL_STATUSES, type RequestRecord } from '../../../schemas/data.js';
 import type { Outcome } from '../../app.js';
 import { describeFailure, printRequestRecord, statusCounts } from './render.js';
+import { requestRecord, type LargeRecord } from './output.js';
 
 // How `data` commands wait for their requests to end and print each final record, shared by add,
 // import and status.
@@ -34,14 +34,14 @@ export async function followRequests(
   namespace: string,
   requestIds: readonly string[],
   options: WaitOptions,
-  onEnded: (record: RequestRecord) => Promise<void> | void,
+  onEnded: (record: RequestRecord | LargeRecord) => Promise<void> | void,
 ): Promise<void> {
-  const http = await ctx.http();
+  const deps = { http: await ctx.http(), io: ctx.io, now: () => ctx.now() };
   const statuses = new Map<string, { status: string }>();
   // A request the service does not know is not pending: no check on it later would find it either.
   const unknown = new Set<string>();
   // Ended records wait here only while a request before them is still pending.
-  const ended = new Map<string, RequestRecord>();
+  const ended = new Map<string, RequestRecord | LargeRecord>();
   let handedOn = 0;
   const pending = () => requestIds.slice(handedOn).filter((id) => !TERMINAL_STATUSES.has(statuses.get(id)?.status ?? '') && !unknown.has(id));
   const handOnInOrder = async () => {
@@ -51,7 +51,7 @@ export async function followRequests(
     }
   };
   const refresh = async () => {
-    for await (const { item: id, outcome } of mapInOrder(pending(), options.concurrency ?? 4, (id) => getRequest(http, namespace, id))) {
+    for await (const { item: id, outcome } of mapInOrder(pending(), options.concurrency ?? 4, (id) => requestRecord(deps, namespace, id))) {
       if (!outcome.ok) {
         if (outcome.error instanceof NotFoundError) unknown.add(id);
         throw outcome.error;
@@ -83,7 +83,7 @@ export async function followRequests(
 /** Waits for one request of either kind, prints its final record; exit 1 when it ended failed. */
 export async function waitAndPrintRecord(ctx: Context, namespace: string, requestId: string, timeoutMs: number): Promise<Outcome> {
   const format = await ctx.outputFormat('single');
-  let record: RequestRecord | undefined;
+  let record: RequestRecord | LargeRecord | undefined;
   await followRequests(ctx, namespace, [requestId], { timeoutMs }, (ended) => void (record = ended));
   await printRequestRecord(ctx.io, format, record!);
   const failed = record!.status === 'failed';

@@ -1,0 +1,103 @@
+import type { Readable } from 'node:stream';
+import { getDownloadUrl, getRequest } from '../../../api/data.js';
+import { shellWord } from '../../../core/cli/command-line.js';
+import { downloadBeforeExpiry, type DownloadAddress, type DownloadDeps } from '../../../core/download/expiring-download.js';
+import { ApiError, CsafeError, UnexpectedResponseError } from '../../../core/errors.js';
+import { readJsonRecords } from '../../../core/input/json-records.js';
+import { MAX_LINE_BYTES, RecordReadError } from '../../../core/input/lines.js';
+import { isImportRecord, type DownloadUrlRecord, type RequestRecord } from '../../../schemas/data.js';
+
+// A request's output as a file: what `data download` streams, and where an add request too large
+// to come inline (413) is read from, object by object, never held whole.
+
+/**
+ * Where a request's output is downloaded from, looked up again when the address expires. The
+ * service's …/results/download-url serves either kind of request; a service without it (the
+ * spec's: 404 or 405 there, and the request exists) gives an import's data_url in its record.
+ */
+export function outputAddress(deps: Pick<DownloadDeps, 'http'>, namespace: string, requestId: string): () => Promise<DownloadAddress> {
+  const status = `csafe data status ${shellWord(namespace)} ${shellWord(requestId)}`;
+  let endpointMissing = false;
+  return async () => {
+    if (!endpointMissing) {
+      try {
+        return addressOf(await getDownloadUrl(deps.http, namespace, requestId), status, true);
+      } catch (error) {
+        if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 405)) throw error;
+        // A request that does not exist is a 404 here too: the record says which it is.
+        endpointMissing = true;
+      }
+    }
+    const record = await getRequest(deps.http, namespace, requestId);
+    if (!isImportRecord(record)) {
+      throw new CsafeError(`request ${record.request_id} is an add request, and this service has no download of its output`, { hint: `its objects and labels are in its record: ${status}` });
+    }
+    return addressOf(record, status, false);
+  };
+}
+
+function addressOf(record: RequestRecord | DownloadUrlRecord, status: string, anyKind: boolean): DownloadAddress {
+  const url = record.data_url;
+  if (url === null || url === undefined || url === '') {
+    const hint = record.status === 'failed' && !anyKind ? `see why with: ${status}` : `a request has its output once it has ended (an import once it has succeeded): ${status} --wait`;
+    throw new CsafeError(`request ${record.request_id} has no output to download (status ${record.status})`, { hint });
+  }
+  // An expiry we cannot read is left to the store: its 403 says when the address has expired.
+  const expiresAt = Date.parse(record.data_expires_at ?? '');
+  return { url, expiresAt: Number.isNaN(expiresAt) ? Infinity : expiresAt };
+}
+
+/** Downloads a request's output, handing its body to `onBody` as it streams. */
+export async function downloadOutput(deps: DownloadDeps, namespace: string, requestId: string, onBody: (body: Readable) => Promise<void>): Promise<void> {
+  const lookUp = outputAddress(deps, namespace, requestId);
+  const again = `csafe data download ${shellWord(namespace)} ${shellWord(requestId)}`;
+  await downloadBeforeExpiry(deps, { id: requestId, holder: 'request', again, address: await lookUp(), lookUp }, onBody);
+}
+
+/**
+ * An output line is its input line and what the service added (labels, a url): it may pass the
+ * limit of an input line, so the limit here is twice that.
+ */
+const MAX_OUTPUT_LINE_BYTES = 2 * MAX_LINE_BYTES;
+
+/** The output's objects, read as any JSON records are (JSON Lines, or an array): a record that cannot be read is the service's fault. */
+export async function* outputObjects(body: Readable, requestId: string): AsyncGenerator<unknown> {
+  try {
+    for await (const record of readJsonRecords(body, { allowEmpty: true, maxLineBytes: MAX_OUTPUT_LINE_BYTES })) {
+      if ('error' in record) throw new UnexpectedResponseError(`the output of ${requestId}, line ${record.line}: ${record.error}`);
+      yield record.value;
+    }
+  } catch (error) {
+    if (!(error instanceof RecordReadError)) throw error;
+    throw new UnexpectedResponseError(`the output of ${requestId}${error.line === undefined ? '' : `, line ${error.line}`}: ${error.message}`);
+  }
+}
+
+/** An add request whose record is over the 5 MiB the service answers inline (413): its status, and its objects to download. */
+export interface LargeRecord {
+  large: true;
+  namespace: string;
+  request_id: string;
+  status: string;
+  /** Downloads the objects and hands them, as they are read, to `use`. */
+  withObjects(use: (objects: AsyncIterable<unknown>) => Promise<void>): Promise<void>;
+}
+
+export const isLargeRecord = (record: RequestRecord | LargeRecord): record is LargeRecord => 'large' in record && record.large === true;
+
+/** A request's record; one too large to come inline (413) as a LargeRecord, whose objects are downloaded when printed. */
+export async function requestRecord(deps: DownloadDeps, namespace: string, requestId: string): Promise<RequestRecord | LargeRecord> {
+  try {
+    return await getRequest(deps.http, namespace, requestId);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 413) throw error;
+  }
+  const head = await getDownloadUrl(deps.http, namespace, requestId);
+  return {
+    large: true,
+    namespace: head.namespace ?? namespace,
+    request_id: head.request_id,
+    status: head.status,
+    withObjects: (use) => downloadOutput(deps, namespace, requestId, (body) => use(outputObjects(body, requestId))),
+  };
+}
