@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { classifyContent } from '../../src/api/content.js';
-import { addData, encodeAddBody, getRequest, putSettings, requestImport } from '../../src/api/data.js';
+import { addData, encodeAddBody, getDownloadUrl, getRequest, putSettings, requestImport } from '../../src/api/data.js';
 import { encodeBatch, ingestEvents, sendEvents } from '../../src/api/events.js';
 import { createAccessToken } from '../../src/api/tokens.js';
 import { UnexpectedResponseError } from '../../src/core/errors.js';
@@ -90,6 +90,15 @@ describe('api calls parse their answers', () => {
     assert.deepEqual(await answering(record, () => getRequest(http, 'ns', 'req/1')), record);
     assert.equal(requests[0]!.url, '/v1/data/ns/requests/req%2F1');
     await refused({ request_id: 'req_1' }, () => getRequest(http, 'ns', 'req_1'), /^GET \/v1\/data\/ns\/requests\/req_1: .*status: /);
+    // Request ids of either form the service has used, `request_…` (its docs) and `req_…` (the emulator), pass as they are.
+    for (const id of ['request_6f1c2a', 'req_6f1c2a']) {
+      const answered = await answering({ request_id: id, status: 'queued', data: [] }, () => getRequest(http, 'ns', id));
+      assert.equal(answered.request_id, id);
+      assert.equal(requests[0]!.url, `/v1/data/ns/requests/${id}`);
+      const url = { request_id: id, status: 'queued', data_count: null, data_url: null, data_expires_at: null };
+      assert.deepEqual(await answering(url, () => getDownloadUrl(http, 'ns', id)), url);
+      assert.equal(requests[0]!.url, `/v1/data/ns/requests/${id}/results/download-url`);
+    }
   });
 
   it('sendEvents and ingestEvents', async () => {
