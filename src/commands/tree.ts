@@ -7,6 +7,7 @@ import { classify } from './classify/index.js';
 import { configGroup } from './config/index.js';
 import { dataGroup } from './data/index.js';
 import { decisionGroup } from './decision/index.js';
+import { deletionRequestGroup } from './deletion-request/index.js';
 import type { TreeNode } from './declaration.js';
 import { emulatorGroup } from './emulator/index.js';
 import { eventsGroup } from './events/index.js';
@@ -28,6 +29,7 @@ export const TREE: readonly TreeNode[] = [
   streamGroup,
   decisionGroup,
   batchGroup,
+  deletionRequestGroup,
   emulatorGroup,
   version,
 ];

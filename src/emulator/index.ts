@@ -14,6 +14,7 @@ import { JobStore } from './stores/job-store.js';
 import { OLDER_IMPORTS, type OlderImportRecord } from './older-imports/records.js';
 import { BATCHES, type BatchRecord } from './batches/records.js';
 import { DECISIONS, type StoredDecision } from './decisions/records.js';
+import { DELETIONS, type StoredDeletion } from './deletions/records.js';
 import { StreamStore } from './stores/stream-store.js';
 import { EventStore } from './stores/event-store.js';
 
@@ -134,14 +135,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 async function openStores(dataDir: string | undefined): Promise<Stores> {
   const data = await DataStore.open(dataDir);
   try {
-    const [streams, events, decisions, olderImports, batches] = await Promise.all([
+    const [streams, events, decisions, olderImports, batches, deletions] = await Promise.all([
       StreamStore.open(data.root),
       EventStore.open(data.root),
       JobStore.open<StoredDecision>(data.root, DECISIONS),
       JobStore.open<OlderImportRecord>(data.root, OLDER_IMPORTS),
       JobStore.open<BatchRecord>(data.root, BATCHES),
+      JobStore.open<StoredDeletion>(data.root, DELETIONS),
     ]);
-    return { data, streams, events, decisions, olderImports, batches };
+    return { data, streams, events, decisions, olderImports, batches, deletions };
   } catch (error) {
     await data.close();
     throw error;

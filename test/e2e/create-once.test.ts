@@ -16,6 +16,7 @@ const CREATES = [
   { what: 'decision', plural: 'decisions', args: ['decision', 'create', '--type', 'text', '--content', '{"text":"hi"}'], path: '/v1/decisions' },
   { what: 'batch', plural: 'batches', args: ['batch', 'create', CSV, '--type', 'text'], path: '/v1/batches' },
   { what: 'import', plural: 'imports', args: ['import', 'create', JSONL], path: '/v1/import' },
+  { what: 'deletion request', plural: 'deletion requests', args: ['deletion-request', 'create', '--subject-user-id', 'u42'], path: '/v1/deletion_requests' },
 ] as const;
 
 /** The create calls the emulator received, with the status each was answered (or about to be, when a fault cut it). */
@@ -45,6 +46,21 @@ describe('create calls whose answer is lost after the service processed them', (
       assert.equal(result.stdout, '');
     });
   }
+});
+
+describe('a deletion request with an external id', () => {
+  const resetting = useEmulatorProcess(['--fault-rate', '1', '--faults', 'reset', '--seed', '7']);
+
+  it('is safe to send again: its answer lost, it is retried, and the service holds it once', async () => {
+    await resetting.control('/_emulator/requests', { method: 'DELETE' });
+    const result = await runCsafe(['deletion-request', 'create', '--subject-user-id', 'u42', '--external-request-id', 'dsr-1', '--max-retries', '3'], { env: resetting.env, cwd: dir });
+    // Every answer is cut off: each attempt is one more repeat of the same request, never a second one.
+    assert.equal(result.code, 1, result.stderr);
+    assert.ok((await createCalls(resetting, '/v1/deletion_requests')).length > 1, 'retried');
+    assert.doesNotMatch(result.stderr, /may have been created/);
+    const { deletion_requests: held } = (await resetting.control('/_emulator/deletion_requests')) as { deletion_requests: unknown[] };
+    assert.equal(held.length, 1);
+  });
 });
 
 describe('create calls the service did not process', () => {
@@ -92,11 +108,11 @@ describe('create calls the service did not process', () => {
       }
       const { code, stdout, stderr } = await result;
       assert.deepEqual(await createCalls(emulator, path), ['200 null']);
-      const id = /\b(dec|bat|imp)_[0-9a-f]+/.exec(stdout + stderr)?.[0];
+      const id = /\b(dec|bat|imp|del)_[0-9a-f]+/.exec(stdout + stderr)?.[0];
       assert.ok(id !== undefined, `no id in: ${stdout}${stderr}`);
-      if (what === 'decision') {
+      if (what === 'decision' || what === 'deletion request') {
         assert.equal(code, 0, stderr);
-        assert.equal(JSON.parse(stdout).decision_id, id);
+        assert.equal(Object.values(JSON.parse(stdout))[0], id);
       } else {
         // Its upload does not start after Ctrl-C: the run says which one was made without its file.
         assert.equal(code, 130, stderr);

@@ -24,7 +24,7 @@ const section = (help: string, title: string) => {
   return body.slice(0, body.search(/\n\n|$/));
 };
 const flagsIn = (help: string) => [...section(help, 'Options:').matchAll(/^ {2}(?:(-\w), )?(--[\w-]+)/gm)].flatMap((m) => (m[1] ? [m[1], m[2]!] : [m[2]!]));
-const commandsIn = (help: string) => [...section(help, 'Commands:').matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!).filter((name) => name !== 'help');
+const commandsIn = (help: string) => [...section(help, 'Commands:').matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((name) => name !== 'help');
 const helpOf = async (...words: string[]) => {
   // Read unwrapped, a flag and its description on one line (test/e2e/help-depth checks the wrapping).
   const { code, stdout, stderr } = await runInProcess([...words, '--help'], { env: { COLUMNS: '1000' } });
@@ -59,8 +59,8 @@ function zshCompletion(text: string) {
   const block = (start: string) => text.slice(text.indexOf(start) + start.length, text.indexOf('\n  )', text.indexOf(start)));
   const flags = (spec: string) => [...spec.matchAll(/'(--[\w-]+)\[|\{(-\w),(--[\w-]+)\}/g)].flatMap((m) => (m[1] ? [m[1]] : [m[2]!, m[3]!]));
   const globals = flags(block('global=('));
-  const verbs = new Map([...block('verbs=(').matchAll(/^\s+(\w+) '([^']*)'/gm)].map((m) => [m[1]!, m[2]!.split(' ')]));
-  const commands = [...text.slice(text.indexOf("_values 'command'"), text.indexOf('args)')).matchAll(/'(\w+)\[/g)].map((m) => m[1]!);
+  const verbs = new Map([...block('verbs=(').matchAll(/^\s+([\w-]+) '([^']*)'/gm)].map((m) => [m[1]!, m[2]!.split(' ')]));
+  const commands = [...text.slice(text.indexOf("_values 'command'"), text.indexOf('args)')).matchAll(/'([\w-]+)\[/g)].map((m) => m[1]!);
   const branches = new Map<string, { flags: string[]; global: boolean }>();
   const joined = text.slice(text.indexOf('args)')).replaceAll('\\\n', ' ');
   for (const [, keys, body] of joined.matchAll(/^\s+((?:'[^']+'\*?\|?)+)\) (.*);;$/gm)) {
@@ -125,7 +125,7 @@ describe('documentation stays in step with the commands', () => {
     const expect = (found: boolean, what: string) => void (found || missing.push(what));
     for (const { group, verb, flags } of eachCommand()) {
       const command = `${group} ${verb}`.trim();
-      expect(man.includes(command), `man/csafe.1: ${command}`);
+      expect(man.includes(command.replaceAll('-', '\\-')), `man/csafe.1: ${command}`);
       // The README may list a group's verbs together: `csafe config get|set|unset|list`.
       expect(new RegExp(`csafe ${group}\\b[^\\n]*\\b${verb}\\b`).test(readme), `README.md: csafe ${command}`);
       for (const flag of flags.filter((f) => f.startsWith('--') && !HELP_FLAGS.includes(f))) {

@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, opendir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BackgroundWork } from './background.js';
 import { DIRECTORY_MODE, readJsonFile, replaceFile } from './files.js';
@@ -49,6 +49,18 @@ export class JobStore<R> {
   /** The record, or undefined for an id this store never gave out. */
   async get(id: string): Promise<R | undefined> {
     return isIdOf(this.kind.idPrefix, id) ? readJsonFile<R>(this.recordPath(id)) : undefined;
+  }
+
+  /** At most `limit` records, in no particular order: what an inspection route lists, bounded. */
+  async list(limit: number): Promise<R[]> {
+    const records: R[] = [];
+    for await (const entry of await opendir(join(this.root, 'records'))) {
+      if (records.length >= limit) break;
+      const id = entry.name.replace(/\.json$/, '');
+      const record = entry.isFile() && isIdOf(this.kind.idPrefix, id) ? await readJsonFile<R>(this.recordPath(id)) : undefined;
+      if (record !== undefined) records.push(record);
+    }
+    return records;
   }
 
   uploadPath = (id: string) => join(this.root, 'uploads', `${id}.${this.kind.extension}`);

@@ -1,0 +1,19 @@
+import type { HttpClient } from '../core/http/client.js';
+import { deletionResponseSchema, type DeletionRequest, type DeletionResponse } from '../schemas/deletions.js';
+import { createOnce } from './create.js';
+import { parseResponse } from './responses.js';
+
+/** How csafe files deletion requests (the service's docs; not in the spec). */
+
+const DELETIONS_PATH = '/v1/deletion_requests';
+
+/**
+ * POST /v1/deletion_requests. With an external_request_id a repeat answers the request first
+ * filed, so it is retried like any safe request; without one it is created once, never replayed
+ * after the service may have filed it.
+ */
+export async function fileDeletionRequest(http: HttpClient, request: DeletionRequest): Promise<DeletionResponse> {
+  const read = (body: unknown) => parseResponse(deletionResponseSchema, body, `POST ${DELETIONS_PATH}`);
+  if (request.external_request_id !== undefined) return read((await http.request({ method: 'POST', path: DELETIONS_PATH, json: request, finishOnInterrupt: true })).body);
+  return createOnce(http, { method: 'POST', path: DELETIONS_PATH, json: request }, { what: 'deletion request', note: 'give --external-request-id to make a repeat answer the first' }, read);
+}
