@@ -59,6 +59,17 @@ describe('an add request too large to come inline (413)', () => {
     assert.equal(table.stdout.trimEnd().split('\n').length, COUNT + 1);
   });
 
+  it('a service with only the spec\'s endpoints answers the record inline, and data status prints it', async () => {
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { spec_only: true } });
+    try {
+      const inline = await run(['data', 'status', 'big', requestId, '--json']);
+      assert.equal(inline.code, 0, inline.stderr);
+      assert.equal(JSON.parse(inline.stdout).data.length, COUNT);
+    } finally {
+      await emulator.control('/_emulator/quirks', { method: 'POST', body: { spec_only: false } });
+    }
+  });
+
   it('data download streams the output of an add request too, from …/results/download-url', async () => {
     const downloaded = await run(['data', 'download', 'big', requestId, '-o', 'ndjson']);
     assert.equal(downloaded.code, 0, downloaded.stderr);

@@ -47,6 +47,12 @@ describe('a namespace schema sent with the data', () => {
       assert.equal(refused.code, 2, refused.stderr);
       assert.equal(refused.stderr, 'bad-schema.json:2: schema.photo.content_type: expected one of image_url, video_url, website_url, datetime, metadata, audio_url, card\nerror: the schema has 1 problem; nothing was sent\n');
     }
+    // A schema that leaves no room for an object is named as the problem, not each object.
+    const fields = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field_${i}`, { content_type: 'metadata' }]));
+    writeFileSync(join(dir, 'wide-schema.json'), JSON.stringify(fields));
+    const overCap = await run(['data', 'add', 'shop', 'objects.jsonl', '--schema', 'wide-schema.json', '--max-batch-bytes', '1024']);
+    assert.equal(overCap.code, 2);
+    assert.match(overCap.stderr, /^error: --schema: the schema is \d+ bytes serialised, and goes with every request: with it no object fits --max-batch-bytes 1024\n/);
     const both = await run(['data', 'add', 'shop', '-', '--schema', '-'], OBJECTS);
     assert.equal(both.code, 2);
     assert.match(both.stderr, /^error: --schema -: stdin already holds the objects/);

@@ -149,12 +149,16 @@ export async function* largeItemText({ head, field, values }: LargeItem, format:
   yield compact ? `${opening}${hasHead ? ',' : ''}${JSON.stringify(field)}:[` : `${hasHead ? `${opening},` : '{'}\n  ${JSON.stringify(field)}: `;
   const array = arrayText('  ');
   let first = true;
-  for await (const value of values) {
-    if (compact) yield `${first ? '' : ','}${JSON.stringify(value)}`;
-    else yield array.separator() + indented(JSON.stringify(value, null, 2), '    ');
-    first = false;
+  try {
+    for await (const value of values) {
+      if (compact) yield `${first ? '' : ','}${JSON.stringify(value)}`;
+      else yield array.separator() + indented(JSON.stringify(value, null, 2), '    ');
+      first = false;
+    }
+  } finally {
+    // However the values end (a download broken off too), what was written stays one JSON document.
+    yield compact ? ']}\n' : `${array.close()}\n}`;
   }
-  yield compact ? ']}\n' : `${array.close()}\n}`;
 }
 
 /** JSON text is handed on in chunks of about this size: one write per value would cost more than the conversion. */
@@ -185,20 +189,24 @@ export async function* jsonValuesChunks(values: AsyncIterable<unknown>, format: 
  */
 function heldWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamView<T, R>): ResultWriter<T> {
   const items: T[] = [];
-  const largeRows: R[] = [];
+  // Each item's rows, a large one's among them, in the order printed.
+  const rowsInOrder: R[][] = [];
   return {
-    print: async (item) => void items.push(item),
+    print: async (item) => void (items.push(item), rowsInOrder.push([...view.rows(item)])),
     async printLarge({ head, field, values }) {
+      const rows: R[] = [];
+      rowsInOrder.push(rows);
       if (format === 'table') {
-        for await (const value of values) largeRows.push(view.largeRow!(head, value));
+        for await (const value of values) rows.push(view.largeRow!(head, value));
         return;
       }
       const list: unknown[] = [];
       for await (const value of values) list.push(value);
       items.push({ ...head, [field]: list } as T);
+      rows.push(...view.rows(items.at(-1)!));
     },
     end: async () => {
-      const rows = [...items.flatMap(view.rows), ...largeRows];
+      const rows = rowsInOrder.flat();
       if (view.order) rows.sort(view.order);
       if (format !== 'table') return printResult(io, format, items, tableView(rows, view.columns));
       if (rows.length > 0) await io.out(tableView(rows, view.columns).table(io));

@@ -3,8 +3,9 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { Chalk } from 'chalk';
 import { createIOStreams } from '../../../src/core/terminal/io.js';
-import { fitList, jsonValuesChunks, printResult, recordView, renderRecord, renderTable, resolveOutputFormat, tableView, type Column } from '../../../src/core/terminal/output.js';
+import { fitList, jsonValuesChunks, largeItemText, printResult, resultWriter, recordView, renderRecord, renderTable, resolveOutputFormat, tableView, type Column } from '../../../src/core/terminal/output.js';
 import { bySeverity } from '../../../src/schemas/content.js';
+import { bufferIO } from '../../helpers/io.js';
 
 interface Row {
   id: string;
@@ -231,5 +232,50 @@ describe('JSON written a value at a time', () => {
     const stopped = await collect(jsonValuesChunks(values(5, 2), 'json'));
     assert.match(String(stopped.error), /broke off/);
     assert.deepEqual(JSON.parse(stopped.text), [{ id: 0, nested: { list: [0] } }, { id: 1, nested: { list: [1] } }]);
+  });
+});
+
+describe('a large item (a record over 5 MiB) printed as its values come', () => {
+  async function* values(count: number, failAfter?: number) {
+    for (let i = 0; i < count; i++) {
+      if (i === failAfter) throw new Error('the download broke off');
+      yield { id: `o${i}`, n: i };
+    }
+  }
+  const text = async (chunks: AsyncIterable<string>) => {
+    let out = '';
+    try {
+      for await (const chunk of chunks) out += chunk;
+    } catch {
+      // What was written before the values stopped is what is checked.
+    }
+    return out;
+  };
+  const head = { namespace: 'ns', request_id: 'req_1', status: 'succeeded' };
+
+  it('is exactly the whole record as JSON.stringify writes it, and stays one document when the values stop', async () => {
+    for (const count of [0, 2]) {
+      const whole = { ...head, data: Array.from({ length: count }, (_, i) => ({ id: `o${i}`, n: i })) };
+      assert.equal(await text(largeItemText({ head, field: 'data', values: values(count) }, 'json')), JSON.stringify(whole, null, 2));
+      assert.equal(await text(largeItemText({ head, field: 'data', values: values(count) }, 'ndjson')), JSON.stringify(whole) + '\n');
+    }
+    const stopped = await text(largeItemText({ head, field: 'data', values: values(5, 2) }, 'json'));
+    assert.deepEqual(JSON.parse(stopped).data.map((entry: { id: string }) => entry.id), ['o0', 'o1']);
+    assert.deepEqual(JSON.parse(await text(largeItemText({ head, field: 'data', values: values(5, 2) }, 'ndjson'))).data.length, 2);
+  });
+
+  it('keeps its rows in the order printed in a table, among the rows of small items', async () => {
+    const { io, stdout } = bufferIO();
+    const view = {
+      rows: (item: { data: Array<{ id: string }> }) => item.data,
+      columns: [{ header: 'ID', value: (row: { id: string }) => row.id }],
+      largeRow: (_head: Record<string, unknown>, value: unknown) => value as { id: string },
+    };
+    const writer = resultWriter(io, 'table', view);
+    await writer.print({ data: [{ id: 'first' }] });
+    await writer.printLarge({ head, field: 'data', values: values(2) });
+    await writer.print({ data: [{ id: 'last' }] });
+    await writer.end();
+    assert.deepEqual(stdout().trim().split('\n').map((line) => line.trim()), ['ID', 'first', 'o0', 'o1', 'last']);
   });
 });

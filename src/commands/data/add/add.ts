@@ -1,4 +1,5 @@
 import type { Context } from '../../../context.js';
+import { UsageError } from '../../../core/errors.js';
 import { checkRecord, nothingSentLine, problemLine, problemOfRecord, setAside } from '../../../core/bulk/checked-records.js';
 import { spooledRecords, spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
 import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
@@ -41,6 +42,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   const waitMs = waitTimeoutMs(options);
   // Serialised once: it goes with every batch.
   const schemaJson = options.schema === undefined ? undefined : JSON.stringify(await schemaFlag(ctx.io, options.schema, path, ctx.signal));
+  refuseSchemaOverCap(schemaJson, options.maxBatchBytes);
   // A stream: without --wait the accepted requests, one JSON line each in a pipe as they are accepted; with it the final records, as `data status` prints them.
   const format = await ctx.outputFormat('stream');
   // Fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
@@ -200,6 +202,17 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
   if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
   // Answers are settled in input order; what follows (the table, --wait's objects) is in input order.
   return { accepted: inInputOrder(accepted), failed: failed.count, sent: counts.sent, done: counts.skipped_checkpoint, otherShards: counts.other_shards, skipped: invalid?.count ?? 0, stoppedBy };
+}
+
+/** A schema that leaves no room for an object under --max-batch-bytes is the problem to name, not every object. */
+function refuseSchemaOverCap(schemaJson: string | undefined, maxBatchBytes: number): void {
+  if (schemaJson === undefined) return;
+  // The smallest object, {"id":"x"}, beside the schema in a request.
+  const smallest = bodyFrameBytes(schemaJson) + '{"id":"x"}'.length + 1;
+  if (smallest <= maxBatchBytes) return;
+  throw new UsageError(`--schema: the schema is ${Buffer.byteLength(schemaJson)} bytes serialised, and goes with every request: with it no object fits --max-batch-bytes ${maxBatchBytes}`, {
+    hint: 'raise --max-batch-bytes, or set the schema once with `csafe settings put` and leave out --schema',
+  });
 }
 
 /** What an interrupted run did, and the command that continues it: the same one, which with --checkpoint sends only what was not accepted. */

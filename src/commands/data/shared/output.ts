@@ -21,7 +21,7 @@ export function outputAddress(deps: Pick<DownloadDeps, 'http'>, namespace: strin
   return async () => {
     if (!endpointMissing) {
       try {
-        return addressOf(await getDownloadUrl(deps.http, namespace, requestId), status, true);
+        return addressOf(await getDownloadUrl(deps.http, namespace, requestId), status);
       } catch (error) {
         if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 405)) throw error;
         // A request that does not exist is a 404 here too: the record says which it is.
@@ -32,14 +32,15 @@ export function outputAddress(deps: Pick<DownloadDeps, 'http'>, namespace: strin
     if (!isImportRecord(record)) {
       throw new CsafeError(`request ${record.request_id} is an add request, and this service has no download of its output`, { hint: `its objects and labels are in its record: ${status}` });
     }
-    return addressOf(record, status, false);
+    return addressOf(record, status);
   };
 }
 
-function addressOf(record: RequestRecord | DownloadUrlRecord, status: string, anyKind: boolean): DownloadAddress {
+function addressOf(record: RequestRecord | DownloadUrlRecord, status: string): DownloadAddress {
   const url = record.data_url;
   if (url === null || url === undefined || url === '') {
-    const hint = record.status === 'failed' && !anyKind ? `see why with: ${status}` : `a request has its output once it has ended (an import once it has succeeded): ${status} --wait`;
+    // Only an import ends failed without an output: an add request that failed has its objects' errors in it.
+    const hint = record.status === 'failed' ? `see why with: ${status}` : `a request has its output once it has ended (an import once it has succeeded): ${status} --wait`;
     throw new CsafeError(`request ${record.request_id} has no output to download (status ${record.status})`, { hint });
   }
   // An expiry we cannot read is left to the store: its 403 says when the address has expired.
@@ -47,11 +48,12 @@ function addressOf(record: RequestRecord | DownloadUrlRecord, status: string, an
   return { url, expiresAt: Number.isNaN(expiresAt) ? Infinity : expiresAt };
 }
 
-/** Downloads a request's output, handing its body to `onBody` as it streams. */
-export async function downloadOutput(deps: DownloadDeps, namespace: string, requestId: string, onBody: (body: Readable) => Promise<void>): Promise<void> {
+/** Downloads a request's output, handing its body to `onBody` as it streams; `known`: its …/results/download-url answer, already in hand. */
+export async function downloadOutput(deps: DownloadDeps, namespace: string, requestId: string, onBody: (body: Readable) => Promise<void>, known?: DownloadUrlRecord): Promise<void> {
   const lookUp = outputAddress(deps, namespace, requestId);
   const again = `csafe data download ${shellWord(namespace)} ${shellWord(requestId)}`;
-  await downloadBeforeExpiry(deps, { id: requestId, holder: 'request', again, address: await lookUp(), lookUp }, onBody);
+  const address = known === undefined ? await lookUp() : addressOf(known, `csafe data status ${shellWord(namespace)} ${shellWord(requestId)}`);
+  await downloadBeforeExpiry(deps, { id: requestId, holder: 'request', again, address, lookUp }, onBody);
 }
 
 /**
@@ -98,6 +100,6 @@ export async function requestRecord(deps: DownloadDeps, namespace: string, reque
     namespace: head.namespace ?? namespace,
     request_id: head.request_id,
     status: head.status,
-    withObjects: (use) => downloadOutput(deps, namespace, requestId, (body) => use(outputObjects(body, requestId))),
+    withObjects: (use) => downloadOutput(deps, namespace, requestId, (body) => use(outputObjects(body, requestId)), head),
   };
 }
