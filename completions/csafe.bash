@@ -5,7 +5,7 @@ _csafe() {
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 
   local global="--profile --api-key --base-url --request-timeout --max-retries --max-wait -o --output --json --wide -v --verbose -q --quiet --progress --no-color --insecure --emulator -h --help -V --version"
-  local commands="classify token auth config settings data import events stream decision batch deletion-request emulator version"
+  local commands="classify token auth config settings data import events stream decision batch agent-decision deletion-request emulator version"
 
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json ndjson tsv" -- "$cur")); return ;;
@@ -38,6 +38,7 @@ _csafe() {
     stream) verbs="watch parts" ;;
     decision) verbs="create get" ;;
     batch) verbs="create get download" ;;
+    agent-decision) verbs="create" ;;
     deletion-request) verbs="create" ;;
     emulator) verbs="start status reset" ;;
   esac
@@ -63,6 +64,7 @@ _csafe() {
     "batch create") flags="--type --wait --timeout --download"; files=1 ;;
     "batch get") flags="--wait --timeout --download" ;;
     "batch download") flags="--escape-formulas"; files=1 ;;
+    "agent-decision create") flags="--content-type --decision --policy-id --reference-id --action --agent-type --comment" ;;
     "deletion-request create") flags="--subject-user-id --external-request-id --requested-at" ;;
     "data download") flags=""; files=1 ;;
     "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --api-key --json" ;;

@@ -1,6 +1,7 @@
 // Every command group of csafe, in the order `csafe --help` lists them; each is declared once
 // beside its code (src/commands/<group>/index.ts). main.ts builds commander's program from it.
 
+import { agentDecisionGroup } from './agent-decision/index.js';
 import { authGroup } from './auth/index.js';
 import { batchGroup } from './batch/index.js';
 import { classify } from './classify/index.js';
@@ -29,6 +30,7 @@ export const TREE: readonly TreeNode[] = [
   streamGroup,
   decisionGroup,
   batchGroup,
+  agentDecisionGroup,
   deletionRequestGroup,
   emulatorGroup,
   version,

@@ -15,6 +15,7 @@ import { OLDER_IMPORTS, type OlderImportRecord } from './older-imports/records.j
 import { BATCHES, type BatchRecord } from './batches/records.js';
 import { DECISIONS, type StoredDecision } from './decisions/records.js';
 import { DELETIONS, type StoredDeletion } from './deletions/records.js';
+import { AGENT_DECISIONS, type StoredAgentDecision } from './agent-decisions/records.js';
 import { StreamStore } from './stores/stream-store.js';
 import { EventStore } from './stores/event-store.js';
 
@@ -135,15 +136,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 async function openStores(dataDir: string | undefined): Promise<Stores> {
   const data = await DataStore.open(dataDir);
   try {
-    const [streams, events, decisions, olderImports, batches, deletions] = await Promise.all([
+    const [streams, events, decisions, olderImports, batches, deletions, agentDecisions] = await Promise.all([
       StreamStore.open(data.root),
       EventStore.open(data.root),
       JobStore.open<StoredDecision>(data.root, DECISIONS),
       JobStore.open<OlderImportRecord>(data.root, OLDER_IMPORTS),
       JobStore.open<BatchRecord>(data.root, BATCHES),
       JobStore.open<StoredDeletion>(data.root, DELETIONS),
+      JobStore.open<StoredAgentDecision>(data.root, AGENT_DECISIONS),
     ]);
-    return { data, streams, events, decisions, olderImports, batches, deletions };
+    return { data, streams, events, decisions, olderImports, batches, deletions, agentDecisions };
   } catch (error) {
     await data.close();
     throw error;

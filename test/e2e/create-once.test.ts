@@ -17,6 +17,7 @@ const CREATES = [
   { what: 'batch', plural: 'batches', args: ['batch', 'create', CSV, '--type', 'text'], path: '/v1/batches' },
   { what: 'import', plural: 'imports', args: ['import', 'create', JSONL], path: '/v1/import' },
   { what: 'deletion request', plural: 'deletion requests', args: ['deletion-request', 'create', '--subject-user-id', 'u42'], path: '/v1/deletion_requests' },
+  { what: 'agent decision', plural: 'agent decisions', args: ['agent-decision', 'create', '--content-type', 'listings', '--decision', 'match', '--policy-id', 'violence', '--reference-id', 'l1'], path: '/v1/agent_decisions' },
 ] as const;
 
 /** The create calls the emulator received, with the status each was answered (or about to be, when a fault cut it). */
@@ -108,6 +109,12 @@ describe('create calls the service did not process', () => {
       }
       const { code, stdout, stderr } = await result;
       assert.deepEqual(await createCalls(emulator, path), ['200 null']);
+      // A verdict has no id: its answer is whether the service was right.
+      if (what === 'agent decision') {
+        assert.equal(code, 0, stderr);
+        assert.equal(typeof JSON.parse(stdout).safetykitCorrect, 'boolean');
+        return;
+      }
       const id = /\b(dec|bat|imp|del)_[0-9a-f]+/.exec(stdout + stderr)?.[0];
       assert.ok(id !== undefined, `no id in: ${stdout}${stderr}`);
       if (what === 'decision' || what === 'deletion request') {

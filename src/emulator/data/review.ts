@@ -26,7 +26,7 @@ async function showEntry(ctx: RouteContext): Promise<RouteResult> {
 }
 
 /** Looks through the namespace's requests, newest first: slow after big imports, but a review link is opened by hand. */
-async function latestEntry(store: DataStore, namespace: string, id: string, baseUrl: string, link: (id: string) => string) {
+export async function latestEntry(store: DataStore, namespace: string, id: string, baseUrl: string, link: (id: string) => string) {
   for (const requestId of await store.requestIds(namespace)) {
     const entry = await entryIn(store, await store.request(requestId), id, baseUrl, link);
     if (entry !== undefined) return { request_id: requestId, ...entry };

@@ -10,6 +10,7 @@ import { controlRoutes } from '../control/routes.js';
 import { dataRoutes } from '../data/routes.js';
 import { decisionRoutes } from '../decisions/routes.js';
 import { deletionRoutes } from '../deletions/routes.js';
+import { agentDecisionRoutes } from '../agent-decisions/routes.js';
 import { EmulatorError, errorBody } from './errors.js';
 import { eventRoutes } from '../events/routes.js';
 import { faultInjector, type Fault, type FaultDraw } from './faults.js';
@@ -25,7 +26,7 @@ import { tokenRoutes } from '../tokens/routes.js';
 /** How the emulator answers HTTP: every area's routes behind one server that checks credentials, injects faults, guards against other sites and logs. */
 
 /** Every emulated area; a new area adds its route list here. */
-const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...decisionRoutes, ...deletionRoutes, ...olderImportRoutes, ...batchRoutes, ...controlRoutes];
+const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...decisionRoutes, ...deletionRoutes, ...agentDecisionRoutes, ...olderImportRoutes, ...batchRoutes, ...controlRoutes];
 
 /** The service's own paths: delayed, faulted and logged. /_emulator is emulator control: none of these. */
 const isServicePath = (path: string) => path === '/v1' || path.startsWith('/v1/');

@@ -6,6 +6,7 @@ import type { JobStore } from './job-store.js';
 import type { OlderImportRecord } from '../older-imports/records.js';
 import type { StoredDecision } from '../decisions/records.js';
 import type { StoredDeletion } from '../deletions/records.js';
+import type { StoredAgentDecision } from '../agent-decisions/records.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import type { StreamStore } from './stream-store.js';
 import { TokenTable } from './token-table.js';
@@ -64,10 +65,12 @@ export interface State {
   batches: JobStore<BatchRecord>;
   /** Deletion requests, as filed: on disk, beside the data. */
   deletions: JobStore<StoredDeletion>;
+  /** Reviewers' verdicts (agent decisions), as given: on disk, beside the data. */
+  agentDecisions: JobStore<StoredAgentDecision>;
 }
 
 /** What an instance keeps on disk, in its data directory. */
-export type Stores = Pick<State, 'data' | 'streams' | 'events' | 'decisions' | 'olderImports' | 'batches' | 'deletions'>;
+export type Stores = Pick<State, 'data' | 'streams' | 'events' | 'decisions' | 'olderImports' | 'batches' | 'deletions' | 'agentDecisions'>;
 
 export function createState(stores: Stores): State {
   return {
@@ -85,13 +88,13 @@ export function createState(stores: Stores): State {
 
 /** Back to a fresh instance's state, keeping the same object so handlers holding it see the reset. */
 export async function resetState(state: State): Promise<void> {
-  const { data, streams, events, decisions, olderImports, batches, deletions } = state;
+  const { data, streams, events, decisions, olderImports, batches, deletions, agentDecisions } = state;
   // Requests still being served finish after the reset, counting down the same counter; the held ones are answered.
   const { inFlight } = state;
   releaseHeld(inFlight);
   inFlight.max = inFlight.now;
-  Object.assign(state, createState({ data, streams, events, decisions, olderImports, batches, deletions }), { inFlight });
-  await Promise.all([data.clear(), streams.clear(), events.clear(), decisions.clear(), olderImports.clear(), batches.clear(), deletions.clear()]);
+  Object.assign(state, createState({ data, streams, events, decisions, olderImports, batches, deletions, agentDecisions }), { inFlight });
+  await Promise.all([data.clear(), streams.clear(), events.clear(), decisions.clear(), olderImports.clear(), batches.clear(), deletions.clear(), agentDecisions.clear()]);
 }
 
 /** Uses up one of a counted quirk's remaining occurrences; true when there was one. */
