@@ -50,6 +50,9 @@ describe('flag errors', () => {
     for (const [args, line] of [
       [['batch', 'create', 'reviews.csv'], 'error: --type: is required: the kind of content to review, e.g. text'],
       [['stream', 'watch', 'live', '--url', 'https://example.com/x.m3u8'], 'error: --id: is required: expected a non-empty string (your identifier of the stream)'],
+      [['deletion-request', 'create', '--external-request-id', 'dsr-1'], 'error: --subject-user-id: is required: the user whose data is to be erased'],
+      [['deletion-request', 'create', '--subject-user-id', 'u1', '--requested-at', 'yesterday'], 'error: --requested-at: expected an ISO 8601 date-time, e.g. 2026-11-27T10:00:00Z'],
+      [['agent-decision', 'create', '--content-type', 'listings', '--decision', 'match', '--reference-id', 'l1'], 'error: --policy-id: is required: the policy the verdict is about, e.g. violence'],
     ] as const) {
       const { code, stdout, stderr } = await runInProcess([...args]);
       assert.equal(code, 2, stderr);

@@ -88,3 +88,16 @@ export function requireId(id: string, argument: string, example: { command: stri
   if (id === '') throw new UsageError(`${argument} is empty`, { hint: `give the id \`${example.command}\` printed, e.g. ${example.id}` });
   return id;
 }
+
+/**
+ * A request body whose fields each come from one flag (`flagOf`: field → flag key), checked with
+ * the request's own schema before anything is sent: the first problem names its flag (exit 2).
+ */
+export function bodyFromFlags<S extends z.ZodType>(schema: S, flagOf: Readonly<Record<string, string>>, options: Readonly<Record<string, unknown>>, what: string): z.infer<S> {
+  const fields = Object.fromEntries(Object.entries(flagOf).flatMap(([field, flag]) => (options[flag] === undefined ? [] : [[field, options[flag]]])));
+  const parsed = schema.safeParse(fields);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const flag = flagOf[String(issue.path[0])];
+  throw new UsageError(`${flag === undefined ? what : `--${kebab(flag)}`}: ${issue.message}`);
+}
