@@ -35,6 +35,32 @@ describe('emulator: deletion requests', () => {
     });
   });
 
+  test('of repeats of one external id sent at once, the first filed is kept; the listing pages by id, bounded', async () => {
+    for (const subject of ['a', 'b', 'c']) await file({ subject_user_id: subject });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => file({ subject_user_id: `s${i}`, external_request_id: 'race-1' })));
+    assert.equal(new Set(answers.map((answer) => answer.deletion_request_id)).size, 1);
+    const page = async (query: string) => (await call(emulator, 'GET', `/_emulator/deletion_requests${query}`)).body as { total: number; next: string | null; deletion_requests: Array<{ deletion_request_id: string; subject_user_id: string }> };
+    const kept = (await page('?limit=1000')).deletion_requests.filter((record) => record.deletion_request_id === answers[0]!.deletion_request_id);
+    assert.equal(kept.length, 1);
+    const first = await page('?limit=2');
+    assert.equal(first.deletion_requests.length, 2);
+    assert.equal(first.next, first.deletion_requests[1]!.deletion_request_id);
+    const rest = await page(`?after=${first.next}&limit=1000`);
+    assert.equal(first.total, first.deletion_requests.length + rest.deletion_requests.length);
+    assert.equal(rest.next, null);
+    assertError(await call(emulator, 'GET', '/_emulator/deletion_requests?limit=5000'), 400, 'limit');
+  });
+
+  test('under spec_only the docs-only route answers 404, as a service without it would', async () => {
+    await call(emulator, 'POST', '/_emulator/quirks', { json: { spec_only: true } });
+    try {
+      assert.equal((await call(emulator, 'POST', '/v1/deletion_requests', { json: { subject_user_id: 'u' } })).status, 404);
+      assert.equal((await call(emulator, 'POST', '/v1/agent_decisions', { json: { content_type: 'l', decision: 'match', policy_id: 'v', reference_id: 'x' } })).status, 404);
+    } finally {
+      await call(emulator, 'POST', '/_emulator/quirks', { json: { spec_only: false } });
+    }
+  });
+
   test('a bad body is a 400 naming the field; the route needs the key', async () => {
     assertError(await call(emulator, 'POST', '/v1/deletion_requests', { json: {} }), 400, 'subject_user_id');
     assertError(await call(emulator, 'POST', '/v1/deletion_requests', { json: { subject_user_id: 'x'.repeat(513) } }), 400, 'subject_user_id');

@@ -121,7 +121,7 @@ export function resultWriter<T, R>(io: IOStreams, format: OutputFormat, view: St
  * compact line each; JSON the elements of one array, which joined are exactly what
  * JSON.stringify(array, null, 2) gives for the whole (`end` closes it, `[]` when empty).
  */
-export function jsonValuesText(format: 'json' | 'ndjson'): { value(value: unknown): string; end(): string } {
+function jsonValuesText(format: 'json' | 'ndjson'): { value(value: unknown): string; end(): string } {
   if (format === 'ndjson') return { value: toNdjsonLine, end: () => '' };
   const array = arrayText('');
   return { value: (value) => array.separator() + indented(JSON.stringify(value, null, 2), '  '), end: () => `${array.close()}\n` };

@@ -1,4 +1,5 @@
-import { control } from '../control/routes.js';
+import { recordsListing } from '../control/routes.js';
+import { EmulatorError } from '../http/errors.js';
 import { latestEntry } from '../data/review.js';
 import { baseUrlOf, reviewUrl } from '../http/links.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
@@ -17,15 +18,13 @@ import type { StoredAgentDecision } from './records.js';
  * read as not_match), false when it is not, or when the emulator holds no such object.
  */
 
-/** How many records GET /_emulator/agent_decisions lists at most. */
-const LISTING_LIMIT = 10_000;
-
 export const agentDecisionRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/agent_decisions', maxBodyBytes: 64 * 1024, auth: true, handle: recordVerdict },
-  control('GET', '/_emulator/agent_decisions', async (ctx) => ({ status: 200, body: { agent_decisions: await ctx.state.agentDecisions.list(LISTING_LIMIT) } })),
+  recordsListing('/_emulator/agent_decisions', 'agent_decisions', (ctx) => ctx.state.agentDecisions),
 ];
 
 async function recordVerdict(ctx: RouteContext): Promise<RouteResult> {
+  if (ctx.state.quirks.spec_only) throw new EmulatorError(404, 'no such endpoint: POST /v1/agent_decisions (spec_only)');
   const verdict = validateBody(agentDecisionRequestSchema, ctx.json());
   const own = await ownDecision(ctx, verdict.content_type, verdict.reference_id, verdict.policy_id);
   const safetykitCorrect = own !== null && own === asLabelDecision(verdict.decision);

@@ -3,6 +3,7 @@ import { requireApiKey } from '../http/auth.js';
 import { invalidRequest } from '../http/errors.js';
 import { digestImages } from '../content/images.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
+import type { JobStore } from '../stores/job-store.js';
 import { releaseHeld, resetState } from '../stores/state.js';
 import { validateBody } from '../http/validation.js';
 
@@ -37,6 +38,25 @@ export function control(method: Route['method'], pattern: string, handle: Route[
 }
 
 const ok = (body: unknown): RouteResult => ({ status: 200, body });
+
+/** The most records one page of a records listing holds: its answer stays bounded, however large the records. */
+const PAGE_LIMIT = 1000;
+
+/**
+ * GET `pattern`[?after=ID&limit=N]: one page of a store's records by id, `{"total", "next", <key>:
+ * […]}`; at most `limit` (100 by default, 1000 at most) after the id `after`; `next` is the `after`
+ * of the next page, null at the last.
+ */
+export function recordsListing<R>(pattern: string, key: string, store: (ctx: RouteContext) => JobStore<R>): Route {
+  return control('GET', pattern, async (ctx) => {
+    const query = new URL(ctx.req.url ?? '/', 'http://localhost').searchParams;
+    const limitText = query.get('limit') ?? '100';
+    const limit = /^\d{1,4}$/.test(limitText) ? Number(limitText) : 0;
+    if (limit < 1 || limit > PAGE_LIMIT) throw invalidRequest([{ path: ['limit'], message: `expected a whole number from 1 to ${PAGE_LIMIT}, got ${JSON.stringify(limitText)}` }]);
+    const { total, next, records } = await store(ctx).page(limit, query.get('after') ?? undefined);
+    return ok({ total, next, [key]: records });
+  });
+}
 
 function health(ctx: RouteContext): RouteResult {
   const uptimeSeconds = Math.floor((ctx.config.now() - ctx.config.startedAt) / 1000);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** How the emulator writes its files: private, replaced whole, and cleaned of what a killed emulator left. */
@@ -37,6 +37,24 @@ export async function replaceFile(path: string, content: string): Promise<void> 
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
+  }
+}
+
+/**
+ * Writes the file only when there is none yet, atomically: of several writers at once the first
+ * wins. True when this call wrote it.
+ */
+export async function createFileOnce(path: string, content: string): Promise<boolean> {
+  const temporary = temporaryPathFor(path);
+  try {
+    await writeFile(temporary, content, { mode: FILE_MODE });
+    await link(temporary, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await rm(temporary, { force: true });
   }
 }
 

@@ -1,7 +1,7 @@
-import { mkdir, opendir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BackgroundWork } from './background.js';
-import { DIRECTORY_MODE, readJsonFile, replaceFile } from './files.js';
+import { createFileOnce, DIRECTORY_MODE, readJsonFile, replaceFile } from './files.js';
 import { isIdOf, newId } from './ids.js';
 
 /** Where the older operations (decisions, older imports, batches) keep their records and files. */
@@ -51,16 +51,24 @@ export class JobStore<R> {
     return isIdOf(this.kind.idPrefix, id) ? readJsonFile<R>(this.recordPath(id)) : undefined;
   }
 
-  /** At most `limit` records, in no particular order: what an inspection route lists, bounded. */
-  async list(limit: number): Promise<R[]> {
-    const records: R[] = [];
-    for await (const entry of await opendir(join(this.root, 'records'))) {
-      if (records.length >= limit) break;
-      const id = entry.name.replace(/\.json$/, '');
-      const record = entry.isFile() && isIdOf(this.kind.idPrefix, id) ? await readJsonFile<R>(this.recordPath(id)) : undefined;
-      if (record !== undefined) records.push(record);
-    }
-    return records;
+  /** Saves a record only when its id has none yet: of several saves at once the first wins. The record kept is returned. */
+  async saveFirst(id: string, record: R): Promise<R> {
+    if (await createFileOnce(this.recordPath(id), JSON.stringify(record))) return record;
+    return (await this.get(id)) ?? record;
+  }
+
+  /**
+   * One page of the records, by id: at most `limit` after the id `after` (from the first when
+   * absent), the total, and the `after` of the next page (null at the last). What an inspection
+   * route lists: its answer is bounded however many records there are.
+   */
+  async page(limit: number, after?: string): Promise<{ total: number; next: string | null; records: R[] }> {
+    const ids = (await readdir(join(this.root, 'records'))).map((name) => name.replace(/\.json$/, '')).filter((id) => isIdOf(this.kind.idPrefix, id)).sort();
+    const start = after === undefined ? 0 : ids.findIndex((id) => id > after);
+    const chosen = start < 0 ? [] : ids.slice(start, start + limit);
+    const records = (await Promise.all(chosen.map((id) => readJsonFile<R>(this.recordPath(id))))).filter((record): record is Awaited<R> => record !== undefined) as R[];
+    const next = start >= 0 && start + limit < ids.length ? chosen.at(-1)! : null;
+    return { total: ids.length, next, records };
   }
 
   uploadPath = (id: string) => join(this.root, 'uploads', `${id}.${this.kind.extension}`);

@@ -6,7 +6,7 @@ import { dataObjectProblem } from '../../../schemas/data.js';
  * its bytes plus one comma, what is left of a request's byte cap for its objects is the cap less
  * this frame (the 11 bytes around them, less the comma the last object does not have).
  */
-export const BODY_FRAME_BYTES = 10;
+const BODY_FRAME_BYTES = 10;
 
 /** The frame of a request that also carries the namespace schema (`,"schema":{…}` after the objects). */
 export const bodyFrameBytes = (schemaJson?: string) => BODY_FRAME_BYTES + (schemaJson === undefined ? 0 : Buffer.byteLength(`,"schema":${schemaJson}`));

@@ -15,7 +15,7 @@ import { isImportRecord, type DownloadUrlRecord, type RequestRecord } from '../.
  * service's …/results/download-url serves either kind of request; a service without it (the
  * spec's: 404 or 405 there, and the request exists) gives an import's data_url in its record.
  */
-export function outputAddress(deps: Pick<DownloadDeps, 'http'>, namespace: string, requestId: string): () => Promise<DownloadAddress> {
+function outputAddress(deps: Pick<DownloadDeps, 'http'>, namespace: string, requestId: string): () => Promise<DownloadAddress> {
   const status = `csafe data status ${shellWord(namespace)} ${shellWord(requestId)}`;
   let endpointMissing = false;
   return async () => {
