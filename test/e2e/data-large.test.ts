@@ -70,6 +70,16 @@ describe('an add request too large to come inline (413)', () => {
     }
   });
 
+  it('a large request that ended failed names its failed objects, found as they downloaded (exit 1)', async () => {
+    const lines = Array.from({ length: COUNT }, (_, i) => JSON.stringify({ id: `f${i}`, photo: i === 5 ? 'not a url' : 'https://img.example/p.jpg', text: 'x'.repeat(9000) }));
+    writeFileSync(join(dir, 'failing.jsonl'), lines.join('\n') + '\n');
+    writeFileSync(join(dir, 'photo-schema.json'), '{"photo": {"content_type": "image_url"}}');
+    const failed = await run(['data', 'add', 'bigfail', 'failing.jsonl', '--schema', 'photo-schema.json', '--max-batch-bytes', '5900000', '--batch-size', '1000', '--wait', '-o', 'ndjson']);
+    assert.equal(failed.code, 1, failed.stderr);
+    assert.match(failed.stderr, /request req_\w+ failed: object "f5": photo: expected an http\(s\) URL/);
+    assert.equal(JSON.parse(failed.stdout).data.length, COUNT);
+  });
+
   it('data download streams the output of an add request too, from …/results/download-url', async () => {
     const downloaded = await run(['data', 'download', 'big', requestId, '-o', 'ndjson']);
     assert.equal(downloaded.code, 0, downloaded.stderr);

@@ -84,10 +84,10 @@ async function followAndPrint(ctx: Context, namespace: string, accepted: readonl
   const failures: string[] = [];
   try {
     await followRequests(ctx, namespace, accepted.map((r) => r.request_id), wait, async (record) => {
-      if (record.status === 'failed') failures.push(describeFailure(record));
-      // A record over the 5 MiB answered inline: its objects are printed as they are downloaded.
+      // A record over the 5 MiB answered inline: its objects are printed as they are downloaded, and what failed is known after.
       if (isLargeRecord(record)) await record.withObjects((objects) => printer.printLarge(largeItemOf(record, objects)));
       else await printer.print(record);
+      if (record.status === 'failed') failures.push(describeFailure(record));
     });
   } catch (error) {
     // What was printed stays well-formed (a JSON array closed); the error that ended the wait is the one reported.

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { getDownloadUrl, getRequest } from '../../../api/data.js';
+import { errorMessage } from '../../../api/responses.js';
 import { shellWord } from '../../../core/cli/command-line.js';
 import { downloadBeforeExpiry, type DownloadAddress, type DownloadDeps } from '../../../core/download/expiring-download.js';
 import { ApiError, CsafeError, UnexpectedResponseError } from '../../../core/errors.js';
@@ -83,6 +84,20 @@ export interface LargeRecord {
   status: string;
   /** Downloads the objects and hands them, as they are read, to `use`. */
   withObjects(use: (objects: AsyncIterable<unknown>) => Promise<void>): Promise<void>;
+  /** What the objects downloaded so far said of the failed ones: the first few, and how many in all. */
+  failed: { shown: string[]; count: number };
+}
+
+/** How many failed objects a failure line names; the rest it counts. */
+const FAILED_SHOWN = 3;
+
+/** The objects as they stream, each that carries an error noted in `failed`. */
+async function* noteFailed(objects: AsyncIterable<unknown>, failed: LargeRecord['failed']): AsyncGenerator<unknown> {
+  for await (const object of objects) {
+    const message = object !== null && typeof object === 'object' ? errorMessage(object) : undefined;
+    if (message !== undefined && failed.count++ < FAILED_SHOWN) failed.shown.push(`object "${String((object as { id?: unknown }).id)}": ${message}`);
+    yield object;
+  }
 }
 
 export const isLargeRecord = (record: RequestRecord | LargeRecord): record is LargeRecord => 'large' in record && record.large === true;
@@ -95,11 +110,13 @@ export async function requestRecord(deps: DownloadDeps, namespace: string, reque
     if (!(error instanceof ApiError) || error.status !== 413) throw error;
   }
   const head = await getDownloadUrl(deps.http, namespace, requestId);
+  const failed: LargeRecord['failed'] = { shown: [], count: 0 };
   return {
     large: true,
     namespace: head.namespace ?? namespace,
     request_id: head.request_id,
     status: head.status,
-    withObjects: (use) => downloadOutput(deps, namespace, requestId, (body) => use(outputObjects(body, requestId)), head),
+    withObjects: (use) => downloadOutput(deps, namespace, requestId, (body) => use(noteFailed(outputObjects(body, requestId), failed)), head),
+    failed,
   };
 }

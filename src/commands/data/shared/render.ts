@@ -99,6 +99,9 @@ export const requestRecordsView: StreamView<RequestRecord, ObjectLine> = {
   },
 };
 
+/** The first failed objects named, then how many more: `object "a": …; and 4 more`. */
+const failedObjects = (shown: readonly string[], count: number) => shown.join('; ') + (count > shown.length ? `; and ${count - shown.length} more` : '');
+
 /** `3 queued · 2 ingesting · 5 succeeded`: the spec's statuses in their order, then any others. */
 export function statusCounts(records: Iterable<{ status: string }>): string {
   const counts = new Map<string, number>(REQUEST_STATUSES.map((status) => [status, 0]));
@@ -108,12 +111,12 @@ export function statusCounts(records: Iterable<{ status: string }>): string {
 
 /** Why a request ended `failed`, in one line: the import's error, or the objects that could not be processed. */
 export function describeFailure(record: RequestRecord | LargeRecord): string {
-  if (isLargeRecord(record)) return `request ${record.request_id} failed: its objects that failed carry their error (above)`;
+  if (isLargeRecord(record)) return `request ${record.request_id} failed: ${failedObjects(record.failed.shown, record.failed.count) || 'the service gave no reason'}`;
   const own = errorMessage(record);
   const objects = (record.data ?? []).flatMap((entry) => {
     const message = errorMessage(entry);
     return message === undefined ? [] : [`object "${entry.id}": ${message}`];
   });
-  const shown = objects.slice(0, 3).join('; ') + (objects.length > 3 ? `; and ${objects.length - 3} more` : '');
+  const shown = failedObjects(objects.slice(0, 3), objects.length);
   return `request ${record.request_id} failed: ${own ?? (shown || 'the service gave no reason')}`;
 }
