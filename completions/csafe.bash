@@ -11,6 +11,8 @@ _csafe() {
     -o|--output) COMPREPLY=($(compgen -W "table json ndjson tsv" -- "$cur")); return ;;
     --api-version|--account-version) COMPREPLY=($(compgen -W "2026-08-11 2026-08-05" -- "$cur")); return ;;
     --fail-on) COMPREPLY=($(compgen -W "match review" -- "$cur")); return ;;
+    --decision) COMPREPLY=($(compgen -W "match no_match" -- "$cur")); return ;;
+    --agent-type) COMPREPLY=($(compgen -W "appeal bpo_review policy_expert" -- "$cur")); return ;;
     --batch|--failed|--unconfirmed|--metadata|--checkpoint|--skip-invalid|--captions|--download) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
   esac
