@@ -8,7 +8,7 @@ import { dataStatus } from './status-command.js';
 
 export const dataGroup: GroupDecl = {
   name: 'data',
-  description: 'Namespace data: add objects, import files, follow requests to their labels, download an import\'s output',
+  description: 'Namespace data: add objects, import files, follow requests to their labels, download a request\'s output',
   commands: [
     { ...dataAdd, run: async () => (await import('./add/add.js')).dataAddAction },
     { ...dataImport, run: async () => (await import('./import/import.js')).dataImportAction },
