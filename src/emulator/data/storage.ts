@@ -6,7 +6,7 @@ import type { Route } from '../http/router.js';
 import { downloadRoute, uploadRoute } from '../storage/object-store.js';
 import type { SignedOperation } from '../stores/signing.js';
 
-/** Which objects of namespace data the object store takes and gives: import uploads in, import outputs out. */
+/** Which objects of namespace data the object store takes and gives: import uploads in, request outputs out. */
 
 /** The upload of an import: PUT with the Content-Type the spec prescribes. */
 export const importObject = (namespace: string, requestId: string): SignedOperation => ({
@@ -20,7 +20,7 @@ export const outputObject = (requestId: string): SignedOperation => ({ method: '
 
 const requestIdOf = (params: Readonly<Record<string, string>>) => (params.file ?? '').replace(/\.jsonl$/, '');
 
-/** Namespace data in the object store: import uploads in, import outputs (data_url) out. */
+/** Namespace data in the object store: import uploads in, request outputs (an import's data_url, any request's results download) out. */
 export const dataStorageRoutes: readonly Route[] = [
   uploadRoute({
     pattern: '/_storage/imports/:namespace/:file',

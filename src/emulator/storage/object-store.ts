@@ -86,7 +86,7 @@ export const downloadRoute = (kind: DownloadKind): Route => ({
 export const uploadExpiresAt = (ctx: RouteContext, ttlMs: number): number => expiresAt(ctx, ttlMs, 'expired_upload_urls');
 
 /**
- * When a download URL handed out now (a batch's result, an import's output) stops working: a
+ * When a download URL handed out now (a batch's result, a request's output) stops working: a
  * fresh one each time its record is looked up, or already expired while expired_download_urls lasts.
  */
 export const downloadExpiresAt = (ctx: RouteContext, ttlMs: number): number => expiresAt(ctx, ttlMs, 'expired_download_urls');
