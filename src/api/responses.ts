@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { UnexpectedResponseError } from '../core/errors.js';
+import { ApiError, UnexpectedResponseError } from '../core/errors.js';
 import { describeProblem, problemsFromZod } from '../schemas/issues.js';
 
 /** How an answer from the service is read: checked against its schema, and the error message of a failed record found. */
@@ -19,3 +19,10 @@ export function errorMessage(value: object): string | undefined {
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' ? message : JSON.stringify(error);
 }
+
+/**
+ * Whether an error may mean the service has no such endpoint (404 or 405): what a service with
+ * only the spec's endpoints answers to one its docs add. Nothing was done there, so the spec's way
+ * may follow; a 404 of a missing record looks the same, so the caller's next request must tell.
+ */
+export const mayLackEndpoint = (error: unknown): boolean => error instanceof ApiError && (error.status === 404 || error.status === 405);

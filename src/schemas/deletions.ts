@@ -1,19 +1,15 @@
 import * as z from 'zod';
+import { describedText } from './issues.js';
 
 /**
  * POST /v1/deletion_requests (the service's docs; not in the spec): a data subject's request to
  * erase what the service holds of a user. Requests strict, responses tolerant.
  */
 
-const text = (what: string, max: number) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `is required: ${what}` : `expected a string (${what})`) })
-    .min(1, { error: `expected a non-empty string (${what})` })
-    .max(max, { error: `expected at most ${max} characters (${what})` });
 
 export const deletionRequestSchema = z.strictObject({
-  subject_user_id: text('the user whose data is to be erased', 512),
-  external_request_id: text('your id of the request; a repeat answers the first', 256).optional(),
+  subject_user_id: describedText('the user whose data is to be erased', 512),
+  external_request_id: describedText('your id of the request; a repeat answers the first', 256).optional(),
   requested_at: z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time, e.g. 2026-11-27T10:00:00Z' }).optional(),
 });
 export type DeletionRequest = z.infer<typeof deletionRequestSchema>;

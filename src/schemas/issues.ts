@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod';
 
 /** How a validation problem is told: where (a field path, in one notation) and what was expected there. */
 
@@ -15,6 +15,12 @@ export const expecting = (expected: string) => (issue: { input?: unknown }) => (
 
 /** The message for a required field that is absent, rather than zod's "expected string, received undefined". */
 export const MISSING = 'missing';
+
+/** A non-empty string field, every message naming what it is for: absent, not a string, empty, or over `max` characters. */
+export const describedText = (what: string, max?: number) => {
+  const text = z.string({ error: (issue) => (issue.input === undefined ? `is required: ${what}` : `expected a string (${what})`) }).min(1, { error: `expected a non-empty string (${what})` });
+  return max === undefined ? text : text.max(max, { error: `expected at most ${max} characters (${what})` });
+};
 
 /**
  * Error map of a required field: "missing" when it is absent, else `expected`

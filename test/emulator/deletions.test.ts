@@ -42,6 +42,11 @@ describe('emulator: deletion requests', () => {
     const page = async (query: string) => (await call(emulator, 'GET', `/_emulator/deletion_requests${query}`)).body as { total: number; next: string | null; deletion_requests: Array<{ deletion_request_id: string; subject_user_id: string }> };
     const kept = (await page('?limit=1000')).deletion_requests.filter((record) => record.deletion_request_id === answers[0]!.deletion_request_id);
     assert.equal(kept.length, 1);
+    // One after the other, the first is the one kept: a repeat never rewrites it.
+    const firstFiled = await file({ subject_user_id: 'first', external_request_id: 'in-turn' });
+    await file({ subject_user_id: 'second', external_request_id: 'in-turn' });
+    const inTurn = (await page('?limit=1000')).deletion_requests.find((record) => record.deletion_request_id === firstFiled.deletion_request_id);
+    assert.equal(inTurn?.subject_user_id, 'first');
     const first = await page('?limit=2');
     assert.equal(first.deletion_requests.length, 2);
     assert.equal(first.next, first.deletion_requests[1]!.deletion_request_id);

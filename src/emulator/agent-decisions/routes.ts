@@ -1,5 +1,4 @@
 import { recordsListing } from '../control/routes.js';
-import { EmulatorError } from '../http/errors.js';
 import { latestEntry } from '../data/review.js';
 import { baseUrlOf, reviewUrl } from '../http/links.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
@@ -19,12 +18,11 @@ import type { StoredAgentDecision } from './records.js';
  */
 
 export const agentDecisionRoutes: readonly Route[] = [
-  { method: 'POST', pattern: '/v1/agent_decisions', maxBodyBytes: 64 * 1024, auth: true, handle: recordVerdict },
+  { method: 'POST', pattern: '/v1/agent_decisions', maxBodyBytes: 64 * 1024, auth: true, docsOnly: true, handle: recordVerdict },
   recordsListing('/_emulator/agent_decisions', 'agent_decisions', (ctx) => ctx.state.agentDecisions),
 ];
 
 async function recordVerdict(ctx: RouteContext): Promise<RouteResult> {
-  if (ctx.state.quirks.spec_only) throw new EmulatorError(404, 'no such endpoint: POST /v1/agent_decisions (spec_only)');
   const verdict = validateBody(agentDecisionRequestSchema, ctx.json());
   const own = await ownDecision(ctx, verdict.content_type, verdict.reference_id, verdict.policy_id);
   const safetykitCorrect = own !== null && own === asLabelDecision(verdict.decision);

@@ -28,9 +28,9 @@ export const dataRoutes: readonly Route[] = [
   { method: 'PUT', pattern: '/v1/data/:namespace/settings', maxBodyBytes: REQUEST_BYTES, auth: true, handle: putSettings },
   { method: 'POST', pattern: '/v1/data/:namespace', maxBodyBytes: REQUEST_BYTES, auth: true, handle: addData },
   { method: 'POST', pattern: '/v1/data/:namespace/import', maxBodyBytes: 64 * 1024, auth: true, handle: requestImport },
-  { method: 'POST', pattern: '/v1/data/:namespace/requests/upload-url', maxBodyBytes: REQUEST_BYTES, auth: true, handle: requestUploadUrl },
+  { method: 'POST', pattern: '/v1/data/:namespace/requests/upload-url', maxBodyBytes: REQUEST_BYTES, auth: true, docsOnly: true, handle: requestUploadUrl },
   { method: 'GET', pattern: '/v1/data/:namespace/requests/:requestId', maxBodyBytes: 0, auth: true, handle: getRequest },
-  { method: 'GET', pattern: '/v1/data/:namespace/requests/:requestId/results/download-url', maxBodyBytes: 0, auth: true, handle: getDownloadUrl },
+  { method: 'GET', pattern: '/v1/data/:namespace/requests/:requestId/results/download-url', maxBodyBytes: 0, auth: true, docsOnly: true, handle: getDownloadUrl },
   control('GET', '/_emulator/data/:namespace', listObjects),
   ...reviewRoutes,
   ...dataStorageRoutes,
@@ -74,7 +74,6 @@ async function requestImport(ctx: RouteContext): Promise<RouteResult> {
 
 /** POST …/requests/upload-url, the current docs' name for it: the same answer, and a schema may come with it. */
 async function requestUploadUrl(ctx: RouteContext): Promise<RouteResult> {
-  if (ctx.state.quirks.spec_only) throw new EmulatorError(404, 'no such endpoint: POST /v1/data/{namespace}/requests/upload-url (spec_only)');
   const namespace = namespaceParam(ctx);
   const { schema } = validateBody(uploadUrlRequestSchema, ctx.json() ?? {});
   if (schema !== undefined) await ctx.state.data.putSettings(namespace, schema);
@@ -119,7 +118,6 @@ async function getRequest(ctx: RouteContext): Promise<RouteResult> {
  * import that succeeded, an add request that ended (its failed objects carry their error).
  */
 async function getDownloadUrl(ctx: RouteContext): Promise<RouteResult> {
-  if (ctx.state.quirks.spec_only) throw new EmulatorError(404, 'no such endpoint: GET /v1/data/{namespace}/requests/{request_id}/results/download-url (spec_only)');
   const record = await requestOf(ctx);
   const body = record.kind === 'add' ? addOutput(ctx, record) : importOutputOf(ctx, record);
   return { status: 200, body: withUnlistedField(ctx.state.quirks, body) };

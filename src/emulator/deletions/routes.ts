@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { recordsListing } from '../control/routes.js';
-import { EmulatorError } from '../http/errors.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { validateBody } from '../http/validation.js';
 import { withUnlistedField } from '../stores/state.js';
@@ -13,12 +12,11 @@ import { deletionRequestSchema } from '../../schemas/deletions.js';
  */
 
 export const deletionRoutes: readonly Route[] = [
-  { method: 'POST', pattern: '/v1/deletion_requests', maxBodyBytes: 64 * 1024, auth: true, handle: fileDeletion },
+  { method: 'POST', pattern: '/v1/deletion_requests', maxBodyBytes: 64 * 1024, auth: true, docsOnly: true, handle: fileDeletion },
   recordsListing('/_emulator/deletion_requests', 'deletion_requests', (ctx) => ctx.state.deletions),
 ];
 
 async function fileDeletion(ctx: RouteContext): Promise<RouteResult> {
-  if (ctx.state.quirks.spec_only) throw new EmulatorError(404, 'no such endpoint: POST /v1/deletion_requests (spec_only)');
   const request = validateBody(deletionRequestSchema, ctx.json());
   const store = ctx.state.deletions;
   // Keyed by the external id when there is one (and this store's secret, so ids cannot be guessed): of repeats, even at once, the first filed is kept.

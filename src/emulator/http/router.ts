@@ -43,6 +43,8 @@ interface RouteBase {
   auth: boolean;
   /** The route checks the Content-Type itself (the object store's); every other route takes JSON only. */
   ownContentType?: true;
+  /** From the service's current docs, not the spec: under the spec_only quirk it answers 404, as an older service would. */
+  docsOnly?: true;
   handle(ctx: RouteContext): RouteResult | Promise<RouteResult>;
 }
 

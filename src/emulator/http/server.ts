@@ -147,6 +147,7 @@ async function dispatch(
     throw new EmulatorError(405, `${method} is not allowed on ${path}; allowed: ${allowed}`, undefined, { Allow: allowed });
   }
   const { route, params } = match;
+  if (route.docsOnly && state.quirks.spec_only) throw new EmulatorError(404, `no endpoint ${method} ${path} (spec_only: only the spec's endpoints)`);
   if (route.auth) requireCredential(credential);
   const body = 'streamBody' in route ? Buffer.alloc(0) : await readBody(req, route.maxBodyBytes, config.bodyTimeoutMs);
   bodySample.add(body);

@@ -1,4 +1,5 @@
 import { putSettings, requestImport, requestUploadUrl } from '../../../api/data.js';
+import { mayLackEndpoint } from '../../../api/responses.js';
 import { ApiError } from '../../../core/errors.js';
 import type { LineCheck } from '../../../core/input/jsonl-checker.js';
 import { uploadCheckedLines } from '../../../core/upload/checked-upload.js';
@@ -34,9 +35,9 @@ function importAddress(deps: ExpiringUploadDeps, namespace: string, schema: Name
       try {
         return await requestUploadUrl(deps.http, namespace, schema);
       } catch (error) {
-        if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 405)) throw error;
+        if (!mayLackEndpoint(error)) throw error;
         uploadUrlMissing = true;
-        deps.io.note(`the service has no …/requests/upload-url (${error.status}); setting the schema with PUT …/settings, then POST …/import`);
+        deps.io.note(`the service has no …/requests/upload-url (${(error as ApiError).status}); setting the schema with PUT …/settings, then POST …/import`);
       }
     }
     await putSettings(deps.http, namespace, schema);

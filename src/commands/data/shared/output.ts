@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { getDownloadUrl, getRequest } from '../../../api/data.js';
-import { errorMessage } from '../../../api/responses.js';
+import { errorMessage, mayLackEndpoint } from '../../../api/responses.js';
 import { shellWord } from '../../../core/cli/command-line.js';
 import { downloadBeforeExpiry, type DownloadAddress, type DownloadDeps } from '../../../core/download/expiring-download.js';
 import { ApiError, CsafeError, UnexpectedResponseError } from '../../../core/errors.js';
@@ -24,7 +24,7 @@ function outputAddress(deps: Pick<DownloadDeps, 'http'>, namespace: string, requ
       try {
         return addressOf(await getDownloadUrl(deps.http, namespace, requestId), status);
       } catch (error) {
-        if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 405)) throw error;
+        if (!mayLackEndpoint(error)) throw error;
         // A request that does not exist is a 404 here too: the record says which it is.
         endpointMissing = true;
       }
