@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Flags } from '../core/cli/flags.js';
 import type { Context } from '../context.js';
+import type { LineRequestsRun } from '../core/bulk/line-requests.js';
 
 /**
  * How a command ended when it did not throw (a command that returns nothing succeeded). Commands
@@ -55,6 +56,13 @@ export interface BatchOutcome extends RunCounts {
 
 /** How a bulk run ended, for main.ts. */
 export const batchOutcome = (counts: Partial<RunCounts>): BatchOutcome => ({ kind: 'batch', ...runCounts(counts) });
+
+/** How a run of one request per line ended (core/bulk/line-requests.ts), with what the command counted of the answers. */
+export function lineRunOutcome(run: LineRequestsRun, answers: Pick<Partial<RunCounts>, 'flagged'> = {}): Outcome {
+  if (run.kind === 'checked') return run;
+  const { counts } = run;
+  return batchOutcome({ sent: counts.sent, done: counts.skipped_checkpoint, otherShards: counts.other_shards, failed: counts.failed, unconfirmed: counts.unconfirmed, skipped: run.skipped, stoppedBy: run.stoppedBy, ...answers });
+}
 
 /**
  * A command's work. Its declaration (declaration.ts) loads it with `await import()` when the

@@ -1,0 +1,278 @@
+import { bulkRun, deliverInBatches, type BulkJob, type Delivered } from './engine.js';
+import { emptyCounts, type BulkCounts } from './counts.js';
+import { RangeCheckpoint, unacknowledged } from './range-checkpoint.js';
+import { nothingSentLine, problemLine, setAside } from './checked-records.js';
+import { spooledRecords, spoolRecords, type SpoolFormat } from './record-spool.js';
+import { haltLine } from './fail-fast.js';
+import { otherShardsNote, shardedName, shardRecords, type Shard } from './shard.js';
+import { MAX_LINE_BYTES } from '../input/lines.js';
+import { readRecords } from '../input/sources.js';
+import { inputToRead } from '../input/spool.js';
+import { FailedFile } from '../files/failed-file.js';
+import { defaultFailedPath } from '../files/failed-path.js';
+import { refuseSharedFiles } from '../files/distinct-files.js';
+import type { HttpClient } from '../http/client.js';
+import type { IOStreams } from '../terminal/io.js';
+import { resultWriter, type OutputFormat, type ResultShape, type StreamView } from '../terminal/output.js';
+import { countOf } from '../terminal/words.js';
+import { startSpinner } from '../terminal/spinner.js';
+import { csafeCommandLine, withFlag } from '../cli/command-line.js';
+import { interruptedRun, reportInterruption } from '../cli/resume.js';
+import { interruptionOf } from '../signals.js';
+import type { JsonRecord } from '../json/position.js';
+
+// The bulk commands that send each line of a JSONL file as a request of its own (classify --batch):
+// every line checked first, several in flight, results printed in input order.
+
+/** What a command gives the pipeline: how a line becomes its request, how it is sent, and how its answer is shown. */
+export interface LineRequests<R, A, P, Row> {
+  /** As the default failed file names the command: `classify`. */
+  command: string;
+  /** As a checkpoint file not written by this command is told: `a csafe classify --batch checkpoint`. */
+  checkpointWhat: string;
+  /** A line's JSON value as the request to send, or what the service would refuse in it. */
+  check(value: unknown): CheckedRequest<R>;
+  send(http: HttpClient, request: R): Promise<A>;
+  /** Whether a line whose answer was lost may be sent again (the service applies it once). */
+  replaySafe: boolean;
+  /** What is printed of a line the service answered. */
+  printed(line: number, request: R, answer: A): P;
+  view: StreamView<P, Row>;
+  /** Told of each answer as it is printed, in input order (a --fail-on tally). */
+  answered?(answer: A): void;
+  /** The spinner's text before the first answer, and after each. */
+  spinner: { start: string; progress(counts: BulkCounts): string };
+  /** The summary's first words: `classified 3 lines`. */
+  summary(counts: BulkCounts): string;
+}
+
+/** A line's request, or why it cannot be sent. */
+export type CheckedRequest<R> = { request: R } | { problem: string };
+
+/** The flags every command of this pipeline shares. */
+export interface LineRequestOptions {
+  concurrency: number;
+  maxConsecutiveFailures: number;
+  maxRate?: number;
+  failed?: string;
+  skipInvalid?: string;
+  checkpoint?: string;
+  shard?: Shard;
+  /** The first line to send (default 1); an interrupted run prints it. */
+  fromLine?: number;
+}
+
+/** What a command of this pipeline is given to work with (a command's Context). */
+export interface LineRequestsContext {
+  io: IOStreams;
+  signal: AbortSignal;
+  argv: readonly string[];
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  http(): Promise<HttpClient>;
+  outputFormat(shape: ResultShape): Promise<OutputFormat>;
+}
+
+/** How the run ended when it was not interrupted: nothing sent, invalid lines found by the check; or what was sent. */
+export type LineRequestsRun =
+  | { kind: 'checked'; invalid: number }
+  | { kind: 'sent'; counts: BulkCounts; skipped: number; stoppedBy?: Error };
+
+/**
+ * How far, in multiples of --concurrency, sending may run ahead of the oldest line not yet
+ * printed: the lines after a slow one (a retry, say) keep every slot busy while their results
+ * wait to be printed in input order. Past it, reading pauses until the slow line is answered.
+ */
+const REORDER_WINDOW = 8;
+
+/**
+ * Every line is checked before the first request: an invalid one is named and nothing is sent,
+ * unless --skip-invalid sets it aside. Lines are sent with bounded concurrency; results go to
+ * stdout in input order, tagged with their line: as NDJSON in a pipe, or on a terminal (and with
+ * -o table or tsv) as one table at the end; failed lines go to the --failed file with their
+ * reason. Ctrl-C or SIGTERM prints what was done and the command that continues, and throws.
+ */
+export async function sendEachLine<R, A, P, Row>(ctx: LineRequestsContext, path: string, options: LineRequestOptions, job: LineRequests<R, A, P, Row>): Promise<LineRequestsRun> {
+  refuseSharedFiles(path, options);
+  // Fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
+  const input = await inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined);
+  const { source } = input;
+  const counts = emptyCounts();
+  // Sharded by line number: every line has one, so each worker checks and reports the problems of its own lines only.
+  const lines = checkedLines(shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, counts), options.fromLine ?? 1, job);
+  const run = { ctx, input: { path, name: source.name, file: input.path }, options, job, counts };
+  try {
+    if (options.skipInvalid !== undefined) {
+      const skipped = new FailedFile(options.skipInvalid);
+      try {
+        return await sendLines(run, settingAside(lines, { inputName: source.name, io: ctx.io, skipped, counts }), skipped);
+      } finally {
+        await skipped.close();
+      }
+    }
+    // Every line is checked, and kept as it will be sent, before the first request.
+    const spoolFormat = lineSpool<R>();
+    const spool = await spoolRecords(refusingInvalid(lines, source.name, ctx.io, counts), spoolFormat, ctx.signal);
+    try {
+      if (ctx.signal.aborted) throw interruptionOf(ctx.signal);
+      if (counts.invalid > 0) {
+        ctx.io.warn(nothingSentLine(counts.invalid, 'invalid line'));
+        return { kind: 'checked', invalid: counts.invalid };
+      }
+      return await sendLines(run, spooledRecords(spool.path, spoolFormat), undefined);
+    } finally {
+      await spool.remove();
+    }
+  } finally {
+    await input.remove();
+  }
+}
+
+/** A line to send: its request, and its text as read (what the failed file keeps, to be sent again). */
+interface LineRequest<R> {
+  line: number;
+  json: string;
+  request: R;
+}
+
+/** A line as read and checked: its request, or why it cannot be sent. */
+type CheckedLine<R> = { line: number; input: unknown } & CheckedRequest<R>;
+
+/** A line as the spool keeps it: `line TAB request TAB the line as read` (JSON text holds no raw tab or newline). */
+const lineSpool = <R>(): SpoolFormat<LineRequest<R>> => ({
+  encode: (line) => `${line.line}\t${JSON.stringify(line.request)}\t${line.json}`,
+  decode(text) {
+    const lineEnd = text.indexOf('\t');
+    const requestEnd = text.indexOf('\t', lineEnd + 1);
+    return { line: Number(text.slice(0, lineEnd)), request: JSON.parse(text.slice(lineEnd + 1, requestEnd)) as R, json: text.slice(requestEnd + 1) };
+  },
+  // A request and the line it came from, each at most 6 bytes for each character of a line of at most MAX_LINE_BYTES (core/bulk/checked-records).
+  maxLineBytes: 16 * MAX_LINE_BYTES,
+});
+
+/** A run of the pipeline: its command, input and flags, and the counts its summary tells. */
+interface LineRun<R, A, P, Row> {
+  ctx: LineRequestsContext;
+  /** The input as given (`path`), as messages name it, and the file that holds it (a copy of stdin), which a checkpoint fingerprints. */
+  input: { path: string; name: string; file: string };
+  options: LineRequestOptions;
+  job: LineRequests<R, A, P, Row>;
+  counts: BulkCounts;
+}
+
+async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncIterable<readonly LineRequest<R>[]>, skipped: FailedFile | undefined): Promise<LineRequestsRun> {
+  const { ctx, input, options, job, counts } = run;
+  const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName(job.command, options.shard), ctx.now()));
+  const format = await ctx.outputFormat('stream');
+  // Printed as each line is answered (a table once, when the run ends however it ends).
+  const results = resultWriter(ctx.io, format, job.view);
+  const http = await ctx.http();
+  const checkpoint = options.checkpoint === undefined
+    ? undefined
+    : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.file, inputName: input.name, what: job.checkpointWhat, identity: {}, shard: options.shard, now: () => ctx.now() });
+  const spinner = await startSpinner(ctx.io, job.spinner.start);
+  // Results are settled in input order: every line up to this one is answered or in the failed file.
+  let lastDone = (options.fromLine ?? 1) - 1;
+  const bulkJob: BulkJob<LineRequest<R>, A> = {
+    noun: 'line',
+    inputName: input.name,
+    sentAlone: true,
+    send: ([line]) => job.send(http, line!.request),
+    replaySafe: () => job.replaySafe,
+    async acknowledged([line], answer) {
+      lastDone = line!.line;
+      checkpoint?.acknowledge(line!.line, line!.line);
+      job.answered?.(answer);
+      await results.print(job.printed(line!.line, line!.request, answer));
+    },
+    notAcknowledged: ([line]) => void (lastDone = line!.line),
+  };
+  const bulk = bulkRun(ctx, http, options, { counts, failed, checkpoint, onProgress: () => spinner.update(job.spinner.progress(counts)) });
+  let delivered: Delivered | undefined;
+  try {
+    delivered = await deliverInBatches(unacknowledged(lines, checkpoint && ((line) => checkpoint.isAcknowledged(line.line)), counts), ONE_LINE_A_REQUEST, { concurrency: options.concurrency, window: options.concurrency * REORDER_WINDOW }, bulkJob, bulk);
+  } finally {
+    spinner.stop();
+    try {
+      await failed.close();
+      // When the run stopped, the error that stopped it is the one to report.
+      await (delivered !== undefined ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
+    } finally {
+      // Last: a reader of stdout gone (`| head`) must not keep the checkpoint from being saved.
+      await results.end();
+    }
+  }
+  if (delivered.interrupted) {
+    reportResume(ctx, { path: input.path, next: lastDone + 1, counts, failedPath: failed.path, checkpoint: options.checkpoint !== undefined });
+    throw interruptionOf(ctx.signal);
+  }
+  const otherShards = otherShardsNote(counts.other_shards, 'line', options.shard);
+  const done = counts.skipped_checkpoint > 0 ? `; ${countOf(counts.skipped_checkpoint, 'line')} skipped by checkpoint` : '';
+  const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
+  const skippedNote = skipped?.count ? `; ${countOf(skipped.count, 'invalid line')} written to ${skipped.path}` : '';
+  ctx.io.note(`${job.summary(counts)}${done}${otherShards}${failedNote}${skippedNote}`);
+  const { stoppedBy } = delivered;
+  if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
+  return { kind: 'sent', counts, skipped: skipped?.count ?? 0, stoppedBy };
+}
+
+const ONE_LINE_A_REQUEST = { maxItems: 1, maxBytes: Number.POSITIVE_INFINITY, sizeOf: () => 0 };
+
+/**
+ * What an interrupted run did, and the command that continues it: with --checkpoint the same
+ * one, which skips the lines answered; without, the same one from the first line not done
+ * (--from-line), its failures going to the same file. The results on stdout are the record of
+ * what was done, so the next run only needs where to start.
+ */
+function reportResume(ctx: LineRequestsContext, run: { path: string; next: number; counts: BulkCounts; failedPath: string; checkpoint: boolean }): void {
+  const { counts } = run;
+  const done = interruptedRun(counts, 'line', run.failedPath);
+  if (run.checkpoint) {
+    reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), 'it skips the lines already answered: append its output (>>) to this run\'s');
+    return;
+  }
+  const resume = csafeCommandLine(withFlag(withFlag(ctx.argv, '--from-line', String(run.next)), '--failed', run.failedPath));
+  const hint = run.path === '-' ? `give it the same input on stdin: the lines before ${run.next} are skipped` : undefined;
+  reportInterruption(ctx.io, `${done}; line ${run.next} on not done`, resume, hint);
+}
+
+/** The check before anything is sent: every problem reported and counted; the valid lines, until the first invalid one. */
+async function* refusingInvalid<R>(lines: AsyncIterable<CheckedLine<R>>, inputName: string, io: IOStreams, counts: BulkCounts): AsyncGenerator<[LineRequest<R>]> {
+  for await (const line of lines) {
+    counts.read++;
+    if ('request' in line) {
+      counts.valid++;
+      if (counts.invalid === 0) yield [lineRequest(line)];
+    } else {
+      counts.invalid++;
+      io.warn(problemLine(inputName, line));
+    }
+  }
+}
+
+/** --skip-invalid: the valid lines, as they are read; each invalid one reported and set aside. */
+async function* settingAside<R>(lines: AsyncIterable<CheckedLine<R>>, run: { inputName: string; io: IOStreams; skipped: FailedFile; counts: BulkCounts }): AsyncGenerator<[LineRequest<R>]> {
+  for await (const line of lines) {
+    run.counts.read++;
+    if ('request' in line) {
+      run.counts.valid++;
+      yield [lineRequest(line)];
+    } else {
+      run.counts.invalid++;
+      await setAside(run.skipped, run.inputName, { line: line.line, text: textOf(line.input), problem: line.problem }, run.io);
+    }
+  }
+}
+
+const lineRequest = <R>(line: { line: number; input: unknown; request: R }): LineRequest<R> => ({ line: line.line, json: textOf(line.input), request: line.request });
+
+/** A line as it was read: its text when it was not JSON, else its value as JSON. */
+const textOf = (input: unknown) => (typeof input === 'string' ? input : JSON.stringify(input));
+
+/** The lines from `fromLine` on, each with its request or its problem: the reader's own (not JSON, …), or the command's check. */
+async function* checkedLines<R>(records: AsyncIterable<JsonRecord>, fromLine: number, job: Pick<LineRequests<R, unknown, unknown, unknown>, 'check'>): AsyncGenerator<CheckedLine<R>> {
+  for await (const record of records) {
+    if (record.line < fromLine) continue;
+    yield 'error' in record ? { line: record.line, input: record.text, problem: record.error } : { line: record.line, input: record.value, ...job.check(record.value) };
+  }
+}
