@@ -9,6 +9,7 @@ import {
   legacyContentRequestSchema,
   type ServiceVersion,
 } from '../../schemas/content.js';
+import { canonicalJson } from '../../core/json/canonical.js';
 import { classify } from '../classifier.js';
 import { currentResponse, legacyResponse } from './responses.js';
 import { EmulatorError, invalidRequest } from '../http/errors.js';
@@ -69,13 +70,4 @@ function digestsOf(images: readonly SubmittedImage[]): string[] {
 /** The service's id for a request: the same body (whatever its key order) always gets the same id. */
 function contentIdFor(body: unknown): string {
   return `cnt_${createHash('sha256').update(canonicalJson(body)).digest('hex').slice(0, 24)}`;
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { inShard } from '../../../src/core/bulk/shard.js';
-import { canonicalJson, derivedIdempotencyKey, jsonString, partitionOf, placementOf, Placements, SLOT_COUNT, withIdempotencyKey } from '../../../src/commands/events/send/placement.js';
+import { canonicalJson, jsonString } from '../../../src/core/json/canonical.js';
+import { derivedIdempotencyKey, partitionOf, placementOf, Placements, SLOT_COUNT, withIdempotencyKey } from '../../../src/commands/events/send/placement.js';
 import { mulberry32 } from '../../../src/emulator/http/faults.js';
 import { eventsSend } from '../../../src/commands/events/send/send-command.js';
 import { optionsSchema } from '../../../src/core/cli/options.js';

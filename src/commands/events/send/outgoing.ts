@@ -2,7 +2,8 @@ import { inShard, type Shard } from '../../../core/bulk/shard.js';
 import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import type { SpoolFormat } from '../../../core/bulk/record-spool.js';
 import type { ValidRecord } from './checked.js';
-import { jsonString, outgoingJson, Placements } from './placement.js';
+import { jsonString } from '../../../core/json/canonical.js';
+import { outgoingJson, Placements } from './placement.js';
 
 /** An event on its way: where it came from, which partition it keeps order in, and the exact text sent. */
 export interface OutgoingEvent {

@@ -1,5 +1,5 @@
-import { hash } from 'node:crypto';
 import { keyDigest, shardHashOf } from '../../../core/bulk/shard.js';
+import { contentKey } from '../../../core/json/canonical.js';
 
 /**
  * Checkpoint progress is kept per slot, not per user: a file of a million users still gives a
@@ -85,52 +85,12 @@ export class Placements {
 
 const newGeneration = () => PARTITION_FIELDS.map(() => new Map<string, PartitionPlacement>());
 
-/** JSON with object keys sorted at every level, so equal events give equal text whatever their key order; `omit` leaves out one top-level key. */
-export function canonicalJson(value: unknown, omit?: string): string {
-  if (typeof value === 'string') return jsonString(value);
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) {
-    let text = '[';
-    for (let index = 0; index < value.length; index++) text += (index === 0 ? '' : ',') + canonicalJson(value[index]);
-    return text + ']';
-  }
-  const record = value as EventRecord;
-  let text = '{';
-  for (const key of Object.keys(record).sort()) {
-    if (key === omit) continue;
-    const member = record[key];
-    text += (text === '{' ? '' : ',') + memberName(key) + canonicalJson(member);
-  }
-  return text + '}';
-}
-
-/** Characters JSON.stringify writes escaped: a quote, a backslash, control characters, and (lone) surrogates. */
-const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** JSON.stringify(text), without its call for the common text that needs no escape (most of an event's strings). */
-export const jsonString = (text: string): string => (ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`);
-
-/** Field names written as JSON once each (events share a few dozen), up to a bound: metadata may bring any number. */
-const memberNames = new Map<string, string>();
-const MEMBER_NAMES_KEPT = 4096;
-
-function memberName(key: string): string {
-  let name = memberNames.get(key);
-  if (name === undefined) {
-    name = `${JSON.stringify(key)}:`;
-    if (memberNames.size < MEMBER_NAMES_KEPT) memberNames.set(key, name);
-  }
-  return name;
-}
-
 /**
  * A key derived from the event's content alone: a retry, or a re-run over the same file, sends
  * the same key, so the service ingests the event once. Two events identical in every field
  * (timestamp included) are taken to be the same logical event.
  */
-export function derivedIdempotencyKey(event: EventRecord): string {
-  return `csafe-${hash('sha256', canonicalJson(event, 'idempotency_key'), 'hex').slice(0, 32)}`;
-}
+export const derivedIdempotencyKey = (event: EventRecord): string => contentKey(event, 'idempotency_key');
 
 export function withIdempotencyKey(event: EventRecord): EventRecord {
   return typeof event.idempotency_key === 'string' ? event : { ...event, idempotency_key: derivedIdempotencyKey(event) };
