@@ -40,8 +40,8 @@ _csafe() {
     stream) verbs="watch parts" ;;
     decision) verbs="create get" ;;
     batch) verbs="create get download" ;;
-    agent-decision) verbs="create" ;;
-    deletion-request) verbs="create" ;;
+    agent-decision) verbs="create send" ;;
+    deletion-request) verbs="create send" ;;
     emulator) verbs="start status reset" ;;
   esac
   if [[ -n $verbs && -z $sub ]]; then COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return; fi
@@ -67,7 +67,9 @@ _csafe() {
     "batch get") flags="--wait --timeout --download" ;;
     "batch download") flags="--escape-formulas"; files=1 ;;
     "agent-decision create") flags="--content-type --decision --policy-id --reference-id --action --agent-type --comment" ;;
+    "agent-decision send") flags="--concurrency --failed --unconfirmed --skip-invalid --max-consecutive-failures --max-rate --checkpoint --from-line --shard"; files=1 ;;
     "deletion-request create") flags="--subject-user-id --external-request-id --requested-at" ;;
+    "deletion-request send") flags="--concurrency --failed --skip-invalid --max-consecutive-failures --max-rate --checkpoint --from-line --shard"; files=1 ;;
     "data download") flags=""; files=1 ;;
     "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --api-key --json" ;;
   esac

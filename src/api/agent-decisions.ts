@@ -7,13 +7,21 @@ import { parseResponse } from './responses.js';
 
 const AGENT_DECISIONS_PATH = '/v1/agent_decisions';
 
+const readAnswer = (body: unknown) => parseResponse(agentDecisionResponseSchema, body, `POST ${AGENT_DECISIONS_PATH}`);
+
 /**
  * POST /v1/agent_decisions: one verdict on one object under one policy. It carries no key a
  * repeat could be known by, so it is sent once, never replayed after the service may have
  * recorded it: a verdict counted twice would weigh twice.
  */
 export async function sendAgentDecision(http: HttpClient, verdict: AgentDecisionRequest): Promise<AgentDecisionResponse> {
-  return createOnce(http, { method: 'POST', path: AGENT_DECISIONS_PATH, json: verdict }, { what: 'agent decision' }, (body) =>
-    parseResponse(agentDecisionResponseSchema, body, `POST ${AGENT_DECISIONS_PATH}`),
-  );
+  return createOnce(http, { method: 'POST', path: AGENT_DECISIONS_PATH, json: verdict }, { what: 'agent decision' }, readAnswer);
+}
+
+/**
+ * The same request in a bulk run, which settles a lost answer itself (core/bulk/engine.ts: the
+ * unconfirmed file): sent once, retried only when the service cannot have recorded it.
+ */
+export async function postAgentDecision(http: HttpClient, verdict: AgentDecisionRequest): Promise<AgentDecisionResponse> {
+  return readAnswer((await http.request({ method: 'POST', path: AGENT_DECISIONS_PATH, json: verdict, replaySafe: false, finishOnInterrupt: true })).body);
 }

@@ -18,6 +18,8 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const classifyLine = (i: number) => JSON.stringify({ text: `message ${i}`, user_id: 'u1' });
 const eventLine = (i: number) => JSON.stringify({ ...EVENT_EXAMPLES.create_account, user_id: `user-${i}` });
 const objectLine = (i: number) => JSON.stringify({ id: `obj-${i}`, title: `listing ${i}` });
+const verdictLine = (i: number) => JSON.stringify({ content_type: 'listings', decision: 'match', policy_id: 'spam', reference_id: `ref-${i}` });
+const erasureLine = (i: number) => JSON.stringify({ subject_user_id: `subject-${i}` });
 const partLine = (i: number) => JSON.stringify({ type: 'chat_message', sender_id: 'u7', sender_display_name: 'Ann', text: `hello ${i}`, timestamp: '2026-11-21T10:00:00Z' });
 
 /** A file of `count` records, one a line. */
@@ -36,7 +38,19 @@ const BULK = [
   { command: 'events send', name: 'events.jsonl', line: eventLine, args: (file: string, failed: string) => ['events', 'send', file, '--batch-size', '1', '--concurrency', '1', '--failed', failed] },
   { command: 'data add', name: 'items.jsonl', line: objectLine, args: (file: string, failed: string) => ['data', 'add', 'listings', file, '--batch-size', '1', '--concurrency', '1', '--failed', failed] },
   { command: 'stream parts', name: 'parts.jsonl', line: partLine, args: (file: string, failed: string) => ['stream', 'parts', 'live', '--id', 'show-1', file, '--batch-size', '1', '--failed', failed] },
+  { command: 'agent-decision send', name: 'verdicts.jsonl', line: verdictLine, args: (file: string, failed: string) => ['agent-decision', 'send', file, '--concurrency', '1', '--failed', failed] },
+  { command: 'deletion-request send', name: 'erasures.jsonl', line: erasureLine, args: (file: string, failed: string) => ['deletion-request', 'send', file, '--concurrency', '1', '--failed', failed] },
 ];
+
+/** How many times the emulator holds the verdict about `ref-i`, or the deletion request of `subject-i`, for i from 1 to count. */
+async function heldVerdicts(emulator: EmulatorProcess, count: number): Promise<number[]> {
+  const { agent_decisions: held } = (await emulator.control('/_emulator/agent_decisions?limit=1000')) as { agent_decisions: Array<{ reference_id: string }> };
+  return range(count).map((i) => held.filter((verdict) => verdict.reference_id === `ref-${i}`).length);
+}
+async function heldErasures(emulator: EmulatorProcess, count: number): Promise<number[]> {
+  const { deletion_requests: held } = (await emulator.control('/_emulator/deletion_requests?limit=1000')) as { deletion_requests: Array<{ subject_user_id: string }> };
+  return range(count).map((i) => held.filter((request) => request.subject_user_id === `subject-${i}`).length);
+}
 
 /** The input record a failed-file line holds: the record as sent (events with the idempotency_key csafe added), a classify line as read. */
 function failedRecord(line: string): string {
@@ -97,6 +111,8 @@ const MARKERS: Record<string, (i: number) => string> = {
   'events send': (i) => `"user-${i}"`,
   'data add': (i) => `"obj-${i}"`,
   'stream parts': (i) => `"hello ${i}"`,
+  'agent-decision send': (i) => `"ref-${i}"`,
+  'deletion-request send': (i) => `"subject-${i}"`,
 };
 
 describe('a key refused part-way', () => {
@@ -204,6 +220,21 @@ describe('an answer lost after the service stored the request (the connection cu
         assert.ok(readLines(join(dir, unconfirmed[0]!)).length > 0);
       },
     },
+    {
+      command: 'agent-decision send',
+      code: 5,
+      check: async (dir) => {
+        assert.deepEqual(await heldVerdicts(emulator, COUNT), range(COUNT).map(() => 1), 'never sent twice: each verdict held once');
+        const unconfirmed = readdirSync(dir).filter((name) => name.includes('unconfirmed'));
+        assert.equal(unconfirmed.length, 1, 'the verdicts whose answer was lost are in the unconfirmed file');
+        assert.ok(readLines(join(dir, unconfirmed[0]!)).length > 0);
+      },
+    },
+    {
+      command: 'deletion-request send',
+      code: 0,
+      check: async () => assert.deepEqual(await heldErasures(emulator, COUNT), range(COUNT).map(() => 1), 'retried with its derived external_request_id: each request held once'),
+    },
   ];
   for (const row of rows) {
     it(`${row.command}: ${row.code === 0 ? 'retried, as sending it twice stores it once' : 'not sent again: in the unconfirmed file'}`, async () => {
@@ -264,10 +295,12 @@ describe('a 408 or 409 answered after the service processed the request', () => 
       const { parts } = (await emulator.control('/_emulator/streams/live/show-1')) as { parts: Array<{ text: string }> };
       return range(COUNT).map((i) => parts.filter((part) => part.text === `hello ${i}`).length);
     },
+    'agent-decision send': () => heldVerdicts(emulator, COUNT),
+    'deletion-request send': () => heldErasures(emulator, COUNT),
   };
   const rows = [
-    ...['classify --batch', 'events send', 'data add'].map((command) => ({ command, extra: [] as string[], retried: true })),
-    { command: 'stream parts', extra: [] as string[], retried: false },
+    ...['classify --batch', 'events send', 'data add', 'deletion-request send'].map((command) => ({ command, extra: [] as string[], retried: true })),
+    ...['stream parts', 'agent-decision send'].map((command) => ({ command, extra: [] as string[], retried: false })),
     { command: 'events send', extra: ['--no-auto-idempotency'], retried: false },
   ];
   for (const status of [408, 409]) {

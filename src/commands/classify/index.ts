@@ -1,4 +1,4 @@
-import { batchFlags, shardFlag } from '../../core/cli/bulk-flags.js';
+import { batchFlags, fromLineFlag, shardFlag } from '../../core/cli/bulk-flags.js';
 import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import { CURRENT_VERSION, LEGACY_VERSION, SERVICE_VERSIONS } from '../../schemas/names.js';
 import type { VerbDecl } from '../declaration.js';
@@ -29,7 +29,7 @@ export const classify = {
     maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
     maxRate: batchFlags.maxRate('with --batch: '),
     checkpoint: batchFlags.checkpoint('lines', 'with --batch: '),
-    fromLine: { type: 'count', value: 'n', help: 'with --batch: start at line n of the input, skipping the lines before it (an interrupted run prints the command)', min: 1 },
+    fromLine: fromLineFlag('with --batch: '),
     shard: shardFlag('the lines', 'with --batch: '),
   },
   details: `

@@ -55,6 +55,8 @@ export interface LineRequestOptions {
   maxConsecutiveFailures: number;
   maxRate?: number;
   failed?: string;
+  /** Of a command whose lines may not be sent twice: where a line goes whose answer was lost. */
+  unconfirmed?: string;
   skipInvalid?: string;
   checkpoint?: string;
   shard?: Shard;
@@ -163,6 +165,7 @@ interface LineRun<R, A, P, Row> {
 async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncIterable<readonly LineRequest<R>[]>, skipped: FailedFile | undefined): Promise<LineRequestsRun> {
   const { ctx, input, options, job, counts } = run;
   const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName(job.command, options.shard), ctx.now()));
+  const unconfirmed = job.replaySafe ? undefined : new FailedFile(options.unconfirmed ?? defaultFailedPath(shardedName(job.command, options.shard), ctx.now(), 'unconfirmed'));
   const format = await ctx.outputFormat('stream');
   // Printed as each line is answered (a table once, when the run ends however it ends).
   const results = resultWriter(ctx.io, format, job.view);
@@ -185,9 +188,13 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
       job.answered?.(answer);
       await results.print(job.printed(line!.line, line!.request, answer));
     },
-    notAcknowledged: ([line]) => void (lastDone = line!.line),
+    notAcknowledged([line], file) {
+      lastDone = line!.line;
+      // In the unconfirmed file, it is dealt with: the next run must not send it again.
+      if (file === 'unconfirmed') checkpoint?.acknowledge(line!.line, line!.line);
+    },
   };
-  const bulk = bulkRun(ctx, http, options, { counts, failed, checkpoint, onProgress: () => spinner.update(job.spinner.progress(counts)) });
+  const bulk = bulkRun(ctx, http, options, { counts, failed, unconfirmed, checkpoint, onProgress: () => spinner.update(job.spinner.progress(counts)) });
   let delivered: Delivered | undefined;
   try {
     delivered = await deliverInBatches(unacknowledged(lines, checkpoint && ((line) => checkpoint.isAcknowledged(line.line)), counts), ONE_LINE_A_REQUEST, { concurrency: options.concurrency, window: options.concurrency * REORDER_WINDOW }, bulkJob, bulk);
@@ -195,6 +202,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
     spinner.stop();
     try {
       await failed.close();
+      await unconfirmed?.close();
       // When the run stopped, the error that stopped it is the one to report.
       await (delivered !== undefined ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
     } finally {
@@ -203,14 +211,15 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
     }
   }
   if (delivered.interrupted) {
-    reportResume(ctx, { path: input.path, next: lastDone + 1, counts, failedPath: failed.path, checkpoint: options.checkpoint !== undefined });
+    reportResume(ctx, { path: input.path, next: lastDone + 1, counts, failedPath: failed.path, unconfirmedPath: unconfirmed?.path, checkpoint: options.checkpoint !== undefined });
     throw interruptionOf(ctx.signal);
   }
   const otherShards = otherShardsNote(counts.other_shards, 'line', options.shard);
   const done = counts.skipped_checkpoint > 0 ? `; ${countOf(counts.skipped_checkpoint, 'line')} skipped by checkpoint` : '';
   const failedNote = counts.failed > 0 ? `; ${counts.failed} failed, written to ${failed.path}` : '';
   const skippedNote = skipped?.count ? `; ${countOf(skipped.count, 'invalid line')} written to ${skipped.path}` : '';
-  ctx.io.note(`${job.summary(counts)}${done}${otherShards}${failedNote}${skippedNote}`);
+  const unconfirmedNote = counts.unconfirmed > 0 ? `; ${counts.unconfirmed} unconfirmed, written to ${unconfirmed!.path}: the service may have recorded them, so check before sending them again` : '';
+  ctx.io.note(`${job.summary(counts)}${done}${otherShards}${failedNote}${unconfirmedNote}${skippedNote}`);
   const { stoppedBy } = delivered;
   if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
   return { kind: 'sent', counts, skipped: skipped?.count ?? 0, stoppedBy };
@@ -221,17 +230,18 @@ const ONE_LINE_A_REQUEST = { maxItems: 1, maxBytes: Number.POSITIVE_INFINITY, si
 /**
  * What an interrupted run did, and the command that continues it: with --checkpoint the same
  * one, which skips the lines answered; without, the same one from the first line not done
- * (--from-line), its failures going to the same file. The results on stdout are the record of
+ * (--from-line), its failures (and lines unconfirmed) going to the same files. The results on stdout are the record of
  * what was done, so the next run only needs where to start.
  */
-function reportResume(ctx: LineRequestsContext, run: { path: string; next: number; counts: BulkCounts; failedPath: string; checkpoint: boolean }): void {
+function reportResume(ctx: LineRequestsContext, run: { path: string; next: number; counts: BulkCounts; failedPath: string; unconfirmedPath?: string; checkpoint: boolean }): void {
   const { counts } = run;
   const done = interruptedRun(counts, 'line', run.failedPath);
   if (run.checkpoint) {
     reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), 'it skips the lines already answered: append its output (>>) to this run\'s');
     return;
   }
-  const resume = csafeCommandLine(withFlag(withFlag(ctx.argv, '--from-line', String(run.next)), '--failed', run.failedPath));
+  const sameFiles = withFlag(withFlag(ctx.argv, '--from-line', String(run.next)), '--failed', run.failedPath);
+  const resume = csafeCommandLine(run.unconfirmedPath === undefined ? sameFiles : withFlag(sameFiles, '--unconfirmed', run.unconfirmedPath));
   const hint = run.path === '-' ? `give it the same input on stdin: the lines before ${run.next} are skipped` : undefined;
   reportInterruption(ctx.io, `${done}; line ${run.next} on not done`, resume, hint);
 }

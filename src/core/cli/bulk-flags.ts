@@ -47,3 +47,22 @@ export const batchFlags = {
  */
 export const shardFlag = (records: string, when = ''): ShardFlag => ({ type: 'shard', help: `${when}send only ${records} of worker i of n (0-based), e.g. 3/16` });
 
+
+/** `--from-line`: where an interrupted run of one request per line goes on; `when`: what the flag needs, e.g. `with --batch: `. */
+export const fromLineFlag = (when = ''): CountFlag => ({ type: 'count', value: 'n', help: `${when}start at line n of the input, skipping the lines before it (an interrupted run prints the command)`, min: 1 });
+
+/**
+ * The flags of a command that sends each line of a JSONL file as a request of its own
+ * (core/bulk/line-requests.ts): `command` as the default failed file names it; `what` the lines'
+ * requests, e.g. `verdicts`.
+ */
+export const lineRequestFlags = (command: string, what: string) => ({
+  concurrency: batchFlags.concurrency(),
+  failed: batchFlags.failed('append each line that failed here, as read, to send again', command),
+  skipInvalid: batchFlags.skipInvalid('send the valid lines; append each invalid line here as {line, error, record}'),
+  maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
+  maxRate: batchFlags.maxRate(),
+  checkpoint: batchFlags.checkpoint(what),
+  fromLine: fromLineFlag(),
+  shard: shardFlag('the lines'),
+});
