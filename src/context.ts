@@ -8,6 +8,8 @@ import { DEFAULT_RETRY_POLICY } from './core/http/retry.js';
 import { importKeepingSignals } from './core/signals.js';
 import { checkApiKey, checkBaseUrl, resolveProfile, resolveSettings, type Setting, type Settings } from './core/config/settings.js';
 import type { GlobalFlags } from './core/cli/global-flags.js';
+import type { EndpointMemory } from './core/config/service-memory.js';
+import { dirname, join } from 'node:path';
 
 /** What every command is given to work with, and where each part comes from: flags, environment, profile, or the in-process emulator. */
 
@@ -132,6 +134,15 @@ export class Context {
       this.unreadableConfig = error;
       return { values: {} };
     }
+  }
+
+  /** What csafe learned of the configured service (core/config/service-memory.ts); none under --emulator, whose address is new each run. */
+  async serviceMemory(): Promise<EndpointMemory | undefined> {
+    const { baseUrl } = await this.settings();
+    if (this.flags.emulator || baseUrl === undefined) return undefined;
+    const { ServiceMemory, SERVICE_MEMORY_FILE } = await import('./core/config/service-memory.js');
+    const path = join(dirname((await this.profiles()).path), SERVICE_MEMORY_FILE);
+    return new ServiceMemory(path, { profile: resolveProfile(this.flags, this.env).value, baseUrl: baseUrl.value }, () => this.now());
   }
 
   /** The format of stdout from flags alone, for `config` and `emulator start`: they must work while the profile holds a bad value. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
@@ -81,5 +81,30 @@ describe('a namespace schema sent with the data', () => {
     } finally {
       await emulator.control('/_emulator/quirks', { method: 'POST', body: { spec_only: false } });
     }
+  });
+
+  it('data import --schema remembers, per profile, that the service lacks …/requests/upload-url: the next run goes the older way at once', async () => {
+    const config = join(dir, 'remembering-config');
+    const remembering = (namespace: string) => runInProcess(['data', 'import', namespace, 'objects.jsonl', '--schema', 'schema.json'], { env: { ...emulator.env, CSAFE_CONFIG_DIR: config }, cwd: dir });
+    const calls = async (namespace: string) =>
+      (await emulator.requests()).filter((entry) => String(entry.path).startsWith(`/v1/data/${namespace}/`)).map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { spec_only: true } });
+    try {
+      assert.equal((await remembering('first')).code, 0);
+      assert.deepEqual(await calls('first'), ['POST /v1/data/first/requests/upload-url 404', 'PUT /v1/data/first/settings 200', 'POST /v1/data/first/import 200']);
+      const second = await remembering('second');
+      assert.equal(second.code, 0, second.stderr);
+      assert.deepEqual(await calls('second'), ['PUT /v1/data/second/settings 200', 'POST /v1/data/second/import 200'], 'not asked again');
+      assert.match(second.stderr, /the service had no …\/requests\/upload-url when last asked/);
+      const memory = JSON.parse(readFileSync(join(config, 'service.json'), 'utf8')) as { profiles: Record<string, { base_url: string; lacking: Record<string, string> }> };
+      assert.deepEqual(Object.keys(memory.profiles.default!.lacking), ['upload-url']);
+      assert.equal(memory.profiles.default!.base_url, new URL(emulator.baseUrl).href);
+    } finally {
+      await emulator.control('/_emulator/quirks', { method: 'POST', body: { spec_only: false } });
+    }
+    // Another profile's service is asked afresh.
+    const fresh = await runInProcess(['data', 'import', 'third', 'objects.jsonl', '--schema', 'schema.json'], { env: { ...emulator.env, CSAFE_CONFIG_DIR: join(dir, 'another-config') }, cwd: dir });
+    assert.equal(fresh.code, 0, fresh.stderr);
+    assert.deepEqual(await calls('third'), ['POST /v1/data/third/requests/upload-url 200']);
   });
 });

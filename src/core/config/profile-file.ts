@@ -134,11 +134,11 @@ export class ProfileFile {
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
- * The config file's text, or undefined when there is none. A file that is not a regular file
- * (a directory, /dev/zero, a pipe), is over MAX_CONFIG_BYTES, or cannot be opened is a
- * CorruptConfigError, so a command given what it needs by flags and environment still runs.
+ * The text of a file of csafe's config directory, or undefined when there is none. A file that is
+ * not a regular file (a directory, /dev/zero, a pipe), is over MAX_CONFIG_BYTES, or cannot be
+ * opened is a CorruptConfigError, so a command given what it needs by flags and environment still runs.
  */
-function readConfigText(path: string): string | undefined {
+export function readConfigText(path: string): string | undefined {
   let fd: number;
   try {
     // Non-blocking: opening a named pipe with no writer would otherwise wait forever.

@@ -23,7 +23,7 @@ address is replaced by a new import request. The upload has no overall time limi
 --request-timeout with no byte moving; every other request is bounded by --request-timeout.
 With --schema the import is requested at POST …/requests/upload-url (the current docs' name for
 it), which takes the schema; a service without it (404 or 405) gets PUT …/settings, then POST
-…/import.
+…/import, and csafe remembers so per profile for a week (service.json beside config.json).
 (The older import, a file of {"type", "data"} lines sent to POST /v1/import, is \`csafe import create\`.)`,
   examples: [
     'csafe data import listings examples/listings.jsonl --wait',

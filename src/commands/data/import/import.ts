@@ -59,9 +59,11 @@ async function uploadInput(ctx: Context, namespace: string, path: string, valida
     const { source } = input;
     const file: UploadFile = { path: input.path, size: await regularFileSize(source.name, input.path) };
     const deps = { http: await ctx.http(), io: ctx.io, now: () => ctx.now(), signal: ctx.signal };
-    if (validate) return await importCheckedFile(deps, namespace, source.name, file, dataLines(namespace, source.name), schema);
+    // Only --schema has a choice of endpoint to remember.
+    const request = { schema, memory: schema === undefined ? undefined : await ctx.serviceMemory() };
+    if (validate) return await importCheckedFile(deps, namespace, source.name, file, dataLines(namespace, source.name), request);
     await refuseEmptyRecords(source);
-    return await importFile(deps, namespace, file, schema);
+    return await importFile(deps, namespace, file, request);
   } finally {
     await input.remove();
   }

@@ -1,6 +1,7 @@
 import { putSettings, requestImport, requestUploadUrl } from '../../../api/data.js';
 import { mayLackEndpoint } from '../../../api/responses.js';
 import { ApiError } from '../../../core/errors.js';
+import type { EndpointMemory } from '../../../core/config/service-memory.js';
 import type { LineCheck } from '../../../core/input/jsonl-checker.js';
 import { uploadCheckedLines } from '../../../core/upload/checked-upload.js';
 import { uploadBeforeExpiry, type ExpiringUpload, type ExpiringUploadDeps, type IssuedAddress } from '../../../core/upload/expiring-upload.js';
@@ -21,22 +22,35 @@ export interface ImportedFile {
   retries: number;
 }
 
+/** What an import request carries beyond the file: --schema, and what csafe remembers of the service's endpoints. */
+export interface ImportRequest {
+  schema?: NamespaceSchema;
+  memory?: EndpointMemory;
+}
+
+const UPLOAD_URL = 'upload-url';
+
 /**
  * An import request's upload address. Without a schema, the spec's POST …/import. With one
  * (--schema), the current docs' POST …/requests/upload-url, which takes it; a service without
  * that endpoint (404 or 405: nothing was created) gets the spec's way instead, the schema by
- * PUT …/settings and then POST …/import, for the rest of the run.
+ * PUT …/settings and then POST …/import, for the rest of the run and, remembered per profile,
+ * for the runs after it (core/config/service-memory.ts).
  */
-function importAddress(deps: ExpiringUploadDeps, namespace: string, schema: NamespaceSchema | undefined): () => Promise<IssuedAddress<ImportResponse>> {
-  let uploadUrlMissing = false;
+function importAddress(deps: ExpiringUploadDeps, namespace: string, { schema, memory }: ImportRequest): () => Promise<IssuedAddress<ImportResponse>> {
+  let uploadUrlMissing = memory?.lacks(UPLOAD_URL) ?? false;
+  if (schema !== undefined && uploadUrlMissing) deps.io.note('the service had no …/requests/upload-url when last asked: setting the schema with PUT …/settings, then POST …/import');
   const request = async (): Promise<ImportResponse> => {
     if (schema === undefined) return requestImport(deps.http, namespace);
     if (!uploadUrlMissing) {
       try {
-        return await requestUploadUrl(deps.http, namespace, schema);
+        const issued = await requestUploadUrl(deps.http, namespace, schema);
+        await memory?.remember(UPLOAD_URL, false);
+        return issued;
       } catch (error) {
         if (!mayLackEndpoint(error)) throw error;
         uploadUrlMissing = true;
+        await memory?.remember(UPLOAD_URL, true);
         deps.io.note(`the service has no …/requests/upload-url (${(error as ApiError).status}); setting the schema with PUT …/settings, then POST …/import`);
       }
     }
@@ -50,13 +64,13 @@ function importAddress(deps: ExpiringUploadDeps, namespace: string, schema: Name
 }
 
 /** The import request, then PUT the file to its upload address; an expired address is replaced by a new import request. */
-export async function importFile(deps: ExpiringUploadDeps, namespace: string, file: UploadFile, schema?: NamespaceSchema): Promise<ImportedFile> {
-  return importedFile(await uploadBeforeExpiry(deps, file, 'application/json', importAddress(deps, namespace, schema)));
+export async function importFile(deps: ExpiringUploadDeps, namespace: string, file: UploadFile, request: ImportRequest = {}): Promise<ImportedFile> {
+  return importedFile(await uploadBeforeExpiry(deps, file, 'application/json', importAddress(deps, namespace, request)));
 }
 
 /** importFile, checking every line as the file is uploaded (core/upload/checked-upload): `name` is how messages call the input. */
-export async function importCheckedFile(deps: ExpiringUploadDeps & { signal: AbortSignal }, namespace: string, name: string, file: UploadFile, check: LineCheck, schema?: NamespaceSchema): Promise<ImportedFile> {
-  return importedFile(await uploadCheckedLines(deps, name, file, check, 'application/json', importAddress(deps, namespace, schema)));
+export async function importCheckedFile(deps: ExpiringUploadDeps & { signal: AbortSignal }, namespace: string, name: string, file: UploadFile, check: LineCheck, request: ImportRequest = {}): Promise<ImportedFile> {
+  return importedFile(await uploadCheckedLines(deps, name, file, check, 'application/json', importAddress(deps, namespace, request)));
 }
 
 function importedFile(upload: ExpiringUpload<ImportResponse>): ImportedFile {
