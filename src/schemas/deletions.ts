@@ -6,7 +6,6 @@ import { describedText } from './issues.js';
  * erase what the service holds of a user. Requests strict, responses tolerant.
  */
 
-
 export const deletionRequestSchema = z.strictObject({
   subject_user_id: describedText('the user whose data is to be erased', 512),
   external_request_id: describedText('your id of the request; a repeat answers the first', 256).optional(),

@@ -151,6 +151,12 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
+/** A value checked against a schema: its parsed form, or every problem in one line (`a: …; b: …`). */
+export function parsedOrProblem<S extends z.ZodType>(schema: S, value: unknown): { data: z.infer<S> } | { problem: string } {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? { data: parsed.data } : { problem: problemsFromZod(parsed.error, { schema, value }).map(describeProblem).join('; ') };
+}
+
 export function describeProblem(problem: FieldProblem): string {
   return `${formatPath(problem.path)}: ${problem.message}`;
 }

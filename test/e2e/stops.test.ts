@@ -19,7 +19,7 @@ const classifyLine = (i: number) => JSON.stringify({ text: `message ${i}`, user_
 const eventLine = (i: number) => JSON.stringify({ ...EVENT_EXAMPLES.create_account, user_id: `user-${i}` });
 const objectLine = (i: number) => JSON.stringify({ id: `obj-${i}`, title: `listing ${i}` });
 const verdictLine = (i: number) => JSON.stringify({ content_type: 'listings', decision: 'match', policy_id: 'spam', reference_id: `ref-${i}` });
-const erasureLine = (i: number) => JSON.stringify({ subject_user_id: `subject-${i}` });
+const erasureLine = (i: number) => JSON.stringify({ subject_user_id: `subject-${i}`, requested_at: '2026-11-27T10:00:00Z' });
 const partLine = (i: number) => JSON.stringify({ type: 'chat_message', sender_id: 'u7', sender_display_name: 'Ann', text: `hello ${i}`, timestamp: '2026-11-21T10:00:00Z' });
 
 /** A file of `count` records, one a line. */

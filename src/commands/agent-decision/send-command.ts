@@ -17,7 +17,8 @@ one JSON line each in a pipe, one array with --json, a table on a terminal; stde
 the service agreed with. A verdict carries no key a repeat could be known by, so a line whose
 answer was lost is not sent again (a verdict counted twice would weigh twice) but written to the
 --unconfirmed file, which --checkpoint counts as done (exit 5, or 1 when none was acknowledged);
-a line that failed otherwise goes to the --failed file, safe to send again. Ctrl-C (exit 130) or SIGTERM (143) waits for the answers in flight, then prints the
+a line that failed otherwise goes to the --failed file, as read: resend it, or with --checkpoint
+run the same command again (not both: that would send it twice). Ctrl-C (exit 130) or SIGTERM (143) waits for the answers in flight, then prints the
 command that continues: with --checkpoint the same one, else the same one with --from-line.`,
   examples: [
     'csafe agent-decision send examples/agent-decisions.jsonl',

@@ -1,12 +1,13 @@
 import { postAgentDecision } from '../../api/agent-decisions.js';
 import type { Context } from '../../context.js';
-import { sendEachLine, type CheckedRequest } from '../../core/bulk/line-requests.js';
+import { lineWithAnswer, sendEachLine, type CheckedRequest } from '../../core/bulk/line-requests.js';
+import { shellWord } from '../../core/cli/command-line.js';
 import { parseFlags } from '../../core/cli/options.js';
 import { fileOrStdin } from '../../core/input/sources.js';
 import type { StreamView } from '../../core/terminal/output.js';
 import { countOf } from '../../core/terminal/words.js';
 import { agentDecisionRequestSchema, type AgentDecisionRequest, type AgentDecisionResponse } from '../../schemas/agent-decisions.js';
-import { describeProblem, problemsFromZod } from '../../schemas/issues.js';
+import { parsedOrProblem } from '../../schemas/issues.js';
 import { lineRunOutcome, positional, type Action } from '../app.js';
 import type { agentDecisionSend } from './send-command.js';
 
@@ -29,9 +30,8 @@ const verdictsView: StreamView<VerdictResult, VerdictResult> = {
 
 /** A line's verdict as the service takes it, or every field it would refuse. */
 function checkVerdict(value: unknown): CheckedRequest<AgentDecisionRequest> {
-  const parsed = agentDecisionRequestSchema.safeParse(value);
-  if (parsed.success) return { request: parsed.data };
-  return { problem: problemsFromZod(parsed.error, { schema: agentDecisionRequestSchema, value }).map(describeProblem).join('; ') };
+  const checked = parsedOrProblem(agentDecisionRequestSchema, value);
+  return 'data' in checked ? { request: checked.data } : checked;
 }
 
 /** The action of the command declared in send-command.ts, loaded when it runs. */
@@ -46,11 +46,12 @@ export const agentDecisionSendAction: Action<typeof agentDecisionSend.flags> = a
     send: postAgentDecision,
     // A verdict counted twice would weigh twice, and it carries no key a repeat could be known by.
     replaySafe: false,
-    printed: (line, verdict, answer) => ({ line, reference_id: verdict.reference_id, policy_id: verdict.policy_id, decision: verdict.decision, ...answer }),
+    printed: (line, verdict, answer) => lineWithAnswer({ line, reference_id: verdict.reference_id, policy_id: verdict.policy_id, decision: verdict.decision }, answer),
     view: verdictsView,
     answered: (answer) => void (answer.safetykitCorrect && agreed++),
-    spinner: { start: 'Sending verdicts…', progress: (counts) => `Sent ${counts.sent}, failed ${counts.failed}` },
+    spinner: { start: 'Sending verdicts…', progress: (counts) => `Sent ${counts.sent}, failed ${counts.failed}, unconfirmed ${counts.unconfirmed}` },
     summary: (counts) => `sent ${countOf(counts.sent, 'verdict')}: the service's own verdict agreed with ${agreed}, not with ${counts.sent - agreed}`,
+    resendCommand: (failedPath) => `csafe agent-decision send ${shellWord(failedPath)}`,
   });
   return lineRunOutcome(run);
 };

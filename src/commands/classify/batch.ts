@@ -1,6 +1,7 @@
 import { classifyContent, requestProblems, type ClassifyResponse } from '../../api/content.js';
 import type { Context } from '../../context.js';
 import { sendEachLine, type CheckedRequest } from '../../core/bulk/line-requests.js';
+import { shellWord } from '../../core/cli/command-line.js';
 import { countOf } from '../../core/terminal/words.js';
 import type { ContentRequest } from '../../schemas/content.js';
 import { describeProblemWith } from '../../schemas/issues.js';
@@ -40,6 +41,8 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
     answered: (result) => void (failOnHolds(labelRows(result), options.failOn) && flagged++),
     spinner: { start: 'Classifying…', progress: (counts) => `Classified ${counts.sent}, failed ${counts.failed}` },
     summary: (counts) => `classified ${countOf(counts.sent, 'line')}`,
+    // The failed lines are as read: a user id from --user-id is not on them.
+    resendCommand: (failedPath) => `csafe classify --batch ${shellWord(failedPath)}${options.userId === undefined ? '' : ` --user-id ${shellWord(options.userId)}`}`,
   });
   return lineRunOutcome(run, { flagged });
 }

@@ -13,9 +13,9 @@ import { sayAwaitedAnswersOnInterrupt } from '../cli/resume.js';
 import type { BulkCounts } from './counts.js';
 
 /**
- * The one pipeline of the bulk commands (data add, events send, stream parts, classify --batch):
- * records, already checked, are cut into batches, sent through the run's FailFast with bounded
- * concurrency, and each batch's outcome is settled by one rule:
+ * The one pipeline of the bulk commands (data add, events send, stream parts, and those of one
+ * request per line, line-requests.ts): records, already checked, are cut into batches, sent
+ * through the run's FailFast with bounded concurrency, and each batch's outcome is settled by one rule:
  *
  * - acknowledged: counted as sent, handed to the command (to print it, to checkpoint it);
  * - its answer lost in a way that means the service may have applied it (see mayHaveBeenApplied),

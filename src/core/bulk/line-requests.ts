@@ -12,17 +12,18 @@ import { FailedFile } from '../files/failed-file.js';
 import { defaultFailedPath } from '../files/failed-path.js';
 import { refuseSharedFiles } from '../files/distinct-files.js';
 import type { HttpClient } from '../http/client.js';
-import type { IOStreams } from '../terminal/io.js';
+import { isBrokenPipe, type IOStreams } from '../terminal/io.js';
 import { resultWriter, type OutputFormat, type ResultShape, type StreamView } from '../terminal/output.js';
 import { countOf } from '../terminal/words.js';
 import { startSpinner } from '../terminal/spinner.js';
 import { csafeCommandLine, withFlag } from '../cli/command-line.js';
-import { interruptedRun, reportInterruption } from '../cli/resume.js';
+import { interruptedRun, reportInterruption, resendHint } from '../cli/resume.js';
 import { interruptionOf } from '../signals.js';
 import type { JsonRecord } from '../json/position.js';
 
-// The bulk commands that send each line of a JSONL file as a request of its own (classify --batch):
-// every line checked first, several in flight, results printed in input order.
+// The bulk commands that send each line of a JSONL file as a request of its own (classify --batch,
+// agent-decision send, deletion-request send): every line checked first, several in flight,
+// results printed in input order.
 
 /** What a command gives the pipeline: how a line becomes its request, how it is sent, and how its answer is shown. */
 export interface LineRequests<R, A, P, Row> {
@@ -30,20 +31,22 @@ export interface LineRequests<R, A, P, Row> {
   command: string;
   /** As a checkpoint file not written by this command is told: `a csafe classify --batch checkpoint`. */
   checkpointWhat: string;
-  /** A line's JSON value as the request to send, or what the service would refuse in it. */
-  check(value: unknown): CheckedRequest<R>;
+  /** A line's JSON value as the request to send, or what the service would refuse in it; called for each line in input order. */
+  check(value: unknown, line: number): CheckedRequest<R>;
   send(http: HttpClient, request: R): Promise<A>;
   /** Whether a line whose answer was lost may be sent again (the service applies it once). */
   replaySafe: boolean;
   /** What is printed of a line the service answered. */
   printed(line: number, request: R, answer: A): P;
   view: StreamView<P, Row>;
-  /** Told of each answer as it is printed, in input order (a --fail-on tally). */
+  /** Told of each answer as it is printed, in input order (a tally the summary or the exit code tells). */
   answered?(answer: A): void;
   /** The spinner's text before the first answer, and after each. */
   spinner: { start: string; progress(counts: BulkCounts): string };
   /** The summary's first words: `classified 3 lines`. */
   summary(counts: BulkCounts): string;
+  /** The command that sends the failed file again: `csafe classify --batch failed.jsonl`. */
+  resendCommand(failedPath: string): string;
 }
 
 /** A line's request, or why it cannot be sent. */
@@ -92,7 +95,9 @@ const REORDER_WINDOW = 8;
  * unless --skip-invalid sets it aside. Lines are sent with bounded concurrency; results go to
  * stdout in input order, tagged with their line: as NDJSON in a pipe, or on a terminal (and with
  * -o table or tsv) as one table at the end; failed lines go to the --failed file with their
- * reason. Ctrl-C or SIGTERM prints what was done and the command that continues, and throws.
+ * reason, and a line whose answer was lost, of a command whose lines may not be sent twice, to
+ * the --unconfirmed file. Ctrl-C, SIGTERM or the reader of stdout going away prints what was
+ * done and the command that continues, and throws.
  */
 export async function sendEachLine<R, A, P, Row>(ctx: LineRequestsContext, path: string, options: LineRequestOptions, job: LineRequests<R, A, P, Row>): Promise<LineRequestsRun> {
   refuseSharedFiles(path, options);
@@ -186,7 +191,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
       lastDone = line!.line;
       checkpoint?.acknowledge(line!.line, line!.line);
       job.answered?.(answer);
-      await results.print(job.printed(line!.line, line!.request, answer));
+      await results.print(job.printed(line!.line, line!.request, answer)).catch(unlessReaderGone);
     },
     notAcknowledged([line], file) {
       lastDone = line!.line;
@@ -206,8 +211,8 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
       // When the run stopped, the error that stopped it is the one to report.
       await (delivered !== undefined ? checkpoint?.close() : checkpoint?.close().catch(() => undefined));
     } finally {
-      // Last: a reader of stdout gone (`| head`) must not keep the checkpoint from being saved.
-      await results.end();
+      // Last: a reader of stdout gone (`| head`) must not keep the checkpoint from being saved, nor the run from saying what it did.
+      await results.end().catch(unlessReaderGone);
     }
   }
   if (delivered.interrupted) {
@@ -222,7 +227,13 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
   ctx.io.note(`${job.summary(counts)}${done}${otherShards}${failedNote}${unconfirmedNote}${skippedNote}`);
   const { stoppedBy } = delivered;
   if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
+  if (counts.failed > 0) ctx.io.warn(`hint: ${resendHint(job.resendCommand(failed.path), options.checkpoint !== undefined)}`);
   return { kind: 'sent', counts, skipped: skipped?.count ?? 0, stoppedBy };
+}
+
+/** A write to stdout whose reader went away (`| head`): the run stops as Ctrl-C stops it, and the answers still due are recorded, not printed. */
+function unlessReaderGone(error: unknown): void {
+  if (!isBrokenPipe(error)) throw error;
 }
 
 const ONE_LINE_A_REQUEST = { maxItems: 1, maxBytes: Number.POSITIVE_INFINITY, sizeOf: () => 0 };
@@ -283,6 +294,16 @@ const textOf = (input: unknown) => (typeof input === 'string' ? input : JSON.str
 async function* checkedLines<R>(records: AsyncIterable<JsonRecord>, fromLine: number, job: Pick<LineRequests<R, unknown, unknown, unknown>, 'check'>): AsyncGenerator<CheckedLine<R>> {
   for await (const record of records) {
     if (record.line < fromLine) continue;
-    yield 'error' in record ? { line: record.line, input: record.text, problem: record.error } : { line: record.line, input: record.value, ...job.check(record.value) };
+    yield 'error' in record ? { line: record.line, input: record.text, problem: record.error } : { line: record.line, input: record.value, ...job.check(record.value, record.line) };
   }
+}
+
+/**
+ * What a line prints: the fields the command takes from the line, then the service's answer,
+ * whose fields the line's do not name (an answer's field of the same name never hides the line's).
+ */
+export function lineWithAnswer<L extends Record<string, unknown>, A extends Record<string, unknown>>(line: L, answer: A): L & A {
+  const printed: Record<string, unknown> = { ...line };
+  for (const [key, value] of Object.entries(answer)) if (!Object.hasOwn(printed, key)) printed[key] = value;
+  return printed as L & A;
 }

@@ -47,7 +47,6 @@ export const batchFlags = {
  */
 export const shardFlag = (records: string, when = ''): ShardFlag => ({ type: 'shard', help: `${when}send only ${records} of worker i of n (0-based), e.g. 3/16` });
 
-
 /** `--from-line`: where an interrupted run of one request per line goes on; `when`: what the flag needs, e.g. `with --batch: `. */
 export const fromLineFlag = (when = ''): CountFlag => ({ type: 'count', value: 'n', help: `${when}start at line n of the input, skipping the lines before it (an interrupted run prints the command)`, min: 1 });
 

@@ -43,7 +43,7 @@ test('classify --batch writes a line the service refuses to --failed with its re
 
   // The line as read, so the failed file is an input to classify again.
   assert.deepEqual(ndjson(readFileSync(failed, 'utf8')), [NOT_AN_IMAGE]);
-  assert.match(run.stderr(), new RegExp(`^${path}:2: POST /v1/content: 400 .*\nclassified 1 line; 1 failed, written to ${failed}\n$`));
+  assert.match(run.stderr(), new RegExp(`^${path}:2: POST /v1/content: 400 .*\nclassified 1 line; 1 failed, written to ${failed}\nhint: resend them with \`csafe classify --batch ${failed}\`\n$`));
 });
 
 test('classify --batch checks every line first: an invalid one is named and nothing is sent (exit 2)', async (t) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { EXAMPLES, runCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { EXAMPLES, exitOf, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 
 // agent-decision send and deletion-request send: a JSONL file, a request a line, on the pipeline
 // classify --batch uses (core/bulk/line-requests.ts). What every bulk command shares (a refused key,
@@ -73,6 +73,44 @@ describe('csafe agent-decision send', () => {
   });
 });
 
+describe('csafe agent-decision send, a line failed', () => {
+  const emulator = useEmulatorProcess();
+
+  it('says how to send it again: the failed file without --checkpoint, the same command with one (never both: that sends it twice)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'verdicts.jsonl'), '{"content_type":"listings","decision":"match","policy_id":"spam","reference_id":"ref-1"}\n');
+    for (const [extra, hint] of [
+      [['--failed', 'failed.jsonl'], 'hint: resend them with `csafe agent-decision send failed.jsonl`'],
+      [['--failed', 'failed-2.jsonl', '--checkpoint', 'state.json'], 'hint: run the same command again to send them (the file is the record of what failed)'],
+    ] as const) {
+      await emulator.control('/_emulator/quirks', { method: 'POST', body: { failing_requests: 1 } });
+      const result = await runCsafe(['--max-retries', '0', 'agent-decision', 'send', 'verdicts.jsonl', ...extra], { env: emulator.env, cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(lines(result.stderr).at(-1), hint);
+    }
+    const again = await runCsafe(['agent-decision', 'send', 'verdicts.jsonl', '--checkpoint', 'state.json'], { env: emulator.env, cwd: dir });
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual((await heldVerdicts(emulator)).map((verdict) => verdict.reference_id), ['ref-1'], 'sent once, by the same command again');
+  });
+});
+
+describe('csafe agent-decision send, cut short', () => {
+  const emulator = useEmulatorProcess(['--latency', '20']);
+
+  it('| head -1: the run stops as Ctrl-C stops it, and says what it did and the command that continues', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'verdicts.jsonl'), Array.from({ length: 200 }, (_, i) => JSON.stringify({ content_type: 'listings', decision: 'match', policy_id: 'spam', reference_id: `ref-${i + 1}` })).join('\n') + '\n');
+    const child = spawnCsafe(['agent-decision', 'send', 'verdicts.jsonl'], { env: emulator.env, cwd: dir });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    assert.equal(await exitOf(child), 0);
+    assert.match(stderr, /^interrupted: \d+ lines? sent in \d+ requests?, 0 failed; line (\d+) on not done$/m, stderr);
+    assert.match(stderr, /^continue with: csafe agent-decision send verdicts\.jsonl --from-line \d+ --failed \S+ --unconfirmed \S+$/m);
+  });
+});
+
 describe('csafe agent-decision send, its answers lost after the service recorded them', () => {
   // A third of the answers are cut after the verdict was recorded.
   const emulator = useEmulatorProcess(['--fault-rate', '0.3', '--faults', 'reset', '--seed', '7']);
@@ -108,18 +146,18 @@ describe('csafe deletion-request send', () => {
     assert.equal(filed[0]!.external_request_id, 'dsr-2026-0042', 'a key the line gives is kept');
     assert.match(String(filed[1]!.external_request_id), /^csafe-[0-9a-f]{32}$/);
     assert.notEqual(filed[1]!.external_request_id, filed[2]!.external_request_id);
-    assert.match(first.stderr, /^filed 3 deletion requests$/m);
+    assert.match(first.stderr, /^3 deletion requests accepted$/m);
     const again = await runCsafe(['deletion-request', 'send', file], { env: emulator.env });
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual(ndjson(again.stdout), filed, 'the same requests, answered with the ids first filed');
     assert.equal((await heldErasures(emulator)).length, 3, 'filed once each');
   });
 
-  it('the derived key depends on the content alone: the same requests, reordered and with their fields in another order, are the requests already filed', async () => {
+  it('the derived key depends on the content alone: the same requests, reordered, with their fields in another order and their instant written otherwise, are the requests already filed', async () => {
     await emulator.control('/_emulator/reset', { method: 'POST' });
     const dir = tempDir();
-    writeFileSync(join(dir, 'a.jsonl'), '{"subject_user_id":"u1","requested_at":"2026-11-27T10:00:00Z"}\n{"subject_user_id":"u2"}\n');
-    writeFileSync(join(dir, 'b.jsonl'), '{"subject_user_id":"u2"}\n{"requested_at":"2026-11-27T10:00:00Z","subject_user_id":"u1"}\n{"subject_user_id":"u1","requested_at":"2026-11-28T10:00:00Z"}\n');
+    writeFileSync(join(dir, 'a.jsonl'), '{"subject_user_id":"u1","requested_at":"2026-11-27T10:00:00Z"}\n{"subject_user_id":"u2","requested_at":"2026-11-27T12:00:00.000Z"}\n');
+    writeFileSync(join(dir, 'b.jsonl'), '{"subject_user_id":"u2","requested_at":"2026-11-27T13:00:00+01:00"}\n{"requested_at":"2026-11-27T10:00:00+00:00","subject_user_id":"u1"}\n{"subject_user_id":"u1","requested_at":"2026-11-28T10:00:00Z"}\n');
     const a = await runCsafe(['deletion-request', 'send', 'a.jsonl'], { env: emulator.env, cwd: dir });
     const b = await runCsafe(['deletion-request', 'send', 'b.jsonl'], { env: emulator.env, cwd: dir });
     assert.deepEqual([a.code, b.code], [0, 0], a.stderr + b.stderr);
@@ -130,13 +168,29 @@ describe('csafe deletion-request send', () => {
     assert.equal((await heldErasures(emulator)).length, 3);
   });
 
-  it('an invalid line: named, nothing sent, exit 2', async () => {
+  it('an invalid line: named, nothing sent, exit 2 — a bad date, neither requested_at nor an external id, a null id, one id on two different requests', async () => {
     await emulator.control('/_emulator/requests', { method: 'DELETE' });
     const dir = tempDir();
-    writeFileSync(join(dir, 'erasures.jsonl'), '{"subject_user_id":"u1"}\n{"subject_user_id":"u2","requested_at":"yesterday"}\n');
+    writeFileSync(
+      join(dir, 'erasures.jsonl'),
+      [
+        '{"subject_user_id":"u1","requested_at":"2026-11-27T10:00:00Z"}',
+        '{"subject_user_id":"u2","requested_at":"yesterday"}',
+        '{"subject_user_id":"u3"}',
+        '{"subject_user_id":"u4","external_request_id":null}',
+        '{"subject_user_id":"alice","external_request_id":"dsr-1"}',
+        '{"subject_user_id":"bob","external_request_id":"dsr-1"}',
+        '{"subject_user_id":"alice","external_request_id":"dsr-1"}',
+      ].join('\n') + '\n',
+    );
     const result = await runCsafe(['deletion-request', 'send', 'erasures.jsonl'], { env: emulator.env, cwd: dir });
     assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /^erasures\.jsonl:2: requested_at: expected an ISO 8601 date-time/m);
+    const problems = lines(result.stderr).filter((line) => line.startsWith('erasures.jsonl:'));
+    assert.equal(problems.length, 4, result.stderr);
+    assert.match(problems[0]!, /^erasures\.jsonl:2: requested_at: expected an ISO 8601 date-time/);
+    assert.match(problems[1]!, /^erasures\.jsonl:3: requested_at: is required when the line has no external_request_id/);
+    assert.match(problems[2]!, /^erasures\.jsonl:4: external_request_id: expected a string, got null; leave the field out/);
+    assert.match(problems[3]!, /^erasures\.jsonl:6: external_request_id: "dsr-1" is on line 5 too, for another request/, 'a repeat of the same request (line 7) is no problem');
     assert.deepEqual(await posts(emulator, '/v1/deletion_requests'), []);
   });
 });
