@@ -7,6 +7,7 @@ const VARIABLES = {
   CSAFE_PROFILE: 'profile to use (default "default"; --profile over it)',
   CSAFE_CONFIG_DIR: 'directory of config.json (default ~/.config/csafe)',
   CSAFE_USER_ID: 'user id when --user-id is not given, over the profile\'s',
+  CSAFE_WEBHOOK_SECRET: 'the whsec_… secret webhook signatures are checked with, when --secret is not given',
   CSAFE_REQUEST_TIMEOUT: 'timeout of each request, e.g. 30s (--request-timeout over it)',
   CSAFE_MAX_RETRIES: 'retries of a failed request (--max-retries over it)',
   CSAFE_EMULATOR_DATA_DIR: 'where --emulator keeps its data between runs',

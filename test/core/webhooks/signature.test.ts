@@ -1,0 +1,65 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Webhook } from 'standardwebhooks';
+import { MalformedSecretError, newSecret, sign, signedHeaders, verify } from '../../../src/core/webhooks/signature.js';
+
+// The Standard Webhooks test vector, from the specification's reference libraries.
+const VECTOR = {
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+  timestamp: 1614265330,
+  body: '{"test": 2432232314}',
+  signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+};
+
+const received = (overrides: Partial<{ id: string; timestamp: string; signature: string; body: string }> = {}) => ({
+  id: VECTOR.id,
+  timestamp: String(VECTOR.timestamp),
+  signature: VECTOR.signature,
+  ...overrides,
+  body: Buffer.from(overrides.body ?? VECTOR.body),
+});
+const at = (seconds: number, toleranceSeconds = 300) => ({ nowSeconds: seconds, toleranceSeconds });
+
+describe('Standard Webhooks signatures', () => {
+  it('signs the test vector as the specification does, and verifies it', () => {
+    assert.equal(sign(VECTOR.secret, VECTOR.id, VECTOR.timestamp, VECTOR.body), VECTOR.signature);
+    assert.deepEqual(verify(VECTOR.secret, received(), at(VECTOR.timestamp)), { valid: true });
+  });
+
+  it('refuses a tampered body, another id, another secret, and says which check failed', () => {
+    assert.deepEqual(verify(VECTOR.secret, received({ body: '{"test": 2432232315}' }), at(VECTOR.timestamp)), { valid: false, reason: 'signature does not match' });
+    assert.deepEqual(verify(VECTOR.secret, received({ id: 'msg_other' }), at(VECTOR.timestamp)), { valid: false, reason: 'signature does not match' });
+    assert.deepEqual(verify(newSecret(), received(), at(VECTOR.timestamp)), { valid: false, reason: 'signature does not match' });
+    assert.deepEqual(verify(VECTOR.secret, received({ signature: 'v2,abc' }), at(VECTOR.timestamp)), { valid: false, reason: 'no v1 entry in the signature' });
+  });
+
+  it('takes any v1 entry of a list (a secret being rotated signs twice)', () => {
+    const list = `v1,${Buffer.alloc(32).toString('base64')} ${VECTOR.signature}`;
+    assert.deepEqual(verify(VECTOR.secret, received({ signature: list }), at(VECTOR.timestamp)), { valid: true });
+  });
+
+  it('refuses a timestamp further than the tolerance either way; 0 does not check it', () => {
+    assert.deepEqual(verify(VECTOR.secret, received(), at(VECTOR.timestamp + 12 * 60)), { valid: false, reason: 'timestamp 12 min old (tolerance 5 min)' });
+    assert.deepEqual(verify(VECTOR.secret, received(), at(VECTOR.timestamp - 400)), { valid: false, reason: 'timestamp 7 min in the future (tolerance 5 min)' });
+    assert.deepEqual(verify(VECTOR.secret, received(), at(VECTOR.timestamp + 300)), { valid: true }, 'at the edge');
+    assert.deepEqual(verify(VECTOR.secret, received(), at(VECTOR.timestamp + 10 ** 8, 0)), { valid: true });
+    assert.deepEqual(verify(VECTOR.secret, received({ timestamp: '16e8' }), at(VECTOR.timestamp)), { valid: false, reason: 'timestamp "16e8" is not a number of seconds' });
+  });
+
+  it('a malformed secret is the caller\'s mistake: thrown, not a verdict', () => {
+    for (const secret of ['whsec_not base64!', 'whsec_', 'whsec_c2hvcnQ=']) assert.throws(() => verify(secret, received(), at(VECTOR.timestamp)), MalformedSecretError, secret);
+  });
+
+  it('agrees with the standardwebhooks package both ways, for new secrets and bodies of any bytes', () => {
+    for (let i = 0; i < 20; i++) {
+      const secret = newSecret();
+      const body = JSON.stringify({ i, text: `héllo ✓ ${'x'.repeat(i * 37)}` });
+      const timestamp = Math.floor(Date.now() / 1000);
+      const ours = signedHeaders(secret, `msg_${i}`, timestamp, body);
+      assert.deepEqual(new Webhook(secret).verify(body, { ...ours }), JSON.parse(body));
+      const theirs = new Webhook(secret).sign(`msg_${i}`, new Date(timestamp * 1000), body);
+      assert.equal(theirs, ours['webhook-signature']);
+    }
+  });
+});
