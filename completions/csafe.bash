@@ -5,7 +5,7 @@ _csafe() {
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 
   local global="--profile --api-key --base-url --request-timeout --max-retries --max-wait -o --output --json --wide -v --verbose -q --quiet --progress --no-color --insecure --emulator -h --help -V --version"
-  local commands="classify token auth config settings data import events stream decision batch agent-decision deletion-request emulator version"
+  local commands="classify token auth config settings data import events stream decision batch agent-decision deletion-request webhooks emulator version"
 
   case "$prev" in
     -o|--output) COMPREPLY=($(compgen -W "table json ndjson tsv" -- "$cur")); return ;;
@@ -42,6 +42,7 @@ _csafe() {
     batch) verbs="create get download" ;;
     agent-decision) verbs="create send" ;;
     deletion-request) verbs="create send" ;;
+    webhooks) verbs="verify listen trigger" ;;
     emulator) verbs="start status reset" ;;
   esac
   if [[ -n $verbs && -z $sub ]]; then COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return; fi
@@ -71,7 +72,10 @@ _csafe() {
     "deletion-request create") flags="--subject-user-id --external-request-id --requested-at" ;;
     "deletion-request send") flags="--concurrency --failed --skip-invalid --max-consecutive-failures --max-rate --checkpoint --from-line --shard"; files=1 ;;
     "data download") flags=""; files=1 ;;
-    "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --api-key --json" ;;
+    "webhooks verify") flags="--secret --id --timestamp --signature --headers --tolerance"; files=1 ;;
+    "webhooks listen") flags="--forward-to --events --forward-secret" ;;
+    "webhooks trigger") flags="--namespace --id --data"; values="workflow.succeeded workflow.failed decision.completed batch.completed" ;;
+    "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --webhook-url --webhook-secret --print-secret --webhook-retry-delays --webhook-timeout --webhook-fault-rate --webhook-faults --webhook-fault-delay --api-key --json" ;;
   esac
 
   if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$flags $global" -- "$cur"))

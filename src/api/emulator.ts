@@ -20,9 +20,48 @@ export async function resetEmulator(http: HttpClient): Promise<z.infer<typeof re
   return parseResponse(resetSchema, await controlCall(http, 'POST', '/_emulator/reset'), 'POST /_emulator/reset');
 }
 
-async function controlCall(http: HttpClient, method: 'GET' | 'POST', path: string): Promise<unknown> {
+const triggeredSchema = z.looseObject({ type: z.string(), webhook_id: z.string(), deliveries: z.number() });
+export type TriggeredWebhook = z.infer<typeof triggeredSchema>;
+
+/** What `webhooks trigger` asks for: an event type, what it is about, and the caller's own data. */
+export interface WebhookTrigger {
+  type: string;
+  namespace?: string;
+  id?: string;
+  data?: Record<string, unknown>;
+}
+
+/** POST /_emulator/webhooks/trigger: the emulator sends one event to its endpoints now. */
+export async function triggerWebhook(http: HttpClient, trigger: WebhookTrigger): Promise<TriggeredWebhook> {
+  return parseResponse(triggeredSchema, await controlCall(http, 'POST', '/_emulator/webhooks/trigger', trigger), 'POST /_emulator/webhooks/trigger');
+}
+
+const endpointSchema = z.looseObject({ endpoint_id: z.string(), url: z.string(), events: z.array(z.string()).nullable() });
+const endpointsSchema = z.looseObject({ endpoints: z.array(endpointSchema) });
+export type WebhookEndpoint = z.infer<typeof endpointSchema>;
+
+/** GET /_emulator/webhooks/endpoints: where the emulator sends its notifications. */
+export async function webhookEndpoints(http: HttpClient): Promise<WebhookEndpoint[]> {
+  return parseResponse(endpointsSchema, await controlCall(http, 'GET', '/_emulator/webhooks/endpoints'), 'GET /_emulator/webhooks/endpoints').endpoints;
+}
+
+/** POST /_emulator/webhooks/endpoints: one more endpoint, of every event type or of those listed. */
+export async function addWebhookEndpoint(http: HttpClient, url: string, events: readonly string[] | undefined): Promise<WebhookEndpoint> {
+  return parseResponse(endpointSchema, await controlCall(http, 'POST', '/_emulator/webhooks/endpoints', { url, ...(events !== undefined && { events }) }), 'POST /_emulator/webhooks/endpoints');
+}
+
+/** DELETE /_emulator/webhooks/endpoints/{id}, also after Ctrl-C (it is how a listener leaves); one already gone (a reset, a restart) is no error. */
+export async function removeWebhookEndpoint(http: HttpClient, id: string): Promise<void> {
   try {
-    return await http.json(method, path);
+    await http.request({ method: 'DELETE', path: `/_emulator/webhooks/endpoints/${encodeURIComponent(id)}`, finishOnInterrupt: true });
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+}
+
+async function controlCall(http: HttpClient, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  try {
+    return await http.json(method, path, body);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     throw new CsafeError(`${http.baseUrl} is not a csafe emulator: ${method} ${path} answered 404`, {

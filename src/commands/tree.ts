@@ -17,6 +17,7 @@ import { settingsGroup } from './settings/index.js';
 import { streamGroup } from './stream/index.js';
 import { tokenGroup } from './token/index.js';
 import { version } from './version/index.js';
+import { webhooksGroup } from './webhooks/index.js';
 
 export const TREE: readonly TreeNode[] = [
   { ...classify, run: async () => (await import('./classify/run.js')).runClassify },
@@ -32,6 +33,7 @@ export const TREE: readonly TreeNode[] = [
   batchGroup,
   agentDecisionGroup,
   deletionRequestGroup,
+  webhooksGroup,
   emulatorGroup,
   version,
 ];

@@ -18,6 +18,7 @@ import { DELETIONS, type StoredDeletion } from './deletions/records.js';
 import { AGENT_DECISIONS, type StoredAgentDecision } from './agent-decisions/records.js';
 import { StreamStore } from './stores/stream-store.js';
 import { EventStore } from './stores/event-store.js';
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, Webhooks, type DeliverySettings } from './webhooks/deliveries.js';
 
 /** How an emulator instance is started and stopped: its options, data directory, stores and server. */
 
@@ -49,6 +50,8 @@ export interface EmulatorOptions {
   requestLogSize?: number;
   /** Told of each /v1 and /_storage request as it is answered, as the log records it. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Where and how notifications are sent (webhooks/deliveries.ts): none registered, the Standard Webhooks schedule, by default. */
+  webhooks?: Partial<Omit<DeliverySettings, 'now'>>;
 }
 
 export interface RunningEmulator {
@@ -58,6 +61,8 @@ export interface RunningEmulator {
   host: string;
   /** The request log, oldest first: what GET /_emulator/requests answers. */
   requests(): RequestLogEntry[];
+  /** The whsec_… secret webhook deliveries are signed with. */
+  webhookSecret: string;
   close(): Promise<void>;
 }
 
@@ -107,14 +112,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     uploadIdleTimeoutMs: options.uploadIdleTimeoutMs ?? 5 * 60_000,
     ...(options.faults !== undefined && { faults: options.faults }),
   };
-  const stores = await openStores(options.dataDir).catch((error: unknown) => {
+  const webhookSettings: DeliverySettings = {
+    retryDelaysMs: DEFAULT_RETRY_DELAYS_MS,
+    attemptTimeoutMs: DEFAULT_ATTEMPT_TIMEOUT_MS,
+    initialUrls: [],
+    ...options.webhooks,
+    now,
+  };
+  const stores = await openStores(options.dataDir, webhookSettings).catch((error: unknown) => {
     throw error instanceof DataDirRefusal ? new EmulatorStartError('data_dir_refused', error.message) : new EmulatorStartError('data_dir', systemReason(error));
   });
-  const { data, streams, events, olderImports, batches } = stores;
+  const { data, streams, events, olderImports, batches, webhooks } = stores;
   const state = createState(stores);
   const server = createEmulatorServer(config, state, options.onRequest);
   await listen(server, options.port ?? DEFAULT_PORT, host).catch(async (error: unknown) => {
-    await Promise.all([events.close(), olderImports.close(), batches.close()]);
+    await Promise.all([events.close(), olderImports.close(), batches.close(), webhooks.close()]);
     await data.close();
     throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new EmulatorStartError('port_in_use', '') : error;
   });
@@ -125,18 +137,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     port,
     host,
     requests: () => [...state.requests],
+    webhookSecret: webhooks.secret,
     close: async () => {
       await close(server);
-      await Promise.all([streams.settle(), events.close(), olderImports.close(), batches.close()]);
+      await Promise.all([streams.settle(), events.close(), olderImports.close(), batches.close(), webhooks.close()]);
       await data.close();
     },
   };
 }
 
-async function openStores(dataDir: string | undefined): Promise<Stores> {
+async function openStores(dataDir: string | undefined, webhookSettings: DeliverySettings): Promise<Stores> {
   const data = await DataStore.open(dataDir);
   try {
-    const [streams, events, decisions, olderImports, batches, deletions, agentDecisions] = await Promise.all([
+    const [streams, events, decisions, olderImports, batches, deletions, agentDecisions, webhooks] = await Promise.all([
       StreamStore.open(data.root),
       EventStore.open(data.root),
       JobStore.open<StoredDecision>(data.root, DECISIONS),
@@ -144,8 +157,9 @@ async function openStores(dataDir: string | undefined): Promise<Stores> {
       JobStore.open<BatchRecord>(data.root, BATCHES),
       JobStore.open<StoredDeletion>(data.root, DELETIONS),
       JobStore.open<StoredAgentDecision>(data.root, AGENT_DECISIONS),
+      Webhooks.open(data.root, webhookSettings),
     ]);
-    return { data, streams, events, decisions, olderImports, batches, deletions, agentDecisions };
+    return { data, streams, events, decisions, olderImports, batches, deletions, agentDecisions, webhooks };
   } catch (error) {
     await data.close();
     throw error;

@@ -35,3 +35,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Access tokens' lifetime (schemas/tokens). */
 export const TOKEN_LIFETIME = { defaultSeconds: 3600, minSeconds: 300, maxSeconds: 86400 } as const;
+
+/** The notifications the service sends its webhook endpoints (its docs; not in the spec). */
+export const WEBHOOK_EVENT_TYPES = ['workflow.succeeded', 'workflow.failed', 'decision.completed', 'batch.completed'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -167,14 +167,15 @@ const runShell = (command: string, cwd: string, env: NodeJS.ProcessEnv) => outco
  * An example that serves until interrupted (`csafe emulator start`): run until it has printed a
  * line on stdout, then Ctrl-C to its process group, as a user would; it must then stop cleanly.
  */
-const servesUntilInterrupted = (example: Example) => /^csafe emulator start\b/.test(example.command);
+/** Commands that serve until Ctrl-C: run until they say they are ready (a first line on stdout or stderr), then interrupted. */
+const servesUntilInterrupted = (example: Example) => /^csafe (emulator start|webhooks listen)\b/.test(example.command);
 
 async function runUntilReadyThenInterrupt(command: string, cwd: string, env: NodeJS.ProcessEnv) {
   const child = spawn('bash', ['-o', 'pipefail', '-c', command], { cwd, env, detached: true });
   const result = outcome(child);
   const deadline = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 30_000);
   try {
-    await Promise.race([new Promise((resolve) => child.stdout.once('data', resolve)), result]);
+    await Promise.race([new Promise((resolve) => child.stdout.once('data', resolve)), new Promise((resolve) => child.stderr.once('data', resolve)), result]);
     if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT');
     return await result;
   } finally {

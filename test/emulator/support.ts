@@ -43,6 +43,7 @@ export function useTestEmulator(options: EmulatorOptions = {}): RunningEmulator 
     get apiKey() { return current().apiKey; },
     get port() { return current().port; },
     get host() { return current().host; },
+    get webhookSecret() { return current().webhookSecret; },
     requests: () => current().requests(),
     close: () => current().close(),
   };

@@ -1,4 +1,4 @@
-import { FAULT_KINDS } from '../../emulator/http/faults.js';
+import { DELIVERY_FAULT_KINDS, FAULT_KINDS } from '../../emulator/http/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/names.js';
 import type { VerbDecl } from '../declaration.js';
 
@@ -22,6 +22,14 @@ export const emulatorStart = {
     uploadTtl: { type: 'text', value: 'duration', help: 'lifetime of pre-signed namespace import upload URLs (older imports and batches: 1 hour)', default: '12h' },
     dataDir: { type: 'text', value: 'dir', help: 'keep namespaces, requests, uploads, streams, older imports, batches and the URL signing secret here, across restarts' },
     requestLogSize: { type: 'count', value: 'n', help: 'how many of the latest requests GET /_emulator/requests keeps', min: 0, default: 10_000 },
+    webhookUrl: { type: 'text', value: 'url', help: 'send signed notifications here when work ends (repeatable); more at run time: POST /_emulator/webhooks/endpoints', repeat: true },
+    webhookSecret: { type: 'text', value: 'whsec_…', help: 'sign notifications with this secret (default: one made at the data directory\'s first start and kept there)' },
+    printSecret: { type: 'switch', help: 'print the webhook signing secret with the address and key (in JSON, as webhook_secret)' },
+    webhookRetryDelays: { type: 'text', value: 'list', help: 'waits before each retry of a notification not answered 2xx, e.g. 1s,2s (default: the Standard Webhooks schedule, 5s,5m,30m,2h,5h,10h,10h)' },
+    webhookTimeout: { type: 'text', value: 'duration', help: 'how long a receiver may take to answer a notification before it is retried', default: '15s' },
+    webhookFaultRate: { type: 'text', value: 'r', help: 'fraction of notification attempts that meet an injected fault, 0..1', default: '0' },
+    webhookFaults: { type: 'text', value: 'list', help: `faults to inject into notifications: ${DELIVERY_FAULT_KINDS.join(',')} (dropped: not sent, retried as a failure; delayed: sent --webhook-fault-delay late)`, default: DELIVERY_FAULT_KINDS.join(',') },
+    webhookFaultDelay: { type: 'text', value: 'duration', help: 'how late a delayed notification is sent', default: '5s' },
     // Global flags, read by this command too; declared here so its help lists them.
     apiKey: { type: 'text', value: 'key', help: 'the API key the emulator accepts (default: sk_test_csafe_emulator)' },
     json: { type: 'switch', help: 'print one line {"base_url", "api_key"} on stdout when ready (also -o json)' },
@@ -42,6 +50,14 @@ The default API key is published: a --host other than loopback (127.0.0.0/8, ::1
 needs --api-key with a key of your own; a key must have at least 16 characters and no white
 space or control characters.
 
+Webhooks: when a data object has been processed (workflow.succeeded, workflow.failed), a decision
+completes (decision.completed) or a batch ends (batch.completed), each endpoint gets a POST signed
+as Standard Webhooks sign them (webhook-id, webhook-timestamp, webhook-signature); one not
+answered 2xx within --webhook-timeout is tried again after each of --webhook-retry-delays, under
+the same webhook-id. GET /_emulator/webhooks lists the deliveries and their attempts; POST
+/_emulator/webhooks/trigger {"type"} sends one now. Deliveries go in the background: a slow
+receiver never slows a request.
+
 Inspection: GET /_emulator/streams/NS lists a namespace's stream ids, and
 GET /_emulator/streams/NS/ID shows a stream's address and its parts as received, with their labels.
 
@@ -58,8 +74,8 @@ and an upload may not stall for 5 minutes. JSON nested deeper than 64 levels is 
 Without --json, the address and key are printed for people, with the two export lines to paste.`,
   examples: [
     'csafe emulator start',
-    'csafe emulator start --port 0 --json',
     'csafe emulator start --port 0 --api-key sk_test_ci_0123456789 --fault-rate 0.1 --seed 7',
+    'csafe emulator start --port 0 --webhook-url http://127.0.0.1:3000/webhooks --print-secret --json',
   ],
   environment: [],
 } satisfies VerbDecl;

@@ -7,8 +7,9 @@ import { recordView, toNdjsonLine } from '../../core/terminal/output.js';
 import { isLoopback } from '../../core/config/settings.js';
 import type { EmulatorStartError } from '../../emulator/index.js';
 import type { RequestLogEntry } from '../../emulator/http/request-log.js';
-import { FAULT_KINDS } from '../../emulator/http/faults.js';
+import { DELIVERY_FAULT_KINDS, FAULT_KINDS } from '../../emulator/http/faults.js';
 import type { Action } from '../app.js';
+import { MalformedSecretError, secretKey } from '../../core/webhooks/signature.js';
 import type { emulatorStart } from './start-command.js';
 
 /** The flags' checks, with those of values that are more than a whole number or a choice. */
@@ -25,6 +26,19 @@ const startOptionsSchema = (flags: typeof emulatorStart.flags) =>
   // An upload URL that expires as it is handed out could never be used; a processing delay of 0 means at once.
   uploadTtl: z.string().default('12h').transform((text) => parsePositiveDuration(text, '--upload-ttl')),
   dataDir: z.string().min(1, { error: 'expected a directory' }).optional(),
+  webhookUrl: z.array(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })).default([]),
+  webhookRetryDelays: z
+    .string()
+    .optional()
+    .transform((list) => list?.split(',').map((text) => parseDuration(text, '--webhook-retry-delays'))),
+  webhookTimeout: z.string().default('15s').transform((text) => parsePositiveDuration(text, '--webhook-timeout')),
+  webhookFaultRate: z.coerce.number({ error: 'expected a fraction between 0 and 1' }).min(0).max(1).default(0),
+  webhookFaults: z
+    .string()
+    .default(DELIVERY_FAULT_KINDS.join(','))
+    .transform((list) => list.split(',').map((kind) => kind.trim()))
+    .pipe(z.array(z.enum(DELIVERY_FAULT_KINDS, { error: `expected a comma-separated list of ${DELIVERY_FAULT_KINDS.join(', ')}` })).min(1)),
+  webhookFaultDelay: z.string().default('5s').transform((text) => parseDuration(text, '--webhook-fault-delay')),
 });
 
 type StartOptions = z.infer<ReturnType<typeof startOptionsSchema>>;
@@ -75,6 +89,17 @@ function startFailure(error: EmulatorStartError, options: StartOptions): CsafeEr
   }
 }
 
+/** --webhook-secret, refused before the emulator starts when it is no whsec_ secret. */
+function checkedSecret(secret: string): string {
+  try {
+    secretKey(secret);
+  } catch (error) {
+    if (error instanceof MalformedSecretError) throw new UsageError(`--webhook-secret: ${error.message}`);
+    throw error;
+  }
+  return secret;
+}
+
 /** `10:42:07 POST /v1/content 200 12 ms`, and the fault it met when one was injected. */
 function requestLine(entry: RequestLogEntry): string {
   const fault = entry.fault === null ? '' : ` (fault: ${entry.fault})`;
@@ -96,20 +121,28 @@ export const emulatorStartAction: Action<typeof emulatorStart.flags> = async (ct
         uploadTtlMs: options.uploadTtl,
         ...(options.dataDir !== undefined && { dataDir: options.dataDir }),
         requestLogSize: options.requestLogSize,
+        webhooks: {
+          initialUrls: options.webhookUrl,
+          attemptTimeoutMs: options.webhookTimeout,
+          faults: { rate: options.webhookFaultRate, kinds: options.webhookFaults, delayMs: options.webhookFaultDelay, seed: options.seed },
+          ...(options.webhookSecret !== undefined && { secret: checkedSecret(options.webhookSecret) }),
+          ...(options.webhookRetryDelays !== undefined && { retryDelaysMs: options.webhookRetryDelays }),
+        },
         ...(ctx.flags.apiKey !== undefined && { apiKey: ctx.flags.apiKey }),
         // Each request on the emulator's terminal, as stripe-mock shows them (--quiet silences it; --verbose logs it anywhere).
         ...((ctx.io.stderrIsTTY || ctx.io.verbose) && { onRequest: (entry: RequestLogEntry) => ctx.io.note(requestLine(entry)) }),
       }).catch((error: unknown) => {
         throw error instanceof EmulatorStartError ? startFailure(error, options) : error;
       });
-      const ready = { base_url: emulator.baseUrl, api_key: emulator.apiKey };
+      const ready = { base_url: emulator.baseUrl, api_key: emulator.apiKey, ...(options.printSecret && { webhook_secret: emulator.webhookSecret }) };
       // In JSON, one line that a script can read as soon as it arrives (the emulator runs on after it).
       const format = ctx.flagOutputFormat('single');
       if (format === 'tsv') await ctx.io.out(recordView(ready).tsv());
       else if (format !== 'table') await ctx.io.out(toNdjsonLine(ready));
       else {
         await ctx.io.out(
-          `Content Safety emulator listening on ${emulator.baseUrl}\nAPI key: ${emulator.apiKey}\n\n` +
+          `Content Safety emulator listening on ${emulator.baseUrl}\nAPI key: ${emulator.apiKey}\n` +
+            `${options.printSecret || options.webhookUrl.length > 0 ? `Webhook signing secret: ${emulator.webhookSecret}\n` : ''}\n` +
             `  export CSAFE_BASE_URL=${emulator.baseUrl}\n  export CSAFE_API_KEY=${emulator.apiKey}\n`,
         );
       }

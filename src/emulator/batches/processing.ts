@@ -24,13 +24,17 @@ const PROGRESS_EVERY_MS = 200;
  * second classifies each row and writes the result CSV, spread over `processingDelayMs` so the
  * counts can be watched moving. Both passes stream: memory stays flat whatever the size.
  */
-export function processBatch(store: JobStore<BatchRecord>, record: BatchRecord, processingDelayMs: number): void {
+export function processBatch(store: JobStore<BatchRecord>, record: BatchRecord, processingDelayMs: number, ended: (record: BatchRecord) => void): void {
   const batchId = record.batch_id;
   store.runInBackground(batchId, async (signal) => {
     const save = async (changes: Partial<BatchRecord>) => {
       if (signal.aborted) return;
       // Cancelled since: stop here, leaving the record as the cancel saved it.
       if (!(await changePending(store, batchId, changes))) throw new NoLongerPending();
+      if (changes.status === 'SUCCESS' || changes.status === 'ERROR') {
+        const saved = await store.get(batchId);
+        if (saved !== undefined) ended(saved);
+      }
     };
     await save({ status: 'PENDING', counts: NO_COUNTS });
     await classifyUpload(store, batchId, { processingDelayMs, signal, save }).catch((error: unknown) =>

@@ -2,6 +2,7 @@ import { BATCH_URL_TTL_SECONDS, createBatchRequestSchema } from '../../schemas/b
 import { control } from '../control/routes.js';
 import { EmulatorError } from '../http/errors.js';
 import { baseUrlOf } from '../http/links.js';
+import { legacyEvent } from '../webhooks/events.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { validateBody } from '../http/validation.js';
 import { downloadExpiresAt, downloadRoute, fileBody, jobUploadRoute, uploadExpiresAt } from '../storage/object-store.js';
@@ -27,7 +28,7 @@ export const batchRoutes: readonly Route[] = [
   jobUploadRoute(BATCHES, uploadObject, (state) => state.batches, async (ctx, { batch_id: batchId }) => {
     const store = ctx.state.batches;
     const pending = await changeBatch(store, batchId, (record) => (record.status === 'WAITING_FOR_UPLOAD' ? { ...record, status: 'PENDING' } : undefined));
-    if (pending !== undefined) processBatch(store, pending, ctx.config.processingDelayMs);
+    if (pending !== undefined) processBatch(store, pending, ctx.config.processingDelayMs, notifyEnd(ctx));
   }),
   downloadRoute({
     pattern: '/_storage/batch-results/:file',
@@ -56,10 +57,14 @@ async function createBatch(ctx: RouteContext): Promise<RouteResult> {
 async function getBatch(ctx: RouteContext): Promise<RouteResult> {
   const record = await batchOf(ctx);
   // The emulator that received the upload stopped before it had processed it: it starts over.
-  if (record.status === 'PENDING') processBatch(ctx.state.batches, record, ctx.config.processingDelayMs);
+  if (record.status === 'PENDING') processBatch(ctx.state.batches, record, ctx.config.processingDelayMs, notifyEnd(ctx));
   const view = batchView(record, record.status === 'SUCCESS' ? downloadUrl(ctx, record.batch_id) : null);
   return { status: 200, body: withUnlistedField(ctx.state.quirks, view) };
 }
+
+/** batch.completed, to the webhook endpoints, when a batch ends: SUCCESS, ERROR or CANCELLED. */
+const notifyEnd = (ctx: RouteContext) => (record: BatchRecord) =>
+  ctx.state.webhooks.notify('batch.completed', legacyEvent('batch.completed', batchView(record, record.status === 'SUCCESS' ? downloadUrl(ctx, record.batch_id) : null)));
 
 /** A fresh address each time the batch is looked up, valid for an hour (or already expired while the quirk lasts). */
 function downloadUrl(ctx: RouteContext, batchId: string): string {
@@ -88,6 +93,7 @@ async function cancelBatch(ctx: RouteContext): Promise<RouteResult> {
   // Processing an upload started after the first stop (it landed meanwhile) would stop at its next save; stopped now.
   await store.stopProcessing(batchId);
   if (cancelled === undefined) throw noBatch(batchId);
+  notifyEnd(ctx)(cancelled);
   return { status: 200, body: batchView(cancelled, null) };
 }
 

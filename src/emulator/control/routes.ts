@@ -47,7 +47,7 @@ const PAGE_LIMIT = 1000;
  * […]}`; at most `limit` (100 by default, 1000 at most) after the id `after`; `next` is the `after`
  * of the next page, null at the last.
  */
-export function recordsListing<R>(pattern: string, key: string, store: (ctx: RouteContext) => JobStore<R>): Route {
+export function recordsListing<R>(pattern: string, key: string, store: (ctx: RouteContext) => Pick<JobStore<R>, 'page'>): Route {
   return control('GET', pattern, async (ctx) => {
     const query = new URL(ctx.req.url ?? '/', 'http://localhost').searchParams;
     const limitText = query.get('limit') ?? '100';

@@ -6,6 +6,8 @@ import type { ImportOutcome, ImportRequest, ImportSuccess } from '../stores/data
 import type { DataStore } from '../stores/data-store.js';
 import { checkInWorker, importedObjects } from './import-file.js';
 import { reviewUrl } from '../http/links.js';
+import type { Webhooks } from '../webhooks/deliveries.js';
+import { workflowEvent } from '../webhooks/events.js';
 
 /** How an uploaded namespace import is processed, and its output (data_url) produced. */
 
@@ -17,7 +19,7 @@ import { reviewUrl } from '../http/links.js';
  * Only the check (valid lines, processable objects, the count) happens here; the per-object
  * output is produced when data_url is downloaded, which keeps ingestion at disk-reading speed.
  */
-export function processImport(store: DataStore, record: ImportRequest, now: () => number): void {
+export function processImport(store: DataStore, record: ImportRequest, now: () => number, ended: (record: ImportRequest, outcome: ImportOutcome) => void): void {
   store.runInBackground(record.request_id, async (signal) => {
     const outcome = await checkUpload(store, record, signal).catch((error: unknown) =>
       signal.aborted ? undefined : { error: `the upload could not be processed: ${(error as Error).message}` },
@@ -26,7 +28,34 @@ export function processImport(store: DataStore, record: ImportRequest, now: () =
     // Logged before the outcome is saved: a stop in between processes the import again, which the listing counts once.
     if ('data_count' in outcome) await store.logObjects(record.namespace, { import: record.request_id, at: now() });
     await store.saveRequest({ ...record, outcome });
+    ended(record, outcome);
   });
+}
+
+/**
+ * workflow.succeeded or workflow.failed for each object of a succeeded import, to the webhook
+ * endpoints, due when the import ends; made in the background, object by object, while the
+ * delivery queue has room (the rest are counted as dropped), so a large import costs what the
+ * queue holds and no more.
+ */
+export function notifyImported(webhooks: Webhooks, store: DataStore, baseUrl: string, processingDelayMs: number) {
+  return (record: ImportRequest, outcome: ImportOutcome): void => {
+    if (!('data_count' in outcome) || !(webhooks.wanted('workflow.succeeded') || webhooks.wanted('workflow.failed'))) return;
+    const endsAt = (record.uploaded_at ?? record.created_at) + processingDelayMs;
+    const toEntry = entryMaker(store, record, outcome, baseUrl);
+    void (async () => {
+      let made = 0;
+      for await (const objects of importedObjects(store.ingestedPath(record.request_id))) {
+        for (const object of objects) {
+          if (!webhooks.hasRoom()) return webhooks.countDropped(outcome.data_count - made);
+          const entry = toEntry(object);
+          const event = workflowEvent(record.namespace, record.request_id, entry, entry.url);
+          await webhooks.emit(event.type, event, endsAt);
+          made++;
+        }
+      }
+    })().catch(() => undefined);
+  };
 }
 
 async function checkUpload(store: DataStore, record: ImportRequest, signal: AbortSignal): Promise<ImportOutcome> {

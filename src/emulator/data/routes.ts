@@ -1,14 +1,15 @@
 import * as z from 'zod';
 import { addDataRequestSchema, settingsRequestSchema, TERMINAL_STATUSES, uploadUrlRequestSchema } from '../../schemas/data.js';
-import { processObject } from './objects.js';
+import { processObject, type ObjectEntry } from './objects.js';
+import { workflowEvent } from '../webhooks/events.js';
 import { control } from '../control/routes.js';
 import { storedObjects } from './listing.js';
 import { importRecordView, type AddRequest, type ImportRequest, type StoredRequest } from '../stores/data-records.js';
 import { addView, timingOf } from './views.js';
 import { newRequestId } from '../stores/ids.js';
 import { EmulatorError } from '../http/errors.js';
-import { processImport } from './imports.js';
-import { baseUrlOf } from '../http/links.js';
+import { notifyImported, processImport } from './imports.js';
+import { baseUrlOf, reviewUrl } from '../http/links.js';
 import { dataStorageRoutes, importObject, outputObject } from './storage.js';
 import { reviewRoutes } from './review.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
@@ -57,7 +58,17 @@ async function addData(ctx: RouteContext): Promise<RouteResult> {
   const stored = entries.flatMap((entry) => (entry.output === undefined ? [] : [entry.id]));
   const objects = stored.length > 0 ? { ids: stored, at: createdAt } : undefined;
   await ctx.state.data.addRequest({ kind: 'add', namespace, request_id: requestId, created_at: createdAt, entries }, objects);
+  notifyProcessed(ctx, namespace, requestId, entries, createdAt + ctx.config.processingDelayMs);
   return { status: 202, body: { requestId, status: 'accepted' } };
+}
+
+/** workflow.succeeded or workflow.failed for each object, to the webhook endpoints, when the request ends. */
+function notifyProcessed(ctx: RouteContext, namespace: string, requestId: string, entries: readonly ObjectEntry[], endsAt: number): void {
+  const link = (id: string) => reviewUrl(ctx.state.data.secret, baseUrlOf(ctx.req), namespace, id);
+  for (const entry of entries) {
+    const event = workflowEvent(namespace, requestId, entry, link(entry.id));
+    ctx.state.webhooks.notify(event.type, event, endsAt);
+  }
 }
 
 /** GET /_emulator/data/{namespace}: the objects the namespace holds, one per id, with how often each was added. */
@@ -154,7 +165,7 @@ async function requestOf(ctx: RouteContext): Promise<StoredRequest> {
 }
 
 function importView(ctx: RouteContext, record: ImportRequest) {
-  if (record.uploaded_at !== undefined && record.outcome === undefined) processImport(ctx.state.data, record, ctx.config.now);
+  if (record.uploaded_at !== undefined && record.outcome === undefined) processImport(ctx.state.data, record, ctx.config.now, notifyImported(ctx.state.webhooks, ctx.state.data, baseUrlOf(ctx.req), ctx.config.processingDelayMs));
   return importRecordView(record, timingOf(ctx), {
     receiving: ctx.state.data.isReceiving(record.request_id),
     dataAddress: () => outputAddress(ctx, record.request_id),

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { importOutput, processImport } from './imports.js';
+import { importOutput, notifyImported, processImport } from './imports.js';
 import { addView } from './views.js';
 import { baseUrlOf } from '../http/links.js';
 import type { Route } from '../http/router.js';
@@ -37,7 +37,7 @@ export const dataStorageRoutes: readonly Route[] = [
       if (current?.kind !== 'import' || current.uploaded_at !== undefined) return;
       const uploaded = { ...current, uploaded_at: ctx.config.now() };
       await data.saveRequest(uploaded);
-      processImport(data, uploaded, ctx.config.now);
+      processImport(data, uploaded, ctx.config.now, notifyImported(ctx.state.webhooks, data, baseUrlOf(ctx.req), ctx.config.processingDelayMs));
     },
   }),
   downloadRoute({

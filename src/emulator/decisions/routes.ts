@@ -5,10 +5,10 @@ import { validateBody } from '../http/validation.js';
 import { withUnlistedField } from '../stores/state.js';
 import { createDecisionRequestSchema } from '../../schemas/decisions.js';
 import type { DecisionOutcome, StoredDecision } from './records.js';
+import { legacyEvent } from '../webhooks/events.js';
 import { REQUEST_BYTES } from '../../schemas/names.js';
 
 /** How the emulator answers the decision endpoints: content classified at creation, the outcome shown once the processing delay has passed. */
-
 
 export const decisionRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/decisions', maxBodyBytes: REQUEST_BYTES, auth: true, handle: createDecision },
@@ -20,6 +20,8 @@ async function createDecision(ctx: RouteContext): Promise<RouteResult> {
   const { type, content, metadata = {} } = validateBody(createDecisionRequestSchema, ctx.json());
   const decision: StoredDecision = { decision_id: ctx.state.decisions.newId(), type, metadata, created_at: ctx.config.now(), outcome: decide(content) };
   await ctx.state.decisions.save(decision.decision_id, decision);
+  // Sent when the decision completes: once the processing delay has passed.
+  ctx.state.webhooks.notify('decision.completed', legacyEvent('decision.completed', decisionView(decision, true)), decision.created_at + ctx.config.processingDelayMs);
   return { status: 200, body: { decision_id: decision.decision_id, type, metadata } };
 }
 

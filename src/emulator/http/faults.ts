@@ -12,6 +12,10 @@
 export const FAULT_KINDS = ['429', '503', 'reset', 'timeout'] as const;
 type FaultKind = (typeof FAULT_KINDS)[number];
 
+/** The faults of webhook deliveries (webhooks/deliveries.ts): an attempt dropped (not sent, retried as a failure) or sent late. */
+export const DELIVERY_FAULT_KINDS = ['drop', 'delay'] as const;
+export type DeliveryFaultKind = (typeof DELIVERY_FAULT_KINDS)[number];
+
 export interface FaultSettings {
   rate: number;
   kinds: readonly FaultKind[];

@@ -18,6 +18,7 @@ import { baseUrlOf } from './links.js';
 import { olderImportRoutes } from '../older-imports/routes.js';
 import { BodySample, logRequest, type RequestLogEntry } from './request-log.js';
 import { streamRoutes } from '../streams/routes.js';
+import { webhookRoutes } from '../webhooks/routes.js';
 import { createRouter, type RawBody, type Route, type RouteResult, type Router } from './router.js';
 import type { EmulatorConfig } from '../config.js';
 import { takeQuirk, type State } from '../stores/state.js';
@@ -26,7 +27,7 @@ import { tokenRoutes } from '../tokens/routes.js';
 /** How the emulator answers HTTP: every area's routes behind one server that checks credentials, injects faults, guards against other sites and logs. */
 
 /** Every emulated area; a new area adds its route list here. */
-const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...decisionRoutes, ...deletionRoutes, ...agentDecisionRoutes, ...olderImportRoutes, ...batchRoutes, ...controlRoutes];
+const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...decisionRoutes, ...deletionRoutes, ...agentDecisionRoutes, ...olderImportRoutes, ...batchRoutes, ...webhookRoutes, ...controlRoutes];
 
 /** The service's own paths: delayed, faulted and logged. /_emulator is emulator control: none of these. */
 const isServicePath = (path: string) => path === '/v1' || path.startsWith('/v1/');

@@ -15,7 +15,7 @@ export const SIGNING_SECRET = 'signing-secret';
  * start-up cleans of leftovers) and files. Nothing else in the directory is ever touched.
  */
 export const DATA_DIR_LAYOUT: DataDirLayout = {
-  areas: ['namespaces', 'requests', 'uploads', 'ingested', 'streams', 'decisions', 'older-imports', 'batches', 'deletion-requests', 'agent-decisions'],
+  areas: ['namespaces', 'requests', 'uploads', 'ingested', 'streams', 'decisions', 'older-imports', 'batches', 'deletion-requests', 'agent-decisions', 'webhooks'],
   // The event store's files are at the top only for a moment, under temporary names, before they are unlinked.
   rootFiles: [SIGNING_SECRET, MARKER, 'events', 'events-index'],
 };

@@ -10,6 +10,7 @@ import type { StoredAgentDecision } from '../agent-decisions/records.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import type { StreamStore } from './stream-store.js';
 import { TokenTable } from './token-table.js';
+import type { Webhooks } from '../webhooks/deliveries.js';
 
 /** What an emulator instance remembers, and how a reset makes it fresh again. */
 
@@ -67,10 +68,12 @@ export interface State {
   deletions: JobStore<StoredDeletion>;
   /** Reviewers' verdicts (agent decisions), as given: on disk, beside the data. */
   agentDecisions: JobStore<StoredAgentDecision>;
+  /** Webhook endpoints and the deliveries to them: on disk, beside the data; sent in the background. */
+  webhooks: Webhooks;
 }
 
 /** What an instance keeps on disk, in its data directory. */
-export type Stores = Pick<State, 'data' | 'streams' | 'events' | 'decisions' | 'olderImports' | 'batches' | 'deletions' | 'agentDecisions'>;
+export type Stores = Pick<State, 'data' | 'streams' | 'events' | 'decisions' | 'olderImports' | 'batches' | 'deletions' | 'agentDecisions' | 'webhooks'>;
 
 export function createState(stores: Stores): State {
   return {
@@ -88,13 +91,13 @@ export function createState(stores: Stores): State {
 
 /** Back to a fresh instance's state, keeping the same object so handlers holding it see the reset. */
 export async function resetState(state: State): Promise<void> {
-  const { data, streams, events, decisions, olderImports, batches, deletions, agentDecisions } = state;
+  const { data, streams, events, decisions, olderImports, batches, deletions, agentDecisions, webhooks } = state;
   // Requests still being served finish after the reset, counting down the same counter; the held ones are answered.
   const { inFlight } = state;
   releaseHeld(inFlight);
   inFlight.max = inFlight.now;
-  Object.assign(state, createState({ data, streams, events, decisions, olderImports, batches, deletions, agentDecisions }), { inFlight });
-  await Promise.all([data.clear(), streams.clear(), events.clear(), decisions.clear(), olderImports.clear(), batches.clear(), deletions.clear(), agentDecisions.clear()]);
+  Object.assign(state, createState({ data, streams, events, decisions, olderImports, batches, deletions, agentDecisions, webhooks }), { inFlight });
+  await Promise.all([data.clear(), streams.clear(), events.clear(), decisions.clear(), olderImports.clear(), batches.clear(), deletions.clear(), agentDecisions.clear(), webhooks.clear()]);
 }
 
 /** Uses up one of a counted quirk's remaining occurrences; true when there was one. */

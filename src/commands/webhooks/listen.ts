@@ -1,0 +1,192 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { addWebhookEndpoint, emulatorHealth, removeWebhookEndpoint, webhookEndpoints } from '../../api/emulator.js';
+import type { Context } from '../../context.js';
+import { parseFlags } from '../../core/cli/options.js';
+import { ApiError, CsafeError, UsageError } from '../../core/errors.js';
+import type { HttpClient } from '../../core/http/client.js';
+import { resultWriter, type ResultWriter, type StreamView } from '../../core/terminal/output.js';
+import { MalformedSecretError, secretKey, sign } from '../../core/webhooks/signature.js';
+import { WEBHOOK_EVENT_TYPES } from '../../schemas/names.js';
+import type { Action } from '../app.js';
+import type { webhooksListen } from './listen-command.js';
+
+// `csafe webhooks listen`: the emulator's notifications, received on this machine, printed and
+// forwarded to the user's receiver (as `stripe listen --forward-to` does for Stripe's).
+
+/** Far above any notification: a bigger body is refused (413) rather than held. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** As long as the service waits for a receiver's answer. */
+const FORWARD_TIMEOUT_MS = 15_000;
+/** How often the registration is checked: an emulator restarted without --data-dir, or reset, has forgotten it. */
+const WATCH_EVERY_MS = 2_000;
+
+/** One delivery as printed: when, what, the receiver's answer. */
+interface Forwarded {
+  time: string;
+  webhook_id: string;
+  type: string;
+  /** `listings/listing-2`, `dec_…`, `bat_…`: what the event is about. */
+  about: string;
+  status: number;
+  latency_ms: number;
+  error?: string;
+}
+
+const deliveriesView: StreamView<Forwarded, Forwarded> = {
+  rows: (delivery) => [delivery],
+  columns: [
+    { header: 'TIME', value: (d) => d.time.slice(11, 19) },
+    { header: 'TYPE', value: (d) => d.type },
+    { header: 'ABOUT', value: (d) => d.about },
+    { header: 'WEBHOOK ID', value: (d) => d.webhook_id },
+    { header: 'STATUS', value: (d) => String(d.status), style: (d, text, c) => (d.status >= 200 && d.status < 300 ? c.green(text) : c.red(text)) },
+    { header: 'LATENCY', value: (d) => `${d.latency_ms} ms` },
+    { header: 'ERROR', value: (d) => d.error ?? '', hideWhenSame: true },
+  ],
+};
+
+type ListenOptions = ReturnType<typeof parseFlags<typeof webhooksListen.flags>>;
+
+interface Listening {
+  forwardTo?: string;
+  forwardSecret?: string;
+  events?: string[];
+}
+
+function checkedOptions(options: ListenOptions): Listening {
+  const events = options.events?.split(',').map((type) => type.trim());
+  const unknown = events?.filter((type) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown !== undefined && unknown.length > 0) throw new UsageError(`--events: unknown event type "${unknown[0]}": expected ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  if (options.forwardTo !== undefined && !(/^https?:\/\//.test(options.forwardTo) && URL.canParse(options.forwardTo))) {
+    throw new UsageError(`--forward-to: expected an http(s) URL, got "${options.forwardTo}"`);
+  }
+  if (options.forwardSecret !== undefined) {
+    try {
+      secretKey(options.forwardSecret);
+    } catch (error) {
+      if (error instanceof MalformedSecretError) throw new UsageError(`--forward-secret: ${error.message}`);
+      throw error;
+    }
+  }
+  return { forwardTo: options.forwardTo, forwardSecret: options.forwardSecret, events };
+}
+
+/** Endpoints are the emulator's to register: the service's are set in its dashboard. */
+async function requireEmulator(http: HttpClient): Promise<void> {
+  try {
+    await emulatorHealth(http);
+  } catch (error) {
+    if (error instanceof CsafeError && /is not a csafe emulator/.test(error.message)) {
+      throw new UsageError(`${http.baseUrl} is not a csafe emulator: the service sends its notifications to the endpoints set in its dashboard`, {
+        hint: 'add your receiver\'s public URL there; to build the receiver offline, run `csafe emulator start` and point CSAFE_BASE_URL at it',
+      });
+    }
+    throw error;
+  }
+}
+
+/** The action of the command declared in listen-command.ts, loaded when it runs. */
+export const webhooksListenAction: Action<typeof webhooksListen.flags> = async (ctx, command, flags) => {
+  const listening = checkedOptions(parseFlags(flags, command.opts()));
+  const http = await ctx.http();
+  await requireEmulator(http);
+  const results = resultWriter(ctx.io, await ctx.outputFormat('stream'), deliveriesView);
+  const server = createServer((req, res) => void receive(ctx, http, listening, req, res, results));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  try {
+    const registered = { id: (await addWebhookEndpoint(http, url, listening.events)).endpoint_id };
+    ctx.io.note(`Ready: ${listening.forwardTo === undefined ? 'printing' : `forwarding to ${listening.forwardTo}`} the notifications of ${http.baseUrl} (endpoint ${registered.id}); Ctrl-C to stop`);
+    await watchRegistration(ctx, http, url, listening, registered);
+    await removeWebhookEndpoint(http, registered.id).catch(() => undefined);
+  } finally {
+    server.close();
+    server.closeAllConnections();
+    await results.end();
+  }
+  ctx.io.note('stopped: the endpoint is removed');
+};
+
+/** Until Ctrl-C: registers again when the emulator has forgotten the endpoint (a restart, a reset), saying so. */
+async function watchRegistration(ctx: Context, http: HttpClient, url: string, listening: Listening, registered: { id: string }): Promise<void> {
+  let unreachable = false;
+  while (!ctx.signal.aborted) {
+    await ctx.sleep(WATCH_EVERY_MS).catch(() => undefined);
+    if (ctx.signal.aborted) return;
+    try {
+      const endpoints = await webhookEndpoints(http);
+      if (unreachable) ctx.io.warn(`the emulator at ${http.baseUrl} answers again`);
+      unreachable = false;
+      if (endpoints.some((endpoint) => endpoint.endpoint_id === registered.id)) continue;
+      registered.id = (await addWebhookEndpoint(http, url, listening.events)).endpoint_id;
+      ctx.io.warn(`the emulator forgot this endpoint (restarted or reset): registered again as ${registered.id}`);
+    } catch (error) {
+      if (ctx.signal.aborted) return;
+      if (!unreachable) ctx.io.warn(`the emulator at ${http.baseUrl} does not answer (${(error as Error).message}); trying again every ${WATCH_EVERY_MS / 1000} s`);
+      unreachable = true;
+    }
+  }
+}
+
+/** One delivery: read, forwarded (or answered 204), answered with the receiver's status, printed. */
+async function receive(ctx: Context, http: HttpClient, listening: Listening, req: IncomingMessage, res: ServerResponse, results: ResultWriter<Forwarded>): Promise<void> {
+  const body = await readBody(req);
+  if (body === undefined) return void res.writeHead(413).end();
+  const started = ctx.now();
+  const headers = { id: header(req, 'webhook-id'), timestamp: header(req, 'webhook-timestamp'), signature: header(req, 'webhook-signature') };
+  const outcome = listening.forwardTo === undefined ? { status: 204 } : await forward(http, listening, headers, body);
+  res.writeHead(outcome.status).end();
+  const event = describeEvent(body);
+  await results.print({ time: new Date(started).toISOString(), webhook_id: headers.id, ...event, status: outcome.status, latency_ms: ctx.now() - started, ...(outcome.error !== undefined && { error: outcome.error }) }).catch(() => undefined);
+}
+
+/** The notification as received, to the user's receiver: its headers kept, or its signature made anew with --forward-secret. */
+async function forward(http: HttpClient, listening: Listening, headers: { id: string; timestamp: string; signature: string }, body: Buffer): Promise<{ status: number; error?: string }> {
+  const signature = listening.forwardSecret === undefined ? headers.signature : sign(listening.forwardSecret, headers.id, Number(headers.timestamp), body);
+  try {
+    const response = await http.request({
+      method: 'POST',
+      url: listening.forwardTo!,
+      headers: { 'webhook-id': headers.id, 'webhook-timestamp': headers.timestamp, 'webhook-signature': signature },
+      body: { open: () => body, length: body.length, contentType: 'application/json' },
+      // The emulator retries what the receiver did not take; a notification is not sent twice from here.
+      replaySafe: false,
+      timeoutMs: FORWARD_TIMEOUT_MS,
+    });
+    return { status: response.status };
+  } catch (error) {
+    if (error instanceof ApiError) return { status: error.status, error: `answered ${error.status}` };
+    return { status: 502, error: (error as Error).message };
+  }
+}
+
+const header = (req: IncomingMessage, name: string) => String(req.headers[name] ?? '');
+
+/** The body, or undefined past MAX_BODY_BYTES. */
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The event's type and what it is about, read tolerantly: a body that is not the JSON expected still gets a line. */
+function describeEvent(body: Buffer): { type: string; about: string } {
+  try {
+    const event = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    const data = (event.data ?? {}) as Record<string, unknown>;
+    const type = String(event.type ?? event.event_type ?? 'unknown');
+    const about = event.namespace !== undefined ? `${String(event.namespace)}/${String(event.id)}` : String(data.decision_id ?? data.batch_id ?? '');
+    return { type, about };
+  } catch {
+    return { type: 'unknown', about: '' };
+  }
+}
+

@@ -1,0 +1,76 @@
+import * as z from 'zod';
+import { EmulatorError } from '../http/errors.js';
+import { baseUrlOf, reviewUrl } from '../http/links.js';
+import type { Route, RouteContext, RouteResult } from '../http/router.js';
+import { validateBody } from '../http/validation.js';
+import { control, recordsListing } from '../control/routes.js';
+import { newRequestId } from '../stores/ids.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../schemas/names.js';
+import { legacyEvent } from './events.js';
+
+/**
+ * The emulator's webhook controls (the service configures endpoints in its dashboard): endpoints
+ * added and removed at run time, the deliveries and their attempts listed, and an event of any
+ * type sent on demand, a sample or the caller's own data.
+ */
+export const webhookRoutes: readonly Route[] = [
+  recordsListing('/_emulator/webhooks', 'deliveries', (ctx) => ctx.state.webhooks),
+  control('GET', '/_emulator/webhooks/endpoints', listEndpoints),
+  control('POST', '/_emulator/webhooks/endpoints', addEndpoint),
+  control('DELETE', '/_emulator/webhooks/endpoints/:endpointId', removeEndpoint),
+  control('POST', '/_emulator/webhooks/trigger', trigger, 1024 * 1024),
+];
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+
+const endpointSchema = z.strictObject({
+  url: httpUrl,
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES, { error: `expected one of ${WEBHOOK_EVENT_TYPES.join(', ')}` })).min(1).nullish(),
+});
+
+const triggerSchema = z.strictObject({
+  type: z.enum(WEBHOOK_EVENT_TYPES, { error: `expected one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }),
+  namespace: z.string().min(1).optional(),
+  id: z.string().min(1).optional(),
+  /** The event's own data: the fields of a workflow event, the `data` of a legacy envelope. */
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+
+function listEndpoints(ctx: RouteContext): RouteResult {
+  return { status: 200, body: { endpoints: ctx.state.webhooks.listEndpoints(), dropped: ctx.state.webhooks.dropped } };
+}
+
+async function addEndpoint(ctx: RouteContext): Promise<RouteResult> {
+  const { url, events } = validateBody(endpointSchema, ctx.json());
+  return { status: 201, body: await ctx.state.webhooks.addEndpoint(url, events ?? null) };
+}
+
+async function removeEndpoint(ctx: RouteContext): Promise<RouteResult> {
+  const { endpointId = '' } = ctx.params;
+  if (!(await ctx.state.webhooks.removeEndpoint(endpointId))) throw new EmulatorError(404, `no webhook endpoint ${endpointId}`);
+  return { status: 200, body: { endpoint_id: endpointId, removed: true } };
+}
+
+/** One event now, to every endpoint that takes its type: its webhook-id and how many deliveries were queued. */
+async function trigger(ctx: RouteContext): Promise<RouteResult> {
+  const { type, namespace = 'listings', id = 'listing-1', data } = validateBody(triggerSchema, ctx.json());
+  const payload = sampleEvent(ctx, type, namespace, id, data);
+  return { status: 200, body: { type, ...(await ctx.state.webhooks.emit(type, payload)) } };
+}
+
+/** An event of the type, about `namespace`/`id`, with the caller's data over the sample's. */
+function sampleEvent(ctx: RouteContext, type: WebhookEventType, namespace: string, id: string, data: Record<string, unknown> | undefined) {
+  const requestId = newRequestId();
+  switch (type) {
+    case 'workflow.succeeded': {
+      const url = reviewUrl(ctx.state.data.secret, baseUrlOf(ctx.req), namespace, id);
+      return { type, namespace, id, request_id: requestId, url, output: { actions: [], labels: [{ label: 'spam', confidence: 'medium' }], fields: {} }, ...data };
+    }
+    case 'workflow.failed':
+      return { type, namespace, id, request_id: requestId, error: { message: 'a sample failure (csafe webhooks trigger)' }, ...data };
+    case 'decision.completed':
+      return legacyEvent(type, data ?? { decision_id: `dec_${id}`, decision_status: 'SUCCESS', metadata: {}, result: 'match', labels: [{ name: 'spam', applied: true, explanation: 'a sample decision' }] });
+    case 'batch.completed':
+      return legacyEvent(type, data ?? { batch_id: `bat_${id}`, type: 'text', batch_status: 'SUCCESS', batch_count: 1, success_count: 1, error_count: 0, cancelled_count: 0 });
+  }
+}

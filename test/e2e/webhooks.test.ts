@@ -1,0 +1,272 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { EXAMPLES, exitOf, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { closeServer, listenOnLoopback } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
+
+// The emulator's webhooks, end to end: a receiver of our own on a loopback port, the emulator
+// started with --webhook-url, and the deliveries checked with the standardwebhooks package.
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A receiver that records every request and answers each with the next status of `statuses` (then 204). */
+async function receiver(statuses: number[] = []) {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(statuses.shift() ?? 204).end();
+    });
+  });
+  const url = `${await listenOnLoopback(server)}/hooks`;
+  return { url, received, close: () => closeServer(server) };
+}
+
+const verified = (delivery: Received) => new Webhook(SECRET).verify(delivery.body, delivery.headers as Record<string, string>) as Record<string, unknown>;
+
+describe('emulator webhooks', () => {
+  let hooks: Awaited<ReturnType<typeof receiver>>;
+  let emulator: EmulatorProcess;
+  const dir = tempDir();
+
+  before(async () => {
+    hooks = await receiver();
+    emulator = await startEmulatorProcess(['--processing-delay', '200ms', '--webhook-url', hooks.url, '--webhook-secret', SECRET, '--webhook-retry-delays', '100ms,100ms,100ms']);
+  });
+  after(async () => {
+    await emulator.stop();
+    hooks.close();
+  });
+
+  it('three objects added: three workflow.succeeded deliveries, signed so that the standardwebhooks package verifies them', async () => {
+    hooks.received.length = 0;
+    const added = await runCsafe(['data', 'add', 'listings', join(EXAMPLES, 'listings.jsonl')], { env: emulator.env });
+    assert.equal(added.code, 0, added.stderr);
+    await waitFor(() => hooks.received.length >= 3, { what: 'three deliveries' });
+    const events = hooks.received.map(verified);
+    assert.deepEqual(events.map((event) => [event.type, event.namespace, event.id]).sort(), [
+      ['workflow.succeeded', 'listings', 'listing-1'],
+      ['workflow.succeeded', 'listings', 'listing-2'],
+      ['workflow.succeeded', 'listings', 'listing-3'],
+    ]);
+    const spam = events.find((event) => event.id === 'listing-2')!;
+    assert.deepEqual((spam.output as { labels: unknown[] }).labels, [{ label: 'spam', confidence: 'medium' }]);
+    assert.match(String(spam.request_id), /^req_/);
+    assert.equal(new Set(hooks.received.map((delivery) => delivery.headers['webhook-id'])).size, 3, 'one webhook-id per event');
+  });
+
+  it('a namespace import: one workflow event per object, once the import has been processed', async () => {
+    hooks.received.length = 0;
+    const imported = await runCsafe(['data', 'import', 'catalog', join(EXAMPLES, 'listings.jsonl'), '--wait'], { env: emulator.env });
+    assert.equal(imported.code, 0, imported.stderr);
+    await waitFor(() => hooks.received.length >= 3, { what: 'three deliveries' });
+    assert.deepEqual(hooks.received.map(verified).map((event) => [event.type, event.namespace, event.id]).sort(), [
+      ['workflow.succeeded', 'catalog', 'listing-1'],
+      ['workflow.succeeded', 'catalog', 'listing-2'],
+      ['workflow.succeeded', 'catalog', 'listing-3'],
+    ]);
+  });
+
+  it('an object that cannot be processed: workflow.failed with its error', async () => {
+    hooks.received.length = 0;
+    writeFileSync(join(dir, 'schema.json'), '{"photo":{"content_type":"image_url"}}');
+    const added = await runCsafe(['data', 'add', 'shop', '-', '--schema', join(dir, 'schema.json')], { env: emulator.env, input: '{"id":"p1","photo":"not a url"}\n' });
+    assert.equal(added.code, 0, added.stderr);
+    await waitFor(() => hooks.received.length >= 1, { what: 'a delivery' });
+    const event = verified(hooks.received[0]!);
+    assert.deepEqual([event.type, event.id], ['workflow.failed', 'p1']);
+    assert.match(String((event.error as { message: string }).message), /photo: expected an http\(s\) URL/);
+  });
+
+  it('a decision and a batch: their legacy envelopes, decision.completed and batch.completed', async () => {
+    hooks.received.length = 0;
+    const decision = await runCsafe(['decision', 'create', '--type', 'text', '--content', '{"text":"see you"}', '--json'], { env: emulator.env });
+    assert.equal(decision.code, 0, decision.stderr);
+    const csv = join(dir, 'reviews.csv');
+    writeFileSync(csv, 'Content\nnice bike\n');
+    const batch = await runCsafe(['batch', 'create', csv, '--type', 'text', '--wait', '--json'], { env: emulator.env });
+    assert.equal(batch.code, 0, batch.stderr);
+    await waitFor(() => hooks.received.length >= 2, { what: 'two deliveries' });
+    const events = hooks.received.map(verified);
+    const completed = events.find((event) => event.event_type === 'decision.completed')!;
+    assert.equal((completed.data as { decision_id: string }).decision_id, JSON.parse(decision.stdout).decision_id);
+    assert.equal((completed.data as { decision_status: string }).decision_status, 'SUCCESS');
+    const ended = events.find((event) => event.event_type === 'batch.completed')!;
+    assert.deepEqual([(ended.data as { batch_id: string }).batch_id, (ended.data as { batch_status: string }).batch_status], [JSON.parse(batch.stdout).batch_id, 'SUCCESS']);
+  });
+
+  it('a receiver that fails twice gets a third attempt under the same webhook-id; the attempts are listed', async () => {
+    const failing = await receiver([500, 503]);
+    try {
+      const added = (await emulator.control('/_emulator/webhooks/endpoints', { method: 'POST', body: { url: failing.url, events: ['decision.completed'] } })) as { endpoint_id: string };
+      const result = await runCsafe(['webhooks', 'trigger', 'decision.completed', '--json'], { env: emulator.env });
+      assert.equal(result.code, 0, result.stderr);
+      const triggered = JSON.parse(result.stdout) as { webhook_id: string; deliveries: number };
+      assert.equal(triggered.deliveries, 2, 'the endpoint given at start and the one added');
+      await waitFor(() => failing.received.length >= 3, { what: 'three attempts' });
+      assert.deepEqual(failing.received.map((attempt) => attempt.headers['webhook-id']), [triggered.webhook_id, triggered.webhook_id, triggered.webhook_id]);
+      assert.equal(verified(failing.received[2]!).event_type, 'decision.completed');
+      await waitFor(async () => {
+        const { deliveries } = (await emulator.control('/_emulator/webhooks?limit=1000')) as { deliveries: Array<{ webhook_id: string; endpoint_id: string; state: string; attempts: Array<{ status?: number }> }> };
+        const mine = deliveries.find((delivery) => delivery.webhook_id === triggered.webhook_id && delivery.endpoint_id === added.endpoint_id);
+        return mine?.state === 'delivered' && mine.attempts.map((attempt) => attempt.status).join() === '500,503,204';
+      }, { what: 'the delivery listed as delivered after 500, 503, 204' });
+      await emulator.control(`/_emulator/webhooks/endpoints/${added.endpoint_id}`, { method: 'DELETE' });
+    } finally {
+      failing.close();
+    }
+  });
+
+  it('webhooks verify: a delivery as received passes; the body tampered with, or a stale timestamp, fails with one line, exit 1', async () => {
+    hooks.received.length = 0;
+    await runCsafe(['webhooks', 'trigger', 'workflow.succeeded', '--id', 'listing-9'], { env: emulator.env });
+    await waitFor(() => hooks.received.length >= 1, { what: 'a delivery' });
+    const { headers, body } = hooks.received[0]!;
+    const bodyFile = join(dir, 'body.json');
+    writeFileSync(bodyFile, body);
+    const args = ['webhooks', 'verify', '--secret', SECRET, '--id', String(headers['webhook-id']), '--timestamp', String(headers['webhook-timestamp']), '--signature', String(headers['webhook-signature'])];
+    const valid = await runCsafe([...args, bodyFile]);
+    assert.equal(valid.code, 0, valid.stderr);
+    const tampered = await runCsafe([...args, '-'], { input: body.replace('listing-9', 'listing-8') });
+    assert.deepEqual([tampered.code, tampered.stderr], [1, 'error: invalid: signature does not match\n']);
+    const stale = await runCsafe(['webhooks', 'verify', '--secret', SECRET, '--headers', join(EXAMPLES, 'webhook-headers.txt'), join(EXAMPLES, 'webhook-body.json')]);
+    assert.equal(stale.code, 1);
+    assert.match(stale.stderr, /^error: invalid: timestamp \d+ days old \(tolerance 5 min\)\n$/);
+  });
+});
+
+describe('emulator webhooks: a receiver that hangs, and a restart', () => {
+  it('an attempt not answered within --webhook-timeout is recorded as such and retried; the deliveries pending at a stop are made after a restart on the same --data-dir', async () => {
+    const dataDir = tempDir();
+    // A receiver that takes requests but never answers them.
+    const hanging = createServer(() => undefined);
+    const hangingUrl = `${await listenOnLoopback(hanging)}/hooks`;
+    let webhookId = '';
+    try {
+      await withEmulatorProcess(['--data-dir', dataDir, '--webhook-url', hangingUrl, '--webhook-secret', SECRET, '--webhook-timeout', '300ms', '--webhook-retry-delays', '100ms,2s'], async (first) => {
+        const triggered = await runCsafe(['webhooks', 'trigger', 'batch.completed', '--json'], { env: first.env });
+        webhookId = (JSON.parse(triggered.stdout) as { webhook_id: string }).webhook_id;
+        await waitFor(async () => {
+          const { deliveries } = (await first.control('/_emulator/webhooks')) as { deliveries: Array<{ attempts: Array<{ error?: string }> }> };
+          return deliveries[0]?.attempts.length === 2;
+        }, { what: 'two attempts, each timed out' });
+        const { deliveries } = (await first.control('/_emulator/webhooks')) as { deliveries: Array<{ state: string; attempts: Array<{ error?: string }> }> };
+        assert.deepEqual(deliveries[0]!.attempts.map((attempt) => attempt.error), ['no answer within 0.3 s', 'no answer within 0.3 s']);
+        assert.equal(deliveries[0]!.state, 'pending', 'a third attempt is due in 2 s');
+      });
+    } finally {
+      closeServer(hanging);
+    }
+    // The receiver now answers, at the same address; the restarted emulator makes the pending delivery when it is due.
+    const answered: Received[] = [];
+    const answering = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        answered.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => answering.listen(Number(new URL(hangingUrl).port), '127.0.0.1', resolve));
+    try {
+      await withEmulatorProcess(['--data-dir', dataDir, '--webhook-secret', SECRET], async (second) => {
+        const { endpoints } = (await second.control('/_emulator/webhooks/endpoints')) as { endpoints: Array<{ url: string }> };
+        assert.deepEqual(endpoints.map((endpoint) => endpoint.url), [hangingUrl], 'endpoints survive a restart');
+        await waitFor(() => answered.length >= 1, { what: 'the delivery left pending, made after the restart' });
+        assert.equal(answered[0]!.headers['webhook-id'], webhookId, 'under the same webhook-id');
+        assert.equal(verified(answered[0]!).event_type, 'batch.completed');
+        await waitFor(async () => {
+          const { deliveries } = (await second.control('/_emulator/webhooks')) as { deliveries: Array<{ state: string; attempts: Array<{ status?: number }> }> };
+          return deliveries[0]?.state === 'delivered' && deliveries[0].attempts.map((attempt) => attempt.status ?? 'none').join() === 'none,none,204';
+        }, { what: 'the delivery listed as delivered on its third attempt' });
+      });
+    } finally {
+      closeServer(answering);
+    }
+  });
+});
+
+describe('csafe webhooks listen', () => {
+  const FORWARD_SECRET = 'whsec_dGhlIHJlY2VpdmVyJ3Mgb3duIHNlY3JldA==';
+  let emulator: EmulatorProcess;
+  before(async () => {
+    emulator = await startEmulatorProcess(['--webhook-secret', SECRET]);
+  });
+  after(() => emulator.stop());
+
+  const endpoints = async () => ((await emulator.control('/_emulator/webhooks/endpoints')) as { endpoints: Array<{ endpoint_id: string }> }).endpoints;
+
+  it('registers itself, forwards each delivery re-signed with --forward-secret, prints it, registers again after a reset, and leaves on Ctrl-C', async (t) => {
+    const hooks = await receiver();
+    t.after(() => hooks.close());
+    const child = spawnCsafe(['webhooks', 'listen', '--forward-to', hooks.url, '--forward-secret', FORWARD_SECRET], { env: emulator.env });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = exitOf(child);
+    await waitFor(async () => (await endpoints()).length === 1, { what: 'the listener registered' });
+    const triggered = await runCsafe(['webhooks', 'trigger', 'workflow.succeeded', '--id', 'listing-5', '--json'], { env: emulator.env });
+    const { webhook_id: webhookId } = JSON.parse(triggered.stdout) as { webhook_id: string };
+    await waitFor(() => hooks.received.length === 1, { what: 'the delivery forwarded' });
+    const forwarded = hooks.received[0]!;
+    assert.equal(forwarded.headers['webhook-id'], webhookId, 'the same webhook-id');
+    assert.equal((new Webhook(FORWARD_SECRET).verify(forwarded.body, forwarded.headers as Record<string, string>) as { id: string }).id, 'listing-5', 'signed with the receiver\'s secret');
+    await waitFor(() => stdout.includes('\n'), { what: 'the line it prints' });
+    assert.deepEqual(
+      (({ webhook_id, type, about, status }) => ({ webhook_id, type, about, status }))(JSON.parse(stdout.split('\n')[0]!) as Record<string, unknown>),
+      { webhook_id: webhookId, type: 'workflow.succeeded', about: 'listings/listing-5', status: 204 },
+    );
+    await emulator.control('/_emulator/reset', { method: 'POST' });
+    await waitFor(async () => (await endpoints()).length === 1, { what: 'the listener registered again after the reset', timeoutMs: 10_000 });
+    assert.match(stderr, /registered again as ep_/);
+    child.kill('SIGINT');
+    assert.equal(await exited, 0, stderr);
+    assert.deepEqual(await endpoints(), [], 'its endpoint removed');
+  });
+
+  it('against a service that is no emulator: says where endpoints are set instead, exit 2', async (t) => {
+    const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"type":"not_found","message":"no such route"}}'));
+    const baseUrl = await listenOnLoopback(server);
+    t.after(() => closeServer(server));
+    const result = await runCsafe(['webhooks', 'listen'], { env: { CSAFE_BASE_URL: baseUrl, CSAFE_API_KEY: 'sk_test_not_an_emulator' } });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /is not a csafe emulator: the service sends its notifications to the endpoints set in its dashboard/);
+  });
+});
+
+describe('emulator webhooks: injected delivery faults', () => {
+  it('drop: no attempt reaches the receiver, each is recorded as dropped and retried until the schedule ends; delay: it arrives late, signed as it is sent', async (t) => {
+    const hooks = await receiver();
+    t.after(() => hooks.close());
+    await withEmulatorProcess(['--webhook-url', hooks.url, '--webhook-secret', SECRET, '--webhook-fault-rate', '1', '--webhook-faults', 'drop', '--webhook-retry-delays', '50ms,50ms'], async (dropping) => {
+      await runCsafe(['webhooks', 'trigger', 'batch.completed'], { env: dropping.env });
+      await waitFor(async () => ((await dropping.control('/_emulator/webhooks')) as { deliveries: Array<{ state: string }> }).deliveries[0]?.state === 'failed', { what: 'the delivery failed' });
+      const { deliveries } = (await dropping.control('/_emulator/webhooks')) as { deliveries: Array<{ attempts: Array<{ error?: string }> }> };
+      assert.deepEqual(deliveries[0]!.attempts.map((attempt) => attempt.error), Array(3).fill('dropped (injected fault): not sent'));
+      assert.equal(hooks.received.length, 0);
+    });
+    await withEmulatorProcess(['--webhook-url', hooks.url, '--webhook-secret', SECRET, '--webhook-fault-rate', '1', '--webhook-faults', 'delay', '--webhook-fault-delay', '400ms'], async (delaying) => {
+      await runCsafe(['webhooks', 'trigger', 'batch.completed'], { env: delaying.env });
+      await waitFor(() => hooks.received.length === 1, { what: 'the delayed delivery' });
+      assert.equal(verified(hooks.received[0]!).event_type, 'batch.completed');
+      const listed = async () => ((await delaying.control('/_emulator/webhooks')) as { deliveries: Array<{ state: string; attempts: Array<{ duration_ms: number }> }> }).deliveries;
+      await waitFor(async () => (await listed())[0]?.state === 'delivered', { what: 'the delivery listed as delivered' });
+      const deliveries = await listed();
+      assert.ok(deliveries[0]!.attempts[0]!.duration_ms >= 400, `sent ${deliveries[0]!.attempts[0]!.duration_ms} ms after it was due`);
+    });
+  });
+});
