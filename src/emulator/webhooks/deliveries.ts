@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
+import { setImmediate as yieldToRequests, setTimeout as delay } from 'node:timers/promises';
 import { mulberry32, type DeliveryFaultKind } from '../http/faults.js';
 import { readFile } from 'node:fs/promises';
 import { newSecret, secretKey, signedHeaders } from '../../core/webhooks/signature.js';
@@ -107,6 +107,9 @@ export class Webhooks {
   /** Aborts the attempts in flight when the emulator stops: they are made again at the next start. */
   private readonly stopping = new AbortController();
   private readonly drawFault: () => 'drop' | 'delay' | undefined;
+  /** Events notified and not yet saved as deliveries, saved one at a time (saveQueued). */
+  private readonly toSave: Array<{ type: string; payload: unknown; dueAt: number | undefined }> = [];
+  private saving = false;
 
   private constructor(
     private readonly store: JobStore<Delivery>,
@@ -142,7 +145,7 @@ export class Webhooks {
 
   /** Whether one more delivery would be queued rather than dropped. */
   hasRoom(): boolean {
-    return !this.closed && this.pending.size < MAX_PENDING;
+    return !this.closed && this.pending.size + this.toSave.length < MAX_PENDING;
   }
 
   /** Events never made, the queue being full: counted as dropped, as if each had been refused. */
@@ -206,14 +209,35 @@ export class Webhooks {
     return { webhook_id: webhookId, deliveries: queued };
   }
 
-  /** emit() in the background, for the handler of a request: its answer never waits on delivery, nor fails with it. */
+  /**
+   * emit() in the background, for the handler of a request: its answer never waits on delivery,
+   * nor fails with it. Events are saved one at a time, yielding between saves, so a burst (an add of
+   * thousands of objects) never crowds the file system out from under the requests being served.
+   */
   notify(type: string, payload: unknown, dueAt?: number): void {
-    void this.emit(type, payload, dueAt).catch(() => undefined);
+    if (!this.wanted(type)) return;
+    if (!this.hasRoom()) return this.countDropped(1);
+    this.toSave.push({ type, payload, dueAt });
+    void this.saveQueued();
+  }
+
+  private async saveQueued(): Promise<void> {
+    if (this.saving) return;
+    this.saving = true;
+    try {
+      for (let event = this.toSave.shift(); event !== undefined; event = this.toSave.shift()) {
+        await this.emit(event.type, event.payload, event.dueAt).catch(() => undefined);
+        await yieldToRequests();
+      }
+    } finally {
+      this.saving = false;
+    }
   }
 
   /** Stops sending; the pending deliveries stay on disk, for the next start. */
   async close(): Promise<void> {
     this.closed = true;
+    this.toSave.length = 0;
     this.stopping.abort();
     for (const timer of this.pending.values()) if (timer !== undefined) clearTimeout(timer);
     this.pending.clear();
@@ -224,6 +248,7 @@ export class Webhooks {
   /** Forgets every delivery and endpoint but those given at start: POST /_emulator/reset. */
   async clear(): Promise<void> {
     this.generation++;
+    this.toSave.length = 0;
     for (const timer of this.pending.values()) if (timer !== undefined) clearTimeout(timer);
     this.pending.clear();
     this.ready.length = 0;
