@@ -155,16 +155,16 @@ describe('emulator webhooks: a receiver that hangs, and a restart', () => {
     const hangingUrl = `${await listenOnLoopback(hanging)}/hooks`;
     let webhookId = '';
     try {
-      await withEmulatorProcess(['--data-dir', dataDir, '--webhook-url', hangingUrl, '--webhook-secret', SECRET, '--webhook-timeout', '300ms', '--webhook-retry-delays', '100ms,2s'], async (first) => {
+      await withEmulatorProcess(['--data-dir', dataDir, '--webhook-url', hangingUrl, '--webhook-secret', SECRET, '--webhook-timeout', '300ms', '--webhook-retry-delays', '100ms,5s,100ms'], async (first) => {
         const triggered = await runCsafe(['webhooks', 'trigger', 'batch.completed', '--json'], { env: first.env });
         webhookId = (JSON.parse(triggered.stdout) as { webhook_id: string }).webhook_id;
         await waitFor(async () => {
           const { deliveries } = (await first.control('/_emulator/webhooks')) as { deliveries: Array<{ attempts: Array<{ error?: string }> }> };
-          return deliveries[0]?.attempts.length === 2;
+          return (deliveries[0]?.attempts.length ?? 0) >= 2;
         }, { what: 'two attempts, each timed out' });
         const { deliveries } = (await first.control('/_emulator/webhooks')) as { deliveries: Array<{ state: string; attempts: Array<{ error?: string }> }> };
-        assert.deepEqual(deliveries[0]!.attempts.map((attempt) => attempt.error), ['no answer within 0.3 s', 'no answer within 0.3 s']);
-        assert.equal(deliveries[0]!.state, 'pending', 'a third attempt is due in 2 s');
+        assert.deepEqual(deliveries[0]!.attempts.slice(0, 2).map((attempt) => attempt.error), ['no answer within 0.3 s', 'no answer within 0.3 s']);
+        assert.equal(deliveries[0]!.state, 'pending', 'a third attempt is due in 5 s');
       });
     } finally {
       closeServer(hanging);
@@ -189,8 +189,9 @@ describe('emulator webhooks: a receiver that hangs, and a restart', () => {
         assert.equal(verified(answered[0]!).event_type, 'batch.completed');
         await waitFor(async () => {
           const { deliveries } = (await second.control('/_emulator/webhooks')) as { deliveries: Array<{ state: string; attempts: Array<{ status?: number }> }> };
-          return deliveries[0]?.state === 'delivered' && deliveries[0].attempts.map((attempt) => attempt.status ?? 'none').join() === 'none,none,204';
-        }, { what: 'the delivery listed as delivered on its third attempt' });
+          const statuses = deliveries[0]?.attempts.map((attempt) => attempt.status ?? 'none') ?? [];
+          return deliveries[0]?.state === 'delivered' && statuses.at(-1) === 204 && statuses.slice(0, -1).every((status) => status === 'none');
+        }, { what: 'the delivery listed as delivered on its last attempt, after the attempts that timed out' });
       });
     } finally {
       closeServer(answering);
@@ -231,8 +232,8 @@ describe('csafe webhooks listen', () => {
       { webhook_id: webhookId, type: 'workflow.succeeded', about: 'listings/listing-5', status: 204 },
     );
     await emulator.control('/_emulator/reset', { method: 'POST' });
-    await waitFor(async () => (await endpoints()).length === 1, { what: 'the listener registered again after the reset', timeoutMs: 10_000 });
-    assert.match(stderr, /registered again as ep_/);
+    await waitFor(() => /registered again as ep_/.test(stderr), { what: 'the listener to say it registered again after the reset', timeoutMs: 10_000 });
+    assert.equal((await endpoints()).length, 1);
     child.kill('SIGINT');
     assert.equal(await exited, 0, stderr);
     assert.deepEqual(await endpoints(), [], 'its endpoint removed');
