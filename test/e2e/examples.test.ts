@@ -164,10 +164,10 @@ async function writeFixtures(dir: string): Promise<void> {
 const runShell = (command: string, cwd: string, env: NodeJS.ProcessEnv) => outcome(spawn('bash', ['-o', 'pipefail', '-c', command], { cwd, env }));
 
 /**
- * An example that serves until interrupted (`csafe emulator start`): run until it has printed a
- * line on stdout, then Ctrl-C to its process group, as a user would; it must then stop cleanly.
+ * An example that serves until interrupted (`csafe emulator start`, `csafe webhooks listen`): run
+ * until it has printed a line on stdout or stderr (its ready line), then Ctrl-C to its process
+ * group, as a user would; it must then stop cleanly.
  */
-/** Commands that serve until Ctrl-C: run until they say they are ready (a first line on stdout or stderr), then interrupted. */
 const servesUntilInterrupted = (example: Example) => /^csafe (emulator start|webhooks listen)\b/.test(example.command);
 
 async function runUntilReadyThenInterrupt(command: string, cwd: string, env: NodeJS.ProcessEnv) {

@@ -271,3 +271,36 @@ describe('emulator webhooks: injected delivery faults', () => {
     });
   });
 });
+
+describe('emulator webhooks: receivers that misbehave hold only their own share', () => {
+  it('an endpoint that hangs does not hold up another; an answer without end is read no further than needed', async (t) => {
+    const healthy = await receiver();
+    t.after(() => healthy.close());
+    const hanging = createServer(() => undefined);
+    const hangingUrl = `${await listenOnLoopback(hanging)}/hooks`;
+    t.after(() => closeServer(hanging));
+    // Answers 200, then sends 1 MB chunks until the connection goes.
+    const endless = createServer((_req, res) => {
+      res.writeHead(200);
+      const chunk = Buffer.alloc(1024 * 1024, 'x');
+      const more = () => {
+        while (res.write(chunk));
+        res.once('drain', more);
+      };
+      more();
+    });
+    const endlessUrl = `${await listenOnLoopback(endless)}/hooks`;
+    t.after(() => closeServer(endless));
+    await withEmulatorProcess(['--webhook-url', hangingUrl, '--webhook-url', healthy.url, '--webhook-url', endlessUrl, '--webhook-secret', SECRET, '--webhook-timeout', '10s'], async (emulator) => {
+      // More events than attempts may be in flight in all (16): the hanging endpoint must not take every slot.
+      for (let i = 0; i < 20; i++) await emulator.control('/_emulator/webhooks/trigger', { method: 'POST', body: { type: 'batch.completed', id: `bat_${i}` } });
+      await waitFor(() => healthy.received.length === 20, { what: 'the healthy endpoint to get all 20 while the other hangs', timeoutMs: 8_000 });
+      const { deliveries } = (await emulator.control('/_emulator/webhooks?limit=1000')) as { deliveries: Array<{ url: string; state: string }> };
+      await waitFor(async () => {
+        const listed = ((await emulator.control('/_emulator/webhooks?limit=1000')) as { deliveries: Array<{ url: string; state: string }> }).deliveries;
+        return listed.filter((delivery) => delivery.url === endlessUrl && delivery.state === 'delivered').length === 20;
+      }, { what: 'the endless answers taken as delivered, their bodies not read to the end', timeoutMs: 8_000 });
+      assert.equal(deliveries.length, 60);
+    });
+  });
+});

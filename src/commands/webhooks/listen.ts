@@ -7,7 +7,8 @@ import { parseFlags } from '../../core/cli/options.js';
 import { ApiError, CsafeError, UsageError } from '../../core/errors.js';
 import type { HttpClient } from '../../core/http/client.js';
 import { resultWriter, type ResultWriter, type StreamView } from '../../core/terminal/output.js';
-import { MalformedSecretError, secretKey, sign } from '../../core/webhooks/signature.js';
+import type { IOStreams } from '../../core/terminal/io.js';
+import { sign, usableSecret } from '../../core/webhooks/signature.js';
 import { WEBHOOK_EVENT_TYPES } from '../../schemas/names.js';
 import type { Action } from '../app.js';
 import type { webhooksListen } from './listen-command.js';
@@ -32,6 +33,18 @@ interface Forwarded {
   status: number;
   latency_ms: number;
   error?: string;
+}
+
+/** `10:42:07  workflow.succeeded  listings/listing-2  msg_…  204  12 ms`, printed as it arrives. */
+function lineWriter(io: IOStreams): Pick<ResultWriter<Forwarded>, 'print' | 'end'> {
+  return {
+    print: (d) => {
+      const ok = d.status >= 200 && d.status < 300;
+      const status = ok ? io.outColor.green(String(d.status)) : io.outColor.red(String(d.status));
+      return io.out(`${d.time.slice(11, 19)}  ${d.type}  ${d.about}  ${d.webhook_id}  ${status}  ${d.latency_ms} ms${d.error === undefined ? '' : `  ${d.error}`}\n`);
+    },
+    end: async () => undefined,
+  };
 }
 
 const deliveriesView: StreamView<Forwarded, Forwarded> = {
@@ -62,15 +75,8 @@ function checkedOptions(options: ListenOptions): Listening {
   if (options.forwardTo !== undefined && !(/^https?:\/\//.test(options.forwardTo) && URL.canParse(options.forwardTo))) {
     throw new UsageError(`--forward-to: expected an http(s) URL, got "${options.forwardTo}"`);
   }
-  if (options.forwardSecret !== undefined) {
-    try {
-      secretKey(options.forwardSecret);
-    } catch (error) {
-      if (error instanceof MalformedSecretError) throw new UsageError(`--forward-secret: ${error.message}`);
-      throw error;
-    }
-  }
-  return { forwardTo: options.forwardTo, forwardSecret: options.forwardSecret, events };
+  const forwardSecret = options.forwardSecret === undefined ? undefined : usableSecret(options.forwardSecret, '--forward-secret');
+  return { forwardTo: options.forwardTo, forwardSecret, events };
 }
 
 /** Endpoints are the emulator's to register: the service's are set in its dashboard. */
@@ -92,8 +98,13 @@ export const webhooksListenAction: Action<typeof webhooksListen.flags> = async (
   const listening = checkedOptions(parseFlags(flags, command.opts()));
   const http = await ctx.http();
   await requireEmulator(http);
-  const results = resultWriter(ctx.io, await ctx.outputFormat('stream'), deliveriesView);
-  const server = createServer((req, res) => void receive(ctx, http, listening, req, res, results));
+  const format = await ctx.outputFormat('stream');
+  // A table is drawn when a run ends, and a listener runs until Ctrl-C: a line as each delivery arrives instead.
+  const results = format === 'table' ? lineWriter(ctx.io) : resultWriter(ctx.io, format, deliveriesView);
+  const server = createServer((req, res) =>
+    // A request cut off mid-body (the emulator stopped) is answered 400 if it still can be; the listener goes on.
+    void receive(ctx, http, listening, req, res, results).catch(() => void (res.headersSent ? res.destroy() : res.writeHead(400).end())),
+  );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -132,7 +143,7 @@ async function watchRegistration(ctx: Context, http: HttpClient, url: string, li
 }
 
 /** One delivery: read, forwarded (or answered 204), answered with the receiver's status, printed. */
-async function receive(ctx: Context, http: HttpClient, listening: Listening, req: IncomingMessage, res: ServerResponse, results: ResultWriter<Forwarded>): Promise<void> {
+async function receive(ctx: Context, http: HttpClient, listening: Listening, req: IncomingMessage, res: ServerResponse, results: Pick<ResultWriter<Forwarded>, 'print'>): Promise<void> {
   const body = await readBody(req);
   if (body === undefined) return void res.writeHead(413).end();
   const started = ctx.now();
@@ -152,8 +163,8 @@ async function forward(http: HttpClient, listening: Listening, headers: { id: st
       url: listening.forwardTo!,
       headers: { 'webhook-id': headers.id, 'webhook-timestamp': headers.timestamp, 'webhook-signature': signature },
       body: { open: () => body, length: body.length, contentType: 'application/json' },
-      // The emulator retries what the receiver did not take; a notification is not sent twice from here.
-      replaySafe: false,
+      // The emulator retries what the receiver did not take: its answer, whatever it is, goes back as it is.
+      once: true,
       timeoutMs: FORWARD_TIMEOUT_MS,
     });
     return { status: response.status };

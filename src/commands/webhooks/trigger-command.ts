@@ -4,14 +4,13 @@ import type { VerbDecl } from '../declaration.js';
 
 // `csafe webhooks trigger`: its declaration — flags, help and examples.
 
-
 export const webhooksTrigger = {
   name: 'trigger',
   description: 'Have the emulator send one event to its webhook endpoints now: a sample, or your own data',
   args: [{ name: '<event>', help: `the event type: ${WEBHOOK_EVENT_TYPES.join(', ')}` }],
   flags: {
     namespace: { type: 'text', value: 'namespace', help: 'with a workflow event: the namespace it is about (default listings)' },
-    id: { type: 'text', value: 'id', help: 'with a workflow event: the object it is about (default listing-1)' },
+    id: { type: 'text', value: 'id', help: 'the object a workflow event is about (default listing-1), or the decision or batch id of a legacy one (dec_sample, bat_sample)' },
     data: { type: 'text', value: 'json|@file.json', help: 'your own data: the fields of a workflow event (over the sample\'s), the data of a decision or batch event' },
   },
   details: `

@@ -5,7 +5,7 @@ import { CsafeError, InputError, UsageError } from '../../core/errors.js';
 import { fileOrStdin } from '../../core/input/sources.js';
 import { readBoundedInput } from '../../core/input/whole-file.js';
 import { printResult, recordView } from '../../core/terminal/output.js';
-import { DEFAULT_TOLERANCE_SECONDS, MalformedSecretError, verify, type Received } from '../../core/webhooks/signature.js';
+import { DEFAULT_TOLERANCE_SECONDS, usableSecret, verify, type Received } from '../../core/webhooks/signature.js';
 import { positional, type Action } from '../app.js';
 import type { webhooksVerify } from './verify-command.js';
 
@@ -14,6 +14,9 @@ import type { webhooksVerify } from './verify-command.js';
 /** Far above any notification (the service's bodies are a few kB): a bigger input is not one. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const MAX_HEADERS_BYTES = 64 * 1024;
+
+/** A tolerance in whole seconds, never rounded down to 0 (which means: do not check). */
+const wholeSeconds = (ms: number) => (ms === 0 ? 0 : Math.max(1, Math.round(ms / 1000)));
 
 /** A notification whose signature or timestamp does not hold: exit 1, one line. */
 class InvalidNotificationError extends CsafeError {}
@@ -41,11 +44,19 @@ export function parseHeaders(name: string, text: string): Record<string, string>
     } catch {
       throw new InputError(`${name}: not a JSON object of headers, nor Name: value lines`);
     }
-    return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).filter(([, value]) => typeof value === 'string').map(([key, value]) => [key.toLowerCase(), value as string]));
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, unknown>)
+        .filter(([, value]) => typeof value === 'string' || typeof value === 'number')
+        .map(([key, value]) => [key.toLowerCase(), String(value)]),
+    );
   }
   const headers: Record<string, string> = {};
   for (const line of trimmed.split(/\r?\n/)) {
-    if (line === '') break;
+    // The blank line after the headers ends them; one before any (after `HTTP/1.1 100 Continue`) does not.
+    if (line === '') {
+      if (Object.keys(headers).length > 0) break;
+      continue;
+    }
     const colon = line.indexOf(':');
     if (colon > 0 && !line.slice(0, colon).includes(' ')) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
@@ -58,17 +69,13 @@ export const webhooksVerifyAction: Action<typeof webhooksVerify.flags> = async (
   const secret = options.secret ?? ctx.env.CSAFE_WEBHOOK_SECRET;
   if (secret === undefined || secret === '') throw new UsageError('--secret is required', { hint: 'or set CSAFE_WEBHOOK_SECRET' });
   ctx.secrets.add(secret);
-  const toleranceSeconds = options.tolerance === undefined ? DEFAULT_TOLERANCE_SECONDS : Math.round(parseDuration(options.tolerance, '--tolerance') / 1000);
-  const headers = await signedHeadersOf(ctx, options);
+  const toleranceSeconds = options.tolerance === undefined ? DEFAULT_TOLERANCE_SECONDS : wholeSeconds(parseDuration(options.tolerance, '--tolerance'));
   const [file] = positional(command) as [string | undefined];
-  const body = await readBoundedInput(fileOrStdin(file, ctx.io.stdinIsTTY), ctx.io.stdin, MAX_BODY_BYTES, ctx.signal);
-  let verdict;
-  try {
-    verdict = verify(secret, { ...headers, body }, { nowSeconds: Math.floor(ctx.now() / 1000), toleranceSeconds });
-  } catch (error) {
-    if (error instanceof MalformedSecretError) throw new UsageError(error.message, { hint: 'a signing secret looks like whsec_ followed by base64, as the endpoint\'s settings show it' });
-    throw error;
-  }
+  const bodyPath = fileOrStdin(file, ctx.io.stdinIsTTY);
+  if (options.headers === '-' && bodyPath === '-') throw new UsageError('--headers - and the body both read stdin: give one of them as a file');
+  const headers = await signedHeadersOf(ctx, options);
+  const body = await readBoundedInput(bodyPath, ctx.io.stdin, MAX_BODY_BYTES, ctx.signal);
+  const verdict = verify(usableSecret(secret, options.secret === undefined ? 'CSAFE_WEBHOOK_SECRET' : '--secret'), { ...headers, body }, { nowSeconds: Math.floor(ctx.now() / 1000), toleranceSeconds });
   if (!verdict.valid) throw new InvalidNotificationError(`invalid: ${verdict.reason}`);
   const format = await ctx.outputFormat('single');
   await printResult(ctx.io, format, { valid: true, webhook_id: headers.id, timestamp: Number(headers.timestamp) }, recordView({ valid: 'yes', webhook_id: headers.id, timestamp: headers.timestamp }));

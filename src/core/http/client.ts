@@ -69,6 +69,8 @@ export interface RequestSpec {
   signal?: AbortSignal;
   /** false when applying the request twice would do harm; see shouldRetry(). Default true. */
   replaySafe?: boolean;
+  /** Sent once whatever its answer: the caller passes the answer on as it is (`webhooks listen` forwarding to a receiver). */
+  once?: true;
   /**
    * Ctrl-C does not cut this request off: its answer is what tells whether the service took it,
    * so a command can say exactly what was accepted. No retry starts after Ctrl-C, and a second
@@ -142,7 +144,8 @@ export class HttpClient {
         signal.done();
       }
       const outcome = outcomeOf(attempt);
-      const decision = decideRetry(outcome, retry, this.config.retry, this.config.now(), this.config.random, spec.replaySafe);
+      const policy = spec.once ? { ...this.config.retry, maxRetries: 0 } : this.config.retry;
+      const decision = decideRetry(outcome, retry, policy, this.config.now(), this.config.random, spec.replaySafe);
       const failure = 'response' in attempt ? this.apiError(spec.method, display, attempt.response, attempt.text) : attempt.error;
       if (!decision.retry) throw withRetryCount(failure, retry);
       if ('response' in attempt && decision.serverRequested && decision.delayMs > this.config.retry.maxWaitMs) {

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { UsageError } from '../errors.js';
 
 // Standard Webhooks signatures (https://www.standardwebhooks.com), as the service signs its
 // notifications: the emulator signs with them, `csafe webhooks verify` checks them. Node's crypto
@@ -20,6 +21,17 @@ export function secretKey(secret: string): Buffer {
   const key = Buffer.from(encoded, 'base64');
   if (key.length < 16) throw new MalformedSecretError(`malformed secret: its key is ${key.length} bytes, expected at least 16`);
   return key;
+}
+
+/** A secret given by a flag, checked: a malformed one is a usage error naming the flag. */
+export function usableSecret(secret: string, flag: string): string {
+  try {
+    secretKey(secret);
+  } catch (error) {
+    if (error instanceof MalformedSecretError) throw new UsageError(`${flag}: ${error.message}`, { hint: 'a signing secret is whsec_ followed by base64, as the endpoint\'s settings show it' });
+    throw error;
+  }
+  return secret;
 }
 
 /** A new secret: 24 random bytes, as the service's are. */
@@ -65,9 +77,10 @@ export function verify(secret: string, received: Received, options: { nowSeconds
   if (options.toleranceSeconds > 0 && Math.abs(skew) > options.toleranceSeconds) {
     return { valid: false, reason: `timestamp ${describeSkew(skew)} (tolerance ${describeSeconds(options.toleranceSeconds)})` };
   }
-  const expected = createHmac('sha256', key).update(`${received.id}.${received.timestamp}.`).update(received.body).digest();
+  // The base64 text itself is compared, as the reference libraries do: a lenient decoding would take variants they refuse.
+  const expected = Buffer.from(createHmac('sha256', key).update(`${received.id}.${received.timestamp}.`).update(received.body).digest('base64'));
   const entries = received.signature.split(' ').filter((entry) => entry !== '');
-  const v1 = entries.filter((entry) => entry.startsWith('v1,')).map((entry) => Buffer.from(entry.slice(3), 'base64'));
+  const v1 = entries.filter((entry) => entry.startsWith('v1,')).map((entry) => Buffer.from(entry.slice(3)));
   if (v1.length === 0) return { valid: false, reason: 'no v1 entry in the signature' };
   return v1.some((mac) => mac.length === expected.length && timingSafeEqual(mac, expected)) ? { valid: true } : { valid: false, reason: 'signature does not match' };
 }

@@ -47,7 +47,7 @@ export function notifyImported(webhooks: Webhooks, store: DataStore, baseUrl: st
       let made = 0;
       for await (const objects of importedObjects(store.ingestedPath(record.request_id))) {
         for (const object of objects) {
-          if (!webhooks.hasRoom()) return webhooks.countDropped(outcome.data_count - made);
+          if (!webhooks.hasRoom('workflow.succeeded')) return webhooks.countDropped(outcome.data_count - made);
           const entry = toEntry(object);
           const event = workflowEvent(record.namespace, record.request_id, entry, entry.url);
           await webhooks.emit(event.type, event, endsAt);

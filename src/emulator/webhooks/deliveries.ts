@@ -88,22 +88,37 @@ export interface DeliveryFaults {
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
 
-const MAX_IN_FLIGHT = 8;
-const MAX_PENDING = 10_000;
-/** What is kept of a receiver's answer in an attempt's error: enough to tell why, not its whole page. */
-const ERROR_TEXT_CHARS = 200;
+/** Attempts in flight at once, in all and to one endpoint: a receiver that hangs holds its own slots only. */
+const MAX_IN_FLIGHT = 16;
+const MAX_IN_FLIGHT_PER_ENDPOINT = 2;
+/** Deliveries waiting for one endpoint (due later, or due and waiting for a slot): past it, its new events are dropped, counted. */
+const MAX_PENDING_PER_ENDPOINT = 10_000;
+/** What is kept of a receiver's answer in an attempt's error: enough to tell why; the rest is not read. */
+const ERROR_TEXT_BYTES = 200;
+
+/** A delivery waiting for its attempt: the timer that makes it due, and its endpoint. */
+interface Waiting {
+  endpointId: string;
+  timer?: NodeJS.Timeout;
+}
 
 export class Webhooks {
   private endpoints: Endpoint[] = [];
-  /** Deliveries waiting for their attempt, by id, with the timer that starts it. */
-  private readonly pending = new Map<string, NodeJS.Timeout | undefined>();
-  private readonly ready: string[] = [];
+  /** Deliveries waiting for their attempt, by id. */
+  private readonly pending = new Map<string, Waiting>();
+  /** How many deliveries wait for each endpoint, saved or about to be. */
+  private readonly waitingFor = new Map<string, number>();
+  /** The deliveries due, queued by endpoint, and the attempts in flight to each. */
+  private readonly ready = new Map<string, string[]>();
+  private readonly inFlightTo = new Map<string, number>();
   private inFlight = 0;
   private closed = false;
-  /** Counts resets: an attempt that was in flight during one saves nothing, so a reset store stays empty. */
+  /** Counts resets: work begun before one (a save, an attempt) keeps nothing of itself after it. */
   private generation = 0;
   private droppedCount = 0;
   private readonly attempts = new Set<Promise<void>>();
+  /** Saves of deliveries under way: a reset waits for them before it empties the store. */
+  private readonly saves = new Set<Promise<void>>();
   /** Aborts the attempts in flight when the emulator stops: they are made again at the next start. */
   private readonly stopping = new AbortController();
   private readonly drawFault: () => 'drop' | 'delay' | undefined;
@@ -140,12 +155,12 @@ export class Webhooks {
 
   /** Whether an event of this type would be sent anywhere: work that makes many events skips making them otherwise. */
   wanted(type: string): boolean {
-    return this.endpoints.some((endpoint) => endpoint.events === null || endpoint.events.includes(type));
+    return this.targetsOf(type).length > 0;
   }
 
-  /** Whether one more delivery would be queued rather than dropped. */
-  hasRoom(): boolean {
-    return !this.closed && this.pending.size + this.toSave.length < MAX_PENDING;
+  /** Whether one more event of the type would be queued for some endpoint rather than dropped. */
+  hasRoom(type: string): boolean {
+    return !this.closed && this.targetsOf(type).some((endpoint) => this.waiting(endpoint.endpoint_id) + this.toSave.length < MAX_PENDING_PER_ENDPOINT);
   }
 
   /** Events never made, the queue being full: counted as dropped, as if each had been refused. */
@@ -164,11 +179,13 @@ export class Webhooks {
     return endpoint;
   }
 
-  /** False when there is no such endpoint. */
+  /** False when there is no such endpoint. Its deliveries still waiting are not made (listed as they stand). */
   async removeEndpoint(id: string): Promise<boolean> {
     const before = this.endpoints.length;
     this.endpoints = this.endpoints.filter((endpoint) => endpoint.endpoint_id !== id);
     if (this.endpoints.length === before) return false;
+    for (const [deliveryId, waiting] of this.pending) if (waiting.endpointId === id) this.forget(deliveryId);
+    this.ready.delete(id);
     await this.saveEndpoints();
     return true;
   }
@@ -178,23 +195,27 @@ export class Webhooks {
   }
 
   /**
-   * Queues one event for every endpoint that takes its type, its first attempt at `dueAt` (when
-   * the work it reports ends); the webhook-id it goes out under, shared by its deliveries.
+   * Queues one event for every endpoint that takes its type and has room, its first attempt at
+   * `dueAt` (when the work it reports ends); the webhook-id it goes out under, shared by its
+   * deliveries, and how many were queued (an endpoint without room counts one dropped).
    */
   async emit(type: string, payload: unknown, dueAt = this.settings.now()): Promise<{ webhook_id: string; deliveries: number }> {
     const webhookId = `msg_${randomBytes(12).toString('base64url')}`;
-    const targets = this.endpoints.filter((endpoint) => endpoint.events === null || endpoint.events.includes(type));
+    const generation = this.generation;
     let queued = 0;
-    for (const endpoint of targets) {
-      if (this.closed || this.pending.size >= MAX_PENDING) {
+    for (const endpoint of this.targetsOf(type)) {
+      const endpointId = endpoint.endpoint_id;
+      if (this.closed || generation !== this.generation || this.waiting(endpointId) >= MAX_PENDING_PER_ENDPOINT) {
         this.droppedCount++;
         continue;
       }
+      // Counted before the save, so saves at once cannot pass the bound together.
+      this.waitingFor.set(endpointId, this.waiting(endpointId) + 1);
       const delivery: Delivery = {
         delivery_id: this.store.newId(),
         webhook_id: webhookId,
         type,
-        endpoint_id: endpoint.endpoint_id,
+        endpoint_id: endpointId,
         url: endpoint.url,
         payload: JSON.stringify(payload),
         state: 'pending',
@@ -202,8 +223,15 @@ export class Webhooks {
         next_attempt_at: new Date(dueAt).toISOString(),
         created_at: this.timestamp(),
       };
-      await this.store.save(delivery.delivery_id, delivery);
-      this.schedule(delivery.delivery_id, dueAt);
+      const saved = this.store.save(delivery.delivery_id, delivery);
+      this.saves.add(saved);
+      try {
+        await saved;
+      } finally {
+        this.saves.delete(saved);
+      }
+      if (generation !== this.generation || this.closed) continue;
+      this.schedule(delivery.delivery_id, endpointId, dueAt, false);
       queued++;
     }
     return { webhook_id: webhookId, deliveries: queued };
@@ -216,7 +244,7 @@ export class Webhooks {
    */
   notify(type: string, payload: unknown, dueAt?: number): void {
     if (!this.wanted(type)) return;
-    if (!this.hasRoom()) return this.countDropped(1);
+    if (!this.hasRoom(type)) return this.countDropped(1);
     this.toSave.push({ type, payload, dueAt });
     void this.saveQueued();
   }
@@ -239,37 +267,42 @@ export class Webhooks {
     this.closed = true;
     this.toSave.length = 0;
     this.stopping.abort();
-    for (const timer of this.pending.values()) if (timer !== undefined) clearTimeout(timer);
-    this.pending.clear();
-    this.ready.length = 0;
-    await Promise.all(this.attempts);
+    this.forgetAll();
+    await Promise.all([...this.attempts, ...this.saves]);
   }
 
   /** Forgets every delivery and endpoint but those given at start: POST /_emulator/reset. */
   async clear(): Promise<void> {
     this.generation++;
     this.toSave.length = 0;
-    for (const timer of this.pending.values()) if (timer !== undefined) clearTimeout(timer);
-    this.pending.clear();
-    this.ready.length = 0;
+    this.forgetAll();
     this.droppedCount = 0;
+    // A save under way would write into the folder being removed.
+    await Promise.all([...this.saves].map((saved) => saved.catch(() => undefined)));
     await this.store.clear();
     this.endpoints = [];
     await this.registerInitialUrls();
   }
 
+  private forgetAll(): void {
+    for (const waiting of this.pending.values()) if (waiting.timer !== undefined) clearTimeout(waiting.timer);
+    this.pending.clear();
+    this.waitingFor.clear();
+    this.ready.clear();
+  }
+
   private async load(): Promise<void> {
-    try {
-      this.endpoints = JSON.parse(await readFile(this.endpointsPath, 'utf8')) as Endpoint[];
-    } catch {
-      this.endpoints = [];
-    }
+    this.endpoints = await readEndpoints(this.endpointsPath);
     await this.registerInitialUrls();
-    // What an earlier emulator left pending goes on, each at its due time.
+    // What an earlier emulator left pending goes on, each at its due time; beyond an endpoint's room, it is counted as dropped.
     let after: string | undefined;
     for (;;) {
       const { records, next } = await this.store.page(1000, after);
-      for (const delivery of records) if (delivery.state === 'pending' && this.pending.size < MAX_PENDING) this.schedule(delivery.delivery_id, Date.parse(delivery.next_attempt_at ?? delivery.created_at));
+      for (const delivery of records) {
+        if (delivery.state !== 'pending' || !this.endpoints.some((endpoint) => endpoint.endpoint_id === delivery.endpoint_id)) continue;
+        if (this.waiting(delivery.endpoint_id) >= MAX_PENDING_PER_ENDPOINT) this.droppedCount++;
+        else this.schedule(delivery.delivery_id, delivery.endpoint_id, Date.parse(delivery.next_attempt_at ?? delivery.created_at), true);
+      }
       if (next === null) break;
       after = next;
     }
@@ -277,7 +310,11 @@ export class Webhooks {
 
   private async registerInitialUrls(): Promise<void> {
     const known = new Set(this.endpoints.map((endpoint) => endpoint.url));
-    for (const url of this.settings.initialUrls) if (!known.has(url)) await this.addEndpoint(url, null);
+    for (const url of this.settings.initialUrls) {
+      if (known.has(url)) continue;
+      known.add(url);
+      await this.addEndpoint(url, null);
+    }
     if (this.settings.initialUrls.length === 0) await this.saveEndpoints();
   }
 
@@ -285,37 +322,71 @@ export class Webhooks {
     return replaceFile(this.endpointsPath, JSON.stringify(this.endpoints));
   }
 
-  private schedule(id: string, dueAt: number): void {
+  private targetsOf(type: string): Endpoint[] {
+    return this.endpoints.filter((endpoint) => endpoint.events === null || endpoint.events.includes(type));
+  }
+
+  private waiting(endpointId: string): number {
+    return this.waitingFor.get(endpointId) ?? 0;
+  }
+
+  /** `counted`: not yet counted in waitingFor (a delivery found at start). */
+  private schedule(id: string, endpointId: string, dueAt: number, counted: boolean): void {
+    if (counted) this.waitingFor.set(endpointId, this.waiting(endpointId) + 1);
     const wait = Math.max(0, dueAt - this.settings.now());
     const timer = setTimeout(() => {
-      this.pending.set(id, undefined);
-      this.ready.push(id);
+      this.pending.set(id, { endpointId });
+      const queue = this.ready.get(endpointId) ?? [];
+      queue.push(id);
+      this.ready.set(endpointId, queue);
       this.pump();
     }, wait);
     timer.unref();
-    this.pending.set(id, timer);
+    this.pending.set(id, { endpointId, timer });
   }
 
-  /** Starts the attempts that are due, up to MAX_IN_FLIGHT at once. */
+  /** A delivery no longer waited for: its timer stopped, its endpoint's count down. */
+  private forget(id: string): void {
+    const waiting = this.pending.get(id);
+    if (waiting === undefined) return;
+    if (waiting.timer !== undefined) clearTimeout(waiting.timer);
+    this.pending.delete(id);
+    this.waitingFor.set(waiting.endpointId, Math.max(0, this.waiting(waiting.endpointId) - 1));
+  }
+
+  /** Starts the attempts that are due, endpoint by endpoint in turn, within the limits in all and per endpoint. */
   private pump(): void {
-    while (!this.closed && this.inFlight < MAX_IN_FLIGHT && this.ready.length > 0) {
-      const id = this.ready.shift()!;
-      this.inFlight++;
-      const attempt = this.attempt(id).finally(() => {
-        this.inFlight--;
-        this.attempts.delete(attempt);
-        this.pump();
-      });
-      this.attempts.add(attempt);
+    let started = true;
+    while (started && !this.closed && this.inFlight < MAX_IN_FLIGHT) {
+      started = false;
+      for (const [endpointId, queue] of this.ready) {
+        if (this.inFlight >= MAX_IN_FLIGHT) break;
+        if (queue.length === 0) {
+          this.ready.delete(endpointId);
+          continue;
+        }
+        if ((this.inFlightTo.get(endpointId) ?? 0) >= MAX_IN_FLIGHT_PER_ENDPOINT) continue;
+        this.start(queue.shift()!, endpointId);
+        started = true;
+      }
     }
+  }
+
+  private start(id: string, endpointId: string): void {
+    this.inFlight++;
+    this.inFlightTo.set(endpointId, (this.inFlightTo.get(endpointId) ?? 0) + 1);
+    const attempt = this.attempt(id).finally(() => {
+      this.inFlight--;
+      this.inFlightTo.set(endpointId, (this.inFlightTo.get(endpointId) ?? 1) - 1);
+      this.attempts.delete(attempt);
+      this.pump();
+    });
+    this.attempts.add(attempt);
   }
 
   private async attempt(id: string): Promise<void> {
     const delivery = await this.store.get(id);
-    if (delivery === undefined || delivery.state !== 'pending') {
-      this.pending.delete(id);
-      return;
-    }
+    if (delivery === undefined || delivery.state !== 'pending' || !this.pending.has(id)) return this.forget(id);
     const started = this.settings.now();
     const generation = this.generation;
     const outcome = await this.post(delivery, started);
@@ -324,14 +395,16 @@ export class Webhooks {
     delivery.attempts.push({ at: new Date(started).toISOString(), ...outcome, duration_ms: this.settings.now() - started });
     const succeeded = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
     const delay = this.settings.retryDelaysMs[delivery.attempts.length - 1];
-    this.pending.delete(id);
-    if (succeeded || delay === undefined) {
-      delivery.state = succeeded ? 'delivered' : 'failed';
-      delivery.next_attempt_at = null;
+    if (succeeded || delay === undefined || !this.pending.has(id)) {
+      this.forget(id);
+      if (succeeded || delay === undefined) {
+        delivery.state = succeeded ? 'delivered' : 'failed';
+        delivery.next_attempt_at = null;
+      }
     } else {
       const dueAt = this.settings.now() + delay;
       delivery.next_attempt_at = new Date(dueAt).toISOString();
-      this.schedule(id, dueAt);
+      this.schedule(id, delivery.endpoint_id, dueAt, false);
     }
     await this.store.save(id, delivery);
   }
@@ -342,25 +415,67 @@ export class Webhooks {
     if (fault === 'drop') return { error: 'dropped (injected fault): not sent' };
     if (fault === 'delay') await delay(this.settings.faults!.delayMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
     const headers = signedHeaders(this.settings.secret, delivery.webhook_id, Math.floor((fault === 'delay' ? this.settings.now() : at) / 1000), delivery.payload);
+    // A timer of this attempt's own: AbortSignal.timeout's may be collected, and then never fire.
+    const controller = new AbortController();
+    const timeout = setTimeout(() => controller.abort(new TimeoutError()), this.settings.attemptTimeoutMs);
+    const stop = () => controller.abort();
+    this.stopping.signal.addEventListener('abort', stop);
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'csafe-emulator-webhooks' },
         body: delivery.payload,
         redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(this.settings.attemptTimeoutMs), this.stopping.signal]),
+        signal: controller.signal,
       });
-      const text = (await response.text()).slice(0, ERROR_TEXT_CHARS);
+      const text = await firstBytes(response, ERROR_TEXT_BYTES);
       return response.ok ? { status: response.status } : { status: response.status, error: text === '' ? `answered ${response.status}` : text };
     } catch (error) {
-      const name = (error as Error).name;
-      return { error: name === 'TimeoutError' ? `no answer within ${this.settings.attemptTimeoutMs / 1000} s` : describeFetchError(error) };
+      return { error: controller.signal.reason instanceof TimeoutError ? `no answer within ${this.settings.attemptTimeoutMs / 1000} s` : describeFetchError(error) };
+    } finally {
+      clearTimeout(timeout);
+      this.stopping.signal.removeEventListener('abort', stop);
     }
   }
 
   private timestamp(): string {
     return new Date(this.settings.now()).toISOString();
   }
+}
+
+class TimeoutError extends Error {}
+
+/** At most `limit` bytes of an answer's body, as text; the rest is not read (a receiver may answer without end). */
+async function firstBytes(response: Response, limit: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
+
+/** The endpoints file as saved; a file that cannot be read as endpoints is refused rather than replaced with none. */
+async function readEndpoints(path: string): Promise<Endpoint[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const endpoints = JSON.parse(text) as unknown;
+  if (!Array.isArray(endpoints)) throw new Error(`${path} does not hold webhook endpoints`);
+  return endpoints as Endpoint[];
 }
 
 /** `connection refused (ECONNREFUSED)` rather than fetch's "fetch failed". */

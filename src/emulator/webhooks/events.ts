@@ -6,7 +6,6 @@ import type { ObjectEntry } from '../data/objects.js';
  * {event_type, data} of the older operations, decision.completed and batch.completed.
  */
 
-
 /** The docs' confidence words for the classifier's scores. */
 const confidenceOf = (score: number) => (score >= 0.9 ? 'high' : score >= 0.6 ? 'medium' : 'low');
 

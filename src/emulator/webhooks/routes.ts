@@ -53,24 +53,28 @@ async function removeEndpoint(ctx: RouteContext): Promise<RouteResult> {
 
 /** One event now, to every endpoint that takes its type: its webhook-id and how many deliveries were queued. */
 async function trigger(ctx: RouteContext): Promise<RouteResult> {
-  const { type, namespace = 'listings', id = 'listing-1', data } = validateBody(triggerSchema, ctx.json());
-  const payload = sampleEvent(ctx, type, namespace, id, data);
+  const { type, namespace, id, data } = validateBody(triggerSchema, ctx.json());
+  const payload = sampleEvent(ctx, type, { namespace, id }, data);
   return { status: 200, body: { type, ...(await ctx.state.webhooks.emit(type, payload)) } };
 }
 
-/** An event of the type, about `namespace`/`id`, with the caller's data over the sample's. */
-function sampleEvent(ctx: RouteContext, type: WebhookEventType, namespace: string, id: string, data: Record<string, unknown> | undefined) {
-  const requestId = newRequestId();
+/**
+ * An event of the type with the caller's data over the sample's: a workflow event about
+ * `namespace`/`id` (its review link made for them, after the data; its type always the one asked
+ * for); a legacy one whose decision or batch has the id `id`.
+ */
+function sampleEvent(ctx: RouteContext, type: WebhookEventType, about: { namespace?: string; id?: string }, data: Record<string, unknown> | undefined) {
   switch (type) {
-    case 'workflow.succeeded': {
-      const url = reviewUrl(ctx.state.data.secret, baseUrlOf(ctx.req), namespace, id);
-      return { type, namespace, id, request_id: requestId, url, output: { actions: [], labels: [{ label: 'spam', confidence: 'medium' }], fields: {} }, ...data };
+    case 'workflow.succeeded':
+    case 'workflow.failed': {
+      const sample = type === 'workflow.succeeded' ? { output: { actions: [], labels: [{ label: 'spam', confidence: 'medium' }], fields: {} } } : { error: { message: 'a sample failure (csafe webhooks trigger)' } };
+      const event: Record<string, unknown> = { namespace: about.namespace ?? 'listings', id: about.id ?? 'listing-1', request_id: newRequestId(), ...sample, ...data, type };
+      const url = type === 'workflow.succeeded' ? { url: reviewUrl(ctx.state.data.secret, baseUrlOf(ctx.req), String(event.namespace), String(event.id)) } : {};
+      return { type, ...event, ...url };
     }
-    case 'workflow.failed':
-      return { type, namespace, id, request_id: requestId, error: { message: 'a sample failure (csafe webhooks trigger)' }, ...data };
     case 'decision.completed':
-      return legacyEvent(type, data ?? { decision_id: `dec_${id}`, decision_status: 'SUCCESS', metadata: {}, result: 'match', labels: [{ name: 'spam', applied: true, explanation: 'a sample decision' }] });
+      return legacyEvent(type, data ?? { decision_id: about.id ?? 'dec_sample', decision_status: 'SUCCESS', metadata: {}, result: 'match', labels: [{ name: 'spam', applied: true, explanation: 'a sample decision' }] });
     case 'batch.completed':
-      return legacyEvent(type, data ?? { batch_id: `bat_${id}`, type: 'text', batch_status: 'SUCCESS', batch_count: 1, success_count: 1, error_count: 0, cancelled_count: 0 });
+      return legacyEvent(type, data ?? { batch_id: about.id ?? 'bat_sample', type: 'text', batch_status: 'SUCCESS', upload_url: null, download_url: null, batch_count: 1, pending_count: 0, success_count: 1, error_count: 0, cancelled_count: 0 });
   }
 }

@@ -34,6 +34,14 @@ describe('Standard Webhooks signatures', () => {
     assert.deepEqual(verify(VECTOR.secret, received({ signature: 'v2,abc' }), at(VECTOR.timestamp)), { valid: false, reason: 'no v1 entry in the signature' });
   });
 
+  it('compares the base64 text itself, as the reference libraries do: no padding, base64url or trailing junk passes', () => {
+    const mac = VECTOR.signature.slice(3);
+    for (const variant of [mac.replace(/=+$/, ''), mac.replaceAll('+', '-').replaceAll('/', '_'), `${mac}junk`, `${mac.slice(0, 10)}!${mac.slice(10)}`]) {
+      assert.deepEqual(verify(VECTOR.secret, received({ signature: `v1,${variant}` }), at(VECTOR.timestamp)), { valid: false, reason: 'signature does not match' }, variant);
+      assert.throws(() => new Webhook(VECTOR.secret).verify(VECTOR.body, { 'webhook-id': VECTOR.id, 'webhook-timestamp': String(VECTOR.timestamp), 'webhook-signature': `v1,${variant}` }), Error, `the reference refuses ${variant} too`);
+    }
+  });
+
   it('takes any v1 entry of a list (a secret being rotated signs twice)', () => {
     const list = `v1,${Buffer.alloc(32).toString('base64')} ${VECTOR.signature}`;
     assert.deepEqual(verify(VECTOR.secret, received({ signature: list }), at(VECTOR.timestamp)), { valid: true });
