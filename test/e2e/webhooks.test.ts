@@ -292,15 +292,15 @@ describe('emulator webhooks: receivers that misbehave hold only their own share'
     const endlessUrl = `${await listenOnLoopback(endless)}/hooks`;
     t.after(() => closeServer(endless));
     await withEmulatorProcess(['--webhook-url', hangingUrl, '--webhook-url', healthy.url, '--webhook-url', endlessUrl, '--webhook-secret', SECRET, '--webhook-timeout', '10s'], async (emulator) => {
-      // More events than attempts may be in flight in all (16): the hanging endpoint must not take every slot.
-      for (let i = 0; i < 20; i++) await emulator.control('/_emulator/webhooks/trigger', { method: 'POST', body: { type: 'batch.completed', id: `bat_${i}` } });
-      await waitFor(() => healthy.received.length === 20, { what: 'the healthy endpoint to get all 20 while the other hangs', timeoutMs: 8_000 });
+      // More events than attempts may be in flight in all (32): the hanging endpoint must not take every slot.
+      for (let i = 0; i < 40; i++) await emulator.control('/_emulator/webhooks/trigger', { method: 'POST', body: { type: 'batch.completed', id: `bat_${i}` } });
+      await waitFor(() => healthy.received.length === 40, { what: 'the healthy endpoint to get all 40 while the other hangs', timeoutMs: 8_000 });
       const { deliveries } = (await emulator.control('/_emulator/webhooks?limit=1000')) as { deliveries: Array<{ url: string; state: string }> };
       await waitFor(async () => {
         const listed = ((await emulator.control('/_emulator/webhooks?limit=1000')) as { deliveries: Array<{ url: string; state: string }> }).deliveries;
-        return listed.filter((delivery) => delivery.url === endlessUrl && delivery.state === 'delivered').length === 20;
+        return listed.filter((delivery) => delivery.url === endlessUrl && delivery.state === 'delivered').length === 40;
       }, { what: 'the endless answers taken as delivered, their bodies not read to the end', timeoutMs: 8_000 });
-      assert.equal(deliveries.length, 60);
+      assert.equal(deliveries.length, 120);
     });
   });
 });

@@ -89,8 +89,8 @@ export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
 
 /** Attempts in flight at once, in all and to one endpoint: a receiver that hangs holds its own slots only. */
-const MAX_IN_FLIGHT = 16;
-const MAX_IN_FLIGHT_PER_ENDPOINT = 2;
+const MAX_IN_FLIGHT = 32;
+const MAX_IN_FLIGHT_PER_ENDPOINT = 8;
 /** Deliveries waiting for one endpoint (due later, or due and waiting for a slot): past it, its new events are dropped, counted. */
 const MAX_PENDING_PER_ENDPOINT = 10_000;
 /** What is kept of a receiver's answer in an attempt's error: enough to tell why; the rest is not read. */
