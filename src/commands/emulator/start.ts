@@ -12,16 +12,23 @@ import type { Action } from '../app.js';
 import { usableSecret } from '../../core/webhooks/signature.js';
 import type { emulatorStart } from './start-command.js';
 
+/** A share of requests or attempts that meet a fault. */
+const fraction = z.coerce.number({ error: 'expected a fraction between 0 and 1' }).min(0).max(1).default(0);
+
+/** A comma-separated list of fault kinds, all of them by default. */
+const kindList = <K extends string>(kinds: readonly [K, ...K[]]) =>
+  z
+    .string()
+    .default(kinds.join(','))
+    .transform((list) => list.split(',').map((kind) => kind.trim()))
+    .pipe(z.array(z.enum(kinds, { error: `expected a comma-separated list of ${kinds.join(', ')}` })).min(1));
+
 /** The flags' checks, with those of values that are more than a whole number or a choice. */
 const startOptionsSchema = (flags: typeof emulatorStart.flags) =>
   optionsSchema(flags).extend({
   host: z.string().min(1).default('127.0.0.1'),
-  faultRate: z.coerce.number({ error: 'expected a fraction between 0 and 1' }).min(0).max(1).default(0),
-  faults: z
-    .string()
-    .default(FAULT_KINDS.join(','))
-    .transform((list) => list.split(',').map((kind) => kind.trim()))
-    .pipe(z.array(z.enum(FAULT_KINDS, { error: `expected a comma-separated list of ${FAULT_KINDS.join(', ')}` })).min(1)),
+  faultRate: fraction,
+  faults: kindList(FAULT_KINDS),
   processingDelay: z.string().default('1s').transform((text) => parseDuration(text, '--processing-delay')),
   // An upload URL that expires as it is handed out could never be used; a processing delay of 0 means at once.
   uploadTtl: z.string().default('12h').transform((text) => parsePositiveDuration(text, '--upload-ttl')),
@@ -32,12 +39,8 @@ const startOptionsSchema = (flags: typeof emulatorStart.flags) =>
     .optional()
     .transform((list) => list?.split(',').map((text) => parseDuration(text, '--webhook-retry-delays'))),
   webhookTimeout: z.string().default('15s').transform((text) => parsePositiveDuration(text, '--webhook-timeout')),
-  webhookFaultRate: z.coerce.number({ error: 'expected a fraction between 0 and 1' }).min(0).max(1).default(0),
-  webhookFaults: z
-    .string()
-    .default(DELIVERY_FAULT_KINDS.join(','))
-    .transform((list) => list.split(',').map((kind) => kind.trim()))
-    .pipe(z.array(z.enum(DELIVERY_FAULT_KINDS, { error: `expected a comma-separated list of ${DELIVERY_FAULT_KINDS.join(', ')}` })).min(1)),
+  webhookFaultRate: fraction,
+  webhookFaults: kindList(DELIVERY_FAULT_KINDS),
   webhookFaultDelay: z.string().default('5s').transform((text) => parseDuration(text, '--webhook-fault-delay')),
 });
 
