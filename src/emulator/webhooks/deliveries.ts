@@ -57,7 +57,7 @@ export interface Delivery {
  * the endpoints registered.
  */
 const AREA = 'webhooks';
-export const DELIVERIES: JobKind = { area: `${AREA}/deliveries`, idPrefix: 'dlv', extension: 'json' };
+const DELIVERIES: JobKind = { area: `${AREA}/deliveries`, idPrefix: 'dlv', extension: 'json' };
 const SECRET_FILE = join(AREA, 'secret');
 const ENDPOINTS_FILE = join(AREA, 'endpoints.json');
 
@@ -75,7 +75,7 @@ export interface DeliverySettings {
   now: () => number;
 }
 
-export interface DeliveryFaults {
+interface DeliveryFaults {
   rate: number;
   kinds: readonly DeliveryFaultKind[];
   /** How long a delayed attempt waits before it is sent. */
