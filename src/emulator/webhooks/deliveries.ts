@@ -96,10 +96,11 @@ const MAX_PENDING_PER_ENDPOINT = 10_000;
 /** What is kept of a receiver's answer in an attempt's error: enough to tell why; the rest is not read. */
 const ERROR_TEXT_BYTES = 200;
 
-/** A delivery waiting for its attempt: the timer that makes it due, and its endpoint. */
+/** A delivery waiting for its attempt: the timer that makes it due, its endpoint, and its record (held, not read again from disk). */
 interface Waiting {
   endpointId: string;
   timer?: NodeJS.Timeout;
+  delivery: Delivery;
 }
 
 export class Webhooks {
@@ -231,7 +232,7 @@ export class Webhooks {
         this.saves.delete(saved);
       }
       if (generation !== this.generation || this.closed) continue;
-      this.schedule(delivery.delivery_id, endpointId, dueAt, false);
+      this.schedule(delivery, dueAt, false);
       queued++;
     }
     return { webhook_id: webhookId, deliveries: queued };
@@ -301,7 +302,7 @@ export class Webhooks {
       for (const delivery of records) {
         if (delivery.state !== 'pending' || !this.endpoints.some((endpoint) => endpoint.endpoint_id === delivery.endpoint_id)) continue;
         if (this.waiting(delivery.endpoint_id) >= MAX_PENDING_PER_ENDPOINT) this.droppedCount++;
-        else this.schedule(delivery.delivery_id, delivery.endpoint_id, Date.parse(delivery.next_attempt_at ?? delivery.created_at), true);
+        else this.schedule(delivery, Date.parse(delivery.next_attempt_at ?? delivery.created_at), true);
       }
       if (next === null) break;
       after = next;
@@ -331,18 +332,19 @@ export class Webhooks {
   }
 
   /** `counted`: not yet counted in waitingFor (a delivery found at start). */
-  private schedule(id: string, endpointId: string, dueAt: number, counted: boolean): void {
+  private schedule(delivery: Delivery, dueAt: number, counted: boolean): void {
+    const { delivery_id: id, endpoint_id: endpointId } = delivery;
     if (counted) this.waitingFor.set(endpointId, this.waiting(endpointId) + 1);
     const wait = Math.max(0, dueAt - this.settings.now());
     const timer = setTimeout(() => {
-      this.pending.set(id, { endpointId });
+      this.pending.set(id, { endpointId, delivery });
       const queue = this.ready.get(endpointId) ?? [];
       queue.push(id);
       this.ready.set(endpointId, queue);
       this.pump();
     }, wait);
     timer.unref();
-    this.pending.set(id, { endpointId, timer });
+    this.pending.set(id, { endpointId, timer, delivery });
   }
 
   /** A delivery no longer waited for: its timer stopped, its endpoint's count down. */
@@ -385,8 +387,8 @@ export class Webhooks {
   }
 
   private async attempt(id: string): Promise<void> {
-    const delivery = await this.store.get(id);
-    if (delivery === undefined || delivery.state !== 'pending' || !this.pending.has(id)) return this.forget(id);
+    const delivery = this.pending.get(id)?.delivery;
+    if (delivery === undefined || delivery.state !== 'pending') return this.forget(id);
     const started = this.settings.now();
     const generation = this.generation;
     const outcome = await this.post(delivery, started);
@@ -404,7 +406,7 @@ export class Webhooks {
     } else {
       const dueAt = this.settings.now() + delay;
       delivery.next_attempt_at = new Date(dueAt).toISOString();
-      this.schedule(id, delivery.endpoint_id, dueAt, false);
+      this.schedule(delivery, dueAt, false);
     }
     await this.store.save(id, delivery);
   }
