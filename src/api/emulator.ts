@@ -59,12 +59,15 @@ export async function removeWebhookEndpoint(http: HttpClient, id: string): Promi
   }
 }
 
+/** The base URL answers, but has no emulator's control routes: the service itself, say. */
+export class NotAnEmulatorError extends CsafeError {}
+
 async function controlCall(http: HttpClient, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
   try {
     return await http.json(method, path, body);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
-    throw new CsafeError(`${http.baseUrl} is not a csafe emulator: ${method} ${path} answered 404`, {
+    throw new NotAnEmulatorError(`${http.baseUrl} is not a csafe emulator: ${method} ${path} answered 404`, {
       hint: 'point CSAFE_BASE_URL (or --base-url) at `csafe emulator start`, or use --emulator',
     });
   }

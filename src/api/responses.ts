@@ -25,4 +25,4 @@ export function errorMessage(value: object): string | undefined {
  * only the spec's endpoints answers to one its docs add. Nothing was done there, so the spec's way
  * may follow; a 404 of a missing record looks the same, so the caller's next request must tell.
  */
-export const mayLackEndpoint = (error: unknown): boolean => error instanceof ApiError && (error.status === 404 || error.status === 405);
+export const mayLackEndpoint = (error: unknown): error is ApiError => error instanceof ApiError && (error.status === 404 || error.status === 405);

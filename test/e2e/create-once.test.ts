@@ -119,7 +119,8 @@ describe('create calls the service did not process', () => {
       assert.ok(id !== undefined, `no id in: ${stdout}${stderr}`);
       if (what === 'decision' || what === 'deletion request') {
         assert.equal(code, 0, stderr);
-        assert.equal(Object.values(JSON.parse(stdout))[0], id);
+        const printed = JSON.parse(stdout) as Record<string, unknown>;
+        assert.equal(what === 'decision' ? printed.decision_id : printed.deletion_request_id, id);
       } else {
         // Its upload does not start after Ctrl-C: the run says which one was made without its file.
         assert.equal(code, 130, stderr);

@@ -60,8 +60,10 @@ describe('a namespace schema sent with the data', () => {
   });
 
   it('data import --schema asks POST …/requests/upload-url with the schema; a service without it gets PUT …/settings, then POST …/import', async () => {
-    const imported = await run(['data', 'import', 'catalog', 'objects.jsonl', '--schema', 'schema.json', '--json']);
-    assert.equal(imported.code, 0, imported.stderr);
+    const imported = await run(['data', 'import', 'catalog', 'objects.jsonl', '--schema', 'schema.json', '--wait', '--json']);
+    // The schema applied: the object whose photo is no URL cannot be processed under it.
+    assert.equal(imported.code, 1, imported.stderr);
+    assert.match(imported.stderr, /line 2: photo: expected an http\(s\) URL/);
     const [asked] = await posts('/v1/data/catalog/requests/upload-url');
     assert.deepEqual(JSON.parse(String(asked!.body)).schema.photo.display_hint, { type: 'primary_image_url', order: 1 });
     assert.deepEqual(await posts('/v1/data/catalog/import'), []);

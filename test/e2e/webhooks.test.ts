@@ -140,10 +140,11 @@ describe('emulator webhooks', () => {
     const valid = await runCsafe([...args, bodyFile]);
     assert.equal(valid.code, 0, valid.stderr);
     const tampered = await runCsafe([...args, '-'], { input: body.replace('listing-9', 'listing-8') });
-    assert.deepEqual([tampered.code, tampered.stderr], [1, 'error: invalid: signature does not match\n']);
+    assert.equal(tampered.code, 1);
+    assert.match(tampered.stderr, /^error: invalid: signature does not match\nhint: check that the secret is this endpoint's and that the body is the raw bytes received/);
     const stale = await runCsafe(['webhooks', 'verify', '--secret', SECRET, '--headers', join(EXAMPLES, 'webhook-headers.txt'), join(EXAMPLES, 'webhook-body.json')]);
     assert.equal(stale.code, 1);
-    assert.match(stale.stderr, /^error: invalid: timestamp \d+ days old \(tolerance 5 min\)\n$/);
+    assert.match(stale.stderr, /^error: invalid: timestamp \d+ days old \(tolerance 5 min\)\nhint: .*--tolerance 0\n$/);
   });
 });
 
@@ -225,6 +226,7 @@ describe('csafe webhooks listen', () => {
     await waitFor(() => hooks.received.length === 1, { what: 'the delivery forwarded' });
     const forwarded = hooks.received[0]!;
     assert.equal(forwarded.headers['webhook-id'], webhookId, 'the same webhook-id');
+    assert.equal(forwarded.headers.authorization, undefined, 'the API key never goes to the receiver');
     assert.equal((new Webhook(FORWARD_SECRET).verify(forwarded.body, forwarded.headers as Record<string, string>) as { id: string }).id, 'listing-5', 'signed with the receiver\'s secret');
     await waitFor(() => stdout.includes('\n'), { what: 'the line it prints' });
     assert.deepEqual(
@@ -237,6 +239,15 @@ describe('csafe webhooks listen', () => {
     child.kill('SIGINT');
     assert.equal(await exited, 0, stderr);
     assert.deepEqual(await endpoints(), [], 'its endpoint removed');
+  });
+
+  it('an unknown --events type or a --forward-to that is no http(s) URL: named, exit 2, nothing registered', async () => {
+    for (const [flag, value] of [['--events', 'workflow.succeeded,nope'], ['--forward-to', 'ftp://example.com/hooks']] as const) {
+      const result = await runCsafe(['webhooks', 'listen', flag, value], { env: emulator.env });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, new RegExp(`^error: ${flag}: expected `));
+    }
+    assert.deepEqual(await endpoints(), []);
   });
 
   it('against a service that is no emulator: says where endpoints are set instead, exit 2', async (t) => {

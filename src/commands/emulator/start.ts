@@ -10,6 +10,7 @@ import type { RequestLogEntry } from '../../emulator/http/request-log.js';
 import { DELIVERY_FAULT_KINDS, FAULT_KINDS } from '../../emulator/http/faults.js';
 import type { Action } from '../app.js';
 import { usableSecret } from '../../core/webhooks/signature.js';
+import { httpUrlSchema } from '../../schemas/webhooks.js';
 import type { emulatorStart } from './start-command.js';
 
 /** A share of requests or attempts that meet a fault. */
@@ -33,7 +34,7 @@ const startOptionsSchema = (flags: typeof emulatorStart.flags) =>
   // An upload URL that expires as it is handed out could never be used; a processing delay of 0 means at once.
   uploadTtl: z.string().default('12h').transform((text) => parsePositiveDuration(text, '--upload-ttl')),
   dataDir: z.string().min(1, { error: 'expected a directory' }).optional(),
-  webhookUrl: z.array(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })).default([]),
+  webhookUrl: z.array(httpUrlSchema).default([]),
   webhookRetryDelays: z
     .string()
     .optional()

@@ -1,15 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { addWebhookEndpoint, emulatorHealth, removeWebhookEndpoint, webhookEndpoints } from '../../api/emulator.js';
+import { addWebhookEndpoint, emulatorHealth, NotAnEmulatorError, removeWebhookEndpoint, webhookEndpoints } from '../../api/emulator.js';
 import type { Context } from '../../context.js';
-import { parseFlags } from '../../core/cli/options.js';
-import { ApiError, CsafeError, UsageError } from '../../core/errors.js';
+import { optionsSchema, parseOptions } from '../../core/cli/options.js';
+import { ApiError, InputError, UsageError } from '../../core/errors.js';
+import { readStreamBounded } from '../../core/input/whole-file.js';
 import type { HttpClient } from '../../core/http/client.js';
 import { resultWriter, type ResultWriter, type StreamView } from '../../core/terminal/output.js';
 import type { IOStreams } from '../../core/terminal/io.js';
 import { sign, usableSecret } from '../../core/webhooks/signature.js';
-import { WEBHOOK_EVENT_TYPES } from '../../schemas/names.js';
+import { httpUrlSchema, webhookEventListSchema } from '../../schemas/webhooks.js';
 import type { Action } from '../app.js';
 import type { webhooksListen } from './listen-command.js';
 
@@ -60,23 +61,17 @@ const deliveriesView: StreamView<Forwarded, Forwarded> = {
   ],
 };
 
-type ListenOptions = ReturnType<typeof parseFlags<typeof webhooksListen.flags>>;
-
 interface Listening {
   forwardTo?: string;
   forwardSecret?: string;
   events?: string[];
 }
 
-function checkedOptions(options: ListenOptions): Listening {
-  const events = options.events?.split(',').map((type) => type.trim());
-  const unknown = events?.filter((type) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
-  if (unknown !== undefined && unknown.length > 0) throw new UsageError(`--events: unknown event type "${unknown[0]}": expected ${WEBHOOK_EVENT_TYPES.join(', ')}`);
-  if (options.forwardTo !== undefined && !(/^https?:\/\//.test(options.forwardTo) && URL.canParse(options.forwardTo))) {
-    throw new UsageError(`--forward-to: expected an http(s) URL, got "${options.forwardTo}"`);
-  }
+function checkedOptions(ctx: Context, flags: typeof webhooksListen.flags, raw: unknown): Listening {
+  const options = parseOptions(optionsSchema(flags).extend({ forwardTo: httpUrlSchema.optional(), events: webhookEventListSchema.optional() }), raw);
   const forwardSecret = options.forwardSecret === undefined ? undefined : usableSecret(options.forwardSecret, '--forward-secret');
-  return { forwardTo: options.forwardTo, forwardSecret, events };
+  if (forwardSecret !== undefined) ctx.secrets.add(forwardSecret);
+  return { forwardTo: options.forwardTo, forwardSecret, events: options.events };
 }
 
 /** Endpoints are the emulator's to register: the service's are set in its dashboard. */
@@ -84,7 +79,7 @@ async function requireEmulator(http: HttpClient): Promise<void> {
   try {
     await emulatorHealth(http);
   } catch (error) {
-    if (error instanceof CsafeError && /is not a csafe emulator/.test(error.message)) {
+    if (error instanceof NotAnEmulatorError) {
       throw new UsageError(`${http.baseUrl} is not a csafe emulator: the service sends its notifications to the endpoints set in its dashboard`, {
         hint: 'add your receiver\'s public URL there; to build the receiver offline, run `csafe emulator start` and point CSAFE_BASE_URL at it',
       });
@@ -95,7 +90,7 @@ async function requireEmulator(http: HttpClient): Promise<void> {
 
 /** The action of the command declared in listen-command.ts, loaded when it runs. */
 export const webhooksListenAction: Action<typeof webhooksListen.flags> = async (ctx, command, flags) => {
-  const listening = checkedOptions(parseFlags(flags, command.opts()));
+  const listening = checkedOptions(ctx, flags, command.opts());
   const http = await ctx.http();
   await requireEmulator(http);
   const format = await ctx.outputFormat('stream');
@@ -144,7 +139,10 @@ async function watchRegistration(ctx: Context, http: HttpClient, url: string, li
 
 /** One delivery: read, forwarded (or answered 204), answered with the receiver's status, printed. */
 async function receive(ctx: Context, http: HttpClient, listening: Listening, req: IncomingMessage, res: ServerResponse, results: Pick<ResultWriter<Forwarded>, 'print'>): Promise<void> {
-  const body = await readBody(req);
+  const body = await readStreamBounded(req, MAX_BODY_BYTES, () => new BodyTooLargeError(`a delivery over ${MAX_BODY_BYTES} bytes`)).catch((error: unknown) => {
+    if (error instanceof BodyTooLargeError) return undefined;
+    throw error;
+  });
   if (body === undefined) return void res.writeHead(413).end();
   const started = ctx.now();
   const headers = { id: header(req, 'webhook-id'), timestamp: header(req, 'webhook-timestamp'), signature: header(req, 'webhook-signature') };
@@ -174,19 +172,10 @@ async function forward(http: HttpClient, listening: Listening, headers: { id: st
   }
 }
 
+class BodyTooLargeError extends InputError {}
+
 const header = (req: IncomingMessage, name: string) => String(req.headers[name] ?? '');
 
-/** The body, or undefined past MAX_BODY_BYTES. */
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
 /** The event's type and what it is about, read tolerantly: a body that is not the JSON expected still gets a line. */
 function describeEvent(body: Buffer): { type: string; about: string } {

@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors.js';
 import { jsonObjectFlag } from '../../core/input/json-flags.js';
 import { printResult, recordView } from '../../core/terminal/output.js';
 import { positional, type Action } from '../app.js';
-import { WEBHOOK_EVENT_TYPES } from '../../schemas/names.js';
+import { webhookEventTypeSchema } from '../../schemas/webhooks.js';
 import type { webhooksTrigger } from './trigger-command.js';
 
 // `csafe webhooks trigger`: the emulator sends one event to its endpoints, on demand.
@@ -16,8 +16,10 @@ const MAX_DATA_BYTES = 1024 * 1024;
 /** The action of the command declared in trigger-command.ts, loaded when it runs. */
 export const webhooksTriggerAction: Action<typeof webhooksTrigger.flags> = async (ctx: Context, command, flags) => {
   const options = parseFlags(flags, command.opts());
-  const [type] = positional(command) as [string];
-  if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)) throw new UsageError(`unknown event "${type}": expected one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  const [given] = positional(command) as [string];
+  const checked = webhookEventTypeSchema.safeParse(given);
+  if (!checked.success) throw new UsageError(`<event>: unknown event "${given}": ${checked.error.issues[0]!.message}`);
+  const type = checked.data;
   const data = options.data === undefined ? undefined : await jsonObjectFlag('--data', options.data, { stdin: ctx.io.stdin, maxBytes: MAX_DATA_BYTES, signal: ctx.signal });
   const format = await ctx.outputFormat('single');
   const triggered = await triggerWebhook(await ctx.http(), { type, ...(options.namespace !== undefined && { namespace: options.namespace }), ...(options.id !== undefined && { id: options.id }), ...(data !== undefined && { data }) });

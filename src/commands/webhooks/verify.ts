@@ -18,7 +18,13 @@ const MAX_HEADERS_BYTES = 64 * 1024;
 /** A tolerance in whole seconds, never rounded down to 0 (which means: do not check). */
 const wholeSeconds = (ms: number) => (ms === 0 ? 0 : Math.max(1, Math.round(ms / 1000)));
 
-/** A notification whose signature or timestamp does not hold: exit 1, one line. */
+/** What to look at when a notification does not verify. */
+const INVALID_HINTS = {
+  signature: "check that the secret is this endpoint's and that the body is the raw bytes received (a body parsed and written again no longer matches)",
+  timestamp: 'a notification is checked when it arrives; for one captured earlier, give --tolerance 0',
+};
+
+/** A notification whose signature or timestamp does not hold: exit 1, one line (and a hint). */
 class InvalidNotificationError extends CsafeError {}
 
 type VerifyOptions = ReturnType<typeof parseFlags<typeof webhooksVerify.flags>>;
@@ -76,7 +82,7 @@ export const webhooksVerifyAction: Action<typeof webhooksVerify.flags> = async (
   const headers = await signedHeadersOf(ctx, options);
   const body = await readBoundedInput(bodyPath, ctx.io.stdin, MAX_BODY_BYTES, ctx.signal);
   const verdict = verify(usableSecret(secret, options.secret === undefined ? 'CSAFE_WEBHOOK_SECRET' : '--secret'), { ...headers, body }, { nowSeconds: Math.floor(ctx.now() / 1000), toleranceSeconds });
-  if (!verdict.valid) throw new InvalidNotificationError(`invalid: ${verdict.reason}`);
+  if (!verdict.valid) throw new InvalidNotificationError(`invalid: ${verdict.reason}`, { hint: INVALID_HINTS[verdict.reason.startsWith('timestamp') ? 'timestamp' : 'signature'] });
   const format = await ctx.outputFormat('single');
   await printResult(ctx.io, format, { valid: true, webhook_id: headers.id, timestamp: Number(headers.timestamp) }, recordView({ valid: 'yes', webhook_id: headers.id, timestamp: headers.timestamp }));
 };

@@ -51,7 +51,8 @@ export async function readBoundedInput(path: string, stdin: Readable, maxBytes: 
   }
 }
 
-async function readStreamBounded(stream: Readable, maxBytes: number, tooBig: () => InputError): Promise<Buffer> {
+/** A stream read whole, refused (`tooBig`) once it passes maxBytes: a request body, stdin. */
+export async function readStreamBounded(stream: Readable, maxBytes: number, tooBig: () => InputError): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {

@@ -117,7 +117,7 @@ async function getRequest(ctx: RouteContext): Promise<RouteResult> {
   const bytes = record.kind === 'add' ? Buffer.byteLength(JSON.stringify(body)) : 0;
   // A service with only the spec's endpoints answers every record inline: it has nowhere else to send the client.
   if (bytes > INLINE_OUTPUT_BYTES && !ctx.state.quirks.spec_only) {
-    throw new EmulatorError(413, `the output of ${record.request_id} is ${bytes} bytes, over the 5 MiB a record answers inline; fetch it from GET /v1/data/{namespace}/requests/{request_id}/results/download-url`);
+    throw new EmulatorError(413, `the output of ${record.request_id} is ${bytes} bytes, over the 5 MiB a record answers inline; fetch it from GET /v1/data/${encodeURIComponent(record.namespace)}/requests/${record.request_id}/results/download-url`);
   }
   return { status: 200, body };
 }

@@ -5,7 +5,8 @@ import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { validateBody } from '../http/validation.js';
 import { control, recordsListing } from '../control/routes.js';
 import { newRequestId } from '../stores/ids.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../schemas/names.js';
+import type { WebhookEventType } from '../../schemas/names.js';
+import { httpUrlSchema, webhookEventTypeSchema } from '../../schemas/webhooks.js';
 import { legacyEvent } from './events.js';
 
 /**
@@ -21,15 +22,13 @@ export const webhookRoutes: readonly Route[] = [
   control('POST', '/_emulator/webhooks/trigger', trigger, 1024 * 1024),
 ];
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
-
 const endpointSchema = z.strictObject({
-  url: httpUrl,
-  events: z.array(z.enum(WEBHOOK_EVENT_TYPES, { error: `expected one of ${WEBHOOK_EVENT_TYPES.join(', ')}` })).min(1).nullish(),
+  url: httpUrlSchema,
+  events: z.array(webhookEventTypeSchema).min(1).nullish(),
 });
 
 const triggerSchema = z.strictObject({
-  type: z.enum(WEBHOOK_EVENT_TYPES, { error: `expected one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }),
+  type: webhookEventTypeSchema,
   namespace: z.string().min(1).optional(),
   id: z.string().min(1).optional(),
   /** The event's own data: the fields of a workflow event, the `data` of a legacy envelope. */

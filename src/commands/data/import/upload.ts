@@ -1,6 +1,5 @@
 import { putSettings, requestImport, requestUploadUrl } from '../../../api/data.js';
 import { mayLackEndpoint } from '../../../api/responses.js';
-import { ApiError } from '../../../core/errors.js';
 import type { EndpointMemory } from '../../../core/config/service-memory.js';
 import type { LineCheck } from '../../../core/input/jsonl-checker.js';
 import { uploadCheckedLines } from '../../../core/upload/checked-upload.js';
@@ -51,7 +50,7 @@ function importAddress(deps: ExpiringUploadDeps, namespace: string, { schema, me
         if (!mayLackEndpoint(error)) throw error;
         uploadUrlMissing = true;
         await memory?.remember(UPLOAD_URL, true);
-        deps.io.note(`the service has no …/requests/upload-url (${(error as ApiError).status}); setting the schema with PUT …/settings, then POST …/import`);
+        deps.io.note(`the service has no …/requests/upload-url (${error.status}); setting the schema with PUT …/settings, then POST …/import`);
       }
     }
     await putSettings(deps.http, namespace, schema);

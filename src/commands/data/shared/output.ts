@@ -17,7 +17,7 @@ import { isImportRecord, type DownloadUrlRecord, type RequestRecord } from '../.
  * spec's: 404 or 405 there, and the request exists) gives an import's data_url in its record.
  */
 function outputAddress(deps: Pick<DownloadDeps, 'http'>, namespace: string, requestId: string): () => Promise<DownloadAddress> {
-  const status = `csafe data status ${shellWord(namespace)} ${shellWord(requestId)}`;
+  const status = statusCommand(namespace, requestId);
   let endpointMissing = false;
   return async () => {
     if (!endpointMissing) {
@@ -37,6 +37,8 @@ function outputAddress(deps: Pick<DownloadDeps, 'http'>, namespace: string, requ
   };
 }
 
+const statusCommand = (namespace: string, requestId: string) => `csafe data status ${shellWord(namespace)} ${shellWord(requestId)}`;
+
 function addressOf(record: RequestRecord | DownloadUrlRecord, status: string): DownloadAddress {
   const url = record.data_url;
   if (url === null || url === undefined || url === '') {
@@ -53,7 +55,7 @@ function addressOf(record: RequestRecord | DownloadUrlRecord, status: string): D
 export async function downloadOutput(deps: DownloadDeps, namespace: string, requestId: string, onBody: (body: Readable) => Promise<void>, known?: DownloadUrlRecord): Promise<void> {
   const lookUp = outputAddress(deps, namespace, requestId);
   const again = `csafe data download ${shellWord(namespace)} ${shellWord(requestId)}`;
-  const address = known === undefined ? await lookUp() : addressOf(known, `csafe data status ${shellWord(namespace)} ${shellWord(requestId)}`);
+  const address = known === undefined ? await lookUp() : addressOf(known, statusCommand(namespace, requestId));
   await downloadBeforeExpiry(deps, { id: requestId, holder: 'request', again, address, lookUp }, onBody);
 }
 
@@ -89,13 +91,16 @@ export interface LargeRecord {
 }
 
 /** How many failed objects a failure line names; the rest it counts. */
-const FAILED_SHOWN = 3;
+export const FAILED_SHOWN = 3;
+
+/** One failed object, as a failure line names it. */
+export const failedObjectLine = (id: unknown, message: string) => `object "${String(id)}": ${message}`;
 
 /** The objects as they stream, each that carries an error noted in `failed`. */
 async function* noteFailed(objects: AsyncIterable<unknown>, failed: LargeRecord['failed']): AsyncGenerator<unknown> {
   for await (const object of objects) {
     const message = object !== null && typeof object === 'object' ? errorMessage(object) : undefined;
-    if (message !== undefined && failed.count++ < FAILED_SHOWN) failed.shown.push(`object "${String((object as { id?: unknown }).id)}": ${message}`);
+    if (message !== undefined && failed.count++ < FAILED_SHOWN) failed.shown.push(failedObjectLine((object as { id?: unknown }).id, message));
     yield object;
   }
 }
@@ -109,7 +114,11 @@ export async function requestRecord(deps: DownloadDeps, namespace: string, reque
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 413) throw error;
   }
-  const head = await getDownloadUrl(deps.http, namespace, requestId);
+  const head = await getDownloadUrl(deps.http, namespace, requestId).catch((error: unknown) => {
+    // Not "no such request": the record was there, too large to come inline, with nowhere else to come from.
+    if (mayLackEndpoint(error)) throw new CsafeError(`the record of ${requestId} is over the 5 MiB the service answers inline (413), and this service has no …/results/download-url to fetch it from`, { hint: 'ask the service\'s support for the request\'s output; its objects are stored either way', cause: error });
+    throw error;
+  });
   const failed: LargeRecord['failed'] = { shown: [], count: 0 };
   return {
     large: true,

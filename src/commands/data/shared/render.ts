@@ -1,7 +1,7 @@
 import { errorMessage } from '../../../api/responses.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { fitList, largeItemText, printResult, recordView, resultWriter, tableView, type Column, type LargeItem, type OutputFormat, type StreamView } from '../../../core/terminal/output.js';
-import { isLargeRecord, type LargeRecord } from './output.js';
+import { FAILED_SHOWN, failedObjectLine, isLargeRecord, type LargeRecord } from './output.js';
 import { bySeverity } from '../../../schemas/content.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { isImportRecord, REQUEST_STATUSES, type DataEntry, type RequestRecord } from '../../../schemas/data.js';
@@ -67,7 +67,6 @@ export async function printRequestRecord(io: IOStreams, format: OutputFormat, re
 
 /** A record over the 5 MiB answered inline, printed as printRequestRecord prints a record, its objects downloaded as they are printed. */
 async function printLargeRecord(io: IOStreams, format: OutputFormat, record: LargeRecord): Promise<void> {
-  const writer = resultWriter(io, format, requestRecordsView);
   if (format === 'table') io.note(`request ${record.request_id}: ${record.status}, its objects downloaded (over 5 MiB)`);
   // One record, not a list of them: in JSON the record alone, as `data status` prints a small one.
   if (format === 'json' || format === 'ndjson') {
@@ -76,6 +75,7 @@ async function printLargeRecord(io: IOStreams, format: OutputFormat, record: Lar
     });
     return io.out(format === 'json' ? '\n' : '');
   }
+  const writer = resultWriter(io, format, requestRecordsView);
   await record.withObjects((objects) => writer.printLarge(largeItemOf(record, objects)));
   await writer.end();
 }
@@ -115,8 +115,8 @@ export function describeFailure(record: RequestRecord | LargeRecord): string {
   const own = errorMessage(record);
   const objects = (record.data ?? []).flatMap((entry) => {
     const message = errorMessage(entry);
-    return message === undefined ? [] : [`object "${entry.id}": ${message}`];
+    return message === undefined ? [] : [failedObjectLine(entry.id, message)];
   });
-  const shown = failedObjects(objects.slice(0, 3), objects.length);
+  const shown = failedObjects(objects.slice(0, FAILED_SHOWN), objects.length);
   return `request ${record.request_id} failed: ${own ?? (shown || 'the service gave no reason')}`;
 }
