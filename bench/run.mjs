@@ -1,7 +1,7 @@
 // `npm run bench [-- [--quick | --scale F] [--runs N] [--results FILE] [row or group …]]`: measures
 // the rows of the README's Performance table (bench/_rows.mjs), each csafe against its baseline in the same run,
 // and writes them into bench/results.md, keeping the rows not measured this time. Not part of
-// `npm test`. `stream-follow` and `batch-create` name the stand-alone benchmarks of those commands,
+// `npm test`. `stream-follow`, `batch-create` and `webhooks-burst` name stand-alone benchmarks,
 // which print their own tables.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -17,7 +17,7 @@ import { machine, requireBuild, requireTool } from './_support.mjs';
 // curl and jq never pay. Every process started from here inherits this environment.
 delete process.env.NODE_EXTRA_CA_CERTS;
 
-const SCRIPTS = ['stream-follow', 'batch-create'];
+const SCRIPTS = ['stream-follow', 'batch-create', 'webhooks-burst'];
 const QUICK_SCALE = 1 / 20;
 const here = (name) => fileURLToPath(new URL(name, import.meta.url));
 

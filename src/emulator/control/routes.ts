@@ -3,7 +3,6 @@ import { requireApiKey } from '../http/auth.js';
 import { invalidRequest } from '../http/errors.js';
 import { digestImages } from '../content/images.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
-import type { JobStore } from '../stores/job-store.js';
 import { releaseHeld, resetState } from '../stores/state.js';
 import { validateBody } from '../http/validation.js';
 
@@ -42,12 +41,24 @@ const ok = (body: unknown): RouteResult => ({ status: 200, body });
 /** The most records one page of a records listing holds: its answer stays bounded, however large the records. */
 const PAGE_LIMIT = 1000;
 
+/** One page of a store's records: at most a limit of them, how many there are in all, and the `after` of the next page (null at the last). */
+interface RecordsPage<R> {
+  total: number;
+  next: string | null;
+  records: R[];
+}
+
+/** A store whose records can be listed a page at a time (JobStore, the webhook deliveries). */
+interface Paged<R> {
+  page(limit: number, after?: string): RecordsPage<R> | Promise<RecordsPage<R>>;
+}
+
 /**
  * GET `pattern`[?after=ID&limit=N]: one page of a store's records by id, `{"total", "next", <key>:
  * […]}`; at most `limit` (100 by default, 1000 at most) after the id `after`; `next` is the `after`
  * of the next page, null at the last.
  */
-export function recordsListing<R>(pattern: string, key: string, store: (ctx: RouteContext) => Pick<JobStore<R>, 'page'>): Route {
+export function recordsListing<R>(pattern: string, key: string, store: (ctx: RouteContext) => Paged<R>): Route {
   return control('GET', pattern, async (ctx) => {
     const query = new URL(ctx.req.url ?? '/', 'http://localhost').searchParams;
     const limitText = query.get('limit') ?? '100';

@@ -50,7 +50,7 @@ export function notifyImported(webhooks: Webhooks, store: DataStore, baseUrl: st
           if (!webhooks.hasRoom('workflow.succeeded')) return webhooks.countDropped(outcome.data_count - made);
           const entry = toEntry(object);
           const event = workflowEvent(record.namespace, record.request_id, entry, entry.url);
-          await webhooks.emit(event.type, event, endsAt);
+          webhooks.notify(event.type, event, endsAt);
           made++;
         }
       }

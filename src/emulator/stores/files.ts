@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { link, lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** How the emulator writes its files: private, replaced whole, and cleaned of what a killed emulator left. */
@@ -33,6 +33,26 @@ export async function replaceFile(path: string, content: string): Promise<void> 
   const temporary = temporaryPathFor(path);
   try {
     await writeFile(temporary, content, { mode: FILE_MODE });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * replaceFile for content too large to make in one go: written part by part as `parts` makes them,
+ * each write a wait between which requests are served.
+ */
+export async function replaceFileInParts(path: string, parts: Iterable<string>): Promise<void> {
+  const temporary = temporaryPathFor(path);
+  try {
+    const file = await open(temporary, 'w', FILE_MODE);
+    try {
+      for (const part of parts) await file.write(part);
+    } finally {
+      await file.close();
+    }
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });

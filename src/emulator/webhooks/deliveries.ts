@@ -1,20 +1,22 @@
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { setImmediate as yieldToRequests, setTimeout as delay } from 'node:timers/promises';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { mulberry32, type DeliveryFaultKind } from '../http/faults.js';
 import { readFile } from 'node:fs/promises';
 import { newSecret, secretKey, signedHeaders } from '../../core/webhooks/signature.js';
-import { createFileOnce, replaceFile } from '../stores/files.js';
-import { JobStore, type JobKind } from '../stores/job-store.js';
+import { createFileOnce, makeDirectory, replaceFile } from '../stores/files.js';
+import { DeliveryLog, type Delivery } from './delivery-log.js';
+import { isSuccess, postOnce, type PostOutcome } from './post.js';
 
 /**
  * How the emulator notifies the endpoints registered with it, as the service does: each event
  * POSTed, signed (Standard Webhooks), to every endpoint whose filter takes it; an answer other than
  * 2xx, or none within the attempt timeout, tried again after each delay of the retry schedule under
- * the same webhook-id. Deliveries and their attempts are kept under the data directory, so a
- * restarted emulator lists them and goes on with those still pending. Delivery never holds up a
- * request: an event is queued and sent in the background, at most MAX_IN_FLIGHT at once, and at
- * most MAX_PENDING wait; past that an event's deliveries are counted as dropped, never held.
+ * the same webhook-id. Deliveries and their attempts are kept under the data directory (a log,
+ * DeliveryLog), so a restarted emulator lists them and goes on with those still pending. Delivery
+ * never holds up a request: an event is queued in memory and sent in the background, at most
+ * MAX_IN_FLIGHT at once; at most MAX_WAITING_PER_ENDPOINT wait for one endpoint and
+ * MAX_WAITING in all; past that an event's deliveries are counted as dropped, never held.
  */
 
 /** An endpoint events are sent to: all of them, or only the types listed. */
@@ -26,38 +28,13 @@ export interface Endpoint {
   created_at: string;
 }
 
-interface Attempt {
-  at: string;
-  /** The receiver's status; absent when there was no answer. */
-  status?: number;
-  error?: string;
-  duration_ms: number;
-}
-
-/** One event on its way to one endpoint. */
-export interface Delivery {
-  delivery_id: string;
-  /** The webhook-id header: the same on every attempt, so receivers de-duplicate on it. */
-  webhook_id: string;
-  type: string;
-  endpoint_id: string;
-  url: string;
-  /** The body as sent, byte for byte. */
-  payload: string;
-  state: 'pending' | 'delivered' | 'failed';
-  attempts: Attempt[];
-  /** When the next attempt is due (pending only). */
-  next_attempt_at: string | null;
-  created_at: string;
-}
-
 /**
- * Under the data directory's `webhooks` folder: the deliveries (which a reset forgets), the
+ * Under the data directory's `webhooks` folder: the deliveries' log (which a reset empties), the
  * secret made at the first start when --webhook-secret gives none (stable across restarts), and
  * the endpoints registered.
  */
 const AREA = 'webhooks';
-const DELIVERIES: JobKind = { area: `${AREA}/deliveries`, idPrefix: 'dlv', extension: 'json' };
+const DELIVERIES_FILE = join(AREA, 'deliveries.jsonl');
 const SECRET_FILE = join(AREA, 'secret');
 const ENDPOINTS_FILE = join(AREA, 'endpoints.json');
 
@@ -91,8 +68,14 @@ export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
 /** Attempts in flight at once, in all and to one endpoint: a receiver that hangs holds its own slots only. */
 const MAX_IN_FLIGHT = 32;
 const MAX_IN_FLIGHT_PER_ENDPOINT = 8;
-/** Deliveries waiting for one endpoint (due later, or due and waiting for a slot): past it, its new events are dropped, counted. */
-const MAX_PENDING_PER_ENDPOINT = 10_000;
+/**
+ * Deliveries waiting for one endpoint (due later, or due and waiting for a slot), and for all: past
+ * either, new events are dropped, counted. A waiting delivery holds about 1 KB (an object's event
+ * of 350 bytes), so the bounds hold a burst of several large adds to a receiver that keeps up, and
+ * keep a receiver that hangs to some 50 MB.
+ */
+const MAX_WAITING_PER_ENDPOINT = 50_000;
+const MAX_WAITING = 100_000;
 /** What is kept of a receiver's answer in an attempt's error: enough to tell why; the rest is not read. */
 const ERROR_TEXT_BYTES = 200;
 
@@ -118,17 +101,12 @@ export class Webhooks {
   private generation = 0;
   private droppedCount = 0;
   private readonly attempts = new Set<Promise<void>>();
-  /** Saves of deliveries under way: a reset waits for them before it empties the store. */
-  private readonly saves = new Set<Promise<void>>();
   /** Aborts the attempts in flight when the emulator stops: they are made again at the next start. */
   private readonly stopping = new AbortController();
   private readonly drawFault: () => 'drop' | 'delay' | undefined;
-  /** Events notified and not yet saved as deliveries, saved one at a time (saveQueued). */
-  private readonly toSave: Array<{ type: string; payload: unknown; dueAt: number | undefined }> = [];
-  private saving = false;
 
   private constructor(
-    private readonly store: JobStore<Delivery>,
+    private readonly log: DeliveryLog,
     private readonly endpointsPath: string,
     private readonly settings: DeliverySettings & { secret: string },
   ) {
@@ -138,9 +116,10 @@ export class Webhooks {
   }
 
   static async open(dataDir: string, settings: DeliverySettings): Promise<Webhooks> {
-    const deliveries = await JobStore.open<Delivery>(dataDir, DELIVERIES);
+    await makeDirectory(join(dataDir, AREA));
+    const log = await DeliveryLog.open(join(dataDir, DELIVERIES_FILE));
     const secret = settings.secret ?? (await storedSecret(join(dataDir, SECRET_FILE)));
-    const webhooks = new Webhooks(deliveries, join(dataDir, ENDPOINTS_FILE), { ...settings, secret });
+    const webhooks = new Webhooks(log, join(dataDir, ENDPOINTS_FILE), { ...settings, secret });
     await webhooks.load();
     return webhooks;
   }
@@ -161,7 +140,7 @@ export class Webhooks {
 
   /** Whether one more event of the type would be queued for some endpoint rather than dropped. */
   hasRoom(type: string): boolean {
-    return !this.closed && this.targetsOf(type).some((endpoint) => this.waiting(endpoint.endpoint_id) + this.toSave.length < MAX_PENDING_PER_ENDPOINT);
+    return !this.closed && this.targetsOf(type).some((endpoint) => this.hasRoomFor(endpoint.endpoint_id));
   }
 
   /** Events never made, the queue being full: counted as dropped, as if each had been refused. */
@@ -180,107 +159,90 @@ export class Webhooks {
     return endpoint;
   }
 
-  /** False when there is no such endpoint. Its deliveries still waiting are not made (listed as they stand). */
+  /** False when there is no such endpoint. Its deliveries still waiting are never made: listed as cancelled. */
   async removeEndpoint(id: string): Promise<boolean> {
     const before = this.endpoints.length;
     this.endpoints = this.endpoints.filter((endpoint) => endpoint.endpoint_id !== id);
     if (this.endpoints.length === before) return false;
-    for (const [deliveryId, waiting] of this.pending) if (waiting.endpointId === id) this.forget(deliveryId);
+    for (const [deliveryId, waiting] of this.pending) {
+      if (waiting.endpointId !== id) continue;
+      this.forget(deliveryId);
+      this.cancel(waiting.delivery);
+    }
     this.ready.delete(id);
     await this.saveEndpoints();
     return true;
   }
 
   page(limit: number, after?: string) {
-    return this.store.page(limit, after);
+    return this.log.page(limit, after);
   }
 
   /**
    * Queues one event for every endpoint that takes its type and has room, its first attempt at
    * `dueAt` (when the work it reports ends); the webhook-id it goes out under, shared by its
-   * deliveries, and how many were queued (an endpoint without room counts one dropped).
+   * deliveries, and how many were queued (an endpoint without room counts one dropped). Resolves
+   * once they are written to the log.
    */
   async emit(type: string, payload: unknown, dueAt = this.settings.now()): Promise<{ webhook_id: string; deliveries: number }> {
-    const webhookId = `msg_${randomBytes(12).toString('base64url')}`;
-    const generation = this.generation;
+    const queued = this.queue(type, payload, dueAt);
+    await this.log.written();
+    return queued;
+  }
+
+  /**
+   * emit() for the handler of a request: queued at once, in memory, its answer never waits on
+   * delivery or the log, nor fails with them.
+   */
+  notify(type: string, payload: unknown, dueAt?: number): void {
+    if (this.wanted(type)) this.queue(type, payload, dueAt ?? this.settings.now());
+  }
+
+  private queue(type: string, payload: unknown, dueAt: number): { webhook_id: string; deliveries: number } {
+    // randomUUID draws its entropy in bulk: one id per event of a burst of thousands.
+    const webhookId = `msg_${randomUUID().replaceAll('-', '')}`;
+    const body = JSON.stringify(payload);
     let queued = 0;
     for (const endpoint of this.targetsOf(type)) {
       const endpointId = endpoint.endpoint_id;
-      if (this.closed || generation !== this.generation || this.waiting(endpointId) >= MAX_PENDING_PER_ENDPOINT) {
+      if (this.closed || !this.hasRoomFor(endpointId)) {
         this.droppedCount++;
         continue;
       }
-      // Counted before the save, so saves at once cannot pass the bound together.
-      this.waitingFor.set(endpointId, this.waiting(endpointId) + 1);
       const delivery: Delivery = {
-        delivery_id: this.store.newId(),
+        delivery_id: this.log.newId(),
         webhook_id: webhookId,
         type,
         endpoint_id: endpointId,
         url: endpoint.url,
-        payload: JSON.stringify(payload),
+        payload: body,
         state: 'pending',
         attempts: [],
         next_attempt_at: new Date(dueAt).toISOString(),
         created_at: this.timestamp(),
       };
-      const saved = this.store.save(delivery.delivery_id, delivery);
-      this.saves.add(saved);
-      try {
-        await saved;
-      } finally {
-        this.saves.delete(saved);
-      }
-      if (generation !== this.generation || this.closed) continue;
-      this.schedule(delivery, dueAt, false);
+      this.log.put(delivery);
+      this.schedule(delivery, dueAt);
       queued++;
     }
     return { webhook_id: webhookId, deliveries: queued };
   }
 
-  /**
-   * emit() in the background, for the handler of a request: its answer never waits on delivery,
-   * nor fails with it. Events are saved one at a time, yielding between saves, so a burst (an add of
-   * thousands of objects) never crowds the file system out from under the requests being served.
-   */
-  notify(type: string, payload: unknown, dueAt?: number): void {
-    if (!this.wanted(type)) return;
-    if (!this.hasRoom(type)) return this.countDropped(1);
-    this.toSave.push({ type, payload, dueAt });
-    void this.saveQueued();
-  }
-
-  private async saveQueued(): Promise<void> {
-    if (this.saving) return;
-    this.saving = true;
-    try {
-      for (let event = this.toSave.shift(); event !== undefined; event = this.toSave.shift()) {
-        await this.emit(event.type, event.payload, event.dueAt).catch(() => undefined);
-        await yieldToRequests();
-      }
-    } finally {
-      this.saving = false;
-    }
-  }
-
-  /** Stops sending; the pending deliveries stay on disk, for the next start. */
+  /** Stops sending; the pending deliveries stay in the log, for the next start. */
   async close(): Promise<void> {
     this.closed = true;
-    this.toSave.length = 0;
     this.stopping.abort();
     this.forgetAll();
-    await Promise.all([...this.attempts, ...this.saves]);
+    await Promise.all(this.attempts);
+    await this.log.written().catch(() => undefined);
   }
 
   /** Forgets every delivery and endpoint but those given at start: POST /_emulator/reset. */
   async clear(): Promise<void> {
     this.generation++;
-    this.toSave.length = 0;
     this.forgetAll();
     this.droppedCount = 0;
-    // A save under way would write into the folder being removed.
-    await Promise.all([...this.saves].map((saved) => saved.catch(() => undefined)));
-    await this.store.clear();
+    await this.log.clear();
     this.endpoints = [];
     await this.registerInitialUrls();
   }
@@ -295,18 +257,18 @@ export class Webhooks {
   private async load(): Promise<void> {
     this.endpoints = await readEndpoints(this.endpointsPath);
     await this.registerInitialUrls();
-    // What an earlier emulator left pending goes on, each at its due time; beyond an endpoint's room, it is counted as dropped.
-    let after: string | undefined;
-    for (;;) {
-      const { records, next } = await this.store.page(1000, after);
-      for (const delivery of records) {
-        if (delivery.state !== 'pending' || !this.endpoints.some((endpoint) => endpoint.endpoint_id === delivery.endpoint_id)) continue;
-        if (this.waiting(delivery.endpoint_id) >= MAX_PENDING_PER_ENDPOINT) this.droppedCount++;
-        else this.schedule(delivery, Date.parse(delivery.next_attempt_at ?? delivery.created_at), true);
-      }
-      if (next === null) break;
-      after = next;
+    // What an earlier emulator left pending goes on, each at its due time (they were within their endpoint's room when queued).
+    for (const delivery of [...this.log.pending()]) {
+      if (this.endpoints.some((endpoint) => endpoint.endpoint_id === delivery.endpoint_id)) this.schedule(delivery, Date.parse(delivery.next_attempt_at ?? delivery.created_at));
+      else this.cancel(delivery);
     }
+  }
+
+  /** A delivery whose endpoint was removed: never made, listed as cancelled. */
+  private cancel(delivery: Delivery): void {
+    delivery.state = 'cancelled';
+    delivery.next_attempt_at = null;
+    this.log.put(delivery);
   }
 
   private async registerInitialUrls(): Promise<void> {
@@ -327,14 +289,18 @@ export class Webhooks {
     return this.endpoints.filter((endpoint) => endpoint.events === null || endpoint.events.includes(type));
   }
 
+  private hasRoomFor(endpointId: string): boolean {
+    return this.waiting(endpointId) < MAX_WAITING_PER_ENDPOINT && this.pending.size < MAX_WAITING;
+  }
+
   private waiting(endpointId: string): number {
     return this.waitingFor.get(endpointId) ?? 0;
   }
 
-  /** `counted`: not yet counted in waitingFor (a delivery found at start). */
-  private schedule(delivery: Delivery, dueAt: number, counted: boolean): void {
+  /** Waits for the delivery's next attempt, due at `dueAt`, counted in its endpoint's room. */
+  private schedule(delivery: Delivery, dueAt: number): void {
     const { delivery_id: id, endpoint_id: endpointId } = delivery;
-    if (counted) this.waitingFor.set(endpointId, this.waiting(endpointId) + 1);
+    this.waitingFor.set(endpointId, this.waiting(endpointId) + 1);
     const wait = Math.max(0, dueAt - this.settings.now());
     const timer = setTimeout(() => {
       this.pending.set(id, { endpointId, delivery });
@@ -395,75 +361,40 @@ export class Webhooks {
     // Cut short by a stop: left pending as it was, for the next start; forgotten by a reset meanwhile.
     if (this.closed || generation !== this.generation) return;
     delivery.attempts.push({ at: new Date(started).toISOString(), ...outcome, duration_ms: this.settings.now() - started });
-    const succeeded = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+    const succeeded = isSuccess(outcome);
     const delay = this.settings.retryDelaysMs[delivery.attempts.length - 1];
-    if (succeeded || delay === undefined || !this.pending.has(id)) {
-      this.forget(id);
-      if (succeeded || delay === undefined) {
-        delivery.state = succeeded ? 'delivered' : 'failed';
-        delivery.next_attempt_at = null;
-      }
-    } else {
+    this.forget(id);
+    // Cancelled meanwhile (its endpoint removed while the attempt was in flight): it stays so, unless this attempt delivered it.
+    if (succeeded || (delivery.state === 'pending' && delay === undefined)) {
+      delivery.state = succeeded ? 'delivered' : 'failed';
+      delivery.next_attempt_at = null;
+    } else if (delivery.state === 'pending') {
       const dueAt = this.settings.now() + delay;
       delivery.next_attempt_at = new Date(dueAt).toISOString();
-      this.schedule(delivery, dueAt, false);
+      this.schedule(delivery, dueAt);
     }
-    await this.store.save(id, delivery);
+    this.log.put(delivery);
   }
 
   /** One POST of the delivery, signed as it is sent: the receiver's status, or why there was none; an injected fault drops or delays it. */
-  private async post(delivery: Delivery, at: number): Promise<{ status?: number; error?: string }> {
+  private async post(delivery: Delivery, at: number): Promise<PostOutcome> {
     const fault = this.drawFault();
     if (fault === 'drop') return { error: 'dropped (injected fault): not sent' };
     if (fault === 'delay') await delay(this.settings.faults!.delayMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
-    const headers = signedHeaders(this.settings.secret, delivery.webhook_id, Math.floor((fault === 'delay' ? this.settings.now() : at) / 1000), delivery.payload);
-    // A timer of this attempt's own: AbortSignal.timeout's may be collected, and then never fire.
-    const controller = new AbortController();
-    const timeout = setTimeout(() => controller.abort(new TimeoutError()), this.settings.attemptTimeoutMs);
-    const stop = () => controller.abort();
-    this.stopping.signal.addEventListener('abort', stop);
-    try {
-      const response = await fetch(delivery.url, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'csafe-emulator-webhooks' },
-        body: delivery.payload,
-        redirect: 'manual',
-        signal: controller.signal,
-      });
-      const text = await firstBytes(response, ERROR_TEXT_BYTES);
-      return response.ok ? { status: response.status } : { status: response.status, error: text === '' ? `answered ${response.status}` : text };
-    } catch (error) {
-      return { error: controller.signal.reason instanceof TimeoutError ? `no answer within ${this.settings.attemptTimeoutMs / 1000} s` : describeFetchError(error) };
-    } finally {
-      clearTimeout(timeout);
-      this.stopping.signal.removeEventListener('abort', stop);
-    }
+    const signed = signedHeaders(this.settings.secret, delivery.webhook_id, Math.floor((fault === 'delay' ? this.settings.now() : at) / 1000), delivery.payload);
+    return postOnce({
+      url: delivery.url,
+      headers: { ...signed, 'content-type': 'application/json', 'user-agent': 'csafe-emulator-webhooks' },
+      body: delivery.payload,
+      timeoutMs: this.settings.attemptTimeoutMs,
+      answerBytes: ERROR_TEXT_BYTES,
+      signal: this.stopping.signal,
+    });
   }
 
   private timestamp(): string {
     return new Date(this.settings.now()).toISOString();
   }
-}
-
-class TimeoutError extends Error {}
-
-/** At most `limit` bytes of an answer's body, as text; the rest is not read (a receiver may answer without end). */
-async function firstBytes(response: Response, limit: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
 
 /** The endpoints file as saved; a file that cannot be read as endpoints is refused rather than replaced with none. */
@@ -478,13 +409,6 @@ async function readEndpoints(path: string): Promise<Endpoint[]> {
   const endpoints = JSON.parse(text) as unknown;
   if (!Array.isArray(endpoints)) throw new Error(`${path} does not hold webhook endpoints`);
   return endpoints as Endpoint[];
-}
-
-/** `connection refused (ECONNREFUSED)` rather than fetch's "fetch failed". */
-function describeFetchError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code === 'ECONNREFUSED') return 'connection refused';
-  return cause?.message ?? (error as Error).message;
 }
 
 /** The data directory's secret, made at its first start; one that is not a whsec_ secret is refused rather than used. */
