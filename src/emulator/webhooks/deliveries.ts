@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { mulberry32, type DeliveryFaultKind } from '../http/faults.js';
 import { readFile } from 'node:fs/promises';
 import { newSecret, secretKey, signedHeaders } from '../../core/webhooks/signature.js';
-import { createFileOnce, makeDirectory, replaceFile } from '../stores/files.js';
+import { createFileOnce, makeDirectory } from '../stores/files.js';
 import { DeliveryLog, type Delivery } from './delivery-log.js';
+import { Endpoints, type Endpoint } from './endpoints.js';
 import { isSuccess, postOnce, type PostOutcome } from './post.js';
 
 /**
@@ -18,15 +19,6 @@ import { isSuccess, postOnce, type PostOutcome } from './post.js';
  * MAX_IN_FLIGHT at once; at most MAX_WAITING_PER_ENDPOINT wait for one endpoint and
  * MAX_WAITING in all; past that an event's deliveries are counted as dropped, never held.
  */
-
-/** An endpoint events are sent to: all of them, or only the types listed. */
-export interface Endpoint {
-  endpoint_id: string;
-  url: string;
-  /** The event types it takes; null: every type. */
-  events: string[] | null;
-  created_at: string;
-}
 
 /**
  * Under the data directory's `webhooks` folder: the deliveries' log (which a reset empties), the
@@ -87,7 +79,6 @@ interface Waiting {
 }
 
 export class Webhooks {
-  private endpoints: Endpoint[] = [];
   /** Deliveries waiting for their attempt, by id. */
   private readonly pending = new Map<string, Waiting>();
   /** How many deliveries wait for each endpoint, saved or about to be. */
@@ -107,7 +98,7 @@ export class Webhooks {
 
   private constructor(
     private readonly log: DeliveryLog,
-    private readonly endpointsPath: string,
+    private readonly endpoints: Endpoints,
     private readonly settings: DeliverySettings & { secret: string },
   ) {
     const { faults } = settings;
@@ -119,8 +110,9 @@ export class Webhooks {
     await makeDirectory(join(dataDir, AREA));
     const log = await DeliveryLog.open(join(dataDir, DELIVERIES_FILE));
     const secret = settings.secret ?? (await storedSecret(join(dataDir, SECRET_FILE)));
-    const webhooks = new Webhooks(log, join(dataDir, ENDPOINTS_FILE), { ...settings, secret });
-    await webhooks.load();
+    const endpoints = await Endpoints.open(join(dataDir, ENDPOINTS_FILE), settings.initialUrls, settings.now);
+    const webhooks = new Webhooks(log, endpoints, { ...settings, secret });
+    webhooks.resume();
     return webhooks;
   }
 
@@ -135,12 +127,12 @@ export class Webhooks {
 
   /** Whether an event of this type would be sent anywhere: work that makes many events skips making them otherwise. */
   wanted(type: string): boolean {
-    return this.targetsOf(type).length > 0;
+    return this.endpoints.targetsOf(type).length > 0;
   }
 
   /** Whether one more event of the type would be queued for some endpoint rather than dropped. */
   hasRoom(type: string): boolean {
-    return !this.closed && this.targetsOf(type).some((endpoint) => this.hasRoomFor(endpoint.endpoint_id));
+    return !this.closed && this.endpoints.targetsOf(type).some((endpoint) => this.hasRoomFor(endpoint.endpoint_id));
   }
 
   /** Events never made, the queue being full: counted as dropped, as if each had been refused. */
@@ -149,28 +141,22 @@ export class Webhooks {
   }
 
   listEndpoints(): Endpoint[] {
-    return [...this.endpoints];
+    return this.endpoints.list();
   }
 
-  async addEndpoint(url: string, events: string[] | null): Promise<Endpoint> {
-    const endpoint: Endpoint = { endpoint_id: `ep_${randomBytes(8).toString('hex')}`, url, events, created_at: this.timestamp() };
-    this.endpoints.push(endpoint);
-    await this.saveEndpoints();
-    return endpoint;
+  addEndpoint(url: string, events: string[] | null): Promise<Endpoint> {
+    return this.endpoints.add(url, events);
   }
 
   /** False when there is no such endpoint. Its deliveries still waiting are never made: listed as cancelled. */
   async removeEndpoint(id: string): Promise<boolean> {
-    const before = this.endpoints.length;
-    this.endpoints = this.endpoints.filter((endpoint) => endpoint.endpoint_id !== id);
-    if (this.endpoints.length === before) return false;
+    if (!(await this.endpoints.remove(id))) return false;
     for (const [deliveryId, waiting] of this.pending) {
       if (waiting.endpointId !== id) continue;
       this.forget(deliveryId);
       this.cancel(waiting.delivery);
     }
     this.ready.delete(id);
-    await this.saveEndpoints();
     return true;
   }
 
@@ -203,7 +189,7 @@ export class Webhooks {
     const webhookId = `msg_${randomUUID().replaceAll('-', '')}`;
     const body = JSON.stringify(payload);
     let queued = 0;
-    for (const endpoint of this.targetsOf(type)) {
+    for (const endpoint of this.endpoints.targetsOf(type)) {
       const endpointId = endpoint.endpoint_id;
       if (this.closed || !this.hasRoomFor(endpointId)) {
         this.droppedCount++;
@@ -243,8 +229,7 @@ export class Webhooks {
     this.forgetAll();
     this.droppedCount = 0;
     await this.log.clear();
-    this.endpoints = [];
-    await this.registerInitialUrls();
+    await this.endpoints.clear();
   }
 
   private forgetAll(): void {
@@ -254,12 +239,10 @@ export class Webhooks {
     this.ready.clear();
   }
 
-  private async load(): Promise<void> {
-    this.endpoints = await readEndpoints(this.endpointsPath);
-    await this.registerInitialUrls();
-    // What an earlier emulator left pending goes on, each at its due time (they were within their endpoint's room when queued).
+  /** What an earlier emulator left pending goes on, each at its due time (it was within its endpoint's room when queued). */
+  private resume(): void {
     for (const delivery of [...this.log.pending()]) {
-      if (this.endpoints.some((endpoint) => endpoint.endpoint_id === delivery.endpoint_id)) this.schedule(delivery, Date.parse(delivery.next_attempt_at ?? delivery.created_at));
+      if (this.endpoints.has(delivery.endpoint_id)) this.schedule(delivery, Date.parse(delivery.next_attempt_at ?? delivery.created_at));
       else this.cancel(delivery);
     }
   }
@@ -269,24 +252,6 @@ export class Webhooks {
     delivery.state = 'cancelled';
     delivery.next_attempt_at = null;
     this.log.put(delivery);
-  }
-
-  private async registerInitialUrls(): Promise<void> {
-    const known = new Set(this.endpoints.map((endpoint) => endpoint.url));
-    for (const url of this.settings.initialUrls) {
-      if (known.has(url)) continue;
-      known.add(url);
-      await this.addEndpoint(url, null);
-    }
-    if (this.settings.initialUrls.length === 0) await this.saveEndpoints();
-  }
-
-  private saveEndpoints(): Promise<void> {
-    return replaceFile(this.endpointsPath, JSON.stringify(this.endpoints));
-  }
-
-  private targetsOf(type: string): Endpoint[] {
-    return this.endpoints.filter((endpoint) => endpoint.events === null || endpoint.events.includes(type));
   }
 
   private hasRoomFor(endpointId: string): boolean {
@@ -395,20 +360,6 @@ export class Webhooks {
   private timestamp(): string {
     return new Date(this.settings.now()).toISOString();
   }
-}
-
-/** The endpoints file as saved; a file that cannot be read as endpoints is refused rather than replaced with none. */
-async function readEndpoints(path: string): Promise<Endpoint[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const endpoints = JSON.parse(text) as unknown;
-  if (!Array.isArray(endpoints)) throw new Error(`${path} does not hold webhook endpoints`);
-  return endpoints as Endpoint[];
 }
 
 /** The data directory's secret, made at its first start; one that is not a whsec_ secret is refused rather than used. */
