@@ -37,17 +37,24 @@ export async function triggerWebhook(http: HttpClient, trigger: WebhookTrigger):
 }
 
 const endpointSchema = z.looseObject({ endpoint_id: z.string(), url: z.string(), events: z.array(z.string()).nullable() });
-const endpointsSchema = z.looseObject({ endpoints: z.array(endpointSchema) });
 export type WebhookEndpoint = z.infer<typeof endpointSchema>;
 
-/** GET /_emulator/webhooks/endpoints: where the emulator sends its notifications. */
-export async function webhookEndpoints(http: HttpClient): Promise<WebhookEndpoint[]> {
-  return parseResponse(endpointsSchema, await controlCall(http, 'GET', '/_emulator/webhooks/endpoints'), 'GET /_emulator/webhooks/endpoints').endpoints;
+/** POST /_emulator/webhooks/endpoints: one more endpoint, of every event type or of those listed; with a lease, removed unless renewed within it. */
+export async function addWebhookEndpoint(http: HttpClient, url: string, events: readonly string[] | undefined, leaseSeconds?: number): Promise<WebhookEndpoint> {
+  const body = { url, ...(events !== undefined && { events }), ...(leaseSeconds !== undefined && { lease_seconds: leaseSeconds }) };
+  return parseResponse(endpointSchema, await controlCall(http, 'POST', '/_emulator/webhooks/endpoints', body), 'POST /_emulator/webhooks/endpoints');
 }
 
-/** POST /_emulator/webhooks/endpoints: one more endpoint, of every event type or of those listed. */
-export async function addWebhookEndpoint(http: HttpClient, url: string, events: readonly string[] | undefined): Promise<WebhookEndpoint> {
-  return parseResponse(endpointSchema, await controlCall(http, 'POST', '/_emulator/webhooks/endpoints', { url, ...(events !== undefined && { events }) }), 'POST /_emulator/webhooks/endpoints');
+/** POST /_emulator/webhooks/endpoints/{id}/lease: the lease extended; undefined when the emulator has no such endpoint (a restart, a reset, a lease that ran out). */
+export async function renewWebhookEndpoint(http: HttpClient, id: string): Promise<WebhookEndpoint | undefined> {
+  const path = `/_emulator/webhooks/endpoints/${encodeURIComponent(id)}/lease`;
+  try {
+    // Not controlCall: a 404 here is the endpoint's, from an emulator known to be one.
+    return parseResponse(endpointSchema, await http.json('POST', path), `POST ${path}`);
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
 }
 
 /** DELETE /_emulator/webhooks/endpoints/{id}, also after Ctrl-C (it is how a listener leaves); one already gone (a reset, a restart) is no error. */

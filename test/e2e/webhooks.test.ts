@@ -208,7 +208,7 @@ describe('csafe webhooks listen', () => {
   });
   after(() => emulator.stop());
 
-  const endpoints = async () => ((await emulator.control('/_emulator/webhooks/endpoints')) as { endpoints: Array<{ endpoint_id: string }> }).endpoints;
+  const endpoints = async () => ((await emulator.control('/_emulator/webhooks/endpoints')) as { endpoints: Array<{ endpoint_id: string; lease_seconds?: number; expires_at?: string }> }).endpoints;
 
   it('registers itself, forwards each delivery re-signed with --forward-secret, prints it, registers again after a reset, and leaves on Ctrl-C', async (t) => {
     const hooks = await receiver();
@@ -221,6 +221,9 @@ describe('csafe webhooks listen', () => {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const exited = exitOf(child);
     await waitFor(async () => (await endpoints()).length === 1, { what: 'the listener registered' });
+    const [registered] = await endpoints();
+    assert.equal(registered!.lease_seconds, 30, 'on a lease, so a listener killed with -9 leaves no endpoint for good');
+    await waitFor(async () => (await endpoints())[0]!.expires_at! > registered!.expires_at!, { what: 'the lease renewed', timeoutMs: 10_000 });
     const triggered = await runCsafe(['webhooks', 'trigger', 'workflow.succeeded', '--id', 'listing-5', '--json'], { env: emulator.env });
     const { webhook_id: webhookId } = JSON.parse(triggered.stdout) as { webhook_id: string };
     await waitFor(() => hooks.received.length === 1, { what: 'the delivery forwarded' });

@@ -8,6 +8,7 @@ import { Webhooks, type DeliverySettings } from '../../src/emulator/webhooks/del
 import { tempDir } from '../helpers/cli.js';
 import { closeServer, listenOnLoopback } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
+import { assertError, call, useTestEmulator } from './support.js';
 
 // The webhook deliveries in process: the log that keeps them across restarts, and the sender
 // that queues, sends and retries them (end to end, through the emulator, in test/e2e/webhooks).
@@ -233,5 +234,55 @@ describe('the webhook sender', () => {
       await webhooks.close();
       hooks.close();
     }
+  });
+});
+
+describe('leased endpoints', () => {
+  it('an endpoint whose lease runs out is removed and its waiting deliveries cancelled; a renewal extends it; a restart drops one that ran out meanwhile', async () => {
+    const hanging = await receiver({ hang: true });
+    const dir = tempDir();
+    let webhooks = await Webhooks.open(dir, settings([], { attemptTimeoutMs: 60_000 }));
+    try {
+      const leased = await webhooks.addEndpoint(hanging.url, null, 1);
+      assert.equal(leased.lease_seconds, 1);
+      const lasting = await webhooks.addEndpoint(hanging.url, ['batch.completed']);
+      assert.equal(lasting.expires_at, undefined);
+      for (let n = 0; n < 12; n++) webhooks.notify('workflow.succeeded', { n });
+      const renewedAt = Date.now();
+      const renewed = await webhooks.renewEndpoint(leased.endpoint_id);
+      assert.ok(Date.parse(renewed!.expires_at!) >= renewedAt + 1000 - 5);
+      await waitFor(() => webhooks.listEndpoints().length === 1, { what: 'the leased endpoint removed once its lease ran out', timeoutMs: 5_000 });
+      assert.ok(Date.now() - renewedAt >= 1000 - 5, 'not before the renewed lease ran out');
+      assert.deepEqual(webhooks.listEndpoints().map((endpoint) => endpoint.endpoint_id), [lasting.endpoint_id]);
+      assert.deepEqual(new Set(states(webhooks)), new Set(['cancelled']), 'its deliveries, waiting or in flight, cancelled');
+
+      const second = await webhooks.addEndpoint(hanging.url, null, 1);
+      await webhooks.close();
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      webhooks = await Webhooks.open(dir, settings([]));
+      assert.deepEqual(webhooks.listEndpoints().map((endpoint) => endpoint.endpoint_id), [lasting.endpoint_id], `${second.endpoint_id} ran out while no emulator ran`);
+    } finally {
+      await webhooks.close();
+      hanging.close();
+    }
+  });
+
+  describe('the routes', () => {
+    const emulator = useTestEmulator();
+
+    it('POST …/endpoints takes lease_seconds from 1 to 86,400; POST …/{id}/lease renews a leased one, 404 for none, 409 for one without a lease', async () => {
+      assertError(await call(emulator, 'POST', '/_emulator/webhooks/endpoints', { json: { url: 'http://127.0.0.1:9/', lease_seconds: 0 } }), 400, 'lease_seconds');
+      assertError(await call(emulator, 'POST', '/_emulator/webhooks/endpoints', { json: { url: 'http://127.0.0.1:9/', lease_seconds: 1.5 } }), 400, 'lease_seconds');
+      const leased = await call(emulator, 'POST', '/_emulator/webhooks/endpoints', { json: { url: 'http://127.0.0.1:9/', lease_seconds: 600 } });
+      assert.equal(leased.status, 201);
+      const { endpoint_id: id, expires_at: expiresAt } = leased.body as { endpoint_id: string; expires_at: string };
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const renewed = await call(emulator, 'POST', `/_emulator/webhooks/endpoints/${id}/lease`);
+      assert.equal(renewed.status, 200);
+      assert.ok((renewed.body as { expires_at: string }).expires_at > expiresAt);
+      assertError(await call(emulator, 'POST', '/_emulator/webhooks/endpoints/ep_0000000000000000/lease'), 404);
+      const lasting = (await call(emulator, 'POST', '/_emulator/webhooks/endpoints', { json: { url: 'http://127.0.0.1:9/' } })).body as { endpoint_id: string };
+      assert.match(assertError(await call(emulator, 'POST', `/_emulator/webhooks/endpoints/${lasting.endpoint_id}/lease`), 409).message, /no lease to renew/);
+    });
   });
 });

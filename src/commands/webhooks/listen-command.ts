@@ -18,8 +18,9 @@ prints each delivery as it arrives (time, type, what it is about, webhook-id, yo
 status and latency; one JSON line each in a pipe), forwards it with its headers to --forward-to,
 and answers the emulator with your receiver's status, so the emulator's retries behave as they
 would against your receiver. When the emulator restarts or is reset, it registers again and says
-so. Ctrl-C (or SIGTERM) removes the endpoint and exits 0. Against the service, endpoints are set
-in its dashboard: it says so and exits 2.`,
+so. Ctrl-C (or SIGTERM) removes the endpoint and exits 0; the endpoint is on a 30 s lease renewed
+every 2 s, so one a killed listener leaves (kill -9) is removed by the emulator 30 s later.
+Against the service, endpoints are set in its dashboard: it says so and exits 2.`,
   examples: [
     'csafe webhooks listen --forward-to http://localhost:3000/webhooks',
     'csafe webhooks listen --events workflow.succeeded,workflow.failed --json',

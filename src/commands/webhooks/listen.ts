@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { addWebhookEndpoint, emulatorHealth, NotAnEmulatorError, removeWebhookEndpoint, webhookEndpoints } from '../../api/emulator.js';
+import { addWebhookEndpoint, emulatorHealth, NotAnEmulatorError, removeWebhookEndpoint, renewWebhookEndpoint } from '../../api/emulator.js';
 import type { Context } from '../../context.js';
 import { optionsSchema, parseOptions } from '../../core/cli/options.js';
 import { ApiError, InputError, UsageError } from '../../core/errors.js';
@@ -21,8 +21,14 @@ import type { webhooksListen } from './listen-command.js';
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** As long as the service waits for a receiver's answer. */
 const FORWARD_TIMEOUT_MS = 15_000;
-/** How often the registration is checked: an emulator restarted without --data-dir, or reset, has forgotten it. */
+/** How often the registration is renewed (and so checked: an emulator restarted without --data-dir, or reset, has forgotten it). */
 const WATCH_EVERY_MS = 2_000;
+/**
+ * The endpoint's lease: a listener killed before it could remove its endpoint (kill -9, a closed
+ * laptop) leaves it to the emulator this long at most, not for good. Many renewals long, so a
+ * listener that is slow for a while (a paused terminal, a loaded machine) keeps it.
+ */
+const LEASE_SECONDS = 30;
 
 /** One delivery as printed: when, what, the receiver's answer. */
 interface Forwarded {
@@ -104,7 +110,7 @@ export const webhooksListenAction: Action<typeof webhooksListen.flags> = async (
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   try {
-    const registered = { id: (await addWebhookEndpoint(http, url, listening.events)).endpoint_id };
+    const registered = { id: (await addWebhookEndpoint(http, url, listening.events, LEASE_SECONDS)).endpoint_id };
     ctx.io.note(`Ready: ${listening.forwardTo === undefined ? 'printing' : `forwarding to ${listening.forwardTo}`} the notifications of ${http.baseUrl} (endpoint ${registered.id}); Ctrl-C to stop`);
     await watchRegistration(ctx, http, url, listening, registered);
     await removeWebhookEndpoint(http, registered.id).catch(() => undefined);
@@ -116,18 +122,18 @@ export const webhooksListenAction: Action<typeof webhooksListen.flags> = async (
   ctx.io.note('stopped: the endpoint is removed');
 };
 
-/** Until Ctrl-C: registers again when the emulator has forgotten the endpoint (a restart, a reset), saying so. */
+/** Until Ctrl-C: renews the endpoint's lease, and registers again when the emulator has forgotten it (a restart, a reset), saying so. */
 async function watchRegistration(ctx: Context, http: HttpClient, url: string, listening: Listening, registered: { id: string }): Promise<void> {
   let unreachable = false;
   while (!ctx.signal.aborted) {
     await ctx.sleep(WATCH_EVERY_MS).catch(() => undefined);
     if (ctx.signal.aborted) return;
     try {
-      const endpoints = await webhookEndpoints(http);
+      const renewed = await renewWebhookEndpoint(http, registered.id);
       if (unreachable) ctx.io.warn(`the emulator at ${http.baseUrl} answers again`);
       unreachable = false;
-      if (endpoints.some((endpoint) => endpoint.endpoint_id === registered.id)) continue;
-      registered.id = (await addWebhookEndpoint(http, url, listening.events)).endpoint_id;
+      if (renewed !== undefined) continue;
+      registered.id = (await addWebhookEndpoint(http, url, listening.events, LEASE_SECONDS)).endpoint_id;
       ctx.io.warn(`the emulator forgot this endpoint (restarted or reset): registered again as ${registered.id}`);
     } catch (error) {
       if (ctx.signal.aborted) return;

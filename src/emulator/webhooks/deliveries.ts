@@ -110,8 +110,10 @@ export class Webhooks {
     await makeDirectory(join(dataDir, AREA));
     const log = await DeliveryLog.open(join(dataDir, DELIVERIES_FILE));
     const secret = settings.secret ?? (await storedSecret(join(dataDir, SECRET_FILE)));
-    const endpoints = await Endpoints.open(join(dataDir, ENDPOINTS_FILE), settings.initialUrls, settings.now);
-    const webhooks = new Webhooks(log, endpoints, { ...settings, secret });
+    let webhooks: Webhooks | undefined;
+    const expired = (id: string) => void webhooks?.removeEndpoint(id).catch(() => undefined);
+    const endpoints = await Endpoints.open({ path: join(dataDir, ENDPOINTS_FILE), initialUrls: settings.initialUrls, now: settings.now, expired });
+    webhooks = new Webhooks(log, endpoints, { ...settings, secret });
     webhooks.resume();
     return webhooks;
   }
@@ -144,11 +146,15 @@ export class Webhooks {
     return this.endpoints.list();
   }
 
-  addEndpoint(url: string, events: string[] | null): Promise<Endpoint> {
-    return this.endpoints.add(url, events);
+  addEndpoint(url: string, events: string[] | null, leaseSeconds?: number): Promise<Endpoint> {
+    return this.endpoints.add(url, events, leaseSeconds);
   }
 
-  /** False when there is no such endpoint. Its deliveries still waiting are never made: listed as cancelled. */
+  renewEndpoint(id: string): Promise<Endpoint | undefined> {
+    return this.endpoints.renew(id);
+  }
+
+  /** False when there is no such endpoint. Its deliveries still waiting are never made: listed as cancelled. Also when its lease runs out. */
   async removeEndpoint(id: string): Promise<boolean> {
     if (!(await this.endpoints.remove(id))) return false;
     for (const [deliveryId, waiting] of this.pending) {
@@ -217,6 +223,7 @@ export class Webhooks {
   /** Stops sending; the pending deliveries stay in the log, for the next start. */
   async close(): Promise<void> {
     this.closed = true;
+    this.endpoints.close();
     this.stopping.abort();
     this.forgetAll();
     await Promise.all(this.attempts);

@@ -9,24 +9,41 @@ export interface Endpoint {
   /** The event types it takes; null: every type. */
   events: string[] | null;
   created_at: string;
+  /**
+   * A leased endpoint (what `csafe webhooks listen` registers): how long each renewal extends it,
+   * and when it is removed unless renewed first. So a listener killed before it could remove its
+   * endpoint (kill -9, a closed laptop) leaves nothing behind for long.
+   */
+  lease_seconds?: number;
+  expires_at?: string;
+}
+
+/** Where the endpoints are kept, which are given at start, the clock, and what removes an endpoint whose lease ran out. */
+export interface EndpointsOptions {
+  path: string;
+  initialUrls: readonly string[];
+  now: () => number;
+  expired: (id: string) => void;
 }
 
 /**
  * The endpoints registered with the emulator, kept in a file of the data directory: those given
- * at start (--webhook-url), registered when no endpoint has their URL, and those added at run time.
+ * at start (--webhook-url), registered when no endpoint has their URL, and those added at run
+ * time, for good or on a lease.
  */
 export class Endpoints {
   private endpoints: Endpoint[] = [];
+  /** When each leased endpoint's lease runs out. */
+  private readonly leases = new Map<string, NodeJS.Timeout>();
 
-  private constructor(
-    private readonly path: string,
-    private readonly initialUrls: readonly string[],
-    private readonly now: () => number,
-  ) {}
+  private constructor(private readonly options: EndpointsOptions) {}
 
-  static async open(path: string, initialUrls: readonly string[], now: () => number): Promise<Endpoints> {
-    const endpoints = new Endpoints(path, initialUrls, now);
-    endpoints.endpoints = await readEndpoints(path);
+  /** The endpoints as saved, less those whose lease ran out while no emulator ran. */
+  static async open(options: EndpointsOptions): Promise<Endpoints> {
+    const endpoints = new Endpoints(options);
+    const now = options.now();
+    endpoints.endpoints = (await readEndpoints(options.path)).filter((endpoint) => endpoint.expires_at === undefined || Date.parse(endpoint.expires_at) > now);
+    for (const endpoint of endpoints.endpoints) endpoints.watchLease(endpoint);
     await endpoints.registerInitialUrls();
     return endpoints;
   }
@@ -44,9 +61,28 @@ export class Endpoints {
     return this.endpoints.filter((endpoint) => endpoint.events === null || endpoint.events.includes(type));
   }
 
-  async add(url: string, events: string[] | null): Promise<Endpoint> {
-    const endpoint: Endpoint = { endpoint_id: `ep_${randomBytes(8).toString('hex')}`, url, events, created_at: new Date(this.now()).toISOString() };
+  /** One more endpoint; with `leaseSeconds`, removed that long from now unless renewed. */
+  async add(url: string, events: string[] | null, leaseSeconds?: number): Promise<Endpoint> {
+    const now = this.options.now();
+    const endpoint: Endpoint = {
+      endpoint_id: `ep_${randomBytes(8).toString('hex')}`,
+      url,
+      events,
+      created_at: new Date(now).toISOString(),
+      ...(leaseSeconds !== undefined && { lease_seconds: leaseSeconds, expires_at: new Date(now + leaseSeconds * 1000).toISOString() }),
+    };
     this.endpoints.push(endpoint);
+    this.watchLease(endpoint);
+    await this.save();
+    return endpoint;
+  }
+
+  /** Extends a leased endpoint's lease by its length from now: the endpoint, or undefined when there is none such. An endpoint without a lease is returned as it is. */
+  async renew(id: string): Promise<Endpoint | undefined> {
+    const endpoint = this.endpoints.find((each) => each.endpoint_id === id);
+    if (endpoint?.lease_seconds === undefined) return endpoint;
+    endpoint.expires_at = new Date(this.options.now() + endpoint.lease_seconds * 1000).toISOString();
+    this.watchLease(endpoint);
     await this.save();
     return endpoint;
   }
@@ -56,28 +92,51 @@ export class Endpoints {
     const before = this.endpoints.length;
     this.endpoints = this.endpoints.filter((endpoint) => endpoint.endpoint_id !== id);
     if (this.endpoints.length === before) return false;
+    this.stopWatching(id);
     await this.save();
     return true;
   }
 
   /** Forgets every endpoint but those given at start: POST /_emulator/reset. */
   async clear(): Promise<void> {
+    this.close();
     this.endpoints = [];
     await this.registerInitialUrls();
   }
 
+  /** Stops watching the leases: the emulator is stopping (they are watched again at the next start). */
+  close(): void {
+    for (const id of [...this.leases.keys()]) this.stopWatching(id);
+  }
+
+  private watchLease(endpoint: Endpoint): void {
+    if (endpoint.expires_at === undefined) return;
+    this.stopWatching(endpoint.endpoint_id);
+    const timer = setTimeout(() => {
+      this.leases.delete(endpoint.endpoint_id);
+      this.options.expired(endpoint.endpoint_id);
+    }, Math.max(0, Date.parse(endpoint.expires_at) - this.options.now()));
+    timer.unref();
+    this.leases.set(endpoint.endpoint_id, timer);
+  }
+
+  private stopWatching(id: string): void {
+    clearTimeout(this.leases.get(id));
+    this.leases.delete(id);
+  }
+
   private async registerInitialUrls(): Promise<void> {
     const known = new Set(this.endpoints.map((endpoint) => endpoint.url));
-    for (const url of this.initialUrls) {
+    for (const url of this.options.initialUrls) {
       if (known.has(url)) continue;
       known.add(url);
       await this.add(url, null);
     }
-    if (this.initialUrls.length === 0) await this.save();
+    if (this.options.initialUrls.length === 0) await this.save();
   }
 
   private save(): Promise<void> {
-    return replaceFile(this.path, JSON.stringify(this.endpoints));
+    return replaceFile(this.options.path, JSON.stringify(this.endpoints));
   }
 }
 

@@ -19,12 +19,15 @@ export const webhookRoutes: readonly Route[] = [
   control('GET', '/_emulator/webhooks/endpoints', listEndpoints),
   control('POST', '/_emulator/webhooks/endpoints', addEndpoint),
   control('DELETE', '/_emulator/webhooks/endpoints/:endpointId', removeEndpoint),
+  control('POST', '/_emulator/webhooks/endpoints/:endpointId/lease', renewLease),
   control('POST', '/_emulator/webhooks/trigger', trigger, 1024 * 1024),
 ];
 
 const endpointSchema = z.strictObject({
   url: httpUrlSchema,
   events: z.array(webhookEventTypeSchema).min(1).nullish(),
+  /** Removed this long after it was added or last renewed (POST …/lease), unless renewed again. */
+  lease_seconds: z.number().int().min(1).max(86_400).optional(),
 });
 
 const triggerSchema = z.strictObject({
@@ -40,8 +43,17 @@ function listEndpoints(ctx: RouteContext): RouteResult {
 }
 
 async function addEndpoint(ctx: RouteContext): Promise<RouteResult> {
-  const { url, events } = validateBody(endpointSchema, ctx.json());
-  return { status: 201, body: await ctx.state.webhooks.addEndpoint(url, events ?? null) };
+  const { url, events, lease_seconds: leaseSeconds } = validateBody(endpointSchema, ctx.json());
+  return { status: 201, body: await ctx.state.webhooks.addEndpoint(url, events ?? null, leaseSeconds) };
+}
+
+/** A leased endpoint's lease extended by its length from now; one registered for good has no lease to extend. */
+async function renewLease(ctx: RouteContext): Promise<RouteResult> {
+  const { endpointId = '' } = ctx.params;
+  const endpoint = await ctx.state.webhooks.renewEndpoint(endpointId);
+  if (endpoint === undefined) throw new EmulatorError(404, `no webhook endpoint ${endpointId}`);
+  if (endpoint.lease_seconds === undefined) throw new EmulatorError(409, `webhook endpoint ${endpointId} was registered without lease_seconds: it has no lease to renew`);
+  return { status: 200, body: endpoint };
 }
 
 async function removeEndpoint(ctx: RouteContext): Promise<RouteResult> {
