@@ -43,7 +43,7 @@ _csafe() {
     agent-decision) verbs="create send" ;;
     deletion-request) verbs="create send" ;;
     webhooks) verbs="verify listen trigger" ;;
-    emulator) verbs="start status reset" ;;
+    emulator) verbs="start exec status reset" ;;
   esac
   if [[ -n $verbs && -z $sub ]]; then COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return; fi
 
@@ -76,6 +76,7 @@ _csafe() {
     "webhooks listen") flags="--forward-to --events --forward-secret" ;;
     "webhooks trigger") flags="--namespace --id --data"; values="workflow.succeeded workflow.failed decision.completed batch.completed" ;;
     "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --webhook-url --webhook-secret --print-secret --webhook-retry-delays --webhook-timeout --webhook-fault-rate --webhook-faults --webhook-fault-delay --api-key --json" ;;
+    "emulator exec") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --webhook-url --webhook-secret --webhook-retry-delays --webhook-timeout --webhook-fault-rate --webhook-faults --webhook-fault-delay --api-key" ;;
   esac
 
   if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$flags $global" -- "$cur"))

@@ -15,6 +15,8 @@ import {
   TerminatedError,
   UsageError,
   WaitTimeoutError,
+  CommandNotFoundError,
+  CommandNotRunnableError,
   LockedError,
   type ExitCodeValue,
 } from './core/errors.js';
@@ -52,6 +54,7 @@ const EXIT_CODES: ReadonlyArray<readonly [string, string]> = [
   ['5', 'partial: some records this run sent succeeded, the rest are in the failed, unconfirmed or skip file (5 wins over 4)'],
   ['75', 'another run holds the --checkpoint (its lock): nothing was done; the same command later will do'],
   ['124', 'a wait timed out'],
+  ['126, 127', 'emulator exec: its command cannot be run (126) or is not found (127); else it exits with the command\'s own code'],
   ['130, 143', 'interrupted by Ctrl-C or a closed terminal (130) or SIGTERM (143)'],
 ];
 
@@ -196,6 +199,8 @@ const ERROR_EXIT_CODES: ReadonlyArray<readonly [abstract new (...args: never[]) 
   [AuthenticationError, ExitCode.auth],
   [PermissionDeniedError, ExitCode.auth],
   [WaitTimeoutError, ExitCode.waitTimeout],
+  [CommandNotRunnableError, ExitCode.notRunnable],
+  [CommandNotFoundError, ExitCode.notFound],
   [LockedError, ExitCode.busy],
   [TerminatedError, ExitCode.terminated],
   [InterruptedError, ExitCode.interrupted],
@@ -210,7 +215,8 @@ export function exitCodeOfError(error: unknown): ExitCodeValue {
   return ERROR_EXIT_CODES.find(([type]) => error instanceof type)?.[1] ?? ExitCode.failure;
 }
 
-export function exitCodeOfOutcome(outcome: Outcome | void): ExitCodeValue {
+/** A command's outcome as an exit code: csafe's own, or (`emulator exec`) the code of the command it ran. */
+export function exitCodeOfOutcome(outcome: Outcome | void): number {
   if (outcome === undefined) return ExitCode.ok;
   switch (outcome.kind) {
     case 'checked':
@@ -225,6 +231,8 @@ export function exitCodeOfOutcome(outcome: Outcome | void): ExitCodeValue {
       return ExitCode.failure;
     case 'batch':
       return exitCodeOfRun(outcome);
+    case 'ranCommand':
+      return outcome.code;
   }
 }
 

@@ -18,6 +18,8 @@ export type Outcome =
   | { kind: 'unauthenticated' }
   /** The setting asked for is not set (`config get`, as `git config` does). */
   | { kind: 'notSet' }
+  /** `emulator exec` ran a command to its end: its exit code is the command's, not csafe's. */
+  | { kind: 'ranCommand'; code: number }
   | BatchOutcome;
 
 /**

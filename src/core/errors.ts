@@ -13,6 +13,9 @@ export const ExitCode = {
   /** sysexits' EX_TEMPFAIL: another run holds the checkpoint; the same command later will do. */
   busy: 75,
   waitTimeout: 124,
+  /** As a shell says a command it could not run (`emulator exec`): found but not runnable, not found. */
+  notRunnable: 126,
+  notFound: 127,
   interrupted: 130,
   /** 128 + SIGTERM, as a shell reports a process the signal ended. */
   terminated: 143,
@@ -32,6 +35,12 @@ export class CsafeError extends Error {
 
 /** Bad flags or arguments. Nothing was sent. */
 export class UsageError extends CsafeError {}
+
+/** The command `emulator exec` was to run is not on PATH (or is no file). */
+export class CommandNotFoundError extends CsafeError {}
+
+/** The command `emulator exec` was to run is there but cannot be run (not executable). */
+export class CommandNotRunnableError extends CsafeError {}
 
 /** Bad input data, located as `file:line[:column]: field: expected …`. Nothing was sent. */
 export class InputError extends CsafeError {}

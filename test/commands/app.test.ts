@@ -5,6 +5,8 @@ import { batchOutcome, runCounts, type RunCounts } from '../../src/commands/app.
 import {
   AuthenticationError,
   CorruptConfigError,
+  CommandNotFoundError,
+  CommandNotRunnableError,
   CsafeError,
   InputError,
   InterruptedError,
@@ -75,6 +77,9 @@ describe('exit codes', () => {
     assert.equal(exitCodeOfOutcome({ kind: 'followed', failed: true }), 1);
     assert.equal(exitCodeOfOutcome({ kind: 'unauthenticated' }), 3);
     assert.equal(exitCodeOfOutcome({ kind: 'notSet' }), 1);
+    assert.equal(exitCodeOfOutcome({ kind: 'ranCommand', code: 7 }), 7, "emulator exec: the command's own code");
+    assert.equal(exitCodeOfError(new CommandNotFoundError('x: not found')), 127);
+    assert.equal(exitCodeOfError(new CommandNotRunnableError('x: cannot be run')), 126);
   });
 
   /** One row per ending of a bulk run, whatever the command (classify --batch, events send, data add, stream parts). */

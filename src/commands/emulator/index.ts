@@ -1,5 +1,6 @@
 import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import type { CommandDecl, GroupDecl } from '../declaration.js';
+import { emulatorExec } from './exec-command.js';
 import { emulatorStart } from './start-command.js';
 
 // `csafe emulator`: the group of commands that run the local service and control a running one.
@@ -25,6 +26,7 @@ export const emulatorGroup: GroupDecl = {
   description: 'A local Content Safety Service for offline development and tests',
   commands: [
     { ...emulatorStart, run: async () => (await import('./start.js')).emulatorStartAction },
+    { ...emulatorExec, run: async () => (await import('./exec.js')).emulatorExecAction },
     emulatorStatus,
     emulatorReset,
   ],

@@ -26,7 +26,7 @@ const kindList = <K extends string>(kinds: readonly [K, ...K[]]) =>
     .pipe(z.array(z.enum(kinds, { error: `expected a comma-separated list of ${kinds.join(', ')}` })).min(1));
 
 /** The flags' checks, with those of values that are more than a whole number or a choice. */
-const startOptionsSchema = (flags: typeof emulatorStart.flags) =>
+const startOptionsSchema = (flags: LaunchFlags) =>
   optionsSchema(flags).extend({
   host: z.string().min(1).default('127.0.0.1'),
   faultRate: fraction,
@@ -45,6 +45,9 @@ const startOptionsSchema = (flags: typeof emulatorStart.flags) =>
   webhookFaults: kindList(DELIVERY_FAULT_KINDS),
   webhookFaultDelay: z.string().default('5s').transform((text) => parseDuration(text, '--webhook-fault-delay')),
 });
+
+/** The flags that say how the emulator runs: those of `emulator start` but what it prints when ready. */
+export type LaunchFlags = Omit<typeof emulatorStart.flags, 'json' | 'printSecret'>;
 
 type StartOptions = z.infer<ReturnType<typeof startOptionsSchema>>;
 
@@ -110,7 +113,7 @@ export interface LaunchOptions {
  * shares): the flags checked, the API key checked against the host, a failure to start said as
  * csafe says it. The options parsed are returned with it.
  */
-export async function launchEmulator(ctx: Context, command: Command, flags: typeof emulatorStart.flags, launch: LaunchOptions = {}) {
+export async function launchEmulator(ctx: Context, command: Command, flags: LaunchFlags, launch: LaunchOptions = {}) {
   const options = parseOptions(startOptionsSchema(flags), command.opts());
   const { startEmulator, EmulatorStartError, DEFAULT_EMULATOR_API_KEY } = await import('../../emulator/index.js');
   checkApiKey(options.host, ctx.flags.apiKey, DEFAULT_EMULATOR_API_KEY);
