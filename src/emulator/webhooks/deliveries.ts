@@ -92,8 +92,11 @@ export class Webhooks {
   private generation = 0;
   private droppedCount = 0;
   private readonly attempts = new Set<Promise<void>>();
-  /** Aborts the attempts in flight when the emulator stops: they are made again at the next start. */
-  private readonly stopping = new AbortController();
+  /**
+   * Aborts the attempts in flight when the emulator stops (they are made again at the next start)
+   * or is reset (they are forgotten): none holds a slot until its timeout for nothing.
+   */
+  private stopping = new AbortController();
   private readonly drawFault: () => 'drop' | 'delay' | undefined;
 
   private constructor(
@@ -111,9 +114,12 @@ export class Webhooks {
     const log = await DeliveryLog.open(join(dataDir, DELIVERIES_FILE));
     const secret = settings.secret ?? (await storedSecret(join(dataDir, SECRET_FILE)));
     let webhooks: Webhooks | undefined;
-    const expired = (id: string) => void webhooks?.removeEndpoint(id).catch(() => undefined);
+    // A lease may run out while Endpoints.open still writes its file: removed once there is a Webhooks to remove it.
+    const expiredEarly: string[] = [];
+    const expired = (id: string) => (webhooks === undefined ? void expiredEarly.push(id) : void webhooks.removeEndpoint(id).catch(() => undefined));
     const endpoints = await Endpoints.open({ path: join(dataDir, ENDPOINTS_FILE), initialUrls: settings.initialUrls, now: settings.now, expired });
     webhooks = new Webhooks(log, endpoints, { ...settings, secret });
+    for (const id of expiredEarly) expired(id);
     webhooks.resume();
     return webhooks;
   }
@@ -233,10 +239,12 @@ export class Webhooks {
   /** Forgets every delivery and endpoint but those given at start: POST /_emulator/reset. */
   async clear(): Promise<void> {
     this.generation++;
+    this.stopping.abort();
+    this.stopping = new AbortController();
     this.forgetAll();
     this.droppedCount = 0;
-    await this.log.clear();
-    await this.endpoints.clear();
+    // Both forget at once (their writes follow): an event notified meanwhile finds the endpoints of after the reset.
+    await Promise.all([this.log.clear(), this.endpoints.clear()]);
   }
 
   private forgetAll(): void {
@@ -291,7 +299,7 @@ export class Webhooks {
     if (waiting === undefined) return;
     if (waiting.timer !== undefined) clearTimeout(waiting.timer);
     this.pending.delete(id);
-    this.waitingFor.set(waiting.endpointId, Math.max(0, this.waiting(waiting.endpointId) - 1));
+    countDown(this.waitingFor, waiting.endpointId);
   }
 
   /** Starts the attempts that are due, endpoint by endpoint in turn, within the limits in all and per endpoint. */
@@ -317,7 +325,7 @@ export class Webhooks {
     this.inFlightTo.set(endpointId, (this.inFlightTo.get(endpointId) ?? 0) + 1);
     const attempt = this.attempt(id).finally(() => {
       this.inFlight--;
-      this.inFlightTo.set(endpointId, (this.inFlightTo.get(endpointId) ?? 1) - 1);
+      countDown(this.inFlightTo, endpointId);
       this.attempts.delete(attempt);
       this.pump();
     });
@@ -332,6 +340,8 @@ export class Webhooks {
     const outcome = await this.post(delivery, started);
     // Cut short by a stop: left pending as it was, for the next start; forgotten by a reset meanwhile.
     if (this.closed || generation !== this.generation) return;
+    // Cancelled while in flight and since forgotten (MAX_FINISHED finished after it): not brought back.
+    if (delivery.state !== 'pending' && !this.log.has(id)) return this.forget(id);
     delivery.attempts.push({ at: new Date(started).toISOString(), ...outcome, duration_ms: this.settings.now() - started });
     const succeeded = isSuccess(outcome);
     const delay = this.settings.retryDelaysMs[delivery.attempts.length - 1];
@@ -367,6 +377,13 @@ export class Webhooks {
   private timestamp(): string {
     return new Date(this.settings.now()).toISOString();
   }
+}
+
+/** One less for the key; a count that reaches 0 is dropped, so endpoints come and go (a listener's each run) without the maps growing. */
+function countDown(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 0) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }
 
 /** The data directory's secret, made at its first start; one that is not a whsec_ secret is refused rather than used. */

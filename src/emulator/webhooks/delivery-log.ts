@@ -1,5 +1,5 @@
 import { checkJsonLines } from '../storage/jsonl-file.js';
-import { replaceFile, replaceFileInParts } from '../stores/files.js';
+import { replaceFileInParts } from '../stores/files.js';
 import { newOrderedId } from '../stores/ids.js';
 import { LineFiles } from '../stores/line-files.js';
 
@@ -65,6 +65,12 @@ export class DeliveryLog {
   private writing: Promise<void> | undefined;
   /** Why the last write failed, until one succeeds. */
   private writeFailure: unknown;
+  /** Changes put (or a reset) so far, and how many of them the file holds: written() waits for its own, not for a log kept busy. */
+  private changes = 0;
+  private changesWritten = 0;
+  private readonly waiters: Array<{ upTo: number; resolve: () => void; reject: (error: unknown) => void }> = [];
+  /** A reset asked for: the next write makes the file anew from what is kept (nothing, or what was put since). */
+  private emptyFile = false;
 
   private constructor(private readonly path: string) {}
 
@@ -88,6 +94,11 @@ export class DeliveryLog {
   /** An id for a new delivery: later ones sort after it. */
   newId = () => newOrderedId('dlv');
 
+  /** Whether the delivery is still kept (a finished one may have been forgotten). */
+  has(id: string): boolean {
+    return this.deliveries.has(id);
+  }
+
   get size(): number {
     return this.deliveries.size;
   }
@@ -101,13 +112,16 @@ export class DeliveryLog {
   put(delivery: Delivery): void {
     this.keep(delivery);
     this.unwritten.add(delivery);
+    this.changes++;
     this.writing ??= this.writeAll();
   }
 
-  /** Resolves once every line put so far is on disk; rejects when writing them failed. */
-  async written(): Promise<void> {
-    while (this.writing !== undefined) await this.writing;
-    if (this.writeFailure !== undefined) throw this.writeFailure;
+  /** Resolves once every line put so far is on disk (however many are put meanwhile); rejects when writing them failed. */
+  written(): Promise<void> {
+    const upTo = this.changes;
+    if (this.changesWritten >= upTo) return Promise.resolve();
+    if (this.writing === undefined) return Promise.reject(this.writeFailure);
+    return new Promise((resolve, reject) => this.waiters.push({ upTo, resolve, reject }));
   }
 
   /**
@@ -122,16 +136,18 @@ export class DeliveryLog {
     return { total: all.length, next: start + limit < all.length ? records.at(-1)!.delivery_id : null, records };
   }
 
-  /** Forgets every delivery, in memory and on disk, once the writes under way have ended. */
+  /**
+   * Forgets every delivery, in memory at once and on disk in turn with the other writes: the file is
+   * made anew after the write under way, so a line put meanwhile is neither lost nor glued to the old.
+   */
   async clear(): Promise<void> {
-    await this.written().catch(() => undefined);
     this.deliveries.clear();
     this.finished.clear();
     this.unwritten.clear();
-    this.rewriteWhole = false;
-    this.writeFailure = undefined;
-    await replaceFile(this.path, '');
-    this.linesInFile = 0;
+    this.emptyFile = true;
+    this.changes++;
+    this.writing ??= this.writeAll();
+    await this.written();
   }
 
   private keep(delivery: Delivery): void {
@@ -149,13 +165,28 @@ export class DeliveryLog {
   /** Writes the lines put, a group at a time, until none is left. */
   private async writeAll(): Promise<void> {
     try {
-      while (this.unwritten.size > 0) {
+      while (this.unwritten.size > 0 || this.emptyFile) {
+        const upTo = this.changes;
         const group = [...this.unwritten];
         this.unwritten.clear();
-        await this.writeGroup(group);
+        const anew = this.emptyFile;
+        this.emptyFile = false;
+        this.settle(upTo, await this.writeGroup(group, anew));
       }
     } finally {
       this.writing = undefined;
+    }
+  }
+
+  /** The changes up to `upTo` written (or not): their written() resolve (or reject). */
+  private settle(upTo: number, ok: boolean): void {
+    if (ok) this.changesWritten = upTo;
+    for (let index = this.waiters.length - 1; index >= 0; index--) {
+      const waiter = this.waiters[index]!;
+      if (waiter.upTo > upTo) continue;
+      this.waiters.splice(index, 1);
+      if (ok) waiter.resolve();
+      else waiter.reject(this.writeFailure);
     }
   }
 
@@ -171,18 +202,21 @@ export class DeliveryLog {
     this.rewriteWhole = false;
   }
 
-  private async writeGroup(group: readonly Delivery[]): Promise<void> {
+  /** True when written. */
+  private async writeGroup(group: readonly Delivery[], anew: boolean): Promise<boolean> {
     try {
-      if (this.rewriteWhole || this.linesInFile + group.length > 2 * this.deliveries.size + REWRITE_SLACK_LINES) {
+      if (anew || this.rewriteWhole || this.linesInFile + group.length > 2 * this.deliveries.size + REWRITE_SLACK_LINES) {
         await this.rewrite();
       } else {
         await this.lineFiles.append([{ path: this.path, bytes: Buffer.from(linesOf(group)) }]);
         this.linesInFile += group.length;
       }
       this.writeFailure = undefined;
+      return true;
     } catch (error) {
       this.rewriteWhole = true;
       this.writeFailure = error;
+      return false;
     }
   }
 }

@@ -35,6 +35,7 @@ export class Endpoints {
   private endpoints: Endpoint[] = [];
   /** When each leased endpoint's lease runs out. */
   private readonly leases = new Map<string, NodeJS.Timeout>();
+  private saving: Promise<void> = Promise.resolve();
 
   private constructor(private readonly options: EndpointsOptions) {}
 
@@ -135,8 +136,11 @@ export class Endpoints {
     if (this.options.initialUrls.length === 0) await this.save();
   }
 
+  /** Saves in turn, each the endpoints as they stand when it writes: renames landing out of order cannot leave an older list in the file. */
   private save(): Promise<void> {
-    return replaceFile(this.options.path, JSON.stringify(this.endpoints));
+    const saved = this.saving.catch(() => undefined).then(() => replaceFile(this.options.path, JSON.stringify(this.endpoints)));
+    this.saving = saved;
+    return saved;
   }
 }
 

@@ -26,13 +26,26 @@ const agents = { 'http:': new HttpAgent(keepAlive), 'https:': new HttpsAgent(kee
 
 export const isSuccess = (outcome: PostOutcome) => 'status' in outcome && outcome.status >= 200 && outcome.status < 300;
 
-/** POSTs `body` once, never following a redirect (a 3xx is an answer other than 2xx); resolves, never rejects. */
+/**
+ * POSTs `body` once, never following a redirect (a 3xx is an answer other than 2xx); resolves, never
+ * rejects. A kept-alive connection the receiver closed just as it was reused is not the receiver's
+ * answer: the request is made again, once, on a new connection.
+ */
 export function postOnce({ url, headers, body, timeoutMs, answerBytes, signal }: PostOptions): Promise<PostOutcome> {
   return new Promise((resolve) => {
-    const target = new URL(url);
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(target, { method: 'POST', agent: agents[target.protocol as keyof typeof agents], headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } });
+    if (signal.aborted) return resolve({ error: 'stopped' });
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return resolve({ error: `not a URL: ${url}` });
+    }
+    const send = target.protocol === 'https:' ? httpsRequest : target.protocol === 'http:' ? httpRequest : undefined;
+    if (send === undefined) return resolve({ error: `not an http(s) URL: ${url}` });
     let outcome: PostOutcome | undefined;
+    /** The receiver's status, once its answer has begun. */
+    let status: number | undefined;
+    let request: ReturnType<typeof httpRequest>;
     const end = (reached: PostOutcome) => {
       if (outcome !== undefined) return;
       outcome = reached;
@@ -41,7 +54,8 @@ export function postOnce({ url, headers, body, timeoutMs, answerBytes, signal }:
       resolve(reached);
     };
     const timer = setTimeout(() => {
-      end({ error: `no answer within ${timeoutMs / 1000} s` });
+      // A status came: the answer is the receiver's (a 2xx a success) even if its body never ends.
+      end(status === undefined ? { error: `no answer within ${timeoutMs / 1000} s` } : answerOutcome(status, `the answer did not end within ${timeoutMs / 1000} s`));
       request.destroy();
     }, timeoutMs);
     const stop = () => {
@@ -49,9 +63,20 @@ export function postOnce({ url, headers, body, timeoutMs, answerBytes, signal }:
       request.destroy();
     };
     signal.addEventListener('abort', stop, { once: true });
-    request.on('error', (error) => end({ error: describeRequestError(error) }));
-    request.on('response', (response) => readAnswer(response, answerBytes, (text) => end(answerOutcome(response.statusCode ?? 0, text))));
-    request.end(body);
+    const attempt = (again: boolean) => {
+      const sent = send(target, { method: 'POST', agent: agents[target.protocol as keyof typeof agents], headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } });
+      request = sent;
+      sent.on('error', (error: NodeJS.ErrnoException) => {
+        if (again && sent.reusedSocket && status === undefined && outcome === undefined && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return attempt(false);
+        end({ error: describeRequestError(error) });
+      });
+      sent.on('response', (response) => {
+        status = response.statusCode ?? 0;
+        readAnswer(response, answerBytes, (text) => end(answerOutcome(response.statusCode ?? 0, text)));
+      });
+      sent.end(body);
+    };
+    attempt(true);
   });
 }
 
