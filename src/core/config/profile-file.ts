@@ -1,11 +1,11 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import * as z from 'zod';
 import { formatPath } from '../../schemas/issues.js';
 import { CorruptConfigError, UsageError } from '../errors.js';
 import { syntaxErrorOffset } from '../json/position.js';
 import { DEFAULT_PROFILE, type Profile } from './settings.js';
+import { configFilePath } from './paths.js';
 import { shellWord } from '../cli/command-line.js';
 import { writeErrorReason } from '../files/write-errors.js';
 
@@ -57,17 +57,6 @@ function syntaxErrorPlace(text: string): string {
 }
 
 /**
- * Where conf keeps csafe's profiles when CSAFE_CONFIG_DIR does not say (env-paths' `config` for
- * "csafe" with no suffix); test/core/config/store.test.ts checks that conf agrees.
- */
-function platformConfigDir(env: NodeJS.ProcessEnv = process.env): string {
-  const home = homedir();
-  if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'csafe');
-  if (process.platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'csafe', 'Config');
-  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'csafe');
-}
-
-/**
  * The profiles in the config file (mode 0600, under CSAFE_CONFIG_DIR or the platform's config
  * directory), read as conf reads them but without loading it: conf's import (ajv, semver, 150
  * files) took longer than the rest of a one-request command (start-up time). ConfigStore writes.
@@ -76,7 +65,7 @@ export class ProfileFile {
   private readonly file: string;
 
   constructor(protected readonly dir?: string) {
-    this.file = resolve(dir ?? platformConfigDir(), 'config.json');
+    this.file = configFilePath(dir);
   }
 
   get path(): string {
