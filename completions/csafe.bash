@@ -1,87 +1,110 @@
-# bash completion for csafe. Install: source this file, or copy it to
-# /etc/bash_completion.d/csafe (or ~/.local/share/bash-completion/completions/csafe).
+# bash completion for csafe, generated from its command tree by `npm run gen`; `csafe completion bash` prints it.
+# Install: source <(csafe completion bash) in ~/.bashrc, or save it as ~/.local/share/bash-completion/completions/csafe
+
 _csafe() {
-  local cur prev words cword
-  _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
-
-  local global="--profile --api-key --base-url --request-timeout --max-retries --max-wait -o --output --json --wide -v --verbose -q --quiet --progress --no-color --insecure --emulator -h --help -V --version"
-  local commands="classify token auth config settings data import events stream decision batch agent-decision deletion-request webhooks emulator version"
-
-  case "$prev" in
-    -o|--output) COMPREPLY=($(compgen -W "table json ndjson tsv" -- "$cur")); return ;;
-    --api-version|--account-version) COMPREPLY=($(compgen -W "2026-08-11 2026-08-05" -- "$cur")); return ;;
-    --fail-on) COMPREPLY=($(compgen -W "match review" -- "$cur")); return ;;
-    --decision) COMPREPLY=($(compgen -W "match no_match" -- "$cur")); return ;;
-    --agent-type) COMPREPLY=($(compgen -W "appeal bpo_review policy_expert" -- "$cur")); return ;;
-    --batch|--failed|--unconfirmed|--metadata|--checkpoint|--skip-invalid|--captions|--download) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-  esac
-
-  local cmd="" sub="" i
-  for ((i = 1; i < cword; i++)); do
-    case "${words[i]}" in
-      --profile|--api-key|--base-url|--request-timeout|--max-retries|--max-wait|-o|--output) ((i++)) ;;
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} at="" words="" i
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    case "${COMP_WORDS[i]}" in
+      --account-version|--action|--agent-type|--api-key|--api-version|--audio|--base-url|--batch|--batch-size|--captions|--chat|--checkpoint|--comment|--concurrency|--content|--content-id|--content-type|--data|--data-dir|--decision|--download|--events|--expires-in|--external-request-id|--fail-on|--failed|--fault-delay|--fault-rate|--faults|--field|--flush-interval|--forward-secret|--forward-to|--frame|--from-line|--headers|--host|--id|--latency|--max-batch-bytes|--max-buffer|--max-consecutive-failures|--max-rate|--max-retries|--max-wait|--metadata|--namespace|--output|--policy-id|--port|--processing-delay|--profile|--reference-id|--request-log-size|--request-timeout|--requested-at|--schema|--secret|--seed|--sender-id|--sender-name|--session-id|--shard|--signature|--skip-invalid|--speaker|--start|--subject-user-id|--text|--timeout|--timestamp|--tolerance|--transcript|--type|--unconfirmed|--upload-ttl|--url|--user-id|--webhook-fault-delay|--webhook-fault-rate|--webhook-faults|--webhook-retry-delays|--webhook-secret|--webhook-timeout|--webhook-url|-o) ((i++)) ;;
       -*) ;;
-      *) if [[ -z $cmd ]]; then cmd=${words[i]}; elif [[ -z $sub ]]; then sub=${words[i]}; fi ;;
+      *) case "$at" in ''|'token'|'auth'|'config'|'settings'|'data'|'import'|'events'|'stream'|'decision'|'batch'|'agent-decision'|'deletion-request'|'webhooks'|'emulator') at="${at:+$at }${COMP_WORDS[i]}" ;; esac ;;
     esac
   done
-
-  # Each group's verbs; then, per verb, its own flags and what its arguments are (files or fixed words).
-  local verbs="" flags="" values="" files=""
-  case "$cmd" in
-    "") COMPREPLY=($(compgen -W "$commands $global" -- "$cur")); return ;;
-    token) verbs="create" ;;
-    auth) verbs="login status logout" ;;
-    config) verbs="get set unset list" ;;
-    settings) verbs="put" ;;
-    data) verbs="add import status download" ;;
-    import) verbs="create get" ;;
-    events) verbs="send example" ;;
-    stream) verbs="watch parts" ;;
-    decision) verbs="create get" ;;
-    batch) verbs="create get download" ;;
-    agent-decision) verbs="create send" ;;
-    deletion-request) verbs="create send" ;;
-    webhooks) verbs="verify listen trigger" ;;
-    emulator) verbs="start exec status reset" ;;
+  case "$at:$prev" in
+    'classify:'--api-version) COMPREPLY=($(compgen -W '2026-08-11 2026-08-05' -- "$cur")); return ;;
+    'classify:'--fail-on) COMPREPLY=($(compgen -W 'match review' -- "$cur")); return ;;
+    'classify:'--batch) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'classify:'--failed) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'classify:'--skip-invalid) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'classify:'--checkpoint) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'data add:'--checkpoint) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'data add:'--failed) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'data add:'--skip-invalid) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'data add:'--schema) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'data import:'--schema) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'events send:'--checkpoint) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'events send:'--failed) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'events send:'--unconfirmed) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'events send:'--skip-invalid) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'stream parts:'--captions) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'stream parts:'--failed) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'stream parts:'--unconfirmed) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'stream parts:'--skip-invalid) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'stream parts:'--checkpoint) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'batch create:'--download) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'batch get:'--download) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'agent-decision send:'--failed) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'agent-decision send:'--unconfirmed) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'agent-decision send:'--skip-invalid) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'agent-decision send:'--checkpoint) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'deletion-request send:'--failed) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'deletion-request send:'--skip-invalid) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'deletion-request send:'--checkpoint) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'webhooks verify:'--headers) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    'emulator start:'--account-version) COMPREPLY=($(compgen -W '2026-08-11 2026-08-05' -- "$cur")); return ;;
+    'emulator start:'--data-dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    'emulator exec:'--account-version) COMPREPLY=($(compgen -W '2026-08-11 2026-08-05' -- "$cur")); return ;;
+    'emulator exec:'--data-dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    *:--profile) COMPREPLY=($(compgen -W "$(csafe __complete profiles 2>/dev/null)" -- "$cur")); return ;;
+    *:--output|*:-o) COMPREPLY=($(compgen -W 'table json ndjson tsv' -- "$cur")); return ;;
+    *:--account-version|*:--action|*:--agent-type|*:--api-key|*:--api-version|*:--audio|*:--base-url|*:--batch|*:--batch-size|*:--captions|*:--chat|*:--checkpoint|*:--comment|*:--concurrency|*:--content|*:--content-id|*:--content-type|*:--data|*:--data-dir|*:--decision|*:--download|*:--events|*:--expires-in|*:--external-request-id|*:--fail-on|*:--failed|*:--fault-delay|*:--fault-rate|*:--faults|*:--field|*:--flush-interval|*:--forward-secret|*:--forward-to|*:--frame|*:--from-line|*:--headers|*:--host|*:--id|*:--latency|*:--max-batch-bytes|*:--max-buffer|*:--max-consecutive-failures|*:--max-rate|*:--max-retries|*:--max-wait|*:--metadata|*:--namespace|*:--output|*:--policy-id|*:--port|*:--processing-delay|*:--profile|*:--reference-id|*:--request-log-size|*:--request-timeout|*:--requested-at|*:--schema|*:--secret|*:--seed|*:--sender-id|*:--sender-name|*:--session-id|*:--shard|*:--signature|*:--skip-invalid|*:--speaker|*:--start|*:--subject-user-id|*:--text|*:--timeout|*:--timestamp|*:--tolerance|*:--transcript|*:--type|*:--unconfirmed|*:--upload-ttl|*:--url|*:--user-id|*:--webhook-fault-delay|*:--webhook-fault-rate|*:--webhook-faults|*:--webhook-retry-delays|*:--webhook-secret|*:--webhook-timeout|*:--webhook-url|*:-o) COMPREPLY=(); return ;;
   esac
-  if [[ -n $verbs && -z $sub ]]; then COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return; fi
-
-  case "$cmd $sub" in
-    classify\ *) flags="--text --user-id --content-id --metadata --api-version --each --fail-on --batch --concurrency --failed --skip-invalid --shard --max-consecutive-failures --max-rate --checkpoint --from-line"; files=1 ;;
-    "token create") flags="--expires-in --user-id --session-id" ;;
-    "auth login") flags="--with-token --no-verify" ;;
-    "config get"|"config set"|"config unset") values="base_url user_id output request_timeout max_retries" ;;
-    "settings put") flags="--field"; files=1 ;;
-    "data add") flags="--batch-size --max-batch-bytes --concurrency --shard --checkpoint --failed --skip-invalid --max-consecutive-failures --max-rate --wait --timeout --schema"; files=1 ;;
-    "data import") flags="--wait --timeout --no-validate --schema"; files=1 ;;
-    "data status") flags="--wait --timeout" ;;
-    "import create") flags="--wait --timeout"; files=1 ;;
-    "import get") flags="--wait --timeout" ;;
-    "events send") flags="--dry-run --sync --checkpoint --failed --unconfirmed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --max-consecutive-failures --max-rate --shard"; files=1 ;;
-    "events example") values="user_contact content_uploaded product_changed create_account update_account user_report moderation_decision" ;;
-    "stream watch") flags="--id --url" ;;
-    "stream parts") flags="--id --chat --sender-id --sender-name --transcript --speaker --frame --audio --timestamp --captions --start --batch-size --max-batch-bytes --failed --unconfirmed --skip-invalid --checkpoint --max-consecutive-failures --max-rate --follow --flush-interval --max-buffer"; files=1 ;;
-    "decision create") flags="--type --content --metadata --wait --timeout" ;;
-    "decision get") flags="--wait --timeout" ;;
-    "batch create") flags="--type --wait --timeout --download"; files=1 ;;
-    "batch get") flags="--wait --timeout --download" ;;
-    "batch download") flags="--escape-formulas"; files=1 ;;
-    "agent-decision create") flags="--content-type --decision --policy-id --reference-id --action --agent-type --comment" ;;
-    "agent-decision send") flags="--concurrency --failed --unconfirmed --skip-invalid --max-consecutive-failures --max-rate --checkpoint --from-line --shard"; files=1 ;;
-    "deletion-request create") flags="--subject-user-id --external-request-id --requested-at" ;;
-    "deletion-request send") flags="--concurrency --failed --skip-invalid --max-consecutive-failures --max-rate --checkpoint --from-line --shard"; files=1 ;;
-    "data download") flags=""; files=1 ;;
-    "webhooks verify") flags="--secret --id --timestamp --signature --headers --tolerance"; files=1 ;;
-    "webhooks listen") flags="--forward-to --events --forward-secret" ;;
-    "webhooks trigger") flags="--namespace --id --data"; values="workflow.succeeded workflow.failed decision.completed batch.completed" ;;
-    "emulator start") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --webhook-url --webhook-secret --print-secret --webhook-retry-delays --webhook-timeout --webhook-fault-rate --webhook-faults --webhook-fault-delay --api-key --json" ;;
-    "emulator exec") flags="--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --webhook-url --webhook-secret --webhook-retry-delays --webhook-timeout --webhook-fault-rate --webhook-faults --webhook-fault-delay --api-key" ;;
+  case "$at" in
+    '') words='classify token auth config settings data import events stream decision batch agent-decision deletion-request webhooks emulator completion version --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' ;;
+    'classify') [[ $cur == -* ]] && words='--text --user-id --content-id --metadata --api-version --each --fail-on --batch --concurrency --failed --skip-invalid --max-consecutive-failures --max-rate --checkpoint --from-line --shard --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'token') words='create' ;;
+    'token create') [[ $cur == -* ]] && words='--expires-in --user-id --session-id --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'auth') words='login status logout' ;;
+    'auth login') [[ $cur == -* ]] && words='--with-token --no-verify --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'auth status') [[ $cur == -* ]] && words='--profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'auth logout') [[ $cur == -* ]] && words='--profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'config') words='get set unset list' ;;
+    'config get') [[ $cur == -* ]] && words='--profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'config set') [[ $cur == -* ]] && words='--profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'config unset') [[ $cur == -* ]] && words='--profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'config list') [[ $cur == -* ]] && words='--profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'settings') words='put' ;;
+    'settings put') [[ $cur == -* ]] && words='--field --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'data') words='add import status download' ;;
+    'data add') [[ $cur == -* ]] && words='--batch-size --max-batch-bytes --concurrency --shard --checkpoint --failed --skip-invalid --max-consecutive-failures --max-rate --schema --wait --timeout --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'data import') [[ $cur == -* ]] && words='--wait --timeout --no-validate --schema --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'data status') [[ $cur == -* ]] && words='--wait --timeout --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'data download') [[ $cur == -* ]] && words='--profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'import') words='create get' ;;
+    'import create') [[ $cur == -* ]] && words='--wait --timeout --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'import get') [[ $cur == -* ]] && words='--wait --timeout --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'events') words='send example' ;;
+    'events send') [[ $cur == -* ]] && words='--dry-run --sync --checkpoint --failed --unconfirmed --skip-invalid --allow-unknown-types --no-auto-idempotency --batch-size --max-batch-bytes --concurrency --max-consecutive-failures --max-rate --shard --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'events example') [[ $cur == -* ]] && words='--profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=($(compgen -W 'user_contact content_uploaded product_changed create_account update_account user_report moderation_decision' -- "$cur")); return; } ;;
+    'stream') words='watch parts' ;;
+    'stream watch') [[ $cur == -* ]] && words='--id --url --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'stream parts') [[ $cur == -* ]] && words='--id --chat --sender-id --sender-name --transcript --speaker --frame --audio --timestamp --captions --start --batch-size --max-batch-bytes --failed --unconfirmed --skip-invalid --checkpoint --max-consecutive-failures --max-rate --follow --flush-interval --max-buffer --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'decision') words='create get' ;;
+    'decision create') [[ $cur == -* ]] && words='--type --content --metadata --wait --timeout --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'decision get') [[ $cur == -* ]] && words='--wait --timeout --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'batch') words='create get download' ;;
+    'batch create') [[ $cur == -* ]] && words='--type --wait --timeout --download --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'batch get') [[ $cur == -* ]] && words='--wait --timeout --download --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'batch download') [[ $cur == -* ]] && words='--escape-formulas --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'agent-decision') words='create send' ;;
+    'agent-decision create') [[ $cur == -* ]] && words='--content-type --decision --policy-id --reference-id --action --agent-type --comment --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'agent-decision send') [[ $cur == -* ]] && words='--concurrency --failed --unconfirmed --skip-invalid --max-consecutive-failures --max-rate --checkpoint --from-line --shard --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'deletion-request') words='create send' ;;
+    'deletion-request create') [[ $cur == -* ]] && words='--subject-user-id --external-request-id --requested-at --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'deletion-request send') [[ $cur == -* ]] && words='--concurrency --failed --skip-invalid --max-consecutive-failures --max-rate --checkpoint --from-line --shard --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'webhooks') words='verify listen trigger' ;;
+    'webhooks verify') [[ $cur == -* ]] && words='--secret --id --timestamp --signature --headers --tolerance --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+    'webhooks listen') [[ $cur == -* ]] && words='--forward-to --events --forward-secret --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'webhooks trigger') [[ $cur == -* ]] && words='--namespace --id --data --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=($(compgen -W 'workflow.succeeded workflow.failed decision.completed batch.completed' -- "$cur")); return; } ;;
+    'emulator') words='start exec status reset' ;;
+    'emulator start') [[ $cur == -* ]] && words='--host --port --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --webhook-url --webhook-secret --print-secret --webhook-retry-delays --webhook-timeout --webhook-fault-rate --webhook-faults --webhook-fault-delay --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'emulator exec') [[ $cur == -* ]] && words='--host --latency --account-version --fault-rate --faults --seed --fault-delay --processing-delay --upload-ttl --data-dir --request-log-size --webhook-url --webhook-secret --webhook-retry-delays --webhook-timeout --webhook-fault-rate --webhook-faults --webhook-fault-delay --port --profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'emulator status') [[ $cur == -* ]] && words='--profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'emulator reset') [[ $cur == -* ]] && words='--profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    'completion') [[ $cur == -* ]] && words='--profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur")); return; } ;;
+    'version') [[ $cur == -* ]] && words='--profile --api-key --base-url --request-timeout --max-retries --max-wait --output -o --json --wide --verbose -v --quiet -q --progress --no-color --insecure --emulator --help -h --version -V' || { COMPREPLY=(); return; } ;;
+    *) return ;;
   esac
-
-  if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$flags $global" -- "$cur"))
-  elif [[ -n $values ]]; then COMPREPLY=($(compgen -W "$values" -- "$cur"))
-  elif [[ -n $files ]]; then COMPREPLY=($(compgen -f -- "$cur"))
-  fi
+  COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
-complete -o default -F _csafe csafe
+complete -F _csafe csafe

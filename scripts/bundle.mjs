@@ -13,6 +13,7 @@ const OUT = 'dist/bundle';
 const ENTRIES = {
   main: 'dist/src/main.js',
   version: 'dist/src/version.js',
+  complete: 'dist/src/complete.js',
   'import-check-worker': 'dist/src/emulator/data/import-check-worker.js',
 };
 

@@ -12,6 +12,8 @@ import type { Action } from './app.js';
 export interface ArgDecl {
   name: string;
   help?: string;
+  /** The only words it takes, offered by the shell completions. */
+  choices?: readonly string[];
 }
 
 /** What a verb's declaration file (`<verb>-command.ts`) declares: all but how to load its action. */

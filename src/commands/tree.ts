@@ -5,6 +5,7 @@ import { agentDecisionGroup } from './agent-decision/index.js';
 import { authGroup } from './auth/index.js';
 import { batchGroup } from './batch/index.js';
 import { classify } from './classify/index.js';
+import { completion } from './completion/index.js';
 import { configGroup } from './config/index.js';
 import { dataGroup } from './data/index.js';
 import { decisionGroup } from './decision/index.js';
@@ -35,5 +36,6 @@ export const TREE: readonly TreeNode[] = [
   deletionRequestGroup,
   webhooksGroup,
   emulatorGroup,
+  completion,
   version,
 ];

@@ -54,21 +54,6 @@ async function bashCompletion(words: string[]): Promise<string[]> {
   return sorted(stdout.split('\n').filter(Boolean));
 }
 
-/** The zsh completion read as text (zsh is not on the CI machine): its global flags, group list, verb table and one branch per verb. */
-function zshCompletion(text: string) {
-  const block = (start: string) => text.slice(text.indexOf(start) + start.length, text.indexOf('\n  )', text.indexOf(start)));
-  const flags = (spec: string) => [...spec.matchAll(/'(--[\w-]+)\[|\{(-\w),(--[\w-]+)\}/g)].flatMap((m) => (m[1] ? [m[1]] : [m[2]!, m[3]!]));
-  const globals = flags(block('global=('));
-  const verbs = new Map([...block('verbs=(').matchAll(/^\s+([\w-]+) '([^']*)'/gm)].map((m) => [m[1]!, m[2]!.split(' ')]));
-  const commands = [...text.slice(text.indexOf("_values 'command'"), text.indexOf('args)')).matchAll(/'([\w-]+)\[/g)].map((m) => m[1]!);
-  const branches = new Map<string, { flags: string[]; global: boolean }>();
-  const joined = text.slice(text.indexOf('args)')).replaceAll('\\\n', ' ');
-  for (const [, keys, body] of joined.matchAll(/^\s+((?:'[^']+'\*?\|?)+)\) (.*);;$/gm)) {
-    for (const [, key] of keys!.matchAll(/'([^']+)'/g)) branches.set(key!.trim(), { flags: flags(body!), global: /\$\{?global\b/.test(body!) });
-  }
-  return { globals, verbs, commands, branches };
-}
-
 describe('documentation stays in step with the commands', () => {
   let tree: CommandTree;
   before(async () => {
@@ -100,22 +85,6 @@ describe('documentation stays in step with the commands', () => {
 
   it('bash: global flags and their values before the group do not count as the group', async () => {
     assert.deepEqual(await bashCompletion(['--profile', 'work', 'data', '']), ['add', 'download', 'import', 'status']);
-  });
-
-  it('zsh: the global flags, the groups, each group\'s verbs and each verb\'s own flags, once each', () => {
-    const zsh = zshCompletion(repoFile('completions/_csafe'));
-    assert.deepEqual(sorted(zsh.globals), sorted(tree.globals.filter((flag) => !['-V', '--version', ...HELP_FLAGS].includes(flag))));
-    assert.deepEqual(zsh.commands, [...new Set(zsh.commands)], 'no group listed twice');
-    assert.deepEqual(sorted(zsh.commands), sorted(tree.groups.keys()));
-    const withVerbs = [...tree.groups].filter(([, verbs]) => !verbs.has(''));
-    assert.deepEqual(sorted(zsh.verbs.keys()), sorted(withVerbs.map(([group]) => group)));
-    for (const [group, verbs] of withVerbs) assert.deepEqual(sorted(zsh.verbs.get(group)!), sorted(verbs.keys()), `verbs of ${group}`);
-    for (const { group, verb, flags } of eachCommand()) {
-      const branch = zsh.branches.get(verb === '' ? group : `${group} ${verb}`);
-      assert.ok(branch, `_csafe has no branch for ${group} ${verb}`);
-      assert.deepEqual(sorted(branch.flags), sorted(flags.filter((flag) => !HELP_FLAGS.includes(flag))), `flags of ${group} ${verb}`);
-      assert.ok(branch.global, `${group} ${verb} offers the global flags too`);
-    }
   });
 
   it('the man page and the README document every command and every flag', () => {

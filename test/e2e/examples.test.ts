@@ -42,6 +42,7 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['npm run bench', 'minutes of full load, deliberately not part of npm test'],
   ['npm run bench -- --quick', 'minutes of full load, deliberately not part of npm test (test/bench runs a tiny row)'],
   ['npm run bench -- import-83', 'a 1 GiB file and minutes of full load, deliberately not part of npm test'],
+  ['npm run gen', 'writes the repository\'s completions/; test/e2e/completion.test.ts checks they are what it writes'],
   ['npm run mutate', 'tens of minutes of full load, deliberately not part of npm test'],
   ['npm run mutate -- --mutate src/core/http/retry.ts', 'minutes of full load, deliberately not part of npm test'],
   ['csafe emulator start', 'runs until interrupted, on the fixed port 4477; this test runs its own with --port 0'],

@@ -7,7 +7,7 @@ import type { VerbDecl } from '../declaration.js';
 export const webhooksTrigger = {
   name: 'trigger',
   description: 'Have the emulator send one event to its webhook endpoints now: a sample, or your own data',
-  args: [{ name: '<event>', help: `the event type: ${WEBHOOK_EVENT_TYPES.join(', ')}` }],
+  args: [{ name: '<event>', help: `the event type: ${WEBHOOK_EVENT_TYPES.join(', ')}`, choices: WEBHOOK_EVENT_TYPES }],
   flags: {
     namespace: { type: 'text', value: 'namespace', help: 'with a workflow event: the namespace it is about (default listings)' },
     id: { type: 'text', value: 'id', help: 'the object a workflow event is about (default listing-1), or the decision or batch id of a legacy one (dec_sample, bat_sample)' },

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 
 /** What a command prints and in which format (table, JSON, NDJSON, TSV), its tables fitted to the terminal. */
 
-const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'tsv'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /**

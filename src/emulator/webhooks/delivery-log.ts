@@ -4,7 +4,7 @@ import { newOrderedId } from '../stores/ids.js';
 import { LineFiles } from '../stores/line-files.js';
 
 /** One attempt to deliver: when, the receiver's status (absent when there was no answer), why it failed, how long it took. */
-export interface Attempt {
+interface Attempt {
   at: string;
   status?: number;
   error?: string;

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { longFlag } from '../../src/core/cli/flags.js';
+import { completionScript } from '../../src/commands/completion/scripts.js';
+import { SCRIPT_FILES, SHELLS } from '../../src/commands/completion/shells.js';
+import { isGroup, walkTree } from '../../src/commands/declaration.js';
+import { TREE } from '../../src/commands/tree.js';
+import { BIN, runCsafe, tempDir } from '../helpers/cli.js';
+
+// The shell completions, generated from the command tree: committed as generated, printed by
+// `csafe completion`, and run in real bash, fish and zsh (.ci/run installs the latter two).
+
+const repoPath = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
+const run = promisify(execFile);
+const sorted = (words: Iterable<string>) => [...new Set(words)].sort();
+const hasShell = (shell: string) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${shell}`]);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A directory with `csafe` (this build) on PATH and a config file of two profiles: what the completions call for profile names. */
+function environment() {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'bin'));
+  writeFileSync(join(dir, 'bin', 'csafe'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+  mkdirSync(join(dir, 'config'));
+  writeFileSync(join(dir, 'config', 'config.json'), JSON.stringify({ profiles: { default: {}, work: { base_url: 'https://example.com' } } }));
+  mkdirSync(join(dir, 'cwd', 'a-dir'), { recursive: true });
+  writeFileSync(join(dir, 'cwd', 'a-file.jsonl'), '');
+  return { cwd: join(dir, 'cwd'), env: { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}`, CSAFE_CONFIG_DIR: join(dir, 'config') } };
+}
+
+/** What bash completes for the command line `words`, the last being the word under the cursor. */
+async function bash(words: string[], where = environment()): Promise<string[]> {
+  const script = 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _csafe; printf "%s\\n" "${COMPREPLY[@]}"';
+  const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', script, 'bash', repoPath(SCRIPT_FILES.bash), 'csafe', ...words], where);
+  return sorted(stdout.split('\n').filter(Boolean));
+}
+
+/** What fish completes for the command line (`complete -C`), the words only. */
+async function fish(line: string, where = environment()): Promise<string[]> {
+  const { stdout } = await run('fish', ['--no-config', '-c', `source ${repoPath(SCRIPT_FILES.fish)}; complete -C ${JSON.stringify(line)}`], where);
+  return sorted(stdout.split('\n').filter(Boolean).map((entry) => entry.split('\t')[0]!));
+}
+
+/**
+ * What zsh's _csafe hands to _describe (the verbs) and _arguments (flag specs), for the words typed:
+ * both stubbed to print, since a completion menu needs a terminal.
+ */
+async function zsh(words: string[]): Promise<string[]> {
+  const script = [
+    'autoload -U compinit && compinit -u -D',
+    `source ${repoPath(SCRIPT_FILES.zsh)}`,
+    '_describe() { print -l -- ${(P)4} }',
+    '_arguments() { print -l -- "${@:2}" }',
+    `words=(csafe ${words.map((word) => `'${word}'`).join(' ')}); CURRENT=${words.length + 1}`,
+    '_csafe',
+  ].join('\n');
+  const { stdout } = await run('zsh', ['-f', '-c', script], environment());
+  return stdout.split('\n').filter(Boolean);
+}
+
+const commands = () => [...walkTree(TREE)].filter(({ node }) => !isGroup(node));
+const ownFlags = (node: (typeof TREE)[number]) => (isGroup(node) ? [] : Object.entries(node.flags ?? {}).filter(([, flag]) => flag.type !== 'absent').map(([key, flag]) => longFlag(key, flag)));
+
+describe('shell completions', () => {
+  it('completions/ holds what `npm run gen` makes from the command tree today, and `csafe completion SHELL` prints it', async () => {
+    for (const shell of SHELLS) {
+      assert.equal(readFileSync(repoPath(SCRIPT_FILES[shell]), 'utf8'), completionScript(shell, TREE), `${SCRIPT_FILES[shell]} is stale: run npm run gen`);
+      const printed = await runCsafe(['completion', shell]);
+      assert.equal(printed.code, 0, printed.stderr);
+      assert.equal(printed.stdout, readFileSync(repoPath(SCRIPT_FILES[shell]), 'utf8'));
+    }
+    const refused = await runCsafe(['completion', 'tcsh']);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /<shell>: expected one of bash, zsh, fish, got "tcsh"/);
+  });
+
+  it('`csafe __complete profiles` lists the config file\'s profiles, a name a line, and nothing when there is none', async () => {
+    const { env } = environment();
+    assert.equal((await runCsafe(['__complete', 'profiles'], { env: { CSAFE_CONFIG_DIR: env.CSAFE_CONFIG_DIR } })).stdout, 'default\nwork\n');
+    assert.equal((await runCsafe(['__complete', 'profiles'], { env: { CSAFE_CONFIG_DIR: tempDir() } })).stdout, '');
+  });
+
+  it('bash: values of flags and arguments: fixed words, files, directories only, profile names', async () => {
+    const where = environment();
+    assert.deepEqual(await bash(['--output', ''], where), ['json', 'ndjson', 'table', 'tsv']);
+    assert.deepEqual(await bash(['classify', '--fail-on', ''], where), ['match', 'review']);
+    assert.deepEqual(await bash(['classify', '--api-version', ''], where), ['2026-08-05', '2026-08-11']);
+    assert.deepEqual(await bash(['webhooks', 'trigger', ''], where), ['batch.completed', 'decision.completed', 'workflow.failed', 'workflow.succeeded']);
+    assert.deepEqual(await bash(['completion', ''], where), ['bash', 'fish', 'zsh']);
+    assert.deepEqual(await bash(['data', 'add', 'listings', '--checkpoint', ''], where), ['a-dir', 'a-file.jsonl']);
+    assert.deepEqual(await bash(['emulator', 'start', '--data-dir', ''], where), ['a-dir']);
+    assert.deepEqual(await bash(['classify', ''], where), ['a-dir', 'a-file.jsonl'], 'classify takes files');
+    assert.deepEqual(await bash(['--profile', ''], where), ['default', 'work']);
+    assert.deepEqual(await bash(['classify', '--user-id', ''], where), [], 'nothing for a value csafe cannot know');
+    assert.deepEqual(await bash(['--profile', 'work', '-o', 'json', 'events', ''], where), ['example', 'send'], 'flags and their values are not the group');
+  });
+
+  it('fish: every group and verb, each command\'s flags, and the values of flags and arguments', { skip: !hasShell('fish') && 'fish is not installed' }, async () => {
+    const where = environment();
+    assert.deepEqual(await fish('csafe ', where), sorted(TREE.map((node) => node.name)));
+    for (const { path, node } of walkTree(TREE)) {
+      if (isGroup(node)) assert.deepEqual(await fish(`csafe ${path.join(' ')} `, where), sorted(node.commands.map((verb) => verb.name)), `csafe ${path.join(' ')} <TAB>`);
+    }
+    await Promise.all(
+      commands().map(async ({ path, node }) => {
+        const offered = await fish(`csafe ${path.join(' ')} --`, where);
+        for (const flag of ownFlags(node)) assert.ok(offered.includes(flag), `csafe ${path.join(' ')} --<TAB> offers ${flag}`);
+        assert.ok(offered.includes('--profile') && offered.includes('--output'), 'and the global flags');
+      }),
+    );
+    assert.deepEqual(await fish('csafe classify --fail-on ', where), ['match', 'review']);
+    assert.deepEqual(await fish('csafe --profile ', where), ['default', 'work']);
+    assert.deepEqual(await fish('csafe webhooks trigger ', where), ['batch.completed', 'decision.completed', 'workflow.failed', 'workflow.succeeded']);
+    assert.ok((await fish('csafe data add listings ', where)).includes('a-file.jsonl'), 'a file argument completes files');
+    assert.deepEqual(await fish('csafe emulator start --data-dir ', where), ['a-dir/']);
+  });
+
+  it('zsh: the file loads under compinit; it offers each group\'s verbs and each command\'s flags', { skip: !hasShell('zsh') && 'zsh is not installed' }, async () => {
+    await run('zsh', ['-n', repoPath(SCRIPT_FILES.zsh)]);
+    assert.deepEqual(sorted((await zsh([''])).map((verb) => verb.split(':')[0]!)), sorted(TREE.map((node) => node.name)));
+    assert.deepEqual(sorted((await zsh(['data', ''])).map((verb) => verb.split(':')[0]!)), ['add', 'download', 'import', 'status']);
+    for (const { path, node } of commands()) {
+      const specs = await zsh([...path, '-']);
+      for (const flag of ownFlags(node)) assert.ok(specs.some((spec) => spec.startsWith(`${flag}[`)), `csafe ${path.join(' ')} -<TAB>: ${flag}`);
+    }
+    assert.ok((await zsh(['classify', '-'])).some((spec) => /^--fail-on\[[^\]]*\]:fail-on:\(match review\)$/.test(spec)));
+    assert.ok((await zsh(['emulator', 'start', '-'])).some((spec) => /^--data-dir\[.*\]:data-dir:_files -\/$/.test(spec)));
+  });
+});
