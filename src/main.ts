@@ -31,6 +31,7 @@ import { VERSION, versionLine } from './version.js';
 import { runCounts, type App, type Outcome, type RunCounts } from './commands/app.js';
 import { addFlags, addNode } from './commands/program.js';
 import { TREE } from './commands/tree.js';
+import { EXIT_CODES, ROOT_DESCRIPTION, ROOT_EXAMPLES } from './commands/root.js';
 import { expandShortcuts } from './commands/shortcuts.js';
 
 // How a command line becomes a run: builds the command tree, runs the chosen command, and turns every
@@ -45,28 +46,13 @@ export interface ProcessLike {
   signal: AbortSignal;
 }
 
-const EXIT_CODES: ReadonlyArray<readonly [string, string]> = [
-  ['0', 'everything succeeded'],
-  ['1', 'nothing this run sent succeeded, or the run stopped on a service or request failure'],
-  ['2', 'invalid input or usage, nothing sent (also --skip-invalid with nothing valid left)'],
-  ['3', 'credentials refused or missing'],
-  ['4', 'a --fail-on condition held'],
-  ['5', 'partial: some records this run sent succeeded, the rest are in the failed, unconfirmed or skip file (5 wins over 4)'],
-  ['75', 'another run holds the --checkpoint (its lock): nothing was done; the same command later will do'],
-  ['124', 'a wait timed out'],
-  ['126, 127', 'emulator exec: its command cannot be run (126) or is not found (127); else it exits with the command\'s own code'],
-  ['130, 143', 'interrupted by Ctrl-C or a closed terminal (130) or SIGTERM (143)'],
-];
+
 
 /** What `csafe --help` ends with: the exit codes, examples and every variable, fitted to `width`. */
 function rootHelpAfter(width: number): string {
   const codes = EXIT_CODES.map(([code, meaning]) => wrapWords(`  ${code.padEnd(8)} ${meaning}`, width, ' '.repeat(11)));
   const sections = renderHelpSections({
-    examples: [
-      'csafe --emulator classify --text "hello" --user-id u1',
-      `csafe classify examples/post.txt --user-id u1 --json | jq -r '.labels[].decision'`,
-      'csafe data add listings examples/listings.jsonl --wait',
-    ],
+    examples: ROOT_EXAMPLES,
     environment: ALL_VARIABLES,
   }, width);
   return ['', 'Exit codes (the same for every command):', ...codes, ''].join('\n') + sections;
@@ -76,7 +62,7 @@ function rootHelpAfter(width: number): string {
 export const invokedGroup = (argv: readonly string[]): string | undefined => argv[commandIndex(argv)];
 
 function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Command {
-  const program = new Command('csafe').description('Command-line client for the Content Safety Service, with a local emulator').version(versionLine(), '-V, --version', 'show the version, the commit built and the Node.js version (as `csafe version`)');
+  const program = new Command('csafe').description(ROOT_DESCRIPTION).version(versionLine(), '-V, --version', 'show the version, the commit built and the Node.js version (as `csafe version`)');
   addFlags(program, GLOBAL_FLAGS)
     .addHelpText('after', () => rootHelpAfter(io.stdoutColumns ?? HELP_WIDTH))
     .showSuggestionAfterError()

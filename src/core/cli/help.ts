@@ -1,7 +1,7 @@
 import { Help, type Command, type HelpConfiguration, type Option } from 'commander';
 
 /** Every environment variable csafe reads, with what it sets; the order they are listed in. */
-const VARIABLES = {
+export const VARIABLES = {
   CSAFE_API_KEY: 'API key or access token, over the profile\'s (--api-key over it)',
   CSAFE_BASE_URL: 'service base URL, over the profile\'s (--base-url over it)',
   CSAFE_PROFILE: 'profile to use (default "default"; --profile over it)',
