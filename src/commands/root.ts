@@ -22,3 +22,61 @@ export const ROOT_EXAMPLES: readonly string[] = [
   `csafe classify examples/post.txt --user-id u1 --json | jq -r '.labels[].decision'`,
   'csafe data add listings examples/listings.jsonl --wait',
 ];
+
+/** What every command shares that no one command's --help says, each a section of csafe(1). */
+export const ROOT_TOPICS: ReadonlyArray<{ title: string; text: string }> = [
+  {
+    title: 'OUTPUT',
+    text: `
+Data goes to standard output; notes, progress and traces go to standard error. The output rule,
+the same for every command: on a terminal, a table (or a key: value view of one record); when
+standard output is not a terminal, JSON for a single result and NDJSON (one JSON value per line)
+for a stream of results (classify --batch and --each, data add, events send --sync); \`--json\`
+is one JSON document everywhere, a stream's results one array; TSV only with \`-o tsv\`. A
+command that waits prints what the status command it ends in prints. Every command that reads a
+file reads standard input when the file is \`-\`, or left out with something piped in. Tables
+have no borders; long cells of text are cut with an ellipsis to fit the terminal width (COLUMNS
+overrides it), and \`--wide\` shows them whole; an id, a token or a URL (a value without white
+space) is never cut; labels show the most decisive first; a column empty in every row is left
+out. When the columns cannot each keep their width, each row is printed as a block of key: value
+lines.`,
+  },
+  {
+    title: 'SCALE OUT',
+    text: `
+\`--shard\` i/n (0 <= i < n) on \`classify --batch\`, \`data add\`, \`events send\`,
+\`agent-decision send\` and \`deletion-request send\` keeps only the records whose key hashes
+(SHA-256) to shard i: an object's \`id\`, an event's \`user_id\` (else content_id, else
+source_id), a line's number. n workers given the same file and 0/n ... (n-1)/n cover it exactly
+once between them, e.g. under GNU parallel or as a Kubernetes Indexed Job with \`--shard
+"$JOB_COMPLETION_INDEX/$N"\`. A record without its key is invalid and reported by every worker.
+A checkpoint records its shard: a run with another \`--shard\` (or none) is refused (exit 2), so
+give each worker its own. Without \`--failed\`, each worker's failed file is named with its
+shard (csafe-data-add-shard-1-of-4-failed-time.jsonl). \`classify --batch\` results keep their
+\`line\`, so the workers' outputs merge back in input order with \`jq -s -c 'sort_by(.line)[]'
+results-*.ndjson\`. A bad value (3/3, -1/2, a/b, 0/0) is exit 2 with the same message on every
+command.`,
+  },
+  {
+    title: 'UNREACHABLE SERVICE AND INTERRUPTS',
+    text: `
+The bulk commands (\`classify --batch\`, \`events send\`, \`data add\`, \`stream parts\`,
+\`agent-decision send\`, \`deletion-request send\`) stop sending once
+\`--max-consecutive-failures\` n (default 5; 0 never stops) requests in a row could not reach
+the service (connection refused, DNS, TLS, a cut connection, after the retries); any answer from
+the service resets the count. One line names the host and the last error, every record not
+acknowledged is in the failed file, and the exit status is 1. A refused key (401/403) or a
+Retry-After longer than \`--max-wait\` stops them the same way at the first such answer (exit 3,
+or 1). \`--max-rate\` n/s (20, 20/s, 0.5/s) starts at most n requests a second, so \`--shard\`
+workers can share one API quota.
+
+Ctrl-C (130) and SIGTERM (143) send no new request, wait for the answers in flight, and print
+what was done and the command that continues. With \`--checkpoint\` file (every one of them) it
+is the same command line, which sends only what was not acknowledged (\`classify --batch\`
+prints only the lines not answered: append its output with >>). Without one: for \`events send\`
+and \`data add\` the same command line, which sends everything again (the run says to add
+\`--checkpoint\`); for \`classify --batch\`, \`agent-decision send\` and \`deletion-request
+send\` the same command with \`--from-line\` at the first line not done; for \`stream parts\`
+the parts not sent are in the failed file and the command that sends it is printed.`,
+  },
+];

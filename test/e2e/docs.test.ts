@@ -1,7 +1,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 // The help texts are main()'s answer to --help: read in this process (startup.test runs --help as a real process).
@@ -88,22 +88,22 @@ describe('documentation stays in step with the commands', () => {
   });
 
   it('the man page and the README document every command and every flag', () => {
-    const man = repoFile('man/csafe.1');
+    const man = readdirSync(repoPath('man')).filter((name) => name.endsWith('.1')).map((name) => repoFile(`man/${name}`)).join('\n');
     const readme = repoFile('README.md');
     const missing: string[] = [];
     const expect = (found: boolean, what: string) => void (found || missing.push(what));
     for (const { group, verb, flags } of eachCommand()) {
       const command = `${group} ${verb}`.trim();
-      expect(man.includes(command.replaceAll('-', '\\-')), `man/csafe.1: ${command}`);
+      expect(man.includes(command.replaceAll('-', '\\-')), `man/*.1: ${command}`);
       // The README may list a group's verbs together: `csafe config get|set|unset|list`.
       expect(new RegExp(`csafe ${group}\\b[^\\n]*\\b${verb}\\b`).test(readme), `README.md: csafe ${command}`);
       for (const flag of flags.filter((f) => f.startsWith('--') && !HELP_FLAGS.includes(f))) {
-        expect(man.includes(flag.replaceAll('-', '\\-')), `man/csafe.1: ${command} ${flag}`);
+        expect(man.includes(flag.replaceAll('-', '\\-')), `man/*.1: ${command} ${flag}`);
         expect(readme.includes(flag), `README.md: ${command} ${flag}`);
       }
     }
     for (const flag of tree.globals.filter((f) => f.startsWith('--') && !HELP_FLAGS.includes(f))) {
-      expect(man.includes(flag.replaceAll('-', '\\-')), `man/csafe.1: global ${flag}`);
+      expect(man.includes(flag.replaceAll('-', '\\-')), `man/*.1: global ${flag}`);
       expect(readme.includes(flag), `README.md: global ${flag}`);
     }
     assert.deepEqual(missing, []);
@@ -115,7 +115,8 @@ describe('documentation stays in step with the commands', () => {
     const inReadme = [...repoFile('README.md').matchAll(/^\| (\d+(?:, \d+)?) \| (.+) \|$/gm)].map(([, code, meaning]) => [code, meaning!.replaceAll('`', '')]);
     const man = repoFile('man/csafe.1');
     const status = man.slice(man.indexOf('.SH EXIT STATUS'), man.indexOf('.SH ENVIRONMENT'));
-    const inMan = [...status.matchAll(/^\.B (.+)\n(.+)$/gm)].map(([, code, meaning]) => [code, meaning!.replaceAll('\\-', '-')]);
+    // A meaning may be filled over several lines, up to the next entry.
+    const inMan = [...`${status}\n.`.matchAll(/^\.B (.+)\n([^.][\s\S]*?)(?=^\.)/gm)].map(([, code, meaning]) => [code, meaning!.trim().replaceAll('\n', ' ').replaceAll('\\-', '-')]);
     assert.deepEqual(inHelp.map(([code]) => code), ['0', '1', '2', '3', '4', '5', '75', '124', '126, 127', '130, 143']);
     assert.deepEqual(inReadme, inHelp);
     assert.deepEqual(inMan, inHelp);

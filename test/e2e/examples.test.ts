@@ -14,11 +14,12 @@ import { runInProcess } from '../helpers/in-process.js';
  * the examples name, with `csafe` on PATH.
  */
 
-const repoFile = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
+const repoPath = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
+const repoFile = (path: string) => readFileSync(repoPath(path), 'utf8');
 
 interface Example {
   command: string;
-  /** Where the example is written: `csafe data add --help`, `README.md`, `man/csafe.1`. */
+  /** Where the example is written: `csafe data add --help`, `README.md`, `man/*.1`. */
   sources: string[];
   /** The exit code the docs give for it (`# exit 4 when …`), else 0. */
   expectedCode: number;
@@ -114,10 +115,17 @@ function readmeExamples(): string[] {
   return [...repoFile('README.md').matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1]!.split('\n')).filter((line) => line.trim() !== '');
 }
 
+/** The EXAMPLES of every man page (man/*.1), as a reader types them: a line continued with `\` joined to the next, escapes undone. */
 function manExamples(): string[] {
-  const section = /^\.SH EXAMPLES\n\.nf\n([\s\S]*?)^\.fi$/m.exec(repoFile('man/csafe.1'));
-  assert.ok(section, 'man/csafe.1 has an EXAMPLES section');
-  return section[1]!.split('\n').filter((line) => line !== '').map((line) => line.replaceAll('\\-', '-'));
+  return readdirSync(repoPath('man'))
+    .filter((name) => name.endsWith('.1'))
+    .flatMap((name) => {
+      const section = /^\.SH EXAMPLES\n\.nf\n([\s\S]*?)^\.fi$/m.exec(repoFile(`man/${name}`));
+      assert.ok(section, `man/${name} has an EXAMPLES section`);
+      return section[1]!.replaceAll(' \\\n', ' ').split('\n');
+    })
+    .filter((line) => line !== '')
+    .map((line) => line.replaceAll('\\&', '').replaceAll('\\-', '-').replaceAll('\\e', '\\').replace(/\\\[u([0-9A-F]{4,5})\]/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16))));
 }
 
 async function collectExamples(): Promise<Example[]> {
@@ -133,7 +141,7 @@ async function collectExamples(): Promise<Example[]> {
   };
   for (const { source, help } of helps) for (const line of helpExamples(help)) add(line, source);
   for (const line of readmeExamples()) add(line, 'README.md');
-  for (const line of manExamples()) add(line, 'man/csafe.1');
+  for (const line of manExamples()) add(line, 'man/*.1');
   return [...found.values()];
 }
 
@@ -187,7 +195,7 @@ async function runUntilReadyThenInterrupt(command: string, cwd: string, env: Nod
 /** Examples that clear the emulator's state run after all the others, which rely on what was added first. */
 const clearsState = (example: Example) => /_emulator\/reset|-X DELETE|^csafe emulator reset\b/.test(example.command);
 
-describe('every example in --help, README.md and man/csafe.1 runs as written', () => {
+describe('every example in --help, README.md and the man pages runs as written', () => {
   let emulator: EmulatorProcess;
   const fixtures = tempDir();
   const substitutes = new Map<string, string>();
@@ -232,7 +240,7 @@ describe('every example in --help, README.md and man/csafe.1 runs as written', (
   after(() => emulator?.stop());
 
   it('finds examples in every source, and each example not run is still in the docs', () => {
-    for (const source of ['README.md', 'man/csafe.1', 'csafe classify --help', 'csafe data add --help', 'csafe events send --help']) {
+    for (const source of ['README.md', 'man/*.1', 'csafe classify --help', 'csafe data add --help', 'csafe events send --help']) {
       assert.ok(examples.some((example) => example.sources.includes(source)), `no example found in ${source}`);
     }
     for (const command of NOT_RUN.keys()) assert.ok(examples.some((example) => example.command === command), `not in the docs any more: ${command}`);
@@ -292,7 +300,7 @@ describe('every --help ends with examples and the environment variables the comm
     assert.deepEqual([...read].filter((name) => !unlisted.has(name) && !root.includes(name)), []);
   });
 
-  it('the man page\'s EXAMPLES give one example of every command, as its --help writes it', () => {
+  it('the man pages\' EXAMPLES give one example of every command, as its --help writes it', () => {
     const man = manExamples();
     const missing = leaves.filter((leaf) => !helpExamples(leaf.help).some((example) => man.includes(example))).map((leaf) => leaf.source);
     assert.deepEqual(missing, []);
