@@ -1,4 +1,5 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import {
@@ -17,6 +18,14 @@ import { describeNetworkError, errorCode } from './network-words.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { decideRetry, type AttemptOutcome, type Headers, type RetryPolicy } from './retry.js';
 import { Agent, request } from './undici.js';
+
+/*
+ * node:http taken with require(), not import: an ESM import reads every export of the module, and
+ * from Node 22 node:http has some (WebSocket, MessageEvent…) that load Node's own bundled undici
+ * when read, ≈ 40 ms of a one-request command's start-up (test/e2e/startup.test.ts, under Node 22
+ * and 24 in `npm run test:matrix`).
+ */
+const { request: httpRequest } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 /** How one request reaches the service or a pre-signed address, and what comes back: the request engine every API call and upload goes through. */
 
