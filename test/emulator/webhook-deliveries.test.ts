@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DeliveryLog, MAX_FINISHED, type Delivery } from '../../src/emulator/webhooks/delivery-log.js';
 import { Webhooks, type DeliverySettings } from '../../src/emulator/webhooks/deliveries.js';
 import { tempDir } from '../helpers/cli.js';
-import { closeServer, listenOnLoopback } from '../helpers/server.js';
+import { webhookReceiver } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 import { assertError, call, useTestEmulator } from './support.js';
 
@@ -144,27 +143,12 @@ describe('the delivery log', () => {
   });
 });
 
-/** A receiver on a loopback port that answers each request with the next of `statuses` (then 204), or never when `hang`. */
-async function receiver({ statuses = [] as number[], hang = false } = {}) {
-  const received: string[] = [];
-  const server = createServer((req, res) => {
-    req.setEncoding('utf8');
-    let body = '';
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      received.push(body);
-      if (!hang) res.writeHead(statuses.shift() ?? 204).end();
-    });
-  });
-  return { url: await listenOnLoopback(server), received, close: () => closeServer(server) };
-}
-
 const settings = (initialUrls: string[], more: Partial<DeliverySettings> = {}): DeliverySettings => ({ secret: SECRET, retryDelaysMs: [50, 50], attemptTimeoutMs: 2_000, initialUrls, now: Date.now, ...more });
 const states = (webhooks: Webhooks) => webhooks.page(1000).records.map((each) => each.state);
 
 describe('the webhook sender', () => {
   it('a burst of 3,000 events to a receiver that answers: every one delivered, none dropped', async () => {
-    const hooks = await receiver();
+    const hooks = await webhookReceiver();
     const webhooks = await Webhooks.open(tempDir(), settings([hooks.url]));
     try {
       for (let n = 0; n < 3000; n++) webhooks.notify('workflow.succeeded', { n });
@@ -180,7 +164,7 @@ describe('the webhook sender', () => {
 
   it('a delivery pending at a stop is sent after the next start, under the same webhook-id', async () => {
     const dir = tempDir();
-    const hooks = await receiver({ statuses: [500] });
+    const hooks = await webhookReceiver({ statuses: [500] });
     let webhooks = await Webhooks.open(dir, settings([hooks.url], { retryDelaysMs: [60_000] }));
     try {
       const { webhook_id: id } = await webhooks.emit('workflow.succeeded', { n: 1 });
@@ -202,8 +186,8 @@ describe('the webhook sender', () => {
   });
 
   it('an endpoint that hangs: its deliveries wait, bounded; removing it cancels them; other endpoints are served meanwhile', async () => {
-    const hanging = await receiver({ hang: true });
-    const healthy = await receiver();
+    const hanging = await webhookReceiver({ hang: true });
+    const healthy = await webhookReceiver();
     const webhooks = await Webhooks.open(tempDir(), settings([hanging.url, healthy.url], { attemptTimeoutMs: 60_000 }));
     try {
       for (let n = 0; n < 50; n++) webhooks.notify('workflow.succeeded', { n });
@@ -222,7 +206,7 @@ describe('the webhook sender', () => {
   });
 
   it('a receiver that fails is retried by the schedule, then the delivery is failed', async () => {
-    const hooks = await receiver({ statuses: [500, 503, 500] });
+    const hooks = await webhookReceiver({ statuses: [500, 503, 500] });
     const webhooks = await Webhooks.open(tempDir(), settings([hooks.url]));
     try {
       await webhooks.emit('batch.completed', { event_type: 'batch.completed', data: {} });
@@ -239,7 +223,7 @@ describe('the webhook sender', () => {
 
 describe('leased endpoints', () => {
   it('an endpoint whose lease runs out is removed and its waiting deliveries cancelled; a renewal extends it; a restart drops one that ran out meanwhile', async () => {
-    const hanging = await receiver({ hang: true });
+    const hanging = await webhookReceiver({ hang: true });
     const dir = tempDir();
     let webhooks = await Webhooks.open(dir, settings([], { attemptTimeoutMs: 60_000 }));
     try {

@@ -7,7 +7,7 @@ import { DeliveryLog, type Delivery } from '../../src/emulator/webhooks/delivery
 import { Webhooks, type DeliverySettings } from '../../src/emulator/webhooks/deliveries.js';
 import { postOnce } from '../../src/emulator/webhooks/post.js';
 import { tempDir } from '../helpers/cli.js';
-import { closeServer, listenOnLoopback } from '../helpers/server.js';
+import { closeServer, listenOnLoopback, webhookReceiver } from '../helpers/server.js';
 
 // Races of the webhook deliveries: resets, stops and restarts while writes, attempts and leases are under way.
 
@@ -16,26 +16,13 @@ const settings = (initialUrls: string[], more: Partial<DeliverySettings> = {}): 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const never = new AbortController().signal;
 
-async function answering(status = 204) {
-  const received: string[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk));
-    req.on('end', () => {
-      received.push(body);
-      res.writeHead(status).end();
-    });
-  });
-  return { url: await listenOnLoopback(server), received, close: () => closeServer(server) };
-}
-
 function pendingDelivery(log: DeliveryLog, n: number): Delivery {
   return { delivery_id: log.newId(), webhook_id: `msg_${n}`, type: 'batch.completed', endpoint_id: 'ep_1', url: 'http://127.0.0.1:9/', payload: '{}', state: 'pending', attempts: [], next_attempt_at: null, created_at: '2026-11-27T00:00:00.000Z' };
 }
 
 describe('webhook delivery races', () => {
   it('emit() waits for its own line, not for a log kept busy by a burst of other deliveries', async () => {
-    const hooks = await answering();
+    const hooks = await webhookReceiver();
     const webhooks = await Webhooks.open(tempDir(), settings([hooks.url]));
     try {
       for (let n = 0; n < 20_000; n++) webhooks.notify('batch.completed', { n });
@@ -65,7 +52,7 @@ describe('webhook delivery races', () => {
   });
 
   it('an event notified while a reset is under way is not sent to an endpoint the reset removes', async () => {
-    const hooks = await answering();
+    const hooks = await webhookReceiver();
     const webhooks = await Webhooks.open(tempDir(), settings([]));
     try {
       await webhooks.addEndpoint(hooks.url, null);

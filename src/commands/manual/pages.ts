@@ -9,7 +9,7 @@ import { EXIT_CODES, ROOT_DESCRIPTION, ROOT_EXAMPLES, ROOT_TOPICS } from '../roo
 // into man/ (committed: a test fails when they are stale); package.json's "man" lists them.
 
 /** The date every page carries: fixed, so a page is made the same until its text changes. Moved on with each release. */
-export const MANUAL_DATE = '2026-11-27';
+const MANUAL_DATE = '2026-11-27';
 
 /** Longest line a page is written with: mandoc -T lint asks for at most 80 bytes. */
 const WIDTH = 78;
