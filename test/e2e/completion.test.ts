@@ -53,20 +53,19 @@ async function fish(line: string, where = environment()): Promise<string[]> {
 }
 
 /**
- * What zsh's _csafe hands to _describe (the verbs) and _arguments (flag specs), for the words typed:
- * both stubbed to print, since a completion menu needs a terminal.
+ * What zsh's _csafe hands to _describe (the verbs) and _arguments (flag specs), for each command
+ * line typed, in one zsh: both stubbed to print, since a completion menu needs a terminal.
  */
-async function zsh(words: string[]): Promise<string[]> {
+async function zsh(lines: readonly string[][]): Promise<string[][]> {
   const script = [
     'autoload -U compinit && compinit -u -D',
     `source ${repoPath(SCRIPT_FILES.zsh)}`,
     '_describe() { print -l -- ${(P)4} }',
     '_arguments() { print -l -- "${@:2}" }',
-    `words=(csafe ${words.map((word) => `'${word}'`).join(' ')}); CURRENT=${words.length + 1}`,
-    '_csafe',
+    ...lines.flatMap((words) => [`words=(csafe ${words.map((word) => `'${word}'`).join(' ')}); CURRENT=${words.length + 1}`, '_csafe', 'print -- "-- end --"']),
   ].join('\n');
   const { stdout } = await run('zsh', ['-f', '-c', script], environment());
-  return stdout.split('\n').filter(Boolean);
+  return stdout.split('-- end --\n').slice(0, lines.length).map((offered) => offered.split('\n').filter(Boolean));
 }
 
 const commands = () => [...walkTree(TREE)].filter(({ node }) => !isGroup(node));
@@ -128,13 +127,14 @@ describe('shell completions', () => {
 
   it('zsh: the file loads under compinit; it offers each group\'s verbs and each command\'s flags', { skip: !hasShell('zsh') && 'zsh is not installed' }, async () => {
     await run('zsh', ['-n', repoPath(SCRIPT_FILES.zsh)]);
-    assert.deepEqual(sorted((await zsh([''])).map((verb) => verb.split(':')[0]!)), sorted(TREE.map((node) => node.name)));
-    assert.deepEqual(sorted((await zsh(['data', ''])).map((verb) => verb.split(':')[0]!)), ['add', 'download', 'import', 'status']);
-    for (const { path, node } of commands()) {
-      const specs = await zsh([...path, '-']);
-      for (const flag of ownFlags(node)) assert.ok(specs.some((spec) => spec.startsWith(`${flag}[`)), `csafe ${path.join(' ')} -<TAB>: ${flag}`);
+    const lines = [[''], ['data', ''], ['classify', '-'], ['emulator', 'start', '-'], ...commands().map(({ path }) => [...path, '-'])];
+    const [root, data, classify, emulatorStart, ...each] = await zsh(lines);
+    assert.deepEqual(sorted(root!.map((verb) => verb.split(':')[0]!)), sorted(TREE.map((node) => node.name)));
+    assert.deepEqual(sorted(data!.map((verb) => verb.split(':')[0]!)), ['add', 'download', 'import', 'status']);
+    for (const [index, { path, node }] of commands().entries()) {
+      for (const flag of ownFlags(node)) assert.ok(each[index]!.some((spec) => spec.startsWith(`${flag}[`)), `csafe ${path.join(' ')} -<TAB>: ${flag}`);
     }
-    assert.ok((await zsh(['classify', '-'])).some((spec) => /^--fail-on\[[^\]]*\]:fail-on:\(match review\)$/.test(spec)));
-    assert.ok((await zsh(['emulator', 'start', '-'])).some((spec) => /^--data-dir\[.*\]:data-dir:_files -\/$/.test(spec)));
+    assert.ok(classify!.some((spec) => /^--fail-on\[[^\]]*\]:fail-on:\(match review\)$/.test(spec)));
+    assert.ok(emulatorStart!.some((spec) => /^--data-dir\[.*\]:data-dir:_files -\/$/.test(spec)));
   });
 });
