@@ -12,6 +12,8 @@ function __csafe_path
             continue
         end
         switch $word
+            case --
+                break
             case --account-version --action --agent-type --api-key --api-version --audio --base-url --batch --batch-size --captions --chat --checkpoint --comment --concurrency --content --content-id --content-type --data --data-dir --decision --download --events --expires-in --external-request-id --fail-on --failed --fault-delay --fault-rate --faults --field --flush-interval --forward-secret --forward-to --frame --from-line --headers --host --id --latency --max-batch-bytes --max-buffer --max-consecutive-failures --max-rate --max-retries --max-wait --metadata --namespace --output --policy-id --port --processing-delay --profile --reference-id --request-log-size --request-timeout --requested-at --schema --secret --seed --sender-id --sender-name --session-id --shard --signature --skip-invalid --speaker --start --subject-user-id --text --timeout --timestamp --tolerance --transcript --type --unconfirmed --upload-ttl --url --user-id --webhook-fault-delay --webhook-fault-rate --webhook-faults --webhook-retry-delays --webhook-secret --webhook-timeout --webhook-url -o
                 set skip 1
             case '-*'
@@ -27,6 +29,17 @@ end
 
 function __csafe_at
     test (__csafe_path) = "$argv"
+end
+
+# `emulator exec … -- CMD ARGS…`: what fish completes for CMD ARGS… on a line of their own.
+function __csafe_after_dashdash
+    contains -- -- (commandline -opc)
+end
+
+function __csafe_command
+    set -l words (commandline -opc)
+    set -l rest $words[(math (contains -i -- -- $words) + 1)..-1]
+    complete -C (string join ' ' -- (string escape -- $rest) (commandline -ct))
 end
 
 complete -c csafe -f
@@ -278,7 +291,7 @@ complete -c csafe -n "__csafe_at 'emulator start'" -l webhook-timeout -x -d 'how
 complete -c csafe -n "__csafe_at 'emulator start'" -l webhook-fault-rate -x -d 'fraction of notification attempts that meet an injected fault, 0..1'
 complete -c csafe -n "__csafe_at 'emulator start'" -l webhook-faults -x -d 'faults to inject into notifications: drop,delay'
 complete -c csafe -n "__csafe_at 'emulator start'" -l webhook-fault-delay -x -d 'how late a delayed notification is sent'
-complete -c csafe -n "__csafe_at 'emulator exec'" -x
+complete -c csafe -n "__csafe_at 'emulator exec'" -n '__csafe_after_dashdash' -x -a '(__csafe_command)'
 complete -c csafe -n "__csafe_at 'emulator exec'" -l host -x -d 'address to listen on'
 complete -c csafe -n "__csafe_at 'emulator exec'" -l latency -x -d 'delay added to every API response, e.g. 50ms or 1s'
 complete -c csafe -n "__csafe_at 'emulator exec'" -l account-version -x -a '2026-08-11 2026-08-05' -d 'version served when a request names none'

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -39,10 +39,14 @@ function environment() {
   return { cwd: join(dir, 'cwd'), env: { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}`, CSAFE_CONFIG_DIR: join(dir, 'config') } };
 }
 
-/** What bash completes for the command line `words`, the last being the word under the cursor. */
-async function bash(words: string[], where = environment()): Promise<string[]> {
-  const script = 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _csafe; printf "%s\\n" "${COMPREPLY[@]}"';
-  const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', script, 'bash', repoPath(SCRIPT_FILES.bash), 'csafe', ...words], where);
+/**
+ * What bash completes for the command line `words` as readline splits it (`--output=` is three
+ * words, `=` one of them), the last being the word under the cursor; `cur` is what bash passes as
+ * $2, the text readline will replace (empty right after a `=`).
+ */
+async function bash(words: string[], where = environment(), cur = words.at(-1)!): Promise<string[]> {
+  const script = 'source "$1"; cur=$2; shift 2; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _csafe csafe "$cur" "${COMP_WORDS[COMP_CWORD-1]}"; printf "%s\\n" "${COMPREPLY[@]}"';
+  const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', script, 'bash', repoPath(SCRIPT_FILES.bash), cur, 'csafe', ...words], where);
   return sorted(stdout.split('\n').filter(Boolean));
 }
 
@@ -53,19 +57,35 @@ async function fish(line: string, where = environment()): Promise<string[]> {
 }
 
 /**
- * What zsh's _csafe hands to _describe (the verbs) and _arguments (flag specs), for each command
- * line typed, in one zsh: both stubbed to print, since a completion menu needs a terminal.
+ * What zsh offers when TAB is pressed after `line`, in a real interactive zsh (zpty) with _csafe
+ * on its fpath under compinit: every candidate completion adds, as typed into the line. Nothing
+ * of _csafe's is stubbed: _arguments and _describe run as they do for a user.
  */
-async function zsh(lines: readonly string[][]): Promise<string[][]> {
-  const script = [
-    'autoload -U compinit && compinit -u -D',
-    `source ${repoPath(SCRIPT_FILES.zsh)}`,
-    '_describe() { print -l -- ${(P)4} }',
-    '_arguments() { print -l -- "${@:2}" }',
-    ...lines.flatMap((words) => [`words=(csafe ${words.map((word) => `'${word}'`).join(' ')}); CURRENT=${words.length + 1}`, '_csafe', 'print -- "-- end --"']),
-  ].join('\n');
-  const { stdout } = await run('zsh', ['-f', '-c', script], environment());
-  return stdout.split('-- end --\n').slice(0, lines.length).map((offered) => offered.split('\n').filter(Boolean));
+const ZSH_CAPTURE = `
+zmodload zsh/zpty zsh/datetime
+zpty z zsh -f -i
+zpty -w z "PROMPT=; fpath=(\${(q)1} \\$fpath); autoload -U compinit; compinit -u -D"
+zpty -w z 'bindkey "^I" complete-word; zstyle ":completion:*" insert-tab false'
+zpty -w z 'compadd () {
+  if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd "$@"; return $?; fi
+  typeset -a __hits; builtin compadd -A __hits "$@"
+  (( $#__hits )) && print -rl -- "<h""it>"\${^__hits}
+  builtin compadd "$@"
+}'
+zpty -w z 'null-line () { print -r -- "<nu""ll>" }; compprefuncs=( null-line ); comppostfuncs=( null-line exit )'
+zpty -n -w z "$2"$'\\t'
+local line; integer seen=0; float deadline=$(( EPOCHREALTIME + 15 ))
+while (( EPOCHREALTIME < deadline )); do
+  zpty -r -t z line || { sleep 0.05; continue; }
+  if [[ $line == *'<null>'* ]]; then (( ++seen == 2 )) && break; continue; fi
+  [[ $line == *'<hit>'* ]] && print -r -- "\${\${\${line##*<hit>}%%$'\\r'*}%$'\\n'}"
+done
+zpty -d z
+(( seen == 2 ))`;
+
+async function zsh(line: string, where = environment()): Promise<string[]> {
+  const { stdout } = await run('zsh', ['-f', '-c', ZSH_CAPTURE, 'zsh', dirname(repoPath(SCRIPT_FILES.zsh)), line], where);
+  return sorted(stdout.split('\n').filter(Boolean));
 }
 
 const commands = () => [...walkTree(TREE)].filter(({ node }) => !isGroup(node));
@@ -105,6 +125,18 @@ describe('shell completions', () => {
     assert.deepEqual(await bash(['--profile', 'work', '-o', 'json', 'events', ''], where), ['example', 'send'], 'flags and their values are not the group');
   });
 
+  it('bash: a file name with a space is one word; --flag=value; after `emulator exec --`, commands then files', async () => {
+    const where = environment();
+    writeFileSync(join(where.cwd, 'my events.jsonl'), '');
+    assert.deepEqual(await bash(['data', 'add', 'listings', 'my'], where), ['my events.jsonl']);
+    assert.deepEqual(await bash(['--output', '='], where, ''), ['json', 'ndjson', 'table', 'tsv'], 'csafe --output=<TAB>');
+    assert.deepEqual(await bash(['classify', '--fail-on', '=', 'r'], where), ['review'], 'csafe classify --fail-on=r<TAB>');
+    assert.deepEqual(await bash(['--profile', '=', 'work', 'events', ''], where), ['example', 'send'], 'csafe --profile=work events <TAB>');
+    assert.deepEqual(await bash(['emulator', 'exec', ''], where), ['--']);
+    assert.ok((await bash(['emulator', 'exec', '--', 'sh'], where)).includes('sh'), 'a command after --');
+    assert.deepEqual(await bash(['emulator', 'exec', '--', 'sh', '--output', 'a-'], where), ['a-dir', 'a-file.jsonl'], "then the command's arguments, not csafe's flags and values");
+  });
+
   it('fish: every group and verb, each command\'s flags, and the values of flags and arguments', { skip: !hasShell('fish') && 'fish is not installed' }, async () => {
     const where = environment();
     assert.deepEqual(await fish('csafe ', where), sorted(TREE.map((node) => node.name)));
@@ -123,18 +155,31 @@ describe('shell completions', () => {
     assert.deepEqual(await fish('csafe webhooks trigger ', where), ['batch.completed', 'decision.completed', 'workflow.failed', 'workflow.succeeded']);
     assert.ok((await fish('csafe data add listings ', where)).includes('a-file.jsonl'), 'a file argument completes files');
     assert.deepEqual(await fish('csafe emulator start --data-dir ', where), ['a-dir/']);
+    assert.deepEqual(await fish('csafe emulator exec -- csafe da', where), ['data'], 'after --, the command line of its own');
   });
 
-  it('zsh: the file loads under compinit; it offers each group\'s verbs and each command\'s flags', { skip: !hasShell('zsh') && 'zsh is not installed' }, async () => {
+  it('zsh: in a real interactive zsh, each group\'s verbs, each command\'s flags and the values of flags and arguments', { skip: !hasShell('zsh') && 'zsh is not installed' }, async () => {
     await run('zsh', ['-n', repoPath(SCRIPT_FILES.zsh)]);
-    const lines = [[''], ['data', ''], ['classify', '-'], ['emulator', 'start', '-'], ...commands().map(({ path }) => [...path, '-'])];
-    const [root, data, classify, emulatorStart, ...each] = await zsh(lines);
-    assert.deepEqual(sorted(root!.map((verb) => verb.split(':')[0]!)), sorted(TREE.map((node) => node.name)));
-    assert.deepEqual(sorted(data!.map((verb) => verb.split(':')[0]!)), ['add', 'download', 'import', 'status']);
-    for (const [index, { path, node }] of commands().entries()) {
-      for (const flag of ownFlags(node)) assert.ok(each[index]!.some((spec) => spec.startsWith(`${flag}[`)), `csafe ${path.join(' ')} -<TAB>: ${flag}`);
+    const where = environment();
+    assert.deepEqual(await zsh('csafe ', where), sorted(TREE.map((node) => node.name)));
+    for (const { path, node } of walkTree(TREE)) {
+      if (isGroup(node)) assert.deepEqual(await zsh(`csafe ${path.join(' ')} `, where), sorted(node.commands.map((verb) => verb.name)), `csafe ${path.join(' ')} <TAB>`);
     }
-    assert.ok(classify!.some((spec) => /^--fail-on\[[^\]]*\]:fail-on:\(match review\)$/.test(spec)));
-    assert.ok(emulatorStart!.some((spec) => /^--data-dir\[.*\]:data-dir:_files -\/$/.test(spec)));
+    await Promise.all(
+      commands().map(async ({ path, node }) => {
+        const offered = await zsh(`csafe ${path.join(' ')} --`, where);
+        for (const flag of ownFlags(node)) assert.ok(offered.includes(flag), `csafe ${path.join(' ')} --<TAB> offers ${flag}: ${offered.join(' ')}`);
+        assert.ok(offered.includes('--profile') && offered.includes('--output'), 'and the global flags');
+      }),
+    );
+    assert.deepEqual(await zsh('csafe classify --fail-on ', where), ['match', 'review']);
+    assert.deepEqual(await zsh('csafe classify --fail-on=', where), ['match', 'review']);
+    assert.deepEqual(await zsh('csafe --profile ', where), ['default', 'work']);
+    assert.deepEqual(await zsh('csafe --output ', where), ['json', 'ndjson', 'table', 'tsv']);
+    assert.deepEqual(await zsh('csafe auth status --prof', where), ['--profile']);
+    assert.deepEqual(await zsh('csafe emulator start --data-dir ', where), ['a-dir']);
+    writeFileSync(join(where.cwd, 'my events.jsonl'), '');
+    assert.deepEqual(await zsh('csafe data add listings my', where), ['my\\ events.jsonl']);
+    assert.deepEqual(await zsh('csafe emulator exec -- csafe da', where), ['data']);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BIN, EXAMPLES, outcome, runCsafe, spawnCsafe, tempDir } from '../helpers/cli.js';
@@ -14,6 +14,17 @@ function script(body: string): string {
   chmodSync(path, 0o755);
   return path;
 }
+
+/** A process that has ended but is not yet reaped (a container's init may never reap it). */
+const isZombie = (pid: number) => {
+  try {
+    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+};
+
+const BIN_SH = '/bin/sh';
 
 /** Whether anything answers at a base URL. */
 const answers = (baseUrl: string) =>
@@ -48,6 +59,10 @@ echo done`);
   it("the command's environment: the emulator's address, the key given, the webhook secret; its failure is its exit code, a signal 128 + N", async () => {
     const env = await runCsafe(['emulator', 'exec', '--api-key', 'sk_test_exec_0123456789', '--webhook-secret', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '--', 'sh', '-c', 'echo "$CSAFE_API_KEY $CSAFE_WEBHOOK_SECRET"']);
     assert.equal(env.stdout, 'sk_test_exec_0123456789 whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw\n', env.stderr);
+    // Listening on every address: the command is given loopback, where csafe sends the key over http.
+    const everywhere = await runCsafe(['emulator', 'exec', '--host', '0.0.0.0', '--api-key', 'sk_test_exec_0123456789', '--', BIN_SH, '-c', `"${process.execPath}" "${BIN}" classify --text hi --user-id u1 --json > /dev/null && echo "$CSAFE_BASE_URL"`]);
+    assert.equal(everywhere.code, 0, everywhere.stderr);
+    assert.match(everywhere.stdout, /^http:\/\/127\.0\.0\.1:\d+\n$/);
     const failing = await runCsafe(['emulator', 'exec', '--', script('csafe classify --text "" --user-id u1')]);
     assert.equal(failing.code, 2, 'the failing csafe command inside: its exit code');
     assert.match(failing.stderr, /--text/);
@@ -86,5 +101,39 @@ while :; do sleep 0.1; done`);
     assert.equal(result.code, 42, result.stderr);
     assert.equal(readFileSync(join(dir, 'trapped'), 'utf8'), 'stopping\n');
     assert.equal(await answers(baseUrl), false);
+  });
+
+  it('a second SIGTERM leaves at once, yet removes the temporary data directory and takes the command with it', async () => {
+    const dir = tempDir();
+    const tmp = tempDir();
+    const job = script(`
+trap 'echo trapped >> "${dir}/trapped"' TERM
+echo $$ > "${dir}/pid"
+while :; do sleep 0.1; done`);
+    const child = spawnCsafe(['emulator', 'exec', '--', job], { env: { TMPDIR: tmp } });
+    const ended = outcome(child);
+    await waitFor(() => existsSync(join(dir, 'pid')) && readFileSync(join(dir, 'pid'), 'utf8').endsWith('\n'), { what: 'the script to start' });
+    assert.equal(readdirSync(tmp).filter((name) => name.startsWith('csafe-emulator-')).length, 1, 'the emulator keeps its data there');
+    child.kill('SIGTERM');
+    await waitFor(() => existsSync(join(dir, 'trapped')), { what: 'the first SIGTERM to reach the script' });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    child.kill('SIGTERM');
+    assert.equal((await ended).code, 143);
+    assert.deepEqual(readdirSync(tmp).filter((name) => name.startsWith('csafe-emulator-')), [], 'the data directory is removed');
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    await waitFor(() => { try { process.kill(pid, 0); return isZombie(pid); } catch { return true; } }, { what: 'the script to be gone' });
+  });
+
+  it('a SIGTERM while the emulator starts: the command is never run', async () => {
+    const dir = tempDir();
+    const child = spawnCsafe(['emulator', 'exec', '--', 'sh', '-c', `touch "${dir}/ran"`]);
+    const ended = outcome(child);
+    // bin/csafe's handlers are in place before main() parses the command line; the emulator takes longer to start.
+    await waitFor(() => child.pid !== undefined, { what: 'csafe to start' });
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    child.kill('SIGTERM');
+    const result = await ended;
+    assert.ok(result.code === 143, `exit ${result.code}: ${result.stderr}`);
+    assert.equal(existsSync(join(dir, 'ran')), false, 'the command was not started after the signal');
   });
 });

@@ -10,8 +10,19 @@ import type { Shell } from './shells.js';
 // prints them. One walk of the tree, three renderings.
 
 
-/** What a flag's value or an argument completes to: fixed words, a file, a directory, a profile name, or anything (nothing offered). */
-type Values = { words: readonly string[] } | 'file' | 'dir' | 'profile' | 'any';
+/**
+ * What a flag's value or an argument completes to: fixed words, a file, a directory, a profile
+ * name, a command and its arguments (`emulator exec -- CMD …`), or anything (nothing offered).
+ */
+type Values = { words: readonly string[] } | 'file' | 'dir' | 'profile' | 'command' | 'any';
+
+/** Fixed words go into the scripts as they are: nothing a shell would read as syntax. */
+const PLAIN_WORD = /^[A-Za-z0-9._+,-]+$/;
+const checkedWords = (words: readonly string[]) => {
+  const bad = words.filter((word) => !PLAIN_WORD.test(word));
+  if (bad.length > 0) throw new Error(`completion words with characters a shell would read: ${bad.join(' ')}`);
+  return { words };
+};
 
 interface FlagInfo {
   /** `--output`, and `-o` when it has a short form. */
@@ -54,12 +65,12 @@ function valuesOf(key: string, flag: FlagDecl): Values | undefined {
     case 'switch':
       return undefined;
     case 'choice':
-      return { words: flag.choices };
+      return checkedWords(flag.choices);
     case 'file':
       return 'file';
     case 'text':
       if (key === 'profile') return 'profile';
-      if (key === 'output') return { words: OUTPUT_FORMATS };
+      if (key === 'output') return checkedWords(OUTPUT_FORMATS);
       if (flag.value === 'dir') return 'dir';
       return /^file\b/.test(flag.value) ? 'file' : 'any';
     default:
@@ -74,8 +85,9 @@ function valuesOf(key: string, flag: FlagDecl): Values | undefined {
 function argValues(args: readonly ArgDecl[] | undefined): Values | undefined {
   const [first] = args ?? [];
   if (first === undefined) return undefined;
+  if (/^<command/.test(first.name)) return 'command';
   if (args!.some((arg) => /file|body/.test(arg.name))) return 'file';
-  return first.choices === undefined ? 'any' : { words: first.choices };
+  return first.choices === undefined ? 'any' : checkedWords(first.choices);
 }
 
 /** Every place of the tree, the root first (its groups and top-level commands as its "verbs"). */
@@ -109,13 +121,16 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').replace(/\s*\(.*$/, 
 /**
  * The loop bash and zsh share (the same syntax in both) that finds the groups and verbs typed so
  * far into `at`: the words of array `words` from `first` up to the cursor's index `cursor`, less
- * flags and the values of those that take one, while they name a group.
+ * flags and the values of those that take one, while they name a group. `last` is the index of the
+ * last of them; `end` that of a `--`, after which nothing is a flag or a group. bash splits
+ * `--flag=value` into three words (`=` is in COMP_WORDBREAKS): `=` and the value are skipped.
  */
 const walkLoop = (places: readonly Place[], words: string, first: number, cursor: string) => `  for ((i = ${first}; i < ${cursor}; i++)); do
     case "\${${words}[i]}" in
-      ${valueFlagSpellings(places).join('|')}) ((i++)) ;;
+      --) end=$i; break ;;
+      ${valueFlagSpellings(places).join('|')}) [[ \${${words}[i+1]} == = ]] && ((i++)); ((i++)) ;;
       -*) ;;
-      *) case "$at" in ${groupPaths(places).map(shellQuote).join('|')}) at="\${at:+$at }\${${words}[i]}" ;; esac ;;
+      *) case "$at" in ${groupPaths(places).map(shellQuote).join('|')}) at="\${at:+$at }\${${words}[i]}"; last=$i ;; esac ;;
     esac
   done`;
 
@@ -124,10 +139,13 @@ const HEADER = (shell: Shell, install: string) => `# ${shell} completion for csa
 /** bash: the path of groups and verbs typed so far, then the words for the flag value, verb, flag or argument under the cursor. */
 function bashScript(tree: readonly TreeNode[]): string {
   const places = placesOf(tree);
+  // A line a word (_csafe_lines): a file or profile name with a space or a * stays one word.
   const bashValues = (values: Values) => {
-    if (values === 'file') return 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))';
-    if (values === 'dir') return 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur"))';
-    if (values === 'profile') return 'COMPREPLY=($(compgen -W "$(csafe __complete profiles 2>/dev/null)" -- "$cur"))';
+    if (values === 'file') return 'compopt -o filenames 2>/dev/null; _csafe_lines < <(compgen -f -- "$cur")';
+    if (values === 'dir') return 'compopt -o filenames 2>/dev/null; _csafe_lines < <(compgen -d -- "$cur")';
+    if (values === 'profile') return 'compopt -o filenames 2>/dev/null; _csafe_lines < <(csafe __complete profiles 2>/dev/null | while IFS= read -r i; do [[ $i == "$cur"* ]] && printf \'%s\\n\' "$i"; done)';
+    // `emulator exec [options] -- CMD ARGS…`: the `--` first, then a command, then files.
+    if (values === 'command') return '[[ -z $end ]] && COMPREPLY=($(compgen -W -- -- "$cur")) || { ((COMP_CWORD == end + 1)) && _csafe_lines < <(compgen -c -- "$cur") || { compopt -o filenames 2>/dev/null; _csafe_lines < <(compgen -f -- "$cur"); }; }';
     if (values === 'any') return 'COMPREPLY=()';
     return `COMPREPLY=($(compgen -W ${shellQuote(values.words.join(' '))} -- "$cur"))`;
   };
@@ -146,13 +164,22 @@ function bashScript(tree: readonly TreeNode[]): string {
     }
     const flags = place.flags.flatMap(spellings).join(' ');
     const args = place.args === undefined ? 'COMPREPLY=()' : bashValues(place.args);
-    return `    ${shellQuote(place.path)}) [[ $cur == -* ]] && words=${shellQuote(`${flags} ${globalWords}`.trim())} || { ${args}; return; } ;;`;
+    return `    ${shellQuote(place.path)}) [[ -z $end && $cur == -* ]] && words=${shellQuote(`${flags} ${globalWords}`.trim())} || { ${args}; return; } ;;`;
   });
   return `${HEADER('bash', 'source <(csafe completion bash) in ~/.bashrc, or save it as ~/.local/share/bash-completion/completions/csafe')}
+_csafe_lines() {
+  COMPREPLY=()
+  local line
+  while IFS= read -r line; do COMPREPLY+=("$line"); done
+}
+
 _csafe() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} at="" words="" i
+  # The word as readline will replace it ($2): after \`--output=\` it is empty, where COMP_WORDS has \`=\`.
+  local cur=\${2-\${COMP_WORDS[COMP_CWORD]}} prev=\${COMP_WORDS[COMP_CWORD-1]} at="" words="" i last=0 end=""
+  [[ $cur == = ]] && cur=""
+  if [[ \${COMP_WORDS[COMP_CWORD]} == = ]]; then prev=\${COMP_WORDS[COMP_CWORD-1]}; elif [[ $prev == = ]]; then prev=\${COMP_WORDS[COMP_CWORD-2]}; fi
 ${walkLoop(places, 'COMP_WORDS', 1, 'COMP_CWORD')}
-  case "$at:$prev" in
+  [[ -z $end ]] && case "$at:$prev" in
 ${flagValueCases.join('\n')}
   esac
   case "$at" in
@@ -172,6 +199,7 @@ function zshScript(tree: readonly TreeNode[]): string {
     if (values === 'file') return '_files';
     if (values === 'dir') return '_files -/';
     if (values === 'profile') return '{compadd -- ${(f)"$(csafe __complete profiles 2>/dev/null)"}}';
+    if (values === 'command') return '_normal';
     if (values === 'any') return ' ';
     return `(${values.words.join(' ')})`;
   };
@@ -180,24 +208,40 @@ function zshScript(tree: readonly TreeNode[]): string {
     flags.flatMap((flag) =>
       spellings(flag).map((spelling) => {
         const value = flag.values === undefined ? '' : `:${flag.long.slice(2)}:${zshValues(flag.values)}`;
-        return `'${spelling}[${escape(flag.help)}]${value.replaceAll("'", "'\\''")}'`;
+        // `--flag=`: the value in the next word or after `=` in the same one.
+        const form = flag.values !== undefined && spelling.startsWith('--') ? `${spelling}=` : spelling;
+        return `'${form}[${escape(flag.help)}]${value.replaceAll("'", "'\\''")}'`;
       }),
     );
   const placeCases = places.map((place) => {
     if (place.verbs !== undefined) {
       const verbs = place.verbs.map((verb) => `'${verb.name}:${escape(verb.description)}'`).join(' ');
-      return `    ${shellQuote(place.path)})\n      if [[ $PREFIX == -* ]]; then _arguments : $globals; else local -a verbs=(${verbs}); _describe -t commands 'csafe command' verbs; fi ;;`;
+      return `    ${shellQuote(place.path)})\n      _arguments -C : $globals '1: :->verbs' && return\n      [[ $state == verbs ]] && { local -a verbs=(${verbs}); _describe -t commands 'csafe command' verbs; } ;;`;
     }
-    const args = place.args === undefined ? '' : ` '*:${place.args === 'file' ? 'file' : 'argument'}:${zshValues(place.args).replaceAll("'", "'\\''")}'`;
-    return `    ${shellQuote(place.path)})\n      _arguments : $globals ${flagSpecs(place.flags).join(' ')}${args} ;;`;
+    const args =
+      place.args === undefined ? '' : place.args === 'command' ? ` '1:separator:(--)'` : ` '*:${place.args === 'file' ? 'file' : 'argument'}:${zshValues(place.args).replaceAll("'", "'\\''")}'`;
+    return `    ${shellQuote(place.path)})\n      _arguments -S : $globals ${flagSpecs(place.flags).join(' ')}${args} ;;`;
   });
   return `#compdef csafe
 ${HEADER('zsh', 'csafe completion zsh > "${fpath[1]}/_csafe" (any directory of $fpath), then compinit')}
 _csafe() {
   local -a globals=(${flagSpecs(GLOBALS).join(' ')})
   # Not \`path\`: zsh ties it to PATH.
-  local at="" i
+  local curcontext="$curcontext" state line at="" i last=0 end=0
+  typeset -A opt_args
 ${walkLoop(places, 'words', 2, 'CURRENT')}
+  # \`emulator exec … -- CMD ARGS…\`: CMD and its arguments completed as a command line of their own.
+  if (( end )) && [[ $at == (${places.filter((place) => place.args === 'command').map((place) => place.path).join('|') || '-'}) ]]; then
+    words=("\${(@)words[end+1,-1]}")
+    (( CURRENT -= end ))
+    _normal
+    return
+  fi
+  # _arguments reads words[2] on as the command's own: the groups and verbs before are not its arguments.
+  if (( last )); then
+    words=(csafe "\${(@)words[last+1,-1]}")
+    (( CURRENT -= last - 1 ))
+  fi
   case "$at" in
 ${placeCases.join('\n')}
   esac
@@ -215,6 +259,7 @@ function fishScript(tree: readonly TreeNode[]): string {
     if (values === 'file') return '-r -F';
     if (values === 'dir') return "-x -a '(__fish_complete_directories)'";
     if (values === 'profile') return "-x -a '(csafe __complete profiles 2>/dev/null)'";
+    if (values === 'command') return "-x -a '(__csafe_command)'";
     if (values === 'any') return '-x';
     return `-x -a ${quote(values.words.join(' '))}`;
   };
@@ -225,7 +270,14 @@ function fishScript(tree: readonly TreeNode[]): string {
   };
   const lines = places.flatMap((place) => {
     if (place.verbs !== undefined) return place.verbs.map((verb) => `complete -c csafe ${at(place.path)} -f -a ${verb.name} -d ${quote(oneLine(verb.description))}`);
-    const args = place.args === undefined ? [] : place.args === 'file' ? [`complete -c csafe ${at(place.path)} -F`] : [`complete -c csafe ${at(place.path)} ${fishValues(place.args)}`];
+    const args =
+      place.args === undefined
+        ? []
+        : place.args === 'file'
+          ? [`complete -c csafe ${at(place.path)} -F`]
+          : place.args === 'command'
+            ? [`complete -c csafe ${at(place.path)} -n '__csafe_after_dashdash' ${fishValues(place.args)}`]
+            : [`complete -c csafe ${at(place.path)} ${fishValues(place.args)}`];
     return [...args, ...place.flags.map((flag) => flagLine(flag, ` ${at(place.path)}`))];
   });
   return `${HEADER('fish', 'csafe completion fish > ~/.config/fish/completions/csafe.fish')}
@@ -240,6 +292,8 @@ function __csafe_path
             continue
         end
         switch $word
+            case --
+                break
             case ${valueFlagSpellings(places).join(' ')}
                 set skip 1
             case '-*'
@@ -255,6 +309,17 @@ end
 
 function __csafe_at
     test (__csafe_path) = "$argv"
+end
+
+# \`emulator exec … -- CMD ARGS…\`: what fish completes for CMD ARGS… on a line of their own.
+function __csafe_after_dashdash
+    contains -- -- (commandline -opc)
+end
+
+function __csafe_command
+    set -l words (commandline -opc)
+    set -l rest $words[(math (contains -i -- -- $words) + 1)..-1]
+    complete -C (string join ' ' -- (string escape -- $rest) (commandline -ct))
 end
 
 complete -c csafe -f

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { CsafeError, InterruptedError } from '../errors.js';
 import type { IOStreams } from '../terminal/io.js';
 import { isRunning } from '../files/processes.js';
+import { forgetRemoval, removeAtExit } from '../files/exit-removal.js';
 import { formatBytes } from '../terminal/progress.js';
 import { fileError, inputSource, isRegularFile, openFileStream, regularFileSize, type InputSource } from './sources.js';
 import { startSpinner } from '../terminal/spinner.js';
@@ -30,10 +31,10 @@ export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onB
   await removeDeadSpools();
   const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${HOST_TAG}-${process.pid}-`));
   const path = join(dir, 'input');
-  removedAtExit(dir);
+  removeAtExit(dir);
   const remove = async () => {
     await rm(dir, { recursive: true, force: true });
-    liveSpools.delete(dir);
+    forgetRemoval(dir);
   };
   let copied = 0;
   const counter = new Transform({
@@ -52,17 +53,6 @@ export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onB
 }
 
 const SPOOL_PREFIX = 'csafe-spool-';
-
-/** The spools of this process not yet removed: a second Ctrl-C leaves at once (process.exit), and they go with it. */
-const liveSpools = new Set<string>();
-
-let exitHooked = false;
-
-function removedAtExit(dir: string): void {
-  if (!exitHooked) process.once('exit', () => liveSpools.forEach((each) => rmSync(each, { recursive: true, force: true })));
-  exitHooked = true;
-  liveSpools.add(dir);
-}
 
 /**
  * Which host made a spool: a temporary directory can be shared (containers with one /tmp volume),

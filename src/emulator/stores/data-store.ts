@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { forgetRemoval, removeAtExit } from '../../core/files/exit-removal.js';
 import type { NamespaceSchema } from '../../schemas/data.js';
 import { BackgroundWork } from './background.js';
 import type { StoredRequest } from './data-records.js';
@@ -42,7 +43,8 @@ export class DataStore {
 
   /** Without a directory, the data lives in a private temporary one that close() removes. */
   static async open(dataDir: string | undefined): Promise<DataStore> {
-    const root = dataDir ?? (await mkdtemp(join(tmpdir(), 'csafe-emulator-')));
+    // Removed by close(), or as the process exits when it leaves without closing (a second Ctrl-C).
+    const root = dataDir ?? removeAtExit(await mkdtemp(join(tmpdir(), 'csafe-emulator-')));
     await claimDataDir(root);
     await createAreas(root);
     return new DataStore(root, await loadSecret(join(root, SIGNING_SECRET)), dataDir === undefined);
@@ -134,7 +136,10 @@ export class DataStore {
     await this.background.stop();
     // A request the closed server was still serving may write a file while the tree is removed
     // (ENOTEMPTY): node's rm tries again after it.
-    if (this.removeOnClose) await rm(this.root, { recursive: true, force: true, maxRetries: 5 });
+    if (this.removeOnClose) {
+      await rm(this.root, { recursive: true, force: true, maxRetries: 5 });
+      forgetRemoval(this.root);
+    }
   }
 
   private async lines(path: string): Promise<string[]> {
