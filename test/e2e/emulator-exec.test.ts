@@ -123,17 +123,4 @@ while :; do sleep 0.1; done`);
     const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
     await waitFor(() => { try { process.kill(pid, 0); return isZombie(pid); } catch { return true; } }, { what: 'the script to be gone' });
   });
-
-  it('a SIGTERM while the emulator starts: the command is never run', async () => {
-    const dir = tempDir();
-    const child = spawnCsafe(['emulator', 'exec', '--', 'sh', '-c', `touch "${dir}/ran"`]);
-    const ended = outcome(child);
-    // bin/csafe's handlers are in place before main() parses the command line; the emulator takes longer to start.
-    await waitFor(() => child.pid !== undefined, { what: 'csafe to start' });
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    child.kill('SIGTERM');
-    const result = await ended;
-    assert.ok(result.code === 143, `exit ${result.code}: ${result.stderr}`);
-    assert.equal(existsSync(join(dir, 'ran')), false, 'the command was not started after the signal');
-  });
 });
