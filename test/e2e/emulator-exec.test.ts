@@ -3,6 +3,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BIN, EXAMPLES, outcome, runCsafe, spawnCsafe, tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 // `csafe emulator exec`: a throw-away emulator around a command, as `firebase emulators:exec`.
@@ -122,5 +123,14 @@ while :; do sleep 0.1; done`);
     assert.deepEqual(readdirSync(tmp).filter((name) => name.startsWith('csafe-emulator-')), [], 'the data directory is removed');
     const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
     await waitFor(() => { try { process.kill(pid, 0); return isZombie(pid); } catch { return true; } }, { what: 'the script to be gone' });
+  });
+
+  it('stopped while the emulator starts (the signal already given): the command is never run, exit 128 + N', async () => {
+    const dir = tempDir();
+    const stopped = new AbortController();
+    stopped.abort('SIGTERM');
+    const result = await runInProcess(['emulator', 'exec', '--', 'sh', '-c', `touch "${dir}/ran"`], { signal: stopped.signal });
+    assert.equal(result.code, 143, result.stderr);
+    assert.equal(existsSync(join(dir, 'ran')), false, 'the command was not started');
   });
 });
