@@ -9,8 +9,10 @@ import { configFilePath } from './core/config/paths.js';
 export function completionWords([what]: readonly string[], env: NodeJS.ProcessEnv): string[] {
   if (what !== 'profiles') return [];
   try {
-    const { profiles } = JSON.parse(readFileSync(configFilePath(env.CSAFE_CONFIG_DIR || undefined, env), 'utf8')) as { profiles?: Record<string, unknown> };
-    return Object.keys(profiles ?? {}).sort();
+    const { profiles } = JSON.parse(readFileSync(configFilePath(env.CSAFE_CONFIG_DIR || undefined, env), 'utf8')) as { profiles?: unknown };
+    // A file that does not hold profiles offers none (csafe itself names what is wrong with it); a name with a line break would read as two.
+    if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) return [];
+    return Object.keys(profiles).filter((name) => !name.includes('\n')).sort();
   } catch {
     return [];
   }

@@ -108,6 +108,11 @@ describe('shell completions', () => {
     const { env } = environment();
     assert.equal((await runCsafe(['__complete', 'profiles'], { env: { CSAFE_CONFIG_DIR: env.CSAFE_CONFIG_DIR } })).stdout, 'default\nwork\n');
     assert.equal((await runCsafe(['__complete', 'profiles'], { env: { CSAFE_CONFIG_DIR: tempDir() } })).stdout, '');
+    for (const [config, offered] of [['{"profiles":"abc"}', ''], ['{"profiles":["a"]}', ''], ['not json', ''], ['{"profiles":{"my work":{},"two\\nlines":{}}}', 'my work\n']] as const) {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'config.json'), config);
+      assert.equal((await runCsafe(['__complete', 'profiles'], { env: { CSAFE_CONFIG_DIR: dir } })).stdout, offered, config);
+    }
   });
 
   it('bash: values of flags and arguments: fixed words, files, directories only, profile names', async () => {

@@ -79,7 +79,7 @@ echo done`);
     writeFileSync(notExecutable, 'not a program');
     const refused = await runCsafe(['emulator', 'exec', '--', notExecutable]);
     assert.equal(refused.code, 126);
-    assert.match(refused.stderr, /cannot be run \(permission denied\)/);
+    assert.match(refused.stderr, /cannot be run \(permission denied\)\nhint: make it executable \(chmod \+x /);
     const withoutSeparator = await runCsafe(['emulator', 'exec', 'sh', '-c', 'exit 0']);
     assert.equal(withoutSeparator.code, 2);
     assert.match(withoutSeparator.stderr, /unknown option '-c'/);

@@ -221,22 +221,35 @@ describe('the webhook sender', () => {
   });
 });
 
+describe('the endpoints file', () => {
+  it('a file that cannot be read as endpoints is refused at start, naming it, the entry and what to do; never sent to', async () => {
+    for (const [text, why] of [
+      ['{not json', /not JSON/],
+      ['{"url":"http://127.0.0.1:9/"}', /expected a JSON array of endpoints/],
+      ['[{"endpoint_id":"ep_1","url":"ftp://example.com/","events":null}]', /\[0\]: expected \{endpoint_id, url \(http or https\), events: null or a list\}/],
+    ] as const) {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'webhooks'));
+      writeFileSync(join(dir, 'webhooks', 'endpoints.json'), text);
+      await assert.rejects(Webhooks.open(dir, settings([])), (error: Error) => why.test(error.message) && error.message.startsWith(join(dir, 'webhooks', 'endpoints.json')) && /remove the file to start with none/.test(error.message));
+    }
+  });
+});
+
 describe('leased endpoints', () => {
-  it('an endpoint whose lease runs out is removed and its waiting deliveries cancelled; a renewal extends it; a restart drops one that ran out meanwhile', async () => {
+  it('an endpoint whose lease runs out is removed and its waiting deliveries cancelled; a restart drops one that ran out meanwhile (renewal: the routes test below)', async () => {
     const hanging = await webhookReceiver({ hang: true });
     const dir = tempDir();
     let webhooks = await Webhooks.open(dir, settings([], { attemptTimeoutMs: 60_000 }));
     try {
+      const addedAt = Date.now();
       const leased = await webhooks.addEndpoint(hanging.url, null, 1);
       assert.equal(leased.lease_seconds, 1);
       const lasting = await webhooks.addEndpoint(hanging.url, ['batch.completed']);
       assert.equal(lasting.expires_at, undefined);
       for (let n = 0; n < 12; n++) webhooks.notify('workflow.succeeded', { n });
-      const renewedAt = Date.now();
-      const renewed = await webhooks.renewEndpoint(leased.endpoint_id);
-      assert.ok(Date.parse(renewed!.expires_at!) >= renewedAt + 1000 - 5);
       await waitFor(() => webhooks.listEndpoints().length === 1, { what: 'the leased endpoint removed once its lease ran out', timeoutMs: 5_000 });
-      assert.ok(Date.now() - renewedAt >= 1000 - 5, 'not before the renewed lease ran out');
+      assert.ok(Date.now() - addedAt >= 1000 - 5, 'not before its lease ran out');
       assert.deepEqual(webhooks.listEndpoints().map((endpoint) => endpoint.endpoint_id), [lasting.endpoint_id]);
       assert.deepEqual(new Set(states(webhooks)), new Set(['cancelled']), 'its deliveries, waiting or in flight, cancelled');
 

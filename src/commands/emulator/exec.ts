@@ -49,7 +49,7 @@ function runToEnd(ctx: Context, [file, ...args]: string[], env: Record<string, s
     child.once('error', (error: NodeJS.ErrnoException) => {
       done();
       if (error.code === 'ENOENT') reject(new CommandNotFoundError(`${file}: not found`, { hint: 'give the command after --, as a path or a name on PATH' }));
-      else if (error.code === 'EACCES') reject(new CommandNotRunnableError(`${file}: cannot be run (permission denied)`));
+      else if (error.code === 'EACCES') reject(new CommandNotRunnableError(`${file}: cannot be run (permission denied)`, { hint: `make it executable (chmod +x ${file}), or give its interpreter first: -- sh ${file}` }));
       else reject(error);
     });
     child.once('exit', (code, signal) => {

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { replaceFile } from '../stores/files.js';
+import { readJsonFile, replaceFile } from '../stores/files.js';
 
 /** An endpoint events are sent to: all of them, or only the types listed. */
 export interface Endpoint {
@@ -144,16 +143,26 @@ export class Endpoints {
   }
 }
 
-/** The endpoints file as saved; a file that cannot be read as endpoints is refused rather than replaced with none. */
+/**
+ * The endpoints file as saved (none yet: no endpoints); a file that cannot be read as endpoints is
+ * refused, naming it and the entry, rather than replaced with none or sent to.
+ */
 async function readEndpoints(path: string): Promise<Endpoint[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const endpoints = JSON.parse(text) as unknown;
-  if (!Array.isArray(endpoints)) throw new Error(`${path} does not hold webhook endpoints`);
+  const refuse = (why: string) => new Error(`${path}: ${why}; the emulator's webhook endpoints cannot be read (remove the file to start with none)`);
+  const endpoints = await readJsonFile<unknown>(path).catch((error: unknown) => {
+    throw refuse(`not JSON (${(error as Error).message})`);
+  });
+  if (endpoints === undefined) return [];
+  if (!Array.isArray(endpoints)) throw refuse('expected a JSON array of endpoints');
+  endpoints.forEach((endpoint, index) => {
+    if (!isEndpoint(endpoint)) throw refuse(`[${index}]: expected {endpoint_id, url (http or https), events: null or a list}`);
+  });
   return endpoints as Endpoint[];
+}
+
+function isEndpoint(value: unknown): value is Endpoint {
+  const endpoint = value as Partial<Endpoint> | null;
+  if (typeof endpoint !== 'object' || endpoint === null || typeof endpoint.endpoint_id !== 'string' || typeof endpoint.url !== 'string') return false;
+  if (!(endpoint.events === null || (Array.isArray(endpoint.events) && endpoint.events.every((type) => typeof type === 'string')))) return false;
+  return URL.canParse(endpoint.url) && ['http:', 'https:'].includes(new URL(endpoint.url).protocol);
 }
