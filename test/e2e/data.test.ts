@@ -118,7 +118,10 @@ describe('csafe settings put and data add/status', () => {
     assert.match(rows[1]![2]!, /violence:/);
     assert.match(rows[1]![3]!, /\/_emulator\/review\/listings\/obj_1\?X-Csafe-Signature=[0-9a-f]{64}$/);
 
-    const onTerminal = await runCsafe(['data', 'add', 'listings', items, '--wait'], { env: { ...emulator.env, CSAFE_FORCE_TTY: '1', NO_COLOR: '1' }, cwd: dir });
+    // The request must still be queued when the first answer to a poll is drawn, however loaded the
+    // machine: an emulator that takes seconds, not the 200 ms of the others here.
+    const onTerminal = await withEmulatorProcess(['--processing-delay', '3s'], (slow) =>
+      runCsafe(['data', 'add', 'listings', items, '--wait'], { env: { ...slow.env, CSAFE_FORCE_TTY: '1', NO_COLOR: '1' }, cwd: dir }));
     assert.equal(onTerminal.code, 0, onTerminal.stderr);
     assert.match(onTerminal.stderr, /1 (queued|ingesting)/, 'the spinner counts requests per status');
     assert.match(onTerminal.stdout, /^ID +STATUS +LABELS +URL\n[^]*obj_1 +succeeded +violence/, 'no ERROR column: no object has one');
