@@ -78,6 +78,7 @@ complete -c csafe -n "__csafe_at ''" -f -a emulator -d 'A local Content Safety S
 complete -c csafe -n "__csafe_at ''" -f -a completion -d 'Print the completion script of a shell: bash, zsh or fish'
 complete -c csafe -n "__csafe_at ''" -f -a version -d 'Show csafe\'s version, the commit and date it was built from, and the Node.js run'
 complete -c csafe -n "__csafe_at 'classify'" -F
+complete -c csafe -n "__csafe_at 'classify'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'classify'" -l text -x -d 'text to classify'
 complete -c csafe -n "__csafe_at 'classify'" -l user-id -x -d 'stable identifier of the user'
 complete -c csafe -n "__csafe_at 'classify'" -l content-id -x -d 'your identifier for the content'
@@ -95,6 +96,7 @@ complete -c csafe -n "__csafe_at 'classify'" -l checkpoint -r -F -d 'with --batc
 complete -c csafe -n "__csafe_at 'classify'" -l from-line -x -d 'with --batch: start at line n of the input, skipping the lines before it'
 complete -c csafe -n "__csafe_at 'classify'" -l shard -x -d 'with --batch: send only the lines of worker i of n'
 complete -c csafe -n "__csafe_at 'token'" -f -a create -d 'Exchange the API key for a short-lived access token'
+complete -c csafe -n "__csafe_at 'token create'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'token create'" -l expires-in -x -d 'lifetime, 5m..24h: a duration such as 15m, or seconds'
 complete -c csafe -n "__csafe_at 'token create'" -l user-id -x -d 'user the token is attributed to'
 complete -c csafe -n "__csafe_at 'token create'" -l session-id -x -d 'opaque customer session identifier'
@@ -112,12 +114,14 @@ complete -c csafe -n "__csafe_at 'config set'" -x
 complete -c csafe -n "__csafe_at 'config unset'" -x
 complete -c csafe -n "__csafe_at 'settings'" -f -a put -d 'Create or replace the schema of a namespace'
 complete -c csafe -n "__csafe_at 'settings put'" -F
+complete -c csafe -n "__csafe_at 'settings put'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'settings put'" -l field -x -d 'a field, instead of a file'
 complete -c csafe -n "__csafe_at 'data'" -f -a add -d 'Add objects to a namespace in batches'
 complete -c csafe -n "__csafe_at 'data'" -f -a import -d 'Upload a large JSONL file into a namespace'
 complete -c csafe -n "__csafe_at 'data'" -f -a status -d 'Show an add or import request'
 complete -c csafe -n "__csafe_at 'data'" -f -a download -d 'Stream a request\'s output'
 complete -c csafe -n "__csafe_at 'data add'" -F
+complete -c csafe -n "__csafe_at 'data add'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'data add'" -l batch-size -x -d 'objects per request'
 complete -c csafe -n "__csafe_at 'data add'" -l max-batch-bytes -x -d 'bytes per request, at most 6000000'
 complete -c csafe -n "__csafe_at 'data add'" -l concurrency -x -d 'requests in flight'
@@ -131,6 +135,7 @@ complete -c csafe -n "__csafe_at 'data add'" -l schema -r -F -d 'a namespace sch
 complete -c csafe -n "__csafe_at 'data add'" -l wait -d 'wait until every request has finished, then print each request as `data status` '
 complete -c csafe -n "__csafe_at 'data add'" -l timeout -x -d 'with --wait: how long to wait, e.g. 30m'
 complete -c csafe -n "__csafe_at 'data import'" -F
+complete -c csafe -n "__csafe_at 'data import'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'data import'" -l wait -d 'poll the import until it has succeeded or failed, then print its record'
 complete -c csafe -n "__csafe_at 'data import'" -l timeout -x -d 'with --wait: how long to wait, e.g. 30m'
 complete -c csafe -n "__csafe_at 'data import'" -l no-validate -d 'upload without checking every line first'
@@ -142,6 +147,7 @@ complete -c csafe -n "__csafe_at 'data download'" -F
 complete -c csafe -n "__csafe_at 'import'" -f -a create -d 'Create an import and upload a JSONL file to it'
 complete -c csafe -n "__csafe_at 'import'" -f -a get -d 'Show an import'
 complete -c csafe -n "__csafe_at 'import create'" -F
+complete -c csafe -n "__csafe_at 'import create'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'import create'" -l wait -d 'poll the import until it is COMPLETE or FAILED'
 complete -c csafe -n "__csafe_at 'import create'" -l timeout -x -d 'with --wait: how long to wait, e.g. 10m'
 complete -c csafe -n "__csafe_at 'import get'" -x
@@ -150,7 +156,7 @@ complete -c csafe -n "__csafe_at 'import get'" -l timeout -x -d 'with --wait: ho
 complete -c csafe -n "__csafe_at 'events'" -f -a send -d 'Validate backend events and queue them in ordered batches'
 complete -c csafe -n "__csafe_at 'events'" -f -a example -d 'Print a valid example event of a variant'
 complete -c csafe -n "__csafe_at 'events send'" -F
-complete -c csafe -n "__csafe_at 'events send'" -l dry-run -d 'validate only: print problems and a summary, send nothing'
+complete -c csafe -n "__csafe_at 'events send'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'events send'" -l sync -d 'ingest each batch before the answer'
 complete -c csafe -n "__csafe_at 'events send'" -l checkpoint -r -F -d 'record the events the service acknowledged here; a re-run of the same command se'
 complete -c csafe -n "__csafe_at 'events send'" -l failed -r -F -d 'append the events of batches that could not be sent, as sent'
@@ -168,9 +174,11 @@ complete -c csafe -n "__csafe_at 'events example'" -x -a 'user_contact content_u
 complete -c csafe -n "__csafe_at 'stream'" -f -a watch -d 'Monitor a livestream at its address'
 complete -c csafe -n "__csafe_at 'stream'" -f -a parts -d 'Append parts to a stream'
 complete -c csafe -n "__csafe_at 'stream watch'" -x
+complete -c csafe -n "__csafe_at 'stream watch'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'stream watch'" -l id -x -d 'your identifier of the stream; its parts are sent under the same id'
 complete -c csafe -n "__csafe_at 'stream watch'" -l url -x -d 'the stream\'s address: an absolute http, https, rtmp, rtmps, rtsp or srt URL'
 complete -c csafe -n "__csafe_at 'stream parts'" -F
+complete -c csafe -n "__csafe_at 'stream parts'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'stream parts'" -l id -x -d 'your identifier of the stream'
 complete -c csafe -n "__csafe_at 'stream parts'" -l chat -x -d 'one chat message, with --sender-id and --sender-name'
 complete -c csafe -n "__csafe_at 'stream parts'" -l sender-id -x -d 'with --chat: your stable identifier of the sender'
@@ -195,6 +203,7 @@ complete -c csafe -n "__csafe_at 'stream parts'" -l flush-interval -x -d 'with -
 complete -c csafe -n "__csafe_at 'stream parts'" -l max-buffer -x -d 'with --follow: parts read ahead while a batch is sent or retried; reading pauses'
 complete -c csafe -n "__csafe_at 'decision'" -f -a create -d 'Ask for a decision on one piece of content'
 complete -c csafe -n "__csafe_at 'decision'" -f -a get -d 'Show a decision: status, result and labels'
+complete -c csafe -n "__csafe_at 'decision create'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'decision create'" -l type -x -d 'the kind of content to review, e.g. text, listing'
 complete -c csafe -n "__csafe_at 'decision create'" -l content -x -d 'the content: a JSON object, inline or from a file'
 complete -c csafe -n "__csafe_at 'decision create'" -l metadata -x -d 'metadata kept with the decision'
@@ -207,6 +216,7 @@ complete -c csafe -n "__csafe_at 'batch'" -f -a create -d 'Check a CSV and send 
 complete -c csafe -n "__csafe_at 'batch'" -f -a get -d 'Show a batch: its status and five counts'
 complete -c csafe -n "__csafe_at 'batch'" -f -a download -d 'Stream the result CSV of a finished batch to a file or stdout, or as one JSON ob'
 complete -c csafe -n "__csafe_at 'batch create'" -F
+complete -c csafe -n "__csafe_at 'batch create'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'batch create'" -l type -x -d 'the kind of content to review, e.g. text'
 complete -c csafe -n "__csafe_at 'batch create'" -l wait -d 'poll the batch until SUCCESS, CANCELLED or ERROR'
 complete -c csafe -n "__csafe_at 'batch create'" -l timeout -x -d 'with --wait: how long to wait, e.g. 30m'
@@ -219,6 +229,7 @@ complete -c csafe -n "__csafe_at 'batch download'" -F
 complete -c csafe -n "__csafe_at 'batch download'" -l escape-formulas -d 'write cells that start with =, +, - or @ with a leading \''
 complete -c csafe -n "__csafe_at 'agent-decision'" -f -a create -d 'Send your reviewer\'s verdict on one object under one policy'
 complete -c csafe -n "__csafe_at 'agent-decision'" -f -a send -d 'Send a JSONL file of your reviewers\' verdicts, one request each'
+complete -c csafe -n "__csafe_at 'agent-decision create'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'agent-decision create'" -l content-type -x -d 'the kind of object reviewed, e.g. listings: the namespace it is in'
 complete -c csafe -n "__csafe_at 'agent-decision create'" -l decision -x -d 'the reviewer\'s verdict, e.g. match or no_match'
 complete -c csafe -n "__csafe_at 'agent-decision create'" -l policy-id -x -d 'the policy the verdict is about, e.g. violence'
@@ -230,6 +241,7 @@ complete -c csafe -n "__csafe_at 'agent-decision send'" -F
 complete -c csafe -n "__csafe_at 'agent-decision send'" -l concurrency -x -d 'requests in flight'
 complete -c csafe -n "__csafe_at 'agent-decision send'" -l failed -r -F -d 'append each line that failed here, as read, to send again'
 complete -c csafe -n "__csafe_at 'agent-decision send'" -l unconfirmed -r -F -d 'append each line whose answer was lost'
+complete -c csafe -n "__csafe_at 'agent-decision send'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'agent-decision send'" -l skip-invalid -r -F -d 'send the valid lines; append each invalid line here as {line, error, record}'
 complete -c csafe -n "__csafe_at 'agent-decision send'" -l max-consecutive-failures -x -d 'stop once n requests in a row could not reach the service'
 complete -c csafe -n "__csafe_at 'agent-decision send'" -l max-rate -x -d 'start at most n requests a second'
@@ -238,10 +250,12 @@ complete -c csafe -n "__csafe_at 'agent-decision send'" -l from-line -x -d 'star
 complete -c csafe -n "__csafe_at 'agent-decision send'" -l shard -x -d 'send only the lines of worker i of n'
 complete -c csafe -n "__csafe_at 'deletion-request'" -f -a create -d 'File a data subject\'s deletion request'
 complete -c csafe -n "__csafe_at 'deletion-request'" -f -a send -d 'File a JSONL file of data subjects\' deletion requests, one request each'
+complete -c csafe -n "__csafe_at 'deletion-request create'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'deletion-request create'" -l subject-user-id -x -d 'the user whose data is to be erased'
 complete -c csafe -n "__csafe_at 'deletion-request create'" -l external-request-id -x -d 'your id of the request'
 complete -c csafe -n "__csafe_at 'deletion-request create'" -l requested-at -x -d 'when the subject asked, ISO 8601'
 complete -c csafe -n "__csafe_at 'deletion-request send'" -F
+complete -c csafe -n "__csafe_at 'deletion-request send'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'deletion-request send'" -l concurrency -x -d 'requests in flight'
 complete -c csafe -n "__csafe_at 'deletion-request send'" -l failed -r -F -d 'append each line that failed here, as read, to send again'
 complete -c csafe -n "__csafe_at 'deletion-request send'" -l skip-invalid -r -F -d 'send the valid lines; append each invalid line here as {line, error, record}'
@@ -264,6 +278,7 @@ complete -c csafe -n "__csafe_at 'webhooks listen'" -l forward-to -x -d 'your re
 complete -c csafe -n "__csafe_at 'webhooks listen'" -l events -x -d 'only these event types, comma-separated: workflow.succeeded, workflow.failed, de'
 complete -c csafe -n "__csafe_at 'webhooks listen'" -l forward-secret -x -d 're-sign each forwarded notification with this secret'
 complete -c csafe -n "__csafe_at 'webhooks trigger'" -x -a 'workflow.succeeded workflow.failed decision.completed batch.completed'
+complete -c csafe -n "__csafe_at 'webhooks trigger'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'webhooks trigger'" -l namespace -x -d 'with a workflow event: the namespace it is about'
 complete -c csafe -n "__csafe_at 'webhooks trigger'" -l id -x -d 'the object a workflow event is about'
 complete -c csafe -n "__csafe_at 'webhooks trigger'" -l data -x -d 'your own data: the fields of a workflow event'

@@ -5,6 +5,7 @@ import type { IOStreams } from './core/terminal/io.js';
 import type { Profile, ProfileFile } from './core/config/profile-file.js';
 import { resolveOutputFormat, type OutputFormat, type ResultShape } from './core/terminal/output.js';
 import { DEFAULT_RETRY_POLICY } from './core/http/retry.js';
+import { DryRunPlan } from './core/http/dry-run.js';
 import { importKeepingSignals } from './core/signals.js';
 import { checkApiKey, checkBaseUrl, resolveProfile, resolveSettings, type Setting, type Settings } from './core/config/settings.js';
 import type { GlobalFlags } from './core/cli/global-flags.js';
@@ -35,6 +36,8 @@ export interface ContextDeps {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Builds the HTTP core; asynchronous so the real one can load undici only when a command needs it. */
   createHttpClient: (config: HttpClientConfig) => Promise<HttpClient>;
+  /** The command was given --dry-run: its requests are recorded, none sent (core/http/dry-run.ts). */
+  dryRun?: boolean;
 }
 
 /**
@@ -50,6 +53,8 @@ export class Context {
   readonly argv: readonly string[];
   /** Values never to be printed; the error reporter redacts them as a last line of defence. */
   readonly secrets = new Set<string>();
+  /** With --dry-run: what the command would send, recorded by the HTTP core in place of sending it. */
+  readonly dryRun?: DryRunPlan;
   private readonly deps: ContextDeps;
   private configStore?: ConfigStore;
   private profileFile?: ProfileFile;
@@ -67,6 +72,7 @@ export class Context {
     this.version = deps.version;
     this.signal = deps.signal;
     this.argv = deps.argv ?? [];
+    if (deps.dryRun) this.dryRun = new DryRunPlan();
   }
 
   now(): number {
@@ -206,6 +212,7 @@ export class Context {
       now: () => this.now(),
       sleep: (ms, signal) => this.sleep(ms, signal),
       signal: this.signal,
+      dryRun: this.dryRun,
     });
   }
 

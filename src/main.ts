@@ -23,6 +23,7 @@ import {
 import { ALL_VARIABLES, HELP_LAYOUT, HELP_WIDTH, renderHelpSections, wrapWords } from './core/cli/help.js';
 import { createIOStreams, isBrokenPipe, openIOStreams, type IOStreams } from './core/terminal/io.js';
 import { redactSecrets } from './core/http/redact.js';
+import { describePlan, dryRunJson, DryRunEnded, type DryRunPlan } from './core/http/dry-run.js';
 import { commandIndex } from './core/cli/command-line.js';
 import { interruptionOf } from './core/signals.js';
 import { checkTimeoutPlace } from './core/cli/timeout-place.js';
@@ -117,7 +118,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
   const app: App = {
     action: (run) => async (...params) => {
       const command = params.at(-1) as Command;
-      const flags = command.optsWithGlobals() as GlobalFlags;
+      const flags = command.optsWithGlobals() as GlobalFlags & { dryRun?: boolean };
       const io = await openIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress, wide: flags.wide });
       // Loaded when a command runs: help and version need none of what a context brings (settings, output formats).
       const { Context } = await import('./context.js');
@@ -132,6 +133,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         now: Date.now,
         sleep: (ms, signal) => delay(ms, undefined, { signal }),
         createHttpClient: async (config) => new (await import('./core/http/client.js')).HttpClient(config),
+        dryRun: flags.dryRun === true,
       });
       exitCode = exitCodeOfOutcome(await run(context, command));
     },
@@ -147,6 +149,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
   } catch (error) {
     // Whatever part of a command SIGTERM stopped (reading stdin, a wait, a request), it ends as SIGTERM: 143.
     const ended = error instanceof InterruptedError && proc.signal.aborted ? interruptionOf(proc.signal) : error;
+    if (ended instanceof DryRunEnded && context !== undefined) return printDryRun(context, ended.plan);
     // commander has already printed its message; a reader of stdout that went away wants no message.
     if (ended instanceof CommanderError || isBrokenPipe(ended)) return exitCodeOfError(ended);
     // The work that reader's going stopped (a download cut off is an interruption): what it wanted it has.
@@ -157,6 +160,14 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
   } finally {
     await context?.close();
   }
+}
+
+/** A dry run reached its first request: what it would have sent, on stdout as JSON in a pipe or with --json. */
+async function printDryRun(context: Context, plan: DryRunPlan): Promise<number> {
+  const format = await context.outputFormat('single');
+  await context.io.out(format === 'json' || format === 'ndjson' ? dryRunJson(plan, format) : describePlan(plan));
+  await context.io.flush();
+  return ExitCode.ok;
 }
 
 function report(error: unknown, io: IOStreams, secrets: Set<string>): number {

@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../core/cli/flags.js';
 import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import type { VerbDecl } from '../declaration.js';
 
@@ -7,6 +8,7 @@ export const agentDecisionCreate = {
   name: 'create',
   description: "Send your reviewer's verdict on one object under one policy (POST /v1/agent_decisions)",
   flags: {
+    dryRun: DRY_RUN_FLAG,
     contentType: { type: 'text', value: 'type', help: 'the kind of object reviewed, e.g. listings: the namespace it is in' },
     decision: { type: 'text', value: 'decision', help: "the reviewer's verdict, e.g. match or no_match" },
     policyId: { type: 'text', value: 'id', help: 'the policy the verdict is about, e.g. violence' },

@@ -30,6 +30,11 @@ export async function classifyEach(ctx: Context, files: readonly string[], optio
 
   const format = await ctx.outputFormat('stream');
   const http = await ctx.http();
+  if (ctx.dryRun) {
+    // One request a file: the HTTP core records the first in place of sending it, and ends the run.
+    ctx.dryRun.total = { requests: files.length, records: { count: files.length, noun: 'file' } };
+    await classifyContent(http, await requestOf(files[0]!), options.apiVersion);
+  }
   const spinner = await startSpinner(ctx.io, `Classifying ${countOf(files.length, 'file')}…`);
   const results = resultWriter(ctx.io, format, fileResultsView);
   let done = 0;

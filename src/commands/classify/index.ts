@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../core/cli/flags.js';
 import { batchFlags, fromLineFlag, shardFlag } from '../../core/cli/bulk-flags.js';
 import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import { CURRENT_VERSION, LEGACY_VERSION, SERVICE_VERSIONS } from '../../schemas/names.js';
@@ -15,6 +16,7 @@ export const classify = {
   description: 'Classify text and images synchronously (POST /v1/content)',
   args: [{ name: '[files...]', help: 'text files and images (PNG, JPEG, GIF, WebP); `-`, or none with no --text and stdin piped, reads stdin; an empty file is refused (exit 2)' }],
   flags: {
+    dryRun: DRY_RUN_FLAG,
     text: { type: 'text', value: 'text', help: 'text to classify (repeatable); empty or only white space is refused (exit 2)', repeat: true },
     userId: { type: 'text', value: 'id', help: 'stable identifier of the user (default: config user_id)' },
     contentId: { type: 'text', value: 'id', help: 'your identifier for the content' },

@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../core/cli/flags.js';
 import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import { waitFlags } from '../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../declaration.js';
@@ -8,6 +9,7 @@ export const decisionCreate = {
   name: 'create',
   description: 'Ask for a decision on one piece of content (POST /v1/decisions)',
   flags: {
+    dryRun: DRY_RUN_FLAG,
     type: { type: 'text', value: 'type', help: 'the kind of content to review, e.g. text, listing' },
     content: { type: 'text', value: 'json|@file', help: 'the content: a JSON object, inline or from a file (@- reads stdin); its fields depend on --type' },
     metadata: { type: 'text', value: 'key=value|@file.json', help: 'metadata kept with the decision (repeatable)', repeat: true },

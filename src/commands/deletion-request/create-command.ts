@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../core/cli/flags.js';
 import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import type { VerbDecl } from '../declaration.js';
 
@@ -7,6 +8,7 @@ export const deletionRequestCreate = {
   name: 'create',
   description: "File a data subject's deletion request (POST /v1/deletion_requests)",
   flags: {
+    dryRun: DRY_RUN_FLAG,
     subjectUserId: { type: 'text', value: 'id', help: 'the user whose data is to be erased (1–512 characters)' },
     externalRequestId: { type: 'text', value: 'id', help: 'your id of the request (1–256 characters): a repeat answers the request first filed, so a retry never files two' },
     requestedAt: { type: 'text', value: 'date-time', help: 'when the subject asked, ISO 8601 (e.g. 2026-11-27T10:00:00Z)' },

@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../core/cli/flags.js';
 import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import { CONTENT_TYPES } from '../../schemas/names.js';
 import type { VerbDecl } from '../declaration.js';
@@ -12,6 +13,7 @@ export const settingsPut = {
     { name: '[file]', help: 'the schema: a JSON object mapping field names to definitions, or {"schema": {...}}; `-`, or none with no --field and stdin piped, reads stdin' },
   ],
   flags: {
+    dryRun: DRY_RUN_FLAG,
     field: { type: 'text', value: 'name:content_type[:display_hint]', help: `a field, instead of a file (repeatable); content_type is one of ${CONTENT_TYPES.join(', ')}, or empty`, repeat: true },
   },
   details: `

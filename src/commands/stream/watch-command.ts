@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../core/cli/flags.js';
 import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import type { VerbDecl } from '../declaration.js';
 
@@ -8,6 +9,7 @@ export const streamWatch = {
   description: 'Monitor a livestream at its address (POST /v1/streams/{namespace}); returns at once',
   args: [{ name: '<namespace>', help: 'the namespace' }],
   flags: {
+    dryRun: DRY_RUN_FLAG,
     id: { type: 'text', value: 'id', help: 'your identifier of the stream; its parts are sent under the same id' },
     url: { type: 'text', value: 'url', help: 'the stream\'s address: an absolute http, https, rtmp, rtmps, rtsp or srt URL' },
   },

@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../core/cli/flags.js';
 import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import { WEBHOOK_EVENT_TYPES } from '../../schemas/names.js';
 import type { VerbDecl } from '../declaration.js';
@@ -9,6 +10,7 @@ export const webhooksTrigger = {
   description: 'Have the emulator send one event to its webhook endpoints now: a sample, or your own data',
   args: [{ name: '<event>', help: `the event type: ${WEBHOOK_EVENT_TYPES.join(', ')}`, choices: WEBHOOK_EVENT_TYPES }],
   flags: {
+    dryRun: DRY_RUN_FLAG,
     namespace: { type: 'text', value: 'namespace', help: 'with a workflow event: the namespace it is about (default listings)' },
     id: { type: 'text', value: 'id', help: 'the object a workflow event is about (default listing-1), or the decision or batch id of a legacy one (dec_sample, bat_sample)' },
     data: { type: 'text', value: 'json|@file.json', help: 'your own data: the fields of a workflow event (over the sample\'s), the data of a decision or batch event' },

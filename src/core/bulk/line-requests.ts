@@ -1,4 +1,6 @@
 import { bulkRun, deliverInBatches, type BulkJob, type Delivered } from './engine.js';
+import { planBatches } from './dry-run.js';
+import type { DryRunPlan } from '../http/dry-run.js';
 import { emptyCounts, type BulkCounts } from './counts.js';
 import { RangeCheckpoint, unacknowledged } from './range-checkpoint.js';
 import { nothingSentLine, problemLine, setAside } from './checked-records.js';
@@ -76,6 +78,8 @@ export interface LineRequestsContext {
   sleep(ms: number): Promise<void>;
   http(): Promise<HttpClient>;
   outputFormat(shape: ResultShape): Promise<OutputFormat>;
+  /** With --dry-run: the lines are checked and planned, none sent (core/bulk/dry-run.ts). */
+  dryRun?: DryRunPlan;
 }
 
 /** How the run ended when it was not interrupted: nothing sent, invalid lines found by the check; or what was sent. */
@@ -109,7 +113,7 @@ export async function sendEachLine<R, A, P, Row>(ctx: LineRequestsContext, path:
   const lines = checkedLines(shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, counts), options.fromLine ?? 1, job);
   const run = { ctx, input: { path, name: source.name, file: input.path }, options, job, counts };
   try {
-    if (options.skipInvalid !== undefined) {
+    if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
       const skipped = new FailedFile(options.skipInvalid);
       try {
         return await sendLines(run, settingAside(lines, { inputName: source.name, io: ctx.io, skipped, counts }), skipped);
@@ -125,6 +129,10 @@ export async function sendEachLine<R, A, P, Row>(ctx: LineRequestsContext, path:
       if (counts.invalid > 0) {
         ctx.io.warn(nothingSentLine(counts.invalid, 'invalid line'));
         return { kind: 'checked', invalid: counts.invalid };
+      }
+      if (ctx.dryRun) {
+        const http = await ctx.http();
+        return await planBatches(ctx.dryRun, spooledRecords(spool.path, spoolFormat), ONE_LINE_A_REQUEST, 'line', ([line]) => job.send(http, line!.request));
       }
       return await sendLines(run, spooledRecords(spool.path, spoolFormat), undefined);
     } finally {

@@ -1,5 +1,5 @@
 import { defaultFailedPath } from '../files/failed-path.js';
-import type { AbsentFlag, CountFlag, FileFlag, RateFlag, ShardFlag } from './flags.js';
+import { DRY_RUN_FLAG, type AbsentFlag, type CountFlag, type FileFlag, type RateFlag, type ShardFlag } from './flags.js';
 import { REQUEST_BYTES } from '../../schemas/names.js';
 
 // The declarations of the flags every bulk command shares, as data (core/cli/flags.ts): free of
@@ -56,6 +56,7 @@ export const fromLineFlag = (when = ''): CountFlag => ({ type: 'count', value: '
  * requests, e.g. `verdicts`.
  */
 export const lineRequestFlags = (command: string, what: string) => ({
+  dryRun: DRY_RUN_FLAG,
   concurrency: batchFlags.concurrency(),
   failed: batchFlags.failed('append each line that failed here, as read, to send again', command),
   skipInvalid: batchFlags.skipInvalid('send the valid lines; append each invalid line here as {line, error, record}'),

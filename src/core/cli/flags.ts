@@ -12,6 +12,15 @@ export interface SwitchFlag {
   negate?: boolean;
 }
 
+/**
+ * `--dry-run`, one flag with one meaning on every command that sends (core/http/dry-run.ts): a dry
+ * run writes no file either, so --skip-invalid, --failed and --checkpoint are neither read nor written.
+ */
+export const DRY_RUN_FLAG = {
+  type: 'switch',
+  help: 'check everything, then print the requests it would send (credentials redacted) instead of sending them; writes no file; exit 0, or 2 for invalid input',
+} as const satisfies SwitchFlag;
+
 /** A flag with a value, kept as text: checked where it is used (a duration, a URL) or by a schema the command adds. */
 export interface TextFlag {
   type: 'text';

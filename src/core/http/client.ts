@@ -17,6 +17,7 @@ import { nestsDeeperThan } from '../json/position.js';
 import { describeNetworkError, errorCode } from './network-words.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { decideRetry, type AttemptOutcome, type Headers, type RetryPolicy } from './retry.js';
+import type { DryRunPlan, PlannedRequest } from './dry-run.js';
 import { Agent, request } from './undici.js';
 
 /*
@@ -45,6 +46,8 @@ export interface HttpClientConfig {
   signal?: AbortSignal;
   /** Default RESPONSE_LIMITS.bytes; smaller in tests. */
   maxResponseBytes?: number;
+  /** --dry-run: every request is recorded here instead of being sent, and ends the run (see dry-run.ts). */
+  dryRun?: DryRunPlan;
 }
 
 /**
@@ -128,6 +131,7 @@ export class HttpClient {
     const { url, display } = this.target(spec);
     const headers = this.headers(spec);
     const json = serialised(spec, display);
+    if (this.config.dryRun) throw this.config.dryRun.stop(planned(spec, url, headers, json));
     for (let retry = 0; ; retry++) {
       // Built only with --verbose: at hundreds of requests in flight, redacting each URL is measurable.
       this.config.io.trace(() => `→ ${spec.method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}`);
@@ -164,6 +168,16 @@ export class HttpClient {
       this.retries++;
       await this.config.sleep(decision.delayMs, this.config.signal);
     }
+  }
+
+  /**
+   * In a dry run, the upload bound to follow the request that issues its address (recorded by
+   * request()): its headers as they would go, to the address the answer to `issuer` would give.
+   */
+  plannedUpload(issuer: PlannedRequest, method: Method, body: { name: string; length: number; contentType: string }): PlannedRequest {
+    const headers = this.headers({ method, url: 'about:upload', body: { open: () => Buffer.alloc(0), length: body.length, contentType: body.contentType } });
+    const from = issuer.url === null ? issuer.url_from : new URL(issuer.url).pathname;
+    return { method, url: null, url_from: `the upload address in the answer to ${issuer.method} ${from}`, headers: redactHeaders(headers), body_file: body.name, body_bytes: body.length };
   }
 
   async json(method: Method, path: string, json?: unknown, headers?: Record<string, string>): Promise<unknown> {
@@ -337,6 +351,17 @@ async function upload(url: string, method: Method, headers: Record<string, strin
     req.destroy();
     throw error;
   }
+}
+
+/** A request as it would have gone: its URL and headers redacted, its body as JSON (a file's bytes by their count). */
+function planned(spec: RequestSpec, url: string, headers: Record<string, string>, json: string | undefined): PlannedRequest {
+  const request: PlannedRequest = { method: spec.method, url: redactUrl(url), headers: redactHeaders(headers) };
+  if (json !== undefined) return { ...request, body: JSON.parse(json) as unknown };
+  if (spec.body === undefined) return request;
+  // A JSON body made ready in memory (a batch) is shown as the service would read it; a file's, by its size.
+  const opened = spec.body.contentType === 'application/json' ? spec.body.open() : undefined;
+  if (Buffer.isBuffer(opened)) return { ...request, body: JSON.parse(opened.toString('utf8')) as unknown };
+  return { ...request, body_bytes: spec.body.length };
 }
 
 /** The JSON body's text, made once for every attempt; a value that cannot be serialised (nested too deep, say) is a fault of ours, not of the network. */

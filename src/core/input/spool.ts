@@ -109,7 +109,7 @@ export async function rereadableInput(path: string, io: IOStreams, signal: Abort
 export async function withUploadableInput<T>(path: string, io: IOStreams, signal: AbortSignal, use: (source: InputSource, file: UploadFile) => Promise<T>): Promise<T> {
   const input = await rereadableInput(path, io, signal);
   try {
-    return await use(input.source, { path: input.path, size: await regularFileSize(input.source.name, input.path) });
+    return await use(input.source, { path: input.path, name: input.source.name, size: await regularFileSize(input.source.name, input.path) });
   } finally {
     await input.remove();
   }

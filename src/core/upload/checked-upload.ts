@@ -1,6 +1,7 @@
 import type { LineCheck } from '../input/jsonl-checker.js';
 import { ProblemTally } from '../bulk/checking-pass.js';
 import { CsafeError, InterruptedError } from '../errors.js';
+import { DryRunEnded } from '../http/dry-run.js';
 import { uploadBeforeExpiry, type ExpiringUpload, type ExpiringUploadDeps, type IssuedAddress } from './expiring-upload.js';
 import { JsonLinesChecker } from '../input/jsonl-checker.js';
 import { fileError, LINE_TOO_LONG_HINT, readError } from '../input/sources.js';
@@ -49,7 +50,8 @@ export async function uploadCheckedLines<T>(
       const inspect = (chunk: Buffer, offset: number) => offset >= checked && checkChunk(chunk);
       return await uploadBeforeExpiry(deps, { ...file, chunks, inspect }, contentType, issue);
     } catch (error) {
-      if (!(error instanceof InvalidLineFound)) throw error;
+      // A dry run ends at the request for the address, before the upload would check the rest of the file: it is checked here instead.
+      if (!(error instanceof InvalidLineFound) && !(error instanceof DryRunEnded)) throw error;
       await checkTheRest(deps, name, chunks, checker);
       tally.print(deps.io);
       tally.conclude(deps.io);
@@ -57,7 +59,7 @@ export async function uploadCheckedLines<T>(
     }
   } catch (error) {
     tally.print(deps.io);
-    throw error instanceof CsafeError ? error : readError(name, error, LINE_TOO_LONG_HINT);
+    throw error instanceof CsafeError || error instanceof DryRunEnded ? error : readError(name, error, LINE_TOO_LONG_HINT);
   } finally {
     await chunks.close();
   }

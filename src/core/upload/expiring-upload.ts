@@ -1,5 +1,6 @@
 import { CsafeError, InterruptedError, PermissionDeniedError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
+import { DryRunEnded } from '../http/dry-run.js';
 import type { IOStreams } from '../terminal/io.js';
 import { formatBytes, startProgressBar } from '../terminal/progress.js';
 import { uploadFile, type UploadFile } from './file-upload.js';
@@ -50,7 +51,11 @@ export async function uploadBeforeExpiry<T>(
   issue: () => Promise<IssuedAddress<T>>,
 ): Promise<ExpiringUpload<T>> {
   for (let addresses = 1; ; addresses++) {
-    const address = await issue();
+    const address = await issue().catch((error: unknown) => {
+      // A dry run stops at the request for the address: the upload it would be followed by is planned with it.
+      if (error instanceof DryRunEnded) error.plan.requests.push(deps.http.plannedUpload(error.plan.requests[0]!, 'PUT', { name: file.name ?? file.path, length: file.size, contentType }));
+      throw error;
+    });
     const last = addresses === MAX_ADDRESSES;
     // By our clock it has expired already; on the last address the store's clock has the final word.
     if (!last && Date.parse(address.expiresAt) <= deps.now()) {

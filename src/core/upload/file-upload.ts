@@ -83,6 +83,8 @@ export interface UploadOptions {
 /** A file of known size, read from disk; `size` is sent as Content-Length and no byte past it is read. */
 export interface UploadFile {
   path: string;
+  /** How messages name it (`stdin` for a copy of it); default its path. */
+  name?: string;
   size: number;
   /** The file already open (to be read once by a check and the upload together); else the upload opens it. */
   chunks?: FileChunks;

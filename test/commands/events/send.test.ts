@@ -38,15 +38,6 @@ test('events send queues each user\'s events in file order, in batches of --batc
   assert.equal(run.stderr(), 'read 3, valid 3, invalid 0, sent 3, failed 0, skipped by checkpoint 0, other shards 0 in 0.0 s (0 events/s)\n');
 });
 
-test('events send --dry-run validates and sends nothing', async (t) => {
-  const run = await commandTest(t);
-  const path = eventsFile(run, eventsText(2, 2));
-
-  assert.equal(await exitCodeOf(sendRun(run.ctx, path, sendOptions({ dryRun: true }))), ExitCode.ok);
-  assert.deepEqual([JSON.parse(run.stdout()).dry_run, JSON.parse(run.stdout()).sent], [true, 0]);
-  assert.equal(run.stderr(), 'read 2, valid 2, invalid 0 in 0.0 s (0 events/s)\n');
-});
-
 test('events send sends nothing when an event is invalid, and names its line', async (t) => {
   const run = await commandTest(t);
   const path = eventsFile(run, `${eventsText(1, 1)}{"type":"content_uploaded"}\n`);

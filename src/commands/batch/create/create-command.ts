@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../../core/cli/flags.js';
 import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
 import { waitFlags } from '../../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../../declaration.js';
@@ -10,6 +11,7 @@ export const batchCreate = {
   description: 'Check a CSV and send it as a batch (POST /v1/batches, then PUT to the pre-signed address)',
   args: [{ name: '[file]', help: 'CSV with a header row and a Content column (other columns are your metadata); `-` or none reads stdin' }],
   flags: {
+    dryRun: DRY_RUN_FLAG,
     type: { type: 'text', value: 'type', help: 'the kind of content to review, e.g. text (required)' },
     ...waitFlags('poll the batch until SUCCESS, CANCELLED or ERROR (exit 1 on the last two), then print it', '30m'),
     ...downloadFlag,

@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../../core/cli/flags.js';
 import { batchFlags, shardFlag } from '../../../core/cli/bulk-flags.js';
 import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
 import { waitFlags } from '../../../core/cli/wait-flags.js';
@@ -13,6 +14,7 @@ export const dataAdd = {
     { name: '[file]', help: 'JSON Lines, a JSON array, or one JSON object, each object with a string "id"; `-` or none reads stdin' },
   ],
   flags: {
+    dryRun: DRY_RUN_FLAG,
     batchSize: batchFlags.batchSize('objects'),
     /** Under the service's 6 MB request limit, with room to spare. */
     maxBatchBytes: batchFlags.maxBatchBytes(5_000_000),

@@ -25,6 +25,7 @@ import type { AddFlags, AddOptions } from './options.js';
 import { RangeCheckpoint, unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { addBatchLimits, addJob, type AcceptedRequest, type NumberedObject } from './deliver.js';
 import { bulkRun, deliverInBatches, type Delivered } from '../../../core/bulk/engine.js';
+import { planBatches } from '../../../core/bulk/dry-run.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
 import { bodyFrameBytes, objectCheck } from '../shared/objects.js';
 import { schemaFlag } from '../../namespace-schema.js';
@@ -52,6 +53,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
     const counts = emptyCounts();
     const sorting = { inputName: source.name, io: ctx.io, options, counts, frameBytes: bodyFrameBytes(schemaJson) };
     const added = await withObjectsToSend(ctx, source, sorting, async (objects, invalid) => {
+      if (ctx.dryRun) return planBatches(ctx.dryRun, objects, addBatchLimits(options, schemaJson), 'object', addJob(await ctx.http(), namespace, source.name, schemaJson, async () => undefined).send);
       // Opened once the input has passed its check: a run refused for invalid input leaves no checkpoint behind.
       const checkpoint = options.checkpoint === undefined
         ? undefined
@@ -107,7 +109,7 @@ async function followAndPrint(ctx: Context, namespace: string, accepted: readonl
  */
 async function withObjectsToSend<T>(ctx: Context, source: InputSource, sorting: Omit<ObjectSorting, 'invalid'> & { options: Pick<AddOptions, 'skipInvalid'> }, send: (objects: AsyncIterable<readonly NumberedObject[]>, invalid: FailedFile | undefined) => Promise<T>): Promise<T | undefined> {
   const { options } = sorting;
-  if (options.skipInvalid !== undefined) {
+  if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
     const invalid = new FailedFile(options.skipInvalid);
     try {
       return await send(objectsToSend(readRecords(source), { ...sorting, invalid }), invalid);

@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../../core/cli/flags.js';
 import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
 import { waitFlags } from '../../../core/cli/wait-flags.js';
 import type { VerbDecl } from '../../declaration.js';
@@ -12,6 +13,7 @@ export const dataImport = {
     { name: '[file]', help: 'JSON Lines, one data object per line; `-` or none reads stdin (kept in a temporary file first)' },
   ],
   flags: {
+    dryRun: DRY_RUN_FLAG,
     ...waitFlags('poll the import until it has succeeded or failed, then print its record', '30m'),
     validate: { type: 'switch', negate: true, help: 'upload without checking every line first (for trusted dumps)' },
     schema: { type: 'text', value: 'file', help: 'a namespace schema, as `settings put` takes it, applied to the namespace with the import request (checked before anything is sent)' },

@@ -57,7 +57,7 @@ async function uploadInput(ctx: Context, namespace: string, path: string, valida
   const input = await rereadableInput(path, ctx.io, ctx.signal);
   try {
     const { source } = input;
-    const file: UploadFile = { path: input.path, size: await regularFileSize(source.name, input.path) };
+    const file: UploadFile = { path: input.path, name: source.name, size: await regularFileSize(source.name, input.path) };
     const deps = { http: await ctx.http(), io: ctx.io, now: () => ctx.now(), signal: ctx.signal };
     // Only --schema has a choice of endpoint to remember.
     const request = { schema, memory: schema === undefined ? undefined : await ctx.serviceMemory() };

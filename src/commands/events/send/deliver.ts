@@ -1,4 +1,4 @@
-import { encodeBatch, sendEvents } from '../../../api/events.js';
+import { encodeBatch, ingestEvents, sendEvents } from '../../../api/events.js';
 import type { BulkJob } from '../../../core/bulk/engine.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import type { Checkpoint } from './checkpoint.js';
@@ -9,6 +9,9 @@ import type { OutgoingEvent } from './outgoing.js';
 export type BatchSender<A = void> = (events: readonly OutgoingEvent[]) => Promise<A>;
 
 export const queueBatch = (http: HttpClient): BatchSender => (events) => sendEvents(http, encodeBatch(events.map((event) => event.json)), allKeyed(events));
+
+/** With --sync: each batch ingested before the answer, which gives each event's id, in order. */
+export const ingestBatch = (http: HttpClient): BatchSender<string[]> => (events) => ingestEvents(http, encodeBatch(events.map((event) => event.json)), events.length, allKeyed(events));
 
 /** Whether a batch may be sent again after a lost answer: the service stores an event with an idempotency_key once. */
 export const allKeyed = (events: readonly OutgoingEvent[]) => events.every((event) => event.keyed);

@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../../core/cli/flags.js';
 import { batchFlags, shardFlag } from '../../../core/cli/bulk-flags.js';
 import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
 import type { VerbDecl } from '../../declaration.js';
@@ -9,7 +10,7 @@ export const eventsSend = {
   description: 'Validate backend events and queue them in ordered batches (POST /v1/async/events)',
   args: [{ name: '[file]', help: 'JSON Lines, a JSON array, or one JSON object; `-` or none reads stdin' }],
   flags: {
-    dryRun: { type: 'switch', help: 'validate only: print problems and a summary, send nothing (exit 0 or 2)' },
+    dryRun: DRY_RUN_FLAG,
     sync: { type: 'switch', help: 'ingest each batch before the answer (POST /v1/events) and print each event\'s id' },
     checkpoint: batchFlags.checkpoint('events'),
     failed: batchFlags.failed('append the events of batches that could not be sent, as sent', 'events'),

@@ -16,7 +16,9 @@ import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';
 import { batchOutcome, positional, type Outcome } from '../../app.js';
 import { Checkpoint } from './checkpoint.js';
-import { eventBatchLimits, eventLanes, eventsJob, queueBatch } from './deliver.js';
+import { eventBatchLimits, eventLanes, eventsJob, ingestBatch, queueBatch } from './deliver.js';
+import { planBatches } from '../../../core/bulk/dry-run.js';
+import type { DryRunPlan } from '../../../core/http/dry-run.js';
 import type { SendFlags, SendOptions } from './options.js';
 import { reportSummary, summarise } from './summary.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
@@ -40,14 +42,9 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
   const { source } = input;
   try {
     const tally = emptyCounts();
-    if (options.dryRun) {
-      for await (const _ of checkedEvents(source, check, { io: ctx.io, tally }));
-      await report(ctx, tally, { input: source.name, dryRun: true, started });
-      return { kind: 'checked', invalid: tally.invalid };
-    }
     const run = { ctx, input: { name: source.name, path: input.path }, options, tally, started };
     const preparer = new EventPreparer(options, tally);
-    if (options.skipInvalid !== undefined) {
+    if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
       const setAside = new FailedFile(options.skipInvalid);
       try {
         return await sendAndReport(checkedEvents(source, check, { io: ctx.io, tally, preparer, setAside }), run);
@@ -60,10 +57,11 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
     const spool = await spoolRecords(checkedEvents(source, check, { io: ctx.io, tally: checked, preparer }), EVENT_SPOOL, ctx.signal);
     try {
       if (checked.invalid > 0) {
-        await report(ctx, checked, { input: source.name, dryRun: false, started });
+        await report(ctx, checked, { input: source.name, started });
         ctx.io.warn(nothingSentLine(checked.invalid, 'invalid record'));
         return { kind: 'checked', invalid: checked.invalid };
       }
+      if (ctx.dryRun) return await planEvents(ctx, ctx.dryRun, spooledRecords(spool.path, EVENT_SPOOL), options);
       Object.assign(tally, { read: checked.read, valid: checked.valid });
       return await sendAndReport(spooledRecords(spool.path, EVENT_SPOOL), run);
     } finally {
@@ -88,7 +86,7 @@ async function sendAndReport(events: AsyncIterable<readonly OutgoingEvent[]>, ru
   const { ctx, options, tally, started } = run;
   const { failedFile, unconfirmedFile, halted } = await sendChecked(events, run);
   // With --sync, stdout holds the event ids; the summary would break their NDJSON.
-  await report(ctx, tally, { input: run.input.name, dryRun: false, started, failedFile, unconfirmedFile, invalidFile: options.skipInvalid, toStdout: !options.sync, checkpoint: options.checkpoint });
+  await report(ctx, tally, { input: run.input.name, started, failedFile, unconfirmedFile, invalidFile: options.skipInvalid, toStdout: !options.sync, checkpoint: options.checkpoint });
   if (halted) ctx.io.warn(haltLine(halted, failedFile));
   const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
   return batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, otherShards: tally.other_shards, failed: tally.failed, unconfirmed: tally.unconfirmed, ...invalid, stoppedBy: halted });
@@ -138,7 +136,14 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   return { failedFile: failedPath, unconfirmedFile: unconfirmedPath, halted };
 }
 
-async function report(ctx: Context, tally: BulkCounts, run: { input: string; dryRun: boolean; started: number; failedFile?: string; unconfirmedFile?: string; invalidFile?: string; toStdout?: boolean; checkpoint?: string }) {
+/** --dry-run: the events' batches as the lanes would cut them, the first recorded by the HTTP core in place of sending. */
+async function planEvents(ctx: Context, plan: DryRunPlan, events: AsyncIterable<readonly OutgoingEvent[]>, options: SendOptions): Promise<never> {
+  const http = await ctx.http();
+  const send = options.sync ? ingestBatch(http) : queueBatch(http);
+  return planBatches(plan, events, eventBatchLimits(options), 'event', send, eventLanes(options).laneOf);
+}
+
+async function report(ctx: Context, tally: BulkCounts, run: { input: string; started: number; failedFile?: string; unconfirmedFile?: string; invalidFile?: string; toStdout?: boolean; checkpoint?: string }) {
   const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
   await reportSummary(ctx.io, summary, run.toStdout === false ? undefined : await summaryFormat(ctx), run.checkpoint !== undefined);
 }

@@ -8,23 +8,20 @@ import type { BulkCounts } from '../../../core/bulk/counts.js';
 
 export interface Summary extends BulkCounts {
   input: string;
-  dry_run: boolean;
   duration_ms: number;
-  /** Events validated per second with --dry-run, events sent per second otherwise. */
+  /** Events sent per second. */
   events_per_second: number;
   failed_file: string | null;
   unconfirmed_file: string | null;
   invalid_file: string | null;
 }
 
-export function summarise(tally: BulkCounts, run: { input: string; dryRun: boolean; durationMs: number; failedFile?: string; unconfirmedFile?: string; invalidFile?: string }): Summary {
-  const throughput = run.dryRun ? tally.read : tally.sent;
+export function summarise(tally: BulkCounts, run: { input: string; durationMs: number; failedFile?: string; unconfirmedFile?: string; invalidFile?: string }): Summary {
   return {
     input: run.input,
-    dry_run: run.dryRun,
     ...tally,
     duration_ms: run.durationMs,
-    events_per_second: run.durationMs > 0 ? Math.round((throughput * 1000) / run.durationMs) : 0,
+    events_per_second: run.durationMs > 0 ? Math.round((tally.sent * 1000) / run.durationMs) : 0,
     failed_file: tally.failed > 0 ? (run.failedFile ?? null) : null,
     unconfirmed_file: tally.unconfirmed > 0 ? (run.unconfirmedFile ?? null) : null,
     invalid_file: tally.invalid > 0 ? (run.invalidFile ?? null) : null,
@@ -34,10 +31,9 @@ export function summarise(tally: BulkCounts, run: { input: string; dryRun: boole
 /** The line for people on stderr; with a `format`, the same figures also go to stdout as one record. */
 export async function reportSummary(io: IOStreams, summary: Summary, format: OutputFormat | undefined, checkpoint = false): Promise<void> {
   const seconds = (summary.duration_ms / 1000).toFixed(1);
-  const figures = summary.dry_run
-    ? `read ${summary.read}, valid ${summary.valid}, invalid ${summary.invalid}`
-    : `read ${summary.read}, valid ${summary.valid}, invalid ${summary.invalid}, sent ${summary.sent}, failed ${summary.failed}, ` +
-      `skipped by checkpoint ${summary.skipped_checkpoint}, other shards ${summary.other_shards}`;
+  const figures =
+    `read ${summary.read}, valid ${summary.valid}, invalid ${summary.invalid}, sent ${summary.sent}, failed ${summary.failed}, ` +
+    `skipped by checkpoint ${summary.skipped_checkpoint}, other shards ${summary.other_shards}`;
   io.note(`${figures} in ${seconds} s (${summary.events_per_second} events/s)`);
   if (summary.failed_file) io.warn(`${countOf(summary.failed, 'event')} written to ${summary.failed_file}: ${resendHint(`csafe events send ${summary.failed_file}`, checkpoint)}`);
   if (summary.unconfirmed_file) {

@@ -1,8 +1,7 @@
-import { encodeBatch, ingestEvents } from '../../../api/events.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { resultWriter, type OutputFormat, type ResultWriter, type StreamView } from '../../../core/terminal/output.js';
-import { allKeyed, type BatchSender } from './deliver.js';
+import { ingestBatch, type BatchSender } from './deliver.js';
 
 /** One ingested event: the input line it came from and the id the service gave it. */
 interface IngestedLine {
@@ -28,7 +27,7 @@ export class SyncIngestion {
   }
 
   readonly send: BatchSender<IngestedLine[]> = async (events) => {
-    const eventIds = await ingestEvents(this.http, encodeBatch(events.map((event) => event.json)), events.length, allKeyed(events));
+    const eventIds = await ingestBatch(this.http)(events);
     return events.map((event, index): IngestedLine => ({ line: event.line, event_id: eventIds[index]! }));
   };
 

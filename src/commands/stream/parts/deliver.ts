@@ -60,7 +60,7 @@ export function deliverParts(parts: AsyncIterable<Iterable<SendableRecord>>, del
   const job = {
     noun: 'part',
     inputName: delivery.inputName,
-    send: (batch: SendableRecord[]) => sendStreamParts(http, delivery.namespace, delivery.id, batch.map((part) => part.json)),
+    send: partsSender(http, delivery.namespace, delivery.id),
     replaySafe: () => false,
     acknowledged(batch: readonly SendableRecord[], accepted: { requestId: string }) {
       tally.lastRequestId = accepted.requestId;
@@ -73,7 +73,17 @@ export function deliverParts(parts: AsyncIterable<Iterable<SendableRecord>>, del
     setAsideUnsent: delivery.checkpoint === undefined,
     onHalt: delivery.halt,
   };
-  const limits = { maxItems: options.batchSize, maxBytes: options.maxBatchBytes - partsFrameBytes(delivery.id), sizeOf: (part: SendableRecord) => part.bytes };
-  return deliverInBatches(parts, limits, { lanes: 1, laneOf: () => 0, flushAfterMs: delivery.flushAfterMs, capacity: delivery.maxBuffer }, job, run);
+  return deliverInBatches(parts, partsBatchLimits(options, delivery.id), { lanes: 1, laneOf: () => 0, flushAfterMs: delivery.flushAfterMs, capacity: delivery.maxBuffer }, job, run);
 }
 
+
+/** One request: the parts of a batch, appended to the stream. */
+export const partsSender = (http: HttpClient, namespace: string, id: string) => (batch: SendableRecord[]) =>
+  sendStreamParts(http, namespace, id, batch.map((part) => part.json));
+
+/** At most --batch-size parts a request, and --max-batch-bytes with the body around them. */
+export const partsBatchLimits = (options: Pick<PartsOptions, 'batchSize' | 'maxBatchBytes'>, id: string) => ({
+  maxItems: options.batchSize,
+  maxBytes: options.maxBatchBytes - partsFrameBytes(id),
+  sizeOf: (part: SendableRecord) => part.bytes,
+});

@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../../core/cli/flags.js';
 import { batchFlags } from '../../../core/cli/bulk-flags.js';
 import { SERVICE_VARIABLES } from '../../../core/cli/help.js';
 import type { VerbDecl } from '../../declaration.js';
@@ -14,6 +15,7 @@ export const streamParts = {
     { name: '[file]', help: 'JSON Lines, a JSON array, or one JSON object, each a stream part; `-` or none reads stdin' },
   ],
   flags: {
+    dryRun: DRY_RUN_FLAG,
     id: { type: 'text', value: 'id', help: 'your identifier of the stream (as given to `stream watch`; it need not be watched first)' },
     chat: { type: 'text', value: 'text', help: 'one chat message, with --sender-id and --sender-name' },
     senderId: { type: 'text', value: 'id', help: 'with --chat: your stable identifier of the sender' },

@@ -3,7 +3,7 @@ import { nothingSentLine, problemLine, validRecords, type CheckedRecord, type Se
 import { spooledRecords, spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
 import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { stopsTheRun } from '../../../core/errors.js';
+import { stopsTheRun, UsageError } from '../../../core/errors.js';
 import { bulkRun, type Delivered } from '../../../core/bulk/engine.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
@@ -19,7 +19,8 @@ import { startSpinner } from '../../../core/terminal/spinner.js';
 import { positional, type Outcome } from '../../app.js';
 import { parseNamespace } from '../../namespace.js';
 import { oneByOne } from '../../../core/bulk/lanes.js';
-import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome, type PartsTally } from './deliver.js';
+import { deliverParts, emptyPartsTally, partsBatchLimits, partsFailureFiles, partsOutcome, partsSender, type PartsTally } from './deliver.js';
+import { planBatches } from '../../../core/bulk/dry-run.js';
 import { followParts } from './follow.js';
 import { choosePartsInput, type PartsInput } from './input.js';
 import { partsOptionsSchema, type PartsFlags, type PartsOptions } from './options.js';
@@ -31,6 +32,7 @@ import { flagsWithValue, longFlag } from '../../../core/cli/flags.js';
 
 export async function streamPartsRun(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions, flags: PartsFlags): Promise<Outcome> {
   refuseSharedFiles(file, options);
+  if (options.follow && ctx.dryRun) throw new UsageError('--dry-run reads the input to its end, and --follow never ends: leave out one of them');
   if (options.follow) return followParts(ctx, namespace, file, options);
   const started = ctx.now();
   const source = choosePartsInput(ctx, file, options);
@@ -39,7 +41,10 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
   const input = await source.open();
   const tally = emptyPartsTally();
   try {
-    const sent = await withPartsToSend(ctx, input, options, tally, (parts, invalid) => sendParts(ctx, http, namespace, { ...input, parts, tally, invalid }, options));
+    const sent = await withPartsToSend(ctx, input, options, tally, (parts, invalid) =>
+      ctx.dryRun
+        ? planBatches(ctx.dryRun, parts, partsBatchLimits(options, options.id), 'part', partsSender(http, namespace, options.id))
+        : sendParts(ctx, http, namespace, { ...input, parts, tally, invalid }, options));
     if (sent === undefined) {
       ctx.io.warn(nothingSentLine(tally.invalid, 'invalid part'));
       return { kind: 'checked', invalid: tally.invalid };
@@ -69,7 +74,7 @@ async function withPartsToSend<T>(
   tally: PartsTally,
   send: (parts: AsyncIterable<readonly SendableRecord[]>, invalid: FailedFile | undefined) => Promise<T>,
 ): Promise<T | undefined> {
-  if (options.skipInvalid !== undefined) {
+  if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
     const invalid = new FailedFile(options.skipInvalid);
     try {
       // With a checkpoint, reading stops at Ctrl-C: the parts not read are the same command's to send.

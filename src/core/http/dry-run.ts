@@ -1,0 +1,93 @@
+import { countOf } from '../terminal/words.js';
+
+/**
+ * `--dry-run`, the one grammar of every command that sends: the command runs as it would, every
+ * check included, up to its first request; the HTTP core records that request, exactly as it
+ * would have gone (credentials redacted), in place of sending it, and ends the run with
+ * DryRunEnded. main.ts prints the plan and exits 0. Nothing reaches the service.
+ */
+
+/** A request as it would have been sent. */
+export interface PlannedRequest {
+  method: string;
+  /** Its URL; null when the service's answer would give it (a pre-signed upload address). */
+  url: string | null;
+  /** Where the URL would come from, when `url` is null. */
+  url_from?: string;
+  headers: Record<string, string>;
+  /** The JSON body, parsed. */
+  body?: unknown;
+  /** A file sent as it is (an upload): its name and size. */
+  body_file?: string;
+  body_bytes?: number;
+}
+
+/** What a run of many requests would send in all: told before its first request. */
+export interface PlannedTotal {
+  requests: number;
+  /** The records those requests carry, and what one is in the command's words: `object`, `event`, `file`. */
+  records?: { count: number; noun: string };
+}
+
+export class DryRunPlan {
+  /** The first request, and a request bound to follow it (the upload after the call that issues its address). */
+  readonly requests: PlannedRequest[] = [];
+  total?: PlannedTotal;
+
+  /** Records the request and ends the run: the HTTP core's answer to every request in a dry run. */
+  stop(request: PlannedRequest): DryRunEnded {
+    this.requests.push(request);
+    return new DryRunEnded(this);
+  }
+
+  /** Ends a run that would send nothing at all (an empty input). */
+  stopEmpty(): DryRunEnded {
+    return new DryRunEnded(this);
+  }
+
+  /** The plan as printed with --json (and in a pipe). */
+  toJSON(): Record<string, unknown> {
+    const requests = this.total?.requests ?? this.requests.length;
+    const records = this.total?.records;
+    return {
+      dry_run: true,
+      request_count: requests,
+      ...(records && { record_count: records.count, records: plural(records.noun) }),
+      requests: this.requests,
+    };
+  }
+}
+
+/**
+ * How a dry run ends: thrown by the HTTP core in place of sending. Not a CsafeError, so no
+ * handler of failures (a retry, the failed file, "may have been applied") mistakes it for one.
+ */
+export class DryRunEnded extends Error {
+  constructor(readonly plan: DryRunPlan) {
+    super('dry run: nothing was sent');
+  }
+}
+
+const plural = (noun: string) => `${noun}s`;
+
+/** The plan as one JSON document (--json), or one line (-o ndjson). */
+export const dryRunJson = (plan: DryRunPlan, format: 'json' | 'ndjson'): string => (format === 'json' ? JSON.stringify(plan, null, 2) : JSON.stringify(plan)) + '\n';
+
+/** The plan for a person: what would be sent, each request as its method and URL, headers, then body. */
+export function describePlan(plan: DryRunPlan): string {
+  const { request_count: count } = plan.toJSON() as { request_count: number };
+  const records = plan.total?.records;
+  const carrying = records === undefined ? '' : ` (${countOf(records.count, records.noun)})`;
+  if (count === 0) return `dry run: nothing was sent; csafe would send no request${carrying}\n`;
+  const all = plan.requests.length === count;
+  const which = all ? `${count === 1 ? 'this request' : `these ${count} requests`}${carrying}` : `${countOf(count, 'request')}${carrying}; the first`;
+  return [`dry run: nothing was sent; csafe would send ${which}:`, ...plan.requests.map(describeRequest)].join('\n\n') + '\n';
+}
+
+function describeRequest(request: PlannedRequest): string {
+  const target = request.url ?? `<${request.url_from}>`;
+  const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`);
+  const of = request.body_file === undefined ? '' : ` of ${request.body_file}`;
+  const body = request.body !== undefined ? JSON.stringify(request.body, null, 2) : request.body_bytes !== undefined ? `(${request.body_bytes} bytes${of})` : '(no body)';
+  return [`${request.method} ${target}`, ...headers, '', body].join('\n');
+}
