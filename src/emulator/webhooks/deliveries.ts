@@ -162,14 +162,16 @@ export class Webhooks {
 
   /** False when there is no such endpoint. Its deliveries still waiting are never made: listed as cancelled. Also when its lease runs out. */
   async removeEndpoint(id: string): Promise<boolean> {
-    if (!(await this.endpoints.remove(id))) return false;
+    if (!this.endpoints.has(id)) return false;
+    // Leaves the list now, saved after: its deliveries are cancelled as it leaves, so no listing shows one pending for an endpoint gone.
+    const saved = this.endpoints.remove(id);
     for (const [deliveryId, waiting] of this.pending) {
       if (waiting.endpointId !== id) continue;
       this.forget(deliveryId);
       this.cancel(waiting.delivery);
     }
     this.ready.delete(id);
-    return true;
+    return saved;
   }
 
   page(limit: number, after?: string) {
