@@ -197,9 +197,11 @@ export class Context {
     const settings = await this.settings();
     const { baseUrl, apiKey } = given
       ? { baseUrl: checkBaseUrl(given.baseUrl, settings.insecure), apiKey: given.apiKey }
-      : this.flags.emulator
-        ? await this.emulatorTarget()
-        : this.configuredTarget(settings);
+      : this.dryRun
+        ? this.plannedTarget(settings)
+        : this.flags.emulator
+          ? await this.emulatorTarget()
+          : this.configuredTarget(settings);
     if (this.unreadableConfig) this.io.warn(`warning: ${this.unreadableConfig.message}; using flags and environment variables only`);
     this.secrets.add(apiKey);
     return this.deps.createHttpClient({
@@ -225,6 +227,25 @@ export class Context {
     const service = await this.startedLocalService();
     this.io.trace(`using an in-process emulator at ${service.baseUrl}`);
     return { baseUrl: service.baseUrl, apiKey: service.apiKey };
+  }
+
+  /**
+   * A dry run's: the configured service, checked as a run checks it, as far as it is configured.
+   * Nothing is sent, so it needs no key, no base URL (each request is then shown by its path) and
+   * no emulator (--emulator starts none, so it leaves no data directory behind).
+   */
+  private plannedTarget(settings: Settings): { baseUrl: string; apiKey: string } {
+    if (this.flags.emulator) {
+      this.io.note('dry run: --emulator starts no emulator; each request is shown by its path');
+      return { baseUrl: '', apiKey: '' };
+    }
+    if ((!settings.baseUrl || !settings.apiKey) && this.unreadableConfig) throw this.unreadableConfig;
+    if (!settings.baseUrl) this.io.note('dry run: no base URL configured; each request is shown by its path');
+    if (!settings.apiKey) this.io.note('dry run: no API key configured, so no Authorization header is shown; a real run needs one (csafe auth login, or CSAFE_API_KEY)');
+    return {
+      baseUrl: settings.baseUrl ? checkBaseUrl(settings.baseUrl, settings.insecure) : '',
+      apiKey: settings.apiKey ? checkApiKey(settings.apiKey, settings.profile) : '',
+    };
   }
 
   private configuredTarget(settings: Settings): { baseUrl: string; apiKey: string } {

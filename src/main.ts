@@ -23,7 +23,7 @@ import {
 import { ALL_VARIABLES, HELP_LAYOUT, HELP_WIDTH, renderHelpSections, wrapWords } from './core/cli/help.js';
 import { createIOStreams, isBrokenPipe, openIOStreams, type IOStreams } from './core/terminal/io.js';
 import { redactSecrets } from './core/http/redact.js';
-import { describePlan, dryRunJson, DryRunEnded, type DryRunPlan } from './core/http/dry-run.js';
+import { DryRunEnded, type DryRunPlan } from './core/http/dry-run.js';
 import { commandIndex } from './core/cli/command-line.js';
 import { interruptionOf } from './core/signals.js';
 import { checkTimeoutPlace } from './core/cli/timeout-place.js';
@@ -122,7 +122,7 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
       const io = await openIOStreams({ ...proc, quiet: flags.quiet, verbose: flags.verbose, color: flags.color, progress: flags.progress, wide: flags.wide });
       // Loaded when a command runs: help and version need none of what a context brings (settings, output formats).
       const { Context } = await import('./context.js');
-      context = new Context({
+      const ctx = new Context({
         io,
         env: proc.env,
         flags,
@@ -135,7 +135,14 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
         createHttpClient: async (config) => new (await import('./core/http/client.js')).HttpClient(config),
         dryRun: flags.dryRun === true,
       });
-      exitCode = exitCodeOfOutcome(await run(context, command));
+      context = ctx;
+      try {
+        exitCode = exitCodeOfOutcome(await run(ctx, command));
+      } catch (error) {
+        // Printed here, not in main's catch: a reader of stdout that goes away (`| head`) is then told as for any command.
+        if (!(error instanceof DryRunEnded)) throw error;
+        exitCode = await printDryRun(ctx, error.plan);
+      }
     },
   };
   try {
@@ -149,7 +156,6 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
   } catch (error) {
     // Whatever part of a command SIGTERM stopped (reading stdin, a wait, a request), it ends as SIGTERM: 143.
     const ended = error instanceof InterruptedError && proc.signal.aborted ? interruptionOf(proc.signal) : error;
-    if (ended instanceof DryRunEnded && context !== undefined) return printDryRun(context, ended.plan);
     // commander has already printed its message; a reader of stdout that went away wants no message.
     if (ended instanceof CommanderError || isBrokenPipe(ended)) return exitCodeOfError(ended);
     // The work that reader's going stopped (a download cut off is an interruption): what it wanted it has.
@@ -164,9 +170,8 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
 
 /** A dry run reached its first request: what it would have sent, on stdout as JSON in a pipe or with --json. */
 async function printDryRun(context: Context, plan: DryRunPlan): Promise<number> {
-  const format = await context.outputFormat('single');
-  await context.io.out(format === 'json' || format === 'ndjson' ? dryRunJson(plan, format) : describePlan(plan));
-  await context.io.flush();
+  const { printPlan } = await import('./core/terminal/plan.js');
+  await printPlan(context.io, await context.outputFormat('single'), plan);
   return ExitCode.ok;
 }
 

@@ -24,6 +24,13 @@ export async function putSettings(http: HttpClient, namespace: string, schema: N
   return parseResponse(settingsResponseSchema, await http.json('PUT', path, { schema }), `PUT ${path}`);
 }
 
+/** PUT …/settings before an import of the namespace: its answer checked, though only its success matters to the import (a dry run records it and goes on). */
+export async function putSettingsBeforeImport(http: HttpClient, namespace: string, schema: NamespaceSchema): Promise<void> {
+  const path = `${namespacePath(namespace)}/settings`;
+  const response = await http.request({ method: 'PUT', path, json: { schema }, answerUnused: true });
+  if (!response.planned) parseResponse(settingsResponseSchema, response.body, `PUT ${path}`);
+}
+
 /**
  * POST /v1/data/{namespace} with a body already serialised as `{"data":[…]}`. Safe to replay: the
  * service upserts objects by id, so a batch that may have been processed (a reset or a timeout

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { walkTree, isGroup } from '../../src/commands/declaration.js';
 import { TREE } from '../../src/commands/tree.js';
 import { DRY_RUN_FLAG } from '../../src/core/cli/flags.js';
 import type { PlannedRequest } from '../../src/core/http/dry-run.js';
-import { EXAMPLES, runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { ended, EXAMPLES, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 
 // `--dry-run`, one grammar on every command that sends: the same checks as a real run, then the
 // requests it would send on stdout (credentials redacted), and nothing sent — the emulator's
@@ -161,6 +161,61 @@ describe('--dry-run on every command that sends', () => {
     assert.match(result.stderr, new RegExp(`${big}:20001: id`));
     assert.equal(result.stdout, '');
     assert.deepEqual(await logged(), []);
+  });
+
+  it('--checkpoint is read as a real run reads it: what it covers is not planned, one of another input is refused; it is never written', async () => {
+    const checkpoint = join(dir, 'events-checkpoint.json');
+    const sent = await run(['events', 'send', example('events.jsonl'), '--checkpoint', checkpoint]);
+    assert.equal(sent.code, 0, sent.stderr);
+    await emulator.control('/_emulator/reset', { method: 'POST' });
+    const written = readFileSync(checkpoint, 'utf8');
+    const covered = await run(['events', 'send', example('events.jsonl'), '--checkpoint', checkpoint, '--dry-run', '--json']);
+    assert.equal(covered.code, 0, covered.stderr);
+    assert.deepEqual([JSON.parse(covered.stdout).request_count, JSON.parse(covered.stdout).record_count], [0, 0]);
+    const other = join(dir, 'three-events.jsonl');
+    writeFileSync(other, readFileSync(example('events.jsonl'), 'utf8').split('\n').slice(0, 3).join('\n') + '\n');
+    const refused = await run(['events', 'send', other, '--checkpoint', checkpoint, '--dry-run']);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /belongs to another input/);
+    assert.equal(readFileSync(checkpoint, 'utf8'), written, 'the checkpoint as the real run left it');
+    assert.deepEqual(await logged(), []);
+  });
+
+  it('data import --schema, the service remembered to lack …/requests/upload-url: the settings, the import request, then the upload', async () => {
+    const config = tempDir('csafe-config-');
+    writeFileSync(join(config, 'service.json'), JSON.stringify({ profiles: { default: { base_url: new URL(emulator.baseUrl).href, lacking: { 'upload-url': new Date().toISOString() } } } }));
+    const result = await runCsafe(['data', 'import', 'listings', example('listings.jsonl'), '--schema', example('schema.json'), '--dry-run', '--json'], { env: { ...emulator.env, CSAFE_CONFIG_DIR: config }, cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    const plan = JSON.parse(result.stdout) as Plan;
+    assert.deepEqual(plan.requests.map((r) => `${r.method} ${r.url === null ? r.url_from : new URL(r.url).pathname}`), [
+      'PUT /v1/data/listings/settings',
+      'POST /v1/data/listings/import',
+      'PUT the upload address in the answer to POST /v1/data/listings/import',
+    ]);
+    assert.deepEqual(await logged(), []);
+  });
+
+  it('needs no configured service, and --emulator starts none: each request shown by its path, a note on stderr, no data directory made', async () => {
+    const state = join(tempDir(), 'emulator-data');
+    const alone = await runCsafe(['events', 'send', example('events.jsonl'), '--dry-run', '--json'], { env: { CSAFE_EMULATOR_DATA_DIR: state }, cwd: dir });
+    assert.equal(alone.code, 0, alone.stderr);
+    assert.match(alone.stderr, /no base URL configured; each request is shown by its path/);
+    const plan = JSON.parse(alone.stdout) as Plan;
+    assert.deepEqual([plan.requests[0]!.url, plan.requests[0]!.headers.authorization], ['/v1/async/events', undefined]);
+    const local = await runCsafe(['--emulator', 'classify', '--text', 'hi', '--user-id', 'u1', '--dry-run', '--json'], { env: { CSAFE_EMULATOR_DATA_DIR: state }, cwd: dir });
+    assert.equal(local.code, 0, local.stderr);
+    assert.equal((JSON.parse(local.stdout) as Plan).requests[0]!.url, '/v1/content');
+    assert.equal(existsSync(state), false, 'no emulator started');
+  });
+
+  it('a reader of stdout that goes away (| head) ends a dry run as any command: exit 0, nothing on stderr', async () => {
+    const many = join(dir, 'many.jsonl');
+    writeFileSync(many, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `obj_${i}`, text: 'x'.repeat(100) })).join('\n') + '\n');
+    const child = spawnCsafe(['data', 'add', 'listings', many, '--batch-size', '5000', '--dry-run', '--json'], { env: emulator.env, cwd: dir });
+    child.stdout.once('data', () => child.stdout.destroy());
+    const result = await ended(child);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, '');
   });
 
   it('stream parts --follow never ends, so it refuses --dry-run (exit 2)', async () => {

@@ -74,7 +74,9 @@ export function problemOfRecord(record: JsonRecord, check: RecordCheck): string 
 export const problemLine = (inputName: string, record: { line: number; problem: string }) => `${inputName}:${record.line}: ${record.problem}`;
 
 /** What a bulk command says when the check before sending found `invalid` records (of `noun`: 'invalid line', …), and nothing went. */
-export const nothingSentLine = (invalid: number, noun: string) => `nothing was sent: fix the ${countOf(invalid, noun)}, or pass --skip-invalid FILE to send the rest`;
+/** `dryRun`: a dry run reports every invalid record, --skip-invalid or not, so the way round it is not offered. */
+export const nothingSentLine = (invalid: number, noun: string, dryRun = false) =>
+  `nothing was sent: fix the ${countOf(invalid, noun)}${dryRun ? ' (a dry run reports every one, with --skip-invalid or without)' : ', or pass --skip-invalid FILE to send the rest'}`;
 
 /** --skip-invalid: the record is reported and appended to the file as {line, error, record}, and the run goes on. */
 export async function setAside(file: FailedFile, inputName: string, record: InvalidRecord, io: IOStreams): Promise<void> {

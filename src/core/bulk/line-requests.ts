@@ -127,12 +127,14 @@ export async function sendEachLine<R, A, P, Row>(ctx: LineRequestsContext, path:
     try {
       if (ctx.signal.aborted) throw interruptionOf(ctx.signal);
       if (counts.invalid > 0) {
-        ctx.io.warn(nothingSentLine(counts.invalid, 'invalid line'));
+        ctx.io.warn(nothingSentLine(counts.invalid, 'invalid line', ctx.dryRun !== undefined));
         return { kind: 'checked', invalid: counts.invalid };
       }
       if (ctx.dryRun) {
         const http = await ctx.http();
-        return await planBatches(ctx.dryRun, spooledRecords(spool.path, spoolFormat), ONE_LINE_A_REQUEST, 'line', ([line]) => job.send(http, line!.request));
+        const checkpoint = await openCheckpoint(run, true);
+        const due = unacknowledged(spooledRecords(spool.path, spoolFormat), checkpoint && ((line) => checkpoint.isAcknowledged(line.line)), counts);
+        return await planBatches(ctx.dryRun, due, ONE_LINE_A_REQUEST, 'line', ([line]) => job.send(http, line!.request));
       }
       return await sendLines(run, spooledRecords(spool.path, spoolFormat), undefined);
     } finally {
@@ -183,9 +185,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
   // Printed as each line is answered (a table once, when the run ends however it ends).
   const results = resultWriter(ctx.io, format, job.view);
   const http = await ctx.http();
-  const checkpoint = options.checkpoint === undefined
-    ? undefined
-    : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.file, inputName: input.name, what: job.checkpointWhat, identity: {}, shard: options.shard, now: () => ctx.now() });
+  const checkpoint = await openCheckpoint(run, false);
   const spinner = await startSpinner(ctx.io, job.spinner.start);
   // Results are settled in input order: every line up to this one is answered or in the failed file.
   let lastDone = (options.fromLine ?? 1) - 1;
@@ -237,6 +237,12 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
   if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
   if (counts.failed > 0) ctx.io.warn(`hint: ${resendHint(job.resendCommand(failed.path), options.checkpoint !== undefined)}`);
   return { kind: 'sent', counts, skipped: skipped?.count ?? 0, stoppedBy };
+}
+
+/** --checkpoint's file, if given; `readOnly` for a dry run, which checks it and skips what it covers but never writes it. */
+function openCheckpoint<R, A, P, Row>({ ctx, input, options, job }: LineRun<R, A, P, Row>, readOnly: boolean): Promise<RangeCheckpoint | undefined> {
+  if (options.checkpoint === undefined) return Promise.resolve(undefined);
+  return RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.file, inputName: input.name, what: job.checkpointWhat, identity: {}, shard: options.shard, now: () => ctx.now(), readOnly });
 }
 
 /** A write to stdout whose reader went away (`| head`): the run stops as Ctrl-C stops it, and the answers still due are recorded, not printed. */

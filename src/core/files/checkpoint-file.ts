@@ -25,6 +25,8 @@ export interface CheckpointScope {
   inputPath: string;
   inputName: string;
   now: () => number;
+  /** A dry run: read and checked as a run reads it (it belongs to this input, what it covers is skipped), never locked or written. */
+  readOnly?: boolean;
 }
 
 /** What a command keeps in its checkpoint, beside the input it belongs to. */
@@ -58,9 +60,9 @@ export class CheckpointFile<P> {
   ) {}
 
   static async open<P>(scope: CheckpointScope, format: CheckpointFormat<P>): Promise<CheckpointFile<P>> {
-    const lock = await acquireFileLock(scope.path, scope.now());
+    const lock = scope.readOnly ? NO_LOCK : await acquireFileLock(scope.path, scope.now());
     try {
-      await removeStaleTemporaries(scope.path);
+      if (!scope.readOnly) await removeStaleTemporaries(scope.path);
       const hint = `delete ${scope.path} to start over, or give another --checkpoint`;
       const existing = await readCheckpoint(scope.path, format);
       if (existing === undefined) {
@@ -103,6 +105,7 @@ export class CheckpointFile<P> {
   }
 
   async close(): Promise<void> {
+    if (this.scope.readOnly) return;
     try {
       await (this.queued ?? this.writing)?.catch(() => undefined);
       await this.write();
@@ -113,6 +116,7 @@ export class CheckpointFile<P> {
   }
 
   private async write(): Promise<void> {
+    if (this.scope.readOnly) return;
     const content = { version: 1, input: this.input, ...this.progress, updated_at: new Date(this.scope.now()).toISOString() };
     try {
       await writeFileAtomic(this.scope.path, JSON.stringify(content, null, 1) + '\n');
@@ -121,6 +125,9 @@ export class CheckpointFile<P> {
     }
   }
 }
+
+/** A read-only checkpoint's: no other run is kept out by a dry run. */
+const NO_LOCK: FileLock = { release: async () => undefined };
 
 async function readCheckpoint<P>(path: string, format: CheckpointFormat<P>): Promise<{ envelope: Envelope; progress: P } | undefined> {
   let text: string;

@@ -81,6 +81,8 @@ export interface RequestSpec {
   signal?: AbortSignal;
   /** false when applying the request twice would do harm; see shouldRetry(). Default true. */
   replaySafe?: boolean;
+  /** The caller needs only that it succeeded (an import's schema, set before the import is asked for): a dry run records it and goes on. */
+  answerUnused?: true;
   /** Sent once whatever its answer: the caller passes the answer on as it is (`webhooks listen` forwarding to a receiver). */
   once?: true;
   /**
@@ -107,6 +109,8 @@ export interface HttpResponse {
   /** The parsed JSON of an answer under the base URL; undefined for absolute URLs (an object store's answer is not JSON). */
   body: unknown;
   retries: number;
+  /** A dry run's answer to a request whose answer is not used: recorded, not sent, so nothing came back. */
+  planned?: true;
 }
 
 /** The one request engine: auth, JSON, timeouts, the retry policy, typed errors and redacted tracing. */
@@ -131,7 +135,12 @@ export class HttpClient {
     const { url, display } = this.target(spec);
     const headers = this.headers(spec);
     const json = serialised(spec, display);
-    if (this.config.dryRun) throw this.config.dryRun.stop(planned(spec, url, headers, json));
+    if (this.config.dryRun) {
+      const request = planned(spec, url, headers, json);
+      if (!spec.answerUnused) throw this.config.dryRun.stop(request);
+      this.config.dryRun.requests.push(request);
+      return { status: 0, headers: {}, body: undefined, retries: 0, planned: true };
+    }
     for (let retry = 0; ; retry++) {
       // Built only with --verbose: at hundreds of requests in flight, redacting each URL is measurable.
       this.config.io.trace(() => `→ ${spec.method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}`);
@@ -176,7 +185,7 @@ export class HttpClient {
    */
   plannedUpload(issuer: PlannedRequest, method: Method, body: { name: string; length: number; contentType: string }): PlannedRequest {
     const headers = this.headers({ method, url: 'about:upload', body: { open: () => Buffer.alloc(0), length: body.length, contentType: body.contentType } });
-    const from = issuer.url === null ? issuer.url_from : new URL(issuer.url).pathname;
+    const from = issuer.url === null ? issuer.url_from : URL.canParse(issuer.url) ? new URL(issuer.url).pathname : issuer.url;
     return { method, url: null, url_from: `the upload address in the answer to ${issuer.method} ${from}`, headers: redactHeaders(headers), body_file: body.name, body_bytes: body.length };
   }
 
@@ -199,7 +208,8 @@ export class HttpClient {
 
   private headers(spec: RequestSpec): Record<string, string> {
     const headers: Record<string, string> = { 'user-agent': this.config.userAgent, accept: 'application/json' };
-    if (spec.url === undefined) headers.authorization = `Bearer ${this.config.apiKey}`;
+    // A dry run with no key configured has none to show.
+    if (spec.url === undefined && this.config.apiKey !== '') headers.authorization = `Bearer ${this.config.apiKey}`;
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
     if (spec.body !== undefined) {
       headers['content-type'] = spec.body.contentType;
@@ -356,7 +366,8 @@ async function upload(url: string, method: Method, headers: Record<string, strin
 /** A request as it would have gone: its URL and headers redacted, its body as JSON (a file's bytes by their count). */
 function planned(spec: RequestSpec, url: string, headers: Record<string, string>, json: string | undefined): PlannedRequest {
   const request: PlannedRequest = { method: spec.method, url: redactUrl(url), headers: redactHeaders(headers) };
-  if (json !== undefined) return { ...request, body: JSON.parse(json) as unknown };
+  // undici adds the length of a JSON body as it sends it.
+  if (json !== undefined) return { ...request, headers: { ...request.headers, 'content-length': String(Buffer.byteLength(json)) }, body: JSON.parse(json) as unknown };
   if (spec.body === undefined) return request;
   // A JSON body made ready in memory (a batch) is shown as the service would read it; a file's, by its size.
   const opened = spec.body.contentType === 'application/json' ? spec.body.open() : undefined;

@@ -1,10 +1,8 @@
-import { countOf } from '../terminal/words.js';
-
 /**
  * `--dry-run`, the one grammar of every command that sends: the command runs as it would, every
  * check included, up to its first request; the HTTP core records that request, exactly as it
  * would have gone (credentials redacted), in place of sending it, and ends the run with
- * DryRunEnded. main.ts prints the plan and exits 0. Nothing reaches the service.
+ * DryRunEnded. main.ts prints the plan (core/terminal/plan.ts) and exits 0. Nothing reaches the service.
  */
 
 /** A request as it would have been sent. */
@@ -69,25 +67,3 @@ export class DryRunEnded extends Error {
 }
 
 const plural = (noun: string) => `${noun}s`;
-
-/** The plan as one JSON document (--json), or one line (-o ndjson). */
-export const dryRunJson = (plan: DryRunPlan, format: 'json' | 'ndjson'): string => (format === 'json' ? JSON.stringify(plan, null, 2) : JSON.stringify(plan)) + '\n';
-
-/** The plan for a person: what would be sent, each request as its method and URL, headers, then body. */
-export function describePlan(plan: DryRunPlan): string {
-  const { request_count: count } = plan.toJSON() as { request_count: number };
-  const records = plan.total?.records;
-  const carrying = records === undefined ? '' : ` (${countOf(records.count, records.noun)})`;
-  if (count === 0) return `dry run: nothing was sent; csafe would send no request${carrying}\n`;
-  const all = plan.requests.length === count;
-  const which = all ? `${count === 1 ? 'this request' : `these ${count} requests`}${carrying}` : `${countOf(count, 'request')}${carrying}; the first`;
-  return [`dry run: nothing was sent; csafe would send ${which}:`, ...plan.requests.map(describeRequest)].join('\n\n') + '\n';
-}
-
-function describeRequest(request: PlannedRequest): string {
-  const target = request.url ?? `<${request.url_from}>`;
-  const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`);
-  const of = request.body_file === undefined ? '' : ` of ${request.body_file}`;
-  const body = request.body !== undefined ? JSON.stringify(request.body, null, 2) : request.body_bytes !== undefined ? `(${request.body_bytes} bytes${of})` : '(no body)';
-  return [`${request.method} ${target}`, ...headers, '', body].join('\n');
-}

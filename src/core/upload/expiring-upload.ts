@@ -53,7 +53,7 @@ export async function uploadBeforeExpiry<T>(
   for (let addresses = 1; ; addresses++) {
     const address = await issue().catch((error: unknown) => {
       // A dry run stops at the request for the address: the upload it would be followed by is planned with it.
-      if (error instanceof DryRunEnded) error.plan.requests.push(deps.http.plannedUpload(error.plan.requests[0]!, 'PUT', { name: file.name ?? file.path, length: file.size, contentType }));
+      if (error instanceof DryRunEnded) error.plan.requests.push(deps.http.plannedUpload(error.plan.requests.at(-1)!, 'PUT', { name: file.name ?? file.path, length: file.size, contentType }));
       throw error;
     });
     const last = addresses === MAX_ADDRESSES;

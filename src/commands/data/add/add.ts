@@ -53,15 +53,16 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
     const counts = emptyCounts();
     const sorting = { inputName: source.name, io: ctx.io, options, counts, frameBytes: bodyFrameBytes(schemaJson) };
     const added = await withObjectsToSend(ctx, source, sorting, async (objects, invalid) => {
-      if (ctx.dryRun) return planBatches(ctx.dryRun, objects, addBatchLimits(options, schemaJson), 'object', addJob(await ctx.http(), namespace, source.name, schemaJson, async () => undefined).send);
       // Opened once the input has passed its check: a run refused for invalid input leaves no checkpoint behind.
       const checkpoint = options.checkpoint === undefined
         ? undefined
-        : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, what: 'a csafe data add checkpoint', identity: { namespace }, shard: options.shard, now: () => ctx.now() });
-      return addObjects(ctx, namespace, { inputName: source.name, objects: unacknowledged(objects, checkpoint && ((object) => checkpoint.isAcknowledged(object.position)), counts), counts, checkpoint, invalid, schemaJson }, options, format);
+        : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, what: 'a csafe data add checkpoint', identity: { namespace }, shard: options.shard, now: () => ctx.now(), readOnly: ctx.dryRun !== undefined });
+      const due = unacknowledged(objects, checkpoint && ((object) => checkpoint.isAcknowledged(object.position)), counts);
+      if (ctx.dryRun) return planBatches(ctx.dryRun, due, addBatchLimits(options, schemaJson), 'object', addJob(await ctx.http(), namespace, source.name, schemaJson, async () => undefined).send);
+      return addObjects(ctx, namespace, { inputName: source.name, objects: due, counts, checkpoint, invalid, schemaJson }, options, format);
     });
     if (added === undefined) {
-      ctx.io.warn(nothingSentLine(counts.invalid, 'invalid record'));
+      ctx.io.warn(nothingSentLine(counts.invalid, 'invalid record', ctx.dryRun !== undefined));
       return { kind: 'checked', invalid: counts.invalid };
     }
     const { accepted, failed, sent, done, otherShards, skipped, stoppedBy } = added;

@@ -1,4 +1,4 @@
-import { putSettings, requestImport, requestUploadUrl } from '../../../api/data.js';
+import { putSettingsBeforeImport, requestImport, requestUploadUrl } from '../../../api/data.js';
 import { mayLackEndpoint } from '../../../api/responses.js';
 import type { EndpointMemory } from '../../../core/config/service-memory.js';
 import type { LineCheck } from '../../../core/input/jsonl-checker.js';
@@ -53,7 +53,7 @@ function importAddress(deps: ExpiringUploadDeps, namespace: string, { schema, me
         deps.io.note(`the service has no …/requests/upload-url (${error.status}); setting the schema with PUT …/settings, then POST …/import`);
       }
     }
-    await putSettings(deps.http, namespace, schema);
+    await putSettingsBeforeImport(deps.http, namespace, schema);
     return requestImport(deps.http, namespace);
   };
   return async () => {

@@ -57,11 +57,12 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
     const spool = await spoolRecords(checkedEvents(source, check, { io: ctx.io, tally: checked, preparer }), EVENT_SPOOL, ctx.signal);
     try {
       if (checked.invalid > 0) {
-        await report(ctx, checked, { input: source.name, started });
-        ctx.io.warn(nothingSentLine(checked.invalid, 'invalid record'));
+        // A dry run's stdout holds its plan or nothing.
+        if (!ctx.dryRun) await report(ctx, checked, { input: source.name, started });
+        ctx.io.warn(nothingSentLine(checked.invalid, 'invalid record', ctx.dryRun !== undefined));
         return { kind: 'checked', invalid: checked.invalid };
       }
-      if (ctx.dryRun) return await planEvents(ctx, ctx.dryRun, spooledRecords(spool.path, EVENT_SPOOL), options);
+      if (ctx.dryRun) return await planEvents(run, ctx.dryRun, spooledRecords(spool.path, EVENT_SPOOL));
       Object.assign(tally, { read: checked.read, valid: checked.valid });
       return await sendAndReport(spooledRecords(spool.path, EVENT_SPOOL), run);
     } finally {
@@ -98,9 +99,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   const failed = new FailedFile(failedPath);
   const unconfirmedPath = options.unconfirmed ?? defaultFailedPath(shardedName('events', options.shard), ctx.now(), 'unconfirmed');
   const unconfirmed = new FailedFile(unconfirmedPath);
-  const checkpoint = options.checkpoint === undefined
-    ? undefined
-    : await Checkpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: input.name, shard: options.shard, now: () => ctx.now() });
+  const checkpoint = await openCheckpoint(ctx, input, options, false);
   const progress = await startSpinner(ctx.io, 'Sending events…');
   let halted: Error | undefined;
   let completed = false;
@@ -137,10 +136,18 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
 }
 
 /** --dry-run: the events' batches as the lanes would cut them, the first recorded by the HTTP core in place of sending. */
-async function planEvents(ctx: Context, plan: DryRunPlan, events: AsyncIterable<readonly OutgoingEvent[]>, options: SendOptions): Promise<never> {
+async function planEvents({ ctx, input, options, tally }: SendingRun, plan: DryRunPlan, events: AsyncIterable<readonly OutgoingEvent[]>): Promise<never> {
   const http = await ctx.http();
   const send = options.sync ? ingestBatch(http) : queueBatch(http);
-  return planBatches(plan, events, eventBatchLimits(options), 'event', send, eventLanes(options).laneOf);
+  const checkpoint = await openCheckpoint(ctx, input, options, true);
+  const due = unacknowledged(events, checkpoint && ((event) => checkpoint.isSettled(event.slot, event.position)), tally);
+  return planBatches(plan, due, eventBatchLimits(options), 'event', send, eventLanes(options).laneOf);
+}
+
+/** --checkpoint's file, if given; `readOnly` for a dry run, which checks it and skips what it covers but never writes it. */
+function openCheckpoint(ctx: Context, input: SendingRun['input'], options: SendOptions, readOnly: boolean): Promise<Checkpoint | undefined> {
+  if (options.checkpoint === undefined) return Promise.resolve(undefined);
+  return Checkpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: input.name, shard: options.shard, now: () => ctx.now(), readOnly });
 }
 
 async function report(ctx: Context, tally: BulkCounts, run: { input: string; started: number; failedFile?: string; unconfirmedFile?: string; invalidFile?: string; toStdout?: boolean; checkpoint?: string }) {

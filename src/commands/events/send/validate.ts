@@ -13,8 +13,8 @@ export interface CheckingRun {
   io: IOStreams;
   /** Counts read, valid and invalid. */
   tally: BulkCounts;
-  /** Makes each valid event ready to send; without it (--dry-run) records are only checked. */
-  preparer?: EventPreparer;
+  /** Makes each valid event ready to send. */
+  preparer: EventPreparer;
   /** --skip-invalid: each invalid record is appended here and the rest still sent; without it one invalid record means nothing is sent. */
   setAside?: FailedFile;
 }
@@ -33,7 +33,7 @@ export async function* checkedEvents(source: InputSource, check: EventCheck, run
       tally.read++;
       if ('event' in record) {
         tally.valid++;
-        const event = tally.invalid === 0 || setAside !== undefined ? preparer?.prepare(record) : undefined;
+        const event = tally.invalid === 0 || setAside !== undefined ? preparer.prepare(record) : undefined;
         if (event !== undefined) ready.push(event);
         continue;
       }

@@ -21,6 +21,7 @@ import { parseNamespace } from '../../namespace.js';
 import { oneByOne } from '../../../core/bulk/lanes.js';
 import { deliverParts, emptyPartsTally, partsBatchLimits, partsFailureFiles, partsOutcome, partsSender, type PartsTally } from './deliver.js';
 import { planBatches } from '../../../core/bulk/dry-run.js';
+import type { DryRunPlan } from '../../../core/http/dry-run.js';
 import { followParts } from './follow.js';
 import { choosePartsInput, type PartsInput } from './input.js';
 import { partsOptionsSchema, type PartsFlags, type PartsOptions } from './options.js';
@@ -43,10 +44,10 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
   try {
     const sent = await withPartsToSend(ctx, input, options, tally, (parts, invalid) =>
       ctx.dryRun
-        ? planBatches(ctx.dryRun, parts, partsBatchLimits(options, options.id), 'part', partsSender(http, namespace, options.id))
+        ? planParts(ctx, ctx.dryRun, namespace, { ...input, parts, tally, invalid }, options)
         : sendParts(ctx, http, namespace, { ...input, parts, tally, invalid }, options));
     if (sent === undefined) {
-      ctx.io.warn(nothingSentLine(tally.invalid, 'invalid part'));
+      ctx.io.warn(nothingSentLine(tally.invalid, 'invalid part', ctx.dryRun !== undefined));
       return { kind: 'checked', invalid: tally.invalid };
     }
     const { files, invalid, stoppedBy } = sent;
@@ -134,20 +135,24 @@ interface PartsToSend {
   invalid: FailedFile | undefined;
 }
 
+/** --dry-run: the parts' batches, the first recorded by the HTTP core in place of sending. */
+async function planParts(ctx: Context, plan: DryRunPlan, namespace: string, input: PartsToSend, options: PartsOptions): Promise<never> {
+  const checkpoint = await openCheckpoint(ctx, namespace, input, options, true);
+  const parts = unacknowledged(input.parts, checkpoint && ((part) => checkpoint.isAcknowledged(part.line)), input.tally);
+  return planBatches(plan, parts, partsBatchLimits(options, options.id), 'part', partsSender(await ctx.http(), namespace, options.id));
+}
+
+/** --checkpoint's file, if given; `readOnly` for a dry run, which checks it and skips what it covers but never writes it. */
+function openCheckpoint(ctx: Context, namespace: string, input: PartsToSend, options: PartsOptions, readOnly: boolean): Promise<RangeCheckpoint | undefined> {
+  if (options.checkpoint === undefined) return Promise.resolve(undefined);
+  return RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.file!, inputName: input.name, what: 'a csafe stream parts checkpoint', identity: { namespace, stream: options.id }, now: () => ctx.now(), readOnly });
+}
+
 async function sendParts(ctx: Context, http: HttpClient, namespace: string, input: PartsToSend, options: PartsOptions) {
   const files = partsFailureFiles(options, ctx.now());
   const { tally, invalid } = input;
   const progress = await startSpinner(ctx.io, 'Sending parts…');
-  const checkpoint = options.checkpoint === undefined
-    ? undefined
-    : await RangeCheckpoint.open({
-        path: options.checkpoint,
-        inputPath: input.file!,
-        inputName: input.name,
-        what: 'a csafe stream parts checkpoint',
-        identity: { namespace, stream: options.id },
-        now: () => ctx.now(),
-      });
+  const checkpoint = await openCheckpoint(ctx, namespace, input, options, false);
   let delivered: Delivered | undefined;
   try {
     const onProgress = () => progress.update(`Sending parts: ${tally.sent} sent, ${tally.failed} failed, ${tally.unconfirmed} unconfirmed`);
