@@ -326,4 +326,5 @@ complete -c csafe -n "__csafe_at 'emulator exec'" -l webhook-fault-rate -x -d 'f
 complete -c csafe -n "__csafe_at 'emulator exec'" -l webhook-faults -x -d 'faults to inject into notifications: drop,delay'
 complete -c csafe -n "__csafe_at 'emulator exec'" -l webhook-fault-delay -x -d 'how late a delayed notification is sent'
 complete -c csafe -n "__csafe_at 'emulator exec'" -l port -x -d 'port; 0, the default, picks a free one'
+complete -c csafe -n "__csafe_at 'emulator reset'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'completion'" -x -a 'bash zsh fish'

@@ -55,6 +55,7 @@ const SENDING: Sending[] = [
   { argv: ['agent-decision', 'send', example('agent-decisions.jsonl'), '--concurrency', '1'], method: 'POST', path: '/v1/agent_decisions', requests: 3, records: [3, 'lines'] },
   { argv: ['deletion-request', 'create', '--subject-user-id', 'u42', '--external-request-id', 'dsr-2026-0042'], method: 'POST', path: '/v1/deletion_requests', requests: 1 },
   { argv: ['deletion-request', 'send', example('deletion-requests.jsonl'), '--concurrency', '1'], method: 'POST', path: '/v1/deletion_requests', requests: 3, records: [3, 'lines'] },
+  { argv: ['emulator', 'reset'], method: 'POST', path: '/_emulator/reset', requests: 1, control: true },
   { argv: ['webhooks', 'trigger', 'workflow.succeeded', '--namespace', 'listings', '--id', 'listing-7'], method: 'POST', path: '/_emulator/webhooks/trigger', requests: 1, control: true },
 ];
 
@@ -62,7 +63,7 @@ const SENDING: Sending[] = [
 const NOT_SENDING = new Set([
   'auth login', 'auth logout', 'auth status', 'config get', 'config set', 'config unset', 'config list', 'version', 'completion',
   'data status', 'data download', 'decision get', 'import get', 'batch get', 'batch download',
-  'events example', 'emulator start', 'emulator exec', 'emulator status', 'emulator reset', 'webhooks verify', 'webhooks listen',
+  'events example', 'emulator start', 'emulator exec', 'emulator status', 'webhooks verify', 'webhooks listen',
 ]);
 
 const commandOf = (argv: readonly string[]) => argv.slice(0, argv[0] === 'classify' ? 1 : 2).join(' ');

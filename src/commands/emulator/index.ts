@@ -1,3 +1,4 @@
+import { DRY_RUN_FLAG } from '../../core/cli/flags.js';
 import { SERVICE_VARIABLES } from '../../core/cli/help.js';
 import type { CommandDecl, GroupDecl } from '../declaration.js';
 import { emulatorExec } from './exec-command.js';
@@ -17,6 +18,7 @@ const emulatorReset: CommandDecl = {
   name: 'reset',
   description: 'Drop everything an emulator holds: namespaces, requests, uploads, streams, events, batches (POST /_emulator/reset); with --emulator, the state kept between runs',
   examples: ['csafe emulator reset', 'csafe --emulator emulator reset'],
+  flags: { dryRun: DRY_RUN_FLAG },
   environment: SERVICE_VARIABLES,
   run: async () => (await import('./control.js')).emulatorResetAction,
 };
