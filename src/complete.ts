@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { configFilePath } from './core/config/paths.js';
 
 /**
- * What `csafe __complete WHAT` prints for the shell completions, its own module so that bin/csafe
- * answers without loading the rest: `profiles`, the names of the config file's profiles. Never
- * fails: a completion that cannot read the file offers nothing.
+ * What `csafe __complete WHAT` prints for the shell completions, its own module so that the
+ * launcher answers without loading the rest: `profiles`, the names of the config file's profiles.
+ * Never fails: a completion that cannot read the file offers nothing.
  */
 export function completionWords([what]: readonly string[], env: NodeJS.ProcessEnv): string[] {
   if (what !== 'profiles') return [];

@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 
-/** csafe's version, from package.json; its own module so that bin/csafe answers `--version` without loading the rest. */
-export const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+/** What scripts/bundle.mjs writes beside the bundle (dist/bundle/build.json). */
+interface BuildFile {
+  commit?: unknown;
+  built?: unknown;
+}
+
+/** What the single executable's build (scripts/build-binary.mjs) writes into it with esbuild's define, having no package.json or build.json beside it; not defined elsewhere. */
+declare const CSAFE_EXECUTABLE_BUILD: BuildFile & { version: string };
+const executableBuild = typeof CSAFE_EXECUTABLE_BUILD === 'undefined' ? undefined : CSAFE_EXECUTABLE_BUILD;
+
+/** csafe's version, from package.json; its own module so that `csafe --version` is answered without loading the rest (launcher.ts). */
+export const VERSION: string = executableBuild?.version ?? JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 /** What `csafe version` names: the release, the build it came from, and the Node.js running it. */
 export interface VersionInfo {
@@ -14,14 +24,9 @@ export interface VersionInfo {
   platform: string;
 }
 
-/** The version with what scripts/bundle.mjs wrote beside the bundle (dist/bundle/build.json); a build without it names the release alone. */
+/** The version with what scripts/bundle.mjs wrote beside the bundle (dist/bundle/build.json), or the executable carries; a build without it names the release alone. */
 export function versionInfo(): VersionInfo {
-  let build: { commit?: unknown; built?: unknown } = {};
-  try {
-    build = JSON.parse(readFileSync(new URL('./build.json', import.meta.url), 'utf8'));
-  } catch {
-    // Run from tsc's output (the tests) or a build that wrote none: the release is still known.
-  }
+  const build = executableBuild ?? buildFile();
   return {
     version: VERSION,
     ...(typeof build.commit === 'string' && { commit: build.commit }),
@@ -29,6 +34,15 @@ export function versionInfo(): VersionInfo {
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
   };
+}
+
+function buildFile(): BuildFile {
+  try {
+    return JSON.parse(readFileSync(new URL('./build.json', import.meta.url), 'utf8'));
+  } catch {
+    // Run from tsc's output (the tests) or a build that wrote none: the release is still known.
+    return {};
+  }
 }
 
 /** One line, as `csafe --version` prints it: `csafe 0.1.0 (commit 84a1868, built 2026-11-27) on Node v20.20.2, linux-x64`. */

@@ -7,9 +7,9 @@ const HOOKED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /**
  * Imports a module while keeping the handling of Ctrl-C ours. conf (through atomically's
  * when-exit) hooks SIGINT, SIGTERM and SIGHUP when it is imported and re-raises the signal after
- * its own clean-up; bin/csafe would take that echo for a second Ctrl-C and exit at once, before
- * the command has removed its temporary files and said what is pending. Those hooks are taken off
- * again; the 'exit' hook that removes atomically's temporary files stays.
+ * its own clean-up; the launcher (src/launcher.ts) would take that echo for a second Ctrl-C and
+ * exit at once, before the command has removed its temporary files and said what is pending.
+ * Those hooks are taken off again; the 'exit' hook that removes atomically's temporary files stays.
  */
 export async function importKeepingSignals<T>(load: () => Promise<T>): Promise<T> {
   const before = new Map(HOOKED_SIGNALS.map((signal) => [signal, new Set(process.rawListeners(signal))]));
@@ -22,6 +22,6 @@ export async function importKeepingSignals<T>(load: () => Promise<T>): Promise<T
   return loaded;
 }
 
-/** How a run stopped by the process signal ends: bin/csafe aborts it with the signal's name as the reason. */
+/** How a run stopped by the process signal ends: the launcher aborts it with the signal's name as the reason. */
 export const interruptionOf = (signal: AbortSignal): InterruptedError =>
   signal.reason === 'SIGTERM' ? new TerminatedError() : new InterruptedError();

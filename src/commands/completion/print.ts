@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../core/errors.js';
+import { embeddedFile } from '../../embedded.js';
 import { positional, type Action } from '../app.js';
 import { SCRIPT_FILES, SHELLS, type Shell } from './shells.js';
 
@@ -18,9 +19,10 @@ function packageRoot(): string {
 
 const isShell = (name: string): name is Shell => (SHELLS as readonly string[]).includes(name);
 
-/** The action of `csafe completion`: the script as generated into completions/ (npm run gen). */
+/** The action of `csafe completion`: the script as generated into completions/ (npm run gen), or as the single executable carries it. */
 export const printCompletion: Action = async (ctx, command) => {
   const [shell] = positional(command) as [string];
   if (!isShell(shell)) throw new UsageError(`<shell>: expected one of ${SHELLS.join(', ')}, got "${shell}"`);
-  await ctx.io.out(readFileSync(join(packageRoot(), SCRIPT_FILES[shell]), 'utf8'));
+  const file = SCRIPT_FILES[shell];
+  await ctx.io.out(embeddedFile(file) ?? readFileSync(join(packageRoot(), file), 'utf8'));
 };

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 
 // Temporary files and directories of this process (an input's spool, an emulator's data) that go
-// when it exits, also when it leaves at once: bin/csafe's process.exit() on a second Ctrl-C or
+// when it exits, also when it leaves at once: the launcher's process.exit() on a second Ctrl-C or
 // SIGTERM skips every `finally`, but not the 'exit' event.
 
 const pending = new Set<string>();

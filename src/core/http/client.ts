@@ -88,7 +88,7 @@ export interface RequestSpec {
   /**
    * Ctrl-C does not cut this request off: its answer is what tells whether the service took it,
    * so a command can say exactly what was accepted. No retry starts after Ctrl-C, and a second
-   * Ctrl-C still leaves at once (bin/csafe).
+   * Ctrl-C still leaves at once (src/launcher.ts).
    */
   finishOnInterrupt?: boolean;
   /**

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { dataObjectProblem, type DataObject, type NamespaceSchema } from '../../schemas/data.js';
 import { ObjectLines } from '../../core/json/scan.js';
 import { checkJsonLinesSync, jsonLinesValues } from '../storage/jsonl-file.js';
+import { embeddedFile } from '../../embedded.js';
 
 /** How an import's file is checked (off the main thread) and its objects read back. */
 
@@ -27,7 +28,7 @@ export function checkImportFile(path: string, fault: ((object: DataObject) => st
  */
 export function checkInWorker(path: string, schema: NamespaceSchema, signal: AbortSignal): Promise<CheckOutcome> {
   signal.throwIfAborted();
-  const worker = new Worker(new URL('./import-check-worker.js', import.meta.url), { workerData: { path, schema } });
+  const worker = importCheckWorker({ path, schema });
   const stop = () => void worker.terminate();
   signal.addEventListener('abort', stop, { once: true });
   return new Promise<CheckOutcome>((resolve, reject) => {
@@ -35,6 +36,12 @@ export function checkInWorker(path: string, schema: NamespaceSchema, signal: Abo
     worker.once('error', reject);
     worker.once('exit', (code) => reject(signal.aborted ? signal.reason : new Error(`the import check stopped with exit code ${code}`)));
   }).finally(() => signal.removeEventListener('abort', stop));
+}
+
+/** import-check-worker.js beside this module, or in the single executable, its code as the executable carries it. */
+function importCheckWorker(workerData: { path: string; schema: NamespaceSchema }): Worker {
+  const code = embeddedFile('import-check-worker.js');
+  return code === undefined ? new Worker(new URL('./import-check-worker.js', import.meta.url), { workerData }) : new Worker(code, { eval: true, workerData });
 }
 
 /** The objects of a file that checkImportFile passed, a chunk's worth at a time. */
