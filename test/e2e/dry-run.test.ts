@@ -7,6 +7,7 @@ import { TREE } from '../../src/commands/tree.js';
 import { DRY_RUN_FLAG } from '../../src/core/cli/flags.js';
 import type { PlannedRequest } from '../../src/core/http/dry-run.js';
 import { ended, EXAMPLES, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 // `--dry-run`, one grammar on every command that sends: the same checks as a real run, then the
 // requests it would send on stdout (credentials redacted), and nothing sent — the emulator's
@@ -71,7 +72,8 @@ const commandOf = (argv: readonly string[]) => argv.slice(0, argv[0] === 'classi
 describe('--dry-run on every command that sends', () => {
   const emulator = useEmulatorProcess();
   const dir = tempDir();
-  const run = (args: string[]) => runCsafe(args, { env: emulator.env, cwd: dir });
+  // In process (main() over buffers) against the emulator's process: every path given is absolute.
+  const run = (args: string[]) => runInProcess(args, { env: emulator.env });
   const logged = async () => (await emulator.requests()).filter((entry) => !String(entry.path).startsWith('/_emulator'));
   beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
 
