@@ -14,7 +14,7 @@ function __csafe_path
         switch $word
             case --
                 break
-            case --account-version --action --agent-type --api-key --api-version --audio --base-url --batch --batch-size --captions --chat --checkpoint --comment --concurrency --content --content-id --content-type --data --data-dir --decision --download --events --expires-in --external-request-id --fail-on --failed --fault-delay --fault-rate --faults --field --flush-interval --forward-secret --forward-to --frame --from-line --headers --host --id --latency --max-batch-bytes --max-buffer --max-consecutive-failures --max-rate --max-retries --max-wait --metadata --namespace --output --policy-id --port --processing-delay --profile --reference-id --request-log-size --request-timeout --requested-at --schema --secret --seed --sender-id --sender-name --session-id --shard --signature --skip-invalid --speaker --start --subject-user-id --text --timeout --timestamp --tolerance --transcript --type --unconfirmed --upload-ttl --url --user-id --webhook-fault-delay --webhook-fault-rate --webhook-faults --webhook-retry-delays --webhook-secret --webhook-timeout --webhook-url -o
+            case --account-version --action --agent-type --api-key --api-key-file --api-version --audio --base-url --batch --batch-size --captions --chat --checkpoint --comment --concurrency --content --content-id --content-type --data --data-dir --decision --download --events --expires-in --external-request-id --fail-on --failed --fault-delay --fault-rate --faults --field --flush-interval --forward-secret --forward-to --frame --from-line --headers --host --id --latency --max-batch-bytes --max-buffer --max-consecutive-failures --max-rate --max-retries --max-wait --metadata --namespace --output --policy-id --port --processing-delay --profile --reference-id --request-log-size --request-timeout --requested-at --schema --secret --seed --sender-id --sender-name --session-id --shard --signature --skip-invalid --speaker --start --subject-user-id --text --timeout --timestamp --tolerance --transcript --type --unconfirmed --upload-ttl --url --user-id --webhook-fault-delay --webhook-fault-rate --webhook-faults --webhook-retry-delays --webhook-secret --webhook-timeout --webhook-url -o
                 set skip 1
             case '-*'
             case '*'
@@ -45,6 +45,7 @@ end
 complete -c csafe -f
 complete -c csafe -l profile -x -a '(csafe __complete profiles 2>/dev/null)' -d 'configuration profile'
 complete -c csafe -l api-key -x -d 'API key or short-lived token'
+complete -c csafe -l api-key-file -r -F -d 'read the API key or token from the first line of this file'
 complete -c csafe -l base-url -x -d 'service base URL'
 complete -c csafe -l request-timeout -x -d 'timeout of each request, e.g. 30s, 2m'
 complete -c csafe -l max-retries -x -d 'retries of a failed request where retrying is safe'

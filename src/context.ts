@@ -10,6 +10,7 @@ import { importKeepingSignals } from './core/signals.js';
 import { checkApiKey, checkBaseUrl, resolveProfile, resolveSettings, type Setting, type Settings } from './core/config/settings.js';
 import type { GlobalFlags } from './core/cli/global-flags.js';
 import type { EndpointMemory } from './core/config/service-memory.js';
+import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** What every command is given to work with, and where each part comes from: flags, environment, profile, or the in-process emulator. */
@@ -123,8 +124,21 @@ export class Context {
       const stored = await this.storedProfile({ creating: options.creatingProfile || this.flags.emulator });
       this.resolved = resolveSettings(this.flags, this.env, stored.values, profile, stored.path);
       if (this.resolved.apiKey) this.secrets.add(this.resolved.apiKey.value);
+      this.warnOfExposedKey(this.resolved.apiKey);
     }
     return this.resolved;
+  }
+
+  /** A key other users of the machine can read: on the command line (`ps`, shell history), or in a file others may read. */
+  private warnOfExposedKey(key: Setting | undefined): void {
+    if (key?.source === 'flag') {
+      this.io.warn('warning: --api-key shows the key to other users of this machine (ps) and keeps it in shell history; prefer CSAFE_API_KEY, `csafe auth login --with-token`, or --api-key-file FILE');
+    }
+    const file = this.flags.apiKeyFile;
+    if (key?.source === 'file' && file !== undefined) {
+      const mode = statSync(file).mode & 0o777;
+      if ((mode & 0o077) !== 0) this.io.warn(`warning: ${file}, which holds the API key, can be read by other users (mode ${mode.toString(8).padStart(4, '0')}): chmod 600 ${file}`);
+    }
   }
 
   /**

@@ -25,8 +25,10 @@ describe('a service that answers 2xx with something unreadable', () => {
   let handler: Handler = send(200, CLASSIFIED);
   let baseUrl = '';
   const dir = tempDir();
-  const connection = () => ['--base-url', baseUrl, '--api-key', 'sk_test_misbehaving_service'];
-  const classify = (...extra: string[]) => runCsafe([...connection(), 'classify', '--text', 'kill', '--user-id', 'u', ...extra]);
+  const connection = () => ['--base-url', baseUrl];
+  // The key from the environment: --api-key would add a warning line to the one line each test expects.
+  const withKey = { env: { CSAFE_API_KEY: 'sk_test_misbehaving_service' } };
+  const classify = (...extra: string[]) => runCsafe([...connection(), 'classify', '--text', 'kill', '--user-id', 'u', ...extra], withKey);
 
   before(async () => {
     server = createServer((req, res) => {
@@ -72,7 +74,7 @@ describe('a service that answers 2xx with something unreadable', () => {
     const input = join(dir, 'batch.jsonl');
     const failed = join(dir, 'batch-failed.jsonl');
     writeFileSync(input, '{"text":"a"}\n');
-    const { code, stdout, stderr } = await runCsafe([...connection(), 'classify', '--batch', input, '--user-id', 'u', '--failed', failed, '--fail-on', 'review']);
+    const { code, stdout, stderr } = await runCsafe([...connection(), 'classify', '--batch', input, '--user-id', 'u', '--failed', failed, '--fail-on', 'review'], withKey);
     assert.equal(code, 1, stderr);
     assert.equal(stdout, '');
     assert.equal(readFileSync(failed, 'utf8'), '{"text":"a"}\n');
@@ -81,7 +83,7 @@ describe('a service that answers 2xx with something unreadable', () => {
 
   it('token create never prints HTML as a token', async () => {
     handler = send(200, HTML, 'text/html');
-    const { code, stdout, stderr } = await runCsafe([...connection(), 'token', 'create', '--json']);
+    const { code, stdout, stderr } = await runCsafe([...connection(), 'token', 'create', '--json'], withKey);
     assert.equal(code, 1, stderr);
     assert.equal(stdout, '');
     assert.match(stderr, /^error: POST \/v1\/access_tokens: .*not JSON/);
@@ -89,7 +91,7 @@ describe('a service that answers 2xx with something unreadable', () => {
 
   it('token create requires access_token to be a string', async () => {
     handler = send(200, JSON.stringify({ access_token: 42, expires_at: '2026-01-01T00:00:00Z', expires_in: 3600, token_type: 'Bearer' }));
-    const { code, stdout, stderr } = await runCsafe([...connection(), 'token', 'create', '--json']);
+    const { code, stdout, stderr } = await runCsafe([...connection(), 'token', 'create', '--json'], withKey);
     assert.equal(code, 1, stderr);
     assert.equal(stdout, '');
     assert.match(stderr, /POST \/v1\/access_tokens: .*access_token: .*expected string/);

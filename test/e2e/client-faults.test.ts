@@ -25,10 +25,13 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
     if (config !== undefined) writeFileSync(join(dir, 'config.json'), config);
     return dir;
   };
-  const flags = () => ['--base-url', emulator.baseUrl, '--api-key', emulator.apiKey];
+  // The key by a flag that shows it to no one (--api-key would print a warning to stderr).
+  const keyFile = join(tempDir('csafe-key-'), 'key');
+  const flags = () => ['--base-url', emulator.baseUrl, '--api-key-file', keyFile];
 
   before(async () => {
     emulator = await startEmulatorProcess();
+    writeFileSync(keyFile, `${emulator.apiKey}\n`, { mode: 0o600 });
   });
   after(async () => {
     await emulator.stop();
@@ -171,7 +174,7 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
 
     it('a base URL with a user name and password is refused, shown masked: csafe never sends credentials from a URL', async () => {
       for (const args of [['--base-url', 'http://user:pa55@127.0.0.1:9', 'auth', 'status'], ['--base-url', 'https://user:pa55@example.com', 'decision', 'get', 'dec_1']]) {
-        const result = await runInProcess(['--api-key', 'sk_test_0123456789ab', ...args], { env: { CSAFE_CONFIG_DIR: configDir() } });
+        const result = await runInProcess(args, { env: { CSAFE_CONFIG_DIR: configDir(), CSAFE_API_KEY: 'sk_test_0123456789ab' } });
         assertOneLine(result, 2, /^error: --base-url: expected a URL without a user name or password, got "https?:\/\/\*\*\*@[^"]+": csafe sends the API key and never credentials from a URL$/m);
         assert.doesNotMatch(result.stderr + result.stdout, /pa55/);
       }

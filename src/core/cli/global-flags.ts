@@ -6,7 +6,8 @@ import { flagsWithValue, type Flags, type OptionsOf } from './flags.js';
 
 export const GLOBAL_FLAGS = {
   profile: { type: 'text', value: 'name', help: 'configuration profile (default: "default", or CSAFE_PROFILE); an unknown one is an error but for auth login and config set, which create it' },
-  apiKey: { type: 'text', value: 'key', help: 'API key or short-lived token (prefer CSAFE_API_KEY: flags show in `ps`)', secret: true },
+  apiKey: { type: 'text', value: 'key', help: 'API key or short-lived token (prefer CSAFE_API_KEY or --api-key-file: flags show in `ps`)', secret: true },
+  apiKeyFile: { type: 'file', value: 'file', help: 'read the API key or token from the first line of this file (mode 0600), out of `ps` and shell history' },
   baseUrl: { type: 'text', value: 'url', help: 'service base URL (or CSAFE_BASE_URL)' },
   requestTimeout: { type: 'text', value: 'duration', help: 'timeout of each request, e.g. 30s, 2m (default 60s, or CSAFE_REQUEST_TIMEOUT)' },
   maxRetries: { type: 'text', value: 'n', help: 'retries of a failed request where retrying is safe (default 2)' },

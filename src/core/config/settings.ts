@@ -1,3 +1,4 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { ConfigKey } from './keys.js';
 import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from '../cli/duration.js';
@@ -7,7 +8,7 @@ import { shellWord } from '../cli/command-line.js';
 import type { GlobalFlags } from '../cli/global-flags.js';
 
 /** Where a setting came from; `auth status` shows it so a user can tell why a key is in use. */
-type Source = 'flag' | 'env' | 'profile' | 'emulator' | 'default';
+type Source = 'flag' | 'file' | 'env' | 'profile' | 'emulator' | 'default';
 export interface Setting {
   value: string;
   source: Source;
@@ -53,6 +54,37 @@ function pick(flag: string | undefined, envValue: string | undefined, profileVal
   if (envValue !== undefined && envValue !== '') return { value: envValue, source: 'env' };
   if (profileValue !== undefined && profileValue !== '') return { value: profileValue, source: 'profile' };
   return undefined;
+}
+
+/** The key: --api-key, else --api-key-file's, else CSAFE_API_KEY, else the profile's. */
+function apiKeyOf(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile): Setting | undefined {
+  if (flags.apiKey !== undefined && flags.apiKeyFile !== undefined) throw new UsageError('--api-key and --api-key-file both give the key: give one of them');
+  if (flags.apiKeyFile !== undefined) return { value: readKeyFile(flags.apiKeyFile), source: 'file' };
+  return pick(flags.apiKey, env.CSAFE_API_KEY, profile.api_key);
+}
+
+/** The most a key file is read of: a key is some dozens of bytes, and a wrong file (a log, /dev/zero) must not be read whole. */
+const KEY_FILE_BYTES = 64 * 1024;
+
+/** The first line of --api-key-file, without its line end; a file that cannot give one is a usage error naming it. */
+function readKeyFile(path: string): string {
+  let text: string;
+  try {
+    const handle = openSync(path, 'r');
+    try {
+      if (!fstatSync(handle).isFile()) throw new UsageError(`--api-key-file ${path}: not a regular file`);
+      const buffer = Buffer.alloc(KEY_FILE_BYTES);
+      text = buffer.subarray(0, readSync(handle, buffer, 0, KEY_FILE_BYTES, 0)).toString('utf8');
+    } finally {
+      closeSync(handle);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`--api-key-file ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  const key = text.split('\n', 1)[0]!.replace(/\r$/, '');
+  if (key === '') throw new UsageError(`--api-key-file ${path}: its first line is empty, expected the key`);
+  return key;
 }
 
 /** Settings an older csafe read, and what replaced them: never read now, but named where found; `config unset` removes the key. */
@@ -110,7 +142,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
   checked(userId, '--user-id', 'CSAFE_USER_ID', 'user_id');
   return {
     profile: profileName,
-    apiKey: pick(flags.apiKey, env.CSAFE_API_KEY, profile.api_key),
+    apiKey: apiKeyOf(flags, env, profile),
     baseUrl,
     userId,
     output: checked<string>(output, '--output', '', 'output'),
@@ -170,7 +202,7 @@ export const isWellFormedKey = (key: string) => key !== '' && !/[\s\p{Cc}]/u.tes
 export function checkApiKey(setting: Setting, profileName: string): string {
   if (isWellFormedKey(setting.value)) return setting.value;
   const profileFlag = profileName === DEFAULT_PROFILE ? '' : ` --profile ${profileName}`;
-  const where = setting.source === 'flag' ? '--api-key' : setting.source === 'env' ? 'CSAFE_API_KEY' : `api_key of profile "${profileName}"`;
+  const where = setting.source === 'flag' ? '--api-key' : setting.source === 'file' ? '--api-key-file' : setting.source === 'env' ? 'CSAFE_API_KEY' : `api_key of profile "${profileName}"`;
   throw new UsageError(`the API key from ${where} contains white space or a control character`, {
     hint: setting.source === 'profile' ? `store it again: \`csafe${profileFlag} auth login\`` : 'give the key alone, as the service issued it',
   });
