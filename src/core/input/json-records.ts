@@ -48,6 +48,18 @@ export function sourceLine(bytes: Buffer, start: number, end: number, line: numb
   return source;
 }
 
+/**
+ * A line whose bytes are not UTF-8 is refused, not read with U+FFFD where they were: that would
+ * send the service text the file does not hold.
+ */
+function notUtf8Record(line: SourceLine): JsonRecord {
+  return { line: line.line, text: line.text, error: notUtf8Problem(line) };
+}
+
+/** Why a line that is not UTF-8 is refused, by the reader and by the check of an upload alike. */
+export const notUtf8Problem = (line: SourceLine) =>
+  `not UTF-8 at column ${line.text.indexOf('\uFFFD') + 1}: csafe reads UTF-8 text; convert the file, e.g. iconv -f latin1 -t utf-8`;
+
 /** A visitor for the splitter (core/input/lines) that gives `take` each line not blank by String.trim, as text. */
 export const nonBlankLines =
   (take: (line: SourceLine) => void): LineVisitor =>
@@ -97,7 +109,8 @@ export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | stri
     const records = options.jsonLines ? new EachLineAlone(parse) : new ValuesByLine(maxLineBytes, parse);
     let batch: JsonRecord[] = [];
     const take = nonBlankLines((line) => {
-      for (const record of records.take(line)) batch.push(record);
+      if (line.notUtf8) batch.push(notUtf8Record(line));
+      else for (const record of records.take(line)) batch.push(record);
     });
     try {
       for await (const chunk of replay) {

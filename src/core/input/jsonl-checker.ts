@@ -1,5 +1,5 @@
 import { parseRecordAt } from '../json/nesting.js';
-import { InputStart, NO_RECORDS, sourceLine } from './json-records.js';
+import { InputStart, NO_RECORDS, notUtf8Problem, sourceLine } from './json-records.js';
 import { LineSplitter, MAX_LINE_BYTES, RecordReadError, type FastLine } from './lines.js';
 import { shellWord } from '../cli/command-line.js';
 
@@ -73,9 +73,11 @@ export class JsonLinesChecker {
   /** One line judged as record-reader and checkEveryLine judge it: decoded, blank lines skipped, JSON.parse, then the check. */
   private readonly exactLine = (bytes: Buffer, start: number, end: number, line: number): void => {
     this.visited++;
-    const { text } = sourceLine(bytes, start, end, line);
+    const source = sourceLine(bytes, start, end, line);
+    const { text } = source;
     if (text.trim() === '') return;
     this.records++;
+    if (source.notUtf8) return this.onProblem(line, notUtf8Problem(source));
     const record = parseRecordAt(text, line);
     if ('error' in record) return this.onProblem(line, record.error);
     const problem = this.check.problemOf(record.value);

@@ -1,4 +1,4 @@
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 
 /**
  * Where every line-based input is cut into lines, for csafe and the emulator alike (Node built-ins
@@ -103,7 +103,8 @@ export class LineSplitter {
     while (from < chunk.length) {
       if (fast !== undefined && this.line > 0) {
         const accepted = fast.accept(chunk, from, chunk.length);
-        if (accepted > 0) {
+        // The fast check reads bytes, not text: lines that are not UTF-8 are visited, to be refused as the reader refuses them.
+        if (accepted > 0 && isUtf8(chunk.subarray(from, fast.acceptedEnd))) {
           const end = fast.acceptedEnd;
           // Lines of many megabytes in one chunk: rare, and their lengths checked only once they are accepted.
           if (end - from > this.maxLineBytes) this.checkLengths(chunk, from, end);

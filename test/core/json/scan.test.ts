@@ -326,6 +326,22 @@ describe('JsonLinesChecker', () => {
     }
   });
 
+  it('refuses a line that is not UTF-8 as the reader does, also among lines the fast check would accept', async () => {
+    const lines = Array.from({ length: 400 }, (_, n) => Buffer.from(`{"id":"d-${n}","t":"title ${n}"}\n`));
+    lines[250] = Buffer.from('{"id":"d-250","t":"caf\xe9"}\n', 'latin1');
+    lines[399] = Buffer.concat([Buffer.from('{"id":"d-399","t":"'), Buffer.from([0xf0, 0x9f]), Buffer.from('"}\n')]);
+    const text = Buffer.concat(lines);
+    const expected = await reference(text);
+    assert.deepEqual(expected, [
+      '251: not UTF-8 at column 23: csafe reads UTF-8 text; convert the file, e.g. iconv -f latin1 -t utf-8',
+      '400: not UTF-8 at column 20: csafe reads UTF-8 text; convert the file, e.g. iconv -f latin1 -t utf-8',
+    ]);
+    for (const chunkBytes of [7, 1_000, text.length + 1]) {
+      assert.deepEqual(checked(text, chunkBytes, new ObjectLines('id')), expected, `chunks of ${chunkBytes}`);
+      assert.deepEqual(checked(text, chunkBytes, byteScan()), expected, `chunks of ${chunkBytes}`);
+    }
+  });
+
   it('refuses an empty, a blank and a record-less input, and a line over the limit, as the reader does', async () => {
     for (const text of ['', '\uFEFF', ' \n\r\n', '\u00a0\n']) assert.deepEqual(checked(Buffer.from(text), 4), await reference(Buffer.from(text)));
     const long = Buffer.from(`{"id":"a"}\n{"id":"${'x'.repeat(40)}"}\n`);
