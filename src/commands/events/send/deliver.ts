@@ -14,7 +14,7 @@ export const queueBatch = (http: HttpClient): BatchSender => (events) => sendEve
 export const ingestBatch = (http: HttpClient): BatchSender<string[]> => (events) => ingestEvents(http, encodeBatch(events.map((event) => event.json)), events.length, allKeyed(events));
 
 /** Whether a batch may be sent again after a lost answer: the service stores an event with an idempotency_key once. */
-export const allKeyed = (events: readonly OutgoingEvent[]) => events.every((event) => event.keyed);
+const allKeyed = (events: readonly OutgoingEvent[]) => events.every((event) => event.keyed);
 
 /**
  * `events send` on the bulk engine: ordered batches over --concurrency lanes. A partition (one
