@@ -1,0 +1,1 @@
+error: unknown option '--inspect'
