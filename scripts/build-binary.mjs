@@ -47,7 +47,8 @@ try {
     },
   }));
   run(NODE, ['--experimental-sea-config', seaConfig]);
-  const executable = join(work, 'csafe');
+  // Made beside `out`, not in the temporary directory: a rename across file systems (a tmpfs /tmp) fails with EXDEV.
+  const executable = `${out}.partial`;
   copyFileSync(NODE, executable);
   strip(executable);
   // postject's LIEF warns of a dozen `.note` sections it finds no name for: Node's, left as they were.
@@ -56,6 +57,7 @@ try {
   renameSync(executable, out);
   console.log(`wrote ${out} (${(statSync(out).size / 1e6).toFixed(1)} MB)`);
 } finally {
+  rmSync(`${out}.partial`, { force: true });
   rmSync(work, { recursive: true, force: true });
 }
 
