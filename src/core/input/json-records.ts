@@ -57,8 +57,39 @@ function notUtf8Record(line: SourceLine): JsonRecord {
 }
 
 /** Why a line that is not UTF-8 is refused, by the reader and by the check of an upload alike. */
-export const notUtf8Problem = (line: SourceLine) =>
-  `not UTF-8 at column ${line.text.indexOf('\uFFFD') + 1}: csafe reads UTF-8 text; convert the file, e.g. iconv -f latin1 -t utf-8`;
+export const notUtf8Problem = (line: SourceLine) => notUtf8(` at column ${line.text.indexOf('\uFFFD') + 1}`);
+
+const notUtf8 = (where: string) => `not UTF-8${where}: csafe reads UTF-8 text; convert the file, e.g. iconv -f latin1 -t utf-8`;
+
+/**
+ * Whether the bytes read so far are UTF-8, a chunk at a time (native isUtf8): a character a
+ * chunk's end cuts is checked with the next chunk, and one the input's end cuts is not UTF-8.
+ */
+class Utf8Check {
+  private tail = Buffer.alloc(0);
+
+  feed(chunk: Buffer): boolean {
+    const bytes = this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk]);
+    const whole = wholeCharacters(bytes);
+    this.tail = Buffer.from(bytes.subarray(whole));
+    return isUtf8(bytes.subarray(0, whole));
+  }
+
+  end(): boolean {
+    return this.tail.length === 0;
+  }
+}
+
+/** How many bytes of `bytes` hold whole characters: all but a multi-byte character its end cuts short. */
+function wholeCharacters(bytes: Buffer): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? bytes.length - back : bytes.length;
+  }
+  return bytes.length;
+}
 
 /** A visitor for the splitter (core/input/lines) that gives `take` each line not blank by String.trim, as text. */
 export const nonBlankLines =
@@ -310,13 +341,20 @@ async function* readArrayElements(chunks: AsyncIterable<Buffer>, { maxElementCha
 
   // Only line 1 may open with a BOM.
   let first = firstLine === 1;
+  const utf8 = new Utf8Check();
   for await (const chunk of chunks) {
+    // Where a chunk is not UTF-8, the decoder gives U+FFFD: the first one there is where the read stops, rather than send text the file does not hold.
+    const valid = utf8.feed(chunk);
     const decoded = decoder.write(chunk);
     const text = first ? decoded.replace(/^\uFEFF/, '') : decoded;
     first = false;
     let start = 0;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
+      if (!valid && code === REPLACEMENT_CHARACTER) {
+        yield { line, text: '', error: notUtf8('') };
+        return;
+      }
       if (state === 'in-element') {
         const structural = nesting.step(code);
         if (structural && nesting.depth === -1) {
@@ -357,7 +395,10 @@ async function* readArrayElements(chunks: AsyncIterable<Buffer>, { maxElementCha
       }
     }
   }
-  if (state === 'before-element' || state === 'in-element') {
+  if (!utf8.end()) yield { line, text: '', error: notUtf8(' (a character cut short at the end of the input)') };
+  else if (state === 'before-element' || state === 'in-element') {
     yield { line: state === 'in-element' ? startLine : line, text: pieces.join(''), error: 'unexpected end of input: the JSON array is not closed with ]' };
   }
 }
+
+const REPLACEMENT_CHARACTER = 0xfffd;

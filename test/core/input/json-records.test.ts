@@ -24,6 +24,21 @@ const stoppedAt = (line: number | undefined, reason: RegExp | string) => (error:
 };
 
 describe('readJsonRecords', () => {
+  it('reads a JSON array of UTF-8 text however the chunks cut its characters, and stops at a byte that is not UTF-8', async () => {
+    const inPieces = (bytes: Buffer, size: number) => collect(readJsonRecords((async function* () {
+      for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+    })()));
+    const good = Buffer.from('[{"t":"café 😀 日本"},\n"ü"]');
+    const latin1 = Buffer.concat([Buffer.from('[{"t":"ok"},\n{"t":"caf'), Buffer.from([0xe9]), Buffer.from('"}]')]);
+    const cut = Buffer.concat([Buffer.from('["a"]'), Buffer.from([0xe2, 0x82])]);
+    const NOT_UTF8 = 'csafe reads UTF-8 text; convert the file, e.g. iconv -f latin1 -t utf-8';
+    for (const size of [1, 2, 3, 5, 64]) {
+      assert.deepEqual(await inPieces(good, size), [{ line: 1, value: { t: 'café 😀 日本' } }, { line: 2, value: 'ü' }], `pieces of ${size}`);
+      assert.deepEqual(await inPieces(latin1, size), [{ line: 1, value: { t: 'ok' } }, { line: 2, text: '', error: `not UTF-8: ${NOT_UTF8}` }], `pieces of ${size}`);
+      assert.deepEqual((await inPieces(cut, size)).at(-1), { line: 1, text: '', error: `not UTF-8 (a character cut short at the end of the input): ${NOT_UTF8}` }, `pieces of ${size}`);
+    }
+  });
+
   it('reads JSON Lines with their line numbers', async () => {
     assert.deepEqual(await records('\uFEFF{"a":1}\r\n\r\n[2]\r\n"s"'), [
       { line: 1, value: { a: 1 } },
