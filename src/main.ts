@@ -47,8 +47,6 @@ export interface ProcessLike {
   signal: AbortSignal;
 }
 
-
-
 /** What `csafe --help` ends with: the exit codes, examples and every variable, fitted to `width`. */
 function rootHelpAfter(width: number): string {
   const codes = EXIT_CODES.map(([code, meaning]) => wrapWords(`  ${code.padEnd(8)} ${meaning}`, width, ' '.repeat(11)));

@@ -80,7 +80,9 @@ function readKeyFile(path: string): string {
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--api-key-file ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'cannot be read (permission denied)' : (error as Error).message;
+    throw new UsageError(`--api-key-file ${path}: ${why}`, { hint: 'give a file whose first line is the key, readable by you alone (chmod 600)' });
   }
   const key = text.split('\n', 1)[0]!.replace(/\r$/, '');
   if (key === '') throw new UsageError(`--api-key-file ${path}: its first line is empty, expected the key`);

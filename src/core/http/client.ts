@@ -138,7 +138,7 @@ export class HttpClient {
     if (this.config.dryRun) {
       const request = planned(spec, url, headers, json);
       if (!spec.answerUnused) throw this.config.dryRun.stop(request);
-      this.config.dryRun.requests.push(request);
+      this.config.dryRun.record(request);
       return { status: 0, headers: {}, body: undefined, retries: 0, planned: true };
     }
     for (let retry = 0; ; retry++) {
@@ -185,8 +185,9 @@ export class HttpClient {
    */
   plannedUpload(issuer: PlannedRequest, method: Method, body: { name: string; length: number; contentType: string }): PlannedRequest {
     const headers = this.headers({ method, url: 'about:upload', body: { open: () => Buffer.alloc(0), length: body.length, contentType: body.contentType } });
-    const from = issuer.url === null ? issuer.url_from : URL.canParse(issuer.url) ? new URL(issuer.url).pathname : issuer.url;
-    return { method, url: null, url_from: `the upload address in the answer to ${issuer.method} ${from}`, headers: redactHeaders(headers), body_file: body.name, body_bytes: body.length };
+    // The issuer's URL is a path alone when no base URL is configured.
+    const path = issuer.url !== null && URL.canParse(issuer.url) ? new URL(issuer.url).pathname : issuer.url;
+    return { method, url: null, url_from: `the upload address in the answer to ${issuer.method} ${path}`, headers: redactHeaders(headers), body_file: body.name, body_bytes: body.length };
   }
 
   async json(method: Method, path: string, json?: unknown, headers?: Record<string, string>): Promise<unknown> {

@@ -28,11 +28,24 @@ export interface PlannedTotal {
 }
 
 export class DryRunPlan {
-  /** The first request, and a request bound to follow it (the upload after the call that issues its address). */
+  /**
+   * The requests shown: those whose answer the run does not use (recorded as it went on), the one
+   * that ended it, and an upload bound to follow that one (the PUT to the address it asks for).
+   */
   readonly requests: PlannedRequest[] = [];
   total?: PlannedTotal;
 
-  /** Records the request and ends the run: the HTTP core's answer to every request in a dry run. */
+  /** How many requests the run would send in all. */
+  get requestCount(): number {
+    return this.total?.requests ?? this.requests.length;
+  }
+
+  /** Records a request whose answer the run goes on without. */
+  record(request: PlannedRequest): void {
+    this.requests.push(request);
+  }
+
+  /** Records the request and ends the run: the HTTP core's answer to every other request in a dry run. */
   stop(request: PlannedRequest): DryRunEnded {
     this.requests.push(request);
     return new DryRunEnded(this);
@@ -45,11 +58,10 @@ export class DryRunPlan {
 
   /** The plan as printed with --json (and in a pipe). */
   toJSON(): Record<string, unknown> {
-    const requests = this.total?.requests ?? this.requests.length;
     const records = this.total?.records;
     return {
       dry_run: true,
-      request_count: requests,
+      request_count: this.requestCount,
       ...(records && { record_count: records.count, records: plural(records.noun) }),
       requests: this.requests,
     };

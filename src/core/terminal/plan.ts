@@ -13,7 +13,7 @@ export function printPlan(io: IOStreams, format: OutputFormat, plan: DryRunPlan)
 
 /** The plan for a person: what would be sent, each request as its method and URL, headers, then body. */
 function describePlan(plan: DryRunPlan): string {
-  const { request_count: count } = plan.toJSON() as { request_count: number };
+  const count = plan.requestCount;
   const records = plan.total?.records;
   const carrying = records === undefined ? '' : ` (${countOf(records.count, records.noun)})`;
   if (count === 0) return `dry run: nothing was sent; csafe would send no request${carrying}\n`;
