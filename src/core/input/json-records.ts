@@ -17,6 +17,8 @@ export interface SourceLine {
   text: string;
   /** The bytes are not UTF-8: the text holds U+FFFD where they were. */
   notUtf8?: true;
+  /** Line 1 opens with a byte order mark of UTF-16. */
+  utf16?: true;
 }
 
 export interface RecordReadOptions {
@@ -44,7 +46,10 @@ export function sourceLine(bytes: Buffer, start: number, end: number, line: numb
   const text = bytes.toString('utf8', start, end);
   const source: SourceLine = { line, text };
   // Only a line with U+FFFD can be one that was not UTF-8: the others are not checked again.
-  if (text.includes('\uFFFD') && !isUtf8(bytes.subarray(start, end))) source.notUtf8 = true;
+  if (text.includes('\uFFFD') && !isUtf8(bytes.subarray(start, end))) {
+    source.notUtf8 = true;
+    if (line === 1 && UTF16_BOMS.some(([first, second]) => bytes[start] === first && bytes[start + 1] === second)) source.utf16 = true;
+  }
   return source;
 }
 
@@ -57,7 +62,16 @@ function notUtf8Record(line: SourceLine): JsonRecord {
 }
 
 /** Why a line that is not UTF-8 is refused, by the reader and by the check of an upload alike. */
-export const notUtf8Problem = (line: SourceLine) => notUtf8(` at column ${line.text.indexOf('\uFFFD') + 1}`);
+export const notUtf8Problem = (line: SourceLine) =>
+  line.utf16
+    ? 'not UTF-8 but UTF-16 (it opens with its byte order mark): csafe reads UTF-8 text; convert the file, e.g. iconv -f utf-16 -t utf-8'
+    : notUtf8(` at column ${line.text.indexOf('\uFFFD') + 1}`);
+
+/** The byte order marks of UTF-16, little- and big-endian. */
+const UTF16_BOMS = [
+  [0xff, 0xfe],
+  [0xfe, 0xff],
+] as const;
 
 const notUtf8 = (where: string) => `not UTF-8${where}: csafe reads UTF-8 text; convert the file, e.g. iconv -f latin1 -t utf-8`;
 

@@ -1,8 +1,10 @@
+import { keyAt, namesAKeyTwice, repeatedKeyOffset, repeatedKeyProblem } from './repeated-keys.js';
 import { Byte } from './scan.js';
 
 /**
  * Where things are in JSON text, by hand-written linear scans (no recursion, so any depth is safe):
- * - where JSON.parse failed, as line and column (parseJsonAt; syntaxErrorOffset underneath),
+ * - where JSON.parse failed, or a key is named twice in one object, as line and column
+ *   (parseJsonAt; syntaxErrorOffset and repeated-keys underneath),
  * - on which line a member of a valid document stands (lineOfPath),
  * - how deep brackets nest outside strings (NestingTracker, nestsDeeperThan).
  * Node built-ins only: the emulator imports it too.
@@ -88,20 +90,39 @@ function closingQuote(text: string, open: number): number {
  */
 export function parseJsonAt(text: string, firstLine: number): JsonRecord {
   try {
-    return { line: firstLine, value: JSON.parse(text) };
+    const value: unknown = JSON.parse(text);
+    if (!namesAKeyTwice(text, value)) return { line: firstLine, value };
+    const repeated = repeatedKeyOffset(text);
+    return locatedProblem(text, firstLine, repeated, (column) => repeatedKeyProblem(keyAt(text, repeated), `at column ${column}`));
   } catch (error) {
     // V8 echoes the text back (`, ..."text" is not valid JSON`): drop it, and show a raw newline token as \n.
     const reason = (error as Error).message
       .replace(/ in JSON at position \d+.*$/s, '')
+      .replace(/ at position \d+(?: \(line \d+ column \d+\))?/, '')
       .replace(/, (\.\.\.)?".*" is not valid JSON$/s, '')
       .replaceAll('\n', '\\n');
+    const nul = text.indexOf('\0');
+    if (nul !== -1) return locatedProblem(text, firstLine, nul, (column) => `a NUL byte at column ${column}: ${NUL_HINT}`);
     const offset = syntaxErrorOffset(text);
-    if (offset === undefined) return { line: firstLine, text, error: `invalid JSON: ${reason}` };
-    const before = text.slice(0, offset);
-    const lineOffset = before.split('\n').length - 1;
-    const column = before.length - before.lastIndexOf('\n');
-    return { line: firstLine + lineOffset, text, error: `invalid JSON at column ${column}: ${reason}` };
+    const hint = LONE_CR.test(text) ? `; ${LONE_CR_HINT}` : '';
+    if (offset === undefined) return { line: firstLine, text, error: `invalid JSON: ${reason}${hint}` };
+    return locatedProblem(text, firstLine, offset, (column) => `invalid JSON at column ${column}: ${reason}${hint}`);
   }
+}
+
+/** JSON has no NUL byte outside an escape: text that does is most likely UTF-16, or not text at all. */
+const NUL_HINT = 'JSON text holds none, UTF-16 text and binary files do; csafe reads UTF-8 text (convert UTF-16 with iconv -f utf-16 -t utf-8)';
+
+/** A CR that ends no CRLF: lines ended the classic Mac way, which csafe (splitting at LF) reads as one line. */
+const LONE_CR = /\r(?!\n)/;
+const LONE_CR_HINT = "its lines seem to end in a lone CR (LF ends a line): convert them, e.g. tr '\\r' '\\n' < IN > OUT";
+
+/** A problem at `offset` of text whose first line is `firstLine`, located by its own line and column. */
+function locatedProblem(text: string, firstLine: number, offset: number, problem: (column: number) => string): JsonRecord {
+  const before = text.slice(0, offset);
+  const lineOffset = before.split('\n').length - 1;
+  const column = before.length - before.lastIndexOf('\n');
+  return { line: firstLine + lineOffset, text, error: problem(column) };
 }
 
 /** Offset of the first JSON syntax error in text, or undefined when the text is valid JSON. */

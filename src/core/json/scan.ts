@@ -4,6 +4,7 @@
  * left to the exact check (decode, JSON.parse, zod), which also explains any failure. Node
  * built-ins only; test/core/json/scan.test.ts checks it against the exact check, line by line.
  */
+import { repeatedKeyOffset } from './repeated-keys.js';
 
 /** The bytes of JSON's syntax, as UTF-8 bytes and UTF-16 char codes alike (all ASCII). */
 export const enum Byte {
@@ -116,7 +117,7 @@ function sameBytes(b: Uint8Array, start: number, end: number, key: Uint8Array): 
  * certainly one JSON object whose last top-level member named `key` is a non-empty string —
  * what JSON.parse and a check for such a member would accept. Returns the index of the line feed
  * that ends it, or -1 when not sure: not such an object, not valid JSON, nested deeper than 64,
- * a top-level key spelled with escapes, or no line feed before `limit`.
+ * a top-level key spelled with escapes, a key named twice, or no line feed before `limit`.
  */
 export function objectLineEnd(b: Uint8Array, start: number, limit: number, key: Uint8Array): number {
   let i = start;
@@ -150,7 +151,7 @@ export function objectLineEnd(b: Uint8Array, start: number, limit: number, key: 
       if (i < 0) return -1;
       expect = Expect.AfterValue;
     } else if (expect === Expect.AfterValue) {
-      if (depth === 0) return c === Byte.Newline && found ? i : -1;
+      if (depth === 0) return c === Byte.Newline && found && !namesKeyTwice(Buffer.from(b.buffer, b.byteOffset + start, i - start).toString('latin1')) ? i : -1;
       if (c === Byte.Comma) {
         i++;
         expect = containers[depth] === IN_OBJECT ? Expect.Key : Expect.Value;
@@ -178,6 +179,13 @@ export function objectLineEnd(b: Uint8Array, start: number, limit: number, key: 
   }
   return -1;
 }
+
+/**
+ * Whether a line accepted as valid JSON, read as Latin-1, names a key twice in one object, or spells
+ * a key with escapes (which could spell another key): not sure, left to the exact check. A shape's
+ * lines need no such look, their keys being those of a record the exact check accepted.
+ */
+const namesKeyTwice = (text: string, from?: number, to?: number) => repeatedKeyOffset(text, from, to, false) !== -1;
 
 /** The parts of JSON's grammar as regular expressions, for lines of pure bytes read as Latin-1 (one character a byte). */
 const WS = String.raw`[ \t\r]*`;
@@ -346,7 +354,7 @@ export class ObjectLines {
     }
     if (lines === 0) {
       this.pattern.lastIndex = at;
-      if (!this.pattern.test(this.text)) return 0;
+      if (!this.pattern.test(this.text) || namesKeyTwice(this.text, at, this.pattern.lastIndex)) return 0;
       at = this.pattern.lastIndex;
       lines = 1;
     }

@@ -1,5 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { MAX_REQUEST_NESTING, nestingProblem } from '../../core/json/nesting.js';
+import { keyAt, namesAKeyTwice, repeatedKeyOffset, repeatedKeyProblem } from '../../core/json/repeated-keys.js';
 import { EmulatorError, invalidRequest } from './errors.js';
 
 /** How the emulator reads a request body: bounded in size and in time, then parsed as JSON within the nesting limit. */
@@ -42,16 +44,22 @@ const tooLarge = (message: string) => closing(413, message);
 // The client may still be sending; closing tells it not to reuse this connection.
 const closing = (status: 408 | 413, message: string) => new EmulatorError(status, message, undefined, { Connection: 'close' });
 
-/** The body as JSON, undefined when empty; a 400 that quotes the parser's complaint, or names the nesting limit, otherwise. */
+/** The body as JSON, undefined when empty; otherwise a 400 that quotes the parser's complaint, or names the nesting limit, a key named twice or bytes that are not UTF-8. */
 export function parseJsonBody(body: Buffer): unknown {
+  // JSON travels as UTF-8 (RFC 8259): other bytes would be read as U+FFFD and stored changed.
+  if (!isUtf8(body)) throw invalidRequest([{ path: [], message: 'not UTF-8: a JSON body must be UTF-8 text' }]);
   const text = body.toString('utf8');
   if (text.trim() === '') return undefined;
   const tooDeep = nestingProblem(text, MAX_REQUEST_NESTING);
   if (tooDeep !== undefined) throw invalidRequest([{ path: [], message: `${tooDeep}, the emulator's limit` }]);
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw invalidRequest([{ path: [], message: `not valid JSON: ${reason}` }]);
   }
+  if (!namesAKeyTwice(text, value)) return value;
+  const repeated = repeatedKeyOffset(text);
+  throw invalidRequest([{ path: [], message: repeatedKeyProblem(keyAt(text, repeated), `at character ${repeated + 1} of the body`) }]);
 }

@@ -1,7 +1,7 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import type { FastRecordLines } from '../../core/input/jsonl-checker.js';
 import { isUtf8 } from 'node:buffer';
-import { notUtf8Problem } from '../../core/input/json-records.js';
+import { notUtf8Problem, sourceLine } from '../../core/input/json-records.js';
 import { LineSplitter, LineTexts, LineTooLongError, MAX_LINE_BYTES } from '../../core/input/lines.js';
 import { parseJsonAt } from '../../core/json/position.js';
 import { nestingProblem } from '../../core/json/nesting.js';
@@ -85,7 +85,7 @@ export class JsonLinesReader {
     // Most lines open with a brace: only the others can be blank.
     if (source.charCodeAt(0) !== OPEN_BRACE && source.trim() === '') return;
     // Only a line with U+FFFD can be one that was not UTF-8: refused as the client's reader refuses it.
-    if (source.includes('\uFFFD') && !isUtf8(bytes.subarray(start, end))) throw new LineRefused(`line ${line}: ${notUtf8Problem({ line, text: source })}`);
+    if (source.includes('\uFFFD') && !isUtf8(bytes.subarray(start, end))) throw new LineRefused(`line ${line}: ${notUtf8Problem(sourceLine(bytes, start, end, line))}`);
     const problem = this.record(source, line);
     if (problem !== undefined) throw new LineRefused(`line ${line}: ${problem}`);
     this.records++;
@@ -94,15 +94,10 @@ export class JsonLinesReader {
   private record(source: string, line: number): string | undefined {
     const tooDeep = nestingProblem(source);
     if (tooDeep !== undefined) return tooDeep;
-    let value: unknown;
-    try {
-      value = JSON.parse(source);
-    } catch {
-      const parsed = parseJsonAt(source, line);
-      return 'error' in parsed ? parsed.error : undefined;
-    }
-    const problem = this.visit(value, line);
-    if (problem === undefined) this.fast?.learn?.(value);
+    const parsed = parseJsonAt(source, line);
+    if ('error' in parsed) return parsed.error;
+    const problem = this.visit(parsed.value, line);
+    if (problem === undefined) this.fast?.learn?.(parsed.value);
     return problem;
   }
 }
