@@ -5,11 +5,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXAMPLES, outcome, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { pngOfLength } from '../emulator/png.js';
 import { waitFor } from '../helpers/wait.js';
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** A file the client takes for a PNG (magic bytes) of a chosen size, for limit tests. */
-const pngOfSize = (path: string, bytes: number) => writeFileSync(path, Buffer.concat([PNG_SIGNATURE, randomBytes(bytes - 8)]));
+const pngOfSize = (path: string, bytes: number) => writeFileSync(path, pngOfLength(bytes, randomBytes));
 
 // Most runs go through main() in this process: what they check needs no process of its own. A
 // missing key and the lines in flight under --concurrency are checked on bin/csafe itself.

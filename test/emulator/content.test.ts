@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { contentResponseSchema, type LabelResult } from '../../src/schemas/content.js';
-import { encodePng } from './png.js';
+import { encodePng, pngOfLength } from './png.js';
 import { assertError, call, exampleBase64, type Reply, useTestEmulator } from './support.js';
 
 const text = (value: string) => ({ type: 'text', text: value });
@@ -9,11 +9,7 @@ const image = (data: string) => ({ type: 'image', source: { type: 'base64', data
 const request = (...content: unknown[]) => ({ user_id: 'user_1', content });
 
 /** base64Length characters of base64 whose bytes start like a PNG: passes the format check, sized for limit tests. */
-const pngLikeBase64 = (base64Length: number) => {
-  const bytes = Buffer.alloc((base64Length / 4) * 3);
-  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return bytes.toString('base64');
-};
+const pngLikeBase64 = (base64Length: number) => pngOfLength((base64Length / 4) * 3).toString('base64');
 
 function labelsOf(reply: Reply): LabelResult[] {
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
@@ -100,11 +96,22 @@ describe('POST /v1/content, version 2026-08-11', () => {
   });
 
   test('GIF, JPEG and WebP magic bytes are accepted', async () => {
-    const gif = Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1');
-    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]);
-    const webp = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 ')]);
+    const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00\x3b', 'latin1');
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0xff, 0xd9]);
+    const webp = Buffer.concat([Buffer.from('RIFF'), Buffer.from([4, 0, 0, 0]), Buffer.from('WEBPVP8 ')]);
     const images = [gif, jpeg, webp].map((bytes) => image(bytes.toString('base64')));
     assert.equal((await classify(request(...images))).status, 200);
+  });
+
+  test('an image cut short is a 400 naming the image and what it lacks', async () => {
+    const png = encodePng(2, 2, () => [9, 9, 9]);
+    const cut = [png.subarray(0, png.length - 5), Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00', 'latin1'), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10])];
+    const reply = await classify(request(text('hi'), ...cut.map((bytes) => image(bytes.toString('base64')))));
+    assert.equal(reply.status, 400);
+    const message = JSON.stringify(reply.body);
+    for (const [index, lack] of [[1, 'PNG image cut short (its chunks end before IEND)'], [2, 'GIF image cut short'], [3, 'JPEG image cut short']] as const) {
+      assert.match(message, new RegExp(`content\\[${index}\\]\\.source\\.data[^"]*${lack.replace(/[()]/g, '\\$&')}`));
+    }
   });
 
   test('invalid bodies are 400s naming the field', async () => {

@@ -38,6 +38,18 @@ export function scanlines(width: number, height: number, pixel: PixelFunction): 
   return raw;
 }
 
+/**
+ * A whole PNG of exactly `length` bytes: a 1×1 image with a private ancillary chunk of `fill`
+ * bytes before its IEND, which a decoder skips; for tests of the size limits.
+ */
+export function pngOfLength(length: number, fill: (size: number) => Buffer = (size) => Buffer.alloc(size)): Buffer {
+  const image = encodePng(1, 1, () => [0, 0, 0]);
+  const end = image.length - 12;
+  const padding = length - image.length - 12;
+  if (padding < 0) throw new Error(`a PNG cannot be as short as ${length} bytes`);
+  return Buffer.concat([image.subarray(0, end), chunk('paDd', fill(padding)), image.subarray(end)]);
+}
+
 function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { InputError } from '../../core/errors.js';
-import { decodeText, detectImageType, readBoundedInput } from '../../core/input/whole-file.js';
+import { detectImageType, IMAGE_EXTENSION, IMAGE_FORMATS, imageDamage } from '../../core/input/images.js';
+import { decodeText, readBoundedInput } from '../../core/input/whole-file.js';
 import { CONTENT_LIMITS, type ContentPart } from '../../schemas/content.js';
 import { flagOfField } from '../../core/cli/flags.js';
 import type { ClassifyFlags } from './options.js';
@@ -22,14 +23,18 @@ export async function partsFromFiles(paths: readonly string[], stdin: Readable, 
     const key = path === '-' ? 'stdin' : basename(path);
     const imageType = detectImageType(bytes);
     if (imageType) {
+      const damage = imageDamage(bytes, imageType);
+      if (damage !== undefined) throw new InputError(`${origin}: ${damage}; nothing was sent`);
       parts.push({ origin, part: { type: 'image', source: { type: 'base64', data: bytes.toString('base64') }, key } });
       continue;
     }
+    // A file named as an image that holds none is a mistake, not text to classify in its place.
+    if (IMAGE_EXTENSION.test(path)) throw new InputError(`${origin}: named as an image but holds no ${IMAGE_FORMATS} image; nothing was sent`);
     const text = decodeText(bytes);
     if (text === undefined) {
-      throw new InputError(`${origin}: neither UTF-8 text nor a PNG, JPEG, GIF or WebP image`);
+      throw new InputError(`${origin}: neither UTF-8 text nor a ${IMAGE_FORMATS} image`);
     }
-    refuseBlankText(origin, text, 'text or a PNG, JPEG, GIF or WebP image');
+    refuseBlankText(origin, text, `text or a ${IMAGE_FORMATS} image`);
     parts.push({ origin, part: { type: 'text', text, key } });
   }
   return parts;

@@ -4,21 +4,7 @@ import { CsafeError, InputError } from '../errors.js';
 import { fileError, openFileStream } from './sources.js';
 
 // Reading an input whole, for the commands that send it as one piece: its bytes, and whether they are
-// text or an image of a known type.
-
-export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
-
-/** The image type told by magic bytes, not by the file's extension. */
-export function detectImageType(bytes: Uint8Array): ImageType | undefined {
-  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
-  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
-  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
-  if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
-  if (starts(0x52, 0x49, 0x46, 0x46) && bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42 && bytes[11] === 0x50) {
-    return 'image/webp';
-  }
-  return undefined;
-}
+// text (core/input/images tells an image).
 
 /** UTF-8 text, or undefined for bytes that are not (binary data, other encodings). */
 export function decodeText(bytes: Uint8Array): string | undefined {

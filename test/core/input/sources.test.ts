@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { mapInOrder } from '../../../src/core/bulk/concurrency.js';
 import { InputError, InterruptedError } from '../../../src/core/errors.js';
-import { detectImageType, decodeText } from '../../../src/core/input/whole-file.js';
+import { detectImageType } from '../../../src/core/input/images.js';
+import { decodeText } from '../../../src/core/input/whole-file.js';
 import { fileError, inputSource, isRegularFile, openFileStream, readRecords } from '../../../src/core/input/sources.js';
 import { tempDir } from '../../helpers/cli.js';
 

@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { InputError } from '../../../src/core/errors.js';
-import { decodeText, detectImageType, readBoundedInput } from '../../../src/core/input/whole-file.js';
+import { detectImageType } from '../../../src/core/input/images.js';
+import { decodeText, readBoundedInput } from '../../../src/core/input/whole-file.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
