@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { parseRecordAt } from '../json/nesting.js';
 import { NestingTracker, type JsonRecord } from '../json/position.js';
+import { notUtf8, Utf8Check } from './utf8.js';
 import { LineSplitter, LineTooLongError, MAX_LINE_BYTES, RecordReadError, UTF8_BOM, type LineVisitor } from './lines.js';
 
 /**
@@ -72,38 +73,6 @@ const UTF16_BOMS = [
   [0xff, 0xfe],
   [0xfe, 0xff],
 ] as const;
-
-const notUtf8 = (where: string) => `not UTF-8${where}: csafe reads UTF-8 text; convert the file, e.g. iconv -f latin1 -t utf-8`;
-
-/**
- * Whether the bytes read so far are UTF-8, a chunk at a time (native isUtf8): a character a
- * chunk's end cuts is checked with the next chunk, and one the input's end cuts is not UTF-8.
- */
-class Utf8Check {
-  private tail = Buffer.alloc(0);
-
-  feed(chunk: Buffer): boolean {
-    const bytes = this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk]);
-    const whole = wholeCharacters(bytes);
-    this.tail = Buffer.from(bytes.subarray(whole));
-    return isUtf8(bytes.subarray(0, whole));
-  }
-
-  end(): boolean {
-    return this.tail.length === 0;
-  }
-}
-
-/** How many bytes of `bytes` hold whole characters: all but a multi-byte character its end cuts short. */
-function wholeCharacters(bytes: Buffer): number {
-  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-    const byte = bytes[bytes.length - back]!;
-    if ((byte & 0xc0) === 0x80) continue;
-    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return length > back ? bytes.length - back : bytes.length;
-  }
-  return bytes.length;
-}
 
 /** A visitor for the splitter (core/input/lines) that gives `take` each line not blank by String.trim, as text. */
 export const nonBlankLines =

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CsvError } from 'csv-parse';
-import { csvRecords, type CsvRow } from '../../core/input/csv.js';
+import { CsvNotUtf8Error, csvRecords, type CsvRow } from '../../core/input/csv.js';
 import { CONTENT_COLUMN, RESULT_COLUMNS } from '../../schemas/batches.js';
 import { strongestDecision, textLabels } from '../classifier.js';
 import { MAIN_THREAD_CHUNK_BYTES } from '../storage/jsonl-file.js';
@@ -99,6 +99,7 @@ async function countRows(path: string, signal?: AbortSignal): Promise<RowCount> 
     }
   } catch (error) {
     if (error instanceof CsvError) return { error: `the CSV cannot be read: ${error.message}` };
+    if (error instanceof CsvNotUtf8Error) return { error: `the CSV cannot be read: line ${error.line}: ${error.message}` };
     throw error;
   }
   return header === undefined ? { error: 'the CSV is empty; expected a header row with a Content column' } : { count };

@@ -4,9 +4,9 @@ import { Readable } from 'node:stream';
 import { readCsvRows } from '../../../src/core/input/csv.js';
 import { InputError } from '../../../src/core/errors.js';
 
-const source = (...chunks: string[]) => ({ name: 'in.csv', open: () => Readable.from(chunks.map((chunk) => Buffer.from(chunk))) });
+const source = (...chunks: (string | Buffer)[]) => ({ name: 'in.csv', open: () => Readable.from(chunks.map((chunk) => Buffer.from(chunk))) });
 
-const rows = async (...chunks: string[]) => {
+const rows = async (...chunks: (string | Buffer)[]) => {
   const out: Array<[number, string[]]> = [];
   for await (const row of readCsvRows(source(...chunks))) out.push([row.line, row.fields]);
   return out;
@@ -35,6 +35,24 @@ describe('readCsvRows', () => {
 
   it('passes rows of another width on for the caller to judge', async () => {
     assert.deepEqual(await rows('a,b\n1\n1,2,3\n'), [[1, ['a', 'b']], [2, ['1']], [3, ['1', '2', '3']]]);
+  });
+
+  it('stops at bytes that are not UTF-8, at their line and column, counting CRLF, LF and lone CR as csv-parse does, across chunks', async () => {
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    const cases: [(string | Buffer)[], string][] = [
+      [[latin1('Content,n\nh\xe9llo,1\n')], 'in.csv:2: not UTF-8 at column 2'],
+      [['Content,n\r\n"two\r\nlines",1\r', '\nok,2\rnext,3\n', latin1('ab,\xff\n')], 'in.csv:6: not UTF-8 at column 4'],
+      [['Content\nok\n', Buffer.from([0x61, 0xc3])], 'in.csv:3: not UTF-8 (a character cut short at the end of the input)'],
+    ];
+    for (const [chunks, message] of cases) {
+      await assert.rejects(rows(...chunks), (error: unknown) => {
+        assert.ok(error instanceof InputError);
+        assert.equal(error.message.split(':').slice(0, 3).join(':'), message.split(':').slice(0, 3).join(':'));
+        assert.match(error.message, /iconv -f latin1 -t utf-8$/);
+        return true;
+      });
+    }
+    assert.deepEqual(await rows('Content\n', Buffer.from([0xc3]), Buffer.from([0xa9, 0x0a])), [[1, ['Content']], [2, ['é']]]);
   });
 
   it('stops at a quote never closed, naming file:line', async () => {

@@ -4,6 +4,7 @@ import type { Context } from '../../../context.js';
 import { UnexpectedResponseError, UsageError } from '../../../core/errors.js';
 import { printResult, recordView } from '../../../core/terminal/output.js';
 import { formatBytes } from '../../../core/terminal/progress.js';
+import { countOf } from '../../../core/terminal/words.js';
 import { withUploadableInput } from '../../../core/input/spool.js';
 import { uploadBeforeExpiry } from '../../../core/upload/expiring-upload.js';
 import { shellWord } from '../../../core/cli/command-line.js';
@@ -21,7 +22,7 @@ export async function batchCreateRun(ctx: Context, type: string, path: string, o
   const format = await ctx.outputFormat('single');
   const summary = await sendCsv(ctx, type, path);
   const id = summary.batch_id;
-  ctx.io.note(`uploaded ${formatBytes(summary.bytes)} (${summary.rows} rows) in ${summary.seconds.toFixed(1)} s as batch ${id}`);
+  ctx.io.note(`uploaded ${formatBytes(summary.bytes)} (${countOf(summary.rows, 'row')}) in ${summary.seconds.toFixed(1)} s as batch ${id}`);
   if (options.wait) return followBatch(ctx, id, options);
   ctx.io.note(`check on it with: csafe batch get ${shellWord(id)} --wait`);
   await printResult(ctx.io, format, summary, recordView(summary));
