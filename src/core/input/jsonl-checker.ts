@@ -39,8 +39,6 @@ export class JsonLinesChecker {
   private readonly splitter: LineSplitter;
   private records = 0;
   private readonly start = new InputStart();
-  /** Lines the splitter visited (the others the fast check accepted, all records). */
-  private visited = 0;
 
   constructor(
     private readonly check: LineCheck,
@@ -67,12 +65,11 @@ export class JsonLinesChecker {
   end(): void {
     this.splitter.end(this.exactLine);
     if (this.start.firstByte === undefined) throw this.start.nothingError();
-    if (this.records + this.splitter.lines - this.visited === 0) throw NO_RECORDS();
+    if (this.records + this.splitter.accepted === 0) throw NO_RECORDS();
   }
 
   /** One line judged as record-reader and checkEveryLine judge it: decoded, blank lines skipped, JSON.parse, then the check. */
   private readonly exactLine = (bytes: Buffer, start: number, end: number, line: number): void => {
-    this.visited++;
     const source = sourceLine(bytes, start, end, line);
     const { text } = source;
     if (text.trim() === '') return;

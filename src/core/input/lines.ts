@@ -41,7 +41,8 @@ export type LineVisitor = (bytes: Buffer, start: number, end: number, line: numb
 /**
  * A check that accepts lines straight from the chunk, before the splitter looks for their ends. It
  * reads every byte of them anyway, so a line it accepts costs no search for its end, no visit and
- * no decoding; accepting many at once also saves a call a line.
+ * no decoding; accepting many at once also saves a call a line. It is for JSON Lines, where a
+ * blank line is nothing: with one, empty lines are counted but not visited.
  */
 export interface FastLine {
   /** The chunk the next lines are in (the buffer may be one it saw before, holding new bytes). */
@@ -75,15 +76,21 @@ export class LineSplitter {
   private carried = 0;
   /** Lines ended so far. */
   private line: number;
+  private fastAccepted = 0;
 
   /** `linesBefore`: lines of the input already read (and not given to this splitter), so no BOM is looked for. */
   constructor(private readonly maxLineBytes = MAX_LINE_BYTES, linesBefore = 0) {
     this.line = linesBefore;
   }
 
-  /** Lines ended so far (the number of the last line visited or accepted). */
+  /** Lines ended so far (the number of the last line visited, accepted or passed over). */
   get lines(): number {
     return this.line;
+  }
+
+  /** Lines the fast check accepted (each a record). */
+  get accepted(): number {
+    return this.fastAccepted;
   }
 
   /** Visits the lines the chunk completes; `fast`, when given, may accept a line first (line 1, which may hold a BOM, is always visited). */
@@ -102,6 +109,10 @@ export class LineSplitter {
     }
     while (from < chunk.length) {
       if (fast !== undefined && this.line > 0) {
+        if (chunk[from] === NEWLINE) {
+          from = this.passEmptyLines(chunk, from);
+          continue;
+        }
         const accepted = fast.accept(chunk, from, chunk.length);
         // The fast check reads bytes, not text: lines that are not UTF-8 are visited, to be refused as the reader refuses them.
         if (accepted > 0 && isUtf8(chunk.subarray(from, fast.acceptedEnd))) {
@@ -109,6 +120,7 @@ export class LineSplitter {
           // Lines of many megabytes in one chunk: rare, and their lengths checked only once they are accepted.
           if (end - from > this.maxLineBytes) this.checkLengths(chunk, from, end);
           this.line += accepted;
+          this.fastAccepted += accepted;
           from = end + 1;
           continue;
         }
@@ -118,6 +130,14 @@ export class LineSplitter {
       this.visitLine(chunk, from, end, visit);
       from = end + 1;
     }
+  }
+
+  /** Counts the empty lines from `from` without visiting them (a run of line feeds: gigabytes of them cost one loop); returns where the run ends. */
+  private passEmptyLines(chunk: Buffer, from: number): number {
+    let end = from;
+    while (end < chunk.length && chunk[end] === NEWLINE) end++;
+    this.line += end - from;
+    return end;
   }
 
   /** The input ended: visits a last line that has no line end. */

@@ -318,10 +318,12 @@ export class ObjectLines {
   }
 
   accept(bytes: Buffer, start: number, limit: number): number {
+    // Only a line opening with a brace can be sure: a blank line, or any other, goes to the exact check at once.
+    if (bytes[start] !== Byte.OpenBrace) return 0;
     if (start < this.from || start >= this.to) this.read(bytes, start, limit);
     let accepted = this.matched(start);
-    if (accepted === 0 && this.from !== start && this.to < limit) {
-      // The line may go on past the window: read again from its start.
+    if (accepted === 0 && this.from !== start && this.to < limit && this.text.indexOf('\n', start - this.from) === -1) {
+      // The line goes on past the window: read again from its start. (Reading again for a line that ends within it cost a window a line.)
       this.read(bytes, start, limit);
       accepted = this.matched(start);
     }

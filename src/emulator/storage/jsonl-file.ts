@@ -42,9 +42,8 @@ class LineRefused extends Error {}
 export class JsonLinesReader {
   private readonly splitter = new LineSplitter(MAX_LINE_BYTES);
   private readonly texts = new LineTexts();
-  /** Records visited (and not refused), and lines visited at all. */
+  /** Records visited (and not refused). */
   private records = 0;
-  private visited = 0;
 
   constructor(
     private readonly visit: RecordVisitor,
@@ -53,7 +52,7 @@ export class JsonLinesReader {
 
   /** Records so far: those visited and the lines `fast` accepted. */
   get count(): number {
-    return this.records + this.splitter.lines - this.visited;
+    return this.records + this.splitter.accepted;
   }
 
   /** The chunk's complete lines, each visited; the first problem, as `line N: why`, or undefined. The chunk may be reused once this returns. */
@@ -80,7 +79,6 @@ export class JsonLinesReader {
   }
 
   private readonly line = (bytes: Buffer, start: number, end: number, line: number): void => {
-    this.visited++;
     const source = this.texts.of(bytes, start, end);
     // Most lines open with a brace: only the others can be blank.
     if (source.charCodeAt(0) !== OPEN_BRACE && source.trim() === '') return;

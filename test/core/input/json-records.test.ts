@@ -186,10 +186,10 @@ describe('readJsonRecords', () => {
 
 describe('the reader and the JSON position helper', () => {
   it('import only Node built-ins and each other, so the emulator shares them without the client', () => {
-    for (const module of ['input/json-records', 'input/lines', 'json/position', 'json/scan', 'json/nesting', 'json/repeated-keys']) {
+    for (const module of ['input/json-records', 'input/lines', 'json/position', 'json/scan', 'json/nesting', 'json/repeated-keys', 'input/utf8']) {
       const source = readFileSync(new URL(`../../../../src/core/${module}.ts`, import.meta.url), 'utf8');
       const imports = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]!);
-      const shared = (name: string) => /^(\.\.\/json\/|\.\/)(position|scan|nesting|lines|repeated-keys)\.js$/.test(name);
+      const shared = (name: string) => /^(\.\.\/json\/|\.\/)(position|scan|nesting|lines|repeated-keys|utf8)\.js$/.test(name);
       assert.deepEqual(imports.filter((name) => !name.startsWith('node:') && !shared(name)), [], module);
     }
   });

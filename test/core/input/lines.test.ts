@@ -184,7 +184,7 @@ describe('LineSplitter', () => {
     assert.deepEqual(sameForEveryCut(`\uFEFF${exact}\n`, max), [{ stopped: 1, message: 'line is longer than 0 MB' }]);
   });
 
-  it('lets a fast check accept lines straight from the chunk, many at a time: they are counted, not visited, and still held to the limit', () => {
+  it('lets a fast check accept lines straight from the chunk, many at a time: they are counted, not visited, and still held to the limit; empty lines are passed over', () => {
     // Accepts the lines of "ok" (with a CR, maybe) from `start` whose line feeds are in the chunk, all at once; a line cut by a chunk's end is visited.
     const isOk = (text: string) => /^o+k\r?$/.test(text);
     const fast: FastLine = {
@@ -203,13 +203,16 @@ describe('LineSplitter', () => {
     assert.deepEqual(sameForEveryCut('\uFEFFok\nok\r\nook\nno\n\nok\nok\nlast', undefined, fast, notOk), [
       { line: 1, text: 'ok' },
       { line: 4, text: 'no' },
-      { line: 5, text: '' },
       { line: 8, text: 'last' },
     ]);
     const splitter = new LineSplitter(4);
     const seen: number[] = [];
     splitter.push(Buffer.from('ok\nook\r\nok\n'), (_b, _s, _e, line) => void seen.push(line), fast);
-    assert.deepEqual([seen, splitter.lines], [[1], 3], 'line 2 has 4 bytes and a CR: at the limit');
+    assert.deepEqual([seen, splitter.lines, splitter.accepted], [[1], 3, 2], 'line 2 has 4 bytes and a CR: at the limit');
+    const blank = new LineSplitter();
+    blank.push(Buffer.from('ok\n'), () => undefined, fast);
+    for (let chunk = 0; chunk < 3; chunk++) blank.push(Buffer.from('\n'.repeat(100_000)), () => assert.fail('an empty line was visited'), fast);
+    assert.deepEqual([blank.lines, blank.accepted], [300_001, 0]);
     assert.throws(() => splitter.push(Buffer.from('ok\nok\nooook\nok\n'), () => undefined, fast), (error) => error instanceof LineTooLongError && error.line === 6, 'the long line of four accepted at once is named');
   });
 });
