@@ -53,6 +53,11 @@ export class JsonLinesChecker {
     return this.splitter.lines;
   }
 
+  /** Whether a byte other than white space has come: the input is not only blank lines. */
+  get anyRecordSeen(): boolean {
+    return this.start.firstByte !== undefined;
+  }
+
   /** Checks the lines the chunk ends; a line too long throws LineTooLongError, as the reader does. */
   feed(chunk: Buffer): void {
     if (this.start.feed(chunk) && this.start.firstByte === OPEN_BRACKET && this.check.arrayHint !== undefined) {

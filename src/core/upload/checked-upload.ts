@@ -46,7 +46,7 @@ export async function uploadCheckedLines<T>(
   };
   try {
     try {
-      await checkFirstChunk(deps, name, chunks, checkChunk);
+      await checkFirstChunk(deps, name, chunks, checker, checkChunk);
       const inspect = (chunk: Buffer, offset: number) => offset >= checked && checkChunk(chunk);
       return await uploadBeforeExpiry(deps, { ...file, chunks, inspect }, contentType, issue);
     } catch (error) {
@@ -65,13 +65,20 @@ export async function uploadCheckedLines<T>(
   }
 }
 
-/** The first chunk, checked under the spinner a check before the upload would show. */
-async function checkFirstChunk(deps: ExpiringUploadDeps, name: string, chunks: FileChunks, checkChunk: (chunk: Buffer) => void): Promise<void> {
+/**
+ * The first chunk, checked under the spinner a check before the upload would show; and, while
+ * they hold only blank lines, the chunks after it (read again by the upload): an input of
+ * nothing but blank lines is refused before an address is asked for, not after it was uploaded.
+ */
+async function checkFirstChunk(deps: ExpiringUploadDeps, name: string, chunks: FileChunks, checker: JsonLinesChecker, checkChunk: (chunk: Buffer) => void): Promise<void> {
   const spinner = await startSpinner(deps.io, `Checking ${name}…`);
   try {
     const first = await chunks.next();
-    if (first === undefined) checkChunk(Buffer.alloc(0));
-    else checkChunk(first);
+    if (first === undefined) return checkChunk(Buffer.alloc(0));
+    checkChunk(first);
+    if (checker.anyRecordSeen) return;
+    for (let chunk = await chunks.next(); chunk !== undefined && !checker.anyRecordSeen; chunk = await chunks.next()) checkChunk(chunk);
+    chunks.rewind();
   } finally {
     spinner.stop();
   }
