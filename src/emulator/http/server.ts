@@ -27,7 +27,7 @@ import { tokenRoutes } from '../tokens/routes.js';
 /** How the emulator answers HTTP: every area's routes behind one server that checks credentials, injects faults, guards against other sites and logs. */
 
 /** Every emulated area; a new area adds its route list here. */
-const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...decisionRoutes, ...deletionRoutes, ...agentDecisionRoutes, ...olderImportRoutes, ...batchRoutes, ...webhookRoutes, ...controlRoutes];
+export const ROUTES: readonly Route[] = [...tokenRoutes, ...contentRoutes, ...eventRoutes, ...dataRoutes, ...streamRoutes, ...decisionRoutes, ...deletionRoutes, ...agentDecisionRoutes, ...olderImportRoutes, ...batchRoutes, ...webhookRoutes, ...controlRoutes];
 
 /** The service's own paths: delayed, faulted and logged. /_emulator is emulator control: none of these. */
 const isServicePath = (path: string) => path === '/v1' || path.startsWith('/v1/');
