@@ -192,3 +192,20 @@ describe('emulator instances', () => {
     await socketClosed;
   });
 });
+
+describe('a reset while requests are being processed', () => {
+  const emulator = useTestEmulator();
+
+  test('waits for them, and they for it: every write and listing answers, none with a 500 from a store emptied under it', async () => {
+    const verdict = { content_type: 'listings', decision: 'match', policy_id: 'spam', agent_type: 'policy_expert' };
+    const calls = Array.from({ length: 300 }, (_, index) =>
+      index % 50 === 25
+        ? call(emulator, 'POST', '/_emulator/reset', { json: {} })
+        : index % 3 === 0
+          ? call(emulator, 'GET', '/_emulator/agent_decisions')
+          : call(emulator, 'POST', '/v1/agent_decisions', { json: { ...verdict, reference_id: `l-${index}` } }),
+    );
+    const statuses = (await Promise.all(calls)).map((reply) => reply.status);
+    assert.deepEqual(statuses.filter((status) => status >= 300), []);
+  });
+});

@@ -19,6 +19,7 @@ import { olderImportRoutes } from '../older-imports/routes.js';
 import { BodySample, logRequest, type RequestLogEntry } from './request-log.js';
 import { streamRoutes } from '../streams/routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
+import { ResetGate } from './reset-gate.js';
 import { createRouter, type RawBody, type Route, type RouteResult, type Router } from './router.js';
 import type { EmulatorConfig } from '../config.js';
 import { takeQuirk, type State } from '../stores/state.js';
@@ -41,12 +42,15 @@ const hold = (ms: number) => delay(ms, undefined, { ref: false });
 interface ServerHooks {
   drawFault: FaultDraw;
   onRequest?: (entry: RequestLogEntry) => void;
+  gate: ResetGate;
 }
+
+const isReset = (req: IncomingMessage, path: string) => req.method === 'POST' && path === '/_emulator/reset';
 
 export function createEmulatorServer(config: EmulatorConfig, state: State, onRequest?: (entry: RequestLogEntry) => void): Server {
   const router = createRouter(ROUTES);
   // Not part of State: /_emulator/reset must not restart the fault sequence a --seed replays.
-  const hooks: ServerHooks = { drawFault: faultInjector(config.faults, config.now), onRequest };
+  const hooks: ServerHooks = { drawFault: faultInjector(config.faults, config.now), onRequest, gate: new ResetGate() };
   // No limit on receiving a whole request (node's default is 5 minutes): uploads of several GB take
   // longer. Slow clients are cut off instead by the headers limit here, the body limit of readBody
   // and the idle limit of uploads.
@@ -75,7 +79,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, router: Router, 
   }
 }
 
-async function answer(req: IncomingMessage, res: ServerResponse, path: string, router: Router, config: EmulatorConfig, state: State, { drawFault, onRequest }: ServerHooks) {
+async function answer(req: IncomingMessage, res: ServerResponse, path: string, router: Router, config: EmulatorConfig, state: State, { drawFault, onRequest, gate }: ServerHooks) {
   const receivedAt = config.now();
   const started = performance.now();
   const credential = identifyCredential(req.headers.authorization, config, state.tokens);
@@ -84,7 +88,8 @@ async function answer(req: IncomingMessage, res: ServerResponse, path: string, r
   const fault = crossSite === undefined && isServicePath(path) ? (drawFault() ?? quirkFault(state)) : undefined;
   const bodySample = new BodySample();
 
-  const result = crossSite ?? (isServicePath(path) ? revokedKey(state) : undefined) ?? refusal(fault) ?? (await dispatch(req, path, router, { credential, bodySample, config, state }).catch(toErrorResult));
+  const processRequest = () => dispatch(req, path, router, { credential, bodySample, config, state }).catch(toErrorResult);
+  const result = crossSite ?? (isServicePath(path) ? revokedKey(state) : undefined) ?? refusal(fault) ?? (await (isReset(req, path) ? gate.alone(processRequest) : gate.process(processRequest)));
 
   if (isServicePath(path) && config.latencyMs > 0) await hold(config.latencyMs);
   if (isServicePath(path) && takeQuirk(state.quirks, 'held_requests')) await new Promise<void>((resolve) => state.inFlight.held.push(resolve));
