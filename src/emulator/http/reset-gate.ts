@@ -3,7 +3,8 @@
  * on disk: a request writing into one meanwhile failed with a 500 (its folder gone as it wrote),
  * and one listing a store read a folder being removed. So a reset waits for the requests being
  * processed, and requests that come meanwhile wait for it. Only the processing is gated: a
- * request held afterwards (the held_requests quirk, --latency) does not hold a reset back.
+ * request held afterwards (the held_requests quirk, --latency) does not hold a reset back, nor
+ * does an upload to the object store (the server leaves those out).
  */
 export class ResetGate {
   private processing = 0;

@@ -46,6 +46,11 @@ interface ServerHooks {
 }
 
 const isReset = (req: IncomingMessage, path: string) => req.method === 'POST' && path === '/_emulator/reset';
+/**
+ * The object store is not held to the reset gate: an upload lasts as long as its client likes (a
+ * reset would wait for it), and one whose file a reset takes ends in a clean error of its own.
+ */
+const isObjectStorePath = (path: string) => path.startsWith('/_storage/');
 
 export function createEmulatorServer(config: EmulatorConfig, state: State, onRequest?: (entry: RequestLogEntry) => void): Server {
   const router = createRouter(ROUTES);
@@ -89,7 +94,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, path: string, r
   const bodySample = new BodySample();
 
   const processRequest = () => dispatch(req, path, router, { credential, bodySample, config, state }).catch(toErrorResult);
-  const result = crossSite ?? (isServicePath(path) ? revokedKey(state) : undefined) ?? refusal(fault) ?? (await (isReset(req, path) ? gate.alone(processRequest) : gate.process(processRequest)));
+  const result = crossSite ?? (isServicePath(path) ? revokedKey(state) : undefined) ?? refusal(fault) ?? (await (isReset(req, path) ? gate.alone(processRequest) : isObjectStorePath(path) ? processRequest() : gate.process(processRequest)));
 
   if (isServicePath(path) && config.latencyMs > 0) await hold(config.latencyMs);
   if (isServicePath(path) && takeQuirk(state.quirks, 'held_requests')) await new Promise<void>((resolve) => state.inFlight.held.push(resolve));
