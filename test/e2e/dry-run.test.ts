@@ -186,7 +186,7 @@ describe('--dry-run on every command that sends', () => {
 
   it('data import --schema, the service remembered to lack …/requests/upload-url: the settings, the import request, then the upload', async () => {
     const config = tempDir('csafe-config-');
-    writeFileSync(join(config, 'service.json'), JSON.stringify({ profiles: { default: { base_url: new URL(emulator.baseUrl).href, lacking: { 'upload-url': new Date().toISOString() } } } }));
+    writeFileSync(join(config, 'service.json'), JSON.stringify({ profiles: { default: { base_url: new URL(emulator.baseUrl).href, lacking: { 'upload-url': new Date().toISOString() } } } }), { mode: 0o600 });
     const result = await runCsafe(['data', 'import', 'listings', example('listings.jsonl'), '--schema', example('schema.json'), '--dry-run', '--json'], { env: { ...emulator.env, CSAFE_CONFIG_DIR: config }, cwd: dir });
     assert.equal(result.code, 0, result.stderr);
     const plan = JSON.parse(result.stdout) as Plan;

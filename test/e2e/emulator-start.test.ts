@@ -67,7 +67,7 @@ describe('csafe emulator start: what it refuses to start with (exit 2, one line)
 
   it('a --data-dir whose signing secret is too short to be secret', async () => {
     const dataDir = tempDir('csafe-emulator-');
-    writeFileSync(join(dataDir, 'signing-secret'), 'abcd');
+    writeFileSync(join(dataDir, 'signing-secret'), 'abcd', { mode: 0o600 });
     const result = await runWithDeadline(['emulator', 'start', '--port', '0', '--data-dir', dataDir]);
     assert.equal(result.code, 2, result.stderr);
     assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);

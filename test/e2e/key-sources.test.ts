@@ -29,7 +29,7 @@ describe('an API key that no header can carry', () => {
 
 describe('where the key is read from, and who else can see it', () => {
   const emulator = useEmulatorProcess();
-  const dir = tempDir();
+  const dir = tempDir('csafe-key-');
   const keyFile = (name: string, text: string, mode: number) => {
     const path = join(dir, name);
     writeFileSync(path, text, { mode });

@@ -77,7 +77,7 @@ describe('csafe auth and config', () => {
     const status = await runCsafe(['auth', 'status', '--json'], { env });
     assert.equal(status.code, 0);
     const shown = JSON.parse(status.stdout);
-    assert.equal(shown.api_key, 'sk_…ator');
+    assert.equal(shown.api_key, `sk_…${emulator.apiKey.slice(-4)}`);
     assert.equal(shown.api_key_source, 'profile');
     assert.ok(!status.stdout.includes(emulator.apiKey));
 

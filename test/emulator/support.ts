@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, beforeEach } from 'node:test';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { errorBodySchema, type ErrorBody } from '../../src/schemas/errors.js';
+import { SWEEP_API_KEY, SWEEP_WEBHOOK_SECRET } from '../helpers/secrets.js';
 import type { EXAMPLE_IMAGES } from './png.js';
 
 export interface Reply {
@@ -21,7 +22,9 @@ export interface CallOptions {
   key?: string | null;
 }
 
-export const startTestEmulator = (options: EmulatorOptions = {}) => startEmulator({ port: 0, ...options });
+/** On a free port, with the secrets of the sweep (test/helpers/secrets.ts) unless the test names its own. */
+export const startTestEmulator = (options: EmulatorOptions = {}) =>
+  startEmulator({ port: 0, apiKey: SWEEP_API_KEY, ...options, webhooks: { secret: SWEEP_WEBHOOK_SECRET, ...options.webhooks } });
 
 /**
  * One emulator for the enclosing describe(): started before its tests, reset before each, closed

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { assertNoSecret, SWEEP_API_KEY, SWEEP_WEBHOOK_SECRET, sweepDirectory } from './secrets.js';
 
 /** The built launcher, run exactly as a user runs it. */
 export const BIN = fileURLToPath(new URL('../../../bin/csafe', import.meta.url));
@@ -63,14 +64,26 @@ const tempDirs = new Set<string>();
 const liveChildren = new Set<ChildProcess>();
 process.once('exit', () => {
   liveChildren.forEach((child) => child.kill('SIGKILL'));
-  tempDirs.forEach(removeTempDir);
+  for (const dir of tempDirs) {
+    try {
+      removeTempDir(dir);
+    } catch (error) {
+      // Too late to fail a test: the file fails instead, saying why.
+      console.error((error as Error).message);
+      process.exitCode = 1;
+    }
+  }
 });
 // The runner ends a test file that overruns its bound with SIGTERM: exit, so the cleanup above runs.
 process.once('SIGTERM', () => process.exit(143));
 
 function removeTempDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
-  tempDirs.delete(dir);
+  try {
+    sweepDirectory(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    tempDirs.delete(dir);
+  }
 }
 
 /** A fresh directory under the system's temporary directory, removed when the test process exits. */
@@ -149,7 +162,12 @@ export function ended(child: ChildProcessWithoutNullStreams, { what = commandOf(
     });
     child.on('close', (code) => {
       clearTimeout(deadline);
-      resolve({ code, stdout, stderr });
+      try {
+        assertNoSecret(`${stdout}\n${stderr}`, `what ${what} printed`);
+        resolve({ code, stdout, stderr });
+      } catch (error) {
+        reject(error as Error);
+      }
     });
   });
 }
@@ -190,7 +208,8 @@ export interface EmulatorProcess {
 export async function startEmulatorProcess(extraArgs: readonly string[] = []): Promise<EmulatorProcess> {
   const { env, dirs } = cleanEnv({});
   // --quiet: a developer's terminal inherits its stderr, where it would log every request of the tests.
-  const child = tracked(spawn(process.execPath, [BIN, '--quiet', 'emulator', 'start', '--port', '0', '--json', ...extraArgs], {
+  const secrets = [...(extraArgs.includes('--api-key') ? [] : ['--api-key', SWEEP_API_KEY]), ...(extraArgs.includes('--webhook-secret') ? [] : ['--webhook-secret', SWEEP_WEBHOOK_SECRET])];
+  const child = tracked(spawn(process.execPath, [BIN, '--quiet', 'emulator', 'start', '--port', '0', '--json', ...secrets, ...extraArgs], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   }), dirs);

@@ -4,6 +4,7 @@
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/main.js';
 import { CHILD_TIMEOUT_MS, tempDir, withDeadline, type RunResult } from './cli.js';
+import { assertNoSecret } from './secrets.js';
 
 export interface InProcessOptions {
   env?: Record<string, string | undefined>;
@@ -48,6 +49,7 @@ export async function runInProcess(args: readonly string[], options: InProcessOp
   try {
     const run = main([...args], { stdin, stdout: stdout.stream, stderr: stderr.stream, env, signal: options.signal ?? new AbortController().signal });
     const code = await withDeadline(run, CHILD_TIMEOUT_MS, `csafe ${args.join(' ')} (in process) to end`);
+    assertNoSecret(`${stdout.text()}\n${stderr.text()}`, `what csafe ${args.join(' ')} (in process) printed`);
     return { code, stdout: stdout.text(), stderr: stderr.text() };
   } finally {
     process.chdir(testCwd);
