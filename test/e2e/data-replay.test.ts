@@ -22,7 +22,7 @@ describe('csafe data add when answers are lost after processing', () => {
       const input = join(dir, 'objects.jsonl');
       writeFileSync(input, Array.from({ length: count }, (_, i) => JSON.stringify({ id: `obj_${i}`, text: `listing ${i}` })).join('\n') + '\n');
       const failed = join(dir, 'failed.jsonl');
-      const result = await runCsafe(['--max-retries', '10', 'data', 'add', 'listings', input, '--batch-size', '20', '--failed', failed], { env: emulator.env, cwd: dir });
+      const result = await runCsafe(['--max-retries', '10', 'data', 'add', 'listings', input, '--batch-size', '20', '--failed', failed], { env: emulator.env, cwd: dir, timeoutMs: 110_000 });
       assert.equal(result.code, 0, result.stderr);
       assert.ok(!existsSync(failed), 'nothing was written to the failed file');
 
