@@ -127,6 +127,39 @@ describe('emulator: fault injection', () => {
     }
   });
 
+  test('408, 502 and drop leave the request unprocessed; 500 and garbage process it, then answer a failure or a page no client can read', async () => {
+    const cases = [
+      ['408', 408, 0],
+      ['502', 502, 0],
+      ['drop', undefined, 0],
+      ['500', 500, 1],
+      ['garbage', 200, 1],
+    ] as const;
+    for (const [kind, status, ingested] of cases) {
+      const emulator = await startTestEmulator({ faults: { rate: 1, kinds: [kind], seed: 1, delayMs: 0 } });
+      try {
+        const answer = fetch(`${emulator.baseUrl}/v1/async/events`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${emulator.apiKey}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(contact(kind)),
+        });
+        if (status === undefined) await assert.rejects(answer, kind);
+        else {
+          const response = await answer;
+          assert.equal(response.status, status, kind);
+          const text = await response.text();
+          if (kind === '502' || kind === 'garbage') assert.match(text, /^<html>/, kind);
+          else assert.equal((JSON.parse(text) as { error: { type: string } }).error.type, kind === '408' ? 'request_timeout' : 'internal_error');
+        }
+        assert.equal((await listing(emulator)).total, ingested, `${kind}: processed or not`);
+        const [logged] = (await emulator.requests()) as Array<{ status: number; fault: string }>;
+        assert.deepEqual([logged!.status, logged!.fault], [status ?? 0, kind]);
+      } finally {
+        await emulator.close();
+      }
+    }
+  });
+
   test('reset processes the request, then cuts the response; timeout holds it', async () => {
     const reset = await startTestEmulator({ faults: { rate: 1, kinds: ['reset'], seed: 1, delayMs: 0 } });
     try {

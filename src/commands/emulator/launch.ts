@@ -8,7 +8,7 @@ import { optionsSchema, parseOptions } from '../../core/cli/options.js';
 import { isLoopback } from '../../core/config/settings.js';
 import type { EmulatorStartError } from '../../emulator/index.js';
 import type { RequestLogEntry } from '../../emulator/http/request-log.js';
-import { DELIVERY_FAULT_KINDS, FAULT_KINDS } from '../../emulator/http/faults.js';
+import { DEFAULT_FAULT_KINDS, DELIVERY_FAULT_KINDS, FAULT_KINDS } from '../../emulator/http/faults.js';
 import type { Context } from '../../context.js';
 import { usableSecret } from '../../core/webhooks/signature.js';
 import { httpUrlSchema } from '../../schemas/webhooks.js';
@@ -17,11 +17,11 @@ import type { emulatorStart } from './start-command.js';
 /** A share of requests or attempts that meet a fault. */
 const fraction = z.coerce.number({ error: 'expected a fraction between 0 and 1' }).min(0).max(1).default(0);
 
-/** A comma-separated list of fault kinds, all of them by default. */
-const kindList = <K extends string>(kinds: readonly [K, ...K[]]) =>
+/** A comma-separated list of fault kinds, `drawn` (all of them) by default. */
+const kindList = <K extends string>(kinds: readonly [K, ...K[]], drawn: readonly K[] = kinds) =>
   z
     .string()
-    .default(kinds.join(','))
+    .default(drawn.join(','))
     .transform((list) => list.split(',').map((kind) => kind.trim()))
     .pipe(z.array(z.enum(kinds, { error: `expected a comma-separated list of ${kinds.join(', ')}` })).min(1));
 
@@ -30,7 +30,7 @@ const startOptionsSchema = (flags: LaunchFlags) =>
   optionsSchema(flags).extend({
   host: z.string().min(1).default('127.0.0.1'),
   faultRate: fraction,
-  faults: kindList(FAULT_KINDS),
+  faults: kindList(FAULT_KINDS, DEFAULT_FAULT_KINDS),
   processingDelay: z.string().default('1s').transform((text) => parseDuration(text, '--processing-delay')),
   // An upload URL that expires as it is handed out could never be used; a processing delay of 0 means at once.
   uploadTtl: z.string().default('12h').transform((text) => parsePositiveDuration(text, '--upload-ttl')),

@@ -1,4 +1,4 @@
-import { DELIVERY_FAULT_KINDS, FAULT_KINDS } from '../../emulator/http/faults.js';
+import { DEFAULT_FAULT_KINDS, DELIVERY_FAULT_KINDS, FAULT_KINDS } from '../../emulator/http/faults.js';
 import { CURRENT_VERSION, SERVICE_VERSIONS } from '../../schemas/names.js';
 import type { VerbDecl } from '../declaration.js';
 
@@ -15,7 +15,7 @@ export const emulatorStart = {
     latency: { type: 'count', value: 'duration', help: 'delay added to every API response, e.g. 50ms or 1s (a plain number is milliseconds)', min: 0, default: 0, expected: MILLISECONDS, unit: 'ms' },
     accountVersion: { type: 'choice', value: 'version', help: 'version served when a request names none', choices: SERVICE_VERSIONS, default: CURRENT_VERSION },
     faultRate: { type: 'text', value: 'r', help: 'fraction of /v1 requests that meet an injected fault, 0..1', default: '0' },
-    faults: { type: 'text', value: 'list', help: `faults to inject: ${FAULT_KINDS.join(',')}`, default: FAULT_KINDS.join(',') },
+    faults: { type: 'text', value: 'list', help: `faults to inject, of ${FAULT_KINDS.join(',')}: 429, 503, 408, 502 and drop (the connection closed unanswered) before processing, reset (cut mid-answer), timeout, 500 and garbage (a 200 of HTML) after it`, default: DEFAULT_FAULT_KINDS.join(',') },
     seed: { type: 'count', value: 'n', help: 'seed of the fault sequence, to replay a failure', min: 0, default: 1 },
     faultDelay: { type: 'count', value: 'duration', help: 'how long a timeout fault holds its response (above the client timeout), e.g. 65s (a plain number is milliseconds)', min: 0, default: 65_000, expected: MILLISECONDS, unit: 'ms' },
     processingDelay: { type: 'text', value: 'duration', help: 'how long namespace data, older imports and batches take to process', default: '1s' },

@@ -3,14 +3,25 @@
  * meets one of the chosen faults. The draws come from a PRNG seeded with `seed`, so a failing
  * run can be replayed with the same --seed (the same sequence of faults by arrival order).
  *
- * - 429: not processed; Retry-After of 1 s, in the seconds form or the HTTP-date form (alternating at random).
- * - 503: not processed; safe to retry.
- * - reset: processed (events are ingested), then the connection is destroyed mid-response.
- * - timeout: processed, then the response is held for `delayMs` (longer than the client's timeout).
- * The last two make a client retry something that already happened, which is what idempotency keys are for.
+ * Not processed, so any retry is safe (but the client cannot tell for 408, 502 and drop):
+ * - 429: Retry-After of 1 s, in the seconds form or the HTTP-date form (alternating at random).
+ * - 503: safe to retry, as the spec says.
+ * - 408: the service gave up waiting for the request (the connection is closed after it).
+ * - 502: a gateway's page, in HTML: the request never reached the service.
+ * - drop: the connection is closed before any answer (a reset before processing).
+ * Processed, then the answer is lost or spoilt:
+ * - reset: the connection is destroyed mid-response.
+ * - timeout: the response is held for `delayMs` (longer than the client's timeout).
+ * - 500: the service failed after applying the request.
+ * - garbage: a 200 whose body is a proxy's HTML page, not the JSON the endpoint answers.
+ * These make a client retry something that already happened, which is what idempotency keys are
+ * for, or keep it as unconfirmed where the request is not replay-safe.
  */
-export const FAULT_KINDS = ['429', '503', 'reset', 'timeout'] as const;
+export const FAULT_KINDS = ['429', '503', 'reset', 'timeout', '408', '502', 'drop', '500', 'garbage'] as const;
 type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** What --faults draws from when not given: the faults of the first releases, which every test and script written for them expects. */
+export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ['429', '503', 'reset', 'timeout'];
 
 /** The faults of webhook deliveries (webhooks/deliveries.ts): an attempt dropped (not sent, retried as a failure) or sent late. */
 export const DELIVERY_FAULT_KINDS = ['drop', 'delay'] as const;
@@ -26,9 +37,8 @@ export interface FaultSettings {
 
 export type Fault =
   | { kind: '429'; retryAfter: string }
-  | { kind: '503' }
-  | { kind: 'reset' }
-  | { kind: 'timeout'; delayMs: number };
+  | { kind: 'timeout'; delayMs: number }
+  | { kind: Exclude<FaultKind, '429' | 'timeout'> };
 
 /** mulberry32: a tiny, well-mixed 32-bit PRNG; the same seed gives the same sequence everywhere. */
 export function mulberry32(seed: number): () => number {

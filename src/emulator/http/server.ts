@@ -94,7 +94,8 @@ async function answer(req: IncomingMessage, res: ServerResponse, path: string, r
   const bodySample = new BodySample();
 
   const processRequest = () => dispatch(req, path, router, { credential, bodySample, config, state }).catch(toErrorResult);
-  const result = crossSite ?? (isServicePath(path) ? revokedKey(state) : undefined) ?? refusal(fault) ?? (await (isReset(req, path) ? gate.alone(processRequest) : isObjectStorePath(path) ? processRequest() : gate.process(processRequest)));
+  const processed = crossSite ?? (isServicePath(path) ? revokedKey(state) : undefined) ?? refusal(fault) ?? (fault?.kind === 'drop' ? NO_ANSWER : undefined) ?? (await (isReset(req, path) ? gate.alone(processRequest) : isObjectStorePath(path) ? processRequest() : gate.process(processRequest)));
+  const result = spoiled(fault, processed);
 
   if (isServicePath(path) && config.latencyMs > 0) await hold(config.latencyMs);
   if (isServicePath(path) && takeQuirk(state.quirks, 'held_requests')) await new Promise<void>((resolve) => state.inFlight.held.push(resolve));
@@ -107,6 +108,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, path: string, r
     );
     onRequest?.(entry);
   }
+  if (fault?.kind === 'drop') return void res.destroy();
   if (fault?.kind === 'reset') return resetMidResponse(res, result);
   if (fault?.kind === 'timeout') await hold(fault.delayMs);
   if (!res.destroyed) send(res, result);
@@ -122,8 +124,13 @@ function revokedKey(state: State): RouteResult | undefined {
   return { status: 401, body: errorBody(error), headers: error.headers };
 }
 
-/** 429 and 503 faults answer without processing the request, as the spec says of both. */
+/** 429, 503, 408 and 502 faults answer without processing the request (the spec says so of the first two). */
 function refusal(fault: Fault | undefined): RouteResult | undefined {
+  if (fault?.kind === '408') {
+    const error = new EmulatorError(408, 'injected fault: the request did not arrive in time; it was not processed', undefined, { Connection: 'close' });
+    return { status: 408, body: errorBody(error), headers: error.headers };
+  }
+  if (fault?.kind === '502') return { status: 502, raw: { contentType: 'text/html; charset=utf-8', content: GATEWAY_PAGE } };
   if (fault?.kind === '429') {
     const error = new EmulatorError(429, 'injected fault: too many requests; retry after the Retry-After delay', undefined, { 'Retry-After': fault.retryAfter });
     return { status: 429, body: errorBody(error), headers: error.headers };
@@ -133,6 +140,19 @@ function refusal(fault: Fault | undefined): RouteResult | undefined {
     return { status: 503, body: errorBody(error) };
   }
   return undefined;
+}
+
+/** A drop fault's: the request log shows status 0, and the connection is closed with no answer. */
+const NO_ANSWER: RouteResult = { status: 0, body: null };
+
+/** What a proxy in front of a service answers when it cannot reach it, or when it reroutes: HTML, not the API's JSON. */
+const GATEWAY_PAGE = '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>\n';
+
+/** 500 and garbage faults: the request was processed, and its answer is replaced by a failure or by a page no client can read. */
+function spoiled(fault: Fault | undefined, result: RouteResult): RouteResult {
+  if (fault?.kind === '500') return { status: 500, body: errorBody(new EmulatorError(500, 'injected fault: the service failed after processing the request')) };
+  if (fault?.kind === 'garbage') return { status: 200, raw: { contentType: 'text/html; charset=utf-8', content: GATEWAY_PAGE.replace('502 Bad Gateway', 'Service rerouted') } };
+  return result;
 }
 
 /** The request was processed; the client gets the headers and half the body, then the connection dies. */
