@@ -28,7 +28,7 @@ export const inChunks = (bytes: Uint8Array, cuts: readonly number[]): Buffer[] =
 };
 
 /** Text made bytes, then changed where generated edits say: bytes inserted, bytes deleted, a byte replaced. */
-export const mutatedBytes = (text: fc.Arbitrary<string>): fc.Arbitrary<Uint8Array> =>
+const mutatedBytes = (text: fc.Arbitrary<string>): fc.Arbitrary<Uint8Array> =>
   fc.tuple(text, fc.array(fc.tuple(fc.nat(), fc.constantFrom('insert', 'delete', 'replace'), fc.uint8Array({ minLength: 1, maxLength: 3 })), { maxLength: 3 })).map(([source, edits]) => {
     let bytes = Buffer.from(source);
     for (const [position, kind, some] of edits) {

@@ -2,7 +2,7 @@ import { mulberry32 } from '../../src/emulator/http/faults.js';
 
 /**
  * Seeded pseudo-random JSON texts, for checking that a hand-written fast check and its zod schema
- * agree (fast-check is not a dependency). Objects draw their keys and the values of `keys` from
+ * agree over a fixed, reproducible sample (test/fuzz adds fast-check's generated inputs). Objects draw their keys and the values of `keys` from
  * edge cases (a missing, empty, non-string or repeated id; __proto__, wide characters, numbers
  * that serialise longer than written); texts come spaced at random, as files are.
  */
