@@ -89,6 +89,11 @@ async function zsh(line: string, where = environment()): Promise<string[]> {
 }
 
 const commands = () => [...walkTree(TREE)].filter(({ node }) => !isGroup(node));
+
+/** Runs the tasks `size` at a time. */
+async function inBatches(tasks: ReadonlyArray<() => Promise<void>>, size = 4): Promise<void> {
+  for (let start = 0; start < tasks.length; start += size) await Promise.all(tasks.slice(start, start + size).map((task) => task()));
+}
 const ownFlags = (node: (typeof TREE)[number]) => (isGroup(node) ? [] : Object.entries(node.flags ?? {}).filter(([, flag]) => flag.type !== 'absent').map(([key, flag]) => longFlag(key, flag)));
 
 describe('shell completions', () => {
@@ -170,8 +175,10 @@ describe('shell completions', () => {
     for (const { path, node } of walkTree(TREE)) {
       if (isGroup(node)) assert.deepEqual(await zsh(`csafe ${path.join(' ')} `, where), sorted(node.commands.map((verb) => verb.name)), `csafe ${path.join(' ')} <TAB>`);
     }
-    await Promise.all(
-      commands().map(async ({ path, node }) => {
+    // Four shells at a time: each interactive zsh and its compinit take about a second of CPU, and
+    // forty at once on two busy cores overran the 15 s each is given.
+    await inBatches(
+      commands().map(({ path, node }) => async () => {
         const offered = await zsh(`csafe ${path.join(' ')} --`, where);
         for (const flag of ownFlags(node)) assert.ok(offered.includes(flag), `csafe ${path.join(' ')} --<TAB> offers ${flag}: ${offered.join(' ')}`);
         assert.ok(offered.includes('--profile') && offered.includes('--output'), 'and the global flags');
