@@ -5,10 +5,11 @@ import { digestImages } from '../content/images.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { releaseHeld, resetState } from '../stores/state.js';
 import { validateBody } from '../http/validation.js';
+import { scriptSchema } from '../http/scripted-faults.js';
 
 /**
  * Emulator-only endpoints under the reserved prefix /_emulator: inspection (requests),
- * reset, quirks and reference sets. They need the API key itself (not an access token) and are
+ * reset, quirks, scripted faults and reference sets. They need the API key itself (not an access token) and are
  * not written to the request log. Review links (data/review.ts) carry a signature instead.
  */
 export const controlRoutes: readonly Route[] = [
@@ -17,6 +18,9 @@ export const controlRoutes: readonly Route[] = [
   control('DELETE', '/_emulator/requests', clearRequests),
   control('POST', '/_emulator/reset', reset),
   control('POST', '/_emulator/quirks', setQuirks),
+  control('GET', '/_emulator/faults', (ctx) => ok({ faults: ctx.state.faultScript })),
+  control('POST', '/_emulator/faults', addFaults),
+  control('DELETE', '/_emulator/faults', clearFaults),
   control('GET', '/_emulator/in_flight', inFlight),
   control('POST', '/_emulator/release', release),
   control('POST', '/_emulator/reference_sets', addToReferenceSet, 64_000_000),
@@ -100,6 +104,18 @@ function setQuirks(ctx: RouteContext): RouteResult {
   const changes = validateBody(quirksSchema, ctx.json());
   Object.assign(ctx.state.quirks, changes);
   return ok({ quirks: ctx.state.quirks });
+}
+
+/** More faults at the end of the script: each entry is met by the requests it matches, after those before it. */
+function addFaults(ctx: RouteContext): RouteResult {
+  const { faults } = validateBody(scriptSchema, ctx.json());
+  ctx.state.faultScript.push(...faults);
+  return ok({ faults: ctx.state.faultScript });
+}
+
+function clearFaults(ctx: RouteContext): RouteResult {
+  ctx.state.faultScript.length = 0;
+  return ok({ faults: [] });
 }
 
 /** The /v1 requests being served now, the most at once since the start or the last reset, and how many of them are held. */

@@ -35,10 +35,15 @@ export interface FaultSettings {
   delayMs: number;
 }
 
+/**
+ * A fault met by one request. Besides those --faults draws, a test's script (scripted-faults.ts)
+ * may place a 401 (the key refused part-way, not processed) and a cut (the connection closed while
+ * the request body is still arriving, as an upload dropped mid-body).
+ */
 export type Fault =
   | { kind: '429'; retryAfter: string }
   | { kind: 'timeout'; delayMs: number }
-  | { kind: Exclude<FaultKind, '429' | 'timeout'> };
+  | { kind: Exclude<FaultKind, '429' | 'timeout'> | '401' | 'cut' };
 
 /** mulberry32: a tiny, well-mixed 32-bit PRNG; the same seed gives the same sequence everywhere. */
 export function mulberry32(seed: number): () => number {

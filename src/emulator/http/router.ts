@@ -83,6 +83,15 @@ export function createRouter(routes: readonly Route[]): Router {
   };
 }
 
+/** Whether `path` has the shape of `pattern` (`:name` matching any one segment). */
+export function pathMatches(pattern: string, path: string): boolean {
+  try {
+    return matchSegments(pattern.split('/'), path.split('/')) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 function matchSegments(pattern: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
   if (pattern.length !== segments.length) return undefined;
   const params: Record<string, string> = {};

@@ -20,6 +20,7 @@ import { BodySample, logRequest, type RequestLogEntry } from './request-log.js';
 import { streamRoutes } from '../streams/routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import { ResetGate } from './reset-gate.js';
+import { takesScriptedFaults, takeScriptedFault } from './scripted-faults.js';
 import { createRouter, type RawBody, type Route, type RouteResult, type Router } from './router.js';
 import type { EmulatorConfig } from '../config.js';
 import { takeQuirk, type State } from '../stores/state.js';
@@ -90,11 +91,11 @@ async function answer(req: IncomingMessage, res: ServerResponse, path: string, r
   const credential = identifyCredential(req.headers.authorization, config, state.tokens);
   // Before any fault is drawn: a browser on another site gets its 403 whatever the fault settings.
   const crossSite = crossSiteRefusal(req);
-  const fault = crossSite === undefined && isServicePath(path) ? (drawFault() ?? quirkFault(state)) : undefined;
+  const fault = crossSite === undefined ? faultFor(req, path, state, drawFault, config.now()) : undefined;
   const bodySample = new BodySample();
 
   const processRequest = () => dispatch(req, path, router, { credential, bodySample, config, state }).catch(toErrorResult);
-  const processed = crossSite ?? (isServicePath(path) ? revokedKey(state) : undefined) ?? refusal(fault) ?? (fault?.kind === 'drop' ? NO_ANSWER : undefined) ?? (await (isReset(req, path) ? gate.alone(processRequest) : isObjectStorePath(path) ? processRequest() : gate.process(processRequest)));
+  const processed = crossSite ?? (isServicePath(path) ? revokedKey(state) : undefined) ?? refusal(fault) ?? (fault?.kind === 'drop' || fault?.kind === 'cut' ? NO_ANSWER : undefined) ?? (await (isReset(req, path) ? gate.alone(processRequest) : isObjectStorePath(path) ? processRequest() : gate.process(processRequest)));
   const result = spoiled(fault, processed);
 
   if (isServicePath(path) && config.latencyMs > 0) await hold(config.latencyMs);
@@ -109,9 +110,24 @@ async function answer(req: IncomingMessage, res: ServerResponse, path: string, r
     onRequest?.(entry);
   }
   if (fault?.kind === 'drop') return void res.destroy();
+  if (fault?.kind === 'cut') return cutMidBody(req, res);
   if (fault?.kind === 'reset') return resetMidResponse(res, result);
   if (fault?.kind === 'timeout') await hold(fault.delayMs);
   if (!res.destroyed) send(res, result);
+}
+
+/** A request's fault: drawn at random (--faults) for the service's paths, else placed by a test's script, else the failing_requests quirk's. */
+function faultFor(req: IncomingMessage, path: string, state: State, drawFault: FaultDraw, now: number): Fault | undefined {
+  const drawn = isServicePath(path) ? drawFault() : undefined;
+  const scripted = drawn ?? (takesScriptedFaults(path) ? takeScriptedFault(state.faultScript, req.method ?? 'GET', path, now) : undefined);
+  return scripted ?? (isServicePath(path) ? quirkFault(state) : undefined);
+}
+
+/** A cut fault's: the connection is closed once some of the body has arrived, as a network that drops mid-upload. */
+function cutMidBody(req: IncomingMessage, res: ServerResponse): void {
+  if (req.readableEnded) return void res.destroy();
+  req.once('data', () => res.destroy());
+  req.once('end', () => res.destroy());
 }
 
 /** The failing_requests quirk: a 503 for each of the next N /v1 requests, whatever the fault settings. */
@@ -124,8 +140,12 @@ function revokedKey(state: State): RouteResult | undefined {
   return { status: 401, body: errorBody(error), headers: error.headers };
 }
 
-/** 429, 503, 408 and 502 faults answer without processing the request (the spec says so of the first two). */
+/** 401, 429, 503, 408 and 502 faults answer without processing the request (the spec says so of 429 and 503). */
 function refusal(fault: Fault | undefined): RouteResult | undefined {
+  if (fault?.kind === '401') {
+    const error = new EmulatorError(401, 'injected fault: the API key was revoked', undefined, { 'WWW-Authenticate': 'Bearer' });
+    return { status: 401, body: errorBody(error), headers: error.headers };
+  }
   if (fault?.kind === '408') {
     const error = new EmulatorError(408, 'injected fault: the request did not arrive in time; it was not processed', undefined, { Connection: 'close' });
     return { status: 408, body: errorBody(error), headers: error.headers };

@@ -8,6 +8,7 @@ import type { StoredDecision } from '../decisions/records.js';
 import type { StoredDeletion } from '../deletions/records.js';
 import type { StoredAgentDecision } from '../agent-decisions/records.js';
 import type { RequestLogEntry } from '../http/request-log.js';
+import type { ScriptedFault } from '../http/scripted-faults.js';
 import type { StreamStore } from './stream-store.js';
 import { TokenTable } from './token-table.js';
 import type { Webhooks } from '../webhooks/deliveries.js';
@@ -51,6 +52,8 @@ export interface State {
   /** set_id → SHA-256 hex digests of the decoded image bytes in the set. */
   referenceSets: Map<string, Set<string>>;
   quirks: Quirks;
+  /** Faults placed by POST /_emulator/faults, used up as they are met. */
+  faultScript: ScriptedFault[];
   inFlight: InFlight;
   /** Ingested events: on disk, this instance's own. */
   events: EventStore;
@@ -85,6 +88,7 @@ export function createState(stores: Stores): State {
       Object.entries(CLASSIFIER_RULES.builtInReferenceSets).map(([setId, digests]) => [setId, new Set(digests)]),
     ),
     quirks: { unknown_values: false, expired_upload_urls: 0, expired_download_urls: 0, failing_uploads: 0, failing_requests: 0, refused_requests: 0, held_requests: 0, spec_only: false },
+    faultScript: [],
     inFlight: { now: 0, max: 0, held: [] },
   };
 }
