@@ -196,7 +196,7 @@ function attemptOutcomeOf(error: unknown): AttemptOutcome | undefined {
   if (error instanceof ConnectionError) return { kind: 'network-error', sent: error.sent };
   if (error instanceof RequestTimeoutError) return { kind: 'timeout' };
   // A 2xx whose body is not what the spec promises; and an answer cut off at the size limit, as a cut connection would.
-  if (error instanceof UnexpectedResponseError) return { kind: 'response', status: 200, headers: {} };
+  if (error instanceof UnexpectedResponseError) return { kind: 'unreadable' };
   if (error instanceof ResponseTooLargeError) return { kind: 'network-error', sent: true };
   return undefined;
 }

@@ -159,8 +159,9 @@ export class HttpClient {
           const { statusCode: status, headers } = attempt.response;
           // A download's time limit holds until its last byte.
           if (spec.onBody !== undefined) await this.consume(spec, display, attempt.response.body);
-          const body = spec.url === undefined && spec.onBody === undefined ? parseJsonAnswer(attempt.text, status, `${spec.method} ${display}`) : undefined;
-          return { status, headers, body, retries: retry };
+          const body = spec.url === undefined && spec.onBody === undefined ? readJsonAnswer(attempt.text, status, `${spec.method} ${display}`) : undefined;
+          if (!(body instanceof UnexpectedResponseError)) return { status, headers, body, retries: retry };
+          attempt = { error: body };
         }
       } finally {
         signal.done();
@@ -494,6 +495,7 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_E
 function outcomeOf(attempt: Attempt): AttemptOutcome {
   if ('response' in attempt) return { kind: 'response', status: attempt.response.statusCode, headers: attempt.response.headers };
   if (attempt.error instanceof RequestTimeoutError) return { kind: 'timeout' };
+  if (attempt.error instanceof UnexpectedResponseError) return { kind: 'unreadable' };
   return { kind: 'network-error', sent: attempt.error instanceof ConnectionError ? attempt.error.sent : true };
 }
 
@@ -508,6 +510,16 @@ const MB = 1024 * 1024;
 const sizeText = (bytes: number) => (bytes % MB === 0 ? `${bytes / MB} MB` : `${bytes} bytes`);
 
 /** A 2xx answer from the API: JSON within the depth limit, or an error naming the endpoint. Only 204 may be empty. */
+/** A 2xx answer's JSON, or the error saying why it cannot be read: the attempt then failed, and the retry policy decides. */
+function readJsonAnswer(text: string, status: number, what: string): unknown {
+  try {
+    return parseJsonAnswer(text, status, what);
+  } catch (error) {
+    if (error instanceof UnexpectedResponseError) return error;
+    throw error;
+  }
+}
+
 function parseJsonAnswer(text: string, status: number, what: string): unknown {
   if (text.trim() === '') {
     if (status === 204) return undefined;

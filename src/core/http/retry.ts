@@ -2,8 +2,9 @@
  * The one retry policy, that of the service's own (Stainless) SDKs. Pure functions, so every rule
  * is unit-tested without a network.
  *
- * Retried: connection failures, timeouts, 408, 409, 429 and every 5xx. Never another status. A
- * server-sent `x-should-retry: true|false` overrides the status rule.
+ * Retried: connection failures, timeouts, 408, 409, 429, every 5xx, and a 2xx whose body cannot be
+ * read as JSON (a proxy's page: the request may have been applied, as after a cut connection).
+ * Never another status. A server-sent `x-should-retry: true|false` overrides the status rule.
  * Delay: `retry-after-ms`, then `Retry-After` (seconds or HTTP-date), else exponential backoff
  * min(cap, base·2^retry) less a random jitter of at most 25 %, so a retry never follows at once.
  */
@@ -35,7 +36,9 @@ export type AttemptOutcome =
   | { kind: 'response'; status: number; headers: Headers }
   /** sent: whether any of the request may have reached the server (false for a refused connection). */
   | { kind: 'network-error'; sent: boolean }
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  /** A 2xx whose body is not readable JSON: the work may be done, its answer is lost all the same. */
+  | { kind: 'unreadable' };
 
 /** Statuses by which the service says the request was not processed (spec: 429 and 503). */
 const NOT_PROCESSED_STATUS = new Set([429, 503]);
@@ -47,13 +50,13 @@ function header(headers: Headers, name: string): string | undefined {
 
 /**
  * Whether the service may have processed a request whose attempt ended so: it answered 2xx, its
- * answer was lost (a timeout, a connection cut once the request was sent), or it answered 408,
+ * answer was lost (a timeout, a connection cut once the request was sent, a 2xx that cannot be read), or it answered 408,
  * 409 or a 5xx other than 503, any of which may come after the work was done. A refused
  * connection (nothing was sent), 429 and 503 (the spec's "not processed") and every other status
  * say it was not. The one rule behind both shouldRetry and mayHaveBeenApplied (errors.ts).
  */
 export function mayHaveBeenProcessed(outcome: AttemptOutcome): boolean {
-  if (outcome.kind === 'timeout') return true;
+  if (outcome.kind === 'timeout' || outcome.kind === 'unreadable') return true;
   if (outcome.kind === 'network-error') return outcome.sent;
   return outcome.status < 300 || (isRetryableStatus(outcome.status) && !NOT_PROCESSED_STATUS.has(outcome.status));
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { HttpClient, serviceMessage } from '../../../src/core/http/client.js';
-import { AuthenticationError, BadRequestError, ConnectionError, CsafeError, InterruptedError, RequestTimeoutError, ResponseTooLargeError, RetryAfterTooLongError, ServerError, UnexpectedResponseError } from '../../../src/core/errors.js';
+import { AuthenticationError, BadRequestError, ConnectionError, CsafeError, InterruptedError, RequestTimeoutError, ResponseTooLargeError, RetryAfterTooLongError, ServerError, UnexpectedResponseError, mayHaveBeenApplied } from '../../../src/core/errors.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retry.js';
 import { bufferIO } from '../../helpers/io.js';
 import { closeServer, listenOnLoopback } from '../../helpers/server.js';
@@ -255,7 +255,7 @@ describe('HttpClient', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('  \n');
     };
-    const { http } = client();
+    const { http } = client({ maxRetries: 0 });
     await assert.rejects(http.json('GET', '/v1/x'), (error: unknown) => error instanceof UnexpectedResponseError && error.message === 'GET /v1/x: the response is empty, expected JSON');
     await http.close();
   });
@@ -526,11 +526,23 @@ describe('HttpClient', () => {
       res.end(body);
     };
     const refused = async (pattern: RegExp, type: new (...args: never[]) => Error = UnexpectedResponseError) => {
-      const { http } = client();
+      const { http } = client({ maxRetries: 0 });
       await assert.rejects(http.json('POST', '/v1/content', {}), (error: Error) => error instanceof type && pattern.test(error.message) && !error.message.includes('\n'));
-      assert.equal(attempts, 1, 'not retried');
+      assert.equal(attempts, 1);
       await http.close();
     };
+
+    it('retries an unreadable 2xx where a replay is safe (the work may be done, as after a cut connection), and never a request that is not', async () => {
+      handler = raw(200, '<html>Service rerouted</html>');
+      const { http } = client({ maxRetries: 2 });
+      await assert.rejects(http.json('POST', '/v1/content', {}), (error: Error) => error instanceof UnexpectedResponseError && /is not JSON .*\(after 2 retries\)$/.test(error.message));
+      assert.equal(attempts, 3);
+      await assert.rejects(http.request({ method: 'POST', path: '/v1/decisions', json: {}, replaySafe: false }), (error: Error) => error instanceof UnexpectedResponseError && mayHaveBeenApplied(error));
+      assert.equal(attempts, 4, 'a request that is not replay-safe is sent once');
+      handler = (_req, res, n) => (n === 5 ? raw(200, '<html>rerouted</html>')(_req, res) : json(res, 200, { ok: true }));
+      assert.deepEqual(await http.json('GET', '/v1/x'), { ok: true }, 'the retry reads the good answer');
+      await http.close();
+    });
 
     it('refuses HTML, truncated JSON and an empty body, naming the endpoint', async () => {
       handler = raw(200, '<html><body>Welcome</body></html>');
@@ -543,7 +555,7 @@ describe('HttpClient', () => {
 
     it('quotes the start of an answer that is not JSON, after any white space, and says what may be answering', async () => {
       handler = raw(200, `\n  <html>${'x'.repeat(100)}  `);
-      const { http } = client();
+      const { http } = client({ maxRetries: 0 });
       await assert.rejects(
         http.json('GET', '/v1/x'),
         (error: unknown) =>
