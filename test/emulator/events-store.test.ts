@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FileHandle } from 'node:fs/promises';
-import { readdirSync } from 'node:fs';
+import { appendFileSync, readdirSync, statSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { EventStore, type StoredEvent } from '../../src/emulator/stores/event-store.js';
 import { tempDir } from '../helpers/cli.js';
@@ -33,7 +34,7 @@ async function listed(store: EventStore, after = 0, last = store.counts().total)
 }
 
 describe('emulator: the event store', () => {
-  test('keeps events on disk as their requests came, de-duplicated by idempotency_key, in files nobody else sees', async () => {
+  test('keeps events on disk as their requests came, de-duplicated by idempotency_key, in private files of the events folder', async () => {
     const dir = tempDir('csafe-events-');
     const store = await EventStore.open(dir);
     try {
@@ -51,10 +52,61 @@ describe('emulator: the event store', () => {
         ],
       );
       assert.deepEqual((await listed(store, 1, 2)).map((e) => e.seq), [2]);
-      assert.deepEqual(readdirSync(dir), [], 'its files are removed as soon as they are open');
+      assert.deepEqual(readdirSync(join(dir, 'events')).sort(), ['index', 'log', 'owner']);
+      for (const name of ['index', 'log', 'owner']) assert.equal(statSync(join(dir, 'events', name)).mode & 0o777, 0o600, name);
     } finally {
       await store.close();
     }
+  });
+
+  test('opened again on the same folder, it has every event, key and duplicate count; what a kill mid-append left is cut off', async () => {
+    const dir = tempDir('csafe-events-');
+    const first = await EventStore.open(dir);
+    await ingest(first, [event(1), event(2), event(1)]);
+    await ingest(first, [event(3, null)], false);
+    await first.close();
+    // A kill after a body was written but before its records, and one part-way through a record.
+    appendFileSync(join(dir, 'events', 'log'), JSON.stringify([event(7)]));
+    appendFileSync(join(dir, 'events', 'index'), Buffer.alloc(20, 1));
+    const second = await EventStore.open(dir);
+    try {
+      assert.deepEqual(second.counts(), { total: 3, duplicates: 1 });
+      assert.deepEqual(await ingest(second, [event(2), event(5)]), [2, 4], 'keys stored before the restart are still known');
+      assert.deepEqual((await listed(second)).map((e) => [e.seq, e.duplicates, (e.event as { user_id: string }).user_id]), [[1, 1, 'u1'], [2, 1, 'u2'], [3, 0, 'u3'], [4, 0, 'u5']]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('an index longer than its log (a log cut by hand) keeps only the records whose bodies are whole', async () => {
+    const dir = tempDir('csafe-events-');
+    const first = await EventStore.open(dir);
+    await ingest(first, [event(1)]);
+    await ingest(first, [event(2)]);
+    await first.close();
+    truncateSync(join(dir, 'events', 'log'), 10 + JSON.stringify([event(1)]).length);
+    const second = await EventStore.open(dir);
+    try {
+      assert.deepEqual((await listed(second)).map((e) => e.seq), [1]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('a second store on a folder another one holds keeps events of its own, seen by nobody else', async () => {
+    const dir = tempDir('csafe-events-');
+    const owner = await EventStore.open(dir);
+    const other = await EventStore.open(dir);
+    try {
+      await ingest(other, [event(1)]);
+      assert.equal(owner.counts().total, 0);
+      assert.deepEqual(readdirSync(join(dir, 'events')).sort(), ['index', 'log', 'owner'], 'its files are removed as soon as they are open');
+    } finally {
+      await Promise.all([owner.close(), other.close()]);
+    }
+    const next = await EventStore.open(dir);
+    assert.equal(next.counts().total, 0, 'the owner, gone, gave the folder up');
+    await next.close();
   });
 
   test('a listing under way when the events are cleared ends there: it never reads on into events stored after', async () => {

@@ -1,10 +1,10 @@
-import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readFile, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FILE_MODE, temporaryPathFor } from './files.js';
+import { FILE_MODE, isMissing, makeDirectory, temporaryPathFor } from './files.js';
 import { KeyIndex } from './key-index.js';
 import { appendWhole, type WriteOnce } from './line-files.js';
 
-/** Where ingested events live: on disk, this instance's own, with their idempotency keys indexed in memory. */
+/** Where ingested events live: on disk in the data directory, with their idempotency keys indexed in memory. */
 
 /** An event as GET /_emulator/events lists it. */
 export interface StoredEvent {
@@ -40,10 +40,13 @@ const LISTING_SLICE = 1000;
  * fixed-size record per event in an index, which is where a listing page starts reading. Only
  * the idempotency keys are indexed in memory, compactly (KeyIndex).
  *
- * Events belong to one instance, as before they were kept on disk (an emulator restarted on
- * the same data directory starts with none): both files are removed as soon as they are open, so
- * nothing is left behind however the emulator ends, and two emulators on one directory each
- * have their own. Requests take turns; each is stored whole or not at all.
+ * The files are in the data directory's `events` folder, so an emulator restarted on it has every
+ * event it acknowledged: the body is written before its records, and at the next start a record
+ * cut short and a body with no records (a kill between the two) are cut off. Writes go to
+ * positions the store computed, so one emulator owns the folder at a time (`owner` holds its
+ * pid); a second one on the same directory while the first runs (two `csafe --emulator`
+ * commands) keeps its events in files of its own, removed as soon as they are open. Requests take
+ * turns; each is stored whole or not at all.
  */
 export class EventStore {
   private queue: Promise<unknown> = Promise.resolve();
@@ -58,11 +61,27 @@ export class EventStore {
     private readonly log: FileHandle,
     private readonly index: FileHandle,
     private readonly write?: WriteOnce,
+    /** Gives the folder up at close; undefined for files of this instance alone. */
+    private readonly release?: () => Promise<void>,
   ) {}
 
   static async open(dir: string, write?: WriteOnce): Promise<EventStore> {
-    const [log, index] = await Promise.all([openUnlinked(join(dir, 'events')), openUnlinked(join(dir, 'events-index'))]);
-    return new EventStore(log, index, write);
+    const folder = join(dir, 'events');
+    await makeDirectory(folder);
+    const release = await claim(join(folder, 'owner'));
+    if (release === undefined) {
+      const [log, index] = await Promise.all([openUnlinked(join(folder, 'log')), openUnlinked(join(folder, 'index'))]);
+      return new EventStore(log, index, write);
+    }
+    try {
+      const [log, index] = await Promise.all([openKept(join(folder, 'log')), openKept(join(folder, 'index'))]);
+      const store = new EventStore(log, index, write, release);
+      await store.recover();
+      return store;
+    } catch (error) {
+      await release();
+      throw error;
+    }
   }
 
   /** How many events are stored, and how many repeats of them were counted, now. */
@@ -114,7 +133,39 @@ export class EventStore {
   close(): Promise<void> {
     return this.inTurn(async () => {
       await Promise.all([this.log.close(), this.index.close()]);
+      await this.release?.();
     });
+  }
+
+  /**
+   * Picks up what an earlier emulator stored: whole records only, each with its whole body (a
+   * record cut short, and log bytes after the last record's body, are what a kill mid-append
+   * leaves); then the idempotency keys and the duplicate count, read back from the files.
+   */
+  private async recover(): Promise<void> {
+    const [logSize, indexSize] = await Promise.all([this.log.stat(), this.index.stat()]).then((stats) => stats.map((stat) => stat.size) as [number, number]);
+    let total = Math.floor(indexSize / RECORD_BYTES);
+    let end = 0;
+    for (; total > 0; total--) {
+      const [last] = (await this.readRecords(total, total)) ?? [];
+      end = last === undefined ? Infinity : last.body + last.bodyLength;
+      if (end <= logSize) break;
+    }
+    if (total === 0) end = 0;
+    await Promise.all([this.index.truncate(total * RECORD_BYTES), this.log.truncate(end)]);
+    this.total = total;
+    this.logBytes = end;
+    for (let from = 1; from <= total; from += LISTING_SLICE) {
+      const records = (await this.readRecords(from, Math.min(total, from + LISTING_SLICE - 1))) ?? [];
+      for (const group of groupedByBody(records, from)) {
+        const parsed = await this.readBody(group[0]!.record);
+        for (const { seq, record } of group) {
+          const key = keyOf(elementOf(parsed, record));
+          if (key !== null) this.keys.add(key, seq);
+          this.duplicates += record.duplicates;
+        }
+      }
+    }
   }
 
   private inTurn<T>(work: () => Promise<T>): Promise<T> {
@@ -207,6 +258,43 @@ export class EventStore {
     return bytes === undefined ? undefined : (JSON.parse(bytes.toString('utf8')) as unknown);
   }
 }
+
+/**
+ * Takes the folder whose `owner` file this is for this process: free, or left by a process that
+ * is gone (a kill). Undefined while another live emulator holds it. Returns how to give it up.
+ */
+async function claim(owner: string): Promise<(() => Promise<void>) | undefined> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(owner, String(process.pid), { flag: 'wx', mode: FILE_MODE });
+      return () => unlink(owner).catch(() => undefined);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = Number(await readFile(owner, 'utf8').catch(() => ''));
+    // This process's own pid: another emulator in this process holds it (tests start several).
+    if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) return undefined;
+    await unlink(owner).catch((error: unknown) => {
+      if (!isMissing(error)) throw error;
+    });
+  }
+  return undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A file kept across restarts: created private when new, read and written at positions. */
+const openKept = (path: string) => open(path, 'a+', FILE_MODE).then(async (created) => {
+  await created.close();
+  return open(path, 'r+');
+});
 
 /** A file of this instance's alone: created private, and unlinked at once, so it goes when the process does. */
 async function openUnlinked(name: string): Promise<FileHandle> {
