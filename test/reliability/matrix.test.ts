@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { pathMatches } from '../../src/emulator/http/router.js';
+import { pathMatches } from '../../src/emulator/http/path-pattern.js';
 import { startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { COLUMNS, type Column } from './faults.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Credential } from './auth.js';
-import { EmulatorError } from './errors.js';
+import { matchPath } from './path-pattern.js';
 import type { BodySample } from './request-log.js';
 import type { EmulatorConfig } from '../config.js';
 import type { State } from '../stores/state.js';
@@ -73,7 +73,7 @@ export function createRouter(routes: readonly Route[]): Router {
   return (method, path) => {
     const segments = path.split('/');
     const candidates = compiled.flatMap(({ route, segments: pattern }) => {
-      const params = matchSegments(pattern, segments);
+      const params = matchPath(pattern, segments);
       return params ? [{ route, params }] : [];
     });
     const found = candidates.find((candidate) => candidate.route.method === method);
@@ -81,36 +81,4 @@ export function createRouter(routes: readonly Route[]): Router {
     if (candidates.length > 0) return { kind: 'method_not_allowed', allowed: candidates.map((c) => c.route.method) };
     return { kind: 'not_found' };
   };
-}
-
-/** Whether `path` has the shape of `pattern` (`:name` matching any one segment). */
-export function pathMatches(pattern: string, path: string): boolean {
-  try {
-    return matchSegments(pattern.split('/'), path.split('/')) !== undefined;
-  } catch {
-    return false;
-  }
-}
-
-function matchSegments(pattern: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
-  if (pattern.length !== segments.length) return undefined;
-  const params: Record<string, string> = {};
-  for (const [index, expected] of pattern.entries()) {
-    const actual = segments[index] ?? '';
-    if (expected.startsWith(':')) {
-      if (actual === '') return undefined;
-      params[expected.slice(1)] = decodeSegment(actual);
-    } else if (expected !== actual) {
-      return undefined;
-    }
-  }
-  return params;
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new EmulatorError(400, `malformed percent-encoding in path segment "${segment}"`);
-  }
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { FAULT_KINDS, type Fault } from './faults.js';
-import { pathMatches } from './router.js';
+import { pathMatches } from './path-pattern.js';
 
 /**
  * Faults a test places where it wants them (POST /_emulator/faults): "skip the first S requests
