@@ -14,7 +14,7 @@ export const EXIT_CODES: ReadonlyArray<readonly [string, string]> = [
   ['75', 'another run holds the --checkpoint (its lock): nothing was done; the same command later will do'],
   ['124', 'a wait timed out'],
   ['126, 127', 'emulator exec: its command cannot be run (126) or is not found (127); else it exits with the command\'s own code'],
-  ['130, 143', 'interrupted by Ctrl-C or a closed terminal (130) or SIGTERM (143)'],
+  ['130, 143', 'interrupted by Ctrl-C or a closed terminal (130) or SIGTERM (143); emulator start and webhooks listen, which run until stopped, exit 0'],
 ];
 
 export const ROOT_EXAMPLES: readonly string[] = [
