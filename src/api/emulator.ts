@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CsafeError, NotFoundError } from '../core/errors.js';
+import { CsafeError, mayHaveBeenApplied, NotFoundError } from '../core/errors.js';
 import type { HttpClient } from '../core/http/client.js';
 import { parseResponse } from './responses.js';
 
@@ -39,10 +39,31 @@ export async function triggerWebhook(http: HttpClient, trigger: WebhookTrigger):
 const endpointSchema = z.looseObject({ endpoint_id: z.string(), url: z.string(), events: z.array(z.string()).nullable() });
 export type WebhookEndpoint = z.infer<typeof endpointSchema>;
 
-/** POST /_emulator/webhooks/endpoints: one more endpoint, of every event type or of those listed; with a lease, removed unless renewed within it. */
+const ENDPOINTS_PATH = '/_emulator/webhooks/endpoints';
+const endpointsSchema = z.looseObject({ endpoints: z.array(endpointSchema) });
+
+/** How many times a registration whose answer was lost is looked for, then asked for again. */
+const REGISTRATION_TRIES = 3;
+
+/**
+ * POST /_emulator/webhooks/endpoints: one more endpoint, of every event type or of those listed;
+ * with a lease, removed unless renewed within it. Never sent again blindly: a registration whose
+ * answer was lost (a 500, a cut connection, a timeout) may have made an endpoint, and a second one
+ * at the same address would have every notification come twice. The endpoints are listed instead,
+ * and the one at `url` (a listener's own address) taken; only when there is none is it asked again.
+ */
 export async function addWebhookEndpoint(http: HttpClient, url: string, events: readonly string[] | undefined, leaseSeconds?: number): Promise<WebhookEndpoint> {
   const body = { url, ...(events !== undefined && { events }), ...(leaseSeconds !== undefined && { lease_seconds: leaseSeconds }) };
-  return parseResponse(endpointSchema, await controlCall(http, 'POST', '/_emulator/webhooks/endpoints', body), 'POST /_emulator/webhooks/endpoints');
+  for (let tries = 1; ; tries++) {
+    try {
+      return parseResponse(endpointSchema, await controlCall(http, 'POST', ENDPOINTS_PATH, body, false), `POST ${ENDPOINTS_PATH}`);
+    } catch (error) {
+      if (!mayHaveBeenApplied(error) || tries === REGISTRATION_TRIES) throw error;
+      const listed = parseResponse(endpointsSchema, await controlCall(http, 'GET', ENDPOINTS_PATH), `GET ${ENDPOINTS_PATH}`);
+      const made = listed.endpoints.find((endpoint) => endpoint.url === url);
+      if (made !== undefined) return made;
+    }
+  }
 }
 
 /** POST /_emulator/webhooks/endpoints/{id}/lease: the lease extended; undefined when the emulator has no such endpoint (a restart, a reset, a lease that ran out). */
@@ -69,9 +90,9 @@ export async function removeWebhookEndpoint(http: HttpClient, id: string): Promi
 /** The base URL answers, but has no emulator's control routes: the service itself, say. */
 export class NotAnEmulatorError extends CsafeError {}
 
-async function controlCall(http: HttpClient, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+async function controlCall(http: HttpClient, method: 'GET' | 'POST', path: string, body?: unknown, replaySafe = true): Promise<unknown> {
   try {
-    return await http.json(method, path, body);
+    return (await http.request({ method, path, json: body, replaySafe })).body;
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     throw new NotAnEmulatorError(`${http.baseUrl} is not a csafe emulator: ${method} ${path} answered 404`, {

@@ -102,7 +102,10 @@ async function runCell(row: Row, column: Column, emulator: EmulatorProcess): Pro
   await row.setup?.(cell);
   await place(emulator, column.place(row));
   await emulator.control('/_emulator/requests', { method: 'DELETE' });
-  const result = await runInProcess([...CLIENT_FLAGS, ...row.args(cell)], { env: emulator.env, ...(row.input !== undefined && { input: row.input }) });
+  const stop = new AbortController();
+  const run = runInProcess([...CLIENT_FLAGS, ...row.args(cell)], { env: emulator.env, signal: stop.signal, ...(row.input !== undefined && { input: row.input }) });
+  if (row.serveUntil !== undefined) await row.serveUntil(cell, run).finally(() => stop.abort('SIGINT'));
+  const result = await run;
   const log = (await emulator.requests()) as unknown as LogEntry[];
   const observed: Observed = {
     code: result.code ?? -1,
@@ -161,6 +164,7 @@ function problemsOf(row: Row, column: Column, observed: Observed, cell: Cell): s
       expect(waited >= 900, `Retry-After was honoured (the last try came ${waited} ms after the 429)`);
     }
   }
+  if (row.servedOnce !== undefined && observed.code === 0) expect(row.servedOnce(observed.stdout), `a server stopped after its work shows it done once: ${JSON.stringify(observed.stdout.slice(0, 400))}`);
   if (column.promise === 'none') expect(observed.code === 0 && observed.failed.length + observed.unconfirmed.length === 0, `with no fault, everything succeeds: ${said}`);
   if (column.promise === 'refused') expect(observed.code === 3, `a refused key is exit 3: ${said}`);
   if (observed.code !== 0 && row.records === undefined) {

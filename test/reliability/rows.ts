@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { EmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 
@@ -56,6 +57,13 @@ export interface Row {
   args(cell: Cell): string[];
   /** Standard input, when the command reads it. */
   input?: string;
+  /**
+   * A server, which runs until it is stopped: resolves when it has done its work (or `ended`, the
+   * run's end, came first), and the cell then stops it as Ctrl-C would. A stop is its success (0).
+   */
+  serveUntil?(cell: Cell, ended: Promise<unknown>): Promise<void>;
+  /** For a server stopped after its work: whether what it printed shows that work done exactly once. */
+  servedOnce?(stdout: string): boolean;
   records?: Records;
 }
 
@@ -284,12 +292,42 @@ export const ROWS: readonly Row[] = [
     },
   },
   {
+    name: 'webhooks listen',
+    aim: { method: 'POST', path: '/_emulator/webhooks/endpoints' },
+    unlogged: true,
+    args: () => ['webhooks', 'listen'],
+    serveUntil: async (cell, ended) => {
+      const leases = async () => (await control<{ endpoints: Array<{ expires_at: string }> }>(cell, '/_emulator/webhooks/endpoints')).endpoints.map((endpoint) => endpoint.expires_at);
+      // Renewed once: the listener has its registration (a lost answer is looked up first) and is listening.
+      let first: string | undefined;
+      const renewed = await until(ended, async () => {
+        first ??= (await leases())[0];
+        return first !== undefined && (await leases()).some((expiry) => expiry !== first);
+      });
+      if (!renewed) return;
+      await cell.emulator.control('/_emulator/webhooks/trigger', { method: 'POST', body: { type: 'workflow.failed', id: 'listing-9' } });
+      await until(ended, async () => (await control<{ deliveries: Array<{ state: string }> }>(cell, '/_emulator/webhooks')).deliveries.some((delivery) => delivery.state === 'delivered'));
+    },
+    // Its stdout a pipe: one JSON line a notification.
+    servedOnce: (stdout) => ndjson(stdout).filter((notification) => notification.type === 'workflow.failed').length === 1,
+  },
+  {
     name: 'webhooks trigger',
     aim: { method: 'POST', path: '/_emulator/webhooks/trigger' },
     unlogged: true,
     args: () => ['webhooks', 'trigger', 'workflow.failed', '--id', 'listing-9', '--json'],
   },
 ];
+
+/** Polls `probe` until it holds (true), or the run has ended or 20 s have passed (false). */
+async function until(ended: Promise<unknown>, probe: () => Promise<boolean>): Promise<boolean> {
+  let over = false;
+  void ended.finally(() => (over = true));
+  for (const deadline = Date.now() + 20_000; !over && Date.now() < deadline; await delay(25)) {
+    if (await probe()) return true;
+  }
+  return false;
+}
 
 function eventRecords(): Records {
   return {
