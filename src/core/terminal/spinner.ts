@@ -1,5 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import type { IOStreams } from './io.js';
+import { sanitizeForTerminal } from './sanitize.js';
 
 /** How a long wait is shown: a spinner on a terminal, plain lines now and then in a log, else nothing. */
 
@@ -26,7 +27,8 @@ export async function startSpinner(io: IOStreams, text: string): Promise<Spinner
   // A terminal of zero columns (a pty nobody sized, as under `script` in CI) would make ora clear lines without end.
   if (!io.animate || (io.stderr as { columns?: number }).columns === 0) return silent;
   const { default: ora } = await import('ora');
-  const fit = (line: string) => fitToWidth(line, spinnerTextColumns(io));
+  // A wait's text may carry what the service said (a status it made up): inert, as everywhere on a terminal.
+  const fit = (line: string) => fitToWidth(sanitizeForTerminal(line), spinnerTextColumns(io));
   // discardStdin would swallow input we may be reading (e.g. `-` for stdin). ora reads NO_COLOR from
   // the process, not from the environment csafe was given: whether stderr has colour is io's to say.
   const spinner = ora({ text: fit(text), stream: io.stderr, isEnabled: true, discardStdin: false, color: io.errColor.level > 0 ? 'cyan' : false }).start();

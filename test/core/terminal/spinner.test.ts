@@ -16,6 +16,17 @@ describe('startSpinner', () => {
     assert.equal(terminal.stdout(), '');
   });
 
+  it('shows a text holding terminal controls inert (a status the service made up)', async () => {
+    const terminal = bufferIO({ tty: true, env: { NO_COLOR: '1' } });
+    Object.assign(terminal.io.stderr, { cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    const spinner = await startSpinner(terminal.io, 'Waiting');
+    spinner.update('1 \u001b]0;pwned\u0007done \u009b2J');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    spinner.stop();
+    assert.match(terminal.stderr(), /1 \^\[\]0;pwned\^Gdone \\u009b2J/);
+    assert.doesNotMatch(terminal.stderr(), /\u001b\]0;|\u009b/, 'no OSC and no C1 CSI reaches the terminal');
+  });
+
   // ora colours by the process's own terminal, which a test's buffer is not: test/e2e/progress draws on a real one.
   it('NO_COLOR draws its frames without colour, as everything else', async () => {
     const terminal = bufferIO({ tty: true, env: { NO_COLOR: '1' } });
