@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir, useEmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { waitFor } from '../helpers/wait.js';
 
 // Strings the service sends back (ids, content, messages) may hold terminal controls: ESC and CSI
 // sequences, an OSC title, a C1 CSI, a CR that rewinds the line, a backspace. Through the
@@ -60,4 +61,25 @@ describe('server strings on a terminal', () => {
     assert.equal((await inPipe(['batch', 'download', id, saved])).code, 0);
     assert.ok(readFileSync(saved, 'utf8').includes(HOSTILE), 'the file keeps the content as it was');
   });
+
+  it('webhooks listen shows what a notification is about inert on a terminal, and byte for byte in a pipe', async () => {
+    const shown = await listenTo(HOSTILE, { isTTY: true });
+    assertInert(shown, 'the notification on a terminal');
+    const piped = await listenTo(HOSTILE, { isTTY: false });
+    assert.equal((JSON.parse(piped.trim()) as { about: string }).about, `listings/${HOSTILE}`, 'the NDJSON line carries the exact string');
+  });
+
+  /** What `webhooks listen` printed of one notification about `id`, stopped (as by Ctrl-C) once it was delivered. */
+  async function listenTo(id: string, { isTTY }: { isTTY: boolean }): Promise<string> {
+    await emulator.control('/_emulator/reset', { method: 'POST' });
+    const stop = new AbortController();
+    const run = runInProcess(['--quiet', 'webhooks', 'listen'], { env: { ...emulator.env, NO_COLOR: '1' }, isTTY, columns: 400, signal: stop.signal });
+    await waitFor(async () => ((await emulator.control('/_emulator/webhooks/endpoints')) as { endpoints: unknown[] }).endpoints.length === 1, { what: 'the listener to register' });
+    await emulator.control('/_emulator/webhooks/trigger', { method: 'POST', body: { type: 'workflow.failed', id } });
+    await waitFor(async () => ((await emulator.control('/_emulator/webhooks')) as { deliveries: Array<{ state: string }> }).deliveries.some((delivery) => delivery.state === 'delivered'), { what: 'the notification to be delivered' });
+    stop.abort('SIGINT');
+    const result = await run;
+    assert.equal(result.code, 0, result.stderr);
+    return result.stdout;
+  }
 });

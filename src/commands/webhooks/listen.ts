@@ -8,6 +8,7 @@ import { ApiError, InputError, UsageError } from '../../core/errors.js';
 import { readStreamBounded } from '../../core/input/whole-file.js';
 import type { HttpClient } from '../../core/http/client.js';
 import { resultWriter, type ResultWriter, type StreamView } from '../../core/terminal/output.js';
+import { sanitizeForTerminal } from '../../core/terminal/sanitize.js';
 import type { IOStreams } from '../../core/terminal/io.js';
 import { sign, usableSecret } from '../../core/webhooks/signature.js';
 import { httpUrlSchema, webhookEventListSchema } from '../../schemas/webhooks.js';
@@ -48,7 +49,9 @@ function lineWriter(io: IOStreams): Pick<ResultWriter<Forwarded>, 'print' | 'end
     print: (d) => {
       const ok = d.status >= 200 && d.status < 300;
       const status = ok ? io.outColor.green(String(d.status)) : io.outColor.red(String(d.status));
-      return io.out(`${d.time.slice(11, 19)}  ${d.type}  ${d.about}  ${d.webhook_id}  ${status}  ${d.latency_ms} ms${d.error === undefined ? '' : `  ${d.error}`}\n`);
+      // Each value comes from the notification, the sender's to choose: inert on the terminal.
+      const [type, about, id, error] = [d.type, d.about, d.webhook_id, d.error].map((text) => (text === undefined ? undefined : sanitizeForTerminal(text)));
+      return io.out(`${d.time.slice(11, 19)}  ${type}  ${about}  ${id}  ${status}  ${d.latency_ms} ms${error === undefined ? '' : `  ${error}`}\n`);
     },
     end: async () => undefined,
   };
