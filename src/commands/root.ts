@@ -37,7 +37,8 @@ command that waits prints what the status command it ends in prints. Every comma
 file reads standard input when the file is \`-\`, or left out with something piped in. Tables
 have no borders; long cells of text are cut with an ellipsis to fit the terminal width (COLUMNS
 overrides it), and \`--wide\` shows them whole; an id, a token or a URL (a value without white
-space) is never cut; labels show the most decisive first; a column empty in every row is left
+space) is never cut, and a pre-signed URL shows its signature as [REDACTED] (JSON and TSV keep it
+whole); labels show the most decisive first; a column empty in every row is left
 out. When the columns cannot each keep their width, each row is printed as a block of key: value
 lines.`,
   },

@@ -83,3 +83,32 @@ describe('server strings on a terminal', () => {
     return result.stdout;
   }
 });
+
+describe('pre-signed links on a terminal', () => {
+  const emulator = useEmulatorProcess(['--processing-delay', '0']);
+  const dir = tempDir();
+  const onTerminal = (args: string[]) => runInProcess(['--quiet', ...args], { env: { ...emulator.env, NO_COLOR: '1' }, isTTY: true, columns: 400 });
+  const SIGNATURE = /X-Csafe-Signature=([^&\s"]+)/;
+
+  it('batch get and data status show each link with its signature redacted; --json and -o tsv keep it whole, for scripts', async () => {
+    const csv = join(dir, 'reviews.csv');
+    writeFileSync(csv, 'Content\ngreat bike\n');
+    const created = await runInProcess(['batch', 'create', '--type', 'text', csv, '--wait', '--json'], { env: emulator.env });
+    const id = (JSON.parse(created.stdout) as { batch_id: string }).batch_id;
+    const shown = await onTerminal(['batch', 'get', id]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.equal(SIGNATURE.exec(shown.stdout)?.[1], '[REDACTED]', shown.stdout);
+    for (const format of [['--json'], ['-o', 'tsv']]) {
+      const whole = await onTerminal(['batch', 'get', id, ...format]);
+      assert.match(SIGNATURE.exec(whole.stdout)?.[1] ?? '', /^[0-9a-f]{64}$/, `${format.join(' ')} keeps the signature`);
+    }
+
+    const objects = join(dir, 'objects.jsonl');
+    writeFileSync(objects, '{"id":"o1","title":"bike"}\n');
+    const added = JSON.parse((await runInProcess(['data', 'add', 'signed', objects, '--json'], { env: emulator.env })).stdout) as Array<{ request_id: string }>;
+    const table = await onTerminal(['data', 'status', 'signed', added[0]!.request_id, '--wait']);
+    assert.equal(table.code, 0, table.stderr);
+    assert.ok(table.stdout.includes('X-Csafe-Signature=[REDACTED]'), table.stdout);
+    assert.doesNotMatch(table.stdout, /X-Csafe-Signature=[0-9a-f]{16}/);
+  });
+});

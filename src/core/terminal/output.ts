@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Colors, IOStreams } from './io.js';
 import { formatBytes } from './progress.js';
+import { redactUrl } from '../http/redact.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { UsageError } from '../errors.js';
 
@@ -252,6 +253,16 @@ const fieldText = (value: unknown) => (typeof value === 'string' ? value : JSON.
 /** Server text made safe for a terminal and kept to one line. */
 const cellText = (text: string) => sanitizeForTerminal(text).replace(/[\t\n\r]/g, ' ');
 
+/** A URL with a query: a pre-signed address may be one, whose signature is a credential. */
+const URL_WITH_QUERY = /^https?:\/\/[^\s?#]+\?\S+$/i;
+
+/**
+ * A cell as people see it: as cellText, and a pre-signed URL with its signature redacted, since
+ * whoever reads a screen, a recording or a terminal log could use it until it expires. JSON and
+ * TSV, which scripts download from, keep it whole.
+ */
+const peopleText = (text: string) => cellText(URL_WITH_QUERY.test(text) ? redactUrl(text) : text);
+
 const tsvLines = (lines: readonly (readonly string[])[]) => lines.map((cells) => cells.map(cellText).join('\t')).join('\n') + '\n';
 
 /** Two spaces between columns, as gh's tables have. */
@@ -304,11 +315,11 @@ export function renderTable<T>(rows: readonly T[], allColumns: readonly Column<T
   const { Table, measure } = loadCliTable();
   const columns = shownColumns(rows, allColumns);
   const headers = columns.map((c) => c.header);
-  const cells = rows.map((row) => columns.map((c) => cellText(c.value(row))));
+  const cells = rows.map((row) => columns.map((c) => peopleText(c.value(row))));
   const widths = fitColumns(headers, cells, tableWidth(io), measure.strlen);
   if (widths === undefined) return renderBlocks(headers.map((h) => h.toLowerCase()), cells, io);
   rows.forEach((row, r) => columns.forEach((column, i) => {
-    if (column.fit !== undefined && measure.strlen(cells[r]![i]!) > widths[i]!) cells[r]![i] = cellText(column.fit(row, widths[i]!));
+    if (column.fit !== undefined && measure.strlen(cells[r]![i]!) > widths[i]!) cells[r]![i] = peopleText(column.fit(row, widths[i]!));
   }));
   const table = new Table({
     chars: { ...BORDERLESS, middle: ' '.repeat(GAP) },
@@ -384,7 +395,7 @@ function renderBlocks(keys: readonly string[], rows: readonly (readonly string[]
 
 /** A single record as aligned `key: value` lines (a value that is not text shown as JSON; a byte count as a size). */
 export function renderRecord(record: Record<string, unknown>, io: IOStreams): string {
-  return keyValueLines(Object.keys(record), Object.entries(record).map(([key, value]) => cellText(forPeople(key, value))), io);
+  return keyValueLines(Object.keys(record), Object.entries(record).map(([key, value]) => peopleText(forPeople(key, value))), io);
 }
 
 /**
