@@ -56,10 +56,10 @@ describe('data: rendering request records', () => {
     assert.equal(tsv.stdout(), 'ID\tSTATUS\tLABELS\tURL\tERROR\na\tsucceeded\tviolence:match, spam\thttp://x/a\t\nb\tfailed\t\t\tphoto: expected an http(s) URL\n');
   });
 
-  it('prints an import record as a summary with the spec\'s fields first and unknown ones kept', async () => {
+  it('prints an import record as a summary with the spec\'s fields first and unknown ones kept, its signed link redacted', async () => {
     const { io, stdout } = bufferIO();
     await printRequestRecord(io, 'table', importRecord);
-    const lines = ['request_id: req_2', 'namespace:  listings', 'status:     succeeded', 'data_count: 3', 'data_url:   http://x/out.jsonl?sig=1', 'priority:   high'];
+    const lines = ['request_id: req_2', 'namespace:  listings', 'status:     succeeded', 'data_count: 3', 'data_url:   http://x/out.jsonl?sig=[REDACTED]', 'priority:   high'];
     assert.equal(stdout(), lines.join('\n') + '\n');
   });
 
