@@ -48,6 +48,18 @@ describe('server strings on a terminal', () => {
     assert.equal(JSON.stringify(JSON.parse(json.stdout)).includes(JSON.stringify(HOSTILE)), true, 'JSON on a terminal carries the exact string');
   });
 
+  it('a record as key: value lines (decision get, its metadata as JSON text), and the same record byte for byte in JSON', async () => {
+    const created = await inPipe(['decision', 'create', '--type', 'text', '--content', '{"text":"hi"}', '--metadata', `source=${HOSTILE}`, '--wait', '--json']);
+    assert.equal(created.code, 0, created.stderr);
+    const id = (JSON.parse(created.stdout) as { decision_id: string }).decision_id;
+    const shown = await onTerminal(['decision', 'get', id, '-o', 'table']);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /^metadata: +\{"source":"A/m);
+    assert.doesNotMatch(shown.stdout, RAW_CONTROL, 'the key: value view');
+    const json = await inPipe(['decision', 'get', id, '--json']);
+    assert.equal((JSON.parse(json.stdout) as { metadata: { source: string } }).metadata.source, HOSTILE, 'JSON keeps the string exactly');
+  });
+
   it('a CSV streamed to a terminal is inert, the same CSV to a file is byte for byte', async () => {
     const csv = join(dir, 'hostile.csv');
     writeFileSync(csv, `Content,Ref\n"${HOSTILE}",r1\n`);

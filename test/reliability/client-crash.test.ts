@@ -15,7 +15,7 @@ import { waitFor } from '../helpers/wait.js';
 
 const SEED = Number(process.env.CSAFE_CRASH_SEED ?? 20_261_127);
 const POINTS = 5;
-const RECORDS = 40;
+const RECORDS = 24;
 /** Requests in flight at once, where the command takes --concurrency. */
 const CONCURRENCY = 2;
 
@@ -118,13 +118,13 @@ async function killThenResume(emulator: EmulatorProcess, bulk: Bulk, killAt: num
   if (bulk.held !== undefined) assert.deepEqual(await bulk.held(emulator), range(RECORDS).map(() => 1), 'the service holds each record once');
 }
 
-describe('bulk commands killed with --checkpoint, then run again: nothing lost, repeats bounded by what was in flight', { concurrency: 3 }, () => {
+describe('bulk commands killed with --checkpoint, then run again: nothing lost, repeats bounded by what was in flight', { concurrency: 4 }, () => {
   const random = mulberry32(SEED);
   for (const bulk of BULK) {
     const killPoints = Array.from({ length: POINTS }, () => 1 + Math.floor(random() * (RECORDS / 2)));
     it(`${bulk.command}: SIGKILL after ${killPoints.join(', ')} of ${RECORDS} accepted (seed ${SEED})`, () =>
       // Answers slow enough that a kill point comes while the run is still sending.
-      withEmulatorProcess(['--latency', '60'], async (emulator) => {
+      withEmulatorProcess(['--latency', '40'], async (emulator) => {
         for (const killAt of killPoints) await killThenResume(emulator, bulk, killAt);
       }));
   }
