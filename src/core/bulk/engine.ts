@@ -124,9 +124,13 @@ export async function deliverInBatches<T extends BulkRecord, A>(
     if ('lanes' in dispatch) {
       await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf }, (batch) => delivery.sendAndSettle(batch));
     } else {
-      // With a checkpoint, an answer is on disk before a request starts in its place (so kill -9 leaves it at most the requests in flight behind); outcomes in at once share one write.
+      // With a checkpoint, an answer is on disk before a request starts in its place, and nothing
+      // starts past a slow oldest batch (the window is the concurrency): answers waiting behind it
+      // are neither printed nor checkpointed, and a kill -9 would have them sent again. So kill -9
+      // leaves the checkpoint at most the requests in flight behind. Outcomes in at once share one write.
       const handOverFirst = run.checkpoint !== undefined;
-      const sent = mapInOrder(inBatches(input, batches), dispatch.concurrency, (batch) => delivery.request(batch), { window: dispatch.window, handOverFirst });
+      const window = handOverFirst ? dispatch.concurrency : dispatch.window;
+      const sent = mapInOrder(inBatches(input, batches), dispatch.concurrency, (batch) => delivery.request(batch), { window, handOverFirst });
       for await (const { item: batch, outcome, moreSettled } of sent) await delivery.settle(batch, outcome, [], !moreSettled);
     }
   } finally {

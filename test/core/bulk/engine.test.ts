@@ -188,6 +188,29 @@ for (const [how, dispatch] of DISPATCHES) {
   });
 }
 
+describe('the bulk engine with a checkpoint', () => {
+  it('never has more batches sent and not yet checkpointed than --concurrency, even behind a slow one and with a reorder window', async () => {
+    const { run } = setUp();
+    let acknowledged = 0;
+    let checkpointed = 0;
+    let started = 0;
+    let mostAhead = 0;
+    run.checkpoint = { save: async () => void (checkpointed = acknowledged) };
+    const { spec } = job(() => ({ ok: true }), {
+      send: async (batch) => {
+        mostAhead = Math.max(mostAhead, ++started - checkpointed);
+        // The first batch is slow: the later ones finish before it and wait to be settled in order.
+        await new Promise((resolve) => setTimeout(resolve, batch[0]!.line === 1 ? 30 : 1));
+        return { ok: true };
+      },
+      acknowledged: () => void acknowledged++,
+    });
+    await deliverInBatches(inGroups(records(20)), limits(1), { concurrency: 2, window: 16 }, spec, run);
+    assert.equal(acknowledged, 20);
+    assert.ok(mostAhead <= 2, `${mostAhead} batches were sent and not yet checkpointed at once: a kill -9 then would send them again`);
+  });
+});
+
 describe('the bulk engine: records that keep their order by a key', () => {
   it('once a batch of a key fails, its later records are held back to the failed file, in input order, and other keys go on', async () => {
     const { run, lines, stderr } = setUp();
