@@ -15,7 +15,7 @@ import { waitFor } from '../helpers/wait.js';
 
 const SEED = Number(process.env.CSAFE_CRASH_SEED ?? 20_261_127);
 const POINTS = 5;
-const RECORDS = 24;
+const RECORDS = 36;
 /** Requests in flight at once, where the command takes --concurrency. */
 const CONCURRENCY = 2;
 
@@ -121,7 +121,8 @@ async function killThenResume(emulator: EmulatorProcess, bulk: Bulk, killAt: num
 describe('bulk commands killed with --checkpoint, then run again: nothing lost, repeats bounded by what was in flight', { concurrency: 4 }, () => {
   const random = mulberry32(SEED);
   for (const bulk of BULK) {
-    const killPoints = Array.from({ length: POINTS }, () => 1 + Math.floor(random() * (RECORDS / 2)));
+    // In the first third: the run is then far from done when the kill comes, however late it is noticed.
+    const killPoints = Array.from({ length: POINTS }, () => 1 + Math.floor(random() * (RECORDS / 3)));
     it(`${bulk.command}: SIGKILL after ${killPoints.join(', ')} of ${RECORDS} accepted (seed ${SEED})`, () =>
       // Answers slow enough that a kill point comes while the run is still sending.
       withEmulatorProcess(['--latency', '40'], async (emulator) => {

@@ -3,8 +3,8 @@ import type { Aim, Row } from './rows.js';
 // The columns of the fault matrix: each fault as the emulator is told to place it on a row's
 // request, and what the retry policy promises for it whatever the command.
 
-/** How long a held answer waits: well past the --request-timeout the matrix runs with (2 s). */
-const HELD_MS = 4_000;
+/** How long a held answer waits: well past the --request-timeout the matrix runs with (3 s). */
+const HELD_MS = 6_000;
 
 /** What a fault does to the request it meets, as the client can know it. */
 export type Promised =

@@ -22,8 +22,8 @@ const END = '<!-- end of the fault matrix -->';
 
 /** Emulators the cells share, one cell at a time each: a reset between cells makes each a fresh service. */
 const POOL_SIZE = 6;
-/** The client's settings in every cell: a request timeout a loaded machine's answers stay well inside, and the held answer of a timeout (4 s) outlasts. */
-const CLIENT_FLAGS = ['--request-timeout', '2s', '--max-retries', '2'];
+/** The client's settings in every cell: a request timeout a loaded machine's answers stay well inside, and the held answer of a timeout (6 s) outlasts. */
+const CLIENT_FLAGS = ['--request-timeout', '3s', '--max-retries', '2'];
 /** The documented exit codes a cell may end in: success, failure, refused credentials, partial. */
 const EXIT_CODES = new Set([0, 1, 3, 5]);
 /** Faults after which the service has done the work although the client got no good answer. */
