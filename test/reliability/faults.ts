@@ -7,7 +7,7 @@ import type { Aim, Row } from './rows.js';
 const HELD_MS = 6_000;
 
 /** What a fault does to the request it meets, as the client can know it. */
-export type Promised =
+type Promised =
   /** No fault: the baseline each row's retries are counted against. */
   | 'none'
   /** Not processed, and the service says so (429, 503): retried, then the command succeeds. */

@@ -11,7 +11,7 @@ import { pathMatches } from './path-pattern.js';
  */
 
 /** What a script may place beyond --faults: a key refused part-way (401) and an upload cut off mid-body. */
-export const SCRIPTED_FAULT_KINDS = [...FAULT_KINDS, '401', 'cut'] as const;
+const SCRIPTED_FAULT_KINDS = [...FAULT_KINDS, '401', 'cut'] as const;
 
 /** The object store answers in XML and holds no JSON errors: only faults of the connection or of time apply there. */
 const STORE_FAULT_KINDS: ReadonlySet<string> = new Set(['drop', 'cut', 'reset', 'timeout']);
