@@ -67,7 +67,7 @@ export function faultInjector(settings: FaultSettings | undefined, now: () => nu
     const kind = settings.kinds[Math.floor(random() * settings.kinds.length)]!;
     switch (kind) {
       case '429':
-        return { kind, retryAfter: random() < 0.5 ? '1' : inOneSecond(now()) };
+        return { kind, retryAfter: random() < 0.5 ? RETRY_AFTER_SECONDS : retryAfterDate(now()) };
       case 'timeout':
         return { kind, delayMs: settings.delayMs };
       default:
@@ -76,5 +76,8 @@ export function faultInjector(settings: FaultSettings | undefined, now: () => nu
   };
 }
 
-/** An HTTP date has whole seconds only: the next whole second plus one, so the wait is 1–2 s, never 0. */
-const inOneSecond = (nowMs: number) => new Date((Math.floor(nowMs / 1000) + 2) * 1000).toUTCString();
+/** A 429's Retry-After as delta-seconds: 1 s. */
+export const RETRY_AFTER_SECONDS = '1';
+
+/** The same wait as an HTTP date, which has whole seconds only: the next whole second plus one, so the wait is 1–2 s, never 0. */
+export const retryAfterDate = (nowMs: number) => new Date((Math.floor(nowMs / 1000) + 2) * 1000).toUTCString();

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { FAULT_KINDS, type Fault } from './faults.js';
+import { FAULT_KINDS, RETRY_AFTER_SECONDS, retryAfterDate, type Fault } from './faults.js';
 import { pathMatches } from './path-pattern.js';
 
 /**
@@ -63,7 +63,7 @@ export function takeScriptedFault(script: ScriptedFault[], method: string, path:
 function faultOf(entry: ScriptedFault, now: number): Fault {
   switch (entry.kind) {
     case '429':
-      return { kind: '429', retryAfter: entry.retry_after === 'seconds' ? '1' : new Date((Math.floor(now / 1000) + 2) * 1000).toUTCString() };
+      return { kind: '429', retryAfter: entry.retry_after === 'seconds' ? RETRY_AFTER_SECONDS : retryAfterDate(now) };
     case 'timeout':
       return { kind: 'timeout', delayMs: entry.delay_ms };
     default:
