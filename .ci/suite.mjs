@@ -1,6 +1,7 @@
 // `npm test` after the build: node's test runner over the compiled test/**/*.test.ts except the
-// soak tests of test/soak (`--soak`: only those; or the files given) and those `npm run
-// test:matrix` runs once (MATRIX_ONLY) — the sources say which, so a
+// soak tests of test/soak and the fault, crash and interrupt tests of test/reliability (`--soak`,
+// `--reliability`: only those; or the files given) and those `npm run test:matrix` runs once
+// (MATRIX_ONLY) — the sources say which, so a
 // test deleted since the last build or a helper module is never run as a test — with a
 // temporary directory of its own (TMPDIR) that must be empty when the runner ends. Every test
 // removes what it creates, also when it fails; whatever one leaves behind fails the run here,
@@ -17,20 +18,26 @@ const SHOWN = 20;
  * run. The slowest file takes under a minute alone, but two minutes and more when the machine's two
  * cores are shared by several suites; the soak files take longer.
  */
-const FILE_TIMEOUT_MS = { suite: 300_000, soak: 900_000 };
+const FILE_TIMEOUT_MS = { suite: 300_000, reliability: 600_000, soak: 900_000 };
 /** Files at once: most of a file's time is spent waiting on the child processes it runs, not computing. */
 const CONCURRENCY = process.env.CSAFE_TEST_CONCURRENCY ?? '4';
 /** Files scripts/test-matrix.mjs runs once: binary.test builds the single executable, some 10 s of a machine's two cores. */
 const MATRIX_ONLY = [join('e2e', 'binary.test.ts')];
-const soak = process.argv[2] === '--soak';
+/**
+ * The tiers besides the suite, each a folder of test/ that `npm test` leaves out: minutes of CPU
+ * that .ci/run spends after it (the soak at a fifth of its size), not on every run of the suite.
+ */
+const TIERS = { '--soak': 'soak', '--reliability': 'reliability' };
+const tier = TIERS[process.argv[2]];
+const tierOf = (path) => Object.values(TIERS).find((folder) => path.startsWith(`${folder}${sep}`));
 const compiledTests = () =>
   readdirSync('test', { recursive: true })
-    .filter((path) => path.endsWith('.test.ts') && path.startsWith(`soak${sep}`) === soak && !MATRIX_ONLY.includes(path))
+    .filter((path) => path.endsWith('.test.ts') && tierOf(path) === tier && !MATRIX_ONLY.includes(path))
     .sort()
     .map((path) => join('dist', 'test', path.replace(/\.ts$/, '.js')));
-const files = soak ? [] : process.argv.slice(2);
+const files = tier ? [] : process.argv.slice(2);
 const scratch = mkdtempSync(join(tmpdir(), 'csafe-suite-'));
-const options = [`--test-concurrency=${CONCURRENCY}`, `--test-timeout=${FILE_TIMEOUT_MS[soak ? 'soak' : 'suite']}`, '--test-force-exit'];
+const options = [`--test-concurrency=${CONCURRENCY}`, `--test-timeout=${FILE_TIMEOUT_MS[tier ?? 'suite']}`, '--test-force-exit'];
 /**
  * No test talks TLS, and NODE_EXTRA_CA_CERTS (set on some machines) makes every node process parse
  * a certificate bundle as it starts: some 70 ms of CPU for each of the 600-odd a run starts.

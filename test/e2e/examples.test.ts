@@ -40,6 +40,7 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['npm link', 'changes the global npm prefix of the machine'],
   ['npm test', 'is the suite this test is part of'],
   ['npm run test:soak', 'the soak-sized tests, minutes of full load, deliberately not part of npm test (.ci/run runs them after it)'],
+  ['npm run test:reliability', 'the fault matrix and the crash and interrupt tests, minutes of full load, deliberately not part of npm test (.ci/run runs them after it)'],
   ['npm run bench', 'minutes of full load, deliberately not part of npm test'],
   ['npm run bench -- --quick', 'minutes of full load, deliberately not part of npm test (test/bench runs a tiny row)'],
   ['npm run bench -- import-83', 'a 1 GiB file and minutes of full load, deliberately not part of npm test'],
