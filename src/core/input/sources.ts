@@ -88,8 +88,8 @@ export const readRecords = (source: InputSource, options: Pick<RecordReadOptions
   readSource(source, (stream) => readJsonRecords(stream, options), LINE_TOO_LONG_HINT);
 
 /** readRecords a chunk of input at a time (core/input/json-records readJsonRecordBatches), for a synchronous loop over each. */
-export const readRecordBatches = (source: InputSource): AsyncGenerator<JsonRecord[]> =>
-  readSource(source, (stream) => readJsonRecordBatches(stream), LINE_TOO_LONG_HINT);
+export const readRecordBatches = (source: InputSource, options: Pick<RecordReadOptions, 'jsonLines' | 'allowEmpty' | 'measured'> = {}): AsyncGenerator<JsonRecord[]> =>
+  readSource(source, (stream) => readJsonRecordBatches(stream, options), LINE_TOO_LONG_HINT);
 
 /** What a line over the limit most likely means. */
 export const LINE_TOO_LONG_HINT = 'each record must be one JSON object on its own line';

@@ -12,7 +12,7 @@ import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { resultWriter, type OutputFormat, type StreamView } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
 import type { JsonRecord } from '../../../core/json/position.js';
-import { fileOrStdin, readRecords, type InputSource } from '../../../core/input/sources.js';
+import { fileOrStdin, readRecordBatches, type InputSource } from '../../../core/input/sources.js';
 import { inOtherShard, otherShardsNote, shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine, shellWord } from '../../../core/cli/command-line.js';
 import { interruptedRun, reportInterruption, resendHint } from '../../../core/cli/resume.js';
@@ -113,12 +113,12 @@ async function withObjectsToSend<T>(ctx: Context, source: InputSource, sorting: 
   if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
     const invalid = new FailedFile(options.skipInvalid);
     try {
-      return await send(objectsToSend(readRecords(source), { ...sorting, invalid }), invalid);
+      return await send(objectsToSend(readRecordBatches(source), { ...sorting, invalid }), invalid);
     } finally {
       await invalid.close();
     }
   }
-  const spool = await spoolRecords(objectsToSend(readRecords(source, { measured: true }), { ...sorting, invalid: undefined }), OBJECT_SPOOL, ctx.signal);
+  const spool = await spoolRecords(objectsToSend(readRecordBatches(source, { measured: true }), { ...sorting, invalid: undefined }), OBJECT_SPOOL, ctx.signal);
   try {
     return sorting.counts.invalid > 0 ? undefined : await send(spooledRecords(spool.path, OBJECT_SPOOL), undefined);
   } finally {
@@ -257,31 +257,36 @@ interface ObjectSorting {
 
 /**
  * The objects of this shard to send, each checked and serialised once, numbered by its position
- * among the records of the input (of its shard, with --shard). Checking before anything is sent, the records of other shards are checked too,
- * without being serialised, so that every worker refuses the input a run without --shard would;
- * and once one is invalid, none is made ready. One loop, not a generator per step: each costs a
- * promise per record.
+ * among the records of the input (of its shard, with --shard), a chunk of input at a time.
+ * Checking before anything is sent, the records of other shards are checked too, without being
+ * serialised, so that every worker refuses the input a run without --shard would; and once one is
+ * invalid, none is made ready. One loop over each chunk's records, not a generator per step or per
+ * record: each costs a promise per record.
  */
-async function* objectsToSend(records: AsyncIterable<JsonRecord>, run: ObjectSorting): AsyncGenerator<[NumberedObject]> {
+async function* objectsToSend(batches: AsyncIterable<JsonRecord[]>, run: ObjectSorting): AsyncGenerator<NumberedObject[]> {
   const { counts } = run;
   const check = objectCheck(run.options.maxBatchBytes, run.frameBytes);
   const checkingFirst = run.invalid === undefined;
   let position = 0;
-  for await (const record of records) {
-    counts.read++;
-    const mine = !inOtherShard(record, run.options.shard, objectKey);
-    if (mine) position++;
-    else counts.other_shards++;
-    if (!mine || (checkingFirst && counts.invalid > 0)) {
-      if (checkingFirst) await countInvalid(record.line, problemOfRecord(record, check), run);
-      continue;
+  for await (const records of batches) {
+    const ready: NumberedObject[] = [];
+    for (const record of records) {
+      counts.read++;
+      const mine = !inOtherShard(record, run.options.shard, objectKey);
+      if (mine) position++;
+      else counts.other_shards++;
+      if (!mine || (checkingFirst && counts.invalid > 0)) {
+        if (checkingFirst) await countInvalid(record.line, problemOfRecord(record, check), run);
+        continue;
+      }
+      const checked = checkRecord(record, check);
+      if (!('json' in checked)) await countInvalid(checked.line, checked.problem, run, checked.text);
+      else {
+        counts.valid++;
+        ready.push(Object.assign(checked, { position }));
+      }
     }
-    const checked = checkRecord(record, check);
-    if (!('json' in checked)) await countInvalid(checked.line, checked.problem, run, checked.text);
-    else {
-      counts.valid++;
-      yield [Object.assign(checked, { position })];
-    }
+    if (ready.length > 0) yield ready;
   }
 }
 
