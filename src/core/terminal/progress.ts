@@ -1,5 +1,5 @@
 import type { IOStreams } from './io.js';
-import { fitToWidth, spinnerTextColumns, startSpinner } from './spinner.js';
+import { fitToWidth, spinnerTextColumns, startSpinner, type Repeat } from './spinner.js';
 import type { UploadProgress } from '../upload/file-upload.js';
 
 /** How an upload's progress is shown: a bar fitted to the terminal, or plain lines in a log. */
@@ -86,8 +86,8 @@ export interface ProgressBar {
  * A progress bar on stderr fitted to its width (drawn by the spinner, so only when io.animate);
  * plain lines now and then with --progress on a stderr that is not a terminal; nothing otherwise.
  */
-export async function startProgressBar(io: IOStreams, label: string): Promise<ProgressBar> {
-  const spinner = await startSpinner(io, label);
+export async function startProgressBar(io: IOStreams, label: string, repeat?: Repeat): Promise<ProgressBar> {
+  const spinner = await startSpinner(io, label, repeat);
   const line = (progress: UploadProgress) => (io.progressLines ? plainProgressLine(label, progress) : fittedProgressLine(label, progress, spinnerTextColumns(io)));
   return {
     update: (progress) => spinner.update(line(progress)),

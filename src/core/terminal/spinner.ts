@@ -12,6 +12,16 @@ export interface Spinner {
 /** With --progress on a stderr that is not a terminal (a CI log): how often the current text is printed. */
 export const PROGRESS_LINE_EVERY_MS = 5_000;
 
+/** Calls `tick` every `ms` until the function it returns is called: the clock of the plain progress lines, which a test may drive itself. */
+export type Repeat = (ms: number, tick: () => void) => () => void;
+
+const everyInterval: Repeat = (ms, tick) => {
+  const timer = setInterval(tick, ms);
+  // A run that is otherwise done must not wait for the next line.
+  timer.unref?.();
+  return () => clearInterval(timer);
+};
+
 /** The frame and the space ora draws before the text, and one column spare so the cursor never wraps. */
 const FRAME_COLUMNS = 3;
 
@@ -22,8 +32,8 @@ const silent: Spinner = { update() {}, stop() {} };
  * plain lines now and then instead on a terminal that must not be drawn on (TERM=dumb, CI) or,
  * with --progress, on a stderr that is not a terminal; otherwise nothing at all (and ora is never loaded).
  */
-export async function startSpinner(io: IOStreams, text: string): Promise<Spinner> {
-  if (io.progressLines) return startProgressLines(io, text);
+export async function startSpinner(io: IOStreams, text: string, repeat = everyInterval): Promise<Spinner> {
+  if (io.progressLines) return startProgressLines(io, text, repeat);
   // A terminal of zero columns (a pty nobody sized, as under `script` in CI) would make ora clear lines without end.
   if (!io.animate || (io.stderr as { columns?: number }).columns === 0) return silent;
   const { default: ora } = await import('ora');
@@ -57,7 +67,7 @@ export function fitToWidth(text: string, columns: number | undefined): string {
  * The text at once, then the latest text every PROGRESS_LINE_EVERY_MS, plain (no escape codes,
  * no redraws), so a CI log shows a long run moving; the last text when it ends, if not yet shown.
  */
-function startProgressLines(io: IOStreams, text: string): Spinner {
+function startProgressLines(io: IOStreams, text: string, repeat: Repeat): Spinner {
   let current = stripVTControlCharacters(text);
   let printed: string | undefined;
   let ended = false;
@@ -66,11 +76,9 @@ function startProgressLines(io: IOStreams, text: string): Spinner {
     printed = line;
   };
   print(current);
-  const timer = setInterval(() => print(current), PROGRESS_LINE_EVERY_MS);
-  // A run that is otherwise done must not wait for the next line.
-  timer.unref?.();
+  const cancel = repeat(PROGRESS_LINE_EVERY_MS, () => print(current));
   const end = () => {
-    clearInterval(timer);
+    cancel();
     if (!ended && current !== printed) print(current);
     ended = true;
   };

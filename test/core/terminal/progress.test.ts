@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fittedProgressLine, formatBytes, formatClock, progressLine, startProgressBar } from '../../../src/core/terminal/progress.js';
 import { PROGRESS_LINE_EVERY_MS } from '../../../src/core/terminal/spinner.js';
-import { bufferIO, framedTerminalIO } from '../../helpers/io.js';
+import { bufferIO, framedTerminalIO, manualRepeat } from '../../helpers/io.js';
 
 describe('progress bar', () => {
   it('formats sizes in decimal units and times as a clock', () => {
@@ -106,12 +106,12 @@ describe('progress bar fitted to the terminal', () => {
     });
   }
 
-  it('on a stderr that is not a terminal, with --progress: plain lines, no bar and no escape codes', async (t) => {
-    t.mock.timers.enable({ apis: ['setInterval'] });
+  it('on a stderr that is not a terminal, with --progress: plain lines, no bar and no escape codes', async () => {
+    const clock = manualRepeat();
     const pipe = bufferIO({ tty: false, progress: true });
-    const bar = await startProgressBar(pipe.io, 'Uploading 1.0 GB');
+    const bar = await startProgressBar(pipe.io, 'Uploading 1.0 GB', clock.repeat);
     bar.update(samples[1]!);
-    t.mock.timers.tick(PROGRESS_LINE_EVERY_MS);
+    clock.advance(PROGRESS_LINE_EVERY_MS);
     bar.stop();
     assert.equal(pipe.stderr(), `Uploading 1.0 GB\nUploading 1.0 GB  30%  300.0 MB / 1.0 GB  120.0 MB/s  ETA 0:06\n`);
   });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROGRESS_LINE_EVERY_MS, startSpinner } from '../../../src/core/terminal/spinner.js';
-import { bufferIO, framedTerminalIO } from '../../helpers/io.js';
+import { bufferIO, framedTerminalIO, manualRepeat } from '../../helpers/io.js';
 
 describe('startSpinner', () => {
   it('draws on a terminal: its frames, and its updates', async () => {
@@ -39,13 +39,13 @@ describe('startSpinner', () => {
   });
 
   for (const env of [{ TERM: 'dumb' }, { CI: 'true' }, { CI: '1', TERM: 'xterm-256color' }]) {
-    it(`on a terminal with ${JSON.stringify(env)}: no spinner and no escape codes, the plain progress line instead`, async (t) => {
-      t.mock.timers.enable({ apis: ['setInterval'] });
+    it(`on a terminal with ${JSON.stringify(env)}: no spinner and no escape codes, the plain progress line instead`, async () => {
+      const clock = manualRepeat();
       const terminal = bufferIO({ tty: true, env });
       assert.equal(terminal.io.animate, false);
-      const spinner = await startSpinner(terminal.io, 'Checking dump.jsonl…');
+      const spinner = await startSpinner(terminal.io, 'Checking dump.jsonl…', clock.repeat);
       spinner.update('Checking dump.jsonl: 1000 lines');
-      t.mock.timers.tick(PROGRESS_LINE_EVERY_MS);
+      clock.advance(PROGRESS_LINE_EVERY_MS);
       spinner.stop();
       assert.equal(terminal.stderr(), 'Checking dump.jsonl…\nChecking dump.jsonl: 1000 lines\n');
     });
@@ -101,28 +101,28 @@ describe('startSpinner fitted to the terminal', () => {
 });
 
 describe('startSpinner on a stderr that is not a terminal', () => {
-  it('is silent without --progress, and with --progress under --quiet', async (t) => {
-    t.mock.timers.enable({ apis: ['setInterval'] });
+  it('is silent without --progress, and with --progress under --quiet', async () => {
+    const clock = manualRepeat();
     for (const streams of [bufferIO({ tty: false }), bufferIO({ tty: false, progress: true, quiet: true })]) {
-      const spinner = await startSpinner(streams.io, 'Working');
+      const spinner = await startSpinner(streams.io, 'Working', clock.repeat);
       spinner.update('Halfway');
-      t.mock.timers.tick(PROGRESS_LINE_EVERY_MS * 3);
+      clock.advance(PROGRESS_LINE_EVERY_MS * 3);
       spinner.stop();
       assert.equal(streams.stderr(), '');
     }
   });
 
-  it('with --progress prints its text at once, then one plain line every period, and the last text when it ends', async (t) => {
-    t.mock.timers.enable({ apis: ['setInterval'] });
+  it('with --progress prints its text at once, then one plain line every period, and the last text when it ends', async () => {
+    const clock = manualRepeat();
     const pipe = bufferIO({ tty: false, progress: true });
-    const spinner = await startSpinner(pipe.io, 'Checking dump.jsonl…');
+    const spinner = await startSpinner(pipe.io, 'Checking dump.jsonl…', clock.repeat);
     assert.equal(pipe.stderr(), 'Checking dump.jsonl…\n');
     spinner.update('Checking dump.jsonl: 1000 lines');
     spinner.update('Checking dump.jsonl: 2000 lines');
-    t.mock.timers.tick(PROGRESS_LINE_EVERY_MS - 1);
+    clock.advance(PROGRESS_LINE_EVERY_MS - 1);
     assert.equal(pipe.stderr(), 'Checking dump.jsonl…\n', 'nothing before the period is up');
-    t.mock.timers.tick(1);
-    t.mock.timers.tick(PROGRESS_LINE_EVERY_MS);
+    clock.advance(1);
+    clock.advance(PROGRESS_LINE_EVERY_MS);
     spinner.update('Checking dump.jsonl: \u001b[32m3000\u001b[39m lines');
     spinner.stop();
     assert.equal(pipe.stderr(), [
@@ -132,17 +132,18 @@ describe('startSpinner on a stderr that is not a terminal', () => {
       'Checking dump.jsonl: 3000 lines',
       '',
     ].join('\n'));
-    t.mock.timers.tick(PROGRESS_LINE_EVERY_MS * 2);
-    assert.match(pipe.stderr(), /3000 lines\n$/, 'nothing after it stopped');
+    const whenStopped = pipe.stderr();
+    clock.advance(PROGRESS_LINE_EVERY_MS * 2);
+    assert.equal(pipe.stderr(), whenStopped, 'nothing after it stopped');
   });
 
-  it('with --progress prints the latest text when it stops, if not yet printed', async (t) => {
-    t.mock.timers.enable({ apis: ['setInterval'] });
+  it('with --progress prints the latest text when it stops, if not yet printed', async () => {
+    const clock = manualRepeat();
     const pipe = bufferIO({ tty: false, progress: true });
-    const uploading = await startSpinner(pipe.io, 'Uploading…');
+    const uploading = await startSpinner(pipe.io, 'Uploading…', clock.repeat);
     uploading.update('Uploaded');
     uploading.stop();
-    (await startSpinner(pipe.io, 'Waiting…')).stop();
+    (await startSpinner(pipe.io, 'Waiting…', clock.repeat)).stop();
     assert.equal(pipe.stderr(), 'Uploading…\nUploaded\nWaiting…\n');
   });
 });
