@@ -15,7 +15,7 @@ export const PROGRESS_LINE_EVERY_MS = 5_000;
 /** Calls `tick` every `ms` until the function it returns is called: the clock of the plain progress lines, which a test may drive itself. */
 export type Repeat = (ms: number, tick: () => void) => () => void;
 
-const everyInterval: Repeat = (ms, tick) => {
+export const everyInterval: Repeat = (ms, tick) => {
   const timer = setInterval(tick, ms);
   // A run that is otherwise done must not wait for the next line.
   timer.unref?.();

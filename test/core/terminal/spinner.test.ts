@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PROGRESS_LINE_EVERY_MS, startSpinner } from '../../../src/core/terminal/spinner.js';
+import { everyInterval, PROGRESS_LINE_EVERY_MS, startSpinner } from '../../../src/core/terminal/spinner.js';
 import { bufferIO, framedTerminalIO, manualRepeat } from '../../helpers/io.js';
 
 describe('startSpinner', () => {
@@ -145,5 +145,18 @@ describe('startSpinner on a stderr that is not a terminal', () => {
     uploading.stop();
     (await startSpinner(pipe.io, 'Waiting…', clock.repeat)).stop();
     assert.equal(pipe.stderr(), 'Uploading…\nUploaded\nWaiting…\n');
+  });
+});
+
+describe('the clock of the plain progress lines', () => {
+  it('ticks every period until cancelled, then never again', async () => {
+    let ticks = 0;
+    const cancel = everyInterval(10, () => ticks++);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    cancel();
+    const whenCancelled = ticks;
+    assert.ok(whenCancelled >= 1, `ticked ${whenCancelled} times in 60 ms`);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    assert.equal(ticks, whenCancelled);
   });
 });
