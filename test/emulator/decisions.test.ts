@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startEmulator } from '../../src/emulator/index.js';
 import { decisionCreatedSchema, decisionSchema } from '../../src/schemas/decisions.js';
-import { FixedClock } from '../helpers/context.js';
+import { FixedClock } from '../helpers/clock.js';
 import { tempDir } from '../helpers/cli.js';
 import { assertError, call, useTestEmulator } from './support.js';
 

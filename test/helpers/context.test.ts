@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RequestLogEntry } from '../../src/emulator/http/request-log.js';
-import { FixedClock, jsonBody, verifyRequests } from './context.js';
+import { FixedClock } from './clock.js';
+import { jsonBody, verifyRequests } from './context.js';
 
 const entry = (method: string, path: string, body: string | null = null) =>
   ({ method, path, status: 200, body, body_bytes: body?.length ?? 0, body_truncated: false }) as RequestLogEntry;

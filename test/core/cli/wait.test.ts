@@ -5,7 +5,7 @@ import { apiErrorFor, ConnectionError, ExitCode, InterruptedError, UsageError, W
 import { waitForOne, waitOptions, waitTimeoutMs, type WaitForOne } from '../../../src/core/cli/wait.js';
 import { waitFlags } from '../../../src/core/cli/wait-flags.js';
 import { exitCodeOfError } from '../../../src/main.js';
-import { FixedClock } from '../../helpers/context.js';
+import { FixedClock } from '../../helpers/clock.js';
 import { bufferIO } from '../../helpers/io.js';
 
 const PENDING_MESSAGE = 'decision dec_1 is still pending; check on it with:\n  csafe decision get dec_1 --wait\n';
