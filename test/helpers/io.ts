@@ -2,7 +2,6 @@ import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { Chalk } from 'chalk';
 import { createIOStreams, type IOStreams } from '../../src/core/terminal/io.js';
-import type { Repeat } from '../../src/core/terminal/spinner.js';
 
 /** What stdin holds: all of it is there and then it ends; `tty` makes it a terminal (raw mode is accepted and ignored). */
 export interface BufferedStdin {
@@ -42,31 +41,4 @@ export function framedTerminalIO(columns: number): { io: IOStreams; frames: () =
   const terminal = bufferIO({ tty: true, stderrColumns: columns });
   Object.assign(terminal.io.stderr, { cursorTo: () => terminal.io.stderr.write('\n'), clearLine: () => true, moveCursor: () => true });
   return { io: terminal.io, frames: () => stripVTControlCharacters(terminal.stderr()).split('\n').filter((line) => line !== '') };
-}
-
-/**
- * A clock for the spinner's plain progress lines (core/terminal/spinner's Repeat) that moves only
- * when the test says: `advance(ms)` runs every tick due by then, in order, as the time passes.
- */
-export function manualRepeat(): { repeat: Repeat; advance(ms: number): void } {
-  let now = 0;
-  const timers = new Set<{ every: number; due: number; tick: () => void }>();
-  return {
-    repeat(every, tick) {
-      const timer = { every, due: now + every, tick };
-      timers.add(timer);
-      return () => void timers.delete(timer);
-    },
-    advance(ms) {
-      const until = now + ms;
-      for (;;) {
-        const next = [...timers].sort((a, b) => a.due - b.due)[0];
-        if (next === undefined || next.due > until) break;
-        now = next.due;
-        next.due += next.every;
-        next.tick();
-      }
-      now = until;
-    },
-  };
 }

@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fittedProgressLine, formatBytes, formatClock, progressLine, startProgressBar } from '../../../src/core/terminal/progress.js';
 import { PROGRESS_LINE_EVERY_MS } from '../../../src/core/terminal/spinner.js';
-import { bufferIO, framedTerminalIO, manualRepeat } from '../../helpers/io.js';
+import { bufferIO, framedTerminalIO } from '../../helpers/io.js';
+import { FixedClock } from '../../helpers/clock.js';
 
 describe('progress bar', () => {
   it('formats sizes in decimal units and times as a clock', () => {
@@ -107,7 +108,7 @@ describe('progress bar fitted to the terminal', () => {
   }
 
   it('on a stderr that is not a terminal, with --progress: plain lines, no bar and no escape codes', async () => {
-    const clock = manualRepeat();
+    const clock = new FixedClock();
     const pipe = bufferIO({ tty: false, progress: true });
     const bar = await startProgressBar(pipe.io, 'Uploading 1.0 GB', clock.repeat);
     bar.update(samples[1]!);

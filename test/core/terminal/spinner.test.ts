@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { everyInterval, PROGRESS_LINE_EVERY_MS, startSpinner } from '../../../src/core/terminal/spinner.js';
-import { bufferIO, framedTerminalIO, manualRepeat } from '../../helpers/io.js';
+import { bufferIO, framedTerminalIO } from '../../helpers/io.js';
+import { FixedClock } from '../../helpers/clock.js';
 
 describe('startSpinner', () => {
   it('draws on a terminal: its frames, and its updates', async () => {
@@ -40,7 +41,7 @@ describe('startSpinner', () => {
 
   for (const env of [{ TERM: 'dumb' }, { CI: 'true' }, { CI: '1', TERM: 'xterm-256color' }]) {
     it(`on a terminal with ${JSON.stringify(env)}: no spinner and no escape codes, the plain progress line instead`, async () => {
-      const clock = manualRepeat();
+      const clock = new FixedClock();
       const terminal = bufferIO({ tty: true, env });
       assert.equal(terminal.io.animate, false);
       const spinner = await startSpinner(terminal.io, 'Checking dump.jsonl…', clock.repeat);
@@ -102,7 +103,7 @@ describe('startSpinner fitted to the terminal', () => {
 
 describe('startSpinner on a stderr that is not a terminal', () => {
   it('is silent without --progress, and with --progress under --quiet', async () => {
-    const clock = manualRepeat();
+    const clock = new FixedClock();
     for (const streams of [bufferIO({ tty: false }), bufferIO({ tty: false, progress: true, quiet: true })]) {
       const spinner = await startSpinner(streams.io, 'Working', clock.repeat);
       spinner.update('Halfway');
@@ -113,7 +114,7 @@ describe('startSpinner on a stderr that is not a terminal', () => {
   });
 
   it('with --progress prints its text at once, then one plain line every period, and the last text when it ends', async () => {
-    const clock = manualRepeat();
+    const clock = new FixedClock();
     const pipe = bufferIO({ tty: false, progress: true });
     const spinner = await startSpinner(pipe.io, 'Checking dump.jsonl…', clock.repeat);
     assert.equal(pipe.stderr(), 'Checking dump.jsonl…\n');
@@ -138,7 +139,7 @@ describe('startSpinner on a stderr that is not a terminal', () => {
   });
 
   it('with --progress prints the latest text when it stops, if not yet printed', async () => {
-    const clock = manualRepeat();
+    const clock = new FixedClock();
     const pipe = bufferIO({ tty: false, progress: true });
     const uploading = await startSpinner(pipe.io, 'Uploading…', clock.repeat);
     uploading.update('Uploaded');
