@@ -1,6 +1,6 @@
 import type { HttpClient } from '../core/http/client.js';
 import { deletionResponseSchema, type DeletionRequest, type DeletionResponse } from '../schemas/deletions.js';
-import { createOnce } from './create.js';
+import { awaitedCreation, createOnce } from './create.js';
 import { parseResponse } from './responses.js';
 
 /** How csafe files deletion requests (the service's docs; not in the spec). */
@@ -14,6 +14,10 @@ const DELETIONS_PATH = '/v1/deletion_requests';
  */
 export async function fileDeletionRequest(http: HttpClient, request: DeletionRequest): Promise<DeletionResponse> {
   const read = (body: unknown) => parseResponse(deletionResponseSchema, body, `POST ${DELETIONS_PATH}`);
-  if (request.external_request_id !== undefined) return read((await http.request({ method: 'POST', path: DELETIONS_PATH, json: request, finishOnInterrupt: true })).body);
-  return createOnce(http, { method: 'POST', path: DELETIONS_PATH, json: request }, { what: 'deletion request', note: 'give --external-request-id to make a repeat answer the first' }, read);
+  const creation = { what: 'deletion request', note: 'give --external-request-id to make a repeat answer the first' };
+  if (request.external_request_id !== undefined) {
+    const spec = { method: 'POST', path: DELETIONS_PATH, json: request, finishOnInterrupt: true } as const;
+    return read((await http.request({ ...spec, interruptedNote: awaitedCreation(spec, creation) })).body);
+  }
+  return createOnce(http, { method: 'POST', path: DELETIONS_PATH, json: request }, creation, read);
 }

@@ -97,12 +97,15 @@ describe('create calls the service did not process', () => {
       await emulator.control('/_emulator/requests', { method: 'DELETE' });
       await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
       const child = spawnCsafe([...args, '--json'], { env: emulator.env, cwd: dir });
+      let said = '';
+      child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
       const result = outcome(child);
       try {
         await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { held: number }).held === 1, { what: `the ${what} create held` });
         child.kill('SIGINT');
-        // The interrupted run is still waiting for the answer when it is released.
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Said once csafe has taken the Ctrl-C: the interrupted run still waits for the answer when it is released.
+        const awaiting = `interrupted: waiting for the answer to POST ${path}, which says whether the ${what} was created (Ctrl-C again to leave without it)\n`;
+        await waitFor(() => said.includes(awaiting), { what: 'csafe to say it waits for the answer' });
         assert.equal(child.exitCode, null, 'csafe left before the answer came');
       } finally {
         await emulator.control('/_emulator/release', { method: 'POST' });

@@ -92,6 +92,12 @@ export interface RequestSpec {
    */
   finishOnInterrupt?: boolean;
   /**
+   * With finishOnInterrupt, the note said on stderr when the run is interrupted while this
+   * request awaits its answer: the wait, up to --request-timeout, is not to look like a hang. (A
+   * bulk run says instead how many answers it awaits.)
+   */
+  interruptedNote?: string;
+  /**
    * Limit on the whole exchange; default the client's --request-timeout. null for uploads of any size,
    * which are bounded by the idle limits instead (no byte moving for --request-timeout).
    */
@@ -141,6 +147,20 @@ export class HttpClient {
       this.config.dryRun.record(request);
       return { status: 0, headers: {}, body: undefined, retries: 0, planned: true };
     }
+    const { interruptedNote } = spec;
+    const interrupt = this.config.signal;
+    if (interruptedNote === undefined || interrupt === undefined) return this.send(spec, url, display, headers, json);
+    const say = () => this.config.io.note(interruptedNote);
+    interrupt.addEventListener('abort', say, { once: true });
+    try {
+      return await this.send(spec, url, display, headers, json);
+    } finally {
+      interrupt.removeEventListener('abort', say);
+    }
+  }
+
+  /** The request's attempts, by the retry policy. */
+  private async send(spec: RequestSpec, url: string, display: string, headers: Record<string, string>, json: string | undefined): Promise<HttpResponse> {
     for (let retry = 0; ; retry++) {
       // Built only with --verbose: at hundreds of requests in flight, redacting each URL is measurable.
       this.config.io.trace(() => `→ ${spec.method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}`);

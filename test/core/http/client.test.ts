@@ -403,6 +403,35 @@ describe('HttpClient', () => {
     await Promise.all([http.close(), plain.http.close()]);
   });
 
+  it("says a request's note at once when Ctrl-C comes while it awaits its answer, and nothing once it has ended", async () => {
+    let answer: (() => void) | undefined;
+    const arrived = new Promise<void>((resolve) => {
+      handler = (_req, res) => {
+        answer = () => json(res, 200, { id: 'dec_1' });
+        resolve();
+      };
+    });
+    const note = 'interrupted: waiting for the answer to POST /v1/decisions';
+    const interrupt = new AbortController();
+    const { http, stderr } = client({ signal: interrupt.signal });
+    const finishing = http.request({ method: 'POST', path: '/v1/decisions', json: {}, finishOnInterrupt: true, interruptedNote: note });
+    await arrived;
+    interrupt.abort();
+    await new Promise(setImmediate);
+    assert.equal(stderr(), `${note}\n`, 'said while the answer is awaited');
+    answer!();
+    assert.deepEqual((await finishing).body, { id: 'dec_1' });
+
+    handler = (_req, res) => json(res, 200, { id: 'dec_2' });
+    const later = new AbortController();
+    const ended = client({ signal: later.signal });
+    await ended.http.request({ method: 'POST', path: '/v1/decisions', json: {}, finishOnInterrupt: true, interruptedNote: note });
+    later.abort();
+    await new Promise(setImmediate);
+    assert.equal(ended.stderr(), '', 'nothing is awaited any more');
+    await Promise.all([http.close(), ended.http.close()]);
+  });
+
   it('builds no trace line of a request without --verbose (redacting the URL is measurable at hundreds in flight)', async (t) => {
     handler = (_req, res) => json(res, 200, { ok: true });
     const { http, io } = client();
