@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
-import type { CallCounts } from '../helpers/call-count.js';
+import { bundleCallsByNameOnly, callCounts, type CallCounts } from '../helpers/call-sites.js';
 import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 import { eventsText, ingestedEvents } from '../helpers/events.js';
 
 // The start-up guard for `events send`, counted rather than timed: each input line is parsed once
 // (one pass, even when nothing may be sent before the whole input is checked), a user's
 // placement is hashed once, and each event's idempotency key once.
-const HOOK = pathToFileURL(join(import.meta.dirname, '../helpers/call-count.js')).href;
 const EVENTS = 2_000;
 const USERS = 20;
 const BATCH = 100;
@@ -24,11 +22,15 @@ describe('csafe events send parses each line once', () => {
   writeFileSync(file, eventsText(EVENTS, USERS));
 
   async function counted(args: string[]): Promise<CallCounts> {
-    const log = join(dir, 'counts.json');
-    const result = await runCsafe(['events', 'send', file, '--batch-size', String(BATCH), ...args], { env: { ...emulator.env, NODE_OPTIONS: `--import=${HOOK}`, CSAFE_CALL_COUNT: log } });
+    const coverage = mkdtempSync(join(dir, 'coverage-'));
+    const result = await runCsafe(['events', 'send', file, '--batch-size', String(BATCH), ...args], { env: { ...emulator.env, NODE_V8_COVERAGE: coverage } });
     assert.equal(result.code, 0, result.stderr);
-    return JSON.parse(readFileSync(log, 'utf8')) as CallCounts;
+    return callCounts(coverage);
   }
+
+  it('the counts see every parse: the bundle names JSON.parse only to call it', () => {
+    assert.ok(bundleCallsByNameOnly(join(import.meta.dirname, '../../bundle')));
+  });
 
   it('--dry-run: one parse a line, and the hashes of a real run (its plan shows each event as it would go, idempotency key and all)', async () => {
     const counts = await counted(['--dry-run']);
