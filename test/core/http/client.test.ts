@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { HttpClient, serviceMessage } from '../../../src/core/http/client.js';
 import { AuthenticationError, BadRequestError, ConnectionError, CsafeError, InterruptedError, RequestTimeoutError, ResponseTooLargeError, RetryAfterTooLongError, ServerError, UnexpectedResponseError, mayHaveBeenApplied } from '../../../src/core/errors.js';
@@ -441,15 +443,14 @@ describe('HttpClient', () => {
     await http.close();
   });
 
-  it('gives each attempt one signal of its own and leaves no listener on Ctrl-C behind (no AbortSignal.timeout or .any per request)', async (t) => {
+  it('gives each attempt one signal of its own and leaves no listener on Ctrl-C behind (no AbortSignal.timeout or .any per request)', async () => {
     handler = (_req, res) => json(res, 200, { ok: true });
     const interrupt = new AbortController();
     const { http } = client({ signal: interrupt.signal });
-    const timeout = t.mock.method(AbortSignal, 'timeout');
-    const any = t.mock.method(AbortSignal, 'any');
     await Promise.all(Array.from({ length: 20 }, () => http.json('GET', '/v1/x')));
-    assert.deepEqual([timeout.mock.callCount(), any.mock.callCount()], [0, 0]);
     assert.equal(getEventListeners(interrupt.signal, 'abort').length, 0, 'every attempt removed its listener');
+    // Their signals linger until garbage-collected: the client makes none (read from its code, as nothing global is replaced to count them).
+    assert.doesNotMatch(readFileSync(fileURLToPath(import.meta.resolve('../../../src/core/http/client.js')), 'utf8'), /AbortSignal\.(timeout|any)\(/);
     await http.close();
   });
 
