@@ -40,14 +40,23 @@ export function callCounts(dir: string): CallCounts {
 }
 
 /**
- * Whether the bundle names JSON.parse only to call it (outside comments): a call through another
- * name (`const { parse } = JSON`) would go uncounted.
+ * Ways to reach JSON.parse under another name, which the count would not see: passing it on
+ * (`.map(JSON.parse)`), taking it out (`const { parse } = JSON`) or naming JSON otherwise
+ * (`const J = JSON;`).
  */
+const OTHER_NAMES = [/JSON\.parse(?!\()/, /\{[^{}]*\bparse\b[^{}]*\}\s*=\s*JSON\b/, /=\s*JSON\s*[;,\n]/];
+
+/** Whether the bundle's code (outside comments) reaches JSON.parse only by calling it by that name. */
 export function bundleCallsByNameOnly(bundleDir: string): boolean {
   return readdirSync(bundleDir)
     .filter((file) => file.endsWith('.js'))
-    .every((file) => !/JSON\.parse(?!\()/.test(withoutComments(readFileSync(join(bundleDir, file), 'utf8'))));
+    .every((file) => callsByNameOnly(readFileSync(join(bundleDir, file), 'utf8')));
 }
+
+export const callsByNameOnly = (source: string): boolean => {
+  const code = withoutComments(source);
+  return OTHER_NAMES.every((pattern) => !pattern.test(code));
+};
 
 const withoutComments = (source: string) => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
