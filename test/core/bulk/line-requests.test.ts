@@ -6,6 +6,7 @@ import { lineWithAnswer, sendEachLine, type LineRequestOptions, type LineRequest
 import { apiErrorFor, ConnectionError, InterruptedError, TerminatedError } from '../../../src/core/errors.js';
 import type { HttpClient } from '../../../src/core/http/client.js';
 import { DryRunEnded, DryRunPlan } from '../../../src/core/http/dry-run.js';
+import { keyInShard } from '../../../src/core/bulk/shard.js';
 import { tempDir } from '../../helpers/cli.js';
 import { bufferIO } from '../../helpers/io.js';
 
@@ -26,7 +27,7 @@ const refused = (status: number) => apiErrorFor({ status, method: 'POST', path: 
 /** A reset after the request was sent: the service may have applied it. */
 const lostAnswer = () => new ConnectionError('socket hang up', true);
 
-function setUp(lines: string[], options: { replaySafe?: boolean; service?: Service; onStdin?: boolean } = {}) {
+function setUp(lines: string[], options: { replaySafe?: boolean; service?: Service; onStdin?: boolean; tally?: boolean } = {}) {
   const dir = tempDir();
   const text = lines.map((line) => `${line}\n`).join('');
   const input = options.onStdin ? '-' : join(dir, 'in.jsonl');
@@ -49,10 +50,12 @@ function setUp(lines: string[], options: { replaySafe?: boolean; service?: Servi
     },
   };
   let service = options.service ?? accepting;
+  let onCheck = (_value: unknown): void => undefined;
   const job: LineRequests<Probe, Verdict, Record<string, unknown>, Record<string, unknown>> = {
     command: 'probe',
     checkpointWhat: 'a csafe probe checkpoint',
     check: (value) => {
+      onCheck(value);
       const text = (value as { text?: unknown } | null)?.text;
       return typeof text === 'string' ? { request: { text } } : { problem: 'text: expected a string' };
     },
@@ -67,7 +70,7 @@ function setUp(lines: string[], options: { replaySafe?: boolean; service?: Servi
     replaySafe: options.replaySafe ?? true,
     printed: (line, request, answer) => lineWithAnswer({ line, text: request.text }, answer),
     view: { rows: (printed) => [printed], columns: [{ header: 'LINE', value: (row) => String(row.line) }] },
-    answered: (answer) => void answered.push(answer.verdict),
+    ...(options.tally !== false && { answered: (answer: Verdict) => void answered.push(answer.verdict) }),
     spinner: { start: 'probing', progress: (counts) => `${counts.sent} probed` },
     summary: (counts) => `probed ${counts.sent} lines`,
     resendCommand: (failedPath) => `csafe probe ${failedPath}`,
@@ -88,6 +91,7 @@ function setUp(lines: string[], options: { replaySafe?: boolean; service?: Servi
     answered,
     controller,
     answerWith: (next: Service) => void (service = next),
+    whenChecked: (next: (value: unknown) => void) => void (onCheck = next),
   };
 }
 
@@ -234,7 +238,7 @@ describe('sendEachLine', () => {
       probe.sent.length = 0;
       await assert.rejects(probe.run({ checkpoint }), (error: unknown) => error instanceof DryRunEnded);
       assert.deepEqual(probe.sent, ['b'], 'the first request planned is the first line not answered');
-      assert.equal(plan.requestCount, 1);
+      assert.deepEqual({ requests: plan.requestCount, records: plan.toJSON().records, count: plan.toJSON().record_count }, { requests: 1, records: 'lines', count: 1 });
       assert.equal(readFileSync(checkpoint, 'utf8'), written);
     });
 
@@ -297,6 +301,53 @@ describe('sendEachLine', () => {
       assert.ok(lines.includes(`continue with: csafe probe ${probe.input}`), probe.stderr());
       assert.ok(lines.includes("hint: it skips the lines already answered: append its output (>>) to this run's"), probe.stderr());
     });
+  });
+
+  it('reads one JSON value a line: a value written over several lines is refused line by line, never read whole', async () => {
+    const probe = setUp(['{', '"text": "a"', '}']);
+    assert.deepEqual(await probe.run(), { kind: 'checked', invalid: 3 });
+    assert.deepEqual(probe.sent, []);
+  });
+
+  it('a command that keeps no tally of its answers runs the same', async () => {
+    const probe = setUp(texts('a', 'b'), { tally: false });
+    const result = await probe.run();
+    assert.ok(result.kind === 'sent');
+    assert.equal(result.counts.sent, 2);
+  });
+
+  it('--shard i/n: a worker sends the lines of its shard, by line number, and counts the rest as other shards\'', async () => {
+    const words = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const shard = { index: 1, count: 2 };
+    const mine = words.filter((_, index) => keyInShard(`line:${index + 1}`, shard));
+    assert.ok(mine.length > 0 && mine.length < words.length, 'both shards have lines');
+    const probe = setUp(texts(...words));
+    const result = await probe.run({ shard, concurrency: 1 });
+    assert.ok(result.kind === 'sent');
+    assert.deepEqual(probe.sent, mine);
+    assert.equal(result.counts.other_shards, words.length - mine.length);
+    const others = words.length - mine.length;
+    assert.ok(probe.stderr().startsWith(`probed ${mine.length} lines; ${others} ${others === 1 ? 'line' : 'lines'} of other shards (--shard 1/2)`), probe.stderr());
+  });
+
+  it('Ctrl-C during the check before sending: nothing is sent, and the run ends as interrupted', async () => {
+    const probe = setUp(texts('a', 'b', 'c'));
+    probe.whenChecked((value) => {
+      if ((value as Probe).text === 'b') probe.controller.abort('SIGINT');
+    });
+    await assert.rejects(probe.run(), (error: unknown) => error instanceof InterruptedError);
+    assert.deepEqual(probe.sent, []);
+  });
+
+  it('from stdin with --checkpoint: the input is kept to be fingerprinted, and the same input again sends only what is left', async () => {
+    const first = setUp(texts('a', 'b', 'c'), { onStdin: true, service: (request) => (request.text === 'c' ? refused(422) : accepting(request, 0)) });
+    const checkpoint = first.file('state.json');
+    await first.run({ checkpoint, concurrency: 1 });
+    const again = setUp(texts('a', 'b', 'c'), { onStdin: true });
+    const result = await again.run({ checkpoint, concurrency: 1 });
+    assert.ok(result.kind === 'sent');
+    assert.deepEqual(again.sent, ['c']);
+    assert.equal(result.counts.skipped_checkpoint, 2);
   });
 
   it('lineWithAnswer: the line\'s fields, then the answer\'s that the line does not name', () => {
