@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { emptyCounts } from '../../../src/core/bulk/counts.js';
+import { batchLines } from '../../../src/core/bulk/batches.js';
 import { deliverInBatches, type BulkJob, type BulkRecord, type BulkRun, type Dispatch } from '../../../src/core/bulk/engine.js';
 import { FailFast } from '../../../src/core/bulk/fail-fast.js';
 import { apiErrorFor, ConnectionError, InterruptedError, UsageError } from '../../../src/core/errors.js';
@@ -173,6 +174,89 @@ for (const [how, dispatch] of DISPATCHES) {
       assert.equal(delivered.interrupted, true);
       assert.equal(acknowledged.length, sent.length, 'every request sent was settled');
       assert.equal(run.counts.sent, acknowledged.flat().length);
+    });
+
+    it('a halt is told to the command once, however many batches fail after it', async () => {
+      const { run } = setUp();
+      const halts: string[] = [];
+      const { spec } = job(() => status(401), { onHalt: (error) => void halts.push(error.message) });
+      await deliverInBatches(inGroups(records(8)), limits(1), dispatch, spec, run);
+      assert.equal(halts.length, 1, halts.join('\n'));
+      assert.match(halts[0]!, /answered 401/);
+    });
+
+    it('a failure says which lines and which batch, once per batch', async () => {
+      const { run, stderr } = setUp();
+      let refusedBatch: number[] = [];
+      const { spec } = job((batch) => {
+        if (!batch.some((record) => record.line === 3)) return { ok: true };
+        refusedBatch = batch.map((record) => record.line);
+        return status(422);
+      });
+      await deliverInBatches(inGroups(records(4)), limits(2), dispatch, spec, run);
+      assert.equal(refusedBatch.length, 2);
+      assert.equal(stderr(), `in.jsonl:${batchLines(refusedBatch.map((line) => ({ line })))}: a batch of 2 records failed: POST /x: 422: answered 422\n`);
+    });
+
+    it('Ctrl-C while a request waits to be retried says which lines it cut short', async () => {
+      const controller = new AbortController();
+      const { run, stderr } = setUp({ signal: controller.signal });
+      const { spec } = job((batch) => {
+        if (batch[0]!.line !== 2) return { ok: true };
+        controller.abort();
+        return new InterruptedError();
+      });
+      await deliverInBatches(inGroups(records(3)), limits(1), dispatch, spec, run);
+      assert.match(stderr(), /^in\.jsonl:2: interrupted/m);
+    });
+
+    it('an input that cannot be read (not Ctrl-C) fails the run: it is never taken for the end of the input', async () => {
+      const { run } = setUp();
+      const { spec } = job(() => ({ ok: true }));
+      async function* readFails(): AsyncGenerator<Rec[]> {
+        yield records(2);
+        throw new Error('EIO: i/o error, read');
+      }
+      await assert.rejects(deliverInBatches(readFails(), limits(1), dispatch, spec, run), { message: 'EIO: i/o error, read' });
+    });
+
+    it('Ctrl-C stops the reading too: no group after it is read', async () => {
+      const controller = new AbortController();
+      const { run } = setUp({ signal: controller.signal });
+      const { spec } = job(() => ({ ok: true }));
+      let groupsRead = 0;
+      async function* counted(): AsyncGenerator<Rec[]> {
+        for (let group = 0; group < 10; group++) {
+          groupsRead++;
+          if (group === 1) controller.abort();
+          yield records(2);
+        }
+      }
+      await deliverInBatches(counted(), limits(1), dispatch, spec, run);
+      assert.equal(groupsRead, 2);
+    });
+
+    it('Ctrl-C before the run starts: nothing is read or sent', async () => {
+      const controller = new AbortController();
+      controller.abort();
+      const { run } = setUp({ signal: controller.signal });
+      const { spec, sent } = job(() => ({ ok: true }));
+      let read = false;
+      async function* input(): AsyncGenerator<Rec[]> {
+        read = true;
+        yield records(2);
+      }
+      assert.deepEqual(await deliverInBatches(input(), limits(1), dispatch, spec, run), { interrupted: true, stoppedBy: undefined });
+      assert.equal(read, false);
+      assert.deepEqual(sent, []);
+    });
+
+    it('a command that does nothing with an acknowledged batch still has it counted', async () => {
+      const { run } = setUp();
+      const { spec } = job(() => ({ ok: true }), { acknowledged: undefined });
+      await deliverInBatches(inGroups(records(3)), limits(1), dispatch, spec, run);
+      assert.equal(run.counts.sent, 3);
+      assert.equal(run.counts.requests, 3);
     });
 
     it('Ctrl-C with setAsideUnsent: the records not sent go to the failed file, so it and what was sent make up the input', async () => {
