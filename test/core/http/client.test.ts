@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { HttpClient, serviceMessage } from '../../../src/core/http/client.js';
-import { AuthenticationError, BadRequestError, ConnectionError, CsafeError, InterruptedError, RequestTimeoutError, ResponseTooLargeError, RetryAfterTooLongError, ServerError, UnexpectedResponseError, mayHaveBeenApplied } from '../../../src/core/errors.js';
+import { AuthenticationError, BadRequestError, ConnectionError, CsafeError, InputError, InterruptedError, RequestTimeoutError, ResponseTooLargeError, RetryAfterTooLongError, ServerError, UnexpectedResponseError, mayHaveBeenApplied } from '../../../src/core/errors.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retry.js';
 import { bufferIO } from '../../helpers/io.js';
 import { closeServer, listenOnLoopback } from '../../helpers/server.js';
@@ -498,6 +498,60 @@ describe('HttpClient', () => {
     const own = client({ timeoutMs: 5_000, maxRetries: 0 });
     await assert.rejects(own.http.request({ method: 'GET', path: '/v1/x', timeoutMs: 100 }), RequestTimeoutError);
     await Promise.all([idle.http.close(), own.http.close()]);
+  });
+
+  it('counts every retry it made across its requests (the bulk summary reports them)', async () => {
+    handler = (_req, res, n) => (n % 2 === 1 ? json(res, 503, { error: { message: 'busy' } }) : json(res, 200, {}));
+    const { http } = client();
+    assert.equal(http.retries, 0);
+    await http.json('POST', '/v1/a', {});
+    attempts = 0;
+    await http.json('POST', '/v1/b', {});
+    assert.equal(http.retries, 2);
+    await http.close();
+  });
+
+  it('takes an upload address answering 200 with no body, or a body that is not JSON, as done: an object store is not the service', async () => {
+    const answers = ['', '<?xml version="1.0"?><PostResponse/>'];
+    handler = (_req, res, n) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(answers[n - 1]);
+    };
+    const { http } = client({ maxRetries: 0 });
+    for (const _answer of answers) {
+      const response = await http.request({ method: 'PUT', url: `${baseUrl}/upload?sig=1`, body: { open: () => Buffer.from('{"a":1}\n'), length: 8, contentType: 'application/x-ndjson' } });
+      assert.equal(response.status, 200);
+      assert.equal(response.body, undefined);
+    }
+    await http.close();
+  });
+
+  it('an upload whose own source fails (a check of the file found a bad line) fails with that error: no network failure, no retry', async () => {
+    handler = (_req, res) => json(res, 200, {});
+    const { http } = client({ maxRetries: 3 });
+    const bad = new InputError('objects.jsonl:2: id: expected a string');
+    const chunks = async function* () {
+      yield Buffer.from('{"id":"a"}\n');
+      throw bad;
+    };
+    await assert.rejects(http.request({ method: 'PUT', url: `${baseUrl}/upload`, body: { open: chunks, length: 100, contentType: 'application/x-ndjson' } }), (error: unknown) => error === bad);
+    assert.deepEqual(sleeps, [], 'not retried');
+    await http.close();
+  });
+
+  it('a download whose writer fails with an error of csafe\'s own (a file that cannot be written) fails with that error, not as a broken-off download', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      res.end('a,b\n');
+    };
+    const { http } = client({ maxRetries: 2 });
+    const cannotWrite = new CsafeError('cannot write results.csv: permission denied');
+    await assert.rejects(
+      http.request({ method: 'GET', url: `${baseUrl}/result.csv`, onBody: async () => Promise.reject(cannotWrite) }),
+      (error: unknown) => error === cannotWrite,
+    );
+    assert.equal(attempts, 1);
+    await http.close();
   });
 
   it('calls an upload that stops moving a stall, and refuses a success answered before its last byte', async () => {
