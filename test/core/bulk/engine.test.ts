@@ -320,4 +320,17 @@ describe('the bulk engine: records that keep their order by a key', () => {
     assert.deepEqual(lines('failed'), [1, 3, 5]);
     assert.deepEqual(sent.flat(), [1, 2, 4, 6]);
   });
+
+  it('a batch holding both held-back records and records that then fail puts them all in the failed file in input order', async () => {
+    const { run, lines } = setUp();
+    // Lines 1-3 are key a, 4-6 key b; batches of two: [1,2] fails (a held), [3,4] sends 4 alone and it fails (b held), [5,6] all held.
+    const { spec, sent } = job((batch) => (batch.some((r) => r.line === 1 || r.line === 4) ? status(500) : { ok: true }), {
+      replaySafe: () => true,
+      order: { keyOf: (record) => record.key, heldNote: 'held' },
+    });
+    await deliverInBatches(inGroups(records(6, (n) => (n <= 3 ? 'a' : 'b'))), limits(2), { lanes: 1, laneOf: () => 0 }, spec, run);
+    assert.deepEqual(sent, [[1, 2], [4]]);
+    assert.deepEqual(lines('failed'), [1, 2, 3, 4, 5, 6]);
+    assert.equal(run.counts.failed, 6);
+  });
 });
