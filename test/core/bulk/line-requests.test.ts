@@ -20,7 +20,7 @@ interface Probe {
 type Verdict = { verdict: string; text?: string };
 
 /** What the service does with a line's request: answer it, or fail with this error. */
-type Service = (request: Probe, line: number) => Verdict | Error;
+type Service = (request: Probe) => Verdict | Error;
 
 const accepting: Service = (request) => ({ verdict: `seen ${request.text}` });
 const refused = (status: number) => apiErrorFor({ status, method: 'POST', path: '/v1/probe', serviceMessage: `answered ${status}` });
@@ -63,7 +63,7 @@ function setUp(lines: string[], options: { replaySafe?: boolean; service?: Servi
       assert.equal(given, http, 'the client the context gives');
       sent.push(request.text);
       await new Promise((resolve) => setImmediate(resolve));
-      const answer = service(request, sent.length);
+      const answer = service(request);
       if (answer instanceof Error) throw answer;
       return answer;
     },
@@ -101,8 +101,7 @@ describe('sendEachLine', () => {
   it('sends a request a line and prints each answer in input order, with the line and what was sent, and counts every line', async () => {
     const probe = setUp(texts('a', 'b', 'c'));
     const result = await probe.run();
-    assert.equal(result.kind, 'sent');
-    assert.ok(result.kind === 'sent');
+    assert.ok(result.kind === 'sent', result.kind);
     assert.equal(result.skipped, 0);
     assert.equal(result.stoppedBy, undefined);
     assert.deepEqual({ read: result.counts.read, valid: result.counts.valid, invalid: result.counts.invalid, sent: result.counts.sent, failed: result.counts.failed }, { read: 3, valid: 3, invalid: 0, sent: 3, failed: 0 });
@@ -155,7 +154,7 @@ describe('sendEachLine', () => {
   });
 
   it('a line the service refuses goes to the failed file as read, the rest are sent, and the summary and hint say where it is', async () => {
-    const probe = setUp(texts('a', 'b', 'c'), { service: (request) => (request.text === 'b' ? refused(422) : accepting(request, 0)) });
+    const probe = setUp(texts('a', 'b', 'c'), { service: (request) => (request.text === 'b' ? refused(422) : accepting(request)) });
     const result = await probe.run();
     assert.ok(result.kind === 'sent');
     assert.equal(result.counts.failed, 1);
@@ -168,7 +167,7 @@ describe('sendEachLine', () => {
   });
 
   it('a refused key stops the run: nothing more is sent, every line not answered is in the failed file, and why is said', async () => {
-    const probe = setUp(texts('a', 'b', 'c', 'd', 'e', 'f'), { service: (request) => (request.text === 'b' ? refused(401) : accepting(request, 0)) });
+    const probe = setUp(texts('a', 'b', 'c', 'd', 'e', 'f'), { service: (request) => (request.text === 'b' ? refused(401) : accepting(request)) });
     const result = await probe.run({ concurrency: 1 });
     assert.ok(result.kind === 'sent');
     assert.equal(result.stoppedBy?.constructor.name, refused(401).constructor.name);
@@ -182,7 +181,7 @@ describe('sendEachLine', () => {
   });
 
   it('a lost answer of a line that may not be sent twice goes to the unconfirmed file, with a warning, not to the failed one', async () => {
-    const probe = setUp(texts('a', 'b'), { replaySafe: false, service: (request) => (request.text === 'a' ? lostAnswer() : accepting(request, 0)) });
+    const probe = setUp(texts('a', 'b'), { replaySafe: false, service: (request) => (request.text === 'a' ? lostAnswer() : accepting(request)) });
     const result = await probe.run();
     assert.ok(result.kind === 'sent');
     assert.equal(result.counts.unconfirmed, 1);
@@ -193,7 +192,7 @@ describe('sendEachLine', () => {
   });
 
   it('a lost answer of a line the service applies once is failed, safe to resend', async () => {
-    const probe = setUp(texts('a', 'b'), { replaySafe: true, service: (request) => (request.text === 'a' ? lostAnswer() : accepting(request, 0)) });
+    const probe = setUp(texts('a', 'b'), { replaySafe: true, service: (request) => (request.text === 'a' ? lostAnswer() : accepting(request)) });
     const result = await probe.run();
     assert.ok(result.kind === 'sent');
     assert.deepEqual(probe.linesOf('failed.jsonl'), texts('a'));
@@ -202,7 +201,7 @@ describe('sendEachLine', () => {
 
   describe('--checkpoint', () => {
     it('the same command again sends only the lines not answered, and says how many it skipped', async () => {
-      const probe = setUp(texts('a', 'b', 'c'), { service: (request) => (request.text === 'b' ? refused(422) : accepting(request, 0)) });
+      const probe = setUp(texts('a', 'b', 'c'), { service: (request) => (request.text === 'b' ? refused(422) : accepting(request)) });
       const checkpoint = probe.file('state.json');
       await probe.run({ checkpoint, concurrency: 1 });
       assert.ok(probe.stderr().endsWith('hint: run the same command again to send them (the file is the record of what failed)\n'), probe.stderr());
@@ -216,7 +215,7 @@ describe('sendEachLine', () => {
     });
 
     it('a line in the unconfirmed file is dealt with: the next run does not send it again', async () => {
-      const probe = setUp(texts('a', 'b'), { replaySafe: false, service: (request) => (request.text === 'a' ? lostAnswer() : accepting(request, 0)) });
+      const probe = setUp(texts('a', 'b'), { replaySafe: false, service: (request) => (request.text === 'a' ? lostAnswer() : accepting(request)) });
       const checkpoint = probe.file('state.json');
       await probe.run({ checkpoint });
       probe.answerWith(accepting);
@@ -228,7 +227,7 @@ describe('sendEachLine', () => {
     });
 
     it('a dry run skips what the checkpoint covers and plans the rest, and never writes the checkpoint', async () => {
-      const probe = setUp(texts('a', 'b', 'c'), { service: (request) => (request.text === 'b' ? refused(422) : accepting(request, 0)) });
+      const probe = setUp(texts('a', 'b', 'c'), { service: (request) => (request.text === 'b' ? refused(422) : accepting(request)) });
       const checkpoint = probe.file('state.json');
       await probe.run({ checkpoint, concurrency: 1 });
       const written = readFileSync(checkpoint, 'utf8');
@@ -242,7 +241,7 @@ describe('sendEachLine', () => {
       assert.equal(readFileSync(checkpoint, 'utf8'), written);
     });
 
-    it('a dry run with --skip-invalid checks every line, sets none aside and plans a request a line', async () => {
+    it('a dry run with --skip-invalid reports every invalid line and sets none aside: nothing is written', async () => {
       const probe = setUp([...texts('a'), '{"text":7}']);
       probe.ctx.dryRun = new DryRunPlan();
       assert.deepEqual(await probe.run({ skipInvalid: probe.file('skipped.jsonl') }), { kind: 'checked', invalid: 1 });
@@ -256,7 +255,7 @@ describe('sendEachLine', () => {
       const probe = setUp(texts('a', 'b', 'c', 'd'));
       probe.answerWith((request) => {
         if (request.text === 'b') probe.controller.abort('SIGINT');
-        return accepting(request, 0);
+        return accepting(request);
       });
       await assert.rejects(probe.run({ concurrency: 1 }), (error: unknown) => error instanceof InterruptedError && !(error instanceof TerminatedError));
       assert.deepEqual(probe.sent, ['a', 'b']);
@@ -272,7 +271,7 @@ describe('sendEachLine', () => {
       const probe = setUp(texts('a', 'b', 'c'), { replaySafe: false });
       probe.answerWith((request) => {
         if (request.text === 'a') probe.controller.abort('SIGTERM');
-        return accepting(request, 0);
+        return accepting(request);
       });
       await assert.rejects(probe.run({ concurrency: 1 }), (error: unknown) => error instanceof TerminatedError);
       assert.ok(probe.stderr().split('\n').includes(`continue with: csafe probe ${probe.input} --from-line 2 --failed ${probe.file('failed.jsonl')} --unconfirmed ${probe.file('unconfirmed.jsonl')}`), probe.stderr());
@@ -282,7 +281,7 @@ describe('sendEachLine', () => {
       const probe = setUp(texts('a', 'b'), { onStdin: true });
       probe.answerWith((request) => {
         probe.controller.abort('SIGINT');
-        return accepting(request, 0);
+        return accepting(request);
       });
       await assert.rejects(probe.run({ concurrency: 1 }), (error: unknown) => error instanceof InterruptedError);
       const lines = probe.stderr().split('\n');
@@ -294,9 +293,9 @@ describe('sendEachLine', () => {
       const probe = setUp(texts('a', 'b', 'c'));
       probe.answerWith((request) => {
         if (request.text === 'a') probe.controller.abort('SIGINT');
-        return accepting(request, 0);
+        return accepting(request);
       });
-      await assert.rejects(probe.run({ concurrency: 1, checkpoint: probe.file('state.json') }));
+      await assert.rejects(probe.run({ concurrency: 1, checkpoint: probe.file('state.json') }), (error: unknown) => error instanceof InterruptedError);
       const lines = probe.stderr().split('\n');
       assert.ok(lines.includes(`continue with: csafe probe ${probe.input}`), probe.stderr());
       assert.ok(lines.includes("hint: it skips the lines already answered: append its output (>>) to this run's"), probe.stderr());
@@ -330,17 +329,18 @@ describe('sendEachLine', () => {
     assert.ok(probe.stderr().startsWith(`probed ${mine.length} lines; ${others} ${others === 1 ? 'line' : 'lines'} of other shards (--shard 1/2)`), probe.stderr());
   });
 
-  it('Ctrl-C during the check before sending: nothing is sent, and the run ends as interrupted', async () => {
+  it('Ctrl-C during the check before sending (it stops keeping the checked lines): nothing is sent or reported, and the run ends as interrupted', async () => {
     const probe = setUp(texts('a', 'b', 'c'));
     probe.whenChecked((value) => {
       if ((value as Probe).text === 'b') probe.controller.abort('SIGINT');
     });
     await assert.rejects(probe.run(), (error: unknown) => error instanceof InterruptedError);
     assert.deepEqual(probe.sent, []);
+    assert.equal(probe.stderr(), '', 'no sending pass was started, so there is nothing to report or continue');
   });
 
   it('from stdin with --checkpoint: the input is kept to be fingerprinted, and the same input again sends only what is left', async () => {
-    const first = setUp(texts('a', 'b', 'c'), { onStdin: true, service: (request) => (request.text === 'c' ? refused(422) : accepting(request, 0)) });
+    const first = setUp(texts('a', 'b', 'c'), { onStdin: true, service: (request) => (request.text === 'c' ? refused(422) : accepting(request)) });
     const checkpoint = first.file('state.json');
     await first.run({ checkpoint, concurrency: 1 });
     const again = setUp(texts('a', 'b', 'c'), { onStdin: true });

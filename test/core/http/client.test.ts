@@ -518,7 +518,7 @@ describe('HttpClient', () => {
       res.end(answers[n - 1]);
     };
     const { http } = client({ maxRetries: 0 });
-    for (const _answer of answers) {
+    for (let answered = 0; answered < answers.length; answered++) {
       const response = await http.request({ method: 'PUT', url: `${baseUrl}/upload?sig=1`, body: { open: () => Buffer.from('{"a":1}\n'), length: 8, contentType: 'application/x-ndjson' } });
       assert.equal(response.status, 200);
       assert.equal(response.body, undefined);
