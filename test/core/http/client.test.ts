@@ -179,6 +179,16 @@ describe('HttpClient', () => {
     await http.close();
   });
 
+  it('drops a user name given alone, or a password given alone, from an upload address', async () => {
+    handler = (_req, res) => json(res, 200, {});
+    const { http } = client();
+    const put = (url: string) => http.request({ method: 'PUT', url, body: { open: () => Buffer.from('x'), length: 1, contentType: 'application/json' } });
+    await put(baseUrl.replace('http://', 'http://user@') + '/upload');
+    await put(baseUrl.replace('http://', 'http://:pa55word@') + '/upload');
+    assert.deepEqual(seen.map((req) => req.headers.authorization), [undefined, undefined]);
+    await http.close();
+  });
+
   it('fetches an absolute address only over http(s): a file: URL is an unexpected answer, never tried', async () => {
     const { http } = client();
     await assert.rejects(http.request({ method: 'PUT', url: 'file:///etc/passwd?signature=s3cr3t', body: { open: () => Buffer.from('x'), length: 1, contentType: 'text/csv' } }), (error: unknown) =>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { InputError } from '../../../src/core/errors.js';
+import { InputError, InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { jsonObjectFlag, parseMetadata } from '../../../src/core/input/json-flags.js';
 
 const stdinWith = (text: string) => {
@@ -31,6 +31,28 @@ describe('jsonObjectFlag', () => {
     await assert.rejects(jsonObjectFlag('--content', '@/nonexistent/listing.json', { stdin: stdinWith(''), maxBytes: 100 }), /^InputError: --content: \/nonexistent\/listing\.json: no such file$/);
   });
 
+  it('refuses an empty or blank value, inline, from stdin or from a file, saying what was expected', async () => {
+    await assert.rejects(jsonObjectFlag('--content', '  ', { stdin: stdinWith(''), maxBytes: 100 }), (error: unknown) =>
+      error instanceof InputError && error.message === '--content: is empty, expected a JSON object; nothing was sent');
+    await assert.rejects(jsonObjectFlag('--metadata', '@-', { stdin: stdinWith('\n\n'), maxBytes: 100 }, 'a JSON object of metadata'), (error: unknown) =>
+      error instanceof InputError && error.message === '--metadata: stdin: is empty, expected a JSON object of metadata; nothing was sent');
+    await assert.rejects(jsonObjectFlag('--content', '@/dev/null', { stdin: stdinWith(''), maxBytes: 100 }), { message: '--content: /dev/null: is empty, expected a JSON object; nothing was sent' });
+  });
+
+  it('names the flag alone for inline JSON that breaks, with a hint of the form and of @FILE; a file by its line, with no hint', async () => {
+    await assert.rejects(jsonObjectFlag('--content', '{"text": hi}', { stdin: stdinWith(''), maxBytes: 100 }), (error: unknown) =>
+      error instanceof InputError && /^--content: invalid JSON at column 10: /.test(error.message) && error.hint === `give a JSON object such as '{"text":"hello"}', or @FILE to read it from a file`);
+    await assert.rejects(jsonObjectFlag('--content', '@-', { stdin: stdinWith('{\n"a": [[[\n'), maxBytes: 100 }), (error: unknown) =>
+      error instanceof InputError && /^--content: stdin:\d+: /.test(error.message) && error.hint === undefined);
+  });
+
+  it('passes Ctrl-C during the read of its file on as it is, not as a bad file', async () => {
+    const stdin = new PassThrough();
+    const read = jsonObjectFlag('--content', '@-', { stdin, maxBytes: 100 });
+    stdin.destroy(new InterruptedError());
+    await assert.rejects(read, (error: unknown) => error instanceof InterruptedError);
+  });
+
   it('refuses a file larger than what one request can carry', async () => {
     await assert.rejects(jsonObjectFlag('--content', '@-', { stdin: stdinWith(`{"a":"${'x'.repeat(200)}"}`), maxBytes: 100 }), /^InputError: --content: stdin: larger than 100 bytes/);
   });
@@ -41,5 +63,13 @@ describe('parseMetadata', () => {
     const input = { stdin: stdinWith('{"b": 2, "a": "from file"}'), maxBytes: 100 };
     assert.deepEqual(await parseMetadata(['a=1', '@-', 'c=x=y'], input), { a: 'from file', b: 2, c: 'x=y' });
     assert.equal(await parseMetadata([], input), undefined);
+  });
+
+  it('refuses a pair without a key or without =, naming what it got', async () => {
+    const input = { stdin: stdinWith(''), maxBytes: 100 };
+    for (const spec of ['=1', 'flag', '']) {
+      await assert.rejects(parseMetadata(['a=1', spec], input), (error: unknown) => error instanceof UsageError && error.message === `--metadata: expected key=value or @file.json, got "${spec}"`);
+    }
+    assert.deepEqual(await parseMetadata(['k='], input), { k: '' });
   });
 });

@@ -6,10 +6,10 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { mapInOrder } from '../../../src/core/bulk/concurrency.js';
-import { InputError, InterruptedError } from '../../../src/core/errors.js';
+import { InputError, InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { detectImageType } from '../../../src/core/input/images.js';
 import { decodeText } from '../../../src/core/input/whole-file.js';
-import { fileError, inputSource, isRegularFile, openFileStream, readRecords } from '../../../src/core/input/sources.js';
+import { fileError, fileOrStdin, inputSource, isRegularFile, openFileStream, readRecords, refuseEmptyRecords, regularFileSize } from '../../../src/core/input/sources.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
@@ -55,6 +55,39 @@ describe('readRecords', () => {
     const missing = inputSource(join(dir, 'nope.json'), Readable.from([]));
     await assert.rejects(collect(readRecords(missing)), refused(`${missing.name}: no such file`));
     await assert.rejects(collect(readRecords(inputSource('-', Readable.from([])))), refused('stdin: is empty, expected at least one JSON record'));
+  });
+});
+
+describe('the input a command is given', () => {
+  it('is FILE when given, else stdin when something is piped in; with a terminal on stdin, a usage error', () => {
+    assert.equal(fileOrStdin('events.jsonl', true), 'events.jsonl');
+    assert.equal(fileOrStdin('-', true), '-');
+    assert.equal(fileOrStdin(undefined, false), '-');
+    assert.throws(() => fileOrStdin(undefined, true), (error: unknown) => error instanceof UsageError && error.message === 'no input: give a FILE, or `-` to read stdin');
+  });
+
+  it('is uploaded only when it is a regular file, whose size is then known', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'objects.jsonl');
+    writeFileSync(path, '{"id":"d-1"}\n');
+    assert.equal(await regularFileSize('objects.jsonl', path), 13);
+    await assert.rejects(regularFileSize('given-dir', dir), (error: unknown) => error instanceof InputError && error.message === 'given-dir: is a directory, expected a file');
+    await assert.rejects(regularFileSize('gone.jsonl', join(dir, 'gone.jsonl')), (error: unknown) => error instanceof InputError && error.message === 'gone.jsonl: no such file');
+  });
+
+  it('is refused before an upload when it holds no record, and read no further than its first record when it does', async () => {
+    const dir = tempDir();
+    const blank = join(dir, 'blank.jsonl');
+    writeFileSync(blank, '\n \n');
+    await assert.rejects(refuseEmptyRecords(inputSource(blank, Readable.from([]))), (error: unknown) =>
+      error instanceof InputError && error.message === `${inputSource(blank, Readable.from([])).name}: holds only blank lines, expected at least one JSON record`);
+    const failsAfterOneRecord = Readable.from(
+      (async function* () {
+        yield Buffer.from('{"id":"d-1"}\n');
+        throw new Error('read past the first record');
+      })(),
+    );
+    await refuseEmptyRecords(inputSource('-', failsAfterOneRecord));
   });
 });
 

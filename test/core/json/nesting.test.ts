@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_JSON_NESTING, nestingProblem, parseRecordAt } from '../../../src/core/json/nesting.js';
+import { MAX_JSON_NESTING, nestingProblem, parseDocument, parseRecordAt } from '../../../src/core/json/nesting.js';
 import { JsonLinesChecker } from '../../../src/core/input/jsonl-checker.js';
 
 test('nesting is counted by a scan of the text: brackets in strings and escaped quotes do not count', () => {
@@ -18,6 +18,17 @@ test('a record is parsed up to the limit, and refused one level deeper, with its
   const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
   assert.deepEqual(parseRecordAt(nested(MAX_JSON_NESTING), 3), { line: 3, value: JSON.parse(nested(MAX_JSON_NESTING)) });
   assert.deepEqual(parseRecordAt(nested(MAX_JSON_NESTING + 1), 3), { line: 3, text: nested(MAX_JSON_NESTING + 1), error: 'nested deeper than 64 levels of arrays and objects' });
+});
+
+test("a document of several lines (a flag's @FILE) is parsed up to the limit, and refused past it naming the line where it first goes too deep", () => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  assert.deepEqual(parseDocument(`{\n  "a": ${nested(MAX_JSON_NESTING - 1)}\n}\n`), { line: 1, value: { a: JSON.parse(nested(MAX_JSON_NESTING - 1)) } });
+  const deep = `{\n  "note": "[[[[ not counted",\n  "a": ${nested(MAX_JSON_NESTING)}\n}\n`;
+  assert.deepEqual(parseDocument(deep), { line: 3, text: deep, error: 'nested deeper than 64 levels of arrays and objects' });
+  const deepFirst = `${nested(MAX_JSON_NESTING + 1)}\n\n\n`;
+  assert.deepEqual(parseDocument(deepFirst), { line: 1, text: deepFirst, error: 'nested deeper than 64 levels of arrays and objects' });
+  const deepLater = `[\n[\n${'['.repeat(200_000)}\n\n`;
+  assert.equal(parseDocument(deepLater).line, 3, 'counted up to where it goes too deep, not to the end');
 });
 
 test('a record 100,000 deep is refused before anything walks it, valid JSON or not', () => {
