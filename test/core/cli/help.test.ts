@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { groupHelpSections, renderHelpSections } from '../../../src/core/cli/help.js';
+import { Command } from 'commander';
+import { fitHelpText, groupHelpSections, HELP_LAYOUT, renderHelpSections, wrapWords } from '../../../src/core/cli/help.js';
 
 describe('help sections', () => {
   it('lists the examples, then the variables in one fixed order, their descriptions aligned', () => {
@@ -27,5 +28,54 @@ describe('help sections', () => {
   it("a group of one verb shows up to three of that verb's examples", () => {
     const sections = groupHelpSections([{ examples: ['csafe g one 1', 'csafe g one 2', 'csafe g one 3', 'csafe g one 4'], environment: [] }]);
     assert.match(renderHelpSections(sections), /\nExamples:\n {2}csafe g one 1\n {2}csafe g one 2\n {2}csafe g one 3\n\n/);
+  });
+});
+
+describe('help text fitted to the terminal', () => {
+  it('wraps words at spaces, every line after the first under the indent; a word longer than a line has one of its own', () => {
+    assert.equal(wrapWords('one two three four', 9, '  '), 'one two\n  three\n  four');
+    assert.equal(wrapWords('one two', 7, ''), 'one two', 'a line of exactly the width stays whole');
+    assert.equal(wrapWords('a supercalifragilistic b', 8, ''), 'a\nsupercalifragilistic\nb');
+    assert.equal(wrapWords('name   aligned', 40, ''), 'name   aligned', 'spaces within a line are kept');
+    assert.equal(wrapWords('é é é', 3, ''), 'é é\né', 'characters are counted, not UTF-16 units');
+  });
+
+  it("re-wraps a paragraph's lines as one flow, keeps paragraphs apart, and starts anew after a line ending in ':'", () => {
+    const text = 'csafe sends\nthe events it reads\nin batches.\n\nExit codes:\nzero when all went';
+    assert.equal(fitHelpText(text, 20), 'csafe sends the\nevents it reads in\nbatches.\n\nExit codes:\nzero when all went');
+  });
+
+  it('keeps the columns of a table row, wrapping its last column under itself, and leaves a row it cannot fit as it is', () => {
+    const row = '  --checkpoint FILE  where the acknowledged lines are recorded as they arrive';
+    assert.equal(fitHelpText(row, 200), row);
+    assert.equal(fitHelpText(row, 50), '  --checkpoint FILE  where the acknowledged lines\n                     are recorded as they arrive');
+    const wideFirstColumn = `  ${'x'.repeat(40)}  a description`;
+    assert.equal(fitHelpText(wideFirstColumn, 50), wideFirstColumn, 'fewer than 20 columns left for the description');
+    assert.equal(fitHelpText(`  ${'word '.repeat(8).trim()}`, 30), '  word word word word word\n  word word word', 'a row of one column wraps under its indent');
+    const noColumns = ` ${'word '.repeat(8).trim()}`;
+    assert.equal(fitHelpText(noColumns, 30), noColumns, 'no two spaces to find a column by');
+    assert.equal(fitHelpText('Usage:\n  csafe events send FILE\nmore words here', 12), 'Usage:\n  csafe events send FILE\nmore words\nhere');
+  });
+
+  it('puts an option\'s description under its flag on a terminal too narrow to hold it beside, and lists the global flags but --version', () => {
+    const program = new Command('csafe').version('1.0.0').option('--verbose', 'trace each request');
+    const send = program.command('send').description('send events').option('--checkpoint <file>', 'where the acknowledged lines are recorded as they arrive');
+    program.configureHelp({ ...HELP_LAYOUT, helpWidth: 40 });
+    send.configureHelp({ ...HELP_LAYOUT, helpWidth: 40 });
+    const narrow = send.helpInformation();
+    assert.match(narrow, /\n {2}--checkpoint <file>\n {6}where the acknowledged lines are\n {6}recorded as they arrive\n/);
+    assert.match(narrow, /\nGlobal Options:\n {2}--verbose\n {6}trace each request\n/);
+    assert.doesNotMatch(narrow, /--version/);
+    send.configureHelp({ ...HELP_LAYOUT, helpWidth: 120 });
+    assert.match(send.helpInformation(), /\n {2}--checkpoint <file> +where the acknowledged lines are recorded as they arrive\n/);
+  });
+
+  it("does not list a global flag the command declares with a meaning of its own", () => {
+    const program = new Command('csafe').option('--api-key <key>', 'the key to send');
+    const start = program.command('start').option('--api-key <key>', 'the only key the emulator accepts');
+    start.configureHelp({ ...HELP_LAYOUT, helpWidth: 120 });
+    const help = start.helpInformation();
+    assert.equal(help.match(/--api-key/g)?.length, 1);
+    assert.match(help, /the only key the emulator accepts/);
   });
 });

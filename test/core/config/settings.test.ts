@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigStore } from '../../../src/core/config/store.js';
 import { parseDuration } from '../../../src/core/cli/duration.js';
@@ -208,4 +208,56 @@ describe('settings: each value and where it came from', () => {
     assert.equal(checkBaseUrl({ value: 'https://api.example/v1///', source: 'flag' }, false), 'https://api.example/v1');
     assert.equal(checkBaseUrl({ value: 'http://[::1]:8080/', source: 'flag' }, false), 'http://[::1]:8080');
   });
+  it('refuses a user name or password in the base URL, showing it masked, with how to fix it', () => {
+    for (const value of ['https://user:pa55word@api.example', 'https://user@api.example', 'https://:pa55word@api.example']) {
+      assert.throws(() => checkBaseUrl({ value, source: 'flag' }, false), (error: unknown) =>
+        error instanceof UsageError &&
+        error.message === 'base URL (from flag): expected a URL without a user name or password, got "https://***@api.example": csafe sends the API key and never credentials from a URL' &&
+        error.hint === 'remove the "user:password@" part');
+    }
+  });
 });
+
+describe('profile names', () => {
+  it('refuses a blank name, one with a control character and __proto__, naming where it came from', () => {
+    for (const name of ['', '  ', 'a\nb', 'tab\tbed', '__proto__']) {
+      const expected = `is not a profile name: expected a name with no control characters, not blank and not __proto__`;
+      assert.throws(() => resolveProfile({ profile: name }, {}), (error: unknown) => error instanceof UsageError && error.message === `--profile: ${JSON.stringify(name)} ${expected}`);
+      if (name !== '') assert.throws(() => resolveProfile({}, { CSAFE_PROFILE: name }), (error: unknown) => error instanceof UsageError && error.message === `CSAFE_PROFILE: ${JSON.stringify(name)} ${expected}`);
+    }
+    assert.deepEqual(resolveProfile({ profile: 'staging eu' }, {}), { value: 'staging eu', source: 'flag' });
+  });
+});
+
+describe('--api-key-file', () => {
+  const dir = tempDir();
+  const keyFile = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text, { mode: 0o600 });
+    return path;
+  };
+  const HINT = 'give a file whose first line is the key, readable by you alone (chmod 600)';
+
+  it("takes the key from the file's first line, without its line end, before CSAFE_API_KEY and the profile", () => {
+    for (const text of ['sk_file_key_1234\n', 'sk_file_key_1234\r\nsecond line\n', 'sk_file_key_1234']) {
+      const settings = resolveSettings({ apiKeyFile: keyFile('key', text) }, { CSAFE_API_KEY: 'sk_env_key_12345' }, { api_key: 'sk_profile_key_1' }, 'default');
+      assert.deepEqual(settings.apiKey, { value: 'sk_file_key_1234', source: 'file' });
+    }
+  });
+
+  it('reads at most 64 KiB of the file: a key on a first line past that is cut there', () => {
+    const settings = resolveSettings({ apiKeyFile: keyFile('long', `${'k'.repeat(70_000)}\n`) }, {}, {}, 'default');
+    assert.equal((settings.apiKey!.value as string).length, 64 * 1024);
+  });
+
+  it('refuses it with --api-key, and a file that is missing, a directory or has an empty first line, naming the file', () => {
+    const refused = (flags: { apiKey?: string; apiKeyFile?: string }, message: string, hint?: string) =>
+      assert.throws(() => resolveSettings(flags, {}, {}, 'default'), (error: unknown) => error instanceof UsageError && error.message === message && error.hint === hint);
+    refused({ apiKey: 'sk_flag_key_1234', apiKeyFile: keyFile('both', 'sk_file_key_1234\n') }, '--api-key and --api-key-file both give the key: give one of them');
+    refused({ apiKeyFile: join(dir, 'missing') }, `--api-key-file ${join(dir, 'missing')}: no such file`, HINT);
+    refused({ apiKeyFile: dir }, `--api-key-file ${dir}: not a regular file`);
+    refused({ apiKeyFile: keyFile('empty-line', '\nsk_file_key_1234\n') }, `--api-key-file ${join(dir, 'empty-line')}: its first line is empty, expected the key`);
+    refused({ apiKeyFile: keyFile('empty', '') }, `--api-key-file ${join(dir, 'empty')}: its first line is empty, expected the key`);
+  });
+});
+

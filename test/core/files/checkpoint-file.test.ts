@@ -2,11 +2,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CheckpointFile, type CheckpointFormat } from '../../../src/core/files/checkpoint-file.js';
 import { InputError, UsageError } from '../../../src/core/errors.js';
+import { FileWriteError } from '../../../src/core/files/write-errors.js';
 import { exitedPid, tempDir } from '../../helpers/cli.js';
 
 interface Progress {
@@ -131,6 +132,24 @@ describe('CheckpointFile', () => {
     const { scope } = setup();
     mkdirSync(scope.path);
     await assert.rejects(CheckpointFile.open(scope, format), (error: unknown) => error instanceof InputError && error.message === `${scope.path}: not a regular file`);
+  });
+
+  it('names a checkpoint path that cannot be read for another reason, with the reason', async () => {
+    const { scope, inputPath } = setup();
+    const under = join(inputPath, 'state.json');
+    await assert.rejects(CheckpointFile.open({ ...scope, path: under, readOnly: true }, format), (error: unknown) =>
+      error instanceof InputError && error.message.startsWith(`${under}: ENOTDIR: not a directory`));
+  });
+
+  it('names the checkpoint and what went wrong when a save cannot be written, and how to go on', async () => {
+    const { dir, scope } = setup();
+    const checkpoint = await CheckpointFile.open(scope, format);
+    checkpoint.progress.done = 1;
+    rmSync(dir, { recursive: true });
+    await assert.rejects(checkpoint.save(), (error: unknown) =>
+      error instanceof FileWriteError &&
+      error.message.startsWith(`${scope.path}: could not write the checkpoint: `) &&
+      error.hint === 'make room or give another path, then run the command again');
   });
 
   it('refuses at open a checkpoint that is a symbolic link to nothing: its first write would fail only after records were sent', async () => {

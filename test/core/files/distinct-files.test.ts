@@ -33,6 +33,12 @@ describe('refuseSharedFiles', () => {
     assert.throws(() => refuseSharedFiles('-', { failed: out, unconfirmed: join(dir, '.', 'out.jsonl') }), refused(/^--unconfirmed .*: is also the file of --failed$/));
   });
 
+  it('knows a file that cannot be made yet by its path: in a directory not made yet, or under a regular file', () => {
+    assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'later', 'out.jsonl'), unconfirmed: join(dir, 'later', '.', 'out.jsonl') }), refused(/^--unconfirmed .*: is also the file of --failed$/));
+    assert.throws(() => refuseSharedFiles('-', { failed: join(input, 'out.jsonl'), checkpoint: join(dir, 'link.jsonl', 'out.jsonl') }), refused(/^--checkpoint .*: is also the file of --failed$/));
+    refuseSharedFiles('-', { failed: join(dir, 'later', 'failed.jsonl'), unconfirmed: join(dir, 'later', 'unconfirmed.jsonl') });
+  });
+
   it('takes a device named twice: /dev/null discards both kinds', () => {
     refuseSharedFiles(input, { failed: '/dev/null', skipInvalid: '/dev/null' });
   });

@@ -6,9 +6,21 @@ import { join } from 'node:path';
 import { exitCodeOfError } from '../../../src/main.js';
 import { ExitCode, LockedError } from '../../../src/core/errors.js';
 import { acquireFileLock } from '../../../src/core/files/file-lock.js';
-import { processStartTime } from '../../../src/core/files/processes.js';
+import { isRunning, processStartTime } from '../../../src/core/files/processes.js';
 import { FileWriteError } from '../../../src/core/files/write-errors.js';
-import { tempDir } from '../../helpers/cli.js';
+import { exitedPid, tempDir } from '../../helpers/cli.js';
+
+describe('processes', () => {
+  it("reads a running process's start time (field 22 of /proc/PID/stat, in clock ticks since boot), and none for a process gone", async () => {
+    const started = await processStartTime(process.pid);
+    assert.match(started ?? '', /^\d+$/);
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    assert.equal(started, fields[22 - 3]);
+    assert.equal(await processStartTime(exitedPid()), undefined);
+    assert.equal(isRunning(process.pid), true);
+    assert.equal(isRunning(exitedPid()), false);
+  });
+});
 
 describe('acquireFileLock', () => {
   it('writes its owner (pid, host, since, start time) to a private path.lock', async () => {

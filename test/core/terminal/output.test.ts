@@ -235,6 +235,23 @@ describe('JSON written a value at a time', () => {
   });
 });
 
+describe('JSON written in chunks', () => {
+  it('hands the text on in chunks of at least 64 KiB but the last, which together are the whole', async () => {
+    async function* values() {
+      for (let i = 0; i < 3000; i++) yield { id: `object-${i}`, text: 'x'.repeat(20) };
+    }
+    for (const format of ['json', 'ndjson'] as const) {
+      const chunks: string[] = [];
+      for await (const chunk of jsonValuesChunks(values(), format)) chunks.push(chunk);
+      assert.ok(chunks.length > 1, `${format}: ${chunks.length} chunk`);
+      assert.ok(chunks.slice(0, -1).every((chunk) => chunk.length >= 65536 && chunk.length < 65536 + 200), `${format}: ${chunks.map((chunk) => chunk.length)}`);
+      const all: unknown[] = [];
+      for await (const value of values()) all.push(value);
+      assert.equal(chunks.join(''), format === 'json' ? `${JSON.stringify(all, null, 2)}\n` : all.map((value) => `${JSON.stringify(value)}\n`).join(''));
+    }
+  });
+});
+
 describe('a large item (a record over 5 MiB) printed as its values come', () => {
   async function* values(count: number, failAfter?: number) {
     for (let i = 0; i < count; i++) {
@@ -278,4 +295,40 @@ describe('a large item (a record over 5 MiB) printed as its values come', () => 
     await writer.end();
     assert.deepEqual(stdout().trim().split('\n').map((line) => line.trim()), ['ID', 'first', 'o0', 'o1', 'last']);
   });
+  it('is printed in every streamed format, and on a terminal with a spinner, exactly as the whole would be among small items', async () => {
+    const small = (id: string) => ({ ...head, data: [{ id, n: -1 }] });
+    const whole = { ...head, data: [{ id: 'o0', n: 0 }, { id: 'o1', n: 1 }] };
+    const items = [small('first'), whole, small('last')];
+    const view = {
+      rows: (item: typeof whole) => item.data,
+      columns: [{ header: 'ID', value: (row: { id: string; n: number }) => row.id }, { header: 'N', value: (row: { id: string; n: number }) => String(row.n) }],
+      largeRow: (_head: Record<string, unknown>, value: unknown) => value as { id: string; n: number },
+    };
+    const printed = async (format: 'json' | 'ndjson' | 'tsv', options: { tty?: boolean } = {}) => {
+      const { io, stdout } = bufferIO({ ...options, env: { TERM: 'xterm-256color' } });
+      const writer = resultWriter(io, format, view);
+      await writer.print(items[0]!);
+      await writer.printLarge({ head, field: 'data', values: values(2) });
+      await writer.print(items[2]!);
+      await writer.end();
+      return stdout();
+    };
+    assert.equal(await printed('json'), `${JSON.stringify(items, null, 2)}\n`);
+    assert.equal(await printed('ndjson'), items.map((item) => `${JSON.stringify(item)}\n`).join(''));
+    assert.equal(await printed('tsv'), 'ID\tN\nfirst\t-1\no0\t0\no1\t1\nlast\t-1\n');
+    assert.equal(await printed('json', { tty: true }), `${JSON.stringify(items, null, 2)}\n`, 'kept whole and printed at the end');
+  });
+
+  it('starts a TSV with its header when it is the first item printed, and a TSV of nothing is its header', async () => {
+    const view = { rows: () => [], columns: [{ header: 'ID', value: (row: { id: string }) => row.id }], largeRow: (_head: Record<string, unknown>, value: unknown) => value as { id: string } };
+    const first = bufferIO();
+    const writer = resultWriter(first.io, 'tsv', view);
+    await writer.printLarge({ head, field: 'data', values: values(1) });
+    await writer.end();
+    assert.equal(first.stdout(), 'ID\no0\n');
+    const none = bufferIO();
+    await resultWriter(none.io, 'tsv', view).end();
+    assert.equal(none.stdout(), 'ID\n');
+  });
 });
+
