@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { UsageError } from '../../../src/core/errors.js';
 import { batchFlags } from '../../../src/core/cli/bulk-flags.js';
 import type { FlagDecl, Flags } from '../../../src/core/cli/flags.js';
-import { integerFlag, parseFlags, parseOptions } from '../../../src/core/cli/options.js';
+import { bodyFromFlags, integerFlag, parseFlags, parseOptions, requireId } from '../../../src/core/cli/options.js';
 import { addFlags, optionOf } from '../../../src/commands/program.js';
 
 /** A command with the given flags, parsed as its action would: through commander, then the schema derived from the flags. */
@@ -122,5 +122,61 @@ describe('integerFlag', () => {
     assert.throws(() => parse(unbounded, '9007199254740992'), usage('--port: expected at most 9007199254740991'));
     assert.throws(() => parse(unbounded, '1e3'), usage('--port: expected a whole number ≥ 0'));
     assert.equal(parse(unbounded.default(5), undefined), 5);
+  });
+});
+
+describe('a flag of each type, checked from its declaration', () => {
+  const flags = {
+    verbose: { type: 'switch', help: 'trace' },
+    autoIdempotency: { type: 'switch', help: 'derive keys', negate: true },
+    metadata: { type: 'text', value: 'k=v', help: 'metadata', repeat: true },
+    label: { type: 'text', value: 'text', help: 'a label', default: 'none' },
+    note: { type: 'text', value: 'text', help: 'a note' },
+    order: { type: 'choice', value: 'order', help: 'order', choices: ['asc', 'desc'], default: 'asc' },
+    mode: { type: 'choice', value: 'mode', help: 'mode', choices: ['fast', 'exact'] },
+    limit: { type: 'count', value: 'n', help: 'how many', min: 1, max: 10, default: 3 },
+    wait: { type: 'count', value: 'n', help: 'how long', min: 0 },
+    since: { type: 'absent', value: 'time', reason: '--since is not taken here: give --from' },
+  } as const satisfies Flags;
+
+  it('gives each its default when it is not given', () => {
+    assert.deepEqual(parseFlags(flags, {}), { verbose: false, autoIdempotency: true, metadata: [], label: 'none', order: 'asc', limit: 3 });
+  });
+
+  it('takes what each is given', () => {
+    const options = parseFlags(flags, { verbose: true, autoIdempotency: false, metadata: ['a=1', 'b=2'], label: 'x', note: 'n', order: 'desc', mode: 'exact', limit: '10', wait: '0' });
+    assert.deepEqual(options, { verbose: true, autoIdempotency: false, metadata: ['a=1', 'b=2'], label: 'x', note: 'n', order: 'desc', mode: 'exact', limit: 10, wait: 0 });
+  });
+
+  it('refuses a choice not offered, naming them, and a flag this command does not take, with its reason', () => {
+    assert.throws(() => parseFlags(flags, { mode: 'slow' }), usage('--mode: expected fast or exact'));
+    assert.throws(() => parseFlags(flags, { order: 'random' }), usage('--order: expected asc or desc'));
+    assert.throws(() => parseFlags(flags, { since: '1h' }), usage('--since: --since is not taken here: give --from'));
+    assert.throws(() => parseFlags(flags, { limit: '11' }), usage('--limit: expected at most 10'));
+  });
+});
+
+describe('requireId', () => {
+  it('takes an id, and refuses an empty one with where to find one', () => {
+    const example = { command: 'csafe decision create', id: 'dec_123' };
+    assert.equal(requireId('dec_1', '<decision-id>', example), 'dec_1');
+    assert.throws(() => requireId('', '<decision-id>', example), (error: unknown) =>
+      error instanceof UsageError && error.message === '<decision-id> is empty' && error.hint === 'give the id `csafe decision create` printed, e.g. dec_123');
+  });
+});
+
+describe('bodyFromFlags', () => {
+  const schema = z.object({ user_id: z.string().min(1, { error: 'expected a user id' }), max_items: z.number().int().max(100).optional() }).refine((body) => body.user_id !== 'root', { error: 'root is reserved' });
+  const flagOf = { user_id: 'userId', max_items: 'maxItems' };
+
+  it('builds the body from the flags given, leaving out those not given', () => {
+    assert.deepEqual(bodyFromFlags(schema, flagOf, { userId: 'u-1', maxItems: undefined, other: 'x' }, 'the request'), { user_id: 'u-1' });
+    assert.deepEqual(bodyFromFlags(schema, flagOf, { userId: 'u-1', maxItems: 5 }, 'the request'), { user_id: 'u-1', max_items: 5 });
+  });
+
+  it("names the flag of the first field the request's schema refuses, and the request when no one flag is at fault", () => {
+    assert.throws(() => bodyFromFlags(schema, flagOf, { userId: '', maxItems: 500 }, 'the request'), usage('--user-id: expected a user id'));
+    assert.throws(() => bodyFromFlags(schema, flagOf, { userId: 'u-1', maxItems: 500 }, 'the request'), (error: unknown) => error instanceof UsageError && error.message.startsWith('--max-items: '));
+    assert.throws(() => bodyFromFlags(schema, flagOf, { userId: 'root' }, 'the request'), usage('the request: root is reserved'));
   });
 });
