@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { MalformedSecretError, newSecret, sign, signedHeaders, verify } from '../../../src/core/webhooks/signature.js';
+import { MalformedSecretError, newSecret, sign, signedHeaders, usableSecret, verify } from '../../../src/core/webhooks/signature.js';
+import { UsageError } from '../../../src/core/errors.js';
 
 // The Standard Webhooks test vector, from the specification's reference libraries.
 const VECTOR = {
@@ -53,6 +54,34 @@ describe('Standard Webhooks signatures', () => {
     assert.deepEqual(verify(VECTOR.secret, received(), at(VECTOR.timestamp + 300)), { valid: true }, 'at the edge');
     assert.deepEqual(verify(VECTOR.secret, received(), at(VECTOR.timestamp + 10 ** 8, 0)), { valid: true });
     assert.deepEqual(verify(VECTOR.secret, received({ timestamp: '16e8' }), at(VECTOR.timestamp)), { valid: false, reason: 'timestamp "16e8" is not a number of seconds' });
+  });
+
+  it('says how far off a timestamp is in the unit a person reads: seconds, minutes, hours, days', () => {
+    const reason = (skew: number, toleranceSeconds = 60) => (verify(VECTOR.secret, received(), at(VECTOR.timestamp + skew, toleranceSeconds)) as { reason: string }).reason;
+    assert.equal(reason(119, 30), 'timestamp 119 s old (tolerance 30 s)');
+    assert.equal(reason(120), 'timestamp 2 min old (tolerance 60 s)');
+    assert.equal(reason(-150), 'timestamp 3 min in the future (tolerance 60 s)');
+    assert.equal(reason(2 * 3600 - 1), 'timestamp 120 min old (tolerance 60 s)');
+    assert.equal(reason(2 * 3600), 'timestamp 2 h old (tolerance 60 s)');
+    assert.equal(reason(2 * 86_400 - 1), 'timestamp 48 h old (tolerance 60 s)');
+    assert.equal(reason(2 * 86_400), 'timestamp 2 days old (tolerance 60 s)');
+    assert.equal(reason(61, 60), 'timestamp 61 s old (tolerance 60 s)');
+    assert.deepEqual(verify(VECTOR.secret, received(), at(VECTOR.timestamp - 60, 60)), { valid: true }, 'at the edge in the future');
+  });
+
+  it('refuses a signature header with no v1 entry, and finds one among spaces', () => {
+    assert.deepEqual(verify(VECTOR.secret, received({ signature: 'v2,abc  v1a,xyz' }), at(VECTOR.timestamp)), { valid: false, reason: 'no v1 entry in the signature' });
+    assert.deepEqual(verify(VECTOR.secret, received({ signature: '' }), at(VECTOR.timestamp)), { valid: false, reason: 'no v1 entry in the signature' });
+    assert.deepEqual(verify(VECTOR.secret, received({ signature: `  v2,abc   ${VECTOR.signature}  ` }), at(VECTOR.timestamp)), { valid: true });
+    assert.deepEqual(verify(VECTOR.secret, received({ timestamp: '1234567890123456' }), at(VECTOR.timestamp)), { valid: false, reason: 'timestamp "1234567890123456" is not a number of seconds' });
+  });
+
+  it('checks a secret given by a flag, naming the flag and how a secret looks', () => {
+    assert.equal(usableSecret(VECTOR.secret, '--secret'), VECTOR.secret);
+    assert.throws(() => usableSecret('whsec_c2hvcnQ=', '--secret'), (error: unknown) =>
+      error instanceof UsageError && error.message === '--secret: malformed secret: its key is 5 bytes, expected at least 16' && error.hint === "a signing secret is whsec_ followed by base64, as the endpoint's settings show it");
+    assert.match(newSecret(), /^whsec_[A-Za-z0-9+/]{32}$/);
+    assert.notEqual(newSecret(), newSecret());
   });
 
   it('a malformed secret is the caller\'s mistake: thrown, not a verdict', () => {
