@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ConfigStore } from '../../../src/core/config/store.js';
 import { parseDuration } from '../../../src/core/cli/duration.js';
 import { resolveOutputFormat } from '../../../src/core/terminal/output.js';
-import { checkBaseUrl, checkConfigValue, isLoopback, resolveProfile, resolveSettings } from '../../../src/core/config/settings.js';
+import { checkApiKey, checkBaseUrl, checkConfigValue, isLoopback, resolveProfile, resolveSettings } from '../../../src/core/config/settings.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/cli.js';
 
@@ -261,3 +261,17 @@ describe('--api-key-file', () => {
   });
 });
 
+describe('checkApiKey', () => {
+  it('takes a key alone, and refuses one with white space or a control character, naming where it came from and how to fix it', () => {
+    assert.equal(checkApiKey({ value: 'sk_live_abc123', source: 'env' }, 'default'), 'sk_live_abc123');
+    const refused = (source: 'flag' | 'file' | 'env' | 'profile', profile: string, where: string, hint: string) =>
+      assert.throws(() => checkApiKey({ value: 'sk_live_abc123\n', source }, profile), (error: unknown) =>
+        error instanceof UsageError && error.message === `the API key from ${where} contains white space or a control character` && error.hint === hint, source);
+    refused('flag', 'default', '--api-key', 'give the key alone, as the service issued it');
+    refused('file', 'default', '--api-key-file', 'give the key alone, as the service issued it');
+    refused('env', 'default', 'CSAFE_API_KEY', 'give the key alone, as the service issued it');
+    refused('profile', 'default', 'api_key of profile "default"', 'store it again: `csafe auth login`');
+    refused('profile', 'staging', 'api_key of profile "staging"', 'store it again: `csafe --profile staging auth login`');
+    for (const key of ['', 'sk live', 'sk\tlive', 'sk\u0000live', 'sk\u0085live']) assert.throws(() => checkApiKey({ value: key, source: 'flag' }, 'default'), UsageError, JSON.stringify(key));
+  });
+});

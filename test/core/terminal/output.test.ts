@@ -186,6 +186,17 @@ describe('printResult', () => {
     assert.equal(stdout(), 'id\tcount\tnested\nx\t2\t{"a":1}\n');
   });
 
+  it('writes an array as one NDJSON line an item, a single value as one line, and JSON pretty-printed whole', async () => {
+    const ndjson = terminal({ tty: false });
+    await printResult(ndjson.io, 'ndjson', [{ id: 'a' }, { id: 'b' }], tableView([], COLUMNS));
+    await printResult(ndjson.io, 'ndjson', { id: 'c', nested: { list: [1] } }, recordView({}));
+    await printResult(ndjson.io, 'ndjson', [], tableView([], COLUMNS));
+    assert.equal(ndjson.stdout(), '{"id":"a"}\n{"id":"b"}\n{"id":"c","nested":{"list":[1]}}\n');
+    const json = terminal({ tty: false });
+    await printResult(json.io, 'json', [{ id: 'a' }], tableView([], COLUMNS));
+    assert.equal(json.stdout(), '[\n  {\n    "id": "a"\n  }\n]\n');
+  });
+
   it('draws an aligned table, not TSV, with -o table in a pipe', async () => {
     const { io, stdout } = terminal({ tty: false });
     await printResult(io, 'table', ROWS, tableView(ROWS, COLUMNS));
