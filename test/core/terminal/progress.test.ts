@@ -92,6 +92,8 @@ describe('progress bar fitted to the terminal', () => {
     assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, 40), 'Uploading 1.0 GB [███░░░░░░░]   30%');
     assert.equal(fittedProgressLine(labels[1]!, progress, 40), 'Uploading listings-e… [███░░░░░░░]   30%');
     assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, undefined), `Uploading 1.0 GB ${progressLine(progress)}`, 'no width known: the whole line');
+    assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, 20), 'Uploading 1.0…   30%', 'too narrow for the bar: the label cut, and the percentage');
+    assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, 5), '…   30%', 'the percentage kept on the narrowest');
   });
 
   for (const columns of [40, 80]) {
