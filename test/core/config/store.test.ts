@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { assertConfigKey, assertRemovableConfigKey, CONFIG_KEYS, ConfigStore } from '../../../src/core/config/store.js';
 import { CorruptConfigError, UsageError } from '../../../src/core/errors.js';
@@ -115,8 +115,11 @@ describe('profile file: read without conf, where conf keeps it', () => {
     mkdirSync(join(dir, 'directory', 'config.json'), { recursive: true });
     mkdirSync(join(dir, 'big'));
     writeFileSync(join(dir, 'big', 'config.json'), `{"profiles": {}, "pad": "${'x'.repeat(1024 * 1024)}"}`);
+    mkdirSync(join(dir, 'loop'));
+    symlinkSync('config.json', join(dir, 'loop', 'config.json'));
     const cases: Array<[string, string]> = [
       [notDirectory, 'cannot be read: a part of its path is not a directory (ENOTDIR)'],
+      [join(dir, 'loop'), `cannot be read: ELOOP: too many symbolic links encountered, open '${join(dir, 'loop', 'config.json')}'`],
       [join(dir, 'directory'), 'is not a regular file'],
       [join(dir, 'big'), 'is larger than 1 MiB'],
     ];
