@@ -136,7 +136,7 @@ describe('uploadCheckedLines', () => {
     await assert.rejects(upload(file('dry-bad.jsonl', lines.join('')), { dryRun: true }), (error: unknown) =>
       error instanceof InputError && error.message === 'objects.jsonl: 1 invalid line; nothing was sent' && withWarnings(error).stderr.includes(`objects.jsonl:${MANY}: id: expected a string`));
     await assert.rejects(upload(file('dry-good.jsonl', Array.from({ length: MANY }, (_, i) => line(i + 1)).join('')), { dryRun: true }), (error: unknown) =>
-      error instanceof DryRunEnded && error.plan.requests.map((request) => request.method).join(' ') === 'POST PUT' && error.plan.requests[1]!.body_file === 'objects.jsonl');
+      error instanceof DryRunEnded && error.plan.requests.map((request) => request.method).join(' ') === 'POST PUT' && error.plan.requests[1]!.body_file === join(dir, 'dry-good.jsonl'));
   });
 
   it('stops at Ctrl-C before anything is asked for', async () => {
