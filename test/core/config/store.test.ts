@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { configFilePath } from '../../../src/core/config/paths.js';
 import { assertConfigKey, assertRemovableConfigKey, CONFIG_KEYS, ConfigStore } from '../../../src/core/config/store.js';
 import { CorruptConfigError, UsageError } from '../../../src/core/errors.js';
 import { ProfileFile } from '../../../src/core/config/profile-file.js';
@@ -149,5 +151,16 @@ describe('assertConfigKey', () => {
     assert.equal(assertRemovableConfigKey('timeout'), 'timeout');
     assert.equal(assertRemovableConfigKey('output'), 'output');
     assert.throws(() => assertRemovableConfigKey('colour'), /unknown config key "colour"/);
+  });
+});
+
+describe('configFilePath', () => {
+  it('is config.json in CSAFE_CONFIG_DIR, resolved, else in $XDG_CONFIG_HOME/csafe, else in ~/.config/csafe', () => {
+    assert.equal(configFilePath('/etc/csafe-ci', {}), '/etc/csafe-ci/config.json');
+    assert.equal(configFilePath('relative/dir', {}), join(process.cwd(), 'relative', 'dir', 'config.json'));
+    assert.equal(configFilePath(undefined, { XDG_CONFIG_HOME: '/xdg' }), '/xdg/csafe/config.json');
+    assert.equal(configFilePath(undefined, { XDG_CONFIG_HOME: '' }), join(homedir(), '.config', 'csafe', 'config.json'));
+    assert.equal(configFilePath(undefined, {}), join(homedir(), '.config', 'csafe', 'config.json'));
+    assert.equal(configFilePath('/etc/csafe-ci', { XDG_CONFIG_HOME: '/xdg' }), '/etc/csafe-ci/config.json');
   });
 });

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from '../../helpers/cli.js';
+
+const MODULE = fileURLToPath(new URL('../../../src/core/files/exit-removal.js', import.meta.url));
+
+/** Runs `body` in a node process of its own that has imported removeAtExit and forgetRemoval, and ends it with process.exit(): no finally runs, the 'exit' event does. */
+function runAndExit(body: string): void {
+  const script = `import { removeAtExit, forgetRemoval } from ${JSON.stringify(MODULE)};\n${body}\nprocess.exit(7);`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+  assert.equal(child.status, 7, child.stderr);
+}
+
+describe('removeAtExit', () => {
+  it('removes the directories and files it was given when the process exits at once, and none it was told to forget', () => {
+    const dir = tempDir();
+    const spool = join(dir, 'spool');
+    const data = join(dir, 'data');
+    const kept = join(dir, 'kept');
+    const file = join(dir, 'file.tmp');
+    for (const path of [spool, data, kept]) mkdirSync(join(path, 'inner'), { recursive: true });
+    writeFileSync(file, 'x');
+    runAndExit(`for (const path of ${JSON.stringify([spool, data, kept, file])}) removeAtExit(path);\nforgetRemoval(${JSON.stringify(kept)});`);
+    assert.deepEqual([spool, data, kept, file].map(existsSync), [false, false, true, false]);
+  });
+
+  it('exits quietly when a path it was given is gone already', () => {
+    const gone = join(tempDir(), 'never-made');
+    runAndExit(`removeAtExit(${JSON.stringify(gone)});`);
+    assert.equal(existsSync(gone), false);
+  });
+});
