@@ -173,6 +173,55 @@ describe('a byte count in a key: value view', () => {
   });
 });
 
+describe('a field in a key: value view', () => {
+  it('shows null as nothing, a value that is not text as JSON, and a size only for a number in a byte field', () => {
+    const record = { id: 'obj_1', finished_at: null, labels: ['a', 'b'], total_bytes: 2_000_000, bytes_total: 7, rate_bytes_per_second: 1_500_000, bytes_per_second_note: 3, bytes: '12', ok: true };
+    assert.equal(
+      renderRecord(record, terminal({ columns: 200 }).io),
+      [
+        'id:                    obj_1',
+        'finished_at:',
+        'labels:                ["a","b"]',
+        'total_bytes:           2.0 MB (2000000 bytes)',
+        'bytes_total:           7',
+        'rate_bytes_per_second: 1.5 MB/s',
+        'bytes_per_second_note: 3',
+        'bytes:                 12',
+        'ok:                    true',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps prose that fits the width exactly, cuts the first past it, and never cuts a token', () => {
+    const text = (value: string, columns = 26) => renderRecord({ note: value }, terminal({ columns }).io);
+    assert.equal(text('aaa bbb ccc ddd eeee'), 'note: aaa bbb ccc ddd eeee\n');
+    assert.equal(text('aaa bbb ccc ddd eeeee'), 'note: aaa bbb ccc ddd eee…\n');
+    assert.equal(text('x'.repeat(30)), `note: ${'x'.repeat(30)}\n`, 'an id or token whole');
+    assert.equal(renderRecord({ a: 'a b '.repeat(10) }, terminal({ columns: 3 }).io), 'a: …\n', 'no less than one column for the value');
+  });
+});
+
+describe('column widths on a narrow terminal', () => {
+  it('narrows the widest columns alike and gives what is left over to them one column each, from the left', () => {
+    const prose = 'word '.repeat(6).trim();
+    const columns: Column<{ a: string; b: string }>[] = [{ header: 'A', value: (r) => r.a }, { header: 'B', value: (r) => r.b }];
+    const text = renderTable([{ a: prose, b: prose }], columns, terminal({ columns: 43 }).io);
+    const [header, row] = text.trimEnd().split('\n');
+    assert.equal(header, `A${' '.repeat(20)}  B`, 'the first column 21 wide, the second 20');
+    assert.equal(row, `${prose.slice(0, 20)}…  ${prose.slice(0, 19)}…`);
+    assert.equal([...row!].length, 43);
+  });
+});
+
+describe('fitList at its edges', () => {
+  it('keeps a list exactly as wide as the column, and cuts the first item when not even it fits beside the count', () => {
+    assert.equal(fitList(['abc', 'def'], 8), 'abc, def');
+    assert.equal(fitList(['abc', 'def'], 7), 'abc +1 more');
+    assert.equal(fitList(['a-long-label', 'b'], 4), 'a-long-label +1 more');
+  });
+});
+
 describe('printResult', () => {
   it('writes TSV only when asked: a header line, then tab-separated cells with tabs and newlines replaced', async () => {
     const { io, stdout } = terminal({ tty: false });
