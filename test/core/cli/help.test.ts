@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Command } from 'commander';
-import { fitHelpText, groupHelpSections, HELP_LAYOUT, renderHelpSections, wrapWords } from '../../../src/core/cli/help.js';
+import { ALL_VARIABLES, fitHelpText, groupHelpSections, HELP_LAYOUT, PROFILE_VARIABLES, renderHelpSections, SERVICE_VARIABLES, wrapWords } from '../../../src/core/cli/help.js';
 
 describe('help sections', () => {
   it('lists the examples, then the variables in one fixed order, their descriptions aligned', () => {
@@ -77,5 +77,49 @@ describe('help text fitted to the terminal', () => {
     const help = start.helpInformation();
     assert.equal(help.match(/--api-key/g)?.length, 1);
     assert.match(help, /the only key the emulator accepts/);
+  });
+});
+
+describe('the Environment section fitted to a terminal', () => {
+  it('wraps what a variable sets under itself beside the names, or puts it under the name when too narrow', () => {
+    const sections = { examples: ['csafe events send ev.jsonl'], environment: ['CSAFE_API_KEY' as const] };
+    assert.equal(
+      renderHelpSections(sections, 60),
+      [
+        '',
+        'Examples:',
+        '  csafe events send ev.jsonl',
+        '',
+        'Environment:',
+        "  CSAFE_API_KEY  API key or access token, over the profile's",
+        '                 (--api-key over it)',
+        '  NO_COLOR       set and not empty: no colour (as',
+        '                 --no-color)',
+      ].join('\n'),
+    );
+    assert.equal(
+      renderHelpSections(sections, 36),
+      [
+        '',
+        'Examples:',
+        '  csafe events send ev.jsonl',
+        '',
+        'Environment:',
+        '  CSAFE_API_KEY',
+        '      API key or access token, over',
+        "      the profile's (--api-key over",
+        '      it)',
+        '  NO_COLOR',
+        '      set and not empty: no colour',
+        '      (as --no-color)',
+      ].join('\n'),
+    );
+    assert.match(renderHelpSections(sections, 37), /\n {2}CSAFE_API_KEY {2}API key/, 'beside at 20 columns for the description');
+  });
+
+  it('lists the variables of profiles and of the service in the order of the full list', () => {
+    assert.deepEqual(PROFILE_VARIABLES, ['CSAFE_PROFILE', 'CSAFE_CONFIG_DIR']);
+    assert.deepEqual(SERVICE_VARIABLES, ['CSAFE_API_KEY', 'CSAFE_BASE_URL', 'CSAFE_PROFILE', 'CSAFE_CONFIG_DIR', 'CSAFE_REQUEST_TIMEOUT', 'CSAFE_MAX_RETRIES', 'CSAFE_EMULATOR_DATA_DIR']);
+    assert.deepEqual(ALL_VARIABLES.filter((name) => SERVICE_VARIABLES.includes(name)), SERVICE_VARIABLES);
   });
 });
