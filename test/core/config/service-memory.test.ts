@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RECHECK_AFTER_MS, ServiceMemory } from '../../../src/core/config/service-memory.js';
+import { RECHECK_AFTER_MS, SERVICE_MEMORY_FILE, ServiceMemory } from '../../../src/core/config/service-memory.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -27,6 +27,24 @@ describe('what csafe remembers of a service, per profile', () => {
     assert.equal(prod.lacks('upload-url'), false, 'a week on, it is asked for again');
     await prod.remember('upload-url', false);
     assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')), { profiles: { default: { base_url: 'https://api.example/', lacking: {} } } });
+  });
+
+  it('asks again exactly a week after it learned, not a moment before; and forgetting what it never knew writes nothing', async (t) => {
+    assert.equal(RECHECK_AFTER_MS, 7 * DAY);
+    assert.equal(SERVICE_MEMORY_FILE, 'service.json');
+    const dir = tempDir('csafe-memory-');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, SERVICE_MEMORY_FILE);
+    let now = Date.parse('2026-11-27T10:00:00Z');
+    const memory = new ServiceMemory(path, { profile: 'default', baseUrl: 'https://api.example' }, () => now);
+    await memory.remember('events-sync', false);
+    assert.equal(existsSync(path), false, 'nothing learned, nothing written');
+    await memory.remember('events-sync', true);
+    now += 7 * DAY - 1;
+    assert.equal(memory.lacks('events-sync'), true);
+    now += 1;
+    assert.equal(memory.lacks('events-sync'), false);
+    assert.equal(new ServiceMemory(path, { profile: 'default', baseUrl: 'not a url' }, () => now).lacks('events-sync'), false, 'a base URL that does not parse is kept as it is, and matches nothing');
   });
 
   it('keeps no user name or password of a base URL', async (t) => {

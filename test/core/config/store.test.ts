@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { configFilePath } from '../../../src/core/config/paths.js';
 import { assertConfigKey, assertRemovableConfigKey, CONFIG_KEYS, ConfigStore } from '../../../src/core/config/store.js';
 import { CorruptConfigError, UsageError } from '../../../src/core/errors.js';
-import { ProfileFile } from '../../../src/core/config/profile-file.js';
+import { ProfileFile, readConfigText } from '../../../src/core/config/profile-file.js';
 import { tempDir } from '../../helpers/cli.js';
 
 describe('config store: a file it cannot read', () => {
@@ -151,6 +151,23 @@ describe('assertConfigKey', () => {
     assert.equal(assertRemovableConfigKey('timeout'), 'timeout');
     assert.equal(assertRemovableConfigKey('output'), 'output');
     assert.throws(() => assertRemovableConfigKey('colour'), /unknown config key "colour"/);
+  });
+});
+
+describe('readConfigText', () => {
+  it('reads a config file of exactly 1 MiB whole, and refuses one a byte larger', (t) => {
+    const dir = tempDir('csafe-conf-');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const opening = '{"profiles": {}, "pad": "';
+    const atLimit = `${opening}${'x'.repeat(1024 * 1024 - opening.length - 2)}"}`;
+    assert.equal(Buffer.byteLength(atLimit), 1024 * 1024);
+    writeFileSync(join(dir, 'config.json'), atLimit);
+    assert.equal(readConfigText(join(dir, 'config.json')), atLimit);
+    writeFileSync(join(dir, 'config.json'), `${atLimit}\n`);
+    assert.throws(() => readConfigText(join(dir, 'config.json')), { constructor: CorruptConfigError, message: `config file ${join(dir, 'config.json')} is larger than 1 MiB` });
+    assert.equal(readConfigText(join(dir, 'missing.json')), undefined);
+    writeFileSync(join(dir, 'empty.json'), '');
+    assert.equal(readConfigText(join(dir, 'empty.json')), '');
   });
 });
 
