@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { readCsvRows } from '../../../src/core/input/csv.js';
-import { InputError } from '../../../src/core/errors.js';
+import { InputError, InterruptedError } from '../../../src/core/errors.js';
 
 const source = (...chunks: (string | Buffer)[]) => ({ name: 'in.csv', open: () => Readable.from(chunks.map((chunk) => Buffer.from(chunk))) });
 
@@ -43,6 +43,8 @@ describe('readCsvRows', () => {
       [[latin1('Content,n\nh\xe9llo,1\n')], 'in.csv:2: not UTF-8 at column 2'],
       [['Content,n\r\n"two\r\nlines",1\r', '\nok,2\rnext,3\n', latin1('ab,\xff\n')], 'in.csv:6: not UTF-8 at column 4'],
       [['Content\nok\n', Buffer.from([0x61, 0xc3])], 'in.csv:3: not UTF-8 (a character cut short at the end of the input)'],
+      [['a\n', '\nb\n', latin1('\xff\n')], 'in.csv:4: not UTF-8 at column 1'],
+      [['a\rb\n', latin1('\xff\n')], 'in.csv:3: not UTF-8 at column 1'],
     ];
     for (const [chunks, message] of cases) {
       await assert.rejects(rows(...chunks), (error: unknown) => {
@@ -61,5 +63,27 @@ describe('readCsvRows', () => {
       assert.match(error.message, /^in\.csv:3: a quoted field starts on this line and is never closed$/);
       return true;
     });
+  });
+  const HINT = 'a field holding a quote, comma or line break must be in double quotes, with each quote inside doubled: "say ""hi"""';
+
+  it("names the line of a quote closed too early in csv-parse's words, without its title or its own line count, and says how to quote", async () => {
+    await assert.rejects(rows('a,b\n"x"y,z\n'), (error: unknown) =>
+      error instanceof InputError &&
+      error.message === 'in.csv:2: got "y" instead of delimiter, record delimiter, trimable character (if activated) or comment' &&
+      error.hint === HINT);
+    await assert.rejects(rows('a,"b" c\n'), (error: unknown) => error instanceof InputError && error.message.startsWith('in.csv:1: got " " instead of delimiter') && error.hint === HINT);
+  });
+
+  it('names a file it cannot read, and passes Ctrl-C on as it is', async () => {
+    const failing = (error: Error) => ({ name: 'in.csv', open: () => new Readable({ read() { this.destroy(error); } }) });
+    const consume = async (input: { name: string; open: () => Readable }) => {
+      for await (const _ of readCsvRows(input));
+    };
+    await assert.rejects(consume(failing(Object.assign(new Error('i/o error'), { code: 'EIO' }))), (error: unknown) => error instanceof InputError && error.message === 'in.csv: i/o error');
+    await assert.rejects(consume(failing(new InterruptedError())), InterruptedError);
+  });
+
+  it('counts a CR at the end of one chunk and the LF opening the next as one line end', async () => {
+    assert.deepEqual(await rows('a\r', '\nb\r', 'c\n', '\rd\n'), [[1, ['a']], [2, ['b']], [3, ['c']], [5, ['d']]]);
   });
 });
