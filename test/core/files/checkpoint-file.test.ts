@@ -152,12 +152,33 @@ describe('CheckpointFile', () => {
       error.hint === 'make room or give another path, then run the command again');
   });
 
+  it('reads a checkpoint for a dry run and writes nothing: no lock, no save, no file at close, no temporary file removed', async () => {
+    const { dir, scope } = setup();
+    const checkpoint = await CheckpointFile.open(scope, format);
+    checkpoint.progress.done = 3;
+    await checkpoint.close();
+    const before = readFileSync(scope.path, 'utf8');
+    const leftover = `state.json.${exitedPid()}.tmp`;
+    writeFileSync(join(dir, leftover), 'from a killed run');
+    const dry = await CheckpointFile.open({ ...scope, readOnly: true }, format);
+    assert.equal(dry.progress.done, 3, 'the progress so far, to plan from');
+    assert.equal(existsSync(`${scope.path}.lock`), false);
+    dry.progress.done = 9;
+    await dry.save();
+    await dry.close();
+    assert.equal(readFileSync(scope.path, 'utf8'), before);
+    assert.deepEqual(readdirSync(dir).sort(), ['input.jsonl', 'state.json', leftover]);
+  });
+
   it('refuses at open a checkpoint that is a symbolic link to nothing: its first write would fail only after records were sent', async () => {
     const { scope } = setup();
     symlinkSync('nothing-here.json', scope.path);
     await assert.rejects(
       CheckpointFile.open(scope, format),
-      (error: unknown) => error instanceof InputError && error.message === `${scope.path}: is a symbolic link to nothing-here.json, which does not exist`,
+      (error: unknown) =>
+        error instanceof InputError &&
+        error.message === `${scope.path}: is a symbolic link to nothing-here.json, which does not exist` &&
+        error.hint === 'create the file it names, or give --checkpoint another path',
     );
     assert.equal(existsSync(`${scope.path}.lock`), false, 'the lock is let go');
   });
@@ -168,7 +189,8 @@ describe('CheckpointFile', () => {
     // Should csafe wait on the FIFO, this writer ends the wait after a while, so the test fails rather than hangs.
     const writer = spawn('sh', ['-c', 'sleep 1; echo "{}" > "$0"', scope.path], { stdio: 'ignore' });
     try {
-      await assert.rejects(CheckpointFile.open(scope, format), (error: unknown) => error instanceof InputError && error.message === `${scope.path}: not a regular file`);
+      await assert.rejects(CheckpointFile.open(scope, format), (error: unknown) =>
+        error instanceof InputError && error.message === `${scope.path}: not a regular file` && error.hint === 'give --checkpoint the path of a file, or of one not made yet');
     } finally {
       writer.kill('SIGKILL');
     }
