@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_JSON_NESTING, nestingProblem, parseDocument, parseRecordAt } from '../../../src/core/json/nesting.js';
+import { MAX_JSON_NESTING, MAX_REQUEST_NESTING, nestingProblem, parseDocument, parseRecordAt } from '../../../src/core/json/nesting.js';
 import { JsonLinesChecker } from '../../../src/core/input/jsonl-checker.js';
 
 test('nesting is counted by a scan of the text: brackets in strings and escaped quotes do not count', () => {
   assert.equal(MAX_JSON_NESTING, 64);
+  assert.equal(MAX_REQUEST_NESTING, 66, 'a record at the limit inside the envelope of a request');
   assert.equal(nestingProblem(`${'['.repeat(64)}${']'.repeat(64)}`), undefined);
   assert.match(nestingProblem(`${'['.repeat(65)}${']'.repeat(65)}`)!, /nested deeper than 64 levels/);
   assert.match(nestingProblem(`${'{"a":'.repeat(65)}1${'}'.repeat(65)}`)!, /nested deeper than 64 levels/);
@@ -27,6 +28,8 @@ test("a document of several lines (a flag's @FILE) is parsed up to the limit, an
   assert.deepEqual(parseDocument(deep), { line: 3, text: deep, error: 'nested deeper than 64 levels of arrays and objects' });
   const deepFirst = `${nested(MAX_JSON_NESTING + 1)}\n\n\n`;
   assert.deepEqual(parseDocument(deepFirst), { line: 1, text: deepFirst, error: 'nested deeper than 64 levels of arrays and objects' });
+  const sixtyFourThenDeeper = `${'['.repeat(63)}\n[\n[\n`;
+  assert.equal(parseDocument(sixtyFourThenDeeper).line, 3, 'the line of the 65th level, not of the 64th');
   const deepLater = `[\n[\n${'['.repeat(200_000)}\n\n`;
   assert.equal(parseDocument(deepLater).line, 3, 'counted up to where it goes too deep, not to the end');
 });
