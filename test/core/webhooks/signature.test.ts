@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { MalformedSecretError, newSecret, sign, signedHeaders, usableSecret, verify } from '../../../src/core/webhooks/signature.js';
+import { DEFAULT_TOLERANCE_SECONDS, MalformedSecretError, newSecret, secretKey, sign, signedHeaders, usableSecret, verify } from '../../../src/core/webhooks/signature.js';
 import { UsageError } from '../../../src/core/errors.js';
 
 // The Standard Webhooks test vector, from the specification's reference libraries.
@@ -82,6 +82,18 @@ describe('Standard Webhooks signatures', () => {
       error instanceof UsageError && error.message === '--secret: malformed secret: its key is 5 bytes, expected at least 16' && error.hint === "a signing secret is whsec_ followed by base64, as the endpoint's settings show it");
     assert.match(newSecret(), /^whsec_[A-Za-z0-9+/]{32}$/);
     assert.notEqual(newSecret(), newSecret());
+  });
+
+  it('takes a secret of 16 bytes or more in plain base64, and refuses one shorter, with junk around it, or of an impossible length', () => {
+    const secret = (bytes: number) => `whsec_${Buffer.alloc(bytes, 7).toString('base64')}`;
+    assert.equal(secretKey(secret(16)).length, 16);
+    assert.equal(secretKey(secret(24)).length, 24);
+    assert.throws(() => secretKey(secret(15)), (error: unknown) => error instanceof MalformedSecretError && error.message === 'malformed secret: its key is 15 bytes, expected at least 16');
+    for (const bad of [`${secret(24)}!`, `whsec_!${secret(24).slice(6)}`, `whsec_${'A'.repeat(33)}`]) {
+      assert.throws(() => secretKey(bad), (error: unknown) => error instanceof MalformedSecretError && error.message === 'malformed secret: expected whsec_ followed by base64', bad);
+    }
+    assert.equal(secretKey(secret(24).slice('whsec_'.length)).length, 24, 'the prefix may be left out');
+    assert.equal(DEFAULT_TOLERANCE_SECONDS, 300);
   });
 
   it('a malformed secret is the caller\'s mistake: thrown, not a verdict', () => {
