@@ -1,0 +1,20 @@
+// Mutation testing of src/core by the core's own unit tests alone (test/core). The emulator reuses
+// the core (its JSON reader, its line splitter) in every request, and each in-process command test
+// runs an emulator, so with every test a mutant of those modules that survives runs some hundred
+// test files before it is judged, and a folder takes hours. Fewer tests can only kill fewer
+// mutants: the score is a lower bound of what stryker.config.json measures. A mutant of a module's
+// top level would run every test file: those are left out (ignoreStatic).
+// `npm run mutate -- .ci/stryker.core.config.mjs --mutate "src/core/cli/**/*.ts"`
+import { readFileSync } from 'node:fs';
+
+const base = JSON.parse(readFileSync(new URL('../stryker.config.json', import.meta.url), 'utf8'));
+
+export default {
+  ...base,
+  mutate: ['src/core/**/*.ts'],
+  ignoreStatic: true,
+  tap: {
+    ...base.tap,
+    testFiles: ['dist/test/core/**/*.test.js'],
+  },
+};
