@@ -370,13 +370,17 @@ describe('a large item (a record over 5 MiB) printed as its values come', () => 
       await writer.print(items[0]!);
       await writer.printLarge({ head, field: 'data', values: values(2) });
       await writer.print(items[2]!);
+      const beforeEnd = stdout();
       await writer.end();
-      return stdout();
+      return { beforeEnd, text: stdout() };
     };
-    assert.equal(await printed('json'), `${JSON.stringify(items, null, 2)}\n`);
-    assert.equal(await printed('ndjson'), items.map((item) => `${JSON.stringify(item)}\n`).join(''));
-    assert.equal(await printed('tsv'), 'ID\tN\nfirst\t-1\no0\t0\no1\t1\nlast\t-1\n');
-    assert.equal(await printed('json', { tty: true }), `${JSON.stringify(items, null, 2)}\n`, 'kept whole and printed at the end');
+    const streamed = await printed('json');
+    assert.equal(streamed.text, `${JSON.stringify(items, null, 2)}\n`);
+    assert.ok(streamed.beforeEnd.startsWith('[\n  {'), 'written as the items came');
+    assert.equal((await printed('ndjson')).text, items.map((item) => `${JSON.stringify(item)}\n`).join(''));
+    assert.equal((await printed('tsv')).text, 'ID\tN\nfirst\t-1\no0\t0\no1\t1\nlast\t-1\n');
+    const held = await printed('json', { tty: true });
+    assert.deepEqual(held, { beforeEnd: '', text: `${JSON.stringify(items, null, 2)}\n` }, 'under a spinner: kept whole and printed at the end');
   });
 
   it('starts a TSV with its header when it is the first item printed, and a TSV of nothing is its header', async () => {
