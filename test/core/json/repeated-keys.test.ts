@@ -63,6 +63,29 @@ describe('repeated keys', () => {
     assert.equal(repeatedKeyOffset('{"a":1,"b":"\\n"}', 0, undefined, false), -1);
   });
 
+  it('counts a key whatever white space stands between it and its colon', () => {
+    for (const space of [' ', '\n', '\r', '\t', ' \r\n\t ']) {
+      const text = `{"a"${space}:1,"a"${space}:2}`;
+      assert.equal(namesAKeyTwice(text, JSON.parse(text)), true, JSON.stringify(text));
+      assert.equal(repeatedKeyOffset(text), 7 + space.length, JSON.stringify(text));
+      const once = `{"a"${space}:1,"b"${space}:2}`;
+      assert.equal(namesAKeyTwice(once, JSON.parse(once)), false, JSON.stringify(once));
+    }
+  });
+
+  it('decodes a key spelled with escapes unless told not to, so "\\u0062" is not "a"', () => {
+    assert.equal(repeatedKeyOffset('{"a":1,"\\u0062":2}'), -1);
+    assert.equal(repeatedKeyOffset('{"a":1,"\\u0061":2}'), 7);
+  });
+
+  it('looks only at the tokens that start in [from, to), comparing the keys of objects opened there', () => {
+    const text = '{"a":1,"a":2}';
+    assert.equal(repeatedKeyOffset(text, 0, 7), -1, 'the second key starts at `to`');
+    assert.equal(repeatedKeyOffset(text, 0, 8), 7);
+    assert.equal(repeatedKeyOffset(text, 1), -1, 'keys of an object opened before `from` are not compared');
+    assert.equal(repeatedKeyOffset(`${text}{"b":1,"b":2}`, 13), 20);
+  });
+
   it('makes parseJsonAt refuse the text at the line and column of the second key', () => {
     const record = parseJsonAt('{\n  "a": 1,\n  "a": 2\n}', 4);
     assert.deepEqual(record, {
