@@ -1,12 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { PermissionDeniedError } from '../../../src/core/errors.js';
 import { HttpClient, serviceMessage } from '../../../src/core/http/client.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retry.js';
-import { uploadFile, type UploadProgress } from '../../../src/core/upload/file-upload.js';
+import { FileChunks, uploadFile, type UploadProgress } from '../../../src/core/upload/file-upload.js';
 import { tempDir } from '../../helpers/cli.js';
 import { bufferIO } from '../../helpers/io.js';
 import { closeServer, listenOnLoopback } from '../../helpers/server.js';
@@ -164,6 +164,148 @@ describe('uploadFile', () => {
     assert.match(stderr(), /X-Csafe-Signature=\[REDACTED\]/);
     assert.ok(!stderr().includes(SIGNATURE), 'trace shows no signature');
     await http.close();
+  });
+});
+
+describe('FileChunks', () => {
+  const MIB = 1 << 20;
+  const dir = tempDir();
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  /** A file whose every 4-byte word is its own offset, so a chunk from the wrong place shows. */
+  const numbered = (name: string, bytes: number) => {
+    const content = Buffer.alloc(bytes);
+    for (let at = 0; at + 4 <= bytes; at += 4) content.writeUInt32BE(at, at);
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return { path, content };
+  };
+  const readAll = async (chunks: FileChunks) => {
+    const read: Buffer[] = [];
+    for (let chunk = await chunks.next(); chunk !== undefined; chunk = await chunks.next()) read.push(Buffer.from(chunk));
+    return read;
+  };
+
+  it('gives a large file in chunks of 1 MiB, each good until the next-but-one is asked for', async () => {
+    const { path, content } = numbered('large.bin', 2 * MIB + 1000);
+    const chunks = await FileChunks.open(path, content.length);
+    const first = await chunks.next();
+    const second = await chunks.next();
+    assert.ok(first!.equals(content.subarray(0, MIB)), 'the first chunk, whole after the second was read');
+    assert.ok(second!.equals(content.subarray(MIB, 2 * MIB)));
+    assert.equal(chunks.read, 2 * MIB);
+    const third = await chunks.next();
+    assert.ok(third!.equals(content.subarray(2 * MIB)));
+    assert.equal(await chunks.next(), undefined);
+    await chunks.close();
+  });
+
+  it('reads no byte past the size it was given, on a file that has grown since', async () => {
+    const { path, content } = numbered('grown.bin', 2 * MIB);
+    const size = MIB + 300;
+    const chunks = await FileChunks.open(path, size);
+    const read = await readAll(chunks);
+    assert.deepEqual(read.map((chunk) => chunk.length), [MIB, 300]);
+    assert.ok(Buffer.concat(read).equals(content.subarray(0, size)));
+    await chunks.close();
+  });
+
+  it('after a rewind gives the same bytes again: the first chunk kept, the rest read anew', async () => {
+    for (const bytes of [1000, MIB, 2 * MIB, 2 * MIB + 4, 3 * MIB + 8]) {
+      const { path, content } = numbered(`rewind-${bytes}.bin`, bytes);
+      const chunks = await FileChunks.open(path, bytes);
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        const read = await readAll(chunks);
+        assert.ok(Buffer.concat(read).equals(content), `${bytes} bytes, attempt ${attempt}`);
+        assert.equal(chunks.read, bytes);
+        chunks.rewind();
+        assert.equal(chunks.read, 0);
+      }
+      await chunks.close();
+    }
+  });
+
+  it('sends again the first chunk it checked, not what the file holds by then', async () => {
+    for (const bytes of [11, 2 * MIB]) {
+      const path = join(dir, `changed-${bytes}.jsonl`);
+      const checked = Buffer.alloc(bytes, 'a');
+      writeFileSync(path, checked);
+      const chunks = await FileChunks.open(path, bytes);
+      const first = (await readAll(chunks))[0]!;
+      writeFileSync(path, Buffer.alloc(bytes, 'b'));
+      chunks.rewind();
+      assert.ok((await chunks.next())!.equals(first), `${bytes} bytes: the first chunk as it was read`);
+      assert.ok(first.equals(checked.subarray(0, Math.min(bytes, MIB))));
+      await chunks.close();
+    }
+  });
+
+  it('refuses a file that shrank below its size, naming it', async () => {
+    const { path } = numbered('shrinking.bin', 2 * MIB);
+    const chunks = await FileChunks.open(path, 2 * MIB);
+    await chunks.next();
+    truncateSync(path, MIB);
+    await assert.rejects(chunks.next(), { message: `${path}: the file shrank below the ${2 * MIB} bytes it had; the upload was stopped before its end` });
+    await chunks.close();
+  });
+
+  it('closes its file: nothing can be read after', async () => {
+    const { path } = numbered('closed.bin', 100);
+    const chunks = await FileChunks.open(path, 100);
+    await chunks.close();
+    await assert.rejects(chunks.next(), { code: 'EBADF' });
+  });
+});
+
+describe('uploadFile and the file it reads', () => {
+  let server: Server;
+  let baseUrl: string;
+  const bodies: Buffer[] = [];
+  const dir = tempDir();
+  before(async () => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks));
+        res.writeHead(200).end();
+      });
+    });
+    baseUrl = await listenOnLoopback(server);
+  });
+  after(() => {
+    closeServer(server);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const http = () => new HttpClient({ baseUrl, apiKey: 'sk_test_secret_key', timeoutMs: 5000, retry: DEFAULT_RETRY_POLICY, userAgent: 'csafe/test', io: bufferIO().io, now: Date.now, sleep: async () => {} });
+  const openFiles = () => readdirSync('/proc/self/fd').length;
+
+  it('leaves open the chunks it was given, and closes those it opened', { skip: !existsSync('/proc/self/fd') }, async () => {
+    const path = join(dir, 'given.jsonl');
+    writeFileSync(path, '{"id":"a"}\n');
+    const client = http();
+    const large = join(dir, 'given-large.bin');
+    writeFileSync(large, Buffer.alloc((1 << 20) + 10, 'x'));
+    const chunks = await FileChunks.open(large, (1 << 20) + 10);
+    await uploadFile(client, `${baseUrl}/upload`, { path: large, size: (1 << 20) + 10, chunks }, { now: Date.now });
+    chunks.rewind();
+    await chunks.next();
+    assert.equal((await chunks.next())!.length, 10, 'the caller can still read them');
+    await chunks.close();
+    bodies.length = 0;
+    const before = openFiles();
+    for (let n = 0; n < 5; n++) await uploadFile(client, `${baseUrl}/upload`, { path, size: 11 }, { now: Date.now });
+    assert.equal(openFiles(), before, 'no file left open by the uploads that opened their own');
+    assert.deepEqual(bodies.map(String), Array(5).fill('{"id":"a"}\n'));
+    await client.close();
+  });
+
+  it('sends an empty body without opening the file', async () => {
+    const client = http();
+    bodies.length = 0;
+    const response = await uploadFile(client, `${baseUrl}/upload`, { path: join(dir, 'never-written'), size: 0 }, { now: Date.now });
+    assert.equal(response.status, 200);
+    assert.deepEqual(bodies.map(String), ['']);
+    await client.close();
   });
 });
 
