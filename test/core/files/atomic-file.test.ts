@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeStaleTemporaries, writeFileAtomic, writeStreamAtomic } from '../../../src/core/files/atomic-file.js';
 import { exitedPid, tempDir } from '../../helpers/cli.js';
@@ -60,6 +60,27 @@ describe('what an atomic write leaves a target that is not a regular file', () =
     await assert.rejects(writeFileAtomic(join(dir, 'link.csv'), 'x'), /is a symbolic link to missing\.csv, which does not exist/);
     assert.ok(lstatSync(join(dir, 'link.csv')).isSymbolicLink());
     assert.deepEqual(readdirSync(dir), ['link.csv']);
+  });
+
+  it('writes through a symbolic link to something not a file into it, as it is, and closes it', async () => {
+    const dir = tempDir();
+    const link = join(dir, 'out.csv');
+    symlinkSync('/dev/null', link);
+    const open = existsSync('/proc/self/fd') ? () => readdirSync('/proc/self/fd').length : () => 0;
+    const before = open();
+    for (let n = 0; n < 5; n++) await writeFileAtomic(link, 'a,b\n');
+    assert.equal(open(), before, 'no descriptor left open');
+    assert.equal(readlinkSync(link), '/dev/null');
+    assert.ok(statSync('/dev/null').isCharacterDevice());
+    assert.deepEqual(readdirSync(dir), ['out.csv']);
+  });
+
+  it('reports a symbolic link that loops as the system does, not as a link to nothing', async () => {
+    const dir = tempDir();
+    symlinkSync('b', join(dir, 'a'));
+    symlinkSync('a', join(dir, 'b'));
+    await assert.rejects(writeFileAtomic(join(dir, 'a'), 'x'), { code: 'ELOOP' });
+    assert.deepEqual(readdirSync(dir).sort(), ['a', 'b']);
   });
 
   it('streams into a FIFO, which a reader gets whole and which stays a FIFO', async () => {
@@ -141,7 +162,7 @@ describe('removeStaleTemporaries', () => {
     const path = join(dir, 'state.json');
     const [dead, gone] = [exitedPid(), exitedPid()];
     const stale = [`state.json.${dead}.tmp`, `state.json.${gone}.tmp`];
-    const names = ['state.json', ...stale, `state.json.${process.pid}.tmp`, `state.json.${process.ppid}.tmp`, 'state.json.abc.tmp', 'state.json.12x.tmp', 'state.json.1', 'state.json.1.tmp.bak', `other.json.${dead}.tmp`, `xstate.json.${dead}.tmp`, 'state.json..tmp'];
+    const names = ['state.json', ...stale, `state.json.${process.pid}.tmp`, `state.json.${process.ppid}.tmp`, 'state.json.abc.tmp', 'state.json.12x.tmp', 'state.json.x12.tmp', 'state.json.1', 'state.json.1.tmp.bak', `other.json.${dead}.tmp`, `xstate.json.${dead}.tmp`, 'state.json..tmp'];
     for (const name of names) writeFileSync(join(dir, name), '');
     await removeStaleTemporaries(path);
     assert.deepEqual(readdirSync(dir).sort(), names.filter((name) => !stale.includes(name)).sort());
