@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { InputError, UsageError } from '../../../src/core/errors.js';
@@ -25,7 +26,8 @@ describe('downloadFormat', () => {
       assert.throws(() => downloadFormat({ output: format }, 'batch download', 'the result is CSV'), (error: unknown) =>
         error instanceof UsageError && error.message === `batch download: -o ${format}: the result is CSV; print it as it is (no -o), or as JSON rows with -o ndjson`);
     }
-    assert.throws(() => downloadFormat({ output: 'yaml' }, 'batch download', 'the result is CSV'), UsageError);
+    assert.throws(() => downloadFormat({ output: 'yaml' }, 'batch download', 'the result is CSV'), (error: unknown) =>
+      error instanceof UsageError && error.message.startsWith('--output: expected one of '));
   });
 });
 
@@ -38,6 +40,11 @@ describe('destinationOf', () => {
     writeFileSync(file, 'x');
     assert.deepEqual(await destinationOf(bufferIO({ tty: true }).io, file), { path: file, terminal: false });
     assert.deepEqual(await destinationOf(bufferIO({ tty: true }).io, '/dev/null'), { path: '/dev/null', terminal: false }, 'a character device that is no terminal');
+  });
+
+  it('finds a FILE that is a terminal, whatever stdout is', { skip: !existsSync('/dev/ptmx') && 'no /dev/ptmx here' }, async () => {
+    // Opening the pseudo-terminal multiplexer opens a terminal (a new pty's master side), with no controlling terminal taken.
+    assert.deepEqual(await destinationOf(bufferIO({ tty: false }).io, '/dev/ptmx'), { path: '/dev/ptmx', terminal: true });
   });
 });
 
@@ -72,6 +79,20 @@ describe('writing a download', () => {
     assert.deepEqual(JSON.parse(readFileSync(join(dir, 'tty-like'), 'utf8')), JSON.parse(json));
     await writeDownloadedJson(bufferIO().io, { path: join(dir, 'file.json'), terminal: false }, textOf(json), 'the result');
     assert.equal(readFileSync(join(dir, 'file.json'), 'utf8'), json);
+  });
+
+  it('passes on a broken pipe as it is, for main to end the run as it does when stdout is gone', { timeout: 30_000 }, async () => {
+    const fifo = join(tempDir(), 'results.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('head', ['-c', '1', fifo], { stdio: 'ignore' });
+    async function* endless(): AsyncGenerator<Uint8Array> {
+      for (let n = 0; n < 100_000; n++) yield Buffer.alloc(65_536, 'x');
+    }
+    try {
+      await assert.rejects(writeDownloadedBytes(bufferIO().io, { path: fifo, terminal: false }, endless(), 'the result'), { code: 'EPIPE' });
+    } finally {
+      reader.kill();
+    }
   });
 
   it('names a FILE that cannot be written, and writes nothing in its place', async () => {
