@@ -107,6 +107,8 @@ describe('opening inputs', () => {
     assert.equal(fileError('a.json', failure('EACCES')).message, 'a.json: permission denied');
     assert.equal(fileError('a.json', failure('EIO', 'i/o error')).message, 'a.json: i/o error');
     assert.equal(fileError('a.json', 'plain text').message, 'a.json: plain text');
+    assert.equal(fileError('a.json', null).message, 'a.json: null', 'whatever was thrown');
+    assert.equal(fileError('a.json', undefined).message, 'a.json: undefined');
     assert.ok(fileError('a.json', failure('EIO')) instanceof InputError);
     const abort = Object.assign(new Error('The operation was aborted'), { name: 'AbortError' });
     assert.ok(fileError('a.json', abort) instanceof InterruptedError);
