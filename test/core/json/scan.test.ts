@@ -10,6 +10,14 @@ import { dataObjectProblem } from '../../../src/schemas/data.js';
 
 const ID = Buffer.from('id');
 
+/**
+ * The share of the seeded random samples below that a run takes: all of them, unless
+ * CSAFE_TEST_SAMPLES (0 to 1) says less. A mutation run, which runs these tests once for every
+ * mutant they reach, takes a tenth (.ci/stryker.core.config.mjs).
+ */
+const SAMPLES = Math.min(1, Number(process.env.CSAFE_TEST_SAMPLES ?? 1) || 1);
+const samples = (count: number) => Math.ceil(count * SAMPLES);
+
 /** What data import's exact check (decode, JSON.parse, the zod schema) makes of a line that is not line 1: blank, valid, or its problem. */
 function exact(line: Buffer): 'blank' | 'valid' | string {
   const { text } = sourceLine(line, 0, line.length, 2);
@@ -116,14 +124,14 @@ describe('objectLineEnd (the fast check of data import lines)', () => {
     const random = mulberry32(14);
     let valid = 0;
     let accepted = 0;
-    for (let n = 0; n < 20_000; n++) {
+    for (let n = 0; n < samples(20_000); n++) {
       const line = randomLine(random);
       agrees(line);
       if (exact(line) === 'valid' && line[0] === 0x7b) valid++;
       if (fast(line)) accepted++;
     }
     // Unsure only of short top-level keys with escapes (frequent in these lines, rare in real ones) and of deep nesting.
-    assert.ok(valid > 1_000 && accepted > 0.6 * valid, `the fast check was sure of ${accepted} of ${valid} valid lines`);
+    assert.ok(valid > samples(1_000) && accepted > 0.6 * valid, `the fast check was sure of ${accepted} of ${valid} valid lines`);
   });
 });
 
@@ -252,7 +260,7 @@ describe('ObjectLines with the shape of a record it learned', () => {
     const random = mulberry32(21);
     let valid = 0;
     let accepted = 0;
-    for (let n = 0; n < 2_000; n++) {
+    for (let n = 0; n < samples(2_000); n++) {
       const model = randomModel(random);
       const check = new ObjectLines('id');
       check.learn(model);
@@ -267,7 +275,7 @@ describe('ObjectLines with the shape of a record it learned', () => {
         if (lines === 2) accepted++;
       }
     }
-    assert.ok(valid > 2_000 && accepted > 0.2 * valid, `sure of both lines for ${accepted} of ${valid} valid ones`);
+    assert.ok(valid > samples(2_000) && accepted > 0.2 * valid, `sure of both lines for ${accepted} of ${valid} valid ones`);
   });
 });
 
@@ -300,7 +308,7 @@ describe('JsonLinesChecker', () => {
 
   it('finds what the reader and zod find, line for line, however the file is cut into chunks', async () => {
     const random = mulberry32(7);
-    for (let file = 0; file < 200; file++) {
+    for (let file = 0; file < samples(200); file++) {
       const lines = Array.from({ length: 1 + Math.floor(random() * 30) }, () => (random() < 0.1 ? Buffer.from(['', ' ', '\r', '\u00a0'][Math.floor(random() * 4)]!) : randomLine(random)));
       const text = Buffer.concat([random() < 0.1 ? Buffer.from('\uFEFF') : Buffer.alloc(0), ...lines.flatMap((line, i) => (i < lines.length - 1 || random() < 0.7 ? [line, Buffer.from(random() < 0.2 ? '\r\n' : '\n')] : [line]))]);
       const expected = await reference(text);
@@ -315,7 +323,7 @@ describe('JsonLinesChecker', () => {
   it('finds what the reader and zod find in files of one shape with other lines among them, line for line', async () => {
     const random = mulberry32(9);
     const model = { id: 'd-0', t: 'title', n: 1, tags: 'a' };
-    for (let file = 0; file < 40; file++) {
+    for (let file = 0; file < samples(40); file++) {
       const lines = Array.from({ length: 50 + Math.floor(random() * 300) }, (_, n) => {
         const kind = random();
         if (kind < 0.85) return Buffer.from(`{"id":"d-${n}","t":"title ${n}","n":${n},"tags":${n % 3 === 0 ? 'null' : '"a"'}}`);
