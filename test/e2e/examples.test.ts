@@ -51,6 +51,7 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['npm run mutate', 'tens of minutes of full load, deliberately not part of npm test'],
   ['npm run mutate -- --mutate src/core/http/retry.ts', 'minutes of full load, deliberately not part of npm test'],
   ['npm run mutate -- .ci/stryker.core.config.mjs --mutate "src/core/cli/**/*.ts"', 'minutes of full load, deliberately not part of npm test'],
+  ['CSAFE_MUTATE_TESTS="dist/test/core/json/**/*.test.js,dist/test/core/input/lines.test.js" npm run mutate -- .ci/stryker.core.config.mjs --mutate src/core/json/scan.ts', 'minutes of full load, deliberately not part of npm test'],
   ['csafe emulator start', 'runs until interrupted, on the fixed port 4477; this test runs its own with --port 0'],
   [
     `tail -f chat.log | jq -c '{type:"chat_message", sender_id:.uid, sender_display_name:.name, text:.msg, timestamp:.ts}' | csafe stream parts live --id show-42 --follow`,
