@@ -1,6 +1,33 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { lineOfPath, nestsDeeperThan, parseJsonAt, syntaxErrorOffset } from '../../../src/core/json/position.js';
+import { mulberry32 } from '../../../src/emulator/http/faults.js';
+import { randomJsonTexts } from '../../helpers/random-json.js';
+import { samples } from '../../helpers/samples.js';
+
+/** JSON texts broken the ways files are: a character dropped, doubled or replaced, the text cut short. */
+function brokenTexts(seed: number, count: number): string[] {
+  const random = mulberry32(seed);
+  const junk = ['', ' ', '\n', ',', ':', '"', '\\', '{', '}', '[', ']', '-', '.', 'e', '0', '1', 'x', 't', 'u', '\u0001', 'é'];
+  return randomJsonTexts(seed, count).map((text) => {
+    const at = Math.floor(random() * (text.length + 1));
+    const roll = random();
+    if (roll < 0.15) return text;
+    if (roll < 0.3) return text.slice(0, at);
+    if (roll < 0.45) return text.slice(0, at) + text.slice(at + 1);
+    if (roll < 0.6) return text.slice(0, at) + text.slice(at - 1, at) + text.slice(at);
+    return text.slice(0, at) + junk[Math.floor(random() * junk.length)] + text.slice(at + 1);
+  });
+}
+
+const parses = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 describe('syntaxErrorOffset', () => {
   it('finds the offset of the first syntax error, and none for valid JSON', () => {
@@ -10,6 +37,22 @@ describe('syntaxErrorOffset', () => {
     assert.equal(syntaxErrorOffset('[1, 2'), 5);
     assert.equal(syntaxErrorOffset('"bad \\q"'), 6);
     for (const valid of ['{"a":[1,-2.5e3,true,false,null,"x\\u00e9"]}', ' [] ', '"s"', '0']) assert.equal(syntaxErrorOffset(valid), undefined, valid);
+  });
+
+  it('agrees with JSON.parse on 20,000 seeded texts, and points at the first character no valid text could have there', () => {
+    let broken = 0;
+    for (const text of brokenTexts(20261128, samples(20_000))) {
+      const offset = syntaxErrorOffset(text);
+      assert.equal(offset === undefined, parses(text), JSON.stringify(text));
+      if (offset === undefined) continue;
+      broken++;
+      assert.ok(offset <= text.length, JSON.stringify(text));
+      // What comes before the offset could still begin a valid text: cut there, the first problem is the end (or there is none).
+      assert.ok([undefined, offset].includes(syntaxErrorOffset(text.slice(0, offset))), `${JSON.stringify(text)} at ${offset}`);
+      // With the character at the offset, no text could be valid any more: the problem is there already.
+      if (offset < text.length) assert.equal(syntaxErrorOffset(text.slice(0, offset + 1)), offset, JSON.stringify(text));
+    }
+    assert.ok(broken > samples(10_000), `only ${broken} broken texts`);
   });
 });
 

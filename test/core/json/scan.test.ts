@@ -7,16 +7,9 @@ import { JsonLinesChecker } from '../../../src/core/input/jsonl-checker.js';
 import { readJsonRecords, sourceLine } from '../../../src/core/input/json-records.js';
 import { mulberry32 } from '../../../src/emulator/http/faults.js';
 import { dataObjectProblem } from '../../../src/schemas/data.js';
+import { samples } from '../../helpers/samples.js';
 
 const ID = Buffer.from('id');
-
-/**
- * The share of the seeded random samples below that a run takes: all of them, unless
- * CSAFE_TEST_SAMPLES (0 to 1) says less. A mutation run, which runs these tests once for every
- * mutant they reach, takes a tenth (.ci/stryker.core.config.mjs).
- */
-const SAMPLES = Math.min(1, Number(process.env.CSAFE_TEST_SAMPLES ?? 1) || 1);
-const samples = (count: number) => Math.ceil(count * SAMPLES);
 
 /** What data import's exact check (decode, JSON.parse, the zod schema) makes of a line that is not line 1: blank, valid, or its problem. */
 function exact(line: Buffer): 'blank' | 'valid' | string {
