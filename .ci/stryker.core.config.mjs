@@ -9,8 +9,9 @@
 // module's own job: a lower bound still, for modules most of the core's tests pass through.
 import { readFileSync } from 'node:fs';
 
-// The seeded differential tests (test/core/json/scan.test.ts, position.test.ts) run a tenth of their samples: they
-// run once for every mutant they reach, and a tenth is still thousands of lines. A lower bound still.
+// The seeded differential tests (test/core/json/scan.test.ts, position.test.ts) run a tenth of
+// their samples (test/helpers/samples.ts): they run once for every mutant they reach, and a tenth
+// is still thousands of lines. A lower bound still.
 process.env.CSAFE_TEST_SAMPLES ??= '0.1';
 
 const base = JSON.parse(readFileSync(new URL('../stryker.config.json', import.meta.url), 'utf8'));
