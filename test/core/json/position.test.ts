@@ -20,6 +20,39 @@ function brokenTexts(seed: number, count: number): string[] {
   });
 }
 
+/** Every path to a member or element of a parsed value, depth first. */
+function pathsOf(value: unknown, path: PropertyKey[] = []): PropertyKey[][] {
+  if (typeof value !== 'object' || value === null) return [];
+  const entries: [PropertyKey, unknown][] = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+  return entries.flatMap(([key, item]) => [[...path, key], ...pathsOf(item, [...path, key])]);
+}
+
+/** Compact JSON text with each comma between members (not one inside a string) written as `comma`. */
+function breakAtCommas(json: string, comma: string): string {
+  let out = '';
+  for (let i = 0; i < json.length; i++) {
+    if (json[i] !== '"') {
+      out += json[i] === ',' ? comma : json[i];
+      continue;
+    }
+    let close = i + 1;
+    while (json[close] !== '"') close += json[close] === '\\' ? 2 : 1;
+    out += json.slice(i, close + 1);
+    i = close;
+  }
+  return out;
+}
+
+/** A copy of `value` with the member at `path` replaced. */
+function replaceAt(value: unknown, path: readonly PropertyKey[], replacement: unknown): unknown {
+  if (path.length === 0) return replacement;
+  const [key, ...rest] = path;
+  if (Array.isArray(value)) return value.map((item, index) => (index === key ? replaceAt(item, rest, replacement) : item));
+  const copy = { ...(value as Record<string, unknown>) };
+  Object.defineProperty(copy, key!, { value: replaceAt(copy[key as string], rest, replacement), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
 const parses = (text: string) => {
   try {
     JSON.parse(text);
@@ -73,6 +106,35 @@ describe('lineOfPath', () => {
     assert.equal(lineOfPath(text, ['photo', 'content_type']), 3);
     assert.equal(lineOfPath(text, ['photo', 'tags', 1, 'a']), 5);
     assert.equal(lineOfPath(text, ['title']), 7);
+  });
+
+  it('finds the line of every member of seeded random documents, and of the deepest part present of a missing one, however laid out', () => {
+    const SENTINEL = '\u0000here';
+    // Pretty-printed as JSON.stringify does, and compact with a line break after or before each comma.
+    const layouts: ((value: unknown) => string)[] = [
+      (value) => JSON.stringify(value, null, 2),
+      (value) => JSON.stringify(value, null, '\t'),
+      (value) => breakAtCommas(JSON.stringify(value), ',\n'),
+      (value) => breakAtCommas(JSON.stringify(value), '\r\n,'),
+    ];
+    let members = 0;
+    for (const text of randomJsonTexts(20261129, samples(2_000), { keys: ['id', 'tags', 'a"b', 'c\\'] })) {
+      const value = JSON.parse(text) as unknown;
+      const paths = pathsOf(value);
+      for (const layout of layouts) {
+        const laid = layout(value);
+        for (const path of paths) {
+          // The member's value replaced: what stands before it, its key among it, stays where it was.
+          const marked = layout(replaceAt(value, path, SENTINEL));
+          const expected = marked.slice(0, marked.indexOf(JSON.stringify(SENTINEL))).split('\n').length;
+          assert.equal(lineOfPath(laid, path), expected, `${JSON.stringify(path)} in ${laid}`);
+          assert.equal(lineOfPath(laid, [...path, 'missing']), expected, `${JSON.stringify([...path, 'missing'])} in ${laid}`);
+          members++;
+        }
+      }
+      for (const path of paths) assert.equal(lineOfPath(text, path), 1, `${JSON.stringify(path)} in ${text}`);
+    }
+    assert.ok(members > samples(2_000), `only ${members} members`);
   });
 
   it('falls back to the deepest part present for a missing member', () => {
