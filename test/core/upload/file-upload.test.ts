@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { PermissionDeniedError } from '../../../src/core/errors.js';
@@ -8,6 +8,7 @@ import { HttpClient, serviceMessage } from '../../../src/core/http/client.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retry.js';
 import { FileChunks, uploadFile, type UploadProgress } from '../../../src/core/upload/file-upload.js';
 import { tempDir } from '../../helpers/cli.js';
+import { canListDescriptors, descriptorsOn } from '../../helpers/descriptors.js';
 import { bufferIO } from '../../helpers/io.js';
 import { closeServer, listenOnLoopback } from '../../helpers/server.js';
 
@@ -277,9 +278,8 @@ describe('uploadFile and the file it reads', () => {
     rmSync(dir, { recursive: true, force: true });
   });
   const http = () => new HttpClient({ baseUrl, apiKey: 'sk_test_secret_key', timeoutMs: 5000, retry: DEFAULT_RETRY_POLICY, userAgent: 'csafe/test', io: bufferIO().io, now: Date.now, sleep: async () => {} });
-  const openFiles = () => readdirSync('/proc/self/fd').length;
 
-  it('leaves open the chunks it was given, and closes those it opened', { skip: !existsSync('/proc/self/fd') }, async () => {
+  it('leaves open the chunks it was given, and closes those it opened', { skip: !canListDescriptors }, async () => {
     const path = join(dir, 'given.jsonl');
     writeFileSync(path, '{"id":"a"}\n');
     const client = http();
@@ -292,9 +292,8 @@ describe('uploadFile and the file it reads', () => {
     assert.equal((await chunks.next())!.length, 10, 'the caller can still read them');
     await chunks.close();
     bodies.length = 0;
-    const before = openFiles();
     for (let n = 0; n < 5; n++) await uploadFile(client, `${baseUrl}/upload`, { path, size: 11 }, { now: Date.now });
-    assert.equal(openFiles(), before, 'no file left open by the uploads that opened their own');
+    assert.equal(descriptorsOn(path), 0, 'no file left open by the uploads that opened their own');
     assert.deepEqual(bodies.map(String), Array(5).fill('{"id":"a"}\n'));
     await client.close();
   });
