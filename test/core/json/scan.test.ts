@@ -101,6 +101,29 @@ describe('objectLineEnd (the fast check of data import lines)', () => {
     for (const line of ACCEPTED) agrees(Buffer.from(line), true);
   });
 
+  it('is sure by the byte scan alone of every escape, every hex digit, every form of number and a depth of 64; not of 65', () => {
+    // An object in arrays in the object: each container, the deepest too, must be known for what it is.
+    const deep = (levels: number) => `{"id":"a","d":${'['.repeat(levels - 2)}{"k":1,"j":2}${',0]'.repeat(levels - 2)}}`;
+    const byteScan = (line: string) => {
+      const bytes = Buffer.from(`${line}\n`);
+      return objectLineEnd(bytes, 0, bytes.length, ID);
+    };
+    const sure = [
+      String.raw`{"id":"a","s":"\" \\ \/ \b \f \n \r \t"}`,
+      String.raw`{"id":"a\"\\","u":"\u0A9F\u0a9f\uFAfa\u0000","v":"x\u0041"}`,
+      '{"id":"a","n":[0,-0,10,1.5,1e5,1E+5,1e-5,-12.34e+10,0.0,90,-9]}',
+      '{"id":"a","l":[true,false,null],"o":{"k":{}},"e":[]}',
+      deep(64),
+    ];
+    for (const line of sure) {
+      assert.equal(exact(Buffer.from(line)), 'valid', line);
+      assert.equal(byteScan(line), Buffer.byteLength(line), line);
+    }
+    for (const line of [deep(65), String.raw`{"id":"a","s":"\x"}`, String.raw`{"id":"a","s":"\u00G0"}`, String.raw`{"id":"a","s":"\u00"}`, '{"id":"a","n":1.}', '{"id":"a","n":1e}', '{"id":"a","n":-}', '{"id":"a","n":01}', '{"id":"a","l":nul}', '{"id":"a","l":tru}']) {
+      assert.equal(byteScan(line), -1, line);
+    }
+  });
+
   it('is never sure of a line zod or JSON.parse refuses, nor of an escaped key', () => {
     for (const line of REFUSED_OR_UNSURE) agrees(Buffer.from(line), false);
   });
