@@ -120,6 +120,14 @@ describe('LineSplitter', () => {
     assert.throws(() => splitter.push(Buffer.from('x'), visit), (error) => error instanceof LineTooLongError && error.line === 2);
   });
 
+  it('joins a line of several hundred KiB cut into many chunks, whole, and the lines after it', () => {
+    const long = Array.from({ length: 30_000 }, (_, n) => `${n},`).join('');
+    const text = `${long}\nshort\n${long.slice(0, 70_000)}\n`;
+    const pieces: string[] = [];
+    for (let at = 0; at < text.length; at += 40_000) pieces.push(text.slice(at, at + 40_000));
+    assert.deepEqual(lines(pieces).map((line) => line.text), [long, 'short', long.slice(0, 70_000)]);
+  });
+
   it('names the limit in MB', () => {
     assert.equal(MAX_LINE_BYTES, 10 * 1024 * 1024);
     assert.equal(new LineTooLongError(3, MAX_LINE_BYTES).message, 'line is longer than 10 MB');
