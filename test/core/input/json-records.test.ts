@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, it } from 'node:test';
-import { readJsonRecords, type RecordReadOptions } from '../../../src/core/input/json-records.js';
+import { notUtf8Problem, readJsonRecords, sourceLine, type RecordReadOptions } from '../../../src/core/input/json-records.js';
 import { RecordReadError } from '../../../src/core/input/lines.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
@@ -191,6 +191,35 @@ describe('the reader and the JSON position helper', () => {
       const imports = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]!);
       const shared = (name: string) => /^(\.\.\/json\/|\.\/)(position|scan|nesting|lines|repeated-keys|utf8)\.js$/.test(name);
       assert.deepEqual(imports.filter((name) => !name.startsWith('node:') && !shared(name)), [], module);
+    }
+  });
+});
+
+describe('sourceLine', () => {
+  const line = (bytes: number[] | string, number = 1) => {
+    const buffer = Buffer.concat([Buffer.from('x\n'), Buffer.from(bytes as never), Buffer.from('\ny')]);
+    return sourceLine(buffer, 2, buffer.length - 2, number);
+  };
+
+  it('tells a U+FFFD the file holds from one standing for bytes that are not UTF-8, and names the column', () => {
+    assert.deepEqual(line('{"a":"\uFFFD"}'), { line: 1, text: '{"a":"\uFFFD"}' });
+    const bad = line([0x7b, 0x22, 0xff, 0x22, 0x7d]);
+    assert.deepEqual(bad, { line: 1, text: '{"\uFFFD"}', notUtf8: true });
+    assert.equal(notUtf8Problem(bad), 'not UTF-8 at column 3: csafe reads UTF-8 text; convert the file, e.g. iconv -f latin1 -t utf-8');
+  });
+
+  it('says UTF-16 when line 1 opens with either of its byte order marks, and only then', () => {
+    const UTF16 = 'not UTF-8 but UTF-16 (it opens with its byte order mark): csafe reads UTF-8 text; convert the file, e.g. iconv -f utf-16 -t utf-8';
+    for (const mark of [[0xff, 0xfe], [0xfe, 0xff]]) {
+      const first = line([...mark, 0x7b, 0x00]);
+      assert.deepEqual(first, { line: 1, text: first.text, notUtf8: true, utf16: true }, String(mark));
+      assert.equal(notUtf8Problem(first), UTF16);
+      assert.equal(line([...mark, 0x7b, 0x00], 2).utf16, undefined, 'not on line 2');
+    }
+    for (const other of [[0xff, 0xff], [0xfe, 0xfe], [0xff, 0x7b], [0x7b, 0xfe]]) {
+      const first = line([...other, 0x7b]);
+      assert.deepEqual([first.notUtf8, first.utf16], [true, undefined], String(other));
+      assert.match(notUtf8Problem(first), /^not UTF-8 at column \d/);
     }
   });
 });
