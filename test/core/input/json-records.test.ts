@@ -167,6 +167,13 @@ describe('readJsonRecords', () => {
     assert.deepEqual(await measured('{"a":1}\n', { jsonLines: true }), [{ line: 1, value: { a: 1 }, chars: 7 }]);
   });
 
+  it('judges each line of an object on its own once its lines together pass the limit, and reads on', async () => {
+    const text = '{\n"a":"0123456789",\n"b":"0123456789",\n"c":1}\n{"d":1}\n';
+    const read = await records(text, { maxLineBytes: 30 });
+    assert.deepEqual(read.map((record) => [record.line, 'error' in record]), [[1, true], [2, true], [3, true], [4, true], [5, false]]);
+    assert.deepEqual(await records(text, { maxLineBytes: 40 }), [{ line: 1, value: { a: '0123456789', b: '0123456789', c: 1 } }, { line: 5, value: { d: 1 } }]);
+  });
+
   it('refuses empty input and an empty array, unless empty is allowed', async () => {
     await assert.rejects(records(' \r\n\n'), stoppedAt(undefined, 'holds only blank lines, expected at least one JSON record'));
     await assert.rejects(records('\uFEFF'), stoppedAt(undefined, 'is empty, expected at least one JSON record'));
