@@ -101,6 +101,22 @@ describe('readJsonRecords', () => {
     assert.deepEqual((await records('[1, {"a":2}'))[1], { line: 1, text: '{"a":2}', error: 'unexpected end of input: the JSON array is not closed with ]' });
     assert.deepEqual((await records('[1,]'))[1], { line: 1, text: ']', error: 'expected an element after the last comma, found ]' });
     assert.deepEqual((await records('[1]\n x'))[1], { line: 2, text: 'x', error: 'unexpected text after the closing ] of the JSON array' });
+    const notClosed = 'unexpected end of input: the JSON array is not closed with ]';
+    assert.deepEqual((await records('[1,\n'))[1], { line: 2, text: '', error: notClosed }, 'ended after a comma');
+    assert.deepEqual(await records('[\n\n'), [{ line: 3, text: '', error: notClosed }], 'ended before an element');
+    assert.deepEqual((await records('[1,\n\n  {"a":\n2'))[1], { line: 3, text: '{"a":\n2', error: notClosed }, 'ended in an element: the line it starts on');
+  });
+
+  it('ends an element at a comma or bracket of its own level only, and keeps a U+FEFF that does not open the input', async () => {
+    assert.deepEqual(await records('[[1,2],{"a":[3,{"b":4}]},"x,]"]'), [
+      { line: 1, value: [1, 2] },
+      { line: 1, value: { a: [3, { b: 4 }] } },
+      { line: 1, value: 'x,]' },
+    ]);
+    const inside = [{ line: 1, value: 'a\uFEFFb' }, { line: 1, value: '\uFEFF' }];
+    assert.deepEqual(await records('\uFEFF["a\uFEFFb","\uFEFF"]'), inside);
+    assert.deepEqual(await records('["a\uFEFFb","\uFEFF"]'), inside, 'with no byte order mark before them');
+    assert.deepEqual(await collect(readJsonRecords(chunksOf('["a', '\uFEFFb","', '\uFEFF"]'))), inside, 'a chunk that opens with one');
   });
 
   it('reports an array element over the limit and stops', async () => {
