@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { JsonLinesChecker, toJsonLines } from '../../../src/core/input/jsonl-checker.js';
 import { RecordReadError } from '../../../src/core/input/lines.js';
+import { ObjectLines } from '../../../src/core/json/scan.js';
 
 const ARRAY_HINT = "make it JSON Lines with `jq -c '.[]' objects.json > objects.jsonl`";
 
@@ -45,5 +46,28 @@ describe('toJsonLines', () => {
     assert.equal(toJsonLines('objects.json', 'objects.jsonl'), "make it JSON Lines with `jq -c '.[]' objects.json > objects.jsonl`");
     assert.equal(toJsonLines('my objects.json', 'my-objects.jsonl'), "make it JSON Lines with `jq -c '.[]' 'my objects.json' > my-objects.jsonl`");
     assert.equal(toJsonLines('stdin', 'x.jsonl'), "pipe it through `jq -c '.[]'` first");
+  });
+});
+
+describe('JsonLinesChecker with a fast check', () => {
+  const withId = (value: unknown) => (typeof (value as { id?: unknown } | null)?.id === 'string' ? undefined : 'expected an id');
+
+  it('counts the lines the fast check accepted as records: a file of them is not empty', () => {
+    const problems: Array<[number, string]> = [];
+    const checker = new JsonLinesChecker({ problemOf: withId, hint: '', fast: new ObjectLines('id') }, (line, problem) => problems.push([line, problem]));
+    assert.equal(checker.anyRecordSeen, false);
+    checker.feed(Buffer.from('{"id":"a"}\n{"id":"b"}\n'));
+    assert.equal(checker.anyRecordSeen, true);
+    assert.equal(checker.lines, 2);
+    checker.end();
+    assert.deepEqual(problems, []);
+  });
+
+  it('has seen no record in blank lines, and refuses them at the end', () => {
+    const checker = new JsonLinesChecker({ problemOf: withId, hint: '', fast: new ObjectLines('id') }, () => undefined);
+    checker.feed(Buffer.from('\n  \n\t\n'));
+    assert.equal(checker.anyRecordSeen, false);
+    assert.equal(checker.lines, 3);
+    assert.throws(() => checker.end(), RecordReadError);
   });
 });
