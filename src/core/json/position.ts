@@ -95,11 +95,11 @@ export function parseJsonAt(text: string, firstLine: number): JsonRecord {
     const repeated = repeatedKeyOffset(text);
     return locatedProblem(text, firstLine, repeated, (column) => repeatedKeyProblem(keyAt(text, repeated), `at column ${column}`));
   } catch (error) {
-    // V8 echoes the text back (`, ..."text" is not valid JSON`): drop it, and show a raw newline token as \n.
+    // V8 echoes the text back (`, ..."text"... is not valid JSON`, cut short at either end): drop it, and show a raw newline token as \n.
     const reason = (error as Error).message
       .replace(/ in JSON at position \d+.*$/s, '')
       .replace(/ at position \d+(?: \(line \d+ column \d+\))?/, '')
-      .replace(/, (\.\.\.)?".*" is not valid JSON$/s, '')
+      .replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, '')
       .replaceAll('\n', '\\n');
     const nul = text.indexOf('\0');
     if (nul !== -1) return locatedProblem(text, firstLine, nul, (column) => `a NUL byte at column ${column}: ${NUL_HINT}`);

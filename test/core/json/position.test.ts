@@ -8,7 +8,7 @@ import { samples } from '../../helpers/samples.js';
 /** JSON texts broken the ways files are: a character dropped, doubled or replaced, the text cut short. */
 function brokenTexts(seed: number, count: number): string[] {
   const random = mulberry32(seed);
-  const junk = ['', ' ', '\n', ',', ':', '"', '\\', '{', '}', '[', ']', '-', '.', 'e', '0', '1', 'x', 't', 'u', '\u0001', 'é'];
+  const junk = ['', ' ', '\n', '\r', '\0', ',', ':', '"', '\\', '{', '}', '[', ']', '-', '.', 'e', '0', '1', 'x', 't', 'u', '\u0001', 'é', '  x'];
   return randomJsonTexts(seed, count).map((text) => {
     const at = Math.floor(random() * (text.length + 1));
     const roll = random();
@@ -84,6 +84,15 @@ describe('syntaxErrorOffset', () => {
       assert.ok([undefined, offset].includes(syntaxErrorOffset(text.slice(0, offset))), `${JSON.stringify(text)} at ${offset}`);
       // With the character at the offset, no text could be valid any more: the problem is there already.
       if (offset < text.length) assert.equal(syntaxErrorOffset(text.slice(0, offset + 1)), offset, JSON.stringify(text));
+      // parseJsonAt says so in words of its own: V8's position and its echo of the text are dropped, a NUL and a lone CR named.
+      const record = parseJsonAt(text, 1);
+      assert.ok('error' in record, JSON.stringify(text));
+      assert.doesNotMatch(record.error, /position|is not valid JSON|\n/, JSON.stringify(text));
+      if (text.includes('\0')) assert.match(record.error, /^a NUL byte at column \d+: JSON text holds none/, JSON.stringify(text));
+      else {
+        assert.match(record.error, /^invalid JSON( at column \d+)?: \S/, JSON.stringify(text));
+        assert.equal(record.error.endsWith("(LF ends a line): convert them, e.g. tr '\\r' '\\n' < IN > OUT"), /\r(?!\n)/.test(text), JSON.stringify(text));
+      }
     }
     assert.ok(broken > samples(10_000), `only ${broken} broken texts`);
   });
