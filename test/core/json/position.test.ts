@@ -117,7 +117,7 @@ describe('lineOfPath', () => {
     assert.equal(lineOfPath(text, ['title']), 7);
   });
 
-  it('finds the line of every member of seeded random documents, and of the deepest part present of a missing one, however laid out', () => {
+  it('finds the line of every member of seeded random documents, and of the deepest part present of a missing one, in four layouts', () => {
     const SENTINEL = '\u0000here';
     // Pretty-printed as JSON.stringify does, and compact with a line break after or before each comma.
     const layouts: ((value: unknown) => string)[] = [
@@ -141,7 +141,6 @@ describe('lineOfPath', () => {
           members++;
         }
       }
-      for (const path of paths) assert.equal(lineOfPath(text, path), 1, `${JSON.stringify(path)} in ${text}`);
     }
     assert.ok(members > samples(2_000), `only ${members} members`);
   });
