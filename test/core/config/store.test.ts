@@ -173,11 +173,21 @@ describe('readConfigText', () => {
 
 describe('configFilePath', () => {
   it('is config.json in CSAFE_CONFIG_DIR, resolved, else in $XDG_CONFIG_HOME/csafe, else in ~/.config/csafe', () => {
-    assert.equal(configFilePath('/etc/csafe-ci', {}), '/etc/csafe-ci/config.json');
-    assert.equal(configFilePath('relative/dir', {}), join(process.cwd(), 'relative', 'dir', 'config.json'));
-    assert.equal(configFilePath(undefined, { XDG_CONFIG_HOME: '/xdg' }), '/xdg/csafe/config.json');
-    assert.equal(configFilePath(undefined, { XDG_CONFIG_HOME: '' }), join(homedir(), '.config', 'csafe', 'config.json'));
-    assert.equal(configFilePath(undefined, {}), join(homedir(), '.config', 'csafe', 'config.json'));
-    assert.equal(configFilePath('/etc/csafe-ci', { XDG_CONFIG_HOME: '/xdg' }), '/etc/csafe-ci/config.json');
+    const onLinux = (dir: string | undefined, env: NodeJS.ProcessEnv) => configFilePath(dir, env, 'linux');
+    assert.equal(onLinux('/etc/csafe-ci', {}), '/etc/csafe-ci/config.json');
+    assert.equal(onLinux('relative/dir', {}), join(process.cwd(), 'relative', 'dir', 'config.json'));
+    assert.equal(onLinux(undefined, { XDG_CONFIG_HOME: '/xdg' }), '/xdg/csafe/config.json');
+    assert.equal(onLinux(undefined, { XDG_CONFIG_HOME: '' }), join(homedir(), '.config', 'csafe', 'config.json'));
+    assert.equal(onLinux(undefined, {}), join(homedir(), '.config', 'csafe', 'config.json'));
+    assert.equal(onLinux('/etc/csafe-ci', { XDG_CONFIG_HOME: '/xdg' }), '/etc/csafe-ci/config.json');
+  });
+
+  // Where env-paths, which conf uses, puts the config of "csafe" with no suffix on those systems.
+  it('is in ~/Library/Preferences/csafe on macOS and in %APPDATA%\\csafe\\Config on Windows, whatever XDG_CONFIG_HOME says', () => {
+    const xdg = { XDG_CONFIG_HOME: '/xdg' };
+    assert.equal(configFilePath(undefined, xdg, 'darwin'), join(homedir(), 'Library', 'Preferences', 'csafe', 'config.json'));
+    assert.equal(configFilePath(undefined, { ...xdg, APPDATA: '/roaming' }, 'win32'), join('/roaming', 'csafe', 'Config', 'config.json'));
+    assert.equal(configFilePath(undefined, { ...xdg, APPDATA: '' }, 'win32'), join(homedir(), 'AppData', 'Roaming', 'csafe', 'Config', 'config.json'));
+    assert.equal(configFilePath('/etc/csafe-ci', xdg, 'win32'), '/etc/csafe-ci/config.json');
   });
 });

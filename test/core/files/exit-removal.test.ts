@@ -34,3 +34,31 @@ describe('removeAtExit', () => {
     assert.equal(existsSync(gone), false);
   });
 });
+
+describe('removeAtExit in this process', () => {
+  /** The listeners removeAtExit added to 'exit' while `register` ran. */
+  function exitListenersAddedBy(register: () => void): NodeJS.ExitListener[] {
+    const before = new Set(process.listeners('exit'));
+    register();
+    return process.listeners('exit').filter((listener) => !before.has(listener));
+  }
+
+  it('hooks the exit once however many paths it is given, and that hook removes every path not forgotten, full directories included', async () => {
+    const { removeAtExit, forgetRemoval } = await import('../../../src/core/files/exit-removal.js');
+    const dir = tempDir();
+    const [full, file, kept, gone] = ['full', 'file.tmp', 'kept', 'gone'].map((name) => join(dir, name)) as [string, string, string, string];
+    mkdirSync(join(full, 'inner'), { recursive: true });
+    writeFileSync(join(full, 'inner', 'data'), 'x');
+    writeFileSync(file, 'x');
+    mkdirSync(kept);
+    const added = exitListenersAddedBy(() => {
+      assert.equal(removeAtExit(full), full);
+      for (const path of [file, kept, gone]) removeAtExit(path);
+      forgetRemoval(kept);
+    });
+    assert.equal(added.length, 1);
+    assert.deepEqual(exitListenersAddedBy(() => removeAtExit(join(dir, 'later'))), []);
+    added[0]!(0);
+    assert.deepEqual([full, file, kept, gone].map(existsSync), [false, false, true, false]);
+  });
+});
