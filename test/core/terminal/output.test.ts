@@ -396,3 +396,130 @@ describe('a large item (a record over 5 MiB) printed as its values come', () => 
   });
 });
 
+
+describe('resolveOutputFormat with --json alone', () => {
+  it('is JSON on a terminal and in a pipe, whatever the shape', () => {
+    for (const tty of [true, false]) for (const shape of ['single', 'stream'] as const) assert.equal(resolveOutputFormat({ json: true }, tty, shape), 'json');
+  });
+});
+
+describe('the cells and columns of a table, at their edges', () => {
+  interface Pair { a: string; b: string }
+  const PAIR: Column<Pair>[] = [{ header: 'A', value: (r) => r.a }, { header: 'B', value: (r) => r.b, hideWhenSame: true }];
+  const lines = (text: string) => text.trimEnd().split('\n').map((line) => line.trimEnd());
+
+  it('keeps a column empty in some rows only, one marked hideWhenSame whose rows differ, and every column when all are empty', () => {
+    assert.deepEqual(lines(renderTable([{ a: 'x', b: 'one' }, { a: '', b: 'two' }], PAIR, terminal({ columns: 80 }).io)), ['A  B', 'x  one', '   two']);
+    assert.deepEqual(lines(renderTable([{ a: '', b: '' }, { a: '', b: '' }], PAIR, terminal({ columns: 80 }).io)), ['A  B']);
+  });
+
+  it('redacts the signature of a URL with a query, http or https, and leaves prose that mentions one as it is', () => {
+    const url = 'http://bucket.example/path/obj.jsonl?X-Amz-Signature=abcdef&part=2';
+    const cells = [url, url.replace('http:', 'HTTPS:'), `see ${url}`, `${url} and more`];
+    const text = renderTable(cells.map((a) => ({ a, b: 'b' })), PAIR.slice(0, 1), terminal({ columns: 200 }).io);
+    assert.deepEqual(lines(text).slice(1), [
+      'http://bucket.example/path/obj.jsonl?X-Amz-Signature=[REDACTED]&part=2',
+      'https://bucket.example/path/obj.jsonl?X-Amz-Signature=[REDACTED]&part=2',
+      `see ${url}`,
+      `${url} and more`,
+    ]);
+  });
+
+  it('keeps prose whole when the width is unknown (a pipe)', () => {
+    const prose = 'a reason given in many words '.repeat(4).trim();
+    assert.equal(renderTable([{ a: 'x', b: prose }], PAIR, terminal({ tty: false }).io), `A  B\nx  ${prose}\n`);
+  });
+
+  it('is a table while every prose column can keep the floor of 8 (or its header), and key: value blocks one column narrower', () => {
+    const prose = 'word '.repeat(6).trim();
+    const atFloor = renderTable([{ a: prose, b: prose }], PAIR, terminal({ columns: 18 }).io);
+    assert.deepEqual(lines(atFloor), ['A         B', `${prose.slice(0, 7)}…  ${prose.slice(0, 7)}…`]);
+    assert.deepEqual(lines(renderTable([{ a: prose, b: prose }], PAIR, terminal({ columns: 17 }).io)), ['a: word word word word word word', 'b: word word word word word word'].map((line) => (line.length > 17 ? `${line.slice(0, 16)}…` : line)));
+  });
+
+  it('gives what is left over only to the columns that were narrowed, never past their widest cell', () => {
+    const columns: Column<{ id: string; x: string; y: string }>[] = [{ header: 'ID', value: (r) => r.id }, { header: 'X', value: (r) => r.x }, { header: 'Y', value: (r) => r.y }];
+    const prose = 'word '.repeat(8).trim();
+    // 40 columns: 2 + 2 for ID, two gaps of 2 between the prose columns, 34 left for two of 39: 17 each.
+    const text = renderTable([{ id: 'o1', x: prose, y: prose }], columns, terminal({ columns: 41 }).io);
+    assert.deepEqual(lines(text), [`ID  X${' '.repeat(17)}  Y`, `o1  ${prose.slice(0, 17)}…  ${prose.slice(0, 16)}…`]);
+  });
+});
+
+describe('a result writer at its edges', () => {
+  interface Item { ids: string[] }
+  const VIEW = { rows: (item: Item) => item.ids.map((id) => ({ id })), columns: [{ header: 'ID', value: (row: { id: string }) => row.id }], largeRow: (_head: Record<string, unknown>, value: unknown) => ({ id: String(value) }) };
+
+  it('draws -o table in a pipe as an aligned table at the end, its rows sorted by the view\'s order, and nothing for no rows', async () => {
+    const { io, stdout } = bufferIO();
+    const writer = resultWriter(io, 'table', { ...VIEW, order: (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id) });
+    await writer.print({ ids: ['obj_3', 'obj_1'] });
+    await writer.print({ ids: ['obj_2'] });
+    assert.equal(stdout(), '');
+    await writer.end();
+    assert.equal(stdout(), 'ID\nobj_1\nobj_2\nobj_3\n');
+    const none = bufferIO();
+    await resultWriter(none.io, 'table', VIEW).end();
+    assert.equal(none.stdout(), '');
+  });
+
+  it('streams to a pipe while a spinner runs on the terminal of stderr', async () => {
+    let text = '';
+    const stdout = Object.assign(new PassThrough(), { isTTY: false });
+    stdout.on('data', (chunk) => (text += chunk));
+    const io = createIOStreams({ stdin: new PassThrough(), stdout, stderr: Object.assign(new PassThrough(), { isTTY: true }), env: { TERM: 'xterm-256color' }, Chalk });
+    assert.ok(io.animate);
+    const writer = resultWriter(io, 'ndjson', VIEW);
+    await writer.print({ ids: ['obj_1'] });
+    assert.equal(text, '{"ids":["obj_1"]}\n');
+    await writer.end();
+  });
+
+  it('under a spinner, prints a TSV of small and large items in the order they came', async () => {
+    const { io, stdout } = bufferIO({ tty: true, env: { TERM: 'xterm-256color' } });
+    assert.ok(io.animate);
+    const writer = resultWriter(io, 'tsv', VIEW);
+    async function* large() {
+      yield 'big_1';
+      yield 'big_2';
+    }
+    await writer.print({ ids: ['obj_1'] });
+    await writer.print({ ids: ['obj_2'] });
+    await writer.printLarge({ head: {}, field: 'ids', values: large() });
+    assert.equal(stdout(), '');
+    await writer.end();
+    assert.equal(stdout(), 'ID\nobj_1\nobj_2\nbig_1\nbig_2\n');
+  });
+});
+
+describe('JSON text at its edges', () => {
+  it('writes a large item with no other field as the whole would be, in both formats', async () => {
+    async function* two() {
+      yield 1;
+      yield 2;
+    }
+    const all = async (chunks: AsyncIterable<string>) => {
+      let text = '';
+      for await (const chunk of chunks) text += chunk;
+      return text;
+    };
+    assert.equal(await all(largeItemText({ head: {}, field: 'data', values: two() }, 'json')), JSON.stringify({ data: [1, 2] }, null, 2));
+    assert.equal(await all(largeItemText({ head: {}, field: 'data', values: two() }, 'ndjson')), `${JSON.stringify({ data: [1, 2] })}\n`);
+  });
+
+  it('hands a chunk on as soon as it holds 64 KiB, and never an empty one', async () => {
+    // Two NDJSON lines of exactly 32 KiB each ("x…x" and its newline): one chunk of 64 KiB, then one line.
+    async function* lines() {
+      for (let i = 0; i < 3; i++) yield 'x'.repeat(32768 - 3);
+    }
+    const chunks: string[] = [];
+    for await (const chunk of jsonValuesChunks(lines(), 'ndjson')) chunks.push(chunk);
+    assert.deepEqual(chunks.map((chunk) => chunk.length), [65536, 32768]);
+    async function* four() {
+      for (let i = 0; i < 4; i++) yield 'x'.repeat(32768 - 3);
+    }
+    const even: string[] = [];
+    for await (const chunk of jsonValuesChunks(four(), 'ndjson')) even.push(chunk);
+    assert.deepEqual(even.map((chunk) => chunk.length), [65536, 65536]);
+  });
+});
