@@ -45,6 +45,19 @@ describe('help text fitted to the terminal', () => {
     assert.equal(fitHelpText(text, 20), 'csafe sends the\nevents it reads in\nbatches.\n\nExit codes:\nzero when all went');
   });
 
+  it('keeps a first word longer than the line on a line of its own, with nothing before it', () => {
+    assert.equal(wrapWords('supercalifragilistic b', 8, '  '), 'supercalifragilistic\n  b');
+  });
+
+  it('keeps a final line break, extra blank lines, and a table row right after prose, each as written', () => {
+    for (const text of ['one\n\ntwo\n', 'a\n\n\nb', 'Prose here\n  --flag  what it does']) assert.equal(fitHelpText(text, 80), text);
+  });
+
+  it('wraps a row whose last column starts exactly 20 columns before the width', () => {
+    const row = `  ${'x'.repeat(26)}  a b c d e f g h i j k l m`;
+    assert.equal(fitHelpText(row, 50), `  ${'x'.repeat(26)}  a b c d e f g h i j\n${' '.repeat(30)}k l m`);
+  });
+
   it('keeps the columns of a table row, wrapping its last column under itself, and leaves a row it cannot fit as it is', () => {
     const row = '  --checkpoint FILE  where the acknowledged lines are recorded as they arrive';
     assert.equal(fitHelpText(row, 200), row);
@@ -68,6 +81,18 @@ describe('help text fitted to the terminal', () => {
     assert.doesNotMatch(narrow, /--version/);
     send.configureHelp({ ...HELP_LAYOUT, helpWidth: 120 });
     assert.match(send.helpInformation(), /\n {2}--checkpoint <file> +where the acknowledged lines are recorded as they arrive\n/);
+  });
+
+  it('keeps a description beside its flag while 20 columns are left for it, and a flag with no description on one line', () => {
+    const program = new Command('csafe');
+    const send = program.command('send').option('--checkpoint <file>', 'where the acknowledged lines are recorded').option('--quiet');
+    // The widest term, `--checkpoint <file>`, is 19 columns: 2 before it and 2 after, and 20 for the description, is 43.
+    send.configureHelp({ ...HELP_LAYOUT, helpWidth: 43 });
+    assert.match(send.helpInformation(), /\n {2}--checkpoint <file> {2}where the\n {23}acknowledged lines\n/);
+    send.configureHelp({ ...HELP_LAYOUT, helpWidth: 42 });
+    const under = send.helpInformation();
+    assert.match(under, /\n {2}--checkpoint <file>\n {6}where the acknowledged lines are\n/);
+    assert.match(under, /\n {2}--quiet\n {2}-h, --help\n/, 'no line of spaces under a flag with nothing to say');
   });
 
   it("does not list a global flag the command declares with a meaning of its own", () => {

@@ -15,7 +15,7 @@ describe('refuseSharedFiles', () => {
   symlinkSync(input, join(dir, 'link.jsonl'));
 
   it('refuses a written file that is the input, however it is spelled', () => {
-    assert.throws(() => refuseSharedFiles(input, { failed: input }), refused(/^--failed .*in\.jsonl: is the input file$/));
+    assert.throws(() => refuseSharedFiles(input, { failed: input }), (error: unknown) => refused(/^--failed .*in\.jsonl: is the input file$/)(error) && (error as UsageError).hint === 'give --failed a file of its own');
     assert.throws(() => refuseSharedFiles(input, { skipInvalid: join(dir, '.', 'link.jsonl') }), refused(/^--skip-invalid .*: is the input file$/));
     assert.throws(() => refuseSharedFiles(join(dir, 'sub', '..', 'in.jsonl'), { checkpoint: input }), refused(/^--checkpoint .*: is the input file$/));
   });
