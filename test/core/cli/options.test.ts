@@ -156,6 +156,14 @@ describe('a flag of each type, checked from its declaration', () => {
   });
 });
 
+describe('parseOptions', () => {
+  it('names no flag when the problem is with the options together', () => {
+    const schema = z.object({ from: z.string(), to: z.string() }).refine((options) => options.from <= options.to, { error: 'give --from before --to' });
+    assert.deepEqual(parseOptions(schema, { from: 'a', to: 'b' }), { from: 'a', to: 'b' });
+    assert.throws(() => parseOptions(schema, { from: 'b', to: 'a' }), usage('give --from before --to'));
+  });
+});
+
 describe('requireId', () => {
   it('takes an id, and refuses an empty one with where to find one', () => {
     const example = { command: 'csafe decision create', id: 'dec_123' };
