@@ -18,6 +18,7 @@ describe('config store: a file it cannot read', () => {
       ['{"profiles": {', 'is not valid JSON (line 1, column 15)'],
       // The parser's own message quotes the text around the error: here the API key itself.
       ['{\n  "profiles": {"default": {"api_key": sk_live_abcdef123456}}}', 'is not valid JSON (line 2, column 39)'],
+      ['{\n  "profiles": {\n    "ci": {"output": json}\n  }\n}\n', 'is not valid JSON (line 3, column 22)'],
       ['[1]', 'does not hold csafe profiles: expected a JSON object with "profiles"'],
       ['"text"', 'does not hold csafe profiles: expected a JSON object with "profiles"'],
       ['{"profiles": 5}', 'does not hold csafe profiles: profiles: expected an object of profiles'],
