@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { PassThrough, Writable } from 'node:stream';
 import { Chalk } from 'chalk';
 import { CsafeError } from '../../../src/core/errors.js';
-import { colorEnabled, createIOStreams, openIOStreams, type IOSettings } from '../../../src/core/terminal/io.js';
+import { colorEnabled, createIOStreams, isBrokenPipe, openIOStreams, type IOSettings } from '../../../src/core/terminal/io.js';
 import { renderTable } from '../../../src/core/terminal/output.js';
 
 function streams(options: Partial<IOSettings> & { tty?: boolean } = {}) {
@@ -51,6 +51,15 @@ describe('openIOStreams', () => {
     assert.equal(forced.stderr(), '\u001b[31merror: boom\u001b[39m\n');
     const terminal = await open({ CSAFE_FORCE_TTY: '1' });
     assert.match(renderTable([{ id: 'a' }], [{ header: 'ID', value: (r) => r.id }], terminal.io), /\u001b\[1mID\u001b\[22m/);
+  });
+
+  it('loads chalk when only stderr can have colour: errors red on the terminal, data plain in the pipe', async () => {
+    let stderr = '';
+    const err = Object.assign(new PassThrough(), { isTTY: true }).on('data', (c) => (stderr += c));
+    const io = await openIOStreams({ stdin: new PassThrough(), stdout: new PassThrough(), stderr: err, env: { TERM: 'xterm-256color' } });
+    io.error('error: boom');
+    assert.equal(stderr, '\u001b[31merror: boom\u001b[39m\n');
+    assert.equal(io.outColor.red('x'), 'x');
   });
 
   it('gives plain text when no stream can have colour, and createIOStreams refuses colour without chalk', async () => {
@@ -134,12 +143,13 @@ describe('createIOStreams', () => {
     const full = createIOStreams({ stdin: new PassThrough(), stdout: failing('ENOSPC'), stderr: new PassThrough(), env: {} });
     full.stdout.on('error', () => undefined);
     await full.out('x').catch(() => undefined);
-    await assert.rejects(full.flush(), (error: unknown) => error instanceof CsafeError && error.message === 'cannot write to stdout: write ENOSPC');
+    await assert.rejects(full.flush(), (error: unknown) => error instanceof CsafeError && error.message === 'cannot write to stdout: write ENOSPC' && (error.cause as NodeJS.ErrnoException).code === 'ENOSPC');
     await assert.rejects(full.out('y'), (error: unknown) => error instanceof CsafeError && error.message === 'cannot write to stdout: write ENOSPC');
     const closed = createIOStreams({ stdin: new PassThrough(), stdout: failing('EPIPE'), stderr: new PassThrough(), env: {} });
     closed.stdout.on('error', () => undefined);
     await closed.out('x').catch(() => undefined);
     await assert.rejects(closed.flush(), (error: unknown) => !(error instanceof CsafeError) && (error as NodeJS.ErrnoException).code === 'EPIPE');
+    assert.deepEqual([undefined, null, 'EPIPE', new Error('x')].map(isBrokenPipe), [false, false, false, false], 'what is not an error with a code is no broken pipe');
   });
 
   it('escapes DEL and C1 controls in text for a terminal (valid JSON still), and writes text in a pipe and bytes anywhere as they are', async () => {
@@ -172,6 +182,7 @@ describe('createIOStreams: progress on stderr', () => {
     assert.equal(sized.io.stderrColumns, 100, 'read again after a resize');
     assert.equal(streams({ env: { COLUMNS: '52' } }).io.stderrColumns, 52);
     assert.equal(streams({ env: { COLUMNS: 'wide' } }).io.stderrColumns, undefined);
+    for (const columns of ['0', '-40', '52.5']) assert.equal(streams({ env: { COLUMNS: columns } }).io.stderrColumns, undefined, `COLUMNS=${columns}`);
     assert.equal(streams().io.stderrColumns, undefined);
   });
 
