@@ -145,6 +145,14 @@ describe('readCaptions: WebVTT', () => {
     ]);
   });
 
+  it('reads a line as a bad timing line only when it starts with a time, spaces before it allowed', async () => {
+    const file = lf('WEBVTT', '', 'chapter 10:30', 'not a timing line', '', ' 1:2', 'not one either');
+    assert.deepEqual(await read(file), [
+      { line: 4, problem: VTT_TIMING },
+      { line: 6, problem: VTT_TIMING },
+    ]);
+  });
+
   it('skips NOTE, STYLE and REGION blocks, but not a cue identifier or cue text that starts with NOTE', async () => {
     const file = lf(
       'WEBVTT',
@@ -486,6 +494,7 @@ describe('readCaptions: input', () => {
       await assert.rejects(read(...[...file].map((byte) => Buffer.from([byte]))), stoppedAt(undefined, UTF16));
     }
     await assert.rejects(read(Buffer.from([0xff])), stoppedAt(1, NOT_CAPTIONS));
+    await assert.rejects(read(Buffer.from([0xff, 0xfe])), stoppedAt(undefined, UTF16), 'a file of the byte order mark alone');
     assert.deepEqual(await read(Buffer.from('W'), Buffer.from('EBVTT\n\n00:01.000 --> 00:02.000\nok')), [{ line: 3, startMs: 1000, endMs: 2000, text: 'ok' }]);
   });
 
