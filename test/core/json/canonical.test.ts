@@ -10,7 +10,7 @@ function sortedStringify(value: unknown): string {
   );
 }
 
-const STRINGS = ['', 'plain text', 'quote " and backslash \\', 'line\nbreak\ttab\u0000nul\u001f', 'lone \ud800 surrogate', 'pair \ud83d\ude00 emoji', 'é ü 日本', '\u007f\u0080\u009f', '</script>'];
+const STRINGS = ['', 'plain text', 'quote " and backslash \\', 'line\nbreak\ttab\u0000nul\u001f', 'lone \ud800 surrogate', '"', '\\', '\n', '\udfff', 'pair \ud83d\ude00 emoji', 'é ü 日本', '\u007f\u0080\u009f', '</script>'];
 
 describe('canonicalJson', () => {
   it('writes objects with their keys sorted at every level, arrays in their order, everything else as JSON.stringify does', () => {
