@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { detectImageType, imageDamage } from '../../../src/core/input/images.js';
+import { detectImageType, IMAGE_EXTENSION, imageDamage } from '../../../src/core/input/images.js';
 
 const bytes = (...parts: Array<string | number[] | Buffer>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));
 const uint32 = (value: number, littleEndian = false) => {
@@ -33,6 +33,8 @@ describe('imageDamage', () => {
     const noIend = bytes(PNG.subarray(0, PNG.length - 12), pngChunk('tEXt', Buffer.from('after')));
     assert.equal(imageDamage(noIend, 'image/png'), cut, 'chunks that end without an IEND');
     assert.equal(imageDamage(bytes(PNG, 'trailing junk'), 'image/png'), undefined, 'what follows IEND is not looked at');
+    const iendCut = bytes(PNG.subarray(0, PNG.length - 12), uint32(8), 'IEND', [1, 2, 3, 4]);
+    assert.equal(imageDamage(iendCut, 'image/png'), cut, 'an IEND chunk whose data is cut short');
   });
 
   it('names a JPEG without an end-of-image marker after its start, a GIF without its trailer, a WebP shorter than its RIFF size', () => {
@@ -42,6 +44,7 @@ describe('imageDamage', () => {
     assert.equal(imageDamage(GIF.subarray(0, GIF.length - 1), 'image/gif'), 'a GIF image cut short (no trailer byte): the file is damaged or was not copied whole');
     assert.equal(imageDamage(bytes('GIF89a', Buffer.alloc(6), [0x3b]), 'image/gif'), 'a GIF image cut short (no trailer byte): the file is damaged or was not copied whole', 'a trailer inside the screen descriptor is none');
     assert.equal(imageDamage(webp(33, 40), 'image/webp'), 'a WebP image cut short (shorter than its RIFF header says): the file is damaged or was not copied whole');
+    assert.equal(imageDamage(webp(4, 12), 'image/webp'), undefined, 'a RIFF header and nothing more, as its size says');
     assert.equal(imageDamage(bytes('RIFF', uint32(0, true), 'WEB'), 'image/webp'), 'a WebP image cut short (shorter than its RIFF header says): the file is damaged or was not copied whole');
   });
 
@@ -53,5 +56,12 @@ describe('imageDamage', () => {
     assert.equal(imageDamage(webpAround.subarray(2, 41), 'image/webp'), 'a WebP image cut short (shorter than its RIFF header says): the file is damaged or was not copied whole');
     const jpegAround = bytes(JPEG.subarray(0, JPEG.length - 2), [0, 0], [0xff, 0xd9]);
     assert.equal(imageDamage(jpegAround.subarray(0, JPEG.length), 'image/jpeg'), 'a JPEG image cut short (no end-of-image marker): the file is damaged or was not copied whole', 'the marker past the view is not seen');
+  });
+});
+
+describe('IMAGE_EXTENSION', () => {
+  it('is the name of a PNG, JPEG, GIF or WebP file, in any case, and only at the end of the name', () => {
+    for (const name of ['a.png', 'a.jpg', 'a.JPEG', 'a.gif', 'b.webp', 'dir.png/a.PnG']) assert.ok(IMAGE_EXTENSION.test(name), name);
+    for (const name of ['a.png.txt', 'a.jpgx', 'apng', 'a.tiff', 'a.jp']) assert.ok(!IMAGE_EXTENSION.test(name), name);
   });
 });
