@@ -19,6 +19,7 @@ describe('csafeCommandLine', () => {
       csafeCommandLine(['--api-key', 'sk_live_1', '--api-key=sk_live_2', 'events', 'send', 'my events.jsonl', '--checkpoint', 'state.json']),
       `csafe events send 'my events.jsonl' --checkpoint state.json`,
     );
+    assert.equal(csafeCommandLine(['--profile', 'ci', '--base-url=http://h', 'events', 'send', 'e.jsonl']), 'csafe --profile ci --base-url=http://h events send e.jsonl', 'other global flags kept with their values');
   });
 });
 
@@ -37,6 +38,10 @@ describe('withPositional', () => {
       withPositional(['--base-url', 'http://h', 'stream', 'parts', 'live', '--id', 'a', '-', '--failed=x.jsonl', '--quiet'], 3, 'rest.jsonl', flags),
       ['--base-url', 'http://h', 'stream', 'parts', 'live', '--id', 'a', 'rest.jsonl', '--quiet'],
     );
+  });
+
+  it('takes a switch before a positional as a switch, not as the flag of the word after it', () => {
+    assert.deepEqual(withPositional(['stream', 'parts', '--quiet', 'live', '-'], 3, 'rest.jsonl', flags), ['stream', 'parts', '--quiet', 'live', 'rest.jsonl']);
   });
 
   it('adds the value when the positional was not given', () => {
