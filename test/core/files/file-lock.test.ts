@@ -57,6 +57,21 @@ describe('acquireFileLock', () => {
     const lock = await acquireFileLock(path, 0);
     assert.notEqual(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).since, 'before the restart');
     await lock.release();
+    // The same pid and even the same start time (a restarted container's clock ticks can match): not held here, so not live.
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), since: 'before the restart', started: await processStartTime(process.pid) }));
+    const again = await acquireFileLock(path, 0);
+    await assert.rejects(acquireFileLock(path, 0), LockedError, 'held here: live');
+    await again.release();
+  });
+
+  it('releases only its own lock: a second release leaves the lock another run took since alone', async () => {
+    const path = join(tempDir(), 'state.json');
+    const lock = await acquireFileLock(path, 0);
+    await lock.release();
+    const other = JSON.stringify({ pid: 2 ** 22 + 12345, host: `not-${hostname()}`, since: 'later' });
+    writeFileSync(`${path}.lock`, other);
+    await lock.release();
+    assert.equal(readFileSync(`${path}.lock`, 'utf8'), other);
   });
 
   it('tells a live owner from a later process given its pid by the start time recorded', { skip: process.platform !== 'linux' && 'needs /proc' }, async () => {
