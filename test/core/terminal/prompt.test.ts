@@ -69,6 +69,18 @@ describe('readHidden', () => {
     assert.deepEqual(stdin.rawModes, [true, false]);
     assert.equal(stdin.listenerCount('data'), 0);
   });
+
+  it('stops at once when the run was stopped before the prompt, and leaves no listener behind after a signal', async () => {
+    const { io, stdin } = terminal();
+    const stopped = new AbortController();
+    stopped.abort('SIGTERM');
+    await assert.rejects(readHidden(io, '', stopped.signal), TerminatedError);
+    const later = new AbortController();
+    const reading = readHidden(io, '', later.signal);
+    later.abort('SIGTERM');
+    await assert.rejects(reading, TerminatedError);
+    assert.equal(stdin.listenerCount('end'), 0);
+  });
 });
 
 describe('readAll', () => {
