@@ -94,6 +94,10 @@ describe('progress bar fitted to the terminal', () => {
     assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, undefined), `Uploading 1.0 GB ${progressLine(progress)}`, 'no width known: the whole line');
     assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, 20), 'Uploading 1.0…   30%', 'too narrow for the bar: the label cut, and the percentage');
     assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, 5), '…   30%', 'the percentage kept on the narrowest');
+    const whole = `Uploading 1.0 GB ${progressLine(progress)}`;
+    assert.equal(fittedProgressLine('Uploading 1.0 GB', progress, [...whole].length), whole, 'a line exactly as wide as the terminal is kept whole');
+    assert.equal(fittedProgressLine(labels[1]!, progress, 35), 'Uploading listi… [███░░░░░░░]   30%', 'the bar kept while 16 columns are left for the label');
+    assert.equal(fittedProgressLine(labels[1]!, progress, 34), 'Uploading listings-export-2…   30%', 'and dropped below that');
   });
 
   for (const columns of [40, 80]) {
