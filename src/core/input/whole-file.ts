@@ -6,11 +6,11 @@ import { fileError, openFileStream } from './sources.js';
 // Reading an input whole, for the commands that send it as one piece: its bytes, and whether they are
 // text (core/input/images tells an image).
 
-/** UTF-8 text, or undefined for bytes that are not (binary data, other encodings). */
+/** UTF-8 text, or undefined for bytes that are not (binary data, other encodings); a leading byte order mark is dropped, as TextDecoder does by default. */
 export function decodeText(bytes: Uint8Array): string | undefined {
   if (bytes.includes(0)) return undefined;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     return undefined;
   }
