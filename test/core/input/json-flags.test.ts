@@ -72,4 +72,9 @@ describe('parseMetadata', () => {
     }
     assert.deepEqual(await parseMetadata(['k='], input), { k: '' });
   });
+
+  it('names --metadata and what it expected when an @file holds no object or cannot be read', async () => {
+    await assert.rejects(parseMetadata(['@-'], { stdin: stdinWith('[1]'), maxBytes: 100 }), { message: '--metadata: stdin: expected a JSON object of metadata, got an array' });
+    await assert.rejects(parseMetadata(['@-'], { stdin: stdinWith('{"a": 1}'), maxBytes: 3 }), (error: unknown) => error instanceof InputError && error.message.startsWith('--metadata: stdin: larger than 3 bytes'));
+  });
 });
