@@ -8,6 +8,7 @@ import { resolveOutputFormat } from '../../../src/core/terminal/output.js';
 import { checkApiKey, checkBaseUrl, checkConfigValue, isLoopback, resolveProfile, resolveSettings } from '../../../src/core/config/settings.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/cli.js';
+import { canListDescriptors, descriptorsOn } from '../../helpers/descriptors.js';
 
 describe('settings precedence', () => {
   const profile = { api_key: 'sk_profile_key_1', base_url: 'https://profile.example', request_timeout: '5s' };
@@ -258,6 +259,16 @@ describe('--api-key-file', () => {
     refused({ apiKeyFile: dir }, `--api-key-file ${dir}: not a regular file`);
     refused({ apiKeyFile: keyFile('empty-line', '\nsk_file_key_1234\n') }, `--api-key-file ${join(dir, 'empty-line')}: its first line is empty, expected the key`);
     refused({ apiKeyFile: keyFile('empty', '') }, `--api-key-file ${join(dir, 'empty')}: its first line is empty, expected the key`);
+    const underFile = join(keyFile('plain', 'x\n'), 'key');
+    refused({ apiKeyFile: underFile }, `--api-key-file ${underFile}: ENOTDIR: not a directory, open '${underFile}'`, HINT);
+  });
+
+  it('closes the file once read, a key or not', { skip: !canListDescriptors && 'needs /proc/self/fd' }, () => {
+    const key = keyFile('closed', 'sk_file_key_1234\n');
+    resolveSettings({ apiKeyFile: key }, {}, {}, 'default');
+    assert.throws(() => resolveSettings({ apiKeyFile: dir }, {}, {}, 'default'), UsageError);
+    assert.equal(descriptorsOn(key), 0);
+    assert.equal(descriptorsOn(dir), 0);
   });
 });
 
