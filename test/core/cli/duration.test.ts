@@ -66,5 +66,7 @@ describe('durationMs and sizeBytes', () => {
     assert.equal(sizeBytes('2MiB'), 2 * 1024 * 1024);
     assert.equal(sizeBytes('5ZB'), undefined);
     assert.equal(sizeBytes('-5MB'), undefined);
+    assert.equal(sizeBytes(' 1.25 MB '), 1_250_000, 'a fraction, a space before the unit, spaces around');
+    assert.equal(sizeBytes('5 MB x'), undefined, 'nothing after the unit');
   });
 });
