@@ -8,6 +8,7 @@ import { FailedFile } from '../../../src/core/files/failed-file.js';
 import { defaultFailedPath } from '../../../src/core/files/failed-path.js';
 import { FileWriteError } from '../../../src/core/files/write-errors.js';
 import { tempDir } from '../../helpers/cli.js';
+import { canListDescriptors, descriptorsOn } from '../../helpers/descriptors.js';
 
 describe('FailedFile', () => {
   it('appends whole lines, creating the file on the first record only', async () => {
@@ -17,6 +18,15 @@ describe('FailedFile', () => {
     await file.close();
     assert.equal(readFileSync(path, 'utf8'), '{"a":1}\n{"a":2}\n{"a":3}\n');
     assert.equal(file.count, 3);
+  });
+
+  it('holds one descriptor on the file however many writes, and none once closed', { skip: !canListDescriptors && 'needs /proc/self/fd' }, async () => {
+    const path = join(tempDir(), 'failed.jsonl');
+    const file = new FailedFile(path);
+    for (let line = 1; line <= 3; line++) await file.append({ line }, line);
+    assert.equal(descriptorsOn(path), 1);
+    await file.close();
+    assert.equal(descriptorsOn(path), 0);
   });
 
   it('a write that fails throws one error naming the file, the reason and every record not written', async () => {
