@@ -49,14 +49,15 @@ describe('uploadBeforeExpiry', () => {
   const address = (id: string, path: string, expiresAt = '2026-11-28T13:00:00Z'): IssuedAddress<string> => ({ issued: `issued with ${id}`, id, url: `${baseUrl}${path}`, expiresAt });
 
   /** Uploads the file, each address asked for the next of `addresses`. */
-  async function upload(addresses: Array<IssuedAddress<string>>, signal?: AbortSignal) {
+  async function upload(addresses: Array<IssuedAddress<string>>, signal?: AbortSignal, options: { progress?: boolean; now?: () => number } = {}) {
     asked.length = 0;
     stored.clear();
-    const { io, stderr } = bufferIO();
-    const http = new HttpClient({ baseUrl, apiKey: 'sk_test_secret_key', timeoutMs: 5000, retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 0 }, userAgent: 'csafe/test', io, now: () => NOW, sleep: async () => {}, signal });
+    const { io, stderr } = bufferIO({ progress: options.progress });
+    const now = options.now ?? (() => NOW);
+    const http = new HttpClient({ baseUrl, apiKey: 'sk_test_secret_key', timeoutMs: 5000, retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 0 }, userAgent: 'csafe/test', io, now, sleep: async () => {}, signal });
     let issued = 0;
     try {
-      const result = await uploadBeforeExpiry({ http, io, now: () => NOW }, file, 'application/json', async () => addresses[issued++]!);
+      const result = await uploadBeforeExpiry({ http, io, now }, file, 'application/json', async () => addresses[issued++]!);
       return { result, issued, stderr: stderr() };
     } catch (error) {
       throw Object.assign(error as Error, { stderr: stderr(), issued });
@@ -71,6 +72,15 @@ describe('uploadBeforeExpiry', () => {
     assert.equal(issued, 1);
     assert.deepEqual(stored.get('/live/1'), readFileSync(path));
     assert.equal(stderr, '');
+  });
+
+  it('shows its progress with --progress, from the label to the last byte, and times the upload by its clock', async () => {
+    let clock = NOW;
+    const { result, stderr } = await upload([address('req_1', '/live/1')], undefined, { progress: true, now: () => (clock += 1000) });
+    const lines = stderr.trimEnd().split('\n');
+    assert.equal(lines[0], `Uploading ${file.size} B`);
+    assert.match(lines.at(-1)!, new RegExp(`^Uploading ${file.size} B .*100%`));
+    assert.ok(result.durationMs >= 1000 && result.durationMs < 60_000, String(result.durationMs));
   });
 
   it('asks for another address, sending nothing, when ours has expired by our clock', async () => {
