@@ -80,6 +80,13 @@ describe('spoolToTempFile', () => {
       });
       await assert.rejects(spoolToTempFile(input, new AbortController().signal), (error) => error === failure);
       assert.deepEqual(readdirSync(tmp), []);
+      const unsignalled = new Readable({
+        read() {
+          this.destroy(failure);
+        },
+      });
+      await assert.rejects(spoolToTempFile(unsignalled), (error) => error === failure, 'and with no signal to ask');
+      assert.deepEqual(readdirSync(tmp), []);
     });
   });
 });
