@@ -89,7 +89,7 @@ describe('Standard Webhooks signatures', () => {
     assert.equal(secretKey(secret(16)).length, 16);
     assert.equal(secretKey(secret(24)).length, 24);
     assert.throws(() => secretKey(secret(15)), (error: unknown) => error instanceof MalformedSecretError && error.message === 'malformed secret: its key is 15 bytes, expected at least 16');
-    for (const bad of [`${secret(24)}!`, `whsec_!${secret(24).slice(6)}`, `whsec_${'A'.repeat(33)}`]) {
+    for (const bad of [`${secret(24)}!`, `whsec_!${secret(24).slice(6)}`, `${secret(24)}!!!!`, `whsec_!!!!${secret(24).slice(6)}`, `whsec_${'A'.repeat(33)}`]) {
       assert.throws(() => secretKey(bad), (error: unknown) => error instanceof MalformedSecretError && error.message === 'malformed secret: expected whsec_ followed by base64', bad);
     }
     assert.equal(secretKey(secret(24).slice('whsec_'.length)).length, 24, 'the prefix may be left out');
