@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, it } from 'node:test';
-import { notUtf8Problem, readJsonRecords, sourceLine, type RecordReadOptions } from '../../../src/core/input/json-records.js';
+import { notUtf8Problem, readJsonRecordBatches, readJsonRecords, sourceLine, type RecordReadOptions } from '../../../src/core/input/json-records.js';
 import { RecordReadError } from '../../../src/core/input/lines.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
@@ -128,6 +128,17 @@ describe('readJsonRecords', () => {
     const long = `{"a":"${'x'.repeat(20)}"}`;
     await assert.rejects(records(`{}\n${long}\n`, { maxLineBytes: 16 }), stoppedAt(2, /longer than/));
     await assert.rejects(records(`{}\n${long}\n`, { maxLineBytes: 16, jsonLines: true }), stoppedAt(2, /longer than/));
+  });
+
+  it('gives the records a chunk completed before a line over the limit, ahead of the error', async () => {
+    for (const jsonLines of [false, true]) {
+      const read: unknown[] = [];
+      const reading = (async () => {
+        for await (const batch of readJsonRecordBatches(chunksOf(`{"a":1}\n{"b":2}\n{"c":"${'x'.repeat(20)}"}\n`), { maxLineBytes: 16, jsonLines })) read.push(...batch);
+      })();
+      await assert.rejects(reading, stoppedAt(3, /longer than/));
+      assert.deepEqual(read, [{ line: 1, value: { a: 1 } }, { line: 2, value: { b: 2 } }], `jsonLines: ${jsonLines}`);
+    }
   });
 
   it('refuses white space before the first record once it is longer than a line may be, naming its line, reading no further', async () => {
