@@ -130,6 +130,29 @@ describe('readJsonRecords', () => {
     await assert.rejects(records(`{}\n${long}\n`, { maxLineBytes: 16, jsonLines: true }), stoppedAt(2, /longer than/));
   });
 
+  it('reads chunks given as text as it reads bytes', async () => {
+    async function* texts() {
+      yield '{"a":1}\n';
+      yield '{"b":"é"}\n';
+    }
+    assert.deepEqual(await collect(readJsonRecords(texts())), [{ line: 1, value: { a: 1 } }, { line: 2, value: { b: 'é' } }]);
+  });
+
+  it('drops a byte order mark only where the input starts, and takes the bytes of another character there as the record they open', async () => {
+    const twoChunks = await collect(readJsonRecords(chunksOf(' \n', '\uFEFF[1]\n')));
+    assert.deepEqual(twoChunks, await records(' \n\uFEFF[1]\n'));
+    assert.equal(twoChunks.length, 1);
+    assert.ok('error' in twoChunks[0]!, 'a BOM on line 2 is no white space');
+    const [opening] = await records('\uF000\n');
+    assert.equal(opening!.line, 1);
+    assert.ok('error' in opening!, 'U+F000 opens with the BOM\'s first byte, and is no BOM');
+    await assert.rejects(records('\uFEFF'), stoppedAt(undefined, 'is empty, expected at least one JSON record'));
+  });
+
+  it('counts the blank lines before the first record without holding them against the limit of its line', async () => {
+    assert.deepEqual(await collect(readJsonRecords(chunksOf('\n'.repeat(10) + '   ', '{}\n'), { maxLineBytes: 8 })), [{ line: 11, value: {} }]);
+  });
+
   it('gives the records a chunk completed before a line over the limit, ahead of the error', async () => {
     for (const jsonLines of [false, true]) {
       const read: unknown[] = [];
