@@ -52,6 +52,8 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['npm run mutate -- --mutate src/core/http/retry.ts', 'minutes of full load, deliberately not part of npm test'],
   ['npm run mutate -- .ci/stryker.core.config.mjs --mutate "src/core/cli/**/*.ts"', 'minutes of full load, deliberately not part of npm test'],
   ['CSAFE_MUTATE_TESTS="dist/test/core/json/**/*.test.js,dist/test/core/input/lines.test.js" npm run mutate -- .ci/stryker.core.config.mjs --mutate src/core/json/scan.ts', 'minutes of full load, deliberately not part of npm test'],
+  ['cp reports/mutation/mutation.json before.json && npm run mutate -- .ci/stryker.core.config.mjs --mutate "$(node .ci/mutants.mjs survivors before.json)"', 'needs the report of an earlier mutation run, and minutes of full load'],
+  ['node .ci/mutants.mjs score before.json reports/mutation/mutation.json', 'needs the reports of two mutation runs'],
   ['csafe emulator start', 'runs until interrupted, on the fixed port 4477; this test runs its own with --port 0'],
   [
     `tail -f chat.log | jq -c '{type:"chat_message", sender_id:.uid, sender_display_name:.name, text:.msg, timestamp:.ts}' | csafe stream parts live --id show-42 --follow`,
