@@ -95,6 +95,13 @@ describe('help text fitted to the terminal', () => {
     assert.match(under, /\n {2}--quiet\n {2}-h, --help\n/, 'no line of spaces under a flag with nothing to say');
   });
 
+  it("lists a group's verbs by name alone, without their arguments or options", () => {
+    const group = new Command('events');
+    group.command('send <file>').description('send events').option('--quiet');
+    group.configureHelp({ ...HELP_LAYOUT, helpWidth: 80 });
+    assert.match(group.helpInformation(), /\nCommands:\n {2}send {2,}send events\n/);
+  });
+
   it("does not list a global flag the command declares with a meaning of its own", () => {
     const program = new Command('csafe').option('--api-key <key>', 'the key to send');
     const start = program.command('start').option('--api-key <key>', 'the only key the emulator accepts');

@@ -123,6 +123,13 @@ describe('integerFlag', () => {
     assert.throws(() => parse(unbounded, '1e3'), usage('--port: expected a whole number ≥ 0'));
     assert.equal(parse(unbounded.default(5), undefined), 5);
   });
+
+  it('reads a duration in milliseconds for a flag in ms, a plain number being milliseconds, spaces around it ignored', () => {
+    const latency = integerFlag(0, 60_000, 'expected a duration such as 250ms or 2s', 'ms');
+    assert.equal(parse(latency, ' 2s '), 2_000);
+    assert.equal(parse(latency, '250'), 250);
+    assert.throws(() => parse(latency, 'soon'), usage('--port: expected a duration such as 250ms or 2s'));
+  });
 });
 
 describe('a flag of each type, checked from its declaration', () => {

@@ -162,6 +162,15 @@ describe('renderRecord', () => {
   });
 });
 
+describe('recordView', () => {
+  it('draws a record for people as renderRecord does, and gives TSV its fields as the header', () => {
+    const record = { request_id: 'req_1', status: 'succeeded' };
+    const io = terminal({ columns: 80 }).io;
+    assert.equal(recordView(record).table(io), renderRecord(record, io));
+    assert.equal(recordView(record).table(io), 'request_id: req_1\nstatus:     succeeded\n');
+  });
+});
+
 describe('a byte count in a key: value view', () => {
   it('reads as a size on a terminal, the number kept in TSV', () => {
     const record = { request_id: 'req_1', bytes: 1_048_576_000, bytes_per_second: 129_400_000, upload_retries: 0 };
