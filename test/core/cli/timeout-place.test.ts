@@ -25,10 +25,10 @@ describe('checkTimeoutPlace', () => {
   });
 
   it('refuses --timeout before the command, naming --request-timeout with the value given', () => {
-    assert.throws(() => checkTimeoutPlace(['--timeout', '30s', 'classify'], 2, program()), usage('--timeout before the command is no longer the timeout of each request: use --request-timeout 30s'));
-    assert.throws(() => checkTimeoutPlace(['--timeout=2m', 'data', 'status'], 1, program()), usage('--timeout before the command is no longer the timeout of each request: use --request-timeout 2m'));
     assert.throws(() => checkTimeoutPlace(['--timeout', '30s', 'classify'], 2, program()), (error: unknown) =>
-      error instanceof UsageError && error.hint === '--timeout now goes after a command that waits and limits the wait: csafe data status NAMESPACE REQUEST_ID --wait --timeout 30s');
+      usage('--timeout before the command is no longer the timeout of each request: use --request-timeout 30s')(error) &&
+      (error as UsageError).hint === '--timeout now goes after a command that waits and limits the wait: csafe data status NAMESPACE REQUEST_ID --wait --timeout 30s');
+    assert.throws(() => checkTimeoutPlace(['--timeout=2m', 'data', 'status'], 1, program()), usage('--timeout before the command is no longer the timeout of each request: use --request-timeout 2m'));
   });
 
   it('refuses --timeout after a verb that does not wait, naming the verb', () => {

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { forgetRemoval, removeAtExit } from '../../../src/core/files/exit-removal.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const MODULE = fileURLToPath(new URL('../../../src/core/files/exit-removal.js', import.meta.url));
@@ -43,8 +44,7 @@ describe('removeAtExit in this process', () => {
     return process.listeners('exit').filter((listener) => !before.has(listener));
   }
 
-  it('hooks the exit once however many paths it is given, and that hook removes every path not forgotten, full directories included', async () => {
-    const { removeAtExit, forgetRemoval } = await import('../../../src/core/files/exit-removal.js');
+  it('hooks the exit once however many paths it is given, and that hook removes every path not forgotten, full directories included', () => {
     const dir = tempDir();
     const [full, file, kept, gone] = ['full', 'file.tmp', 'kept', 'gone'].map((name) => join(dir, name)) as [string, string, string, string];
     mkdirSync(join(full, 'inner'), { recursive: true });

@@ -168,6 +168,7 @@ describe('recordView', () => {
     const io = terminal({ columns: 80 }).io;
     assert.equal(recordView(record).table(io), renderRecord(record, io));
     assert.equal(recordView(record).table(io), 'request_id: req_1\nstatus:     succeeded\n');
+    assert.equal(recordView(record).tsv(), 'request_id\tstatus\nreq_1\tsucceeded\n');
   });
 });
 
@@ -443,13 +444,13 @@ describe('the cells and columns of a table, at their edges', () => {
     const prose = 'word '.repeat(6).trim();
     const atFloor = renderTable([{ a: prose, b: prose }], PAIR, terminal({ columns: 18 }).io);
     assert.deepEqual(lines(atFloor), ['A         B', `${prose.slice(0, 7)}…  ${prose.slice(0, 7)}…`]);
-    assert.deepEqual(lines(renderTable([{ a: prose, b: prose }], PAIR, terminal({ columns: 17 }).io)), ['a: word word word word word word', 'b: word word word word word word'].map((line) => (line.length > 17 ? `${line.slice(0, 16)}…` : line)));
+    assert.deepEqual(lines(renderTable([{ a: prose, b: prose }], PAIR, terminal({ columns: 17 }).io)), ['a: word word wor…', 'b: word word wor…']);
   });
 
   it('gives what is left over only to the columns that were narrowed, never past their widest cell', () => {
     const columns: Column<{ id: string; x: string; y: string }>[] = [{ header: 'ID', value: (r) => r.id }, { header: 'X', value: (r) => r.x }, { header: 'Y', value: (r) => r.y }];
     const prose = 'word '.repeat(8).trim();
-    // 40 columns: 2 + 2 for ID, two gaps of 2 between the prose columns, 34 left for two of 39: 17 each.
+    // 41 columns less two gaps of 2 leave 37: 2 for ID, 35 for two prose columns of 39, so 17 each and the one left over to the first.
     const text = renderTable([{ id: 'o1', x: prose, y: prose }], columns, terminal({ columns: 41 }).io);
     assert.deepEqual(lines(text), [`ID  X${' '.repeat(17)}  Y`, `o1  ${prose.slice(0, 17)}…  ${prose.slice(0, 16)}…`]);
   });
@@ -517,7 +518,7 @@ describe('JSON text at its edges', () => {
   });
 
   it('hands a chunk on as soon as it holds 64 KiB, and never an empty one', async () => {
-    // Two NDJSON lines of exactly 32 KiB each ("x…x" and its newline): one chunk of 64 KiB, then one line.
+    // Each value is an NDJSON line of exactly 32 KiB, its quotes and newline counted: two of them fill a chunk.
     async function* lines() {
       for (let i = 0; i < 3; i++) yield 'x'.repeat(32768 - 3);
     }
