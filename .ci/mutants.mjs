@@ -41,6 +41,11 @@ if (command === 'survivors') {
       ranges.add(`${name}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`);
     }
   }
+  // An empty --mutate has Stryker mutate nothing, yet build the sandbox and run every test (a dry run): say so instead.
+  if (ranges.size === 0) {
+    console.error('no mutant survived in these reports: nothing to run again');
+    process.exit(1);
+  }
   console.log([...ranges].join(','));
 } else {
   let [detected, ran] = [0, 0];

@@ -71,6 +71,14 @@ describe('.ci/mutants.mjs', () => {
     assert.equal(run('survivors', first, second), 'src/a.ts:3:0-3:1');
   });
 
+  it('fails, saying why, when no mutant survived, rather than print an empty --mutate', () => {
+    const clean = report(dir, 'clean.json', { 'src/a.ts': { source: 'a', mutants: [{ status: 'Killed', line: 1, column: 1, end: 5 }] } });
+    const none = spawnSync(process.execPath, [SCRIPT, 'survivors', clean], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(none.status, 1);
+    assert.equal(none.stdout, '');
+    assert.equal(none.stderr, 'no mutant survived in these reports: nothing to run again\n');
+  });
+
   it('says how it is used, exit 2, when not given a command and a report', () => {
     const usage = spawnSync(process.execPath, [SCRIPT, 'scores'], { encoding: 'utf8', timeout: 20_000 });
     assert.equal(usage.status, 2);
