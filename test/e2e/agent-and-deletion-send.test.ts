@@ -6,7 +6,7 @@ import { EXAMPLES, exitOf, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, ty
 
 // agent-decision send and deletion-request send: a JSONL file, a request a line, on the pipeline
 // classify --batch uses (core/bulk/line-requests.ts). What every bulk command shares (a refused key,
-// 429/503, a lost answer, SIGTERM and --checkpoint, --max-rate) is tested over all of them in stops.test.ts.
+// 429/503, a lost answer, SIGTERM and --checkpoint, --max-rate) is tested over all of them in test/reliability/stops.test.ts.
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 const ndjson = (text: string) => lines(text).map((line) => JSON.parse(line) as Record<string, unknown>);
