@@ -1,7 +1,7 @@
 // `npm test` after the build: node's test runner over the compiled test/**/*.test.ts except the
 // soak tests of test/soak and the fault, crash and interrupt tests of test/reliability (`--soak`,
-// `--reliability`: only those; or the files given) and those `npm run test:matrix` runs once
-// (MATRIX_ONLY) — the sources say which, so a
+// `--reliability`: only those, the soak with test/fuzz again at its full size; or the files
+// given) and those `npm run test:matrix` runs once (MATRIX_ONLY) — the sources say which, so a
 // test deleted since the last build or a helper module is never run as a test — with a
 // temporary directory of its own (TMPDIR) that must be empty when the runner ends. Every test
 // removes what it creates, also when it fails; whatever one leaves behind fails the run here,
@@ -30,9 +30,16 @@ const MATRIX_ONLY = [join('e2e', 'binary.test.ts')];
 const TIERS = { '--soak': 'soak', '--reliability': 'reliability' };
 const tier = TIERS[process.argv[2]];
 const tierOf = (path) => Object.values(TIERS).find((folder) => path.startsWith(`${folder}${sep}`));
+/**
+ * The property-based tests run in the suite on a thousand inputs a property, and again in the soak
+ * tier on ten times as many (test/helpers/fuzz.ts), whatever CSAFE_SOAK_SCALE says.
+ */
+const FUZZ = `fuzz${sep}`;
+const SOAK_FUZZ_RUNS = '10000';
+const inTier = (path) => tierOf(path) === tier || (tier === 'soak' && path.startsWith(FUZZ));
 const compiledTests = () =>
   readdirSync('test', { recursive: true })
-    .filter((path) => path.endsWith('.test.ts') && tierOf(path) === tier && !MATRIX_ONLY.includes(path))
+    .filter((path) => path.endsWith('.test.ts') && inTier(path) && !MATRIX_ONLY.includes(path))
     .sort()
     .map((path) => join('dist', 'test', path.replace(/\.ts$/, '.js')));
 const files = tier ? [] : process.argv.slice(2);
@@ -50,7 +57,7 @@ const options = [`--test-concurrency=${CONCURRENCY}`, `--test-timeout=${FILE_TIM
  */
 const { NODE_EXTRA_CA_CERTS: _certificates, ...environment } = process.env;
 const runner = spawn(process.execPath, ['--test', ...options, ...(files.length > 0 ? files : compiledTests())], {
-  env: { ...environment, TMPDIR: scratch },
+  env: { ...environment, TMPDIR: scratch, ...(tier === 'soak' && { CSAFE_FUZZ_RUNS: environment.CSAFE_FUZZ_RUNS ?? SOAK_FUZZ_RUNS }) },
   stdio: 'inherit',
 });
 // Ctrl-C reaches the runner too (same process group); stay to clean up after it.
