@@ -3,10 +3,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { EXAMPLES, exitOf, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 // agent-decision send and deletion-request send: a JSONL file, a request a line, on the pipeline
 // classify --batch uses (core/bulk/line-requests.ts). What every bulk command shares (a refused key,
 // 429/503, a lost answer, SIGTERM and --checkpoint, --max-rate) is tested over all of them in test/reliability/stops.test.ts.
+// Each command's first run here is the real bin/csafe, as are the runs cut short by a closed pipe;
+// the others run main() in this process, against the same emulator process.
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 const ndjson = (text: string) => lines(text).map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -43,7 +46,7 @@ describe('csafe agent-decision send', () => {
   });
 
   it('--json: one array, the same objects', async () => {
-    const result = await runCsafe(['agent-decision', 'send', join(EXAMPLES, 'agent-decisions.jsonl'), '--json'], { env: emulator.env });
+    const result = await runInProcess(['agent-decision', 'send', join(EXAMPLES, 'agent-decisions.jsonl'), '--json'], { env: emulator.env });
     assert.equal(result.code, 0, result.stderr);
     const printed = JSON.parse(result.stdout) as Array<{ line: number; safetykitCorrect: boolean }>;
     assert.deepEqual(printed.map((verdict) => [verdict.line, typeof verdict.safetykitCorrect]), [[1, 'boolean'], [2, 'boolean'], [3, 'boolean']]);
@@ -60,12 +63,12 @@ describe('csafe agent-decision send', () => {
         '{"content_type":"listings","decision":"","policy_id":"spam","reference_id":"l3"}',
       ].join('\n') + '\n',
     );
-    const refused = await runCsafe(['agent-decision', 'send', 'verdicts.jsonl'], { env: emulator.env, cwd: dir });
+    const refused = await runInProcess(['agent-decision', 'send', 'verdicts.jsonl'], { env: emulator.env, cwd: dir });
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /^verdicts\.jsonl:2: policy_id: is required: .*; policyId: unknown field; did you mean "policy_id"\?$/m);
     assert.match(refused.stderr, /^verdicts\.jsonl:3: decision: expected a non-empty string/m);
     assert.deepEqual(await posts(emulator, '/v1/agent_decisions'), [], 'nothing sent');
-    const skipping = await runCsafe(['agent-decision', 'send', 'verdicts.jsonl', '--skip-invalid', 'rejects.jsonl'], { env: emulator.env, cwd: dir });
+    const skipping = await runInProcess(['agent-decision', 'send', 'verdicts.jsonl', '--skip-invalid', 'rejects.jsonl'], { env: emulator.env, cwd: dir });
     assert.equal(skipping.code, 5, skipping.stderr);
     assert.deepEqual(ndjson(skipping.stdout).map((verdict) => verdict.reference_id), ['l1']);
     assert.deepEqual(ndjson(readFileSync(join(dir, 'rejects.jsonl'), 'utf8')).map((reject) => reject.line), [2, 3]);
@@ -84,11 +87,11 @@ describe('csafe agent-decision send, a line failed', () => {
       [['--failed', 'failed-2.jsonl', '--checkpoint', 'state.json'], 'hint: run the same command again to send them (the file is the record of what failed)'],
     ] as const) {
       await emulator.control('/_emulator/quirks', { method: 'POST', body: { failing_requests: 1 } });
-      const result = await runCsafe(['--max-retries', '0', 'agent-decision', 'send', 'verdicts.jsonl', ...extra], { env: emulator.env, cwd: dir });
+      const result = await runInProcess(['--max-retries', '0', 'agent-decision', 'send', 'verdicts.jsonl', ...extra], { env: emulator.env, cwd: dir });
       assert.equal(result.code, 1, result.stderr);
       assert.equal(lines(result.stderr).at(-1), hint);
     }
-    const again = await runCsafe(['agent-decision', 'send', 'verdicts.jsonl', '--checkpoint', 'state.json'], { env: emulator.env, cwd: dir });
+    const again = await runInProcess(['agent-decision', 'send', 'verdicts.jsonl', '--checkpoint', 'state.json'], { env: emulator.env, cwd: dir });
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual((await heldVerdicts(emulator)).map((verdict) => verdict.reference_id), ['ref-1'], 'sent once, by the same command again');
   });
@@ -120,12 +123,12 @@ describe('csafe agent-decision send, its answers lost after the service recorded
     const count = 12;
     writeFileSync(join(dir, 'verdicts.jsonl'), Array.from({ length: count }, (_, i) => JSON.stringify({ content_type: 'listings', decision: 'match', policy_id: 'spam', reference_id: `ref-${i + 1}` })).join('\n') + '\n');
     const args = ['agent-decision', 'send', 'verdicts.jsonl', '--checkpoint', 'state.json', '--unconfirmed', 'unconfirmed.jsonl', '--max-consecutive-failures', '0'];
-    const first = await runCsafe(args, { env: emulator.env, cwd: dir });
+    const first = await runInProcess(args, { env: emulator.env, cwd: dir });
     assert.equal(first.code, 5, first.stderr);
     const unconfirmed = ndjson(readFileSync(join(dir, 'unconfirmed.jsonl'), 'utf8'));
     assert.ok(unconfirmed.length > 0 && unconfirmed.length < count, `${unconfirmed.length} unconfirmed`);
     assert.match(first.stderr, new RegExp(`; ${unconfirmed.length} unconfirmed, written to unconfirmed\\.jsonl: the service may have recorded them`));
-    const second = await runCsafe(args, { env: emulator.env, cwd: dir });
+    const second = await runInProcess(args, { env: emulator.env, cwd: dir });
     assert.equal(second.code, 0, second.stderr);
     assert.match(second.stderr, new RegExp(`^sent 0 verdicts: .*; ${count} lines skipped by checkpoint$`, 'm'));
     const held = (await heldVerdicts(emulator)).map((verdict) => verdict.reference_id).sort();
@@ -147,7 +150,7 @@ describe('csafe deletion-request send', () => {
     assert.match(String(filed[1]!.external_request_id), /^csafe-[0-9a-f]{32}$/);
     assert.notEqual(filed[1]!.external_request_id, filed[2]!.external_request_id);
     assert.match(first.stderr, /^3 deletion requests accepted$/m);
-    const again = await runCsafe(['deletion-request', 'send', file], { env: emulator.env });
+    const again = await runInProcess(['deletion-request', 'send', file], { env: emulator.env });
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual(ndjson(again.stdout), filed, 'the same requests, answered with the ids first filed');
     assert.equal((await heldErasures(emulator)).length, 3, 'filed once each');
@@ -158,8 +161,8 @@ describe('csafe deletion-request send', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a.jsonl'), '{"subject_user_id":"u1","requested_at":"2026-11-27T10:00:00Z"}\n{"subject_user_id":"u2","requested_at":"2026-11-27T12:00:00.000Z"}\n');
     writeFileSync(join(dir, 'b.jsonl'), '{"subject_user_id":"u2","requested_at":"2026-11-27T13:00:00+01:00"}\n{"requested_at":"2026-11-27T10:00:00+00:00","subject_user_id":"u1"}\n{"subject_user_id":"u1","requested_at":"2026-11-28T10:00:00Z"}\n');
-    const a = await runCsafe(['deletion-request', 'send', 'a.jsonl'], { env: emulator.env, cwd: dir });
-    const b = await runCsafe(['deletion-request', 'send', 'b.jsonl'], { env: emulator.env, cwd: dir });
+    const a = await runInProcess(['deletion-request', 'send', 'a.jsonl'], { env: emulator.env, cwd: dir });
+    const b = await runInProcess(['deletion-request', 'send', 'b.jsonl'], { env: emulator.env, cwd: dir });
     assert.deepEqual([a.code, b.code], [0, 0], a.stderr + b.stderr);
     const idsOf = (stdout: string) => ndjson(stdout).map((filed) => filed.deletion_request_id);
     const [first, second] = [idsOf(a.stdout), idsOf(b.stdout)];
@@ -183,7 +186,7 @@ describe('csafe deletion-request send', () => {
         '{"subject_user_id":"alice","external_request_id":"dsr-1"}',
       ].join('\n') + '\n',
     );
-    const result = await runCsafe(['deletion-request', 'send', 'erasures.jsonl'], { env: emulator.env, cwd: dir });
+    const result = await runInProcess(['deletion-request', 'send', 'erasures.jsonl'], { env: emulator.env, cwd: dir });
     assert.equal(result.code, 2, result.stderr);
     const problems = lines(result.stderr).filter((line) => line.startsWith('erasures.jsonl:'));
     assert.equal(problems.length, 4, result.stderr);

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ended, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 const LISTING = { title: 'Road bike, barely used', seller: { name: 'Jane', note: 'I will kill the price' } };
@@ -53,7 +54,7 @@ describe('csafe decision, against a running emulator', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'nested.json'), '{"ok":"x","tags":["a","b"]}');
     const before = (await emulator.requests()).length;
-    const result = await runCsafe(['decision', 'create', '--type', 'text', '--content', '{"text":"hi"}', '--metadata', '@nested.json'], { env: emulator.env, cwd: dir });
+    const result = await runInProcess(['decision', 'create', '--type', 'text', '--content', '{"text":"hi"}', '--metadata', '@nested.json'], { env: emulator.env, cwd: dir });
     assert.equal(result.code, 2, result.stderr);
     assert.equal(result.stderr, 'error: --metadata: tags: expected a string, a number, a boolean or null (decision metadata is flat: no objects or arrays)\n');
     assert.equal((await emulator.requests()).length, before);
@@ -89,6 +90,7 @@ describe('csafe decision, against a running emulator', () => {
     assert.match(result.stderr, /no decision dec_000000000000000000000000/);
   });
 
+  // Usage errors need no process of their own: main() runs in this process.
   describe('invalid input is refused with one line naming the flag, exit 2, nothing sent', () => {
     const cases: Array<{ name: string; args: string[]; files?: Record<string, string>; message: RegExp }> = [
       { name: 'inline --content that is not JSON', args: ['--type', 'text', '--content', '{text: 1}'], message: /^error: --content: invalid JSON at column 2: / },
@@ -113,7 +115,7 @@ describe('csafe decision, against a running emulator', () => {
         const dir = tempDir();
         for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
         const before = (await decisionCalls(emulator)).length;
-        const result = await runCsafe(['decision', 'create', ...args], { env: emulator.env, cwd: dir });
+        const result = await runInProcess(['decision', 'create', ...args], { env: emulator.env, cwd: dir });
         assert.equal(result.code, 2, result.stderr);
         assert.match(result.stderr.split('\n')[0]!, message);
         assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack trace');

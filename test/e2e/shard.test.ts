@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 /** `--shard i/n` on every command that sends record by record: n workers cover one file exactly once between them. */
 /** The worker of n a record's key (`id:obj_1`, `line:12`) belongs to, written out here from the documented rule: bytes 4–7 of sha256(key), mod n. */
@@ -85,18 +86,21 @@ describe('csafe --shard i/n', () => {
     assert.deepEqual(classifiers.map((worker) => ndjson(worker.stdout).length).sort(), [0, 1]);
   });
 
+  // A usage error needs no process of its own: main() runs in this process, thirteen times.
+  const usage = (args: string[]) => runInProcess(args, { env: emulator.env });
+
   it('refuses a bad --shard with exit 2 and the same message on every command, and sends nothing', async () => {
     const events = file('events.jsonl', JSON.stringify({ type: 'create_account', user_id: 'u1', timestamp: '2026-08-11T00:00:00Z' }) + '\n');
     const items = file('one.jsonl', JSON.stringify({ id: 'o1', text: 'x' }) + '\n');
     const commands = [['events', 'send', events], ['data', 'add', 'listings', items], ['classify', '--batch', items, '--user-id', 'u1']];
     for (const bad of ['3/3', '-1/2', 'a/b', '0/0']) {
       for (const command of commands) {
-        const result = await run([...command, '--shard', bad]);
+        const result = await usage([...command, '--shard', bad]);
         assert.equal(result.code, 2, `${command.join(' ')} --shard ${bad}: ${result.stderr}`);
         assert.equal(result.stderr, `error: --shard: expected i/n with 0 ≤ i < n (worker i of n workers, counted from 0), e.g. 3/16; got ${bad}\n`, command.join(' '));
       }
     }
-    const single = await run(['classify', '--text', 'hello', '--user-id', 'u1', '--shard', '0/2']);
+    const single = await usage(['classify', '--text', 'hello', '--user-id', 'u1', '--shard', '0/2']);
     assert.equal(single.code, 2);
     assert.equal(single.stderr, 'error: --shard splits the lines of a --batch file between workers: give --batch FILE\n');
     assert.deepEqual((await emulator.requests()).filter((r) => String(r.path).startsWith('/v1/')), []);
