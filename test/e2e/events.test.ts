@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
-import { placementOf } from '../../src/commands/events/send/placement.js';
 import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
 import { assertExactlyOnceInOrder, eventsText, ingestedEvents, type Ingested } from '../helpers/events.js';
-import { runCsafe, spawnCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess, exitOf } from '../helpers/cli.js';
+import { runCsafe, startEmulatorProcess, tempDir, useEmulatorProcess, withEmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { waitFor } from '../helpers/wait.js';
 import { sendThroughFaults } from '../helpers/fault-run.js';
 
 const summaryOf = (stdout: string) => JSON.parse(stdout) as Record<string, number | string | null>;
@@ -18,7 +16,8 @@ beforeEach(() => emulator.control('/_emulator/reset', { method: 'POST' }));
 
 // Most runs go through main() in this process: what they check needs no process of its own. The
 // runs that do spawn bin/csafe: a checkpoint locked by another live process, shards run side by
-// side as two processes, a run killed with SIGKILL, and the long run through injected faults.
+// side as two processes, and the long run through injected faults. A run killed with SIGKILL and
+// resumed is a crash test (test/reliability/client-crash.test.ts).
 describe('csafe events', () => {
   const dir = tempDir();
   const run = (args: string[], input?: string) => runInProcess(args, { env: emulator.env, input });
@@ -134,47 +133,6 @@ describe('csafe events send under failure', () => {
 
   // The same run at 100,000 events is a soak test (test/soak/events-faults.test.ts).
   it('2,000 events through 20 % injected faults: every event exactly once, each user in order', () => sendThroughFaults(dir, 2_000));
-
-  it('a run killed with SIGKILL part-way resumes from its checkpoint: exactly once', { timeout: 120_000 }, async () => {
-    await withEmulatorProcess(['--latency', '25'], async (emulator) => {
-      const count = 20_000;
-      const file = join(dir, 'killed.jsonl');
-      writeFileSync(file, eventsText(count, 500));
-      const checkpoint = join(dir, 'killed-state.json');
-      const args = ['events', 'send', file, '--checkpoint', checkpoint, '--concurrency', '2', '--json'];
-      // A killed run cannot remove its temporary file of checked events: it lands in this test's directory.
-      const child = spawnCsafe(args, { env: { ...emulator.env, TMPDIR: dir }, cwd: dir });
-      const exited = exitOf(child);
-      await waitFor(
-        async () => {
-          assert.equal(child.exitCode, null, 'the first run ended before it could be killed part-way');
-          return existsSync(checkpoint) && (await ingestedEvents(emulator)).total >= 3_000;
-        },
-        { what: 'a checkpoint and 3,000 ingested events', timeoutMs: 60_000 },
-      );
-      child.kill('SIGKILL');
-      await exited;
-      const settled = JSON.parse(readFileSync(checkpoint, 'utf8')).settled as Record<string, number>;
-      const before = (await ingestedEvents(emulator)).total;
-      assert.ok(before < count, 'killed part-way');
-
-      const rerun = await runCsafe(args, { env: emulator.env, cwd: dir });
-      assert.equal(rerun.code, 0, rerun.stderr);
-      const summary = summaryOf(rerun.stdout);
-      assert.ok((summary.skipped_checkpoint as number) > 0, 'the checkpoint was used');
-      assert.equal((summary.skipped_checkpoint as number) + (summary.sent as number), count);
-      const { events } = await ingestedEvents(emulator);
-      assertExactlyOnceInOrder(events, count);
-      let acknowledgedBeforeKill = 0;
-      for (const { event, duplicates } of events) {
-        const acknowledged = event.metadata.n + 1 <= (settled[placementOf(`user_id:${event.user_id}`).slot] ?? 0);
-        if (acknowledged) assert.equal(duplicates, 0, `event ${event.metadata.n} was acknowledged before the kill and must not be resent`);
-        if (acknowledged) acknowledgedBeforeKill++;
-      }
-      // Each of the 2 lanes waits for its acknowledgement to be on disk before its next batch (of 100).
-      assert.ok(before - acknowledgedBeforeKill <= 2 * 100, `the checkpoint was ${before - acknowledgedBeforeKill} events behind the ${before} the service had: more than the 2 batches in flight`);
-    });
-  });
 
   it('--no-auto-idempotency: a batch whose answer was lost is not sent again but written to --unconfirmed, so no event is stored twice', async () => {
     // A reset: the emulator stores the batch, then cuts the connection in the middle of its answer.

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { placementOf } from '../../src/commands/events/send/placement.js';
 import { mulberry32 } from '../../src/emulator/http/faults.js';
-import { ended, runCsafe, spawnCsafe, tempDir, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { ended, exitOf, runCsafe, spawnCsafe, tempDir, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { assertExactlyOnceInOrder, eventsText, ingestedEvents } from '../helpers/events.js';
 import { waitFor } from '../helpers/wait.js';
 
 // Every bulk command killed (SIGKILL) with --checkpoint at points drawn from a seed, then run again
@@ -129,4 +131,52 @@ describe('bulk commands killed with --checkpoint, then run again: nothing lost, 
         for (const killAt of killPoints) await killThenResume(emulator, bulk, killAt);
       }));
   }
+});
+
+// Beyond the five points above: events send at 20,000 events, two lanes, killed once 3,000 are in,
+// its checkpoint read slot by slot against what the service holds.
+describe('events send killed with SIGKILL part-way, at 20,000 events', () => {
+  const dir = tempDir();
+  const summaryOf = (stdout: string) => JSON.parse(stdout) as Record<string, number | string | null>;
+
+  it('a run killed with SIGKILL part-way resumes from its checkpoint: exactly once', { timeout: 120_000 }, async () => {
+    await withEmulatorProcess(['--latency', '25'], async (emulator) => {
+      const count = 20_000;
+      const file = join(dir, 'killed.jsonl');
+      writeFileSync(file, eventsText(count, 500));
+      const checkpoint = join(dir, 'killed-state.json');
+      const args = ['events', 'send', file, '--checkpoint', checkpoint, '--concurrency', '2', '--json'];
+      // A killed run cannot remove its temporary file of checked events: it lands in this test's directory.
+      const child = spawnCsafe(args, { env: { ...emulator.env, TMPDIR: dir }, cwd: dir });
+      const exited = exitOf(child);
+      await waitFor(
+        async () => {
+          assert.equal(child.exitCode, null, 'the first run ended before it could be killed part-way');
+          return existsSync(checkpoint) && (await ingestedEvents(emulator)).total >= 3_000;
+        },
+        { what: 'a checkpoint and 3,000 ingested events', timeoutMs: 60_000 },
+      );
+      child.kill('SIGKILL');
+      await exited;
+      const settled = JSON.parse(readFileSync(checkpoint, 'utf8')).settled as Record<string, number>;
+      const before = (await ingestedEvents(emulator)).total;
+      assert.ok(before < count, 'killed part-way');
+
+      const rerun = await runCsafe(args, { env: emulator.env, cwd: dir });
+      assert.equal(rerun.code, 0, rerun.stderr);
+      const summary = summaryOf(rerun.stdout);
+      assert.ok((summary.skipped_checkpoint as number) > 0, 'the checkpoint was used');
+      assert.equal((summary.skipped_checkpoint as number) + (summary.sent as number), count);
+      const { events } = await ingestedEvents(emulator);
+      assertExactlyOnceInOrder(events, count);
+      let acknowledgedBeforeKill = 0;
+      for (const { event, duplicates } of events) {
+        const acknowledged = event.metadata.n + 1 <= (settled[placementOf(`user_id:${event.user_id}`).slot] ?? 0);
+        if (acknowledged) assert.equal(duplicates, 0, `event ${event.metadata.n} was acknowledged before the kill and must not be resent`);
+        if (acknowledged) acknowledgedBeforeKill++;
+      }
+      // Each of the 2 lanes waits for its acknowledgement to be on disk before its next batch (of 100).
+      assert.ok(before - acknowledgedBeforeKill <= 2 * 100, `the checkpoint was ${before - acknowledgedBeforeKill} events behind the ${before} the service had: more than the 2 batches in flight`);
+    });
+  });
 });
