@@ -2,8 +2,12 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess, type RunResult } from '../helpers/cli.js';
+import { outcome, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess, type RunResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
+
+// The create calls run main() in this process, against emulator processes that cut or hold their
+// answers; the runs interrupted with Ctrl-C are the real bin/csafe.
 
 const dir = tempDir();
 const CSV = join(dir, 'reviews.csv');
@@ -35,7 +39,7 @@ describe('create calls whose answer is lost after the service processed them', (
   for (const { what, plural, args, path } of CREATES) {
     it(`${what} create, cut off after processing: sent once, never again; one line saying the ${what} may have been created, exit 1`, async () => {
       await resetting.control('/_emulator/requests', { method: 'DELETE' });
-      const result = await runCsafe(args, { env: resetting.env, cwd: dir });
+      const result = await runInProcess(args, { env: resetting.env, cwd: dir });
       assert.equal(result.code, 1, result.stderr);
       assert.deepEqual(await createCalls(resetting, path), ['200 reset'], 'exactly one was made');
       assert.deepEqual(await uploads(resetting), []);
@@ -54,7 +58,7 @@ describe('a deletion request with an external id', () => {
 
   it('is safe to send again: its answer lost, it is retried, and the service holds it once', async () => {
     await resetting.control('/_emulator/requests', { method: 'DELETE' });
-    const result = await runCsafe(['deletion-request', 'create', '--subject-user-id', 'u42', '--external-request-id', 'dsr-1', '--max-retries', '3'], { env: resetting.env, cwd: dir });
+    const result = await runInProcess(['deletion-request', 'create', '--subject-user-id', 'u42', '--external-request-id', 'dsr-1', '--max-retries', '3'], { env: resetting.env, cwd: dir });
     // Every answer is cut off: each attempt is one more repeat of the same request, never a second one.
     assert.equal(result.code, 1, result.stderr);
     assert.ok((await createCalls(resetting, '/v1/deletion_requests')).length > 1, 'retried');
@@ -71,7 +75,7 @@ describe('create calls the service did not process', () => {
     it(`${what} create after a 503 ("not processed"): retried, one ${what} made, exit 0`, async () => {
       await emulator.control('/_emulator/requests', { method: 'DELETE' });
       await emulator.control('/_emulator/quirks', { method: 'POST', body: { failing_requests: 1 } });
-      const result = await runCsafe(args, { env: emulator.env, cwd: dir });
+      const result = await runInProcess(args, { env: emulator.env, cwd: dir });
       assert.equal(result.code, 0, result.stderr);
       assert.deepEqual(await createCalls(emulator, path), ['503 503', '200 null']);
     });
@@ -81,7 +85,7 @@ describe('create calls the service did not process', () => {
     await emulator.control('/_emulator/requests', { method: 'DELETE' });
     await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
     try {
-      const result = await runCsafe(['--request-timeout', '500ms', ...CREATES[0].args], { env: emulator.env, cwd: dir });
+      const result = await runInProcess(['--request-timeout', '500ms', ...CREATES[0].args], { env: emulator.env, cwd: dir });
       assert.equal(result.code, 1, result.stderr);
       assert.deepEqual(errorLines(result), [
         'error: the decision may have been created: POST /v1/decisions: no answer within 0.5 s; it was not sent again, as that could create a second decision',
