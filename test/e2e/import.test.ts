@@ -3,9 +3,13 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXAMPLES, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 const RECORDS = join(EXAMPLES, 'records.jsonl');
+
+// The first import runs the real bin/csafe, as does Ctrl-C; the other runs are main() in this
+// process, against the same emulator process.
 
 /** An import made straight against the emulator, as another client would; `file` is then PUT to its upload address as is. */
 async function rawImport(emulator: EmulatorProcess, file?: string): Promise<string> {
@@ -33,20 +37,20 @@ describe('csafe import (older imports) against the emulator', () => {
   });
 
   it('import create - reads stdin; import get ID --wait --timeout 10m follows it to COMPLETE', async () => {
-    const created = await runCsafe(['import', 'create', '-', '--json'], { env: emulator.env, input: readFileSync(RECORDS) });
+    const created = await runInProcess(['import', 'create', '-', '--json'], { env: emulator.env, input: readFileSync(RECORDS) });
     assert.equal(created.code, 0, created.stderr);
     const { import_id: id, status } = JSON.parse(created.stdout) as { import_id: string; status: string };
     assert.equal(status, 'uploaded');
-    const { code, stdout, stderr } = await runCsafe(['import', 'get', id, '--wait', '--timeout', '10m'], { env: emulator.env });
+    const { code, stdout, stderr } = await runInProcess(['import', 'get', id, '--wait', '--timeout', '10m'], { env: emulator.env });
     assert.equal(code, 0, stderr);
     assert.equal(JSON.parse(stdout).import_status, 'COMPLETE');
-    const table = await runCsafe(['import', 'get', id, '-o', 'table'], { env: emulator.env });
+    const table = await runInProcess(['import', 'get', id, '-o', 'table'], { env: emulator.env });
     assert.match(table.stdout, /^import_status: +COMPLETE$/m);
   });
 
   it('import get --wait on an import whose file the service cannot process: FAILED, exit 1', async () => {
     const id = await rawImport(emulator, '{"type":"text","data":{"text":"fine"}}\n{"type":"text"}\n');
-    const { code, stdout, stderr } = await runCsafe(['import', 'get', id, '--wait', '--json'], { env: emulator.env });
+    const { code, stdout, stderr } = await runInProcess(['import', 'get', id, '--wait', '--json'], { env: emulator.env });
     assert.equal(code, 1, stderr);
     assert.equal(JSON.parse(stdout).import_status, 'FAILED');
     assert.match(stderr, new RegExp(`import ${id} FAILED: .*line 2`));
@@ -57,7 +61,7 @@ describe('csafe import (older imports) against the emulator', () => {
     const file = join(dir, 'records.jsonl');
     writeFileSync(file, ['{"type":"text","data":{"text":"ok"}}', '{"type":"text","data":[1]}', '{"kind":"text","data":{}}', '{"type":"text","data":{}}', '{oops'].join('\n') + '\n');
     await emulator.control('/_emulator/requests', { method: 'DELETE' });
-    const { code, stdout, stderr } = await runCsafe(['import', 'create', file, '--wait'], { env: emulator.env });
+    const { code, stdout, stderr } = await runInProcess(['import', 'create', file, '--wait'], { env: emulator.env });
     assert.equal(code, 2, stderr);
     assert.equal(stdout, '');
     assert.match(stderr, new RegExp(`^${file}:2: data: expected a JSON object`, 'm'));
@@ -71,7 +75,7 @@ describe('csafe import (older imports) against the emulator', () => {
   it('an upload address that has expired (quirk expired_upload_urls) is replaced by a new import, the old id on stderr', async () => {
     await emulator.control('/_emulator/quirks', { method: 'POST', body: { expired_upload_urls: 1 } });
     await emulator.control('/_emulator/requests', { method: 'DELETE' });
-    const { code, stdout, stderr } = await runCsafe(['import', 'create', RECORDS, '--wait', '--json'], { env: emulator.env });
+    const { code, stdout, stderr } = await runInProcess(['import', 'create', RECORDS, '--wait', '--json'], { env: emulator.env });
     assert.equal(code, 0, stderr);
     const record = JSON.parse(stdout) as { import_id: string; import_status: string };
     assert.equal(record.import_status, 'COMPLETE');
@@ -84,7 +88,7 @@ describe('csafe import (older imports) against the emulator', () => {
 
   it('import get --wait --timeout: exit 124, naming the pending import and the command that checks again', async () => {
     const id = await rawImport(emulator);
-    const { code, stdout, stderr } = await runCsafe(['import', 'get', id, '--wait', '--timeout', '1s'], { env: emulator.env });
+    const { code, stdout, stderr } = await runInProcess(['import', 'get', id, '--wait', '--timeout', '1s'], { env: emulator.env });
     assert.equal(code, 124, stderr);
     assert.equal(stdout, '');
     assert.match(stderr, new RegExp(`import ${id} is still pending; check on it with:\\n {2}csafe import get ${id} --wait\\n`));

@@ -5,11 +5,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { EXAMPLES, exitOf, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { closeServer, listenOnLoopback } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 
 // The emulator's webhooks, end to end: a receiver of our own on a loopback port, the emulator
 // started with --webhook-url, and the deliveries checked with the standardwebhooks package.
+// The runs that make the deliveries happen are main() in this process but the first, and
+// `webhooks listen`, which is the real bin/csafe until Ctrl-C.
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -69,7 +72,7 @@ describe('emulator webhooks', () => {
 
   it('a namespace import: one workflow event per object, once the import has been processed', async () => {
     hooks.received.length = 0;
-    const imported = await runCsafe(['data', 'import', 'catalog', join(EXAMPLES, 'listings.jsonl'), '--wait'], { env: emulator.env });
+    const imported = await runInProcess(['data', 'import', 'catalog', join(EXAMPLES, 'listings.jsonl'), '--wait'], { env: emulator.env });
     assert.equal(imported.code, 0, imported.stderr);
     await waitFor(() => hooks.received.length >= 3, { what: 'three deliveries' });
     assert.deepEqual(hooks.received.map(verified).map((event) => [event.type, event.namespace, event.id]).sort(), [
@@ -82,7 +85,7 @@ describe('emulator webhooks', () => {
   it('an object that cannot be processed: workflow.failed with its error', async () => {
     hooks.received.length = 0;
     writeFileSync(join(dir, 'schema.json'), '{"photo":{"content_type":"image_url"}}');
-    const added = await runCsafe(['data', 'add', 'shop', '-', '--schema', join(dir, 'schema.json')], { env: emulator.env, input: '{"id":"p1","photo":"not a url"}\n' });
+    const added = await runInProcess(['data', 'add', 'shop', '-', '--schema', join(dir, 'schema.json')], { env: emulator.env, input: '{"id":"p1","photo":"not a url"}\n' });
     assert.equal(added.code, 0, added.stderr);
     await waitFor(() => hooks.received.length >= 1, { what: 'a delivery' });
     const event = verified(hooks.received[0]!);
@@ -92,11 +95,11 @@ describe('emulator webhooks', () => {
 
   it('a decision and a batch: their legacy envelopes, decision.completed and batch.completed', async () => {
     hooks.received.length = 0;
-    const decision = await runCsafe(['decision', 'create', '--type', 'text', '--content', '{"text":"see you"}', '--json'], { env: emulator.env });
+    const decision = await runInProcess(['decision', 'create', '--type', 'text', '--content', '{"text":"see you"}', '--json'], { env: emulator.env });
     assert.equal(decision.code, 0, decision.stderr);
     const csv = join(dir, 'reviews.csv');
     writeFileSync(csv, 'Content\nnice bike\n');
-    const batch = await runCsafe(['batch', 'create', csv, '--type', 'text', '--wait', '--json'], { env: emulator.env });
+    const batch = await runInProcess(['batch', 'create', csv, '--type', 'text', '--wait', '--json'], { env: emulator.env });
     assert.equal(batch.code, 0, batch.stderr);
     await waitFor(() => hooks.received.length >= 2, { what: 'two deliveries' });
     const events = hooks.received.map(verified);
@@ -111,7 +114,7 @@ describe('emulator webhooks', () => {
     const failing = await receiver([500, 503]);
     try {
       const added = (await emulator.control('/_emulator/webhooks/endpoints', { method: 'POST', body: { url: failing.url, events: ['decision.completed'] } })) as { endpoint_id: string };
-      const result = await runCsafe(['webhooks', 'trigger', 'decision.completed', '--json'], { env: emulator.env });
+      const result = await runInProcess(['webhooks', 'trigger', 'decision.completed', '--json'], { env: emulator.env });
       assert.equal(result.code, 0, result.stderr);
       const triggered = JSON.parse(result.stdout) as { webhook_id: string; deliveries: number };
       assert.equal(triggered.deliveries, 2, 'the endpoint given at start and the one added');
@@ -131,18 +134,18 @@ describe('emulator webhooks', () => {
 
   it('webhooks verify: a delivery as received passes; the body tampered with, or a stale timestamp, fails with one line, exit 1', async () => {
     hooks.received.length = 0;
-    await runCsafe(['webhooks', 'trigger', 'workflow.succeeded', '--id', 'listing-9'], { env: emulator.env });
+    await runInProcess(['webhooks', 'trigger', 'workflow.succeeded', '--id', 'listing-9'], { env: emulator.env });
     await waitFor(() => hooks.received.length >= 1, { what: 'a delivery' });
     const { headers, body } = hooks.received[0]!;
     const bodyFile = join(dir, 'body.json');
     writeFileSync(bodyFile, body);
     const args = ['webhooks', 'verify', '--secret', SECRET, '--id', String(headers['webhook-id']), '--timestamp', String(headers['webhook-timestamp']), '--signature', String(headers['webhook-signature'])];
-    const valid = await runCsafe([...args, bodyFile]);
+    const valid = await runInProcess([...args, bodyFile]);
     assert.equal(valid.code, 0, valid.stderr);
-    const tampered = await runCsafe([...args, '-'], { input: body.replace('listing-9', 'listing-8') });
+    const tampered = await runInProcess([...args, '-'], { input: body.replace('listing-9', 'listing-8') });
     assert.equal(tampered.code, 1);
     assert.match(tampered.stderr, /^error: invalid: signature does not match\nhint: check that the secret is this endpoint's and that the body is the raw bytes received/);
-    const stale = await runCsafe(['webhooks', 'verify', '--secret', SECRET, '--headers', join(EXAMPLES, 'webhook-headers.txt'), join(EXAMPLES, 'webhook-body.json')]);
+    const stale = await runInProcess(['webhooks', 'verify', '--secret', SECRET, '--headers', join(EXAMPLES, 'webhook-headers.txt'), join(EXAMPLES, 'webhook-body.json')]);
     assert.equal(stale.code, 1);
     assert.match(stale.stderr, /^error: invalid: timestamp \d+ days old \(tolerance 5 min\)\nhint: .*--tolerance 0\n$/);
   });
@@ -157,7 +160,7 @@ describe('emulator webhooks: a receiver that hangs, and a restart', () => {
     let webhookId = '';
     try {
       await withEmulatorProcess(['--data-dir', dataDir, '--webhook-url', hangingUrl, '--webhook-secret', SECRET, '--webhook-timeout', '300ms', '--webhook-retry-delays', '100ms,5s,100ms'], async (first) => {
-        const triggered = await runCsafe(['webhooks', 'trigger', 'batch.completed', '--json'], { env: first.env });
+        const triggered = await runInProcess(['webhooks', 'trigger', 'batch.completed', '--json'], { env: first.env });
         webhookId = (JSON.parse(triggered.stdout) as { webhook_id: string }).webhook_id;
         await waitFor(async () => {
           const { deliveries } = (await first.control('/_emulator/webhooks')) as { deliveries: Array<{ attempts: Array<{ error?: string }> }> };
@@ -224,7 +227,7 @@ describe('csafe webhooks listen', () => {
     const [registered] = await endpoints();
     assert.equal(registered!.lease_seconds, 30, 'on a lease, so a listener killed with -9 leaves no endpoint for good');
     await waitFor(async () => (await endpoints())[0]!.expires_at! > registered!.expires_at!, { what: 'the lease renewed', timeoutMs: 10_000 });
-    const triggered = await runCsafe(['webhooks', 'trigger', 'workflow.succeeded', '--id', 'listing-5', '--json'], { env: emulator.env });
+    const triggered = await runInProcess(['webhooks', 'trigger', 'workflow.succeeded', '--id', 'listing-5', '--json'], { env: emulator.env });
     const { webhook_id: webhookId } = JSON.parse(triggered.stdout) as { webhook_id: string };
     await waitFor(() => hooks.received.length === 1, { what: 'the delivery forwarded' });
     const forwarded = hooks.received[0]!;
@@ -246,7 +249,7 @@ describe('csafe webhooks listen', () => {
 
   it('an unknown --events type or a --forward-to that is no http(s) URL: named, exit 2, nothing registered', async () => {
     for (const [flag, value] of [['--events', 'workflow.succeeded,nope'], ['--forward-to', 'ftp://example.com/hooks']] as const) {
-      const result = await runCsafe(['webhooks', 'listen', flag, value], { env: emulator.env });
+      const result = await runInProcess(['webhooks', 'listen', flag, value], { env: emulator.env });
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, new RegExp(`^error: ${flag}: expected `));
     }
@@ -257,7 +260,7 @@ describe('csafe webhooks listen', () => {
     const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"type":"not_found","message":"no such route"}}'));
     const baseUrl = await listenOnLoopback(server);
     t.after(() => closeServer(server));
-    const result = await runCsafe(['webhooks', 'listen'], { env: { CSAFE_BASE_URL: baseUrl, CSAFE_API_KEY: 'sk_test_not_an_emulator' } });
+    const result = await runInProcess(['webhooks', 'listen'], { env: { CSAFE_BASE_URL: baseUrl, CSAFE_API_KEY: 'sk_test_not_an_emulator' } });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /is not a csafe emulator: the service sends its notifications to the endpoints set in its dashboard/);
   });
@@ -268,14 +271,14 @@ describe('emulator webhooks: injected delivery faults', () => {
     const hooks = await receiver();
     t.after(() => hooks.close());
     await withEmulatorProcess(['--webhook-url', hooks.url, '--webhook-secret', SECRET, '--webhook-fault-rate', '1', '--webhook-faults', 'drop', '--webhook-retry-delays', '50ms,50ms'], async (dropping) => {
-      await runCsafe(['webhooks', 'trigger', 'batch.completed'], { env: dropping.env });
+      await runInProcess(['webhooks', 'trigger', 'batch.completed'], { env: dropping.env });
       await waitFor(async () => ((await dropping.control('/_emulator/webhooks')) as { deliveries: Array<{ state: string }> }).deliveries[0]?.state === 'failed', { what: 'the delivery failed' });
       const { deliveries } = (await dropping.control('/_emulator/webhooks')) as { deliveries: Array<{ attempts: Array<{ error?: string }> }> };
       assert.deepEqual(deliveries[0]!.attempts.map((attempt) => attempt.error), Array(3).fill('dropped (injected fault): not sent'));
       assert.equal(hooks.received.length, 0);
     });
     await withEmulatorProcess(['--webhook-url', hooks.url, '--webhook-secret', SECRET, '--webhook-fault-rate', '1', '--webhook-faults', 'delay', '--webhook-fault-delay', '400ms'], async (delaying) => {
-      await runCsafe(['webhooks', 'trigger', 'batch.completed'], { env: delaying.env });
+      await runInProcess(['webhooks', 'trigger', 'batch.completed'], { env: delaying.env });
       await waitFor(() => hooks.received.length === 1, { what: 'the delayed delivery' });
       assert.equal(verified(hooks.received[0]!).event_type, 'batch.completed');
       const listed = async () => ((await delaying.control('/_emulator/webhooks')) as { deliveries: Array<{ state: string; attempts: Array<{ duration_ms: number }> }> }).deliveries;
