@@ -9,7 +9,7 @@ let hooked = false;
 
 /** `path` is removed when the process exits, unless forgetRemoval(path) says it already was. */
 export function removeAtExit(path: string): string {
-  if (!hooked) process.once('exit', () => pending.forEach((each) => rmSync(each, { recursive: true, force: true })));
+  if (!hooked) process.once('exit', removePendingPaths);
   hooked = true;
   pending.add(path);
   return path;
@@ -18,4 +18,8 @@ export function removeAtExit(path: string): string {
 /** `path` was removed (or kept on purpose): nothing to do for it at exit. */
 export function forgetRemoval(path: string): void {
   pending.delete(path);
+}
+
+function removePendingPaths(): void {
+  pending.forEach((each) => rmSync(each, { recursive: true, force: true }));
 }
