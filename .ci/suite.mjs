@@ -7,9 +7,10 @@
 // removes what it creates, also when it fails; whatever one leaves behind fails the run here,
 // listed by name, and is removed so nothing accumulates on the machine.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const SHOWN = 20;
 /**
@@ -45,18 +46,32 @@ const compiledTests = () =>
 const files = tier ? [] : process.argv.slice(2);
 const scratch = mkdtempSync(join(tmpdir(), 'csafe-suite-'));
 /**
- * No --test-force-exit: under process isolation it ends a file's process before the verdicts it
- * wrote have reached the runner (nodejs/node#64833), so a run reported a few dozen to 90 tests
- * fewer than it ran, and a failing test could go unnamed. A file kept alive by a handle left open
- * is ended by --test-timeout instead, and fails naming itself.
+ * Folders of tests that start no process and leave the process as they found it (unit tests, and
+ * command tests that run main() in process): the files of each folder run in one process, one after
+ * another, not in a process each. A process a file loaded the same hundreds of compiled modules
+ * again for each file: some 0.3 s of CPU a unit test file and 1 s a command test file, most of what
+ * those files cost. A failing test is still named, with the line of its own file. The largest
+ * folders come first, so that they start first.
  */
+const SHARED_PROCESS = ['emulator', 'core', 'commands', 'schemas', 'api'];
+const groups = mkdtempSync(join(tmpdir(), 'csafe-suite-groups-'));
+function sharingProcesses(compiled) {
+  const folderOf = (file) => relative(join('dist', 'test'), file).split(sep)[0];
+  const entries = SHARED_PROCESS.map((folder) => {
+    const entry = join(groups, `${folder}.test.mjs`);
+    const members = compiled.filter((file) => folderOf(file) === folder);
+    writeFileSync(entry, members.map((file) => `import ${JSON.stringify(pathToFileURL(resolve(file)).href)};\n`).join(''));
+    return entry;
+  });
+  return [...entries, ...compiled.filter((file) => !SHARED_PROCESS.includes(folderOf(file)))];
+}
 const options = [`--test-concurrency=${CONCURRENCY}`, `--test-timeout=${FILE_TIMEOUT_MS[tier ?? 'suite']}`];
 /**
  * No test talks TLS, and NODE_EXTRA_CA_CERTS (set on some machines) makes every node process parse
  * a certificate bundle as it starts: some 70 ms of CPU for each of the 600-odd a run starts.
  */
 const { NODE_EXTRA_CA_CERTS: _certificates, ...environment } = process.env;
-const runner = spawn(process.execPath, ['--test', ...options, ...(files.length > 0 ? files : compiledTests())], {
+const runner = spawn(process.execPath, ['--test', ...options, ...(files.length > 0 ? files : tier ? compiledTests() : sharingProcesses(compiledTests()))], {
   env: { ...environment, TMPDIR: scratch, ...(tier === 'soak' && { CSAFE_FUZZ_RUNS: environment.CSAFE_FUZZ_RUNS ?? SOAK_FUZZ_RUNS }) },
   stdio: 'inherit',
 });
@@ -64,6 +79,7 @@ const runner = spawn(process.execPath, ['--test', ...options, ...(files.length >
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => runner.kill(signal));
 
 runner.on('exit', (code, signal) => {
+  rmSync(groups, { recursive: true, force: true });
   const left = readdirSync(scratch);
   rmSync(scratch, { recursive: true, force: true });
   if (left.length > 0) {
