@@ -65,10 +65,16 @@ function sharingProcesses(compiled) {
   });
   return [...entries, ...compiled.filter((file) => !SHARED_PROCESS.includes(folderOf(file)))];
 }
+/**
+ * No --test-force-exit: under process isolation it ends a file's process before the verdicts it
+ * wrote have reached the runner (nodejs/node#64833), so a run reported a few dozen to 90 tests
+ * fewer than it ran, and a failing test could go unnamed. A file kept alive by a handle left open
+ * is ended by --test-timeout instead, and fails naming itself.
+ */
 const options = [`--test-concurrency=${CONCURRENCY}`, `--test-timeout=${FILE_TIMEOUT_MS[tier ?? 'suite']}`];
 /**
  * No test talks TLS, and NODE_EXTRA_CA_CERTS (set on some machines) makes every node process parse
- * a certificate bundle as it starts: some 70 ms of CPU for each of the 600-odd a run starts.
+ * a certificate bundle as it starts: some 70 ms of CPU for each of the hundreds a run starts.
  */
 const { NODE_EXTRA_CA_CERTS: _certificates, ...environment } = process.env;
 const runner = spawn(process.execPath, ['--test', ...options, ...(files.length > 0 ? files : tier ? compiledTests() : sharingProcesses(compiledTests()))], {

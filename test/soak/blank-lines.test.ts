@@ -16,7 +16,7 @@ describe('1 GB of blank lines, soak-sized', () => {
   const writers: Array<ReturnType<typeof spawn>> = [];
   after(() => writers.forEach((writer) => writer.kill('SIGKILL')));
 
-  it('csafe data add reads it all in bounded memory and refuses it, sending nothing: exit 2', async () => {
+  it('csafe data add reads all of it, keeping none, and refuses it, sending nothing: exit 2', async () => {
     const fifo = join(tempDir(), 'blank.jsonl');
     execFileSync('mkfifo', [fifo]);
     const writer = spawn('sh', ['-c', `head -c ${GIGABYTE} /dev/zero | tr "\\000" "\\n" > "$1"`, 'sh', fifo], { stdio: 'ignore' });
