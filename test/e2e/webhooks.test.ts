@@ -11,8 +11,8 @@ import { waitFor } from '../helpers/wait.js';
 
 // The emulator's webhooks, end to end: a receiver of our own on a loopback port, the emulator
 // started with --webhook-url, and the deliveries checked with the standardwebhooks package.
-// The runs that make the deliveries happen are main() in this process but the first, and
-// `webhooks listen`, which is the real bin/csafe until Ctrl-C.
+// The runs that make the deliveries happen, and the usage errors, are main() in this process; the
+// first delivery's run and the `webhooks listen` that serves until Ctrl-C are the real bin/csafe.
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
