@@ -45,7 +45,7 @@ const NOT_RUN: ReadonlyMap<string, string> = new Map([
   ['npm run bench -- --quick', 'minutes of full load, deliberately not part of npm test (test/bench runs a tiny row)'],
   ['npm run bench -- import-83', 'a 1 GiB file and minutes of full load, deliberately not part of npm test'],
   ['npm run gen', 'writes the repository\'s completions/ and man/; test/e2e/completion.test.ts and manual.test.ts check they are what it writes'],
-  ['npm run test:matrix', 'minutes of full load under two more Nodes, deliberately not part of npm test (.ci/run runs it after it)'],
+  ['npm run test:matrix', 'minutes of full load under two more Nodes, and the npm registry, deliberately not part of npm test (.ci/run runs it after it)'],
   ['npm run build:binary', 'writes dist/csafe-linux-x64 in the repository; test/e2e/binary.test.ts (npm run test:matrix) builds one of its own and runs it'],
   ['./dist/csafe-linux-x64 --emulator classify --text hi --user-id u1', 'needs npm run build:binary first; test/e2e/binary.test.ts runs the same'],
   ['npm run mutate', 'tens of minutes of full load, deliberately not part of npm test'],

@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { tempDir } from '../helpers/cli.js';
 
-// The package as users install it: packed from this build (npm pack, without rebuilding: the
-// suite's other files run on dist/ meanwhile), installed globally under a prefix of its own, and
-// run from outside the repository.
+// The package as users install it: packed from this build (npm pack, without rebuilding: other
+// test files run on dist/ meanwhile), installed globally under a prefix of its own, and run from
+// outside the repository. npm fetches the metadata of its dependencies from the registry, so this
+// runs in `npm run test:matrix` under each Node, not in `npm test` (.ci/suite.mjs), which runs offline.
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
