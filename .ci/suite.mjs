@@ -1,7 +1,7 @@
 // `npm test` after the build: node's test runner over the compiled test/**/*.test.ts except the
 // soak tests of test/soak and the fault, crash and interrupt tests of test/reliability (`--soak`,
 // `--reliability`: only those, the soak with test/fuzz again at its full size; or the files
-// given) and those `npm run test:matrix` runs once (MATRIX_ONLY) — the sources say which, so a
+// given) and those only `npm run test:matrix` runs (MATRIX_ONLY) — the sources say which, so a
 // test deleted since the last build or a helper module is never run as a test — with a
 // temporary directory of its own (TMPDIR) that must be empty when the runner ends. Every test
 // removes what it creates, also when it fails; whatever one leaves behind fails the run here,
