@@ -56,8 +56,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'csafe-suite-'));
  * command tests that run main() in process): the files of each folder run in one process, one after
  * another, not in a process each. A process a file loaded the same hundreds of compiled modules
  * again for each file: some 0.3 s of CPU a unit test file and 1 s a command test file, most of what
- * those files cost. A failing test is still named, with the line of its own file. The largest
- * folders come first, so that they start first.
+ * those files cost. A failing test is still named, with the line of its own file. The order given
+ * does not matter: the runner starts files in the order of their paths.
  */
 const SHARED_PROCESS = ['emulator', 'core', 'commands', 'schemas', 'api'];
 const groups = mkdtempSync(join(tmpdir(), 'csafe-suite-groups-'));
