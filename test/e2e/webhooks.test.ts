@@ -37,6 +37,12 @@ async function receiver(statuses: number[] = []) {
   return { url, received, close: () => closeServer(server) };
 }
 
+/** `csafe webhooks trigger …args` in this process, against the emulator `env` names: it must succeed, else the test fails with what it printed. */
+async function trigger(env: Record<string, string>, ...args: string[]): Promise<void> {
+  const result = await runInProcess(['webhooks', 'trigger', ...args], { env });
+  assert.equal(result.code, 0, result.stderr);
+}
+
 const verified = (delivery: Received) => new Webhook(SECRET).verify(delivery.body, delivery.headers as Record<string, string>) as Record<string, unknown>;
 
 describe('emulator webhooks', () => {
@@ -134,7 +140,7 @@ describe('emulator webhooks', () => {
 
   it('webhooks verify: a delivery as received passes; the body tampered with, or a stale timestamp, fails with one line, exit 1', async () => {
     hooks.received.length = 0;
-    await runInProcess(['webhooks', 'trigger', 'workflow.succeeded', '--id', 'listing-9'], { env: emulator.env });
+    await trigger(emulator.env, 'workflow.succeeded', '--id', 'listing-9');
     await waitFor(() => hooks.received.length >= 1, { what: 'a delivery' });
     const { headers, body } = hooks.received[0]!;
     const bodyFile = join(dir, 'body.json');
@@ -271,14 +277,14 @@ describe('emulator webhooks: injected delivery faults', () => {
     const hooks = await receiver();
     t.after(() => hooks.close());
     await withEmulatorProcess(['--webhook-url', hooks.url, '--webhook-secret', SECRET, '--webhook-fault-rate', '1', '--webhook-faults', 'drop', '--webhook-retry-delays', '50ms,50ms'], async (dropping) => {
-      await runInProcess(['webhooks', 'trigger', 'batch.completed'], { env: dropping.env });
+      await trigger(dropping.env, 'batch.completed');
       await waitFor(async () => ((await dropping.control('/_emulator/webhooks')) as { deliveries: Array<{ state: string }> }).deliveries[0]?.state === 'failed', { what: 'the delivery failed' });
       const { deliveries } = (await dropping.control('/_emulator/webhooks')) as { deliveries: Array<{ attempts: Array<{ error?: string }> }> };
       assert.deepEqual(deliveries[0]!.attempts.map((attempt) => attempt.error), Array(3).fill('dropped (injected fault): not sent'));
       assert.equal(hooks.received.length, 0);
     });
     await withEmulatorProcess(['--webhook-url', hooks.url, '--webhook-secret', SECRET, '--webhook-fault-rate', '1', '--webhook-faults', 'delay', '--webhook-fault-delay', '400ms'], async (delaying) => {
-      await runInProcess(['webhooks', 'trigger', 'batch.completed'], { env: delaying.env });
+      await trigger(delaying.env, 'batch.completed');
       await waitFor(() => hooks.received.length === 1, { what: 'the delayed delivery' });
       assert.equal(verified(hooks.received[0]!).event_type, 'batch.completed');
       const listed = async () => ((await delaying.control('/_emulator/webhooks')) as { deliveries: Array<{ state: string; attempts: Array<{ duration_ms: number }> }> }).deliveries;
