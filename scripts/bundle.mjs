@@ -31,6 +31,11 @@ const { metafile } = await build({
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',
+  // Node 20 keeps no compiled code between runs, so every process parses the chunks it loads anew:
+  // 28% fewer bytes (names kept, so stack traces still name functions) made one `classify` against
+  // an emulator use some 8% less CPU (interleaved runs). The single executable does the same.
+  minifyWhitespace: true,
+  minifySyntax: true,
   // The CommonJS packages bundled (undici, commander) require() Node's own modules.
   banner: { js: "import { createRequire as __csafeCreateRequire } from 'node:module'; const require = __csafeCreateRequire(import.meta.url);" },
 });
