@@ -7,7 +7,7 @@
 // removes what it creates, also when it fails; whatever one leaves behind fails the run here,
 // listed by name, and is removed so nothing accumulates on the machine.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,20 +56,45 @@ const scratch = mkdtempSync(join(tmpdir(), 'csafe-suite-'));
  * command tests that run main() in process): the files of each folder run in one process, one after
  * another, not in a process each. A process a file loaded the same hundreds of compiled modules
  * again for each file: some 0.3 s of CPU a unit test file and 1 s a command test file, most of what
- * those files cost. A failing test is still named, with the line of its own file. The order given
- * does not matter: the runner starts files in the order of their paths.
+ * those files cost. A failing test is still named, with the line of its own file.
  */
 const SHARED_PROCESS = ['emulator', 'core', 'commands', 'schemas', 'api'];
+/** The shared folder whose process takes longest (some 45 s), started before all others. */
+const LONGEST_SHARED = 'emulator';
+/**
+ * The end-to-end files share processes too, several to a process (E2E_PROCESSES in all), which
+ * saves 0.3 s of CPU a file on the suite's two busy cores. A file that moves the process's
+ * directory (process.chdir) runs alone, as the files sharing its process would run from there.
+ * So do the slowest, mostly waiting on the processes they start: 10-30 s each, so a process of
+ * several of them would end long after the others.
+ */
+const E2E_PROCESSES = 6;
+const SLOW_E2E = ['examples', 'data-replay', 'stream-follow', 'batch', 'webhooks', 'data-import', 'data', 'records', 'progress', 'bad-responses'];
 const groups = mkdtempSync(join(tmpdir(), 'csafe-suite-groups-'));
+/**
+ * The processes' entries, numbered in the order they are to start (the runner starts files in the
+ * order of their paths): the longest first, so that none of them starts last and ends the run long
+ * after the rest.
+ */
 function sharingProcesses(compiled) {
   const folderOf = (file) => relative(join('dist', 'test'), file).split(sep)[0];
-  const entries = SHARED_PROCESS.map((folder) => {
-    const entry = join(groups, `${folder}.test.mjs`);
-    const members = compiled.filter((file) => folderOf(file) === folder);
+  const nameOf = (file) => relative(join('dist', 'test', 'e2e'), file).replace(/\.test\.js$/, '');
+  const e2e = compiled.filter((file) => folderOf(file) === 'e2e' && !readFileSync(file, 'utf8').includes('process.chdir('));
+  const slow = SLOW_E2E.map((name) => e2e.find((file) => nameOf(file) === name)).filter(Boolean);
+  const shared = e2e.filter((file) => !slow.includes(file));
+  const processes = [
+    [LONGEST_SHARED, compiled.filter((file) => folderOf(file) === LONGEST_SHARED)],
+    ...Array.from({ length: E2E_PROCESSES }, (_, k) => [`e2e-${k}`, shared.filter((_, i) => i % E2E_PROCESSES === k)]),
+    ...slow.map((file) => [`e2e-${nameOf(file)}`, [file]]),
+    ...SHARED_PROCESS.filter((folder) => folder !== LONGEST_SHARED).map((folder) => [folder, compiled.filter((file) => folderOf(file) === folder)]),
+  ];
+  const entries = processes.map(([name, members], index) => {
+    const entry = join(groups, `${String(index).padStart(2, '0')}-${name}.test.mjs`);
     writeFileSync(entry, members.map((file) => `import ${JSON.stringify(pathToFileURL(resolve(file)).href)};\n`).join(''));
     return entry;
   });
-  return [...entries, ...compiled.filter((file) => !SHARED_PROCESS.includes(folderOf(file)))];
+  const inEntries = new Set(processes.flatMap(([, members]) => members));
+  return [...entries, ...compiled.filter((file) => !inEntries.has(file))];
 }
 /**
  * No --test-force-exit: under process isolation it ends a file's process before the verdicts it
