@@ -18,7 +18,7 @@ describe('csafe data add when answers are lost after processing', () => {
   it('a batch cut off by a connection reset is resent, not failed: one object per id, nothing in the failed file', { timeout: 120_000 }, async () => {
     const emulator = await startEmulatorProcess(['--fault-rate', '0.3', '--faults', 'reset', '--seed', '9', '--processing-delay', '0']);
     try {
-      const count = 2000;
+      const count = 600;
       const input = join(dir, 'objects.jsonl');
       writeFileSync(input, Array.from({ length: count }, (_, i) => JSON.stringify({ id: `obj_${i}`, text: `listing ${i}` })).join('\n') + '\n');
       const failed = join(dir, 'failed.jsonl');
