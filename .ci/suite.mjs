@@ -7,9 +7,9 @@
 // removes what it creates, also when it fails; whatever one leaves behind fails the run here,
 // listed by name, and is removed so nothing accumulates on the machine.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve, sep } from 'node:path';
+import { delimiter, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const SHOWN = 20;
@@ -128,8 +128,16 @@ const options = [`--test-concurrency=${CONCURRENCY}`, `--test-timeout=${FILE_TIM
  * a certificate bundle as it starts: some 70 ms of CPU for each of the hundreds a run starts.
  */
 const { NODE_EXTRA_CA_CERTS: _certificates, ...environment } = process.env;
+/**
+ * The tests run on the Node that runs this file, and so does whatever they start that looks for
+ * `node` on PATH (csafe's `#!/usr/bin/env node`): npm puts node_modules/.bin first on PATH, and
+ * there `node` is the Node 22 the matrix pins (scripts/test-matrix.mjs), so `npm test` (which starts
+ * this file with the Node that runs npm, npm_node_execpath) would otherwise run csafe on that one.
+ */
+const thisNode = mkdtempSync(join(tmpdir(), 'csafe-suite-node-'));
+symlinkSync(process.execPath, join(thisNode, 'node'));
 const runner = spawn(process.execPath, ['--test', ...options, ...(files.length > 0 ? files : tier ? compiledTests() : sharingProcesses(compiledTests()))], {
-  env: { ...environment, TMPDIR: scratch, ...(tier === 'soak' && { CSAFE_FUZZ_RUNS: environment.CSAFE_FUZZ_RUNS ?? SOAK_FUZZ_RUNS }) },
+  env: { ...environment, PATH: `${thisNode}${delimiter}${environment.PATH ?? ''}`, TMPDIR: scratch, ...(tier === 'soak' && { CSAFE_FUZZ_RUNS: environment.CSAFE_FUZZ_RUNS ?? SOAK_FUZZ_RUNS }) },
   stdio: 'inherit',
 });
 // Ctrl-C reaches the runner too (same process group); stay to clean up after it.
@@ -137,6 +145,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => runner.kill
 
 runner.on('exit', (code, signal) => {
   rmSync(groups, { recursive: true, force: true });
+  rmSync(thisNode, { recursive: true, force: true });
   const left = readdirSync(scratch);
   rmSync(scratch, { recursive: true, force: true });
   if (left.length > 0) {

