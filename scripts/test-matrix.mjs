@@ -6,7 +6,7 @@
 // (npm_node_execpath, which test/ci/node.test.ts holds the suite to). Then, once, the single
 // executable's test (it builds one, with the Node 24 it carries; not in npm test).
 import { spawnSync } from 'node:child_process';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 const NODES = ['node_modules/node22/bin/node', 'node_modules/node24/bin/node'];
 const testFile = (name) => `dist/test/e2e/${name}.test.js`;
@@ -25,7 +25,7 @@ if (spawnSync(process.execPath, ['.ci/suite.mjs', PACKAGE_TEST], { stdio: 'inher
 for (const node of NODES) {
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   console.log(`\n# Node ${version} (${node})\n`);
-  const { status } = spawnSync(node, ['.ci/suite.mjs', ...FILES], { stdio: 'inherit', env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}`, npm_node_execpath: node } });
+  const { status } = spawnSync(node, ['.ci/suite.mjs', ...FILES], { stdio: 'inherit', env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}`, npm_node_execpath: resolve(node) } });
   if (status !== 0) {
     console.error(`test:matrix: failed under Node ${version}`);
     failed++;
