@@ -182,7 +182,12 @@ export class EventStore {
     const lookUp = this.keyLookUp();
     for (const [element, event] of events.entries()) {
       const key = keyOf(event);
-      const earlier = key === null ? undefined : (freshKeys.get(key) ?? (await lookUp(key)));
+      let earlier = key === null ? undefined : freshKeys.get(key);
+      if (key !== null && earlier === undefined) {
+        // Most keys are new: no candidate, and no promise to wait for.
+        const candidates = this.keys.candidates(key);
+        if (candidates.length > 0) earlier = await lookUp(key, candidates);
+      }
       if (earlier !== undefined) {
         seqs.push(earlier);
         repeats.set(earlier, (repeats.get(earlier) ?? 0) + 1);
@@ -208,7 +213,7 @@ export class EventStore {
     const records = Buffer.alloc(fresh.length * RECORD_BYTES);
     fresh.forEach((record, at) => {
       // Repeats within this request of its own new events are known before they are written.
-      writeRecord(records, at * RECORD_BYTES, { ...record, duplicates: repeats.get(this.total + at + 1) ?? 0 });
+      writeRecord(records, at * RECORD_BYTES, record, repeats.get(this.total + at + 1) ?? 0);
     });
     await appendWhole(this.log, body, this.logBytes, this.write);
     try {
@@ -225,10 +230,10 @@ export class EventStore {
    * Finds the stored event with this key among KeyIndex's candidates, reading each from disk.
    * The last body read is kept: a retried request repeats the keys of one earlier request.
    */
-  private keyLookUp(): (key: string) => Promise<number | undefined> {
+  private keyLookUp(): (key: string, candidates: readonly number[]) => Promise<number | undefined> {
     let last: { at: number; parsed: unknown } | undefined;
-    return async (key) => {
-      for (const seq of this.keys.candidates(key)) {
+    return async (key, candidates) => {
+      for (const seq of candidates) {
         const [record] = (await this.readRecords(seq, seq)) ?? [];
         if (record === undefined) continue;
         if (last?.at !== record.body) last = { at: record.body, parsed: await this.readBody(record) };
@@ -337,12 +342,12 @@ function groupedByBody(records: readonly EventRecord[], firstSeq: number): Array
   return groups;
 }
 
-function writeRecord(bytes: Buffer, at: number, record: EventRecord): void {
+function writeRecord(bytes: Buffer, at: number, record: EventRecord, duplicates: number): void {
   bytes.writeDoubleLE(record.body, at + FIELD.body);
   bytes.writeUInt32LE(record.bodyLength, at + FIELD.bodyLength);
   bytes.writeInt32LE(record.element, at + FIELD.element);
   bytes.writeDoubleLE(record.receivedAt, at + FIELD.receivedAt);
-  bytes.writeUInt32LE(record.duplicates, at + FIELD.duplicates);
+  bytes.writeUInt32LE(duplicates, at + FIELD.duplicates);
 }
 
 function readRecord(bytes: Buffer, at: number): EventRecord {
