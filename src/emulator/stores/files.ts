@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { link, lstat, mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** How the emulator writes its files: private, replaced whole, and cleaned of what a killed emulator left. */
@@ -28,12 +29,14 @@ export const digestName = (name: string) => createHash('sha256').update(name).di
  * Replaces a file with a rename, so a reader, or an emulator restarted after kill -9, sees the old
  * content or the new, never half. No fsync: an emulator's state need not survive a power cut.
  * A write that fails (a full disk) takes its temporary file back, so it holds none of the room left.
+ * Written synchronously, as the stores append (line-files): a record is a few kilobytes, and each
+ * step through the thread pool cost more than the step itself.
  */
 export async function replaceFile(path: string, content: string): Promise<void> {
   const temporary = temporaryPathFor(path);
   try {
-    await writeFile(temporary, content, { mode: FILE_MODE });
-    await rename(temporary, path);
+    writeFileSync(temporary, content, { mode: FILE_MODE });
+    renameSync(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
@@ -78,10 +81,10 @@ export async function createFileOnce(path: string, content: string): Promise<boo
   }
 }
 
-/** The parsed file, or undefined when there is none. */
+/** The parsed file, or undefined when there is none; read synchronously, as replaceFile writes. */
 export async function readJsonFile<T>(path: string): Promise<T | undefined> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as T;
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;

@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
 import { open, truncate, type FileHandle } from 'node:fs/promises';
 import { FILE_MODE, isMissing } from './files.js';
 
@@ -87,7 +87,7 @@ export class LineFiles {
     await this.check(path);
     const file = await open(path, 'a', FILE_MODE);
     try {
-      const { size } = await file.stat();
+      const { size } = fstatSync(file.fd);
       await appendWhole(file, bytes, size, this.write).catch((error: unknown) => {
         // The cut may have failed too: look again before the next append.
         this.checked.delete(path);
