@@ -1,6 +1,7 @@
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CsvError } from 'csv-parse';
@@ -115,6 +116,17 @@ interface Writing {
 /** The result CSV: the result columns, then the caller's own; one row per row of the upload, in order. */
 async function writeResults(upload: string, path: string, { counts, processingDelayMs, signal, progress }: Writing): Promise<void> {
   const out = createWriteStream(path, { mode: FILE_MODE });
+  // Heard from the start: a write fails after the call that made it (a full disk), and one still in
+  // the thread pool when processing stops (a reset) fails once the stream is destroyed. The next
+  // write reports it, or nothing does when the processing has stopped; never an uncaught error.
+  let failure: Error | undefined;
+  out.on('error', (error) => {
+    failure ??= error;
+  });
+  const write = async (text: string) => {
+    if (failure !== undefined) throw failure;
+    if (!out.write(text)) await once(out, 'drain');
+  };
   const started = performance.now();
   let savedAt = started;
   let toRow: ((row: string[]) => string[]) | undefined;
@@ -122,13 +134,13 @@ async function writeResults(upload: string, path: string, { counts, processingDe
     for await (const { fields: row } of csvRows(upload, signal)) {
       if (toRow === undefined) {
         toRow = resultRow(row);
-        await write(out, csvLine([...RESULT_COLUMNS, ...ownColumns(row).map(({ name }) => name)]));
+        await write(csvLine([...RESULT_COLUMNS, ...ownColumns(row).map(({ name }) => name)]));
         continue;
       }
       const line = toRow(row);
       if (line[1] === 'SUCCESS') counts.success++;
       else counts.error++;
-      await write(out, csvLine(line));
+      await write(csvLine(line));
       const done = counts.success + counts.error;
       // Paced: row k is not done before k/batch of the processing delay has passed.
       const due = started + (processingDelayMs * done) / counts.batch - performance.now();
@@ -139,7 +151,7 @@ async function writeResults(upload: string, path: string, { counts, processingDe
       if (due > 0) await delay(due, undefined, { signal });
     }
     out.end();
-    await once(out, 'close');
+    await finished(out);
   } finally {
     out.destroy();
   }
@@ -192,6 +204,3 @@ async function* csvRows(path: string, signal?: AbortSignal): AsyncGenerator<CsvR
 const csvLine = (cells: readonly string[]) => `${cells.map(csvCell).join(',')}\n`;
 const csvCell = (cell: string) => (/[",\r\n]|^\s|\s$/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
 
-async function write(out: WriteStream, text: string): Promise<void> {
-  if (!out.write(text)) await once(out, 'drain');
-}
