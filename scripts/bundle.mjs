@@ -40,7 +40,23 @@ const { metafile } = await build({
   banner: { js: "import { createRequire as __csafeCreateRequire } from 'node:module'; const require = __csafeCreateRequire(import.meta.url);" },
 });
 
-writeFileSync(`${OUT}.meta.json`, JSON.stringify(metafile));
+// `csafe --version` again, as the one CommonJS script bin/csafe requires: answered without Node's
+// ES module loader, whose start-up costs more than the rest of it. It reads package.json and
+// build.json by its own location, as version.js does.
+const { metafile: versionMeta } = await build({
+  entryPoints: { version: ENTRIES.version },
+  outfile: `${OUT}/version.cjs`,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.18',
+  metafile: true,
+  logLevel: 'warning',
+  define: { 'import.meta.url': '__csafeModuleUrl' },
+  banner: { js: "const __csafeModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+
+writeFileSync(`${OUT}.meta.json`, JSON.stringify({ inputs: { ...metafile.inputs, ...versionMeta.inputs }, outputs: { ...metafile.outputs, ...versionMeta.outputs } }));
 
 // What `csafe version` names besides the release: the commit built (when this is a git checkout) and when.
 writeFileSync(`${OUT}/build.json`, JSON.stringify({ ...gitCommit(), built: new Date().toISOString() }) + '\n');

@@ -1,12 +1,13 @@
 // How a process runs csafe, for both of its launchers: bin/csafe (the npm package) and binary.ts
 // (the single executable). `--version` and `__complete` answer without loading commander and the
 // rest; any other command line runs main() on the process's streams, with its signals as an abort.
+import { asksForVersion, versionLine } from './version.js';
 
 /** Runs csafe on `args` (the command line after the program's name) and sets process.exitCode. */
 export async function launch(args: string[]): Promise<void> {
-  // `csafe --version` alone answers as `csafe version` would: start-up time matters most here.
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(`${(await import('./version.js')).versionLine()}\n`);
+  // Start-up time matters most here: bin/csafe answers it before it imports this module; the single executable, here.
+  if (asksForVersion(args)) {
+    process.stdout.write(`${versionLine()}\n`);
   } else if (args[0] === '__complete') {
     // The shell completions' dynamic values (profile names): answered as fast as --version, a word a line.
     const words = (await import('./complete.js')).completionWords(args.slice(1), process.env);

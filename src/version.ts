@@ -45,6 +45,9 @@ function buildFile(): BuildFile {
   }
 }
 
+/** `csafe --version` (or -V) alone, which is answered as `csafe version` would be, before anything else loads. */
+export const asksForVersion = (args: readonly string[]): boolean => args.length === 1 && (args[0] === '--version' || args[0] === '-V');
+
 /** One line, as `csafe --version` prints it: `csafe 0.1.0 (commit 84a1868, built 2026-11-27) on Node v20.20.2, linux-x64`. */
 export function versionLine(info: VersionInfo = versionInfo()): string {
   const build = [info.commit && `commit ${info.commit}`, info.built && `built ${info.built.slice(0, 10)}`].filter(Boolean).join(', ');

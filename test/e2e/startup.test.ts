@@ -14,7 +14,7 @@ const BUNDLE = JSON.parse(readFileSync(join(import.meta.dirname, '../../bundle.m
   outputs: Record<string, { inputs: Record<string, unknown> }>;
 };
 const packageOf = (path: string) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
-const bundled = (url: string) => /\/(dist\/bundle\/[^/]+\.js)$/.exec(url)?.[1];
+const bundled = (url: string) => /\/(dist\/bundle\/[^/]+\.c?js)$/.exec(url)?.[1];
 
 /** The modules `csafe …args` loaded, as URLs, then Node's own modules as `builtin:` lines. */
 async function modulesLoaded(args: string[], env: Record<string, string> = {}): Promise<string[]> {
@@ -53,6 +53,14 @@ describe('start-up of help and version', () => {
       assert.deepEqual(packagesOf(urls).filter((name) => HEAVY.includes(name)), []);
     });
   }
+});
+
+describe('start-up of --version', () => {
+  it('csafe --version loads bin/csafe and dist/bundle/version.cjs alone, both CommonJS: no module of the bundle', async () => {
+    const files = (await modulesLoaded(['--version'])).filter((url) => url.startsWith('file:') && !url.includes('/test/helpers/'));
+    // With hooks registered, Node resolves the main script through them too: it may be named twice.
+    assert.deepEqual([...new Set(files.map((url) => url.replace(/^.*\/(bin|dist)\//, '$1/')))].sort(), ['bin/csafe', 'dist/bundle/version.cjs']);
+  });
 });
 
 describe('start-up of one classification', () => {
