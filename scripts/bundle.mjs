@@ -5,7 +5,11 @@
 // kept beside it (not shipped) for test/e2e/startup.test.ts, which tells by it what a command loaded.
 import { execFileSync } from 'node:child_process';
 import { realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { build } from 'esbuild';
+import { walkTree } from '../dist/src/commands/declaration.js';
+import { TREE } from '../dist/src/commands/tree.js';
+import { main } from '../dist/src/main.js';
 
 const OUT = 'dist/bundle';
 // Paths relative to the module survive bundling only at the same depth: version.js reads
@@ -40,12 +44,12 @@ const { metafile } = await build({
   banner: { js: "import { createRequire as __csafeCreateRequire } from 'node:module'; const require = __csafeCreateRequire(import.meta.url);" },
 });
 
-// `csafe --version` again, as the one CommonJS script bin/csafe requires: answered without Node's
-// ES module loader, whose start-up costs more than the rest of it. It reads package.json and
-// build.json by its own location, as version.js does.
-const { metafile: versionMeta } = await build({
-  entryPoints: { version: ENTRIES.version },
-  outfile: `${OUT}/version.cjs`,
+// What bin/csafe answers before it loads the bundle (src/quick.ts: --version, and --help into a
+// pipe), as the one CommonJS script it requires: without Node's ES module loader, whose start-up
+// costs more than the answer. It reads package.json, build.json and help.json by its own location.
+const { metafile: quickMeta } = await build({
+  entryPoints: { quick: 'dist/src/quick.js' },
+  outfile: `${OUT}/quick.cjs`,
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -56,10 +60,35 @@ const { metafile: versionMeta } = await build({
   banner: { js: "const __csafeModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 
-writeFileSync(`${OUT}.meta.json`, JSON.stringify({ inputs: { ...metafile.inputs, ...versionMeta.inputs }, outputs: { ...metafile.outputs, ...versionMeta.outputs } }));
+writeFileSync(`${OUT}.meta.json`, JSON.stringify({ inputs: { ...metafile.inputs, ...quickMeta.inputs }, outputs: { ...metafile.outputs, ...quickMeta.outputs } }));
+writeFileSync(`${OUT}/help.json`, JSON.stringify(await helpTexts()) + '\n');
 
 // What `csafe version` names besides the release: the commit built (when this is a git checkout) and when.
 writeFileSync(`${OUT}/build.json`, JSON.stringify({ ...gitCommit(), built: new Date().toISOString() }) + '\n');
+
+/**
+ * Every command's --help, as main() prints it into a pipe (no terminal, no COLUMNS), by the words
+ * naming the command, for bin/csafe to print without loading the rest (src/quick.ts).
+ */
+async function helpTexts() {
+  const texts = {};
+  for (const words of [[], ...Array.from(walkTree(TREE), ({ path }) => path)]) {
+    const [stdout, stderr] = [collected(), collected()];
+    const stdin = new PassThrough();
+    stdin.end();
+    const code = await main([...words, '--help'], { stdin, stdout: stdout.stream, stderr: stderr.stream, env: {}, signal: new AbortController().signal });
+    if (code !== 0 || stderr.text() !== '') throw new Error(`csafe ${words.join(' ')} --help: exit ${code}: ${stderr.text()}`);
+    texts[words.join(' ')] = stdout.text();
+  }
+  return texts;
+}
+
+function collected() {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk) => (text += chunk));
+  return { stream, text: () => text };
+}
 
 /** The commit of the checkout csafe is built in; none when csafe is not a checkout's top (a copy inside another project's repository). */
 function gitCommit() {

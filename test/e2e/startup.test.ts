@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { walkTree } from '../../src/commands/declaration.js';
+import { TREE } from '../../src/commands/tree.js';
 import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 // What help and version must not pay for: each is loaded only by the commands that use it.
 const HEAVY = ['zod', 'chalk', 'conf', 'undici', 'cli-table3', 'ora', 'csv-parse'];
@@ -47,19 +50,44 @@ describe('start-up of help and version', () => {
     ['batch', 'create', '--help'],
   ];
   for (const args of commands) {
+    // COLUMNS set: main() answers, as on a terminal (into a pipe, bin/csafe prints help made at build time, below).
     it(`csafe ${args.join(' ')} loads none of ${HEAVY.join(', ')}`, async () => {
-      const urls = await modulesLoaded(args);
+      const urls = await modulesLoaded(args, { COLUMNS: '80' });
       assert.ok(urls.some((url) => bundled(url) !== undefined), 'the log names the modules csafe loaded');
       assert.deepEqual(packagesOf(urls).filter((name) => HEAVY.includes(name)), []);
     });
   }
 });
 
-describe('start-up of --version', () => {
-  it('csafe --version loads bin/csafe and dist/bundle/version.cjs alone, both CommonJS: no module of the bundle', async () => {
-    const files = (await modulesLoaded(['--version'])).filter((url) => url.startsWith('file:') && !url.includes('/test/helpers/'));
+describe('answers bin/csafe gives before loading the bundle (src/quick.ts)', () => {
+  /** The files of csafe a run loaded, relative to the checkout. */
+  const csafeFiles = async (args: string[]) => {
+    const files = (await modulesLoaded(args)).filter((url) => url.startsWith('file:') && !url.includes('/test/helpers/'));
     // With hooks registered, Node resolves the main script through them too: it may be named twice.
-    assert.deepEqual([...new Set(files.map((url) => url.replace(/^.*\/(bin|dist)\//, '$1/')))].sort(), ['bin/csafe', 'dist/bundle/version.cjs']);
+    return [...new Set(files.map((url) => url.replace(/^.*\/(bin|dist)\//, '$1/')))].sort();
+  };
+
+  for (const args of [['--version'], ['classify', '--help'], ['--help']]) {
+    it(`csafe ${args.join(' ')} into a pipe loads bin/csafe and dist/bundle/quick.cjs alone, both CommonJS: no module of the bundle`, async () => {
+      assert.deepEqual(await csafeFiles(args), ['bin/csafe', 'dist/bundle/quick.cjs']);
+    });
+  }
+
+  it("every command's --help into a pipe, made at build time, is what main() prints there", async () => {
+    for (const words of [[], ...Array.from(walkTree(TREE), ({ path }) => [...path])]) {
+      const [fromBin, live] = await Promise.all([runCsafe([...words, '--help']), runInProcess([...words, '--help'])]);
+      assert.equal(fromBin.code, 0, fromBin.stderr);
+      assert.equal(fromBin.stdout, live.stdout, `csafe ${words.join(' ')} --help`);
+      assert.equal(fromBin.stderr, '');
+    }
+  });
+
+  it('on a width of its own (COLUMNS) main() answers, fitting it', async () => {
+    const env = { COLUMNS: '60' };
+    const [narrow, live, piped] = await Promise.all([runCsafe(['classify', '--help'], { env }), runInProcess(['classify', '--help'], { env }), runCsafe(['classify', '--help'])]);
+    assert.equal(narrow.code, 0, narrow.stderr);
+    assert.equal(narrow.stdout, live.stdout);
+    assert.notEqual(narrow.stdout, piped.stdout);
   });
 });
 
