@@ -77,6 +77,7 @@ describe('answers bin/csafe gives before loading the bundle (src/quick.ts)', () 
     for (const words of [[], ...Array.from(walkTree(TREE), ({ path }) => [...path])]) {
       const [fromBin, live] = await Promise.all([runCsafe([...words, '--help']), runInProcess([...words, '--help'])]);
       assert.equal(fromBin.code, 0, fromBin.stderr);
+      assert.equal(live.code, 0, live.stderr);
       assert.equal(fromBin.stdout, live.stdout, `csafe ${words.join(' ')} --help`);
       assert.equal(fromBin.stderr, '');
     }
