@@ -25,7 +25,7 @@ describe('the npm package', () => {
     const { stdout: packed } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, ...npm });
     const [{ filename, files }] = JSON.parse(packed) as [{ filename: string; files: Array<{ path: string }> }];
     const tops = new Set(files.map(({ path }) => (path.startsWith('dist/bundle/') ? `dist/bundle/*${path.slice(path.lastIndexOf('.'))}` : path.split('/')[0]!)));
-    assert.deepEqual([...tops].sort(), ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin', 'completions', 'dist/bundle/*.js', 'dist/bundle/*.json', 'man', 'package.json']);
+    assert.deepEqual([...tops].sort(), ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin', 'completions', 'dist/bundle/*.cjs', 'dist/bundle/*.js', 'dist/bundle/*.json', 'man', 'package.json']);
 
     const prefix = join(dir, 'prefix');
     await run('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, filename)], { cwd: dir, ...npm });
