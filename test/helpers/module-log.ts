@@ -10,7 +10,7 @@ register('./module-log-hooks.js', import.meta.url);
 const log = process.env.CSAFE_MODULE_LOG;
 const { moduleLoadList } = process as unknown as { moduleLoadList: string[] };
 if (log !== undefined) {
-  // CommonJS modules (bin/csafe, dist/bundle/version.cjs) do not pass the resolve hook: they are named from require's cache.
+  // CommonJS modules (bin/csafe, dist/bundle/quick.cjs) do not pass the resolve hook: they are named from require's cache.
   const required = () => Object.keys(createRequire(import.meta.url).cache).map((path) => `${pathToFileURL(path).href}\n`);
   process.on('exit', () => appendFileSync(log, [...required(), ...moduleLoadList.map((name) => `builtin:${name.replace(/^NativeModule /, '')}\n`)].join('')));
 }
