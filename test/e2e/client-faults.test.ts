@@ -60,9 +60,9 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
       });
     }
 
-    // Answered by bin/csafe before the bundle loads (src/quick.ts): the same line and exit code.
-    for (const args of [['--version'], ['--help'], ['data', 'add', '--help']]) {
-      it(`${args.join(' ')} > /dev/full: one line naming stdout and ENOSPC, exit 1`, async () => {
+    // Answered by bin/csafe before the bundle loads (src/quick.ts), and by main() (`csafe version`): the same line and exit code.
+    for (const args of [['--version'], ['--help'], ['data', 'add', '--help'], ['version']]) {
+      it(`csafe ${args.join(' ')} > /dev/full: one line naming stdout and ENOSPC, exit 1`, async () => {
         assertOneLine(await toDevFull(args), 1, /^error: cannot write to stdout: ENOSPC/);
       });
     }
