@@ -28,7 +28,7 @@ export function requireTool(name, hint) {
 export function requireBuild() {
   const modified = (file) => (existsSync(join(ROOT, 'dist', file)) ? statSync(join(ROOT, 'dist', file)).mtimeMs : 0);
   const bundled = modified('bundle.meta.json');
-  if (!existsSync(join(ROOT, 'dist', 'bundle', 'main.js')) || bundled < modified('.tsbuildinfo')) {
+  if (!existsSync(join(ROOT, 'dist', 'bundle', 'csafe.cjs')) || bundled < modified('.tsbuildinfo')) {
     console.error(`no current build in ${join(ROOT, 'dist', 'bundle')}: run \`npm run build\` (tsc, then scripts/bundle.mjs) first`);
     process.exit(1);
   }

@@ -1,10 +1,13 @@
-// The build's second step (after tsc): what bin/csafe runs, one ES module per entry in dist/bundle,
-// the code of each command group and of each dependency in chunks loaded when first imported.
-// Loading a few files instead of some 200 (csafe's, zod's, undici's, commander's) is a good part
-// of a one-request command's start-up. esbuild's account of what went into each file is
-// kept beside it (not shipped) for test/e2e/startup.test.ts, which tells by it what a command loaded.
+// The build's second step (after tsc): what bin/csafe runs, in dist/bundle. csafe.cjs is all of
+// csafe (src/launcher.ts and what it imports, every import() inlined) as one CommonJS script,
+// wrapped as a function of CommonJS's arguments for bin/csafe to compile with V8's code cache
+// (src/cached-bundle.ts): on Node 20 a command's start-up went from the ES module loader and some
+// ninety chunks, compiled anew at every run, to one cached script. The code of a module still
+// runs only when it is first imported (esbuild wraps each in an init function named by its path),
+// so what a command pays for stays what it uses: test/e2e/startup.test.ts tells it by those names.
+// esbuild's account of what went into each file is kept beside it (not shipped).
 import { execFileSync } from 'node:child_process';
-import { realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { build } from 'esbuild';
 import { walkTree } from '../dist/src/commands/declaration.js';
@@ -14,33 +17,40 @@ import { main } from '../dist/src/main.js';
 const OUT = 'dist/bundle';
 // Paths relative to the module survive bundling only at the same depth: version.js reads
 // ../../package.json; the emulator starts its import checker as ./import-check-worker.js.
-const ENTRIES = {
-  launcher: 'dist/src/launcher.js',
-  main: 'dist/src/main.js',
-  version: 'dist/src/version.js',
-  complete: 'dist/src/complete.js',
-  'import-check-worker': 'dist/src/emulator/data/import-check-worker.js',
+const COMMON = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20.18',
+  metafile: true,
+  logLevel: 'warning',
+  // Less to read and compile: 28% fewer bytes (names kept, so stack traces still name functions)
+  // made one `classify` against an emulator use some 8% less CPU. The single executable does the same.
+  minifyWhitespace: true,
+  minifySyntax: true,
 };
 
 rmSync(OUT, { recursive: true, force: true });
 const { metafile } = await build({
-  entryPoints: ENTRIES,
-  outdir: OUT,
-  chunkNames: 'chunk-[hash]',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.18',
+  ...COMMON,
+  entryPoints: { csafe: 'dist/src/launcher.js' },
+  outfile: `${OUT}/csafe.cjs`,
+  format: 'cjs',
   sourcemap: 'linked',
-  metafile: true,
-  logLevel: 'warning',
-  // Node 20 keeps no compiled code between runs, so every process parses the chunks it loads anew:
-  // 28% fewer bytes (names kept, so stack traces still name functions) made one `classify` against
-  // an emulator use some 8% less CPU (interleaved runs). The single executable does the same.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  // The CommonJS packages bundled (undici, commander) require() Node's own modules.
+  // CommonJS has no import.meta: a module's URL is the bundle's, whose directory is the one the modules had.
+  define: { 'import.meta.url': '__csafeModuleUrl' },
+  banner: { js: "(function (exports, require, module, __filename, __dirname) { 'use strict'; const __csafeModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  footer: { js: '})' },
+});
+assertNoImportLeft(`${OUT}/csafe.cjs`);
+
+// The emulator's import checker runs in a worker thread, from its own file.
+const { metafile: workerMeta } = await build({
+  ...COMMON,
+  entryPoints: { 'import-check-worker': 'dist/src/emulator/data/import-check-worker.js' },
+  outdir: OUT,
+  format: 'esm',
+  sourcemap: 'linked',
+  // The CommonJS packages bundled require() Node's own modules.
   banner: { js: "import { createRequire as __csafeCreateRequire } from 'node:module'; const require = __csafeCreateRequire(import.meta.url);" },
 });
 
@@ -60,7 +70,8 @@ const { metafile: quickMeta } = await build({
   banner: { js: "const __csafeModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 
-writeFileSync(`${OUT}.meta.json`, JSON.stringify({ inputs: { ...metafile.inputs, ...quickMeta.inputs }, outputs: { ...metafile.outputs, ...quickMeta.outputs } }));
+const metafiles = [metafile, workerMeta, quickMeta];
+writeFileSync(`${OUT}.meta.json`, JSON.stringify({ inputs: Object.assign({}, ...metafiles.map((meta) => meta.inputs)), outputs: Object.assign({}, ...metafiles.map((meta) => meta.outputs)) }));
 writeFileSync(`${OUT}/help.json`, JSON.stringify(await helpTexts()) + '\n');
 
 // What `csafe version` names besides the release: the commit built (when this is a git checkout) and when.
@@ -88,6 +99,12 @@ function collected() {
   let text = '';
   stream.on('data', (chunk) => (text += chunk));
   return { stream, text: () => text };
+}
+
+/** The bundle is compiled as a script, where an import() left in it would fail when run: esbuild inlines csafe's own. */
+function assertNoImportLeft(file) {
+  const left = /\bimport\(\s*["'`][^"'`]+["'`]\s*\)/.exec(readFileSync(file, 'utf8'));
+  if (left !== null) throw new Error(`${file}: ${left[0]} was left in the bundle; a script compiled by bin/csafe cannot import()`);
 }
 
 /** The commit of the checkout csafe is built in; none when csafe is not a checkout's top (a copy inside another project's repository). */

@@ -1,10 +1,11 @@
 // What bin/csafe answers before it loads the bundle, from one small CommonJS script
 // (dist/bundle/quick.cjs): `--version`, and a command's --help into a pipe or a file, as made
-// when csafe was built. Starting Node's ES module loader and building commander's program cost
-// more than the answer itself.
+// when csafe was built; compiling the bundle and building commander's program cost more than the
+// answer itself. Any other command line, the bundle runs (src/cached-bundle.ts).
 import { readFileSync } from 'node:fs';
 
 export { asksForVersion, versionLine } from './version.js';
+export { runBundle } from './cached-bundle.js';
 
 /**
  * dist/bundle/help.json, written by scripts/bundle.mjs: every command's --help as main() prints

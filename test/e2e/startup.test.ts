@@ -1,44 +1,51 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { walkTree } from '../../src/commands/declaration.js';
 import { TREE } from '../../src/commands/tree.js';
+import { bundleScripts } from '../helpers/call-sites.js';
 import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 
-// What help and version must not pay for: each is loaded only by the commands that use it.
+// What help and version must not pay for: each is run only by the commands that use it.
 const HEAVY = ['zod', 'chalk', 'conf', 'undici', 'cli-table3', 'ora', 'csv-parse'];
 const HOOK = pathToFileURL(join(import.meta.dirname, '../helpers/module-log.js')).href;
 
-/** esbuild's account of dist/bundle (scripts/bundle.mjs): the modules that went into each file bin/csafe loads. */
+/** esbuild's account of dist/bundle (scripts/bundle.mjs): the modules that went into each file. */
 const BUNDLE = JSON.parse(readFileSync(join(import.meta.dirname, '../../bundle.meta.json'), 'utf8')) as {
-  outputs: Record<string, { inputs: Record<string, unknown> }>;
+  outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
 };
 const packageOf = (path: string) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
-const bundled = (url: string) => /\/(dist\/bundle\/[^/]+\.c?js)$/.exec(url)?.[1];
 
-/** The modules `csafe …args` loaded, as URLs, then Node's own modules as `builtin:` lines. */
-async function modulesLoaded(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+/** The files `csafe …args` required, as URLs, then Node's own modules as `builtin:` lines (test/helpers/module-log.ts). */
+async function filesLoaded(args: string[], env: Record<string, string> = {}): Promise<string[]> {
   const log = join(tempDir(), 'modules.txt');
   const result = await runCsafe(args, { env: { ...env, NODE_OPTIONS: `--import=${HOOK}`, CSAFE_MODULE_LOG: log } });
   assert.equal(result.code, 0, result.stderr);
   return readFileSync(log, 'utf8').split('\n');
 }
 
-/** The packages whose code was loaded: from node_modules itself, or bundled into a file of dist/bundle. */
-function packagesOf(urls: string[]): string[] {
-  const paths = urls.flatMap((url) => {
-    const output = bundled(url);
-    return output === undefined ? [url] : Object.keys(BUNDLE.outputs[output]?.inputs ?? {});
-  });
-  return [...new Set(paths.map(packageOf).filter((name) => name !== undefined))].sort();
+/**
+ * The modules of the bundle whose code `csafe …args` ran, by their paths: esbuild wraps each
+ * module imported by another in a function named by its path, run when the module is first
+ * imported, and V8's coverage counts the calls of each.
+ */
+async function modulesRun(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+  const coverage = mkdtempSync(join(tempDir(), 'coverage-'));
+  const result = await runCsafe(args, { env: { ...env, NODE_V8_COVERAGE: coverage } });
+  assert.equal(result.code, 0, result.stderr);
+  const functions = bundleScripts(coverage).flatMap((script) => script.functions);
+  return functions.filter(({ functionName, ranges }) => /^(?:dist\/src|node_modules)\//.test(functionName) && ranges[0]!.count > 0).map(({ functionName }) => functionName);
 }
 
+/** The packages whose code ran. */
+const packagesOf = (modules: string[]): string[] => [...new Set(modules.map(packageOf).filter((name) => name !== undefined))].sort();
+
 describe('start-up of help and version', () => {
+  // `--version` is answered before the bundle is read (below).
   const commands = [
-    ['--version'],
     ['version'],
     ['--help'],
     [],
@@ -51,10 +58,10 @@ describe('start-up of help and version', () => {
   ];
   for (const args of commands) {
     // COLUMNS set: main() answers, as on a terminal (into a pipe, bin/csafe prints help made at build time, below).
-    it(`csafe ${args.join(' ')} loads none of ${HEAVY.join(', ')}`, async () => {
-      const urls = await modulesLoaded(args, { COLUMNS: '80' });
-      assert.ok(urls.some((url) => bundled(url) !== undefined), 'the log names the modules csafe loaded');
-      assert.deepEqual(packagesOf(urls).filter((name) => HEAVY.includes(name)), []);
+    it(`csafe ${args.join(' ')} runs none of ${HEAVY.join(', ')}`, async () => {
+      const modules = await modulesRun(args, { COLUMNS: '80' });
+      assert.ok(modules.includes('dist/src/main.js'), 'the coverage names the modules csafe ran');
+      assert.deepEqual(packagesOf(modules).filter((name) => HEAVY.includes(name)), []);
     });
   }
 });
@@ -62,13 +69,13 @@ describe('start-up of help and version', () => {
 describe('answers bin/csafe gives before loading the bundle (src/quick.ts)', () => {
   /** The files of csafe a run loaded, relative to the checkout. */
   const csafeFiles = async (args: string[]) => {
-    const files = (await modulesLoaded(args)).filter((url) => url.startsWith('file:') && !url.includes('/test/helpers/'));
+    const files = (await filesLoaded(args)).filter((url) => url.startsWith('file:') && !url.includes('/test/helpers/'));
     // With hooks registered, Node resolves the main script through them too: it may be named twice.
     return [...new Set(files.map((url) => url.replace(/^.*\/(bin|dist)\//, '$1/')))].sort();
   };
 
   for (const args of [['--version'], ['classify', '--help'], ['--help']]) {
-    it(`csafe ${args.join(' ')} into a pipe loads bin/csafe and dist/bundle/quick.cjs alone, both CommonJS: no module of the bundle`, async () => {
+    it(`csafe ${args.join(' ')} into a pipe loads bin/csafe and dist/bundle/quick.cjs alone: not the bundle`, async () => {
       assert.deepEqual(await csafeFiles(args), ['bin/csafe', 'dist/bundle/quick.cjs']);
     });
   }
@@ -96,19 +103,22 @@ describe('start-up of one classification', () => {
   const emulator = useEmulatorProcess();
   const classify = ['classify', '--text', 'hi', '--user-id', 'u1'];
 
-  it('csafe classify --text hi, JSON to a pipe, loads commander, zod and undici only: no conf to read a profile, no chalk, tables or spinners', async () => {
-    assert.deepEqual(packagesOf(await modulesLoaded(classify, emulator.env)), ['commander', 'undici', 'zod']);
+  it('csafe classify --text hi, JSON to a pipe, runs commander, zod and undici only: no conf to read a profile, no chalk, tables or spinners', async () => {
+    assert.deepEqual(packagesOf(await modulesRun(classify, emulator.env)), ['commander', 'undici', 'zod']);
   });
 
-  it('loads bundled files only (scripts/bundle.mjs), none of the files tsc writes or of node_modules', async () => {
-    const files = (await modulesLoaded(classify, emulator.env)).filter((url) => url.startsWith('file:'));
-    assert.ok(files.some((url) => bundled(url) !== undefined), 'the log names the files csafe loaded');
-    assert.deepEqual(files.filter((url) => bundled(url) === undefined && !url.endsWith('/bin/csafe')), []);
+  it('requires no file but bin/csafe and dist/bundle/quick.cjs (which runs dist/bundle/csafe.cjs): none of tsc\'s output, of node_modules or of a chunk', async () => {
+    const lines = await filesLoaded(classify, emulator.env);
+    const files = lines.filter((url) => url.startsWith('file:') && !url.includes('/test/helpers/'));
+    assert.deepEqual([...new Set(files.map((url) => url.replace(/^.*\/(bin|dist)\//, '$1/')))].sort(), ['bin/csafe', 'dist/bundle/quick.cjs']);
   });
 
   it("takes undici's Agent and request() from their own files: its index would load Node's bundled undici too", async () => {
-    const builtins = (await modulesLoaded(classify, emulator.env)).filter((line) => line.startsWith('builtin:'));
-    assert.ok(builtins.includes('builtin:internal/modules/esm/loader'), 'the log names the builtins loaded');
+    const modules = await modulesRun(classify, emulator.env);
+    assert.ok(modules.includes('node_modules/undici/lib/dispatcher/agent.js'), 'the coverage names the modules of undici run');
+    assert.deepEqual(modules.filter((module) => module.startsWith('node_modules/undici/index')), []);
+    const builtins = (await filesLoaded(classify, emulator.env)).filter((line) => line.startsWith('builtin:'));
+    assert.ok(builtins.includes('builtin:vm'), 'the log names the builtins loaded');
     assert.deepEqual(builtins.filter((line) => line.includes('undici')), []);
   });
 
@@ -122,9 +132,11 @@ describe('start-up of one classification', () => {
   });
 
   it("bundles zod's English messages alone: `import * as z` lets esbuild leave out the other locales", () => {
-    const inputs = Object.values(BUNDLE.outputs).flatMap((output) => Object.keys(output.inputs));
-    assert.ok(inputs.some((input) => input.endsWith('/zod/v4/locales/en.js')));
-    assert.deepEqual(inputs.filter((input) => /\/zod\/v4\/locales\/(?!en\.js)/.test(input)), []);
+    const inputs = Object.values(BUNDLE.outputs).flatMap((output) => Object.entries(output.inputs));
+    assert.ok(inputs.some(([input]) => input.endsWith('/zod/v4/locales/en.js')));
+    // The locales' index stays, as a namespace with nothing in it (some 70 bytes).
+    const others = inputs.filter(([input, { bytesInOutput }]) => /\/zod\/v4\/locales\/(?!en\.js)/.test(input) && bytesInOutput > 100);
+    assert.deepEqual(others.map(([input]) => input), []);
   });
 });
 

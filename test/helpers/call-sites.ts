@@ -12,8 +12,11 @@ export interface CallCounts {
   hash: number;
 }
 
-/** A call of each: the bundle names node:crypto's hash() as it is imported, and calls JSON.parse by name only (see bundleCallsByNameOnly). */
-const CALLS: Record<keyof CallCounts, RegExp> = { parse: /JSON\.parse\(/g, hash: /(?<![\w$.])hash\(/g };
+/**
+ * A call of each: the bundle calls node:crypto's hash() through the module's namespace (esbuild
+ * writes `(0,import_node_crypto.hash)(`), and JSON.parse by name only (see bundleCallsByNameOnly).
+ */
+const CALLS: Record<keyof CallCounts, RegExp> = { parse: /JSON\.parse\(/g, hash: /\(0,import_node_crypto\d*\.hash\)\(/g };
 
 interface CoveredRange {
   startOffset: number;
@@ -23,7 +26,7 @@ interface CoveredRange {
 
 interface ScriptCoverage {
   url: string;
-  functions: { ranges: CoveredRange[] }[];
+  functions: { functionName: string; ranges: CoveredRange[] }[];
 }
 
 /** The counts of the process whose coverage is in `dir` (NODE_V8_COVERAGE), over the scripts of dist/bundle. */
@@ -49,7 +52,7 @@ const OTHER_NAMES = [/JSON\.parse(?!\()/, /\{[^{}]*\bparse\b[^{}]*\}\s*=\s*JSON\
 /** Whether the bundle's code (outside comments) reaches JSON.parse only by calling it by that name. */
 export function bundleCallsByNameOnly(bundleDir: string): boolean {
   return readdirSync(bundleDir)
-    .filter((file) => file.endsWith('.js'))
+    .filter((file) => /\.c?js$/.test(file))
     .every((file) => callsByNameOnly(readFileSync(join(bundleDir, file), 'utf8')));
 }
 
@@ -60,7 +63,8 @@ export const callsByNameOnly = (source: string): boolean => {
 
 const withoutComments = (source: string) => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
-function bundleScripts(dir: string): ScriptCoverage[] {
+/** The coverage of the scripts of dist/bundle a process ran, from the directory NODE_V8_COVERAGE named. */
+export function bundleScripts(dir: string): ScriptCoverage[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith('.json'))
     .flatMap((file) => (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { result: ScriptCoverage[] }).result)

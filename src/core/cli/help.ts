@@ -16,6 +16,7 @@ export const VARIABLES = {
   COLUMNS: 'table width (over the terminal\'s); progress width when stderr has none',
   TERM: 'dumb: no spinner or cursor movement, a plain progress line instead',
   CI: 'set (not 0 or false): a plain progress line instead of a spinner on a terminal',
+  NODE_DISABLE_COMPILE_CACHE: '1: compile csafe anew at every run, keeping no code cache (see FILES in man csafe)',
 } as const;
 
 export type Variable = keyof typeof VARIABLES;

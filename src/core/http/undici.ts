@@ -1,8 +1,8 @@
-import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import dispatcherRequest from 'undici/lib/api/api-request.js';
 import undiciUtil from 'undici/lib/core/util.js';
+import { setHttpV8Flags } from './v8-flags.js';
 
 /*
  * Which parts of undici the client loads, and why not its index: that loads every part of undici
@@ -23,11 +23,5 @@ export function request(url: string, options: RequestOptions): Promise<Dispatche
   return dispatcherRequest.call(options.dispatcher, { ...options, origin: target.origin, path });
 }
 
-/*
- * undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it with Liftoff, then
- * recompiles its hot parse function with TurboFan on a background thread, and a process that is
- * otherwise done waits for that compile before it exits: 60–80 ms, more than the request itself.
- * Liftoff's code parses our answers as fast (measured: 4,000 requests, a 200 MB download). Set
- * before undici compiles its parser, which it does on the first connection.
- */
-setFlagsFromString('--liftoff-only');
+// Before undici compiles its parser, which it does on the first connection.
+setHttpV8Flags();

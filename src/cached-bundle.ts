@@ -1,0 +1,112 @@
+// How bin/csafe runs the bundle (dist/bundle/csafe.cjs, a function of CommonJS's arguments): compiled
+// with V8's code cache, kept between runs in the user's cache directory. Node 20 keeps no compiled
+// code between runs, and its ES module loader costs as much again to start: one networked command
+// spent a third of its time before its first request. Node's builtins are taken when first called,
+// so that bin/csafe's quick answers (src/quick.ts, bundled with this) load none of them.
+import { setHttpV8Flags } from './core/http/v8-flags.js';
+
+/** The bundle's entry: src/launcher.ts. */
+interface Launcher {
+  launch(args: string[]): Promise<void>;
+}
+
+/**
+ * Runs `launch(args)` of the bundle at `bundlePath`. With no usable cache (the first run, another
+ * Node, a new build), the script is compiled from its text, and its cache is written as the
+ * process exits, holding what this run compiled. NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch
+ * for its compile cache) turns it off, as does NODE_V8_COVERAGE: V8 counts nothing in cached code.
+ */
+export function runBundle(bundlePath: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const { readFileSync } = process.getBuiltinModule('node:fs');
+  const { Script } = process.getBuiltinModule('node:vm');
+  const { createRequire } = process.getBuiltinModule('node:module');
+  const { dirname } = process.getBuiltinModule('node:path');
+  const { pathToFileURL } = process.getBuiltinModule('node:url');
+  // Flags the bundle sets as it runs, set first: V8 rejects a cache made under other flags.
+  setHttpV8Flags();
+  const cache = env.NODE_DISABLE_COMPILE_CACHE === '1' || env.NODE_V8_COVERAGE !== undefined ? undefined : cacheFile(bundlePath, env);
+  const cachedData = cache === undefined ? undefined : readCache(cache.path);
+  const script = new Script(readFileSync(bundlePath, 'utf8'), { filename: pathToFileURL(bundlePath).href, cachedData });
+  if (cache !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
+    process.once('exit', () => writeCache(cache, script.createCachedData()));
+  }
+  const module = { exports: {} as Partial<Launcher> };
+  const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
+  wrapper(module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath));
+  return module.exports.launch!(args);
+}
+
+/** Where a bundle's cache is kept, and under which name. */
+interface CacheFile {
+  path: string;
+  /** The name's start shared by the caches of earlier builds at the same place, for the same Node and options. */
+  earlierBuilds: string;
+}
+
+/**
+ * Where the cache of this bundle for this Node and these options is: a file per install (the
+ * bundle's path), Node release, options and build (the bundle's size and time), so that two of
+ * them never take turns replacing one file.
+ */
+function cacheFile(bundlePath: string, env: NodeJS.ProcessEnv): CacheFile | undefined {
+  const { statSync } = process.getBuiltinModule('node:fs');
+  const { homedir } = process.getBuiltinModule('node:os');
+  const { join } = process.getBuiltinModule('node:path');
+  try {
+    const bundle = statSync(bundlePath);
+    const options = `${process.execArgv.join(' ')} ${env.NODE_OPTIONS ?? ''}`;
+    const earlierBuilds = [fnv1a(bundlePath), process.version, process.arch, fnv1a(options), ''].join('-');
+    const name = `${earlierBuilds}${bundle.size}-${Math.trunc(bundle.mtimeMs)}.bin`;
+    return { path: join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'csafe', 'code-cache', name), earlierBuilds };
+  } catch {
+    // No home directory to find a cache in: every run compiles.
+    return undefined;
+  }
+}
+
+function readCache(path: string): Buffer | undefined {
+  try {
+    return process.getBuiltinModule('node:fs').readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Written whole beside its place, then renamed into it: a run killed mid-write leaves no half a
+ * cache, and runs that write at once leave one of theirs. Only a file is replaced (a symlink or
+ * anything else found in its place is left as it is), and only a partial file this run made is
+ * removed. The caches of earlier builds of this install go: an upgrade leaves no megabyte behind.
+ * A cache that cannot be written (a read-only home) is done without: it only saves time.
+ */
+function writeCache({ path, earlierBuilds }: CacheFile, data: Buffer): void {
+  const { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } = process.getBuiltinModule('node:fs');
+  const { basename, dirname, join } = process.getBuiltinModule('node:path');
+  const partial = `${path}.${process.pid}.partial`;
+  let made = false;
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    if (lstatSync(path, { throwIfNoEntry: false })?.isFile() === false) return;
+    const fd = openSync(partial, 'wx', 0o600);
+    made = true;
+    try {
+      writeSync(fd, data);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(partial, path);
+    const earlier = readdirSync(dirname(path)).filter((name) => name.startsWith(earlierBuilds) && name.endsWith('.bin') && name !== basename(path));
+    for (const name of earlier) {
+      if (lstatSync(join(dirname(path), name)).isFile()) rmSync(join(dirname(path), name));
+    }
+  } catch {
+    if (made) rmSync(partial, { force: true });
+  }
+}
+
+/** A short, stable digest of a text, without loading node:crypto. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36);
+}
