@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -102,6 +102,22 @@ describe('answers bin/csafe gives before loading the bundle (src/quick.ts)', () 
 describe('start-up of one classification', () => {
   const emulator = useEmulatorProcess();
   const classify = ['classify', '--text', 'hi', '--user-id', 'u1'];
+
+  it('the code cache the first run writes is taken by the next runs, of other commands too: V8 refuses a cache made under other flags', async () => {
+    const env = { ...emulator.env, XDG_CACHE_HOME: tempDir() };
+    const cacheDir = join(env.XDG_CACHE_HOME, 'csafe', 'code-cache');
+    assert.equal((await runCsafe(classify, { env })).code, 0);
+    const [cache, ...others] = readdirSync(cacheDir);
+    assert.deepEqual(others, []);
+    const written = statSync(join(cacheDir, cache!));
+    for (const args of [classify, ['version'], ['config', 'list']]) {
+      const result = await runCsafe(args, { env });
+      assert.equal(result.code, 0, result.stderr);
+    }
+    // A refused cache would have been written again, by a rename: another inode.
+    assert.deepEqual(readdirSync(cacheDir), [cache]);
+    assert.equal(statSync(join(cacheDir, cache!)).ino, written.ino);
+  });
 
   it('csafe classify --text hi, JSON to a pipe, runs commander, zod and undici only: no conf to read a profile, no chalk, tables or spinners', async () => {
     assert.deepEqual(packagesOf(await modulesRun(classify, emulator.env)), ['commander', 'undici', 'zod']);
