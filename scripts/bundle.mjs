@@ -38,6 +38,7 @@ const { metafile } = await build({
   sourcemap: 'linked',
   // CommonJS has no import.meta: a module's URL is the bundle's, whose directory is the one the modules had.
   define: { 'import.meta.url': '__csafeModuleUrl' },
+  plugins: [loadedWhenCalled()],
   banner: { js: "(function (exports, require, module, __filename, __dirname) { 'use strict'; const __csafeModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   footer: { js: '})' },
 });
@@ -99,6 +100,29 @@ function collected() {
   let text = '';
   stream.on('data', (chunk) => (text += chunk));
   return { stream, text: () => text };
+}
+
+/**
+ * What two bundled packages load at once but use only in a case csafe never meets, loaded instead
+ * when first called: undici's HTTP/2 client (node:http2, with node:http and node:tls: some 4 ms of
+ * every networked command's start-up), used only when a server agrees to HTTP/2, which undici
+ * offers only when allowH2 is set; and commander's node:child_process, used only to run a
+ * subcommand that is a separate executable. Each call goes to the module itself, so nothing
+ * changes but when it loads; test/e2e/startup.test.ts checks that neither is loaded.
+ */
+function loadedWhenCalled() {
+  const LAZY = [
+    { importer: /node_modules\/undici\/lib\/dispatcher\/client\.js$/, request: './client-h2.js', name: 'undici-client-h2', exports: 'module.exports = function connectH2(...args) { return require(REAL)(...args); };' },
+    { importer: /node_modules\/commander\/lib\/command\.js$/, request: 'node:child_process', name: 'commander-child-process', exports: 'exports.spawn = (...args) => require(REAL).spawn(...args);' },
+  ];
+  const setup = (build) => {
+    build.onResolve({ filter: /^(\.\/client-h2\.js|node:child_process)$/ }, ({ path, importer, resolveDir }) => {
+      const lazy = LAZY.find((entry) => entry.request === path && entry.importer.test(importer));
+      return lazy === undefined ? undefined : { path: lazy.name, namespace: 'loaded-when-called', pluginData: { ...lazy, resolveDir } };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'loaded-when-called' }, ({ pluginData: { exports, request, resolveDir } }) => ({ contents: exports.replace('REAL', JSON.stringify(request)), resolveDir, loader: 'js' }));
+  };
+  return { name: 'loaded-when-called', setup };
 }
 
 /** The bundle is compiled as a script, where an import() left in it would fail when run: esbuild inlines csafe's own. */

@@ -138,6 +138,13 @@ describe('start-up of one classification', () => {
     assert.deepEqual(builtins.filter((line) => line.includes('undici')), []);
   });
 
+  it('loads no builtin it does not use: HTTP/2 (undici), child processes (commander), TLS and crypto (for an http:// service)', async () => {
+    const builtins = (await filesLoaded(classify, emulator.env)).filter((line) => line.startsWith('builtin:'));
+    assert.ok(builtins.includes('builtin:http'), 'the log names the builtins loaded');
+    const unused = ['http2', 'child_process', 'https', 'tls', 'crypto'].map((name) => `builtin:${name}`);
+    assert.deepEqual(builtins.filter((line) => unused.includes(line)), []);
+  });
+
   it("leaves undici's WebAssembly parser to Liftoff: the process would wait at exit for a TurboFan compile of it", async () => {
     // V8 prints a line for each function of the parser it compiles, naming the compiler.
     const traced = ['/bin/sh', '-c', 'exec "$0" --trace-wasm-compilation-times "$@"'];

@@ -14,9 +14,10 @@ export interface CallCounts {
 
 /**
  * A call of each: the bundle calls node:crypto's hash() through the module's namespace (esbuild
- * writes `(0,import_node_crypto.hash)(`), and JSON.parse by name only (see bundleCallsByNameOnly).
+ * writes `(0,import_node_crypto.hash)(`) or, where node:crypto is loaded when first needed
+ * (core/bulk/shard.ts), as `nodeCrypto().hash(`; and JSON.parse by name only (see bundleCallsByNameOnly).
  */
-const CALLS: Record<keyof CallCounts, RegExp> = { parse: /JSON\.parse\(/g, hash: /\(0,import_node_crypto\d*\.hash\)\(/g };
+const CALLS: Record<keyof CallCounts, RegExp> = { parse: /JSON\.parse\(/g, hash: /\(0,import_node_crypto\d*\.hash\)\(|\bnodeCrypto\(\)\.hash\(/g };
 
 interface CoveredRange {
   startOffset: number;

@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto';
 import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { countOf } from '../terminal/words.js';
@@ -52,8 +51,12 @@ export function assertCheckpointShard(path: string, written: string | null, curr
   if (written !== wanted) throw new UsageError(`${path} was written for --shard ${written ?? '(none)'}, not ${wanted ?? '(none)'}`, { hint });
 }
 
+/** node:crypto, loaded when a key is first hashed: every command loads this module (its --shard), few hash. */
+let crypto: typeof import('node:crypto') | undefined;
+const nodeCrypto = () => (crypto ??= process.getBuiltinModule('node:crypto'));
+
 /** SHA-256 of a record's key (`user_id:u1`, `id:obj_1`, `line:12`): stable across runs, machines and versions. */
-export const keyDigest = (key: string): Buffer => hash('sha256', key, 'buffer');
+export const keyDigest = (key: string): Buffer => nodeCrypto().hash('sha256', key, 'buffer');
 
 /**
  * The number a key is sharded by: bytes 4–7 of its digest. events send takes the slot of its

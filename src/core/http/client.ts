@@ -1,6 +1,4 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { createRequire } from 'node:module';
-import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import {
   apiErrorFor,
@@ -21,12 +19,13 @@ import type { DryRunPlan, PlannedRequest } from './dry-run.js';
 import { Agent, request } from './undici.js';
 
 /*
- * node:http taken with require(), not import: an ESM import reads every export of the module, and
- * from Node 22 node:http has some (WebSocket, MessageEvent…) that load Node's own bundled undici
- * when read, ≈ 40 ms of a one-request command's start-up (test/e2e/startup.test.ts, under Node 22
- * and 24 in `npm run test:matrix`).
+ * node:http and node:https, which only uploads use, loaded when an upload starts: node:https loads
+ * node:tls and node:crypto, which no command talking to http:// needs. Not by an ES import: it reads
+ * every export of a module, and from Node 22 node:http has some (WebSocket, MessageEvent…) that
+ * load Node's own bundled undici when read, ≈ 40 ms (test/e2e/startup.test.ts, under Node 22 and
+ * 24 in `npm run test:matrix`).
  */
-const { request: httpRequest } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
+const requestOf = (url: string) => (url.startsWith('https:') ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http')).request;
 
 /** How one request reaches the service or a pre-signed address, and what comes back: the request engine every API call and upload goes through. */
 
@@ -357,7 +356,7 @@ class BodySourceError extends Error {
  * is all sent (a refusal) stops the sending and is returned.
  */
 async function upload(url: string, method: Method, headers: Record<string, string>, body: Buffer | AsyncIterable<Buffer>, signal: AbortSignal, idleMs: number): Promise<Answer> {
-  const req = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, { method, headers, signal, agent: false });
+  const req = requestOf(url)(url, { method, headers, signal, agent: false });
   req.setTimeout(idleMs, () => req.destroy(Object.assign(new Error(`no byte moved for ${idleMs} ms`), { code: 'ETIMEDOUT' })));
   let answered = false;
   const answer = new Promise<IncomingMessage>((resolve, reject) => {

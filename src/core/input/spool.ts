@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
@@ -29,7 +28,7 @@ export interface SpooledInput {
  */
 export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onBytes: (copied: number) => void = () => undefined): Promise<SpooledInput> {
   await removeDeadSpools();
-  const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${HOST_TAG}-${process.pid}-`));
+  const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${ownHostTag()}-${process.pid}-`));
   const path = join(dir, 'input');
   removeAtExit(dir);
   const remove = async () => {
@@ -54,12 +53,15 @@ export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onB
 
 const SPOOL_PREFIX = 'csafe-spool-';
 
+let hostTag: string | undefined;
+
 /**
  * Which host made a spool: a temporary directory can be shared (containers with one /tmp volume),
  * and a process id says whether its owner is gone only on the host, and in the pid namespace,
  * that gave it out. A container's hostname is its own, so another's live spool is never taken.
+ * Made when a spool is first made or looked for, not by every command that might spool.
  */
-const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+const ownHostTag = () => (hostTag ??= process.getBuiltinModule('node:crypto').createHash('sha256').update(hostname()).digest('hex').slice(0, 8));
 
 /**
  * Removes the spools of csafe runs on this host that were killed (SIGKILL, a crash, a power cut)
@@ -69,7 +71,7 @@ const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 
  */
 async function removeDeadSpools(): Promise<void> {
   const names = await readdir(tmpdir()).catch(() => []);
-  const ours = new RegExp(`^${SPOOL_PREFIX}${HOST_TAG}-(\\d+)-`);
+  const ours = new RegExp(`^${SPOOL_PREFIX}${ownHostTag()}-(\\d+)-`);
   for (const name of names) {
     const owner = ours.exec(name)?.[1];
     if (owner !== undefined && !isRunning(Number(owner))) await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
