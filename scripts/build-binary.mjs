@@ -94,7 +94,7 @@ function executableBuild() {
 }
 
 /**
- * csafe's modules take cli-table3 (and node:http) with createRequire(import.meta.url), to keep
+ * csafe's modules take cli-table3 with createRequire(import.meta.url), to keep
  * them off start-up; the executable has no node_modules to find a package in. For csafe's modules,
  * node:module is this one, whose require() hands out the packages bundled with it and Node's own.
  */
