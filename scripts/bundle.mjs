@@ -112,15 +112,15 @@ function collected() {
  */
 function loadedWhenCalled() {
   const LAZY = [
-    { importer: /node_modules\/undici\/lib\/dispatcher\/client\.js$/, request: './client-h2.js', name: 'undici-client-h2', exports: 'module.exports = function connectH2(...args) { return require(REAL)(...args); };' },
-    { importer: /node_modules\/commander\/lib\/command\.js$/, request: 'node:child_process', name: 'commander-child-process', exports: 'exports.spawn = (...args) => require(REAL).spawn(...args);' },
+    { importer: /node_modules\/undici\/lib\/dispatcher\/client\.js$/, request: './client-h2.js', name: 'undici-client-h2', standIn: (real) => `module.exports = function connectH2(...args) { return require(${real})(...args); };` },
+    { importer: /node_modules\/commander\/lib\/command\.js$/, request: 'node:child_process', name: 'commander-child-process', standIn: (real) => `exports.spawn = (...args) => require(${real}).spawn(...args);` },
   ];
   const setup = (build) => {
     build.onResolve({ filter: /^(\.\/client-h2\.js|node:child_process)$/ }, ({ path, importer, resolveDir }) => {
       const lazy = LAZY.find((entry) => entry.request === path && entry.importer.test(importer));
       return lazy === undefined ? undefined : { path: lazy.name, namespace: 'loaded-when-called', pluginData: { ...lazy, resolveDir } };
     });
-    build.onLoad({ filter: /.*/, namespace: 'loaded-when-called' }, ({ pluginData: { exports, request, resolveDir } }) => ({ contents: exports.replace('REAL', JSON.stringify(request)), resolveDir, loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'loaded-when-called' }, ({ pluginData: { standIn, request, resolveDir } }) => ({ contents: standIn(JSON.stringify(request)), resolveDir, loader: 'js' }));
   };
   return { name: 'loaded-when-called', setup };
 }
