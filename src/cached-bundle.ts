@@ -24,6 +24,11 @@ export function runBundle(bundlePath: string, args: string[], env: NodeJS.Proces
   const { pathToFileURL } = process.getBuiltinModule('node:url');
   // Flags the bundle sets as it runs, set first: V8 rejects a cache made under other flags.
   setHttpV8Flags();
+  // V8 checks a cache's version, flags and source, but its bytes only when told to: a damaged cache
+  // (a bad disk, a foreign write) crashed every run that took it (measured: a segmentation fault,
+  // or a V8 fatal error). With the checksum V8 writes into each cache, one that fails is refused,
+  // compiled without and written again, at the cost of checking 1 MB natively.
+  process.getBuiltinModule('node:v8').setFlagsFromString('--verify-snapshot-checksum');
   const cache = env.NODE_DISABLE_COMPILE_CACHE === '1' || env.NODE_V8_COVERAGE !== undefined ? undefined : cacheFile(bundlePath, env);
   const cachedData = cache === undefined ? undefined : readCache(cache.path);
   const script = new Script(readFileSync(bundlePath, 'utf8'), { filename: pathToFileURL(bundlePath).href, cachedData });

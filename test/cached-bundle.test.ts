@@ -76,6 +76,22 @@ describe('the code cache bin/csafe runs the bundle with (src/cached-bundle.ts)',
     assert.deepEqual(caches(), [caches()[0]], 'no partial file left');
   });
 
+  it("a cache damaged in its middle (which V8 would run, or crash on) fails V8's checksum and is written again", async () => {
+    const { bundle, env, cacheDir, caches } = setUp();
+    await run(bundle, env);
+    const cache = join(cacheDir, caches()[0]!);
+    const good = readFileSync(cache);
+    const damaged = Buffer.from(good);
+    for (let i = damaged.length >> 1; i < (damaged.length >> 1) + 8; i++) damaged[i]! ^= 0xff;
+    writeFileSync(cache, damaged);
+    const result = await run(bundle, env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.notDeepEqual(readFileSync(cache), damaged);
+    const taken = statSync(cache).ino;
+    await run(bundle, env);
+    assert.equal(statSync(cache).ino, taken, 'and taken the next time');
+  });
+
   it('a new build gets a cache of its own, and the earlier build\'s goes', async () => {
     const { bundle, env, caches } = setUp();
     await run(bundle, env);
