@@ -56,8 +56,9 @@ const { metafile: workerMeta } = await build({
 });
 
 // What bin/csafe answers before it loads the bundle (src/quick.ts: --version, and --help into a
-// pipe), as the one CommonJS script it requires: without Node's ES module loader, whose start-up
-// costs more than the answer. It reads package.json, build.json and help.json by its own location.
+// pipe), and how it runs the bundle (src/cached-bundle.ts), as the one small CommonJS script it
+// requires: reading and compiling the bundle costs more than those answers. It reads package.json,
+// build.json and help.json by its own location.
 const { metafile: quickMeta } = await build({
   entryPoints: { quick: 'dist/src/quick.js' },
   outfile: `${OUT}/quick.cjs`,
