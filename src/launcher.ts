@@ -5,7 +5,7 @@ import { asksForVersion, versionLine } from './version.js';
 
 /** Runs csafe on `args` (the command line after the program's name) and sets process.exitCode. */
 export async function launch(args: string[]): Promise<void> {
-  // Start-up time matters most here: bin/csafe answers it before it imports this module; the single executable, here.
+  // Start-up time matters most here: bin/csafe answers it before it reads the bundle; the single executable, here.
   if (asksForVersion(args)) {
     process.stdout.write(`${versionLine()}\n`);
   } else if (args[0] === '__complete') {

@@ -33,11 +33,16 @@ async function filesLoaded(args: string[], env: Record<string, string> = {}): Pr
  * imported, and V8's coverage counts the calls of each.
  */
 async function modulesRun(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+  const functions = (await scriptsRun(args, env)).flatMap((script) => script.functions);
+  return functions.filter(({ functionName, ranges }) => /^(?:dist\/src|node_modules)\//.test(functionName) && ranges[0]!.count > 0).map(({ functionName }) => functionName);
+}
+
+/** V8's coverage of the scripts of dist/bundle that `csafe …args` ran (the bundle is read, not required: the module log cannot see it). */
+async function scriptsRun(args: string[], env: Record<string, string> = {}) {
   const coverage = mkdtempSync(join(tempDir(), 'coverage-'));
   const result = await runCsafe(args, { env: { ...env, NODE_V8_COVERAGE: coverage } });
   assert.equal(result.code, 0, result.stderr);
-  const functions = bundleScripts(coverage).flatMap((script) => script.functions);
-  return functions.filter(({ functionName, ranges }) => /^(?:dist\/src|node_modules)\//.test(functionName) && ranges[0]!.count > 0).map(({ functionName }) => functionName);
+  return bundleScripts(coverage);
 }
 
 /** The packages whose code ran. */
@@ -77,6 +82,8 @@ describe('answers bin/csafe gives before loading the bundle (src/quick.ts)', () 
   for (const args of [['--version'], ['classify', '--help'], ['--help']]) {
     it(`csafe ${args.join(' ')} into a pipe loads bin/csafe and dist/bundle/quick.cjs alone: not the bundle`, async () => {
       assert.deepEqual(await csafeFiles(args), ['bin/csafe', 'dist/bundle/quick.cjs']);
+      const scripts = (await scriptsRun(args)).map((script) => script.url.replace(/^.*\/dist\/bundle\//, ''));
+      assert.deepEqual(scripts, ['quick.cjs'], 'the bundle was not run');
     });
   }
 
