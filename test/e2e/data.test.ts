@@ -88,6 +88,18 @@ describe('csafe settings put and data add/status', () => {
     assert.deepEqual((JSON.parse(result.stdout) as Array<{ objects: number }>).map((r) => r.objects), [7, 7, 7, 7, 7, 5]);
   });
 
+  it('data add sends each line of JSON Lines as written, read fast or the exact way: white space, CRLF, UTF-8 and a value over lines', async () => {
+    const lines = ['{"id":"a","n":1}', '{ "id" : "café", "t" : "😀" }  ', '{"id":"b","big":12345678901234567890}', '{"items":[', '{"id":"inner"}', '],"id":"c"}', '{"id":"d"}'];
+    const items = file('as-written.jsonl', lines.join('\r\n') + '\r\n');
+    const result = await run(['data', 'add', 'listings', items, '--batch-size', '3', '--concurrency', '1', '-o', 'tsv']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(tsvRows(result.stdout).map((row) => row.slice(2)), [['3', '1', '3'], ['2', '4', '7']], 'objects and the lines of the first and last of each request');
+    const bodies = (await dataRequests(emulator)).filter((r) => r.method === 'POST').map((r) => String(r.body));
+    // Whatever way a line was read, the service gets the objects the file holds; a line read fast goes as written (its digits too).
+    assert.deepEqual(bodies.flatMap((body) => JSON.parse(body).data), [{ id: 'a', n: 1 }, { id: 'café', t: '😀' }, JSON.parse(lines[2]!), { items: [{ id: 'inner' }], id: 'c' }, { id: 'd' }]);
+    assert.ok(bodies[0]!.includes('{ "id" : "café", "t" : "😀" },') && bodies[0]!.includes('"big":12345678901234567890}'), bodies[0]);
+  });
+
   it('data add refuses an invalid object naming file:line and field, and sends nothing', async () => {
     const items = file('invalid.jsonl', objectsText(2) + '{"id": ""}\n{"name": "no id"}\n');
     const result = await run(['data', 'add', 'listings', items]);

@@ -3,6 +3,7 @@ import { CsafeError, InterruptedError } from '../errors.js';
 import type { FailedFile } from '../files/failed-file.js';
 import type { IOStreams } from '../terminal/io.js';
 import type { JsonRecord } from '../json/position.js';
+import type { ReadRecord } from '../input/json-records.js';
 import { countOf } from '../terminal/words.js';
 import { JsonLinesChecker, type LineCheck } from '../input/jsonl-checker.js';
 import { LINE_TOO_LONG_HINT, readError, type InputSource } from '../input/sources.js';
@@ -34,15 +35,21 @@ export async function* checkRecords(records: AsyncIterable<JsonRecord>, check: R
   for await (const record of records) yield checkRecord(record, check);
 }
 
-/** One record checked: the reader's own error (not JSON, …), or the command's check of its value. */
-export const checkRecord = (record: JsonRecord, check: RecordCheck): CheckedRecord =>
-  'error' in record ? { line: record.line, text: record.text, problem: record.error } : checkValue(record.line, record.value, check);
+/** One record checked: a line the fast check accepted (held to the byte cap only), the reader's own error (not JSON, …), or the command's check of its value. */
+export function checkRecord(record: ReadRecord, check: RecordCheck): CheckedRecord {
+  if ('accepted' in record) return withinCap(record.line, record.accepted, record.bytes + 1, check);
+  return 'error' in record ? { line: record.line, text: record.text, problem: record.error } : checkValue(record.line, record.value, check);
+}
 
 export function checkValue(line: number, value: unknown, check: RecordCheck): CheckedRecord {
   const json = JSON.stringify(value);
   const problem = check.problemOf(value);
   if (problem !== undefined) return { line, text: json, problem };
-  const bytes = Buffer.byteLength(json) + 1;
+  return withinCap(line, json, Buffer.byteLength(json) + 1, check);
+}
+
+/** A record the check takes, refused only when it alone makes a request over the cap; `bytes` is what it adds to a request (itself and a comma). */
+function withinCap(line: number, json: string, bytes: number, check: RecordCheck): CheckedRecord {
   if (bytes + check.frameBytes > check.maxRequestBytes) {
     return { line, text: json, problem: `the ${check.noun} alone makes a request of ${bytes + check.frameBytes} bytes, over the cap of ${check.maxRequestBytes} (--max-batch-bytes)` };
   }
@@ -61,7 +68,11 @@ const MAX_BYTES_PER_CHAR = 6;
  * checked before anything is sent, read with `measured`). Only a value whose text is long enough to be over the byte cap is serialised, to
  * measure it exactly; the pass that sends serialises each value once (checkValue).
  */
-export function problemOfRecord(record: JsonRecord, check: RecordCheck): string | undefined {
+export function problemOfRecord(record: ReadRecord, check: RecordCheck): string | undefined {
+  if ('accepted' in record) {
+    const checked = checkRecord(record, check);
+    return 'problem' in checked ? checked.problem : undefined;
+  }
   if ('error' in record) return record.error;
   const problem = check.problemOf(record.value);
   if (problem !== undefined) return problem;

@@ -1,9 +1,9 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { parseRecordAt } from '../json/nesting.js';
 import { NestingTracker, type JsonRecord } from '../json/position.js';
 import { notUtf8, Utf8Check } from './utf8.js';
-import { LineSplitter, LineTooLongError, MAX_LINE_BYTES, RecordReadError, UTF8_BOM, type LineVisitor } from './lines.js';
+import { LineSplitter, LineTooLongError, MAX_LINE_BYTES, RecordReadError, UTF8_BOM, type FastLine, type LineVisitor } from './lines.js';
 
 /**
  * The one reader of JSON records, for csafe and the emulator alike (Node built-ins only, nothing
@@ -31,6 +31,20 @@ export interface RecordReadOptions {
   /** Each valid record carries `chars`, the length of the text it was parsed from: a bound on its size that costs no serialising. */
   measured?: boolean;
 }
+
+/**
+ * A line of JSON Lines that a fast check (core/json/scan) accepted as it is: certainly one
+ * JSON object the caller's check would take, so it is neither parsed nor serialised again;
+ * `accepted` is its text as written (without the white space ending it), `bytes` its size in UTF-8.
+ */
+export interface AcceptedLine {
+  line: number;
+  accepted: string;
+  bytes: number;
+}
+
+/** What the reader gives with a fast check: a record read the exact way, or a line the fast check accepted. */
+export type ReadRecord = JsonRecord | AcceptedLine;
 
 type Parse = (text: string, line: number) => JsonRecord;
 
@@ -97,7 +111,14 @@ export async function* readJsonRecords(chunks: AsyncIterable<Buffer | string>, o
  * readJsonRecords a chunk at a time: the records each chunk of input completes, so a caller can
  * go through them in a synchronous loop, with one promise per chunk rather than one per record.
  */
-export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | string>, options: RecordReadOptions = {}): AsyncGenerator<JsonRecord[]> {
+export function readJsonRecordBatches(chunks: AsyncIterable<Buffer | string>, options?: RecordReadOptions): AsyncGenerator<JsonRecord[]>;
+/**
+ * With `fast`, a line of JSON Lines it accepts comes as an AcceptedLine; every other line (and
+ * every element of a JSON array, and any line of a value that goes on over lines) is read the
+ * exact way. Its `learn`, if any, is the caller's to call with the values the caller accepted.
+ */
+export function readJsonRecordBatches(chunks: AsyncIterable<Buffer | string>, options: RecordReadOptions, fast: FastLine): AsyncGenerator<ReadRecord[]>;
+export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | string>, options: RecordReadOptions = {}, fast?: FastLine): AsyncGenerator<ReadRecord[]> {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   const parse = options.measured ? parseMeasured : parseRecordAt;
   const iterator = chunks[Symbol.asyncIterator]();
@@ -121,14 +142,15 @@ export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | stri
     // One synchronous loop over each chunk's lines and records: a promise per chunk, not per record.
     const lines = new LineSplitter(maxLineBytes, linesBefore);
     const records = options.jsonLines ? new EachLineAlone(parse) : new ValuesByLine(maxLineBytes, parse);
-    let batch: JsonRecord[] = [];
+    let batch: ReadRecord[] = [];
+    const accepting = fast && new AcceptedLines(fast, records, (record) => batch.push(record));
     const take = nonBlankLines((line) => {
       if (line.notUtf8) batch.push(notUtf8Record(line));
       else for (const record of records.take(line)) batch.push(record);
     });
     try {
       for await (const chunk of replay) {
-        lines.push(chunk, take);
+        lines.push(chunk, take, accepting);
         if (batch.length > 0) {
           any = true;
           yield batch;
@@ -237,7 +259,48 @@ function countNewlines(chunk: Buffer): number {
 interface LineRecords {
   take(line: SourceLine): Iterable<JsonRecord>;
   end(): Iterable<JsonRecord>;
+  /** Whether a value left open on an earlier line takes the next line. */
+  readonly open?: unknown;
 }
+
+/** The white space a fast check lets end a line (before its line feed): not part of the record. */
+const TRAILING_SPACE = /[ \t\r]+$/;
+
+/**
+ * A fast check given to the splitter for a reader: it accepts no line while a value is open over
+ * lines (the line is part of it), and each line it accepts becomes an AcceptedLine.
+ */
+class AcceptedLines implements FastLine {
+  acceptedEnd = -1;
+
+  constructor(private readonly check: FastLine, private readonly records: LineRecords, private readonly push: (record: AcceptedLine) => void) {}
+
+  next(chunk: Buffer): void {
+    this.check.next?.(chunk);
+  }
+
+  accept(bytes: Buffer, start: number, limit: number): number {
+    if (this.records.open !== undefined) return 0;
+    const accepted = this.check.accept(bytes, start, limit);
+    this.acceptedEnd = this.check.acceptedEnd;
+    return accepted;
+  }
+
+  took(bytes: Buffer, start: number, end: number, firstLine: number, lines: number): void {
+    // Pure ASCII (most inputs) reads as Latin-1, several times faster than UTF-8, and then a character is a byte.
+    const ascii = isAscii(bytes.subarray(start, end));
+    const text = bytes.toString(ascii ? 'latin1' : 'utf8', start, end);
+    for (let at = 0, line = firstLine; line < firstLine + lines; line++) {
+      const lineEnd = line === firstLine + lines - 1 ? text.length : text.indexOf('\n', at);
+      let accepted = text.slice(at, lineEnd);
+      if (accepted.charCodeAt(accepted.length - 1) !== CLOSE_BRACE) accepted = accepted.replace(TRAILING_SPACE, '');
+      this.push({ line, accepted, bytes: ascii ? accepted.length : Buffer.byteLength(accepted) });
+      at = lineEnd + 1;
+    }
+  }
+}
+
+const CLOSE_BRACE = 0x7d;
 
 /** Strict JSON Lines: every line is one record. */
 class EachLineAlone implements LineRecords {
@@ -254,7 +317,7 @@ class EachLineAlone implements LineRecords {
 
 /** JSON Lines, except that a value left open at the end of its line is completed by the following lines. */
 class ValuesByLine implements LineRecords {
-  private open: { lines: SourceLine[]; bytes: number; nesting: NestingTracker } | undefined;
+  open: { lines: SourceLine[]; bytes: number; nesting: NestingTracker } | undefined;
 
   constructor(private readonly maxRecordBytes: number, private readonly parse: Parse) {}
 

@@ -54,6 +54,12 @@ export interface FastLine {
    */
   accept(bytes: Buffer, start: number, limit: number): number;
   acceptedEnd: number;
+  /**
+   * The lines it accepted, once the splitter has taken them (they are UTF-8): bytes[start, end),
+   * `end` being the line feed ending the last of them, and `firstLine` the number of the first.
+   * For a reader that keeps their text; a check that only judges them has no need of it.
+   */
+  took?(bytes: Buffer, start: number, end: number, firstLine: number, lines: number): void;
 }
 
 const NEWLINE = 0x0a;
@@ -119,6 +125,7 @@ export class LineSplitter {
           const end = fast.acceptedEnd;
           // Lines of many megabytes in one chunk: rare, and their lengths checked only once they are accepted.
           if (end - from > this.maxLineBytes) this.checkLengths(chunk, from, end);
+          fast.took?.(chunk, from, end, this.line + 1, accepted);
           this.line += accepted;
           this.fastAccepted += accepted;
           from = end + 1;

@@ -5,8 +5,8 @@ import { addAbortSignal, Readable } from 'node:stream';
 import { CsafeError, InputError, InterruptedError, UsageError } from '../errors.js';
 import { readCaptions, type CaptionRecord } from './captions.js';
 import type { JsonRecord } from '../json/position.js';
-import { readJsonRecordBatches, readJsonRecords, type RecordReadOptions } from './json-records.js';
-import { LineTooLongError, RecordReadError } from './lines.js';
+import { readJsonRecordBatches, readJsonRecords, type ReadRecord, type RecordReadOptions } from './json-records.js';
+import { LineTooLongError, RecordReadError, type FastLine } from './lines.js';
 
 /** A named byte stream: a file, or stdin when the path is `-`. */
 export interface InputSource {
@@ -90,6 +90,10 @@ export const readRecords = (source: InputSource, options: Pick<RecordReadOptions
 /** readRecords a chunk of input at a time (core/input/json-records readJsonRecordBatches), for a synchronous loop over each. */
 export const readRecordBatches = (source: InputSource, options: Pick<RecordReadOptions, 'jsonLines' | 'allowEmpty' | 'measured'> = {}): AsyncGenerator<JsonRecord[]> =>
   readSource(source, (stream) => readJsonRecordBatches(stream, options), LINE_TOO_LONG_HINT);
+
+/** readRecordBatches with a fast check: a line it accepts comes as its text, neither parsed nor serialised (an AcceptedLine). */
+export const readAcceptedRecordBatches = (source: InputSource, fast: FastLine, options: Pick<RecordReadOptions, 'measured'> = {}): AsyncGenerator<ReadRecord[]> =>
+  readSource(source, (stream) => readJsonRecordBatches(stream, options, fast), LINE_TOO_LONG_HINT);
 
 /** What a line over the limit most likely means. */
 export const LINE_TOO_LONG_HINT = 'each record must be one JSON object on its own line';

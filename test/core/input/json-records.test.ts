@@ -5,6 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, it } from 'node:test';
 import { notUtf8Problem, readJsonRecordBatches, readJsonRecords, sourceLine, type RecordReadOptions } from '../../../src/core/input/json-records.js';
 import { RecordReadError } from '../../../src/core/input/lines.js';
+import { ObjectLines } from '../../../src/core/json/scan.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
   const out: T[] = [];
@@ -278,5 +279,52 @@ describe('sourceLine', () => {
       assert.deepEqual([first.notUtf8, first.utf16], [true, undefined], String(other));
       assert.match(notUtf8Problem(first), /^not UTF-8 at column \d/);
     }
+  });
+});
+
+describe('readJsonRecordBatches with a fast check', () => {
+  const read = async (text: string | Buffer, cut = Infinity) => {
+    const bytes = Buffer.from(text);
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += cut) pieces.push(bytes.subarray(at, at + cut));
+    return (await collect(readJsonRecordBatches(chunksOf(...pieces), {}, new ObjectLines('id')))).flat();
+  };
+
+  it('gives each line it accepts as written, numbered, without the white space ending it, and its size in UTF-8', async () => {
+    const text = '{"id":"a"}\n{"id":"b","n":1}\r\n\n{ "id" : "café" , "t":"😀"}  \r\n{"id":"d"}\n';
+    const expected = [
+      // Line 1 is always read the exact way (it may open with a BOM).
+      { line: 1, value: { id: 'a' } },
+      { line: 2, accepted: '{"id":"b","n":1}', bytes: 16 },
+      { line: 4, accepted: '{ "id" : "café" , "t":"😀"}', bytes: Buffer.byteLength('{ "id" : "café" , "t":"😀"}') },
+      { line: 5, accepted: '{"id":"d"}', bytes: 10 },
+    ];
+    assert.deepEqual(await read(text), expected);
+    for (const cut of [1, 3, 7, 16]) {
+      const records = await read(text, cut);
+      // However the chunks cut the lines, every line comes, as written or read the exact way, never changed.
+      assert.deepEqual(records.map((r) => r.line), [1, 2, 4, 5], `pieces of ${cut}`);
+      assert.deepEqual(records.map((r) => ('accepted' in r ? JSON.parse(r.accepted) : 'value' in r ? r.value : r)), [{ id: 'a' }, { id: 'b', n: 1 }, { id: 'café', t: '😀' }, { id: 'd' }], `pieces of ${cut}`);
+    }
+  });
+
+  it('accepts no line of a value open over lines, and reads every line it is not sure of the exact way', async () => {
+    const errorOf = async (line: string) => ((await records(line))[0] as { error: string }).error;
+    const text = '{"id":"a"}\n{"items":[\n{"id":"inner"}\n]}\n{"id":""}\n{"id":"x","id":"y"}\nnot json\n{"id":"z"}\n';
+    assert.deepEqual(await read(text), [
+      { line: 1, value: { id: 'a' } },
+      { line: 2, value: { items: [{ id: 'inner' }] } },
+      { line: 5, value: { id: '' } },
+      { line: 6, text: '{"id":"x","id":"y"}', error: await errorOf('{"id":"x","id":"y"}') },
+      { line: 7, text: 'not json', error: await errorOf('not json') },
+      { line: 8, accepted: '{"id":"z"}', bytes: 10 },
+    ]);
+  });
+
+  it('reads a JSON array the exact way', async () => {
+    assert.deepEqual(await read('[\n{"id":"a"},\n{"id":"b"}\n]\n'), [
+      { line: 2, value: { id: 'a' } },
+      { line: 3, value: { id: 'b' } },
+    ]);
   });
 });

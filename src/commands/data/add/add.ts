@@ -11,8 +11,9 @@ import { parseFlags } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { resultWriter, type OutputFormat, type StreamView } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
-import type { JsonRecord } from '../../../core/json/position.js';
-import { fileOrStdin, readRecordBatches, type InputSource } from '../../../core/input/sources.js';
+import type { ReadRecord } from '../../../core/input/json-records.js';
+import type { ObjectLines } from '../../../core/json/scan.js';
+import { fileOrStdin, readAcceptedRecordBatches, type InputSource } from '../../../core/input/sources.js';
 import { inOtherShard, otherShardsNote, shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine, shellWord } from '../../../core/cli/command-line.js';
 import { interruptedRun, reportInterruption, resendHint } from '../../../core/cli/resume.js';
@@ -27,7 +28,7 @@ import { addBatchLimits, addJob, type AcceptedRequest, type NumberedObject } fro
 import { bulkRun, deliverInBatches, type Delivered } from '../../../core/bulk/engine.js';
 import { planBatches } from '../../../core/bulk/dry-run.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
-import { bodyFrameBytes, objectCheck } from '../shared/objects.js';
+import { bodyFrameBytes, fastObjectLines, objectCheck } from '../shared/objects.js';
 import { schemaFlag } from '../../namespace-schema.js';
 import { describeFailure, largeItemOf, requestRecordsView } from '../shared/render.js';
 import { isLargeRecord } from '../shared/output.js';
@@ -108,17 +109,19 @@ async function followAndPrint(ctx: Context, namespace: string, accepted: readonl
  * one invalid record and nothing is sent (undefined). With it, objects go as they are read, and
  * invalid records to its file.
  */
-async function withObjectsToSend<T>(ctx: Context, source: InputSource, sorting: Omit<ObjectSorting, 'invalid'> & { options: Pick<AddOptions, 'skipInvalid'> }, send: (objects: AsyncIterable<readonly NumberedObject[]>, invalid: FailedFile | undefined) => Promise<T>): Promise<T | undefined> {
+async function withObjectsToSend<T>(ctx: Context, source: InputSource, sorting: Omit<ObjectSorting, 'invalid' | 'fast'> & { options: Pick<AddOptions, 'skipInvalid'> }, send: (objects: AsyncIterable<readonly NumberedObject[]>, invalid: FailedFile | undefined) => Promise<T>): Promise<T | undefined> {
   const { options } = sorting;
   if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
     const invalid = new FailedFile(options.skipInvalid);
     try {
-      return await send(objectsToSend(readRecordBatches(source), { ...sorting, invalid }), invalid);
+      const fast = fastObjectLines();
+      return await send(objectsToSend(readAcceptedRecordBatches(source, fast), { ...sorting, invalid, fast }), invalid);
     } finally {
       await invalid.close();
     }
   }
-  const spool = await spoolRecords(objectsToSend(readRecordBatches(source, { measured: true }), { ...sorting, invalid: undefined }), OBJECT_SPOOL, ctx.signal);
+  const fast = fastObjectLines();
+  const spool = await spoolRecords(objectsToSend(readAcceptedRecordBatches(source, fast, { measured: true }), { ...sorting, invalid: undefined, fast }), OBJECT_SPOOL, ctx.signal);
   try {
     return sorting.counts.invalid > 0 ? undefined : await send(spooledRecords(spool.path, OBJECT_SPOOL), undefined);
   } finally {
@@ -239,8 +242,9 @@ function reportStop(io: IOStreams, namespace: string, accepted: number, checkpoi
 }
 
 /** An object is sharded by its id; a record without a string id is invalid, and reported by every shard. */
-const objectKey = (record: JsonRecord) => {
-  const id = 'value' in record ? (record.value as { id?: unknown } | null)?.id : undefined;
+const objectKey = (record: ReadRecord) => {
+  const value = 'accepted' in record ? JSON.parse(record.accepted) : 'value' in record ? record.value : undefined;
+  const id = (value as { id?: unknown } | null | undefined)?.id;
   return typeof id === 'string' ? `id:${id}` : undefined;
 };
 
@@ -253,6 +257,8 @@ interface ObjectSorting {
   frameBytes: number;
   /** --skip-invalid: where invalid records go while the rest is sent. Without it, every record is checked before anything is sent. */
   invalid: FailedFile | undefined;
+  /** The fast check the records were read with: it learns the shape of the objects accepted the exact way. */
+  fast: ObjectLines;
 }
 
 /**
@@ -263,7 +269,7 @@ interface ObjectSorting {
  * invalid, none is made ready. One loop over each chunk's records, not a generator per step or per
  * record: each costs a promise per record.
  */
-async function* objectsToSend(batches: AsyncIterable<JsonRecord[]>, run: ObjectSorting): AsyncGenerator<NumberedObject[]> {
+async function* objectsToSend(batches: AsyncIterable<ReadRecord[]>, run: ObjectSorting): AsyncGenerator<NumberedObject[]> {
   const { counts } = run;
   const check = objectCheck(run.options.maxBatchBytes, run.frameBytes);
   const checkingFirst = run.invalid === undefined;
@@ -283,6 +289,7 @@ async function* objectsToSend(batches: AsyncIterable<JsonRecord[]>, run: ObjectS
       if (!('json' in checked)) await countInvalid(checked.line, checked.problem, run, checked.text);
       else {
         counts.valid++;
+        if ('value' in record) run.fast.learn(record.value);
         ready.push(Object.assign(checked, { position }));
       }
     }

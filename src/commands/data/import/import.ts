@@ -1,6 +1,5 @@
 import type { Context } from '../../../context.js';
 import type { LineCheck } from '../../../core/input/jsonl-checker.js';
-import { ObjectLines } from '../../../core/json/scan.js';
 import { parseFlags } from '../../../core/cli/options.js';
 import type { dataImport } from './import-command.js';
 import { fileOrStdin, refuseEmptyRecords, regularFileSize } from '../../../core/input/sources.js';
@@ -11,6 +10,7 @@ import { parseNamespace } from '../../namespace.js';
 import { importCheckedFile, importFile, type ImportedFile } from './upload.js';
 import { printUploadSummary, uploadNote, uploadSummary } from './output.js';
 import { waitAndPrintRecord } from '../shared/wait.js';
+import { fastObjectLines } from '../shared/objects.js';
 import { waitOptions, type WaitOptions } from '../../../core/cli/wait.js';
 import { dataObjectProblem, type NamespaceSchema } from '../../../schemas/data.js';
 import { schemaFlag } from '../../namespace-schema.js';
@@ -21,7 +21,7 @@ import type { Action } from '../../app.js';
 /** Each line a data object with a non-empty string id; a JSON array is pointed to the command that takes one. */
 const dataLines = (namespace: string, name: string): LineCheck => ({
   problemOf: dataObjectProblem,
-  fast: new ObjectLines('id'),
+  fast: fastObjectLines(),
   hint: 'each line must be one JSON object with a non-empty string "id"; fix the lines above, or pass --no-validate to upload the file as it is',
   arrayHint: `${toJsonLines(name, 'objects.jsonl')}, or send it as it is with \`csafe data add ${shellWord(namespace)} ${name === 'stdin' ? '-' : shellWord(name)}\`, which takes a JSON array`,
 });

@@ -1,4 +1,5 @@
 import type { RecordCheck } from '../../../core/bulk/checked-records.js';
+import { ObjectLines } from '../../../core/json/scan.js';
 import { dataObjectProblem } from '../../../schemas/data.js';
 
 /**
@@ -13,3 +14,6 @@ export const bodyFrameBytes = (schemaJson?: string) => BODY_FRAME_BYTES + (schem
 
 /** What a data object must be to be sent: the data object schema, and within the byte cap per request. */
 export const objectCheck = (maxRequestBytes: number, frameBytes = BODY_FRAME_BYTES): RecordCheck => ({ noun: 'object', problemOf: dataObjectProblem, maxRequestBytes, frameBytes });
+
+/** The fast check of lines of data objects: it accepts only lines dataObjectProblem would accept (test/core/json/scan.test.ts). */
+export const fastObjectLines = () => new ObjectLines('id');
