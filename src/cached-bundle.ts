@@ -3,6 +3,7 @@
 // code between runs, and started its ES module loader for the bundle's chunks: one `classify`
 // against an emulator took 128 ms, 90 this way (`node -e 0`: 23 ms). Node's builtins are taken
 // when first called, so that bin/csafe's quick answers (src/quick.ts, bundled with this) load none.
+import { fnv1a } from './core/files/short-digest.js';
 import { setHttpV8Flags } from './core/http/v8-flags.js';
 
 /** The bundle's entry: src/launcher.ts. */
@@ -60,7 +61,7 @@ function cacheFile(bundlePath: string, env: NodeJS.ProcessEnv): CacheFile | unde
   try {
     const bundle = statSync(bundlePath);
     const options = `${process.execArgv.join(' ')} ${env.NODE_OPTIONS ?? ''}`;
-    const earlierBuilds = [fnv1a(bundlePath), process.version, process.arch, fnv1a(options), ''].join('-');
+    const earlierBuilds = [fnv1a(bundlePath).toString(36), process.version, process.arch, fnv1a(options).toString(36), ''].join('-');
     const name = `${earlierBuilds}${bundle.size}-${Math.trunc(bundle.mtimeMs)}.bin`;
     return { path: join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'csafe', 'code-cache', name), earlierBuilds };
   } catch {
@@ -109,9 +110,3 @@ function writeCache({ path, earlierBuilds }: CacheFile, data: Buffer): void {
   }
 }
 
-/** A short, stable digest of a text, without loading node:crypto. */
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(36);
-}

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -150,6 +150,14 @@ describe('start-up of one classification', () => {
     assert.ok(builtins.includes('builtin:http'), 'the log names the builtins loaded');
     const unused = ['http2', 'child_process', 'https', 'tls', 'crypto'].map((name) => `builtin:${name}`);
     assert.deepEqual(builtins.filter((line) => unused.includes(line)), []);
+  });
+
+  it('data add, which keeps its objects in a spool, loads no crypto without --checkpoint (the spool is named without it)', async () => {
+    const objects = join(tempDir(), 'objects.jsonl');
+    writeFileSync(objects, '{"id":"a"}\n{"id":"b"}\n');
+    const builtins = (await filesLoaded(['data', 'add', 'listings', objects], emulator.env)).filter((line) => line.startsWith('builtin:'));
+    assert.ok(builtins.includes('builtin:http'), 'the log names the builtins loaded');
+    assert.deepEqual(builtins.filter((line) => line === 'builtin:crypto'), []);
   });
 
   it("leaves undici's WebAssembly parser to Liftoff: the process would wait at exit for a TurboFan compile of it", async () => {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import * as z from 'zod';
@@ -180,7 +179,8 @@ async function fingerprintOf(path: string, bytes: number): Promise<{ fingerprint
   try {
     const buffer = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return { fingerprint: createHash('sha256').update(buffer.subarray(0, bytesRead)).digest('hex'), fingerprint_bytes: bytesRead };
+    // node:crypto is loaded here, not with the module: a command that takes --checkpoint loads this module whether or not one is given.
+    return { fingerprint: process.getBuiltinModule('node:crypto').createHash('sha256').update(buffer.subarray(0, bytesRead)).digest('hex'), fingerprint_bytes: bytesRead };
   } finally {
     await handle.close();
   }

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { CsafeError, InterruptedError } from '../errors.js';
 import type { IOStreams } from '../terminal/io.js';
 import { isRunning } from '../files/processes.js';
+import { fnv1a } from '../files/short-digest.js';
 import { forgetRemoval, removeAtExit } from '../files/exit-removal.js';
 import { formatBytes } from '../terminal/progress.js';
 import { fileError, inputSource, isRegularFile, openFileStream, regularFileSize, type InputSource } from './sources.js';
@@ -61,7 +62,7 @@ let hostTag: string | undefined;
  * that gave it out. A container's hostname is its own, so another's live spool is never taken.
  * Made when a spool is first made or looked for, not by every command that might spool.
  */
-const ownHostTag = () => (hostTag ??= process.getBuiltinModule('node:crypto').createHash('sha256').update(hostname()).digest('hex').slice(0, 8));
+const ownHostTag = () => (hostTag ??= fnv1a(hostname()).toString(16).padStart(8, '0'));
 
 /**
  * Removes the spools of csafe runs on this host that were killed (SIGKILL, a crash, a power cut)
