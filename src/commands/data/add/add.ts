@@ -138,7 +138,7 @@ const OBJECT_SPOOL: SpoolFormat<NumberedObject> = {
     const bytesEnd = text.indexOf('\t', lineEnd + 1);
     return { position: Number(text.slice(0, positionEnd)), line: Number(text.slice(positionEnd + 1, lineEnd)), bytes: Number(text.slice(lineEnd + 1, bytesEnd)), json: text.slice(bytesEnd + 1) };
   },
-  // An object read from a line of at most MAX_LINE_BYTES, as compact JSON: at most 6 bytes for each character it was read from (core/bulk/checked-records).
+  // An object read from at most MAX_LINE_BYTES: a line as written, or compact JSON, at most 6 bytes for each character it was read from (core/bulk/checked-records).
   maxLineBytes: 8 * MAX_LINE_BYTES,
 };
 
