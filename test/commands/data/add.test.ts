@@ -6,10 +6,10 @@ import type { App } from '../../../src/commands/app.js';
 import { dataAdd } from '../../../src/commands/data/add/add-command.js';
 import { dataGroup } from '../../../src/commands/data/index.js';
 import { addNode } from '../../../src/commands/program.js';
-import { objectCheck } from '../../../src/commands/data/shared/objects.js';
 import { checkRecord, checkRecords, problemOfRecord } from '../../../src/core/bulk/checked-records.js';
 import { parseFlags } from '../../../src/core/cli/options.js';
-import { readRecords } from '../../../src/core/input/sources.js';
+import { readAcceptedRecordBatches, readRecords } from '../../../src/core/input/sources.js';
+import { fastObjectLines, objectCheck } from '../../../src/commands/data/shared/objects.js';
 import { randomJsonTexts } from '../../helpers/random-json.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
@@ -111,6 +111,19 @@ describe('data add: checking objects', () => {
       const expected = (await checked(text, cap)).flatMap((o) => ('problem' in o ? [{ line: o.line, problem: o.problem }] : []));
       assert.deepEqual(await problems(text, cap), expected, `cap ${cap}`);
     }
+  });
+
+  it('reads as data add does, lines taken by the fast check as written: the same verdicts and objects as the exact way, each sized as it goes', async () => {
+    const lines = ['{"id":"first"}', ...randomJsonTexts(11, 1_000).map((value, i) => `{"id":"o${i}", "v": ${value}}`), ...randomJsonTexts(12, 300), '{"id":"" }', '{"id":"x","id":7}'];
+    const text = lines.join('\n') + '\n';
+    // As JSON has them: a number past double precision keeps its digits as written, and the exact way rounds them; both are read as one double.
+    const verdicts = (records: Array<ReturnType<typeof checkRecord>>) => records.map((o) => ('json' in o ? [o.line, JSON.parse(JSON.stringify(JSON.parse(o.json)))] : [o.line, o.problem]));
+    const read = (await collect(readAcceptedRecordBatches(textSource(text), fastObjectLines(), { measured: true }))).flat();
+    const accepted = read.filter((record) => 'accepted' in record).length;
+    assert.ok(accepted > 500, `the fast check took ${accepted} lines`);
+    const fast = read.map((record) => checkRecord(record, objectCheck(5_000_000)));
+    assert.deepEqual(verdicts(fast), verdicts(await checked(text)));
+    for (const object of fast) if ('json' in object) assert.equal(object.bytes, Buffer.byteLength(object.json) + 1, `line ${object.line}: sized as it is sent`);
   });
 
   it('checks every object before sending without serialising one that cannot be near the byte cap (one serialisation per object)', async () => {
