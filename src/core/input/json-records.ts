@@ -260,7 +260,7 @@ interface LineRecords {
   take(line: SourceLine): Iterable<JsonRecord>;
   end(): Iterable<JsonRecord>;
   /** Whether a value left open on an earlier line takes the next line. */
-  readonly open?: unknown;
+  readonly valueOpen?: boolean;
 }
 
 /** The white space a fast check lets end a line (before its line feed): not part of the record. */
@@ -280,7 +280,7 @@ class AcceptedLines implements FastLine {
   }
 
   accept(bytes: Buffer, start: number, limit: number): number {
-    if (this.records.open !== undefined) return 0;
+    if (this.records.valueOpen) return 0;
     const accepted = this.check.accept(bytes, start, limit);
     this.acceptedEnd = this.check.acceptedEnd;
     return accepted;
@@ -317,9 +317,13 @@ class EachLineAlone implements LineRecords {
 
 /** JSON Lines, except that a value left open at the end of its line is completed by the following lines. */
 class ValuesByLine implements LineRecords {
-  open: { lines: SourceLine[]; bytes: number; nesting: NestingTracker } | undefined;
+  private open: { lines: SourceLine[]; bytes: number; nesting: NestingTracker } | undefined;
 
   constructor(private readonly maxRecordBytes: number, private readonly parse: Parse) {}
+
+  get valueOpen(): boolean {
+    return this.open !== undefined;
+  }
 
   *take(line: SourceLine): Generator<JsonRecord> {
     const open = this.open;
