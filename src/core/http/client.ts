@@ -16,7 +16,7 @@ import { describeNetworkError, errorCode } from './network-words.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { decideRetry, type AttemptOutcome, type Headers, type RetryPolicy } from './retry.js';
 import type { DryRunPlan, PlannedRequest } from './dry-run.js';
-import { Agent, request } from './undici.js';
+import { Agent, request, requestText } from './undici.js';
 
 /*
  * node:http and node:https, which only uploads use, loaded when an upload starts: node:https loads
@@ -177,7 +177,8 @@ export class HttpClient {
         if ('response' in attempt && attempt.response.statusCode < 300) {
           const { statusCode: status, headers } = attempt.response;
           // A download's time limit holds until its last byte.
-          if (spec.onBody !== undefined) await this.consume(spec, display, attempt.response.body);
+          // A download is always read as a stream (attempt).
+          if (spec.onBody !== undefined) await this.consume(spec, display, (attempt.response as StreamedAnswer).body);
           const body = spec.url === undefined && spec.onBody === undefined ? readJsonAnswer(attempt.text, status, `${spec.method} ${display}`) : undefined;
           if (!(body instanceof UnexpectedResponseError)) return { status, headers, body, retries: retry };
           attempt = { error: body };
@@ -253,19 +254,22 @@ export class HttpClient {
     signal: AttemptSignal,
   ): Promise<Attempt> {
     const interrupt = spec.finishOnInterrupt ? undefined : this.config.signal;
+    const options = {
+      method: spec.method,
+      headers,
+      body: json ?? undiciBody(spec.body?.open()),
+      dispatcher: this.agent,
+      signal: signal.signal,
+      headersTimeout: this.config.timeoutMs,
+      bodyTimeout: this.config.timeoutMs,
+    };
     try {
-      const response: Answer = isUpload(spec)
-        ? await upload(url, spec.method, headers, spec.body.open(), signal.signal, this.config.timeoutMs)
-        : await request(url, {
-          method: spec.method,
-          headers,
-          body: json ?? undiciBody(spec.body?.open()),
-          dispatcher: this.agent,
-          signal: signal.signal,
-          headersTimeout: this.config.timeoutMs,
-          bodyTimeout: this.config.timeoutMs,
-        });
       // Read inside the attempt: a connection cut or a stall mid-body is then retried like any other network failure.
+      if (!isUpload(spec) && spec.onBody === undefined) {
+        const { statusCode, headers: answerHeaders, text } = await requestText(url, { ...options, maxBytes: this.maxResponseBytes, tooLarge: () => this.tooLarge(`${spec.method} ${this.target(spec).display}`) });
+        return { response: { statusCode, headers: answerHeaders }, text };
+      }
+      const response: StreamedAnswer = isUpload(spec) ? await upload(url, spec.method, headers, spec.body.open(), signal.signal, this.config.timeoutMs) : await request(url, options);
       const streamed = spec.onBody !== undefined && response.statusCode < 300;
       return { response, text: streamed ? '' : await this.readBody(response, `${spec.method} ${this.target(spec).display}`) };
     } catch (error) {
@@ -297,10 +301,18 @@ export class HttpClient {
     }
   }
 
-  /** The body as text, refused once it passes the size limit: its Content-Length says so, or the bytes read do. */
-  private async readBody(response: Answer, what: string): Promise<string> {
-    const limit = this.config.maxResponseBytes ?? RESPONSE_LIMITS.bytes;
-    const tooLarge = () => new ResponseTooLargeError(`${what}: the response is larger than ${sizeText(limit)}, the limit; stopped reading it`);
+  private get maxResponseBytes(): number {
+    return this.config.maxResponseBytes ?? RESPONSE_LIMITS.bytes;
+  }
+
+  private tooLarge(what: string): ResponseTooLargeError {
+    return new ResponseTooLargeError(`${what}: the response is larger than ${sizeText(this.maxResponseBytes)}, the limit; stopped reading it`);
+  }
+
+  /** The body of a stream's answer as text, refused once it passes the size limit: its Content-Length says so, or the bytes read do. */
+  private async readBody(response: StreamedAnswer, what: string): Promise<string> {
+    const limit = this.maxResponseBytes;
+    const tooLarge = () => this.tooLarge(what);
     if (Number(first(response.headers['content-length'])) > limit) {
       response.body.destroy();
       throw tooLarge();
@@ -332,14 +344,18 @@ export class HttpClient {
   }
 }
 
-/** An answer's status line, headers and body, from undici or node:http alike. */
+/** An answer's status line and headers, from undici or node:http alike. */
 interface Answer {
   statusCode: number;
   headers: Headers;
+}
+
+/** An answer whose body comes as a stream: a download's, or an upload's (node:http). */
+interface StreamedAnswer extends Answer {
   body: Readable;
 }
 
-type Attempt = { response: Answer; text: string } | { error: CsafeError };
+type Attempt = { response: Answer | StreamedAnswer; text: string } | { error: CsafeError };
 
 /** What a body's own source threw (a check of the file found a bad line): the upload stops, and this is no network failure. */
 class BodySourceError extends Error {
@@ -355,7 +371,7 @@ class BodySourceError extends Error {
  * stall of `idleMs` with no byte moving either way ends it. An answer that comes before the body
  * is all sent (a refusal) stops the sending and is returned.
  */
-async function upload(url: string, method: Method, headers: Record<string, string>, body: Buffer | AsyncIterable<Buffer>, signal: AbortSignal, idleMs: number): Promise<Answer> {
+async function upload(url: string, method: Method, headers: Record<string, string>, body: Buffer | AsyncIterable<Buffer>, signal: AbortSignal, idleMs: number): Promise<StreamedAnswer> {
   const req = requestOf(url)(url, { method, headers, signal, agent: false });
   req.setTimeout(idleMs, () => req.destroy(Object.assign(new Error(`no byte moved for ${idleMs} ms`), { code: 'ETIMEDOUT' })));
   let answered = false;

@@ -25,3 +25,66 @@ export function request(url: string, options: RequestOptions): Promise<Dispatche
 
 // Before undici compiles its parser, which it does on the first connection.
 setHttpV8Flags();
+
+/** An answer read whole as text, without a body stream. */
+export interface TextAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+type TextRequestOptions = RequestOptions & {
+  /** The most bytes the answer may have: a larger one (by its Content-Length, or as its bytes come) fails the request with `tooLarge()`. */
+  maxBytes: number;
+  tooLarge(): Error;
+};
+
+/**
+ * request() for an answer read whole as text: undici's dispatch with a handler that keeps the
+ * body's chunks, where request() makes a stream of the body for each answer and an async
+ * iterator to read it. A bulk run makes thousands of requests, and the emulator on the same
+ * cores gets the CPU this saves. Fails as request() would: undici's errors, or the signal's.
+ */
+export function requestText(url: string, options: TextRequestOptions): Promise<TextAnswer> {
+  const target = undiciUtil.parseURL(url);
+  const path = target.search ? `${target.pathname}${target.search}` : target.pathname;
+  const { dispatcher, signal: given, maxBytes, tooLarge, ...dispatch } = options;
+  const signal = given as AbortSignal | undefined;
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let status = 0;
+    let headers: TextAnswer['headers'] = {};
+    const stop = (reason: unknown) => (controller === undefined || controller.aborted ? undefined : controller.abort(reason as Error));
+    const onAbort = () => stop(signal?.reason);
+    if (signal?.aborted) return reject(signal.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = () => signal?.removeEventListener('abort', onAbort);
+    dispatcher.dispatch({ ...dispatch, origin: target.origin, path } as Dispatcher.DispatchOptions, {
+      onRequestStart(started) {
+        controller = started;
+        if (signal?.aborted) onAbort();
+      },
+      onResponseStart(_controller, statusCode, responseHeaders) {
+        status = statusCode;
+        headers = responseHeaders as TextAnswer['headers'];
+        const length = headers['content-length'];
+        if (Number(Array.isArray(length) ? length[0] : length) > maxBytes) stop(tooLarge());
+      },
+      onResponseData(_controller, chunk) {
+        bytes += chunk.length;
+        if (bytes > maxBytes) stop(tooLarge());
+        else chunks.push(chunk);
+      },
+      onResponseEnd() {
+        settle();
+        resolve({ statusCode: status, headers, text: new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) });
+      },
+      onResponseError(_controller, error) {
+        settle();
+        reject(error);
+      },
+    });
+  });
+}
