@@ -1,7 +1,7 @@
 /**
  * FNV-1a (32 bits) of a text: a short, stable digest to tell files apart by name (code caches,
- * spools), without loading node:crypto, which costs a command's start some 8 ms. Nothing an
- * attacker chooses is ever told apart by it.
+ * spools), without loading node:crypto, which costs a command's start some 8 ms. Not for
+ * anything an attacker may choose: 32 bits are matched by trying, as 32 bits of SHA-256 were.
  */
 export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
