@@ -254,36 +254,41 @@ export class HttpClient {
     signal: AttemptSignal,
   ): Promise<Attempt> {
     const interrupt = spec.finishOnInterrupt ? undefined : this.config.signal;
-    const options = {
-      method: spec.method,
-      headers,
-      body: json ?? undiciBody(spec.body?.open()),
-      dispatcher: this.agent,
-      signal: signal.signal,
-      headersTimeout: this.config.timeoutMs,
-      bodyTimeout: this.config.timeoutMs,
-    };
+    const what = `${spec.method} ${this.target(spec).display}`;
     try {
       // Read inside the attempt: a connection cut or a stall mid-body is then retried like any other network failure.
-      if (!isUpload(spec) && spec.onBody === undefined) {
-        const { statusCode, headers: answerHeaders, text } = await requestText(url, { ...options, maxBytes: this.maxResponseBytes, tooLarge: () => this.tooLarge(`${spec.method} ${this.target(spec).display}`) });
+      if (isUpload(spec)) {
+        const response = await upload(url, spec.method, headers, spec.body.open(), signal.signal, this.config.timeoutMs);
+        return { response, text: await this.readBody(response, what) };
+      }
+      const options = {
+        method: spec.method,
+        headers,
+        body: json ?? undiciBody(spec.body?.open()),
+        dispatcher: this.agent,
+        signal: signal.signal,
+        headersTimeout: this.config.timeoutMs,
+        bodyTimeout: this.config.timeoutMs,
+      };
+      if (spec.onBody === undefined) {
+        const { statusCode, headers: answerHeaders, text } = await requestText(url, { ...options, maxBytes: this.maxResponseBytes, tooLarge: () => this.tooLarge(what) });
         return { response: { statusCode, headers: answerHeaders }, text };
       }
-      const response: StreamedAnswer = isUpload(spec) ? await upload(url, spec.method, headers, spec.body.open(), signal.signal, this.config.timeoutMs) : await request(url, options);
-      const streamed = spec.onBody !== undefined && response.statusCode < 300;
-      return { response, text: streamed ? '' : await this.readBody(response, `${spec.method} ${this.target(spec).display}`) };
+      // A download: a 2xx answer's body is handed over as a stream, any other read as text.
+      const response = await request(url, options);
+      return { response, text: response.statusCode < 300 ? '' : await this.readBody(response, what) };
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
       if (error instanceof BodySourceError) throw error.cause;
-      if (isLocalFault(error)) throw new CsafeError(`${spec.method} ${this.target(spec).display}: csafe could not make the request: ${(error as Error).message}`, { cause: error });
+      if (isLocalFault(error)) throw new CsafeError(`${what}: csafe could not make the request: ${(error as Error).message}`, { cause: error });
       if (interrupt?.aborted || spec.signal?.aborted) throw new InterruptedError();
       if (signal.timedOut || isTimeout(error)) {
         const seconds = this.config.timeoutMs / 1000;
-        const [what, slow] = isUpload(spec) ? [`the upload stalled: no byte moved either way for ${seconds} s`, 'the link'] : [`no answer within ${seconds} s`, 'the service'];
-        return { error: new RequestTimeoutError(`${spec.method} ${this.target(spec).display}: ${what}`, { hint: `raise --request-timeout (or CSAFE_REQUEST_TIMEOUT) if ${slow} is slow` }) };
+        const [failure, slow] = isUpload(spec) ? [`the upload stalled: no byte moved either way for ${seconds} s`, 'the link'] : [`no answer within ${seconds} s`, 'the service'];
+        return { error: new RequestTimeoutError(`${what}: ${failure}`, { hint: `raise --request-timeout (or CSAFE_REQUEST_TIMEOUT) if ${slow} is slow` }) };
       }
       const sent = !NOT_SENT_CODES.has(errorCode(error) ?? '');
-      return { error: new ConnectionError(`${spec.method} ${this.target(spec).display}: ${describeNetworkError(error, url)}`, sent) };
+      return { error: new ConnectionError(`${what}: ${describeNetworkError(error, url)}`, sent) };
     }
   }
 

@@ -18,9 +18,13 @@ type RequestOptions = { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOption
 
 /** undici's `request(url, options)`, as its index makes it: the URL checked and split into origin and path. */
 export function request(url: string, options: RequestOptions): Promise<Dispatcher.ResponseData> {
+  return dispatcherRequest.call(options.dispatcher, { ...options, ...originAndPath(url) });
+}
+
+/** The URL checked as undici's index checks it, and split into the origin and path a dispatcher takes. */
+function originAndPath(url: string): { origin: string; path: string } {
   const target = undiciUtil.parseURL(url);
-  const path = target.search ? `${target.pathname}${target.search}` : target.pathname;
-  return dispatcherRequest.call(options.dispatcher, { ...options, origin: target.origin, path });
+  return { origin: target.origin, path: target.search ? `${target.pathname}${target.search}` : target.pathname };
 }
 
 // Before undici compiles its parser, which it does on the first connection.
@@ -46,8 +50,7 @@ type TextRequestOptions = RequestOptions & {
  * cores gets the CPU this saves. Fails as request() would: undici's errors, or the signal's.
  */
 export function requestText(url: string, options: TextRequestOptions): Promise<TextAnswer> {
-  const target = undiciUtil.parseURL(url);
-  const path = target.search ? `${target.pathname}${target.search}` : target.pathname;
+  const { origin, path } = originAndPath(url);
   const { dispatcher, signal: given, maxBytes, tooLarge, ...dispatch } = options;
   const signal = given as AbortSignal | undefined;
   return new Promise((resolve, reject) => {
@@ -61,7 +64,7 @@ export function requestText(url: string, options: TextRequestOptions): Promise<T
     if (signal?.aborted) return reject(signal.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     const settle = () => signal?.removeEventListener('abort', onAbort);
-    dispatcher.dispatch({ ...dispatch, origin: target.origin, path } as Dispatcher.DispatchOptions, {
+    dispatcher.dispatch({ ...dispatch, origin, path } as Dispatcher.DispatchOptions, {
       onRequestStart(started) {
         controller = started;
         if (signal?.aborted) onAbort();

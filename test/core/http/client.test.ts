@@ -536,6 +536,17 @@ describe('HttpClient', () => {
     await http.close();
   });
 
+  it('opens a body once per attempt, an upload\'s as a request\'s: opening a file body starts reading it', async () => {
+    handler = (_req, res, n) => (n === 2 ? json(res, 503, {}) : json(res, 200, {}));
+    const { http } = client({ maxRetries: 1 });
+    const opened = { upload: 0, request: 0 };
+    const body = (kind: keyof typeof opened) => ({ open: () => (opened[kind]++, Buffer.from('{}')), length: 2, contentType: 'application/json' });
+    await http.request({ method: 'PUT', url: `${baseUrl}/upload?sig=1`, body: body('upload') });
+    await http.request({ method: 'POST', path: '/v1/x', body: body('request'), replaySafe: true });
+    assert.deepEqual(opened, { upload: 1, request: 2 }, 'the request answered 503 once is opened again for its retry');
+    await http.close();
+  });
+
   it('an upload whose own source fails (a check of the file found a bad line) fails with that error: no network failure, no retry', async () => {
     handler = (_req, res) => json(res, 200, {});
     const { http } = client({ maxRetries: 3 });
