@@ -29,7 +29,7 @@ export interface SpooledInput {
  */
 export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onBytes: (copied: number) => void = () => undefined): Promise<SpooledInput> {
   await removeDeadSpools();
-  const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${ownHostTag()}-${process.pid}-`));
+  const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${HOST_TAG}-${process.pid}-`));
   const path = join(dir, 'input');
   removeAtExit(dir);
   const remove = async () => {
@@ -54,15 +54,12 @@ export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onB
 
 const SPOOL_PREFIX = 'csafe-spool-';
 
-let hostTag: string | undefined;
-
 /**
  * Which host made a spool: a temporary directory can be shared (containers with one /tmp volume),
  * and a process id says whether its owner is gone only on the host, and in the pid namespace,
  * that gave it out. A container's hostname is its own, so another's live spool is never taken.
- * Made when a spool is first made or looked for, not by every command that might spool.
  */
-const ownHostTag = () => (hostTag ??= fnv1a(hostname()).toString(16).padStart(8, '0'));
+const HOST_TAG = fnv1a(hostname()).toString(16).padStart(8, '0');
 
 /**
  * Removes the spools of csafe runs on this host that were killed (SIGKILL, a crash, a power cut)
@@ -72,7 +69,7 @@ const ownHostTag = () => (hostTag ??= fnv1a(hostname()).toString(16).padStart(8,
  */
 async function removeDeadSpools(): Promise<void> {
   const names = await readdir(tmpdir()).catch(() => []);
-  const ours = new RegExp(`^${SPOOL_PREFIX}${ownHostTag()}-(\\d+)-`);
+  const ours = new RegExp(`^${SPOOL_PREFIX}${HOST_TAG}-(\\d+)-`);
   for (const name of names) {
     const owner = ours.exec(name)?.[1];
     if (owner !== undefined && !isRunning(Number(owner))) await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
