@@ -124,6 +124,12 @@ describe('data add: checking objects', () => {
     const fast = read.map((record) => checkRecord(record, objectCheck(5_000_000)));
     assert.deepEqual(verdicts(fast), verdicts(await checked(text)));
     for (const object of fast) if ('json' in object) assert.equal(object.bytes, Buffer.byteLength(object.json) + 1, `line ${object.line}: sized as it is sent`);
+    // A record of another shard is checked without being made ready: the same problems, also at a byte cap that refuses some.
+    for (const cap of [60, 5_000_000]) {
+      const sending = read.map((record) => checkRecord(record, objectCheck(cap))).flatMap((o) => ('problem' in o ? [[o.line, o.problem]] : []));
+      assert.ok(cap > 1_000 || sending.some(([line]) => 'accepted' in read.find((r) => r.line === line)!), 'some line read fast is over the small cap');
+      assert.deepEqual(read.flatMap((record) => { const problem = problemOfRecord(record, objectCheck(cap)); return problem === undefined ? [] : [[record.line, problem]]; }), sending, `cap ${cap}`);
+    }
   });
 
   it('checks every object before sending without serialising one that cannot be near the byte cap (one serialisation per object)', async () => {
