@@ -68,7 +68,8 @@ const { metafile: quickMeta } = await build({
   target: 'node20.18',
   metafile: true,
   logLevel: 'warning',
-  define: { 'import.meta.url': '__csafeModuleUrl' },
+  // The words naming each command: each keeps a code cache of its own (src/cached-bundle.ts).
+  define: { 'import.meta.url': '__csafeModuleUrl', CSAFE_COMMAND_PATHS: JSON.stringify(Array.from(walkTree(TREE), ({ path }) => path.join(' '))) },
   banner: { js: "const __csafeModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 

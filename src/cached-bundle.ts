@@ -6,6 +6,13 @@
 import { fnv1a } from './core/files/short-digest.js';
 import { setHttpV8Flags } from './core/http/v8-flags.js';
 
+/**
+ * The words naming each group and command (`data`, `data add` …), written into quick.cjs by
+ * scripts/bundle.mjs with esbuild's define; not defined elsewhere.
+ */
+declare const CSAFE_COMMAND_PATHS: readonly string[];
+const bundledCommands: readonly string[] = typeof CSAFE_COMMAND_PATHS === 'undefined' ? [] : CSAFE_COMMAND_PATHS;
+
 /** The bundle's entry: src/launcher.ts. */
 interface Launcher {
   launch(args: string[]): Promise<void>;
@@ -16,8 +23,9 @@ interface Launcher {
  * Node, a new build), the script is compiled from its text, and its cache is written as the
  * process exits, holding what this run compiled. NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch
  * for its compile cache) turns it off, as does NODE_V8_COVERAGE: V8 counts nothing in cached code.
+ * `commands` are the words naming csafe's commands, each of which has a cache of its own.
  */
-export function runBundle(bundlePath: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export function runBundle(bundlePath: string, args: string[], env: NodeJS.ProcessEnv = process.env, commands: readonly string[] = bundledCommands): Promise<void> {
   const { readFileSync } = process.getBuiltinModule('node:fs');
   const { Script } = process.getBuiltinModule('node:vm');
   const { createRequire } = process.getBuiltinModule('node:module');
@@ -30,7 +38,7 @@ export function runBundle(bundlePath: string, args: string[], env: NodeJS.Proces
   // or a V8 fatal error). With the checksum V8 writes into each cache, one that fails is refused,
   // compiled without and written again, at the cost of checking 1 MB natively.
   process.getBuiltinModule('node:v8').setFlagsFromString('--verify-snapshot-checksum');
-  const cache = env.NODE_DISABLE_COMPILE_CACHE === '1' || env.NODE_V8_COVERAGE !== undefined ? undefined : cacheFile(bundlePath, env);
+  const cache = env.NODE_DISABLE_COMPILE_CACHE === '1' || env.NODE_V8_COVERAGE !== undefined ? undefined : cacheFile(bundlePath, commandOf(args, commands), env);
   const cachedData = cache === undefined ? undefined : readCache(cache.path);
   const script = new Script(readFileSync(bundlePath, 'utf8'), { filename: pathToFileURL(bundlePath).href, cachedData });
   if (cache !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
@@ -42,28 +50,48 @@ export function runBundle(bundlePath: string, args: string[], env: NodeJS.Proces
   return module.exports.launch!(args);
 }
 
+/**
+ * The command a command line runs, by the words naming it: the longest run of its first words
+ * that names one of `commands`; '' when none does (a global flag first, a typo).
+ */
+export function commandOf(args: readonly string[], commands: readonly string[]): string {
+  let command = '';
+  for (const word of args) {
+    const longer = command === '' ? word : `${command} ${word}`;
+    if (!commands.includes(longer)) break;
+    command = longer;
+  }
+  return command;
+}
+
 /** Where a bundle's cache is kept, and under which name. */
 interface CacheFile {
   path: string;
-  /** The name's start shared by the caches of earlier builds at the same place, for the same Node and options. */
-  earlierBuilds: string;
+  /** The name's start shared by every cache of this install, Node and options, of any build. */
+  install: string;
+  /** What follows `install` in the names of this build's caches. */
+  build: string;
 }
 
 /**
- * Where the cache of this bundle for this Node and these options is: a file per install (the
- * bundle's path), Node release, options and build (the bundle's size and time), so that two of
- * them never take turns replacing one file.
+ * Where the cache of this bundle for this command, Node and options is: a file per install (the
+ * bundle's path), Node release, options, build (the bundle's size and time) and command, so that
+ * two of them never take turns replacing one file. V8 keeps in a cache the functions the run that
+ * wrote it compiled, and compiles any other anew at every run that takes it: with the one cache
+ * the emulator's start had written, a `data import` of a small file took 205 ms a run, with one of
+ * its own 164 ms. The price is a file of about 1 MB for each command a user runs.
  */
-function cacheFile(bundlePath: string, env: NodeJS.ProcessEnv): CacheFile | undefined {
+function cacheFile(bundlePath: string, command: string, env: NodeJS.ProcessEnv): CacheFile | undefined {
   const { statSync } = process.getBuiltinModule('node:fs');
   const { homedir } = process.getBuiltinModule('node:os');
   const { join } = process.getBuiltinModule('node:path');
   try {
     const bundle = statSync(bundlePath);
     const options = `${process.execArgv.join(' ')} ${env.NODE_OPTIONS ?? ''}`;
-    const earlierBuilds = [fnv1a(bundlePath).toString(36), process.version, process.arch, fnv1a(options).toString(36), ''].join('-');
-    const name = `${earlierBuilds}${bundle.size}-${Math.trunc(bundle.mtimeMs)}.bin`;
-    return { path: join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'csafe', 'code-cache', name), earlierBuilds };
+    const install = [fnv1a(bundlePath).toString(36), process.version, process.arch, fnv1a(options).toString(36), ''].join('-');
+    const build = `${bundle.size}-${Math.trunc(bundle.mtimeMs)}-`;
+    const name = `${install}${build}${fnv1a(command).toString(36)}.bin`;
+    return { path: join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'csafe', 'code-cache', name), install, build };
   } catch {
     // No home directory to find a cache in: every run compiles.
     return undefined;
@@ -82,12 +110,13 @@ function readCache(path: string): Buffer | undefined {
  * Written whole beside its place, then renamed into it: a run killed mid-write leaves no half a
  * cache, and runs that write at once leave one of theirs. Only a file is replaced (a symlink or
  * anything else found in its place is left as it is), and only a partial file this run made is
- * removed. The caches of earlier builds of this install go: an upgrade leaves no megabyte behind.
+ * removed. The caches of earlier builds of this install go, of every command: an upgrade leaves no
+ * megabyte behind.
  * A cache that cannot be written (a read-only home) is done without: it only saves time.
  */
-function writeCache({ path, earlierBuilds }: CacheFile, data: Buffer): void {
+function writeCache({ path, install, build }: CacheFile, data: Buffer): void {
   const { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } = process.getBuiltinModule('node:fs');
-  const { basename, dirname, join } = process.getBuiltinModule('node:path');
+  const { dirname, join } = process.getBuiltinModule('node:path');
   const partial = `${path}.${process.pid}.partial`;
   let made = false;
   try {
@@ -101,7 +130,7 @@ function writeCache({ path, earlierBuilds }: CacheFile, data: Buffer): void {
       closeSync(fd);
     }
     renameSync(partial, path);
-    const earlier = readdirSync(dirname(path)).filter((name) => name.startsWith(earlierBuilds) && name.endsWith('.bin') && name !== basename(path));
+    const earlier = readdirSync(dirname(path)).filter((name) => name.startsWith(install) && name.endsWith('.bin') && !name.startsWith(`${install}${build}`));
     for (const name of earlier) {
       if (lstatSync(join(dirname(path), name)).isFile()) rmSync(join(dirname(path), name));
     }

@@ -8,19 +8,25 @@ import { tempDir } from './helpers/cli.js';
 
 const CACHED_BUNDLE = pathToFileURL(join(import.meta.dirname, '../src/cached-bundle.js')).href;
 
-/** A bundle as scripts/bundle.mjs shapes it: a function of CommonJS's arguments whose launch() writes its arguments and where it runs from. */
+/** A bundle as scripts/bundle.mjs shapes it: a function of CommonJS's arguments whose launch() writes its arguments and where it runs from (to $LAUNCHED). */
 const BUNDLE = `(function (exports, require, module, __filename, __dirname) { 'use strict';
   const { writeFileSync } = require('node:fs');
-  module.exports.launch = async (args) => writeFileSync(args[0], JSON.stringify({ args, filename: __filename, dirname: __dirname, big: ${JSON.stringify('x'.repeat(2000))}.length }));
+  module.exports.launch = async (args) => writeFileSync(process.env.LAUNCHED, JSON.stringify({ args, filename: __filename, dirname: __dirname, big: ${JSON.stringify('x'.repeat(2000))}.length }));
 })`;
 
-/** Runs the bundle at `bundle` as bin/csafe does, in a process of its own (the cache is written as it exits). */
-function run(bundle: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string; launched: { args: string[]; filename: string; dirname: string } }> {
+/** The commands the bundle is told it has, as scripts/bundle.mjs tells bin/csafe. */
+const COMMANDS = ['data', 'data add', 'data import', 'classify'];
+
+/**
+ * Runs the bundle at `bundle` as bin/csafe does, in a process of its own (the cache is written as
+ * it exits), with `args`.
+ */
+function run(bundle: string, env: Record<string, string>, args: string[] = ['b']): Promise<{ code: number | null; stderr: string; launched: { args: string[]; filename: string; dirname: string } }> {
   const out = join(tempDir(), 'launched.json');
   // The same program every time: Node's options (-e and its text among them) name the cache.
-  const program = `import(process.env.CACHED_BUNDLE).then(({ runBundle }) => runBundle(process.env.BUNDLE, [process.env.LAUNCHED, 'b']))`;
+  const program = `import(process.env.CACHED_BUNDLE).then(({ runBundle }) => runBundle(process.env.BUNDLE, JSON.parse(process.env.ARGS), process.env, ${JSON.stringify(COMMANDS)}))`;
   const child = spawn(process.execPath, ['-e', program], {
-    env: { PATH: process.env.PATH, CACHED_BUNDLE, BUNDLE: bundle, LAUNCHED: out, ...env },
+    env: { PATH: process.env.PATH, CACHED_BUNDLE, BUNDLE: bundle, ARGS: JSON.stringify(args), LAUNCHED: out, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -49,7 +55,7 @@ describe('the code cache bin/csafe runs the bundle with (src/cached-bundle.ts)',
     const { bundle, env, cacheDir, caches } = setUp();
     const first = await run(bundle, env);
     assert.equal(first.code, 0, first.stderr);
-    assert.deepEqual(first.launched.args.slice(1), ['b']);
+    assert.deepEqual(first.launched.args, ['b']);
     assert.equal(first.launched.filename, bundle);
     assert.equal(caches().length, 1);
     const cache = join(cacheDir, caches()[0]!);
@@ -100,6 +106,20 @@ describe('the code cache bin/csafe runs the bundle with (src/cached-bundle.ts)',
     await run(bundle, env);
     assert.equal(caches().length, 1);
     assert.notEqual(caches()[0], earlier);
+  });
+
+  it('each command keeps a cache of its own, by the words naming it; a new build removes those of every command', async () => {
+    const { bundle, env, caches } = setUp();
+    for (const args of [['data', 'add', 'ns', 'a.jsonl'], ['data', 'add', 'other', 'b.jsonl'], ['data', 'import', 'ns', 'a.jsonl'], ['classify', '--text', 'hi'], ['--json', 'classify'], ['unknown', 'words']]) {
+      const result = await run(bundle, env, args);
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(result.launched.args, args);
+    }
+    // data add, data import, classify, and one for what names no command first (a flag, a typo).
+    assert.equal(caches().length, 4);
+    utimesSync(bundle, new Date(), new Date(Date.now() + 5000));
+    await run(bundle, env, ['classify']);
+    assert.equal(caches().length, 1);
   });
 
   it('another place of install, or other Node options, keep caches of their own', async () => {
