@@ -57,17 +57,19 @@ async function runVariant(name, path) {
   if (name.startsWith('events')) {
     const { checkedEvents } = await load('commands/events/send/validate.js');
     const { EventPreparer, EVENT_SPOOL } = await load('commands/events/send/outgoing.js');
-    const { spooledRecords, spoolRecords } = await load('core/bulk/record-spool.js');
+    const { spoolRecords } = await load('core/bulk/record-spool.js');
     const { emptyCounts } = await load('core/bulk/counts.js');
     const check = { allowUnknownTypes: false };
     const preparer = () => new EventPreparer({ autoIdempotency: true }, emptyCounts());
     if (name === 'events-reread') {
-      for await (const _ of checkedEvents(source, check, { io, tally: emptyCounts() }));
+      // The check alone: nothing made ready.
+      for await (const _ of checkedEvents(source, check, { io, tally: emptyCounts(), preparer: { prepare: () => undefined } }));
       for await (const events of checkedEvents(source, check, { io, tally: emptyCounts(), preparer: preparer() })) ready += events.length;
     } else {
       const spool = await spoolRecords(checkedEvents(source, check, { io, tally: emptyCounts(), preparer: preparer() }), EVENT_SPOOL, signal);
-      for await (const events of spooledRecords(spool.path, EVENT_SPOOL)) ready += events.length;
-      console.log(statSync(spool.path).size);
+      for await (const events of spool.records()) ready += events.length;
+      // Held in memory (a small input), the spool has no file.
+      console.log(spool.path === undefined ? '' : statSync(spool.path).size);
       await spool.remove();
     }
   } else {

@@ -4,7 +4,7 @@ import type { DryRunPlan } from '../http/dry-run.js';
 import { emptyCounts, type BulkCounts } from './counts.js';
 import { RangeCheckpoint, unacknowledged } from './range-checkpoint.js';
 import { nothingSentLine, problemLine, setAside } from './checked-records.js';
-import { spooledRecords, spoolRecords, type SpoolFormat } from './record-spool.js';
+import { spoolRecords, type SpoolFormat } from './record-spool.js';
 import { haltLine } from './fail-fast.js';
 import { otherShardsNote, shardedName, shardRecords, type Shard } from './shard.js';
 import { MAX_LINE_BYTES } from '../input/lines.js';
@@ -133,10 +133,10 @@ export async function sendEachLine<R, A, P, Row>(ctx: LineRequestsContext, path:
       if (ctx.dryRun) {
         const http = await ctx.http();
         const checkpoint = await openCheckpoint(run, true);
-        const due = unacknowledged(spooledRecords(spool.path, spoolFormat), checkpoint && ((line) => checkpoint.isAcknowledged(line.line)), counts);
+        const due = unacknowledged(spool.records(), checkpoint && ((line) => checkpoint.isAcknowledged(line.line)), counts);
         return await planBatches(ctx.dryRun, due, ONE_LINE_A_REQUEST, 'line', ([line]) => job.send(http, line!.request));
       }
-      return await sendLines(run, spooledRecords(spool.path, spoolFormat), undefined);
+      return await sendLines(run, spool.records(), undefined);
     } finally {
       await spool.remove();
     }
@@ -165,6 +165,8 @@ const lineSpool = <R>(): SpoolFormat<LineRequest<R>> => ({
   },
   // A request and the line it came from, each at most 6 bytes for each character of a line of at most MAX_LINE_BYTES (core/bulk/checked-records).
   maxLineBytes: 16 * MAX_LINE_BYTES,
+  // The request holds the line's text a second time, parsed.
+  weight: (line) => 2 * line.json.length,
 });
 
 /** A run of the pipeline: its command, input and flags, and the counts its summary tells. */

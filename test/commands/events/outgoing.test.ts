@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { outgoingJson, withIdempotencyKey } from '../../../src/commands/events/send/placement.js';
 import { EVENT_SPOOL, type OutgoingEvent } from '../../../src/commands/events/send/outgoing.js';
-import { spooledRecords, spoolRecords } from '../../../src/core/bulk/record-spool.js';
+import { spoolRecords } from '../../../src/core/bulk/record-spool.js';
 import { EVENT_EXAMPLES } from '../../../src/schemas/event-examples.js';
 
 const parsed = (text: string) => JSON.parse(text) as Record<string, unknown>;
@@ -40,10 +40,12 @@ describe('the spool of events checked before any is sent', () => {
       yield [];
       yield events.slice(3);
     }
-    const spool = await spoolRecords(groups(), EVENT_SPOOL, new AbortController().signal);
+    // No memory to hold them in: written to the spool's file, and decoded back.
+    const spool = await spoolRecords(groups(), EVENT_SPOOL, new AbortController().signal, 0);
     try {
       const back: OutgoingEvent[] = [];
-      for await (const group of spooledRecords(spool.path, EVENT_SPOOL)) back.push(...group);
+      assert.ok(spool.path !== undefined);
+      for await (const group of spool.records()) back.push(...group);
       assert.deepEqual(back, events);
     } finally {
       await spool.remove();

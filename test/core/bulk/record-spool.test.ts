@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { spooledRecords, spoolRecords, type SpoolFormat } from '../../../src/core/bulk/record-spool.js';
+import { InterruptedError } from '../../../src/core/errors.js';
+import { spoolRecords, type RecordSpool, type SpoolFormat } from '../../../src/core/bulk/record-spool.js';
 
 // How a bulk command keeps its checked records between the check and the sending pass: what
-// comes back is what went in, record for record, in order, however the writes and reads cut it.
+// comes back is what went in, record for record, in order, held in memory or written to a file
+// however the writes and reads cut it.
 
 interface Item {
   n: number;
@@ -18,55 +20,104 @@ const format: SpoolFormat<Item> = {
     return { n: Number(line.slice(0, tab)), text: JSON.parse(line.slice(tab + 1)) as string };
   },
   maxLineBytes: 1024,
+  weight: (item) => item.text.length,
 };
 
 async function* inGroups(items: Item[], size: number): AsyncGenerator<Item[]> {
   for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
 }
 
-async function readBack(path: string): Promise<Item[][]> {
+async function readBack(spool: RecordSpool<Item>): Promise<Item[][]> {
   const groups: Item[][] = [];
-  for await (const group of spooledRecords(path, format)) groups.push(group);
+  for await (const group of spool.records()) groups.push(group);
   return groups;
 }
 
 const signal = new AbortController().signal;
 
+// Some 2.4 MB of lines with characters of two and three bytes, so reads cut inside characters too.
+const items = Array.from({ length: 40_000 }, (_, index) => ({ n: index + 1, text: `record ${index + 1} é€ ${'x'.repeat(index % 50)}` }));
+const weightOf = (some: Item[]) => some.reduce((sum, item) => sum + item.text.length + 64, 0);
+
 describe('the record spool', () => {
-  it('keeps every record, in order and exactly, across many writes and many reads (more than 64 KiB written, 1 MiB read at a time)', async () => {
-    // Some 2.4 MB of lines with characters of two and three bytes, so reads cut inside characters too.
-    const items = Array.from({ length: 40_000 }, (_, index) => ({ n: index + 1, text: `record ${index + 1} é€ ${'x'.repeat(index % 50)}` }));
-    const spool = await spoolRecords(inGroups(items, 7), format, signal);
+  it('holds records in memory while they weigh no more than its bound: no file, every record back in order, as often as asked', async () => {
+    const spool = await spoolRecords(inGroups(items, 7), format, signal, weightOf(items));
     try {
-      assert.equal(readFileSync(spool.path, 'utf8'), items.map((item) => `${format.encode(item)}\n`).join(''));
-      const groups = await readBack(spool.path);
-      assert.ok(groups.length >= 2, `read in ${groups.length} groups`);
+      assert.equal(spool.path, undefined);
+      const groups = await readBack(spool);
+      assert.ok(groups.length >= 2 && groups.every((group) => group.length <= 4096), `held in ${groups.length} groups`);
       assert.deepEqual(groups.flat(), items);
+      assert.deepEqual((await readBack(spool)).flat(), items);
     } finally {
       await spool.remove();
     }
   });
 
-  it('a spool smaller than one read comes back as one group', async () => {
-    const items = [
+  for (const [when, bound] of [['half way', weightOf(items.slice(0, items.length / 2))], ['at the last record', weightOf(items) - 1]] as const) {
+    it(`past its bound ${when}, every record goes to a file: each one once, in order, exactly (more than 64 KiB written, 1 MiB read at a time)`, async () => {
+      const spool = await spoolRecords(inGroups(items, 7), format, signal, bound);
+      try {
+        assert.ok(spool.path !== undefined);
+        assert.equal(readFileSync(spool.path, 'utf8'), items.map((item) => `${format.encode(item)}\n`).join(''));
+        const groups = await readBack(spool);
+        assert.ok(groups.length >= 2, `read in ${groups.length} groups`);
+        assert.deepEqual(groups.flat(), items);
+      } finally {
+        await spool.remove();
+      }
+      assert.equal(existsSync(spool.path), false, 'removed');
+    });
+  }
+
+  it('past its bound in the first group: a file from the start', async () => {
+    const spool = await spoolRecords(inGroups(items.slice(0, 3), 3), format, signal, 0);
+    try {
+      assert.ok(spool.path !== undefined);
+      assert.deepEqual(await readBack(spool), [items.slice(0, 3)]);
+    } finally {
+      await spool.remove();
+    }
+  });
+
+  it('a file smaller than one read comes back as one group, tabs and all', async () => {
+    const some = [
       { n: 1, text: 'one' },
       { n: 2, text: 'two\ttabbed' },
     ];
-    const spool = await spoolRecords(inGroups(items, 1), format, signal);
+    const spool = await spoolRecords(inGroups(some, 1), format, signal, 0);
     try {
-      assert.deepEqual(await readBack(spool.path), [items]);
+      assert.deepEqual(await readBack(spool), [some]);
     } finally {
       await spool.remove();
     }
   });
 
-  it('no records: an empty file, and nothing read back', async () => {
-    const spool = await spoolRecords(inGroups([], 1), format, signal);
-    try {
-      assert.equal(readFileSync(spool.path, 'utf8'), '');
-      assert.deepEqual(await readBack(spool.path), []);
-    } finally {
-      await spool.remove();
+  it('no records: nothing read back, held or written', async () => {
+    for (const bound of [0, 1000]) {
+      const spool = await spoolRecords(inGroups([], 1), format, signal, bound);
+      try {
+        assert.equal(spool.path, undefined);
+        assert.deepEqual(await readBack(spool), []);
+      } finally {
+        await spool.remove();
+      }
     }
+  });
+
+  it('the signal stops the taking (Ctrl-C during the check), and the input is closed', async () => {
+    const stop = new AbortController();
+    let closed = false;
+    async function* endless(): AsyncGenerator<Item[]> {
+      try {
+        for (let n = 1; ; n++) {
+          if (n === 5) stop.abort();
+          yield [{ n, text: 'x' }];
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    await assert.rejects(spoolRecords(endless(), format, stop.signal), InterruptedError);
+    assert.equal(closed, true);
   });
 });

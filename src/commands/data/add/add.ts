@@ -1,7 +1,7 @@
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import { checkRecord, nothingSentLine, problemLine, problemOfRecord, setAside } from '../../../core/bulk/checked-records.js';
-import { spooledRecords, spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
+import { spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
 import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
@@ -123,7 +123,7 @@ async function withObjectsToSend<T>(ctx: Context, source: InputSource, sorting: 
   const fast = fastObjectLines();
   const spool = await spoolRecords(objectsToSend(readAcceptedRecordBatches(source, fast, { measured: true }), { ...sorting, invalid: undefined, fast }), OBJECT_SPOOL, ctx.signal);
   try {
-    return sorting.counts.invalid > 0 ? undefined : await send(spooledRecords(spool.path, OBJECT_SPOOL), undefined);
+    return sorting.counts.invalid > 0 ? undefined : await send(spool.records(), undefined);
   } finally {
     await spool.remove();
   }
@@ -140,6 +140,7 @@ const OBJECT_SPOOL: SpoolFormat<NumberedObject> = {
   },
   // An object read from at most MAX_LINE_BYTES: a line as written, or compact JSON, at most 6 bytes for each character it was read from (core/bulk/checked-records).
   maxLineBytes: 8 * MAX_LINE_BYTES,
+  weight: (object) => object.json.length,
 };
 
 /** The objects to send (read and checked), their counts, the checkpoint, and the --skip-invalid file. */

@@ -47,6 +47,8 @@ export const EVENT_SPOOL: SpoolFormat<OutgoingEvent> = {
   decode: spooledEvent,
   // An event read from a line of at most MAX_LINE_BYTES, as compact JSON (at most 6 bytes for each character it was read from: see core/bulk/checked-records), and its placement.
   maxLineBytes: 8 * MAX_LINE_BYTES,
+  // The partition's text is shared by the events of a partition.
+  weight: (event) => event.json.length,
 };
 
 function spooledEvent(text: string): OutgoingEvent {

@@ -27,7 +27,7 @@ import { unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { SyncIngestion } from './sync.js';
 import { checkedEvents } from './validate.js';
 import { EVENT_SPOOL, EventPreparer, type OutgoingEvent } from './outgoing.js';
-import { spooledRecords, spoolRecords } from '../../../core/bulk/record-spool.js';
+import { spoolRecords } from '../../../core/bulk/record-spool.js';
 import type { Action } from '../../app.js';
 
 // `csafe events send`: validates the events of a file and sends them in ordered batches, then says
@@ -62,9 +62,9 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
         ctx.io.warn(nothingSentLine(checked.invalid, 'invalid record', ctx.dryRun !== undefined));
         return { kind: 'checked', invalid: checked.invalid };
       }
-      if (ctx.dryRun) return await planEvents(run, ctx.dryRun, spooledRecords(spool.path, EVENT_SPOOL));
+      if (ctx.dryRun) return await planEvents(run, ctx.dryRun, spool.records());
       Object.assign(tally, { read: checked.read, valid: checked.valid });
-      return await sendAndReport(spooledRecords(spool.path, EVENT_SPOOL), run);
+      return await sendAndReport(spool.records(), run);
     } finally {
       await spool.remove();
     }

@@ -1,6 +1,6 @@
 import type { Context } from '../../../context.js';
 import { nothingSentLine, problemLine, validRecords, type CheckedRecord, type SendableRecord } from '../../../core/bulk/checked-records.js';
-import { spooledRecords, spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
+import { spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
 import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { stopsTheRun, UsageError } from '../../../core/errors.js';
@@ -88,7 +88,7 @@ async function withPartsToSend<T>(
   try {
     // Interrupted while checking: nothing was sent, and nothing is.
     if (ctx.signal.aborted) throw interruptionOf(ctx.signal);
-    return tally.invalid > 0 ? undefined : await send(spooledRecords(spool.path, PART_SPOOL), undefined);
+    return tally.invalid > 0 ? undefined : await send(spool.records(), undefined);
   } finally {
     await spool.remove();
   }
@@ -124,6 +124,7 @@ const PART_SPOOL: SpoolFormat<SendableRecord> = {
   },
   // A part read from a line of at most MAX_LINE_BYTES, as compact JSON: at most 6 bytes for each character it was read from (core/bulk/checked-records).
   maxLineBytes: 8 * MAX_LINE_BYTES,
+  weight: (part) => part.json.length,
 };
 
 /** The input's name and file (which a checkpoint fingerprints), its parts to send, their counts, and the --skip-invalid file. */
