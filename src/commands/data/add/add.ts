@@ -291,7 +291,8 @@ async function* objectsToSend(batches: AsyncIterable<ReadRecord[]>, run: ObjectS
       else {
         counts.valid++;
         if ('value' in record) run.fast.learn(record.value);
-        ready.push(Object.assign(checked, { position }));
+        // A new object of four fields rather than a field added to `checked`: it is held until sent, and this way it is one allocation, not two.
+        ready.push({ line: checked.line, json: checked.json, bytes: checked.bytes, position });
       }
     }
     if (ready.length > 0) yield ready;
