@@ -77,9 +77,11 @@ interface CacheFile {
  * Where the cache of this bundle for this command, Node and options is: a file per install (the
  * bundle's path), Node release, options, build (the bundle's size and time) and command, so that
  * two of them never take turns replacing one file. V8 keeps in a cache the functions the run that
- * wrote it compiled, and compiles any other anew at every run that takes it: with the one cache
- * the emulator's start had written, a `data import` of a small file took 205 ms a run, with one of
- * its own 164 ms. The price is a file of about 1 MB for each command a user runs.
+ * wrote it compiled, and compiles any other anew at every run that takes it. With one cache for
+ * all, the last process to exit without one wrote it: often the emulator, whose cache then served
+ * every command. A `data import` of a small file took 156 ms (140 ms of CPU) with the cache of an
+ * emulator that had served one classification, 147 ms (130) with its own: medians of 24 runs,
+ * interleaved. The price is a file of about 1 MB for each command a user runs.
  */
 function cacheFile(bundlePath: string, command: string, env: NodeJS.ProcessEnv): CacheFile | undefined {
   const { statSync } = process.getBuiltinModule('node:fs');

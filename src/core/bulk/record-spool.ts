@@ -56,20 +56,29 @@ export async function spoolRecords<T>(groups: AsyncIterable<Iterable<T>>, format
   const held: T[][] = [];
   let chars = 0;
   const taken = groups[Symbol.asyncIterator]();
-  for (;;) {
-    const next = await taken.next();
-    if (signal.aborted) {
-      await taken.return?.();
-      throw new InterruptedError();
+  // Ctrl-C while the input keeps us waiting (a pipe with nothing to say) stops at once, not at its next chunk.
+  const stop = new AbortController();
+  const interrupted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new InterruptedError()), { once: true, signal: stop.signal }));
+  interrupted.catch(() => undefined);
+  try {
+    for (;;) {
+      if (signal.aborted) throw new InterruptedError();
+      const next = await Promise.race([taken.next(), interrupted]);
+      if (next.done === true) return heldSpool(held);
+      for (const record of next.value) {
+        let group = held.at(-1);
+        if (group === undefined || group.length === HELD_GROUP_RECORDS) held.push((group = []));
+        group.push(record);
+        chars += format.weight(record) + RECORD_OVERHEAD_CHARS;
+      }
+      if (chars > memoryChars) break;
     }
-    if (next.done === true) return heldSpool(held);
-    for (const record of next.value) {
-      let group = held.at(-1);
-      if (group === undefined || group.length === HELD_GROUP_RECORDS) held.push((group = []));
-      group.push(record);
-      chars += format.weight(record) + RECORD_OVERHEAD_CHARS;
-    }
-    if (chars > memoryChars) break;
+  } catch (error) {
+    // The input is closed once what it was doing ends; an interrupted run does not wait for that.
+    void taken.return?.().catch(() => undefined);
+    throw error;
+  } finally {
+    stop.abort();
   }
   const rest: AsyncIterable<Iterable<T>> = { [Symbol.asyncIterator]: () => taken };
   const file = await spoolToTempFile(Readable.from(spoolText(releasing(held, rest), format)), signal);

@@ -120,4 +120,19 @@ describe('the record spool', () => {
     await assert.rejects(spoolRecords(endless(), format, stop.signal), InterruptedError);
     assert.equal(closed, true);
   });
+
+  it('the signal stops it while the input keeps it waiting (a pipe that says nothing): at once, not at the next chunk', async () => {
+    const stop = new AbortController();
+    let release: () => void = () => undefined;
+    async function* silent(): AsyncGenerator<Item[]> {
+      yield [{ n: 1, text: 'x' }];
+      await new Promise<void>((resolve) => (release = resolve));
+      yield [{ n: 2, text: 'y' }];
+    }
+    const taking = spoolRecords(silent(), format, stop.signal);
+    setImmediate(() => stop.abort());
+    const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('still waiting for the input 2 s after the signal')), 2000).unref());
+    await assert.rejects(Promise.race([taking, deadline]), InterruptedError);
+    release();
+  });
 });
