@@ -7,10 +7,12 @@
 // so what a command pays for stays what it uses: test/e2e/startup.test.ts tells it by those names.
 // esbuild's account of what went into each file is kept beside it (not shipped).
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { build } from 'esbuild';
 import { walkTree } from '../dist/src/commands/declaration.js';
+import { GLOBAL_FLAGS_WITH_VALUE } from '../dist/src/core/cli/global-flags.js';
 import { TREE } from '../dist/src/commands/tree.js';
 import { main } from '../dist/src/main.js';
 
@@ -68,8 +70,14 @@ const { metafile: quickMeta } = await build({
   target: 'node20.18',
   metafile: true,
   logLevel: 'warning',
-  // The words naming each command: each keeps a code cache of its own (src/cached-bundle.ts).
-  define: { 'import.meta.url': '__csafeModuleUrl', CSAFE_COMMAND_PATHS: JSON.stringify(Array.from(walkTree(TREE), ({ path }) => path.join(' '))) },
+  // What src/cached-bundle.ts names a code cache by: the words naming each command (each keeps a
+  // cache of its own, found past the global flags and their values) and the bundle's text.
+  define: {
+    'import.meta.url': '__csafeModuleUrl',
+    CSAFE_COMMAND_PATHS: JSON.stringify(Array.from(walkTree(TREE), ({ path }) => path.join(' '))),
+    CSAFE_GLOBAL_VALUE_FLAGS: JSON.stringify([...GLOBAL_FLAGS_WITH_VALUE]),
+    CSAFE_BUNDLE_DIGEST: JSON.stringify(createHash('sha256').update(readFileSync(`${OUT}/csafe.cjs`)).digest('hex').slice(0, 12)),
+  },
   banner: { js: "const __csafeModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 

@@ -109,7 +109,7 @@ const examples = (lines: readonly string[]) => ['.SH EXAMPLES', '.nf', ...lines.
 
 const FILES = [
   '.SH FILES',
-  ...fill(inline('config.json (mode 0600) in CSAFE_CONFIG_DIR or ~/.config/csafe: the profiles, made by the first `auth login` or `config set`. Beside it, service.json remembers, per profile and base URL, an endpoint the service lacks (a cache, safe to delete). `--emulator` keeps its data in CSAFE_EMULATOR_DATA_DIR, else $XDG_STATE_HOME/csafe/emulator, else ~/.local/state/csafe/emulator. The code V8 compiles for csafe is kept in $XDG_CACHE_HOME/csafe/code-cache, else ~/.cache/csafe/code-cache, a file for each build of csafe, release of Node and command run (a cache, safe to delete; NODE_DISABLE_COMPILE_CACHE=1 keeps none).').split(/\s+/)),
+  ...fill(inline('config.json (mode 0600) in CSAFE_CONFIG_DIR or ~/.config/csafe: the profiles, made by the first `auth login` or `config set`. Beside it, service.json remembers, per profile and base URL, an endpoint the service lacks (a cache, safe to delete). `--emulator` keeps its data in CSAFE_EMULATOR_DATA_DIR, else $XDG_STATE_HOME/csafe/emulator, else ~/.local/state/csafe/emulator. The code V8 compiles for csafe is kept in $XDG_CACHE_HOME/csafe/code-cache, else ~/.cache/csafe/code-cache, a file for each build of csafe, release of Node and command run, removed once not written for 30 days (a cache, safe to delete; NODE_DISABLE_COMPILE_CACHE=1 keeps none).').split(/\s+/)),
 ];
 
 /** The page of a top-level node: a group and its verbs, or a command of its own (classify). */
