@@ -56,14 +56,12 @@ export async function spoolRecords<T>(groups: AsyncIterable<Iterable<T>>, format
   const held: T[][] = [];
   let chars = 0;
   const taken = groups[Symbol.asyncIterator]();
-  // Ctrl-C while the input keeps us waiting (a pipe with nothing to say) stops at once, not at its next chunk.
-  const stop = new AbortController();
-  const interrupted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new InterruptedError()), { once: true, signal: stop.signal }));
-  interrupted.catch(() => undefined);
+  // The input is closed once what it was doing ends; an interrupted or failed run does not wait for that.
+  const close = () => void taken.return?.().catch(() => undefined);
   try {
     for (;;) {
       if (signal.aborted) throw new InterruptedError();
-      const next = await Promise.race([taken.next(), interrupted]);
+      const next = await nextUnlessInterrupted(taken, signal);
       if (next.done === true) return heldSpool(held);
       for (const record of next.value) {
         let group = held.at(-1);
@@ -74,15 +72,33 @@ export async function spoolRecords<T>(groups: AsyncIterable<Iterable<T>>, format
       if (chars > memoryChars) break;
     }
   } catch (error) {
-    // The input is closed once what it was doing ends; an interrupted run does not wait for that.
-    void taken.return?.().catch(() => undefined);
+    close();
     throw error;
-  } finally {
-    stop.abort();
   }
   const rest: AsyncIterable<Iterable<T>> = { [Symbol.asyncIterator]: () => taken };
-  const file = await spoolToTempFile(Readable.from(spoolText(releasing(held, rest), format)), signal);
+  // A write that fails before it has reached the rest (no temporary directory, Ctrl-C while the held records go) has not closed the input.
+  const file = await spoolToTempFile(Readable.from(spoolText(releasing(held, rest), format)), signal).catch((error: unknown) => {
+    close();
+    throw error;
+  });
   return { records: () => spooledRecords(file.path, format), path: file.path, remove: file.remove };
+}
+
+/**
+ * The input's next group; InterruptedError at once when the signal fires while the input keeps us
+ * waiting (a pipe with nothing to say), not at its next chunk. A listener for each wait, removed
+ * when it ends: racing every wait against one promise that never settles kept each race alive
+ * (some 400 bytes a group, for the whole run, where a group is one record).
+ */
+function nextUnlessInterrupted<T>(taken: AsyncIterator<T>, signal: AbortSignal): Promise<IteratorResult<T>> {
+  return new Promise((resolve, reject) => {
+    const interrupted = () => reject(new InterruptedError());
+    signal.addEventListener('abort', interrupted, { once: true });
+    taken
+      .next()
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', interrupted));
+  });
 }
 
 function heldSpool<T>(held: T[][]): RecordSpool<T> {
