@@ -274,6 +274,7 @@ async function* objectsToSend(batches: AsyncIterable<ReadRecord[]>, run: ObjectS
   const { counts } = run;
   const check = objectCheck(run.options.maxBatchBytes, run.frameBytes);
   const checkingFirst = run.invalid === undefined;
+  const sharded = run.options.shard !== undefined;
   let position = 0;
   for await (const records of batches) {
     const ready: NumberedObject[] = [];
@@ -292,12 +293,19 @@ async function* objectsToSend(batches: AsyncIterable<ReadRecord[]>, run: ObjectS
         counts.valid++;
         if ('value' in record) run.fast.learn(record.value);
         // A new object of four fields rather than a field added to `checked`: it is held until sent, and this way it is one allocation, not two.
-        ready.push({ line: checked.line, json: checked.json, bytes: checked.bytes, position });
+        ready.push({ line: checked.line, json: sharded ? ownText(checked.json) : checked.json, bytes: checked.bytes, position });
       }
     }
     if (ready.length > 0) yield ready;
   }
 }
+
+/**
+ * The text of a line, apart from the text of the lines read with it, which it is a slice of
+ * (core/input/json-records): where most of those go to other shards, holding the slice held them
+ * all, some n times what the spool weighed under --shard i/n.
+ */
+const ownText = (json: string) => Buffer.from(json).toString();
 
 /** A record checked: counted as valid, or as invalid and reported (and set aside with --skip-invalid). */
 async function countInvalid(line: number, problem: string | undefined, run: ObjectSorting, text?: string): Promise<void> {
