@@ -156,7 +156,7 @@ interface LineRequest<R> {
 type CheckedLine<R> = { line: number; input: unknown } & CheckedRequest<R>;
 
 /** A line as the spool keeps it: `line TAB request TAB the line as read` (JSON text holds no raw tab or newline). */
-const lineSpool = <R>(): SpoolFormat<LineRequest<R>> => ({
+export const lineSpool = <R>(): SpoolFormat<LineRequest<R>> => ({
   encode: (line) => `${line.line}\t${JSON.stringify(line.request)}\t${line.json}`,
   decode(text) {
     const lineEnd = text.indexOf('\t');
@@ -165,9 +165,25 @@ const lineSpool = <R>(): SpoolFormat<LineRequest<R>> => ({
   },
   // A request and the line it came from, each at most 6 bytes for each character of a line of at most MAX_LINE_BYTES (core/bulk/checked-records).
   maxLineBytes: 16 * MAX_LINE_BYTES,
-  // The request holds the line's text a second time, parsed.
-  weight: (line) => 2 * line.json.length,
+  weight: (line) => 2 * line.json.length + PARSED_VALUE_CHARS * valuesIn(line.json),
 });
+
+/**
+ * What a parsed value costs beyond its text, in characters: an object or array, a member or
+ * element takes some tens of bytes of its own. Without it, a line of small values (`[{},{},…]`)
+ * weighed a tenth of what it held, and the spool held several times its bound.
+ */
+const PARSED_VALUE_CHARS = 32;
+
+/** About how many values a line of JSON holds: its commas and opening brackets (those in strings too: it errs high). */
+function valuesIn(json: string): number {
+  let values = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x2c || c === 0x7b || c === 0x5b) values++;
+  }
+  return values;
+}
 
 /** A run of the pipeline: its command, input and flags, and the counts its summary tells. */
 interface LineRun<R, A, P, Row> {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { lineWithAnswer, sendEachLine, type LineRequestOptions, type LineRequests, type LineRequestsContext } from '../../../src/core/bulk/line-requests.js';
+import { lineSpool, lineWithAnswer, sendEachLine, type LineRequestOptions, type LineRequests, type LineRequestsContext } from '../../../src/core/bulk/line-requests.js';
 import { apiErrorFor, ConnectionError, InterruptedError, TerminatedError } from '../../../src/core/errors.js';
 import type { HttpClient } from '../../../src/core/http/client.js';
 import { DryRunEnded, DryRunPlan } from '../../../src/core/http/dry-run.js';
@@ -353,5 +353,20 @@ describe('sendEachLine', () => {
   it('lineWithAnswer: the line\'s fields, then the answer\'s that the line does not name', () => {
     assert.deepEqual(lineWithAnswer({ line: 3, text: 'mine' }, { text: 'theirs', verdict: 'ok' }), { line: 3, text: 'mine', verdict: 'ok' });
     assert.deepEqual(Object.keys(lineWithAnswer({ line: 1 }, { a: 1, b: 2 })), ['line', 'a', 'b']);
+  });
+});
+
+describe('a line request as the spool weighs it', () => {
+  const weightOf = (json: string) => lineSpool<unknown>().weight({ line: 1, json, request: JSON.parse(json) });
+
+  it('a line of many small values weighs what it holds parsed, some 64 bytes a value, not its short text', () => {
+    // 1,000 empty objects: 3 kB of text, some 64 kB parsed (measured with --expose-gc).
+    const json = `{"a":[${Array(1000).fill('{}').join(',')}]}`;
+    assert.ok(weightOf(json) >= 20 * json.length, `weighs ${weightOf(json)} for ${json.length} characters`);
+  });
+
+  it('a line of long text weighs about its text twice (the line, and the request parsed from it)', () => {
+    const json = JSON.stringify({ text: 'x'.repeat(3000), user_id: 'u1' });
+    assert.ok(weightOf(json) >= 2 * json.length && weightOf(json) <= 2.1 * json.length, `weighs ${weightOf(json)} for ${json.length} characters`);
   });
 });
