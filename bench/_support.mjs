@@ -97,6 +97,20 @@ export async function interleave(variants, runs, { warmup = 0 } = {}) {
   return samples;
 }
 
+/**
+ * The variants' throughput against the first's (a floor script's baseline), round by round: each
+ * one's median time, and the median and range of its per-round ratio.
+ */
+export function printAgainstFirst(variants, samples) {
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const firstSeconds = samples[0].map((sample) => sample.seconds);
+  const width = Math.max(...variants.map((variant) => variant.name.length));
+  for (const [index, variant] of variants.entries()) {
+    const ratios = samples[index].map((sample, round) => firstSeconds[round] / sample.seconds);
+    console.log(`  ${variant.name.padEnd(width)} median ${median(samples[index].map((sample) => sample.seconds)).toFixed(3)} s, ${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`);
+  }
+}
+
 /** A JSON request to the emulator on a fresh connection (none left idle for it to close under the next one). */
 function call(emulator, method, path, body) {
   return new Promise((resolve, reject) => {

@@ -10,7 +10,7 @@ import { request, Agent } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADD_BATCH, curlAddConfigs, objectLine } from './_rows.mjs';
-import { BIN, interleave, requireBuild, startEmulator, tempDir, timed, writeCount } from './_support.mjs';
+import { BIN, interleave, printAgainstFirst, requireBuild, startEmulator, tempDir, timed, writeCount } from './_support.mjs';
 
 /** What the data-add row's baseline runs at once: 4 curls, each posting its share on one connection. */
 const CONCURRENCY = 4;
@@ -40,13 +40,8 @@ try {
     { name: 'csafe data add', run: fresh(process.execPath, [BIN, 'data', 'add', 'bench', input]) },
   ];
   const samples = await interleave(variants, runs, { warmup: 1 });
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const curlSeconds = samples[0].map((s) => s.seconds);
   console.log(`${total.toLocaleString('en')} objects in ${requests} requests of ${ADD_BATCH}, ${CONCURRENCY} at a time, ${runs} runs interleaved; throughput ÷ curl's, per round:`);
-  for (const [index, variant] of variants.entries()) {
-    const ratios = samples[index].map((s, round) => curlSeconds[round] / s.seconds);
-    console.log(`  ${variant.name.padEnd(30)} median ${median(samples[index].map((s) => s.seconds)).toFixed(2)} s, ${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`);
-  }
+  printAgainstFirst(variants, samples);
 } finally {
   await emulator.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { createReadStream, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BIN, interleave, requireBuild, requireTool, startEmulator, tempDir, timed, tinyObject, writeLines } from './_support.mjs';
+import { BIN, interleave, printAgainstFirst, requireBuild, requireTool, startEmulator, tempDir, timed, tinyObject, writeLines } from './_support.mjs';
 
 if (process.argv[2] === '--node-client') {
   await importWithNode(process.argv[3]);
@@ -39,13 +39,8 @@ try {
     { name: 'csafe data import', run: fresh(process.execPath, [BIN, 'data', 'import', 'bench', input]) },
   ];
   const samples = await interleave(variants, runs, { warmup: 1 });
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const curlSeconds = samples[0].map((s) => s.seconds);
   console.log(`${(statSync(input).size / 1e6).toFixed(0)} MB of 40-byte lines, ${runs} runs interleaved; throughput ÷ curl's, per round:`);
-  for (const [index, variant] of variants.entries()) {
-    const ratios = samples[index].map((s, round) => curlSeconds[round] / s.seconds);
-    console.log(`  ${variant.name.padEnd(32)} median ${median(samples[index].map((s) => s.seconds)).toFixed(3)} s, ${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`);
-  }
+  printAgainstFirst(variants, samples);
 } finally {
   await emulator.stop();
   rmSync(dir, { recursive: true, force: true });
