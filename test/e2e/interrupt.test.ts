@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { outcome, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { ended, outcome, spawnCsafe, tempDir, useEmulatorProcess, withDeadline } from '../helpers/cli.js';
 import { eventsText } from '../helpers/events.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -47,5 +47,23 @@ describe('Ctrl-C', () => {
     // The emulator holds its answer for 60 s: ending well before that means the second signal did not wait for it.
     await waitFor(() => exited, { what: 'csafe to exit after the second SIGTERM', timeoutMs: 20_000 });
     assert.equal((await ended).code, 143, stderr);
+  });
+});
+
+describe('SIGTERM while reading stdin', () => {
+  const emulator = useEmulatorProcess();
+
+  it('a pipe a slow producer keeps open: exits 143 at once, not when the producer closes it', async (t) => {
+    // --skip-invalid sends objects as they are read: the first one reaching the emulator shows csafe is reading stdin.
+    const child = spawnCsafe(['data', 'add', 'ns', '-', '--skip-invalid', join(tempDir(), 'invalid.jsonl'), '--batch-size', '1'], { env: emulator.env });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const exited = ended(child);
+    // Two lines: after one alone, the input could still be a single JSON object. And stdin stays open.
+    child.stdin.write('{"id":"a"}\n{"id":"b"}\n');
+    await waitFor(async () => (await emulator.requests()).some((r) => r.method === 'POST' && r.path === '/v1/data/ns'), { what: 'the first object to reach the emulator' });
+    child.kill('SIGTERM');
+    const { code, stderr } = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
+    child.stdin.end();
+    assert.equal(code, 143, stderr);
   });
 });

@@ -15,9 +15,9 @@ export interface InputSource {
   open(): Readable;
 }
 
-/** A file, or stdin for `-`; the signal (Ctrl-C) stops a read that waits on a pipe. */
+/** A file, or stdin for `-`; the signal (Ctrl-C, SIGTERM) stops a read that waits on a pipe, stdin's too. */
 export function inputSource(path: string, stdin: Readable, signal?: AbortSignal): InputSource {
-  if (path === '-') return { name: 'stdin', open: () => stdin };
+  if (path === '-') return { name: 'stdin', open: () => (signal === undefined ? stdin : addAbortSignal(signal, stdin)) };
   return { name: path, open: () => openFileStream(path, signal) };
 }
 
