@@ -47,7 +47,11 @@ export async function uploadCheckedLines<T>(
   try {
     try {
       await checkFirstChunk(deps, name, chunks, checker, checkChunk);
-      const inspect = (chunk: Buffer, offset: number) => offset >= checked && checkChunk(chunk);
+      const inspect = (chunk: Buffer, offset: number) => {
+        if (offset >= checked) checkChunk(chunk);
+        // A retry, or the blank lines opening the file, read chunks it checked from disk again: unchecked, unless the file is as it was.
+        if (offset + chunk.length === file.size && chunks.mayHaveChanged) throw new CsafeError(`${name}: the file was written to while it was uploaded, after its lines were checked; the upload was stopped before its end, so nothing was kept`, { hint: 'run the import again once the file is complete' });
+      };
       return await uploadBeforeExpiry(deps, { ...file, chunks, inspect }, contentType, issue);
     } catch (error) {
       // A dry run ends at the request for the address, before the upload would check the rest of the file: it is checked here instead.

@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { CsafeError } from '../errors.js';
 import type { HttpClient, HttpResponse, ReopenableBody } from '../http/client.js';
@@ -20,14 +21,35 @@ export class FileChunks {
   private given = 0;
   /** Bytes of buffers[0] that hold the file's first chunk still (0 once another chunk is read into it). */
   private firstHeld = 0;
+  /** The furthest byte read from disk: a read below it reads those bytes again. */
+  private readTo = 0;
+  /** Whether any bytes were read from disk a second time (after `rewind`). */
+  private readAgain = false;
+  /** When the file's content or metadata last changed, as it was when opened. */
+  private readonly changedAt: bigint;
 
   private constructor(private readonly handle: FileHandle, private readonly path: string, readonly size: number) {
     const bytes = Math.max(1, Math.min(READ_CHUNK_BYTES, size));
     this.buffers = [Buffer.allocUnsafeSlow(bytes), Buffer.allocUnsafeSlow(bytes)];
+    this.changedAt = this.changeTime();
   }
 
   static async open(path: string, size: number): Promise<FileChunks> {
     return new FileChunks(await open(path, 'r'), path, size);
+  }
+
+  /**
+   * Whether bytes given out since the file was opened may differ from those given out before at
+   * the same place: some were read from disk again, and the file was written meanwhile (its
+   * change time moved; nothing but the kernel sets it). A check of the first reading then says
+   * nothing of the second.
+   */
+  get mayHaveChanged(): boolean {
+    return this.readAgain && this.changeTime() !== this.changedAt;
+  }
+
+  private changeTime(): bigint {
+    return fstatSync(this.handle.fd, { bigint: true }).ctimeNs;
   }
 
   /** Bytes given out since the first (or since `rewind`). */
@@ -45,8 +67,10 @@ export class FileChunks {
       this.given = 1;
       return buffer.subarray(0, wanted);
     }
+    if (this.position < this.readTo) this.readAgain = true;
     const { bytesRead } = await this.handle.read(buffer, 0, wanted, this.position);
     if (bytesRead === 0) throw new CsafeError(`${this.path}: the file shrank below the ${this.size} bytes it had; the upload was stopped before its end`);
+    this.readTo = Math.max(this.readTo, this.position + bytesRead);
     if (this.given % 2 === 0) this.firstHeld = this.position === 0 ? bytesRead : 0;
     this.position += bytesRead;
     this.given++;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { InputError, InterruptedError } from '../../../src/core/errors.js';
+import { CsafeError, InputError, InterruptedError } from '../../../src/core/errors.js';
 import { HttpClient } from '../../../src/core/http/client.js';
 import { DryRunEnded, DryRunPlan } from '../../../src/core/http/dry-run.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retry.js';
@@ -52,7 +52,7 @@ describe('uploadCheckedLines', () => {
     return { path, size: statSync(path).size };
   };
 
-  async function upload(input: { path: string; size: number }, options: { dryRun?: boolean; abort?: boolean } = {}) {
+  async function upload(input: { path: string; size: number }, options: { dryRun?: boolean; abort?: boolean; beforeAddress?: () => void } = {}) {
     stored.length = 0;
     bytesReceived = 0;
     const { io, stderr } = bufferIO();
@@ -61,6 +61,7 @@ describe('uploadCheckedLines', () => {
     if (options.abort) interrupt.abort();
     let issued = 0;
     const issue = async () => {
+      options.beforeAddress?.();
       issued++;
       if (options.dryRun) throw new DryRunPlan().stop({ method: 'POST', url: `${baseUrl}/v1/data/ns/import-requests`, headers: {} });
       return { issued: 'req_1', id: 'req_1', url: `${baseUrl}/upload/${issued}`, expiresAt: '2999-01-01T00:00:00Z' };
@@ -124,6 +125,24 @@ describe('uploadCheckedLines', () => {
     const { issued } = await upload(file('late-record.jsonl', lateRecord));
     assert.equal(issued, 1);
     assert.equal(stored[0]!.toString(), lateRecord, 'the blank chunks read to find the first record are sent too');
+  });
+
+  it('stops before the last byte when chunks it checked are read from disk again and the file was written meanwhile', async () => {
+    // Blank lines fill the first two chunks: they are checked to find the first record, then read again by the upload.
+    const text = `${'\n'.repeat(2 * 1024 * 1024)}${Array.from({ length: 100 }, (_, i) => line(i + 1)).join('')}`;
+    const input = file('rewritten.jsonl', text);
+    const writeInBlanks = () => {
+      const fd = openSync(input.path, 'r+');
+      writeSync(fd, '{"id":5}', 1536 * 1024);
+      closeSync(fd);
+    };
+    await assert.rejects(upload(input, { beforeAddress: writeInBlanks }), (error: unknown) => {
+      assert.ok(error instanceof CsafeError && !(error instanceof InputError), String(error));
+      assert.equal(error.message, 'objects.jsonl: the file was written to while it was uploaded, after its lines were checked; the upload was stopped before its end, so nothing was kept');
+      return true;
+    });
+    assert.ok(bytesReceived < input.size, `${bytesReceived} of ${input.size} bytes reached the store`);
+    assert.deepEqual(stored.filter((body) => body.length === input.size), [], 'no whole body stored');
   });
 
   it('names a file that cannot be opened', async () => {

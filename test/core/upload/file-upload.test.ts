@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { PermissionDeniedError } from '../../../src/core/errors.js';
@@ -238,6 +238,32 @@ describe('FileChunks', () => {
       assert.ok(first.equals(checked.subarray(0, Math.min(bytes, MIB))));
       await chunks.close();
     }
+  });
+
+  it('says when bytes it gives out again may not be those it gave before: read from disk again, and the file written meanwhile', async () => {
+    const path = join(dir, 'rewritten.jsonl');
+    writeFileSync(path, Buffer.alloc(2 * MIB, 'a'));
+    const chunks = await FileChunks.open(path, 2 * MIB);
+    await readAll(chunks);
+    chunks.rewind();
+    await readAll(chunks);
+    assert.equal(chunks.mayHaveChanged, false, 'read again, the file untouched');
+    const edit = openSync(path, 'r+');
+    writeSync(edit, 'b', MIB + 10);
+    closeSync(edit);
+    assert.equal(chunks.mayHaveChanged, true, 'read again, and written in place');
+    await chunks.close();
+
+    // A file of one chunk is given out again from memory: what was checked is what is sent.
+    const small = join(dir, 'small-rewritten.jsonl');
+    writeFileSync(small, 'aaaa');
+    const one = await FileChunks.open(small, 4);
+    await readAll(one);
+    writeFileSync(small, 'bbbb');
+    one.rewind();
+    assert.equal((await one.next())!.toString(), 'aaaa');
+    assert.equal(one.mayHaveChanged, false);
+    await one.close();
   });
 
   it('refuses a file that shrank below its size, naming it', async () => {
