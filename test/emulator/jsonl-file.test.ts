@@ -48,7 +48,7 @@ const CASES: Record<string, string | Buffer> = {
   'objects, no final newline': '{"id":"a"}\n{"id":"b"}',
   'BOM, CRLF, blank lines keep their numbers': '\uFEFF{"id":"a"}\r\n\r\n  \n{"id":"b"}\r\n',
   'a BOM on a later line is not dropped': '{"id":"a"}\n\uFEFF{"id":"b"}\n',
-  'unicode spaces make a blank line': '{"id":"a"}\n\u00A0\u2028\uFEFF\n{"id":"b"}\n',
+  'unicode spaces are no blank line (JSON.parse refuses them)': '{"id":"a"}\n\u00A0\u2028\uFEFF\n{"id":"b"}\n',
   'invalid JSON names its line': '{"id":"a"}\n\n{"id": }\n{"id":"c"}\n',
   'a record refused by the check': '{"id":"a"}\n{"bad":1}\n',
   'too deep': `{"id":"a"}\n${'['.repeat(65)}${']'.repeat(65)}\n`,

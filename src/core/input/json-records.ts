@@ -88,13 +88,23 @@ const UTF16_BOMS = [
   [0xfe, 0xff],
 ] as const;
 
-/** A visitor for the splitter (core/input/lines) that gives `take` each line not blank by String.trim, as text. */
+/** A visitor for the splitter (core/input/lines) that gives `take` each line that is not blank, as text. */
 export const nonBlankLines =
   (take: (line: SourceLine) => void): LineVisitor =>
   (bytes, start, end, line) => {
     const source = sourceLine(bytes, start, end, line);
-    if (source.text.trim() !== '') take(source);
+    if (!isBlankLine(source.text)) take(source);
   };
+
+/**
+ * Whether a line holds nothing but JSON's white space (space, tab, CR): a blank line, skipped.
+ * Not String.trim's, which takes a no-break space or a BOM for white space too: a line of them
+ * was skipped, where JSON.parse refuses it and the first byte of an input counts it as a record.
+ */
+export function isBlankLine(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isJsonSpace(text.charCodeAt(i))) return false;
+  return true;
+}
 
 /**
  * Records of any of three shapes, told apart by the first character that is not white space:
@@ -172,7 +182,7 @@ export async function* readJsonRecordBatches(chunks: AsyncIterable<Buffer | stri
   if (!any && !options.allowEmpty) throw NO_RECORDS();
 }
 
-/** An input with text in it but not one record (every line blank by String.trim, such as U+00A0 alone). */
+/** An input with text in it but not one record (every line blank). */
 export const NO_RECORDS = () => new RecordReadError(undefined, 'holds no records, expected at least one JSON record');
 
 const toBuffer = (piece: Buffer | string) => (typeof piece === 'string' ? Buffer.from(piece) : piece);

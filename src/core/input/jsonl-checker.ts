@@ -1,5 +1,5 @@
 import { parseRecordAt } from '../json/nesting.js';
-import { InputStart, NO_RECORDS, notUtf8Problem, sourceLine } from './json-records.js';
+import { InputStart, isBlankLine, NO_RECORDS, notUtf8Problem, sourceLine } from './json-records.js';
 import { LineSplitter, MAX_LINE_BYTES, RecordReadError, type FastLine } from './lines.js';
 import { shellWord } from '../cli/command-line.js';
 
@@ -77,7 +77,7 @@ export class JsonLinesChecker {
   private readonly exactLine = (bytes: Buffer, start: number, end: number, line: number): void => {
     const source = sourceLine(bytes, start, end, line);
     const { text } = source;
-    if (text.trim() === '') return;
+    if (isBlankLine(text)) return;
     this.records++;
     if (source.notUtf8) return this.onProblem(line, notUtf8Problem(source));
     const record = parseRecordAt(text, line);

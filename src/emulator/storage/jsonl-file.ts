@@ -1,7 +1,7 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import type { FastRecordLines } from '../../core/input/jsonl-checker.js';
 import { isUtf8 } from 'node:buffer';
-import { notUtf8Problem, sourceLine } from '../../core/input/json-records.js';
+import { isBlankLine, notUtf8Problem, sourceLine } from '../../core/input/json-records.js';
 import { LineSplitter, LineTexts, LineTooLongError, MAX_LINE_BYTES } from '../../core/input/lines.js';
 import { parseJsonAt } from '../../core/json/position.js';
 import { nestingProblem } from '../../core/json/nesting.js';
@@ -81,7 +81,7 @@ export class JsonLinesReader {
   private readonly line = (bytes: Buffer, start: number, end: number, line: number): void => {
     const source = this.texts.of(bytes, start, end);
     // Most lines open with a brace: only the others can be blank.
-    if (source.charCodeAt(0) !== OPEN_BRACE && source.trim() === '') return;
+    if (source.charCodeAt(0) !== OPEN_BRACE && isBlankLine(source)) return;
     // Only a line with U+FFFD can be one that was not UTF-8: refused as the client's reader refuses it.
     if (source.includes('\uFFFD') && !isUtf8(bytes.subarray(start, end))) throw new LineRefused(`line ${line}: ${notUtf8Problem(sourceLine(bytes, start, end, line))}`);
     const problem = this.record(source, line);

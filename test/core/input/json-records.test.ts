@@ -233,6 +233,11 @@ describe('readJsonRecords', () => {
     assert.deepEqual(await records('[]', { allowEmpty: true }), []);
   });
 
+  it("a blank line holds nothing but JSON's white space: one of no-break spaces or a BOM is a bad line, as JSON.parse has it", async () => {
+    const read = await records('{"id":"a"}\n \t\r\n\u00a0\n\uFEFF\n\u2028\n{"id":"b"}\n', { jsonLines: true });
+    assert.deepEqual(read.map((record) => [record.line, 'error' in record]), [[1, false], [3, true], [4, true], [5, true], [6, false]]);
+  });
+
   describe('with jsonLines (an import file: one record a line)', () => {
     it('reads an array line as one value, and each line of a pretty-printed object as a bad line', async () => {
       assert.deepEqual(await records('[{"id":"a"}]\n', { jsonLines: true }), [{ line: 1, value: [{ id: 'a' }] }]);
