@@ -260,7 +260,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
 /** --checkpoint's file, if given; `readOnly` for a dry run, which checks it and skips what it covers but never writes it. */
 function openCheckpoint<R, A, P, Row>({ ctx, input, options, job }: LineRun<R, A, P, Row>, readOnly: boolean): Promise<RangeCheckpoint | undefined> {
   if (options.checkpoint === undefined) return Promise.resolve(undefined);
-  return RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.file, inputName: input.name, what: job.checkpointWhat, identity: {}, shard: options.shard, now: () => ctx.now(), readOnly });
+  return RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.file, inputName: input.name, what: job.checkpointWhat, identity: { command: job.command }, shard: options.shard, now: () => ctx.now(), readOnly });
 }
 
 /** A write to stdout whose reader went away (`| head`): the run stops as Ctrl-C stops it, and the answers still due are recorded, not printed. */

@@ -43,7 +43,7 @@ export class RangeCheckpoint {
       fresh: () => ({ ...scope.identity, shard: formatShard(scope.shard), acknowledged: [] }),
       check: (existing, hint) => {
         for (const [field, value] of Object.entries(scope.identity)) {
-          if (existing[field] !== value) throw new UsageError(`${scope.path} was written for ${field} ${String(existing[field])}, not ${value}`, { hint });
+          if (existing[field] !== value) throw new UsageError(`${scope.path} was written for ${field} ${existing[field] === undefined ? '(none)' : String(existing[field])}, not ${value}`, { hint });
         }
         assertCheckpointShard(scope.path, existing.shard, scope.shard, hint);
       },

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lineSpool, lineWithAnswer, sendEachLine, type LineRequestOptions, type LineRequests, type LineRequestsContext } from '../../../src/core/bulk/line-requests.js';
-import { apiErrorFor, ConnectionError, InterruptedError, TerminatedError } from '../../../src/core/errors.js';
+import { apiErrorFor, ConnectionError, InterruptedError, TerminatedError, UsageError } from '../../../src/core/errors.js';
 import type { HttpClient } from '../../../src/core/http/client.js';
 import { DryRunEnded, DryRunPlan } from '../../../src/core/http/dry-run.js';
 import { keyInShard } from '../../../src/core/bulk/shard.js';
@@ -81,6 +81,7 @@ function setUp(lines: string[], options: { replaySafe?: boolean; service?: Servi
   const run = (more: Partial<LineRequestOptions> = {}) => sendEachLine(ctx, input, { concurrency: 2, maxConsecutiveFailures: 5, failed: file('failed.jsonl'), unconfirmed: file('unconfirmed.jsonl'), ...more }, job);
   return {
     run,
+    job,
     ctx,
     input,
     file,
@@ -212,6 +213,16 @@ describe('sendEachLine', () => {
       assert.deepEqual(probe.sent, ['b']);
       assert.equal(again.counts.skipped_checkpoint, 2);
       assert.ok(probe.stderr().includes('probed 1 lines; 2 lines skipped by checkpoint\n'), probe.stderr());
+    });
+
+    it("another command's checkpoint of the same input is refused, naming the command it was written for; nothing is sent", async () => {
+      const probe = setUp(texts('a', 'b'));
+      const checkpoint = probe.file('state.json');
+      await probe.run({ checkpoint });
+      probe.job.command = 'other';
+      probe.sent.length = 0;
+      await assert.rejects(probe.run({ checkpoint }), (error: unknown) => error instanceof UsageError && error.message === `${checkpoint} was written for command probe, not other`);
+      assert.deepEqual(probe.sent, []);
     });
 
     it('a line in the unconfirmed file is dealt with: the next run does not send it again', async () => {
