@@ -47,7 +47,7 @@ function fileKey(path: string): string | undefined {
 }
 
 /** The path with every symlink resolved; for a file not there yet, that of the directory it would be made in. */
-function realPath(path: string): string {
+export function realPath(path: string): string {
   try {
     return realpathSync(path);
   } catch {

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { LockedError } from '../errors.js';
+import { realPath } from './distinct-files.js';
 import { isRunning, processStartTime } from './processes.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
 
@@ -18,50 +19,122 @@ export interface FileLock {
   release(): Promise<void>;
 }
 
-/** The lock files this process holds: a lock file naming this process's pid is its own only if listed here. */
-const heldHere = new Set<string>();
+/** The lock files this process holds, by path, with the inode each was made as: a lock file naming this process's pid is its own only if listed here. */
+const heldHere = new Map<string, bigint>();
 
 /**
- * An exclusive lock on `path`, held as the file `path.lock` created with O_EXCL. A lock left by
+ * An exclusive lock on `path`, held as the file `path.lock` beside the file it names (symlinks
+ * resolved: two names of one checkpoint share one lock), made whole or not at all. A lock left by
  * a process that no longer runs on this host (killed with -9, a crashed machine's cron, a
  * restarted container whose new process has the same pid) is taken over; a live owner makes this
  * a LockedError naming it (exit 75: try again later).
  */
 export async function acquireFileLock(path: string, now: number): Promise<FileLock> {
-  const lockPath = `${path}.lock`;
+  const lockPath = `${realPath(path)}.lock`;
   const owner: LockOwner = { pid: process.pid, host: hostname(), since: new Date(now).toISOString(), started: await processStartTime(process.pid) };
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await writeFile(lockPath, JSON.stringify(owner) + '\n', { flag: 'wx', mode: 0o600 });
-      heldHere.add(lockPath);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const made = await createLock(lockPath, JSON.stringify(owner) + '\n');
+    if (made !== undefined) {
+      heldHere.set(lockPath, made);
       return { release: () => release(lockPath) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new FileWriteError(lockPath, writeErrorReason(error), ' the lock');
     }
-    const holder = await readOwner(lockPath);
-    if (holder !== undefined && (await isLiveOwner(holder, lockPath))) {
-      throw new LockedError(`${path} is in use by another run (pid ${holder.pid} on ${holder.host} since ${holder.since})`, {
+    const found = await readLock(lockPath);
+    // Gone since: its owner let it go. Try again.
+    if (found === undefined) continue;
+    if (found.owner !== undefined && (await isLiveOwner(found.owner, lockPath))) {
+      throw new LockedError(`${path} is in use by another run (pid ${found.owner.pid} on ${found.owner.host} since ${found.owner.since})`, {
         hint: `wait for it to finish; if it is gone, delete ${lockPath}`,
       });
     }
-    // The owner is gone: take the lock over. A second attempt that fails again means another run won the race.
-    await unlink(lockPath).catch(() => undefined);
+    // Only a file is taken over: anything else in its place (a directory) is not csafe's to move.
+    if (found.isFile) await takeOver(path, lockPath, found.inode);
   }
   throw new LockedError(`${path} is in use by another run that started at the same moment`);
 }
 
-async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
+/**
+ * The lock file made whole, or undefined when there is one already: written beside its place,
+ * then linked into it, which fails when the name is taken. Made and written in two steps, a lock
+ * another run read in between looked empty, so stale, and was taken over. Where the file system
+ * takes no hard links, it is made in place.
+ */
+async function createLock(lockPath: string, text: string): Promise<bigint | undefined> {
+  const draft = `${lockPath}.${process.pid}-${Math.random().toString(36).slice(2)}.new`;
   try {
-    return JSON.parse(await readFile(lockPath, 'utf8')) as LockOwner;
-  } catch {
-    // Unreadable or half-written: treat as stale rather than block every future run.
-    return undefined;
+    await writeFile(draft, text, { flag: 'wx', mode: 0o600 });
+    const { ino } = await stat(draft, { bigint: true });
+    try {
+      await link(draft, lockPath);
+      return ino;
+    } catch (error) {
+      if (errorCode(error) === 'EEXIST') return undefined;
+      if (!NO_HARD_LINKS.has(errorCode(error) ?? '')) throw error;
+    }
+    await writeFile(lockPath, text, { flag: 'wx', mode: 0o600 });
+    return (await stat(lockPath, { bigint: true })).ino;
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') return undefined;
+    throw new FileWriteError(lockPath, writeErrorReason(error), ' the lock');
+  } finally {
+    await unlink(draft).catch(() => undefined);
   }
 }
 
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
+
+/** The lock file's owner (undefined when unreadable: treated as stale rather than block every future run) and inode; undefined when there is no lock file. */
+async function readLock(lockPath: string): Promise<{ owner: LockOwner | undefined; inode: bigint; isFile: boolean } | undefined> {
+  let handle;
+  try {
+    handle = await open(lockPath, 'r');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw new FileWriteError(lockPath, writeErrorReason(error), ' the lock');
+  }
+  try {
+    const stats = await handle.stat({ bigint: true });
+    const found = { inode: stats.ino, isFile: stats.isFile() };
+    try {
+      return { ...found, owner: JSON.parse(await handle.readFile('utf8')) as LockOwner };
+    } catch {
+      return { ...found, owner: undefined };
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Takes over the lock file `inode`, found stale: moved aside, so that what is removed is that file
+ * and no other. When runs take over at once, a slower one used to remove the lock the first had
+ * just made, and both ran. If what was moved is another lock (a run took over meanwhile), it is
+ * put back, and the lock is that run's.
+ */
+export async function takeOver(path: string, lockPath: string, inode: bigint): Promise<void> {
+  const aside = `${lockPath}.${process.pid}-${Math.random().toString(36).slice(2)}.stale`;
+  try {
+    await rename(lockPath, aside);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return;
+    throw new FileWriteError(lockPath, writeErrorReason(error), ' the lock');
+  }
+  const moved = await stat(aside, { bigint: true }).catch(() => undefined);
+  if (moved?.ino !== inode) {
+    await link(aside, lockPath).catch(() => undefined);
+    await unlink(aside).catch(() => undefined);
+    throw new LockedError(`${path} is in use by another run that started at the same moment`);
+  }
+  await unlink(aside).catch(() => undefined);
+}
+
+/** Lets go of a lock this process holds: its file is removed only while it is the one this process made. */
 async function release(lockPath: string): Promise<void> {
-  if (!heldHere.delete(lockPath)) return;
-  await unlink(lockPath).catch(() => undefined);
+  const inode = heldHere.get(lockPath);
+  if (inode === undefined) return;
+  heldHere.delete(lockPath);
+  const current = await stat(lockPath, { bigint: true }).catch(() => undefined);
+  if (current?.ino === inode) await unlink(lockPath).catch(() => undefined);
 }
 
 /**

@@ -1,11 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { exitCodeOfError } from '../../../src/main.js';
 import { ExitCode, LockedError } from '../../../src/core/errors.js';
-import { acquireFileLock } from '../../../src/core/files/file-lock.js';
+import { acquireFileLock, takeOver } from '../../../src/core/files/file-lock.js';
 import { isRunning, processStartTime } from '../../../src/core/files/processes.js';
 import { FileWriteError } from '../../../src/core/files/write-errors.js';
 import { exitedPid, tempDir } from '../../helpers/cli.js';
@@ -93,6 +93,40 @@ describe('acquireFileLock', () => {
     const lock = await acquireFileLock(path, 0);
     assert.equal(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid, process.pid);
     await lock.release();
+  });
+
+  it('locks a file by what it is, not by the name given: a symlink to it takes the same lock', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'state.json');
+    writeFileSync(path, '{}');
+    symlinkSync(path, join(dir, 'alias.json'));
+    const lock = await acquireFileLock(path, 0);
+    await assert.rejects(acquireFileLock(join(dir, 'alias.json'), 0), LockedError);
+    await lock.release();
+    assert.deepEqual(readdirSync(dir).sort(), ['alias.json', 'state.json'], 'no lock, no draft left');
+  });
+
+  it('leaves at release a lock file that is not the one it made (another run\'s, put in its place)', async () => {
+    const path = join(tempDir(), 'state.json');
+    const lock = await acquireFileLock(path, 0);
+    const other = JSON.stringify({ pid: 2 ** 22 + 12345, host: `not-${hostname()}`, since: 'later' });
+    writeFileSync(`${path}.new`, other);
+    renameSync(`${path}.new`, `${path}.lock`);
+    await lock.release();
+    assert.equal(readFileSync(`${path}.lock`, 'utf8'), other);
+  });
+
+  it('takes over only the stale lock it judged: one another run put in its place meanwhile is left to that run', async () => {
+    const path = join(tempDir(), 'state.json');
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: exitedPid(), host: hostname(), since: 'a run killed with -9' }));
+    const stale = statSync(`${path}.lock`, { bigint: true }).ino;
+    // Another run took the stale lock over first: its own lock is in the place.
+    const fresh = JSON.stringify({ pid: 2 ** 22 + 12345, host: `not-${hostname()}`, since: 'a moment ago' });
+    writeFileSync(`${path}.new`, fresh);
+    renameSync(`${path}.new`, `${path}.lock`);
+    await assert.rejects(takeOver(path, `${path}.lock`, stale), (error: unknown) => error instanceof LockedError && error.message === `${path} is in use by another run that started at the same moment`);
+    assert.equal(readFileSync(`${path}.lock`, 'utf8'), fresh);
+    assert.deepEqual(readdirSync(join(path, '..')).sort(), ['state.json.lock'], 'nothing left aside');
   });
 
   it('gives up after the second attempt finds the lock taken again', async () => {
