@@ -100,6 +100,21 @@ describe('csafe events', () => {
     assert.match(result.stderr, /mixed\.jsonl:2: invalid JSON/);
   });
 
+  it('--checkpoint without idempotency keys, a batch failed: the same command again stores every event once', async () => {
+    const file = join(dir, 'unkeyed.jsonl');
+    writeFileSync(file, eventsText(2_000, 1_000));
+    const checkpoint = join(dir, 'unkeyed-state.json');
+    const args = ['--max-retries', '0', 'events', 'send', file, '--no-auto-idempotency', '--concurrency', '1', '--checkpoint', checkpoint, '--failed', join(dir, 'unkeyed-failed.jsonl')];
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { failing_requests: 1 } });
+    const first = await run(args);
+    assert.equal(first.code, 5, first.stderr);
+    const again = await run(args);
+    assert.equal(again.code, 0, again.stderr);
+    const { total, duplicates } = await ingestedEvents(emulator);
+    assert.equal(duplicates, 0, 'no event stored twice');
+    assert.equal(total, 2_000);
+  });
+
   it('refuses a checkpoint another live run holds, and sends nothing', async () => {
     const file = join(dir, 'locked.jsonl');
     writeFileSync(file, eventsText(10, 2));

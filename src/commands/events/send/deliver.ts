@@ -19,7 +19,8 @@ const allKeyed = (events: readonly OutgoingEvent[]) => events.every((event) => e
 /**
  * `events send` on the bulk engine: ordered batches over --concurrency lanes. A partition (one
  * user) always uses the same lane, so its events arrive in file order; once one of its batches
- * fails, the rest of that partition goes to the failed file instead, so order is never broken.
+ * fails, the rest of that partition (with a checkpoint, of its checkpoint slot) goes to the
+ * failed file instead, so order is never broken.
  * A batch of events without idempotency keys whose answer was lost may have been stored: it goes
  * to the unconfirmed file, and its users' later events still go (holding them back would leave
  * them for a re-run that skips this batch anyway).
@@ -30,7 +31,7 @@ export function eventsJob<A>(send: BatchSender<A>, inputName: string, checkpoint
     inputName,
     send,
     replaySafe: allKeyed,
-    order: { keyOf: (event) => event.partition, heldNote: "so its users' later events are held back too" },
+    order: checkpoint === undefined ? BY_USER : BY_CHECKPOINT_SLOT,
     async acknowledged(batch, answer) {
       acknowledge(batch, checkpoint);
       await onAnswer?.(answer);
@@ -39,6 +40,17 @@ export function eventsJob<A>(send: BatchSender<A>, inputName: string, checkpoint
     notAcknowledged: (batch, file) => (file === 'unconfirmed' ? acknowledge(batch, checkpoint) : batch.forEach((event) => checkpoint?.hold(event.slot))),
   };
 }
+
+/** Once a batch fails, the later events of its users are held back: their order is kept. */
+const BY_USER = { keyOf: (event: OutgoingEvent) => event.partition, heldNote: "so its users' later events are held back too" };
+
+/**
+ * With a checkpoint, the later events of its checkpoint slots (its users' among them): a slot's
+ * progress is one position, which stops before the failed event, so the next run sends every
+ * later event of the slot again. Sent meanwhile, the events of other users in the slot arrived
+ * twice: without idempotency keys, stored twice.
+ */
+const BY_CHECKPOINT_SLOT = { keyOf: (event: OutgoingEvent) => String(event.slot), heldNote: 'so the later events that share its users\' checkpoint slots are held back too, for the same command to send' };
 
 function acknowledge(batch: readonly OutgoingEvent[], checkpoint: Checkpoint | undefined): void {
   if (checkpoint !== undefined) for (const event of batch) checkpoint.acknowledge(event.slot, event.position);
