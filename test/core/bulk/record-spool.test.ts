@@ -141,12 +141,12 @@ describe('the record spool', () => {
     release();
   });
 
-  it('each wait for the input leaves nothing behind: 200,000 groups of one record, under a signal that lives on, hold what they weigh', async () => {
+  it('each wait for the input leaves nothing behind: 50,000 groups of one record, under a signal that lives on, hold what they weigh', async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const live = new AbortController();
     const ones = async function* (): AsyncGenerator<number[]> {
-      for (let n = 0; n < 200_000; n++) yield [n];
+      for (let n = 0; n < 50_000; n++) yield [n];
     };
     const numbers: SpoolFormat<number> = { encode: String, decode: Number, maxLineBytes: 32, weight: () => 0 };
     gc();
@@ -155,10 +155,10 @@ describe('the record spool', () => {
     gc();
     const grown = process.memoryUsage().heapUsed - before;
     try {
-      // The numbers held take some 2 MB; a race kept for each wait took some 400 bytes a group (80 MB).
-      assert.ok(grown < 20 * 1024 * 1024, `the heap grew by ${(grown / 1024 / 1024).toFixed(0)} MB`);
+      // The numbers held take under 1 MB; a race kept for each wait took some 650 bytes a group (33 MB).
+      assert.ok(grown < 8 * 1024 * 1024, `the heap grew by ${(grown / 1024 / 1024).toFixed(0)} MB`);
       assert.equal(getEventListeners(live.signal, 'abort').length, 0);
-      assert.equal((await readBack(spool as unknown as RecordSpool<Item>)).flat().length, 200_000);
+      assert.equal((await readBack(spool as unknown as RecordSpool<Item>)).flat().length, 50_000);
     } finally {
       await spool.remove();
     }
