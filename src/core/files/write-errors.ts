@@ -22,6 +22,14 @@ export function writeErrorReason(error: unknown): string {
   return (error as Error)?.message ?? String(error);
 }
 
+/** What to do, by the system's error in the reason: room is of no help to a directory this user may not write to. */
+function hintFor(reason: string): string {
+  const code = /\((E[A-Z]+)\)$/.exec(reason)?.[1];
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'give a path this user may write to, then run the command again';
+  if (code === 'ENOENT') return 'create its directory or give another path, then run the command again';
+  return 'make room or give another path, then run the command again';
+}
+
 /** Input records, by their line numbers, that a file was meant to keep and does not. */
 export interface UnwrittenRecords {
   count: number;
@@ -41,7 +49,7 @@ export class FileWriteError extends CsafeError {
     readonly reason: string,
     what = '',
   ) {
-    super(`${path}: could not write${what}: ${reason}`, { hint: 'make room or give another path, then run the command again' });
+    super(`${path}: could not write${what}: ${reason}`, { hint: hintFor(reason) });
   }
 
   /**

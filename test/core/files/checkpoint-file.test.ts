@@ -149,7 +149,7 @@ describe('CheckpointFile', () => {
     await assert.rejects(checkpoint.save(), (error: unknown) =>
       error instanceof FileWriteError &&
       error.message.startsWith(`${scope.path}: could not write the checkpoint: `) &&
-      error.hint === 'make room or give another path, then run the command again');
+      error.hint === 'create its directory or give another path, then run the command again');
   });
 
   it('reads a checkpoint for a dry run and writes nothing: no lock, no save, no file at close, no temporary file removed', async () => {

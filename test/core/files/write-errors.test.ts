@@ -41,6 +41,12 @@ describe('FileWriteError', () => {
     assert.equal(new FileWriteError('f', 'r').message, 'f: could not write: r');
   });
 
+  it('says what to do by the reason: room, a path this user may write to, or the directory', () => {
+    assert.equal(new FileWriteError('f', writeErrorReason({ code: 'ENOSPC' })).hint, 'make room or give another path, then run the command again');
+    for (const code of ['EACCES', 'EPERM', 'EROFS']) assert.equal(new FileWriteError('f', writeErrorReason({ code })).hint, 'give a path this user may write to, then run the command again', code);
+    assert.equal(new FileWriteError('f', writeErrorReason({ code: 'ENOENT' })).hint, 'create its directory or give another path, then run the command again');
+  });
+
   it('counts the records not written and the range of their lines, as they are added', () => {
     const error = new FileWriteError('failed.jsonl', 'disk full');
     error.addUnwritten([]);
