@@ -37,7 +37,7 @@ export const CORPUS: readonly CorpusCase[] = [
   { input: 'CRLF line ends', argv: ['data', 'add', 'corpus', '{files/crlf.jsonl}'], code: 0, says: 'added 2 objects to corpus' },
   { input: 'CRLF line ends', argv: ['data', 'import', 'corpus', '{files/crlf.jsonl}'], code: 0, says: '"status": "uploaded"' },
   ...onEveryReader('lone CR line ends', 'files/lone-cr.jsonl', 2, "lone-cr.jsonl:1: invalid JSON at column 29: Unexpected non-whitespace character after JSON; its lines seem to end in a lone CR (LF ends a line): convert them, e.g. tr '\\r' '\\n' < IN > OUT"),
-  ...onEveryReader('a 20 MB line', 'a 20 MB line', 2, ':1: line is longer than 10 MB'),
+  ...onEveryReader('a 20 MB line', 'a 20 MB line', 2, ':1: line is longer than 10 MiB'),
   // 1 GB of blank lines took a minute and more under a loaded run (data import and events send keep
   // a FIFO in a temporary file first: an upload needs its length, events are checked in a pass of
   // their own), so each reader gets a tenth here, through the same code; data add reads 1 GB, past
@@ -54,7 +54,7 @@ export const CORPUS: readonly CorpusCase[] = [
   ...onEveryReader('an empty file', 'files/empty.jsonl', 2, 'empty.jsonl: is empty, expected at least one JSON record'),
   ...onEveryReader('a directory', 'a directory', 2, 'is a directory, expected a file'),
   { input: 'a FIFO', argv: ['data', 'add', 'corpus', '{a FIFO of two records}'], code: 0, says: 'added 2 objects to corpus' },
-  { input: '/dev/zero as JSON Lines', argv: ['data', 'add', 'corpus', '{/dev/zero}'], code: 2, says: '/dev/zero:1: line is longer than 10 MB' },
+  { input: '/dev/zero as JSON Lines', argv: ['data', 'add', 'corpus', '{/dev/zero}'], code: 2, says: '/dev/zero:1: line is longer than 10 MiB' },
   { input: '/dev/zero to classify', argv: classify('{/dev/zero}'), code: 2, says: '/dev/zero: larger than 6000000 bytes, the most one request can carry' },
   { input: 'a directory to classify', argv: classify('{a directory}'), code: 2, says: 'is a directory, expected a file' },
   { input: 'an image that is not one', argv: classify('{files/not-an-image.png}'), code: 2, says: 'not-an-image.png: named as an image but holds no PNG, JPEG, GIF or WebP image; nothing was sent' },

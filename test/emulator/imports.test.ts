@@ -101,7 +101,7 @@ describe('emulator: data import and the object store', () => {
       [`${jsonl(OBJECTS)}\n{"id": "o5", "text": }\n`, /^line 5: invalid JSON at column 22: Unexpected token/],
       [`\uFEFF${JSON.stringify(OBJECTS[0])}\r\n{"text":"no id"}\r\n`, /^line 2: id: missing; every object needs its own "id", a non-empty string$/],
       [jsonl([...OBJECTS, { id: 'o4', photo: 'photo.png' }]), /^line 4: photo: expected an http\(s\) URL/],
-      [`${jsonl(OBJECTS.slice(0, 1))}{"id":"${'x'.repeat(MAX_LINE_BYTES)}"}\n`, /^line 2: line is longer than 10 MB$/],
+      [`${jsonl(OBJECTS.slice(0, 1))}{"id":"${'x'.repeat(MAX_LINE_BYTES)}"}\n`, /^line 2: line is longer than 10 MiB$/],
       ['[{"id":"o1"}]\n', /^line 1: expected a JSON object with a string "id"$/],
     ];
     for (const [body, message] of cases) {

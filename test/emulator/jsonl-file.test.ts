@@ -85,7 +85,7 @@ describe('JsonLinesReader (the emulator reading an upload)', () => {
   it('refuses a line over the limit as core/input/json-records does, at either end of a chunk', async () => {
     const long = Buffer.from(`{"id":"a"}\n{"id":"${'x'.repeat(MAX_LINE_BYTES - 9)}"}\r\n{"id":"${'x'.repeat(MAX_LINE_BYTES)}"}`);
     const expected = await reference(long);
-    assert.equal(expected, 'line 3: line is longer than 10 MB');
+    assert.equal(expected, 'line 3: line is longer than 10 MiB');
     for (const size of [1 << 20, 3 << 20, 12 << 20]) assert.equal(readInPieces(long, size), expected);
     const last = Buffer.from(`{"id":"${'x'.repeat(MAX_LINE_BYTES - 9)}"}`);
     assert.equal(readInPieces(last, 1 << 20), await reference(last));

@@ -67,7 +67,7 @@ const MAX_HOURS = 99_999;
 const NOT_UTF8 = "the cue's text is not UTF-8: convert the file, e.g. iconv -f latin1 -t utf-8";
 const NO_TEXT = 'the cue has no text, expected a line of text after its timing line';
 // A cue's text is held until its blank line: a file whose blank lines are lost must not fill memory.
-const CUE_TOO_LONG = `the cue's text is longer than ${MAX_LINE_BYTES / 1024 / 1024} MB, expected a blank line after each cue`;
+const CUE_TOO_LONG = `the cue's text is longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB, expected a blank line after each cue`;
 
 /** The cues of a caption file read from its bytes, in file order. */
 export async function* readCaptions(chunks: AsyncIterable<Buffer>): AsyncGenerator<CaptionRecord> {

@@ -27,7 +27,7 @@ export class RecordReadError extends Error {
 /** A line over the limit: the input is most likely not JSON Lines at all. */
 export class LineTooLongError extends RecordReadError {
   constructor(line: number, maxLineBytes: number) {
-    super(line, `line is longer than ${Math.round(maxLineBytes / 1024 / 1024)} MB`);
+    super(line, `line is longer than ${Math.round(maxLineBytes / 1024 / 1024)} MiB`);
   }
 }
 

@@ -1,9 +1,10 @@
 import type { LineCheck } from '../input/jsonl-checker.js';
 import { ProblemTally } from '../bulk/checking-pass.js';
-import { CsafeError, InterruptedError } from '../errors.js';
+import { CsafeError, InputError, InterruptedError } from '../errors.js';
 import { DryRunEnded } from '../http/dry-run.js';
 import { uploadBeforeExpiry, type ExpiringUpload, type ExpiringUploadDeps, type IssuedAddress } from './expiring-upload.js';
 import { JsonLinesChecker } from '../input/jsonl-checker.js';
+import { LineTooLongError } from '../input/lines.js';
 import { fileError, LINE_TOO_LONG_HINT, readError } from '../input/sources.js';
 import { startSpinner } from '../terminal/spinner.js';
 import { FileChunks, type UploadFile } from './file-upload.js';
@@ -63,7 +64,10 @@ export async function uploadCheckedLines<T>(
     }
   } catch (error) {
     tally.print(deps.io);
-    throw error instanceof CsafeError || error instanceof DryRunEnded ? error : readError(name, error, LINE_TOO_LONG_HINT);
+    if (error instanceof CsafeError || error instanceof DryRunEnded) throw error;
+    const refused = readError(name, error, LINE_TOO_LONG_HINT);
+    // A line too long stops the upload before its last byte, as a bad line does: the store keeps none of it.
+    throw error instanceof LineTooLongError ? new InputError(`${refused.message}; nothing was sent`, { hint: refused.hint }) : refused;
   } finally {
     await chunks.close();
   }

@@ -535,7 +535,7 @@ describe('readCaptions: input', () => {
     assert.equal((atLimit as Cue).text.length, 10 * mib.length + 9);
     assert.deepEqual(next, { line: 15, startMs: 3000, endMs: 4000, text: 'next' });
     assert.deepEqual(await read(cueOf(12)), [
-      { line: 3, problem: "the cue's text is longer than 10 MB, expected a blank line after each cue" },
+      { line: 3, problem: "the cue's text is longer than 10 MiB, expected a blank line after each cue" },
       { line: 17, startMs: 3000, endMs: 4000, text: 'next' },
     ]);
   });

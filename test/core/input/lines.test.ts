@@ -102,7 +102,7 @@ describe('LineSplitter', () => {
       { line: 2, text: exact },
       { line: 3, text: exact },
     ]);
-    const stoppedAt = (line: number) => (error: unknown) => error instanceof RecordReadError && error.line === line && error.message === 'line is longer than 0 MB';
+    const stoppedAt = (line: number) => (error: unknown) => error instanceof RecordReadError && error.line === line && error.message === 'line is longer than 0 MiB';
     assert.throws(() => lines([`a\n${exact}x\nb\n`], max), stoppedAt(2));
     assert.throws(() => lines([`a\n${exact}x`], max), stoppedAt(2));
     assert.deepEqual(lines([`a\n${exact}`, '\r', '\n'], max), [{ line: 1, text: 'a' }, { line: 2, text: exact }], 'the limit and a CR still waiting for its LF');
@@ -128,9 +128,9 @@ describe('LineSplitter', () => {
     assert.deepEqual(lines(pieces).map((line) => line.text), [long, 'short', long.slice(0, 70_000)]);
   });
 
-  it('names the limit in MB', () => {
+  it('names the limit in MiB', () => {
     assert.equal(MAX_LINE_BYTES, 10 * 1024 * 1024);
-    assert.equal(new LineTooLongError(3, MAX_LINE_BYTES).message, 'line is longer than 10 MB');
+    assert.equal(new LineTooLongError(3, MAX_LINE_BYTES).message, 'line is longer than 10 MiB');
   });
 
   it('gives the same lines wherever the input is cut into two or three chunks', () => {
@@ -184,12 +184,12 @@ describe('LineSplitter', () => {
       { line: 2, text: exact },
       { line: 3, text: exact },
     ]);
-    const over = { stopped: 2, message: 'line is longer than 0 MB' };
+    const over = { stopped: 2, message: 'line is longer than 0 MiB' };
     assert.deepEqual(sameForEveryCut(`ab\n${exact}x\ncd\n`, max), [{ line: 1, text: 'ab' }, over]);
     assert.deepEqual(sameForEveryCut(`ab\n${exact}x`, max), [{ line: 1, text: 'ab' }, over]);
     assert.deepEqual(sameForEveryCut(`ab\n${exact}x\r\n`, max), [{ line: 1, text: 'ab' }, over]);
     assert.deepEqual(sameForEveryCut(`\uFEFF${exact.slice(3)}\nz`, max), [{ line: 1, text: exact.slice(3) }, { line: 2, text: 'z' }], 'the BOM counts');
-    assert.deepEqual(sameForEveryCut(`\uFEFF${exact}\n`, max), [{ stopped: 1, message: 'line is longer than 0 MB' }]);
+    assert.deepEqual(sameForEveryCut(`\uFEFF${exact}\n`, max), [{ stopped: 1, message: 'line is longer than 0 MiB' }]);
   });
 
   it('lets a fast check accept lines straight from the chunk, many at a time: they are counted, not visited, and still held to the limit; empty lines are passed over', () => {

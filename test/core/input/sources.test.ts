@@ -41,7 +41,7 @@ describe('readRecords', () => {
 
   it('names the input and the line of a line over the limit, with what to do', async () => {
     const source = file('long.jsonl', `{}\n{"a":"${'x'.repeat(10 * 1024 * 1024)}"}\n`);
-    await assert.rejects(collect(readRecords(source)), refused(`${source.name}:2: line is longer than 10 MB`, 'each record must be one JSON object on its own line'));
+    await assert.rejects(collect(readRecords(source)), refused(`${source.name}:2: line is longer than 10 MiB`, 'each record must be one JSON object on its own line'));
   });
 
   it('names the input when it holds no record', async () => {

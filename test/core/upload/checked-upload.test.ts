@@ -8,6 +8,7 @@ import { HttpClient } from '../../../src/core/http/client.js';
 import { DryRunEnded, DryRunPlan } from '../../../src/core/http/dry-run.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retry.js';
 import type { LineCheck } from '../../../src/core/input/jsonl-checker.js';
+import { MAX_LINE_BYTES } from '../../../src/core/input/lines.js';
 import { uploadCheckedLines } from '../../../src/core/upload/checked-upload.js';
 import { tempDir } from '../../helpers/cli.js';
 import { bufferIO } from '../../helpers/io.js';
@@ -143,6 +144,19 @@ describe('uploadCheckedLines', () => {
     });
     assert.ok(bytesReceived < input.size, `${bytesReceived} of ${input.size} bytes reached the store`);
     assert.deepEqual(stored.filter((body) => body.length === input.size), [], 'no whole body stored');
+  });
+
+  it('stops an upload before its last byte at a line over the limit in a later chunk, and says nothing was sent', async () => {
+    const lines = Array.from({ length: MANY }, (_, i) => line(i + 1));
+    lines[MANY - 1] = `{"id":"${'x'.repeat(MAX_LINE_BYTES)}"}\n`;
+    const input = file('long-later.jsonl', lines.join(''));
+    await assert.rejects(upload(input), (error: unknown) => {
+      assert.ok(error instanceof InputError, String(error));
+      assert.equal(error.message, `objects.jsonl:${MANY}: line is longer than 10 MiB; nothing was sent`);
+      assert.equal(withWarnings(error).issued, 1);
+      return true;
+    });
+    assert.ok(bytesReceived < input.size, `${bytesReceived} of ${input.size} bytes reached the store`);
   });
 
   it('names a file that cannot be opened', async () => {
