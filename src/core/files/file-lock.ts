@@ -49,8 +49,12 @@ export async function acquireFileLock(path: string, now: number): Promise<FileLo
     // Only a file is taken over: anything else in its place (a directory) is not csafe's to move.
     if (found.isFile) await takeOver(path, lockPath, found.inode);
   }
-  throw new LockedError(`${path} is in use by another run that started at the same moment`);
+  throw startedTogether(path, lockPath);
 }
+
+/** Another run took the lock as this one tried to; or something that is not a lock file (a directory) is in its place. */
+const startedTogether = (path: string, lockPath: string) =>
+  new LockedError(`${path} is in use by another run that started at the same moment`, { hint: `run the command again in a moment; if no other run goes, see what ${lockPath} is and remove it` });
 
 /**
  * The lock file made whole, or undefined when there is one already: written beside its place,
@@ -123,7 +127,7 @@ export async function takeOver(path: string, lockPath: string, inode: bigint): P
   if (moved?.ino !== inode) {
     await link(aside, lockPath).catch(() => undefined);
     await unlink(aside).catch(() => undefined);
-    throw new LockedError(`${path} is in use by another run that started at the same moment`);
+    throw startedTogether(path, lockPath);
   }
   await unlink(aside).catch(() => undefined);
 }

@@ -133,7 +133,13 @@ describe('acquireFileLock', () => {
     const path = join(tempDir(), 'state.json');
     // A directory in its place: never created, never removed, never readable as an owner.
     mkdirSync(join(`${path}.lock`, 'inside'), { recursive: true });
-    await assert.rejects(acquireFileLock(path, 0), (error: unknown) => error instanceof LockedError && error.message === `${path} is in use by another run that started at the same moment`);
+    await assert.rejects(
+      acquireFileLock(path, 0),
+      (error: unknown) =>
+        error instanceof LockedError &&
+        error.message === `${path} is in use by another run that started at the same moment` &&
+        error.hint === `run the command again in a moment; if no other run goes, see what ${path}.lock is and remove it`,
+    );
   });
 
   it('names the lock file when it cannot be created', async () => {
