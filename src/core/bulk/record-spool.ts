@@ -11,8 +11,7 @@ import { spoolToTempFile } from '../input/spool.js';
  * temporary file, which the sending pass reads back. Measured against reading the input again
  * (checked, then read, checked and made ready once more) with bench/hold-checked.mjs, a spool is
  * the faster of the two, and what is sent is exactly what was checked, whatever happens to the
- * input meanwhile. Held in memory, 100,000 objects of `data add` skip encoding, writing, reading
- * back and decoding 10 MB: 2.77 s a run against 2.95, 130 ms less CPU, for 8 MB more peak memory.
+ * input meanwhile.
  */
 export interface SpoolFormat<T> {
   /** A record as one line of text, without its newline (JSON text holds no raw newline or tab). */
@@ -34,17 +33,19 @@ export interface RecordSpool<T> {
 }
 
 /**
- * The weight of the records a spool holds in memory before it writes them all to a file: some
- * 20 MB of input. 100,000 objects of 100 bytes weigh 16.8 M, and took 8 MB more peak memory than
- * written to a file; 200,000 weigh just over the bound, the costliest case (held, then written):
- * 0.50 s and 155 MB for `data add --dry-run`, against 0.44 s and 113 MB written from the start.
+ * The weight of the records a spool holds in memory before it writes them all to a file: about
+ * 1 MB of input, so a small run touches no disk and a large one holds no more than that. Held in
+ * memory, 100,000 objects of `data add` (10 MB) saved some 90 ms of CPU but no time, with the
+ * service at work on the same machine (`npm run bench -- data-add`: 0.80× and 0.81× of curl held,
+ * 0.81× and 0.82× written), and the garbage they left raised the peak memory of a `--wait`
+ * run by 18 MB (133 MiB against 115).
  */
-export const SPOOL_MEMORY_CHARS = 32 * 1024 * 1024;
+export const SPOOL_MEMORY_CHARS = 1024 * 1024;
 
 /** What a record held in memory costs beyond its text (the object, its numbers), in characters. */
 const RECORD_OVERHEAD_CHARS = 64;
 
-/** Records held in memory go in groups of this many: one read of a group per await, as a file read of 1 MiB gives. */
+/** Records held in memory go in groups of up to this many, so the sending pass takes a group per await, as it takes a read of the file. */
 const HELD_GROUP_RECORDS = 4096;
 
 /**
@@ -134,7 +135,12 @@ async function* spoolText<T>(groups: AsyncIterable<Iterable<T>>, format: SpoolFo
   if (text !== '') yield text;
 }
 
-const SPOOL_CHUNK_BYTES = 1 << 20;
+/**
+ * A read of the spool's file. Each read's records wait together to be sent; read 1 MiB at a time,
+ * 10,000 of them outlived the young generation's collections and left the old one full of garbage:
+ * some 7 MB more peak memory for 100,000 objects than reads of 256 KiB, which took no longer.
+ */
+const SPOOL_CHUNK_BYTES = 1 << 18;
 
 /**
  * The records a spool's file kept, in the same order, a chunk at a time. Each line is decoded on

@@ -151,7 +151,7 @@ describe('the record spool', () => {
     const numbers: SpoolFormat<number> = { encode: String, decode: Number, maxLineBytes: 32, weight: () => 0 };
     gc();
     const before = process.memoryUsage().heapUsed;
-    const spool = await spoolRecords(ones(), numbers, live.signal);
+    const spool = await spoolRecords(ones(), numbers, live.signal, Number.POSITIVE_INFINITY);
     gc();
     const grown = process.memoryUsage().heapUsed - before;
     try {
