@@ -8,6 +8,7 @@ import { CsafeError, InterruptedError } from '../errors.js';
 import type { IOStreams } from '../terminal/io.js';
 import { isRunning } from '../files/processes.js';
 import { fnv1a } from '../files/short-digest.js';
+import { writeErrorReason } from '../files/write-errors.js';
 import { forgetRemoval, removeAtExit } from '../files/exit-removal.js';
 import { formatBytes } from '../terminal/progress.js';
 import { fileError, inputSource, isRegularFile, openFileStream, regularFileSize, type InputSource } from './sources.js';
@@ -29,7 +30,9 @@ export interface SpooledInput {
  */
 export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onBytes: (copied: number) => void = () => undefined): Promise<SpooledInput> {
   await removeDeadSpools();
-  const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${HOST_TAG}-${process.pid}-`));
+  const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${HOST_TAG}-${process.pid}-`)).catch((error: unknown) => {
+    throw tempDirError(error);
+  });
   const path = join(dir, 'input');
   removeAtExit(dir);
   const remove = async () => {
@@ -43,13 +46,33 @@ export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onB
       done(null, chunk);
     },
   });
+  const copy = createWriteStream(path, { mode: 0o600 });
+  // Whichever failed first: a failure of one ends the others with the same error.
+  let failedFirst: 'input' | 'copy' | undefined;
+  const inputFailed = () => (failedFirst ??= 'input');
+  input.once('error', inputFailed);
+  copy.once('error', () => (failedFirst ??= 'copy'));
   try {
-    await pipeline(input, counter, createWriteStream(path, { mode: 0o600 }), { signal });
+    await pipeline(input, counter, copy, { signal });
   } catch (error) {
     await remove();
-    throw signal?.aborted ? new InterruptedError() : error;
+    if (signal?.aborted) throw new InterruptedError();
+    throw failedFirst === 'copy' ? tempDirError(error) : error;
+  } finally {
+    input.off('error', inputFailed);
   }
   return { path, remove };
+}
+
+/**
+ * The temporary directory would not take a copy (none, not writable, full). Said as such: the
+ * input and the command's own files are fine, and the way on is another TMPDIR.
+ */
+function tempDirError(error: unknown): CsafeError {
+  return new CsafeError(`${tmpdir()}: could not write a temporary file: ${writeErrorReason(error)}`, {
+    hint: 'csafe keeps a copy of its input in TMPDIR while it works: set TMPDIR to a directory this user may write to, with room for the input, then run the command again',
+    cause: error,
+  });
 }
 
 const SPOOL_PREFIX = 'csafe-spool-';

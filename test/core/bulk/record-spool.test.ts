@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { InterruptedError } from '../../../src/core/errors.js';
+import { CsafeError, InterruptedError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/cli.js';
 import { spoolRecords, type RecordSpool, type SpoolFormat } from '../../../src/core/bulk/record-spool.js';
 
@@ -179,7 +179,7 @@ describe('the record spool', () => {
     }
   });
 
-  it('a file that cannot be made (no temporary directory) fails the spool, and the input is closed', async () => {
+  it('a file that cannot be made (no temporary directory) fails the spool, saying TMPDIR is the way on, and the input is closed', async () => {
     let closed = false;
     async function* items_(): AsyncGenerator<Item[]> {
       try {
@@ -189,9 +189,14 @@ describe('the record spool', () => {
       }
     }
     const tmp = process.env.TMPDIR;
-    process.env.TMPDIR = join(tempDir(), 'gone');
+    const gone = join(tempDir(), 'gone');
+    process.env.TMPDIR = gone;
     try {
-      await assert.rejects(spoolRecords(items_(), format, signal, 0), { code: 'ENOENT' });
+      await assert.rejects(spoolRecords(items_(), format, signal, 0), (error: CsafeError) => {
+        assert.equal(error.message, `${gone}: could not write a temporary file: no such directory (ENOENT)`);
+        assert.match(error.hint ?? '', /set TMPDIR to a directory this user may write to/);
+        return true;
+      });
     } finally {
       if (tmp === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = tmp;
