@@ -29,10 +29,25 @@ export interface SpooledInput {
  * after that the caller removes it, in a `finally`. `onBytes` hears how many bytes are copied so far.
  */
 export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onBytes: (copied: number) => void = () => undefined): Promise<SpooledInput> {
-  await removeDeadSpools();
-  const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${HOST_TAG}-${process.pid}-`)).catch((error: unknown) => {
-    throw tempDirError(error);
-  });
+  // Heard from the start: an input opened by the caller can fail (a device that cannot be opened)
+  // while the directory is made, and an 'error' with nobody listening ends the process.
+  let inputFailure: unknown;
+  const inputFailed = (error: unknown) => (inputFailure ??= error);
+  input.on('error', inputFailed);
+  try {
+    await removeDeadSpools();
+    const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${HOST_TAG}-${process.pid}-`)).catch((error: unknown) => {
+      // Closed, or a pipe whose writer goes on would keep the process waiting for it.
+      input.destroy();
+      throw inputFailure ?? tempDirError(error);
+    });
+    return await copyInto(dir, input, signal, onBytes);
+  } finally {
+    input.off('error', inputFailed);
+  }
+}
+
+async function copyInto(dir: string, input: Readable, signal: AbortSignal | undefined, onBytes: (copied: number) => void): Promise<SpooledInput> {
   const path = join(dir, 'input');
   removeAtExit(dir);
   const remove = async () => {
@@ -47,19 +62,16 @@ export async function spoolToTempFile(input: Readable, signal?: AbortSignal, onB
     },
   });
   const copy = createWriteStream(path, { mode: 0o600 });
-  // Whichever failed first: a failure of one ends the others with the same error.
-  let failedFirst: 'input' | 'copy' | undefined;
-  const inputFailed = () => (failedFirst ??= 'input');
-  input.once('error', inputFailed);
-  copy.once('error', () => (failedFirst ??= 'copy'));
+  // A failure of one stream ends the others with the same error: the copy's own failure is one
+  // that comes while the input is still whole (not failed, not closed before its end).
+  let copyFailed = false;
+  copy.once('error', () => (copyFailed = input.errored === null && !(input.destroyed && !input.readableEnded)));
   try {
     await pipeline(input, counter, copy, { signal });
   } catch (error) {
     await remove();
     if (signal?.aborted) throw new InterruptedError();
-    throw failedFirst === 'copy' ? tempDirError(error) : error;
-  } finally {
-    input.off('error', inputFailed);
+    throw copyFailed ? tempDirError(error) : error;
   }
   return { path, remove };
 }

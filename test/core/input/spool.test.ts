@@ -89,6 +89,39 @@ describe('spoolToTempFile', () => {
       assert.deepEqual(readdirSync(tmp), []);
     });
   });
+
+  it("passes on an input's own failure, or early close, as the input's: even one that comes before the copy begins", async () => {
+    await inOwnTmpdir(async (tmp) => {
+      const failure = Object.assign(new Error('device gone'), { code: 'ENXIO' });
+      const failing = new PassThrough();
+      // Fails while the directory is being made: an 'error' nobody heard would end the process.
+      setImmediate(() => failing.destroy(failure));
+      await assert.rejects(spoolToTempFile(failing), (error) => error === failure);
+      const closed = new PassThrough();
+      closed.write('part');
+      setImmediate(() => closed.destroy());
+      await assert.rejects(spoolToTempFile(closed), (error: NodeJS.ErrnoException) => error.code === 'ERR_STREAM_PREMATURE_CLOSE');
+      assert.deepEqual(readdirSync(tmp), []);
+    });
+  });
+
+  it('with no temporary directory, says so and closes the input (a pipe whose writer goes on must not keep it waiting)', async () => {
+    const saved = process.env.TMPDIR;
+    const gone = join(tempDir(), 'gone');
+    process.env.TMPDIR = gone;
+    try {
+      const input = new PassThrough();
+      await assert.rejects(spoolToTempFile(input), (error: Error) => error.message === `${gone}: could not write a temporary file: no such directory (ENOENT)`);
+      assert.equal(input.destroyed, true);
+      const failure = new Error('read failed');
+      const failed = new PassThrough();
+      failed.destroy(failure);
+      await assert.rejects(spoolToTempFile(failed), (error) => error === failure, "an input that failed first is the input's failure");
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
 });
 
 describe('rereadableInput', () => {
