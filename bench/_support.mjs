@@ -25,11 +25,11 @@ export function requireTool(name, hint) {
  * bin/csafe runs dist/bundle, which `tsc -p .` alone leaves as it was: a benchmark of a stale or
  * missing bundle measures nothing.
  */
-export function requireBuild() {
-  const modified = (file) => (existsSync(join(ROOT, 'dist', file)) ? statSync(join(ROOT, 'dist', file)).mtimeMs : 0);
+export function requireBuild(root = ROOT) {
+  const modified = (file) => (existsSync(join(root, 'dist', file)) ? statSync(join(root, 'dist', file)).mtimeMs : 0);
   const bundled = modified('bundle.meta.json');
-  if (!existsSync(join(ROOT, 'dist', 'bundle', 'csafe.cjs')) || bundled < modified('.tsbuildinfo')) {
-    console.error(`no current build in ${join(ROOT, 'dist', 'bundle')}: run \`npm run build\` (tsc, then scripts/bundle.mjs) first`);
+  if (!existsSync(join(root, 'dist', 'bundle', 'csafe.cjs')) || bundled < modified('.tsbuildinfo')) {
+    console.error(`no current build in ${join(root, 'dist', 'bundle')}: run \`npm run build\` (tsc, then scripts/bundle.mjs) first`);
     process.exit(1);
   }
 }

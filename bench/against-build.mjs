@@ -5,7 +5,8 @@
 // ratio against its baseline swings from one `npm run bench` to the next with the machine's speed;
 // this compares two builds round by round, so "no worse than before" is one run's answer. OTHER is
 // a checkout built with `npm run build` (a `git worktree add` of an older commit, its node_modules
-// linked to this one's). Not part of `npm test`.
+// linked to this one's). --scale scales every input but the 2,000 batch lines, as in `npm run
+// bench`. Not part of `npm test`.
 // Usage: node bench/against-build.mjs OTHER [--runs N] [--scale F] [imports | data-add | batch | wait-rss …]
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -26,6 +27,7 @@ if (otherBin === undefined || !existsSync(otherBin) || sections.some((name) => !
 }
 delete process.env.NODE_EXTRA_CA_CERTS;
 requireBuild();
+requireBuild(resolve(other));
 requireTool('curl', 'apt-get install curl');
 
 const GiB = 2 ** 30;

@@ -103,7 +103,7 @@ async function runVariant(name, path) {
         const bytesEnd = text.indexOf('\t', lineEnd + 1);
         if ({ line: Number(text.slice(0, lineEnd)), bytes: Number(text.slice(lineEnd + 1, bytesEnd)), json: text.slice(bytesEnd + 1) }.json !== '') ready++;
       };
-      for await (const chunk of createReadStream(spool.path, { highWaterMark: 1 << 20 })) lines.push(chunk, take);
+      for await (const chunk of createReadStream(spool.path, { highWaterMark: 1 << 18 })) lines.push(chunk, take);
       lines.end(take);
       console.log(statSync(spool.path).size);
       await spool.remove();

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCsafe, tempDir } from '../helpers/cli.js';
 
-// A bulk command keeps its checked records in a temporary file once they come to more than about
-// 1 MB; where TMPDIR will not take it, the run says so and what to do, and sends nothing.
+// A bulk command keeps its checked records in a temporary file once they come to more than some
+// 0.3–0.7 MB of input; where TMPDIR will not take it, the run says so and what to do, and sends nothing.
 
 /** Some 2 MB of data objects: past what a bulk command holds in memory. */
 function objectsFile(): string {
