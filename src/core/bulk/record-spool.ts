@@ -36,10 +36,10 @@ export interface RecordSpool<T> {
  * The weight of the records a spool holds in memory before it writes them all to a file: some
  * 0.6 MB of `data add`'s objects, 0.7 MB of events, 0.3 MB of the lines of the commands that send
  * a request a line (their parsed values weigh too), so a small run touches no disk and a large one
- * holds no more than that. Held in
- * memory, 100,000 objects of `data add` (10 MB) saved some 90 ms of CPU and 2–4 % of the time
- * with the service at work on the same machine (bench/against-build.mjs, 15 and 9 rounds), and
- * the garbage they left raised the peak memory of a `--wait` run by 18 MB (133 MiB against 115).
+ * holds no more than that. Held in memory, 100,000 objects of `data add` (10 MB) saved some 90 ms
+ * of CPU and 2–4 % of the time with the service at work on the same machine
+ * (bench/against-build.mjs, 15 and 9 rounds), and the garbage they left raised the peak memory of
+ * a `--wait` run by 18 MB (133 MiB against 115).
  */
 export const SPOOL_MEMORY_CHARS = 1024 * 1024;
 

@@ -65,7 +65,7 @@ async function copyInto(dir: string, input: Readable, signal: AbortSignal | unde
   // A failure of one stream ends the others with the same error: the copy's own failure is one
   // that comes while the input is still whole (not failed, not closed before its end).
   let copyFailed = false;
-  copy.once('error', () => (copyFailed = input.errored === null && !(input.destroyed && !input.readableEnded)));
+  copy.once('error', () => (copyFailed = (input.errored ?? null) === null && !(input.destroyed && !input.readableEnded)));
   try {
     await pipeline(input, counter, copy, { signal });
   } catch (error) {
