@@ -88,9 +88,9 @@ export class Bench {
     return this.input(`events-${total}.jsonl`, (path) => writeCount(path, total, eventLine));
   }
 
-  /** Runs csafe (bin/csafe of this checkout) under /usr/bin/time, its config directory empty. */
-  csafe(args, { env = {}, ...options } = {}) {
-    return timed(process.execPath, [BIN, ...args], { ...options, env: { CSAFE_CONFIG_DIR: this.dir, ...env } });
+  /** Runs csafe (bin/csafe of this checkout, or `bin`: another's) under /usr/bin/time, its config directory empty. */
+  csafe(args, { env = {}, bin = BIN, ...options } = {}) {
+    return timed(process.execPath, [bin, ...args], { ...options, env: { CSAFE_CONFIG_DIR: this.dir, ...env } });
   }
 
   /** Samples kept for a later row of the same invocation. */
@@ -150,15 +150,15 @@ const classifyOne = {
 };
 
 /** `curl -T` of `file` to a fresh upload address; the emulator reset first, so one upload is on disk at a time. */
-async function curlUpload(emulator, file) {
+export async function curlUpload(emulator, file) {
   await emulator.reset();
   const { upload_url: url } = await emulator.api('POST', '/v1/data/bench/import');
   return timed('curl', ['-sSf', '-o', '/dev/null', '-T', file, '-H', 'Content-Type: application/json', url]);
 }
 
-async function csafeImport(bench, emulator, file, flags = []) {
+export async function csafeImport(bench, emulator, file, flags = [], bin = BIN) {
   await emulator.reset();
-  return bench.csafe(['data', 'import', 'bench', file, '--json', ...flags], { env: emulator.env });
+  return bench.csafe(['data', 'import', 'bench', file, '--json', ...flags], { env: emulator.env, bin });
 }
 
 /** The validated-import samples of a file, measured once per invocation (import-rss reuses them). */
@@ -298,16 +298,18 @@ const emuEvents = {
 };
 
 const BATCH_LINES = 2000;
-const LATENCY_MS = 50;
+export const LATENCY_MS = 50;
+
+/** The batch rows' input: BATCH_LINES lines to classify, not scaled (the rows' baseline is computed from their count). */
+export const batchInput = (bench) =>
+  bench.input(`classify-${BATCH_LINES}.jsonl`, (file) => writeCount(file, BATCH_LINES, (n) => `{"text":"listing ${n}: road bike, barely used","content_id":"c${n}"}\n`));
 
 function batchRow(concurrency) {
   return {
     name: `batch-${concurrency}`,
     figure: `\`classify --batch\`, emulator --latency ${LATENCY_MS}, --concurrency ${concurrency}`,
     async measure(bench) {
-      const { path } = bench.input(`classify-${BATCH_LINES}.jsonl`, (file) =>
-        writeCount(file, BATCH_LINES, (n) => `{"text":"listing ${n}: road bike, barely used","content_id":"c${n}"}\n`),
-      );
+      const { path } = batchInput(bench);
       const emulator = await bench.emulator('--latency', String(LATENCY_MS));
       const ideal = (BATCH_LINES * LATENCY_MS) / 1000 / concurrency;
       const target = { op: '<=', value: 1.15 };
@@ -329,7 +331,7 @@ function batchRow(concurrency) {
 
 export const objectLine = (n) => `{"id":"obj_${n}","title":"listing ${n}","body":"road bike number ${n}, barely used, collection only"}\n`;
 export const ADD_BATCH = 100;
-const addInput = (bench, total) => bench.input(`add-${total}.jsonl`, (file) => writeCount(file, total, objectLine));
+export const addInput = (bench, total) => bench.input(`add-${total}.jsonl`, (file) => writeCount(file, total, objectLine));
 
 /**
  * The bodies csafe sends for `data add` (100 objects each, its default), split over 4 curl

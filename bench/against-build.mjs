@@ -8,20 +8,19 @@
 // linked to this one's). --scale scales every input but the 2,000 batch lines, as in `npm run
 // bench`. Not part of `npm test`.
 // Usage: node bench/against-build.mjs OTHER [--runs N] [--scale F] [imports | data-add | batch | wait-rss …]
-import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { curlAddConfigs, objectLine } from './_rows.mjs';
-import { BIN, interleave, kilobyteObject, printAgainstFirst, requireBuild, requireTool, smallObject, startEmulator, tempDir, timed, tinyObject, writeCount, writeLines } from './_support.mjs';
+import { addInput, batchInput, Bench, csafeImport, curlAddConfigs, curlUpload, LATENCY_MS } from './_rows.mjs';
+import { formatRatio, median, summary } from './_report.mjs';
+import { BIN, interleave, printAgainstFirst, requireBuild, requireTool, timed } from './_support.mjs';
 
 const SECTIONS = ['imports', 'data-add', 'batch', 'wait-rss'];
 const { values: options, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '7' }, scale: { type: 'string', default: '1' } } });
 const [other, ...named] = positionals;
-const otherBin = other === undefined ? undefined : join(resolve(other), 'bin', 'csafe');
 const sections = named.length === 0 ? SECTIONS : named;
 const runs = Number(options.runs);
 const scale = Number(options.scale);
-if (otherBin === undefined || !existsSync(otherBin) || sections.some((name) => !SECTIONS.includes(name)) || !(runs > 0) || !(scale > 0)) {
+if (other === undefined || sections.some((name) => !SECTIONS.includes(name)) || !(runs > 0) || !(scale > 0)) {
   console.error(`usage: node bench/against-build.mjs OTHER [--runs N] [--scale F] [${SECTIONS.join(' | ')} …]: OTHER is another checkout of csafe, built`);
   process.exit(2);
 }
@@ -30,91 +29,73 @@ requireBuild();
 requireBuild(resolve(other));
 requireTool('curl', 'apt-get install curl');
 
-const GiB = 2 ** 30;
 const builds = [
   { name: `this build (${BIN})`, bin: BIN },
-  { name: `other build (${otherBin})`, bin: otherBin },
+  { name: `other build (${join(resolve(other), 'bin', 'csafe')})`, bin: join(resolve(other), 'bin', 'csafe') },
 ];
-const sized = (full) => Math.max(1, Math.round(full * scale));
-const dir = tempDir();
-const emulators = new Map();
-/** One emulator per set of flags, started when first asked for. */
-async function emulator(...args) {
-  const key = args.join(' ');
-  if (!emulators.has(key)) emulators.set(key, await startEmulator(args));
-  return emulators.get(key);
-}
-const csafe = (bin, args, on) => async () => (await on.reset(), timed(process.execPath, [bin, ...args], { env: { ...on.env, CSAFE_CONFIG_DIR: dir } }));
-const buildVariants = (args, on) => builds.map((build) => ({ name: build.name, run: csafe(build.bin, args, on) }));
+const bench = new Bench({ scale });
+/** The same command line, run by each build against `emulator`, reset first. */
+const byEachBuild = (args, emulator) => builds.map((build) => ({ name: build.name, run: async () => (await emulator.reset(), bench.csafe(args, { env: emulator.env, bin: build.bin })) }));
 
 try {
   for (const section of sections) await { imports, 'data-add': dataAdd, batch, 'wait-rss': waitRss }[section]();
 } finally {
-  await Promise.all([...emulators.values()].map((running) => running.stop()));
-  rmSync(dir, { recursive: true, force: true });
+  await bench.close();
 }
 
 async function imports() {
+  const GiB = 2 ** 30;
   const rows = [
-    { name: 'import-40', bytes: 250e6, line: tinyObject, flags: [] },
-    { name: 'import-83', bytes: GiB, line: smallObject, flags: [] },
-    { name: 'import-1k', bytes: GiB, line: kilobyteObject, flags: [] },
-    { name: 'import-novalidate', bytes: GiB, line: kilobyteObject, flags: ['--no-validate'] },
+    { name: 'import-40', bytes: 250e6, lineBytes: 40, flags: [] },
+    { name: 'import-83', bytes: GiB, lineBytes: 83, flags: [] },
+    { name: 'import-1k', bytes: GiB, lineBytes: 1000, flags: [] },
+    { name: 'import-novalidate', bytes: GiB, lineBytes: 1000, flags: ['--no-validate'] },
   ];
-  const importing = await emulator('--processing-delay', '1h');
+  const importing = await bench.emulator('--processing-delay', '1h');
   for (const row of rows) {
-    const input = join(dir, `${row.name}.jsonl`);
-    writeLines(input, sized(row.bytes), row.line);
-    const curl = async () => {
-      await importing.reset();
-      const { upload_url: url } = await importing.api('POST', '/v1/data/bench/import');
-      return timed('curl', ['-sSf', '-o', '/dev/null', '-T', input, '-H', 'Content-Type: application/json', url]);
-    };
-    const variants = [{ name: 'curl -T', run: curl }, ...buildVariants(['data', 'import', 'bench', input, ...row.flags], importing)];
+    const { path } = bench.jsonl(bench.size(row.bytes), row.lineBytes);
+    const variants = [
+      { name: 'curl -T', run: () => curlUpload(importing, path) },
+      ...builds.map((build) => ({ name: build.name, run: () => csafeImport(bench, importing, path, row.flags, build.bin) })),
+    ];
     report(`${row.name}; throughput ÷ curl's`, variants, await interleave(variants, runs, { warmup: 1 }));
-    rmSync(input);
   }
 }
 
 async function dataAdd() {
-  const total = sized(100_000);
-  const input = join(dir, 'add.jsonl');
-  writeCount(input, total, objectLine);
-  const posting = await emulator('--processing-delay', '1h');
-  const configs = curlAddConfigs(dir, total, posting);
+  const total = bench.size(100_000);
+  const { path } = addInput(bench, total);
+  const posting = await bench.emulator('--processing-delay', '1h');
+  const configs = curlAddConfigs(bench.dir, total, posting);
   const curls = `${configs.map((config, index) => `curl -K '${config}' & p${index}=$!`).join('; ')}; ${configs.map((_, index) => `wait $p${index}`).join(' && ')}`;
-  const variants = [{ name: 'curl, 4 in parallel', run: async () => (await posting.reset(), timed('sh', ['-c', curls])) }, ...buildVariants(['data', 'add', 'bench', input], posting)];
+  const variants = [{ name: 'curl, 4 in parallel', run: async () => (await posting.reset(), timed('sh', ['-c', curls])) }, ...byEachBuild(['data', 'add', 'bench', path], posting)];
   report(`data-add, ${total} objects; throughput ÷ curl's`, variants, await interleave(variants, runs, { warmup: 1 }));
 }
 
 async function batch() {
-  const input = join(dir, 'classify.jsonl');
-  writeCount(input, 2000, (n) => `{"text":"listing ${n}: road bike, barely used","content_id":"c${n}"}\n`);
-  const slow = await emulator('--latency', '50');
+  const { path } = batchInput(bench);
+  const slow = await bench.emulator('--latency', String(LATENCY_MS));
   for (const concurrency of [16, 64, 256]) {
-    const variants = buildVariants(['classify', '--batch', input, '--user-id', 'u1', '--concurrency', String(concurrency)], slow);
+    const variants = byEachBuild(['classify', '--batch', path, '--user-id', 'u1', '--concurrency', String(concurrency)], slow);
     const samples = await interleave(variants, runs, { warmup: 1 });
-    console.log(`\nbatch-${concurrency}, 2000 lines, ${runs} rounds:`);
+    console.log(`\nbatch-${concurrency}, ${runs} rounds:`);
     for (const [index, variant] of variants.entries()) console.log(`  ${variant.name}: median ${median(samples[index].map((sample) => sample.seconds)).toFixed(3)} s`);
     printThisAgainstOther('speed', samples[0].map((sample, round) => samples[1][round].seconds / sample.seconds));
   }
 }
 
 async function waitRss() {
-  const sizes = [10_000, 100_000].map(sized);
-  const inputs = sizes.map((total) => {
-    const path = join(dir, `add-${total}.jsonl`);
-    writeCount(path, total, objectLine);
-    return path;
-  });
-  const processing = await emulator('--processing-delay', '0');
-  const variants = builds.flatMap((build) => inputs.map((path, index) => ({ name: `${build.name}, ${sizes[index]} objects`, run: csafe(build.bin, ['data', 'add', 'bench', path, '--wait'], processing) })));
+  const sizes = [10_000, 100_000].map((total) => bench.size(total));
+  const paths = sizes.map((total) => addInput(bench, total).path);
+  const processing = await bench.emulator('--processing-delay', '0');
+  const variants = paths.flatMap((path) => byEachBuild(['data', 'add', 'bench', path, '--wait'], processing));
   const samples = await interleave(variants, runs);
   console.log(`\ndata-add-wait-rss, ${runs} rounds; peak RSS at ${sizes[1]} objects ÷ at ${sizes[0]}, per round:`);
   for (const [index, build] of builds.entries()) {
-    const [small, large] = [samples[2 * index], samples[2 * index + 1]];
+    // Variants go by size, then by build: [this small, other small, this large, other large].
+    const [small, large] = [samples[index], samples[builds.length + index]];
     const growth = large.map((sample, round) => sample.rssMiB / small[round].rssMiB);
-    console.log(`  ${build.name}: ${spread(growth)}, ${median(large.map((sample) => sample.rssMiB)).toFixed(0)} MiB at the large size`);
+    console.log(`  ${build.name}: ${formatRatio(summary(growth))}, ${median(large.map((sample) => sample.rssMiB)).toFixed(0)} MiB at the large size`);
   }
 }
 
@@ -125,14 +106,6 @@ function report(title, variants, samples) {
   printThisAgainstOther('throughput', samples[1].map((sample, round) => samples[2][round].seconds / sample.seconds));
 }
 
-function median(values) {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-}
-
-function spread(ratios) {
-  return `${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`;
-}
-
 function printThisAgainstOther(what, ratios) {
-  console.log(`  this build's ${what} ÷ the other's: ${spread(ratios)}`);
+  console.log(`  this build's ${what} ÷ the other's: ${formatRatio(summary(ratios))}`);
 }

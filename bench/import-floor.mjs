@@ -10,6 +10,7 @@ import { createReadStream, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { curlUpload } from './_rows.mjs';
 import { BIN, interleave, printAgainstFirst, requireBuild, requireTool, startEmulator, tempDir, timed, tinyObject, writeLines } from './_support.mjs';
 
 if (process.argv[2] === '--node-client') {
@@ -27,13 +28,8 @@ try {
   writeLines(input, megabytes * 1e6, tinyObject);
   const self = fileURLToPath(import.meta.url);
   const fresh = (command, args) => async () => (await emulator.reset(), timed(command, args, { env: emulator.env }));
-  const curl = async () => {
-    await emulator.reset();
-    const { upload_url: url } = await emulator.api('POST', '/v1/data/bench/import');
-    return timed('curl', ['-sSf', '-o', '/dev/null', '-T', input, '-H', 'Content-Type: application/json', url]);
-  };
   const variants = [
-    { name: 'curl -T (address asked first)', run: curl },
+    { name: 'curl -T (address asked first)', run: () => curlUpload(emulator, input) },
     { name: 'bare Node client', run: fresh(process.execPath, [self, '--node-client', input]) },
     { name: 'csafe data import --no-validate', run: fresh(process.execPath, [BIN, 'data', 'import', 'bench', input, '--no-validate']) },
     { name: 'csafe data import', run: fresh(process.execPath, [BIN, 'data', 'import', 'bench', input]) },
