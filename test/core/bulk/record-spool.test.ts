@@ -76,7 +76,7 @@ describe('the record spool', () => {
     });
   }
 
-  it('by default holds about 1 MB of records in memory, and writes more to a file', async () => {
+  it('by default holds records weighing up to 1 Mi characters in memory, and writes more to a file', async () => {
     const kilobyte = (count: number) => Array.from({ length: count }, (_, index) => ({ n: index + 1, text: 'k'.repeat(1000) }));
     for (const [count, held] of [[900, true], [1100, false]] as const) {
       const spool = await spoolRecords(inGroups(kilobyte(count), 100), format, signal);
