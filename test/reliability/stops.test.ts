@@ -527,6 +527,25 @@ describe('an interrupted bulk command says how to continue', () => {
     assert.equal((JSON.parse(second.stdout) as { sent: number }).sent, rest.length);
   });
 
+  it('stream parts: with a failed file that already held parts, the printed command sends this run\'s only; together the runs store every part once', async (t) => {
+    const dir = tempDir();
+    const input = inputFile(dir, 'parts.jsonl', 30, partLine);
+    // An earlier run's failures, resent since: the file is a log, appended run after run.
+    const earlier = `${range(3).map((i) => partLine(100 + i)).join('\n')}\n`;
+    writeFileSync(join(dir, 'rest.jsonl'), earlier);
+    const first = await interruptAfter(t, emulator, ['stream', 'parts', 'live', '--id', 'show-3', 'parts.jsonl', '--batch-size', '1', '--failed', 'rest.jsonl'], dir, 4);
+    assert.equal(first.code, 130, first.stderr);
+    const sentFirst = Number(/interrupted: (\d+) parts sent/.exec(first.stderr)?.[1]);
+    const appended = Buffer.byteLength(`${input.records.slice(sentFirst).join('\n')}\n`);
+    assert.equal(readFileSync(join(dir, 'rest.jsonl'), 'utf8'), `${earlier}${input.records.slice(sentFirst).join('\n')}\n`);
+    const resume = /continue with: (.*)$/m.exec(first.stderr)?.[1];
+    assert.equal(resume, `tail -c +${Buffer.byteLength(earlier) + 1} rest.jsonl | head -c ${appended} | csafe stream parts live --id show-3 - --batch-size 1`);
+    const second = await runPrinted(resume!, emulator.env, dir);
+    assert.equal(second.code, 0, second.stderr);
+    const stream = (await emulator.control('/_emulator/streams/live/show-3')) as { parts: { text: string }[] };
+    assert.deepEqual(stream.parts.map((part) => part.text), input.records.map((record) => (JSON.parse(record) as { text: string }).text));
+  });
+
   it('stream parts: the printed command keeps the flags the run was given (--base-url, --batch-size) and sends the rest there', async (t) => {
     const dir = tempDir();
     const input = inputFile(dir, 'parts.jsonl', 30, partLine);

@@ -19,7 +19,7 @@ import { resultWriter, type OutputFormat, type ResultShape, type StreamView } fr
 import { countOf } from '../terminal/words.js';
 import { startSpinner } from '../terminal/spinner.js';
 import { csafeCommandLine, withFlag } from '../cli/command-line.js';
-import { interruptedRun, reportInterruption, resendHint } from '../cli/resume.js';
+import { interruptedRun, reportInterruption, resendCommandLine, resendHint } from '../cli/resume.js';
 import { interruptionOf } from '../signals.js';
 import type { JsonRecord } from '../json/position.js';
 
@@ -47,8 +47,8 @@ export interface LineRequests<R, A, P, Row> {
   spinner: { start: string; progress(counts: BulkCounts): string };
   /** The summary's first words: `classified 3 lines`. */
   summary(counts: BulkCounts): string;
-  /** The command that sends the failed file again: `csafe classify --batch failed.jsonl`. */
-  resendCommand(failedPath: string): string;
+  /** The command that sends lines again, given their input (a path, or `-` for stdin) to quote: `csafe classify --batch failed.jsonl`. */
+  resendCommand(input: string): string;
 }
 
 /** A line's request, or why it cannot be sent. */
@@ -253,7 +253,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
   ctx.io.note(`${job.summary(counts)}${done}${otherShards}${failedNote}${unconfirmedNote}${skippedNote}`);
   const { stoppedBy } = delivered;
   if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
-  if (counts.failed > 0) ctx.io.warn(`hint: ${resendHint(job.resendCommand(failed.path), options.checkpoint !== undefined)}`);
+  if (counts.failed > 0) ctx.io.warn(`hint: ${resendHint(resendCommandLine(failed, job.resendCommand), options.checkpoint !== undefined)}`);
   return { kind: 'sent', counts, skipped: skipped?.count ?? 0, stoppedBy };
 }
 

@@ -1,6 +1,7 @@
 import { countOf } from '../terminal/words.js';
 import type { IOStreams } from '../terminal/io.js';
 import type { InFlight } from '../bulk/in-flight.js';
+import { shellWord } from './command-line.js';
 
 /** ` (in FILE)` after the count of failed records an interrupted run names; nothing when none failed. */
 const failedFileNote = (failed: number, path: string) => (failed > 0 ? ` (in ${path})` : '');
@@ -21,6 +22,25 @@ export function interruptedRun(counts: { sent: number; requests: number; failed:
  */
 export const resendHint = (resendCommand: string, checkpoint: boolean) =>
   checkpoint ? 'run the same command again to send them (the file is the record of what failed)' : `resend them with \`${resendCommand}\``;
+
+/** What one run appended to a failed file: the bytes after `priorBytes`, `appendedBytes` of them. */
+export interface AppendedRecords {
+  path: string;
+  priorBytes: number;
+  appendedBytes: number;
+}
+
+/**
+ * The command that resends the records one run appended to a failed file, `command` being given
+ * the input it reads (a path, or `-` for stdin) and quoting it. A file the run started is that
+ * input as it is. A file that already held records (--failed names a log, appended to run after
+ * run) gives only this run's bytes of it, piped in: the records of earlier runs may have been
+ * resent already, and resending them again would send them twice.
+ */
+export function resendCommandLine(records: AppendedRecords, command: (input: string) => string): string {
+  if (records.priorBytes === 0) return command(records.path);
+  return `tail -c +${records.priorBytes + 1} ${shellWord(records.path)} | head -c ${records.appendedBytes} | ${command('-')}`;
+}
 
 /** What an interrupted bulk run prints on stderr: what it did, then the command that continues it, and a hint when there is one. */
 export function reportInterruption(io: IOStreams, done: string, resume: string, hint?: string): void {

@@ -21,11 +21,23 @@ export interface RecordLine {
 export class FailedFile {
   private handle?: FileHandle;
   private bytes = 0;
+  /** The file's size when this run first appended to it: what earlier runs left there. */
+  private before = 0;
   private queue: Promise<void> = Promise.resolve();
   private failure?: FileWriteError;
   count = 0;
 
   constructor(readonly path: string) {}
+
+  /** Bytes the file held before this run appended to it (a file named with --failed is appended to, run after run). */
+  get priorBytes(): number {
+    return this.before;
+  }
+
+  /** Bytes this run appended. */
+  get appendedBytes(): number {
+    return this.bytes - this.before;
+  }
 
   append(record: unknown, line: number): Promise<void> {
     return this.appendLines([{ text: JSON.stringify(record), line }]);
@@ -63,7 +75,7 @@ export class FailedFile {
   private async writeAll(data: Buffer): Promise<void> {
     if (this.handle === undefined) {
       this.handle = await open(this.path, 'a', 0o600);
-      this.bytes = (await this.handle.stat()).size;
+      this.bytes = this.before = (await this.handle.stat()).size;
     }
     const handle = this.handle;
     try {

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { InFlight } from '../../../src/core/bulk/in-flight.js';
-import { interruptedRun, reportInterruption, resendHint, sayAwaitedAnswersOnInterrupt } from '../../../src/core/cli/resume.js';
+import { interruptedRun, reportInterruption, resendCommandLine, resendHint, sayAwaitedAnswersOnInterrupt } from '../../../src/core/cli/resume.js';
 import { bufferIO } from '../../helpers/io.js';
+import { tempDir } from '../../helpers/cli.js';
 
 describe('what an interrupted bulk run says', () => {
   it('counts what it sent, in how many requests, what failed (naming the file only when something did) and what is unconfirmed', () => {
@@ -14,6 +18,19 @@ describe('what an interrupted bulk run says', () => {
   it('tells a run with a checkpoint to run the same command again, and one without to resend the failed file', () => {
     assert.equal(resendHint('csafe events send failed.jsonl', true), 'run the same command again to send them (the file is the record of what failed)');
     assert.equal(resendHint('csafe events send failed.jsonl', false), 'resend them with `csafe events send failed.jsonl`');
+  });
+
+  it('resends a failed file the run started as it is, and of one that held earlier records, only the bytes this run appended', () => {
+    const command = (input: string) => `csafe events send ${input}`;
+    assert.equal(resendCommandLine({ path: 'failed.jsonl', priorBytes: 0, appendedBytes: 40 }, command), 'csafe events send failed.jsonl');
+    const dir = tempDir();
+    const path = join(dir, 'the failed.jsonl');
+    writeFileSync(path, '{"old":1}\n{"old":2}\n{"new":3}\n{"new":4}\n');
+    const line = resendCommandLine({ path, priorBytes: 20, appendedBytes: 20 }, command);
+    assert.equal(line, `tail -c +21 '${path}' | head -c 20 | csafe events send -`);
+    // Run as printed, the pipe gives the command exactly the records this run appended.
+    const piped = execFileSync('/bin/sh', ['-c', line.replace(/ \| csafe events send -$/, '')], { encoding: 'utf8' });
+    assert.equal(piped, '{"new":3}\n{"new":4}\n');
   });
 
   it('writes what it did, the command that continues it, and the hint when there is one, on stderr', () => {

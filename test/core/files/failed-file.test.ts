@@ -20,6 +20,17 @@ describe('FailedFile', () => {
     assert.equal(file.count, 3);
   });
 
+  it('knows what earlier runs left in the file and what this run appended', async () => {
+    const path = join(tempDir(), 'failed.jsonl');
+    writeFileSync(path, '{"earlier":1}\n');
+    const file = new FailedFile(path);
+    assert.deepEqual([file.priorBytes, file.appendedBytes], [0, 0]);
+    await file.appendLines([{ text: '{"a":1}', line: 1 }, { text: '{"a":22}', line: 2 }]);
+    await file.close();
+    assert.deepEqual([file.priorBytes, file.appendedBytes], [14, 17]);
+    assert.equal(readFileSync(path, 'utf8').slice(file.priorBytes), '{"a":1}\n{"a":22}\n');
+  });
+
   it('holds one descriptor on the file however many writes, and none once closed', { skip: !canListDescriptors && 'needs /proc/self/fd' }, async () => {
     const path = join(tempDir(), 'failed.jsonl');
     const file = new FailedFile(path);

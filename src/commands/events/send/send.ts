@@ -10,7 +10,7 @@ import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { type OutputFormat } from '../../../core/terminal/output.js';
 import { shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine } from '../../../core/cli/command-line.js';
-import { interruptedRun, reportInterruption } from '../../../core/cli/resume.js';
+import { interruptedRun, reportInterruption, type AppendedRecords } from '../../../core/cli/resume.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';
@@ -85,9 +85,9 @@ interface SendingRun {
 /** Sends the events, then says what happened: the summary, why sending stopped, the outcome. */
 async function sendAndReport(events: AsyncIterable<readonly OutgoingEvent[]>, run: SendingRun): Promise<Outcome> {
   const { ctx, options, tally, started } = run;
-  const { failedFile, unconfirmedFile, halted } = await sendChecked(events, run);
+  const { failedFile, failed, unconfirmedFile, halted } = await sendChecked(events, run);
   // With --sync, stdout holds the event ids; the summary would break their NDJSON.
-  await report(ctx, tally, { input: run.input.name, started, failedFile, unconfirmedFile, invalidFile: options.skipInvalid, toStdout: !options.sync, checkpoint: options.checkpoint });
+  await report(ctx, tally, { input: run.input.name, started, failedFile, failedRecords: failed, unconfirmedFile, invalidFile: options.skipInvalid, toStdout: !options.sync, checkpoint: options.checkpoint });
   if (halted) ctx.io.warn(haltLine(halted, failedFile));
   const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
   return batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, otherShards: tally.other_shards, failed: tally.failed, unconfirmed: tally.unconfirmed, ...invalid, stoppedBy: halted });
@@ -132,7 +132,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
       await sync?.finish();
     }
   }
-  return { failedFile: failedPath, unconfirmedFile: unconfirmedPath, halted };
+  return { failedFile: failedPath, failed, unconfirmedFile: unconfirmedPath, halted };
 }
 
 /** --dry-run: the events' batches as the lanes would cut them, the first recorded by the HTTP core in place of sending. */
@@ -150,9 +150,9 @@ function openCheckpoint(ctx: Context, input: SendingRun['input'], options: SendO
   return Checkpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: input.name, shard: options.shard, now: () => ctx.now(), readOnly });
 }
 
-async function report(ctx: Context, tally: BulkCounts, run: { input: string; started: number; failedFile?: string; unconfirmedFile?: string; invalidFile?: string; toStdout?: boolean; checkpoint?: string }) {
+async function report(ctx: Context, tally: BulkCounts, run: { input: string; started: number; failedFile?: string; failedRecords?: AppendedRecords; unconfirmedFile?: string; invalidFile?: string; toStdout?: boolean; checkpoint?: string }) {
   const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
-  await reportSummary(ctx.io, summary, run.toStdout === false ? undefined : await summaryFormat(ctx), run.checkpoint !== undefined);
+  await reportSummary(ctx.io, summary, run.toStdout === false ? undefined : await summaryFormat(ctx), run.checkpoint !== undefined, run.failedRecords);
 }
 
 /** A terminal's default table would only repeat the stderr line, so it prints nothing; `-o table` (flag or profile) asks for it. */

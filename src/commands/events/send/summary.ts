@@ -1,4 +1,5 @@
-import { resendHint } from '../../../core/cli/resume.js';
+import { shellWord } from '../../../core/cli/command-line.js';
+import { resendCommandLine, resendHint, type AppendedRecords } from '../../../core/cli/resume.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { printResult, recordView, type OutputFormat } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
@@ -28,14 +29,20 @@ export function summarise(tally: BulkCounts, run: { input: string; durationMs: n
   };
 }
 
-/** The line for people on stderr; with a `format`, the same figures also go to stdout as one record. */
-export async function reportSummary(io: IOStreams, summary: Summary, format: OutputFormat | undefined, checkpoint = false): Promise<void> {
+/**
+ * The line for people on stderr; with a `format`, the same figures also go to stdout as one record.
+ * `failedRecords`: what this run appended to the failed file, when it was not the whole of it.
+ */
+export async function reportSummary(io: IOStreams, summary: Summary, format: OutputFormat | undefined, checkpoint = false, failedRecords?: AppendedRecords): Promise<void> {
   const seconds = (summary.duration_ms / 1000).toFixed(1);
   const figures =
     `read ${summary.read}, valid ${summary.valid}, invalid ${summary.invalid}, sent ${summary.sent}, failed ${summary.failed}, ` +
     `skipped by checkpoint ${summary.skipped_checkpoint}, other shards ${summary.other_shards}`;
   io.note(`${figures} in ${seconds} s (${summary.events_per_second} events/s)`);
-  if (summary.failed_file) io.warn(`${countOf(summary.failed, 'event')} written to ${summary.failed_file}: ${resendHint(`csafe events send ${summary.failed_file}`, checkpoint)}`);
+  if (summary.failed_file) {
+    const resend = resendCommandLine(failedRecords ?? { path: summary.failed_file, priorBytes: 0, appendedBytes: 0 }, (input) => `csafe events send ${shellWord(input)}`);
+    io.warn(`${countOf(summary.failed, 'event')} written to ${summary.failed_file}: ${resendHint(resend, checkpoint)}`);
+  }
   if (summary.unconfirmed_file) {
     io.warn(`${countOf(summary.unconfirmed, 'event')} written to ${summary.unconfirmed_file}: the service may have stored them, and without idempotency keys resending them may store them twice; check before resending`);
   }

@@ -12,7 +12,7 @@ import { parseOptions } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
-import { interruptedRun, reportInterruption } from '../../../core/cli/resume.js';
+import { interruptedRun, reportInterruption, resendCommandLine } from '../../../core/cli/resume.js';
 import { RangeCheckpoint, unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
@@ -194,7 +194,7 @@ function reportResume(ctx: Context, run: { namespace: string; id: string; tally:
     ctx.io.warn(`interrupted: ${done}; none is left to send`);
     return;
   }
-  reportInterruption(ctx.io, `${done}; the parts not sent are in the failed file too`, csafeCommandLine(withPositional(ctx.argv, FILE_POSITION, failed.path, resumeFlags(flags))));
+  reportInterruption(ctx.io, `${done}; the parts not sent are in the failed file too`, resendCommandLine(failed, (input) => csafeCommandLine(withPositional(ctx.argv, FILE_POSITION, input, resumeFlags(flags)))));
 }
 
 /** `stream parts NAMESPACE FILE`: the file is the command's fourth word. */

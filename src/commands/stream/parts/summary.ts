@@ -2,7 +2,8 @@ import type { Context } from '../../../context.js';
 import type { FailedFile } from '../../../core/files/failed-file.js';
 import { printResult, recordView } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
-import { resendHint } from '../../../core/cli/resume.js';
+import { shellWord } from '../../../core/cli/command-line.js';
+import { resendCommandLine, resendHint } from '../../../core/cli/resume.js';
 import type { PartsTally } from './deliver.js';
 
 // `csafe stream parts`: the record a run prints, and where its failed, unconfirmed and invalid parts
@@ -37,7 +38,10 @@ export async function printSummary(ctx: Context, { namespace, id, tally, failed,
     unconfirmed_file: unconfirmed.count > 0 ? unconfirmed.path : null,
     invalid_file: invalid && invalid.count > 0 ? invalid.path : null,
   };
-  if (failed.count > 0) ctx.io.warn(`${countOf(failed.count, 'part')} of failed batches written to ${failed.path}: ${resendHint(`csafe stream parts ${namespace} --id ${id} ${failed.path}`, checkpoint)}`);
+  if (failed.count > 0) {
+    const resend = resendCommandLine(failed, (input) => `csafe stream parts ${shellWord(namespace)} --id ${shellWord(id)} ${shellWord(input)}`);
+    ctx.io.warn(`${countOf(failed.count, 'part')} of failed batches written to ${failed.path}: ${resendHint(resend, checkpoint)}`);
+  }
   if (unconfirmed.count > 0) {
     ctx.io.warn(`${countOf(unconfirmed.count, 'part')} of batches whose answer was lost written to ${unconfirmed.path}: the service may already hold them, and resending them may store them twice`);
   }
