@@ -10,6 +10,7 @@ import {
   ExitCode,
   InputError,
   InterruptedError,
+  ReaderGoneError,
   MissingCredentialsError,
   PermissionDeniedError,
   TerminatedError,
@@ -21,7 +22,7 @@ import {
   type ExitCodeValue,
 } from './core/errors.js';
 import { ALL_VARIABLES, HELP_LAYOUT, HELP_WIDTH, renderHelpSections, wrapWords } from './core/cli/help.js';
-import { createIOStreams, isBrokenPipe, openIOStreams, type IOStreams } from './core/terminal/io.js';
+import { createIOStreams, isBrokenPipe, openIOStreams, unlessReaderGone, type IOStreams } from './core/terminal/io.js';
 import { redactSecrets } from './core/http/redact.js';
 import { DryRunEnded, type DryRunPlan } from './core/http/dry-run.js';
 import { commandIndex } from './core/cli/command-line.js';
@@ -149,13 +150,15 @@ export async function main(argv: string[], proc: ProcessLike): Promise<number> {
     checkTimeoutPlace(expanded, commandIndex(expanded), program);
     await program.parseAsync(expanded, { from: 'user' });
     // A write to a full disk fails after write() has returned: the command is not done until stdout has taken it all.
-    await bootIO.flush();
+    // A reader gone meanwhile (`| head`) leaves the exit code the command's outcome gave.
+    await bootIO.flush().catch(unlessReaderGone);
     return exitCode;
   } catch (error) {
     // Whatever part of a command SIGTERM stopped (reading stdin, a wait, a request), it ends as SIGTERM: 143.
-    const ended = error instanceof InterruptedError && proc.signal.aborted ? interruptionOf(proc.signal) : error;
-    // commander has already printed its message; a reader of stdout that went away wants no message.
-    if (ended instanceof CommanderError || isBrokenPipe(ended)) return exitCodeOfError(ended);
+    const ended = error instanceof InterruptedError && !(error instanceof ReaderGoneError) && proc.signal.aborted ? interruptionOf(proc.signal) : error;
+    // commander has already printed its message; a reader of stdout that went away wants no message,
+    // and a bulk run it stopped has said what it did and how to continue.
+    if (ended instanceof CommanderError || isBrokenPipe(ended) || ended instanceof ReaderGoneError) return exitCodeOfError(ended);
     // The work that reader's going stopped (a download cut off is an interruption): what it wanted it has.
     // Any other failure meanwhile (a full disk for --failed, a refused key) is still reported.
     if (proc.signal.reason === 'EPIPE' && ended instanceof InterruptedError) return ExitCode.ok;
@@ -210,8 +213,10 @@ export function exitCodeOfError(error: unknown): ExitCodeValue {
   if (error instanceof CommanderError) {
     return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? ExitCode.ok : ExitCode.usage;
   }
-  // The reader of our stdout went away (`| head`): what it wanted it has.
+  // The reader of our stdout went away (`| head`): what it wanted it has; a bulk run it stopped left
+  // records to send, as a run the service refused them would: some delivered (5), or none (1).
   if (isBrokenPipe(error)) return ExitCode.ok;
+  if (error instanceof ReaderGoneError) return error.delivered > 0 ? ExitCode.partial : ExitCode.failure;
   return ERROR_EXIT_CODES.find(([type]) => error instanceof type)?.[1] ?? ExitCode.failure;
 }
 

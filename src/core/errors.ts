@@ -110,6 +110,17 @@ export class InterruptedError extends CsafeError {
   }
 }
 
+/**
+ * The reader of stdout went away (`| head`) while a bulk run still had records to send: it stopped
+ * as on Ctrl-C, and its exit code says that records are left, as a run that could not send them
+ * does: 5 when it delivered some, 1 when none.
+ */
+export class ReaderGoneError extends InterruptedError {
+  constructor(readonly delivered: number) {
+    super('the reader of stdout went away');
+  }
+}
+
 /** SIGTERM (a service manager stopping csafe) ended a run that finishes its work on a signal (stream parts --follow). */
 export class TerminatedError extends InterruptedError {
   constructor() {

@@ -1,4 +1,4 @@
-import { InterruptedError, TerminatedError } from './errors.js';
+import { InterruptedError, ReaderGoneError, TerminatedError } from './errors.js';
 
 /** How Ctrl-C and SIGTERM stay csafe's to handle: kept from a module that hooks them, and told apart in the error a stopped run ends with. */
 
@@ -22,6 +22,12 @@ export async function importKeepingSignals<T>(load: () => Promise<T>): Promise<T
   return loaded;
 }
 
-/** How a run stopped by the process signal ends: the launcher aborts it with the signal's name as the reason. */
-export const interruptionOf = (signal: AbortSignal): InterruptedError =>
-  signal.reason === 'SIGTERM' ? new TerminatedError() : new InterruptedError();
+/**
+ * How a run stopped by the process signal ends: the launcher aborts it with the signal's name as
+ * the reason, or EPIPE when the reader of stdout went away. `delivered`: a bulk run's records
+ * delivered before it stopped, given when records were left to send.
+ */
+export function interruptionOf(signal: AbortSignal, delivered?: number): InterruptedError {
+  if (signal.reason === 'SIGTERM') return new TerminatedError();
+  return signal.reason === 'EPIPE' && delivered !== undefined ? new ReaderGoneError(delivered) : new InterruptedError();
+}

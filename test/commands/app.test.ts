@@ -11,6 +11,7 @@ import {
   InputError,
   InterruptedError,
   TerminatedError,
+  ReaderGoneError,
   MissingCredentialsError,
   PermissionDeniedError,
   RetryAfterTooLongError,
@@ -53,6 +54,8 @@ describe('exit codes', () => {
       [new UsageError('u'), 2], [new CorruptConfigError('/c', 'bad'), 2], [new InputError('i'), 2],
       [new MissingCredentialsError('m'), 3], [new AuthenticationError(details), 3], [new PermissionDeniedError({ ...details, status: 403 }), 3],
       [new WaitTimeoutError('w'), 124], [new LockedError('l'), 75], [new InterruptedError(), 130], [new TerminatedError(), 143],
+      // A bulk run the reader of stdout stopped (`| head`) with records left: as a run that could not send them.
+      [new ReaderGoneError(3), 5], [new ReaderGoneError(0), 1],
       [new CsafeError('c'), 1], [new ServerError({ ...details, status: 500 }), 1], [new RetryAfterTooLongError(2000, new Date(0), 429), 1],
       [new Error('defect'), 1], ['a string', 1], [undefined, 1],
     ];

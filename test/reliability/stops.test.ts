@@ -564,3 +564,44 @@ describe('an interrupted bulk command says how to continue', () => {
     assert.equal((await emulator.requests()).length - before, rest.length);
   });
 });
+
+describe('the reader of stdout gone part-way (`| head -1`)', () => {
+  const emulator = useEmulatorProcess(['--latency', '100']);
+  const PRINTING = [
+    { command: 'events send --sync', name: 'events.jsonl', line: eventLine, args: ['events', 'send', 'events.jsonl', '--sync', '--batch-size', '1', '--concurrency', '1'] },
+    { command: 'data add', name: 'items.jsonl', line: objectLine, args: ['data', 'add', 'listings', 'items.jsonl', '--batch-size', '1', '--concurrency', '1'] },
+    { command: 'classify --batch', name: 'items.jsonl', line: classifyLine, args: ['classify', '--batch', 'items.jsonl', '--concurrency', '1'] },
+  ];
+
+  /** Runs the command with a reader of stdout that goes after the first chunk (as `head -1` does), or before anything comes. */
+  async function readerGoes(t: TestContext, args: string[], cwd: string, when: 'after the first chunk' | 'at once') {
+    const child = spawnCsafe(args, { env: emulator.env, cwd });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const result = ended(child);
+    child.stdin.end();
+    if (when === 'at once') child.stdout.destroy();
+    else child.stdout.once('data', () => child.stdout.destroy());
+    return result;
+  }
+
+  for (const bulk of PRINTING) {
+    it(`${bulk.command}: stops as Ctrl-C stops it, says what it sent and how to continue, exit 5 (some delivered, some not)`, async (t) => {
+      const dir = tempDir();
+      inputFile(dir, bulk.name, 20, bulk.line);
+      const { code, stderr } = await readerGoes(t, bulk.args, dir, 'after the first chunk');
+      assert.equal(code, 5, stderr);
+      const sent = Number(/^interrupted: (\d+) \w+ sent in/m.exec(stderr)?.[1]);
+      assert.ok(sent > 0 && sent < 20, stderr);
+      assert.match(stderr, /^continue with: csafe /m);
+    });
+  }
+
+  it('events send: a run that had sent everything when its summary found the reader gone ends as its counts say (5: a record set aside)', async (t) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'events.jsonl'), `${eventLine(1)}\n{"type":"nonsense"}\n${eventLine(3)}\n`);
+    const { code, stderr } = await readerGoes(t, ['events', 'send', 'events.jsonl', '--batch-size', '1', '--skip-invalid', 'invalid.jsonl'], dir, 'at once');
+    assert.equal(code, 5, stderr);
+    assert.match(stderr, /sent 2, failed 0/);
+    assert.doesNotMatch(stderr, /interrupted/);
+  });
+});

@@ -14,7 +14,7 @@ import { FailedFile } from '../files/failed-file.js';
 import { defaultFailedPath } from '../files/failed-path.js';
 import { refuseSharedFiles } from '../files/distinct-files.js';
 import type { HttpClient } from '../http/client.js';
-import { isBrokenPipe, type IOStreams } from '../terminal/io.js';
+import { unlessReaderGone, type IOStreams } from '../terminal/io.js';
 import { resultWriter, type OutputFormat, type ResultShape, type StreamView } from '../terminal/output.js';
 import { countOf } from '../terminal/words.js';
 import { startSpinner } from '../terminal/spinner.js';
@@ -243,7 +243,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
   }
   if (delivered.interrupted) {
     reportResume(ctx, { path: input.path, next: lastDone + 1, counts, failedPath: failed.path, unconfirmedPath: unconfirmed?.path, checkpoint: options.checkpoint !== undefined });
-    throw interruptionOf(ctx.signal);
+    throw interruptionOf(ctx.signal, counts.sent);
   }
   const otherShards = otherShardsNote(counts.other_shards, 'line', options.shard);
   const done = counts.skipped_checkpoint > 0 ? `; ${countOf(counts.skipped_checkpoint, 'line')} skipped by checkpoint` : '';
@@ -261,11 +261,6 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
 function openCheckpoint<R, A, P, Row>({ ctx, input, options, job }: LineRun<R, A, P, Row>, readOnly: boolean): Promise<RangeCheckpoint | undefined> {
   if (options.checkpoint === undefined) return Promise.resolve(undefined);
   return RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.file, inputName: input.name, what: job.checkpointWhat, identity: { command: job.command }, shard: options.shard, now: () => ctx.now(), readOnly });
-}
-
-/** A write to stdout whose reader went away (`| head`): the run stops as Ctrl-C stops it, and the answers still due are recorded, not printed. */
-function unlessReaderGone(error: unknown): void {
-  if (!isBrokenPipe(error)) throw error;
 }
 
 const ONE_LINE_A_REQUEST = { maxItems: 1, maxBytes: Number.POSITIVE_INFINITY, sizeOf: () => 0 };

@@ -198,6 +198,14 @@ function throwIfFailed(stdout: Writable): void {
 /** Whether a write failed because its reader went away (`| head`): main() ends such a run as done, not as a failure. */
 export const isBrokenPipe = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'EPIPE';
 
+/**
+ * For a write to stdout whose failure stops a run: the reader gone (`| head`) is let pass, as the
+ * launcher stops the run for it as Ctrl-C does, and the run then says what it did; any other failure is thrown.
+ */
+export function unlessReaderGone(error: unknown): void {
+  if (!isBrokenPipe(error)) throw error;
+}
+
 /** EPIPE is passed on as it is, for main() to tell (isBrokenPipe). */
 function writeFailure(error: NodeJS.ErrnoException): Error {
   return isBrokenPipe(error) ? error : new CsafeError(`cannot write to stdout: ${error.message}`, { cause: error });

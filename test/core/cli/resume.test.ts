@@ -42,6 +42,21 @@ describe('what an interrupted bulk run says', () => {
     assert.equal(stderr().match(/hint:/g)?.length, 1);
   });
 
+  it('says why it waits when the reader of stdout went away', async () => {
+    const { io, stderr } = bufferIO();
+    const inFlight = new InFlight();
+    let answer = () => {};
+    const request = inFlight.run(() => new Promise<void>((resolve) => (answer = resolve)));
+    const stop = new AbortController();
+    const stopListening = sayAwaitedAnswersOnInterrupt(stop.signal, io, inFlight);
+    stop.abort('EPIPE');
+    assert.match(stderr(), /^the reader of stdout went away: waiting for the answers to 1 request in flight/m);
+    assert.doesNotMatch(stderr(), /^interrupted/m);
+    answer();
+    await request;
+    stopListening();
+  });
+
   it('says at Ctrl-C how many answers it waits for, once, nothing with none in flight, and nothing once it stopped listening', async () => {
     const waiting = bufferIO();
     const inFlight = new InFlight();

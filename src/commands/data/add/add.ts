@@ -6,7 +6,7 @@ import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../../core/files/failed-path.js';
-import type { IOStreams } from '../../../core/terminal/io.js';
+import { unlessReaderGone, type IOStreams } from '../../../core/terminal/io.js';
 import { parseFlags } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { resultWriter, type OutputFormat, type StreamView } from '../../../core/terminal/output.js';
@@ -166,7 +166,7 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
   const job = addJob(http, namespace, input.inputName, input.schemaJson, async (request, batch) => {
     accepted.push(request);
     checkpoint?.acknowledge(batch[0]!.position, batch.at(-1)!.position);
-    if (requests) await requests.print(request);
+    if (requests) await requests.print(request).catch(unlessReaderGone);
     else ctx.io.note(`accepted ${request.request_id}: ${countOf(request.objects, 'object')}, lines ${request.first_line}-${request.last_line}`);
   });
   // The service upserts objects by id: a batch whose answer was lost is resent, never unconfirmed.
@@ -191,12 +191,13 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
       const inOrder = inInputOrder(accepted);
       // With --wait, the accepted requests are what a user follows up whenever no wait follows (a run stopped, or nothing accepted).
       const waitFollows = completed && delivered!.stoppedBy === undefined && inOrder.length > 0;
-      await (requests ? requests.end() : waitFollows ? undefined : printRequests(ctx.io, format, inOrder));
+      const printing = requests ? requests.end() : waitFollows ? undefined : printRequests(ctx.io, format, inOrder);
+      await printing?.catch(unlessReaderGone);
       if (delivered?.interrupted) reportResume(ctx, { namespace, accepted: inOrder.length, counts, failed, checkpoint: options.checkpoint });
       else if (!completed) reportStop(ctx.io, namespace, inOrder.length, options.checkpoint);
     }
   }
-  if (delivered.interrupted) throw interruptionOf(ctx.signal);
+  if (delivered.interrupted) throw interruptionOf(ctx.signal, counts.sent);
   const skipped = counts.skipped_checkpoint > 0 ? `; ${countOf(counts.skipped_checkpoint, 'object')} skipped by checkpoint` : '';
   const otherShards = otherShardsNote(counts.other_shards, 'object', options.shard);
   const invalidNote = invalid?.count ? `; ${countOf(invalid.count, 'invalid record')} written to ${invalid.path}` : '';

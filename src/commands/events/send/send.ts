@@ -119,7 +119,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
     reportInterruption(ctx.io, interruptedRun(tally, 'event', failedPath), csafeCommandLine(ctx.argv), options.checkpoint === undefined ? NO_CHECKPOINT : undefined);
-    throw interruptionOf(ctx.signal);
+    throw interruptionOf(ctx.signal, tally.sent);
   } finally {
     progress.stop();
     try {

@@ -1,6 +1,6 @@
 import { shellWord } from '../../../core/cli/command-line.js';
 import { resendCommandLine, resendHint, type AppendedRecords } from '../../../core/cli/resume.js';
-import type { IOStreams } from '../../../core/terminal/io.js';
+import { unlessReaderGone, type IOStreams } from '../../../core/terminal/io.js';
 import { printResult, recordView, type OutputFormat } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
 import type { BulkCounts } from '../../../core/bulk/counts.js';
@@ -47,5 +47,6 @@ export async function reportSummary(io: IOStreams, summary: Summary, format: Out
     io.warn(`${countOf(summary.unconfirmed, 'event')} written to ${summary.unconfirmed_file}: the service may have stored them, and without idempotency keys resending them may store them twice; check before resending`);
   }
   if (summary.invalid_file) io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
-  if (format !== undefined) await printResult(io, format, summary, recordView({ ...summary }));
+  // The reader of stdout gone (`| head`) takes the record, not the exit code its counts give.
+  if (format !== undefined) await printResult(io, format, summary, recordView({ ...summary })).catch(unlessReaderGone);
 }

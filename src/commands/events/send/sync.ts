@@ -1,5 +1,5 @@
 import type { HttpClient } from '../../../core/http/client.js';
-import type { IOStreams } from '../../../core/terminal/io.js';
+import { unlessReaderGone, type IOStreams } from '../../../core/terminal/io.js';
 import { resultWriter, type OutputFormat, type ResultWriter, type StreamView } from '../../../core/terminal/output.js';
 import { ingestBatch, type BatchSender } from './deliver.js';
 
@@ -31,14 +31,18 @@ export class SyncIngestion {
     return events.map((event, index): IngestedLine => ({ line: event.line, event_id: eventIds[index]! }));
   };
 
-  /** Prints the ids of a batch once the run counts it as acknowledged: stdout failing then stops the run, it does not fail a batch the service ingested. */
+  /**
+   * Prints the ids of a batch once the run counts it as acknowledged: stdout failing then stops the
+   * run, it does not fail a batch the service ingested. The reader gone (`| head`) stops it as Ctrl-C
+   * does, and the run says what it sent.
+   */
   readonly print = async (ingested: IngestedLine[]): Promise<void> => {
-    for (const line of ingested) await this.results.print(line);
+    for (const line of ingested) await this.results.print(line).catch(unlessReaderGone);
   };
 
   /** Ends the output; called also when the run stops early, so what was ingested is shown. */
   finish(): Promise<void> {
-    return this.results.end();
+    return this.results.end().catch(unlessReaderGone);
   }
 }
 

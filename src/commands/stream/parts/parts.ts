@@ -53,7 +53,7 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
     const { files, invalid, stoppedBy } = sent;
     if (ctx.signal.aborted) {
       reportResume(ctx, { namespace, id: options.id, tally, ...files, checkpoint: options.checkpoint !== undefined }, flags);
-      throw interruptionOf(ctx.signal);
+      throw interruptionOf(ctx.signal, tally.sent);
     }
     await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid, durationMs: ctx.now() - started, checkpoint: options.checkpoint !== undefined });
     if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, files.failed.path));

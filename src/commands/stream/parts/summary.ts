@@ -1,5 +1,6 @@
 import type { Context } from '../../../context.js';
 import type { FailedFile } from '../../../core/files/failed-file.js';
+import { unlessReaderGone } from '../../../core/terminal/io.js';
 import { printResult, recordView } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { shellWord } from '../../../core/cli/command-line.js';
@@ -46,5 +47,6 @@ export async function printSummary(ctx: Context, { namespace, id, tally, failed,
     ctx.io.warn(`${countOf(unconfirmed.count, 'part')} of batches whose answer was lost written to ${unconfirmed.path}: the service may already hold them, and resending them may store them twice`);
   }
   if (summary.invalid_file) ctx.io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
-  await printResult(ctx.io, await ctx.outputFormat('single'), summary, recordView(summary));
+  // The reader of stdout gone (`| head`) takes the record, not the exit code its counts give.
+  await printResult(ctx.io, await ctx.outputFormat('single'), summary, recordView(summary)).catch(unlessReaderGone);
 }
