@@ -100,7 +100,7 @@ describe('csafe agent-decision send, a line failed', () => {
 describe('csafe agent-decision send, cut short', () => {
   const emulator = useEmulatorProcess(['--latency', '20']);
 
-  it('| head -1: the run stops as Ctrl-C stops it, and says what it did and the command that continues', async () => {
+  it('| head -1: the run stops as Ctrl-C stops it, says what it did and the command that continues, exit 5 (some sent, some not)', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'verdicts.jsonl'), Array.from({ length: 200 }, (_, i) => JSON.stringify({ content_type: 'listings', decision: 'match', policy_id: 'spam', reference_id: `ref-${i + 1}` })).join('\n') + '\n');
     const child = spawnCsafe(['agent-decision', 'send', 'verdicts.jsonl'], { env: emulator.env, cwd: dir });
@@ -108,7 +108,7 @@ describe('csafe agent-decision send, cut short', () => {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     child.stdout.destroy();
-    assert.equal(await exitOf(child), 0);
+    assert.equal(await exitOf(child), 5);
     assert.match(stderr, /^interrupted: \d+ lines? sent in \d+ requests?, 0 failed; line (\d+) on not done$/m, stderr);
     assert.match(stderr, /^continue with: csafe agent-decision send verdicts\.jsonl --from-line \d+ --failed \S+ --unconfirmed \S+$/m);
   });
