@@ -197,7 +197,7 @@ describe('--checkpoint records only what the service acknowledged', () => {
     writeFileSync(file, eventsText(5, 2));
     const state = join(dir, 'tmp-state.json');
     // A pid far above any real one: the run that wrote it is gone.
-    writeFileSync(`${state}.${2 ** 22 + 4321}.tmp`, '{"torn":');
+    writeFileSync(`${state}.${2 ** 22 + 4321}-5eed0a11.tmp`, '{"torn":');
     writeFileSync(`${state}.notes.tmp`, 'not ours');
     const result = await runInProcess(['events', 'send', file, '--checkpoint', state], { env: back.env, cwd: dir });
     assert.equal(result.code, 0, result.stderr);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -5,8 +6,13 @@ import { isRunning } from './processes.js';
 
 /** How csafe replaces a file it writes so that no reader, crash or kill -9 ever finds it torn. */
 
-/** Where a write of `path` by process `pid` is prepared. */
-const temporaryPath = (path: string, pid: number) => `${path}.${pid}.tmp`;
+/**
+ * Where this process prepares a write of `path`: `path.<pid>-<8 hex digits>.tmp`. The random part
+ * makes it a name nothing else holds (created with O_EXCL, never written through a link planted
+ * there), and the sweep below takes only names of this shape, so nothing csafe did not make.
+ */
+const temporaryPath = (path: string) => `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+const TEMPORARY_SUFFIX = /^(\d+)-[0-9a-f]{8}\.tmp$/;
 
 /**
  * Replaces a file so that a reader, or a run after a crash or kill -9, sees either the old
@@ -24,11 +30,16 @@ export const writeFileAtomic = (path: string, content: string): Promise<void> =>
 export async function writeStreamAtomic(path: string, content: AsyncIterable<string | Uint8Array>): Promise<void> {
   await removeStaleTemporaries(path);
   await writeTo(path, async (handle) => {
-    for await (const chunk of content) await handle.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    for await (const chunk of content) await writeWhole(handle, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   });
 }
 
 type Fill = (handle: FileHandle) => Promise<void>;
+
+/** A write may take fewer bytes than given (a disk filling up takes what fits, then fails on the rest): the rest is written, or its failure thrown. */
+async function writeWhole(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten;
+}
 
 /**
  * Refuses, before any work that is to be recorded in it is done, a `path` that no atomic write
@@ -90,8 +101,8 @@ async function writeInto(path: string, fill: Fill): Promise<void> {
 
 /** A new file is private to the user (a result or a checkpoint may hold what was reviewed); a replaced one keeps its permissions. */
 async function replaceAtomically(path: string, mode: number | undefined, fill: Fill): Promise<void> {
-  const temporary = temporaryPath(path, process.pid);
-  const handle = await open(temporary, 'w', 0o600);
+  const temporary = temporaryPath(path);
+  const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     await fill(handle);
     if (mode !== undefined) await handle.chmod(mode);
@@ -107,10 +118,11 @@ async function replaceAtomically(path: string, mode: number | undefined, fill: F
 }
 
 /**
- * Removes the temporary files writers that are gone left while writing `path` (`path.<pid>.tmp`:
- * a run killed with -9 between write and rename). A live process's is kept, this one's and
- * another run's writing the same file now alike. For a symbolic link, they are beside the file
- * it names, where the writes happen.
+ * Removes the temporary files writers that are gone left while writing `path` (a run killed with
+ * -9 between write and rename): regular files of this user named as temporaryPath names them, by
+ * a process that is no longer running. A live process's is kept, this one's and another run's
+ * writing the same file now alike; anything else (a user's file, a link, a FIFO) is never touched.
+ * For a symbolic link, they are beside the file it names, where the writes happen.
  */
 export async function removeStaleTemporaries(path: string): Promise<void> {
   const written = await realpath(path).catch(() => path);
@@ -118,10 +130,17 @@ export async function removeStaleTemporaries(path: string): Promise<void> {
   const prefix = `${basename(written)}.`;
   const names = await readdir(directory).catch(() => [] as string[]);
   for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = name.slice(prefix.length, -'.tmp'.length);
-    if (/^\d+$/.test(pid) && !isRunning(Number(pid))) await unlink(join(directory, name)).catch(() => undefined);
+    const pid = name.startsWith(prefix) ? TEMPORARY_SUFFIX.exec(name.slice(prefix.length))?.[1] : undefined;
+    if (pid === undefined || isRunning(Number(pid))) continue;
+    const leftover = join(directory, name);
+    if (await isOwnFile(leftover)) await unlink(leftover).catch(() => undefined);
   }
+}
+
+/** A regular file (not a link, not a FIFO) that belongs to this process's user. */
+async function isOwnFile(path: string): Promise<boolean> {
+  const entry = await lstat(path).catch(() => undefined);
+  return entry !== undefined && entry.isFile() && entry.uid === (process.getuid?.() ?? entry.uid);
 }
 
 async function syncDirectory(path: string): Promise<void> {

@@ -156,22 +156,54 @@ describe('writeStreamAtomic', () => {
   });
 });
 
+describe('writeStreamAtomic on a disk that takes part of a write', () => {
+  it('fails the download, leaving neither a cut-off file nor its temporary, when a write is taken only in part', () => {
+    const dir = tempDir();
+    const path = join(dir, 'results.jsonl');
+    // A file-size limit (`ulimit -f`) makes the kernel take what fits, then refuse the rest (EFBIG), as a full disk does (ENOSPC).
+    const script = `import { writeStreamAtomic } from ${JSON.stringify(new URL('../../../src/core/files/atomic-file.js', import.meta.url).href)};
+      await writeStreamAtomic(${JSON.stringify(path)}, (async function* () { yield Buffer.alloc(1 << 20, 120); })()).then(() => console.log('written'), (error) => console.log(error.code));`;
+    const said = execFileSync('/bin/sh', ['-c', 'ulimit -f 64 && exec "$0" --input-type=module -e "$1"', process.execPath, script], { encoding: 'utf8' }).trim();
+    assert.equal(said, 'EFBIG');
+    assert.deepEqual(readdirSync(dir), []);
+  });
+});
+
 describe('removeStaleTemporaries', () => {
-  it("removes the temporaries of that file that ended processes left, keeping a live process's", async () => {
+  const tmp = (name: string, pid: number, random = '0123abcd') => `${name}.${pid}-${random}.tmp`;
+
+  it("removes the temporaries of that file that ended processes left, keeping a live process's and anything not named as csafe names them", async () => {
     const dir = tempDir();
     const path = join(dir, 'state.json');
     const [dead, gone] = [exitedPid(), exitedPid()];
-    const stale = [`state.json.${dead}.tmp`, `state.json.${gone}.tmp`];
-    const names = ['state.json', ...stale, `state.json.${process.pid}.tmp`, `state.json.${process.ppid}.tmp`, 'state.json.abc.tmp', 'state.json.12x.tmp', 'state.json.x12.tmp', 'state.json.1', 'state.json.1.tmp.bak', `other.json.${dead}.tmp`, `xstate.json.${dead}.tmp`, 'state.json..tmp'];
+    const stale = [tmp('state.json', dead), tmp('state.json', gone, 'ffffffff')];
+    const names = [
+      'state.json', ...stale, tmp('state.json', process.pid), tmp('state.json', process.ppid),
+      // A user's files that only look like temporaries: the shape of csafe's before (no random part), or not quite its own.
+      `state.json.${dead}.tmp`, `state.json.${dead}-0123abc.tmp`, `state.json.${dead}-0123ABCD.tmp`, 'state.json.abc.tmp', 'state.json.1', 'state.json.1.tmp.bak',
+      tmp('other.json', dead), tmp('xstate.json', dead), 'state.json..tmp',
+    ];
     for (const name of names) writeFileSync(join(dir, name), '');
     await removeStaleTemporaries(path);
     assert.deepEqual(readdirSync(dir).sort(), names.filter((name) => !stale.includes(name)).sort());
   });
 
+  it('never removes a link or a FIFO named as a temporary of a process that is gone: only a regular file csafe could have made', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'report.csv');
+    const dead = exitedPid();
+    writeFileSync(join(dir, 'p'), 'precious');
+    symlinkSync('p', join(dir, tmp('report.csv', dead, '00000001')));
+    execFileSync('mkfifo', [join(dir, tmp('report.csv', dead, '00000002'))]);
+    await removeStaleTemporaries(path);
+    assert.deepEqual(readdirSync(dir).sort(), ['p', tmp('report.csv', dead, '00000001'), tmp('report.csv', dead, '00000002')].sort());
+    assert.equal(readFileSync(join(dir, 'p'), 'utf8'), 'precious');
+  });
+
   it('is done before a download is written: what a killed earlier download left goes, another live one\'s stays', async () => {
     const dir = tempDir();
     const path = join(dir, 'results.csv');
-    const [left, live] = [`results.csv.${exitedPid()}.tmp`, `results.csv.${process.ppid}.tmp`];
+    const [left, live] = [tmp('results.csv', exitedPid()), tmp('results.csv', process.ppid)];
     for (const name of [left, live]) writeFileSync(join(dir, name), 'a,b\n');
     await writeStreamAtomic(path, (async function* () { yield 'a,b\n'; })());
     assert.deepEqual(readdirSync(dir).sort(), ['results.csv', live].sort());
@@ -181,10 +213,25 @@ describe('removeStaleTemporaries', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'real'));
     writeFileSync(join(dir, 'real', 'state.json'), '{}');
-    writeFileSync(join(dir, 'real', `state.json.${exitedPid()}.tmp`), '');
+    writeFileSync(join(dir, 'real', tmp('state.json', exitedPid())), '');
     symlinkSync(join('real', 'state.json'), join(dir, 'link.json'));
     await removeStaleTemporaries(join(dir, 'link.json'));
     assert.deepEqual(readdirSync(join(dir, 'real')), ['state.json']);
+  });
+
+  it('prepares a write under a name of the shape it removes: this process and a random part, new each time', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'results.csv');
+    const seen: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      await writeStreamAtomic(path, (async function* () {
+        seen.push(...readdirSync(dir).filter((name) => name.endsWith('.tmp')));
+        yield 'a,b\n';
+      })());
+    }
+    assert.equal(seen.length, 2, seen.join(' '));
+    for (const name of seen) assert.match(name, new RegExp(`^results\\.csv\\.${process.pid}-[0-9a-f]{8}\\.tmp$`));
+    assert.notEqual(seen[0], seen[1]);
   });
 
   it('does nothing where the directory is missing', async () => {

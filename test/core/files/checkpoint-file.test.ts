@@ -202,7 +202,7 @@ describe('CheckpointFile', () => {
 
   it('removes the temporary files of killed runs when it opens and when it closes', async () => {
     const { dir, scope } = setup();
-    const [first, second] = [`${scope.path}.${exitedPid()}.tmp`, `${scope.path}.${exitedPid()}.tmp`];
+    const [first, second] = [`${scope.path}.${exitedPid()}-0123abcd.tmp`, `${scope.path}.${exitedPid()}-4567cdef.tmp`];
     writeFileSync(first, '');
     const checkpoint = await CheckpointFile.open(scope, format);
     assert.equal(existsSync(first), false);
