@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -7,11 +6,12 @@ import { isRunning } from './processes.js';
 /** How csafe replaces a file it writes so that no reader, crash or kill -9 ever finds it torn. */
 
 /**
- * Where this process prepares a write of `path`: `path.<pid>-<8 hex digits>.tmp`. The random part
- * makes it a name nothing else holds (created with O_EXCL, never written through a link planted
- * there), and the sweep below takes only names of this shape, so nothing csafe did not make.
+ * Where this process prepares a write of `path`: `path.<pid>-<8 hex digits>.tmp`, the digits new
+ * each time, so a name nothing else holds. It is created with O_EXCL and O_NOFOLLOW, so nothing
+ * already there (a link planted at it) is written through, and the sweep below takes only names
+ * of this shape. (Math.random, not node:crypto: a bulk command without --checkpoint loads no crypto.)
  */
-const temporaryPath = (path: string) => `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+const temporaryPath = (path: string) => `${path}.${process.pid}-${Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, '0')}.tmp`;
 const TEMPORARY_SUFFIX = /^(\d+)-[0-9a-f]{8}\.tmp$/;
 
 /**
