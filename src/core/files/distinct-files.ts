@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -11,30 +11,34 @@ export type WrittenFiles = Partial<Record<keyof typeof WRITTEN_FILES, string | u
 
 /**
  * Refuses, before anything is read or sent, a run whose files would write over one another: a
- * written file that is the input (its records appended to the file being read), or one file named
- * by two of the flags (two kinds of record mixed in it). A file that exists is known by its device
- * and inode, so `in.jsonl`, `./in.jsonl`, a symlink and a hard link to it are one file; one not
- * made yet by its real path. stdin (`-`) is none, and so is a device or a pipe: `--failed /dev/null
- * --skip-invalid /dev/null` discards both, and nothing is appended to what is read.
+ * written file that is the input (its records appended to the file being read), the lock file of
+ * the checkpoint (removed when the run ends), or one file named by two of the flags (two kinds of
+ * record mixed in it). A file that exists is known by its device and inode, so `in.jsonl`,
+ * `./in.jsonl`, a symlink and a hard link to it are one file; one not made yet by its real path, a
+ * symlink to it followed. stdin (`-`) is none, and so is a device: `--failed /dev/null
+ * --skip-invalid /dev/null` discards both. A named pipe is compared with the input only: records
+ * written to the pipe being read would come back to be sent again, for ever.
  */
 export function refuseSharedFiles(input: string | undefined, written: WrittenFiles): void {
   const owners = new Map<string, string>();
   const inputFile = input === undefined || input === '-' ? undefined : fileKey(input);
   if (inputFile !== undefined) owners.set(inputFile, 'the input file');
+  const lockFile = written.checkpoint === undefined ? undefined : fileKey(`${realPath(written.checkpoint)}.lock`);
+  if (lockFile !== undefined) owners.set(lockFile, `the lock file of --checkpoint ${written.checkpoint}`);
   for (const [key, flag] of Object.entries(WRITTEN_FILES)) {
     const path = written[key as keyof WrittenFiles];
     if (path === undefined) continue;
     const file = fileKey(path);
-    if (file === undefined) continue;
+    if (file === undefined || (file.startsWith('pipe:') && file !== inputFile)) continue;
     const owner = owners.get(file);
     if (owner !== undefined) {
-      throw new UsageError(`${flag} ${path}: is ${owner === 'the input file' ? owner : `also the file of ${owner}`}`, { hint: `give ${flag} a file of its own` });
+      throw new UsageError(`${flag} ${path}: is ${owner.startsWith('the ') ? owner : `also the file of ${owner}`}`, { hint: `give ${flag} a file of its own` });
     }
     owners.set(file, flag);
   }
 }
 
-/** A regular file's device and inode, which every name of it shares; the real path where there is no file yet; undefined for anything else. */
+/** A regular file's or a named pipe's device and inode, which every name of it shares; the real path where there is no file yet; undefined for anything else. */
 function fileKey(path: string): string | undefined {
   let stats;
   try {
@@ -43,18 +47,36 @@ function fileKey(path: string): string | undefined {
     return `path:${realPath(path)}`;
   }
   if (stats === undefined) return `path:${realPath(path)}`;
+  if (stats.isFIFO()) return `pipe:${stats.dev}:${stats.ino}`;
   return stats.isFile() ? `file:${stats.dev}:${stats.ino}` : undefined;
 }
 
-/** The path with every symlink resolved; for a file not there yet, that of the directory it would be made in. */
-export function realPath(path: string): string {
+/**
+ * The path with every symlink resolved; for a file not there yet, where it would be made: in the
+ * real directory, or, for a symlink to nothing, where the link points (a write through it makes
+ * the file there).
+ */
+export function realPath(path: string, links = 0): string {
   try {
     return realpathSync(path);
   } catch {
+    const target = links < MAX_LINKS ? linkTarget(path) : undefined;
+    if (target !== undefined) return realPath(resolve(dirname(path), target), links + 1);
     try {
       return join(realpathSync(dirname(path)), basename(path));
     } catch {
       return resolve(path);
     }
+  }
+}
+
+/** As many links as Linux follows in one path (its ELOOP bound). */
+const MAX_LINKS = 40;
+
+function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
   }
 }

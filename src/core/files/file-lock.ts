@@ -1,6 +1,7 @@
+import { constants } from 'node:fs';
 import { hostname } from 'node:os';
-import { link, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { LockedError } from '../errors.js';
+import { link, open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { LockedError, UsageError } from '../errors.js';
 import { realPath } from './distinct-files.js';
 import { isRunning, processStartTime } from './processes.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
@@ -41,18 +42,22 @@ export async function acquireFileLock(path: string, now: number): Promise<FileLo
     const found = await readLock(lockPath);
     // Gone since: its owner let it go. Try again.
     if (found === undefined) continue;
+    if (found.foreign) {
+      throw new UsageError(`${lockPath}: is in the place of the lock of ${path}, and is not a lock csafe made, so it is left alone`, {
+        hint: `give --checkpoint another name, or move ${lockPath} away if it is no longer needed`,
+      });
+    }
     if (found.owner !== undefined && (await isLiveOwner(found.owner, lockPath))) {
       throw new LockedError(`${path} is in use by another run (pid ${found.owner.pid} on ${found.owner.host} since ${found.owner.since})`, {
         hint: `wait for it to finish; if it is gone, delete ${lockPath}`,
       });
     }
-    // Only a file is taken over: anything else in its place (a directory) is not csafe's to move.
-    if (found.isFile) await takeOver(path, lockPath, found.inode);
+    await takeOver(path, lockPath, found.inode);
   }
   throw startedTogether(path, lockPath);
 }
 
-/** Another run took the lock as this one tried to; or something that is not a lock file (a directory) is in its place. */
+/** Another run took the lock as this one tried to, three times over. */
 const startedTogether = (path: string, lockPath: string) =>
   new LockedError(`${path} is in use by another run that started at the same moment`, { hint: `run the command again in a moment; if no other run goes, see what ${lockPath} is and remove it` });
 
@@ -87,26 +92,51 @@ async function createLock(lockPath: string, text: string): Promise<bigint | unde
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 
-/** The lock file's owner (undefined when unreadable: treated as stale rather than block every future run) and inode; undefined when there is no lock file. */
-async function readLock(lockPath: string): Promise<{ owner: LockOwner | undefined; inode: bigint; isFile: boolean } | undefined> {
+/**
+ * The lock file's owner and inode; undefined when there is no lock file. A lock cut short (made in
+ * place where the file system takes no hard links, the run killed before it wrote it) has no
+ * owner: stale, rather than block every future run. A file that no lock could have been
+ * (`foreign`: a user's notes, another program's lock) is never taken over.
+ */
+async function readLock(lockPath: string): Promise<{ owner: LockOwner | undefined; inode: bigint; foreign: boolean } | undefined> {
   let handle;
   try {
-    handle = await open(lockPath, 'r');
+    // Non-blocking: a FIFO in its place, with no writer, would keep the open waiting for ever.
+    handle = await open(lockPath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw new FileWriteError(lockPath, writeErrorReason(error), ' the lock');
   }
   try {
     const stats = await handle.stat({ bigint: true });
-    const found = { inode: stats.ino, isFile: stats.isFile() };
-    try {
-      return { ...found, owner: JSON.parse(await handle.readFile('utf8')) as LockOwner };
-    } catch {
-      return { ...found, owner: undefined };
-    }
+    // A directory (or a FIFO, a device) in its place was never a lock.
+    if (!stats.isFile()) return { inode: stats.ino, owner: undefined, foreign: true };
+    const text = await readStart(handle);
+    const owner = lockOwnerOf(text);
+    return { inode: stats.ino, owner, foreign: owner === undefined && !LOCK_START.startsWith(text.slice(0, LOCK_START.length)) };
   } finally {
     await handle.close();
   }
+}
+
+/** How every lock csafe writes begins (JSON.stringify of a LockOwner): a lock cut short begins so too, or is empty. */
+const LOCK_START = '{"pid":';
+
+/** The owner a lock's text names, or undefined when it names none (not JSON, or not a lock's). */
+function lockOwnerOf(text: string): LockOwner | undefined {
+  try {
+    const owner = JSON.parse(text) as Partial<LockOwner> | null;
+    return typeof owner?.pid === 'number' && typeof owner.host === 'string' ? (owner as LockOwner) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Enough of a file to tell a lock by: a lock is a line of some hundred bytes; a big file is no lock. */
+async function readStart(handle: FileHandle): Promise<string> {
+  const buffer = Buffer.alloc(4096);
+  const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+  return buffer.toString('utf8', 0, bytesRead);
 }
 
 /**

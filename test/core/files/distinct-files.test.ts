@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { linkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { refuseSharedFiles } from '../../../src/core/files/distinct-files.js';
@@ -37,6 +38,35 @@ describe('refuseSharedFiles', () => {
     assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'later', 'out.jsonl'), unconfirmed: join(dir, 'later', '.', 'out.jsonl') }), refused(/^--unconfirmed .*: is also the file of --failed$/));
     assert.throws(() => refuseSharedFiles('-', { failed: join(input, 'out.jsonl'), checkpoint: join(dir, 'link.jsonl', 'out.jsonl') }), refused(/^--checkpoint .*: is also the file of --failed$/));
     refuseSharedFiles('-', { failed: join(dir, 'later', 'failed.jsonl'), unconfirmed: join(dir, 'later', 'unconfirmed.jsonl') });
+  });
+
+  it('refuses a written file that is the lock file of the checkpoint, which the run removes when it ends', () => {
+    const checkpoint = join(dir, 'state.json');
+    assert.throws(() => refuseSharedFiles(input, { failed: `${checkpoint}.lock`, checkpoint }), refused(/^--failed .*state\.json\.lock: is the lock file of --checkpoint .*state\.json$/));
+    // Through a symlink to the checkpoint, the lock is beside the file it names.
+    mkdirSync(join(dir, 'real'));
+    writeFileSync(join(dir, 'real', 'state.json'), '{}');
+    symlinkSync(join('real', 'state.json'), join(dir, 'state-link.json'));
+    writeFileSync(join(dir, 'real', 'state.json.lock'), '');
+    assert.throws(() => refuseSharedFiles(input, { unconfirmed: join(dir, 'real', 'state.json.lock'), checkpoint: join(dir, 'state-link.json') }), refused(/^--unconfirmed .*: is the lock file of --checkpoint /));
+  });
+
+  it('refuses a named pipe that is the input (what is written to it would come back to be sent), and takes one named by two written flags', () => {
+    const pipe = join(dir, 'parts.fifo');
+    execFileSync('mkfifo', [pipe]);
+    assert.throws(() => refuseSharedFiles(pipe, { unconfirmed: pipe }), refused(/^--unconfirmed .*parts\.fifo: is the input file$/));
+    refuseSharedFiles('-', { failed: pipe, unconfirmed: pipe });
+  });
+
+  it('follows a symlink to a file not made yet to where the file would be made', () => {
+    symlinkSync('later.jsonl', join(dir, 'dangling'));
+    assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'dangling'), skipInvalid: join(dir, 'later.jsonl') }), refused(/^--skip-invalid .*later\.jsonl: is also the file of --failed$/));
+    symlinkSync('cp.json', join(dir, 'to-checkpoint'));
+    assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'to-checkpoint'), checkpoint: join(dir, 'cp.json') }), refused(/^--checkpoint .*cp\.json: is also the file of --failed$/));
+    // A loop of links ends: the path is taken as it is.
+    symlinkSync('loop-b', join(dir, 'loop-a'));
+    symlinkSync('loop-a', join(dir, 'loop-b'));
+    refuseSharedFiles('-', { failed: join(dir, 'loop-a'), unconfirmed: join(dir, 'unconfirmed.jsonl') });
   });
 
   it('takes a device named twice: /dev/null discards both kinds', () => {

@@ -1,10 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { exitCodeOfError } from '../../../src/main.js';
-import { ExitCode, LockedError } from '../../../src/core/errors.js';
+import { ExitCode, LockedError, UsageError } from '../../../src/core/errors.js';
 import { acquireFileLock, takeOver } from '../../../src/core/files/file-lock.js';
 import { isRunning, processStartTime } from '../../../src/core/files/processes.js';
 import { FileWriteError } from '../../../src/core/files/write-errors.js';
@@ -129,17 +130,37 @@ describe('acquireFileLock', () => {
     assert.deepEqual(readdirSync(join(path, '..')).sort(), ['state.json.lock'], 'nothing left aside');
   });
 
-  it('gives up after the second attempt finds the lock taken again', async () => {
+  it('leaves alone what is in the place of the lock and was never one: a user\'s file, a directory, a FIFO; usage error (2), nothing taken', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'notes');
+    for (const [what, make] of [
+      ['notes', () => writeFileSync(`${path}.lock`, 'my notes\n')],
+      ['JSON that names no owner', () => writeFileSync(`${path}.lock`, '{"precious":1}\n')],
+      ['a directory', () => mkdirSync(join(`${path}.lock`, 'inside'), { recursive: true })],
+      // Opened without blocking: with no writer, a FIFO would keep the open waiting for ever.
+      ['a FIFO', () => execFileSync('mkfifo', [`${path}.lock`])],
+    ] as const) {
+      rmSync(`${path}.lock`, { recursive: true, force: true });
+      make();
+      const before = lstatSync(`${path}.lock`);
+      await assert.rejects(acquireFileLock(path, 0), (error: unknown) => {
+        assert.ok(error instanceof UsageError, `${what}: ${String(error)}`);
+        assert.equal(error.message, `${path}.lock: is in the place of the lock of ${path}, and is not a lock csafe made, so it is left alone`);
+        assert.equal(exitCodeOfError(error), ExitCode.usage);
+        return true;
+      });
+      const after = lstatSync(`${path}.lock`);
+      assert.deepEqual([after.ino, after.mtimeMs], [before.ino, before.mtimeMs], `${what} is left as it was`);
+    }
+    assert.deepEqual(readdirSync(dir), ['notes.lock']);
+  });
+
+  it('takes over an empty lock: one made in place, where the file system takes no hard links, and never written', async () => {
     const path = join(tempDir(), 'state.json');
-    // A directory in its place: never created, never removed, never readable as an owner.
-    mkdirSync(join(`${path}.lock`, 'inside'), { recursive: true });
-    await assert.rejects(
-      acquireFileLock(path, 0),
-      (error: unknown) =>
-        error instanceof LockedError &&
-        error.message === `${path} is in use by another run that started at the same moment` &&
-        error.hint === `run the command again in a moment; if no other run goes, see what ${path}.lock is and remove it`,
-    );
+    writeFileSync(`${path}.lock`, '');
+    const lock = await acquireFileLock(path, 0);
+    assert.equal(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid, process.pid);
+    await lock.release();
   });
 
   it('names the lock file when it cannot be created', async () => {

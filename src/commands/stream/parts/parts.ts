@@ -32,7 +32,7 @@ import { flagsWithValue, longFlag } from '../../../core/cli/flags.js';
 // `csafe stream parts`: appends parts to a stream from a file, caption cues or flags.
 
 export async function streamPartsRun(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions, flags: PartsFlags): Promise<Outcome> {
-  refuseSharedFiles(file, options);
+  refuseSharedFiles(options.captions ?? file, options);
   if (options.follow && ctx.dryRun) throw new UsageError('--dry-run reads the input to its end, and --follow never ends: leave out one of them');
   if (options.follow) return followParts(ctx, namespace, file, options);
   const started = ctx.now();
