@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
@@ -26,6 +26,29 @@ describe('a file written by the run that is its input, the lock of its checkpoin
       assert.match(result.stderr, /^error: --(failed \.\/in\.jsonl: is the input file|unconfirmed \.\/in\.jsonl: is the input file|unconfirmed \.\/x\.jsonl: is also the file of --failed|failed \.\/x\.json\.lock: is the lock file of --checkpoint x\.json)\nhint: give --\w+ a file of its own\n$/);
       assert.equal((await emulator.requests()).length, before, 'nothing sent');
       assert.equal(readFileSync(join(dir, 'in.jsonl'), 'utf8'), input);
+    });
+  }
+});
+
+describe('a written file that no record could reach is refused before anything is sent: exit 1', () => {
+  const emulator = useEmulatorProcess();
+  const runs: Record<string, { args: string[]; line: string }> = {
+    'classify --batch --failed in a missing directory': { args: ['classify', '--batch', 'in.jsonl', '--user-id', 'u1', '--failed', 'missing/failed.jsonl'], line: '{"text":"hi"}' },
+    'stream parts --skip-invalid a directory': {
+      args: ['stream', 'parts', 'ns', '--id', 's1', 'in.jsonl', '--skip-invalid', 'adir'],
+      line: '{"text":"hi","type":"chat_message","sender_id":"u1","sender_display_name":"A","timestamp":"2026-11-21T10:00:00Z"}',
+    },
+  };
+  for (const [name, { args, line }] of Object.entries(runs)) {
+    it(name, async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'in.jsonl'), `${line}\n`);
+      mkdirSync(join(dir, 'adir'));
+      const before = (await emulator.requests()).length;
+      const result = await runCsafe(args, { env: emulator.env, cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, /^error: (missing\/failed\.jsonl: could not write: no such directory \(ENOENT\)|adir: could not write: is a directory \(EISDIR\))\nhint: /);
+      assert.equal((await emulator.requests()).length, before, 'nothing sent');
     });
   }
 });

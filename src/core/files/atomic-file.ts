@@ -1,6 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { openToWrite } from './open-to-write.js';
 import { isRunning } from './processes.js';
 
 /** How csafe replaces a file it writes so that no reader, crash or kill -9 ever finds it torn. */
@@ -91,7 +92,7 @@ async function statOrMissing(stats: Promise<Stats>): Promise<Stats | undefined> 
 
 /** Without O_CREAT or O_TRUNC: the target exists and is not a file, and a device or a FIFO has nothing to cut. */
 async function writeInto(path: string, fill: Fill): Promise<void> {
-  const handle = await open(path, constants.O_WRONLY);
+  const handle = await openToWrite(path, constants.O_WRONLY);
   try {
     await fill(handle);
   } finally {

@@ -1,4 +1,7 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
+import { openToWrite } from './open-to-write.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
 
 /** Where the records a run could not send go, to be sent again, and what a failure to write them does. */
@@ -27,7 +30,10 @@ export class FailedFile {
   private failure?: FileWriteError;
   count = 0;
 
-  constructor(readonly path: string) {}
+  /** Throws FileWriteError at once, before anything is sent, for a path no record could be appended to (see refuseUnwritable). */
+  constructor(readonly path: string) {
+    refuseUnwritable(path);
+  }
 
   /** Bytes the file held before this run appended to it (a file named with --failed is appended to, run after run). */
   get priorBytes(): number {
@@ -74,7 +80,7 @@ export class FailedFile {
 
   private async writeAll(data: Buffer): Promise<void> {
     if (this.handle === undefined) {
-      this.handle = await open(this.path, 'a', 0o600);
+      this.handle = await openToWrite(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
       this.bytes = this.before = (await this.handle.stat()).size;
     }
     const handle = this.handle;
@@ -85,5 +91,21 @@ export class FailedFile {
       await handle.truncate(this.bytes).catch(() => undefined);
       throw error;
     }
+  }
+}
+
+/**
+ * Refuses a path no record could be appended to: a directory, a file in a directory that does not
+ * exist, one this user may not write to or on a read-only file system. Asked when the file is
+ * named, before anything is sent: found at the first failure instead, the run had sent records it
+ * could then neither report nor set aside.
+ */
+function refuseUnwritable(path: string): void {
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    accessSync(stats === undefined ? dirname(path) : path, constants.W_OK);
+  } catch (error) {
+    throw new FileWriteError(path, writeErrorReason(error));
   }
 }

@@ -169,6 +169,15 @@ describe('writeStreamAtomic on a disk that takes part of a write', () => {
   });
 });
 
+describe('writeStreamAtomic into a named pipe', () => {
+  it('that no one reads fails at once (ENXIO), writing nothing, rather than wait for a reader', async () => {
+    const pipe = join(tempDir(), 'results.fifo');
+    execFileSync('mkfifo', [pipe]);
+    await assert.rejects(writeStreamAtomic(pipe, (async function* () { yield 'a,b\n'; })()), (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENXIO');
+    assert.ok(lstatSync(pipe).isFIFO(), 'the pipe is left as it was');
+  });
+});
+
 describe('removeStaleTemporaries', () => {
   const tmp = (name: string, pid: number, random = '0123abcd') => `${name}.${pid}-${random}.tmp`;
 

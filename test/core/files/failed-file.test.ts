@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -29,6 +30,37 @@ describe('FailedFile', () => {
     await file.close();
     assert.deepEqual([file.priorBytes, file.appendedBytes], [14, 17]);
     assert.equal(readFileSync(path, 'utf8').slice(file.priorBytes), '{"a":1}\n{"a":22}\n');
+  });
+
+  it('refuses at once, when named, a path no record could be appended to: a directory, a missing directory', () => {
+    const dir = tempDir();
+    assert.throws(() => new FailedFile(dir), (error: unknown) => error instanceof FileWriteError && error.message === `${dir}: could not write: is a directory (EISDIR)` && error.hint === 'give the path of a file, not of a directory, then run the command again');
+    const missing = join(dir, 'missing', 'failed.jsonl');
+    assert.throws(() => new FailedFile(missing), (error: unknown) => error instanceof FileWriteError && error.message === `${missing}: could not write: no such directory (ENOENT)`);
+    assert.equal(existsSync(join(dir, 'missing')), false);
+  });
+
+  it('a named pipe no one reads is an error at once (ENXIO), not a wait that Ctrl-C cannot end; one with a reader gets the lines', async () => {
+    const dir = tempDir();
+    const pipe = join(dir, 'failed.fifo');
+    execFileSync('mkfifo', [pipe]);
+    const unread = new FailedFile(pipe);
+    const refusal = await unread.append({ a: 1 }, 3).catch((error: unknown) => error);
+    assert.ok(refusal instanceof FileWriteError && refusal.message.startsWith(`${pipe}: could not write: a named pipe with no reader (ENXIO)`), String(refusal));
+    const reader = spawn('cat', [pipe]);
+    let read = '';
+    reader.stdout.on('data', (chunk) => (read += chunk));
+    // The reader opens the pipe when it is scheduled: until then the pipe has none, and a file is named again.
+    let file = new FailedFile(pipe);
+    for (let tries = 0; !(await file.append({ b: 2 }, 4).then(() => true, () => false)); tries++) {
+      assert.ok(tries < 100, 'cat opened the pipe within 2 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      file = new FailedFile(pipe);
+    }
+    await file.append({ c: 3 }, 5);
+    await file.close();
+    await new Promise((resolve) => reader.once('close', resolve));
+    assert.equal(read, '{"b":2}\n{"c":3}\n');
   });
 
   it('holds one descriptor on the file however many writes, and none once closed', { skip: !canListDescriptors && 'needs /proc/self/fd' }, async () => {
