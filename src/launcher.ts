@@ -14,16 +14,18 @@ export async function launch(args: string[]): Promise<void> {
     process.stdout.write(words.map((word) => `${word}\n`).join(''));
   } else {
     const { main } = await import('./main.js');
-    process.exitCode = await main(args, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, signal: processStops() });
+    const { sayLastWords } = await import('./core/signals.js');
+    process.exitCode = await main(args, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, signal: processStops(sayLastWords) });
   }
 }
 
 /**
  * Aborted on the first SIGINT, SIGTERM or SIGHUP (the signal's name is the reason: a command that
  * finishes its work on a signal ends 130 or 143 by it), or when the reader of stdout went away
- * (EPIPE). A second Ctrl-C or SIGTERM leaves at once.
+ * (EPIPE). A second Ctrl-C or SIGTERM leaves at once, after `lastWords` (what a command holds that
+ * nothing else could give back, written synchronously).
  */
-function processStops(): AbortSignal {
+function processStops(lastWords: () => void): AbortSignal {
   const interrupt = new AbortController();
   // A signal this soon after the first is the same one delivered twice: to the whole process group
   // (timeout(1), systemd) and passed on by a parent (`csafe emulator exec`, npm). Not a second stop.
@@ -37,11 +39,17 @@ function processStops(): AbortSignal {
   };
   process.on('SIGINT', () => {
     // The first Ctrl-C lets the command clean up and say what is pending; a second one leaves at once.
-    if (isSecond()) process.exit(130);
+    if (isSecond()) {
+      lastWords();
+      process.exit(130);
+    }
     stop('SIGINT');
   });
   process.on('SIGTERM', () => {
-    if (isSecond()) process.exit(143);
+    if (isSecond()) {
+      lastWords();
+      process.exit(143);
+    }
     stop('SIGTERM');
   });
   // A closed terminal: stop as on Ctrl-C rather than die on the spot, so temporary files (an emulator's data directory) are removed.

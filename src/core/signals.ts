@@ -22,6 +22,31 @@ export async function importKeepingSignals<T>(load: () => Promise<T>): Promise<T
   return loaded;
 }
 
+/** What is written, synchronously, when csafe leaves at once: see onLeavingAtOnce. */
+const lastWords = new Set<() => void>();
+
+/**
+ * Registers what must be written if csafe leaves at once (a second Ctrl-C or SIGTERM): records
+ * held in memory that were read from a pipe, which nothing else could give back. `write` runs
+ * synchronously just before the process exits, so it must not wait for anything. Returns what
+ * unregisters it.
+ */
+export function onLeavingAtOnce(write: () => void): () => void {
+  lastWords.add(write);
+  return () => lastWords.delete(write);
+}
+
+/** Runs what onLeavingAtOnce registered; the launcher calls it just before it leaves at once. One that throws does not keep the others from running. */
+export function sayLastWords(): void {
+  for (const write of lastWords) {
+    try {
+      write();
+    } catch {
+      // Leaving anyway: what could be written was.
+    }
+  }
+}
+
 /**
  * How a run stopped by the process signal ends: the launcher aborts it with the signal's name as
  * the reason, or EPIPE when the reader of stdout went away. `delivered`: a bulk run's records

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { ended, outcome, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
@@ -230,6 +230,39 @@ describe('stream parts --follow with a full buffer', () => {
     const stored = await storedTexts(emulator, 'backpressure');
     assert.ok(stored.length > 100 && stored.length < total, `${stored.length} stored`);
     assert.deepEqual(stored, texts(numbers(stored.length)), 'what was read arrived once, in order, with no gap');
+  });
+});
+
+describe('stream parts --follow, a second Ctrl-C while it sends what it held', () => {
+  // Each request is answered after a second: the second Ctrl-C comes while parts still wait.
+  const emulator = useEmulatorProcess(['--latency', '1000']);
+
+  it('leaves at once, the parts still held in the failed file in order, the batch in flight in the unconfirmed file: none lost', LIMIT, async (t) => {
+    const dir = tempDir();
+    const [failedFile, unconfirmedFile] = [join(dir, 'failed.jsonl'), join(dir, 'unconfirmed.jsonl')];
+    const child = follow(t, emulator, 'twice', ['--batch-size', '10', '--failed', failedFile, '--unconfirmed', unconfirmedFile]);
+    const done = ended(child);
+    const total = 100;
+    child.stdin.write(partsText(total));
+    await waitFor(async () => (await partsRequests(emulator, 'twice')).length >= 1, { what: 'the first batch answered' });
+    child.kill('SIGINT');
+    // A second signal within 0.25 s is taken for the first, delivered twice.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    child.kill('SIGINT');
+    const { code, stderr } = await done;
+    assert.equal(code, 130, stderr);
+    const textsIn = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { text: string }).text) : []);
+    const [failed, unconfirmed] = [textsIn(failedFile), textsIn(unconfirmedFile)];
+    assert.ok(failed.length > 0, stderr);
+    assert.match(stderr, new RegExp(`^left at once: ${failed.length} parts not sent written to ${failedFile}$`, 'm'));
+    // The batch in flight, unless the signal came between an answer and the next request.
+    assert.ok(unconfirmed.length === 0 || unconfirmed.length === 10, `${unconfirmed.length} unconfirmed`);
+    if (unconfirmed.length > 0) assert.match(stderr, new RegExp(`^left at once: 10 parts in flight, whose answer was not waited for, written to ${unconfirmedFile}: the service may hold them$`, 'm'));
+    // The service finishes a request in flight whether or not csafe waits: then every part is stored or in the failed file, once.
+    await waitFor(async () => (await storedTexts(emulator, 'twice')).length + failed.length === total, { what: 'the request in flight answered' });
+    const stored = await storedTexts(emulator, 'twice');
+    assert.deepEqual([...stored, ...failed], texts(numbers(total)), 'what was stored, then the failed file, is the input in order');
+    if (unconfirmed.length > 0) assert.deepEqual(unconfirmed, stored.slice(-10), 'the unconfirmed parts are the last batch the service took');
   });
 });
 

@@ -8,7 +8,7 @@ import { FailFast } from './fail-fast.js';
 import { Pace } from './pace.js';
 import type { HttpClient } from '../http/client.js';
 import { InFlight } from './in-flight.js';
-import { runLanesInGroups } from './lanes.js';
+import { runLanesInGroups, type LaneHoldings } from './lanes.js';
 import { sayAwaitedAnswersOnInterrupt } from '../cli/resume.js';
 import type { BulkCounts } from './counts.js';
 
@@ -63,7 +63,7 @@ export type Dispatch<T> =
   /** Any batch may be sent beside any other: up to `concurrency` at once, settled in input order, reading at most `window` batches ahead of the oldest unsettled one. */
   | { concurrency: number; window?: number }
   /** Records with the same lane go in input order, one batch at a time per lane; lanes run side by side (see lanes.ts). */
-  | { lanes: number; laneOf(record: T): number; flushAfterMs?: number; capacity?: number };
+  | { lanes: number; laneOf(record: T): number; flushAfterMs?: number; capacity?: number; exposeHoldings?(holdings: () => LaneHoldings<T>): void };
 
 /** What a bulk run shares with its command: its counts, files, halt and signal. */
 export interface BulkRun {

@@ -20,6 +20,14 @@ export interface LaneOptions<T> {
   flushAfterMs?: number;
   /** Items a lane may hold waiting (default maxBatchItems × QUEUED_BATCHES_PER_LANE); reading pauses while it is full. */
   capacity?: number;
+  /** Given, once, what tells the items the lanes hold at any moment: for a last write when csafe must leave at once. */
+  exposeHoldings?(holdings: () => LaneHoldings<T>): void;
+}
+
+/** What the lanes hold at a moment: items waiting, in each lane's order, and the batches being worked on. */
+export interface LaneHoldings<T> {
+  waiting: T[];
+  working: T[][];
 }
 
 /**
@@ -42,9 +50,14 @@ export async function runLanesInGroups<T>(
 ): Promise<void> {
   const limits = { ...options, capacity: options.capacity ?? options.maxBatchItems * QUEUED_BATCHES_PER_LANE };
   const queues = Array.from({ length: options.lanes }, () => new LaneQueue<T>(limits));
+  const working = new Set<T[]>();
+  options.exposeHoldings?.(() => ({ waiting: queues.flatMap((queue) => queue.items()), working: [...working] }));
   const lanes = queues.map(async (queue) => {
     try {
-      for (let batch = await queue.take(); batch !== undefined; batch = await queue.take()) await work(batch);
+      for (let batch = await queue.take(); batch !== undefined; batch = await queue.take()) {
+        working.add(batch);
+        await work(batch).finally(() => working.delete(batch));
+      }
     } catch (error) {
       // One lane failing stops them all: the reader and the other lanes see the same error.
       for (const other of queues) other.abort(error);
@@ -88,6 +101,11 @@ class LaneQueue<T> {
   private wakeReader?: () => void;
 
   constructor(private readonly limits: QueueLimits<T>) {}
+
+  /** The items waiting, oldest first. */
+  items(): T[] {
+    return this.waiting.map((waiting) => waiting.item);
+  }
 
   /** Takes the item at once when there is room (undefined); else a promise settled once it is taken. */
   put(item: T): Promise<void> | undefined {

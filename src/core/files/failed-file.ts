@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { openToWrite } from './open-to-write.js';
@@ -54,6 +54,17 @@ export class FailedFile {
     const written = this.queue.then(() => this.write(records));
     this.queue = written.catch(() => undefined);
     return written;
+  }
+
+  /**
+   * Appends at once, synchronously, for a process about to leave (a second Ctrl-C): each record a
+   * whole line, beside any write still in progress (O_APPEND keeps both whole). Throws what the
+   * write met.
+   */
+  appendNow(records: readonly RecordLine[]): void {
+    if (records.length === 0) return;
+    appendFileSync(this.path, records.map((r) => r.text + '\n').join(''), { mode: 0o600 });
+    this.count += records.length;
   }
 
   /** Never throws: a failed write has already been thrown to the run. */

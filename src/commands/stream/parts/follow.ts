@@ -11,10 +11,10 @@ import type { IOStreams } from '../../../core/terminal/io.js';
 import type { JsonRecord } from '../../../core/json/position.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { isRegularFile, openFileStream, readRecords, type InputSource } from '../../../core/input/sources.js';
-import { interruptionOf } from '../../../core/signals.js';
+import { interruptionOf, onLeavingAtOnce } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import type { Outcome } from '../../app.js';
-import { oneByOne } from '../../../core/bulk/lanes.js';
+import { oneByOne, type LaneHoldings } from '../../../core/bulk/lanes.js';
 import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome, type PartsDelivery, type PartsTally } from './deliver.js';
 import { givesFlagPart } from './flag-part.js';
 import { partCheck } from './input.js';
@@ -54,6 +54,9 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   };
   const files = partsFailureFiles(options, ctx.now());
   const tally = emptyPartsTally();
+  let holdings: (() => LaneHoldings<SendableRecord>) | undefined;
+  // Read from a pipe, the parts held cannot be read again: leaving at once, csafe writes them first.
+  const stopListening = onLeavingAtOnce(() => leaveHeldParts(holdings?.(), files, ctx.io));
   // Reading ends at the end of the input, on Ctrl-C or SIGTERM, or when a failure halts the sending.
   const halting = new AbortController();
   const http = await ctx.http();
@@ -70,6 +73,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     flushAfterMs,
     maxBuffer: options.maxBuffer,
     halt: () => halting.abort(),
+    exposeHoldings: (exposed) => (holdings = exposed),
   };
   const status = await startStatusLine(ctx.io, () => statusLine(`${namespace}/${options.id}`, tally, reading));
   try {
@@ -77,6 +81,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     const records = readUntilStopped(readRecords(input.source, { jsonLines: true, allowEmpty: true }), stop, input.close, reading);
     await deliverParts(oneByOne(partsToSend(checkRecords(records, partCheck(options)), reading)), delivery);
   } finally {
+    stopListening();
     status.stop();
     input.close();
     await files.failed.close();
@@ -95,6 +100,21 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   }
   throwWhatStopped(reading, ctx.signal);
   return partsOutcome(tally, { skipped: reading.invalid?.count });
+}
+
+/**
+ * What csafe does with the parts it holds when a second Ctrl-C or SIGTERM makes it leave at once:
+ * those waiting go to the failed file, in order, and those of the batch in flight, whose answer it
+ * will not wait for, to the unconfirmed file; then it says so. Synchronous: the process exits next.
+ */
+function leaveHeldParts(held: LaneHoldings<SendableRecord> | undefined, files: { failed: FailedFile; unconfirmed: FailedFile }, io: IOStreams): void {
+  if (held === undefined) return;
+  const lines = (parts: readonly SendableRecord[]) => parts.map((part) => ({ text: part.json, line: part.line }));
+  const inFlight = held.working.flat();
+  files.failed.appendNow(lines(held.waiting));
+  files.unconfirmed.appendNow(lines(inFlight));
+  if (held.waiting.length > 0) io.warn(`left at once: ${countOf(held.waiting.length, 'part')} not sent written to ${files.failed.path}`);
+  if (inFlight.length > 0) io.warn(`left at once: ${countOf(inFlight.length, 'part')} in flight, whose answer was not waited for, written to ${files.unconfirmed.path}: the service may hold them`);
 }
 
 /** The input ended on its own before a single line: most likely the wrong pipe, or a producer that failed. */
