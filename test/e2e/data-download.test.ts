@@ -52,6 +52,17 @@ describe('csafe data download', () => {
     assert.deepEqual(new Set(fetched.map((entry) => entry.auth)), new Set(['missing']), 'no Authorization to the pre-signed address');
   });
 
+  it('a FILE the disk stops taking part-way: one line in words naming the FILE (not its temporary), exit 2, the FILE left as it was', async () => {
+    writeFileSync(join(dir, 'kept.jsonl'), 'before\n');
+    // A file-size limit makes the kernel take what fits, then refuse the rest, as a full disk does.
+    const cut = await runCsafe(['data', 'download', 'listings', requestId, 'kept.jsonl'], { env: emulator.env, cwd: dir, wrapper: ['sh', '-c', 'ulimit -f 1 && exec "$0" "$@"'] });
+    assert.equal(cut.code, 2, cut.stderr);
+    assert.match(cut.stderr, /^error: kept\.jsonl: could not write: file too large \(EFBIG\); it is left as it was\nhint: /);
+    assert.doesNotMatch(cut.stderr, /\.tmp/);
+    assert.equal(readFileSync(join(dir, 'kept.jsonl'), 'utf8'), 'before\n');
+    assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
+  });
+
   it('on a terminal escapes the C1 controls JSON leaves raw, which a pipe gets byte for byte', async () => {
     const piped = await run(['data', 'download', 'listings', requestId]);
     assert.match(piped.stdout, /csi \u009b31m red/);

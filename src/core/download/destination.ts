@@ -1,9 +1,9 @@
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { isatty } from 'node:tty';
-import { CsafeError, UsageError } from '../errors.js';
+import { CsafeError, InputError, InterruptedError, UsageError } from '../errors.js';
 import { writeStreamAtomic } from '../files/atomic-file.js';
-import { fileError } from '../input/sources.js';
+import { writeErrorReason } from '../files/write-errors.js';
 import { isBrokenPipe, type IOStreams } from '../terminal/io.js';
 import { parseOutputFormat } from '../terminal/output.js';
 import { escapeC1Controls, sanitizeStreamForTerminal } from '../terminal/sanitize.js';
@@ -67,6 +67,15 @@ async function* mapChunks(chunks: AsyncIterable<string>, change: (text: string) 
   for await (const chunk of chunks) yield change(chunk);
 }
 
+/**
+ * A FILE that could not be written (exit 2): the reason in words, naming the FILE as given, not
+ * the temporary file beside it where the write failed; the FILE is left as it was.
+ */
+function destinationError(path: string, error: unknown): CsafeError {
+  if ((error as Error)?.name === 'AbortError') return new InterruptedError();
+  return new InputError(`${path}: could not write: ${writeErrorReason(error)}; it is left as it was`, { hint: 'give a FILE on a disk with room that this user may write to, or - for stdout' });
+}
+
 async function write(io: IOStreams, content: AsyncIterable<string | Uint8Array>, path: string | undefined, what: string): Promise<void> {
   if (path === undefined) {
     for await (const chunk of content) await io.out(chunk);
@@ -77,7 +86,7 @@ async function write(io: IOStreams, content: AsyncIterable<string | Uint8Array>,
   } catch (error) {
     // A FILE that is a pipe (`/dev/stdout | head`, a FIFO) whose reader went away: done, as for stdout (main ends the run 0).
     if (isBrokenPipe(error)) throw error;
-    throw error instanceof CsafeError ? error : fileError(path, error);
+    throw error instanceof CsafeError ? error : destinationError(path, error);
   }
   io.note(`wrote ${what} to ${path}`);
 }
