@@ -14,6 +14,7 @@ import { assertExactlyOnceInOrder, eventsText, ingestedEvents } from '../helpers
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 const readLines = (path: string) => (existsSync(path) ? lines(readFileSync(path, 'utf8')) : []);
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+const pick = (record: Record<string, unknown>, keys: readonly string[]) => Object.fromEntries(keys.map((key) => [key, record[key]]));
 
 const classifyLine = (i: number) => JSON.stringify({ text: `message ${i}`, user_id: 'u1' });
 const eventLine = (i: number) => JSON.stringify({ ...EVENT_EXAMPLES.create_account, user_id: `user-${i}` });
@@ -467,6 +468,8 @@ describe('an interrupted bulk command says how to continue', () => {
     assert.equal(resume, `csafe events send 'events with space.jsonl' --checkpoint state.json --batch-size 1 --concurrency 1`);
     const sentFirst = Number(/interrupted: (\d+) events? sent/.exec(first.stderr)?.[1]);
     assert.ok(sentFirst > 0, first.stderr);
+    // In a pipe the run's record is on stdout, cut short or not.
+    assert.deepEqual(pick(JSON.parse(first.stdout), ['input', 'sent', 'failed']), { input: 'events with space.jsonl', sent: sentFirst, failed: 0 });
     const second = await runPrinted(resume, emulator.env, dir);
     assert.equal(second.code, 0, second.stderr);
     const [, sent, skipped] = /sent (\d+), failed 0, skipped by checkpoint (\d+)/.exec(second.stderr) ?? [];
@@ -518,6 +521,8 @@ describe('an interrupted bulk command says how to continue', () => {
     assert.equal(first.code, 130, first.stderr);
     const sentFirst = Number(/interrupted: (\d+) parts sent/.exec(first.stderr)?.[1]);
     assert.ok(sentFirst > 0, first.stderr);
+    // In a pipe the run's record is on stdout, cut short or not.
+    assert.deepEqual(pick(JSON.parse(first.stdout), ['sent', 'failed', 'failed_file']), { sent: sentFirst, failed: 30 - sentFirst, failed_file: 'rest.jsonl' });
     const rest = readLines(join(dir, 'rest.jsonl'));
     assert.deepEqual(rest, input.records.slice(sentFirst));
     const resume = printedResume(first.stderr);

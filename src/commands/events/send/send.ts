@@ -20,7 +20,7 @@ import { eventBatchLimits, eventLanes, eventsJob, ingestBatch, queueBatch } from
 import { planBatches } from '../../../core/bulk/dry-run.js';
 import type { DryRunPlan } from '../../../core/http/dry-run.js';
 import type { SendFlags, SendOptions } from './options.js';
-import { reportSummary, summarise } from './summary.js';
+import { printSummaryRecord, reportSummary, summarise } from './summary.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
 import { bulkRun, deliverInBatches, type BulkJob } from '../../../core/bulk/engine.js';
 import { unacknowledged } from '../../../core/bulk/range-checkpoint.js';
@@ -94,7 +94,7 @@ async function sendAndReport(events: AsyncIterable<readonly OutgoingEvent[]>, ru
 }
 
 /** The sending pass over events already checked and made ready. */
-async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ctx, input, options, tally }: SendingRun) {
+async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ctx, input, options, tally, started }: SendingRun) {
   const failedPath = options.failed ?? defaultFailedPath(shardedName('events', options.shard), ctx.now());
   const failed = new FailedFile(failedPath);
   const unconfirmedPath = options.unconfirmed ?? defaultFailedPath(shardedName('events', options.shard), ctx.now(), 'unconfirmed');
@@ -119,6 +119,11 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
     reportInterruption(ctx.io, interruptedRun(tally, 'event', failedPath), csafeCommandLine(ctx.argv), options.checkpoint === undefined ? NO_CHECKPOINT : undefined);
+    // In a pipe the summary is the run's record on stdout, cut short or not (with --sync, stdout holds the event ids).
+    if (!options.sync) {
+      const summary = summarise(tally, { input: input.name, durationMs: ctx.now() - started, failedFile: failedPath, unconfirmedFile: unconfirmedPath, invalidFile: options.skipInvalid });
+      await printSummaryRecord(ctx.io, summary, await summaryFormat(ctx));
+    }
     throw interruptionOf(ctx.signal, tally.sent);
   } finally {
     progress.stop();

@@ -47,6 +47,11 @@ export async function reportSummary(io: IOStreams, summary: Summary, format: Out
     io.warn(`${countOf(summary.unconfirmed, 'event')} written to ${summary.unconfirmed_file}: the service may have stored them, and without idempotency keys resending them may store them twice; check before resending`);
   }
   if (summary.invalid_file) io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
+  await printSummaryRecord(io, summary, format);
+}
+
+/** The summary as one record on stdout, with a `format`: also for a run cut short, whose report went to stderr. */
+export async function printSummaryRecord(io: IOStreams, summary: Summary, format: OutputFormat | undefined): Promise<void> {
   // The reader of stdout gone (`| head`) takes the record, not the exit code its counts give.
   if (format !== undefined) await printResult(io, format, summary, recordView({ ...summary })).catch(unlessReaderGone);
 }

@@ -25,7 +25,7 @@ import type { DryRunPlan } from '../../../core/http/dry-run.js';
 import { followParts } from './follow.js';
 import { choosePartsInput, type PartsInput } from './input.js';
 import { partsOptionsSchema, type PartsFlags, type PartsOptions } from './options.js';
-import { printSummary } from './summary.js';
+import { printInterruptedSummary, printSummary } from './summary.js';
 import type { Action } from '../../app.js';
 import { flagsWithValue, longFlag } from '../../../core/cli/flags.js';
 
@@ -53,6 +53,7 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
     const { files, invalid, stoppedBy } = sent;
     if (ctx.signal.aborted) {
       reportResume(ctx, { namespace, id: options.id, tally, ...files, checkpoint: options.checkpoint !== undefined }, flags);
+      await printInterruptedSummary(ctx, { namespace, id: options.id, tally, ...files, invalid, durationMs: ctx.now() - started, checkpoint: options.checkpoint !== undefined });
       throw interruptionOf(ctx.signal, tally.sent);
     }
     await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid, durationMs: ctx.now() - started, checkpoint: options.checkpoint !== undefined });

@@ -23,11 +23,33 @@ interface RunResult {
 }
 
 /** The run's record on stdout (a table on a terminal, JSON in a pipe), and where its failed, unconfirmed and invalid parts went. */
-export async function printSummary(ctx: Context, { namespace, id, tally, failed, unconfirmed, invalid, durationMs, checkpoint }: RunResult): Promise<void> {
+export async function printSummary(ctx: Context, run: RunResult): Promise<void> {
+  const { namespace, id, failed, unconfirmed, checkpoint } = run;
+  const summary = summaryOf(run);
+  if (failed.count > 0) {
+    const resend = resendCommandLine(failed, (input) => `csafe stream parts ${shellWord(namespace)} --id ${shellWord(id)} ${shellWord(input)}`);
+    ctx.io.warn(`${countOf(failed.count, 'part')} of failed batches written to ${failed.path}: ${resendHint(resend, checkpoint)}`);
+  }
+  if (unconfirmed.count > 0) {
+    ctx.io.warn(`${countOf(unconfirmed.count, 'part')} of batches whose answer was lost written to ${unconfirmed.path}: the service may already hold them, and resending them may store them twice`);
+  }
+  if (summary.invalid_file) ctx.io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
+  // The reader of stdout gone (`| head`) takes the record, not the exit code its counts give.
+  await printResult(ctx.io, await ctx.outputFormat('single'), summary, recordView(summary)).catch(unlessReaderGone);
+}
+
+/** A run cut short (Ctrl-C, SIGTERM) has said on stderr what it did; in a pipe its record still goes to stdout, for a script to read. */
+export async function printInterruptedSummary(ctx: Context, run: RunResult): Promise<void> {
+  if (ctx.io.stdoutIsTTY) return;
+  const summary = summaryOf(run);
+  await printResult(ctx.io, await ctx.outputFormat('single'), summary, recordView(summary)).catch(unlessReaderGone);
+}
+
+/** The bulk counts, as every bulk command names them, then what only a stream has. */
+function summaryOf({ namespace, id, tally, failed, unconfirmed, invalid, durationMs }: RunResult) {
   const { lastRequestId, lastError: _shownOnTheStatusLine, ...counts } = tally;
   const invalidCount = invalid?.count ?? 0;
-  // The bulk counts, as every bulk command names them, then what only a stream has.
-  const summary = {
+  return {
     ...counts,
     read: counts.valid + invalidCount,
     invalid: invalidCount,
@@ -39,14 +61,4 @@ export async function printSummary(ctx: Context, { namespace, id, tally, failed,
     unconfirmed_file: unconfirmed.count > 0 ? unconfirmed.path : null,
     invalid_file: invalid && invalid.count > 0 ? invalid.path : null,
   };
-  if (failed.count > 0) {
-    const resend = resendCommandLine(failed, (input) => `csafe stream parts ${shellWord(namespace)} --id ${shellWord(id)} ${shellWord(input)}`);
-    ctx.io.warn(`${countOf(failed.count, 'part')} of failed batches written to ${failed.path}: ${resendHint(resend, checkpoint)}`);
-  }
-  if (unconfirmed.count > 0) {
-    ctx.io.warn(`${countOf(unconfirmed.count, 'part')} of batches whose answer was lost written to ${unconfirmed.path}: the service may already hold them, and resending them may store them twice`);
-  }
-  if (summary.invalid_file) ctx.io.note(`${countOf(summary.invalid, 'invalid record')} written to ${summary.invalid_file}`);
-  // The reader of stdout gone (`| head`) takes the record, not the exit code its counts give.
-  await printResult(ctx.io, await ctx.outputFormat('single'), summary, recordView(summary)).catch(unlessReaderGone);
 }
