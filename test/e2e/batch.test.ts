@@ -241,15 +241,15 @@ describe('csafe batch', () => {
     assert.equal(readFileSync(join(dir, 'named.csv'), 'utf8'), csv);
   });
 
-  it('batch download to a FILE that cannot be written (a directory, a link to nothing, a missing folder) is one error line, exit 2, no crash', async () => {
+  it('batch download to a FILE that cannot be written (a directory, a link to nothing, a missing folder) is one error line and its hint, exit 2, no crash', async () => {
     const created = await run(['batch', 'create', '--type', 'text', REVIEWS, '--wait', '--json']);
     const id = batchId(created.stdout)!;
     mkdirSync(join(dir, 'a-folder'));
     symlinkSync('nothing-here.csv', join(dir, 'dangling.csv'));
     const expected: Array<[string, RegExp]> = [
-      ['a-folder', /^error: a-folder: is a directory, expected a file\n$/],
-      ['dangling.csv', /^error: dangling\.csv: is a symbolic link to nothing-here\.csv, which does not exist\n$/],
-      [join('no-folder', 'out.csv'), /^error: no-folder\/out\.csv: no such file\n$/],
+      ['a-folder', /^error: a-folder: could not write: is a directory \(EISDIR\)\nhint: [^\n]+\n$/],
+      ['dangling.csv', /^error: dangling\.csv: could not write: is a symbolic link to nothing-here\.csv, which does not exist\nhint: [^\n]+\n$/],
+      [join('no-folder', 'out.csv'), /^error: no-folder\/out\.csv: could not write: no such directory \(ENOENT\)\nhint: [^\n]+\n$/],
     ];
     for (const [target, message] of expected) {
       const result = await run(['batch', 'download', id, target]);

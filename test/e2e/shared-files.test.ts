@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { ended, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
+import { EVENT_EXAMPLES } from '../../src/schemas/event-examples.js';
 
 describe('a file written by the run that is its input, the lock of its checkpoint, or named by two flags, is refused: exit 2, nothing sent', () => {
   const emulator = useEmulatorProcess();
@@ -51,4 +54,27 @@ describe('a written file that no record could reach is refused before anything i
       assert.equal((await emulator.requests()).length, before, 'nothing sent');
     });
   }
+});
+
+describe('a named pipe no one reads as --failed', () => {
+  const emulator = useEmulatorProcess(['--fault-rate', '1', '--faults', '502']);
+
+  it('the run waits there for a reader, as a write to a pipe does, and a second Ctrl-C ends the wait: exit 130', async (t) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.jsonl'), `${JSON.stringify({ ...EVENT_EXAMPLES.create_account, user_id: 'u1' })}\n`);
+    execFileSync('mkfifo', [join(dir, 'failed.fifo')]);
+    const before = (await emulator.requests()).length;
+    const child = spawnCsafe(['events', 'send', 'in.jsonl', '--max-retries', '0', '--failed', 'failed.fifo'], { env: emulator.env, cwd: dir });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const result = ended(child, { timeoutMs: 15_000 });
+    child.stdin.end();
+    await waitFor(async () => (await emulator.requests()).length > before, { what: 'the batch answered 502' });
+    // The failed batch is on its way to the pipe, which nothing reads.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    child.kill('SIGINT');
+    assert.equal((await result).code, 130);
+    assert.ok(lstatSync(join(dir, 'failed.fifo')).isFIFO(), 'the pipe is left a pipe');
+  });
 });

@@ -69,11 +69,11 @@ async function* mapChunks(chunks: AsyncIterable<string>, change: (text: string) 
 
 /**
  * A FILE that could not be written (exit 2): the reason in words, naming the FILE as given, not
- * the temporary file beside it where the write failed; the FILE is left as it was.
+ * the temporary file beside it where the write failed (the FILE itself is left as it was).
  */
 function destinationError(path: string, error: unknown): CsafeError {
   if ((error as Error)?.name === 'AbortError') return new InterruptedError();
-  return new InputError(`${path}: could not write: ${writeErrorReason(error)}; it is left as it was`, { hint: 'give a FILE on a disk with room that this user may write to, or - for stdout' });
+  return new InputError(`${path}: could not write: ${writeErrorReason(error)}`, { hint: 'give a FILE on a disk with room that this user may write to, or - for stdout' });
 }
 
 async function write(io: IOStreams, content: AsyncIterable<string | Uint8Array>, path: string | undefined, what: string): Promise<void> {

@@ -1,16 +1,21 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
-/** How csafe opens a file it writes that may be a named pipe, without waiting for ever for a reader. */
+/** How csafe opens a file it writes that may be a named pipe, waiting for its reader where Ctrl-C can still end the wait. */
+
+/** How long to wait before asking again whether a named pipe has a reader. */
+const READER_POLL_MS = 100;
 
 /**
- * Opens `path` to write (`flags`: O_WRONLY and what else the caller wants), without waiting for a
- * reader: a named pipe no one reads is ENXIO at once, where a plain open waits in a thread that
- * even Ctrl-C and process.exit wait for. A pipe with a reader, or a device, is then opened again
- * the usual way (blocking writes), before the first is closed, so its reader never sees an end.
+ * Opens `path` to write (`flags`: O_WRONLY and what else the caller wants). A named pipe waits for
+ * its reader, as a plain open does, but by asking again (O_NONBLOCK: ENXIO while there is none)
+ * rather than in a thread of the pool: there, a pipe no one ever read kept csafe for ever, as
+ * neither Ctrl-C nor process.exit can end a thread's wait. Once there is a reader, the pipe is
+ * opened again the usual way (blocking writes) before the first is closed, so its reader never
+ * sees an end. Anything else is opened as it is (O_NONBLOCK means nothing to a regular file).
  */
 export async function openToWrite(path: string, flags: number, mode?: number): Promise<FileHandle> {
-  const first = await open(path, flags | constants.O_NONBLOCK, mode);
+  const first = await openWhenRead(path, flags | constants.O_NONBLOCK, mode);
   try {
     if ((await first.stat()).isFile()) return first;
     const handle = await open(path, flags & ~constants.O_CREAT, mode);
@@ -19,5 +24,16 @@ export async function openToWrite(path: string, flags: number, mode?: number): P
   } catch (error) {
     await first.close().catch(() => undefined);
     throw error;
+  }
+}
+
+async function openWhenRead(path: string, flags: number, mode: number | undefined): Promise<FileHandle> {
+  for (;;) {
+    try {
+      return await open(path, flags, mode);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, READER_POLL_MS));
   }
 }

@@ -13,7 +13,6 @@ const REASONS: Record<string, string> = {
   ENOENT: 'no such directory',
   EIO: 'input/output error',
   EFBIG: 'file too large',
-  ENXIO: 'a named pipe with no reader',
 };
 
 /** `no space left on device (ENOSPC)`: the system's error in words, with its code for searching. */
@@ -29,7 +28,6 @@ function hintFor(reason: string): string {
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'give a path this user may write to, then run the command again';
   if (code === 'ENOENT') return 'create its directory or give another path, then run the command again';
   if (code === 'EISDIR') return 'give the path of a file, not of a directory, then run the command again';
-  if (code === 'ENXIO') return 'start what reads the pipe first, or give a file, then run the command again';
   return 'make room or give another path, then run the command again';
 }
 
