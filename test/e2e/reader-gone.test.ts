@@ -62,11 +62,11 @@ describe('each bulk command that prints as it goes, its reader gone after the fi
   ];
 
   /** Runs the command with a reader of stdout that goes after the first chunk (as `head -1` does), or before anything comes. */
-  async function readerGoes(t: TestContext, args: string[], cwd: string, when: 'after the first chunk' | 'at once') {
+  async function readerGoes(t: TestContext, args: string[], cwd: string, when: 'after the first chunk' | 'at once', stdin = '') {
     const child = spawnCsafe(args, { env: emulator.env, cwd });
     t.after(() => child.exitCode === null && child.kill('SIGKILL'));
     const result = ended(child);
-    child.stdin.end();
+    child.stdin.end(stdin);
     if (when === 'at once') child.stdout.destroy();
     else child.stdout.once('data', () => child.stdout.destroy());
     return result;
@@ -85,6 +85,24 @@ describe('each bulk command that prints as it goes, its reader gone after the fi
       assert.match(stderr, /^continue with: csafe /m);
     });
   }
+
+  it('classify --batch: the reader gone as the last answers were printed cut nothing short: exit 0, no line "not done"', async (t) => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'input.jsonl'), lines(3, (i) => ({ text: `message ${i}`, user_id: 'u1' })));
+    // All three lines are read and sent at once (--concurrency 4); the reader goes after the first answer.
+    const { code, stderr } = await readerGoes(t, ['classify', '--batch', 'input.jsonl'], cwd, 'after the first chunk');
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /^classified 3 lines$/m);
+    assert.doesNotMatch(stderr, /not done|continue with/);
+  });
+
+  it('stream parts --follow: its summary finding the reader gone, the run ends as its counts say (5: a part set aside)', async (t) => {
+    const cwd = tempDir();
+    const part = (i: number) => ({ type: 'chat_message', sender_id: 'u1', sender_display_name: 'Ann', text: `part ${i}`, timestamp: '2026-11-21T10:00:00Z' });
+    const input = `${lines(2, part)}{"type":"nonsense"}\n`;
+    const { code, stderr } = await readerGoes(t, ['stream', 'parts', 'live', '--id', 'gone', '--follow', '--skip-invalid', 'invalid.jsonl'], cwd, 'at once', input);
+    assert.equal(code, 5, stderr);
+  });
 
   it('events send: a run that had sent everything when its summary found the reader gone ends as its counts say (5: a record set aside)', async (t) => {
     const cwd = tempDir();

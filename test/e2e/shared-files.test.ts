@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ended, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
@@ -54,6 +54,14 @@ describe('a written file that no record could reach is refused before anything i
       assert.equal((await emulator.requests()).length, before, 'nothing sent');
     });
   }
+
+  it('data add --checkpoint with a --failed in a missing directory takes no lock it leaves behind', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.jsonl'), '{"id":"a"}\n');
+    const result = await runCsafe(['data', 'add', 'ns', 'in.jsonl', '--checkpoint', 'state.json', '--failed', 'missing/failed.jsonl'], { env: emulator.env, cwd: dir });
+    assert.equal(result.code, 1, result.stderr);
+    assert.deepEqual(readdirSync(dir).sort(), ['in.jsonl']);
+  });
 });
 
 describe('a named pipe no one reads as --failed', () => {

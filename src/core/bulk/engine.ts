@@ -119,7 +119,8 @@ export async function deliverInBatches<T extends BulkRecord, A>(
 ): Promise<Delivered> {
   const delivery = new Delivery(job, run);
   const stopListening = sayAwaitedAnswersOnInterrupt(run.signal, run.io, delivery.inFlight);
-  const input = readUntilInterrupted(records, run.signal, !job.setAsideUnsent);
+  const reading = { ended: false };
+  const input = readUntilInterrupted(records, run.signal, !job.setAsideUnsent, reading);
   try {
     if ('lanes' in dispatch) {
       await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf }, (batch) => delivery.sendAndSettle(batch));
@@ -137,13 +138,18 @@ export async function deliverInBatches<T extends BulkRecord, A>(
     await delivery.inFlight.settled();
     stopListening();
   }
-  return { interrupted: run.signal.aborted, stoppedBy: run.failFast.stoppedBy };
+  // The reader of stdout gone once every record had been read, and none kept from being sent by it
+  // (as the last answers were printed), cut nothing short: the run ends as its counts say.
+  const cutNothingShort = run.signal.reason === 'EPIPE' && reading.ended && !delivery.keptBack;
+  return { interrupted: run.signal.aborted && !cutNothingShort, stoppedBy: run.failFast.stoppedBy };
 }
 
 class Delivery<T extends BulkRecord, A> {
   readonly inFlight = new InFlight();
   /** orderKey: the keys one of whose records was not acknowledged. */
   private readonly heldKeys = new Set<string>();
+  /** Whether a signal kept some batch from being sent, or from its retry. */
+  keptBack = false;
   private haltSaid = false;
   /** The last failure: records held back behind a failed one are set aside with it. */
   private failure?: Error;
@@ -192,6 +198,7 @@ class Delivery<T extends BulkRecord, A> {
   private async notAcknowledged(batch: T[], error: unknown): Promise<'failed' | 'unconfirmed' | 'unsent'> {
     const { failFast, io } = this.run;
     const halted = failFast.isStop(error);
+    if (error instanceof InterruptedError) this.keptBack = true;
     if (error instanceof NotSentError && !this.job.setAsideUnsent) return 'unsent';
     // Not sent, or cut short while it waited to be retried (its last attempt was not processed, or it is safe to send twice): safe to resend.
     if (error instanceof InterruptedError) {
@@ -242,13 +249,14 @@ class NotSentError extends InterruptedError {}
  * at the signal too (the records not read are neither sent nor failed); without, it goes on to
  * the end, so every record can be accounted for.
  */
-async function* readUntilInterrupted<T>(groups: AsyncIterable<T>, signal: AbortSignal, stopAtSignal: boolean): AsyncGenerator<T> {
+async function* readUntilInterrupted<T>(groups: AsyncIterable<T>, signal: AbortSignal, stopAtSignal: boolean, reading: { ended: boolean }): AsyncGenerator<T> {
   if (stopAtSignal && signal.aborted) return;
   try {
     for await (const group of groups) {
       yield group;
       if (stopAtSignal && signal.aborted) return;
     }
+    reading.ended = true;
   } catch (error) {
     if (!signal.aborted) throw error;
   }

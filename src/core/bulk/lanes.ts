@@ -94,6 +94,8 @@ interface Waiting<T> {
 
 class LaneQueue<T> {
   private waiting: Waiting<T>[] = [];
+  /** An item read while the lane was full, waiting for room. */
+  private parked?: T;
   private bytes = 0;
   private closed = false;
   private failure?: { error: unknown };
@@ -102,9 +104,10 @@ class LaneQueue<T> {
 
   constructor(private readonly limits: QueueLimits<T>) {}
 
-  /** The items waiting, oldest first. */
+  /** The items waiting, oldest first, and one read while the lane was full. */
   items(): T[] {
-    return this.waiting.map((waiting) => waiting.item);
+    const items = this.waiting.map((waiting) => waiting.item);
+    return this.parked === undefined ? items : [...items, this.parked];
   }
 
   /** Takes the item at once when there is room (undefined); else a promise settled once it is taken. */
@@ -115,7 +118,12 @@ class LaneQueue<T> {
   }
 
   private async putWhenRoom(item: T): Promise<void> {
-    while (this.waiting.length >= this.limits.capacity && !this.failure) await new Promise<void>((resolve) => (this.wakeReader = resolve));
+    this.parked = item;
+    try {
+      while (this.waiting.length >= this.limits.capacity && !this.failure) await new Promise<void>((resolve) => (this.wakeReader = resolve));
+    } finally {
+      this.parked = undefined;
+    }
     if (this.failure) throw this.failure.error;
     this.add(item);
   }

@@ -56,8 +56,8 @@ export function reportInterruption(io: IOStreams, done: string, resume: string, 
 export function sayAwaitedAnswersOnInterrupt(signal: AbortSignal, io: IOStreams, inFlight: InFlight): () => void {
   const say = () => {
     const requests = inFlight.count;
-    const why = signal.reason === 'EPIPE' ? 'the reader of stdout went away' : 'interrupted';
-    if (requests > 0) io.note(`${why}: waiting for the answers to ${countOf(requests, 'request')} in flight (Ctrl-C again to leave without them)`);
+    const [why, again] = signal.reason === 'EPIPE' ? ['the reader of stdout went away', 'Ctrl-C'] : ['interrupted', 'Ctrl-C again'];
+    if (requests > 0) io.note(`${why}: waiting for the answers to ${countOf(requests, 'request')} in flight (${again} to leave without them)`);
   };
   signal.addEventListener('abort', say, { once: true });
   return () => signal.removeEventListener('abort', say);

@@ -1,8 +1,9 @@
-import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { FileWriteError, writeErrorReason } from './write-errors.js';
 
-/** Whether the files a bulk run reads and writes are distinct files, asked before anything is read or sent. */
+/** Whether the files a bulk run reads and writes are distinct files, and the ones it appends to writable, asked before anything is read or sent. */
 
 /** The flags of the files a bulk command writes as it runs. */
 const WRITTEN_FILES = { failed: '--failed', unconfirmed: '--unconfirmed', skipInvalid: '--skip-invalid', checkpoint: '--checkpoint' } as const;
@@ -35,6 +36,30 @@ export function refuseSharedFiles(input: string | undefined, written: WrittenFil
       throw new UsageError(`${flag} ${path}: is ${owner.startsWith('the ') ? owner : `also the file of ${owner}`}`, { hint: `give ${flag} a file of its own` });
     }
     owners.set(file, flag);
+  }
+  for (const key of APPENDED) {
+    const path = written[key];
+    if (path !== undefined) refuseUnwritable(path);
+  }
+}
+
+/** The files records are appended to (the checkpoint has a check of its own). */
+const APPENDED = ['failed', 'unconfirmed', 'skipInvalid'] as const;
+
+/**
+ * Refuses a file named to append records to that none could reach: a directory, one in a
+ * directory that does not exist (a link followed to where it points), one this user may not write
+ * to or on a read-only file system (a FileWriteError, exit 1). Found at the first failure instead,
+ * the run had sent records it could then neither report nor set aside. Only the files named: a
+ * default one in the working directory is made only if a record needs it.
+ */
+function refuseUnwritable(path: string): void {
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    accessSync(stats === undefined ? dirname(realPath(path)) : path, constants.W_OK);
+  } catch (error) {
+    throw new FileWriteError(path, writeErrorReason(error));
   }
 }
 

@@ -1,5 +1,4 @@
-import { accessSync, appendFileSync, constants, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { openToWrite } from './open-to-write.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
@@ -30,10 +29,7 @@ export class FailedFile {
   private failure?: FileWriteError;
   count = 0;
 
-  /** Throws FileWriteError at once, before anything is sent, for a path no record could be appended to (see refuseUnwritable). */
-  constructor(readonly path: string) {
-    refuseUnwritable(path);
-  }
+  constructor(readonly path: string) {}
 
   /** Bytes the file held before this run appended to it (a file named with --failed is appended to, run after run). */
   get priorBytes(): number {
@@ -58,12 +54,23 @@ export class FailedFile {
 
   /**
    * Appends at once, synchronously, for a process about to leave (a second Ctrl-C): each record a
-   * whole line, beside any write still in progress (O_APPEND keeps both whole). Throws what the
-   * write met.
+   * whole line, beside any write still in progress (O_APPEND keeps both whole). Never waits: a
+   * named pipe no one reads, or one full, is an error (ENXIO, EAGAIN), as any other the write
+   * meets, thrown as a FileWriteError.
    */
   appendNow(records: readonly RecordLine[]): void {
     if (records.length === 0) return;
-    appendFileSync(this.path, records.map((r) => r.text + '\n').join(''), { mode: 0o600 });
+    const data = Buffer.from(records.map((r) => r.text + '\n').join(''));
+    try {
+      const fd = openSync(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
+      try {
+        for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      throw new FileWriteError(this.path, writeErrorReason(error));
+    }
     this.count += records.length;
   }
 
@@ -102,21 +109,5 @@ export class FailedFile {
       await handle.truncate(this.bytes).catch(() => undefined);
       throw error;
     }
-  }
-}
-
-/**
- * Refuses a path no record could be appended to: a directory, a file in a directory that does not
- * exist, one this user may not write to or on a read-only file system. Asked when the file is
- * named, before anything is sent: found at the first failure instead, the run had sent records it
- * could then neither report nor set aside.
- */
-function refuseUnwritable(path: string): void {
-  try {
-    const stats = statSync(path, { throwIfNoEntry: false });
-    if (stats?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    accessSync(stats === undefined ? dirname(path) : path, constants.W_OK);
-  } catch (error) {
-    throw new FileWriteError(path, writeErrorReason(error));
   }
 }

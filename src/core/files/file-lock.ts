@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { hostname } from 'node:os';
-import { link, open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { link, lstat, open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { LockedError, UsageError } from '../errors.js';
 import { realPath } from './distinct-files.js';
 import { isRunning, processStartTime } from './processes.js';
@@ -104,8 +104,10 @@ async function readLock(lockPath: string): Promise<{ owner: LockOwner | undefine
     // Non-blocking: a FIFO in its place, with no writer, would keep the open waiting for ever.
     handle = await open(lockPath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    throw new FileWriteError(lockPath, writeErrorReason(error), ' the lock');
+    if (errorCode(error) !== 'ENOENT') throw new FileWriteError(lockPath, writeErrorReason(error), ' the lock');
+    // A link to nothing takes the name as surely as a file does, and was never a lock.
+    const entry = await lstat(lockPath, { bigint: true }).catch(() => undefined);
+    return entry === undefined ? undefined : { inode: entry.ino, owner: undefined, foreign: true };
   }
   try {
     const stats = await handle.stat({ bigint: true });
@@ -113,7 +115,9 @@ async function readLock(lockPath: string): Promise<{ owner: LockOwner | undefine
     if (!stats.isFile()) return { inode: stats.ino, owner: undefined, foreign: true };
     const text = await readStart(handle);
     const owner = lockOwnerOf(text);
-    return { inode: stats.ino, owner, foreign: owner === undefined && !LOCK_START.startsWith(text.slice(0, LOCK_START.length)) };
+    // Cut short (not JSON yet) and begun as a lock begins, or empty: a lock. Whole JSON that names no owner, or anything else: not one.
+    const cutShort = !isJson(text) && LOCK_START.startsWith(text.slice(0, LOCK_START.length));
+    return { inode: stats.ino, owner, foreign: owner === undefined && !cutShort };
   } finally {
     await handle.close();
   }
@@ -121,6 +125,15 @@ async function readLock(lockPath: string): Promise<{ owner: LockOwner | undefine
 
 /** How every lock csafe writes begins (JSON.stringify of a LockOwner): a lock cut short begins so too, or is empty. */
 const LOCK_START = '{"pid":';
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The owner a lock's text names, or undefined when it names none (not JSON, or not a lock's). */
 function lockOwnerOf(text: string): LockOwner | undefined {

@@ -13,6 +13,8 @@ const REASONS: Record<string, string> = {
   ENOENT: 'no such directory',
   EIO: 'input/output error',
   EFBIG: 'file too large',
+  ENXIO: 'nothing reads the named pipe',
+  EAGAIN: 'the named pipe is full',
 };
 
 /** `no space left on device (ENOSPC)`: the system's error in words, with its code for searching. */

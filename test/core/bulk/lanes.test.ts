@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { QUEUED_BATCHES_PER_LANE, type LaneOptions } from '../../../src/core/bulk/lanes.js';
+import { QUEUED_BATCHES_PER_LANE, type LaneHoldings, type LaneOptions } from '../../../src/core/bulk/lanes.js';
 import { runLanes } from '../../helpers/lanes.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -165,6 +165,22 @@ describe('runLanes', () => {
     assert.equal(input.state.read, 20);
     assert.deepEqual(sink.batches.flat(), Array.from({ length: 20 }, (_, i) => i));
     assert.ok(sink.batches.every((batch) => batch.length <= 2));
+  });
+
+  it('tells at any moment what it holds: the batch being worked on, the items waiting, and the one read while the lane was full', async () => {
+    const input = channel<number>();
+    const sink = recorder();
+    sink.hold();
+    let holdings: (() => LaneHoldings<number>) | undefined;
+    const running = runLanes(input.items, oneLane({ maxBatchItems: 2, capacity: 3, exposeHoldings: (exposed) => (holdings = exposed) }), sink.work);
+    input.push(...Array.from({ length: 20 }, (_, i) => i));
+    input.end();
+    await waitFor(() => input.state.read === 6, { what: 'the lane to fill' });
+    await settle();
+    assert.deepEqual(holdings!(), { waiting: [2, 3, 4, 5], working: [[0, 1]] });
+    sink.open();
+    await running;
+    assert.deepEqual(holdings!(), { waiting: [], working: [] });
   });
 
   it('keeps input order within a lane across many batches', async () => {

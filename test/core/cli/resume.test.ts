@@ -50,7 +50,7 @@ describe('what an interrupted bulk run says', () => {
     const stop = new AbortController();
     const stopListening = sayAwaitedAnswersOnInterrupt(stop.signal, io, inFlight);
     stop.abort('EPIPE');
-    assert.match(stderr(), /^the reader of stdout went away: waiting for the answers to 1 request in flight/m);
+    assert.match(stderr(), /^the reader of stdout went away: waiting for the answers to 1 request in flight \(Ctrl-C to leave without them\)$/m);
     assert.doesNotMatch(stderr(), /^interrupted/m);
     answer();
     await request;

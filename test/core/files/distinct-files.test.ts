@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { refuseSharedFiles } from '../../../src/core/files/distinct-files.js';
 import { UsageError } from '../../../src/core/errors.js';
+import { FileWriteError } from '../../../src/core/files/write-errors.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const refused = (message: RegExp) => (error: unknown) => error instanceof UsageError && message.test(error.message);
@@ -37,7 +38,8 @@ describe('refuseSharedFiles', () => {
   it('knows a file that cannot be made yet by its path: in a directory not made yet, or under a regular file', () => {
     assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'later', 'out.jsonl'), unconfirmed: join(dir, 'later', '.', 'out.jsonl') }), refused(/^--unconfirmed .*: is also the file of --failed$/));
     assert.throws(() => refuseSharedFiles('-', { failed: join(input, 'out.jsonl'), checkpoint: join(dir, 'link.jsonl', 'out.jsonl') }), refused(/^--checkpoint .*: is also the file of --failed$/));
-    refuseSharedFiles('-', { failed: join(dir, 'later', 'failed.jsonl'), unconfirmed: join(dir, 'later', 'unconfirmed.jsonl') });
+    // Two distinct files there are not one file; no record could reach them, though, so they are refused for that.
+    assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'later', 'failed.jsonl'), unconfirmed: join(dir, 'later', 'unconfirmed.jsonl') }), (error: unknown) => error instanceof FileWriteError && /no such directory \(ENOENT\)$/.test(error.message));
   });
 
   it('refuses a written file that is the lock file of the checkpoint, which the run removes when it ends', () => {
@@ -63,10 +65,21 @@ describe('refuseSharedFiles', () => {
     assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'dangling'), skipInvalid: join(dir, 'later.jsonl') }), refused(/^--skip-invalid .*later\.jsonl: is also the file of --failed$/));
     symlinkSync('cp.json', join(dir, 'to-checkpoint'));
     assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'to-checkpoint'), checkpoint: join(dir, 'cp.json') }), refused(/^--checkpoint .*cp\.json: is also the file of --failed$/));
-    // A loop of links ends: the path is taken as it is.
+    // A loop of links ends: shared with nothing, and refused as no file a record could reach.
     symlinkSync('loop-b', join(dir, 'loop-a'));
     symlinkSync('loop-a', join(dir, 'loop-b'));
-    refuseSharedFiles('-', { failed: join(dir, 'loop-a'), unconfirmed: join(dir, 'unconfirmed.jsonl') });
+    assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'loop-a'), unconfirmed: join(dir, 'unconfirmed.jsonl') }), (error: unknown) => error instanceof FileWriteError && /ELOOP/.test(error.message));
+  });
+
+  it('refuses a file named to append records to that none could reach: a directory, a missing directory, one a link to nothing points into', () => {
+    const cant = (path: string, reason: string) => (error: unknown) => error instanceof FileWriteError && error.message === `${path}: could not write: ${reason}`;
+    assert.throws(() => refuseSharedFiles('-', { failed: dir }), cant(dir, 'is a directory (EISDIR)'));
+    const missing = join(dir, 'missing', 'failed.jsonl');
+    assert.throws(() => refuseSharedFiles('-', { unconfirmed: missing }), cant(missing, 'no such directory (ENOENT)'));
+    symlinkSync(join(dir, 'gone', 'f.jsonl'), join(dir, 'into-gone'));
+    assert.throws(() => refuseSharedFiles('-', { skipInvalid: join(dir, 'into-gone') }), cant(join(dir, 'into-gone'), 'no such directory (ENOENT)'));
+    // A file not made yet in a directory that is there, and the checkpoint (which has a check of its own), pass.
+    refuseSharedFiles('-', { failed: join(dir, 'new-failed.jsonl'), checkpoint: join(dir, 'missing', 'state.json') });
   });
 
   it('takes a device named twice: /dev/null discards both kinds', () => {

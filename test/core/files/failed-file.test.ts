@@ -32,12 +32,17 @@ describe('FailedFile', () => {
     assert.equal(readFileSync(path, 'utf8').slice(file.priorBytes), '{"a":1}\n{"a":22}\n');
   });
 
-  it('refuses at once, when named, a path no record could be appended to: a directory, a missing directory', () => {
+  it('appendNow, for a process about to leave, writes at once and never waits: a named pipe no one reads is an error in words', () => {
     const dir = tempDir();
-    assert.throws(() => new FailedFile(dir), (error: unknown) => error instanceof FileWriteError && error.message === `${dir}: could not write: is a directory (EISDIR)` && error.hint === 'give the path of a file, not of a directory, then run the command again');
-    const missing = join(dir, 'missing', 'failed.jsonl');
-    assert.throws(() => new FailedFile(missing), (error: unknown) => error instanceof FileWriteError && error.message === `${missing}: could not write: no such directory (ENOENT)`);
-    assert.equal(existsSync(join(dir, 'missing')), false);
+    const path = join(dir, 'failed.jsonl');
+    writeFileSync(path, '{"earlier":1}\n');
+    const file = new FailedFile(path);
+    file.appendNow([{ text: '{"a":1}', line: 1 }, { text: '{"a":2}', line: 2 }]);
+    assert.equal(readFileSync(path, 'utf8'), '{"earlier":1}\n{"a":1}\n{"a":2}\n');
+    assert.equal(file.count, 2);
+    const pipe = join(dir, 'failed.fifo');
+    execFileSync('mkfifo', [pipe]);
+    assert.throws(() => new FailedFile(pipe).appendNow([{ text: '{"b":1}', line: 3 }]), (error: unknown) => error instanceof FileWriteError && error.message === `${pipe}: could not write: nothing reads the named pipe (ENXIO)`);
   });
 
   it('a named pipe waits for its reader, asking again rather than in a thread of the pool: the lines arrive once one opens it', async () => {

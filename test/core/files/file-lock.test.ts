@@ -136,6 +136,8 @@ describe('acquireFileLock', () => {
     for (const [what, make] of [
       ['notes', () => writeFileSync(`${path}.lock`, 'my notes\n')],
       ['JSON that names no owner', () => writeFileSync(`${path}.lock`, '{"precious":1}\n')],
+      ['whole JSON that begins as a lock does and is none', () => writeFileSync(`${path}.lock`, '{"pid":999999,"note":"another tool"}\n')],
+      ['a link to nothing', () => symlinkSync(join(dir, 'nothing-here'), `${path}.lock`)],
       ['a directory', () => mkdirSync(join(`${path}.lock`, 'inside'), { recursive: true })],
       // Opened without blocking: with no writer, a FIFO would keep the open waiting for ever.
       ['a FIFO', () => execFileSync('mkfifo', [`${path}.lock`])],

@@ -46,6 +46,11 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   const started = ctx.now();
   const flushAfterMs = parseDuration(options.flushInterval, '--flush-interval');
   const input = openFollowedInput(ctx, file, options);
+  // A key refused or missing: the pipe is let go, or its writer would keep csafe waiting.
+  const http = await ctx.http().catch((error: unknown) => {
+    input.close();
+    throw error;
+  });
   const reading: Reading = {
     inputName: input.source.name,
     io: ctx.io,
@@ -59,7 +64,6 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   const stopListening = onLeavingAtOnce(() => leaveHeldParts(holdings?.(), files, ctx.io));
   // Reading ends at the end of the input, on Ctrl-C or SIGTERM, or when a failure halts the sending.
   const halting = new AbortController();
-  const http = await ctx.http();
   // What was read is sent before csafe exits: the run's signal never aborts; Ctrl-C and SIGTERM end the reading.
   const run = { ...bulkRun(ctx, http, options, { counts: tally, ...files }), signal: new AbortController().signal };
   const delivery: PartsDelivery = {
@@ -109,19 +113,30 @@ export async function followParts(ctx: Context, namespace: string, file: string 
  */
 function leaveHeldParts(held: LaneHoldings<SendableRecord> | undefined, files: { failed: FailedFile; unconfirmed: FailedFile }, io: IOStreams): void {
   if (held === undefined) return;
-  const lines = (parts: readonly SendableRecord[]) => parts.map((part) => ({ text: part.json, line: part.line }));
-  const inFlight = held.working.flat();
-  files.failed.appendNow(lines(held.waiting));
-  files.unconfirmed.appendNow(lines(inFlight));
-  if (held.waiting.length > 0) io.warn(`left at once: ${countOf(held.waiting.length, 'part')} not sent written to ${files.failed.path}`);
-  if (inFlight.length > 0) io.warn(`left at once: ${countOf(inFlight.length, 'part')} in flight, whose answer was not waited for, written to ${files.unconfirmed.path}: the service may hold them`);
+  leaveParts(held.waiting, files.failed, 'not sent', '', io);
+  leaveParts(held.working.flat(), files.unconfirmed, 'in flight, whose answer was not waited for,', ': the service may hold them', io);
+}
+
+/** One file's share of leaveHeldParts: written and said, or, when the write fails, said so (the other file is written all the same). */
+function leaveParts(parts: readonly SendableRecord[], file: FailedFile, what: string, after: string, io: IOStreams): void {
+  if (parts.length === 0) return;
+  try {
+    file.appendNow(parts.map((part) => ({ text: part.json, line: part.line })));
+    io.warn(`left at once: ${countOf(parts.length, 'part')} ${what} written to ${file.path}${after}`);
+  } catch (error) {
+    io.warn(`left at once: ${countOf(parts.length, 'part')} ${what} lost: ${(error as Error).message}`);
+  }
 }
 
 /** The input ended on its own before a single line: most likely the wrong pipe, or a producer that failed. */
 const endedWithNothing = (reading: Reading, signal: AbortSignal) =>
   reading.read === 0 && (reading.invalid?.count ?? 0) === 0 && reading.stoppedAt === undefined && reading.failure === undefined && !signal.aborted;
 
-/** Once what was read is sent: the read that failed, the invalid line, or the signal. */
+/**
+ * Once what was read is sent: the read that failed, the invalid line, or the signal. The reader of
+ * stdout gone is not one: --follow writes stdout only for its summary, once all it read was sent,
+ * so the run ends as its counts say.
+ */
 function throwWhatStopped(reading: Reading, signal: AbortSignal): void {
   if (reading.failure !== undefined) throw reading.failure;
   if (reading.stoppedAt) {
@@ -129,7 +144,7 @@ function throwWhatStopped(reading: Reading, signal: AbortSignal): void {
       hint: 'pass --skip-invalid FILE to set invalid lines aside and keep following',
     });
   }
-  if (signal.aborted) throw interruptionOf(signal);
+  if (signal.aborted && signal.reason !== 'EPIPE') throw interruptionOf(signal);
 }
 
 /** The pipe to follow: stdin (no FILE, or `-`), a FIFO or a socket. A regular file has an end: it is sent without --follow. */
