@@ -10,7 +10,7 @@ export const EXIT_CODES: ReadonlyArray<readonly [string, string]> = [
   ['2', 'invalid input or usage, nothing sent (also --skip-invalid with nothing valid left)'],
   ['3', 'credentials refused or missing'],
   ['4', 'a --fail-on condition held'],
-  ['5', 'partial: some records this run sent succeeded, the rest are in the failed, unconfirmed or skip file (5 wins over 4)'],
+  ['5', 'partial: some records this run sent succeeded, the rest are in the failed, unconfirmed or skip file, or were left to send when the reader of stdout went away (5 wins over 4)'],
   ['75', 'another run holds the --checkpoint (its lock): nothing was done; the same command later will do'],
   ['124', 'a wait timed out'],
   ['126, 127', 'emulator exec: its command cannot be run (126) or is not found (127); else it exits with the command\'s own code'],
