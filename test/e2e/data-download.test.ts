@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { ended, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 import { runInProcess } from '../helpers/in-process.js';
 
 // `csafe data download`: a succeeded import's output, streamed from its data_url as `batch download` streams a batch's result.
@@ -50,6 +52,21 @@ describe('csafe data download', () => {
     const fetched = await outputLog();
     assert.ok(fetched.length >= 4, JSON.stringify(fetched));
     assert.deepEqual(new Set(fetched.map((entry) => entry.auth)), new Set(['missing']), 'no Authorization to the pre-signed address');
+  });
+
+  it('a FILE that is a named pipe nothing reads: it says it waits, and the first Ctrl-C ends the wait (130), the pipe left a pipe', async (t) => {
+    const pipe = join(dir, 'unread.fifo');
+    execFileSync('mkfifo', [pipe]);
+    const child = spawnCsafe(['data', 'download', 'listings', requestId, 'unread.fifo'], { env: emulator.env, cwd: dir });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const result = ended(child, { timeoutMs: 15_000 });
+    child.stdin.end();
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    await waitFor(() => stderr.includes('waiting for something to read unread.fifo (a named pipe)'), { what: 'the wait to be told' });
+    child.kill('SIGINT');
+    assert.equal((await result).code, 130);
+    assert.ok(lstatSync(pipe).isFIFO());
   });
 
   it('a FILE the disk stops taking part-way: one line in words naming the FILE (not its temporary), exit 2, the FILE left as it was', async () => {

@@ -33,7 +33,7 @@ describe('a file written by the run that is its input, the lock of its checkpoin
   }
 });
 
-describe('a written file that no record could reach is refused before anything is sent: exit 1', () => {
+describe('a written file that no record could reach is refused before anything is sent: exit 2', () => {
   const emulator = useEmulatorProcess();
   const runs: Record<string, { args: string[]; line: string }> = {
     'classify --batch --failed in a missing directory': { args: ['classify', '--batch', 'in.jsonl', '--user-id', 'u1', '--failed', 'missing/failed.jsonl'], line: '{"text":"hi"}' },
@@ -49,7 +49,7 @@ describe('a written file that no record could reach is refused before anything i
       mkdirSync(join(dir, 'adir'));
       const before = (await emulator.requests()).length;
       const result = await runCsafe(args, { env: emulator.env, cwd: dir });
-      assert.equal(result.code, 1, result.stderr);
+      assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /^error: (missing\/failed\.jsonl: could not write: no such directory \(ENOENT\)|adir: could not write: is a directory \(EISDIR\))\nhint: /);
       assert.equal((await emulator.requests()).length, before, 'nothing sent');
     });
@@ -59,7 +59,9 @@ describe('a written file that no record could reach is refused before anything i
     const dir = tempDir();
     writeFileSync(join(dir, 'in.jsonl'), '{"id":"a"}\n');
     const result = await runCsafe(['data', 'add', 'ns', 'in.jsonl', '--checkpoint', 'state.json', '--failed', 'missing/failed.jsonl'], { env: emulator.env, cwd: dir });
-    assert.equal(result.code, 1, result.stderr);
+    assert.equal(result.code, 2, result.stderr);
+    // A dry run checks it too, as a real run would, and says so the same way.
+    assert.equal((await runCsafe(['data', 'add', 'ns', 'in.jsonl', '--dry-run', '--failed', 'missing/failed.jsonl'], { env: emulator.env, cwd: dir })).code, 2);
     assert.deepEqual(readdirSync(dir).sort(), ['in.jsonl']);
   });
 });

@@ -30,11 +30,14 @@ export interface Destination {
   path: string | undefined;
   /** stdout that is a terminal, or a FILE that is one (`/dev/stdout` or `/dev/tty` at a terminal). */
   terminal: boolean;
+  /** Ends a wait for a named pipe's reader: the download is all the run is doing. */
+  signal?: AbortSignal;
 }
 
-export async function destinationOf(io: IOStreams, file: string | undefined): Promise<Destination> {
+export async function destinationOf(io: IOStreams, file: string | undefined, signal?: AbortSignal): Promise<Destination> {
   const path = file === '-' ? undefined : file;
-  return { path, terminal: path === undefined ? io.stdoutIsTTY : await isTerminal(path) };
+  const terminal = path === undefined ? io.stdoutIsTTY : await isTerminal(path);
+  return signal === undefined ? { path, terminal } : { path, terminal, signal };
 }
 
 /** Whether `path` names a terminal: a character device that is one (not /dev/null), opened without becoming the controlling terminal. */
@@ -55,12 +58,12 @@ async function isTerminal(path: string): Promise<boolean> {
  * in the note once a FILE is written: `the result of the batch`.
  */
 export function writeDownloadedBytes(io: IOStreams, destination: Destination, body: AsyncIterable<Uint8Array>, what: string): Promise<void> {
-  return write(io, destination.terminal ? sanitizeStreamForTerminal(body) : body, destination.path, what);
+  return write(io, destination.terminal ? sanitizeStreamForTerminal(body) : body, destination, what);
 }
 
 /** A download converted to JSON text. On stdout, io escapes the C1 controls JSON leaves raw; a FILE that is a terminal gets the same. */
 export function writeDownloadedJson(io: IOStreams, destination: Destination, text: AsyncIterable<string>, what: string): Promise<void> {
-  return write(io, destination.path !== undefined && destination.terminal ? mapChunks(text, escapeC1Controls) : text, destination.path, what);
+  return write(io, destination.path !== undefined && destination.terminal ? mapChunks(text, escapeC1Controls) : text, destination, what);
 }
 
 async function* mapChunks(chunks: AsyncIterable<string>, change: (text: string) => string): AsyncGenerator<string> {
@@ -76,13 +79,13 @@ function destinationError(path: string, error: unknown): CsafeError {
   return new InputError(`${path}: could not write: ${writeErrorReason(error)}`, { hint: 'give a FILE on a disk with room that this user may write to, or - for stdout' });
 }
 
-async function write(io: IOStreams, content: AsyncIterable<string | Uint8Array>, path: string | undefined, what: string): Promise<void> {
+async function write(io: IOStreams, content: AsyncIterable<string | Uint8Array>, { path, signal }: Destination, what: string): Promise<void> {
   if (path === undefined) {
     for await (const chunk of content) await io.out(chunk);
     return;
   }
   try {
-    await writeStreamAtomic(path, content);
+    await writeStreamAtomic(path, content, { signal, waiting: () => io.note(`waiting for something to read ${path} (a named pipe)…`) });
   } catch (error) {
     // A FILE that is a pipe (`/dev/stdout | head`, a FIFO) whose reader went away: done, as for stdout (main ends the run 0).
     if (isBrokenPipe(error)) throw error;

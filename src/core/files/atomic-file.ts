@@ -1,7 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { openToWrite } from './open-to-write.js';
+import { openToWrite, type ReaderWait } from './open-to-write.js';
 import { isRunning } from './processes.js';
 
 /** How csafe replaces a file it writes so that no reader, crash or kill -9 ever finds it torn. */
@@ -28,11 +28,15 @@ export const writeFileAtomic = (path: string, content: string): Promise<void> =>
  * stays flat. A download is as big as its result, so what a killed earlier run left of one is
  * removed first.
  */
-export async function writeStreamAtomic(path: string, content: AsyncIterable<string | Uint8Array>): Promise<void> {
+export async function writeStreamAtomic(path: string, content: AsyncIterable<string | Uint8Array>, wait: ReaderWait = {}): Promise<void> {
   await removeStaleTemporaries(path);
-  await writeTo(path, async (handle) => {
-    for await (const chunk of content) await writeWhole(handle, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  });
+  await writeTo(
+    path,
+    async (handle) => {
+      for await (const chunk of content) await writeWhole(handle, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    },
+    wait,
+  );
 }
 
 type Fill = (handle: FileHandle) => Promise<void>;
@@ -53,9 +57,10 @@ export async function assertWritableTarget(path: string): Promise<void> {
 /** A regular file to replace (mode: the permissions it has now, kept), or something else to write into as it is. */
 type Target = { kind: 'replace'; path: string; mode?: number } | { kind: 'write-into' };
 
-async function writeTo(path: string, fill: Fill): Promise<void> {
+/** `wait`: how a named pipe's wait for its reader is ended and told. */
+async function writeTo(path: string, fill: Fill, wait: ReaderWait = {}): Promise<void> {
   const target = await targetOf(path);
-  if (target.kind === 'write-into') return writeInto(path, fill);
+  if (target.kind === 'write-into') return writeInto(path, fill, wait);
   return replaceAtomically(target.path, target.mode, fill);
 }
 
@@ -91,8 +96,8 @@ async function statOrMissing(stats: Promise<Stats>): Promise<Stats | undefined> 
 }
 
 /** Without O_CREAT or O_TRUNC: the target exists and is not a file, and a device or a FIFO has nothing to cut. */
-async function writeInto(path: string, fill: Fill): Promise<void> {
-  const handle = await openToWrite(path, constants.O_WRONLY);
+async function writeInto(path: string, fill: Fill, wait: ReaderWait): Promise<void> {
+  const handle = await openToWrite(path, constants.O_WRONLY, undefined, wait);
   try {
     await fill(handle);
   } finally {

@@ -1,7 +1,7 @@
 import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { FileWriteError, writeErrorReason } from './write-errors.js';
+import { hintFor, writeErrorReason } from './write-errors.js';
 
 /** Whether the files a bulk run reads and writes are distinct files, and the ones it appends to writable, asked before anything is read or sent. */
 
@@ -49,9 +49,9 @@ const APPENDED = ['failed', 'unconfirmed', 'skipInvalid'] as const;
 /**
  * Refuses a file named to append records to that none could reach: a directory, one in a
  * directory that does not exist (a link followed to where it points), one this user may not write
- * to or on a read-only file system (a FileWriteError, exit 1). Found at the first failure instead,
- * the run had sent records it could then neither report nor set aside. Only the files named: a
- * default one in the working directory is made only if a record needs it.
+ * to or on a read-only file system: usage (exit 2), as nothing was sent, a dry run included. Found
+ * at the first failure instead, the run had sent records it could then neither report nor set
+ * aside. Only the files named: a default one in the working directory is made only if needed.
  */
 function refuseUnwritable(path: string): void {
   try {
@@ -59,7 +59,8 @@ function refuseUnwritable(path: string): void {
     if (stats?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     accessSync(stats === undefined ? dirname(realPath(path)) : path, constants.W_OK);
   } catch (error) {
-    throw new FileWriteError(path, writeErrorReason(error));
+    const reason = writeErrorReason(error);
+    throw new UsageError(`${path}: could not write: ${reason}`, { hint: hintFor(reason) });
   }
 }
 

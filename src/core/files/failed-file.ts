@@ -53,25 +53,31 @@ export class FailedFile {
   }
 
   /**
-   * Appends at once, synchronously, for a process about to leave (a second Ctrl-C): each record a
-   * whole line, beside any write still in progress (O_APPEND keeps both whole). Never waits: a
-   * named pipe no one reads, or one full, is an error (ENXIO, EAGAIN), as any other the write
-   * meets, thrown as a FileWriteError.
+   * Appends at once, synchronously, for a process about to leave (a second Ctrl-C), beside any write
+   * still in progress (O_APPEND keeps both whole), and returns how many records it wrote. Never
+   * waits for a reader: a named pipe no one reads, or full, ends the writing (ENXIO, EAGAIN), as
+   * any other failure does, thrown as a FileWriteError counting the records not written. A record
+   * at a time, so a full pipe takes whole records up to the one that does not fit (a write of up
+   * to 4 KiB into a pipe is whole or refused); a longer one it takes in part is finished.
    */
-  appendNow(records: readonly RecordLine[]): void {
-    if (records.length === 0) return;
-    const data = Buffer.from(records.map((r) => r.text + '\n').join(''));
+  appendNow(records: readonly RecordLine[]): number {
+    let written = 0;
+    let fd: number | undefined;
     try {
-      const fd = openSync(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
-      try {
-        for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset);
-      } finally {
-        closeSync(fd);
+      fd = openSync(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
+      for (const record of records) {
+        writeWhole(fd, Buffer.from(record.text + '\n'));
+        written++;
       }
     } catch (error) {
-      throw new FileWriteError(this.path, writeErrorReason(error));
+      const failure = new FileWriteError(this.path, writeErrorReason(error));
+      failure.addUnwritten(records.slice(written).map((record) => record.line));
+      throw failure;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+      this.count += written;
     }
-    this.count += records.length;
+    return written;
   }
 
   /** Never throws: a failed write has already been thrown to the run. */
@@ -108,6 +114,22 @@ export class FailedFile {
     } catch (error) {
       await handle.truncate(this.bytes).catch(() => undefined);
       throw error;
+    }
+  }
+}
+
+/** How long a record a full pipe took in part may wait for the rest to go: the process is leaving. */
+const FINISH_RECORD_MS = 1000;
+
+/** Writes `data` whole; EAGAIN before its first byte is thrown, after it (a pipe took part) waited out a while, the record being cut otherwise. */
+function writeWhole(fd: number, data: Buffer): void {
+  const deadline = Date.now() + FINISH_RECORD_MS;
+  for (let offset = 0; offset < data.length; ) {
+    try {
+      offset += writeSync(fd, data, offset);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || offset === 0 || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
     }
   }
 }

@@ -25,7 +25,7 @@ export function writeErrorReason(error: unknown): string {
 }
 
 /** What to do, by the system's error in the reason: room is of no help to a directory this user may not write to. */
-function hintFor(reason: string): string {
+export function hintFor(reason: string): string {
   const code = /\((E[A-Z]+)\)$/.exec(reason)?.[1];
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'give a path this user may write to, then run the command again';
   if (code === 'ENOENT') return 'create its directory or give another path, then run the command again';

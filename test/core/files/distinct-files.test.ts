@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { refuseSharedFiles } from '../../../src/core/files/distinct-files.js';
 import { UsageError } from '../../../src/core/errors.js';
-import { FileWriteError } from '../../../src/core/files/write-errors.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const refused = (message: RegExp) => (error: unknown) => error instanceof UsageError && message.test(error.message);
@@ -39,7 +38,7 @@ describe('refuseSharedFiles', () => {
     assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'later', 'out.jsonl'), unconfirmed: join(dir, 'later', '.', 'out.jsonl') }), refused(/^--unconfirmed .*: is also the file of --failed$/));
     assert.throws(() => refuseSharedFiles('-', { failed: join(input, 'out.jsonl'), checkpoint: join(dir, 'link.jsonl', 'out.jsonl') }), refused(/^--checkpoint .*: is also the file of --failed$/));
     // Two distinct files there are not one file; no record could reach them, though, so they are refused for that.
-    assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'later', 'failed.jsonl'), unconfirmed: join(dir, 'later', 'unconfirmed.jsonl') }), (error: unknown) => error instanceof FileWriteError && /no such directory \(ENOENT\)$/.test(error.message));
+    assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'later', 'failed.jsonl'), unconfirmed: join(dir, 'later', 'unconfirmed.jsonl') }), (error: unknown) => error instanceof UsageError && /no such directory \(ENOENT\)$/.test(error.message));
   });
 
   it('refuses a written file that is the lock file of the checkpoint, which the run removes when it ends', () => {
@@ -68,11 +67,11 @@ describe('refuseSharedFiles', () => {
     // A loop of links ends: shared with nothing, and refused as no file a record could reach.
     symlinkSync('loop-b', join(dir, 'loop-a'));
     symlinkSync('loop-a', join(dir, 'loop-b'));
-    assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'loop-a'), unconfirmed: join(dir, 'unconfirmed.jsonl') }), (error: unknown) => error instanceof FileWriteError && /ELOOP/.test(error.message));
+    assert.throws(() => refuseSharedFiles('-', { failed: join(dir, 'loop-a'), unconfirmed: join(dir, 'unconfirmed.jsonl') }), (error: unknown) => error instanceof UsageError && /ELOOP/.test(error.message));
   });
 
   it('refuses a file named to append records to that none could reach: a directory, a missing directory, one a link to nothing points into', () => {
-    const cant = (path: string, reason: string) => (error: unknown) => error instanceof FileWriteError && error.message === `${path}: could not write: ${reason}`;
+    const cant = (path: string, reason: string) => (error: unknown) => error instanceof UsageError && error.message === `${path}: could not write: ${reason}`;
     assert.throws(() => refuseSharedFiles('-', { failed: dir }), cant(dir, 'is a directory (EISDIR)'));
     const missing = join(dir, 'missing', 'failed.jsonl');
     assert.throws(() => refuseSharedFiles('-', { unconfirmed: missing }), cant(missing, 'no such directory (ENOENT)'));

@@ -42,7 +42,37 @@ describe('FailedFile', () => {
     assert.equal(file.count, 2);
     const pipe = join(dir, 'failed.fifo');
     execFileSync('mkfifo', [pipe]);
-    assert.throws(() => new FailedFile(pipe).appendNow([{ text: '{"b":1}', line: 3 }]), (error: unknown) => error instanceof FileWriteError && error.message === `${pipe}: could not write: nothing reads the named pipe (ENXIO)`);
+    assert.throws(() => new FailedFile(pipe).appendNow([{ text: '{"b":1}', line: 3 }]), (error: unknown) => error instanceof FileWriteError && error.message === `${pipe}: could not write: nothing reads the named pipe (ENXIO); 1 record not written (input line 3)`);
+  });
+
+  it('appendNow into a pipe that fills up writes whole records up to the one that does not fit, and counts the rest', async () => {
+    const pipe = join(tempDir(), 'slow.fifo');
+    execFileSync('mkfifo', [pipe]);
+    // A reader that opens the pipe at once and reads nothing for a while: the pipe fills up.
+    const reader = spawn('sh', ['-c', 'exec 3<"$0"; sleep 3; cat <&3', pipe]);
+    let read = '';
+    reader.stdout.on('data', (chunk) => (read += chunk));
+    const records = Array.from({ length: 2000 }, (_, i) => ({ text: JSON.stringify({ n: i, pad: 'x'.repeat(90) }), line: i + 1 }));
+    const file = new FailedFile(pipe);
+    let refusal: unknown;
+    // The reader is there once its shell has opened the pipe: until then the pipe has none (ENXIO).
+    for (let tries = 0; ; tries++) {
+      refusal = undefined;
+      try {
+        file.appendNow(records);
+      } catch (error) {
+        refusal = error;
+      }
+      if (!(refusal instanceof FileWriteError && refusal.message.includes('ENXIO'))) break;
+      assert.ok(tries < 100, 'the reader opened the pipe within 2 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.ok(refusal instanceof FileWriteError && refusal.message.includes('the named pipe is full (EAGAIN)'), String(refusal));
+    const written = file.count;
+    assert.ok(written > 0 && written < records.length, `${written} written`);
+    assert.match((refusal as Error).message, new RegExp(`; ${records.length - written} records not written \\(input lines ${written + 1}–${records.length}\\)$`));
+    await new Promise((resolve) => reader.once('close', resolve));
+    assert.deepEqual(read.split('\n').slice(0, -1).map((line) => JSON.parse(line).n), records.slice(0, written).map((_, i) => i), 'whole lines, in order');
   });
 
   it('a named pipe waits for its reader, asking again rather than in a thread of the pool: the lines arrive once one opens it', async () => {

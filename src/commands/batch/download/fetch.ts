@@ -53,7 +53,7 @@ export async function downloadResult(ctx: Context, batch: Batch, target: Downloa
  * when asked.
  */
 async function deliver(ctx: Context, batchId: string, body: Readable, target: DownloadTarget): Promise<void> {
-  const destination = await destinationOf(ctx.io, target.path);
+  const destination = await destinationOf(ctx.io, target.path, ctx.signal);
   if (target.rows) return writeDownloadedJson(ctx.io, destination, resultRowsAsJson(body, target.rows), RESULT);
   const formulas = new FormulaCells(Boolean(target.escapeFormulas));
   // Counting costs a pass over every byte: only when someone is there to warn, or the cells are to be escaped.

@@ -117,14 +117,14 @@ function leaveHeldParts(held: LaneHoldings<SendableRecord> | undefined, files: {
   leaveParts(held.working.flat(), files.unconfirmed, 'in flight, whose answer was not waited for,', ': the service may hold them', io);
 }
 
-/** One file's share of leaveHeldParts: written and said, or, when the write fails, said so (the other file is written all the same). */
+/** One file's share of leaveHeldParts: written and said, or, when a write fails, how many went and why the rest did not (the other file is written all the same). */
 function leaveParts(parts: readonly SendableRecord[], file: FailedFile, what: string, after: string, io: IOStreams): void {
   if (parts.length === 0) return;
   try {
     file.appendNow(parts.map((part) => ({ text: part.json, line: part.line })));
     io.warn(`left at once: ${countOf(parts.length, 'part')} ${what} written to ${file.path}${after}`);
   } catch (error) {
-    io.warn(`left at once: ${countOf(parts.length, 'part')} ${what} lost: ${(error as Error).message}`);
+    io.warn(`left at once: ${countOf(parts.length, 'part')} ${what}: ${(error as Error).message}`);
   }
 }
 
