@@ -362,9 +362,9 @@ function printedResume(stderr: string): string {
 }
 
 /** Starts a bulk command and sends it `signal` once the emulator has seen `after` requests. */
-async function interruptAfter(t: TestContext, emulator: EmulatorProcess, args: string[], cwd: string, after: number, signal: NodeJS.Signals = 'SIGINT') {
+async function interruptAfter(t: TestContext, emulator: EmulatorProcess, args: string[], cwd: string, after: number, signal: NodeJS.Signals = 'SIGINT', env: Record<string, string> = {}) {
   const before = (await emulator.requests()).length;
-  const child = spawnCsafe(args, { env: emulator.env, cwd });
+  const child = spawnCsafe(args, { env: { ...emulator.env, ...env }, cwd });
   t.after(() => child.exitCode === null && child.kill('SIGKILL'));
   const result = ended(child);
   child.stdin.end();
@@ -549,6 +549,18 @@ describe('an interrupted bulk command says how to continue', () => {
     assert.equal(second.code, 0, second.stderr);
     const stream = (await emulator.control('/_emulator/streams/live/show-3')) as { parts: { text: string }[] };
     assert.deepEqual(stream.parts.map((part) => part.text), input.records.map((record) => (JSON.parse(record) as { text: string }).text));
+  });
+
+  it('stream parts on a terminal: cut short, the record goes to stdout only as the JSON asked for, not as a table repeating stderr', async (t) => {
+    const dir = tempDir();
+    inputFile(dir, 'parts.jsonl', 30, partLine);
+    const args = ['stream', 'parts', 'live', '--id', 'show-4', 'parts.jsonl', '--batch-size', '1', '--failed', 'rest.jsonl'];
+    const asked = await interruptAfter(t, emulator, [...args, '--json'], dir, 4, 'SIGINT', { CSAFE_FORCE_TTY: '1' });
+    assert.equal(asked.code, 130, asked.stderr);
+    assert.equal((JSON.parse(asked.stdout) as { id: string }).id, 'show-4');
+    const table = await interruptAfter(t, emulator, args.map((arg) => (arg === 'show-4' ? 'show-5' : arg === 'rest.jsonl' ? 'rest-2.jsonl' : arg)), dir, 4, 'SIGINT', { CSAFE_FORCE_TTY: '1' });
+    assert.equal(table.code, 130, table.stderr);
+    assert.equal(table.stdout, '');
   });
 
   it('stream parts: the printed command keeps the flags the run was given (--base-url, --batch-size) and sends the rest there', async (t) => {

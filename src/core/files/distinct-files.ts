@@ -56,7 +56,8 @@ const APPENDED = ['failed', 'unconfirmed', 'skipInvalid'] as const;
 function refuseUnwritable(path: string): void {
   try {
     const stats = statSync(path, { throwIfNoEntry: false });
-    if (stats?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    // A path ending in a slash names a directory, whether or not it is there yet.
+    if (stats?.isDirectory() || path.endsWith('/')) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     accessSync(stats === undefined ? dirname(realPath(path)) : path, constants.W_OK);
   } catch (error) {
     const reason = writeErrorReason(error);

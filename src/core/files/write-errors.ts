@@ -11,6 +11,7 @@ const REASONS: Record<string, string> = {
   EROFS: 'read-only file system',
   EISDIR: 'is a directory',
   ENOENT: 'no such directory',
+  ENOTDIR: 'a part of the path is a file, not a directory',
   EIO: 'input/output error',
   EFBIG: 'file too large',
   ENXIO: 'nothing reads the named pipe',
@@ -28,7 +29,7 @@ export function writeErrorReason(error: unknown): string {
 export function hintFor(reason: string): string {
   const code = /\((E[A-Z]+)\)$/.exec(reason)?.[1];
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'give a path this user may write to, then run the command again';
-  if (code === 'ENOENT') return 'create its directory or give another path, then run the command again';
+  if (code === 'ENOENT' || code === 'ENOTDIR') return 'create its directory or give another path, then run the command again';
   if (code === 'EISDIR') return 'give the path of a file, not of a directory, then run the command again';
   return 'make room or give another path, then run the command again';
 }

@@ -77,6 +77,9 @@ describe('refuseSharedFiles', () => {
     assert.throws(() => refuseSharedFiles('-', { unconfirmed: missing }), cant(missing, 'no such directory (ENOENT)'));
     symlinkSync(join(dir, 'gone', 'f.jsonl'), join(dir, 'into-gone'));
     assert.throws(() => refuseSharedFiles('-', { skipInvalid: join(dir, 'into-gone') }), cant(join(dir, 'into-gone'), 'no such directory (ENOENT)'));
+    // A path ending in a slash names a directory, there or not; a part of the path that is a file is said so.
+    assert.throws(() => refuseSharedFiles('-', { failed: `${join(dir, 'nodir')}/` }), cant(`${join(dir, 'nodir')}/`, 'is a directory (EISDIR)'));
+    assert.throws(() => refuseSharedFiles('-', { failed: join(input, 'x.jsonl') }), cant(join(input, 'x.jsonl'), 'a part of the path is a file, not a directory (ENOTDIR)'));
     // A file not made yet in a directory that is there, and the checkpoint (which has a check of its own), pass.
     refuseSharedFiles('-', { failed: join(dir, 'new-failed.jsonl'), checkpoint: join(dir, 'missing', 'state.json') });
   });

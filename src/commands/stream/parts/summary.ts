@@ -38,11 +38,16 @@ export async function printSummary(ctx: Context, run: RunResult): Promise<void> 
   await printResult(ctx.io, await ctx.outputFormat('single'), summary, recordView(summary)).catch(unlessReaderGone);
 }
 
-/** A run cut short (Ctrl-C, SIGTERM) has said on stderr what it did; in a pipe its record still goes to stdout, for a script to read. */
+/**
+ * A run cut short (Ctrl-C, SIGTERM) has said on stderr what it did; its record still goes to
+ * stdout, for a script to read: in a pipe, or as the JSON or TSV asked for on a terminal (a
+ * terminal's table would only repeat the stderr lines).
+ */
 export async function printInterruptedSummary(ctx: Context, run: RunResult): Promise<void> {
-  if (ctx.io.stdoutIsTTY) return;
+  const format = await ctx.outputFormat('single');
+  if (ctx.io.stdoutIsTTY && format === 'table') return;
   const summary = summaryOf(run);
-  await printResult(ctx.io, await ctx.outputFormat('single'), summary, recordView(summary)).catch(unlessReaderGone);
+  await printResult(ctx.io, format, summary, recordView(summary)).catch(unlessReaderGone);
 }
 
 /** The bulk counts, as every bulk command names them, then what only a stream has. */
