@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import { isatty } from 'node:tty';
 import { CsafeError, InputError, InterruptedError, UsageError } from '../errors.js';
 import { writeStreamAtomic } from '../files/atomic-file.js';
-import { writeErrorReason } from '../files/write-errors.js';
+import { hintFor, writeErrorReason } from '../files/write-errors.js';
 import { isBrokenPipe, type IOStreams } from '../terminal/io.js';
 import { parseOutputFormat } from '../terminal/output.js';
 import { escapeC1Controls, sanitizeStreamForTerminal } from '../terminal/sanitize.js';
@@ -76,7 +76,8 @@ async function* mapChunks(chunks: AsyncIterable<string>, change: (text: string) 
  */
 function destinationError(path: string, error: unknown): CsafeError {
   if ((error as Error)?.name === 'AbortError') return new InterruptedError();
-  return new InputError(`${path}: could not write: ${writeErrorReason(error)}`, { hint: 'give a FILE on a disk with room that this user may write to, or - for stdout' });
+  const reason = writeErrorReason(error);
+  return new InputError(`${path}: could not write: ${reason}`, { hint: `${hintFor(reason)} (or give - for stdout)` });
 }
 
 async function write(io: IOStreams, content: AsyncIterable<string | Uint8Array>, { path, signal }: Destination, what: string): Promise<void> {

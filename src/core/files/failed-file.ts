@@ -54,13 +54,13 @@ export class FailedFile {
 
   /**
    * Appends at once, synchronously, for a process about to leave (a second Ctrl-C), beside any write
-   * still in progress (O_APPEND keeps both whole), and returns how many records it wrote. Never
+   * still in progress (O_APPEND keeps both whole). Never
    * waits for a reader: a named pipe no one reads, or full, ends the writing (ENXIO, EAGAIN), as
    * any other failure does, thrown as a FileWriteError counting the records not written. A record
    * at a time, so a full pipe takes whole records up to the one that does not fit (a write of up
    * to 4 KiB into a pipe is whole or refused); a longer one it takes in part is finished.
    */
-  appendNow(records: readonly RecordLine[]): number {
+  appendNow(records: readonly RecordLine[]): void {
     let written = 0;
     let fd: number | undefined;
     try {
@@ -77,7 +77,6 @@ export class FailedFile {
       if (fd !== undefined) closeSync(fd);
       this.count += written;
     }
-    return written;
   }
 
   /** Never throws: a failed write has already been thrown to the run. */

@@ -114,7 +114,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
 function leaveHeldParts(held: LaneHoldings<SendableRecord> | undefined, files: { failed: FailedFile; unconfirmed: FailedFile }, io: IOStreams): void {
   if (held === undefined) return;
   leaveParts(held.waiting, files.failed, 'not sent', '', io);
-  leaveParts(held.working.flat(), files.unconfirmed, 'in flight, whose answer was not waited for,', ': the service may hold them', io);
+  leaveParts(held.working.flat(), files.unconfirmed, 'in flight', ' (their answer was not waited for: the service may hold them)', io);
 }
 
 /** One file's share of leaveHeldParts: written and said, or, when a write fails, how many went and why the rest did not (the other file is written all the same). */
@@ -124,7 +124,7 @@ function leaveParts(parts: readonly SendableRecord[], file: FailedFile, what: st
     file.appendNow(parts.map((part) => ({ text: part.json, line: part.line })));
     io.warn(`left at once: ${countOf(parts.length, 'part')} ${what} written to ${file.path}${after}`);
   } catch (error) {
-    io.warn(`left at once: ${countOf(parts.length, 'part')} ${what}: ${(error as Error).message}`);
+    io.warn(`left at once: ${countOf(parts.length, 'part')} ${what}${after}, not all written: ${(error as Error).message}`);
   }
 }
 
