@@ -67,3 +67,29 @@ describe('SIGTERM while reading stdin', () => {
     assert.equal(code, 143, stderr);
   });
 });
+
+describe('events send cut short without --checkpoint', () => {
+  // Each answer comes late: the run is still sending when the signal comes.
+  const emulator = useEmulatorProcess(['--latency', '300']);
+  const runs = [
+    { flags: [], says: /each keeps its idempotency_key, so the service ingests it once/ },
+    // The events carry no idempotency_key and are given none: each one sent again is stored again.
+    { flags: ['--no-auto-idempotency'], says: /the service stores those without an idempotency_key a second time/ },
+  ];
+  for (const { flags, says } of runs) {
+    it(`${flags.length > 0 ? flags.join(' ') : 'keys added'}: the hint says what the same command again stores`, async (t) => {
+      const input = join(tempDir(), 'events.jsonl');
+      writeFileSync(input, eventsText(30, 30));
+      const before = (await emulator.requests()).length;
+      const child = spawnCsafe(['events', 'send', input, '--batch-size', '1', '--concurrency', '1', ...flags], { env: emulator.env });
+      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+      const result = outcome(child);
+      await waitFor(async () => (await emulator.requests()).length - before >= 2, { what: 'two batches to reach the emulator' });
+      child.kill('SIGINT');
+      const { code, stderr } = await result;
+      assert.equal(code, 130, stderr);
+      assert.match(stderr, says);
+      if (flags.length > 0) assert.doesNotMatch(stderr, /so the service ingests it once/);
+    });
+  }
+});

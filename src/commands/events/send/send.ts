@@ -118,7 +118,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     completed = true;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
-    reportInterruption(ctx.io, interruptedRun(tally, 'event', failedPath), csafeCommandLine(ctx.argv), options.checkpoint === undefined ? NO_CHECKPOINT : undefined);
+    reportInterruption(ctx.io, interruptedRun(tally, 'event', failedPath), csafeCommandLine(ctx.argv), options.checkpoint === undefined ? noCheckpointHint(options.autoIdempotency) : undefined);
     // In a pipe the summary is the run's record on stdout, cut short or not (with --sync, stdout holds the event ids).
     if (!options.sync) {
       const summary = summarise(tally, { input: input.name, durationMs: ctx.now() - started, failedFile: failedPath, unconfirmedFile: unconfirmedPath, invalidFile: options.skipInvalid });
@@ -167,9 +167,15 @@ async function summaryFormat(ctx: Context): Promise<OutputFormat | undefined> {
   return format === 'table' && !asked ? undefined : format;
 }
 
-/** Without a checkpoint the same command starts from the first event again. */
-const NO_CHECKPOINT =
-  'without --checkpoint it sends every event again (each keeps its idempotency_key, so the service ingests it once); add --checkpoint FILE to continue where a run stopped';
+/**
+ * Without a checkpoint the same command starts from the first event again: harmless for an event
+ * with an idempotency_key, which the service ingests once, but with --no-auto-idempotency an event
+ * without one is stored again each time it is sent.
+ */
+const noCheckpointHint = (autoIdempotency: boolean) =>
+  autoIdempotency
+    ? 'without --checkpoint it sends every event again (each keeps its idempotency_key, so the service ingests it once); add --checkpoint FILE to continue where a run stopped'
+    : 'without --checkpoint it sends every event again, and with --no-auto-idempotency the service stores those without an idempotency_key a second time (those with one, once); add --checkpoint FILE to continue where a run stopped';
 
 /** The action of the command declared in send-command.ts, loaded when it runs. */
 export const eventsSendAction: Action<SendFlags> = async (ctx, command, flags) => {
