@@ -1,11 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ended, outcome, spawnCsafe, tempDir, useEmulatorProcess, withDeadline } from '../helpers/cli.js';
 import { eventsText } from '../helpers/events.js';
 import { waitFor } from '../helpers/wait.js';
+
+const pick = (record: Record<string, unknown>, keys: readonly string[]) => Object.fromEntries(keys.map((key) => [key, record[key]]));
 
 describe('Ctrl-C', () => {
   // Every /v1 request is logged on arrival, then its answer is held for a minute.
@@ -66,6 +68,48 @@ describe('SIGTERM while reading stdin', () => {
     child.stdin.end();
     assert.equal(code, 143, stderr);
   });
+
+  // README: events send and stream parts print their record on stdout in a pipe also when cut short, so `| jq .sent` gets one.
+  const partLine = (i: number) => JSON.stringify({ type: 'chat_message', sender_id: 'u7', sender_display_name: 'Ann', text: `hello ${i}`, timestamp: '2026-11-21T10:00:00Z' });
+  const bulk = [
+    { command: ['events', 'send', '-'], noun: 'events', records: eventsText(3, 3) },
+    { command: ['stream', 'parts', 'live', '--id', 'show-1', '-'], noun: 'parts', records: `${[1, 2, 3].map(partLine).join('\n')}\n` },
+  ];
+  for (const { command, noun, records } of bulk) {
+    it(`${command.slice(0, 2).join(' ')}: cut short while it still checks a pipe, prints its record on stdout`, async (t) => {
+      const child = spawnCsafe(command, { env: emulator.env });
+      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+      const exited = ended(child);
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      // An invalid first line is named as soon as it is checked: csafe is reading. Its writer keeps stdin open.
+      child.stdin.write(`{"type":"nope"}\n${records}`);
+      await waitFor(() => stderr.includes('stdin:1:'), { what: 'csafe to check the first line' });
+      child.kill('SIGTERM');
+      const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
+      child.stdin.end();
+      assert.equal(result.code, 143, result.stderr);
+      assert.deepEqual(pick(JSON.parse(result.stdout), ['read', 'invalid', 'sent']), { read: 4, invalid: 1, sent: 0 });
+      assert.match(result.stderr, new RegExp(`interrupted: 0 ${noun} sent in 0 requests, 0 failed; it was still reading the input`));
+    });
+
+    it(`${command.slice(0, 2).join(' ')} --checkpoint: cut short while it copies a pipe, prints its record on stdout`, async (t) => {
+      const tmp = tempDir();
+      const child = spawnCsafe([...command, '--checkpoint', join(tempDir(), 'state.json')], { env: { ...emulator.env, TMPDIR: tmp } });
+      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+      const exited = ended(child);
+      child.stdin.write(records);
+      // The copy of stdin, kept to be read twice, holds what was written: csafe is reading.
+      const copied = () => readdirSync(tmp).some((dir) => dir.startsWith('csafe-spool-') && existsSync(join(tmp, dir, 'input')) && statSync(join(tmp, dir, 'input')).size > 0);
+      await waitFor(copied, { what: 'csafe to copy stdin' });
+      child.kill('SIGTERM');
+      const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
+      child.stdin.end();
+      assert.equal(result.code, 143, result.stderr);
+      assert.deepEqual(pick(JSON.parse(result.stdout), ['read', 'sent']), { read: 0, sent: 0 });
+      assert.match(result.stderr, /continue with: csafe .* --checkpoint /);
+    });
+  }
 });
 
 describe('events send cut short without --checkpoint', () => {

@@ -1,6 +1,8 @@
 import { countOf } from '../terminal/words.js';
 import type { IOStreams } from '../terminal/io.js';
 import type { InFlight } from '../bulk/in-flight.js';
+import { InterruptedError } from '../errors.js';
+import { interruptionOf } from '../signals.js';
 import { shellWord } from './command-line.js';
 
 /** ` (in FILE)` after the count of failed records an interrupted run names; nothing when none failed. */
@@ -47,6 +49,22 @@ export function reportInterruption(io: IOStreams, done: string, resume: string, 
   io.warn(`interrupted: ${done}`);
   io.warn(`continue with: ${resume}`);
   if (hint !== undefined) io.warn(`hint: ${hint}`);
+}
+
+/**
+ * A step before a bulk run's first record goes (copying a pipe, checking every record), which Ctrl-C
+ * or SIGTERM can cut short while a slow writer keeps the input open: then `report` says what was
+ * done, as for a run cut short while sending (its record on stdout in a pipe), and the run ends as
+ * interrupted. Nothing was sent, so nothing was left undelivered.
+ */
+export async function reportedIfInterrupted<T>(step: Promise<T>, signal: AbortSignal, report: () => Promise<void>): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    if (!(error instanceof InterruptedError)) throw error;
+    await report();
+    throw interruptionOf(signal);
+  }
 }
 
 /**

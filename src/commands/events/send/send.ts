@@ -10,7 +10,7 @@ import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { type OutputFormat } from '../../../core/terminal/output.js';
 import { shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine } from '../../../core/cli/command-line.js';
-import { interruptedRun, reportInterruption, type AppendedRecords } from '../../../core/cli/resume.js';
+import { interruptedRun, reportedIfInterrupted, reportInterruption, type AppendedRecords } from '../../../core/cli/resume.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';
@@ -37,11 +37,18 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
   refuseSharedFiles(path, options);
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
+  const tally = emptyCounts();
+  // The check counts what it reads apart from the tally, which takes them once it is over; the events of other shards go straight to the tally.
+  const checked = emptyCounts();
+  // A dry run's stdout holds its plan or nothing, and there is nothing to continue.
+  const beforeSending = <T>(step: Promise<T>, inputName: string) =>
+    reportedIfInterrupted(step, ctx.signal, async () => {
+      if (!ctx.dryRun) await reportInterrupted({ ctx, options, tally: { ...checked, other_shards: tally.other_shards }, started, input: { name: inputName, path } }, { stillReading: true });
+    });
   // The input is read once; with --checkpoint, stdin or a pipe is kept in a temporary file, whose first bytes the checkpoint takes as the fingerprint of its input.
-  const input = await inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined);
+  const input = await beforeSending(inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined), path === '-' ? 'stdin' : path);
   const { source } = input;
   try {
-    const tally = emptyCounts();
     const run = { ctx, input: { name: source.name, path: input.path }, options, tally, started };
     const preparer = new EventPreparer(options, tally);
     if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
@@ -53,8 +60,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
       }
     }
     // Nothing half-sent: every record is checked, and its event made ready in a temporary file, before the first is sent.
-    const checked = emptyCounts();
-    const spool = await spoolRecords(checkedEvents(source, check, { io: ctx.io, tally: checked, preparer }), EVENT_SPOOL, ctx.signal);
+    const spool = await beforeSending(spoolRecords(checkedEvents(source, check, { io: ctx.io, tally: checked, preparer }), EVENT_SPOOL, ctx.signal), source.name);
     try {
       if (checked.invalid > 0) {
         // A dry run's stdout holds its plan or nothing.
@@ -118,12 +124,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     completed = true;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
-    reportInterruption(ctx.io, interruptedRun(tally, 'event', failedPath), csafeCommandLine(ctx.argv), options.checkpoint === undefined ? noCheckpointHint(options.autoIdempotency) : undefined);
-    // In a pipe the summary is the run's record on stdout, cut short or not (with --sync, stdout holds the event ids).
-    if (!options.sync) {
-      const summary = summarise(tally, { input: input.name, durationMs: ctx.now() - started, failedFile: failedPath, unconfirmedFile: unconfirmedPath, invalidFile: options.skipInvalid });
-      await printSummaryRecord(ctx.io, summary, await summaryFormat(ctx));
-    }
+    await reportInterrupted({ ctx, input, options, tally, started }, { failedFile: failedPath, unconfirmedFile: unconfirmedPath });
     throw interruptionOf(ctx.signal, tally.sent);
   } finally {
     progress.stop();
@@ -138,6 +139,19 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     }
   }
   return { failedFile: failedPath, failed, unconfirmedFile: unconfirmedPath, halted };
+}
+
+/**
+ * What a run cut short by Ctrl-C or SIGTERM did, and the command that continues it, on stderr; in a
+ * pipe the summary is the run's record on stdout, cut short or not, and whether it was still
+ * checking its input or sending (with --sync, stdout holds the event ids).
+ */
+async function reportInterrupted({ ctx, input, options, tally, started }: SendingRun, { stillReading = false, ...files }: { failedFile?: string; unconfirmedFile?: string; stillReading?: boolean }): Promise<void> {
+  const done = `${interruptedRun(tally, 'event', files.failedFile ?? '')}${stillReading ? '; it was still reading the input' : ''}`;
+  reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), options.checkpoint === undefined ? noCheckpointHint(options.autoIdempotency) : undefined);
+  if (options.sync) return;
+  const summary = summarise(tally, { input: input.name, durationMs: ctx.now() - started, ...files, invalidFile: options.skipInvalid });
+  await printSummaryRecord(ctx.io, summary, await summaryFormat(ctx));
 }
 
 /** --dry-run: the events' batches as the lanes would cut them, the first recorded by the HTTP core in place of sending. */

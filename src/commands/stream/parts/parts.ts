@@ -12,7 +12,7 @@ import { parseOptions } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
-import { interruptedRun, reportInterruption, resendCommandLine } from '../../../core/cli/resume.js';
+import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine } from '../../../core/cli/resume.js';
 import { RangeCheckpoint, unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
@@ -39,10 +39,17 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
   const source = choosePartsInput(ctx, file, options);
   // The key before the input is read: a run that cannot send says so first, and alone.
   const http = await ctx.http();
-  const input = await source.open();
   const tally = emptyPartsTally();
+  // Cut short while the input is copied or checked: nothing was sent, and the run says so as one cut short while sending does (a dry run's stdout holds its plan or nothing).
+  const interruptedBeforeSending = async () => {
+    if (ctx.dryRun) return;
+    const files = partsFailureFiles(options, ctx.now());
+    reportInterruption(ctx.io, `${interruptedRun(tally, 'part', files.failed.path)}; it was still reading the input`, csafeCommandLine(ctx.argv));
+    await printInterruptedSummary(ctx, { namespace, id: options.id, tally, ...files, durationMs: ctx.now() - started, checkpoint: options.checkpoint !== undefined });
+  };
+  const input = await reportedIfInterrupted(source.open(), ctx.signal, interruptedBeforeSending);
   try {
-    const sent = await withPartsToSend(ctx, input, options, tally, (parts, invalid) =>
+    const sent = await withPartsToSend(ctx, input, options, tally, interruptedBeforeSending, (parts, invalid) =>
       ctx.dryRun
         ? planParts(ctx, ctx.dryRun, namespace, { ...input, parts, tally, invalid }, options)
         : sendParts(ctx, http, namespace, { ...input, parts, tally, invalid }, options));
@@ -74,6 +81,7 @@ async function withPartsToSend<T>(
   input: PartsInput,
   options: PartsOptions,
   tally: PartsTally,
+  interruptedBeforeSending: () => Promise<void>,
   send: (parts: AsyncIterable<readonly SendableRecord[]>, invalid: FailedFile | undefined) => Promise<T>,
 ): Promise<T | undefined> {
   if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
@@ -85,10 +93,13 @@ async function withPartsToSend<T>(
       await invalid.close();
     }
   }
-  const spool = await spoolRecords(checkedParts(input.records(), input.name, ctx.io, tally), PART_SPOOL, ctx.signal);
+  const spool = await reportedIfInterrupted(spoolRecords(checkedParts(input.records(), input.name, ctx.io, tally), PART_SPOOL, ctx.signal), ctx.signal, interruptedBeforeSending);
   try {
-    // Interrupted while checking: nothing was sent, and nothing is.
-    if (ctx.signal.aborted) throw interruptionOf(ctx.signal);
+    // Interrupted as the check ended: nothing was sent, and nothing is.
+    if (ctx.signal.aborted) {
+      await interruptedBeforeSending();
+      throw interruptionOf(ctx.signal);
+    }
     return tally.invalid > 0 ? undefined : await send(spool.records(), undefined);
   } finally {
     await spool.remove();

@@ -53,7 +53,8 @@ export async function printInterruptedSummary(ctx: Context, run: RunResult): Pro
 /** The bulk counts, as every bulk command names them, then what only a stream has. */
 function summaryOf({ namespace, id, tally, failed, unconfirmed, invalid, durationMs }: RunResult) {
   const { lastRequestId, lastError: _shownOnTheStatusLine, ...counts } = tally;
-  const invalidCount = invalid?.count ?? 0;
+  // Without --skip-invalid, the check counts the invalid parts it met before it was cut short.
+  const invalidCount = invalid?.count ?? counts.invalid;
   return {
     ...counts,
     read: counts.valid + invalidCount,
