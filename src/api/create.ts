@@ -26,9 +26,9 @@ const plural = (what: string) => (what.endsWith('ch') ? `${what}es` : `${what}s`
 /** Of a batch or an import, created before its file is uploaded. */
 export const UPLOAD_NOT_SENT = 'nothing of the file was sent: one created so waits for an upload that never comes, and running the command again creates another';
 
-/** What a create call's run says at once when Ctrl-C comes while it awaits the answer. */
+/** What a create call's run waits for when it is stopped while it awaits the answer (the HTTP client says why it stopped). */
 export const awaitedCreation = (spec: Pick<RequestSpec, 'method' | 'path'>, creation: Creation) =>
-  `interrupted: waiting for the answer to ${spec.method} ${spec.path ?? ''}, which says whether the ${creation.what} was created (Ctrl-C again to leave without it)`;
+  `the answer to ${spec.method} ${spec.path ?? ''}, which says whether the ${creation.what} was created`;
 
 /**
  * Sends a request that creates something and reads its answer. Never replayed once the service
@@ -37,9 +37,9 @@ export const awaitedCreation = (spec: Pick<RequestSpec, 'method' | 'path'>, crea
  * after that point is an UnconfirmedCreationError saying so. Ctrl-C does not cut it off (and says
  * so at once): its answer is the only way to learn the id of what was made.
  */
-export async function createOnce<T>(http: HttpClient, spec: Omit<RequestSpec, 'replaySafe' | 'finishOnInterrupt' | 'interruptedNote'>, creation: Creation, read: (body: unknown) => T): Promise<T> {
+export async function createOnce<T>(http: HttpClient, spec: Omit<RequestSpec, 'replaySafe' | 'finishOnInterrupt' | 'awaitedAnswer'>, creation: Creation, read: (body: unknown) => T): Promise<T> {
   try {
-    return read((await http.request({ ...spec, replaySafe: false, finishOnInterrupt: true, interruptedNote: awaitedCreation(spec, creation) })).body);
+    return read((await http.request({ ...spec, replaySafe: false, finishOnInterrupt: true, awaitedAnswer: awaitedCreation(spec, creation) })).body);
   } catch (error) {
     if (error instanceof CsafeError && mayHaveBeenApplied(error)) throw new UnconfirmedCreationError(creation, error);
     throw error;

@@ -17,7 +17,7 @@ export async function fileDeletionRequest(http: HttpClient, request: DeletionReq
   const creation = { what: 'deletion request', note: 'give --external-request-id to make a repeat answer the first' };
   if (request.external_request_id !== undefined) {
     const spec = { method: 'POST', path: DELETIONS_PATH, json: request, finishOnInterrupt: true } as const;
-    return read((await http.request({ ...spec, interruptedNote: awaitedCreation(spec, creation) })).body);
+    return read((await http.request({ ...spec, awaitedAnswer: awaitedCreation(spec, creation) })).body);
   }
   return createOnce(http, { method: 'POST', path: DELETIONS_PATH, json: request }, creation, read);
 }

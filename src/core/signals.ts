@@ -48,6 +48,15 @@ export function sayLastWords(): void {
 }
 
 /**
+ * How a note on stderr says what stopped the run, and what leaves without waiting any longer: a
+ * signal (`interrupted`, and a second one leaves), or the reader of stdout gone (EPIPE), after
+ * which no signal has come yet, so the first Ctrl-C leaves.
+ */
+export function stopWords(signal: AbortSignal): { why: string; again: string } {
+  return signal.reason === 'EPIPE' ? { why: 'the reader of stdout went away', again: 'Ctrl-C' } : { why: 'interrupted', again: 'Ctrl-C again' };
+}
+
+/**
  * How a run stopped by the process signal ends: the launcher aborts it with the signal's name as
  * the reason, or EPIPE when the reader of stdout went away. `delivered`: a bulk run's records
  * delivered before it stopped, given when records were left to send.

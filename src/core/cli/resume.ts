@@ -2,7 +2,7 @@ import { countOf } from '../terminal/words.js';
 import type { IOStreams } from '../terminal/io.js';
 import type { InFlight } from '../bulk/in-flight.js';
 import { InterruptedError } from '../errors.js';
-import { interruptionOf } from '../signals.js';
+import { interruptionOf, stopWords } from '../signals.js';
 import { shellWord } from './command-line.js';
 
 /** ` (in FILE)` after the count of failed records an interrupted run names; nothing when none failed. */
@@ -74,7 +74,7 @@ export async function reportedIfInterrupted<T>(step: Promise<T>, signal: AbortSi
 export function sayAwaitedAnswersOnInterrupt(signal: AbortSignal, io: IOStreams, inFlight: InFlight): () => void {
   const say = () => {
     const requests = inFlight.count;
-    const [why, again] = signal.reason === 'EPIPE' ? ['the reader of stdout went away', 'Ctrl-C'] : ['interrupted', 'Ctrl-C again'];
+    const { why, again } = stopWords(signal);
     if (requests > 0) io.note(`${why}: waiting for the answers to ${countOf(requests, 'request')} in flight (${again} to leave without them)`);
   };
   signal.addEventListener('abort', say, { once: true });

@@ -11,6 +11,7 @@ import {
   UnexpectedResponseError,
 } from '../errors.js';
 import { isBrokenPipe, type IOStreams } from '../terminal/io.js';
+import { stopWords } from '../signals.js';
 import { nestsDeeperThan } from '../json/position.js';
 import { describeNetworkError, errorCode } from './network-words.js';
 import { redactHeaders, redactUrl } from './redact.js';
@@ -91,11 +92,12 @@ export interface RequestSpec {
    */
   finishOnInterrupt?: boolean;
   /**
-   * With finishOnInterrupt, the note said on stderr when the run is interrupted while this
-   * request awaits its answer: the wait, up to --request-timeout, is not to look like a hang. (A
-   * bulk run says instead how many answers it awaits.)
+   * With finishOnInterrupt, what its answer tells (`the answer to POST /v1/decisions, which says
+   * whether …`): said on stderr, with what stopped the run, when it stops while this request awaits
+   * its answer, so the wait, up to --request-timeout, does not look like a hang. (A bulk run says
+   * instead how many answers it awaits.)
    */
-  interruptedNote?: string;
+  awaitedAnswer?: string;
   /**
    * Limit on the whole exchange; default the client's --request-timeout. null for uploads of any size,
    * which are bounded by the idle limits instead (no byte moving for --request-timeout).
@@ -146,10 +148,13 @@ export class HttpClient {
       this.config.dryRun.record(request);
       return { status: 0, headers: {}, body: undefined, retries: 0, planned: true };
     }
-    const { interruptedNote } = spec;
+    const { awaitedAnswer } = spec;
     const interrupt = this.config.signal;
-    if (interruptedNote === undefined || interrupt === undefined) return this.send(spec, url, display, headers, json);
-    const say = () => this.config.io.note(interruptedNote);
+    if (awaitedAnswer === undefined || interrupt === undefined) return this.send(spec, url, display, headers, json);
+    const say = () => {
+      const { why, again } = stopWords(interrupt);
+      this.config.io.note(`${why}: waiting for ${awaitedAnswer} (${again} to leave without it)`);
+    };
     interrupt.addEventListener('abort', say, { once: true });
     try {
       return await this.send(spec, url, display, headers, json);

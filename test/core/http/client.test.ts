@@ -423,25 +423,46 @@ describe('HttpClient', () => {
         resolve();
       };
     });
-    const note = 'interrupted: waiting for the answer to POST /v1/decisions';
+    const awaitedAnswer = 'the answer to POST /v1/decisions';
     const interrupt = new AbortController();
     const { http, stderr } = client({ signal: interrupt.signal });
-    const finishing = http.request({ method: 'POST', path: '/v1/decisions', json: {}, finishOnInterrupt: true, interruptedNote: note });
+    const finishing = http.request({ method: 'POST', path: '/v1/decisions', json: {}, finishOnInterrupt: true, awaitedAnswer });
     await arrived;
-    interrupt.abort();
+    interrupt.abort('SIGINT');
     await new Promise(setImmediate);
-    assert.equal(stderr(), `${note}\n`, 'said while the answer is awaited');
+    assert.equal(stderr(), 'interrupted: waiting for the answer to POST /v1/decisions (Ctrl-C again to leave without it)\n', 'said while the answer is awaited');
     answer!();
     assert.deepEqual((await finishing).body, { id: 'dec_1' });
 
     handler = (_req, res) => json(res, 200, { id: 'dec_2' });
     const later = new AbortController();
     const ended = client({ signal: later.signal });
-    await ended.http.request({ method: 'POST', path: '/v1/decisions', json: {}, finishOnInterrupt: true, interruptedNote: note });
+    await ended.http.request({ method: 'POST', path: '/v1/decisions', json: {}, finishOnInterrupt: true, awaitedAnswer });
     later.abort();
     await new Promise(setImmediate);
     assert.equal(ended.stderr(), '', 'nothing is awaited any more');
     await Promise.all([http.close(), ended.http.close()]);
+  });
+
+  it("says, when the reader of stdout went away while a request's answer is awaited, that this stopped the run, and that one Ctrl-C leaves", async () => {
+    let answer: (() => void) | undefined;
+    const arrived = new Promise<void>((resolve) => {
+      handler = (_req, res) => {
+        answer = () => json(res, 200, { id: 'del_1' });
+        resolve();
+      };
+    });
+    const readerGone = new AbortController();
+    const { http, stderr } = client({ signal: readerGone.signal });
+    const finishing = http.request({ method: 'POST', path: '/v1/deletion_requests', json: {}, finishOnInterrupt: true, awaitedAnswer: 'the answer to POST /v1/deletion_requests' });
+    await arrived;
+    // As the launcher aborts the run when a write to stdout meets EPIPE: no signal has come.
+    readerGone.abort('EPIPE');
+    await new Promise(setImmediate);
+    assert.equal(stderr(), 'the reader of stdout went away: waiting for the answer to POST /v1/deletion_requests (Ctrl-C to leave without it)\n');
+    answer!();
+    assert.deepEqual((await finishing).body, { id: 'del_1' });
+    await http.close();
   });
 
   it('builds no trace line of a request without --verbose (redacting the URL is measurable at hundreds in flight)', async (t) => {
