@@ -1,5 +1,5 @@
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { openToWrite } from './open-to-write.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
 
@@ -17,7 +17,7 @@ export interface RecordLine {
  *
  * This file is the safety net, so a write that fails is never silent: the append throws a
  * FileWriteError naming the file and the records it does not hold, the bytes of the failed write
- * are cut off again (no half line), and every later append throws the same error, counting its
+ * are cut off again (no half line; see takeBack), and every later append throws the same error, counting its
  * records too. Appends are written one after another, each complete before the next starts.
  */
 export class FailedFile {
@@ -107,14 +107,39 @@ export class FailedFile {
       this.bytes = this.before = (await this.handle.stat()).size;
     }
     const handle = this.handle;
+    let offset = 0;
     try {
-      for (let offset = 0; offset < data.length; ) offset += (await handle.write(data, offset)).bytesWritten;
+      while (offset < data.length) offset += (await handle.write(data, offset)).bytesWritten;
       this.bytes += data.length;
     } catch (error) {
-      await handle.truncate(this.bytes).catch(() => undefined);
+      await takeBack(this.path, handle, data.subarray(0, offset)).catch(() => undefined);
       throw error;
     }
   }
+}
+
+/**
+ * Takes the bytes a failed write got into the file off again, so no half line is left, but only
+ * while they are still its last bytes, as read back now. A --failed file without a checkpoint has
+ * no lock: another run may append to it between this run's writes, or after the bytes this one
+ * wrote, and cutting to this run's own idea of the file's size cut that run's records. Left where
+ * another's bytes follow them, the half line is the lesser loss. Not marked with a newline either:
+ * the failures at hand (a full disk, `ulimit -f`) refuse that too. Between this check and the
+ * cut, another append could still slip in: without a lock, that window is the one left.
+ */
+async function takeBack(path: string, handle: FileHandle, written: Buffer): Promise<void> {
+  if (written.length === 0) return;
+  const file = await handle.stat();
+  // A pipe has nothing to take back.
+  if (!file.isFile() || file.size < written.length) return;
+  const tail = Buffer.alloc(written.length);
+  const reader = await open(path, 'r');
+  try {
+    await reader.read(tail, 0, tail.length, file.size - tail.length);
+  } finally {
+    await reader.close();
+  }
+  if (tail.equals(written)) await handle.truncate(file.size - written.length);
 }
 
 /** How long a record a full pipe took in part may wait for the rest to go: the process is leaving. */

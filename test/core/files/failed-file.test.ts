@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Checkpoint } from '../../../src/commands/events/send/checkpoint.js';
@@ -8,7 +8,8 @@ import { RangeCheckpoint } from '../../../src/core/bulk/range-checkpoint.js';
 import { FailedFile } from '../../../src/core/files/failed-file.js';
 import { defaultFailedPath } from '../../../src/core/files/failed-path.js';
 import { FileWriteError } from '../../../src/core/files/write-errors.js';
-import { tempDir } from '../../helpers/cli.js';
+import { tempDir, withDeadline } from '../../helpers/cli.js';
+import { waitFor } from '../../helpers/wait.js';
 import { canListDescriptors, descriptorsOn } from '../../helpers/descriptors.js';
 
 describe('FailedFile', () => {
@@ -112,6 +113,44 @@ describe('FailedFile', () => {
     assert.equal(file.count, 0);
     await file.close();
   });
+});
+
+describe('two runs appending to one failed file (no checkpoint, so no lock)', () => {
+  // The writer whose write fails is a process of its own under `ulimit -f` (a size limit is per
+  // process): it appends a line, which opens the file, waits for this process to append the other
+  // run's lines, then appends a record larger than its limit. 1 MiB: over the limit in 512- or 1024-byte blocks alike.
+  const writer = `
+    const { FailedFile } = await import(process.argv[1]);
+    const file = new FailedFile(process.argv[2]);
+    await file.append({ run: 'a', n: 1 }, 1);
+    process.stdout.write('opened\\n');
+    await new Promise((resolve) => process.stdin.once('data', resolve));
+    const failure = await file.append({ run: 'a', n: 2, pad: 'x'.repeat(1 << 20) }, 2).catch((error) => error);
+    await file.close();
+    process.stdout.write(String(failure?.message));
+  `;
+  const FAILED_FILE = new URL('../../../src/core/files/failed-file.js', import.meta.url).href;
+  // 16 blocks: 8 or 16 KiB, as the shell counts them. The other run's lines end below the limit (the failed write ends part-way) or past it (it writes nothing).
+  for (const [other, bytes] of [['end below the limit', 2_000], ['go past the limit', 20_000]] as const) {
+    it(`a write that fails cuts none of the other run's lines, which ${other}`, { skip: process.platform === 'win32' && 'ulimit' }, async () => {
+      const path = join(tempDir(), 'failed.jsonl');
+      const child = spawn('sh', ['-c', 'ulimit -f 16 && exec "$0" --input-type=module -e "$1" "$2" "$3"', process.execPath, writer, FAILED_FILE, path]);
+      let said = '';
+      child.stdout.on('data', (chunk) => (said += chunk));
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const exited = new Promise((resolve) => child.once('close', resolve));
+      await waitFor(() => said.includes('opened\n') || child.exitCode !== null, { what: 'the writer to open the failed file' });
+      assert.equal(child.exitCode, null, stderr);
+      const lines = Array.from({ length: Math.ceil(bytes / 100) }, (_, n) => JSON.stringify({ run: 'b', n, pad: 'y'.repeat(80) }));
+      appendFileSync(path, lines.map((line) => `${line}\n`).join(''));
+      child.stdin.end('go\n');
+      await withDeadline(exited, 20_000, 'the writer to exit');
+      assert.match(said, /could not write: .*\(EFBIG\); 1 record not written \(input line 2\)/, stderr);
+      // The file as the two runs left it: the first run's line and every line of the other run, whole; nothing of the write that failed.
+      assert.equal(readFileSync(path, 'utf8'), [JSON.stringify({ run: 'a', n: 1 }), ...lines].map((line) => `${line}\n`).join(''));
+    });
+  }
 });
 
 describe('FailedFile files', () => {
