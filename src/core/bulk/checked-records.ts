@@ -1,6 +1,8 @@
 import { checkingPass } from './checking-pass.js';
 import { CsafeError, InterruptedError } from '../errors.js';
-import type { FailedFile } from '../files/failed-file.js';
+import { FailedFile } from '../files/failed-file.js';
+import type { SetAsideRecords } from '../files/checkpoint-file.js';
+import type { BulkCounts } from './counts.js';
 import type { IOStreams } from '../terminal/io.js';
 import type { JsonRecord } from '../json/position.js';
 import type { ReadRecord } from '../input/json-records.js';
@@ -89,17 +91,57 @@ export const problemLine = (inputName: string, record: { line: number; problem: 
 export const nothingSentLine = (invalid: number, noun: string, dryRun = false) =>
   `nothing was sent: fix the ${countOf(invalid, noun)}${dryRun ? ' (a dry run reports every one, with --skip-invalid or without)' : ', or pass --skip-invalid FILE to send the rest'}`;
 
-/** --skip-invalid: the record is reported and appended to the file as {line, error, record}, and the run goes on. */
-export async function setAside(file: FailedFile, inputName: string, record: InvalidRecord, io: IOStreams): Promise<void> {
-  io.warn(problemLine(inputName, record));
-  await file.append({ line: record.line, error: record.problem, record: record.text }, record.line);
+/**
+ * --skip-invalid's file, where invalid records go as {line, error, record} while the rest is
+ * sent. With --checkpoint a record set aside is dealt with, as an acknowledged one is: the
+ * checkpoint records it once it is written here, so the same command run again neither reports
+ * nor appends it, and counts it as skipped by the checkpoint.
+ */
+export class SkipFile extends FailedFile {
+  private checkpoint?: SetAsideRecords;
+  /** Records an earlier run set aside (the checkpoint holds them), passed over by this one. */
+  earlier = 0;
+
+  /** The run's checkpoint, given once it is open, before the first record is read. */
+  keepIn(checkpoint: { setAside: SetAsideRecords } | undefined): void {
+    this.checkpoint = checkpoint?.setAside;
+  }
+
+  /**
+   * An invalid record, numbered `position` as the command numbers its records in its checkpoint:
+   * counted as invalid, `report`ed and appended, then recorded in the checkpoint; or, one the
+   * checkpoint holds, counted as skipped by it and nothing more.
+   */
+  async setAside(record: InvalidRecord & { position: number }, counts: Pick<BulkCounts, 'invalid' | 'skipped_checkpoint'>, report: () => void): Promise<void> {
+    if (this.checkpoint?.holds(record.position)) {
+      this.earlier++;
+      counts.skipped_checkpoint++;
+      return;
+    }
+    counts.invalid++;
+    report();
+    await this.append({ line: record.line, error: record.problem, record: record.text }, record.line);
+    this.checkpoint?.add(record.position);
+  }
 }
 
-/** --skip-invalid: the records to send, in input order; an invalid one is reported and set aside, and the run goes on. */
-export async function* validRecords<T extends CheckedRecord>(records: AsyncIterable<T>, inputName: string, io: IOStreams, invalid: FailedFile): AsyncGenerator<Extract<T, SendableRecord>> {
+/** --skip-invalid: the record is reported as `file:line: problem` and set aside (SkipFile.setAside), and the run goes on. */
+export function setAside(file: SkipFile, inputName: string, record: InvalidRecord & { position: number }, io: IOStreams, counts: Pick<BulkCounts, 'invalid' | 'skipped_checkpoint'>): Promise<void> {
+  return file.setAside(record, counts, () => io.warn(problemLine(inputName, record)));
+}
+
+/**
+ * --skip-invalid: the records to send, in input order, each valid one counted; an invalid one is
+ * reported and set aside, numbered by its position among the records read.
+ */
+export async function* validRecords<T extends CheckedRecord>(records: AsyncIterable<T>, inputName: string, io: IOStreams, invalid: SkipFile, counts: Pick<BulkCounts, 'valid' | 'invalid' | 'skipped_checkpoint'>): AsyncGenerator<Extract<T, SendableRecord>> {
+  let position = 0;
   for await (const record of records) {
-    if ('json' in record) yield record as Extract<T, SendableRecord>;
-    else await setAside(invalid, inputName, record as InvalidRecord, io);
+    position++;
+    if ('json' in record) {
+      counts.valid++;
+      yield record as Extract<T, SendableRecord>;
+    } else await setAside(invalid, inputName, { ...(record as InvalidRecord), position }, io, counts);
   }
 }
 

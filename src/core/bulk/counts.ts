@@ -3,6 +3,8 @@
  * written here). A record read is valid or invalid; a valid one of this worker's shard is sent
  * (acknowledged), failed (safe to resend), unconfirmed (may have been applied, not safe to
  * resend), skipped because the checkpoint holds it, or not sent at all (the run was interrupted).
+ * An invalid record an earlier run set aside with --skip-invalid, which the checkpoint holds, is
+ * skipped by it too: counted in `skipped_checkpoint`, not in `valid` or `invalid`.
  */
 export interface BulkCounts {
   read: number;

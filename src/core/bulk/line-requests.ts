@@ -3,7 +3,7 @@ import { planBatches } from './dry-run.js';
 import type { DryRunPlan } from '../http/dry-run.js';
 import { emptyCounts, type BulkCounts } from './counts.js';
 import { RangeCheckpoint, unacknowledged } from './range-checkpoint.js';
-import { nothingSentLine, problemLine, setAside } from './checked-records.js';
+import { nothingSentLine, problemLine, setAside, SkipFile } from './checked-records.js';
 import { spoolRecords, type SpoolFormat } from './record-spool.js';
 import { haltLine } from './fail-fast.js';
 import { otherShardsNote, shardedName, shardRecords, type Shard } from './shard.js';
@@ -114,7 +114,7 @@ export async function sendEachLine<R, A, P, Row>(ctx: LineRequestsContext, path:
   const run = { ctx, input: { path, name: source.name, file: input.path }, options, job, counts };
   try {
     if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
-      const skipped = new FailedFile(options.skipInvalid);
+      const skipped = new SkipFile(options.skipInvalid);
       try {
         return await sendLines(run, settingAside(lines, { inputName: source.name, io: ctx.io, skipped, counts }), skipped);
       } finally {
@@ -195,7 +195,7 @@ interface LineRun<R, A, P, Row> {
   counts: BulkCounts;
 }
 
-async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncIterable<readonly LineRequest<R>[]>, skipped: FailedFile | undefined): Promise<LineRequestsRun> {
+async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncIterable<readonly LineRequest<R>[]>, skipped: SkipFile | undefined): Promise<LineRequestsRun> {
   const { ctx, input, options, job, counts } = run;
   const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName(job.command, options.shard), ctx.now()));
   const unconfirmed = job.replaySafe ? undefined : new FailedFile(options.unconfirmed ?? defaultFailedPath(shardedName(job.command, options.shard), ctx.now(), 'unconfirmed'));
@@ -204,6 +204,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
   const results = resultWriter(ctx.io, format, job.view);
   const http = await ctx.http();
   const checkpoint = await openCheckpoint(run, false);
+  skipped?.keepIn(checkpoint);
   const spinner = await startSpinner(ctx.io, job.spinner.start);
   // Results are settled in input order: every line up to this one is answered or in the failed file.
   let lastDone = (options.fromLine ?? 1) - 1;
@@ -299,15 +300,15 @@ async function* refusingInvalid<R>(lines: AsyncIterable<CheckedLine<R>>, inputNa
 }
 
 /** --skip-invalid: the valid lines, as they are read; each invalid one reported and set aside. */
-async function* settingAside<R>(lines: AsyncIterable<CheckedLine<R>>, run: { inputName: string; io: IOStreams; skipped: FailedFile; counts: BulkCounts }): AsyncGenerator<[LineRequest<R>]> {
+async function* settingAside<R>(lines: AsyncIterable<CheckedLine<R>>, run: { inputName: string; io: IOStreams; skipped: SkipFile; counts: BulkCounts }): AsyncGenerator<[LineRequest<R>]> {
   for await (const line of lines) {
     run.counts.read++;
     if ('request' in line) {
       run.counts.valid++;
       yield [lineRequest(line)];
     } else {
-      run.counts.invalid++;
-      await setAside(run.skipped, run.inputName, { line: line.line, text: textOf(line.input), problem: line.problem }, run.io);
+      // Numbered by its line, as the checkpoint numbers the lines answered.
+      await setAside(run.skipped, run.inputName, { line: line.line, position: line.line, text: textOf(line.input), problem: line.problem }, run.io, run.counts);
     }
   }
 }

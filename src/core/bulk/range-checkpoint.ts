@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { CheckpointFile, type CheckpointScope } from '../files/checkpoint-file.js';
+import { CheckpointFile, type CheckpointScope, type SetAsideRecords } from '../files/checkpoint-file.js';
+import { inRanges, rangesSchema, withRange } from '../files/position-ranges.js';
 import { UsageError } from '../errors.js';
 import { assertCheckpointShard, formatShard, type Shard } from './shard.js';
 
@@ -7,15 +8,12 @@ import { assertCheckpointShard, formatShard, type Shard } from './shard.js';
 // --batch, stream parts): the records the service acknowledged, by position, so running the same
 // command again sends only the rest.
 
-const rangeSchema = z.tuple([z.number().int().min(1), z.number().int().min(1)]);
-type Range = z.infer<typeof rangeSchema>;
-
 const progressSchema = z
   .object({
     /** The `--shard i/n` it was written for, null without (and in checkpoints written before --shard existed). */
     shard: z.string().nullable().default(null),
     /** Records (by position, from 1) in requests the service accepted: sorted, disjoint [first, last] ranges. */
-    acknowledged: z.array(rangeSchema),
+    acknowledged: rangesSchema,
   })
   .catchall(z.unknown());
 type Progress = z.infer<typeof progressSchema>;
@@ -52,28 +50,17 @@ export class RangeCheckpoint {
   }
 
   isAcknowledged(position: number): boolean {
-    const ranges = this.file.progress.acknowledged;
-    let low = 0;
-    let high = ranges.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      const [first, last] = ranges[middle]!;
-      if (position < first) high = middle - 1;
-      else if (position > last) low = middle + 1;
-      else return true;
-    }
-    return false;
+    return inRanges(this.file.progress.acknowledged, position);
   }
 
   /** The service accepted a request carrying the records from `first` to `last`. */
   acknowledge(first: number, last: number): void {
-    const merged: Range[] = [];
-    for (const range of [...this.file.progress.acknowledged, [first, last] as Range].sort((a, b) => a[0] - b[0])) {
-      const previous = merged.at(-1);
-      if (previous !== undefined && range[0] <= previous[1] + 1) previous[1] = Math.max(previous[1], range[1]);
-      else merged.push([...range]);
-    }
-    this.file.progress.acknowledged = merged;
+    this.file.progress.acknowledged = withRange(this.file.progress.acknowledged, first, last);
+  }
+
+  /** The records set aside in the --skip-invalid file: see CheckpointFile. */
+  get setAside(): SetAsideRecords {
+    return this.file.setAside;
   }
 
   /** On disk once this resolves: see CheckpointFile.save. */

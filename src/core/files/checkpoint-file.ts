@@ -5,8 +5,9 @@ import { assertWritableTarget, removeStaleTemporaries, writeFileAtomic } from '.
 import { InputError, UsageError } from '../errors.js';
 import { acquireFileLock, type FileLock } from './file-lock.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
+import { inRanges, rangesSchema, withRange, type Ranges } from './position-ranges.js';
 
-/** How a bulk run records what the service acknowledged, so that a run again on the same input resumes where it stopped. */
+/** How a bulk run records what the service acknowledged (and what it set aside), so that a run again on the same input resumes where it stopped. */
 
 /** The first bytes of the input identify it: a file that only grew since (a log appended to) still matches. */
 const FINGERPRINT_BYTES = 64 * 1024;
@@ -14,6 +15,8 @@ const FINGERPRINT_BYTES = 64 * 1024;
 const envelopeSchema = z.object({
   version: z.literal(1),
   input: z.object({ name: z.string(), fingerprint: z.string(), fingerprint_bytes: z.number().int().min(0) }),
+  /** The records set aside in the --skip-invalid file, numbered as the command numbers its records; written once there is one. */
+  set_aside: rangesSchema.optional(),
   updated_at: z.string(),
 });
 type Envelope = z.infer<typeof envelopeSchema>;
@@ -41,22 +44,46 @@ export interface CheckpointFormat<P> {
 }
 
 /**
+ * What a checkpoint keeps of the invalid records a run set aside in its --skip-invalid file: they
+ * are dealt with, as acknowledged ones are, so the same command run again neither reports nor
+ * appends them again. Every command's checkpoint keeps them alike, by the number the command
+ * gives each record (its position among them, or its line where a line is a record).
+ */
+export interface SetAsideRecords {
+  holds(position: number): boolean;
+  /** The record is in the --skip-invalid file (told once it is written there, never before): saved soon, and on close. */
+  add(position: number): void;
+}
+
+/**
  * The part every `--checkpoint` shares: an exclusive lock (one run at a time), the input it
  * belongs to (by the fingerprint of its first bytes), atomic saves as acknowledgements arrive,
- * and the temporary files of killed runs removed. The progress itself is the command's: it
- * changes `progress` in place, and only ever to record what the service acknowledged.
+ * the records set aside (SetAsideRecords), and the temporary files of killed runs removed. The
+ * progress itself is the command's: it changes `progress` in place, and only ever to record what
+ * the service acknowledged.
  */
 export class CheckpointFile<P> {
   /** The save being written, and the one queued behind it for what changed since it began. */
   private writing?: Promise<void>;
   private queued?: Promise<void>;
+  readonly setAside: SetAsideRecords;
 
   private constructor(
     private readonly scope: CheckpointScope,
     private readonly input: Envelope['input'],
     readonly progress: P,
     private readonly lock: FileLock,
-  ) {}
+    private setAsideRanges: Ranges = [],
+  ) {
+    this.setAside = {
+      holds: (position) => inRanges(this.setAsideRanges, position),
+      add: (position) => {
+        this.setAsideRanges = withRange(this.setAsideRanges, position, position);
+        // Not waited for: reading goes on while it is written, and a save that fails fails the next one waited for, or close.
+        this.save().catch(() => undefined);
+      },
+    };
+  }
 
   static async open<P>(scope: CheckpointScope, format: CheckpointFormat<P>): Promise<CheckpointFile<P>> {
     const lock = scope.readOnly ? NO_LOCK : await acquireFileLock(scope.path, scope.now());
@@ -74,7 +101,7 @@ export class CheckpointFile<P> {
       }
       format.check(existing.progress, hint);
       await assertSameInput(existing.envelope.input, scope, hint);
-      return new CheckpointFile(scope, existing.envelope.input, existing.progress, lock);
+      return new CheckpointFile(scope, existing.envelope.input, existing.progress, lock, existing.envelope.set_aside);
     } catch (error) {
       await lock.release();
       throw error;
@@ -116,7 +143,8 @@ export class CheckpointFile<P> {
 
   private async write(): Promise<void> {
     if (this.scope.readOnly) return;
-    const content = { version: 1, input: this.input, ...this.progress, updated_at: new Date(this.scope.now()).toISOString() };
+    const setAside = this.setAsideRanges.length > 0 ? { set_aside: this.setAsideRanges } : {};
+    const content = { version: 1, input: this.input, ...this.progress, ...setAside, updated_at: new Date(this.scope.now()).toISOString() };
     try {
       await writeFileAtomic(this.scope.path, JSON.stringify(content, null, 1) + '\n');
     } catch (error) {

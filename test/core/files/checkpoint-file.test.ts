@@ -102,6 +102,20 @@ describe('CheckpointFile', () => {
     assert.equal(JSON.parse(readFileSync(scope.path, 'utf8')).input.fingerprint_bytes, 4, 'still the fingerprint of the first bytes');
   });
 
+  it('keeps the records set aside beside the progress, written once there is one, and reads them back', async () => {
+    const { scope } = setup();
+    const first = await CheckpointFile.open(scope, format);
+    await first.save();
+    assert.equal('set_aside' in JSON.parse(readFileSync(scope.path, 'utf8')), false, 'a checkpoint with none is as it was');
+    for (const position of [4, 2, 3, 9]) first.setAside.add(position);
+    await first.close();
+    assert.deepEqual(JSON.parse(readFileSync(scope.path, 'utf8')).set_aside, [[2, 4], [9, 9]]);
+    const again = await CheckpointFile.open(scope, format);
+    assert.deepEqual([1, 2, 3, 4, 5, 9].map((position) => again.setAside.holds(position)), [false, true, true, true, false, true]);
+    assert.deepEqual(again.progress, { owner: 'me', done: 0 });
+    await again.close();
+  });
+
   it('refuses a checkpoint of another input, another run, or that is not one, and frees the lock', async () => {
     const { scope, inputPath } = setup();
     await (await CheckpointFile.open(scope, format)).close();

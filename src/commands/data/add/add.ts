@@ -1,6 +1,6 @@
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
-import { checkRecord, nothingSentLine, problemLine, problemOfRecord, setAside } from '../../../core/bulk/checked-records.js';
+import { checkRecord, nothingSentLine, problemLine, problemOfRecord, setAside, SkipFile } from '../../../core/bulk/checked-records.js';
 import { spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
 import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
@@ -58,6 +58,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
       const checkpoint = options.checkpoint === undefined
         ? undefined
         : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, what: 'a csafe data add checkpoint', identity: { namespace }, shard: options.shard, now: () => ctx.now(), readOnly: ctx.dryRun !== undefined });
+      invalid?.keepIn(checkpoint);
       const due = unacknowledged(objects, checkpoint && ((object) => checkpoint.isAcknowledged(object.position)), counts);
       if (ctx.dryRun) return planBatches(ctx.dryRun, due, addBatchLimits(options, schemaJson), 'object', addJob(await ctx.http(), namespace, source.name, schemaJson, async () => undefined).send);
       return addObjects(ctx, namespace, { inputName: source.name, objects: due, counts, checkpoint, invalid, schemaJson }, options, format);
@@ -109,10 +110,10 @@ async function followAndPrint(ctx: Context, namespace: string, accepted: readonl
  * one invalid record and nothing is sent (undefined). With it, objects go as they are read, and
  * invalid records to its file.
  */
-async function withObjectsToSend<T>(ctx: Context, source: InputSource, sorting: Omit<ObjectSorting, 'invalid' | 'fast'> & { options: Pick<AddOptions, 'skipInvalid'> }, send: (objects: AsyncIterable<readonly NumberedObject[]>, invalid: FailedFile | undefined) => Promise<T>): Promise<T | undefined> {
+async function withObjectsToSend<T>(ctx: Context, source: InputSource, sorting: Omit<ObjectSorting, 'invalid' | 'fast'> & { options: Pick<AddOptions, 'skipInvalid'> }, send: (objects: AsyncIterable<readonly NumberedObject[]>, invalid: SkipFile | undefined) => Promise<T>): Promise<T | undefined> {
   const { options } = sorting;
   if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
-    const invalid = new FailedFile(options.skipInvalid);
+    const invalid = new SkipFile(options.skipInvalid);
     try {
       const fast = fastObjectLines();
       return await send(objectsToSend(readAcceptedRecordBatches(source, fast), { ...sorting, invalid, fast }), invalid);
@@ -149,7 +150,7 @@ interface ObjectsToAdd {
   objects: AsyncIterable<readonly NumberedObject[]>;
   counts: BulkCounts;
   checkpoint: RangeCheckpoint | undefined;
-  invalid: FailedFile | undefined;
+  invalid: SkipFile | undefined;
   /** --schema, serialised: sent with every batch. */
   schemaJson: string | undefined;
 }
@@ -258,7 +259,7 @@ interface ObjectSorting {
   /** The bytes of a request around its objects (more with --schema). */
   frameBytes: number;
   /** --skip-invalid: where invalid records go while the rest is sent. Without it, every record is checked before anything is sent. */
-  invalid: FailedFile | undefined;
+  invalid: SkipFile | undefined;
   /** The fast check the records were read with: it learns the shape of the objects accepted the exact way. */
   fast: ObjectLines;
 }
@@ -285,11 +286,11 @@ async function* objectsToSend(batches: AsyncIterable<ReadRecord[]>, run: ObjectS
       if (mine) position++;
       else counts.other_shards++;
       if (!mine || (checkingFirst && counts.invalid > 0)) {
-        if (checkingFirst) await countInvalid(record.line, problemOfRecord(record, check), run);
+        if (checkingFirst) await countInvalid({ line: record.line, position, problem: problemOfRecord(record, check) }, run);
         continue;
       }
       const checked = checkRecord(record, check);
-      if (!('json' in checked)) await countInvalid(checked.line, checked.problem, run, checked.text);
+      if (!('json' in checked)) await countInvalid({ ...checked, position }, run);
       else {
         counts.valid++;
         if ('value' in record) run.fast.learn(record.value);
@@ -308,15 +309,20 @@ async function* objectsToSend(batches: AsyncIterable<ReadRecord[]>, run: ObjectS
  */
 const ownText = (json: string) => Buffer.from(json).toString();
 
-/** A record checked: counted as valid, or as invalid and reported (and set aside with --skip-invalid). */
-async function countInvalid(line: number, problem: string | undefined, run: ObjectSorting, text?: string): Promise<void> {
+/**
+ * A record checked: counted as valid, or as invalid and reported (and set aside with
+ * --skip-invalid, numbered by its position, as the checkpoint numbers objects).
+ */
+async function countInvalid(record: { line: number; position: number; problem: string | undefined; text?: string }, run: ObjectSorting): Promise<void> {
+  const { problem } = record;
   if (problem === undefined) {
     run.counts.valid++;
-    return;
+  } else if (run.invalid === undefined) {
+    run.counts.invalid++;
+    run.io.warn(problemLine(run.inputName, { line: record.line, problem }));
+  } else {
+    await setAside(run.invalid, run.inputName, { ...record, problem, text: record.text ?? '' }, run.io, run.counts);
   }
-  run.counts.invalid++;
-  if (run.invalid === undefined) run.io.warn(problemLine(run.inputName, { line, problem }));
-  else await setAside(run.invalid, run.inputName, { line, problem, text: text ?? '' }, run.io);
 }
 
 /** One row per accepted request, in input order on a terminal. */

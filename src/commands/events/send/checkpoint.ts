@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CheckpointFile, type CheckpointScope } from '../../../core/files/checkpoint-file.js';
+import { CheckpointFile, type CheckpointScope, type SetAsideRecords } from '../../../core/files/checkpoint-file.js';
 import { assertCheckpointShard, formatShard, type Shard } from '../../../core/bulk/shard.js';
 import { SLOT_COUNT } from './placement.js';
 
@@ -50,6 +50,11 @@ export class Checkpoint {
   /** An event of the slot was not acknowledged: nothing after it in the slot counts as done in this run. */
   hold(slot: number): void {
     this.stuck.add(slot);
+  }
+
+  /** The records set aside in the --skip-invalid file, by position: see CheckpointFile. */
+  get setAside(): SetAsideRecords {
+    return this.file.setAside;
   }
 
   /** On disk once this resolves: see CheckpointFile.save. */

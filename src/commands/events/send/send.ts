@@ -1,6 +1,6 @@
 import { fileOrStdin } from '../../../core/input/sources.js';
 import type { Context } from '../../../context.js';
-import { nothingSentLine } from '../../../core/bulk/checked-records.js';
+import { nothingSentLine, SkipFile } from '../../../core/bulk/checked-records.js';
 import { InterruptedError } from '../../../core/errors.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
@@ -52,9 +52,9 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
     const run = { ctx, input: { name: source.name, path: input.path }, options, tally, started };
     const preparer = new EventPreparer(options, tally);
     if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
-      const setAside = new FailedFile(options.skipInvalid);
+      const setAside = new SkipFile(options.skipInvalid);
       try {
-        return await sendAndReport(checkedEvents(source, check, { io: ctx.io, tally, preparer, setAside }), run);
+        return await sendAndReport(checkedEvents(source, check, { io: ctx.io, tally, preparer, setAside }), { ...run, setAside });
       } finally {
         await setAside.close();
       }
@@ -86,6 +86,8 @@ interface SendingRun {
   options: SendOptions;
   tally: BulkCounts;
   started: number;
+  /** --skip-invalid's file, which the checkpoint keeps account of. */
+  setAside?: SkipFile;
 }
 
 /** Sends the events, then says what happened: the summary, why sending stopped, the outcome. */
@@ -100,12 +102,13 @@ async function sendAndReport(events: AsyncIterable<readonly OutgoingEvent[]>, ru
 }
 
 /** The sending pass over events already checked and made ready. */
-async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ctx, input, options, tally, started }: SendingRun) {
+async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ctx, input, options, tally, started, setAside }: SendingRun) {
   const failedPath = options.failed ?? defaultFailedPath(shardedName('events', options.shard), ctx.now());
   const failed = new FailedFile(failedPath);
   const unconfirmedPath = options.unconfirmed ?? defaultFailedPath(shardedName('events', options.shard), ctx.now(), 'unconfirmed');
   const unconfirmed = new FailedFile(unconfirmedPath);
   const checkpoint = await openCheckpoint(ctx, input, options, false);
+  setAside?.keepIn(checkpoint);
   const progress = await startSpinner(ctx.io, 'Sending events…');
   let halted: Error | undefined;
   let completed = false;

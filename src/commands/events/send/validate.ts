@@ -1,4 +1,4 @@
-import type { FailedFile } from '../../../core/files/failed-file.js';
+import type { SkipFile } from '../../../core/bulk/checked-records.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { readRecordBatches, type InputSource } from '../../../core/input/sources.js';
 import type { EventCheck } from '../../../schemas/events.js';
@@ -16,7 +16,7 @@ export interface CheckingRun {
   /** Makes each valid event ready to send. */
   preparer: EventPreparer;
   /** --skip-invalid: each invalid record is appended here and the rest still sent; without it one invalid record means nothing is sent. */
-  setAside?: FailedFile;
+  setAside?: SkipFile;
 }
 
 /**
@@ -37,11 +37,17 @@ export async function* checkedEvents(source: InputSource, check: EventCheck, run
         if (event !== undefined) ready.push(event);
         continue;
       }
-      tally.invalid++;
-      unknownTypes ||= record.problems.some(isUnknownTypeProblem);
-      for (const line of problemLines(source.name, record)) io.warn(line);
-      const text = typeof record.original === 'string' ? record.original : JSON.stringify(record.original);
-      await setAside?.append({ line: record.line, error: record.problems.join('; '), record: text }, record.line);
+      const report = () => {
+        for (const line of problemLines(source.name, record)) io.warn(line);
+      };
+      if (setAside === undefined) {
+        tally.invalid++;
+        unknownTypes ||= record.problems.some(isUnknownTypeProblem);
+        report();
+      } else {
+        const text = typeof record.original === 'string' ? record.original : JSON.stringify(record.original);
+        await setAside.setAside({ line: record.line, position: record.position, problem: record.problems.join('; '), text }, tally, report);
+      }
     }
     if (ready.length > 0) yield ready;
   }

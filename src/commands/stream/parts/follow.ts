@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../../context.js';
-import { checkRecords, problemLine, setAside, type CheckedRecord, type InvalidRecord, type SendableRecord } from '../../../core/bulk/checked-records.js';
+import { checkRecords, problemLine, setAside, SkipFile, type CheckedRecord, type InvalidRecord, type SendableRecord } from '../../../core/bulk/checked-records.js';
 import { parseDuration } from '../../../core/cli/duration.js';
 import { InputError, UsageError } from '../../../core/errors.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { bulkRun } from '../../../core/bulk/engine.js';
-import { FailedFile } from '../../../core/files/failed-file.js';
+import type { FailedFile } from '../../../core/files/failed-file.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import type { JsonRecord } from '../../../core/json/position.js';
 import { countOf } from '../../../core/terminal/words.js';
@@ -28,7 +28,9 @@ const STATUS_EVERY_MS = 250;
 interface Reading {
   inputName: string;
   io: IOStreams;
-  invalid?: FailedFile;
+  invalid?: SkipFile;
+  /** Where the invalid parts set aside are counted. */
+  tally: PartsTally;
   read: number;
   /** The invalid line that stopped the reading (no --skip-invalid). */
   stoppedAt?: InvalidRecord;
@@ -51,14 +53,15 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     input.close();
     throw error;
   });
+  const tally = emptyPartsTally();
   const reading: Reading = {
     inputName: input.source.name,
     io: ctx.io,
-    invalid: options.skipInvalid === undefined ? undefined : new FailedFile(options.skipInvalid),
+    invalid: options.skipInvalid === undefined ? undefined : new SkipFile(options.skipInvalid),
+    tally,
     read: 0,
   };
   const files = partsFailureFiles(options, ctx.now());
-  const tally = emptyPartsTally();
   let holdings: (() => LaneHoldings<SendableRecord>) | undefined;
   // Read from a pipe, the parts held cannot be read again: leaving at once, csafe writes them first.
   const stopListening = onLeavingAtOnce(() => leaveHeldParts(holdings?.(), files, ctx.io));
@@ -187,7 +190,8 @@ async function* partsToSend(records: AsyncIterable<CheckedRecord>, reading: Read
       reading.read++;
       yield record;
     } else if (reading.invalid !== undefined) {
-      await setAside(reading.invalid, reading.inputName, record, reading.io);
+      // A pipe is read once: no checkpoint numbers its records.
+      await setAside(reading.invalid, reading.inputName, { ...record, position: record.line }, reading.io, reading.tally);
     } else {
       reading.io.warn(problemLine(reading.inputName, record));
       reading.stoppedAt = record;

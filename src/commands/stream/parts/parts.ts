@@ -1,12 +1,12 @@
 import type { Context } from '../../../context.js';
-import { nothingSentLine, problemLine, validRecords, type CheckedRecord, type SendableRecord } from '../../../core/bulk/checked-records.js';
+import { nothingSentLine, problemLine, SkipFile, validRecords, type CheckedRecord, type SendableRecord } from '../../../core/bulk/checked-records.js';
 import { spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
 import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { stopsTheRun, UsageError } from '../../../core/errors.js';
 import { bulkRun, type Delivered } from '../../../core/bulk/engine.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
-import { FailedFile } from '../../../core/files/failed-file.js';
+import type { FailedFile } from '../../../core/files/failed-file.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import { parseOptions } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
@@ -82,13 +82,13 @@ async function withPartsToSend<T>(
   options: PartsOptions,
   tally: PartsTally,
   interruptedBeforeSending: () => Promise<void>,
-  send: (parts: AsyncIterable<readonly SendableRecord[]>, invalid: FailedFile | undefined) => Promise<T>,
+  send: (parts: AsyncIterable<readonly SendableRecord[]>, invalid: SkipFile | undefined) => Promise<T>,
 ): Promise<T | undefined> {
   if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
-    const invalid = new FailedFile(options.skipInvalid);
+    const invalid = new SkipFile(options.skipInvalid);
     try {
       // With a checkpoint, reading stops at Ctrl-C: the parts not read are the same command's to send.
-      return await send(oneByOne(countedValid(validRecords(input.records(options.checkpoint === undefined), input.name, ctx.io, invalid), tally)), invalid);
+      return await send(oneByOne(validRecords(input.records(options.checkpoint === undefined), input.name, ctx.io, invalid, tally)), invalid);
     } finally {
       await invalid.close();
     }
@@ -119,13 +119,6 @@ async function* checkedParts(records: AsyncIterable<CheckedRecord>, inputName: s
   }
 }
 
-async function* countedValid(parts: AsyncIterable<SendableRecord>, tally: PartsTally): AsyncGenerator<SendableRecord> {
-  for await (const part of parts) {
-    tally.valid++;
-    yield part;
-  }
-}
-
 /** A part as the spool keeps it: `line TAB bytes TAB json`. */
 const PART_SPOOL: SpoolFormat<SendableRecord> = {
   encode: (part) => `${part.line}\t${part.bytes}\t${part.json}`,
@@ -145,7 +138,7 @@ interface PartsToSend {
   file?: string;
   parts: AsyncIterable<readonly SendableRecord[]>;
   tally: PartsTally;
-  invalid: FailedFile | undefined;
+  invalid: SkipFile | undefined;
 }
 
 /** --dry-run: the parts' batches, the first recorded by the HTTP core in place of sending. */
@@ -166,6 +159,7 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
   const { tally, invalid } = input;
   const progress = await startSpinner(ctx.io, 'Sending parts…');
   const checkpoint = await openCheckpoint(ctx, namespace, input, options, false);
+  invalid?.keepIn(checkpoint);
   let delivered: Delivered | undefined;
   try {
     const onProgress = () => progress.update(`Sending parts: ${tally.sent} sent, ${tally.failed} failed, ${tally.unconfirmed} unconfirmed`);

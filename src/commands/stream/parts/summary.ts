@@ -1,5 +1,6 @@
 import type { Context } from '../../../context.js';
 import type { FailedFile } from '../../../core/files/failed-file.js';
+import type { SkipFile } from '../../../core/bulk/checked-records.js';
 import { unlessReaderGone } from '../../../core/terminal/io.js';
 import { printResult, recordView } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
@@ -16,7 +17,7 @@ interface RunResult {
   tally: PartsTally;
   failed: FailedFile;
   unconfirmed: FailedFile;
-  invalid?: FailedFile;
+  invalid?: SkipFile;
   durationMs: number;
   /** --checkpoint: the same command sends the failed parts again. */
   checkpoint: boolean;
@@ -57,7 +58,8 @@ function summaryOf({ namespace, id, tally, failed, unconfirmed, invalid, duratio
   const invalidCount = invalid?.count ?? counts.invalid;
   return {
     ...counts,
-    read: counts.valid + invalidCount,
+    // An invalid part an earlier run set aside is read, and skipped by the checkpoint.
+    read: counts.valid + invalidCount + (invalid?.earlier ?? 0),
     invalid: invalidCount,
     duration_ms: durationMs,
     namespace,
