@@ -196,4 +196,23 @@ describe('csafe deletion-request send', () => {
     assert.match(problems[3]!, /^erasures\.jsonl:6: external_request_id: "dsr-1" is on line 5 too, for another request/, 'a repeat of the same request (line 7) is no problem');
     assert.deepEqual(await posts(emulator, '/v1/deletion_requests'), []);
   });
+
+  it('one id on two different requests is refused under --shard and --from-line too, where the earlier line is another worker\'s or an earlier run\'s', async () => {
+    await emulator.control('/_emulator/reset', { method: 'POST' });
+    const dir = tempDir();
+    // Lines 3 and 15 share an id; under --shard i/4 they fall to workers 3 and 1.
+    const erasures = Array.from({ length: 20 }, (_, i) => JSON.stringify({ subject_user_id: `s${i + 1}`, external_request_id: i + 1 === 3 || i + 1 === 15 ? 'dsr-1' : `dsr-x${i + 1}` }));
+    writeFileSync(join(dir, 'erasures.jsonl'), erasures.join('\n') + '\n');
+    const codes: number[] = [];
+    for (const shard of ['0/4', '1/4', '2/4', '3/4']) {
+      const worker = await runInProcess(['deletion-request', 'send', 'erasures.jsonl', '--shard', shard], { env: emulator.env, cwd: dir });
+      codes.push(worker.code ?? -1);
+      if (shard === '1/4') assert.match(worker.stderr, /^erasures\.jsonl:15: external_request_id: "dsr-1" is on line 3 too, for another request/m);
+    }
+    assert.deepEqual(codes, [0, 2, 0, 0], 'the worker of line 15 refuses it, as a run without --shard does');
+    const resumed = await runInProcess(['deletion-request', 'send', 'erasures.jsonl', '--from-line', '10'], { env: emulator.env, cwd: dir });
+    assert.equal(resumed.code, 2, resumed.stderr);
+    assert.match(resumed.stderr, /^erasures\.jsonl:15: external_request_id: "dsr-1" is on line 3 too/m);
+    assert.ok(!(await heldErasures(emulator)).some((held) => held.subject_user_id === 's15') && !(await posts(emulator, '/v1/deletion_requests')).some((request) => String(request.body).includes('"s15"')), 'line 15 never sent');
+  });
 });

@@ -79,6 +79,8 @@ export const deletionRequestSendAction: Action<typeof deletionRequestSend.flags>
     command: 'deletion-request',
     checkpointWhat: 'a csafe deletion-request send checkpoint',
     check: requestCheck(),
+    // An external id on a line of another shard, or before --from-line, is filed by another worker or was by an earlier run.
+    checksAgainstEarlierLines: true,
     send: fileDeletionRequest,
     // Every line carries an external_request_id: a repeat answers the request first filed.
     replaySafe: true,

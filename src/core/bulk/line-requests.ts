@@ -6,7 +6,7 @@ import { RangeCheckpoint, unacknowledged } from './range-checkpoint.js';
 import { nothingSentLine, problemLine, setAside, SkipFile } from './checked-records.js';
 import { spoolRecords, type SpoolFormat } from './record-spool.js';
 import { haltLine } from './fail-fast.js';
-import { otherShardsNote, shardedName, shardRecords, type Shard } from './shard.js';
+import { inOtherShard, otherShardsNote, shardedName, type Shard } from './shard.js';
 import { MAX_LINE_BYTES } from '../input/lines.js';
 import { readRecords } from '../input/sources.js';
 import { inputToRead } from '../input/spool.js';
@@ -35,6 +35,11 @@ export interface LineRequests<R, A, P, Row> {
   checkpointWhat: string;
   /** A line's JSON value as the request to send, or what the service would refuse in it; called for each line in input order. */
   check(value: unknown, line: number): CheckedRequest<R>;
+  /**
+   * The check compares a line with the lines before it: it is given those of other shards and
+   * before --from-line too (their results unused), which another worker or an earlier run sends.
+   */
+  checksAgainstEarlierLines?: boolean;
   send(http: HttpClient, request: R): Promise<A>;
   /** Whether a line whose answer was lost may be sent again (the service applies it once). */
   replaySafe: boolean;
@@ -109,8 +114,7 @@ export async function sendEachLine<R, A, P, Row>(ctx: LineRequestsContext, path:
   const input = await inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined);
   const { source } = input;
   const counts = emptyCounts();
-  // Sharded by line number: every line has one, so each worker checks and reports the problems of its own lines only.
-  const lines = checkedLines(shardRecords(readRecords(source, { jsonLines: true }), options.shard, (record) => `line:${record.line}`, counts), options.fromLine ?? 1, job);
+  const lines = checkedLines(readRecords(source, { jsonLines: true }), { fromLine: options.fromLine ?? 1, shard: options.shard, counts }, job);
   const run = { ctx, input: { path, name: source.name, file: input.path }, options, job, counts };
   try {
     if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
@@ -318,11 +322,23 @@ const lineRequest = <R>(line: { line: number; input: unknown; request: R }): Lin
 /** A line as it was read: its text when it was not JSON, else its value as JSON. */
 const textOf = (input: unknown) => (typeof input === 'string' ? input : JSON.stringify(input));
 
-/** The lines from `fromLine` on, each with its request or its problem: the reader's own (not JSON, …), or the command's check. */
-async function* checkedLines<R>(records: AsyncIterable<JsonRecord>, fromLine: number, job: Pick<LineRequests<R, unknown, unknown, unknown>, 'check'>): AsyncGenerator<CheckedLine<R>> {
+/**
+ * The lines of this run, from `fromLine` on and of its shard, each with its request or its problem:
+ * the reader's own (not JSON, …), or the command's check. Sharded by line number: every line has
+ * one, so each worker reports the problems of its own lines only.
+ */
+async function* checkedLines<R>(
+  records: AsyncIterable<JsonRecord>,
+  run: { fromLine: number; shard: Shard | undefined; counts: BulkCounts },
+  job: Pick<LineRequests<R, unknown, unknown, unknown>, 'check' | 'checksAgainstEarlierLines'>,
+): AsyncGenerator<CheckedLine<R>> {
   for await (const record of records) {
-    if (record.line < fromLine) continue;
-    yield 'error' in record ? { line: record.line, input: record.text, problem: record.error } : { line: record.line, input: record.value, ...job.check(record.value, record.line) };
+    const ours = !inOtherShard(record, run.shard, (line) => `line:${line.line}`);
+    if (!ours) run.counts.other_shards++;
+    const due = ours && record.line >= run.fromLine;
+    if (!due && !job.checksAgainstEarlierLines) continue;
+    const checked: CheckedLine<R> = 'error' in record ? { line: record.line, input: record.text, problem: record.error } : { line: record.line, input: record.value, ...job.check(record.value, record.line) };
+    if (due) yield checked;
   }
 }
 
