@@ -12,6 +12,8 @@ export const deletionRequestSchema = z.strictObject({
   requested_at: z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time, e.g. 2026-11-27T10:00:00Z' }).optional(),
 });
 export type DeletionRequest = z.infer<typeof deletionRequestSchema>;
+/** A request with its external id: a repeat answers the request first filed. */
+export type KeyedDeletionRequest = DeletionRequest & { external_request_id: string };
 
 export const deletionResponseSchema = z.looseObject({
   deletion_request_id: z.string(),

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { EXAMPLES, exitOf, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { EXAMPLES, exitOf, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { waitFor } from '../helpers/wait.js';
 
 // agent-decision send and deletion-request send: a JSONL file, a request a line, on the pipeline
 // classify --batch uses (core/bulk/line-requests.ts). What every bulk command shares (a refused key,
@@ -195,6 +196,30 @@ describe('csafe deletion-request send', () => {
     assert.match(problems[2]!, /^erasures\.jsonl:4: external_request_id: expected a string, got null; leave the field out/);
     assert.match(problems[3]!, /^erasures\.jsonl:6: external_request_id: "dsr-1" is on line 5 too, for another request/, 'a repeat of the same request (line 7) is no problem');
     assert.deepEqual(await posts(emulator, '/v1/deletion_requests'), []);
+  });
+
+  it('Ctrl-C with more than ten requests in flight: one line says how many answers it awaits, none for each request, and no warning of Node', async () => {
+    await emulator.control('/_emulator/reset', { method: 'POST' });
+    const dir = tempDir();
+    writeFileSync(join(dir, 'erasures.jsonl'), Array.from({ length: 30 }, (_, i) => `{"subject_user_id":"u${i + 1}","requested_at":"2026-11-27T10:00:00Z"}\n`).join(''));
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 12 } });
+    const child = spawnCsafe(['deletion-request', 'send', 'erasures.jsonl', '--concurrency', '12'], { env: emulator.env, cwd: dir });
+    let said = '';
+    child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    const result = outcome(child);
+    try {
+      await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { held: number }).held === 12, { what: 'twelve requests held' });
+      child.kill('SIGINT');
+      await waitFor(() => said.includes('interrupted: waiting'), { what: 'csafe to take the Ctrl-C' });
+    } finally {
+      await emulator.control('/_emulator/release', { method: 'POST' });
+    }
+    const { code, stderr } = await result;
+    assert.equal(code, 130, stderr);
+    assert.deepEqual(lines(stderr).filter((line) => line.startsWith('interrupted:') || line.includes('Warning')), [
+      'interrupted: waiting for the answers to 12 requests in flight (Ctrl-C again to leave without them)',
+      'interrupted: 12 lines sent in 12 requests, 0 failed; line 13 on not done',
+    ]);
   });
 
   it('one id on two different requests is refused under --shard and --from-line too, where the earlier line is another worker\'s or an earlier run\'s', async () => {

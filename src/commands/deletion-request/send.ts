@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { fileDeletionRequest } from '../../api/deletions.js';
+import { postDeletionRequest } from '../../api/deletions.js';
 import type { Context } from '../../context.js';
 import { lineWithAnswer, sendEachLine, type CheckedRequest } from '../../core/bulk/line-requests.js';
 import { shellWord } from '../../core/cli/command-line.js';
@@ -8,7 +8,7 @@ import { fileOrStdin } from '../../core/input/sources.js';
 import { contentKey } from '../../core/json/canonical.js';
 import type { StreamView } from '../../core/terminal/output.js';
 import { countOf } from '../../core/terminal/words.js';
-import { deletionRequestSchema, type DeletionRequest, type DeletionResponse } from '../../schemas/deletions.js';
+import { deletionRequestSchema, type DeletionResponse, type KeyedDeletionRequest } from '../../schemas/deletions.js';
 import { parsedOrProblem } from '../../schemas/issues.js';
 import { lineRunOutcome, positional, type Action } from '../app.js';
 import type { deletionRequestSend } from './send-command.js';
@@ -46,7 +46,7 @@ const digest = (text: string) => hash('sha256', text, 'hex').slice(0, 16);
  * and when its external id is on an earlier line of another request (the service would answer
  * it with that one, filing nothing for this line).
  */
-function requestCheck(): (value: unknown, line: number) => CheckedRequest<DeletionRequest> {
+function requestCheck(): (value: unknown, line: number) => CheckedRequest<KeyedDeletionRequest> {
   const seen = new Map<string, { signature: string; line: number }>();
   return (value, line) => {
     if (value !== null && typeof value === 'object' && (value as Record<string, unknown>).external_request_id === null) {
@@ -81,7 +81,7 @@ export const deletionRequestSendAction: Action<typeof deletionRequestSend.flags>
     check: requestCheck(),
     // An external id on a line of another shard, or before --from-line, is filed by another worker or was by an earlier run.
     checksAgainstEarlierLines: true,
-    send: fileDeletionRequest,
+    send: postDeletionRequest,
     // Every line carries an external_request_id: a repeat answers the request first filed.
     replaySafe: true,
     printed: (line, request, filed) => lineWithAnswer({ line, subject_user_id: request.subject_user_id }, filed),
