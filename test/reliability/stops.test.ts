@@ -347,6 +347,27 @@ describe('--max-rate', () => {
   }
 });
 
+describe('--max-rate, interrupted while a request waits its turn', () => {
+  const emulator = useEmulatorProcess();
+
+  for (const bulk of BULK) {
+    it(`${bulk.command}: that request was never sent: not awaited as in flight, not failed, and the command that continues starts with it`, async (t) => {
+      await emulator.control('/_emulator/reset', { method: 'POST' });
+      const dir = tempDir();
+      const input = inputFile(dir, bulk.name, 10, bulk.line);
+      // One a second: two requests answered, the third waiting its turn when SIGINT comes.
+      const { code, stderr } = await interruptAfter(t, emulator, [...bulk.args(input.path, 'failed.jsonl'), '--max-rate', '1/s'], dir, 2);
+      assert.equal(code, 130, stderr);
+      assert.equal((await emulator.requests()).length, 2, 'nothing sent after the signal');
+      assert.doesNotMatch(stderr, /waiting for the answers? to/, 'no answer to wait for');
+      assert.doesNotMatch(stderr, /:3: interrupted$/m, 'no failure of a record never sent');
+      // stream parts sets aside every part it did not send, in order; the others send it next run.
+      assert.deepEqual(readLines(join(dir, 'failed.jsonl')).map((line) => failedRecord(line)), bulk.command === 'stream parts' ? input.records.slice(2) : []);
+      if (['classify --batch', 'agent-decision send', 'deletion-request send'].includes(bulk.command)) assert.match(printedResume(stderr), / --from-line 3 /);
+    });
+  }
+});
+
 /** Runs a command line exactly as csafe printed it, through a shell, with `csafe` meaning the built launcher. */
 function runPrinted(line: string, env: Record<string, string>, cwd: string) {
   const script = `csafe() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`;

@@ -159,10 +159,20 @@ class Delivery<T extends BulkRecord, A> {
     private readonly run: BulkRun,
   ) {}
 
-  /** Sends the batch, unless Ctrl-C came first: then it fails unsent (NotSentError). */
+  /** Sends the batch, unless Ctrl-C came first, or while it waited its turn (--max-rate): then it fails unsent (NotSentError). */
   request(batch: T[]): Promise<A> {
     if (this.run.signal.aborted) return Promise.reject(new NotSentError());
-    return this.inFlight.run(() => this.run.failFast.send(() => this.job.send(batch)));
+    let sent = false;
+    const send = (sending: () => void) => {
+      sending();
+      sent = true;
+      return this.job.send(batch);
+    };
+    return this.inFlight
+      .run((sending) => this.run.failFast.send(() => send(sending)))
+      .catch((error: unknown) => {
+        throw !sent && error instanceof InterruptedError ? new NotSentError() : error;
+      });
   }
 
   /** A lane's batch: the records held back behind one of their key that failed go to the failed file unsent, the rest are sent. */

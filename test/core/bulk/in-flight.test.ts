@@ -6,7 +6,12 @@ import { InFlight } from '../../../src/core/bulk/in-flight.js';
 function pendingRequest() {
   const handle = { resolve: (_value: string) => {}, reject: (_error: Error) => {} };
   const promise = new Promise<string>((resolve, reject) => Object.assign(handle, { resolve, reject }));
-  return { ...handle, request: () => promise };
+  /** Sent at once, as a request without --max-rate is. */
+  const request = (sending: () => void) => {
+    sending();
+    return promise;
+  };
+  return { ...handle, request, promise };
 }
 
 describe('InFlight', () => {
@@ -22,6 +27,28 @@ describe('InFlight', () => {
     const error = new Error('cut');
     b.reject(error);
     assert.equal(await failed, error);
+    assert.equal(inFlight.count, 0);
+  });
+
+  it('a request still waiting its turn (--max-rate) is awaited, but not counted until it is sent', async () => {
+    const inFlight = new InFlight();
+    const turn = pendingRequest();
+    let send = () => {};
+    const request = inFlight.run(async (sending) => {
+      await new Promise<void>((resolve) => (send = resolve));
+      sending();
+      return turn.promise;
+    });
+    let done = false;
+    const settling = inFlight.settled().then(() => (done = true));
+    assert.equal(inFlight.count, 0, 'not sent yet');
+    send();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(inFlight.count, 1);
+    assert.equal(done, false);
+    turn.resolve('ok');
+    assert.equal(await request, 'ok');
+    await settling;
     assert.equal(inFlight.count, 0);
   });
 

@@ -46,7 +46,10 @@ describe('what an interrupted bulk run says', () => {
     const { io, stderr } = bufferIO();
     const inFlight = new InFlight();
     let answer = () => {};
-    const request = inFlight.run(() => new Promise<void>((resolve) => (answer = resolve)));
+    const request = inFlight.run((sending) => {
+      sending();
+      return new Promise<void>((resolve) => (answer = resolve));
+    });
     const stop = new AbortController();
     const stopListening = sayAwaitedAnswersOnInterrupt(stop.signal, io, inFlight);
     stop.abort('EPIPE');
@@ -61,7 +64,10 @@ describe('what an interrupted bulk run says', () => {
     const waiting = bufferIO();
     const inFlight = new InFlight();
     let answer = () => {};
-    const request = inFlight.run(() => new Promise<void>((resolve) => (answer = resolve)));
+    const request = inFlight.run((sending) => {
+      sending();
+      return new Promise<void>((resolve) => (answer = resolve));
+    });
     const interrupt = new AbortController();
     const stop = sayAwaitedAnswersOnInterrupt(interrupt.signal, waiting.io, inFlight);
     interrupt.abort();
@@ -80,7 +86,10 @@ describe('what an interrupted bulk run says', () => {
     const stopped = bufferIO();
     const busy = new InFlight();
     let finish = () => {};
-    const pending = busy.run(() => new Promise<void>((resolve) => (finish = resolve)));
+    const pending = busy.run((sending) => {
+      sending();
+      return new Promise<void>((resolve) => (finish = resolve));
+    });
     const later = new AbortController();
     sayAwaitedAnswersOnInterrupt(later.signal, stopped.io, busy)();
     later.abort();
