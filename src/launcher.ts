@@ -1,6 +1,7 @@
 // How a process runs csafe, for both of its launchers: bin/csafe (the npm package) and binary.ts
 // (the single executable). `--version` and `__complete` answer without loading commander and the
 // rest; any other command line runs main() on the process's streams, with its signals as an abort.
+import { setMaxListeners } from 'node:events';
 import { asksForVersion, versionLine } from './version.js';
 
 /** Runs csafe on `args` (the command line after the program's name) and sets process.exitCode. */
@@ -27,6 +28,8 @@ export async function launch(args: string[]): Promise<void> {
  */
 function processStops(lastWords: () => void): AbortSignal {
   const interrupt = new AbortController();
+  // Each request waiting for its --max-rate turn or its retry listens for the stop: --concurrency at once is no leak to warn of.
+  setMaxListeners(0, interrupt.signal);
   // A signal this soon after the first is the same one delivered twice: to the whole process group
   // (timeout(1), systemd) and passed on by a parent (`csafe emulator exec`, npm). Not a second stop.
   const SAME_SIGNAL_MS = 250;

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { BIN, closedPort, ended, outcome, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { BIN, closedPort, ended, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 import { closeServer, listenOnLoopback } from '../helpers/server.js';
@@ -345,6 +345,19 @@ describe('--max-rate', () => {
       assert.ok(arrivals.at(-1)! - arrivals[0]! >= 300, `8 requests arrived within ${arrivals.at(-1)! - arrivals[0]!} ms`);
     });
   }
+});
+
+describe('--max-rate with more than ten requests waiting their turn', () => {
+  const emulator = useEmulatorProcess();
+
+  it('no warning of Node on stderr (each listens for Ctrl-C)', async () => {
+    await emulator.control('/_emulator/reset', { method: 'POST' });
+    const dir = tempDir();
+    const input = inputFile(dir, 'items.jsonl', 40, objectLine);
+    const { code, stderr } = await runCsafe(['data', 'add', 'listings', input.path, '--batch-size', '1', '--concurrency', '16', '--max-rate', '200/s'], { env: emulator.env, cwd: dir });
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(lines(stderr), ['added 40 objects to listings in 40 requests']);
+  });
 });
 
 describe('--max-rate, interrupted while a request waits its turn', () => {
