@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { CheckpointFile, type CheckpointScope, type SetAsideRecords } from '../files/checkpoint-file.js';
-import { inRanges, rangesSchema, withRange } from '../files/position-ranges.js';
+import { inRanges, rangesSchema, addRange } from '../files/position-ranges.js';
 import { UsageError } from '../errors.js';
 import { assertCheckpointShard, formatShard, type Shard } from './shard.js';
 
@@ -55,7 +55,7 @@ export class RangeCheckpoint {
 
   /** The service accepted a request carrying the records from `first` to `last`. */
   acknowledge(first: number, last: number): void {
-    this.file.progress.acknowledged = withRange(this.file.progress.acknowledged, first, last);
+    addRange(this.file.progress.acknowledged, first, last);
   }
 
   /** The records set aside in the --skip-invalid file: see CheckpointFile. */

@@ -5,7 +5,7 @@ import { assertWritableTarget, removeStaleTemporaries, writeFileAtomic } from '.
 import { InputError, UsageError } from '../errors.js';
 import { acquireFileLock, type FileLock } from './file-lock.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
-import { inRanges, rangesSchema, withRange, type Ranges } from './position-ranges.js';
+import { inRanges, rangesSchema, addRange, type Ranges } from './position-ranges.js';
 
 /** How a bulk run records what the service acknowledged (and what it set aside), so that a run again on the same input resumes where it stopped. */
 
@@ -66,6 +66,7 @@ export class CheckpointFile<P> {
   /** The save being written, and the one queued behind it for what changed since it began. */
   private writing?: Promise<void>;
   private queued?: Promise<void>;
+  private setAsideTimer?: NodeJS.Timeout;
   readonly setAside: SetAsideRecords;
 
   private constructor(
@@ -73,16 +74,33 @@ export class CheckpointFile<P> {
     private readonly input: Envelope['input'],
     readonly progress: P,
     private readonly lock: FileLock,
-    private setAsideRanges: Ranges = [],
+    private readonly setAsideRanges: Ranges = [],
   ) {
     this.setAside = {
       holds: (position) => inRanges(this.setAsideRanges, position),
       add: (position) => {
-        this.setAsideRanges = withRange(this.setAsideRanges, position, position);
-        // Not waited for: reading goes on while it is written, and a save that fails fails the next one waited for, or close.
-        this.save().catch(() => undefined);
+        addRange(this.setAsideRanges, position, position);
+        this.saveSetAsideSoon();
       },
     };
+  }
+
+  /**
+   * A record set aside is saved within SET_ASIDE_SAVE_MS, with the next acknowledgement or at
+   * close, whichever comes first: saved one by one, thousands of invalid records scattered
+   * through an input rewrote the whole checkpoint thousands of times (a run ten times as long).
+   * A run killed meanwhile sets aside again, on the next run, what it had not yet saved: a
+   * repeated line in the skip file, never a record lost or sent twice. Not waited for: reading
+   * goes on while it is written, and a save that fails fails the next one waited for, or close.
+   */
+  private saveSetAsideSoon(): void {
+    if (this.setAsideTimer !== undefined) return;
+    this.setAsideTimer = setTimeout(() => {
+      this.setAsideTimer = undefined;
+      this.save().catch(() => undefined);
+    }, SET_ASIDE_SAVE_MS);
+    // close() saves what is left: a pending save keeps no process alive.
+    this.setAsideTimer.unref();
   }
 
   static async open<P>(scope: CheckpointScope, format: CheckpointFormat<P>): Promise<CheckpointFile<P>> {
@@ -131,6 +149,7 @@ export class CheckpointFile<P> {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.setAsideTimer);
     if (this.scope.readOnly) return;
     try {
       await (this.queued ?? this.writing)?.catch(() => undefined);
@@ -152,6 +171,9 @@ export class CheckpointFile<P> {
     }
   }
 }
+
+/** The longest a record set aside waits to be saved (see saveSetAsideSoon). */
+const SET_ASIDE_SAVE_MS = 1000;
 
 /** A read-only checkpoint's: no other run is kept out by a dry run. */
 const NO_LOCK: FileLock = { release: async () => undefined };

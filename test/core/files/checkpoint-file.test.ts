@@ -116,6 +116,23 @@ describe('CheckpointFile', () => {
     await again.close();
   });
 
+  it('saves records set aside together, soon after the first of them, not one save each', async () => {
+    const { scope } = setup();
+    const checkpoint = await CheckpointFile.open(scope, format);
+    await checkpoint.save();
+    for (let position = 2; position <= 2000; position += 2) checkpoint.setAside.add(position);
+    // Saved one by one, the first save would be on its way now, holding the first record.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal('set_aside' in JSON.parse(readFileSync(scope.path, 'utf8')), false, 'not saved at once');
+    const deadline = Date.now() + 10_000;
+    while (!('set_aside' in JSON.parse(readFileSync(scope.path, 'utf8')))) {
+      assert.ok(Date.now() < deadline, 'the records set aside were not saved within 10 s, without a close');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(JSON.parse(readFileSync(scope.path, 'utf8')).set_aside.length, 1000, 'all of them, in one save');
+    await checkpoint.close();
+  });
+
   it('refuses a checkpoint of another input, another run, or that is not one, and frees the lock', async () => {
     const { scope, inputPath } = setup();
     await (await CheckpointFile.open(scope, format)).close();
