@@ -21,6 +21,18 @@ export type CheckedRecord = { line: number; json: string; bytes: number } | { li
 export type SendableRecord = Extract<CheckedRecord, { json: string }>;
 export type InvalidRecord = Extract<CheckedRecord, { problem: string }>;
 
+/**
+ * A record with its position among all records of the input (from 1), valid or not: the number a
+ * checkpoint keeps it by. A line is not one: a JSON array on one line holds every record on line 1.
+ */
+export type Numbered<T> = T & { position: number };
+
+/** The records, each numbered by its position (Numbered). */
+export async function* numbered<T extends object>(records: AsyncIterable<T>): AsyncGenerator<Numbered<T>> {
+  let position = 0;
+  for await (const record of records) yield { ...record, position: ++position };
+}
+
 /** What a command's records must be to be sent (data objects, stream parts). */
 export interface RecordCheck {
   /** One record in the command's words, for messages: `object`, `part`. */
@@ -132,16 +144,14 @@ export function setAside(file: SkipFile, inputName: string, record: InvalidRecor
 
 /**
  * --skip-invalid: the records to send, in input order, each valid one counted; an invalid one is
- * reported and set aside, numbered by its position among the records read.
+ * reported and set aside by its position, the number the checkpoint keeps valid ones by too.
  */
-export async function* validRecords<T extends CheckedRecord>(records: AsyncIterable<T>, inputName: string, io: IOStreams, invalid: SkipFile, counts: Pick<BulkCounts, 'valid' | 'invalid' | 'skipped_checkpoint'>): AsyncGenerator<Extract<T, SendableRecord>> {
-  let position = 0;
+export async function* validRecords(records: AsyncIterable<Numbered<CheckedRecord>>, inputName: string, io: IOStreams, invalid: SkipFile, counts: Pick<BulkCounts, 'valid' | 'invalid' | 'skipped_checkpoint'>): AsyncGenerator<Numbered<SendableRecord>> {
   for await (const record of records) {
-    position++;
     if ('json' in record) {
       counts.valid++;
-      yield record as Extract<T, SendableRecord>;
-    } else await setAside(invalid, inputName, { ...(record as InvalidRecord), position }, io, counts);
+      yield record;
+    } else await setAside(invalid, inputName, record, io, counts);
   }
 }
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { CheckpointFile, type CheckpointScope, type SetAsideRecords } from '../files/checkpoint-file.js';
-import { inRanges, rangesSchema, addRange } from '../files/position-ranges.js';
+import { addRange, inRanges, rangesSchema, type Ranges } from '../files/position-ranges.js';
 import { UsageError } from '../errors.js';
 import { assertCheckpointShard, formatShard, type Shard } from './shard.js';
 
@@ -24,6 +24,13 @@ export interface RangeCheckpointScope extends CheckpointScope {
   shard?: Shard;
   /** What else the run was for (`namespace`, `stream`): a checkpoint written for other values is refused. */
   identity: Record<string, string>;
+  /**
+   * A command whose checkpoints once numbered records otherwise (stream parts: by line, before
+   * version 2) gives the version that numbers them by position, and how an older checkpoint's
+   * ranges become positions (or why they cannot): see CheckpointFormat.
+   */
+  version?: number;
+  upgrade?(acknowledged: Ranges, version: number, hint: string): Promise<Ranges>;
 }
 
 /**
@@ -45,6 +52,8 @@ export class RangeCheckpoint {
         }
         assertCheckpointShard(scope.path, existing.shard, scope.shard, hint);
       },
+      version: scope.version,
+      upgrade: scope.upgrade && (async (existing, version, hint) => ({ ...existing, acknowledged: await scope.upgrade!(existing.acknowledged, version, hint) })),
     });
     return new RangeCheckpoint(file);
   }

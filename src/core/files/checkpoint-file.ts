@@ -13,7 +13,8 @@ import { inRanges, rangesSchema, addRange, type Ranges } from './position-ranges
 const FINGERPRINT_BYTES = 64 * 1024;
 
 const envelopeSchema = z.object({
-  version: z.literal(1),
+  /** What the progress means: a command raises its version when that changes (CheckpointFormat.version). */
+  version: z.number().int().min(1),
   input: z.object({ name: z.string(), fingerprint: z.string(), fingerprint_bytes: z.number().int().min(0) }),
   /** The records set aside in the --skip-invalid file, numbered as the command numbers its records; written once there is one. */
   set_aside: rangesSchema.optional(),
@@ -41,6 +42,17 @@ export interface CheckpointFormat<P> {
   fresh(): P;
   /** Throws when an existing checkpoint was written for another run (another namespace, shard …). */
   check(existing: P, hint: string): void;
+  /**
+   * The version it writes (1 if not given), raised when what its progress means changes: a csafe
+   * that would read the progress otherwise refuses the file, and never resumes it wrongly.
+   */
+  version?: number;
+  /**
+   * The progress of a checkpoint written at an older `version`, as this version means it (it is
+   * written so at the next save); throws when that cannot be told exactly. Without it, an older
+   * checkpoint is refused.
+   */
+  upgrade?(existing: P, version: number, hint: string): Promise<P>;
 }
 
 /**
@@ -74,6 +86,7 @@ export class CheckpointFile<P> {
     private readonly input: Envelope['input'],
     readonly progress: P,
     private readonly lock: FileLock,
+    private readonly version: number,
     private readonly setAsideRanges: Ranges = [],
   ) {
     this.setAside = {
@@ -104,6 +117,7 @@ export class CheckpointFile<P> {
   }
 
   static async open<P>(scope: CheckpointScope, format: CheckpointFormat<P>): Promise<CheckpointFile<P>> {
+    const version = format.version ?? 1;
     const lock = scope.readOnly ? NO_LOCK : await acquireFileLock(scope.path, scope.now());
     try {
       if (!scope.readOnly) await removeStaleTemporaries(scope.path);
@@ -115,11 +129,12 @@ export class CheckpointFile<P> {
           throw new InputError(`${scope.path}: ${(error as Error).message}`, { hint: 'create the file it names, or give --checkpoint another path' });
         });
         const input = { name: scope.inputName, ...(await fingerprintOf(scope.inputPath, FINGERPRINT_BYTES)) };
-        return new CheckpointFile(scope, input, format.fresh(), lock);
+        return new CheckpointFile(scope, input, format.fresh(), lock, version);
       }
       format.check(existing.progress, hint);
       await assertSameInput(existing.envelope.input, scope, hint);
-      return new CheckpointFile(scope, existing.envelope.input, existing.progress, lock, existing.envelope.set_aside);
+      const progress = await progressAtVersion(scope.path, existing, format, hint);
+      return new CheckpointFile(scope, existing.envelope.input, progress, lock, version, existing.envelope.set_aside);
     } catch (error) {
       await lock.release();
       throw error;
@@ -163,7 +178,7 @@ export class CheckpointFile<P> {
   private async write(): Promise<void> {
     if (this.scope.readOnly) return;
     const setAside = this.setAsideRanges.length > 0 ? { set_aside: this.setAsideRanges } : {};
-    const content = { version: 1, input: this.input, ...this.progress, ...setAside, updated_at: new Date(this.scope.now()).toISOString() };
+    const content = { version: this.version, input: this.input, ...this.progress, ...setAside, updated_at: new Date(this.scope.now()).toISOString() };
     try {
       await writeFileAtomic(this.scope.path, JSON.stringify(content, null, 1) + '\n');
     } catch (error) {
@@ -195,11 +210,30 @@ async function readCheckpoint<P>(path: string, format: CheckpointFormat<P>): Pro
     }
   })();
   const envelope = envelopeSchema.safeParse(json);
-  const progress = format.schema.safeParse(json);
+  // The envelope's fields are not the command's: a progress that keeps unknown fields must not write an old version back.
+  const progress = format.schema.safeParse(withoutEnvelope(json));
   if (!envelope.success || !progress.success) {
     throw new InputError(`${path}: not ${format.what}`, { hint: 'give another --checkpoint path, or delete this file to start over' });
   }
   return { envelope: envelope.data, progress: progress.data };
+}
+
+function withoutEnvelope(json: unknown): unknown {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return json;
+  const { version: _version, input: _input, set_aside: _setAside, updated_at: _updatedAt, ...progress } = json as Record<string, unknown>;
+  return progress;
+}
+
+/** The progress of a checkpoint as this csafe means it: one an older csafe wrote is upgraded, or refused, as is one a newer csafe wrote. */
+async function progressAtVersion<P>(path: string, existing: { envelope: Envelope; progress: P }, format: CheckpointFormat<P>, hint: string): Promise<P> {
+  const version = format.version ?? 1;
+  const written = existing.envelope.version;
+  if (written === version) return existing.progress;
+  if (written > version || format.upgrade === undefined) {
+    const by = written > version ? 'a newer csafe' : 'an older csafe';
+    throw new UsageError(`${path} was written by ${by} (checkpoint version ${written}), which this csafe (version ${version}) cannot resume`, { hint: written > version ? `run it with the csafe that wrote it, or ${hint}` : hint });
+  }
+  return format.upgrade(existing.progress, written, hint);
 }
 
 /**

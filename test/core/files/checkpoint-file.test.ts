@@ -148,7 +148,7 @@ describe('CheckpointFile', () => {
     await assert.rejects(CheckpointFile.open(scope, format), /belongs to another input/, 'a shorter input is another input');
     writeFileSync(scope.path, JSON.stringify({ ...JSON.parse(readFileSync(scope.path, 'utf8')), owner: 'you' }));
     await assert.rejects(CheckpointFile.open(scope, format), /^UsageError: written by you$/);
-    for (const text of ['{}', 'not json', JSON.stringify({ version: 2, input: { name: 'a', fingerprint: 'f', fingerprint_bytes: 1 }, updated_at: 'x', owner: 'me', done: 1 })]) {
+    for (const text of ['{}', 'not json', JSON.stringify({ version: 0, input: { name: 'a', fingerprint: 'f', fingerprint_bytes: 1 }, updated_at: 'x', owner: 'me', done: 1 })]) {
       writeFileSync(scope.path, text);
       await assert.rejects(
         CheckpointFile.open(scope, format),
@@ -156,6 +156,40 @@ describe('CheckpointFile', () => {
         text,
       );
     }
+    assert.equal(existsSync(`${scope.path}.lock`), false);
+  });
+
+  it('upgrades a checkpoint of an older version as the format says, writes it at its own version, and refuses one of a newer version', async () => {
+    const { scope } = setup();
+    const first = await CheckpointFile.open(scope, format);
+    first.progress.done = 3;
+    await first.close();
+    const upgrades: Array<[Progress, number]> = [];
+    const second: CheckpointFormat<Progress> = {
+      ...format,
+      version: 2,
+      upgrade: async (existing, version) => {
+        upgrades.push([{ ...existing }, version]);
+        return { ...existing, done: existing.done * 10 };
+      },
+    };
+    const upgraded = await CheckpointFile.open(scope, second);
+    assert.deepEqual(upgrades, [[{ owner: 'me', done: 3 }, 1]], 'the upgrade sees the progress alone, not the envelope');
+    assert.equal(upgraded.progress.done, 30);
+    await upgraded.close();
+    const written = JSON.parse(readFileSync(scope.path, 'utf8')) as Record<string, unknown>;
+    assert.deepEqual([written.version, written.done], [2, 30]);
+    await (await CheckpointFile.open(scope, second)).close();
+    assert.equal(upgrades.length, 1, 'a checkpoint of its own version is not upgraded again');
+
+    await assert.rejects(
+      CheckpointFile.open(scope, format),
+      (error: unknown) =>
+        error instanceof UsageError &&
+        error.message === `${scope.path} was written by a newer csafe (checkpoint version 2), which this csafe (version 1) cannot resume` &&
+        error.hint === `run it with the csafe that wrote it, or delete ${scope.path} to start over, or give another --checkpoint`,
+    );
+    await assert.rejects(CheckpointFile.open(scope, { ...format, version: 3 }), /^UsageError: .* was written by an older csafe \(checkpoint version 2\), which this csafe \(version 3\) cannot resume$/, 'an older version no upgrade reads is refused');
     assert.equal(existsSync(`${scope.path}.lock`), false);
   });
 

@@ -1,5 +1,5 @@
 import { partsFrameBytes, sendStreamParts } from '../../../api/streams.js';
-import type { SendableRecord } from '../../../core/bulk/checked-records.js';
+import type { Numbered, SendableRecord } from '../../../core/bulk/checked-records.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
 import { deliverInBatches, type BulkRun, type Delivered } from '../../../core/bulk/engine.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
@@ -43,7 +43,7 @@ export interface PartsDelivery {
   flushAfterMs?: number;
   /** --follow: parts read ahead while a batch is sent (default: 64 batches); reading pauses while they wait. */
   maxBuffer?: number;
-  /** --checkpoint: the parts acknowledged, or unconfirmed (not safe to send twice), by input line; with it, the parts not sent after Ctrl-C are left to the same command run again. */
+  /** --checkpoint: the parts acknowledged, or unconfirmed (not safe to send twice), by position in the input; with it, the parts not sent after Ctrl-C are left to the same command run again. */
   checkpoint?: RangeCheckpoint;
   /** --follow: told once the run halts (a refused key, the service unreachable), to stop the reading: what was read goes to the failed file. */
   halt?(error: Error): void;
@@ -58,26 +58,26 @@ export interface PartsDelivery {
  * stopped it (a halt, Ctrl-C), goes to the failed file, so the failed file and what was sent make
  * up the input; with a checkpoint, what Ctrl-C left unsent is left to the same command again.
  */
-export function deliverParts(parts: AsyncIterable<Iterable<SendableRecord>>, delivery: PartsDelivery): Promise<Delivered> {
+export function deliverParts(parts: AsyncIterable<Iterable<Numbered<SendableRecord>>>, delivery: PartsDelivery): Promise<Delivered> {
   const { http, options, tally, run } = delivery;
   const job = {
     noun: 'part',
     inputName: delivery.inputName,
     send: partsSender(http, delivery.namespace, delivery.id),
     replaySafe: () => false,
-    acknowledged(batch: readonly SendableRecord[], accepted: { requestId: string }) {
+    acknowledged(batch: readonly Numbered<SendableRecord>[], accepted: { requestId: string }) {
       tally.lastRequestId = accepted.requestId;
-      delivery.checkpoint?.acknowledge(batch[0]!.line, batch.at(-1)!.line);
+      delivery.checkpoint?.acknowledge(batch[0]!.position, batch.at(-1)!.position);
     },
-    notAcknowledged(batch: readonly SendableRecord[], file: 'failed' | 'unconfirmed', error: Error) {
+    notAcknowledged(batch: readonly Numbered<SendableRecord>[], file: 'failed' | 'unconfirmed', error: Error) {
       tally.lastError = error.message;
-      if (file === 'unconfirmed') delivery.checkpoint?.acknowledge(batch[0]!.line, batch.at(-1)!.line);
+      if (file === 'unconfirmed') delivery.checkpoint?.acknowledge(batch[0]!.position, batch.at(-1)!.position);
     },
     setAsideUnsent: delivery.checkpoint === undefined,
     onHalt: delivery.halt,
   };
   const dispatch = { lanes: 1, laneOf: () => 0, flushAfterMs: delivery.flushAfterMs, capacity: delivery.maxBuffer, exposeHoldings: delivery.exposeHoldings };
-  return deliverInBatches(parts, partsBatchLimits(options, delivery.id), dispatch, job, run);
+  return deliverInBatches<Numbered<SendableRecord>, { requestId: string }>(parts, partsBatchLimits(options, delivery.id), dispatch, job, run);
 }
 
 

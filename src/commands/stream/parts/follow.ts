@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../../context.js';
-import { checkRecords, problemLine, setAside, SkipFile, type CheckedRecord, type InvalidRecord, type SendableRecord } from '../../../core/bulk/checked-records.js';
+import { checkRecords, numbered, problemLine, setAside, SkipFile, type CheckedRecord, type InvalidRecord, type Numbered, type SendableRecord } from '../../../core/bulk/checked-records.js';
 import { parseDuration } from '../../../core/cli/duration.js';
 import { InputError, UsageError } from '../../../core/errors.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
@@ -86,7 +86,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   try {
     const stop = AbortSignal.any([ctx.signal, halting.signal]);
     const records = readUntilStopped(readRecords(input.source, { jsonLines: true, allowEmpty: true }), stop, input.close, reading);
-    await deliverParts(oneByOne(partsToSend(checkRecords(records, partCheck(options)), reading)), delivery);
+    await deliverParts(oneByOne(partsToSend(numbered(checkRecords(records, partCheck(options))), reading)), delivery);
   } finally {
     stopListening();
     status.stop();
@@ -184,14 +184,13 @@ async function* readUntilStopped(records: AsyncIterable<JsonRecord>, stop: Abort
 }
 
 /** Valid parts, counted as read; an invalid one is set aside with --skip-invalid, and ends the reading without it. */
-async function* partsToSend(records: AsyncIterable<CheckedRecord>, reading: Reading): AsyncGenerator<SendableRecord> {
+async function* partsToSend(records: AsyncIterable<Numbered<CheckedRecord>>, reading: Reading): AsyncGenerator<Numbered<SendableRecord>> {
   for await (const record of records) {
     if ('json' in record) {
       reading.read++;
       yield record;
     } else if (reading.invalid !== undefined) {
-      // A pipe is read once: no checkpoint numbers its records.
-      await setAside(reading.invalid, reading.inputName, { ...record, position: record.line }, reading.io, reading.tally);
+      await setAside(reading.invalid, reading.inputName, record, reading.io, reading.tally);
     } else {
       reading.io.warn(problemLine(reading.inputName, record));
       reading.stoppedAt = record;

@@ -1,5 +1,5 @@
 import type { Context } from '../../../context.js';
-import { nothingSentLine, problemLine, SkipFile, validRecords, type CheckedRecord, type SendableRecord } from '../../../core/bulk/checked-records.js';
+import { nothingSentLine, numbered, problemLine, SkipFile, validRecords, type CheckedRecord, type Numbered, type SendableRecord } from '../../../core/bulk/checked-records.js';
 import { spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
 import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
@@ -13,7 +13,7 @@ import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
 import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine } from '../../../core/cli/resume.js';
-import { RangeCheckpoint, unacknowledged } from '../../../core/bulk/range-checkpoint.js';
+import { unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { positional, type Outcome } from '../../app.js';
@@ -24,6 +24,7 @@ import { planBatches } from '../../../core/bulk/dry-run.js';
 import type { DryRunPlan } from '../../../core/http/dry-run.js';
 import { followParts } from './follow.js';
 import { choosePartsInput, type PartsInput } from './input.js';
+import { openPartsCheckpoint, type CheckpointedInput } from './checkpoint.js';
 import { partsOptionsSchema, type PartsFlags, type PartsOptions } from './options.js';
 import { printInterruptedSummary, printSummary } from './summary.js';
 import type { Action } from '../../app.js';
@@ -51,8 +52,8 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
   try {
     const sent = await withPartsToSend(ctx, input, options, tally, interruptedBeforeSending, (parts, invalid) =>
       ctx.dryRun
-        ? planParts(ctx, ctx.dryRun, namespace, { ...input, parts, tally, invalid }, options)
-        : sendParts(ctx, http, namespace, { ...input, parts, tally, invalid }, options));
+        ? planParts(ctx, ctx.dryRun, namespace, { name: input.name, file: input.file, records: () => input.records(), parts, tally, invalid }, options)
+        : sendParts(ctx, http, namespace, { name: input.name, file: input.file, records: () => input.records(), parts, tally, invalid }, options));
     if (sent === undefined) {
       ctx.io.warn(nothingSentLine(tally.invalid, 'invalid part', ctx.dryRun !== undefined));
       return { kind: 'checked', invalid: tally.invalid };
@@ -82,18 +83,18 @@ async function withPartsToSend<T>(
   options: PartsOptions,
   tally: PartsTally,
   interruptedBeforeSending: () => Promise<void>,
-  send: (parts: AsyncIterable<readonly SendableRecord[]>, invalid: SkipFile | undefined) => Promise<T>,
+  send: (parts: AsyncIterable<readonly Numbered<SendableRecord>[]>, invalid: SkipFile | undefined) => Promise<T>,
 ): Promise<T | undefined> {
   if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
     const invalid = new SkipFile(options.skipInvalid);
     try {
       // With a checkpoint, reading stops at Ctrl-C: the parts not read are the same command's to send.
-      return await send(oneByOne(validRecords(input.records(options.checkpoint === undefined), input.name, ctx.io, invalid, tally)), invalid);
+      return await send(oneByOne(validRecords(numbered(input.records(options.checkpoint === undefined)), input.name, ctx.io, invalid, tally)), invalid);
     } finally {
       await invalid.close();
     }
   }
-  const spool = await reportedIfInterrupted(spoolRecords(checkedParts(input.records(), input.name, ctx.io, tally), PART_SPOOL, ctx.signal), ctx.signal, interruptedBeforeSending);
+  const spool = await reportedIfInterrupted(spoolRecords(checkedParts(numbered(input.records()), input.name, ctx.io, tally), PART_SPOOL, ctx.signal), ctx.signal, interruptedBeforeSending);
   try {
     // Interrupted as the check ended: nothing was sent, and nothing is.
     if (ctx.signal.aborted) {
@@ -107,7 +108,7 @@ async function withPartsToSend<T>(
 }
 
 /** The check before anything is sent: every problem reported and counted; the valid parts, until the first invalid one. */
-async function* checkedParts(records: AsyncIterable<CheckedRecord>, inputName: string, io: IOStreams, tally: PartsTally): AsyncGenerator<[SendableRecord]> {
+async function* checkedParts(records: AsyncIterable<Numbered<CheckedRecord>>, inputName: string, io: IOStreams, tally: PartsTally): AsyncGenerator<[Numbered<SendableRecord>]> {
   for await (const record of records) {
     if ('json' in record) {
       tally.valid++;
@@ -119,52 +120,45 @@ async function* checkedParts(records: AsyncIterable<CheckedRecord>, inputName: s
   }
 }
 
-/** A part as the spool keeps it: `line TAB bytes TAB json`. */
-const PART_SPOOL: SpoolFormat<SendableRecord> = {
-  encode: (part) => `${part.line}\t${part.bytes}\t${part.json}`,
+/** A part as the spool keeps it: `position TAB line TAB bytes TAB json`. */
+const PART_SPOOL: SpoolFormat<Numbered<SendableRecord>> = {
+  encode: (part) => `${part.position}\t${part.line}\t${part.bytes}\t${part.json}`,
   decode(text) {
-    const lineEnd = text.indexOf('\t');
+    const positionEnd = text.indexOf('\t');
+    const lineEnd = text.indexOf('\t', positionEnd + 1);
     const bytesEnd = text.indexOf('\t', lineEnd + 1);
-    return { line: Number(text.slice(0, lineEnd)), bytes: Number(text.slice(lineEnd + 1, bytesEnd)), json: text.slice(bytesEnd + 1) };
+    return { position: Number(text.slice(0, positionEnd)), line: Number(text.slice(positionEnd + 1, lineEnd)), bytes: Number(text.slice(lineEnd + 1, bytesEnd)), json: text.slice(bytesEnd + 1) };
   },
   // A part read from a line of at most MAX_LINE_BYTES, as compact JSON: at most 6 bytes for each character it was read from (core/bulk/checked-records).
   maxLineBytes: 8 * MAX_LINE_BYTES,
   weight: (part) => part.json.length,
 };
 
-/** The input's name and file (which a checkpoint fingerprints), its parts to send, their counts, and the --skip-invalid file. */
-interface PartsToSend {
-  name: string;
-  file?: string;
-  parts: AsyncIterable<readonly SendableRecord[]>;
+/** The input (which a checkpoint fingerprints, and reads again to upgrade an older one), its parts to send, their counts, and the --skip-invalid file. */
+interface PartsToSend extends CheckpointedInput {
+  parts: AsyncIterable<readonly Numbered<SendableRecord>[]>;
   tally: PartsTally;
   invalid: SkipFile | undefined;
 }
 
 /** --dry-run: the parts' batches, the first recorded by the HTTP core in place of sending. */
 async function planParts(ctx: Context, plan: DryRunPlan, namespace: string, input: PartsToSend, options: PartsOptions): Promise<never> {
-  const checkpoint = await openCheckpoint(ctx, namespace, input, options, true);
-  const parts = unacknowledged(input.parts, checkpoint && ((part) => checkpoint.isAcknowledged(part.line)), input.tally);
+  const checkpoint = await openPartsCheckpoint(ctx, namespace, input, options, true);
+  const parts = unacknowledged(input.parts, checkpoint && ((part) => checkpoint.isAcknowledged(part.position)), input.tally);
   return planBatches(plan, parts, partsBatchLimits(options, options.id), 'part', partsSender(await ctx.http(), namespace, options.id));
-}
-
-/** --checkpoint's file, if given; `readOnly` for a dry run, which checks it and skips what it covers but never writes it. */
-function openCheckpoint(ctx: Context, namespace: string, input: PartsToSend, options: PartsOptions, readOnly: boolean): Promise<RangeCheckpoint | undefined> {
-  if (options.checkpoint === undefined) return Promise.resolve(undefined);
-  return RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.file!, inputName: input.name, what: 'a csafe stream parts checkpoint', identity: { namespace, stream: options.id }, now: () => ctx.now(), readOnly });
 }
 
 async function sendParts(ctx: Context, http: HttpClient, namespace: string, input: PartsToSend, options: PartsOptions) {
   const files = partsFailureFiles(options, ctx.now());
   const { tally, invalid } = input;
   const progress = await startSpinner(ctx.io, 'Sending parts…');
-  const checkpoint = await openCheckpoint(ctx, namespace, input, options, false);
+  const checkpoint = await openPartsCheckpoint(ctx, namespace, input, options, false);
   invalid?.keepIn(checkpoint);
   let delivered: Delivered | undefined;
   try {
     const onProgress = () => progress.update(`Sending parts: ${tally.sent} sent, ${tally.failed} failed, ${tally.unconfirmed} unconfirmed`);
     const run = bulkRun(ctx, http, options, { counts: tally, ...files, checkpoint, onProgress });
-    const parts = unacknowledged(input.parts, checkpoint && ((part) => checkpoint.isAcknowledged(part.line)), tally);
+    const parts = unacknowledged(input.parts, checkpoint && ((part) => checkpoint.isAcknowledged(part.position)), tally);
     delivered = await deliverParts(parts, { run, checkpoint, http, namespace, id: options.id, inputName: input.name, options, tally });
   } catch (error) {
     if (stopsTheRun(error)) {
