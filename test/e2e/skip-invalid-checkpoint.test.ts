@@ -22,22 +22,24 @@ interface Row {
   args: (input: string) => string[];
   /** The first run's code: 5 with a valid record sent, 2 when every record is invalid. */
   first: number;
+  /** An invalid record to append to a JSON Lines input: the run again sets it aside and ends 5, its valid records done by the earlier one. */
+  newInvalid?: unknown;
 }
 
 const rows: Row[] = [
-  { command: 'data add', input: jsonl({ id: 'a', text: 'x' }, { nope: 1 }, { id: 'b', text: 'y' }), args: (input) => ['data', 'add', 'listings', input], first: 5 },
-  { command: 'events send', input: eventsText(1, 1) + jsonl({ type: 'content_uploaded', user_id: 'u2' }), args: (input) => ['events', 'send', input], first: 5 },
+  { command: 'data add', input: jsonl({ id: 'a', text: 'x' }, { nope: 1 }, { id: 'b', text: 'y' }), args: (input) => ['data', 'add', 'listings', input], first: 5, newInvalid: { nope: 2 } },
+  { command: 'events send', input: eventsText(1, 1) + jsonl({ type: 'content_uploaded', user_id: 'u2' }), args: (input) => ['events', 'send', input], first: 5, newInvalid: { type: 'content_uploaded', user_id: 'u3' } },
   { command: 'events send, every record invalid', input: jsonl({ type: 'content_uploaded', user_id: 'u' }, { type: 'content_uploaded', user_id: 'u2' }), args: (input) => ['events', 'send', input], first: 2 },
-  { command: 'classify --batch', input: jsonl({ text: 'hello' }, { content_id: 'nothing to classify' }), args: (input) => ['classify', '--batch', input, '--user-id', 'u1'], first: 5 },
-  { command: 'stream parts FILE', input: jsonl(PART, { type: 'transcript' }), args: (input) => ['stream', 'parts', 'live', '--id', 's1', input], first: 5 },
+  { command: 'classify --batch', input: jsonl({ text: 'hello' }, { content_id: 'nothing to classify' }), args: (input) => ['classify', '--batch', input, '--user-id', 'u1'], first: 5, newInvalid: { content_id: 'still nothing' } },
+  { command: 'stream parts FILE', input: jsonl(PART, { type: 'transcript' }), args: (input) => ['stream', 'parts', 'live', '--id', 's1', input], first: 5, newInvalid: { type: 'chat' } },
   {
     command: 'stream parts --captions',
     input: 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhello\n\n00:01:00:00.000 --> 00:00:05.000\na bad timing\n',
     args: (input) => ['stream', 'parts', 'live', '--id', 's2', '--captions', input, '--start', '2026-11-21T10:00:00Z'],
     first: 5,
   },
-  { command: 'agent-decision send', input: jsonl(VERDICT, { ...VERDICT, decision: '' }), args: (input) => ['agent-decision', 'send', input], first: 5 },
-  { command: 'deletion-request send', input: jsonl(ERASURE, { requested_at: '2026-11-27T10:00:00Z' }), args: (input) => ['deletion-request', 'send', input], first: 5 },
+  { command: 'agent-decision send', input: jsonl(VERDICT, { ...VERDICT, decision: '' }), args: (input) => ['agent-decision', 'send', input], first: 5, newInvalid: { ...VERDICT, policy_id: '' } },
+  { command: 'deletion-request send', input: jsonl(ERASURE, { requested_at: '2026-11-27T10:00:00Z' }), args: (input) => ['deletion-request', 'send', input], first: 5, newInvalid: { requested_at: '2026-11-28T10:00:00Z' } },
 ];
 
 const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []);
@@ -67,6 +69,23 @@ describe('--skip-invalid with --checkpoint: a record set aside is dealt with', (
       assert.deepEqual(lines(skipped), setAside, 'nothing appended');
       assert.doesNotMatch(again.stderr, new RegExp(`${input}:\\d+`), 'nothing reported');
       assert.doesNotMatch(again.stderr, /invalid (record|line)s? written/);
+      assert.equal(await posts(), sent, 'nothing sent');
+    });
+  }
+
+  for (const [index, row] of rows.entries()) {
+    if (row.newInvalid === undefined) continue;
+    it(`${row.command}: run again with one invalid record appended and the rest done, it sets aside that one alone and ends 5 (the checkpoint's records count as delivered)`, async () => {
+      const input = join(dir, `grown-${index}.jsonl`);
+      writeFileSync(input, row.input);
+      const skipped = join(dir, `grown-skipped-${index}.jsonl`);
+      const args = [...row.args(input), '--skip-invalid', skipped, '--checkpoint', join(dir, `grown-state-${index}.json`), '--json'];
+      assert.equal((await run(args)).code, row.first);
+      const sent = await posts();
+      writeFileSync(input, row.input + jsonl(row.newInvalid));
+      const again = await run(args);
+      assert.equal(again.code, 5, again.stderr);
+      assert.equal(lines(skipped).length, 2, 'the new invalid record alone is appended');
       assert.equal(await posts(), sent, 'nothing sent');
     });
   }

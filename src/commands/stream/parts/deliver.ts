@@ -18,7 +18,7 @@ export const partsFailureFiles = (options: Pick<PartsOptions, 'failed' | 'unconf
 
 /** How the run ended for main.ts; `skipped`: the invalid parts set aside by --skip-invalid. */
 export const partsOutcome = (tally: PartsTally, run: { skipped?: number; stoppedBy?: unknown } = {}) =>
-  batchOutcome({ sent: tally.sent, failed: tally.failed, unconfirmed: tally.unconfirmed, skipped: run.skipped ?? 0, stoppedBy: run.stoppedBy });
+  batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, failed: tally.failed, unconfirmed: tally.unconfirmed, skipped: run.skipped ?? 0, stoppedBy: run.stoppedBy });
 
 /** The counts of every bulk run, and the last request the stream took and the last failure, for the summary and the status line. */
 export interface PartsTally extends BulkCounts {
