@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ended, outcome, spawnCsafe, tempDir, useEmulatorProcess, withDeadline } from '../helpers/cli.js';
+import { ended, EXAMPLES, outcome, spawnCsafe, tempDir, useEmulatorProcess, withDeadline } from '../helpers/cli.js';
 import { eventsText } from '../helpers/events.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -110,6 +110,83 @@ describe('SIGTERM while reading stdin', () => {
       assert.match(result.stderr, /continue with: csafe .* --checkpoint /);
     });
   }
+});
+
+describe('SIGTERM while a bulk command whose stdout holds its results still reads stdin', () => {
+  const emulator = useEmulatorProcess();
+  const read = (path: string) => readFileSync(join(EXAMPLES, path), 'utf8');
+  // README: every bulk command cut short says what it did and the command that continues; these print no summary record, only their results (none).
+  const runs = [
+    { command: ['data', 'add', 'ns', '-'], noun: 'objects', invalid: '{"id":1}', records: '{"id":"a"}\n{"id":"b"}\n' },
+    { command: ['classify', '--batch', '-'], noun: 'lines', invalid: '{"text":7,"user_id":"u1"}', records: '{"text":"hi","user_id":"u1"}\n' },
+    { command: ['agent-decision', 'send', '-'], noun: 'lines', invalid: '{"decision":"nope"}', records: read('agent-decisions.jsonl') },
+    { command: ['deletion-request', 'send', '-'], noun: 'lines', invalid: '{"subject_user_id":7}', records: read('deletion-requests.jsonl') },
+  ];
+  for (const { command, noun, invalid, records } of runs) {
+    const name = command.slice(0, 2).join(' ');
+    it(`${name}: cut short while it still checks a pipe, says what it did and the same command, and prints no record`, async (t) => {
+      const before = (await emulator.requests()).length;
+      const child = spawnCsafe(command, { env: emulator.env });
+      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+      const exited = ended(child);
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      // An invalid first line is named as soon as it is checked: csafe is reading. Its writer keeps stdin open.
+      child.stdin.write(`${invalid}\n${records}`);
+      await waitFor(() => stderr.includes('stdin:1:'), { what: 'csafe to check the first line' });
+      child.kill('SIGTERM');
+      const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
+      child.stdin.end();
+      assert.equal(result.code, 143, result.stderr);
+      assert.equal(result.stdout, '');
+      const said = result.stderr.split('\n');
+      assert.ok(said.includes(`interrupted: 0 ${noun} sent in 0 requests, 0 failed; it was still reading the input`), result.stderr);
+      assert.ok(said.includes(`continue with: csafe ${command.join(' ')}`), result.stderr);
+      assert.ok(said.includes('hint: give it the same input on stdin'), result.stderr);
+      assert.equal((await emulator.requests()).length, before, 'nothing was sent');
+    });
+
+    it(`${name} --checkpoint: cut short while it copies a pipe, says what it did and the same command`, async (t) => {
+      const tmp = tempDir();
+      const state = join(tempDir(), 'state.json');
+      const child = spawnCsafe([...command, '--checkpoint', state], { env: { ...emulator.env, TMPDIR: tmp } });
+      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+      const exited = ended(child);
+      child.stdin.write(records);
+      // The copy of stdin, kept to be read twice, holds what was written: csafe is reading.
+      const copied = () => readdirSync(tmp).some((dir) => dir.startsWith('csafe-spool-') && existsSync(join(tmp, dir, 'input')) && statSync(join(tmp, dir, 'input')).size > 0);
+      await waitFor(copied, { what: 'csafe to copy stdin' });
+      child.kill('SIGTERM');
+      const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
+      child.stdin.end();
+      assert.equal(result.code, 143, result.stderr);
+      assert.equal(result.stdout, '');
+      const said = result.stderr.split('\n');
+      assert.ok(said.includes(`interrupted: 0 ${noun} sent in 0 requests, 0 failed; it was still reading the input`), result.stderr);
+      assert.ok(said.includes(`continue with: csafe ${[...command, '--checkpoint', state].join(' ')}`), result.stderr);
+      assert.equal(existsSync(state), false, 'no checkpoint is written before the first request');
+    });
+  }
+
+  it('classify --batch --from-line: cut short while it still checks a pipe, the command continues from the same line', async (t) => {
+    const command = ['classify', '--batch', '-', '--from-line', '2'];
+    const child = spawnCsafe(command, { env: emulator.env });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const exited = ended(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    // Line 1 comes before --from-line, so it is not checked: line 2 is the first one named.
+    child.stdin.write('{"text":"hi","user_id":"u1"}\n{"text":7,"user_id":"u1"}\n{"text":"yo","user_id":"u1"}\n');
+    await waitFor(() => stderr.includes('stdin:2:'), { what: 'csafe to check line 2' });
+    child.kill('SIGINT');
+    const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
+    child.stdin.end();
+    assert.equal(result.code, 130, result.stderr);
+    const said = result.stderr.split('\n');
+    assert.ok(said.includes('interrupted: 0 lines sent in 0 requests, 0 failed; it was still reading the input'), result.stderr);
+    assert.ok(said.includes('continue with: csafe classify --batch - --from-line 2'), result.stderr);
+    assert.ok(said.includes('hint: give it the same input on stdin: the lines before 2 are skipped'), result.stderr);
+  });
 });
 
 describe('events send cut short without --checkpoint', () => {

@@ -19,7 +19,7 @@ import { resultWriter, type OutputFormat, type ResultShape, type StreamView } fr
 import { countOf } from '../terminal/words.js';
 import { startSpinner } from '../terminal/spinner.js';
 import { csafeCommandLine, withFlag } from '../cli/command-line.js';
-import { interruptedRun, reportInterruption, resendCommandLine, resendHint } from '../cli/resume.js';
+import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, resendHint, sameStdinHint, STILL_READING } from '../cli/resume.js';
 import { interruptionOf } from '../signals.js';
 import type { JsonRecord } from '../json/position.js';
 
@@ -110,10 +110,12 @@ const REORDER_WINDOW = 8;
  */
 export async function sendEachLine<R, A, P, Row>(ctx: LineRequestsContext, path: string, options: LineRequestOptions, job: LineRequests<R, A, P, Row>): Promise<LineRequestsRun> {
   refuseSharedFiles(path, options);
-  // Fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
-  const input = await inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined);
-  const { source } = input;
   const counts = emptyCounts();
+  const cutShortReading = () => reportCutShortReading({ ctx, path, options, job, counts });
+  const beforeSending = <T>(step: Promise<T>) => reportedIfInterrupted(step, ctx.signal, cutShortReading);
+  // Fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
+  const input = await beforeSending(inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined));
+  const { source } = input;
   const lines = checkedLines(readRecords(source, { jsonLines: true }), { fromLine: options.fromLine ?? 1, shard: options.shard, counts }, job);
   const run = { ctx, input: { path, name: source.name, file: input.path }, options, job, counts };
   try {
@@ -127,9 +129,13 @@ export async function sendEachLine<R, A, P, Row>(ctx: LineRequestsContext, path:
     }
     // Every line is checked, and kept as it will be sent, before the first request.
     const spoolFormat = lineSpool<R>();
-    const spool = await spoolRecords(refusingInvalid(lines, source.name, ctx.io, counts), spoolFormat, ctx.signal);
+    const spool = await beforeSending(spoolRecords(refusingInvalid(lines, source.name, ctx.io, counts), spoolFormat, ctx.signal));
     try {
-      if (ctx.signal.aborted) throw interruptionOf(ctx.signal);
+      // Interrupted as the check ended: nothing was sent, and nothing is.
+      if (ctx.signal.aborted) {
+        await cutShortReading();
+        throw interruptionOf(ctx.signal);
+      }
       if (counts.invalid > 0) {
         ctx.io.warn(nothingSentLine(counts.invalid, 'invalid line', ctx.dryRun !== undefined));
         return { kind: 'checked', invalid: counts.invalid };
@@ -285,8 +291,20 @@ function reportResume(ctx: LineRequestsContext, run: { path: string; next: numbe
   }
   const sameFiles = withFlag(withFlag(ctx.argv, '--from-line', String(run.next)), '--failed', run.failedPath);
   const resume = csafeCommandLine(run.unconfirmedPath === undefined ? sameFiles : withFlag(sameFiles, '--unconfirmed', run.unconfirmedPath));
-  const hint = run.path === '-' ? `give it the same input on stdin: the lines before ${run.next} are skipped` : undefined;
+  const hint = run.path === '-' ? sameStdinHint(run.next) : undefined;
   reportInterruption(ctx.io, `${done}; line ${run.next} on not done`, resume, hint);
+}
+
+/**
+ * What a run cut short while it still copied or checked its input did (nothing sent), and the
+ * command that continues it: the same one, which starts where this one would have (a --from-line
+ * given stays). Its stdout is what a run cut short before its first answer leaves there: the
+ * results, none. A dry run's stdout holds its plan or nothing, and there is nothing to continue.
+ */
+async function reportCutShortReading<R, A, P, Row>({ ctx, path, options, job, counts }: { ctx: LineRequestsContext; path: string; options: LineRequestOptions; job: LineRequests<R, A, P, Row>; counts: BulkCounts }): Promise<void> {
+  if (ctx.dryRun) return;
+  await resultWriter(ctx.io, await ctx.outputFormat('stream'), job.view).end().catch(unlessReaderGone);
+  reportInterruption(ctx.io, `${interruptedRun(counts, 'line', '')}${STILL_READING}`, csafeCommandLine(ctx.argv), path === '-' ? sameStdinHint(options.fromLine) : undefined);
 }
 
 /** The check before anything is sent: every problem reported and counted; the valid lines, until the first invalid one. */

@@ -44,6 +44,15 @@ export function resendCommandLine(records: AppendedRecords, command: (input: str
   return `tail -c +${records.priorBytes + 1} ${shellWord(records.path)} | head -c ${records.appendedBytes} | ${command('-')}`;
 }
 
+/** What a run cut short before its first record went adds to what it did (nothing sent). */
+export const STILL_READING = '; it was still reading the input';
+
+/**
+ * What a run reading stdin without a checkpoint of it tells the user: the command printed reads
+ * stdin, and only the same input makes it continue this run.
+ */
+export const sameStdinHint = (fromLine?: number) => `give it the same input on stdin${fromLine !== undefined && fromLine > 1 ? `: the lines before ${fromLine} are skipped` : ''}`;
+
 /** What an interrupted bulk run prints on stderr: what it did, then the command that continues it, and a hint when there is one. */
 export function reportInterruption(io: IOStreams, done: string, resume: string, hint?: string): void {
   io.warn(`interrupted: ${done}`);

@@ -340,14 +340,26 @@ describe('sendEachLine', () => {
     assert.ok(probe.stderr().startsWith(`probed ${mine.length} lines; ${others} ${others === 1 ? 'line' : 'lines'} of other shards (--shard 1/2)`), probe.stderr());
   });
 
-  it('Ctrl-C during the check before sending (it stops keeping the checked lines): nothing is sent or reported, and the run ends as interrupted', async () => {
+  it('Ctrl-C during the check before sending (it stops keeping the checked lines): nothing is sent, the run says so and the same command, and ends as interrupted', async () => {
     const probe = setUp(texts('a', 'b', 'c'));
     probe.whenChecked((value) => {
       if ((value as Probe).text === 'b') probe.controller.abort('SIGINT');
     });
     await assert.rejects(probe.run(), (error: unknown) => error instanceof InterruptedError);
     assert.deepEqual(probe.sent, []);
-    assert.equal(probe.stderr(), '', 'no sending pass was started, so there is nothing to report or continue');
+    assert.deepEqual(probe.printed(), [], 'no line was answered');
+    assert.equal(probe.stderr(), `interrupted: 0 lines sent in 0 requests, 0 failed; it was still reading the input\ncontinue with: csafe probe ${probe.input}\n`);
+  });
+
+  it('Ctrl-C during the check of stdin from --from-line: the same command, given the same input', async () => {
+    const probe = setUp(texts('a', 'b', 'c'), { onStdin: true });
+    probe.ctx.argv = ['probe', '-', '--from-line', '2'];
+    probe.whenChecked((value) => {
+      if ((value as Probe).text === 'c') probe.controller.abort('SIGINT');
+    });
+    await assert.rejects(probe.run({ fromLine: 2 }), (error: unknown) => error instanceof InterruptedError);
+    assert.deepEqual(probe.sent, []);
+    assert.ok(probe.stderr().endsWith('continue with: csafe probe - --from-line 2\nhint: give it the same input on stdin: the lines before 2 are skipped\n'), probe.stderr());
   });
 
   it('from stdin with --checkpoint: the input is kept to be fingerprinted, and the same input again sends only what is left', async () => {

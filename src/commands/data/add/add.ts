@@ -16,7 +16,7 @@ import type { ObjectLines } from '../../../core/json/scan.js';
 import { fileOrStdin, readAcceptedRecordBatches, type InputSource } from '../../../core/input/sources.js';
 import { inOtherShard, otherShardsNote, shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine, shellWord } from '../../../core/cli/command-line.js';
-import { interruptedRun, reportInterruption, resendCommandLine, resendHint } from '../../../core/cli/resume.js';
+import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, resendHint, sameStdinHint, STILL_READING } from '../../../core/cli/resume.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';
@@ -47,13 +47,14 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   refuseSchemaOverCap(schemaJson, options.maxBatchBytes);
   // A stream: without --wait the accepted requests, one JSON line each in a pipe as they are accepted; with it the final records, as `data status` prints them.
   const format = await ctx.outputFormat('stream');
+  const counts = emptyCounts();
+  const beforeSending = <T>(step: Promise<T>) => reportedIfInterrupted(step, ctx.signal, () => reportCutShortReading(ctx, path, counts, format));
   // Fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
-  const input = await inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined);
+  const input = await beforeSending(inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined));
   const { source } = input;
   try {
-    const counts = emptyCounts();
     const sorting = { inputName: source.name, io: ctx.io, options, counts, frameBytes: bodyFrameBytes(schemaJson) };
-    const added = await withObjectsToSend(ctx, source, sorting, async (objects, invalid) => {
+    const added = await withObjectsToSend(ctx, source, sorting, beforeSending, async (objects, invalid) => {
       // Opened once the input has passed its check: a run refused for invalid input leaves no checkpoint behind.
       const checkpoint = options.checkpoint === undefined
         ? undefined
@@ -108,9 +109,15 @@ async function followAndPrint(ctx: Context, namespace: string, accepted: readonl
  * Calls `send` with the objects to send. Without --skip-invalid every record is checked first,
  * and this shard's made ready and kept in a spool (core/bulk/record-spool) as they will be sent:
  * one invalid record and nothing is sent (undefined). With it, objects go as they are read, and
- * invalid records to its file.
+ * invalid records to its file. `beforeSending` reports the check cut short.
  */
-async function withObjectsToSend<T>(ctx: Context, source: InputSource, sorting: Omit<ObjectSorting, 'invalid' | 'fast'> & { options: Pick<AddOptions, 'skipInvalid'> }, send: (objects: AsyncIterable<readonly NumberedObject[]>, invalid: SkipFile | undefined) => Promise<T>): Promise<T | undefined> {
+async function withObjectsToSend<T>(
+  ctx: Context,
+  source: InputSource,
+  sorting: Omit<ObjectSorting, 'invalid' | 'fast'> & { options: Pick<AddOptions, 'skipInvalid'> },
+  beforeSending: <S>(step: Promise<S>) => Promise<S>,
+  send: (objects: AsyncIterable<readonly NumberedObject[]>, invalid: SkipFile | undefined) => Promise<T>,
+): Promise<T | undefined> {
   const { options } = sorting;
   if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
     const invalid = new SkipFile(options.skipInvalid);
@@ -122,7 +129,7 @@ async function withObjectsToSend<T>(ctx: Context, source: InputSource, sorting: 
     }
   }
   const fast = fastObjectLines();
-  const spool = await spoolRecords(objectsToSend(readAcceptedRecordBatches(source, fast, { measured: true }), { ...sorting, invalid: undefined, fast }), OBJECT_SPOOL, ctx.signal);
+  const spool = await beforeSending(spoolRecords(objectsToSend(readAcceptedRecordBatches(source, fast, { measured: true }), { ...sorting, invalid: undefined, fast }), OBJECT_SPOOL, ctx.signal));
   try {
     return sorting.counts.invalid > 0 ? undefined : await send(spool.records(), undefined);
   } finally {
@@ -231,6 +238,18 @@ function reportResume(ctx: Context, run: { namespace: string; accepted: number; 
     ? 'without --checkpoint it sends every object again; add --checkpoint FILE to continue where a run stopped'
     : run.accepted > 0 ? `follow an accepted request with \`csafe data status ${shellWord(run.namespace)} REQUEST_ID --wait\`` : undefined;
   reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), hint);
+}
+
+/**
+ * What a run cut short while it still copied or checked its input did (nothing sent), and the
+ * command that continues it: the same one. Its stdout is what a run cut short before any request
+ * was accepted leaves there: the accepted requests, none. A dry run's stdout holds its plan or
+ * nothing, and there is nothing to continue.
+ */
+async function reportCutShortReading(ctx: Context, path: string, counts: BulkCounts, format: OutputFormat): Promise<void> {
+  if (ctx.dryRun) return;
+  await printRequests(ctx.io, format, []).catch(unlessReaderGone);
+  reportInterruption(ctx.io, `${interruptedRun(counts, 'object', '')}${STILL_READING}`, csafeCommandLine(ctx.argv), path === '-' ? sameStdinHint() : undefined);
 }
 
 const inInputOrder = (accepted: readonly AcceptedRequest[]) => [...accepted].sort((a, b) => a.first_line - b.first_line);

@@ -10,7 +10,7 @@ import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { type OutputFormat } from '../../../core/terminal/output.js';
 import { shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine } from '../../../core/cli/command-line.js';
-import { interruptedRun, reportedIfInterrupted, reportInterruption, type AppendedRecords } from '../../../core/cli/resume.js';
+import { interruptedRun, reportedIfInterrupted, reportInterruption, STILL_READING, type AppendedRecords } from '../../../core/cli/resume.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';
@@ -150,7 +150,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
  * checking its input or sending (with --sync, stdout holds the event ids).
  */
 async function reportInterrupted({ ctx, input, options, tally, started }: SendingRun, { stillReading = false, ...files }: { failedFile?: string; unconfirmedFile?: string; stillReading?: boolean }): Promise<void> {
-  const done = `${interruptedRun(tally, 'event', files.failedFile ?? '')}${stillReading ? '; it was still reading the input' : ''}`;
+  const done = `${interruptedRun(tally, 'event', files.failedFile ?? '')}${stillReading ? STILL_READING : ''}`;
   reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), options.checkpoint === undefined ? noCheckpointHint(options.autoIdempotency) : undefined);
   if (options.sync) return;
   const summary = summarise(tally, { input: input.name, durationMs: ctx.now() - started, ...files, invalidFile: options.skipInvalid });

@@ -12,7 +12,7 @@ import { parseOptions } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
-import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine } from '../../../core/cli/resume.js';
+import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, STILL_READING } from '../../../core/cli/resume.js';
 import { unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
@@ -45,7 +45,7 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
   const interruptedBeforeSending = async () => {
     if (ctx.dryRun) return;
     const files = partsFailureFiles(options, ctx.now());
-    reportInterruption(ctx.io, `${interruptedRun(tally, 'part', files.failed.path)}; it was still reading the input`, csafeCommandLine(ctx.argv));
+    reportInterruption(ctx.io, `${interruptedRun(tally, 'part', files.failed.path)}${STILL_READING}`, csafeCommandLine(ctx.argv));
     await printInterruptedSummary(ctx, { namespace, id: options.id, tally, ...files, durationMs: ctx.now() - started, checkpoint: options.checkpoint !== undefined });
   };
   const input = await reportedIfInterrupted(source.open(), ctx.signal, interruptedBeforeSending);
