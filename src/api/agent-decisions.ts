@@ -1,7 +1,7 @@
 import type { HttpClient } from '../core/http/client.js';
 import { agentDecisionResponseSchema, type AgentDecisionRequest, type AgentDecisionResponse } from '../schemas/agent-decisions.js';
 import { createOnce } from './create.js';
-import { parseResponse } from './responses.js';
+import { parseResponse, readAnswerOf } from './responses.js';
 
 /** How csafe sends your reviewers' verdicts (the service's docs; not in the spec). */
 
@@ -23,5 +23,5 @@ export async function sendAgentDecision(http: HttpClient, verdict: AgentDecision
  * unconfirmed file): sent once, retried only when the service cannot have recorded it.
  */
 export async function postAgentDecision(http: HttpClient, verdict: AgentDecisionRequest): Promise<AgentDecisionResponse> {
-  return readAnswer((await http.request({ method: 'POST', path: AGENT_DECISIONS_PATH, json: verdict, replaySafe: false, finishOnInterrupt: true })).body);
+  return readAnswerOf(http, { method: 'POST', path: AGENT_DECISIONS_PATH, json: verdict, replaySafe: false, finishOnInterrupt: true }, readAnswer);
 }

@@ -2,7 +2,7 @@ import type { HttpClient } from '../core/http/client.js';
 import { pathSegment } from '../core/http/path-segment.js';
 import { batchSchema, type Batch } from '../schemas/batches.js';
 import { createOnce, UPLOAD_NOT_SENT } from './create.js';
-import { parseResponse } from './responses.js';
+import { checkedAnswerOf, parseResponse } from './responses.js';
 
 /** How csafe calls the batch endpoints, each answer checked against its schema. */
 
@@ -16,5 +16,5 @@ export async function createBatch(http: HttpClient, type: string): Promise<Batch
 /** GET /v1/batches/{batchId}: status, counts, and once it has succeeded a pre-signed download address valid 1 hour. */
 export async function getBatch(http: HttpClient, batchId: string): Promise<Batch> {
   const path = `/v1/batches/${pathSegment(batchId, '<batch-id>')}`;
-  return parseResponse(batchSchema, await http.json('GET', path), `GET ${path}`);
+  return checkedAnswerOf(http, { method: 'GET', path }, batchSchema);
 }

@@ -15,7 +15,7 @@ import {
   type ServiceVersion,
 } from '../schemas/content.js';
 import { problemsFromZod, type FieldProblem } from '../schemas/issues.js';
-import { parseResponse } from './responses.js';
+import { checkedAnswerOf } from './responses.js';
 
 /** How a classification request is checked before it is sent, sent in the service version asked for, and its answer read. */
 
@@ -76,9 +76,8 @@ export type ClassifyResponse = ContentResponse | LegacyContentResponse;
  */
 export async function classifyContent(http: HttpClient, request: ContentRequest, version: ServiceVersion, finishOnInterrupt = false): Promise<ClassifyResponse> {
   const wire = wireRequest(request, version);
-  const { body } = await http.request({ method: 'POST', path: CONTENT_PATH, json: wire.body, headers: { 'service-version': wire.version }, finishOnInterrupt });
   const schema = wire.version === LEGACY_VERSION ? legacyContentResponseSchema : contentResponseSchema;
-  return parseResponse(schema, body, `POST ${CONTENT_PATH}`);
+  return checkedAnswerOf(http, { method: 'POST', path: CONTENT_PATH, json: wire.body, headers: { 'service-version': wire.version }, finishOnInterrupt }, schema);
 }
 
 const CONTENT_PATH = '/v1/content';

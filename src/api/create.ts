@@ -1,5 +1,6 @@
 import { ApiError, CsafeError, mayHaveBeenApplied } from '../core/errors.js';
 import type { HttpClient, RequestSpec } from '../core/http/client.js';
+import { readAnswerOf } from './responses.js';
 
 /** How a request that creates something is sent without ever creating it twice, and what the user is told when its answer is lost. */
 
@@ -39,7 +40,7 @@ export const awaitedCreation = (spec: Pick<RequestSpec, 'method' | 'path'>, crea
  */
 export async function createOnce<T>(http: HttpClient, spec: Omit<RequestSpec, 'replaySafe' | 'finishOnInterrupt' | 'awaitedAnswer'>, creation: Creation, read: (body: unknown) => T): Promise<T> {
   try {
-    return read((await http.request({ ...spec, replaySafe: false, finishOnInterrupt: true, awaitedAnswer: awaitedCreation(spec, creation) })).body);
+    return await readAnswerOf(http, { ...spec, replaySafe: false, finishOnInterrupt: true, awaitedAnswer: awaitedCreation(spec, creation) }, read);
   } catch (error) {
     if (error instanceof CsafeError && mayHaveBeenApplied(error)) throw new UnconfirmedCreationError(creation, error);
     throw error;

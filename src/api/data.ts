@@ -12,7 +12,7 @@ import {
   type NamespaceSchema,
   type RequestRecord,
 } from '../schemas/data.js';
-import { parseResponse } from './responses.js';
+import { checkedAnswerOf } from './responses.js';
 
 /** How csafe calls the data endpoints of a namespace: its settings, added objects, imports and request records. */
 
@@ -21,14 +21,14 @@ const namespacePath = (namespace: string) => `/v1/data/${pathSegment(namespace, 
 /** PUT /v1/data/{namespace}/settings: create or replace the namespace schema (safe to replay: a replace). */
 export async function putSettings(http: HttpClient, namespace: string, schema: NamespaceSchema) {
   const path = `${namespacePath(namespace)}/settings`;
-  return parseResponse(settingsResponseSchema, await http.json('PUT', path, { schema }), `PUT ${path}`);
+  return checkedAnswerOf(http, { method: 'PUT', path, json: { schema } }, settingsResponseSchema);
 }
 
 /** PUT …/settings before an import of the namespace: its answer checked, though only its success matters to the import (a dry run records it and goes on). */
 export async function putSettingsBeforeImport(http: HttpClient, namespace: string, schema: NamespaceSchema): Promise<void> {
   const path = `${namespacePath(namespace)}/settings`;
-  const response = await http.request({ method: 'PUT', path, json: { schema }, answerUnused: true });
-  if (!response.planned) parseResponse(settingsResponseSchema, response.body, `PUT ${path}`);
+  // A dry run's planned answer is not read: nothing came back.
+  await checkedAnswerOf(http, { method: 'PUT', path, json: { schema }, answerUnused: true }, settingsResponseSchema);
 }
 
 /**
@@ -45,7 +45,7 @@ export async function addData(http: HttpClient, namespace: string, body: Buffer)
     // After Ctrl-C the answer still comes: without it the run could not say whether the batch was accepted.
     finishOnInterrupt: true,
   };
-  return parseResponse(acceptedResponseSchema, (await http.request(spec)).body, `POST ${path}`);
+  return checkedAnswerOf(http, spec, acceptedResponseSchema);
 }
 
 /**
@@ -62,7 +62,7 @@ export const encodeAddBody = (objects: readonly string[], schemaJson?: string) =
  */
 export async function requestUploadUrl(http: HttpClient, namespace: string, schema: NamespaceSchema): Promise<ImportResponse> {
   const path = `${namespacePath(namespace)}/requests/upload-url`;
-  return parseResponse(importResponseSchema, await http.json('POST', path, { schema }), `POST ${path}`);
+  return checkedAnswerOf(http, { method: 'POST', path, json: { schema } }, importResponseSchema);
 }
 
 /**
@@ -71,7 +71,7 @@ export async function requestUploadUrl(http: HttpClient, namespace: string, sche
  */
 export async function requestImport(http: HttpClient, namespace: string): Promise<ImportResponse> {
   const path = `${namespacePath(namespace)}/import`;
-  return parseResponse(importResponseSchema, await http.json('POST', path), `POST ${path}`);
+  return checkedAnswerOf(http, { method: 'POST', path }, importResponseSchema);
 }
 
 /**
@@ -80,12 +80,12 @@ export async function requestImport(http: HttpClient, namespace: string): Promis
  */
 export async function getDownloadUrl(http: HttpClient, namespace: string, requestId: string): Promise<DownloadUrlRecord> {
   const path = `${namespacePath(namespace)}/requests/${pathSegment(requestId, '<request-id>')}/results/download-url`;
-  return parseResponse(downloadUrlRecordSchema, await http.json('GET', path), `GET ${path}`);
+  return checkedAnswerOf(http, { method: 'GET', path }, downloadUrlRecordSchema);
 }
 
 /** GET /v1/data/{namespace}/requests/{requestId}: an add-type or an import-type record. */
 export async function getRequest(http: HttpClient, namespace: string, requestId: string): Promise<RequestRecord> {
   const path = `${namespacePath(namespace)}/requests/${pathSegment(requestId, '<request-id>')}`;
-  return parseResponse(requestRecordSchema, await http.json('GET', path), `GET ${path}`);
+  return checkedAnswerOf(http, { method: 'GET', path }, requestRecordSchema);
 }
 

@@ -2,7 +2,7 @@ import type { HttpClient } from '../core/http/client.js';
 import { pathSegment } from '../core/http/path-segment.js';
 import { decisionCreatedSchema, decisionSchema, type CreateDecisionRequest, type Decision, type DecisionCreated } from '../schemas/decisions.js';
 import { createOnce } from './create.js';
-import { parseResponse } from './responses.js';
+import { checkedAnswerOf, parseResponse } from './responses.js';
 
 /** How csafe calls the decision endpoints, each answer checked against its schema. */
 
@@ -18,5 +18,5 @@ export async function createDecision(http: HttpClient, request: CreateDecisionRe
 /** GET /v1/decisions/{decision_id}: its status, and once settled its result and labels. */
 export async function getDecision(http: HttpClient, decisionId: string): Promise<Decision> {
   const path = `${DECISIONS_PATH}/${pathSegment(decisionId, '<decision-id>')}`;
-  return parseResponse(decisionSchema, await http.json('GET', path), `GET ${path}`);
+  return checkedAnswerOf(http, { method: 'GET', path }, decisionSchema);
 }

@@ -1,7 +1,7 @@
 import type { HttpClient } from '../core/http/client.js';
 import { deletionResponseSchema, type DeletionRequest, type DeletionResponse, type KeyedDeletionRequest } from '../schemas/deletions.js';
 import { awaitedCreation, createOnce } from './create.js';
-import { parseResponse } from './responses.js';
+import { parseResponse, readAnswerOf } from './responses.js';
 
 /** How csafe files deletion requests (the service's docs; not in the spec). */
 
@@ -18,7 +18,7 @@ export async function fileDeletionRequest(http: HttpClient, request: DeletionReq
   const creation = { what: 'deletion request', note: 'give --external-request-id to make a repeat answer the first' };
   if (request.external_request_id !== undefined) {
     const spec = { method: 'POST', path: DELETIONS_PATH, json: request, finishOnInterrupt: true } as const;
-    return readAnswer((await http.request({ ...spec, awaitedAnswer: awaitedCreation(spec, creation) })).body);
+    return readAnswerOf(http, { ...spec, awaitedAnswer: awaitedCreation(spec, creation) }, readAnswer);
   }
   return createOnce(http, { method: 'POST', path: DELETIONS_PATH, json: request }, creation, readAnswer);
 }
@@ -28,5 +28,5 @@ export async function fileDeletionRequest(http: HttpClient, request: DeletionReq
  * request. It says nothing of its own on Ctrl-C: the run says how many answers it awaits.
  */
 export async function postDeletionRequest(http: HttpClient, request: KeyedDeletionRequest): Promise<DeletionResponse> {
-  return readAnswer((await http.request({ method: 'POST', path: DELETIONS_PATH, json: request, finishOnInterrupt: true })).body);
+  return readAnswerOf(http, { method: 'POST', path: DELETIONS_PATH, json: request, finishOnInterrupt: true }, readAnswer);
 }

@@ -1,7 +1,7 @@
-import type { HttpClient, HttpResponse } from '../core/http/client.js';
+import type { HttpClient } from '../core/http/client.js';
 import { eventIdsOf, queuedEventsResponseSchema, syncEventsResponseSchema } from '../schemas/events.js';
 import { UnexpectedResponseError } from '../core/errors.js';
-import { parseResponse } from './responses.js';
+import { parseResponse, readAnswerOf } from './responses.js';
 
 /** How an ordered batch of events is sent: queued, or ingested at once with its event ids. */
 
@@ -16,8 +16,7 @@ export const encodeBatch = (events: readonly string[]) => Buffer.from(`[${events
  * buffer the client re-sends as-is on each attempt.
  */
 export async function sendEvents(http: HttpClient, batch: Buffer, replaySafe: boolean): Promise<void> {
-  const response = await postBatch(http, EVENTS_PATH, batch, replaySafe);
-  parseResponse(queuedEventsResponseSchema, response.body, `POST ${EVENTS_PATH}`);
+  await postBatch(http, EVENTS_PATH, batch, replaySafe, (body) => parseResponse(queuedEventsResponseSchema, body, `POST ${EVENTS_PATH}`));
 }
 
 /**
@@ -25,19 +24,20 @@ export async function sendEvents(http: HttpClient, batch: Buffer, replaySafe: bo
  * service's event ids in request order.
  */
 export async function ingestEvents(http: HttpClient, batch: Buffer, count: number, replaySafe: boolean): Promise<string[]> {
-  const response = await postBatch(http, SYNC_EVENTS_PATH, batch, replaySafe);
-  const eventIds = eventIdsOf(parseResponse(syncEventsResponseSchema, response.body, `POST ${SYNC_EVENTS_PATH}`));
-  if (eventIds.length !== count) {
-    throw new UnexpectedResponseError(`POST ${SYNC_EVENTS_PATH}: unexpected response from the service: ${eventIds.length} event ids for ${count} events`);
-  }
-  return eventIds;
+  return postBatch(http, SYNC_EVENTS_PATH, batch, replaySafe, (body) => {
+    const eventIds = eventIdsOf(parseResponse(syncEventsResponseSchema, body, `POST ${SYNC_EVENTS_PATH}`));
+    if (eventIds.length !== count) {
+      throw new UnexpectedResponseError(`POST ${SYNC_EVENTS_PATH}: unexpected response from the service: ${eventIds.length} event ids for ${count} events`);
+    }
+    return eventIds;
+  });
 }
 
 /**
  * `replaySafe`: every event of the batch carries an idempotency_key, so a batch whose answer was
- * lost may be sent again; otherwise it is retried only when the service cannot have processed it.
- * After Ctrl-C or SIGTERM the answer still comes: without it the run could not record the batch
- * as delivered, and would send it again.
+ * lost (or not what `read` relies on) may be sent again; otherwise it is retried only when the
+ * service cannot have processed it. After Ctrl-C or SIGTERM the answer still comes: without it
+ * the run could not record the batch as delivered, and would send it again.
  */
-const postBatch = (http: HttpClient, path: string, batch: Buffer, replaySafe: boolean): Promise<HttpResponse> =>
-  http.request({ method: 'POST', path, body: { open: () => batch, length: batch.length, contentType: 'application/json' }, replaySafe, finishOnInterrupt: true });
+const postBatch = <T>(http: HttpClient, path: string, batch: Buffer, replaySafe: boolean, read: (body: unknown) => T): Promise<T> =>
+  readAnswerOf(http, { method: 'POST', path, body: { open: () => batch, length: batch.length, contentType: 'application/json' }, replaySafe, finishOnInterrupt: true }, read);

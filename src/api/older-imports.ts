@@ -2,7 +2,7 @@ import type { HttpClient } from '../core/http/client.js';
 import { pathSegment } from '../core/http/path-segment.js';
 import { importCreatedSchema, olderImportSchema, type ImportCreated, type OlderImport } from '../schemas/older-imports.js';
 import { createOnce, UPLOAD_NOT_SENT } from './create.js';
-import { parseResponse } from './responses.js';
+import { checkedAnswerOf, parseResponse } from './responses.js';
 
 /** How csafe calls the older import endpoints (/v1/import), each answer checked against its schema. */
 
@@ -16,5 +16,5 @@ export async function createImport(http: HttpClient): Promise<ImportCreated> {
 /** GET /v1/import/{import_id}: the Import resource. */
 export async function getImport(http: HttpClient, importId: string): Promise<OlderImport> {
   const path = `/v1/import/${pathSegment(importId, '<import-id>')}`;
-  return parseResponse(olderImportSchema, await http.json('GET', path), `GET ${path}`);
+  return checkedAnswerOf(http, { method: 'GET', path }, olderImportSchema);
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ApiError, UnexpectedResponseError } from '../core/errors.js';
+import type { HttpClient, RequestSpec } from '../core/http/client.js';
 import { describeProblem, problemsFromZod } from '../schemas/issues.js';
 
 /** How an answer from the service is read: checked against its schema, and the error message of a failed record found. */
@@ -11,6 +12,20 @@ export function parseResponse<S extends z.ZodType>(schema: S, body: unknown, wha
   const problems = problemsFromZod(parsed.error).map(describeProblem).join('; ');
   throw new UnexpectedResponseError(`${what}: unexpected response from the service: ${problems}`);
 }
+
+/**
+ * Sends the request and gives its 2xx answer as `read` reads it. The HTTP client reads it within
+ * the attempt (RequestSpec.readAnswer), so an answer that is JSON but not what `read` relies on is,
+ * to the one retry policy, an answer that cannot be read: retried where the request may be sent
+ * twice, else not (and then, in a bulk run, unconfirmed).
+ */
+export async function readAnswerOf<T>(http: HttpClient, spec: RequestSpec, read: (body: unknown) => T): Promise<T> {
+  return (await http.request({ ...spec, readAnswer: read })).body as T;
+}
+
+/** The same, its answer checked against `schema` (parseResponse). */
+export const checkedAnswerOf = <S extends z.ZodType>(http: HttpClient, spec: RequestSpec, schema: S): Promise<z.infer<S>> =>
+  readAnswerOf(http, spec, (body) => parseResponse(schema, body, `${spec.method} ${spec.path ?? ''}`));
 
 /** The `error.message` the service puts on a failed record (an import, an unprocessable object), if any. */
 export function errorMessage(value: object): string | undefined {

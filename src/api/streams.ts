@@ -2,7 +2,7 @@ import type { HttpClient } from '../core/http/client.js';
 import { pathSegment } from '../core/http/path-segment.js';
 import { acceptedResponseSchema, type AcceptedResponse } from '../schemas/data.js';
 import type { WatchStreamRequest } from '../schemas/streams.js';
-import { parseResponse } from './responses.js';
+import { checkedAnswerOf } from './responses.js';
 
 /** How csafe calls the livestream endpoints: watch a stream, send its parts. */
 
@@ -11,7 +11,7 @@ const streamsPath = (namespace: string) => `/v1/streams/${pathSegment(namespace,
 /** POST /v1/streams/{namespace}: monitor the livestream at `stream_url` under the caller's `id`. Safe to replay: the id is the caller's, so a second request names the same stream. */
 export async function watchStream(http: HttpClient, namespace: string, body: WatchStreamRequest): Promise<AcceptedResponse> {
   const path = streamsPath(namespace);
-  return parseResponse(acceptedResponseSchema, await http.json('POST', path, body), `POST ${path}`);
+  return checkedAnswerOf(http, { method: 'POST', path, json: body }, acceptedResponseSchema);
 }
 
 /** The bytes `{"id":…,"data":[` and `]}` add around a request's parts, less the comma the last part does not have. */
@@ -27,13 +27,13 @@ export const partsFrameBytes = (id: string) => Buffer.byteLength(`{"id":${JSON.s
 export async function sendStreamParts(http: HttpClient, namespace: string, id: string, parts: readonly string[]): Promise<AcceptedResponse> {
   const path = `${streamsPath(namespace)}/parts`;
   const body = Buffer.from(`{"id":${JSON.stringify(id)},"data":[${parts.join(',')}]}`);
-  const response = await http.request({
+  const spec = {
     method: 'POST',
     path,
     body: { open: () => body, length: body.length, contentType: 'application/json' },
     replaySafe: false,
     // After Ctrl-C the answer still comes: it says whether these parts reached the stream.
     finishOnInterrupt: true,
-  });
-  return parseResponse(acceptedResponseSchema, response.body, `POST ${path}`);
+  } as const;
+  return checkedAnswerOf(http, spec, acceptedResponseSchema);
 }

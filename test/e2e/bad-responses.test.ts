@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { runCsafe, tempDir } from '../helpers/cli.js';
+import { EXAMPLES, runCsafe, tempDir } from '../helpers/cli.js';
 import { closeServer, listenOnLoopback } from '../helpers/server.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -136,4 +136,90 @@ describe('a service that answers 2xx with something unreadable', () => {
     assert.equal(code, 3, stderr);
     assert.match(stderr, /403 permission_denied: invalid API key/);
   });
+});
+
+/**
+ * README "Retries and timeouts": a 2xx is not a success until its body is what the command relies
+ * on. Whether it cannot be read as JSON at all or is JSON of another shape, the service may have
+ * applied the request: retried where sending it again is harmless, else in the unconfirmed file.
+ */
+describe('bulk commands: the first answer a 2xx that is not what the command relies on', () => {
+  // Answers the first request with the bad 2xx, every later one as the service would; records each request's body.
+  let bad = '';
+  let requests: Array<{ body: string }> = [];
+  let server: Server;
+  let baseUrl = '';
+  before(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        requests.push({ body });
+        if (requests.length === 1) {
+          res.writeHead(200, { 'content-type': bad.startsWith('<') ? 'text/html' : 'application/json' }).end(bad);
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(goodAnswer(req.url ?? '', body)));
+      });
+    });
+    baseUrl = await listenOnLoopback(server);
+  });
+  after(() => closeServer(server));
+
+  const goodAnswer = (path: string, body: string): unknown => {
+    if (path === '/v1/content') return JSON.parse(CLASSIFIED);
+    if (path === '/v1/async/events') return { status: 'queued', queued_events: (JSON.parse(body) as unknown[]).length };
+    if (path === '/v1/agent_decisions') return { safetykitCorrect: true };
+    if (path === '/v1/deletion_requests') return { deletion_request_id: `dr_${requests.length}`, status: 'accepted', external_request_id: (JSON.parse(body) as { external_request_id: string }).external_request_id };
+    return { requestId: `req_${requests.length}`, status: 'queued' };
+  };
+
+  const part = (text: string) => JSON.stringify({ type: 'chat_message', sender_id: 'u7', sender_display_name: 'Ann', text, timestamp: '2026-11-21T10:00:00Z' });
+  // Without an idempotency_key: csafe adds one, unless --no-auto-idempotency.
+  const event = (n: number) => JSON.stringify({ type: 'content_uploaded', event_name: 'post_published', timestamp: `2026-11-21T10:00:0${n}Z`, user_id: 'u1', content: [{ type: 'text', text: `post ${n}` }] });
+  // Two records each, one request each, one at a time: the first meets the bad answer. IN, FAILED and UNCONFIRMED name the run's files.
+  const one = ['--concurrency', '1'];
+  const unconfirmedFile = ['--unconfirmed', 'UNCONFIRMED'];
+  const commands = [
+    { name: 'data add', args: ['data', 'add', 'ns', 'IN', '--batch-size', '1', ...one], records: ['{"id":"a"}', '{"id":"b"}'], idempotent: true },
+    { name: 'events send', args: ['events', 'send', 'IN', '--batch-size', '1', ...unconfirmedFile], records: [event(1), event(2)], idempotent: true },
+    { name: 'events send --no-auto-idempotency', args: ['events', 'send', 'IN', '--batch-size', '1', '--no-auto-idempotency', ...unconfirmedFile], records: [event(1), event(2)], idempotent: false },
+    { name: 'classify --batch', args: ['classify', '--batch', 'IN', '--user-id', 'u1', ...one], records: ['{"text":"a"}', '{"text":"b"}'], idempotent: true },
+    { name: 'stream parts', args: ['stream', 'parts', 'ns', '--id', 's1', 'IN', '--batch-size', '1', ...unconfirmedFile], records: [part('a'), part('b')], idempotent: false },
+    { name: 'agent-decision send', args: ['agent-decision', 'send', 'IN', ...one, ...unconfirmedFile], records: readFileSync(join(EXAMPLES, 'agent-decisions.jsonl'), 'utf8').split('\n').slice(0, 2), idempotent: false },
+    { name: 'deletion-request send', args: ['deletion-request', 'send', 'IN', ...one], records: readFileSync(join(EXAMPLES, 'deletion-requests.jsonl'), 'utf8').split('\n').slice(0, 2), idempotent: true },
+  ];
+  const kinds = [
+    { kind: 'an HTML page (not JSON)', answer: HTML },
+    { kind: 'JSON of another shape ({})', answer: '{}' },
+  ];
+  for (const { name, args, records, idempotent } of commands) {
+    for (const { kind, answer } of kinds) {
+      it(`${name}, ${kind}: ${idempotent ? 'retried, and every record delivered once' : 'not sent again: the record is in the unconfirmed file'}`, async () => {
+        bad = answer;
+        requests = [];
+        const dir = tempDir();
+        const input = join(dir, 'in.jsonl');
+        writeFileSync(input, `${records.join('\n')}\n`);
+        const files: Record<string, string> = { IN: input, FAILED: join(dir, 'failed.jsonl'), UNCONFIRMED: join(dir, 'unconfirmed.jsonl') };
+        const [failed, unconfirmed] = [files.FAILED!, files.UNCONFIRMED!];
+        const { code, stderr } = await runCsafe(['--base-url', baseUrl, ...[...args, '--failed', 'FAILED'].map((arg) => files[arg] ?? arg)], { env: { CSAFE_API_KEY: 'sk_test_misbehaving_service' } });
+        const linesOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
+        assert.deepEqual(linesOf(failed), [], `nothing in the failed file\n${stderr}`);
+        if (idempotent) {
+          assert.equal(code, 0, stderr);
+          // The first request sent again as it was: its key (or id) makes the service apply it once.
+          assert.equal(requests.length, 3, stderr);
+          assert.equal(requests[1]!.body, requests[0]!.body, 'the retry is the same request');
+          assert.notEqual(requests[2]!.body, requests[0]!.body);
+          assert.deepEqual(linesOf(unconfirmed), []);
+        } else {
+          assert.equal(code, 5, stderr);
+          assert.equal(requests.length, 2, `sent once each\n${stderr}`);
+          assert.deepEqual(linesOf(unconfirmed).map((line) => JSON.parse(line) as unknown), [JSON.parse(records[0]!)]);
+        }
+      });
+    }
+  }
 });

@@ -108,6 +108,13 @@ export interface RequestSpec {
    * limited in size). A failure once its bytes flow is not retried: some may have been consumed.
    */
   onBody?: (body: Readable) => Promise<void>;
+  /**
+   * What the caller relies on in a 2xx answer's JSON, read from it (the response's body is then
+   * what it returns). Read within the attempt: an UnexpectedResponseError it throws (JSON of
+   * another shape) makes the answer one that cannot be read, as a body that is not JSON does, and
+   * the one retry policy decides alike: retried where the request may be sent twice, else not.
+   */
+  readAnswer?: (body: unknown) => unknown;
 }
 
 export interface HttpResponse {
@@ -184,7 +191,7 @@ export class HttpClient {
           // A download's time limit holds until its last byte.
           // A download is always read as a stream (attempt).
           if (spec.onBody !== undefined) await this.consume(spec, display, (attempt.response as StreamedAnswer).body);
-          const body = spec.url === undefined && spec.onBody === undefined ? readJsonAnswer(attempt.text, status, `${spec.method} ${display}`) : undefined;
+          const body = spec.url === undefined && spec.onBody === undefined ? readJsonAnswer(attempt.text, status, `${spec.method} ${display}`, spec.readAnswer) : undefined;
           if (!(body instanceof UnexpectedResponseError)) return { status, headers, body, retries: retry };
           attempt = { error: body };
         }
@@ -554,17 +561,20 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 const MB = 1024 * 1024;
 const sizeText = (bytes: number) => (bytes % MB === 0 ? `${bytes / MB} MB` : `${bytes} bytes`);
 
-/** A 2xx answer from the API: JSON within the depth limit, or an error naming the endpoint. Only 204 may be empty. */
-/** A 2xx answer's JSON, or the error saying why it cannot be read: the attempt then failed, and the retry policy decides. */
-function readJsonAnswer(text: string, status: number, what: string): unknown {
+/**
+ * A 2xx answer's JSON, as `read` reads it when given, or the error saying why it cannot be read
+ * (not JSON, or not what `read` relies on): the attempt then failed, and the retry policy decides.
+ */
+function readJsonAnswer(text: string, status: number, what: string, read: (body: unknown) => unknown = (body) => body): unknown {
   try {
-    return parseJsonAnswer(text, status, what);
+    return read(parseJsonAnswer(text, status, what));
   } catch (error) {
     if (error instanceof UnexpectedResponseError) return error;
     throw error;
   }
 }
 
+/** A 2xx answer from the API: JSON within the depth limit, or an error naming the endpoint. Only 204 may be empty. */
 function parseJsonAnswer(text: string, status: number, what: string): unknown {
   if (text.trim() === '') {
     if (status === 204) return undefined;

@@ -3,7 +3,8 @@
  * is unit-tested without a network.
  *
  * Retried: connection failures, timeouts, 408, 409, 429, every 5xx, and a 2xx whose body cannot be
- * read as JSON (a proxy's page: the request may have been applied, as after a cut connection).
+ * read as what the caller relies on, not JSON (a proxy's page) or JSON of another shape: the
+ * request may have been applied, as after a cut connection.
  * Never another status. A server-sent `x-should-retry: true|false` overrides the status rule.
  * Delay: `retry-after-ms`, then `Retry-After` (seconds or HTTP-date), else exponential backoff
  * min(cap, base·2^retry) less a random jitter of at most 25 %, so a retry never follows at once.
@@ -37,7 +38,7 @@ export type AttemptOutcome =
   /** sent: whether any of the request may have reached the server (false for a refused connection). */
   | { kind: 'network-error'; sent: boolean }
   | { kind: 'timeout' }
-  /** A 2xx whose body is not readable JSON: the work may be done, its answer is lost all the same. */
+  /** A 2xx whose body is not readable JSON, or not of the shape relied on: the work may be done, its answer is lost all the same. */
   | { kind: 'unreadable' };
 
 /** Statuses by which the service says the request was not processed (spec: 429 and 503). */

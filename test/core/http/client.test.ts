@@ -670,6 +670,22 @@ describe('HttpClient', () => {
       await http.close();
     });
 
+    it('JSON of another shape than the caller reads (readAnswer) is unreadable alike: retried where a replay is safe, never where it is not', async () => {
+      const readLabels = (body: unknown) => {
+        if (!Array.isArray((body as { labels?: unknown } | null)?.labels)) throw new UnexpectedResponseError('POST /v1/content: unexpected response from the service: labels: expected array');
+        return (body as { labels: unknown[] }).labels;
+      };
+      handler = (_req, res, n) => json(res, 200, n === 1 ? {} : { labels: ['x'] });
+      const { http } = client({ maxRetries: 2 });
+      const answer = await http.request({ method: 'POST', path: '/v1/content', json: {}, readAnswer: readLabels });
+      assert.deepEqual(answer.body, ['x'], 'the body as read');
+      assert.equal(attempts, 2, 'sent again after {}');
+      handler = (_req, res) => json(res, 200, {});
+      await assert.rejects(http.request({ method: 'POST', path: '/v1/decisions', json: {}, replaySafe: false, readAnswer: readLabels }), (error: Error) => error instanceof UnexpectedResponseError && mayHaveBeenApplied(error));
+      assert.equal(attempts, 3, 'a request that is not replay-safe is sent once');
+      await http.close();
+    });
+
     it('refuses HTML, truncated JSON and an empty body, naming the endpoint', async () => {
       handler = raw(200, '<html><body>Welcome</body></html>');
       await refused(/^POST \/v1\/content: the response is not JSON \(it starts "<html><body>Welcome/);
