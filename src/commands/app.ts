@@ -63,7 +63,7 @@ export const batchOutcome = (counts: Partial<RunCounts>): BatchOutcome => ({ kin
 export function lineRunOutcome(run: LineRequestsRun, answers: Pick<Partial<RunCounts>, 'flagged'> = {}): Outcome {
   if (run.kind === 'checked') return run;
   const { counts } = run;
-  return batchOutcome({ sent: counts.sent, done: counts.skipped_checkpoint, otherShards: counts.other_shards, failed: counts.failed, unconfirmed: counts.unconfirmed, skipped: run.skipped, stoppedBy: run.stoppedBy, ...answers });
+  return batchOutcome({ sent: counts.sent, done: run.deliveredEarlier, otherShards: counts.other_shards, failed: counts.failed, unconfirmed: counts.unconfirmed, skipped: run.skipped, stoppedBy: run.stoppedBy, ...answers });
 }
 
 /**

@@ -137,6 +137,13 @@ export class SkipFile extends FailedFile {
   }
 }
 
+/**
+ * Records an earlier run delivered, as an exit code counts them: those the checkpoint skipped but
+ * the invalid ones an earlier run set aside, which were never delivered. An input of nothing but
+ * invalid records is refused (2) run after run, not taken for one partly delivered (5).
+ */
+export const deliveredEarlier = (skippedByCheckpoint: number, setAside: SkipFile | undefined): number => skippedByCheckpoint - (setAside?.earlier ?? 0);
+
 /** --skip-invalid: the record is reported as `file:line: problem` and set aside (SkipFile.setAside), and the run goes on. */
 export function setAside(file: SkipFile, inputName: string, record: InvalidRecord & { position: number }, io: IOStreams, counts: Pick<BulkCounts, 'invalid' | 'skipped_checkpoint'>): Promise<void> {
   return file.setAside(record, counts, () => io.warn(problemLine(inputName, record)));

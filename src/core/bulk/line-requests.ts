@@ -3,7 +3,7 @@ import { planBatches } from './dry-run.js';
 import type { DryRunPlan } from '../http/dry-run.js';
 import { emptyCounts, type BulkCounts } from './counts.js';
 import { RangeCheckpoint, unacknowledged } from './range-checkpoint.js';
-import { nothingSentLine, problemLine, setAside, SkipFile } from './checked-records.js';
+import { deliveredEarlier, nothingSentLine, problemLine, setAside, SkipFile } from './checked-records.js';
 import { spoolRecords, type SpoolFormat } from './record-spool.js';
 import { haltLine } from './fail-fast.js';
 import { inOtherShard, otherShardsNote, shardedName, type Shard } from './shard.js';
@@ -90,7 +90,7 @@ export interface LineRequestsContext {
 /** How the run ended when it was not interrupted: nothing sent, invalid lines found by the check; or what was sent. */
 export type LineRequestsRun =
   | { kind: 'checked'; invalid: number }
-  | { kind: 'sent'; counts: BulkCounts; skipped: number; stoppedBy?: Error };
+  | { kind: 'sent'; counts: BulkCounts; skipped: number; deliveredEarlier: number; stoppedBy?: Error };
 
 /**
  * How far, in multiples of --concurrency, sending may run ahead of the oldest line not yet
@@ -265,7 +265,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
   const { stoppedBy } = delivered;
   if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
   if (counts.failed > 0) ctx.io.warn(`hint: ${resendHint(resendCommandLine(failed, job.resendCommand), options.checkpoint !== undefined)}`);
-  return { kind: 'sent', counts, skipped: skipped?.count ?? 0, stoppedBy };
+  return { kind: 'sent', counts, skipped: skipped?.count ?? 0, deliveredEarlier: deliveredEarlier(counts.skipped_checkpoint, skipped), stoppedBy };
 }
 
 /** --checkpoint's file, if given; `readOnly` for a dry run, which checks it and skips what it covers but never writes it. */

@@ -1,6 +1,6 @@
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
-import { checkRecord, nothingSentLine, problemLine, problemOfRecord, setAside, SkipFile } from '../../../core/bulk/checked-records.js';
+import { checkRecord, deliveredEarlier, nothingSentLine, problemLine, problemOfRecord, setAside, SkipFile } from '../../../core/bulk/checked-records.js';
 import { spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
 import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
@@ -217,7 +217,7 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
   const { stoppedBy } = delivered;
   if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
   // Answers are settled in input order; what follows (the table, --wait's objects) is in input order.
-  return { accepted: inInputOrder(accepted), failed: failed.count, sent: counts.sent, done: counts.skipped_checkpoint, otherShards: counts.other_shards, skipped: invalid?.count ?? 0, stoppedBy };
+  return { accepted: inInputOrder(accepted), failed: failed.count, sent: counts.sent, done: deliveredEarlier(counts.skipped_checkpoint, invalid), otherShards: counts.other_shards, skipped: invalid?.count ?? 0, stoppedBy };
 }
 
 /** A schema that leaves no room for an object under --max-batch-bytes is the problem to name, not every object. */

@@ -1,6 +1,6 @@
 import { fileOrStdin } from '../../../core/input/sources.js';
 import type { Context } from '../../../context.js';
-import { nothingSentLine, SkipFile } from '../../../core/bulk/checked-records.js';
+import { deliveredEarlier, nothingSentLine, SkipFile } from '../../../core/bulk/checked-records.js';
 import { InterruptedError } from '../../../core/errors.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
@@ -98,7 +98,7 @@ async function sendAndReport(events: AsyncIterable<readonly OutgoingEvent[]>, ru
   await report(ctx, tally, { input: run.input.name, started, failedFile, failedRecords: failed, unconfirmedFile, invalidFile: options.skipInvalid, toStdout: !options.sync, checkpoint: options.checkpoint });
   if (halted) ctx.io.warn(haltLine(halted, failedFile));
   const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
-  return batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, otherShards: tally.other_shards, failed: tally.failed, unconfirmed: tally.unconfirmed, ...invalid, stoppedBy: halted });
+  return batchOutcome({ sent: tally.sent, done: deliveredEarlier(tally.skipped_checkpoint, run.setAside), otherShards: tally.other_shards, failed: tally.failed, unconfirmed: tally.unconfirmed, ...invalid, stoppedBy: halted });
 }
 
 /** The sending pass over events already checked and made ready. */

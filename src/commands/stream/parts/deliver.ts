@@ -1,5 +1,5 @@
 import { partsFrameBytes, sendStreamParts } from '../../../api/streams.js';
-import type { Numbered, SendableRecord } from '../../../core/bulk/checked-records.js';
+import { deliveredEarlier, type Numbered, type SendableRecord, type SkipFile } from '../../../core/bulk/checked-records.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
 import { deliverInBatches, type BulkRun, type Delivered } from '../../../core/bulk/engine.js';
 import { FailedFile } from '../../../core/files/failed-file.js';
@@ -16,9 +16,9 @@ export const partsFailureFiles = (options: Pick<PartsOptions, 'failed' | 'unconf
   unconfirmed: new FailedFile(options.unconfirmed ?? defaultFailedPath('stream-parts', now, 'unconfirmed')),
 });
 
-/** How the run ended for main.ts; `skipped`: the invalid parts set aside by --skip-invalid. */
-export const partsOutcome = (tally: PartsTally, run: { skipped?: number; stoppedBy?: unknown } = {}) =>
-  batchOutcome({ sent: tally.sent, done: tally.skipped_checkpoint, failed: tally.failed, unconfirmed: tally.unconfirmed, skipped: run.skipped ?? 0, stoppedBy: run.stoppedBy });
+/** How the run ended for main.ts; `setAside`: --skip-invalid's file. */
+export const partsOutcome = (tally: PartsTally, run: { setAside?: SkipFile; stoppedBy?: unknown } = {}) =>
+  batchOutcome({ sent: tally.sent, done: deliveredEarlier(tally.skipped_checkpoint, run.setAside), failed: tally.failed, unconfirmed: tally.unconfirmed, skipped: run.setAside?.count ?? 0, stoppedBy: run.stoppedBy });
 
 /** The counts of every bulk run, and the last request the stream took and the last failure, for the summary and the status line. */
 export interface PartsTally extends BulkCounts {

@@ -103,10 +103,10 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   const unreachable = run.failFast.stoppedBy;
   if (unreachable) {
     ctx.io.warn(haltLine(unreachable, files.failed.path));
-    return partsOutcome(tally, { skipped: reading.invalid?.count, stoppedBy: unreachable });
+    return partsOutcome(tally, { setAside: reading.invalid, stoppedBy: unreachable });
   }
   throwWhatStopped(reading, ctx.signal);
-  return partsOutcome(tally, { skipped: reading.invalid?.count });
+  return partsOutcome(tally, { setAside: reading.invalid });
 }
 
 /**

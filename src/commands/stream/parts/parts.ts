@@ -66,7 +66,7 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
     }
     await printSummary(ctx, { namespace, id: options.id, tally, ...files, invalid, durationMs: ctx.now() - started, checkpoint: options.checkpoint !== undefined });
     if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, files.failed.path));
-    return partsOutcome(tally, { skipped: invalid?.count, stoppedBy });
+    return partsOutcome(tally, { setAside: invalid, stoppedBy });
   } finally {
     await input.remove();
   }
