@@ -139,8 +139,9 @@ export class SkipFile extends FailedFile {
 
 /**
  * Records an earlier run delivered, as an exit code counts them: those the checkpoint skipped but
- * the invalid ones an earlier run set aside, which were never delivered. An input of nothing but
- * invalid records is refused (2) run after run, not taken for one partly delivered (5).
+ * the invalid ones an earlier run set aside, which were never delivered. A run that sets aside new
+ * records of an input of nothing but invalid ones is refused (2), not taken for one partly
+ * delivered (5); one that finds nothing new has nothing to say, and ends 0.
  */
 export const deliveredEarlier = (skippedByCheckpoint: number, setAside: SkipFile | undefined): number => skippedByCheckpoint - (setAside?.earlier ?? 0);
 
