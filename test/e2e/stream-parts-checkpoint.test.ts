@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
@@ -111,6 +111,28 @@ describe('stream parts --checkpoint: every part of the input once, whatever line
     const again = await runCsafe(args, { env: emulator.env });
     assert.equal(again.code, 2, again.stderr);
     assert.match(again.stderr, new RegExp(`was written by an older csafe, which kept parts by line, and line 1 of .*older-array.json starts more than one part`));
+    assert.equal((await emulator.requests()).filter((request) => request.method === 'POST').length, 0, 'nothing sent');
+  });
+
+  it('cut short by SIGTERM while it reads the input again to resume an older checkpoint, it says so as any run cut short before sending does, and leaves the checkpoint as it was', async (t) => {
+    // Long enough that reading it again outlasts the wait for the lock to appear (the step right before).
+    const many = Array.from({ length: 300_000 }, (_, i) => JSON.stringify(part(i))).join('\n') + '\n';
+    const { input, args, state } = setUp('older-cut', many);
+    const head = readFileSync(input).subarray(0, 64 * 1024);
+    const older = JSON.parse(byLine(input, [[1, 10]], 'older-cut')) as { input: Record<string, unknown> };
+    older.input = { name: input, fingerprint: createHash('sha256').update(head).digest('hex'), fingerprint_bytes: head.length };
+    writeFileSync(state, JSON.stringify(older));
+    const child = spawnCsafe(args, { env: emulator.env });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const ended = outcome(child);
+    await waitFor(() => existsSync(`${state}.lock`), { what: 'the checkpoint to be locked', intervalMs: 5 });
+    child.kill('SIGTERM');
+    const cut = await ended;
+    assert.equal(cut.code, 143, cut.stderr);
+    assert.match(cut.stderr, /^interrupted: 0 parts sent in 0 requests, 0 failed; it was still reading the input$/m);
+    assert.match(cut.stderr, /^continue with: csafe .*stream parts live --id older-cut/m);
+    assert.equal((JSON.parse(cut.stdout) as { sent: number }).sent, 0, 'the run\'s record on stdout');
+    assert.equal((JSON.parse(readFileSync(state, 'utf8')) as { version: number }).version, 1, 'the checkpoint as it was');
     assert.equal((await emulator.requests()).filter((request) => request.method === 'POST').length, 0, 'nothing sent');
   });
 });

@@ -52,8 +52,8 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
   try {
     const sent = await withPartsToSend(ctx, input, options, tally, interruptedBeforeSending, (parts, invalid) =>
       ctx.dryRun
-        ? planParts(ctx, ctx.dryRun, namespace, { name: input.name, file: input.file, records: () => input.records(), parts, tally, invalid }, options)
-        : sendParts(ctx, http, namespace, { name: input.name, file: input.file, records: () => input.records(), parts, tally, invalid }, options));
+        ? planParts(ctx, ctx.dryRun, namespace, { name: input.name, file: input.file, records: () => input.records(), parts, tally, invalid, interruptedBeforeSending }, options)
+        : sendParts(ctx, http, namespace, { name: input.name, file: input.file, records: () => input.records(), parts, tally, invalid, interruptedBeforeSending }, options));
     if (sent === undefined) {
       ctx.io.warn(nothingSentLine(tally.invalid, 'invalid part', ctx.dryRun !== undefined));
       return { kind: 'checked', invalid: tally.invalid };
@@ -139,6 +139,8 @@ interface PartsToSend extends CheckpointedInput {
   parts: AsyncIterable<readonly Numbered<SendableRecord>[]>;
   tally: PartsTally;
   invalid: SkipFile | undefined;
+  /** Says what a run cut short before its first part went did (nothing sent), and the command that continues it. */
+  interruptedBeforeSending(): Promise<void>;
 }
 
 /** --dry-run: the parts' batches, the first recorded by the HTTP core in place of sending. */
@@ -151,9 +153,10 @@ async function planParts(ctx: Context, plan: DryRunPlan, namespace: string, inpu
 async function sendParts(ctx: Context, http: HttpClient, namespace: string, input: PartsToSend, options: PartsOptions) {
   const files = partsFailureFiles(options, ctx.now());
   const { tally, invalid } = input;
-  const progress = await startSpinner(ctx.io, 'Sending parts…');
-  const checkpoint = await openPartsCheckpoint(ctx, namespace, input, options, false);
+  // An older checkpoint is upgraded by reading the input again, which Ctrl-C or SIGTERM can cut short as any read before the first part goes.
+  const checkpoint = await reportedIfInterrupted(openPartsCheckpoint(ctx, namespace, input, options, false), ctx.signal, input.interruptedBeforeSending);
   invalid?.keepIn(checkpoint);
+  const progress = await startSpinner(ctx.io, 'Sending parts…');
   let delivered: Delivered | undefined;
   try {
     const onProgress = () => progress.update(`Sending parts: ${tally.sent} sent, ${tally.failed} failed, ${tally.unconfirmed} unconfirmed`);
