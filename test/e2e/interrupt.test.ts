@@ -195,14 +195,16 @@ describe('events send cut short without --checkpoint', () => {
   const runs = [
     { flags: [], says: /each keeps its idempotency_key, so the service ingests it once/ },
     // The events carry no idempotency_key and are given none: each one sent again is stored again.
-    { flags: ['--no-auto-idempotency'], says: /the service stores those without an idempotency_key a second time/ },
+    // (Checked as they are sent, with --skip-invalid: without it the events not sent go to the failed file, which the command printed sends.)
+    { flags: ['--no-auto-idempotency', '--skip-invalid', 'invalid.jsonl'], says: /the service stores those without an idempotency_key a second time/ },
   ];
   for (const { flags, says } of runs) {
     it(`${flags.length > 0 ? flags.join(' ') : 'keys added'}: the hint says what the same command again stores`, async (t) => {
-      const input = join(tempDir(), 'events.jsonl');
+      const dir = tempDir();
+      const input = join(dir, 'events.jsonl');
       writeFileSync(input, eventsText(30, 30));
       const before = (await emulator.requests()).length;
-      const child = spawnCsafe(['events', 'send', input, '--batch-size', '1', '--concurrency', '1', ...flags], { env: emulator.env });
+      const child = spawnCsafe(['events', 'send', input, '--batch-size', '1', '--concurrency', '1', ...flags], { env: emulator.env, cwd: dir });
       t.after(() => child.exitCode === null && child.kill('SIGKILL'));
       const result = outcome(child);
       await waitFor(async () => (await emulator.requests()).length - before >= 2, { what: 'two batches to reach the emulator' });

@@ -525,6 +525,21 @@ describe('an interrupted bulk command says how to continue', () => {
     assertExactlyOnceInOrder((await ingestedEvents(emulator)).events, 40);
   });
 
+  it('events send --no-auto-idempotency without --checkpoint: SIGTERM puts the events not sent in the failed file; the command printed sends them, none twice', async (t) => {
+    const dir = tempDir();
+    await emulator.control('/_emulator/reset', { method: 'POST' });
+    writeFileSync(join(dir, 'events.jsonl'), eventsText(40, 8));
+    const first = await interruptAfter(t, emulator, ['events', 'send', 'events.jsonl', '--no-auto-idempotency', '--batch-size', '1', '--concurrency', '4'], dir, 6, 'SIGTERM');
+    assert.equal(first.code, 143, first.stderr);
+    assert.match(first.stderr, /^interrupted: \d+ events sent in \d+ requests, \d+ failed \(in csafe-events-failed-[\dTZ]+\.jsonl\); the events not sent are in the failed file too$/m);
+    const resume = printedResume(first.stderr);
+    assert.match(resume, /^csafe events send csafe-events-failed-[\dTZ]+\.jsonl --no-auto-idempotency --batch-size 1 --concurrency 4$/);
+    const second = await runPrinted(resume, emulator.env, dir);
+    assert.equal(second.code, 0, second.stderr);
+    // Without idempotency keys the service stores a resent event twice: the same command line again would give more than 40.
+    assertExactlyOnceInOrder((await ingestedEvents(emulator)).events, 40);
+  });
+
   it('events send without --checkpoint: says how to get one next time', async (t) => {
     const dir = tempDir();
     inputFile(dir, 'events.jsonl', 30, eventLine);

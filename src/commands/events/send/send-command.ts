@@ -31,7 +31,9 @@ bulk command; when sending stops (a refused key, a Retry-After over --max-wait),
 events are in the failed file. Once --max-consecutive-failures requests in a row could not reach
 the service, sending stops: one line says so, the events not sent are in the failed file, exit 1.
 Ctrl-C (exit 130) or SIGTERM (143) prints what was sent and the command that continues: the
-same command line, which with --checkpoint sends only what was not acknowledged.
+same command line, which with --checkpoint sends only what was not acknowledged. With
+--no-auto-idempotency and no --checkpoint (nor --skip-invalid), the events not sent go to the
+failed file instead, and the command printed sends that file.
 
 With --sync, stdout lists each ingested event with its input line and the service's event_id:
 one NDJSON line per event, {"line":12,"event_id":"…"}, as each batch is acknowledged when piped

@@ -9,8 +9,10 @@ import { parseFlags } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { type OutputFormat } from '../../../core/terminal/output.js';
 import { shardedName } from '../../../core/bulk/shard.js';
-import { csafeCommandLine } from '../../../core/cli/command-line.js';
-import { interruptedRun, reportedIfInterrupted, reportInterruption, STILL_READING, type AppendedRecords } from '../../../core/cli/resume.js';
+import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
+import { flagsWithValue, longFlag } from '../../../core/cli/flags.js';
+import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, STILL_READING, type AppendedRecords } from '../../../core/cli/resume.js';
+import { eventsSend } from './send-command.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';
@@ -109,6 +111,8 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   const unconfirmed = new FailedFile(unconfirmedPath);
   const checkpoint = await openCheckpoint(ctx, input, options, false);
   setAside?.keepIn(checkpoint);
+  // Only the checked copy is read to its end after Ctrl-C; events read as they are checked (--skip-invalid) stop there, and those not read would be in no file.
+  const unsentToFailed = keylessWithoutCheckpoint(options) && setAside === undefined;
   const progress = await startSpinner(ctx.io, 'Sending events…');
   let halted: Error | undefined;
   let completed = false;
@@ -120,14 +124,14 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     const run = bulkRun(ctx, http, options, { counts: tally, failed, unconfirmed, checkpoint, onProgress });
     const due = unacknowledged(events, checkpoint && ((event) => checkpoint.isSettled(event.slot, event.position)), tally);
     // With --sync, each batch's event ids are printed once it is counted as acknowledged.
-    const send = <A>(job: BulkJob<OutgoingEvent, A>) => deliverInBatches(due, eventBatchLimits(options), eventLanes(options), job, run);
+    const send = <A>(job: BulkJob<OutgoingEvent, A>) => deliverInBatches(due, eventBatchLimits(options), eventLanes(options), { ...job, setAsideUnsent: unsentToFailed }, run);
     const delivered = await (sync === undefined ? send(eventsJob(queueBatch(http), input.name, checkpoint)) : send(eventsJob(sync.send, input.name, checkpoint, sync.print)));
     if (delivered.interrupted) throw new InterruptedError();
     halted = delivered.stoppedBy;
     completed = true;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
-    await reportInterrupted({ ctx, input, options, tally, started }, { failedFile: failedPath, unconfirmedFile: unconfirmedPath });
+    await reportInterrupted({ ctx, input, options, tally, started }, { failedFile: failedPath, unconfirmedFile: unconfirmedPath, ...(unsentToFailed && { unsentIn: failed }) });
     throw interruptionOf(ctx.signal, tally.sent);
   } finally {
     progress.stop();
@@ -149,9 +153,13 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
  * pipe the summary is the run's record on stdout, cut short or not, and whether it was still
  * checking its input or sending (with --sync, stdout holds the event ids).
  */
-async function reportInterrupted({ ctx, input, options, tally, started }: SendingRun, { stillReading = false, ...files }: { failedFile?: string; unconfirmedFile?: string; stillReading?: boolean }): Promise<void> {
+async function reportInterrupted(
+  { ctx, input, options, tally, started }: SendingRun,
+  { stillReading = false, unsentIn, ...files }: { failedFile?: string; unconfirmedFile?: string; stillReading?: boolean; unsentIn?: FailedFile },
+): Promise<void> {
   const done = `${interruptedRun(tally, 'event', files.failedFile ?? '')}${stillReading ? STILL_READING : ''}`;
-  reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), options.checkpoint === undefined ? noCheckpointHint(options.autoIdempotency) : undefined);
+  if (unsentIn !== undefined) reportUnsentInFailed(ctx, done, unsentIn);
+  else reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), options.checkpoint === undefined ? noCheckpointHint(options.autoIdempotency) : undefined);
   if (options.sync) return;
   const summary = summarise(tally, { input: input.name, durationMs: ctx.now() - started, ...files, invalidFile: options.skipInvalid });
   await printSummaryRecord(ctx.io, summary, await summaryFormat(ctx));
@@ -193,6 +201,28 @@ const noCheckpointHint = (autoIdempotency: boolean) =>
   autoIdempotency
     ? 'without --checkpoint it sends every event again (each keeps its idempotency_key, so the service ingests it once); add --checkpoint FILE to continue where a run stopped'
     : 'without --checkpoint it sends every event again, and with --no-auto-idempotency the service stores those without an idempotency_key a second time (those with one, once); add --checkpoint FILE to continue where a run stopped';
+
+/**
+ * Without a checkpoint, under --no-auto-idempotency: the same command line would store again the
+ * events without a key that this run delivered. So, as `stream parts` does, the events not sent
+ * go to the failed file, in order, and the command printed sends that (this run's bytes of it).
+ */
+const keylessWithoutCheckpoint = (options: SendOptions) => options.checkpoint === undefined && !options.autoIdempotency;
+
+function reportUnsentInFailed(ctx: Context, done: string, failed: FailedFile): void {
+  if (failed.count === 0) {
+    ctx.io.warn(`interrupted: ${done}; none is left to send`);
+    return;
+  }
+  const resend = resendCommandLine(failed, (input) => csafeCommandLine(withPositional(ctx.argv, FILE_POSITION, input, RESUME_FLAGS)));
+  reportInterruption(ctx.io, `${done}; the events not sent are in the failed file too`, resend);
+}
+
+/** `events send FILE`: the file is the command's third word. */
+const FILE_POSITION = 2;
+
+/** The run's own command line with the failed file as its input: without --failed, which names the file the next run reads. */
+const RESUME_FLAGS = { withValue: flagsWithValue(eventsSend.flags), dropped: new Set([longFlag('failed', eventsSend.flags.failed)]) };
 
 /** The action of the command declared in send-command.ts, loaded when it runs. */
 export const eventsSendAction: Action<SendFlags> = async (ctx, command, flags) => {
