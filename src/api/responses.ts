@@ -9,9 +9,14 @@ import { describeProblem, problemsFromZod } from '../schemas/issues.js';
 export function parseResponse<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const problems = problemsFromZod(parsed.error).map(describeProblem).join('; ');
-  throw new UnexpectedResponseError(`${what}: unexpected response from the service: ${problems}`);
+  const problems = problemsFromZod(parsed.error);
+  const shown = problems.slice(0, SHOWN_PROBLEMS).map(describeProblem).join('; ');
+  const more = problems.length > SHOWN_PROBLEMS ? `; and ${problems.length - SHOWN_PROBLEMS} more` : '';
+  throw new UnexpectedResponseError(`${what}: unexpected response from the service: ${shown}${more}`);
 }
+
+/** The problems an error names: an answer of a hundred thousand wrong labels made a line of megabytes, the first few say what is wrong. */
+const SHOWN_PROBLEMS = 10;
 
 /**
  * Sends the request and gives its 2xx answer as `read` reads it. The HTTP client reads it within
