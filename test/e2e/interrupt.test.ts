@@ -112,6 +112,30 @@ describe('SIGTERM while reading stdin', () => {
   }
 });
 
+describe('events send cut short while it still checks stdin', () => {
+  const emulator = useEmulatorProcess();
+
+  it('--no-auto-idempotency: nothing was sent, so the hint asks for the same input, not that it would store events twice', async (t) => {
+    const child = spawnCsafe(['events', 'send', '-', '--no-auto-idempotency'], { env: emulator.env });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const exited = ended(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    // An invalid first line is named as soon as it is checked: csafe is reading. Its writer keeps stdin open.
+    child.stdin.write(`{"type":"nope"}\n${eventsText(3, 3)}`);
+    await waitFor(() => stderr.includes('stdin:1:'), { what: 'csafe to check the first line' });
+    child.kill('SIGTERM');
+    const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
+    child.stdin.end();
+    assert.equal(result.code, 143, result.stderr);
+    const said = result.stderr.split('\n');
+    assert.ok(said.includes('interrupted: 0 events sent in 0 requests, 0 failed; it was still reading the input'), result.stderr);
+    assert.ok(said.includes('continue with: csafe events send - --no-auto-idempotency'), result.stderr);
+    assert.ok(said.includes('hint: give it the same input on stdin'), result.stderr);
+    assert.doesNotMatch(result.stderr, /a second time|sends every event again/);
+  });
+});
+
 describe('SIGTERM while a bulk command whose stdout holds its results still reads stdin', () => {
   const emulator = useEmulatorProcess();
   const read = (path: string) => readFileSync(join(EXAMPLES, path), 'utf8');

@@ -11,7 +11,7 @@ import { type OutputFormat } from '../../../core/terminal/output.js';
 import { shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
 import { flagsWithValue, longFlag } from '../../../core/cli/flags.js';
-import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, STILL_READING, type AppendedRecords } from '../../../core/cli/resume.js';
+import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, sameStdinHint, STILL_READING, type AppendedRecords } from '../../../core/cli/resume.js';
 import { eventsSend } from './send-command.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
@@ -159,7 +159,7 @@ async function reportInterrupted(
 ): Promise<void> {
   const done = `${interruptedRun(tally, 'event', files.failedFile ?? '')}${stillReading ? STILL_READING : ''}`;
   if (unsentIn !== undefined) reportUnsentInFailed(ctx, done, unsentIn);
-  else reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), options.checkpoint === undefined ? noCheckpointHint(options.autoIdempotency) : undefined);
+  else reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), stillReading ? nothingSentHint(input.path) : options.checkpoint === undefined ? noCheckpointHint(options.autoIdempotency) : undefined);
   if (options.sync) return;
   const summary = summarise(tally, { input: input.name, durationMs: ctx.now() - started, ...files, invalidFile: options.skipInvalid });
   await printSummaryRecord(ctx.io, summary, await summaryFormat(ctx));
@@ -201,6 +201,9 @@ const noCheckpointHint = (autoIdempotency: boolean) =>
   autoIdempotency
     ? 'without --checkpoint it sends every event again (each keeps its idempotency_key, so the service ingests it once); add --checkpoint FILE to continue where a run stopped'
     : 'without --checkpoint it sends every event again, and with --no-auto-idempotency the service stores those without an idempotency_key a second time (those with one, once); add --checkpoint FILE to continue where a run stopped';
+
+/** Cut short before the first event went, the same command sends each event once: only stdin, read once, must be given again. */
+const nothingSentHint = (path: string) => (path === '-' ? sameStdinHint() : undefined);
 
 /**
  * Without a checkpoint, under --no-auto-idempotency: the same command line would store again the
