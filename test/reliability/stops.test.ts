@@ -563,6 +563,20 @@ describe('an interrupted bulk command says how to continue', () => {
     assert.deepEqual(carried, range(input.records.length));
   });
 
+  it('stream parts --skip-invalid: Ctrl-C puts every part not sent in the failed file, also those it had not read yet', async (t) => {
+    const dir = tempDir();
+    // Checked as they are sent: the run has read a few hundred of them when the signal comes.
+    const input = inputFile(dir, 'parts.jsonl', 3000, partLine);
+    const first = await interruptAfter(t, emulator, ['stream', 'parts', 'live', '--id', 'show-6', 'parts.jsonl', '--skip-invalid', 'invalid.jsonl', '--batch-size', '1', '--failed', 'rest.jsonl'], dir, 4);
+    assert.equal(first.code, 130, first.stderr);
+    const sentFirst = Number(/interrupted: (\d+) parts sent/.exec(first.stderr)?.[1]);
+    assert.ok(sentFirst > 0, first.stderr);
+    assert.deepEqual(pick(JSON.parse(first.stdout), ['read', 'sent', 'failed']), { read: 3000, sent: sentFirst, failed: 3000 - sentFirst });
+    // What the command printed sends is every part the run did not.
+    assert.deepEqual(readLines(join(dir, 'rest.jsonl')), input.records.slice(sentFirst));
+    assert.equal(printedResume(first.stderr), 'csafe stream parts live --id show-6 rest.jsonl --skip-invalid invalid.jsonl --batch-size 1');
+  });
+
   it('stream parts: Ctrl-C puts the parts not sent in the failed file and prints the command that sends it', async (t) => {
     const dir = tempDir();
     const input = inputFile(dir, 'parts.jsonl', 30, partLine);

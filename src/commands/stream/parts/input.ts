@@ -3,7 +3,7 @@ import { partsFrameBytes } from '../../../api/streams.js';
 import { checkRecords, checkValue, type CheckedRecord, type RecordCheck } from '../../../core/bulk/checked-records.js';
 import { UsageError } from '../../../core/errors.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { inputSource, openFileStream, readCaptionCues, readRecords, type InputSource } from '../../../core/input/sources.js';
+import { inputSource, isRegularFile, openFileStream, readCaptionCues, readRecords, type InputSource } from '../../../core/input/sources.js';
 import { rereadableInput } from '../../../core/input/spool.js';
 import type { Context } from '../../../context.js';
 import { describeProblem } from '../../../schemas/issues.js';
@@ -18,7 +18,7 @@ export interface PartsInput {
   name: string;
   /**
    * `toTheEnd`: read on after Ctrl-C, so the parts a run did not send can all go to its failed
-   * file. Only a regular file (the one given, or the copy of a pipe) is; stdin read once stops.
+   * file. Only a regular file (the one given, on stdin, or the copy of a pipe) is; a pipe read once stops.
    */
   records(toTheEnd?: boolean): AsyncIterable<CheckedRecord>;
   /** Removes the copy of stdin or a pipe made to read it twice. */
@@ -73,9 +73,17 @@ export function choosePartsInput(ctx: Context, file: string | undefined, options
         return { name: input.source.name, records: (toTheEnd) => read(toTheEnd ? whole : input.source), remove: input.remove, file: input.path };
       }
       const source = inputSource(path, ctx.io.stdin, ctx.signal);
-      return { name: source.name, records: () => read(source), remove: async () => undefined };
+      // Read on after Ctrl-C only where the input has an end at hand: a pipe's writer may keep it open for ever.
+      const whole = endsAtHand(path, ctx.io) ? inputSource(path, ctx.io.stdin) : source;
+      return { name: source.name, records: (toTheEnd) => read(toTheEnd ? whole : source), remove: async () => undefined };
     },
   };
+}
+
+/** A regular file, given or on stdin (`< parts.jsonl`): read to its end after Ctrl-C, it has one. */
+function endsAtHand(path: string, io: IOStreams): boolean {
+  if (path !== '-') return isRegularFile(path);
+  return (io.stdin as { fd?: unknown }).fd === 0 && fstatSync(0).isFile();
 }
 
 /** A terminal, or a device such as /dev/null: no one is piping parts in, so the user forgot to say where they are. */
