@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +8,32 @@ import { eventsText } from '../helpers/events.js';
 import { waitFor } from '../helpers/wait.js';
 
 const pick = (record: Record<string, unknown>, keys: readonly string[]) => Object.fromEntries(keys.map((key) => [key, record[key]]));
+
+/** What shows that csafe is reading its stdin: the stderr so far, and the TMPDIR it was given. */
+type Reading = (seen: { stderr: string; tmp: string }) => boolean;
+/** An invalid line is named as soon as it is checked. */
+const named = (line: number): Reading => ({ stderr }) => stderr.includes(`stdin:${line}:`);
+/** The copy of stdin, kept to be read twice (with --checkpoint), holds what was written. */
+const copied: Reading = ({ tmp }) => readdirSync(tmp).some((dir) => dir.startsWith('csafe-spool-') && existsSync(join(tmp, dir, 'input')) && statSync(join(tmp, dir, 'input')).size > 0);
+
+/**
+ * csafe `args` given `input` on a stdin its writer keeps open, sent `signal` once `reading` shows
+ * it reads it (nothing ends the input, so what follows is what a signal during the read does).
+ */
+async function signalledWhileReading(t: TestContext, args: string[], env: NodeJS.ProcessEnv, input: string, reading: Reading, signal: NodeJS.Signals = 'SIGTERM') {
+  const tmp = tempDir();
+  const child = spawnCsafe(args, { env: { ...env, TMPDIR: tmp } });
+  t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+  const exited = ended(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdin.write(input);
+  await waitFor(() => reading({ stderr, tmp }), { what: 'csafe to read its stdin' });
+  child.kill(signal);
+  const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
+  child.stdin.end();
+  return result;
+}
 
 describe('Ctrl-C', () => {
   // Every /v1 request is logged on arrival, then its answer is held for a minute.
@@ -77,34 +103,14 @@ describe('SIGTERM while reading stdin', () => {
   ];
   for (const { command, noun, records } of bulk) {
     it(`${command.slice(0, 2).join(' ')}: cut short while it still checks a pipe, prints its record on stdout`, async (t) => {
-      const child = spawnCsafe(command, { env: emulator.env });
-      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-      const exited = ended(child);
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      // An invalid first line is named as soon as it is checked: csafe is reading. Its writer keeps stdin open.
-      child.stdin.write(`{"type":"nope"}\n${records}`);
-      await waitFor(() => stderr.includes('stdin:1:'), { what: 'csafe to check the first line' });
-      child.kill('SIGTERM');
-      const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
-      child.stdin.end();
+      const result = await signalledWhileReading(t, command, emulator.env, `{"type":"nope"}\n${records}`, named(1));
       assert.equal(result.code, 143, result.stderr);
       assert.deepEqual(pick(JSON.parse(result.stdout), ['read', 'invalid', 'sent']), { read: 4, invalid: 1, sent: 0 });
       assert.match(result.stderr, new RegExp(`interrupted: 0 ${noun} sent in 0 requests, 0 failed; it was still reading the input`));
     });
 
     it(`${command.slice(0, 2).join(' ')} --checkpoint: cut short while it copies a pipe, prints its record on stdout`, async (t) => {
-      const tmp = tempDir();
-      const child = spawnCsafe([...command, '--checkpoint', join(tempDir(), 'state.json')], { env: { ...emulator.env, TMPDIR: tmp } });
-      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-      const exited = ended(child);
-      child.stdin.write(records);
-      // The copy of stdin, kept to be read twice, holds what was written: csafe is reading.
-      const copied = () => readdirSync(tmp).some((dir) => dir.startsWith('csafe-spool-') && existsSync(join(tmp, dir, 'input')) && statSync(join(tmp, dir, 'input')).size > 0);
-      await waitFor(copied, { what: 'csafe to copy stdin' });
-      child.kill('SIGTERM');
-      const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
-      child.stdin.end();
+      const result = await signalledWhileReading(t, [...command, '--checkpoint', join(tempDir(), 'state.json')], emulator.env, records, copied);
       assert.equal(result.code, 143, result.stderr);
       assert.deepEqual(pick(JSON.parse(result.stdout), ['read', 'sent']), { read: 0, sent: 0 });
       assert.match(result.stderr, /continue with: csafe .* --checkpoint /);
@@ -116,17 +122,7 @@ describe('events send cut short while it still checks stdin', () => {
   const emulator = useEmulatorProcess();
 
   it('--no-auto-idempotency: nothing was sent, so the hint asks for the same input, not that it would store events twice', async (t) => {
-    const child = spawnCsafe(['events', 'send', '-', '--no-auto-idempotency'], { env: emulator.env });
-    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-    const exited = ended(child);
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    // An invalid first line is named as soon as it is checked: csafe is reading. Its writer keeps stdin open.
-    child.stdin.write(`{"type":"nope"}\n${eventsText(3, 3)}`);
-    await waitFor(() => stderr.includes('stdin:1:'), { what: 'csafe to check the first line' });
-    child.kill('SIGTERM');
-    const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
-    child.stdin.end();
+    const result = await signalledWhileReading(t, ['events', 'send', '-', '--no-auto-idempotency'], emulator.env, `{"type":"nope"}\n${eventsText(3, 3)}`, named(1));
     assert.equal(result.code, 143, result.stderr);
     const said = result.stderr.split('\n');
     assert.ok(said.includes('interrupted: 0 events sent in 0 requests, 0 failed; it was still reading the input'), result.stderr);
@@ -150,17 +146,7 @@ describe('SIGTERM while a bulk command whose stdout holds its results still read
     const name = command.slice(0, 2).join(' ');
     it(`${name}: cut short while it still checks a pipe, says what it did and the same command, and prints no record`, async (t) => {
       const before = (await emulator.requests()).length;
-      const child = spawnCsafe(command, { env: emulator.env });
-      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-      const exited = ended(child);
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      // An invalid first line is named as soon as it is checked: csafe is reading. Its writer keeps stdin open.
-      child.stdin.write(`${invalid}\n${records}`);
-      await waitFor(() => stderr.includes('stdin:1:'), { what: 'csafe to check the first line' });
-      child.kill('SIGTERM');
-      const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
-      child.stdin.end();
+      const result = await signalledWhileReading(t, command, emulator.env, `${invalid}\n${records}`, named(1));
       assert.equal(result.code, 143, result.stderr);
       assert.equal(result.stdout, '');
       const said = result.stderr.split('\n');
@@ -171,18 +157,8 @@ describe('SIGTERM while a bulk command whose stdout holds its results still read
     });
 
     it(`${name} --checkpoint: cut short while it copies a pipe, says what it did and the same command`, async (t) => {
-      const tmp = tempDir();
       const state = join(tempDir(), 'state.json');
-      const child = spawnCsafe([...command, '--checkpoint', state], { env: { ...emulator.env, TMPDIR: tmp } });
-      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-      const exited = ended(child);
-      child.stdin.write(records);
-      // The copy of stdin, kept to be read twice, holds what was written: csafe is reading.
-      const copied = () => readdirSync(tmp).some((dir) => dir.startsWith('csafe-spool-') && existsSync(join(tmp, dir, 'input')) && statSync(join(tmp, dir, 'input')).size > 0);
-      await waitFor(copied, { what: 'csafe to copy stdin' });
-      child.kill('SIGTERM');
-      const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
-      child.stdin.end();
+      const result = await signalledWhileReading(t, [...command, '--checkpoint', state], emulator.env, records, copied);
       assert.equal(result.code, 143, result.stderr);
       assert.equal(result.stdout, '');
       const said = result.stderr.split('\n');
@@ -194,17 +170,9 @@ describe('SIGTERM while a bulk command whose stdout holds its results still read
 
   it('classify --batch --from-line: cut short while it still checks a pipe, the command continues from the same line', async (t) => {
     const command = ['classify', '--batch', '-', '--from-line', '2'];
-    const child = spawnCsafe(command, { env: emulator.env });
-    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-    const exited = ended(child);
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
     // Line 1 comes before --from-line, so it is not checked: line 2 is the first one named.
-    child.stdin.write('{"text":"hi","user_id":"u1"}\n{"text":7,"user_id":"u1"}\n{"text":"yo","user_id":"u1"}\n');
-    await waitFor(() => stderr.includes('stdin:2:'), { what: 'csafe to check line 2' });
-    child.kill('SIGINT');
-    const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
-    child.stdin.end();
+    const input = '{"text":"hi","user_id":"u1"}\n{"text":7,"user_id":"u1"}\n{"text":"yo","user_id":"u1"}\n';
+    const result = await signalledWhileReading(t, command, emulator.env, input, named(2), 'SIGINT');
     assert.equal(result.code, 130, result.stderr);
     const said = result.stderr.split('\n');
     assert.ok(said.includes('interrupted: 0 lines sent in 0 requests, 0 failed; it was still reading the input'), result.stderr);
