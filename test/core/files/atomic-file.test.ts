@@ -178,8 +178,10 @@ describe('writeStreamAtomic into a named pipe', () => {
     const reader = spawn('cat', [pipe]);
     let read = '';
     reader.stdout.on('data', (chunk) => (read += chunk));
+    // Listened for before the write is awaited: the reader may be done by the time it settles.
+    const closed = new Promise((resolve) => reader.once('close', resolve));
     await written;
-    await new Promise((resolve) => reader.once('close', resolve));
+    await closed;
     assert.equal(read, 'a,b\n1,2\n');
     assert.ok(lstatSync(pipe).isFIFO(), 'the pipe is left a pipe');
   });

@@ -86,10 +86,12 @@ describe('FailedFile', () => {
     const reader = spawn('cat', [pipe]);
     let read = '';
     reader.stdout.on('data', (chunk) => (read += chunk));
+    // Listened for before the file is closed: the reader may be done before the close is told.
+    const closed = new Promise((resolve) => reader.once('close', resolve));
     await appended;
     await file.append({ c: 3 }, 5);
     await file.close();
-    await new Promise((resolve) => reader.once('close', resolve));
+    await closed;
     assert.equal(read, '{"b":2}\n{"c":3}\n');
   });
 
