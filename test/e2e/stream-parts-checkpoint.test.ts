@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -76,6 +77,30 @@ describe('stream parts --checkpoint: every part of the input once, whatever line
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual(pick(JSON.parse(again.stdout)), { sent: 125, failed: 0, skipped_checkpoint: 75 });
     await assertEachOnce('cut-short');
+  });
+
+  it('a second SIGTERM while a batch is in flight: csafe leaves at once, the batch in the unconfirmed file and the checkpoint, and the same command line again sends the rest, nothing twice', async (t) => {
+    const { args } = setUp('left-at-once', jsonLines);
+    const unconfirmed = join(dir, 'left-at-once-unconfirmed.jsonl');
+    const command = ['--request-timeout', '1m', ...args, '--unconfirmed', unconfirmed];
+    // The third batch is stored, and its answer held past the two signals.
+    await script({ kind: 'timeout', method: 'POST', path: PARTS_PATH, skip: 2, times: 1, delay_ms: 3000 });
+    const child = spawnCsafe(command, { env: emulator.env });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const ended = outcome(child);
+    await waitFor(async () => (await emulator.requests()).filter((request) => request.method === 'POST').length === 3, { what: 'the third batch to reach the emulator' });
+    child.kill('SIGTERM');
+    // A second signal counts once 0.25 s have passed since the first.
+    await sleep(500);
+    child.kill('SIGTERM');
+    const cut = await ended;
+    assert.equal(cut.code, 143, cut.stderr);
+    assert.match(cut.stderr, new RegExp(`left at once: 25 parts in flight written to ${unconfirmed} \\(their answer was not waited for: the service may hold them\\)`));
+    assert.equal(readFileSync(unconfirmed, 'utf8').split('\n').filter(Boolean).length, 25);
+    const again = await runCsafe(command, { env: emulator.env });
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(pick(JSON.parse(again.stdout)), { sent: 125, failed: 0, skipped_checkpoint: 75 });
+    await assertEachOnce('left-at-once');
   });
 
   /** A checkpoint as a csafe that numbered parts by line wrote it, for `input`, holding `lines`. */

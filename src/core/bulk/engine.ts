@@ -1,4 +1,5 @@
 import { InterruptedError, mayHaveBeenApplied, stopsTheRun } from '../errors.js';
+import { onLeavingAtOnce } from '../signals.js';
 import type { FailedFile } from '../files/failed-file.js';
 import type { IOStreams } from '../terminal/io.js';
 import { countOf } from '../terminal/words.js';
@@ -75,8 +76,8 @@ export interface BulkRun {
   unconfirmed: FailedFile;
   failFast: FailFast;
   signal: AbortSignal;
-  /** Saved after each batch is settled, before the lane or slot takes its next batch: see CheckpointFile.save. */
-  checkpoint?: { save(): Promise<void> };
+  /** Saved after each batch is settled, before the lane or slot takes its next batch: see CheckpointFile.save; saveNow when csafe leaves at once. */
+  checkpoint?: { save(): Promise<void>; saveNow(): boolean };
   /** Told after each batch is settled (a spinner). */
   onProgress?(counts: BulkCounts): void;
   /** The HTTP client's retries so far (HttpClient.retries), counted in `counts.retries`. */
@@ -119,6 +120,7 @@ export async function deliverInBatches<T extends BulkRecord, A>(
 ): Promise<Delivered> {
   const delivery = new Delivery(job, run);
   const stopListening = sayAwaitedAnswersOnInterrupt(run.signal, run.io, delivery.inFlight);
+  const stopLastWords = onLeavingAtOnce(() => delivery.leaveAtOnce());
   const reading = { ended: false };
   const input = readUntilInterrupted(records, run.signal, !job.setAsideUnsent, reading);
   try {
@@ -137,6 +139,7 @@ export async function deliverInBatches<T extends BulkRecord, A>(
   } finally {
     await delivery.inFlight.settled();
     stopListening();
+    stopLastWords();
   }
   // The reader of stdout gone once every record had been read, and none kept from being sent by it
   // (as the last answers were printed), cut nothing short: the run ends as its counts say.
@@ -150,6 +153,8 @@ class Delivery<T extends BulkRecord, A> {
   private readonly heldKeys = new Set<string>();
   /** Whether a signal kept some batch from being sent, or from its retry. */
   keptBack = false;
+  /** Batches taken to be sent whose outcome is not settled yet, and whether each went (one may wait its turn, --max-rate). */
+  private readonly unsettled = new Map<T[], { sent: boolean }>();
   private haltSaid = false;
   /** The last failure: records held back behind a failed one are set aside with it. */
   private failure?: Error;
@@ -163,9 +168,11 @@ class Delivery<T extends BulkRecord, A> {
   request(batch: T[]): Promise<A> {
     if (this.run.signal.aborted) return Promise.reject(new NotSentError());
     let sent = false;
+    const taken = { sent: false };
+    this.unsettled.set(batch, taken);
     const send = (sending: () => void) => {
       sending();
-      sent = true;
+      sent = taken.sent = true;
       return this.job.send(batch);
     };
     return this.inFlight
@@ -202,6 +209,45 @@ class Delivery<T extends BulkRecord, A> {
     counts.retries = this.run.retriesMade();
     this.run.onProgress?.(counts);
     if (save) await this.run.checkpoint?.save();
+    this.unsettled.delete(batch);
+  }
+
+  /**
+   * A second Ctrl-C or SIGTERM: csafe leaves without the answers it was waiting for, before it
+   * settles what it holds, so it writes them now, synchronously. A batch sent and not safe to
+   * send twice is, as a lost answer is, unconfirmed: to the unconfirmed file and, with a
+   * checkpoint, recorded as dealt with, so the same command run again does not send it a second
+   * time (one safe to send twice is left to be sent again). A batch still waiting its turn goes
+   * to the failed file where the run sets aside what it did not send (a pipe, which cannot give
+   * it again, or a run without a checkpoint). Says what it wrote, or what it could not.
+   */
+  leaveAtOnce(): void {
+    const taken = [...this.unsettled];
+    const inFlight = taken.filter(([batch, { sent }]) => sent && !this.job.replaySafe(batch)).map(([batch]) => batch);
+    const notSent = this.job.setAsideUnsent ? taken.filter(([, { sent }]) => !sent).map(([batch]) => batch) : [];
+    const wrote = [this.leave(notSent, 'failed', 'not sent', ''), this.leave(inFlight, 'unconfirmed', 'in flight', ' (their answer was not waited for: the service may hold them)')];
+    if (!wrote.includes(true) || this.run.checkpoint === undefined) return;
+    try {
+      if (!this.run.checkpoint.saveNow()) this.run.io.warn('left at once: the checkpoint, no regular file, was not updated');
+    } catch (error) {
+      this.run.io.warn(`left at once: ${(error as Error).message}`);
+    }
+  }
+
+  /** One file's share of leaveAtOnce: written and said, or, when a write fails, how many and why (the other file is written all the same). */
+  private leave(batches: readonly T[][], file: 'failed' | 'unconfirmed', what: string, after: string): boolean {
+    const records = batches.flat().sort((a, b) => a.line - b.line);
+    if (records.length === 0) return false;
+    const counted = `${countOf(records.length, this.job.noun)} ${what}`;
+    try {
+      this.run[file].appendNow(records.map((record) => ({ text: record.json, line: record.line })));
+      for (const batch of batches) this.job.notAcknowledged?.(batch, file, new InterruptedError());
+      this.run.io.warn(`left at once: ${counted} written to ${this.run[file].path}${after}`);
+      return true;
+    } catch (error) {
+      this.run.io.warn(`left at once: ${counted}${after}, not all written: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   /** Where the records of a batch that was not acknowledged go: nowhere (interrupted before it was sent), the unconfirmed file (written here), or the failed file. */

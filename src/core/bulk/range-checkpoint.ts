@@ -77,6 +77,11 @@ export class RangeCheckpoint {
     return this.file.save();
   }
 
+  /** On disk before this returns, for a process leaving at once: see CheckpointFile.saveNow. */
+  saveNow(): boolean {
+    return this.file.saveNow();
+  }
+
   close(): Promise<void> {
     return this.file.close();
   }

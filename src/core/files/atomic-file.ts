@@ -1,4 +1,4 @@
-import { constants, type Stats } from 'node:fs';
+import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { openToWrite, type ReaderWait } from './open-to-write.js';
@@ -44,6 +44,31 @@ type Fill = (handle: FileHandle) => Promise<void>;
 /** A write may take fewer bytes than given (a disk filling up takes what fits, then fails on the rest): the rest is written, or its failure thrown. */
 async function writeWhole(handle: FileHandle, bytes: Uint8Array): Promise<void> {
   for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten;
+}
+
+/**
+ * writeFileAtomic's replace, synchronously, for a process about to leave at once (a second
+ * Ctrl-C): a regular file, or none yet, only. Anything else there (a link, a FIFO, a device) is
+ * left as it is and false returned: what writeFileAtomic would do with it takes waiting.
+ */
+export function writeFileAtomicSync(path: string, content: string): boolean {
+  const entry = lstatSync(path, { throwIfNoEntry: false });
+  if (entry !== undefined && !entry.isFile()) return false;
+  const temporary = temporaryPath(path);
+  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    const bytes = Buffer.from(content);
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+    if (entry !== undefined) fchmodSync(fd, permissions(entry));
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  renameSync(temporary, path);
+  return true;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import * as z from 'zod';
-import { assertWritableTarget, removeStaleTemporaries, writeFileAtomic } from './atomic-file.js';
+import { assertWritableTarget, removeStaleTemporaries, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
 import { InputError, UsageError } from '../errors.js';
 import { acquireFileLock, type FileLock } from './file-lock.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
@@ -175,15 +175,33 @@ export class CheckpointFile<P> {
     }
   }
 
-  private async write(): Promise<void> {
-    if (this.scope.readOnly) return;
-    const setAside = this.setAsideRanges.length > 0 ? { set_aside: this.setAsideRanges } : {};
-    const content = { version: this.version, input: this.input, ...this.progress, ...setAside, updated_at: new Date(this.scope.now()).toISOString() };
+  /**
+   * Saves the progress as it is now, synchronously, for a process about to leave at once (a second
+   * Ctrl-C): what it records then is on disk before the exit. The lock is left to the next run,
+   * which finds its process gone. False when the checkpoint is no regular file (writeFileAtomicSync).
+   */
+  saveNow(): boolean {
+    if (this.scope.readOnly) return true;
     try {
-      await writeFileAtomic(this.scope.path, JSON.stringify(content, null, 1) + '\n');
+      return writeFileAtomicSync(this.scope.path, this.text());
     } catch (error) {
       throw new FileWriteError(this.scope.path, writeErrorReason(error), ' the checkpoint');
     }
+  }
+
+  private async write(): Promise<void> {
+    if (this.scope.readOnly) return;
+    try {
+      await writeFileAtomic(this.scope.path, this.text());
+    } catch (error) {
+      throw new FileWriteError(this.scope.path, writeErrorReason(error), ' the checkpoint');
+    }
+  }
+
+  private text(): string {
+    const setAside = this.setAsideRanges.length > 0 ? { set_aside: this.setAsideRanges } : {};
+    const content = { version: this.version, input: this.input, ...this.progress, ...setAside, updated_at: new Date(this.scope.now()).toISOString() };
+    return JSON.stringify(content, null, 1) + '\n';
   }
 }
 

@@ -279,7 +279,7 @@ describe('the bulk engine with a checkpoint', () => {
     let checkpointed = 0;
     let started = 0;
     let mostAhead = 0;
-    run.checkpoint = { save: async () => void (checkpointed = acknowledged) };
+    run.checkpoint = { save: async () => void (checkpointed = acknowledged), saveNow: () => true };
     const { spec } = job(() => ({ ok: true }), {
       send: async (batch) => {
         mostAhead = Math.max(mostAhead, ++started - checkpointed);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeStaleTemporaries, writeFileAtomic, writeStreamAtomic } from '../../../src/core/files/atomic-file.js';
+import { removeStaleTemporaries, writeFileAtomic, writeFileAtomicSync, writeStreamAtomic } from '../../../src/core/files/atomic-file.js';
 import { exitedPid, tempDir } from '../../helpers/cli.js';
 import { canListDescriptors, descriptorsOn } from '../../helpers/descriptors.js';
 
@@ -184,6 +184,37 @@ describe('writeStreamAtomic into a named pipe', () => {
     await closed;
     assert.equal(read, 'a,b\n1,2\n');
     assert.ok(lstatSync(pipe).isFIFO(), 'the pipe is left a pipe');
+  });
+});
+
+describe('writeFileAtomicSync, for a process about to leave at once', () => {
+  it('creates a file private to the user, replaces one keeping its permissions, and leaves no temporary', () => {
+    const dir = tempDir();
+    const path = join(dir, 'state.json');
+    assert.equal(writeFileAtomicSync(path, 'one\n'), true);
+    assert.equal(readFileSync(path, 'utf8'), 'one\n');
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    chmodSync(path, 0o640);
+    assert.equal(writeFileAtomicSync(path, 'two\n'), true);
+    assert.equal(readFileSync(path, 'utf8'), 'two\n');
+    assert.equal(statSync(path).mode & 0o777, 0o640);
+    assert.deepEqual(readdirSync(dir), ['state.json']);
+  });
+
+  it('leaves a link or a named pipe in the place as it is, and says so (false): what it names is not replaced', () => {
+    const dir = tempDir();
+    const target = join(dir, 'elsewhere.json');
+    writeFileSync(target, 'kept\n');
+    const link = join(dir, 'link.json');
+    symlinkSync(target, link);
+    assert.equal(writeFileAtomicSync(link, 'new\n'), false);
+    assert.equal(readlinkSync(link), target);
+    assert.equal(readFileSync(target, 'utf8'), 'kept\n');
+    const pipe = join(dir, 'pipe.json');
+    execFileSync('mkfifo', [pipe]);
+    assert.equal(writeFileAtomicSync(pipe, 'new\n'), false);
+    assert.ok(lstatSync(pipe).isFIFO());
+    assert.deepEqual(readdirSync(dir).sort(), ['elsewhere.json', 'link.json', 'pipe.json']);
   });
 });
 

@@ -64,7 +64,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   const files = partsFailureFiles(options, ctx.now());
   let holdings: (() => LaneHoldings<SendableRecord>) | undefined;
   // Read from a pipe, the parts held cannot be read again: leaving at once, csafe writes them first.
-  const stopListening = onLeavingAtOnce(() => leaveHeldParts(holdings?.(), files, ctx.io));
+  const stopListening = onLeavingAtOnce(() => leaveHeldParts(holdings?.(), files.failed, ctx.io));
   // Reading ends at the end of the input, on Ctrl-C or SIGTERM, or when a failure halts the sending.
   const halting = new AbortController();
   // What was read is sent before csafe exits: the run's signal never aborts; Ctrl-C and SIGTERM end the reading.
@@ -111,23 +111,18 @@ export async function followParts(ctx: Context, namespace: string, file: string 
 
 /**
  * What csafe does with the parts it holds when a second Ctrl-C or SIGTERM makes it leave at once:
- * those waiting go to the failed file, in order, and those of the batch in flight, whose answer it
- * will not wait for, to the unconfirmed file; then it says so. Synchronous: the process exits next.
+ * those waiting, read from a pipe that cannot give them again, go to the failed file, in order,
+ * and it says so (the batch in flight goes to the unconfirmed file, as for every bulk run: see
+ * the engine's leaveAtOnce). Synchronous: the process exits next.
  */
-function leaveHeldParts(held: LaneHoldings<SendableRecord> | undefined, files: { failed: FailedFile; unconfirmed: FailedFile }, io: IOStreams): void {
-  if (held === undefined) return;
-  leaveParts(held.waiting, files.failed, 'not sent', '', io);
-  leaveParts(held.working.flat(), files.unconfirmed, 'in flight', ' (their answer was not waited for: the service may hold them)', io);
-}
-
-/** One file's share of leaveHeldParts: written and said, or, when a write fails, how many went and why the rest did not (the other file is written all the same). */
-function leaveParts(parts: readonly SendableRecord[], file: FailedFile, what: string, after: string, io: IOStreams): void {
+function leaveHeldParts(held: LaneHoldings<SendableRecord> | undefined, failed: FailedFile, io: IOStreams): void {
+  const parts = held?.waiting ?? [];
   if (parts.length === 0) return;
   try {
-    file.appendNow(parts.map((part) => ({ text: part.json, line: part.line })));
-    io.warn(`left at once: ${countOf(parts.length, 'part')} ${what} written to ${file.path}${after}`);
+    failed.appendNow(parts.map((part) => ({ text: part.json, line: part.line })));
+    io.warn(`left at once: ${countOf(parts.length, 'part')} not sent written to ${failed.path}`);
   } catch (error) {
-    io.warn(`left at once: ${countOf(parts.length, 'part')} ${what}${after}, not all written: ${(error as Error).message}`);
+    io.warn(`left at once: ${countOf(parts.length, 'part')} not sent, not all written: ${(error as Error).message}`);
   }
 }
 
