@@ -208,3 +208,23 @@ describe('events send cut short without --checkpoint', () => {
     });
   }
 });
+
+describe('stream parts --skip-invalid reading a pipe, cut short', () => {
+  const emulator = useEmulatorProcess();
+  const part = (i: number) => JSON.stringify({ type: 'chat_message', sender_id: 'u7', sender_display_name: 'Ann', text: `hello ${i}`, timestamp: '2026-11-21T10:00:00Z' });
+
+  it('says that what followed in the pipe was not read and is in no file, not that none is left to send', async (t) => {
+    const child = spawnCsafe(['stream', 'parts', 'live', '--id', 'piped', '-', '--skip-invalid', join(tempDir(), 'invalid.jsonl'), '--batch-size', '2'], { env: emulator.env });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const exited = ended(child);
+    // A batch's worth, sent as read; the pipe's writer keeps it open, more to come.
+    child.stdin.write(`${part(1)}\n${part(2)}\n`);
+    await waitFor(async () => (await emulator.requests()).some((request) => request.method === 'POST' && String(request.path).endsWith('/parts')), { what: 'the first batch to reach the emulator' });
+    child.kill('SIGINT');
+    const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
+    child.stdin.end();
+    assert.equal(result.code, 130, result.stderr);
+    assert.ok(result.stderr.split('\n').includes('interrupted: 2 parts sent in 1 request, 0 failed; reading stopped after 2 parts: what followed in the input was not read, and is in no file'), result.stderr);
+    assert.doesNotMatch(result.stderr, /none is left to send/);
+  });
+});

@@ -23,6 +23,8 @@ export interface PartsInput {
   records(toTheEnd?: boolean): AsyncIterable<CheckedRecord>;
   /** Removes the copy of stdin or a pipe made to read it twice. */
   remove(): Promise<void>;
+  /** Whether `records(true)` reads on to the end after Ctrl-C (a regular file, or nothing to read); a pipe read once stops there. */
+  readsOnAfterSignal: boolean;
   /** The regular file that holds the input (the one given, or the copy of a pipe), which a checkpoint fingerprints; none for a part by flags. */
   file?: string;
 }
@@ -55,7 +57,7 @@ export function choosePartsInput(ctx: Context, file: string | undefined, options
     const records = async function* () {
       yield checkValue(1, part, check);
     };
-    return { open: async () => ({ name: 'flags', records, remove: async () => undefined }) };
+    return { open: async () => ({ name: 'flags', records, remove: async () => undefined, readsOnAfterSignal: true }) };
   }
   if (file === undefined && options.captions === undefined && stdinHoldsNoParts(ctx.io)) {
     throw new UsageError(`no parts: give a FILE (\`-\` reads stdin), --captions FILE, or one part by flags (${PART_FLAGS})`);
@@ -70,12 +72,12 @@ export function choosePartsInput(ctx: Context, file: string | undefined, options
       if (options.checkpoint !== undefined) {
         const input = await rereadableInput(path, ctx.io, ctx.signal);
         const whole: InputSource = { name: input.source.name, open: () => openFileStream(input.path) };
-        return { name: input.source.name, records: (toTheEnd) => read(toTheEnd ? whole : input.source), remove: input.remove, file: input.path };
+        return { name: input.source.name, records: (toTheEnd) => read(toTheEnd ? whole : input.source), remove: input.remove, file: input.path, readsOnAfterSignal: true };
       }
       const source = inputSource(path, ctx.io.stdin, ctx.signal);
       // Read on after Ctrl-C only where the input has an end at hand: a pipe's writer may keep it open for ever.
       const whole = endsAtHand(path, ctx.io) ? inputSource(path, ctx.io.stdin) : source;
-      return { name: source.name, records: (toTheEnd) => read(toTheEnd ? whole : source), remove: async () => undefined };
+      return { name: source.name, records: (toTheEnd) => read(toTheEnd ? whole : source), remove: async () => undefined, readsOnAfterSignal: whole !== source };
     },
   };
 }

@@ -60,7 +60,7 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
     }
     const { files, invalid, stoppedBy } = sent;
     if (ctx.signal.aborted) {
-      reportResume(ctx, { namespace, id: options.id, tally, ...files, checkpoint: options.checkpoint !== undefined }, flags);
+      reportResume(ctx, { namespace, id: options.id, tally, ...files, checkpoint: options.checkpoint !== undefined, inputCutShort: !input.readsOnAfterSignal && options.skipInvalid !== undefined }, flags);
       await printInterruptedSummary(ctx, { namespace, id: options.id, tally, ...files, invalid, durationMs: ctx.now() - started, checkpoint: options.checkpoint !== undefined });
       throw interruptionOf(ctx.signal, tally.sent);
     }
@@ -183,9 +183,11 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
  * the failed file, in order. Parts have no idempotency key, so the unconfirmed ones are not in it.
  * The global flags before the command are kept (the same profile and service), the API key aside.
  */
-function reportResume(ctx: Context, run: { namespace: string; id: string; tally: PartsTally; failed: FailedFile; unconfirmed: FailedFile; checkpoint: boolean }, flags: PartsFlags): void {
+function reportResume(ctx: Context, run: { namespace: string; id: string; tally: PartsTally; failed: FailedFile; unconfirmed: FailedFile; checkpoint: boolean; inputCutShort: boolean }, flags: PartsFlags): void {
   const { tally, failed, unconfirmed } = run;
-  const done = interruptedRun(tally, 'part', failed.path);
+  // A pipe read as the parts go (--skip-invalid) stops at the signal: what followed is in no file, which only its writer can give again.
+  const cutShort = run.inputCutShort ? `; reading stopped after ${countOf(tally.valid + tally.invalid, 'part')}: what followed in the input was not read, and is in no file` : '';
+  const done = `${interruptedRun(tally, 'part', failed.path)}${cutShort}`;
   if (unconfirmed.count > 0) {
     ctx.io.warn(`${countOf(unconfirmed.count, 'part')} whose answer was lost are in ${unconfirmed.path}: the service may hold them, and resending them may store them twice`);
   }
@@ -194,10 +196,10 @@ function reportResume(ctx: Context, run: { namespace: string; id: string; tally:
     return;
   }
   if (failed.count === 0) {
-    ctx.io.warn(`interrupted: ${done}; none is left to send`);
+    ctx.io.warn(`interrupted: ${done}${run.inputCutShort ? '' : '; none is left to send'}`);
     return;
   }
-  reportInterruption(ctx.io, `${done}; the parts not sent are in the failed file too`, resendCommandLine(failed, (input) => csafeCommandLine(withPositional(ctx.argv, FILE_POSITION, input, resumeFlags(flags)))));
+  reportInterruption(ctx.io, `${done}; the parts ${run.inputCutShort ? 'read and ' : ''}not sent are in the failed file too`, resendCommandLine(failed, (input) => csafeCommandLine(withPositional(ctx.argv, FILE_POSITION, input, resumeFlags(flags)))));
 }
 
 /** `stream parts NAMESPACE FILE`: the file is the command's fourth word. */
