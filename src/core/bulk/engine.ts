@@ -153,8 +153,13 @@ class Delivery<T extends BulkRecord, A> {
   private readonly heldKeys = new Set<string>();
   /** Whether a signal kept some batch from being sent, or from its retry. */
   keptBack = false;
-  /** Batches taken to be sent whose outcome is not settled yet, and whether each went (one may wait its turn, --max-rate). */
-  private readonly unsettled = new Map<T[], { sent: boolean }>();
+  /**
+   * Batches taken to be sent whose outcome the job has not been told yet: waiting their turn
+   * (--max-rate), sent, or refused and being written to the failed file.
+   */
+  private readonly unsettled = new Map<T[], { stage: 'waiting' | 'sent' | 'failed' }>();
+  /** Whether the job was told of an outcome (and so its checkpoint changed) since the run began: leaving at once saves it then. */
+  private toldAny = false;
   private haltSaid = false;
   /** The last failure: records held back behind a failed one are set aside with it. */
   private failure?: Error;
@@ -168,11 +173,12 @@ class Delivery<T extends BulkRecord, A> {
   request(batch: T[]): Promise<A> {
     if (this.run.signal.aborted) return Promise.reject(new NotSentError());
     let sent = false;
-    const taken = { sent: false };
+    const taken: { stage: 'waiting' | 'sent' | 'failed' } = { stage: 'waiting' };
     this.unsettled.set(batch, taken);
     const send = (sending: () => void) => {
       sending();
-      sent = taken.sent = true;
+      sent = true;
+      taken.stage = 'sent';
       return this.job.send(batch);
     };
     return this.inFlight
@@ -203,13 +209,18 @@ class Delivery<T extends BulkRecord, A> {
       counts.requests++;
       await this.job.acknowledged?.(batch, outcome.value);
     } else if (outcome !== undefined && (await this.notAcknowledged(batch, outcome.error)) === 'failed') {
+      // Its answer is in: leaving at once now, it is no unconfirmed record, and the write under way holds it.
+      const taken = this.unsettled.get(batch);
+      if (taken !== undefined) taken.stage = 'failed';
       failed = held.length === 0 ? batch : [...batch, ...held].sort((a, b) => a.line - b.line);
     }
     if (failed.length > 0) await this.setAside(failed, 'failed', this.failure ?? new Error('held back behind a failed record of its key'));
+    // Told, the job holds the outcome (in its checkpoint too): what is left to write at once is the checkpoint, not the batch.
+    this.unsettled.delete(batch);
+    this.toldAny = true;
     counts.retries = this.run.retriesMade();
     this.run.onProgress?.(counts);
     if (save) await this.run.checkpoint?.save();
-    this.unsettled.delete(batch);
   }
 
   /**
@@ -219,14 +230,16 @@ class Delivery<T extends BulkRecord, A> {
    * checkpoint, recorded as dealt with, so the same command run again does not send it a second
    * time (one safe to send twice is left to be sent again). A batch still waiting its turn goes
    * to the failed file where the run sets aside what it did not send (a pipe, which cannot give
-   * it again, or a run without a checkpoint). Says what it wrote, or what it could not.
+   * it again, or a run without a checkpoint). A batch whose outcome the job was told is left as
+   * it is, but the checkpoint is saved, as the save under way may not reach the disk. Says what
+   * it wrote, or what it could not.
    */
   leaveAtOnce(): void {
     const taken = [...this.unsettled];
-    const inFlight = taken.filter(([batch, { sent }]) => sent && !this.job.replaySafe(batch)).map(([batch]) => batch);
-    const notSent = this.job.setAsideUnsent ? taken.filter(([, { sent }]) => !sent).map(([batch]) => batch) : [];
+    const inFlight = taken.filter(([batch, { stage }]) => stage === 'sent' && !this.job.replaySafe(batch)).map(([batch]) => batch);
+    const notSent = this.job.setAsideUnsent ? taken.filter(([, { stage }]) => stage === 'waiting').map(([batch]) => batch) : [];
     const wrote = [this.leave(notSent, 'failed', 'not sent', ''), this.leave(inFlight, 'unconfirmed', 'in flight', ' (their answer was not waited for: the service may hold them)')];
-    if (!wrote.includes(true) || this.run.checkpoint === undefined) return;
+    if (this.run.checkpoint === undefined || !(wrote.includes(true) || this.toldAny)) return;
     try {
       if (!this.run.checkpoint.saveNow()) this.run.io.warn('left at once: the checkpoint, no regular file, was not updated');
     } catch (error) {

@@ -8,6 +8,7 @@ import { deliverInBatches, type BulkJob, type BulkRecord, type BulkRun, type Dis
 import { FailFast } from '../../../src/core/bulk/fail-fast.js';
 import { apiErrorFor, ConnectionError, InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { FailedFile } from '../../../src/core/files/failed-file.js';
+import { sayLastWords } from '../../../src/core/signals.js';
 import { bufferIO } from '../../helpers/io.js';
 import { tempDir } from '../../helpers/cli.js';
 
@@ -292,6 +293,49 @@ describe('the bulk engine with a checkpoint', () => {
     await deliverInBatches(inGroups(records(20)), limits(1), { concurrency: 2, window: 16 }, spec, run);
     assert.equal(acknowledged, 20);
     assert.ok(mostAhead <= 2, `${mostAhead} batches were sent and not yet checkpointed at once: a kill -9 then would send them again`);
+  });
+});
+
+describe('the bulk engine leaving at once (a second Ctrl-C)', () => {
+  /** What resolves `release`, and resolves once it has been started: a write csafe leaves in the middle of. */
+  const held = () => {
+    let release = () => {};
+    let started = () => {};
+    const begun = new Promise<void>((resolve) => (started = resolve));
+    const write = () => {
+      started();
+      return new Promise<void>((resolve) => (release = resolve));
+    };
+    return { write, begun, release: () => release() };
+  };
+
+  it('a batch acknowledged, its checkpoint still being written, is no unconfirmed record: the checkpoint holding it is saved now', async () => {
+    const { run, lines } = setUp();
+    const save = held();
+    const saved: number[][] = [];
+    const acknowledged: number[] = [];
+    run.checkpoint = { save: save.write, saveNow: () => Boolean(saved.push([...acknowledged])) };
+    const { spec } = job(() => ({ ok: true }), { acknowledged: (batch) => void acknowledged.push(...batch.map((r) => r.line)) });
+    const delivered = deliverInBatches(inGroups(records(2)), limits(2), { concurrency: 1 }, spec, run);
+    await save.begun;
+    sayLastWords();
+    save.release();
+    await delivered;
+    assert.deepEqual(lines('unconfirmed'), [], 'an acknowledged batch is no unconfirmed one');
+    assert.deepEqual(saved, [[1, 2]], 'the checkpoint that holds the acknowledged batch is on disk before csafe leaves');
+  });
+
+  it('a batch the service refused, being written to the failed file, is not written to the unconfirmed file too', async () => {
+    const { run, lines } = setUp();
+    const append = held();
+    run.failed = { path: run.failed.path, appendLines: append.write, appendNow: () => assert.fail('written twice to the failed file') } as unknown as FailedFile;
+    const { spec } = job(() => status(503));
+    const delivered = deliverInBatches(inGroups(records(2)), limits(2), { concurrency: 1 }, spec, run);
+    await append.begun;
+    sayLastWords();
+    append.release();
+    await delivered;
+    assert.deepEqual(lines('unconfirmed'), [], 'a refused batch is in the failed file alone');
   });
 });
 
