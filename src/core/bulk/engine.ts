@@ -155,9 +155,10 @@ class Delivery<T extends BulkRecord, A> {
   keptBack = false;
   /**
    * Batches taken to be sent whose outcome the job has not been told yet: waiting their turn
-   * (--max-rate), sent, or refused and being written to the failed file.
+   * (--max-rate), sent, answered (waiting to be settled in input order, behind one still in
+   * flight), or refused and being written to the failed file.
    */
-  private readonly unsettled = new Map<T[], { stage: 'waiting' | 'sent' | 'failed' }>();
+  private readonly unsettled = new Map<T[], { stage: Stage }>();
   /** Whether the job was told of an outcome (and so its checkpoint changed) since the run began: leaving at once saves it then. */
   private toldAny = false;
   private haltSaid = false;
@@ -173,7 +174,7 @@ class Delivery<T extends BulkRecord, A> {
   request(batch: T[]): Promise<A> {
     if (this.run.signal.aborted) return Promise.reject(new NotSentError());
     let sent = false;
-    const taken: { stage: 'waiting' | 'sent' | 'failed' } = { stage: 'waiting' };
+    const taken: { stage: Stage } = { stage: 'waiting' };
     this.unsettled.set(batch, taken);
     const send = (sending: () => void) => {
       sending();
@@ -185,6 +186,9 @@ class Delivery<T extends BulkRecord, A> {
       .run((sending) => this.run.failFast.send(() => send(sending)))
       .catch((error: unknown) => {
         throw !sent && error instanceof InterruptedError ? new NotSentError() : error;
+      })
+      .finally(() => {
+        if (taken.stage === 'sent') taken.stage = 'answered';
       });
   }
 
@@ -236,9 +240,10 @@ class Delivery<T extends BulkRecord, A> {
    */
   leaveAtOnce(): void {
     const taken = [...this.unsettled];
-    const inFlight = taken.filter(([batch, { stage }]) => stage === 'sent' && !this.job.replaySafe(batch)).map(([batch]) => batch);
-    const notSent = this.job.setAsideUnsent ? taken.filter(([, { stage }]) => stage === 'waiting').map(([batch]) => batch) : [];
-    const wrote = [this.leave(notSent, 'failed', 'not sent', ''), this.leave(inFlight, 'unconfirmed', 'in flight', ' (their answer was not waited for: the service may hold them)')];
+    const inStage = (stage: Stage) => taken.filter(([batch, taken]) => taken.stage === stage && (stage === 'waiting' || !this.job.replaySafe(batch))).map(([batch]) => batch);
+    const [inFlight, answered] = [inStage('sent'), inStage('answered')];
+    const notSent = this.job.setAsideUnsent ? inStage('waiting') : [];
+    const wrote = [this.leave(notSent, 'failed', (all) => ({ counted: `${all} not sent`, after: '' })), this.leave([...inFlight, ...answered], 'unconfirmed', (all) => unconfirmedWords(all, inFlight.flat().length, answered.flat().length))];
     if (this.run.checkpoint === undefined || !(wrote.includes(true) || this.toldAny)) return;
     try {
       if (!this.run.checkpoint.saveNow()) this.run.io.warn('left at once: the checkpoint, no regular file, was not updated');
@@ -248,10 +253,10 @@ class Delivery<T extends BulkRecord, A> {
   }
 
   /** One file's share of leaveAtOnce: written and said, or, when a write fails, how many and why (the other file is written all the same). */
-  private leave(batches: readonly T[][], file: 'failed' | 'unconfirmed', what: string, after: string): boolean {
+  private leave(batches: readonly T[][], file: 'failed' | 'unconfirmed', words: (all: string) => { counted: string; after: string }): boolean {
     const records = batches.flat().sort((a, b) => a.line - b.line);
     if (records.length === 0) return false;
-    const counted = `${countOf(records.length, this.job.noun)} ${what}`;
+    const { counted, after } = words(countOf(records.length, this.job.noun));
     try {
       this.run[file].appendNow(records.map((record) => ({ text: record.json, line: record.line })));
       for (const batch of batches) this.job.notAcknowledged?.(batch, file, new InterruptedError());
@@ -301,6 +306,20 @@ class Delivery<T extends BulkRecord, A> {
     this.run.counts[file] += records.length;
     this.job.notAcknowledged?.(records, file, error);
   }
+}
+
+/** Where a batch the job has not been told the outcome of is: see Delivery.unsettled. */
+type Stage = 'waiting' | 'sent' | 'answered' | 'failed';
+
+/**
+ * How leaving at once says what went to the unconfirmed file: the records in flight, and apart
+ * from them those answered that waited to be settled behind one in flight (the answers were in,
+ * but neither printed nor checkpointed), so the count matches the requests said to be in flight.
+ */
+function unconfirmedWords(all: string, inFlight: number, answered: number): { counted: string; after: string } {
+  if (answered === 0) return { counted: `${all} in flight`, after: ' (their answer was not waited for: the service may hold them)' };
+  const flying = inFlight === 0 ? '' : `${inFlight} in flight, ${inFlight === 1 ? 'its' : 'their'} answer not waited for, and `;
+  return { counted: all, after: `: ${flying}${answered} answered but not yet recorded (the service may hold them)` };
 }
 
 const settledOf = <A>(promise: Promise<A>): Promise<Settled<A>> =>

@@ -325,6 +325,27 @@ describe('the bulk engine leaving at once (a second Ctrl-C)', () => {
     assert.deepEqual(saved, [[1, 2]], 'the checkpoint that holds the acknowledged batch is on disk before csafe leaves');
   });
 
+  it('batches answered and waiting behind one in flight are told apart from it in what csafe says, and all go to the unconfirmed file', async () => {
+    const { run, lines, stderr } = setUp();
+    const first = held();
+    let answered = 0;
+    const { spec } = job(() => ({ ok: true }), {
+      send: async (batch) => {
+        if (batch[0]!.line === 1) return first.write();
+        answered++;
+        return { ok: true };
+      },
+    });
+    const delivered = deliverInBatches(inGroups(records(3)), limits(1), { concurrency: 3 }, spec, run);
+    await first.begun;
+    while (answered < 2) await new Promise((resolve) => setImmediate(resolve));
+    sayLastWords();
+    first.release();
+    await delivered;
+    assert.deepEqual(lines('unconfirmed'), [1, 2, 3]);
+    assert.match(stderr(), /^left at once: 3 records written to \S+unconfirmed\.jsonl: 1 in flight, its answer not waited for, and 2 answered but not yet recorded \(the service may hold them\)$/m);
+  });
+
   it('a batch the service refused, being written to the failed file, is not written to the unconfirmed file too', async () => {
     const { run, lines } = setUp();
     const append = held();
