@@ -4,6 +4,7 @@ import { formatBytes } from './progress.js';
 import { redactUrl } from '../http/redact.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { UsageError } from '../errors.js';
+import { onLeavingAtOnce } from '../signals.js';
 
 /** What a command prints and in which format (table, JSON, NDJSON, TSV), its tables fitted to the terminal. */
 
@@ -221,13 +222,25 @@ function streamedWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamV
   }
   if (format === 'json') {
     const array = arrayText('');
+    let inLargeItem = false;
+    // Leaving at once (a second Ctrl-C), the array is closed all the same, so a reader (`| jq`)
+    // still gets one document: stdout's writes to a file, a pipe or a terminal are synchronous
+    // on Linux, so it is out before the exit. Not in the middle of a large item's values.
+    const stopClosing = onLeavingAtOnce(() => {
+      if (!inLargeItem && !io.stdout.destroyed) io.stdout.write(`${array.close()}\n`);
+    });
     return {
       print: (item) => io.out(array.separator() + indented(JSON.stringify(item, null, 2), '  ')),
       async printLarge(item) {
+        inLargeItem = true;
         await io.out(array.separator());
         for await (const chunk of largeItemText(item, 'json')) await io.out(indented(chunk, '  '));
+        inLargeItem = false;
       },
-      end: () => io.out(`${array.close()}\n`),
+      end: () => {
+        stopClosing();
+        return io.out(`${array.close()}\n`);
+      },
     };
   }
   let printed = 0;

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { Chalk } from 'chalk';
 import { createIOStreams } from '../../../src/core/terminal/io.js';
 import { fitList, jsonValuesChunks, largeItemText, printResult, resultWriter, recordView, renderRecord, renderTable, resolveOutputFormat, tableView, type Column } from '../../../src/core/terminal/output.js';
+import { sayLastWords } from '../../../src/core/signals.js';
 import { bySeverity } from '../../../src/schemas/content.js';
 import { bufferIO } from '../../helpers/io.js';
 
@@ -391,6 +392,24 @@ describe('a large item (a record over 5 MiB) printed as its values come', () => 
     assert.equal((await printed('tsv')).text, 'ID\tN\nfirst\t-1\no0\t0\no1\t1\nlast\t-1\n');
     const held = await printed('json', { tty: true });
     assert.deepEqual(held, { beforeEnd: '', text: `${JSON.stringify(items, null, 2)}\n` }, 'under a spinner: kept whole and printed at the end');
+  });
+
+  it('--json: a run that leaves at once (a second Ctrl-C) leaves the array closed, one JSON document; once ended, nothing more', async () => {
+    const view = { rows: () => [], columns: [{ header: 'ID', value: (row: { id: string }) => row.id }] };
+    const { io, stdout } = bufferIO();
+    const writer = resultWriter(io, 'json', view);
+    await writer.print({ id: 'first' });
+    await writer.print({ id: 'second' });
+    sayLastWords();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(JSON.parse(stdout()), [{ id: 'first' }, { id: 'second' }]);
+    const ended = bufferIO();
+    const done = resultWriter(ended.io, 'json', view);
+    await done.print({ id: 'only' });
+    await done.end();
+    sayLastWords();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(ended.stdout(), `${JSON.stringify([{ id: 'only' }], null, 2)}\n`);
   });
 
   it('starts a TSV with its header when it is the first item printed, and a TSV of nothing is its header', async () => {
