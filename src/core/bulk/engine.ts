@@ -64,7 +64,7 @@ export type Dispatch<T> =
   /** Any batch may be sent beside any other: up to `concurrency` at once, settled in input order, reading at most `window` batches ahead of the oldest unsettled one. */
   | { concurrency: number; window?: number }
   /** Records with the same lane go in input order, one batch at a time per lane; lanes run side by side (see lanes.ts). */
-  | { lanes: number; laneOf(record: T): number; flushAfterMs?: number; capacity?: number; exposeHoldings?(holdings: () => LaneHoldings<T>): void };
+  | { lanes: number; laneOf(record: T): number; flushAfterMs?: number; capacity?: number };
 
 /** What a bulk run shares with its command: its counts, files, halt and signal. */
 export interface BulkRun {
@@ -125,7 +125,8 @@ export async function deliverInBatches<T extends BulkRecord, A>(
   const input = readUntilInterrupted(records, run.signal, !job.setAsideUnsent, reading);
   try {
     if ('lanes' in dispatch) {
-      await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf }, (batch) => delivery.sendAndSettle(batch));
+      const exposeHoldings = (holdings: () => LaneHoldings<T>) => (delivery.laneWaiting = () => holdings().waiting);
+      await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf, exposeHoldings }, (batch) => delivery.sendAndSettle(batch));
     } else {
       // With a checkpoint, an answer is on disk before a request starts in its place, and nothing
       // starts past a slow oldest batch (the window is the concurrency): answers waiting behind it
@@ -159,6 +160,8 @@ class Delivery<T extends BulkRecord, A> {
    * flight), or refused and being written to the failed file.
    */
   private readonly unsettled = new Map<T[], { stage: Stage }>();
+  /** Over lanes: the records read and waiting in them, the one read while a lane was full among them. */
+  laneWaiting?: () => T[];
   /** Whether the job was told of an outcome (and so its checkpoint changed) since the run began: leaving at once saves it then. */
   private toldAny = false;
   private haltSaid = false;
@@ -234,7 +237,7 @@ class Delivery<T extends BulkRecord, A> {
    * checkpoint, recorded as dealt with, so the same command run again does not send it a second
    * time (one safe to send twice is left to be sent again). A batch still waiting its turn goes
    * to the failed file where the run sets aside what it did not send (a pipe, which cannot give
-   * it again, or a run without a checkpoint). A batch whose outcome the job was told is left as
+   * it again, or a run without a checkpoint), as do the records read and waiting in a lane. A batch whose outcome the job was told is left as
    * it is, but the checkpoint is saved, as the save under way may not reach the disk. Says what
    * it wrote, or what it could not.
    */
@@ -242,7 +245,7 @@ class Delivery<T extends BulkRecord, A> {
     const taken = [...this.unsettled];
     const inStage = (stage: Stage) => taken.filter(([batch, taken]) => taken.stage === stage && (stage === 'waiting' || !this.job.replaySafe(batch))).map(([batch]) => batch);
     const [inFlight, answered] = [inStage('sent'), inStage('answered')];
-    const notSent = this.job.setAsideUnsent ? inStage('waiting') : [];
+    const notSent = this.job.setAsideUnsent ? [...inStage('waiting'), this.laneWaiting?.() ?? []].filter((batch) => batch.length > 0) : [];
     const wrote = [this.leave(notSent, 'failed', (all) => ({ counted: `${all} not sent`, after: '' })), this.leave([...inFlight, ...answered], 'unconfirmed', (all) => unconfirmedWords(all, inFlight.flat().length, answered.flat().length))];
     if (this.run.checkpoint === undefined || !(wrote.includes(true) || this.toldAny)) return;
     try {

@@ -346,6 +346,24 @@ describe('the bulk engine leaving at once (a second Ctrl-C)', () => {
     assert.match(stderr(), /^left at once: 3 records written to \S+unconfirmed\.jsonl: 1 in flight, its answer not waited for, and 2 answered but not yet recorded \(the service may hold them\)$/m);
   });
 
+  it('over lanes, where the run sets aside what it did not send: the records waiting in the lane, and the one read while it was full, go to the failed file in order', async () => {
+    const { run, lines, stderr } = setUp();
+    const first = held();
+    const { spec } = job(() => ({ ok: true }), { send: async (batch) => (batch[0]!.line === 1 ? first.write() : { ok: true }), setAsideUnsent: true });
+    async function* oneAtATime() {
+      for (const record of records(10)) yield [record];
+    }
+    const delivered = deliverInBatches(oneAtATime(), limits(2), { lanes: 1, laneOf: () => 0, capacity: 4 }, spec, run);
+    await first.begun;
+    for (let tick = 0; tick < 20; tick++) await new Promise((resolve) => setImmediate(resolve));
+    sayLastWords();
+    first.release();
+    await delivered;
+    assert.deepEqual(lines('unconfirmed'), [1, 2]);
+    assert.deepEqual(lines('failed').slice(0, 5), [3, 4, 5, 6, 7], 'the 4 records waiting and the one read while the lane was full');
+    assert.match(stderr(), /^left at once: 5 records not sent written to \S+failed\.jsonl$/m);
+  });
+
   it('a batch the service refused, being written to the failed file, is not written to the unconfirmed file too', async () => {
     const { run, lines } = setUp();
     const append = held();

@@ -6,7 +6,6 @@ import { FailedFile } from '../../../core/files/failed-file.js';
 import { defaultFailedPath } from '../../../core/files/failed-path.js';
 import type { HttpClient } from '../../../core/http/client.js';
 import type { RangeCheckpoint } from '../../../core/bulk/range-checkpoint.js';
-import type { LaneHoldings } from '../../../core/bulk/lanes.js';
 import { batchOutcome } from '../../app.js';
 import type { PartsOptions } from './options.js';
 
@@ -47,8 +46,6 @@ export interface PartsDelivery {
   checkpoint?: RangeCheckpoint;
   /** --follow: told once the run halts (a refused key, the service unreachable), to stop the reading: what was read goes to the failed file. */
   halt?(error: Error): void;
-  /** --follow: given what tells the parts held at any moment (waiting, and in the batch in flight). */
-  exposeHoldings?(holdings: () => LaneHoldings<SendableRecord>): void;
 }
 
 /**
@@ -76,7 +73,7 @@ export function deliverParts(parts: AsyncIterable<Iterable<Numbered<SendableReco
     setAsideUnsent: delivery.checkpoint === undefined,
     onHalt: delivery.halt,
   };
-  const dispatch = { lanes: 1, laneOf: () => 0, flushAfterMs: delivery.flushAfterMs, capacity: delivery.maxBuffer, exposeHoldings: delivery.exposeHoldings };
+  const dispatch = { lanes: 1, laneOf: () => 0, flushAfterMs: delivery.flushAfterMs, capacity: delivery.maxBuffer };
   return deliverInBatches<Numbered<SendableRecord>, { requestId: string }>(parts, partsBatchLimits(options, delivery.id), dispatch, job, run);
 }
 

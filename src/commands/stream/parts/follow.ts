@@ -6,15 +6,14 @@ import { parseDuration } from '../../../core/cli/duration.js';
 import { InputError, UsageError } from '../../../core/errors.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { bulkRun } from '../../../core/bulk/engine.js';
-import type { FailedFile } from '../../../core/files/failed-file.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import type { JsonRecord } from '../../../core/json/position.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { isRegularFile, openFileStream, readRecords, type InputSource } from '../../../core/input/sources.js';
-import { interruptionOf, onLeavingAtOnce } from '../../../core/signals.js';
+import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import type { Outcome } from '../../app.js';
-import { oneByOne, type LaneHoldings } from '../../../core/bulk/lanes.js';
+import { oneByOne } from '../../../core/bulk/lanes.js';
 import { deliverParts, emptyPartsTally, partsFailureFiles, partsOutcome, type PartsDelivery, type PartsTally } from './deliver.js';
 import { givesFlagPart } from './flag-part.js';
 import { partCheck } from './input.js';
@@ -62,9 +61,6 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     read: 0,
   };
   const files = partsFailureFiles(options, ctx.now());
-  let holdings: (() => LaneHoldings<SendableRecord>) | undefined;
-  // Read from a pipe, the parts held cannot be read again: leaving at once, csafe writes them first.
-  const stopListening = onLeavingAtOnce(() => leaveHeldParts(holdings?.(), files.failed, ctx.io));
   // Reading ends at the end of the input, on Ctrl-C or SIGTERM, or when a failure halts the sending.
   const halting = new AbortController();
   // What was read is sent before csafe exits: the run's signal never aborts; Ctrl-C and SIGTERM end the reading.
@@ -80,7 +76,6 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     flushAfterMs,
     maxBuffer: options.maxBuffer,
     halt: () => halting.abort(),
-    exposeHoldings: (exposed) => (holdings = exposed),
   };
   const status = await startStatusLine(ctx.io, () => statusLine(`${namespace}/${options.id}`, tally, reading));
   try {
@@ -88,7 +83,6 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     const records = readUntilStopped(readRecords(input.source, { jsonLines: true, allowEmpty: true }), stop, input.close, reading);
     await deliverParts(oneByOne(partsToSend(numbered(checkRecords(records, partCheck(options))), reading)), delivery);
   } finally {
-    stopListening();
     status.stop();
     input.close();
     await files.failed.close();
@@ -107,23 +101,6 @@ export async function followParts(ctx: Context, namespace: string, file: string 
   }
   throwWhatStopped(reading, ctx.signal);
   return partsOutcome(tally, { setAside: reading.invalid });
-}
-
-/**
- * What csafe does with the parts it holds when a second Ctrl-C or SIGTERM makes it leave at once:
- * those waiting, read from a pipe that cannot give them again, go to the failed file, in order,
- * and it says so (the batch in flight goes to the unconfirmed file, as for every bulk run: see
- * the engine's leaveAtOnce). Synchronous: the process exits next.
- */
-function leaveHeldParts(held: LaneHoldings<SendableRecord> | undefined, failed: FailedFile, io: IOStreams): void {
-  const parts = held?.waiting ?? [];
-  if (parts.length === 0) return;
-  try {
-    failed.appendNow(parts.map((part) => ({ text: part.json, line: part.line })));
-    io.warn(`left at once: ${countOf(parts.length, 'part')} not sent written to ${failed.path}`);
-  } catch (error) {
-    io.warn(`left at once: ${countOf(parts.length, 'part')} not sent, not all written: ${(error as Error).message}`);
-  }
 }
 
 /** The input ended on its own before a single line: most likely the wrong pipe, or a producer that failed. */
