@@ -237,9 +237,9 @@ class Delivery<T extends BulkRecord, A> {
    * checkpoint, recorded as dealt with, so the same command run again does not send it a second
    * time (one safe to send twice is left to be sent again). A batch still waiting its turn goes
    * to the failed file where the run sets aside what it did not send (a pipe, which cannot give
-   * it again, or a run without a checkpoint), as do the records read and waiting in a lane. A batch whose outcome the job was told is left as
-   * it is, but the checkpoint is saved, as the save under way may not reach the disk. Says what
-   * it wrote, or what it could not.
+   * it again, or a run without a checkpoint), as do the records read and waiting in a lane. A
+   * batch whose outcome the job was told is left as it is, but the checkpoint is saved, as the
+   * save under way may not reach the disk. Says what it wrote, or what it could not.
    */
   leaveAtOnce(): void {
     const taken = [...this.unsettled];
