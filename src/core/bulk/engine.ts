@@ -9,7 +9,7 @@ import { FailFast } from './fail-fast.js';
 import { Pace } from './pace.js';
 import type { HttpClient } from '../http/client.js';
 import { InFlight } from './in-flight.js';
-import { runLanesInGroups, type LaneHoldings } from './lanes.js';
+import { runLanesInGroups } from './lanes.js';
 import { sayAwaitedAnswersOnInterrupt } from '../cli/resume.js';
 import type { BulkCounts } from './counts.js';
 
@@ -77,7 +77,7 @@ export interface BulkRun {
   failFast: FailFast;
   signal: AbortSignal;
   /** Saved after each batch is settled, before the lane or slot takes its next batch: see CheckpointFile.save; saveNow when csafe leaves at once. */
-  checkpoint?: { save(): Promise<void>; saveNow(): boolean };
+  checkpoint?: { save(): Promise<void>; saveNow(): void };
   /** Told after each batch is settled (a spinner). */
   onProgress?(counts: BulkCounts): void;
   /** The HTTP client's retries so far (HttpClient.retries), counted in `counts.retries`. */
@@ -125,8 +125,8 @@ export async function deliverInBatches<T extends BulkRecord, A>(
   const input = readUntilInterrupted(records, run.signal, !job.setAsideUnsent, reading);
   try {
     if ('lanes' in dispatch) {
-      const exposeHoldings = (holdings: () => LaneHoldings<T>) => (delivery.laneWaiting = () => holdings().waiting);
-      await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf, exposeHoldings }, (batch) => delivery.sendAndSettle(batch));
+      const exposeWaiting = (waiting: () => T[]) => (delivery.laneWaiting = waiting);
+      await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf, exposeWaiting }, (batch) => delivery.sendAndSettle(batch));
     } else {
       // With a checkpoint, an answer is on disk before a request starts in its place, and nothing
       // starts past a slow oldest batch (the window is the concurrency): answers waiting behind it
@@ -176,19 +176,17 @@ class Delivery<T extends BulkRecord, A> {
   /** Sends the batch, unless Ctrl-C came first, or while it waited its turn (--max-rate): then it fails unsent (NotSentError). */
   request(batch: T[]): Promise<A> {
     if (this.run.signal.aborted) return Promise.reject(new NotSentError());
-    let sent = false;
     const taken: { stage: Stage } = { stage: 'waiting' };
     this.unsettled.set(batch, taken);
     const send = (sending: () => void) => {
       sending();
-      sent = true;
       taken.stage = 'sent';
       return this.job.send(batch);
     };
     return this.inFlight
       .run((sending) => this.run.failFast.send(() => send(sending)))
       .catch((error: unknown) => {
-        throw !sent && error instanceof InterruptedError ? new NotSentError() : error;
+        throw taken.stage === 'waiting' && error instanceof InterruptedError ? new NotSentError() : error;
       })
       .finally(() => {
         if (taken.stage === 'sent') taken.stage = 'answered';
@@ -242,14 +240,15 @@ class Delivery<T extends BulkRecord, A> {
    * save under way may not reach the disk. Says what it wrote, or what it could not.
    */
   leaveAtOnce(): void {
-    const taken = [...this.unsettled];
-    const inStage = (stage: Stage) => taken.filter(([batch, taken]) => taken.stage === stage && (stage === 'waiting' || !this.job.replaySafe(batch))).map(([batch]) => batch);
+    const unsettled = [...this.unsettled];
+    // Waiting, a batch was never sent; sent or answered, one safe to send twice is left to be sent again.
+    const inStage = (stage: Stage) => unsettled.filter(([batch, taken]) => taken.stage === stage && (stage === 'waiting' || !this.job.replaySafe(batch))).map(([batch]) => batch);
     const [inFlight, answered] = [inStage('sent'), inStage('answered')];
     const notSent = this.job.setAsideUnsent ? [...inStage('waiting'), this.laneWaiting?.() ?? []].filter((batch) => batch.length > 0) : [];
     const wrote = [this.leave(notSent, 'failed', (all) => ({ counted: `${all} not sent`, after: '' })), this.leave([...inFlight, ...answered], 'unconfirmed', (all) => unconfirmedWords(all, inFlight.flat().length, answered.flat().length))];
     if (this.run.checkpoint === undefined || !(wrote.includes(true) || this.toldAny)) return;
     try {
-      if (!this.run.checkpoint.saveNow()) this.run.io.warn('left at once: the checkpoint, no regular file, was not updated');
+      this.run.checkpoint.saveNow();
     } catch (error) {
       this.run.io.warn(`left at once: ${(error as Error).message}`);
     }

@@ -20,14 +20,11 @@ export interface LaneOptions<T> {
   flushAfterMs?: number;
   /** Items a lane may hold waiting (default maxBatchItems × QUEUED_BATCHES_PER_LANE); reading pauses while it is full. */
   capacity?: number;
-  /** Given, once, what tells the items the lanes hold at any moment: for a last write when csafe must leave at once. */
-  exposeHoldings?(holdings: () => LaneHoldings<T>): void;
-}
-
-/** What the lanes hold at a moment: items waiting, in each lane's order, and the batches being worked on. */
-export interface LaneHoldings<T> {
-  waiting: T[];
-  working: T[][];
+  /**
+   * Given, once, what tells the items the lanes hold waiting at any moment (in each lane's order,
+   * the one read while a lane was full among them): for a last write when csafe must leave at once.
+   */
+  exposeWaiting?(waiting: () => T[]): void;
 }
 
 /**
@@ -50,13 +47,11 @@ export async function runLanesInGroups<T>(
 ): Promise<void> {
   const limits = { ...options, capacity: options.capacity ?? options.maxBatchItems * QUEUED_BATCHES_PER_LANE };
   const queues = Array.from({ length: options.lanes }, () => new LaneQueue<T>(limits));
-  const working = new Set<T[]>();
-  options.exposeHoldings?.(() => ({ waiting: queues.flatMap((queue) => queue.items()), working: [...working] }));
+  options.exposeWaiting?.(() => queues.flatMap((queue) => queue.items()));
   const lanes = queues.map(async (queue) => {
     try {
       for (let batch = await queue.take(); batch !== undefined; batch = await queue.take()) {
-        working.add(batch);
-        await work(batch).finally(() => working.delete(batch));
+        await work(batch);
       }
     } catch (error) {
       // One lane failing stops them all: the reader and the other lanes see the same error.

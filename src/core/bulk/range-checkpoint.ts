@@ -78,8 +78,8 @@ export class RangeCheckpoint {
   }
 
   /** On disk before this returns, for a process leaving at once: see CheckpointFile.saveNow. */
-  saveNow(): boolean {
-    return this.file.saveNow();
+  saveNow(): void {
+    this.file.saveNow();
   }
 
   close(): Promise<void> {

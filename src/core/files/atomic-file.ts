@@ -1,4 +1,4 @@
-import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { openToWrite, type ReaderWait } from './open-to-write.js';
@@ -48,11 +48,17 @@ async function writeWhole(handle: FileHandle, bytes: Uint8Array): Promise<void> 
 
 /**
  * writeFileAtomic's replace, synchronously, for a process about to leave at once (a second
- * Ctrl-C): a regular file, or none yet, only. Anything else there (a link, a FIFO, a device) is
- * left as it is and false returned: what writeFileAtomic would do with it takes waiting.
+ * Ctrl-C): a regular file, or none yet, the link to one followed as targetOf follows it.
+ * Anything else there (a FIFO, a device, a link to nothing) is left as it is and false returned:
+ * what writeFileAtomic would do with it takes waiting.
  */
 export function writeFileAtomicSync(path: string, content: string): boolean {
-  const entry = lstatSync(path, { throwIfNoEntry: false });
+  let entry = lstatSync(path, { throwIfNoEntry: false });
+  if (entry?.isSymbolicLink()) {
+    entry = statSync(path, { throwIfNoEntry: false });
+    if (entry === undefined) return false;
+    path = realpathSync(path);
+  }
   if (entry !== undefined && !entry.isFile()) return false;
   const temporary = temporaryPath(path);
   const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);

@@ -178,15 +178,17 @@ export class CheckpointFile<P> {
   /**
    * Saves the progress as it is now, synchronously, for a process about to leave at once (a second
    * Ctrl-C): what it records then is on disk before the exit. The lock is left to the next run,
-   * which finds its process gone. False when the checkpoint is no regular file (writeFileAtomicSync).
+   * which finds its process gone. A checkpoint that is no regular file is left as it is, and said.
    */
-  saveNow(): boolean {
-    if (this.scope.readOnly) return true;
+  saveNow(): void {
+    if (this.scope.readOnly) return;
+    let replaced: boolean;
     try {
-      return writeFileAtomicSync(this.scope.path, this.text());
+      replaced = writeFileAtomicSync(this.scope.path, this.text());
     } catch (error) {
       throw new FileWriteError(this.scope.path, writeErrorReason(error), ' the checkpoint');
     }
+    if (!replaced) throw new FileWriteError(this.scope.path, 'it is no regular file, which only a write that waits can go through', ' the checkpoint');
   }
 
   private async write(): Promise<void> {

@@ -5,6 +5,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSyn
 import { join } from 'node:path';
 import { removeStaleTemporaries, writeFileAtomic, writeFileAtomicSync, writeStreamAtomic } from '../../../src/core/files/atomic-file.js';
 import { exitedPid, tempDir } from '../../helpers/cli.js';
+import { readPipe } from '../../helpers/pipe.js';
 import { canListDescriptors, descriptorsOn } from '../../helpers/descriptors.js';
 
 describe('writeFileAtomic', () => {
@@ -175,14 +176,10 @@ describe('writeStreamAtomic into a named pipe', () => {
     execFileSync('mkfifo', [pipe]);
     const written = writeStreamAtomic(pipe, (async function* () { yield 'a,b\n'; yield '1,2\n'; })());
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const reader = spawn('cat', [pipe]);
-    let read = '';
-    reader.stdout.on('data', (chunk) => (read += chunk));
-    // Listened for before the write is awaited: the reader may be done by the time it settles.
-    const closed = new Promise((resolve) => reader.once('close', resolve));
+    const reader = readPipe(pipe);
     await written;
-    await closed;
-    assert.equal(read, 'a,b\n1,2\n');
+    await reader.done;
+    assert.equal(reader.text(), 'a,b\n1,2\n');
     assert.ok(lstatSync(pipe).isFIFO(), 'the pipe is left a pipe');
   });
 });
@@ -201,20 +198,23 @@ describe('writeFileAtomicSync, for a process about to leave at once', () => {
     assert.deepEqual(readdirSync(dir), ['state.json']);
   });
 
-  it('leaves a link or a named pipe in the place as it is, and says so (false): what it names is not replaced', () => {
+  it('replaces the file a link names, the link left a link; leaves a named pipe or a link to nothing as it is, and says so (false)', () => {
     const dir = tempDir();
     const target = join(dir, 'elsewhere.json');
-    writeFileSync(target, 'kept\n');
+    writeFileSync(target, 'old\n');
     const link = join(dir, 'link.json');
     symlinkSync(target, link);
-    assert.equal(writeFileAtomicSync(link, 'new\n'), false);
+    assert.equal(writeFileAtomicSync(link, 'new\n'), true);
     assert.equal(readlinkSync(link), target);
-    assert.equal(readFileSync(target, 'utf8'), 'kept\n');
+    assert.equal(readFileSync(target, 'utf8'), 'new\n');
+    const dangling = join(dir, 'dangling.json');
+    symlinkSync(join(dir, 'nothing.json'), dangling);
+    assert.equal(writeFileAtomicSync(dangling, 'new\n'), false);
     const pipe = join(dir, 'pipe.json');
     execFileSync('mkfifo', [pipe]);
     assert.equal(writeFileAtomicSync(pipe, 'new\n'), false);
     assert.ok(lstatSync(pipe).isFIFO());
-    assert.deepEqual(readdirSync(dir).sort(), ['elsewhere.json', 'link.json', 'pipe.json']);
+    assert.deepEqual(readdirSync(dir).sort(), ['dangling.json', 'elsewhere.json', 'link.json', 'pipe.json']);
   });
 });
 

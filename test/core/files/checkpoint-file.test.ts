@@ -116,6 +116,21 @@ describe('CheckpointFile', () => {
     await again.close();
   });
 
+  it('saveNow writes the progress before it returns, and names the checkpoint when it cannot (a named pipe in its place)', async () => {
+    const { dir, scope } = setup();
+    const checkpoint = await CheckpointFile.open(scope, format);
+    checkpoint.progress.done = 7;
+    checkpoint.saveNow();
+    assert.equal(JSON.parse(readFileSync(scope.path, 'utf8')).done, 7);
+    await checkpoint.close();
+    const piped = { ...scope, path: join(dir, 'piped.json') };
+    const other = await CheckpointFile.open(piped, format);
+    execFileSync('mkfifo', [piped.path]);
+    assert.throws(() => other.saveNow(), (error: unknown) => error instanceof FileWriteError && error.message.startsWith(`${piped.path}: could not write the checkpoint: it is no regular file`));
+    rmSync(piped.path);
+    await other.close();
+  });
+
   it('saves records set aside together, soon after the first of them, not one save each', async () => {
     const { scope } = setup();
     const checkpoint = await CheckpointFile.open(scope, format);

@@ -10,6 +10,7 @@ import { defaultFailedPath } from '../../../src/core/files/failed-path.js';
 import { FileWriteError } from '../../../src/core/files/write-errors.js';
 import { tempDir, withDeadline } from '../../helpers/cli.js';
 import { waitFor } from '../../helpers/wait.js';
+import { readPipe } from '../../helpers/pipe.js';
 import { canListDescriptors, descriptorsOn } from '../../helpers/descriptors.js';
 
 describe('FailedFile', () => {
@@ -83,16 +84,12 @@ describe('FailedFile', () => {
     const appended = file.append({ b: 2 }, 4);
     // No reader yet: the append waits, and the event loop is free meanwhile (a timer fires).
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const reader = spawn('cat', [pipe]);
-    let read = '';
-    reader.stdout.on('data', (chunk) => (read += chunk));
-    // Listened for before the file is closed: the reader may be done before the close is told.
-    const closed = new Promise((resolve) => reader.once('close', resolve));
+    const reader = readPipe(pipe);
     await appended;
     await file.append({ c: 3 }, 5);
     await file.close();
-    await closed;
-    assert.equal(read, '{"b":2}\n{"c":3}\n');
+    await reader.done;
+    assert.equal(reader.text(), '{"b":2}\n{"c":3}\n');
   });
 
   it('holds one descriptor on the file however many writes, and none once closed', { skip: !canListDescriptors && 'needs /proc/self/fd' }, async () => {

@@ -63,8 +63,8 @@ export class Checkpoint {
   }
 
   /** On disk before this returns, for a process leaving at once: see CheckpointFile.saveNow. */
-  saveNow(): boolean {
-    return this.file.saveNow();
+  saveNow(): void {
+    this.file.saveNow();
   }
 
   close(): Promise<void> {
