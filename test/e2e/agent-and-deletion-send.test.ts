@@ -77,6 +77,29 @@ describe('csafe agent-decision send', () => {
   });
 });
 
+describe('csafe agent-decision send, its --failed file cannot be written', () => {
+  const emulator = useEmulatorProcess(['--processing-delay', '0']);
+
+  it('without --checkpoint, the hint does not say to run the same command again, which would store the delivered verdicts twice; with one, it does', async () => {
+    const dir = tempDir();
+    const verdicts = Array.from({ length: 4 }, (_, i) => JSON.stringify({ content_type: 'listings', decision: 'match', policy_id: 'spam', reference_id: `l${i}` })).join('\n') + '\n';
+    writeFileSync(join(dir, 'verdicts.jsonl'), verdicts);
+    const failThird = { faults: [{ kind: '503', path: '/v1/agent_decisions', skip: 2, times: 1 }] };
+    await emulator.control('/_emulator/reset', { method: 'POST' });
+    await emulator.control('/_emulator/faults', { method: 'POST', body: failThird });
+    const args = ['agent-decision', 'send', 'verdicts.jsonl', '--failed', '/dev/full', '--max-retries', '0', '--concurrency', '1'];
+    const result = await runCsafe(args, { env: emulator.env, cwd: dir });
+    assert.equal(result.code, 1, result.stderr);
+    assert.ok((await heldVerdicts(emulator)).length >= 2, 'the first two verdicts stored');
+    assert.match(result.stderr, /^hint: make room or give another path, but do not run the same command again: it would send the 2 lines this run delivered a second time; send only those it did not, or give --checkpoint FILE, which skips what a run delivered$/m);
+    assert.doesNotMatch(result.stderr, /run the command again/);
+    await emulator.control('/_emulator/faults', { method: 'POST', body: failThird });
+    const checkpointed = await runCsafe([...args, '--checkpoint', 'verdicts.checkpoint'], { env: emulator.env, cwd: dir });
+    assert.equal(checkpointed.code, 1, checkpointed.stderr);
+    assert.match(checkpointed.stderr, /^hint: make room or give another path, then run the command again$/m);
+  });
+});
+
 describe('csafe agent-decision send, a line failed', () => {
   const emulator = useEmulatorProcess();
 

@@ -10,7 +10,8 @@ import { Pace } from './pace.js';
 import type { HttpClient } from '../http/client.js';
 import { InFlight } from './in-flight.js';
 import { runLanesInGroups } from './lanes.js';
-import { sayAwaitedAnswersOnInterrupt } from '../cli/resume.js';
+import { deliveredWithoutCheckpointHint, sayAwaitedAnswersOnInterrupt } from '../cli/resume.js';
+import { FileWriteError, remedyFor } from '../files/write-errors.js';
 import type { BulkCounts } from './counts.js';
 
 /**
@@ -137,6 +138,12 @@ export async function deliverInBatches<T extends BulkRecord, A>(
       const sent = mapInOrder(inBatches(input, batches), dispatch.concurrency, (batch) => delivery.request(batch), { window, handOverFirst });
       for await (const { item: batch, outcome, moreSettled } of sent) await delivery.settle(batch, outcome, [], !moreSettled);
     }
+  } catch (error) {
+    // Once the answers in flight are in: without a checkpoint, the same command sends again what this run delivered.
+    await delivery.inFlight.settled();
+    const delivered = run.counts.sent + run.counts.unconfirmed > 0;
+    if (error instanceof FileWriteError && run.checkpoint === undefined && delivered) error.instead(deliveredWithoutCheckpointHint(remedyFor(error.reason), run.counts, job.noun));
+    throw error;
   } finally {
     await delivery.inFlight.settled();
     stopListening();

@@ -44,6 +44,16 @@ export function resendCommandLine(records: AppendedRecords, command: (input: str
   return `tail -c +${records.priorBytes + 1} ${shellWord(records.path)} | head -c ${records.appendedBytes} | ${command('-')}`;
 }
 
+/**
+ * What to do once a file a bulk run writes (--failed, --skip-invalid) could not be written, the
+ * run having delivered records without a checkpoint: `remedy` makes the path writable, but the
+ * same command would send what was delivered a second time, which a checkpoint would have skipped.
+ */
+export function deliveredWithoutCheckpointHint(remedy: string, counts: { sent: number; unconfirmed: number }, noun: string): string {
+  const unconfirmed = counts.unconfirmed > 0 ? ` (and the ${counts.unconfirmed} unconfirmed it may have)` : '';
+  return `${remedy}, but do not run the same command again: it would send the ${countOf(counts.sent, noun)} this run delivered${unconfirmed} a second time; send only those it did not, or give --checkpoint FILE, which skips what a run delivered`;
+}
+
 /** What a run cut short before its first record went adds to what it did (nothing sent). */
 export const STILL_READING = '; it was still reading the input';
 

@@ -27,11 +27,16 @@ export function writeErrorReason(error: unknown): string {
 
 /** What to do, by the system's error in the reason: room is of no help to a directory this user may not write to. */
 export function hintFor(reason: string): string {
+  return `${remedyFor(reason)}, then run the command again`;
+}
+
+/** What makes the path writable again, by the system's error in the reason (hintFor without running the command again). */
+export function remedyFor(reason: string): string {
   const code = /\((E[A-Z]+)\)$/.exec(reason)?.[1];
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'give a path this user may write to, then run the command again';
-  if (code === 'ENOENT' || code === 'ENOTDIR') return 'create its directory or give another path, then run the command again';
-  if (code === 'EISDIR') return 'give the path of a file, not of a directory, then run the command again';
-  return 'make room or give another path, then run the command again';
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'give a path this user may write to';
+  if (code === 'ENOENT' || code === 'ENOTDIR') return 'create its directory or give another path';
+  if (code === 'EISDIR') return 'give the path of a file, not of a directory';
+  return 'make room or give another path';
 }
 
 /** Input records, by their line numbers, that a file was meant to keep and does not. */
@@ -46,6 +51,7 @@ export interface UnwrittenRecords {
  * stops at once (exit 1), naming the file, the reason and the records it does not hold.
  */
 export class FileWriteError extends CsafeError {
+  declare hint: string;
   private unwritten?: UnwrittenRecords;
 
   constructor(
@@ -54,6 +60,11 @@ export class FileWriteError extends CsafeError {
     what = '',
   ) {
     super(`${path}: could not write${what}: ${reason}`, { hint: hintFor(reason) });
+  }
+
+  /** A hint in place of running the command again, which a bulk run that delivered records without a checkpoint cannot give (see core/cli/resume.ts). */
+  instead(hint: string): void {
+    this.hint = hint;
   }
 
   /**
