@@ -228,3 +228,26 @@ describe('stream parts --skip-invalid reading a pipe, cut short', () => {
     assert.doesNotMatch(result.stderr, /none is left to send/);
   });
 });
+
+describe('events send --skip-invalid reading a pipe, cut short', () => {
+  const emulator = useEmulatorProcess();
+
+  it('says, in the words of stream parts, that what followed in the pipe was not read and is in no file, and does not offer to send it all again', async (t) => {
+    const dir = tempDir();
+    const child = spawnCsafe(['events', 'send', '-', '--no-auto-idempotency', '--skip-invalid', 'invalid.jsonl', '--batch-size', '1', '--concurrency', '1'], { env: emulator.env, cwd: dir });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const exited = ended(child);
+    const before = (await emulator.requests()).length;
+    // Sent as read; the pipe's writer keeps it open, more to come.
+    child.stdin.write(eventsText(2, 2));
+    await waitFor(async () => (await emulator.requests()).length - before >= 2, { what: 'both events to reach the emulator' });
+    child.kill('SIGTERM');
+    const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
+    child.stdin.end();
+    assert.equal(result.code, 143, result.stderr);
+    const said = result.stderr.split('\n');
+    assert.ok(said.includes('interrupted: 2 events sent in 2 requests, 0 failed; reading stopped after 2 events: what followed in the input was not read, and is in no file'), result.stderr);
+    assert.ok(said.includes('hint: with --no-auto-idempotency the service stores an event without an idempotency_key each time it is sent: give it on stdin only the events this run did not deliver, what it did not read included; add --checkpoint FILE to continue where a run stopped'), result.stderr);
+    assert.doesNotMatch(result.stderr, /it sends every event again/);
+  });
+});

@@ -54,6 +54,13 @@ export function deliveredWithoutCheckpointHint(remedy: string, counts: { sent: n
   return `${remedy}, but do not run the same command again: it would send the ${countOf(counts.sent, noun)} this run delivered${unconfirmed} a second time; send only those it did not, or give --checkpoint FILE, which skips what a run delivered`;
 }
 
+/**
+ * What a run that read a pipe as it went (--skip-invalid, without a checkpoint) adds when Ctrl-C or
+ * SIGTERM stopped the reading after `read` records: what followed is in no file, which only the
+ * pipe's writer can give again, so no command printed sends it.
+ */
+export const inputCutShortNote = (read: number, noun: string) => `; reading stopped after ${countOf(read, noun)}: what followed in the input was not read, and is in no file`;
+
 /** What a run cut short before its first record went adds to what it did (nothing sent). */
 export const STILL_READING = '; it was still reading the input';
 

@@ -1,4 +1,4 @@
-import { constants, createReadStream, openSync, statSync } from 'node:fs';
+import { constants, createReadStream, fstatSync, openSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { addAbortSignal, Readable } from 'node:stream';
@@ -33,6 +33,12 @@ export function openFileStream(path: string, signal?: AbortSignal): Readable {
 
 /** A regular file, which can be read more than once (or a path that does not exist, left to the reader to report). */
 export const isRegularFile = (path: string) => ['file', 'missing'].includes(kindOf(path));
+
+/** A regular file, given or on stdin (`< input.jsonl`): read to its end after Ctrl-C, it has one, and a run can read it again. */
+export function endsAtHand(path: string, stdin: Readable): boolean {
+  if (path !== '-') return isRegularFile(path);
+  return (stdin as { fd?: unknown }).fd === 0 && fstatSync(0).isFile();
+}
 
 const isPipe = (path: string) => kindOf(path) === 'pipe';
 

@@ -1,4 +1,4 @@
-import { fileOrStdin } from '../../../core/input/sources.js';
+import { endsAtHand, fileOrStdin } from '../../../core/input/sources.js';
 import type { Context } from '../../../context.js';
 import { deliveredEarlier, nothingSentLine, SkipFile } from '../../../core/bulk/checked-records.js';
 import { InterruptedError } from '../../../core/errors.js';
@@ -11,7 +11,7 @@ import { type OutputFormat } from '../../../core/terminal/output.js';
 import { shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
 import { flagsWithValue, longFlag } from '../../../core/cli/flags.js';
-import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, sameStdinHint, STILL_READING, type AppendedRecords } from '../../../core/cli/resume.js';
+import { inputCutShortNote, interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, sameStdinHint, STILL_READING, type AppendedRecords } from '../../../core/cli/resume.js';
 import { eventsSend } from './send-command.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
@@ -157,9 +157,11 @@ async function reportInterrupted(
   { ctx, input, options, tally, started }: SendingRun,
   { stillReading = false, unsentIn, ...files }: { failedFile?: string; unconfirmedFile?: string; stillReading?: boolean; unsentIn?: FailedFile },
 ): Promise<void> {
-  const done = `${interruptedRun(tally, 'event', files.failedFile ?? '')}${stillReading ? STILL_READING : ''}`;
+  // Read as they are checked (--skip-invalid), events of a pipe stop at the signal: the rest is in no file.
+  const cutShort = !stillReading && options.skipInvalid !== undefined && options.checkpoint === undefined && !endsAtHand(input.path, ctx.io.stdin);
+  const done = `${interruptedRun(tally, 'event', files.failedFile ?? '')}${stillReading ? STILL_READING : ''}${cutShort ? inputCutShortNote(tally.read, 'event') : ''}`;
   if (unsentIn !== undefined) reportUnsentInFailed(ctx, done, unsentIn);
-  else reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), stillReading ? nothingSentHint(input.path) : options.checkpoint === undefined ? noCheckpointHint(options.autoIdempotency) : undefined);
+  else reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), stillReading ? nothingSentHint(input.path) : options.checkpoint === undefined ? noCheckpointHint(options.autoIdempotency, cutShort) : undefined);
   if (options.sync) return;
   const summary = summarise(tally, { input: input.name, durationMs: ctx.now() - started, ...files, invalidFile: options.skipInvalid });
   await printSummaryRecord(ctx.io, summary, await summaryFormat(ctx));
@@ -195,12 +197,20 @@ async function summaryFormat(ctx: Context): Promise<OutputFormat | undefined> {
 /**
  * Without a checkpoint the same command starts from the first event again: harmless for an event
  * with an idempotency_key, which the service ingests once, but with --no-auto-idempotency an event
- * without one is stored again each time it is sent.
+ * without one is stored again each time it is sent. A pipe read in part gives it nothing again:
+ * only what the user pipes in, which the run read only in part.
  */
-const noCheckpointHint = (autoIdempotency: boolean) =>
-  autoIdempotency
-    ? 'without --checkpoint it sends every event again (each keeps its idempotency_key, so the service ingests it once); add --checkpoint FILE to continue where a run stopped'
-    : 'without --checkpoint it sends every event again, and with --no-auto-idempotency the service stores those without an idempotency_key a second time (those with one, once); add --checkpoint FILE to continue where a run stopped';
+function noCheckpointHint(autoIdempotency: boolean, cutShort: boolean): string {
+  const continueWhere = 'add --checkpoint FILE to continue where a run stopped';
+  if (cutShort) {
+    return autoIdempotency
+      ? `without --checkpoint it sends every event it is given again (each keeps its idempotency_key, so the service ingests it once): give it the whole input again on stdin, what this run did not read included; ${continueWhere}`
+      : `with --no-auto-idempotency the service stores an event without an idempotency_key each time it is sent: give it on stdin only the events this run did not deliver, what it did not read included; ${continueWhere}`;
+  }
+  return autoIdempotency
+    ? `without --checkpoint it sends every event again (each keeps its idempotency_key, so the service ingests it once); ${continueWhere}`
+    : `without --checkpoint it sends every event again, and with --no-auto-idempotency the service stores those without an idempotency_key a second time (those with one, once); ${continueWhere}`;
+}
 
 /** Cut short before the first event went, the same command sends each event once: only stdin, read once, must be given again. */
 const nothingSentHint = (path: string) => (path === '-' ? sameStdinHint() : undefined);

@@ -3,7 +3,7 @@ import { partsFrameBytes } from '../../../api/streams.js';
 import { checkRecords, checkValue, type CheckedRecord, type RecordCheck } from '../../../core/bulk/checked-records.js';
 import { UsageError } from '../../../core/errors.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
-import { inputSource, isRegularFile, openFileStream, readCaptionCues, readRecords, type InputSource } from '../../../core/input/sources.js';
+import { endsAtHand, inputSource, openFileStream, readCaptionCues, readRecords, type InputSource } from '../../../core/input/sources.js';
 import { rereadableInput } from '../../../core/input/spool.js';
 import type { Context } from '../../../context.js';
 import { describeProblem } from '../../../schemas/issues.js';
@@ -76,16 +76,10 @@ export function choosePartsInput(ctx: Context, file: string | undefined, options
       }
       const source = inputSource(path, ctx.io.stdin, ctx.signal);
       // Read on after Ctrl-C only where the input has an end at hand: a pipe's writer may keep it open for ever.
-      const whole = endsAtHand(path, ctx.io) ? inputSource(path, ctx.io.stdin) : source;
+      const whole = endsAtHand(path, ctx.io.stdin) ? inputSource(path, ctx.io.stdin) : source;
       return { name: source.name, records: (toTheEnd) => read(toTheEnd ? whole : source), remove: async () => undefined, readsOnAfterSignal: whole !== source };
     },
   };
-}
-
-/** A regular file, given or on stdin (`< parts.jsonl`): read to its end after Ctrl-C, it has one. */
-function endsAtHand(path: string, io: IOStreams): boolean {
-  if (path !== '-') return isRegularFile(path);
-  return (io.stdin as { fd?: unknown }).fd === 0 && fstatSync(0).isFile();
 }
 
 /** A terminal, or a device such as /dev/null: no one is piping parts in, so the user forgot to say where they are. */

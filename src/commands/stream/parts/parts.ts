@@ -12,7 +12,7 @@ import { parseOptions } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
-import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, STILL_READING } from '../../../core/cli/resume.js';
+import { inputCutShortNote, interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, STILL_READING } from '../../../core/cli/resume.js';
 import { unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
@@ -185,8 +185,8 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
  */
 function reportResume(ctx: Context, run: { namespace: string; id: string; tally: PartsTally; failed: FailedFile; unconfirmed: FailedFile; checkpoint: boolean; inputCutShort: boolean }, flags: PartsFlags): void {
   const { tally, failed, unconfirmed } = run;
-  // A pipe read as the parts go (--skip-invalid) stops at the signal: what followed is in no file, which only its writer can give again.
-  const cutShort = run.inputCutShort ? `; reading stopped after ${countOf(tally.valid + tally.invalid, 'part')}: what followed in the input was not read, and is in no file` : '';
+  // A pipe read as the parts go (--skip-invalid) stops at the signal.
+  const cutShort = run.inputCutShort ? inputCutShortNote(tally.valid + tally.invalid, 'part') : '';
   const done = `${interruptedRun(tally, 'part', failed.path)}${cutShort}`;
   if (unconfirmed.count > 0) {
     ctx.io.warn(`${countOf(unconfirmed.count, 'part')} whose answer was lost are in ${unconfirmed.path}: the service may hold them, and resending them may store them twice`);
