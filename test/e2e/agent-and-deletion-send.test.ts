@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { EXAMPLES, exitOf, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { BIN, CHILD_TIMEOUT_MS, EXAMPLES, exitOf, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -135,6 +137,35 @@ describe('csafe agent-decision send, cut short', () => {
     assert.equal(await exitOf(child), 5);
     assert.match(stderr, /^interrupted: \d+ lines? sent in \d+ requests?, 0 failed; line (\d+) on not done$/m, stderr);
     assert.match(stderr, /^continue with: csafe agent-decision send verdicts\.jsonl --from-line \d+ --failed \S+ --unconfirmed \S+$/m);
+  });
+});
+
+describe('csafe agent-decision send, left at once by a second SIGTERM', () => {
+  const emulator = useEmulatorProcess();
+
+  it('without --checkpoint: the lines in flight and those answered behind them go to --unconfirmed, and the command printed continues past them: every verdict held once', async (t) => {
+    const dir = tempDir();
+    const count = 200;
+    writeFileSync(join(dir, 'verdicts.jsonl'), Array.from({ length: count }, (_, i) => JSON.stringify({ content_type: 'listings', decision: 'match', policy_id: 'spam', reference_id: `ref-${i + 1}` })).join('\n') + '\n');
+    // The third line is recorded and its answer held past both signals; the lines after it are answered and wait behind it.
+    await emulator.control('/_emulator/faults', { method: 'POST', body: { faults: [{ kind: 'timeout', method: 'POST', path: '/v1/agent_decisions', skip: 2, times: 1, delay_ms: 3000 }] } });
+    const child = spawnCsafe(['--max-retries', '0', '--request-timeout', '1m', 'agent-decision', 'send', 'verdicts.jsonl', '--concurrency', '4', '--failed', 'failed.jsonl', '--unconfirmed', 'unconfirmed.jsonl'], { env: emulator.env, cwd: dir });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const ended = outcome(child);
+    await waitFor(async () => (await posts(emulator, '/v1/agent_decisions')).length >= 6, { what: 'the lines after the held one to be answered' });
+    child.kill('SIGTERM');
+    // A second signal counts once 0.25 s have passed since the first.
+    await sleep(500);
+    child.kill('SIGTERM');
+    const cut = await ended;
+    assert.equal(cut.code, 143, cut.stderr);
+    const resume = /^continue with: (csafe .*agent-decision send verdicts\.jsonl .*--from-line \d+ --failed failed\.jsonl --unconfirmed unconfirmed\.jsonl)$/m.exec(cut.stderr)?.[1];
+    assert.ok(resume !== undefined, `a command that continues the run:\n${cut.stderr}`);
+    assert.ok(lines(readFileSync(join(dir, 'unconfirmed.jsonl'), 'utf8')).length >= 4, 'the line in flight and those answered behind it');
+    const again = spawnSync('sh', ['-c', resume], { cwd: dir, env: { ...emulator.env, PATH: `${dirname(BIN)}:${process.env.PATH}` }, encoding: 'utf8', timeout: CHILD_TIMEOUT_MS });
+    assert.equal(again.status, 0, again.stderr);
+    const held = (await heldVerdicts(emulator)).map((verdict) => verdict.reference_id).sort();
+    assert.deepEqual(held, Array.from({ length: count }, (_, i) => `ref-${i + 1}`).sort(), 'each verdict recorded once: none sent twice, none left out');
   });
 });
 

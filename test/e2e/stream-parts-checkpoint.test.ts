@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { BIN, CHILD_TIMEOUT_MS, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 // stream parts --checkpoint on inputs whose parts share lines (a JSON array on one line, an array
@@ -101,6 +102,33 @@ describe('stream parts --checkpoint: every part of the input once, whatever line
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual(pick(JSON.parse(again.stdout)), { sent: 125, failed: 0, skipped_checkpoint: 75 });
     await assertEachOnce('left-at-once');
+  });
+
+  it('without --checkpoint, a second SIGTERM while a batch is in flight: csafe prints the command that continues the run, which sends the rest, nothing twice, and none of the failed file of earlier runs', async (t) => {
+    const name = 'left-no-checkpoint';
+    const input = join(dir, `${name}.json`);
+    writeFileSync(input, jsonLines);
+    const [failed, unconfirmed] = [join(dir, `${name}-failed.jsonl`), join(dir, `${name}-unconfirmed.jsonl`)];
+    // A failed file that is a log of runs: what earlier runs left in it is not this run's to resend.
+    writeFileSync(failed, `${JSON.stringify({ ...part(0), text: 'an earlier run' })}\n`);
+    const command = ['--max-retries', '0', '--request-timeout', '1m', 'stream', 'parts', 'live', '--id', name, input, '--batch-size', '25', '--failed', failed, '--unconfirmed', unconfirmed, '--json'];
+    await script({ kind: 'timeout', method: 'POST', path: PARTS_PATH, skip: 2, times: 1, delay_ms: 3000 });
+    const child = spawnCsafe(command, { env: emulator.env });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const ended = outcome(child);
+    await waitFor(async () => (await emulator.requests()).filter((request) => request.method === 'POST').length === 3, { what: 'the third batch to reach the emulator' });
+    child.kill('SIGTERM');
+    await sleep(500);
+    child.kill('SIGTERM');
+    const cut = await ended;
+    assert.equal(cut.code, 143, cut.stderr);
+    const resume = /^continue with: (.+)$/m.exec(cut.stderr)?.[1];
+    assert.ok(resume !== undefined, `a command that continues the run:\n${cut.stderr}`);
+    // Run as a user would paste it: through a shell, csafe on the PATH.
+    const again = spawnSync('sh', ['-c', resume], { env: { ...emulator.env, PATH: `${dirname(BIN)}:${process.env.PATH}` }, encoding: 'utf8', timeout: CHILD_TIMEOUT_MS });
+    assert.equal(again.status, 0, again.stderr);
+    await assertEachOnce(name);
+    assert.equal((await stored(name)).get('an earlier run'), undefined, 'the failed file of earlier runs was not resent');
   });
 
   /** A checkpoint as a csafe that numbered parts by line wrote it, for `input`, holding `lines`. */

@@ -81,6 +81,8 @@ export interface BulkRun {
   checkpoint?: { save(): Promise<void>; saveNow(): void };
   /** Told after each batch is settled (a spinner). */
   onProgress?(counts: BulkCounts): void;
+  /** Told, last, when csafe leaves at once (a second Ctrl-C or SIGTERM), what it left: to say, synchronously, the command that continues the run. */
+  leftAtOnce?(left: LeftAtOnce): void;
   /** The HTTP client's retries so far (HttpClient.retries), counted in `counts.retries`. */
   retriesMade(): number;
 }
@@ -94,7 +96,7 @@ export function bulkRun(
   ctx: { io: IOStreams; signal: AbortSignal; now(): number; sleep(ms: number): Promise<void> },
   http: HttpClient,
   options: { maxConsecutiveFailures: number; maxRate?: number },
-  run: Pick<BulkRun, 'counts' | 'failed' | 'checkpoint' | 'onProgress'> & { unconfirmed?: FailedFile },
+  run: Pick<BulkRun, 'counts' | 'failed' | 'checkpoint' | 'onProgress' | 'leftAtOnce'> & { unconfirmed?: FailedFile },
 ): BulkRun {
   return {
     io: ctx.io,
@@ -104,6 +106,22 @@ export function bulkRun(
     ...run,
     unconfirmed: run.unconfirmed ?? run.failed,
   };
+}
+
+/**
+ * What leaving at once left of the records the run took to send and had not settled, by input
+ * line, once the files are written (the counts include what was written then). The records
+ * settled before are acknowledged or in a file; those not read yet (see readAll) are in none.
+ */
+export interface LeftAtOnce {
+  /** Neither acknowledged nor in a file: not sent, or sent and safe to send twice. What continues the run sends them (again). */
+  notDone: number[];
+  /** In the failed or the unconfirmed file: what continues the run must not send them from the input again. */
+  inFiles: number[];
+  /** Whether every record of the input had been read: else the records after those read are in no file. */
+  readAll: boolean;
+  /** Whether the files (and the checkpoint) hold all that was to be written: a write that failed, or one still under way as csafe left, leaves no command line exact. */
+  complete: boolean;
 }
 
 /** How a delivery ended: `interrupted` by Ctrl-C or SIGTERM, or halted by `stoppedBy`. */
@@ -119,10 +137,10 @@ export async function deliverInBatches<T extends BulkRecord, A>(
   job: BulkJob<T, A>,
   run: BulkRun,
 ): Promise<Delivered> {
-  const delivery = new Delivery(job, run);
+  const reading = { ended: false };
+  const delivery = new Delivery(job, run, reading);
   const stopListening = sayAwaitedAnswersOnInterrupt(run.signal, run.io, delivery.inFlight);
   const stopLastWords = onLeavingAtOnce(() => delivery.leaveAtOnce());
-  const reading = { ended: false };
   const input = readUntilInterrupted(records, run.signal, !job.setAsideUnsent, reading);
   try {
     if ('lanes' in dispatch) {
@@ -178,6 +196,7 @@ class Delivery<T extends BulkRecord, A> {
   constructor(
     private readonly job: BulkJob<T, A>,
     private readonly run: BulkRun,
+    private readonly reading: { ended: boolean },
   ) {}
 
   /** Sends the batch, unless Ctrl-C came first, or while it waited its turn (--max-rate): then it fails unsent (NotSentError). */
@@ -240,40 +259,61 @@ class Delivery<T extends BulkRecord, A> {
    * settles what it holds, so it writes them now, synchronously. A batch sent and not safe to
    * send twice is, as a lost answer is, unconfirmed: to the unconfirmed file and, with a
    * checkpoint, recorded as dealt with, so the same command run again does not send it a second
-   * time (one safe to send twice is left to be sent again). A batch still waiting its turn goes
-   * to the failed file where the run sets aside what it did not send (a pipe, which cannot give
-   * it again, or a run without a checkpoint), as do the records read and waiting in a lane. A
-   * batch whose outcome the job was told is left as it is, but the checkpoint is saved, as the
-   * save under way may not reach the disk. Says what it wrote, or what it could not.
+   * time. Where the run sets aside what it did not send (a pipe, which cannot give it again, or a
+   * run without a checkpoint), a batch still waiting its turn goes to the failed file, as do the
+   * records read and waiting in a lane and a batch sent that is safe to send twice; elsewhere
+   * those are left to be sent again. A batch whose outcome the job was told is left as it is,
+   * but the checkpoint is saved, as the save under way may not reach the disk. Says what it
+   * wrote, or what it could not, then tells the run what it left (BulkRun.leftAtOnce).
    */
   leaveAtOnce(): void {
     const unsettled = [...this.unsettled];
-    // Waiting, a batch was never sent; sent or answered, one safe to send twice is left to be sent again.
-    const inStage = (stage: Stage) => unsettled.filter(([batch, taken]) => taken.stage === stage && (stage === 'waiting' || !this.job.replaySafe(batch))).map(([batch]) => batch);
-    const [inFlight, answered] = [inStage('sent'), inStage('answered')];
-    const notSent = this.job.setAsideUnsent ? [...inStage('waiting'), this.laneWaiting?.() ?? []].filter((batch) => batch.length > 0) : [];
-    const wrote = [this.leave(notSent, 'failed', (all) => ({ counted: `${all} not sent`, after: '' })), this.leave([...inFlight, ...answered], 'unconfirmed', (all) => unconfirmedWords(all, inFlight.flat().length, answered.flat().length))];
-    if (this.run.checkpoint === undefined || !(wrote.includes(true) || this.toldAny)) return;
-    try {
-      this.run.checkpoint.saveNow();
-    } catch (error) {
-      this.run.io.warn(`left at once: ${(error as Error).message}`);
+    const inStage = (stage: Stage) => unsettled.filter(([, taken]) => taken.stage === stage).map(([batch]) => batch);
+    const replaySafe = (safe: boolean) => (batch: T[]) => this.job.replaySafe(batch) === safe;
+    const [sent, answered] = [inStage('sent'), inStage('answered')];
+    const [inFlight, answeredUnsafe] = [sent.filter(replaySafe(false)), answered.filter(replaySafe(false))];
+    const resendable = [...sent, ...answered].filter(replaySafe(true));
+    const waiting = [...inStage('waiting'), this.laneWaiting?.() ?? []].filter((batch) => batch.length > 0);
+    const setAside = this.job.setAsideUnsent === true;
+    const toFailed = setAside ? [...waiting, ...resendable] : [];
+    const wrote = [
+      this.leave(toFailed, 'failed', (all) => ({ counted: notSentWords(all, setAside ? resendable.flat().length : 0), after: '' })),
+      this.leave([...inFlight, ...answeredUnsafe], 'unconfirmed', (all) => unconfirmedWords(all, inFlight.flat().length, answeredUnsafe.flat().length)),
+    ];
+    let saved = true;
+    if (this.run.checkpoint !== undefined && (wrote.includes('written') || this.toldAny)) {
+      try {
+        this.run.checkpoint.saveNow();
+      } catch (error) {
+        saved = false;
+        this.run.io.warn(`left at once: ${(error as Error).message}`);
+      }
     }
+    // Being written to the failed file as csafe left: in the file, if the write gets there.
+    const beingWritten = inStage('failed');
+    const linesOf = (batches: readonly T[][]) => batches.flat().map((record) => record.line).sort((a, b) => a - b);
+    this.run.leftAtOnce?.({
+      notDone: linesOf(setAside ? [] : [...waiting, ...resendable]),
+      inFiles: linesOf([...toFailed, ...inFlight, ...answeredUnsafe, ...beingWritten]),
+      readAll: this.reading.ended,
+      complete: saved && !wrote.includes('not all') && beingWritten.length === 0,
+    });
   }
 
   /** One file's share of leaveAtOnce: written and said, or, when a write fails, how many and why (the other file is written all the same). */
-  private leave(batches: readonly T[][], file: 'failed' | 'unconfirmed', words: (all: string) => { counted: string; after: string }): boolean {
+  private leave(batches: readonly T[][], file: 'failed' | 'unconfirmed', words: (all: string) => { counted: string; after: string }): 'none' | 'written' | 'not all' {
     const records = batches.flat().sort((a, b) => a.line - b.line);
-    if (records.length === 0) return false;
+    if (records.length === 0) return 'none';
     const { counted, after } = words(countOf(records.length, this.job.noun));
     try {
       this.run[file].appendNow(records.map((record) => ({ text: record.json, line: record.line })));
+      this.run.counts[file] += records.length;
       for (const batch of batches) this.job.notAcknowledged?.(batch, file, new InterruptedError());
       this.run.io.warn(`left at once: ${counted} written to ${this.run[file].path}${after}`);
-      return true;
+      return 'written';
     } catch (error) {
       this.run.io.warn(`left at once: ${counted}${after}, not all written: ${(error as Error).message}`);
-      return false;
+      return 'not all';
     }
   }
 
@@ -319,6 +359,9 @@ class Delivery<T extends BulkRecord, A> {
 
 /** Where a batch the job has not been told the outcome of is: see Delivery.unsettled. */
 type Stage = 'waiting' | 'sent' | 'answered' | 'failed';
+
+/** How leaving at once says what went to the failed file: the records not sent, and apart from them those sent whose answer it did not wait for, safe to send again. */
+const notSentWords = (all: string, sent: number) => (sent === 0 ? `${all} not sent` : `${all} (${sent} sent, their answer not waited for: safe to send again)`);
 
 /**
  * How leaving at once says what went to the unconfirmed file: the records in flight, and apart

@@ -1,4 +1,4 @@
-import { bulkRun, deliverInBatches, type BulkJob, type Delivered } from './engine.js';
+import { bulkRun, deliverInBatches, type BulkJob, type Delivered, type LeftAtOnce } from './engine.js';
 import { planBatches } from './dry-run.js';
 import type { DryRunPlan } from '../http/dry-run.js';
 import { emptyCounts, type BulkCounts } from './counts.js';
@@ -19,7 +19,7 @@ import { resultWriter, type OutputFormat, type ResultShape, type StreamView } fr
 import { countOf } from '../terminal/words.js';
 import { startSpinner } from '../terminal/spinner.js';
 import { csafeCommandLine, withFlag } from '../cli/command-line.js';
-import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, resendHint, sameStdinHint, STILL_READING } from '../cli/resume.js';
+import { interruptedRun, noResumeAfterLeaving, reportedIfInterrupted, reportInterruption, reportNoResume, resendCommandLine, resendHint, sameStdinHint, STILL_READING } from '../cli/resume.js';
 import { interruptionOf } from '../signals.js';
 import type { JsonRecord } from '../json/position.js';
 
@@ -236,7 +236,17 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
       if (file === 'unconfirmed') checkpoint?.acknowledge(line!.line, line!.line);
     },
   };
-  const bulk = bulkRun(ctx, http, options, { counts, failed, unconfirmed, checkpoint, onProgress: () => spinner.update(job.spinner.progress(counts)) });
+  const resumeRun = (next: number) => ({ path: input.path, next, counts, failedPath: failed.path, unconfirmedPath: unconfirmed?.path, checkpoint: options.checkpoint !== undefined });
+  const leftAtOnce = (left: LeftAtOnce) => {
+    const why = noResumeAfterLeaving(left, 'line', true);
+    const next = left.notDone[0] ?? Math.max(lastDone, ...left.inFiles) + 1;
+    // Past the first line not done, a line in a file would be sent again by --from-line.
+    const sentAgain = options.checkpoint === undefined ? left.inFiles.filter((line) => line > next) : [];
+    if (why === undefined && sentAgain.length === 0) return reportResume(ctx, resumeRun(next));
+    const done = `${interruptedRun(counts, 'line', failed.path)}; line ${next} is not done`;
+    reportNoResume(ctx.io, done, why ?? `${countOf(sentAgain.length, 'later line')} (from line ${sentAgain[0]}) ${sentAgain.length === 1 ? 'is' : 'are'} in the failed or the unconfirmed file, which --from-line ${next} would send again`);
+  };
+  const bulk = bulkRun(ctx, http, options, { counts, failed, unconfirmed, checkpoint, onProgress: () => spinner.update(job.spinner.progress(counts)), leftAtOnce });
   let delivered: Delivered | undefined;
   try {
     delivered = await deliverInBatches(unacknowledged(lines, checkpoint && ((line) => checkpoint.isAcknowledged(line.line)), counts), ONE_LINE_A_REQUEST, { concurrency: options.concurrency, window: options.concurrency * REORDER_WINDOW }, bulkJob, bulk);
@@ -253,7 +263,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
     }
   }
   if (delivered.interrupted) {
-    reportResume(ctx, { path: input.path, next: lastDone + 1, counts, failedPath: failed.path, unconfirmedPath: unconfirmed?.path, checkpoint: options.checkpoint !== undefined });
+    reportResume(ctx, resumeRun(lastDone + 1));
     throw interruptionOf(ctx.signal, counts.sent);
   }
   const otherShards = otherShardsNote(counts.other_shards, 'line', options.shard);

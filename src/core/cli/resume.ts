@@ -1,6 +1,7 @@
 import { countOf } from '../terminal/words.js';
 import type { IOStreams } from '../terminal/io.js';
 import type { InFlight } from '../bulk/in-flight.js';
+import type { LeftAtOnce } from '../bulk/engine.js';
 import { InterruptedError } from '../errors.js';
 import { interruptionOf, stopWords } from '../signals.js';
 import { shellWord } from './command-line.js';
@@ -69,6 +70,24 @@ export const STILL_READING = '; it was still reading the input';
  * stdin, and only the same input makes it continue this run.
  */
 export const sameStdinHint = (fromLine?: number) => `give it the same input on stdin${fromLine !== undefined && fromLine > 1 ? `: the lines before ${fromLine} are skipped` : ''}`;
+
+/**
+ * Why, after csafe left at once (a second Ctrl-C), no one command line continues the run; nothing
+ * when one does. `sameLine`: the command line is the run's own (with a checkpoint, or a run whose
+ * every record may be sent again), which reads the input again; else it sends the failed file,
+ * which must then hold every record neither acknowledged nor unconfirmed.
+ */
+export function noResumeAfterLeaving(left: LeftAtOnce, noun: string, sameLine: boolean): string | undefined {
+  if (!left.complete) return 'not all it had to write as it left reached its files (see above)';
+  if (!sameLine && !left.readAll) return `it left before it had read the whole input: the ${noun}s after those read are in no file`;
+  return undefined;
+}
+
+/** What an interrupted bulk run that no one command line continues prints on stderr: what it did, and why, in words. */
+export function reportNoResume(io: IOStreams, done: string, why: string): void {
+  io.warn(`interrupted: ${done}`);
+  io.warn(`no one command continues this run: ${why}`);
+}
 
 /** What an interrupted bulk run prints on stderr: what it did, then the command that continues it, and a hint when there is one. */
 export function reportInterruption(io: IOStreams, done: string, resume: string, hint?: string): void {

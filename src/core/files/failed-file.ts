@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { openToWrite } from './open-to-write.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
@@ -65,8 +65,12 @@ export class FailedFile {
     let fd: number | undefined;
     try {
       fd = openSync(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
+      // First written here, the file's size is what earlier runs left: the command that resends this run's records starts after it.
+      if (this.handle === undefined && this.bytes === 0) this.bytes = this.before = fstatSync(fd).size;
       for (const record of records) {
-        writeWhole(fd, Buffer.from(record.text + '\n'));
+        const data = Buffer.from(record.text + '\n');
+        writeWhole(fd, data);
+        this.bytes += data.length;
         written++;
       }
     } catch (error) {

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { emptyCounts } from '../../../src/core/bulk/counts.js';
 import { batchLines } from '../../../src/core/bulk/batches.js';
-import { deliverInBatches, type BulkJob, type BulkRecord, type BulkRun, type Dispatch } from '../../../src/core/bulk/engine.js';
+import { deliverInBatches, type BulkJob, type BulkRecord, type BulkRun, type Dispatch, type LeftAtOnce } from '../../../src/core/bulk/engine.js';
 import { FailFast } from '../../../src/core/bulk/fail-fast.js';
 import { apiErrorFor, ConnectionError, InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { FailedFile } from '../../../src/core/files/failed-file.js';
@@ -362,6 +362,25 @@ describe('the bulk engine leaving at once (a second Ctrl-C)', () => {
     assert.deepEqual(lines('unconfirmed'), [1, 2]);
     assert.deepEqual(lines('failed').slice(0, 5), [3, 4, 5, 6, 7], 'the 4 records waiting and the one read while the lane was full');
     assert.match(stderr(), /^left at once: 5 records not sent written to \S+failed\.jsonl$/m);
+  });
+
+  it('where the run sets aside what it did not send, a batch in flight that is safe to send twice goes to the failed file, and the run is told what is where', async () => {
+    const { run, lines, stderr } = setUp();
+    const first = held();
+    const left: LeftAtOnce[] = [];
+    run.leftAtOnce = (what) => void left.push(what);
+    const { spec } = job(() => ({ ok: true }), { send: async (batch) => (batch[0]!.line === 1 ? first.write() : { ok: true }), replaySafe: (batch) => batch[0]!.line === 1, setAsideUnsent: true });
+    const delivered = deliverInBatches(inGroups(records(4)), limits(2), { lanes: 1, laneOf: () => 0, capacity: 4 }, spec, run);
+    await first.begun;
+    for (let tick = 0; tick < 20; tick++) await new Promise((resolve) => setImmediate(resolve));
+    sayLastWords();
+    first.release();
+    await delivered;
+    assert.deepEqual(lines('failed'), [1, 2, 3, 4], 'nothing in no file: the batch in flight with the records waiting');
+    assert.deepEqual(lines('unconfirmed'), []);
+    assert.match(stderr(), /^left at once: 4 records \(2 sent, their answer not waited for: safe to send again\) written to \S+failed\.jsonl$/m);
+    assert.deepEqual(left, [{ notDone: [], inFiles: [1, 2, 3, 4], readAll: true, complete: true }]);
+    assert.equal(run.counts.failed, 4, 'counted as failed, as what a run that leaves says counts them');
   });
 
   it('a batch the service refused, being written to the failed file, is not written to the unconfirmed file too', async () => {

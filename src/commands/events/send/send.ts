@@ -11,7 +11,7 @@ import { type OutputFormat } from '../../../core/terminal/output.js';
 import { shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
 import { flagsWithValue, longFlag } from '../../../core/cli/flags.js';
-import { inputCutShortNote, interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, sameStdinHint, STILL_READING, type AppendedRecords } from '../../../core/cli/resume.js';
+import { inputCutShortNote, interruptedRun, noResumeAfterLeaving, reportedIfInterrupted, reportInterruption, reportNoResume, resendCommandLine, sameStdinHint, STILL_READING, type AppendedRecords } from '../../../core/cli/resume.js';
 import { eventsSend } from './send-command.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
@@ -24,7 +24,8 @@ import type { DryRunPlan } from '../../../core/http/dry-run.js';
 import type { SendFlags, SendOptions } from './options.js';
 import { printSummaryRecord, reportSummary, summarise } from './summary.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
-import { bulkRun, deliverInBatches, type BulkJob } from '../../../core/bulk/engine.js';
+import { bulkRun, deliverInBatches, type BulkJob, type LeftAtOnce } from '../../../core/bulk/engine.js';
+import { countOf } from '../../../core/terminal/words.js';
 import { unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { SyncIngestion } from './sync.js';
 import { checkedEvents } from './validate.js';
@@ -121,7 +122,8 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     const http = await ctx.http();
     if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('stream'));
     const onProgress = () => progress.update(`sent ${tally.sent}, failed ${tally.failed}, skipped ${tally.skipped_checkpoint + tally.other_shards}`);
-    const run = bulkRun(ctx, http, options, { counts: tally, failed, unconfirmed, checkpoint, onProgress });
+    const leftAtOnce = (left: LeftAtOnce) => reportLeftAtOnce(ctx, left, { options, tally, failed, unsentToFailed });
+    const run = bulkRun(ctx, http, options, { counts: tally, failed, unconfirmed, checkpoint, onProgress, leftAtOnce });
     const due = unacknowledged(events, checkpoint && ((event) => checkpoint.isSettled(event.slot, event.position)), tally);
     // With --sync, each batch's event ids are printed once it is counted as acknowledged.
     const send = <A>(job: BulkJob<OutgoingEvent, A>) => deliverInBatches(due, eventBatchLimits(options), eventLanes(options), { ...job, setAsideUnsent: unsentToFailed }, run);
@@ -165,6 +167,24 @@ async function reportInterrupted(
   if (options.sync) return;
   const summary = summarise(tally, { input: input.name, durationMs: ctx.now() - started, ...files, invalidFile: options.skipInvalid });
   await printSummaryRecord(ctx.io, summary, await summaryFormat(ctx));
+}
+
+/**
+ * What a run csafe left at once (a second Ctrl-C) did, and the command that continues it, as
+ * reportInterrupted says it: the same command line with a checkpoint, or when every event it
+ * would send again has an idempotency key and none is in the unconfirmed file; the failed file
+ * where the events not sent went there. Else, in words, why none does.
+ */
+function reportLeftAtOnce(ctx: Context, left: LeftAtOnce, run: { options: SendOptions; tally: BulkCounts; failed: FailedFile; unsentToFailed: boolean }): void {
+  const { options, tally, failed } = run;
+  const done = interruptedRun(tally, 'event', failed.path);
+  const why = noResumeAfterLeaving(left, 'event', !run.unsentToFailed);
+  if (why !== undefined) return reportNoResume(ctx.io, done, why);
+  if (run.unsentToFailed) return reportUnsentInFailed(ctx, done, failed);
+  if (options.checkpoint !== undefined) return reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv));
+  // Without a checkpoint the same command line sends every event again, the unconfirmed ones too, which have no idempotency key.
+  if (left.inFiles.length > 0) return reportNoResume(ctx.io, done, `the same command would send again the ${countOf(left.inFiles.length, 'event')} without an idempotency key now in the unconfirmed file; add --checkpoint FILE to continue where a run stopped`);
+  reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), noCheckpointHint(options.autoIdempotency, false));
 }
 
 /** --dry-run: the events' batches as the lanes would cut them, the first recorded by the HTTP core in place of sending. */

@@ -4,7 +4,7 @@ import { spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.
 import { MAX_LINE_BYTES } from '../../../core/input/lines.js';
 import type { IOStreams } from '../../../core/terminal/io.js';
 import { stopsTheRun, UsageError } from '../../../core/errors.js';
-import { bulkRun, type Delivered } from '../../../core/bulk/engine.js';
+import { bulkRun, type Delivered, type LeftAtOnce } from '../../../core/bulk/engine.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
 import type { FailedFile } from '../../../core/files/failed-file.js';
 import type { HttpClient } from '../../../core/http/client.js';
@@ -12,7 +12,7 @@ import { parseOptions } from '../../../core/cli/options.js';
 import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
-import { inputCutShortNote, interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, STILL_READING } from '../../../core/cli/resume.js';
+import { inputCutShortNote, interruptedRun, noResumeAfterLeaving, reportedIfInterrupted, reportInterruption, reportNoResume, resendCommandLine, STILL_READING } from '../../../core/cli/resume.js';
 import { unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
@@ -48,12 +48,18 @@ export async function streamPartsRun(ctx: Context, namespace: string, file: stri
     reportInterruption(ctx.io, `${interruptedRun(tally, 'part', files.failed.path)}${STILL_READING}`, csafeCommandLine(ctx.argv));
     await printInterruptedSummary(ctx, { namespace, id: options.id, tally, ...files, durationMs: ctx.now() - started, checkpoint: options.checkpoint !== undefined });
   };
+  // Left at once: with a checkpoint the same command line continues the run, without one the failed file, when it holds every part not done.
+  const leftAtOnce = (left: LeftAtOnce, files: { failed: FailedFile; unconfirmed: FailedFile }) => {
+    const why = noResumeAfterLeaving(left, 'part', options.checkpoint !== undefined);
+    if (why === undefined) reportResume(ctx, { namespace, id: options.id, tally, ...files, checkpoint: options.checkpoint !== undefined, inputCutShort: !input.readsOnAfterSignal && options.skipInvalid !== undefined }, flags);
+    else reportNoResume(ctx.io, interruptedRun(tally, 'part', files.failed.path), why);
+  };
   const input = await reportedIfInterrupted(source.open(), ctx.signal, interruptedBeforeSending);
   try {
     const sent = await withPartsToSend(ctx, input, options, tally, interruptedBeforeSending, (parts, invalid) =>
       ctx.dryRun
-        ? planParts(ctx, ctx.dryRun, namespace, { name: input.name, file: input.file, records: () => input.records(), parts, tally, invalid, interruptedBeforeSending }, options)
-        : sendParts(ctx, http, namespace, { name: input.name, file: input.file, records: () => input.records(), parts, tally, invalid, interruptedBeforeSending }, options));
+        ? planParts(ctx, ctx.dryRun, namespace, { name: input.name, file: input.file, records: () => input.records(), parts, tally, invalid, interruptedBeforeSending, leftAtOnce }, options)
+        : sendParts(ctx, http, namespace, { name: input.name, file: input.file, records: () => input.records(), parts, tally, invalid, interruptedBeforeSending, leftAtOnce }, options));
     if (sent === undefined) {
       ctx.io.warn(nothingSentLine(tally.invalid, 'invalid part', ctx.dryRun !== undefined));
       return { kind: 'checked', invalid: tally.invalid };
@@ -141,6 +147,8 @@ interface PartsToSend extends CheckpointedInput {
   invalid: SkipFile | undefined;
   /** Says what a run cut short before its first part went did (nothing sent), and the command that continues it. */
   interruptedBeforeSending(): Promise<void>;
+  /** Says, as csafe leaves at once (a second Ctrl-C), what the run did and the command that continues it. */
+  leftAtOnce(left: LeftAtOnce, files: { failed: FailedFile; unconfirmed: FailedFile }): void;
 }
 
 /** --dry-run: the parts' batches, the first recorded by the HTTP core in place of sending. */
@@ -160,7 +168,7 @@ async function sendParts(ctx: Context, http: HttpClient, namespace: string, inpu
   let delivered: Delivered | undefined;
   try {
     const onProgress = () => progress.update(`Sending parts: ${tally.sent} sent, ${tally.failed} failed, ${tally.unconfirmed} unconfirmed`);
-    const run = bulkRun(ctx, http, options, { counts: tally, ...files, checkpoint, onProgress });
+    const run = bulkRun(ctx, http, options, { counts: tally, ...files, checkpoint, onProgress, leftAtOnce: (left) => input.leftAtOnce(left, files) });
     const parts = unacknowledged(input.parts, checkpoint && ((part) => checkpoint.isAcknowledged(part.position)), tally);
     delivered = await deliverParts(parts, { run, checkpoint, http, namespace, id: options.id, inputName: input.name, options, tally });
   } catch (error) {
