@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ended, EXAMPLES, outcome, spawnCsafe, tempDir, useEmulatorProcess, withDeadline } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { BIN, ended, EXAMPLES, exitOf, hasScript, outcome, spawnCsafe, tempDir, useEmulatorProcess, withDeadline } from '../helpers/cli.js';
 import { eventsText } from '../helpers/events.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -249,5 +250,38 @@ describe('events send --skip-invalid reading a pipe, cut short', () => {
     assert.ok(said.includes('interrupted: 2 events sent in 2 requests, 0 failed; reading stopped after 2 events: what followed in the input was not read, and is in no file'), result.stderr);
     assert.ok(said.includes('hint: with --no-auto-idempotency the service stores an event without an idempotency_key each time it is sent: give it on stdin only the events this run did not deliver, what it did not read included; add --checkpoint FILE to continue where a run stopped'), result.stderr);
     assert.doesNotMatch(result.stderr, /it sends every event again/);
+  });
+});
+
+describe('a second Ctrl-C on a terminal, --json held behind the spinner', { skip: !hasScript && 'no script(1)' }, () => {
+  const emulator = useEmulatorProcess(['--processing-delay', '0']);
+
+  it('data add --json: the requests accepted so far are printed, one closed JSON array, as a pipe has them', async (t) => {
+    const dir = tempDir();
+    const input = join(dir, 'objects.jsonl');
+    writeFileSync(input, Array.from({ length: 50 }, (_, i) => JSON.stringify({ id: `obj_${i}`, text: `listing ${i}` })).join('\n') + '\n');
+    // The third batch's answer is held past both Ctrl-Cs: two requests are accepted before them.
+    await emulator.control('/_emulator/faults', { method: 'POST', body: { faults: [{ kind: 'timeout', method: 'POST', path: '/v1/data/:namespace', skip: 2, times: 1, delay_ms: 5000 }] } });
+    const line = ['env', ...Object.entries(emulator.env).map(([name, value]) => `${name}=${value}`), BIN, '--request-timeout', '1m', 'data', 'add', 'listings', input, '--json', '--batch-size', '10', '--concurrency', '1'].map((word) => `'${word}'`).join(' ');
+    const { NO_COLOR: _n, FORCE_COLOR: _f, CI: _c, ...inherited } = process.env;
+    // exec: csafe alone is the terminal's foreground process, which a Ctrl-C typed into it reaches.
+    const child = spawn('script', ['-qec', `stty cols 80; exec ${line}`, '/dev/null'], { env: { ...inherited, TERM: 'xterm-256color' } });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    let shown = '';
+    child.stdout.on('data', (chunk: Buffer) => (shown += chunk.toString('utf8')));
+    const exited = exitOf(child);
+    await waitFor(async () => (await emulator.requests()).filter((request) => request.method === 'POST').length === 3, { what: 'the third batch to reach the emulator' });
+    child.stdin.write('\u0003');
+    // A second signal counts once 0.25 s have passed since the first.
+    await sleep(500);
+    child.stdin.write('\u0003');
+    await exited;
+    child.stdin.end();
+    // The terminal shows stdout and stderr as one: the array begins after the spinner's last frame, on its line.
+    const text = shown.replace(/\u001b\[[\d;?]*[A-Za-z]/g, '').replaceAll('\r\n', '\n');
+    const array = /^\[\n[\s\S]*?\n\]$/m.exec(text.replace(/^.*?(?=\[$)/gm, ''))?.[0];
+    assert.ok(array !== undefined, `a JSON array on the terminal:\n${text}`);
+    const accepted = JSON.parse(array) as Array<{ request_id: string; objects: number }>;
+    assert.deepEqual(accepted.map((request) => request.objects), [10, 10], 'the two requests accepted before the Ctrl-Cs');
   });
 });

@@ -193,6 +193,16 @@ function heldWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamView<
   const items: T[] = [];
   // Each item's rows, a large one's among them, in the order printed.
   const rowsInOrder: R[][] = [];
+  const print = async () => {
+    const rows = rowsInOrder.flat();
+    if (view.order) rows.sort(view.order);
+    if (format !== 'table') return printResult(io, format, items, tableView(rows, view.columns));
+    if (rows.length > 0) await io.out(tableView(rows, view.columns).table(io));
+  };
+  // Leaving at once (a second Ctrl-C), the results held so far are printed all the same, as a pipe
+  // has them: the write starts before print's first wait, and stdout's writes are synchronous on
+  // Linux, so they are out before the exit. An item whose values were still coming is not held yet.
+  const stopPrinting = onLeavingAtOnce(() => void print().catch(() => undefined));
   return {
     print: async (item) => void (items.push(item), rowsInOrder.push([...view.rows(item)])),
     async printLarge({ head, field, values }) {
@@ -207,11 +217,9 @@ function heldWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamView<
       items.push({ ...head, [field]: list } as T);
       rows.push(...view.rows(items.at(-1)!));
     },
-    end: async () => {
-      const rows = rowsInOrder.flat();
-      if (view.order) rows.sort(view.order);
-      if (format !== 'table') return printResult(io, format, items, tableView(rows, view.columns));
-      if (rows.length > 0) await io.out(tableView(rows, view.columns).table(io));
+    end: () => {
+      stopPrinting();
+      return print();
     },
   };
 }
