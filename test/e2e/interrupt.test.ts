@@ -285,3 +285,41 @@ describe('a second Ctrl-C on a terminal, --json held behind the spinner', { skip
     assert.deepEqual(accepted.map((request) => request.objects), [10, 10], 'the two requests accepted before the Ctrl-Cs');
   });
 });
+
+describe('data add and the line commands --skip-invalid reading a pipe, cut short', () => {
+  const emulator = useEmulatorProcess();
+  const first = (path: string) => readFileSync(join(EXAMPLES, path), 'utf8').split('\n')[0]!;
+  const unread = 'what followed in the input was not read, and is in no file';
+  // A valid record, then an invalid one: once it is named, both were read, and the pipe's writer keeps it open, more to come.
+  const notJson = 'not json';
+
+  it('data add: says that what followed in the pipe was not read and is in no file, and asks for the whole input again', async (t) => {
+    const result = await signalledWhileReading(t, ['data', 'add', 'ns', '-', '--skip-invalid', join(tempDir(), 'invalid.jsonl'), '--batch-size', '1'], emulator.env, `{"id":"a"}\n${notJson}\n`, named(2));
+    assert.equal(result.code, 143, result.stderr);
+    assert.match(result.stderr, new RegExp(`^interrupted: \\d+ objects? sent in \\d+ requests?, 0 failed; the accepted requests are printed; reading stopped after 2 records: ${unread}$`, 'm'));
+    assert.ok(result.stderr.split('\n').includes('hint: without --checkpoint it sends every object it is given again: give it the whole input again on stdin, what this run did not read included; add --checkpoint FILE to continue where a run stopped'), result.stderr);
+  });
+
+  const runs = [
+    { command: ['classify', '--batch', '-'], records: '{"text":"hi","user_id":"u1"}' },
+    { command: ['agent-decision', 'send', '-'], records: first('agent-decisions.jsonl') },
+    { command: ['deletion-request', 'send', '-'], records: first('deletion-requests.jsonl') },
+  ];
+  for (const { command, records } of runs) {
+    it(`${command.slice(0, 2).join(' ')}: says that what followed in the pipe was not read, and that --from-line needs the whole input again`, async (t) => {
+      const result = await signalledWhileReading(t, [...command, '--skip-invalid', join(tempDir(), 'invalid.jsonl'), '--failed', join(tempDir(), 'failed.jsonl')], emulator.env, `${records}\n${notJson}\n`, named(2));
+      assert.equal(result.code, 143, result.stderr);
+      assert.match(result.stderr, new RegExp(`^interrupted: \\d+ lines? sent in \\d+ requests?, 0 failed; line \\d on not done; reading stopped after 2 lines: ${unread}$`, 'm'));
+      assert.match(result.stderr, /^continue with: csafe .* --from-line \d /m);
+      assert.match(result.stderr, /^hint: give it the whole input again on stdin, what this run did not read included(: the lines before 2 are skipped)?$/m);
+    });
+  }
+
+  it('classify --batch --from-line: counts the lines read from the first, those before --from-line too', async (t) => {
+    const command = ['classify', '--batch', '-', '--from-line', '2', '--skip-invalid', join(tempDir(), 'invalid.jsonl'), '--failed', join(tempDir(), 'failed.jsonl')];
+    const result = await signalledWhileReading(t, command, emulator.env, `{"text":"hi","user_id":"u1"}\n{"text":"yo","user_id":"u1"}\n${notJson}\n`, named(3));
+    assert.equal(result.code, 143, result.stderr);
+    assert.match(result.stderr, new RegExp(`; reading stopped after 3 lines: ${unread}$`, 'm'));
+    assert.match(result.stderr, /^hint: give it the whole input again on stdin, what this run did not read included: the lines before [23] are skipped$/m);
+  });
+});

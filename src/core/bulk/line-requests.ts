@@ -19,7 +19,7 @@ import { resultWriter, type OutputFormat, type ResultShape, type StreamView } fr
 import { countOf } from '../terminal/words.js';
 import { startSpinner } from '../terminal/spinner.js';
 import { csafeCommandLine, withFlag } from '../cli/command-line.js';
-import { interruptedRun, noResumeAfterLeaving, reportedIfInterrupted, reportInterruption, reportNoResume, resendCommandLine, resendHint, sameStdinHint, STILL_READING } from '../cli/resume.js';
+import { inputCutShortNote, inputReadInPart, interruptedRun, noResumeAfterLeaving, reportedIfInterrupted, reportInterruption, reportNoResume, resendCommandLine, resendHint, sameStdinHint, STILL_READING, wholeInputAgain } from '../cli/resume.js';
 import { interruptionOf } from '../signals.js';
 import type { JsonRecord } from '../json/position.js';
 
@@ -116,8 +116,9 @@ export async function sendEachLine<R, A, P, Row>(ctx: LineRequestsContext, path:
   // Fingerprinted for the checkpoint: stdin or a pipe is kept in a temporary file.
   const input = await beforeSending(inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined));
   const { source } = input;
-  const lines = checkedLines(readRecords(source, { jsonLines: true }), { fromLine: options.fromLine ?? 1, shard: options.shard, counts }, job);
-  const run = { ctx, input: { path, name: source.name, file: input.path }, options, job, counts };
+  const reading = { fromLine: options.fromLine ?? 1, shard: options.shard, counts, lastLine: 0 };
+  const lines = checkedLines(readRecords(source, { jsonLines: true }), reading, job);
+  const run = { ctx, input: { path, name: source.name, file: input.path, lastLine: () => reading.lastLine }, options, job, counts };
   try {
     if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
       const skipped = new SkipFile(options.skipInvalid);
@@ -198,8 +199,12 @@ function valuesIn(json: string): number {
 /** A run of the pipeline: its command, input and flags, and the counts its summary tells. */
 interface LineRun<R, A, P, Row> {
   ctx: LineRequestsContext;
-  /** The input as given (`path`), as messages name it, and the file that holds it (a copy of stdin), which a checkpoint fingerprints. */
-  input: { path: string; name: string; file: string };
+  /**
+   * The input as given (`path`), as messages name it, and the file that holds it (a copy of stdin),
+   * which a checkpoint fingerprints; the number of the last line read (those before --from-line
+   * and of other shards too).
+   */
+  input: { path: string; name: string; file: string; lastLine(): number };
   options: LineRequestOptions;
   job: LineRequests<R, A, P, Row>;
   counts: BulkCounts;
@@ -263,7 +268,8 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
     }
   }
   if (delivered.interrupted) {
-    reportResume(ctx, resumeRun(lastDone + 1));
+    const linesRead = inputReadInPart(input.path, ctx.io.stdin, options) ? input.lastLine() : undefined;
+    reportResume(ctx, { ...resumeRun(lastDone + 1), linesRead });
     throw interruptionOf(ctx.signal, counts.sent);
   }
   const otherShards = otherShardsNote(counts.other_shards, 'line', options.shard);
@@ -292,7 +298,7 @@ const ONE_LINE_A_REQUEST = { maxItems: 1, maxBytes: Number.POSITIVE_INFINITY, si
  * (--from-line), its failures (and lines unconfirmed) going to the same files. The results on stdout are the record of
  * what was done, so the next run only needs where to start.
  */
-function reportResume(ctx: LineRequestsContext, run: { path: string; next: number; counts: BulkCounts; failedPath: string; unconfirmedPath?: string; checkpoint: boolean }): void {
+function reportResume(ctx: LineRequestsContext, run: { path: string; next: number; counts: BulkCounts; failedPath: string; unconfirmedPath?: string; checkpoint: boolean; linesRead?: number }): void {
   const { counts } = run;
   const done = interruptedRun(counts, 'line', run.failedPath);
   if (run.checkpoint) {
@@ -301,8 +307,10 @@ function reportResume(ctx: LineRequestsContext, run: { path: string; next: numbe
   }
   const sameFiles = withFlag(withFlag(ctx.argv, '--from-line', String(run.next)), '--failed', run.failedPath);
   const resume = csafeCommandLine(run.unconfirmedPath === undefined ? sameFiles : withFlag(sameFiles, '--unconfirmed', run.unconfirmedPath));
-  const hint = run.path === '-' ? sameStdinHint(run.next) : undefined;
-  reportInterruption(ctx.io, `${done}; line ${run.next} on not done`, resume, hint);
+  // A pipe read as the lines went (--skip-invalid) stops at the signal: the rest is in no file.
+  const readInPart = run.linesRead !== undefined;
+  const hint = readInPart ? wholeInputAgain(run.path, run.next) : run.path === '-' ? sameStdinHint(run.next) : undefined;
+  reportInterruption(ctx.io, `${done}; line ${run.next} on not done${readInPart ? inputCutShortNote(run.linesRead!, 'line') : ''}`, resume, hint);
 }
 
 /**
@@ -357,10 +365,11 @@ const textOf = (input: unknown) => (typeof input === 'string' ? input : JSON.str
  */
 async function* checkedLines<R>(
   records: AsyncIterable<JsonRecord>,
-  run: { fromLine: number; shard: Shard | undefined; counts: BulkCounts },
+  run: { fromLine: number; shard: Shard | undefined; counts: BulkCounts; lastLine: number },
   job: Pick<LineRequests<R, unknown, unknown, unknown>, 'check' | 'checksAgainstEarlierLines'>,
 ): AsyncGenerator<CheckedLine<R>> {
   for await (const record of records) {
+    run.lastLine = record.line;
     const ours = !inOtherShard(record, run.shard, (line) => `line:${line.line}`);
     if (!ours) run.counts.other_shards++;
     const due = ours && record.line >= run.fromLine;

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { countOf } from '../terminal/words.js';
 import type { IOStreams } from '../terminal/io.js';
 import type { InFlight } from '../bulk/in-flight.js';
@@ -5,6 +6,7 @@ import type { LeftAtOnce } from '../bulk/engine.js';
 import { InterruptedError } from '../errors.js';
 import { interruptionOf, stopWords } from '../signals.js';
 import { shellWord } from './command-line.js';
+import { endsAtHand } from '../input/sources.js';
 
 /** ` (in FILE)` after the count of failed records an interrupted run names; nothing when none failed. */
 const failedFileNote = (failed: number, path: string) => (failed > 0 ? ` (in ${path})` : '');
@@ -62,14 +64,32 @@ export function deliveredWithoutCheckpointHint(remedy: string, counts: { sent: n
  */
 export const inputCutShortNote = (read: number, noun: string) => `; reading stopped after ${countOf(read, noun)}: what followed in the input was not read, and is in no file`;
 
+/**
+ * Whether an interrupted run left part of its input unread for good: --skip-invalid sends records
+ * as they are read, and without --checkpoint (which copies a pipe to a file first) a pipe is read
+ * only as far as the signal. Without --skip-invalid the whole input is read before the first send.
+ */
+export const inputReadInPart = (path: string, stdin: Readable, options: { skipInvalid?: string; checkpoint?: string }) =>
+  options.skipInvalid !== undefined && options.checkpoint === undefined && !endsAtHand(path, stdin);
+
 /** What a run cut short before its first record went adds to what it did (nothing sent). */
 export const STILL_READING = '; it was still reading the input';
+
+/** ` : the lines before N are skipped`, of a command line continuing from --from-line N; nothing from the first. */
+const linesSkipped = (fromLine?: number) => (fromLine !== undefined && fromLine > 1 ? `: the lines before ${fromLine} are skipped` : '');
 
 /**
  * What a run reading stdin without a checkpoint of it tells the user: the command printed reads
  * stdin, and only the same input makes it continue this run.
  */
-export const sameStdinHint = (fromLine?: number) => `give it the same input on stdin${fromLine !== undefined && fromLine > 1 ? `: the lines before ${fromLine} are skipped` : ''}`;
+export const sameStdinHint = (fromLine?: number) => `give it the same input on stdin${linesSkipped(fromLine)}`;
+
+/**
+ * What a run that read a pipe in part (inputReadInPart) tells the user: the command printed reads
+ * its input from the start, so the part not read alone would not do (and --from-line, counting
+ * from the input's first line, would skip that part's first lines).
+ */
+export const wholeInputAgain = (path: string, fromLine?: number) => `give it the whole input again${path === '-' ? ' on stdin' : ''}, what this run did not read included${linesSkipped(fromLine)}`;
 
 /**
  * Why, after csafe left at once (a second Ctrl-C), no one command line continues the run; nothing

@@ -16,7 +16,7 @@ import type { ObjectLines } from '../../../core/json/scan.js';
 import { fileOrStdin, readAcceptedRecordBatches, type InputSource } from '../../../core/input/sources.js';
 import { inOtherShard, otherShardsNote, shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine, shellWord } from '../../../core/cli/command-line.js';
-import { interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, resendHint, sameStdinHint, STILL_READING } from '../../../core/cli/resume.js';
+import { inputCutShortNote, inputReadInPart, interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, resendHint, sameStdinHint, STILL_READING, wholeInputAgain } from '../../../core/cli/resume.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
 import { inputToRead } from '../../../core/input/spool.js';
@@ -62,7 +62,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
       invalid?.keepIn(checkpoint);
       const due = unacknowledged(objects, checkpoint && ((object) => checkpoint.isAcknowledged(object.position)), counts);
       if (ctx.dryRun) return planBatches(ctx.dryRun, due, addBatchLimits(options, schemaJson), 'object', addJob(await ctx.http(), namespace, source.name, schemaJson, async () => undefined).send);
-      return addObjects(ctx, namespace, { inputName: source.name, objects: due, counts, checkpoint, invalid, schemaJson }, options, format);
+      return addObjects(ctx, namespace, { inputName: source.name, objects: due, counts, checkpoint, invalid, schemaJson, readInPartOf: inputReadInPart(path, ctx.io.stdin, options) ? path : undefined }, options, format);
     });
     if (added === undefined) {
       ctx.io.warn(nothingSentLine(counts.invalid, 'invalid record', ctx.dryRun !== undefined));
@@ -160,6 +160,8 @@ interface ObjectsToAdd {
   invalid: SkipFile | undefined;
   /** --schema, serialised: sent with every batch. */
   schemaJson: string | undefined;
+  /** The input as given, when it is a pipe read as the objects go (inputReadInPart), which a signal leaves read in part. */
+  readInPartOf: string | undefined;
 }
 
 async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, options: AddOptions, format: OutputFormat) {
@@ -203,7 +205,7 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
       const waitFollows = completed && delivered!.stoppedBy === undefined && inOrder.length > 0;
       const printing = requests ? requests.end() : waitFollows ? undefined : printRequests(ctx.io, format, inOrder);
       await printing?.catch(unlessReaderGone);
-      if (delivered?.interrupted) reportResume(ctx, { namespace, accepted: inOrder.length, counts, failed, checkpoint: options.checkpoint });
+      if (delivered?.interrupted) reportResume(ctx, { namespace, accepted: inOrder.length, counts, failed, checkpoint: options.checkpoint, readInPartOf: input.readInPartOf });
       else if (!completed) reportStop(ctx.io, namespace, inOrder.length, options.checkpoint);
     }
   }
@@ -233,11 +235,16 @@ function refuseSchemaOverCap(schemaJson: string | undefined, maxBatchBytes: numb
   });
 }
 
-/** What an interrupted run did, and the command that continues it: the same one, which with --checkpoint sends only what was not accepted. */
-function reportResume(ctx: Context, run: { namespace: string; accepted: number; counts: BulkCounts; failed: FailedFile; checkpoint?: string }): void {
-  const done = `${interruptedRun(run.counts, 'object', run.failed.path)}; the accepted requests are printed`;
+/**
+ * What an interrupted run did, and the command that continues it: the same one, which with
+ * --checkpoint sends only what was not accepted. A pipe read in part gives it only what the user
+ * pipes in again, which this run read in part: what it did not read is in no file.
+ */
+function reportResume(ctx: Context, run: { namespace: string; accepted: number; counts: BulkCounts; failed: FailedFile; checkpoint?: string; readInPartOf?: string }): void {
+  const { readInPartOf } = run;
+  const done = `${interruptedRun(run.counts, 'object', run.failed.path)}; the accepted requests are printed${readInPartOf === undefined ? '' : inputCutShortNote(run.counts.read, 'record')}`;
   const hint = run.checkpoint === undefined
-    ? 'without --checkpoint it sends every object again; add --checkpoint FILE to continue where a run stopped'
+    ? `without --checkpoint it sends every object ${readInPartOf === undefined ? 'again' : `it is given again: ${wholeInputAgain(readInPartOf)}`}; add --checkpoint FILE to continue where a run stopped`
     : run.accepted > 0 ? `follow an accepted request with \`csafe data status ${shellWord(run.namespace)} REQUEST_ID --wait\`` : undefined;
   reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), hint);
 }

@@ -1,4 +1,4 @@
-import { endsAtHand, fileOrStdin } from '../../../core/input/sources.js';
+import { fileOrStdin } from '../../../core/input/sources.js';
 import type { Context } from '../../../context.js';
 import { deliveredEarlier, nothingSentLine, SkipFile } from '../../../core/bulk/checked-records.js';
 import { InterruptedError } from '../../../core/errors.js';
@@ -11,7 +11,7 @@ import { type OutputFormat } from '../../../core/terminal/output.js';
 import { shardedName } from '../../../core/bulk/shard.js';
 import { csafeCommandLine, withPositional } from '../../../core/cli/command-line.js';
 import { flagsWithValue, longFlag } from '../../../core/cli/flags.js';
-import { inputCutShortNote, interruptedRun, noResumeAfterLeaving, reportedIfInterrupted, reportInterruption, reportNoResume, resendCommandLine, sameStdinHint, STILL_READING, type AppendedRecords } from '../../../core/cli/resume.js';
+import { inputCutShortNote, inputReadInPart, interruptedRun, noResumeAfterLeaving, reportedIfInterrupted, reportInterruption, reportNoResume, resendCommandLine, sameStdinHint, STILL_READING, wholeInputAgain, type AppendedRecords } from '../../../core/cli/resume.js';
 import { eventsSend } from './send-command.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
@@ -122,7 +122,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     const http = await ctx.http();
     if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('stream'));
     const onProgress = () => progress.update(`sent ${tally.sent}, failed ${tally.failed}, skipped ${tally.skipped_checkpoint + tally.other_shards}`);
-    const leftAtOnce = (left: LeftAtOnce) => reportLeftAtOnce(ctx, left, { options, tally, failed, unsentToFailed });
+    const leftAtOnce = (left: LeftAtOnce) => reportLeftAtOnce(ctx, left, { inputPath: input.path, options, tally, failed, unsentToFailed });
     const run = bulkRun(ctx, http, options, { counts: tally, failed, unconfirmed, checkpoint, onProgress, leftAtOnce });
     const due = unacknowledged(events, checkpoint && ((event) => checkpoint.isSettled(event.slot, event.position)), tally);
     // With --sync, each batch's event ids are printed once it is counted as acknowledged.
@@ -160,10 +160,10 @@ async function reportInterrupted(
   { stillReading = false, unsentIn, ...files }: { failedFile?: string; unconfirmedFile?: string; stillReading?: boolean; unsentIn?: FailedFile },
 ): Promise<void> {
   // Read as they are checked (--skip-invalid), events of a pipe stop at the signal: the rest is in no file.
-  const cutShort = !stillReading && options.skipInvalid !== undefined && options.checkpoint === undefined && !endsAtHand(input.path, ctx.io.stdin);
+  const cutShort = !stillReading && inputReadInPart(input.path, ctx.io.stdin, options);
   const done = `${interruptedRun(tally, 'event', files.failedFile ?? '')}${stillReading ? STILL_READING : ''}${cutShort ? inputCutShortNote(tally.read, 'event') : ''}`;
   if (unsentIn !== undefined) reportUnsentInFailed(ctx, done, unsentIn);
-  else reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), stillReading ? nothingSentHint(input.path) : options.checkpoint === undefined ? noCheckpointHint(options.autoIdempotency, cutShort) : undefined);
+  else reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), stillReading ? nothingSentHint(input.path) : options.checkpoint === undefined ? noCheckpointHint(options.autoIdempotency, cutShort, input.path) : undefined);
   if (options.sync) return;
   const summary = summarise(tally, { input: input.name, durationMs: ctx.now() - started, ...files, invalidFile: options.skipInvalid });
   await printSummaryRecord(ctx.io, summary, await summaryFormat(ctx));
@@ -175,7 +175,7 @@ async function reportInterrupted(
  * would send again has an idempotency key and none is in the unconfirmed file; the failed file
  * where the events not sent went there. Else, in words, why none does.
  */
-function reportLeftAtOnce(ctx: Context, left: LeftAtOnce, run: { options: SendOptions; tally: BulkCounts; failed: FailedFile; unsentToFailed: boolean }): void {
+function reportLeftAtOnce(ctx: Context, left: LeftAtOnce, run: { inputPath: string; options: SendOptions; tally: BulkCounts; failed: FailedFile; unsentToFailed: boolean }): void {
   const { options, tally, failed } = run;
   const done = interruptedRun(tally, 'event', failed.path);
   const why = noResumeAfterLeaving(left, 'event', !run.unsentToFailed);
@@ -184,7 +184,7 @@ function reportLeftAtOnce(ctx: Context, left: LeftAtOnce, run: { options: SendOp
   if (options.checkpoint !== undefined) return reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv));
   // Without a checkpoint the same command line sends every event again, the unconfirmed ones too, which have no idempotency key.
   if (left.inFiles.length > 0) return reportNoResume(ctx.io, done, `the same command would send again the ${countOf(left.inFiles.length, 'event')} without an idempotency key now in the unconfirmed file; add --checkpoint FILE to continue where a run stopped`);
-  reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), noCheckpointHint(options.autoIdempotency, false));
+  reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), noCheckpointHint(options.autoIdempotency, !left.readAll && inputReadInPart(run.inputPath, ctx.io.stdin, options), run.inputPath));
 }
 
 /** --dry-run: the events' batches as the lanes would cut them, the first recorded by the HTTP core in place of sending. */
@@ -220,11 +220,11 @@ async function summaryFormat(ctx: Context): Promise<OutputFormat | undefined> {
  * without one is stored again each time it is sent. A pipe read in part gives it nothing again:
  * only what the user pipes in, which the run read only in part.
  */
-function noCheckpointHint(autoIdempotency: boolean, cutShort: boolean): string {
+function noCheckpointHint(autoIdempotency: boolean, cutShort: boolean, path: string): string {
   const continueWhere = 'add --checkpoint FILE to continue where a run stopped';
   if (cutShort) {
     return autoIdempotency
-      ? `without --checkpoint it sends every event it is given again (each keeps its idempotency_key, so the service ingests it once): give it the whole input again on stdin, what this run did not read included; ${continueWhere}`
+      ? `without --checkpoint it sends every event it is given again (each keeps its idempotency_key, so the service ingests it once): ${wholeInputAgain(path)}; ${continueWhere}`
       : `with --no-auto-idempotency the service stores an event without an idempotency_key each time it is sent: give it on stdin only the events this run did not deliver, what it did not read included; ${continueWhere}`;
   }
   return autoIdempotency
