@@ -241,7 +241,8 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
       if (file === 'unconfirmed') checkpoint?.acknowledge(line!.line, line!.line);
     },
   };
-  const resumeRun = (next: number) => ({ path: input.path, next, counts, failedPath: failed.path, unconfirmedPath: unconfirmed?.path, checkpoint: options.checkpoint !== undefined });
+  // A pipe read in part (see inputReadInPart): the lines after the last one read are in no file.
+  const resumeRun = (next: number) => ({ path: input.path, next, counts, failedPath: failed.path, unconfirmedPath: unconfirmed?.path, checkpoint: options.checkpoint !== undefined, linesRead: inputReadInPart(input.path, ctx.io.stdin, options) ? input.lastLine() : undefined });
   const leftAtOnce = (left: LeftAtOnce) => {
     const why = noResumeAfterLeaving(left, 'line', true);
     const next = left.notDone[0] ?? Math.max(lastDone, ...left.inFiles) + 1;
@@ -268,8 +269,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
     }
   }
   if (delivered.interrupted) {
-    const linesRead = inputReadInPart(input.path, ctx.io.stdin, options) ? input.lastLine() : undefined;
-    reportResume(ctx, { ...resumeRun(lastDone + 1), linesRead });
+    reportResume(ctx, resumeRun(lastDone + 1));
     throw interruptionOf(ctx.signal, counts.sent);
   }
   const otherShards = otherShardsNote(counts.other_shards, 'line', options.shard);
