@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXAMPLES, useEmulatorProcess } from '../helpers/cli.js';
+import { ended, EXAMPLES, spawnCsafe, tempDir, useEmulatorProcess, withDeadline } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 // What a command reads when its FILE is left out is main()'s answer to its arguments and stdin: in this process.
 import { runInProcess } from '../helpers/in-process.js';
 
@@ -43,4 +44,23 @@ describe('every command that reads a file reads stdin when the file is left out'
       assert.equal(result.stdout, '');
     });
   }
+});
+
+describe('a line read from a pipe that stays open is sent at once, not when the next line comes', () => {
+  const emulator = useEmulatorProcess();
+
+  // --skip-invalid: lines are sent as they are read, not once the whole input is checked.
+  it('classify --batch - --skip-invalid: the first line is answered while the pipe is still open, before a second line is written', async (t) => {
+    const child = spawnCsafe(['classify', '--batch', '-', '--skip-invalid', 'invalid.jsonl', '--user-id', 'u1', '-o', 'ndjson'], { env: emulator.env, cwd: tempDir() });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const exited = ended(child);
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.stdin.write('{"text":"first line"}\n');
+    await waitFor(async () => out.includes('\n'), { what: 'the answer to the first line, the pipe still open' });
+    child.stdin.end('{"text":"second line"}\n');
+    const result = await withDeadline(exited, 10_000, 'csafe to end once its stdin ended');
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(out.trim().split('\n').length, 2, out);
+  });
 });

@@ -20,7 +20,12 @@ export interface BatchFill {
 export const fitsInBatch = (fill: BatchFill, size: number, limits: Pick<BatchLimits<unknown>, 'maxItems' | 'maxBytes'>): boolean =>
   fill.items === 0 || (fill.items < limits.maxItems && fill.bytes + size <= limits.maxBytes);
 
-/** Consecutive items, read in groups (a chunk of input's records), grouped into batches within both limits, streamed: at most one batch is held. */
+/**
+ * Consecutive items, read in groups (a chunk of input's records), grouped into batches within both
+ * limits, streamed: at most one batch is held. A batch full by count goes at once, not when the
+ * next item comes: from a pipe that may be long (a line typed, a log that grows), and a command of
+ * one line a request would answer each line only once the next was read.
+ */
 export async function* inBatches<T>(groups: AsyncIterable<Iterable<T>>, limits: BatchLimits<T>): AsyncGenerator<T[]> {
   let batch: T[] = [];
   let bytes = 0;
@@ -34,6 +39,11 @@ export async function* inBatches<T>(groups: AsyncIterable<Iterable<T>>, limits: 
       }
       batch.push(item);
       bytes += size;
+      if (batch.length >= limits.maxItems) {
+        yield batch;
+        batch = [];
+        bytes = 0;
+      }
     }
   }
   if (batch.length > 0) yield batch;

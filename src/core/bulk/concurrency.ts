@@ -30,7 +30,10 @@ export async function* mapInOrder<T, R>(
   const started: Slot<T, R>[] = [];
   let inFlight = 0;
   let exhausted = false;
+  /** The next item asked for and not yet come: a pipe may be long in giving it. */
+  let reading: Promise<IteratorResult<T>> | undefined;
   let settled: (() => void) | undefined;
+  const aSlotSettles = () => new Promise<undefined>((resolve) => (settled = () => resolve(undefined)));
   const start = (item: T) => {
     const slot: Slot<T, R> = { item };
     started.push(slot);
@@ -54,7 +57,15 @@ export async function* mapInOrder<T, R>(
         continue;
       }
       while (!exhausted && inFlight < limit && started.length < Math.max(window, limit)) {
-        const next = await source.next();
+        reading ??= Promise.resolve(source.next());
+        const next = await firstOf(reading, started[0], aSlotSettles);
+        settled = undefined;
+        // The oldest's outcome is in and the next item is not: it is handed over while the input is awaited.
+        if (next === undefined) {
+          if (started[0]?.outcome !== undefined) break;
+          continue;
+        }
+        reading = undefined;
         if (next.done) exhausted = true;
         else start(next.value);
       }
@@ -66,12 +77,30 @@ export async function* mapInOrder<T, R>(
         continue;
       }
       if (oldest.outcome === undefined) {
-        await new Promise<void>((resolve) => (settled = resolve));
+        await aSlotSettles();
         settled = undefined;
       }
     }
   } finally {
-    // Left early (the caller stopped, or reading failed): the input is closed as a for-await would.
-    if (!exhausted) await source.return?.();
+    // Left early (the caller stopped, or reading failed): the input is closed as a for-await would;
+    // behind an item still awaited, which the input's end or the signal that stopped it brings.
+    if (!exhausted) {
+      const closing = Promise.resolve(source.return?.());
+      if (reading === undefined) await closing;
+      else closing.catch(() => undefined);
+    }
   }
+}
+
+/**
+ * The next item, or undefined when, waiting for it, there is something else to do first. With
+ * nothing started, the item is all there is to wait for. With the oldest in flight, a slot that
+ * settles (its place may be refilled) comes first. With the oldest's outcome in, an item that
+ * takes longer than this turn of the event loop (a pipe that stays open) comes second: the
+ * outcome is handed over meanwhile; an item at hand (a file's next line) is started before it.
+ */
+async function firstOf<T, R>(reading: Promise<IteratorResult<T>>, oldest: Slot<T, R> | undefined, aSlotSettles: () => Promise<undefined>): Promise<IteratorResult<T> | undefined> {
+  if (oldest === undefined) return reading;
+  if (oldest.outcome === undefined) return Promise.race([reading, aSlotSettles()]);
+  return Promise.race([reading, new Promise<undefined>((resolve) => setImmediate(resolve, undefined))]);
 }

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fitsInBatch, inBatches } from '../../../src/core/bulk/batches.js';
 import { runLanes } from '../../helpers/lanes.js';
 
@@ -68,6 +69,21 @@ describe('inBatches', () => {
   it('cuts by bytes, never over the cap, and gives an item bigger than the cap a batch of its own', async () => {
     const batches = await collect(inBatches(sizes([4, 4, 3, 9, 12, 1]), { maxItems: 100, maxBytes: 10, sizeOf: (n) => n }));
     assert.deepEqual(batches, [[4, 4], [3], [9], [12], [1]]);
+  });
+
+  it('hands over a batch full by count at once, not when the next item comes (a pipe may be long in giving it)', async () => {
+    let release!: () => void;
+    const more = new Promise<void>((resolve) => (release = resolve));
+    async function* trickle() {
+      yield [1];
+      await more;
+      yield [2];
+    }
+    const batches = inBatches(trickle(), { maxItems: 1, maxBytes: 100, sizeOf: (n) => n });
+    const first = await Promise.race([batches.next(), sleep(2000, 'still waiting for the next item', { ref: false })]);
+    release();
+    assert.deepEqual(first, { value: [1], done: false });
+    assert.deepEqual(await collect(batches), [[2]]);
   });
 
   it('yields nothing for no items', async () => {

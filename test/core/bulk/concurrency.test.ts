@@ -97,6 +97,25 @@ describe('mapInOrder', () => {
     assert.equal(closed, true);
   });
 
+  for (const handOverFirst of [false, true]) {
+    it(`hands over an outcome while the next item is still awaited (a pipe that stays open)${handOverFirst ? ', handOverFirst' : ''}`, async () => {
+      let release!: () => void;
+      const more = new Promise<void>((resolve) => (release = resolve));
+      async function* trickle() {
+        yield 1;
+        await more;
+        yield 2;
+      }
+      const outcomes = mapInOrder(trickle(), 4, async (n) => n * 10, { window: 32, handOverFirst });
+      const first = await Promise.race([outcomes.next(), new Promise((resolve) => setTimeout(resolve, 2000, 'still waiting for item 2').unref())]);
+      release();
+      assert.deepEqual(first, { value: { item: 1, outcome: { ok: true, value: 10 }, moreSettled: false }, done: false });
+      const rest = [];
+      for await (const { item } of outcomes) rest.push(item);
+      assert.deepEqual(rest, [2]);
+    });
+  }
+
   it('settles a rejection as an outcome and carries on', async () => {
     const failure = new Error('boom');
     const outcomes = [];
