@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { BIN, CHILD_TIMEOUT_MS, EXAMPLES, exitOf, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
+import { BIN, CHILD_TIMEOUT_MS, EXAMPLES, exitOf, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, withEmulatorProcess, type EmulatorProcess } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -79,7 +79,7 @@ describe('csafe agent-decision send', () => {
   });
 });
 
-describe('csafe agent-decision send, its --failed file cannot be written', () => {
+describe('csafe agent-decision send, a record file it cannot write', () => {
   const emulator = useEmulatorProcess(['--processing-delay', '0']);
 
   it('without --checkpoint, the hint does not say to run the same command again, which would store the delivered verdicts twice; with one, it does', async () => {
@@ -92,13 +92,46 @@ describe('csafe agent-decision send, its --failed file cannot be written', () =>
     const args = ['agent-decision', 'send', 'verdicts.jsonl', '--failed', '/dev/full', '--max-retries', '0', '--concurrency', '1'];
     const result = await runCsafe(args, { env: emulator.env, cwd: dir });
     assert.equal(result.code, 1, result.stderr);
-    assert.ok((await heldVerdicts(emulator)).length >= 2, 'the first two verdicts stored');
-    assert.match(result.stderr, /^hint: make room or give another path, but do not run the same command again: it would send the 2 lines this run delivered a second time; send only those it did not, or give --checkpoint FILE, which skips what a run delivered$/m);
+    // Line 4 went out as line 3 failed: it is waited for and counted as delivered.
+    const held = (await heldVerdicts(emulator)).length;
+    assert.equal(held, lines(result.stdout).length, 'what was printed is what the service holds');
+    assert.match(result.stderr, new RegExp(`^hint: make room or give another path, but do not run the same command again: it would send the ${held} lines this run delivered a second time; send only those it did not, or give --checkpoint FILE, which skips what a run delivered$`, 'm'));
     assert.doesNotMatch(result.stderr, /run the command again/);
     await emulator.control('/_emulator/faults', { method: 'POST', body: failThird });
     const checkpointed = await runCsafe([...args, '--checkpoint', 'verdicts.checkpoint'], { env: emulator.env, cwd: dir });
     assert.equal(checkpointed.code, 1, checkpointed.stderr);
     assert.match(checkpointed.stderr, /^hint: make room or give another path, then run the command again$/m);
+  });
+
+  it('the verdicts in flight when the write failed are waited for and settled: printed and checkpointed, so the same command again stores every line once', async () => {
+    const dir = tempDir();
+    const references = Array.from({ length: 12 }, (_, i) => `l${i}`);
+    writeFileSync(join(dir, 'verdicts.jsonl'), references.map((reference_id) => JSON.stringify({ content_type: 'listings', decision: 'match', policy_id: 'spam', reference_id })).join('\n') + '\n');
+    await emulator.control('/_emulator/reset', { method: 'POST' });
+    await emulator.control('/_emulator/faults', { method: 'POST', body: { faults: [{ kind: '503', path: '/v1/agent_decisions', skip: 2, times: 1 }] } });
+    const args = ['agent-decision', 'send', 'verdicts.jsonl', '--max-retries', '0', '--concurrency', '4', '--checkpoint', 'verdicts.checkpoint'];
+    const stopped = await runCsafe([...args, '--failed', '/dev/full'], { env: emulator.env, cwd: dir });
+    assert.equal(stopped.code, 1, stopped.stderr);
+    assert.match(stopped.stderr, /^error: \/dev\/full: could not write: no space left on device \(ENOSPC\); 1 record not written \(input line 3\)$/m);
+    const printed = ndjson(stopped.stdout).map((verdict) => verdict.reference_id);
+    assert.ok(printed.length > 2, `the verdicts in flight behind line 3 are printed too: ${printed.join(', ')}`);
+    assert.deepEqual((await heldVerdicts(emulator)).map((verdict) => verdict.reference_id).sort(), [...printed].sort(), 'the service holds what was printed, no more');
+    const again = await runCsafe([...args, '--failed', 'failed.jsonl'], { env: emulator.env, cwd: dir });
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual((await heldVerdicts(emulator)).map((verdict) => verdict.reference_id).sort(), [...references].sort(), 'every line stored once, over both runs');
+  });
+
+  it('its --skip-invalid file cannot be written as an invalid line is read: the verdicts in flight are waited for and printed', async () => {
+    const dir = tempDir();
+    const verdict = (reference_id: string) => JSON.stringify({ content_type: 'listings', decision: 'match', policy_id: 'spam', reference_id });
+    writeFileSync(join(dir, 'verdicts.jsonl'), [...['l1', 'l2', 'l3', 'l4', 'l5', 'l6'].map(verdict), '{"bad":1}', ...['l8', 'l9'].map(verdict)].join('\n') + '\n');
+    await withEmulatorProcess(['--processing-delay', '0', '--latency', '200'], async (slow) => {
+      const stopped = await runCsafe(['agent-decision', 'send', 'verdicts.jsonl', '--skip-invalid', '/dev/full', '--concurrency', '4'], { env: slow.env, cwd: dir });
+      assert.equal(stopped.code, 1, stopped.stderr);
+      assert.match(stopped.stderr, /^error: \/dev\/full: could not write: no space left on device \(ENOSPC\); 1 record not written \(input line 7\)$/m);
+      const printed = ndjson(stopped.stdout).map((line) => line.reference_id);
+      assert.deepEqual((await heldVerdicts(slow)).map((held) => held.reference_id).sort(), [...printed].sort(), 'the service holds what was printed, no more');
+    });
   });
 });
 

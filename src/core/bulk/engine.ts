@@ -24,8 +24,9 @@ import type { BulkCounts } from './counts.js';
  *   and the batch not safe to send twice: the unconfirmed file, never the failed one;
  * - any other failure, or held back once the run halted: the failed file, exactly as sent, safe
  *   to resend;
- * - a failure no batch could escape that is not a halt (a usage error, a file that cannot be
- *   written): the run stops, once the requests in flight have their answers.
+ * - a failure no batch could escape that is not a halt (a usage error, a record file or the
+ *   checkpoint that cannot be written, the input that cannot be read): the run stops as Ctrl-C
+ *   stops it, and the failure is thrown once the outcomes of the requests then in flight are settled.
  *
  * Ctrl-C or SIGTERM: reading stops and no batch is sent; those in flight are answered and
  * settled, so what the run then reports (and checkpoints) as acknowledged is all that was.
@@ -141,7 +142,7 @@ export async function deliverInBatches<T extends BulkRecord, A>(
   const delivery = new Delivery(job, run, reading);
   const stopListening = sayAwaitedAnswersOnInterrupt(run.signal, run.io, delivery.inFlight);
   const stopLastWords = onLeavingAtOnce(() => delivery.leaveAtOnce());
-  const input = readUntilInterrupted(records, run.signal, !job.setAsideUnsent, reading);
+  const input = readUntilStopped(records, delivery, run.signal, !job.setAsideUnsent, reading);
   try {
     if ('lanes' in dispatch) {
       const exposeWaiting = (waiting: () => T[]) => (delivery.laneWaiting = waiting);
@@ -156,6 +157,7 @@ export async function deliverInBatches<T extends BulkRecord, A>(
       const sent = mapInOrder(inBatches(input, batches), dispatch.concurrency, (batch) => delivery.request(batch), { window, handOverFirst });
       for await (const { item: batch, outcome, moreSettled } of sent) await delivery.settle(batch, outcome, [], !moreSettled);
     }
+    delivery.throwIfStopped();
   } catch (error) {
     // Once the answers in flight are in: without a checkpoint, the same command sends again what this run delivered.
     await delivery.inFlight.settled();
@@ -192,6 +194,13 @@ class Delivery<T extends BulkRecord, A> {
   private haltSaid = false;
   /** The last failure: records held back behind a failed one are set aside with it. */
   private failure?: Error;
+  /**
+   * The failure that stopped the run and is not a halt (see settle): from then on nothing is read
+   * or sent, and it is thrown once what was in flight is settled. `alsoUnwritten`: other files
+   * that then could not be written either, said before it.
+   */
+  private stoppedBy?: Error;
+  private readonly alsoUnwritten = new Map<string, FileWriteError>();
 
   constructor(
     private readonly job: BulkJob<T, A>,
@@ -201,10 +210,12 @@ class Delivery<T extends BulkRecord, A> {
 
   /** Sends the batch, unless Ctrl-C came first, or while it waited its turn (--max-rate): then it fails unsent (NotSentError). */
   request(batch: T[]): Promise<A> {
-    if (this.run.signal.aborted) return Promise.reject(new NotSentError());
+    if (this.stopped()) return Promise.reject(new NotSentError());
     const taken: { stage: Stage } = { stage: 'waiting' };
     this.unsettled.set(batch, taken);
     const send = (sending: () => void) => {
+      // The run stopped while it waited its turn (--max-rate): as Ctrl-C would, it keeps it unsent.
+      if (this.stoppedByFailure()) throw new NotSentError();
       sending();
       taken.stage = 'sent';
       return this.job.send(batch);
@@ -234,6 +245,19 @@ class Delivery<T extends BulkRecord, A> {
    */
   async settle(batch: T[], outcome: Settled<A> | undefined, held: T[] = [], save = true): Promise<void> {
     const { counts } = this.run;
+    // A failure here stops the run, not the settling: the outcomes of the requests in flight still come, and each is settled.
+    await this.tell(batch, outcome, held).catch((error: unknown) => this.stop(error));
+    // Told, the job holds the outcome (in its checkpoint too): what is left to write at once is the checkpoint, not the batch.
+    this.unsettled.delete(batch);
+    this.toldAny = true;
+    counts.retries = this.run.retriesMade();
+    this.run.onProgress?.(counts);
+    if (save) await this.run.checkpoint?.save().catch((error: unknown) => this.stop(error));
+  }
+
+  /** The outcome told: counted, and handed to the job or set aside (see settle). */
+  private async tell(batch: T[], outcome: Settled<A> | undefined, held: T[]): Promise<void> {
+    const { counts } = this.run;
     let failed = held;
     if (outcome?.ok) {
       counts.sent += batch.length;
@@ -246,12 +270,43 @@ class Delivery<T extends BulkRecord, A> {
       failed = held.length === 0 ? batch : [...batch, ...held].sort((a, b) => a.line - b.line);
     }
     if (failed.length > 0) await this.setAside(failed, 'failed', this.failure ?? new Error('held back behind a failed record of its key'));
-    // Told, the job holds the outcome (in its checkpoint too): what is left to write at once is the checkpoint, not the batch.
-    this.unsettled.delete(batch);
-    this.toldAny = true;
-    counts.retries = this.run.retriesMade();
-    this.run.onProgress?.(counts);
-    if (save) await this.run.checkpoint?.save();
+  }
+
+  /** Whether nothing more is to be read or sent: Ctrl-C or SIGTERM, or a failure stopped the run. */
+  stopped(): boolean {
+    return this.run.signal.aborted || this.stoppedByFailure();
+  }
+
+  /** Whether a failure stopped the run: reading stops then, even where after Ctrl-C it goes on to the end. */
+  stoppedByFailure(): boolean {
+    return this.stoppedBy !== undefined;
+  }
+
+  /**
+   * A failure no batch could escape that is not a halt stops the run: nothing more is read or sent
+   * (a command reading as it goes is told, as of a halt). The first is the one thrown; a record
+   * file it did not name, which could not be written either, counts its records in its own error.
+   */
+  stop(error: unknown): void {
+    if (this.stoppedBy === undefined) {
+      this.stoppedBy = error as Error;
+      this.tellHalt(error as Error);
+    } else if (error instanceof FileWriteError && error !== this.stoppedBy && !(this.stoppedBy instanceof FileWriteError && this.stoppedBy.path === error.path)) {
+      this.alsoUnwritten.set(error.path, error);
+    }
+  }
+
+  /** Once what was in flight is settled: the failure that stopped the run, the other files that could not be written said first. */
+  throwIfStopped(): void {
+    if (this.stoppedBy === undefined) return;
+    for (const error of this.alsoUnwritten.values()) this.run.io.warn(`error: ${error.message}`);
+    throw this.stoppedBy;
+  }
+
+  private tellHalt(error: Error): void {
+    if (this.haltSaid) return;
+    this.haltSaid = true;
+    this.job.onHalt?.(error);
   }
 
   /**
@@ -330,10 +385,7 @@ class Delivery<T extends BulkRecord, A> {
       return 'failed';
     }
     if (stopsTheRun(error) && !halted) throw error;
-    if (halted && !this.haltSaid) {
-      this.haltSaid = true;
-      this.job.onHalt?.(error as Error);
-    }
+    if (halted) this.tellHalt(error as Error);
     const lines = `${this.job.inputName}:${batchLines(batch)}`;
     const what = this.job.sentAlone ? '' : `a batch of ${countOf(batch.length, this.job.noun)} `;
     if (!this.job.replaySafe(batch) && mayHaveBeenApplied(error)) {
@@ -387,17 +439,20 @@ class NotSentError extends InterruptedError {}
  * The groups as they are read. A read that Ctrl-C or SIGTERM cuts short ends them, as the end of
  * the input would: what was read before it is still settled. With `stopAtSignal`, reading stops
  * at the signal too (the records not read are neither sent nor failed); without, it goes on to
- * the end, so every record can be accounted for.
+ * the end, so every record can be accounted for. A failure that stops the run ends them too, the
+ * reading's own (a --skip-invalid file that cannot be written) among them: it is thrown once
+ * what was in flight is settled.
  */
-async function* readUntilInterrupted<T>(groups: AsyncIterable<T>, signal: AbortSignal, stopAtSignal: boolean, reading: { ended: boolean }): AsyncGenerator<T> {
-  if (stopAtSignal && signal.aborted) return;
+async function* readUntilStopped<T>(groups: AsyncIterable<T>, run: { stoppedByFailure(): boolean; stop(error: unknown): void }, signal: AbortSignal, stopAtSignal: boolean, reading: { ended: boolean }): AsyncGenerator<T> {
+  const stopsHere = () => run.stoppedByFailure() || (stopAtSignal && signal.aborted);
+  if (stopsHere()) return;
   try {
     for await (const group of groups) {
       yield group;
-      if (stopAtSignal && signal.aborted) return;
+      if (stopsHere()) return;
     }
     reading.ended = true;
   } catch (error) {
-    if (!signal.aborted) throw error;
+    if (!signal.aborted) run.stop(error);
   }
 }
