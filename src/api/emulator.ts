@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { CsafeError, mayHaveBeenApplied, NotFoundError } from '../core/errors.js';
-import type { HttpClient } from '../core/http/client.js';
-import { parseResponse } from './responses.js';
+import type { HttpClient, RequestSpec } from '../core/http/client.js';
+import { checkedAnswerOf } from './responses.js';
 
 /** The emulator's control routes (not the service's): whether one is there, and clearing what it holds. */
 
@@ -12,12 +12,15 @@ export type EmulatorHealth = z.infer<typeof healthSchema>;
 
 /** GET /_emulator/health; a service that has no such route is not an emulator, and said so. */
 export async function emulatorHealth(http: HttpClient): Promise<EmulatorHealth> {
-  return parseResponse(healthSchema, await controlCall(http, 'GET', '/_emulator/health'), 'GET /_emulator/health');
+  return controlCall(http, 'GET', '/_emulator/health', healthSchema);
 }
 
-/** POST /_emulator/reset: every namespace, request, upload, stream, event and batch dropped. */
+/**
+ * POST /_emulator/reset: every namespace, request, upload, stream, event and batch dropped. Sent
+ * again when its answer is lost or unreadable: a second reset leaves the emulator as the first did.
+ */
 export async function resetEmulator(http: HttpClient): Promise<z.infer<typeof resetSchema>> {
-  return parseResponse(resetSchema, await controlCall(http, 'POST', '/_emulator/reset'), 'POST /_emulator/reset');
+  return controlCall(http, 'POST', '/_emulator/reset', resetSchema);
 }
 
 const triggeredSchema = z.looseObject({ type: z.string(), webhook_id: z.string(), deliveries: z.number() });
@@ -31,9 +34,13 @@ export interface WebhookTrigger {
   data?: Record<string, unknown>;
 }
 
-/** POST /_emulator/webhooks/trigger: the emulator sends one event to its endpoints now. */
+/**
+ * POST /_emulator/webhooks/trigger: the emulator sends one event to its endpoints now. Never sent
+ * again once it may have reached the emulator: each time makes an event of its own, and every
+ * endpoint would be notified twice.
+ */
 export async function triggerWebhook(http: HttpClient, trigger: WebhookTrigger): Promise<TriggeredWebhook> {
-  return parseResponse(triggeredSchema, await controlCall(http, 'POST', '/_emulator/webhooks/trigger', trigger), 'POST /_emulator/webhooks/trigger');
+  return controlCall(http, 'POST', '/_emulator/webhooks/trigger', triggeredSchema, { json: trigger, replaySafe: false });
 }
 
 const endpointSchema = z.looseObject({ endpoint_id: z.string(), url: z.string(), events: z.array(z.string()).nullable() });
@@ -56,22 +63,25 @@ export async function addWebhookEndpoint(http: HttpClient, url: string, events: 
   const body = { url, ...(events !== undefined && { events }), ...(leaseSeconds !== undefined && { lease_seconds: leaseSeconds }) };
   for (let tries = 1; ; tries++) {
     try {
-      return parseResponse(endpointSchema, await controlCall(http, 'POST', ENDPOINTS_PATH, body, false), `POST ${ENDPOINTS_PATH}`);
+      return await controlCall(http, 'POST', ENDPOINTS_PATH, endpointSchema, { json: body, replaySafe: false });
     } catch (error) {
       if (!mayHaveBeenApplied(error) || tries === REGISTRATION_TRIES) throw error;
-      const listed = parseResponse(endpointsSchema, await controlCall(http, 'GET', ENDPOINTS_PATH), `GET ${ENDPOINTS_PATH}`);
+      const listed = await controlCall(http, 'GET', ENDPOINTS_PATH, endpointsSchema);
       const made = listed.endpoints.find((endpoint) => endpoint.url === url);
       if (made !== undefined) return made;
     }
   }
 }
 
-/** POST /_emulator/webhooks/endpoints/{id}/lease: the lease extended; undefined when the emulator has no such endpoint (a restart, a reset, a lease that ran out). */
+/**
+ * POST /_emulator/webhooks/endpoints/{id}/lease: the lease extended; undefined when the emulator
+ * has no such endpoint (a restart, a reset, a lease that ran out). Extending it twice is extending it.
+ */
 export async function renewWebhookEndpoint(http: HttpClient, id: string): Promise<WebhookEndpoint | undefined> {
   const path = `/_emulator/webhooks/endpoints/${encodeURIComponent(id)}/lease`;
   try {
     // Not controlCall: a 404 here is the endpoint's, from an emulator known to be one.
-    return parseResponse(endpointSchema, await http.json('POST', path), `POST ${path}`);
+    return await checkedAnswerOf(http, { method: 'POST', path }, endpointSchema);
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
     throw error;
@@ -90,9 +100,10 @@ export async function removeWebhookEndpoint(http: HttpClient, id: string): Promi
 /** The base URL answers, but has no emulator's control routes: the service itself, say. */
 export class NotAnEmulatorError extends CsafeError {}
 
-async function controlCall(http: HttpClient, method: 'GET' | 'POST', path: string, body?: unknown, replaySafe = true): Promise<unknown> {
+/** One control route's answer, read as `schema` within the attempt: a 2xx of another shape is retried as the request allows. */
+async function controlCall<S extends z.ZodType>(http: HttpClient, method: 'GET' | 'POST', path: string, schema: S, spec: Pick<RequestSpec, 'json' | 'replaySafe'> = {}): Promise<z.infer<S>> {
   try {
-    return (await http.request({ method, path, json: body, replaySafe })).body;
+    return await checkedAnswerOf(http, { method, path, ...spec }, schema);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     throw new NotAnEmulatorError(`${http.baseUrl} is not a csafe emulator: ${method} ${path} answered 404`, {

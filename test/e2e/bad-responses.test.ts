@@ -223,3 +223,62 @@ describe('bulk commands: the first answer a 2xx that is not what the command rel
     }
   }
 });
+
+/**
+ * The emulator's control routes are read as the service's are: a 2xx that is not what the command
+ * relies on is sent again where that is harmless (status; a reset, which leaves the emulator as the
+ * first one did), and never where it makes something (a triggered event would be delivered twice).
+ */
+describe('emulator control commands: the first answer a 2xx that is not what the command relies on', () => {
+  let bad = '';
+  let requests: string[] = [];
+  let server: Server;
+  let baseUrl = '';
+  const good: Record<string, unknown> = {
+    '/_emulator/health': { status: 'ok', uptime_s: 3 },
+    '/_emulator/reset': { status: 'reset' },
+    '/_emulator/webhooks/trigger': { type: 'workflow.succeeded', webhook_id: 'wh_1', deliveries: 1 },
+  };
+  before(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        requests.push(`${req.method} ${req.url}`);
+        if (requests.length === 1) return void res.writeHead(200, { 'content-type': bad.startsWith('<') ? 'text/html' : 'application/json' }).end(bad);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(good[req.url ?? '']));
+      });
+    });
+    baseUrl = await listenOnLoopback(server);
+  });
+  after(() => closeServer(server));
+
+  const commands = [
+    { name: 'emulator status', args: ['emulator', 'status', '--json'], request: 'GET /_emulator/health', replaySafe: true },
+    { name: 'emulator reset', args: ['emulator', 'reset', '--json'], request: 'POST /_emulator/reset', replaySafe: true },
+    { name: 'webhooks trigger', args: ['webhooks', 'trigger', 'workflow.succeeded', '--json'], request: 'POST /_emulator/webhooks/trigger', replaySafe: false },
+  ];
+  const kinds = [
+    { kind: 'an HTML page (not JSON)', answer: HTML, reason: /not JSON/ },
+    { kind: 'JSON of another shape ({})', answer: '{}', reason: /expected string/ },
+  ];
+  for (const { name, args, request, replaySafe } of commands) {
+    for (const { kind, answer, reason } of kinds) {
+      it(`${name}, ${kind}: ${replaySafe ? 'sent again, and the good answer printed' : 'not sent again (exit 1)'}`, async () => {
+        bad = answer;
+        requests = [];
+        const { code, stdout, stderr } = await runCsafe(['--base-url', baseUrl, ...args], { env: { CSAFE_API_KEY: 'sk_test_misbehaving_service' } });
+        if (replaySafe) {
+          assert.equal(code, 0, stderr);
+          assert.deepEqual(requests, [request, request], stderr);
+          assert.deepEqual(JSON.parse(stdout), { base_url: baseUrl, ...(good[request.split(' ')[1]!] as object) });
+        } else {
+          assert.equal(code, 1, stderr);
+          assert.deepEqual(requests, [request], stderr);
+          assert.equal(stdout, '');
+          assert.match(stderr, new RegExp(`^error: ${request}: `));
+          assert.match(stderr, reason);
+        }
+      });
+    }
+  }
+});
