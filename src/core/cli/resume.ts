@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import { countOf } from '../terminal/words.js';
 import type { IOStreams } from '../terminal/io.js';
 import type { InFlight } from '../bulk/in-flight.js';
-import type { LeftAtOnce } from '../bulk/engine.js';
 import { InterruptedError } from '../errors.js';
 import { interruptionOf, stopWords } from '../signals.js';
 import { shellWord } from './command-line.js';
@@ -97,7 +96,7 @@ export const wholeInputAgain = (path: string, fromLine?: number) => `give it the
  * every record may be sent again), which reads the input again; else it sends the failed file,
  * which must then hold every record neither acknowledged nor unconfirmed.
  */
-export function noResumeAfterLeaving(left: LeftAtOnce, noun: string, sameLine: boolean): string | undefined {
+export function noResumeAfterLeaving(left: { complete: boolean; readAll: boolean }, noun: string, sameLine: boolean): string | undefined {
   if (!left.complete) return 'not all it had to write as it left reached its files (see above)';
   if (!sameLine && !left.readAll) return `it left before it had read the whole input: the ${noun}s after those read are in no file`;
   return undefined;
