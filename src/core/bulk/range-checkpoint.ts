@@ -53,6 +53,7 @@ export class RangeCheckpoint {
         assertCheckpointShard(scope.path, existing.shard, scope.shard, hint);
       },
       version: scope.version,
+      rangeFields: ['acknowledged'],
       upgrade: scope.upgrade && (async (existing, version, hint) => ({ ...existing, acknowledged: await scope.upgrade!(existing.acknowledged, version, hint) })),
     });
     return new RangeCheckpoint(file);
@@ -64,7 +65,7 @@ export class RangeCheckpoint {
 
   /** The service accepted a request carrying the records from `first` to `last`. */
   acknowledge(first: number, last: number): void {
-    addRange(this.file.progress.acknowledged, first, last);
+    this.file.rangesChanged('acknowledged', addRange(this.file.progress.acknowledged, first, last));
   }
 
   /** The records set aside in the --skip-invalid file: see CheckpointFile. */

@@ -5,7 +5,7 @@ import { assertWritableTarget, removeStaleTemporaries, writeFileAtomic, writeFil
 import { InputError, UsageError } from '../errors.js';
 import { acquireFileLock, type FileLock } from './file-lock.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
-import { inRanges, rangesSchema, addRange, type Ranges } from './position-ranges.js';
+import { inRanges, rangesSchema, addRange, RangesText, type Ranges } from './position-ranges.js';
 
 /** How a bulk run records what the service acknowledged (and what it set aside), so that a run again on the same input resumes where it stopped. */
 
@@ -53,6 +53,11 @@ export interface CheckpointFormat<P> {
    * checkpoint is refused.
    */
   upgrade?(existing: P, version: number, hint: string): Promise<P>;
+  /**
+   * The fields of the progress that hold ranges (position-ranges): each written on one line, its
+   * text kept between saves (RangesText); the command says which ranges changed (rangesChanged).
+   */
+  rangeFields?: readonly string[];
 }
 
 /**
@@ -79,7 +84,11 @@ export class CheckpointFile<P> {
   private writing?: Promise<void>;
   private queued?: Promise<void>;
   private setAsideTimer?: NodeJS.Timeout;
+  /** When the last save made durable (fsync) began; undefined before the first. */
+  private durableAt?: number;
   readonly setAside: SetAsideRecords;
+  /** The text of each list of ranges, set_aside's and the progress's rangeFields', kept between saves. */
+  private readonly rangesTexts = new Map<string, RangesText>();
 
   private constructor(
     private readonly scope: CheckpointScope,
@@ -87,15 +96,27 @@ export class CheckpointFile<P> {
     readonly progress: P,
     private readonly lock: FileLock,
     private readonly version: number,
+    private readonly rangeFields: readonly string[],
     private readonly setAsideRanges: Ranges = [],
   ) {
     this.setAside = {
       holds: (position) => inRanges(this.setAsideRanges, position),
       add: (position) => {
-        addRange(this.setAsideRanges, position, position);
+        this.rangesChanged('set_aside', addRange(this.setAsideRanges, position, position));
         this.saveSetAsideSoon();
       },
     };
+  }
+
+  /** The ranges of `field` (one of the format's rangeFields) changed from `index` on: addRange's answer. */
+  rangesChanged(field: string, index: number): void {
+    this.rangesText(field).changed(index);
+  }
+
+  private rangesText(field: string): RangesText {
+    let text = this.rangesTexts.get(field);
+    if (text === undefined) this.rangesTexts.set(field, (text = new RangesText()));
+    return text;
   }
 
   /**
@@ -129,12 +150,12 @@ export class CheckpointFile<P> {
           throw new InputError(`${scope.path}: ${(error as Error).message}`, { hint: 'create the file it names, or give --checkpoint another path' });
         });
         const input = { name: scope.inputName, ...(await fingerprintOf(scope.inputPath, FINGERPRINT_BYTES)) };
-        return new CheckpointFile(scope, input, format.fresh(), lock, version);
+        return new CheckpointFile(scope, input, format.fresh(), lock, version, format.rangeFields ?? []);
       }
       format.check(existing.progress, hint);
       await assertSameInput(existing.envelope.input, scope, hint);
       const progress = await progressAtVersion(scope.path, existing, format, hint);
-      return new CheckpointFile(scope, existing.envelope.input, progress, lock, version, existing.envelope.set_aside);
+      return new CheckpointFile(scope, existing.envelope.input, progress, lock, version, format.rangeFields ?? [], existing.envelope.set_aside);
     } catch (error) {
       await lock.release();
       throw error;
@@ -168,7 +189,7 @@ export class CheckpointFile<P> {
     if (this.scope.readOnly) return;
     try {
       await (this.queued ?? this.writing)?.catch(() => undefined);
-      await this.write();
+      await this.write(true);
     } finally {
       await removeStaleTemporaries(this.scope.path);
       await this.lock.release();
@@ -184,31 +205,57 @@ export class CheckpointFile<P> {
     if (this.scope.readOnly) return;
     let replaced: boolean;
     try {
-      replaced = writeFileAtomicSync(this.scope.path, this.text());
+      replaced = writeFileAtomicSync(this.scope.path, this.text(this.scope.now()));
     } catch (error) {
       throw new FileWriteError(this.scope.path, writeErrorReason(error), ' the checkpoint');
     }
     if (!replaced) throw new FileWriteError(this.scope.path, 'it is no regular file, which only a write that waits can go through', ' the checkpoint');
   }
 
-  private async write(): Promise<void> {
+  /**
+   * One save, atomic at every write: a run after kill -9 finds it whole, as the kernel holds it.
+   * Durable (fsync'd, so a power cut keeps it too) the first time, at least every DURABLE_EVERY_MS
+   * and at close. Between, it is written at once, without waiting on the thread pool: each
+   * acknowledgement is saved before its slot's next request, and an fsync and eight trips to
+   * the pool at every one made `classify --batch --checkpoint` (a request a line) 2.8 times as
+   * slow as without, where this costs 1.8 times (4,200 lines against the emulator).
+   */
+  private async write(last = false): Promise<void> {
     if (this.scope.readOnly) return;
+    const now = this.scope.now();
+    const durable = last || isDurableDue(now, this.durableAt);
+    if (durable) this.durableAt = now;
+    const text = this.text(now);
     try {
-      await writeFileAtomic(this.scope.path, this.text());
+      if (durable || !writeFileAtomicSync(this.scope.path, text, { durable })) await writeFileAtomic(this.scope.path, text, { durable });
     } catch (error) {
       throw new FileWriteError(this.scope.path, writeErrorReason(error), ' the checkpoint');
     }
   }
 
-  private text(): string {
-    const setAside = this.setAsideRanges.length > 0 ? { set_aside: this.setAsideRanges } : {};
-    const content = { version: this.version, input: this.input, ...this.progress, ...setAside, updated_at: new Date(this.scope.now()).toISOString() };
-    return JSON.stringify(content, null, 1) + '\n';
+  /** The file's text: one member a line, each list of ranges on its own line, written from its kept text (rangesTexts). */
+  private text(now: number): string {
+    const plain: Record<string, unknown> = { version: this.version, input: this.input, ...this.progress };
+    const ranges: Array<[string, string]> = [];
+    for (const field of this.rangeFields) {
+      ranges.push([field, this.rangesText(field).of(plain[field] as Ranges)]);
+      delete plain[field];
+    }
+    if (this.setAsideRanges.length > 0) ranges.push(['set_aside', this.rangesText('set_aside').of(this.setAsideRanges)]);
+    const members = [...ranges, ['updated_at', JSON.stringify(new Date(now).toISOString())]].map(([name, value]) => `,\n ${JSON.stringify(name)}: ${value}`);
+    // The plain members as JSON.stringify writes them, one a line, without the closing brace.
+    return `${JSON.stringify(plain, null, 1).slice(0, -2)}${members.join('')}\n}\n`;
   }
 }
 
 /** The longest a record set aside waits to be saved (see saveSetAsideSoon). */
 const SET_ASIDE_SAVE_MS = 1000;
+
+/** The longest a checkpoint's saves go without an fsync (see CheckpointFile.write): what a power cut may cost. */
+const DURABLE_EVERY_MS = 1000;
+
+/** Whether a save at `now` is made durable, the last durable one having begun at `durableAt` (none yet: undefined). */
+export const isDurableDue = (now: number, durableAt: number | undefined) => durableAt === undefined || now - durableAt >= DURABLE_EVERY_MS;
 
 /** A read-only checkpoint's: no other run is kept out by a dry run. */
 const NO_LOCK: FileLock = { release: async () => undefined };

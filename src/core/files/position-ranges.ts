@@ -25,11 +25,11 @@ export function inRanges(ranges: Ranges, position: number): boolean {
  * records take minutes. A binary search and one splice cost next to nothing, and in input
  * order the new range is found at the end.
  */
-export function addRange(ranges: Ranges, first: number, last: number): void {
+export function addRange(ranges: Ranges, first: number, last: number): number {
   const tail = ranges.at(-1);
   if (tail === undefined || first > tail[1] + 1) {
     ranges.push([first, last]);
-    return;
+    return ranges.length - 1;
   }
   // The first range that ends at most one before `first`, or after it: every range before it stays as it is.
   let low = 0;
@@ -42,4 +42,39 @@ export function addRange(ranges: Ranges, first: number, last: number): void {
   let merged: [number, number] = [first, last];
   for (; end < ranges.length && ranges[end]![0] <= last + 1; end++) merged = [Math.min(merged[0], ranges[end]![0]), Math.max(merged[1], ranges[end]![1])];
   ranges.splice(low, end - low, merged);
+  return low;
+}
+
+/**
+ * The JSON text of one list of ranges (`[[1,2],[4,9]]`), written again at every save of a
+ * checkpoint, kept between saves: only the ranges from the first one changed since (addRange
+ * says which) are written anew. A run of scattered records makes thousands of ranges, and
+ * writing them all at every acknowledgement made the run's time grow with the square of its
+ * length (12,000 lines, 30 % invalid, one request a line: 3.4 s of 10 s in JSON.stringify).
+ */
+export class RangesText {
+  /** `[` and each range written, with its comma. */
+  private text = '[';
+  /** Where the text of each range written ends. */
+  private readonly ends: number[] = [];
+  private changedFrom = 0;
+
+  /** The ranges from `index` on changed (addRange's answer). */
+  changed(index: number): void {
+    this.changedFrom = Math.min(this.changedFrom, index);
+  }
+
+  of(ranges: Ranges): string {
+    const from = Math.min(this.changedFrom, ranges.length, this.ends.length);
+    this.ends.length = from;
+    let text = from === 0 ? '[' : this.text.slice(0, this.ends[from - 1]);
+    for (let index = from; index < ranges.length; index++) {
+      const [first, last] = ranges[index]!;
+      text += `[${first},${last}],`;
+      this.ends.push(text.length);
+    }
+    this.text = text;
+    this.changedFrom = ranges.length;
+    return ranges.length === 0 ? '[]' : `${text.slice(0, -1)}]`;
+  }
 }

@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CheckpointFile, type CheckpointFormat } from '../../../src/core/files/checkpoint-file.js';
+import { CheckpointFile, type CheckpointFormat, isDurableDue } from '../../../src/core/files/checkpoint-file.js';
 import { InputError, UsageError } from '../../../src/core/errors.js';
 import { FileWriteError } from '../../../src/core/files/write-errors.js';
 import { exitedPid, tempDir } from '../../helpers/cli.js';
@@ -36,6 +36,15 @@ function setup(input = 'abc\n') {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('isDurableDue: which saves of a checkpoint are fsync\'d', () => {
+  it('the first, then one at least every second; the saves between are only atomic', () => {
+    assert.equal(isDurableDue(5000, undefined), true);
+    assert.equal(isDurableDue(5000, 5000), false);
+    assert.equal(isDurableDue(5999, 5000), false);
+    assert.equal(isDurableDue(6000, 5000), true);
+  });
+});
 
 describe('CheckpointFile', () => {
   it('starts fresh, writes nothing before the first save, and saves the envelope and progress on each save and on close', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addRange, inRanges, type Ranges } from '../../../src/core/files/position-ranges.js';
+import { addRange, inRanges, RangesText, type Ranges } from '../../../src/core/files/position-ranges.js';
 
 /** The ranges a set of positions makes: sorted, disjoint, no two touching. */
 function rangesOf(positions: Set<number>): Ranges {
@@ -66,5 +66,22 @@ describe('position ranges, what a checkpoint keeps of the records dealt with', (
     const ranges: Ranges = [[1, 1]];
     addRange(ranges, 2, 2);
     assert.deepEqual(ranges, [[1, 2]]);
+  });
+
+  it('RangesText: the text it keeps between saves is the ranges\' JSON after every change, in order or not', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const next = random(seed);
+      const ranges: Ranges = [];
+      const text = new RangesText();
+      assert.equal(text.of(ranges), '[]');
+      for (let added = 0; added < 60; added++) {
+        // Mostly past the end, as a run acknowledges; now and then anywhere, and not written every time.
+        const tail = ranges.at(-1)?.[1] ?? 0;
+        const first = next() < 0.8 ? tail + 1 + Math.floor(next() * 3) : 1 + Math.floor(next() * (tail + 2));
+        text.changed(addRange(ranges, first, first + Math.floor(next() * 3)));
+        if (next() < 0.7) assert.equal(text.of(ranges), JSON.stringify(ranges), `seed ${seed}, after adding at ${first}`);
+      }
+      assert.equal(text.of(ranges), JSON.stringify(ranges), `seed ${seed}, at the end`);
+    }
   });
 });
