@@ -17,6 +17,9 @@ export async function launch(args: string[]): Promise<void> {
     const { main } = await import('./main.js');
     const { sayLastWords } = await import('./core/signals.js');
     process.exitCode = await main(args, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, signal: processStops(sayLastWords) });
+    // The command is done: a pipe it was reading, which its writer keeps open (`tail -f log |`),
+    // must not keep csafe waiting for a line it will not read (a run a failure stopped, say).
+    process.stdin.destroy();
   }
 }
 

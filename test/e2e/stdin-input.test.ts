@@ -63,4 +63,17 @@ describe('a line read from a pipe that stays open is sent at once, not when the 
     assert.equal(result.code, 0, result.stderr);
     assert.equal(out.trim().split('\n').length, 2, out);
   });
+
+  it('a run a failure stops ends with its error while the pipe it reads is still open, not when the pipe gives another line', async (t) => {
+    // The invalid second line cannot be set aside: /dev/full refuses every write.
+    const child = spawnCsafe(['classify', '--batch', '-', '--skip-invalid', '/dev/full', '--user-id', 'u1', '-o', 'ndjson'], { env: emulator.env, cwd: tempDir() });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const exited = ended(child);
+    child.stdin.on('error', () => undefined);
+    child.stdin.write('{"text":"first line"}\n{"nope":1}\n');
+    const result = await withDeadline(exited, 10_000, 'csafe to end on its error, its stdin still open');
+    child.stdin.destroy();
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /^error: \/dev\/full: could not write/m);
+  });
 });
