@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mapInOrder } from '../../../src/core/bulk/concurrency.js';
+import { waitFor } from '../../helpers/wait.js';
 
 /** Items 0..count-1, counting how many have been read. */
 function counted(count: number) {
@@ -115,6 +116,31 @@ describe('mapInOrder', () => {
       assert.deepEqual(rest, [2]);
     });
   }
+
+  it('left early while the next item is awaited (a pipe that stays open): returns at once, the input closed once the item comes', async () => {
+    let release!: () => void;
+    const more = new Promise<void>((resolve) => (release = resolve));
+    let closed = false;
+    async function* trickle() {
+      try {
+        yield 1;
+        await more;
+        yield 2;
+      } finally {
+        closed = true;
+      }
+    }
+    const left = (async () => {
+      for await (const { item } of mapInOrder(trickle(), 4, async (n) => n)) {
+        assert.equal(item, 1);
+        break;
+      }
+    })();
+    assert.equal(await Promise.race([left.then(() => 'returned'), new Promise((resolve) => setTimeout(resolve, 2000, 'still waiting for item 2').unref())]), 'returned');
+    assert.equal(closed, false, 'the awaited item has not come');
+    release();
+    await waitFor(async () => closed, { what: 'the input to be closed' });
+  });
 
   it('settles a rejection as an outcome and carries on', async () => {
     const failure = new Error('boom');
