@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BIN, CHILD_TIMEOUT_MS, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
@@ -80,11 +80,8 @@ describe('stream parts --checkpoint: every part of the input once, whatever line
     await assertEachOnce('cut-short');
   });
 
-  it('a second SIGTERM while a batch is in flight: csafe leaves at once, the batch in the unconfirmed file and the checkpoint, and the same command line again sends the rest, nothing twice', async (t) => {
-    const { args } = setUp('left-at-once', jsonLines);
-    const unconfirmed = join(dir, 'left-at-once-unconfirmed.jsonl');
-    const command = ['--request-timeout', '1m', ...args, '--unconfirmed', unconfirmed];
-    // The third batch is stored, and its answer held past the two signals.
+  /** Runs `command`, the third batch stored and its answer held, and sends SIGTERM twice once it is in flight: csafe leaves at once. */
+  async function leftAtOnceAtTheThirdBatch(t: TestContext, command: string[]) {
     await script({ kind: 'timeout', method: 'POST', path: PARTS_PATH, skip: 2, times: 1, delay_ms: 3000 });
     const child = spawnCsafe(command, { env: emulator.env });
     t.after(() => child.exitCode === null && child.kill('SIGKILL'));
@@ -94,7 +91,14 @@ describe('stream parts --checkpoint: every part of the input once, whatever line
     // A second signal counts once 0.25 s have passed since the first.
     await sleep(500);
     child.kill('SIGTERM');
-    const cut = await ended;
+    return ended;
+  }
+
+  it('a second SIGTERM while a batch is in flight: csafe leaves at once, the batch in the unconfirmed file and the checkpoint, and the same command line again sends the rest, nothing twice', async (t) => {
+    const { args } = setUp('left-at-once', jsonLines);
+    const unconfirmed = join(dir, 'left-at-once-unconfirmed.jsonl');
+    const command = ['--request-timeout', '1m', ...args, '--unconfirmed', unconfirmed];
+    const cut = await leftAtOnceAtTheThirdBatch(t, command);
     assert.equal(cut.code, 143, cut.stderr);
     assert.match(cut.stderr, new RegExp(`left at once: 25 parts in flight written to ${unconfirmed} \\(their answer was not waited for: the service may hold them\\)`));
     assert.equal(readFileSync(unconfirmed, 'utf8').split('\n').filter(Boolean).length, 25);
@@ -112,15 +116,7 @@ describe('stream parts --checkpoint: every part of the input once, whatever line
     // A failed file that is a log of runs: what earlier runs left in it is not this run's to resend.
     writeFileSync(failed, `${JSON.stringify({ ...part(0), text: 'an earlier run' })}\n`);
     const command = ['--max-retries', '0', '--request-timeout', '1m', 'stream', 'parts', 'live', '--id', name, input, '--batch-size', '25', '--failed', failed, '--unconfirmed', unconfirmed, '--json'];
-    await script({ kind: 'timeout', method: 'POST', path: PARTS_PATH, skip: 2, times: 1, delay_ms: 3000 });
-    const child = spawnCsafe(command, { env: emulator.env });
-    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-    const ended = outcome(child);
-    await waitFor(async () => (await emulator.requests()).filter((request) => request.method === 'POST').length === 3, { what: 'the third batch to reach the emulator' });
-    child.kill('SIGTERM');
-    await sleep(500);
-    child.kill('SIGTERM');
-    const cut = await ended;
+    const cut = await leftAtOnceAtTheThirdBatch(t, command);
     assert.equal(cut.code, 143, cut.stderr);
     const resume = /^continue with: (.+)$/m.exec(cut.stderr)?.[1];
     assert.ok(resume !== undefined, `a command that continues the run:\n${cut.stderr}`);
