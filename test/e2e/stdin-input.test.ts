@@ -76,4 +76,24 @@ describe('a line read from a pipe that stays open is sent at once, not when the 
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /^error: \/dev\/full: could not write/m);
   });
+
+  // A failure the answer brings, not the reading: the read of the next line is then under way.
+  for (const { args, path, line } of [
+    { args: ['classify', '--batch', '-', '--user-id', 'u1'], path: '/v1/content', line: '{"text":"first line"}\n' },
+    { args: ['events', 'send', '-', '--batch-size', '1'], path: '/v1/async/events', line: EVENT },
+  ]) {
+    it(`${args.slice(0, 2).join(' ')}: a failed file that cannot be written stops the run at once, the pipe it reads still open`, async (t) => {
+      await emulator.control('/_emulator/faults', { method: 'POST', body: { faults: [{ kind: '503', path, times: 1 }] } });
+      t.after(() => emulator.control('/_emulator/faults', { method: 'POST', body: { faults: [] } }));
+      const child = spawnCsafe(['--max-retries', '0', ...args, '--skip-invalid', 'invalid.jsonl', '--failed', '/dev/full'], { env: emulator.env, cwd: tempDir() });
+      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+      const exited = ended(child);
+      child.stdin.on('error', () => undefined);
+      child.stdin.write(line);
+      const result = await withDeadline(exited, 10_000, 'csafe to end on its error, its stdin still open');
+      child.stdin.destroy();
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, /^error: \/dev\/full: could not write/m);
+    });
+  }
 });

@@ -201,6 +201,8 @@ class Delivery<T extends BulkRecord, A> {
    */
   private stoppedBy?: Error;
   private readonly alsoUnwritten = new Map<string, FileWriteError>();
+  /** Told once a failure stops the run (see stop); each removes itself once it need not be told. */
+  private readonly onFailureStop = new Set<() => void>();
 
   constructor(
     private readonly job: BulkJob<T, A>,
@@ -272,6 +274,12 @@ class Delivery<T extends BulkRecord, A> {
     if (failed.length > 0) await this.setAside(failed, 'failed', this.failure ?? new Error('held back behind a failed record of its key'));
   }
 
+  /** Has `listener` told once a failure stops the run; what it returns removes it. */
+  whenFailureStops(listener: () => void): () => void {
+    this.onFailureStop.add(listener);
+    return () => this.onFailureStop.delete(listener);
+  }
+
   /** Whether nothing more is to be read or sent: Ctrl-C or SIGTERM, or a failure stopped the run. */
   stopped(): boolean {
     return this.run.signal.aborted || this.stoppedByFailure();
@@ -290,6 +298,7 @@ class Delivery<T extends BulkRecord, A> {
   stop(error: unknown): void {
     if (this.stoppedBy === undefined) {
       this.stoppedBy = error as Error;
+      for (const listener of this.onFailureStop) listener();
       this.tellHalt(error as Error);
     } else if (error instanceof FileWriteError && error !== this.stoppedBy && !(this.stoppedBy instanceof FileWriteError && this.stoppedBy.path === error.path)) {
       this.alsoUnwritten.set(error.path, error);
@@ -443,16 +452,38 @@ class NotSentError extends InterruptedError {}
  * reading's own (a --skip-invalid file that cannot be written) among them: it is thrown once
  * what was in flight is settled.
  */
-async function* readUntilStopped<T>(groups: AsyncIterable<T>, run: { stoppedByFailure(): boolean; stop(error: unknown): void }, signal: AbortSignal, stopAtSignal: boolean, reading: { ended: boolean }): AsyncGenerator<T> {
+async function* readUntilStopped<T>(groups: AsyncIterable<T>, run: { stoppedByFailure(): boolean; stop(error: unknown): void; whenFailureStops(listener: () => void): () => void }, signal: AbortSignal, stopAtSignal: boolean, reading: { ended: boolean }): AsyncGenerator<T> {
   const stopsHere = () => run.stoppedByFailure() || (stopAtSignal && signal.aborted);
   if (stopsHere()) return;
+  const source = groups[Symbol.asyncIterator]();
+  // Closed as a for-await would close it; not behind a read still awaited, which may never come.
+  let close: 'now' | 'behind the read' | 'no' = 'now';
   try {
-    for await (const group of groups) {
-      yield group;
+    for (;;) {
+      // A failure stops the run while a pipe its writer keeps open gives no line: no signal cuts
+      // that read short, and the run must not wait for the line it will not send. A listener for
+      // each read: a race with one promise of the whole run would keep a reaction for every read.
+      const next = await new Promise<IteratorResult<T> | undefined>((resolve, reject) => {
+        const unlisten = run.whenFailureStops(() => resolve(undefined));
+        source.next().then(resolve, reject).finally(unlisten);
+      });
+      if (next === undefined) {
+        close = 'behind the read';
+        return;
+      }
+      if (next.done === true) {
+        close = 'no';
+        reading.ended = true;
+        return;
+      }
+      yield next.value;
       if (stopsHere()) return;
     }
-    reading.ended = true;
   } catch (error) {
+    close = 'no';
     if (!signal.aborted) run.stop(error);
+  } finally {
+    if (close === 'now') await source.return?.();
+    else if (close === 'behind the read') Promise.resolve(source.return?.()).catch(() => undefined);
   }
 }
