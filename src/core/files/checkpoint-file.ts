@@ -254,8 +254,12 @@ const SET_ASIDE_SAVE_MS = 1000;
 /** The longest a checkpoint's saves go without an fsync (see CheckpointFile.write): what a power cut may cost. */
 const DURABLE_EVERY_MS = 1000;
 
-/** Whether a save at `now` is made durable, the last durable one having begun at `durableAt` (none yet: undefined). */
-export const isDurableDue = (now: number, durableAt: number | undefined) => durableAt === undefined || now - durableAt >= DURABLE_EVERY_MS;
+/**
+ * Whether a save at `now` is made durable, the last durable one having begun at `durableAt` (none
+ * yet: undefined). A clock set back (an NTP step, a virtual machine resumed) makes it due at once:
+ * waiting for the clock to pass `durableAt` again would leave every save that long without an fsync.
+ */
+export const isDurableDue = (now: number, durableAt: number | undefined) => durableAt === undefined || now < durableAt || now - durableAt >= DURABLE_EVERY_MS;
 
 /** A read-only checkpoint's: no other run is kept out by a dry run. */
 const NO_LOCK: FileLock = { release: async () => undefined };

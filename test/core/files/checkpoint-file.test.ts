@@ -44,6 +44,11 @@ describe('isDurableDue: which saves of a checkpoint are fsync\'d', () => {
     assert.equal(isDurableDue(5999, 5000), false);
     assert.equal(isDurableDue(6000, 5000), true);
   });
+
+  it('a clock set back since the last fsync makes the next save durable, not one an hour of saves later', () => {
+    assert.equal(isDurableDue(5000 - 3_600_000, 5000), true);
+    assert.equal(isDurableDue(4999, 5000), true);
+  });
 });
 
 describe('CheckpointFile', () => {
