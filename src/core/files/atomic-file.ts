@@ -23,8 +23,9 @@ const TEMPORARY_SUFFIX = /^(\d+)-[0-9a-f]{8}\.tmp$/;
  *
  * `durable: false` leaves out the two fsyncs: the replace is as whole to a reader and to a run
  * after kill -9 (the kernel holds what a killed process wrote), but a power cut may find the
- * file as an earlier durable write left it. For a file rewritten many times a second (a
- * checkpoint), whose last write is durable.
+ * file as an earlier durable write left it, or, on a file system that does not write out a file
+ * renamed over another before the rename (XFS; ext4 mounted noauto_da_alloc), empty. For a file
+ * rewritten many times a second (a checkpoint), durable at least every second and at its last write.
  */
 export const writeFileAtomic = (path: string, content: string, { durable = true }: { durable?: boolean } = {}): Promise<void> =>
   writeTo(path, (handle) => handle.writeFile(content), {}, durable);
