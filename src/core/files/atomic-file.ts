@@ -20,15 +20,8 @@ const TEMPORARY_SUFFIX = /^(\d+)-[0-9a-f]{8}\.tmp$/;
  * content or the new, never a torn mix: write a temporary file beside it, fsync, rename over
  * the target, then fsync the directory so the rename itself survives a power cut. Only a
  * regular file is replaced so; see targetOf for what else `path` may name.
- *
- * `durable: false` leaves out the two fsyncs: the replace is as whole to a reader and to a run
- * after kill -9 (the kernel holds what a killed process wrote), but a power cut may find the
- * file as an earlier durable write left it, or, on a file system that does not write out a file
- * renamed over another before the rename (XFS; ext4 mounted noauto_da_alloc), empty. For a file
- * rewritten many times a second (a checkpoint), durable at least every second and at its last write.
  */
-export const writeFileAtomic = (path: string, content: string, { durable = true }: { durable?: boolean } = {}): Promise<void> =>
-  writeTo(path, (handle) => handle.writeFile(content), {}, durable);
+export const writeFileAtomic = (path: string, content: string): Promise<void> => writeTo(path, (handle) => handle.writeFile(content));
 
 /**
  * The same for content that arrives in chunks (a download): each written as it comes, so memory
@@ -59,7 +52,7 @@ async function writeWhole(handle: FileHandle, bytes: Uint8Array): Promise<void> 
  * Anything else there (a FIFO, a device, a link to nothing) is left as it is and false returned:
  * what writeFileAtomic would do with it takes waiting.
  */
-export function writeFileAtomicSync(path: string, content: string, { durable = true }: { durable?: boolean } = {}): boolean {
+export function writeFileAtomicSync(path: string, content: string): boolean {
   let entry = lstatSync(path, { throwIfNoEntry: false });
   if (entry?.isSymbolicLink()) {
     entry = statSync(path, { throwIfNoEntry: false });
@@ -73,7 +66,7 @@ export function writeFileAtomicSync(path: string, content: string, { durable = t
     const bytes = Buffer.from(content);
     for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
     if (entry !== undefined) fchmodSync(fd, permissions(entry));
-    if (durable) fsyncSync(fd);
+    fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     rmSync(temporary, { force: true });
@@ -96,10 +89,10 @@ export async function assertWritableTarget(path: string): Promise<void> {
 type Target = { kind: 'replace'; path: string; mode?: number } | { kind: 'write-into' };
 
 /** `wait`: how a named pipe's wait for its reader is ended and told. */
-async function writeTo(path: string, fill: Fill, wait: ReaderWait = {}, durable = true): Promise<void> {
+async function writeTo(path: string, fill: Fill, wait: ReaderWait = {}): Promise<void> {
   const target = await targetOf(path);
   if (target.kind === 'write-into') return writeInto(path, fill, wait);
-  return replaceAtomically(target.path, target.mode, fill, durable);
+  return replaceAtomically(target.path, target.mode, fill);
 }
 
 /**
@@ -144,13 +137,13 @@ async function writeInto(path: string, fill: Fill, wait: ReaderWait): Promise<vo
 }
 
 /** A new file is private to the user (a result or a checkpoint may hold what was reviewed); a replaced one keeps its permissions. */
-async function replaceAtomically(path: string, mode: number | undefined, fill: Fill, durable: boolean): Promise<void> {
+async function replaceAtomically(path: string, mode: number | undefined, fill: Fill): Promise<void> {
   const temporary = temporaryPath(path);
   const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     await fill(handle);
     if (mode !== undefined) await handle.chmod(mode);
-    if (durable) await handle.sync();
+    await handle.sync();
     await handle.close();
     await rename(temporary, path);
   } catch (error) {
@@ -158,7 +151,7 @@ async function replaceAtomically(path: string, mode: number | undefined, fill: F
     await unlink(temporary).catch(() => undefined);
     throw error;
   }
-  if (durable) await syncDirectory(dirname(path));
+  await syncDirectory(dirname(path));
 }
 
 /**

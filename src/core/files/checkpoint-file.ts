@@ -84,7 +84,7 @@ export class CheckpointFile<P> {
   private writing?: Promise<void>;
   private queued?: Promise<void>;
   private setAsideTimer?: NodeJS.Timeout;
-  /** When the last save made durable (fsync) began; undefined before the first. */
+  /** When the last save made durable (its directory fsync'd too) began; undefined before the first. */
   private durableAt?: number;
   readonly setAside: SetAsideRecords;
   /** The text of each list of ranges, set_aside's and the progress's rangeFields', kept between saves. */
@@ -213,12 +213,14 @@ export class CheckpointFile<P> {
   }
 
   /**
-   * One save, atomic at every write: a run after kill -9 finds it whole, as the kernel holds it.
-   * Durable (fsync'd, so a power cut keeps it too) the first time, at least every DURABLE_EVERY_MS
-   * and at close. Between, it is written at once, without waiting on the thread pool: each
-   * acknowledgement is saved before its slot's next request, and an fsync and eight trips to
+   * One save, whole at every write: written beside the checkpoint, fsync'd, renamed over it, so
+   * neither kill -9 nor a power cut finds it torn or empty. The rename itself is made durable
+   * (the directory fsync'd, through the thread pool) the first time, at least every
+   * DURABLE_EVERY_MS and at close: a power cut may find the checkpoint as it was up to then.
+   * Between, it is written at once, without the directory's fsync or waiting on the pool: each
+   * acknowledgement is saved before its slot's next request, and two fsyncs and eight trips to
    * the pool at every one made `classify --batch --checkpoint` (a request a line) 2.8 times as
-   * slow as without, where this costs 1.8 times (4,200 lines against the emulator).
+   * slow as without, where this costs 2.3 times (4,200 lines against the emulator).
    */
   private async write(last = false): Promise<void> {
     if (this.scope.readOnly) return;
@@ -227,7 +229,7 @@ export class CheckpointFile<P> {
     if (durable) this.durableAt = now;
     const text = this.text(now);
     try {
-      if (durable || !writeFileAtomicSync(this.scope.path, text, { durable })) await writeFileAtomic(this.scope.path, text, { durable });
+      if (durable || !writeFileAtomicSync(this.scope.path, text)) await writeFileAtomic(this.scope.path, text);
     } catch (error) {
       throw new FileWriteError(this.scope.path, writeErrorReason(error), ' the checkpoint');
     }
@@ -251,13 +253,13 @@ export class CheckpointFile<P> {
 /** The longest a record set aside waits to be saved (see saveSetAsideSoon). */
 const SET_ASIDE_SAVE_MS = 1000;
 
-/** The longest a checkpoint's saves go without an fsync (see CheckpointFile.write): what a power cut may cost. */
+/** The longest a checkpoint's renames go without the directory's fsync (see CheckpointFile.write): what a power cut may cost. */
 const DURABLE_EVERY_MS = 1000;
 
 /**
  * Whether a save at `now` is made durable, the last durable one having begun at `durableAt` (none
  * yet: undefined). A clock set back (an NTP step, a virtual machine resumed) makes it due at once:
- * waiting for the clock to pass `durableAt` again would leave every save that long without an fsync.
+ * waiting for the clock to pass `durableAt` again would leave every rename that long undurable.
  */
 export const isDurableDue = (now: number, durableAt: number | undefined) => durableAt === undefined || now < durableAt || now - durableAt >= DURABLE_EVERY_MS;
 

@@ -37,15 +37,15 @@ function setup(input = 'abc\n') {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-describe('isDurableDue: which saves of a checkpoint are fsync\'d', () => {
-  it('the first, then one at least every second; the saves between are only atomic', () => {
+describe('isDurableDue: which saves of a checkpoint make its rename durable (the directory fsync\'d)', () => {
+  it('the first, then one at least every second', () => {
     assert.equal(isDurableDue(5000, undefined), true);
     assert.equal(isDurableDue(5000, 5000), false);
     assert.equal(isDurableDue(5999, 5000), false);
     assert.equal(isDurableDue(6000, 5000), true);
   });
 
-  it('a clock set back since the last fsync makes the next save durable, not one an hour of saves later', () => {
+  it('a clock set back since the last durable save makes the next one durable, not one an hour of saves later', () => {
     assert.equal(isDurableDue(5000 - 3_600_000, 5000), true);
     assert.equal(isDurableDue(4999, 5000), true);
   });
