@@ -20,8 +20,13 @@ const TEMPORARY_SUFFIX = /^(\d+)-[0-9a-f]{8}\.tmp$/;
  * content or the new, never a torn mix: write a temporary file beside it, fsync, rename over
  * the target, then fsync the directory so the rename itself survives a power cut. Only a
  * regular file is replaced so; see targetOf for what else `path` may name.
+ *
+ * `syncDirectory: false` leaves out the directory's fsync: a power cut may then find the file as
+ * an earlier write left it (whole, never empty: each write's data is fsync'd before its rename).
+ * For a file rewritten many times a second (a checkpoint), whose rename is made durable now and then.
  */
-export const writeFileAtomic = (path: string, content: string): Promise<void> => writeTo(path, (handle) => handle.writeFile(content));
+export const writeFileAtomic = (path: string, content: string, { syncDirectory = true }: { syncDirectory?: boolean } = {}): Promise<void> =>
+  writeTo(path, (handle) => handle.writeFile(content), {}, syncDirectory);
 
 /**
  * The same for content that arrives in chunks (a download): each written as it comes, so memory
@@ -89,10 +94,10 @@ export async function assertWritableTarget(path: string): Promise<void> {
 type Target = { kind: 'replace'; path: string; mode?: number } | { kind: 'write-into' };
 
 /** `wait`: how a named pipe's wait for its reader is ended and told. */
-async function writeTo(path: string, fill: Fill, wait: ReaderWait = {}): Promise<void> {
+async function writeTo(path: string, fill: Fill, wait: ReaderWait = {}, syncDirectory = true): Promise<void> {
   const target = await targetOf(path);
   if (target.kind === 'write-into') return writeInto(path, fill, wait);
-  return replaceAtomically(target.path, target.mode, fill);
+  return replaceAtomically(target.path, target.mode, fill, syncDirectory);
 }
 
 /**
@@ -137,7 +142,7 @@ async function writeInto(path: string, fill: Fill, wait: ReaderWait): Promise<vo
 }
 
 /** A new file is private to the user (a result or a checkpoint may hold what was reviewed); a replaced one keeps its permissions. */
-async function replaceAtomically(path: string, mode: number | undefined, fill: Fill): Promise<void> {
+async function replaceAtomically(path: string, mode: number | undefined, fill: Fill, syncDirectory: boolean): Promise<void> {
   const temporary = temporaryPath(path);
   const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
@@ -151,7 +156,7 @@ async function replaceAtomically(path: string, mode: number | undefined, fill: F
     await unlink(temporary).catch(() => undefined);
     throw error;
   }
-  await syncDirectory(dirname(path));
+  if (syncDirectory) await fsyncDirectory(dirname(path));
 }
 
 /**
@@ -180,7 +185,7 @@ async function isOwnFile(path: string): Promise<boolean> {
   return entry !== undefined && entry.isFile() && entry.uid === (process.getuid?.() ?? entry.uid);
 }
 
-async function syncDirectory(path: string): Promise<void> {
+async function fsyncDirectory(path: string): Promise<void> {
   const directory = await open(path, 'r').catch(() => undefined);
   // Some file systems refuse fsync on a directory; the rename is still atomic there.
   await directory?.sync().catch(() => undefined);

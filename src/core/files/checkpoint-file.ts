@@ -215,12 +215,10 @@ export class CheckpointFile<P> {
   /**
    * One save, whole at every write: written beside the checkpoint, fsync'd, renamed over it, so
    * neither kill -9 nor a power cut finds it torn or empty. The rename itself is made durable
-   * (the directory fsync'd, through the thread pool) the first time, at least every
-   * DURABLE_EVERY_MS and at close: a power cut may find the checkpoint as it was up to then.
-   * Between, it is written at once, without the directory's fsync or waiting on the pool: each
-   * acknowledgement is saved before its slot's next request, and two fsyncs and eight trips to
-   * the pool at every one made `classify --batch --checkpoint` (a request a line) 2.8 times as
-   * slow as without, where this costs 2.3 times (4,200 lines against the emulator).
+   * (the directory fsync'd) the first time, at least every DURABLE_EVERY_MS and at close: a power
+   * cut may find the checkpoint as it was up to a second before. A directory's fsync at every
+   * acknowledgement, each waited for before the slot's next request, cost a command of one
+   * request a line a tenth of its time (classify --batch, 4,200 lines).
    */
   private async write(last = false): Promise<void> {
     if (this.scope.readOnly) return;
@@ -229,7 +227,7 @@ export class CheckpointFile<P> {
     if (durable) this.durableAt = now;
     const text = this.text(now);
     try {
-      if (durable || !writeFileAtomicSync(this.scope.path, text)) await writeFileAtomic(this.scope.path, text);
+      await writeFileAtomic(this.scope.path, text, { syncDirectory: durable });
     } catch (error) {
       throw new FileWriteError(this.scope.path, writeErrorReason(error), ' the checkpoint');
     }

@@ -34,6 +34,17 @@ describe('writeFileAtomic', () => {
     assert.equal(statSync(path).mode & 0o777, 0o640);
   });
 
+  it('syncDirectory: false replaces the file as whole, keeping its permissions and leaving no temporary file', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'checkpoint.json');
+    writeFileSync(path, 'old');
+    chmodSync(path, 0o640);
+    await writeFileAtomic(path, 'new', { syncDirectory: false });
+    assert.equal(readFileSync(path, 'utf8'), 'new');
+    assert.equal(statSync(path).mode & 0o777, 0o640);
+    assert.deepEqual(readdirSync(dir), ['checkpoint.json']);
+  });
+
   it('refuses a directory before making any temporary file', async () => {
     const dir = tempDir();
     const path = join(dir, 'taken');
