@@ -186,7 +186,7 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
     checkpoint,
     onProgress: () => progress.update(`Adding objects: ${countOf(accepted.length, 'request')} accepted, ${countOf(counts.failed, 'object')} failed`),
     // Every object may be sent again (upserted by id): the same command line continues the run however it left.
-    leftAtOnce: () => reportResume(ctx, { namespace, accepted: accepted.length, counts, failed, checkpoint: options.checkpoint }),
+    leftAtOnce: () => reportResume(ctx, { namespace, accepted: accepted.length, counts, failed, checkpoint: options.checkpoint, readInPartOf: input.readInPartOf }),
   });
   let delivered: Delivered | undefined;
   try {
