@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { assertWritableTarget, removeStaleTemporaries, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
 import { InputError, UsageError } from '../errors.js';
 import { acquireFileLock, type FileLock } from './file-lock.js';
-import { FileWriteError, writeErrorReason } from './write-errors.js';
+import { FileWriteError, remedyInPlace, writeErrorReason } from './write-errors.js';
 import { inRanges, rangesSchema, addRange, RangesText, type Ranges } from './position-ranges.js';
 
 /** How a bulk run records what the service acknowledged (and what it set aside), so that a run again on the same input resumes where it stopped. */
@@ -229,7 +229,10 @@ export class CheckpointFile<P> {
     try {
       await writeFileAtomic(this.scope.path, text, { syncDirectory: durable });
     } catch (error) {
-      throw new FileWriteError(this.scope.path, writeErrorReason(error), ' the checkpoint');
+      const failed = new FileWriteError(this.scope.path, writeErrorReason(error), ' the checkpoint');
+      // Another --checkpoint would start over, sending what this one holds a second time.
+      failed.instead(`${remedyInPlace(failed.reason)}, then run the same command again, this --checkpoint kept: it sends again only what was acknowledged since its last save`);
+      throw failed;
     }
   }
 

@@ -32,12 +32,23 @@ export function hintFor(reason: string): string {
 
 /** What makes the path writable again, by the system's error in the reason (hintFor without running the command again). */
 export function remedyFor(reason: string): string {
-  const code = /\((E[A-Z]+)\)$/.exec(reason)?.[1];
+  const code = codeIn(reason);
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'give a path this user may write to';
   if (code === 'ENOENT' || code === 'ENOTDIR') return 'create its directory or give another path';
   if (code === 'EISDIR') return 'give the path of a file, not of a directory';
   return 'make room or give another path';
 }
+
+/** remedyFor where another path is no way out: a checkpoint, which another path would start over. */
+export function remedyInPlace(reason: string): string {
+  const code = codeIn(reason);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'make its directory writable to this user';
+  if (code === 'ENOENT' || code === 'ENOTDIR') return 'create its directory';
+  if (code === 'EISDIR') return 'move away the directory in its place';
+  return 'make room';
+}
+
+const codeIn = (reason: string) => /\((E[A-Z]+)\)$/.exec(reason)?.[1];
 
 /** Input records, by their line numbers, that a file was meant to keep and does not. */
 export interface UnwrittenRecords {
@@ -62,7 +73,11 @@ export class FileWriteError extends CsafeError {
     super(`${path}: could not write${what}: ${reason}`, { hint: hintFor(reason) });
   }
 
-  /** A hint in place of running the command again, which a bulk run that delivered records without a checkpoint cannot give (see core/cli/resume.ts). */
+  /**
+   * A hint in place of "give another path, then run the command again": which a bulk run that
+   * delivered records without a checkpoint cannot give (see core/cli/resume.ts), nor a checkpoint,
+   * which another path would start over.
+   */
   instead(hint: string): void {
     this.hint = hint;
   }

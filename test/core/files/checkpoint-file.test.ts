@@ -235,7 +235,7 @@ describe('CheckpointFile', () => {
       error instanceof InputError && error.message.startsWith(`${under}: ENOTDIR: not a directory`));
   });
 
-  it('names the checkpoint and what went wrong when a save cannot be written, and how to go on', async () => {
+  it('names the checkpoint and what went wrong when a save cannot be written, and how to go on: not with another checkpoint, which would start over', async () => {
     const { dir, scope } = setup();
     const checkpoint = await CheckpointFile.open(scope, format);
     checkpoint.progress.done = 1;
@@ -243,7 +243,7 @@ describe('CheckpointFile', () => {
     await assert.rejects(checkpoint.save(), (error: unknown) =>
       error instanceof FileWriteError &&
       error.message.startsWith(`${scope.path}: could not write the checkpoint: `) &&
-      error.hint === 'create its directory or give another path, then run the command again');
+      error.hint === 'create its directory, then run the same command again, this --checkpoint kept: it sends again only what was acknowledged since its last save');
   });
 
   it('reads a checkpoint for a dry run and writes nothing: no lock, no save, no file at close, no temporary file removed', async () => {
