@@ -83,6 +83,8 @@ describe('each bulk command that prints as it goes, its reader gone after the fi
       const sent = Number(/^interrupted: (\d+) \w+ sent in/m.exec(stderr)?.[1]);
       assert.ok(sent > 0 && sent < 20, stderr);
       assert.match(stderr, /^continue with: csafe /m);
+      // What was printed after the reader went reached nobody.
+      assert.doesNotMatch(stderr, /are printed/);
     });
   }
 

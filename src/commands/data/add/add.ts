@@ -242,7 +242,8 @@ function refuseSchemaOverCap(schemaJson: string | undefined, maxBatchBytes: numb
  */
 function reportResume(ctx: Context, run: { namespace: string; accepted: number; counts: BulkCounts; failed: FailedFile; checkpoint?: string; readInPartOf?: string }): void {
   const { readInPartOf } = run;
-  const done = `${interruptedRun(run.counts, 'object', run.failed.path)}; the accepted requests are printed${readInPartOf === undefined ? '' : inputCutShortNote(run.counts.read, 'record')}`;
+  const printed = ctx.signal.reason === 'EPIPE' ? 'the reader of stdout went away before every accepted request was printed' : 'the accepted requests are printed';
+  const done = `${interruptedRun(run.counts, 'object', run.failed.path)}; ${printed}${readInPartOf === undefined ? '' : inputCutShortNote(run.counts.read, 'record')}`;
   const hint = run.checkpoint === undefined
     ? `without --checkpoint it sends every object ${readInPartOf === undefined ? 'again' : `it is given again: ${wholeInputAgain(readInPartOf)}`}; add --checkpoint FILE to continue where a run stopped`
     : run.accepted > 0 ? `follow an accepted request with \`csafe data status ${shellWord(run.namespace)} REQUEST_ID --wait\`` : undefined;
