@@ -30,25 +30,27 @@ export function hintFor(reason: string): string {
   return `${remedyFor(reason)}, then run the command again`;
 }
 
+/**
+ * What makes a path writable again, by the system's error: where another path will do, and where
+ * the path must stay (a checkpoint, which another path would start over). Room is of no help to a
+ * directory this user may not write to.
+ */
+const REMEDIES: ReadonlyArray<{ codes: readonly string[]; anotherPath: string; inPlace: string }> = [
+  { codes: ['EACCES', 'EPERM', 'EROFS'], anotherPath: 'give a path this user may write to', inPlace: 'make its directory writable to this user' },
+  { codes: ['ENOENT', 'ENOTDIR'], anotherPath: 'create its directory or give another path', inPlace: 'create its directory' },
+  { codes: ['EISDIR'], anotherPath: 'give the path of a file, not of a directory', inPlace: 'move away the directory in its place' },
+];
+
+const remedyOf = (reason: string) => {
+  const code = /\((E[A-Z]+)\)$/.exec(reason)?.[1];
+  return REMEDIES.find((remedy) => code !== undefined && remedy.codes.includes(code));
+};
+
 /** What makes the path writable again, by the system's error in the reason (hintFor without running the command again). */
-export function remedyFor(reason: string): string {
-  const code = codeIn(reason);
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'give a path this user may write to';
-  if (code === 'ENOENT' || code === 'ENOTDIR') return 'create its directory or give another path';
-  if (code === 'EISDIR') return 'give the path of a file, not of a directory';
-  return 'make room or give another path';
-}
+export const remedyFor = (reason: string): string => remedyOf(reason)?.anotherPath ?? 'make room or give another path';
 
 /** remedyFor where another path is no way out: a checkpoint, which another path would start over. */
-export function remedyInPlace(reason: string): string {
-  const code = codeIn(reason);
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'make its directory writable to this user';
-  if (code === 'ENOENT' || code === 'ENOTDIR') return 'create its directory';
-  if (code === 'EISDIR') return 'move away the directory in its place';
-  return 'make room';
-}
-
-const codeIn = (reason: string) => /\((E[A-Z]+)\)$/.exec(reason)?.[1];
+export const remedyInPlace = (reason: string): string => remedyOf(reason)?.inPlace ?? 'make room';
 
 /** Input records, by their line numbers, that a file was meant to keep and does not. */
 export interface UnwrittenRecords {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { exitCodeOfError } from '../../../src/main.js';
 import { ExitCode } from '../../../src/core/errors.js';
-import { FileWriteError, writeErrorReason } from '../../../src/core/files/write-errors.js';
+import { FileWriteError, remedyInPlace, writeErrorReason } from '../../../src/core/files/write-errors.js';
 
 const errno = (code: string) => Object.assign(new Error(`${code}: raw`), { code });
 
@@ -45,6 +45,13 @@ describe('FileWriteError', () => {
     assert.equal(new FileWriteError('f', writeErrorReason({ code: 'ENOSPC' })).hint, 'make room or give another path, then run the command again');
     for (const code of ['EACCES', 'EPERM', 'EROFS']) assert.equal(new FileWriteError('f', writeErrorReason({ code })).hint, 'give a path this user may write to, then run the command again', code);
     assert.equal(new FileWriteError('f', writeErrorReason({ code: 'ENOENT' })).hint, 'create its directory or give another path, then run the command again');
+  });
+
+  it('says what to do where another path is no way out (a checkpoint): never another path', () => {
+    assert.equal(remedyInPlace(writeErrorReason({ code: 'ENOSPC' })), 'make room');
+    for (const code of ['EACCES', 'EPERM', 'EROFS']) assert.equal(remedyInPlace(writeErrorReason({ code })), 'make its directory writable to this user', code);
+    assert.equal(remedyInPlace(writeErrorReason({ code: 'ENOTDIR' })), 'create its directory');
+    assert.equal(remedyInPlace(writeErrorReason({ code: 'EISDIR' })), 'move away the directory in its place');
   });
 
   it('counts the records not written and the range of their lines, as they are added', () => {
