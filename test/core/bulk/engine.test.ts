@@ -308,6 +308,18 @@ describe('the bulk engine leaving at once (a second Ctrl-C)', () => {
     };
     return { write, begun, release: () => release() };
   };
+  /** csafe leaves at once while `step` is held (once `meanwhile` is done), then the step ends, and the delivery with it. */
+  const leaveAtOnceDuring = async (step: ReturnType<typeof held>, delivered: Promise<unknown>, meanwhile: () => Promise<unknown> = async () => undefined) => {
+    await step.begun;
+    await meanwhile();
+    sayLastWords();
+    step.release();
+    await delivered;
+  };
+  /** Turns of the event loop, for the lanes to fill. */
+  const turns = async (count: number) => {
+    for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+  };
 
   it('a batch acknowledged, its checkpoint still being written, is no unconfirmed record: the checkpoint holding it is saved now', async () => {
     const { run, lines } = setUp();
@@ -317,10 +329,7 @@ describe('the bulk engine leaving at once (a second Ctrl-C)', () => {
     run.checkpoint = { save: save.write, saveNow: () => Boolean(saved.push([...acknowledged])) };
     const { spec } = job(() => ({ ok: true }), { acknowledged: (batch) => void acknowledged.push(...batch.map((r) => r.line)) });
     const delivered = deliverInBatches(inGroups(records(2)), limits(2), { concurrency: 1 }, spec, run);
-    await save.begun;
-    sayLastWords();
-    save.release();
-    await delivered;
+    await leaveAtOnceDuring(save, delivered);
     assert.deepEqual(lines('unconfirmed'), [], 'an acknowledged batch is no unconfirmed one');
     assert.deepEqual(saved, [[1, 2]], 'the checkpoint that holds the acknowledged batch is on disk before csafe leaves');
   });
@@ -337,11 +346,9 @@ describe('the bulk engine leaving at once (a second Ctrl-C)', () => {
       },
     });
     const delivered = deliverInBatches(inGroups(records(3)), limits(1), { concurrency: 3 }, spec, run);
-    await first.begun;
-    while (answered < 2) await new Promise((resolve) => setImmediate(resolve));
-    sayLastWords();
-    first.release();
-    await delivered;
+    await leaveAtOnceDuring(first, delivered, async () => {
+      while (answered < 2) await turns(1);
+    });
     assert.deepEqual(lines('unconfirmed'), [1, 2, 3]);
     assert.match(stderr(), /^left at once: 3 records written to \S+unconfirmed\.jsonl: 1 in flight, its answer not waited for, and 2 answered but not yet recorded \(the service may hold them\)$/m);
   });
@@ -354,11 +361,7 @@ describe('the bulk engine leaving at once (a second Ctrl-C)', () => {
       for (const record of records(10)) yield [record];
     }
     const delivered = deliverInBatches(oneAtATime(), limits(2), { lanes: 1, laneOf: () => 0, capacity: 4 }, spec, run);
-    await first.begun;
-    for (let tick = 0; tick < 20; tick++) await new Promise((resolve) => setImmediate(resolve));
-    sayLastWords();
-    first.release();
-    await delivered;
+    await leaveAtOnceDuring(first, delivered, () => turns(20));
     assert.deepEqual(lines('unconfirmed'), [1, 2]);
     assert.deepEqual(lines('failed').slice(0, 5), [3, 4, 5, 6, 7], 'the 4 records waiting and the one read while the lane was full');
     assert.match(stderr(), /^left at once: 5 records not sent written to \S+failed\.jsonl$/m);
@@ -371,11 +374,7 @@ describe('the bulk engine leaving at once (a second Ctrl-C)', () => {
     run.leftAtOnce = (what) => void left.push(what);
     const { spec } = job(() => ({ ok: true }), { send: async (batch) => (batch[0]!.line === 1 ? first.write() : { ok: true }), replaySafe: (batch) => batch[0]!.line === 1, setAsideUnsent: true });
     const delivered = deliverInBatches(inGroups(records(4)), limits(2), { lanes: 1, laneOf: () => 0, capacity: 4 }, spec, run);
-    await first.begun;
-    for (let tick = 0; tick < 20; tick++) await new Promise((resolve) => setImmediate(resolve));
-    sayLastWords();
-    first.release();
-    await delivered;
+    await leaveAtOnceDuring(first, delivered, () => turns(20));
     assert.deepEqual(lines('failed'), [1, 2, 3, 4], 'nothing in no file: the batch in flight with the records waiting');
     assert.deepEqual(lines('unconfirmed'), []);
     assert.match(stderr(), /^left at once: 4 records \(2 sent, their answer not waited for: safe to send again\) written to \S+failed\.jsonl$/m);
@@ -389,10 +388,7 @@ describe('the bulk engine leaving at once (a second Ctrl-C)', () => {
     run.failed = { path: run.failed.path, appendLines: append.write, appendNow: () => assert.fail('written twice to the failed file') } as unknown as FailedFile;
     const { spec } = job(() => status(503));
     const delivered = deliverInBatches(inGroups(records(2)), limits(2), { concurrency: 1 }, spec, run);
-    await append.begun;
-    sayLastWords();
-    append.release();
-    await delivered;
+    await leaveAtOnceDuring(append, delivered);
     assert.deepEqual(lines('unconfirmed'), [], 'a refused batch is in the failed file alone');
   });
 });
