@@ -324,26 +324,32 @@ describe('data add and the line commands --skip-invalid reading a pipe, cut shor
   });
 });
 
-describe('data add --skip-invalid reading a pipe, left at once by a second signal', () => {
+describe('data add and events send --skip-invalid reading a pipe, left at once by a second signal', () => {
   // Every /v1 request is logged on arrival, then its answer is held for a minute: the first signal waits for it.
   const emulator = useEmulatorProcess(['--fault-rate', '1', '--faults', 'timeout', '--fault-delay', '60000']);
+  const runs = [
+    { command: ['data', 'add', 'ns', '-', '--batch-size', '1'], record: '{"id":"a"}', noun: 'records', hint: 'without --checkpoint it sends every object it is given again: give it the whole input again on stdin' },
+    { command: ['events', 'send', '-', '--batch-size', '1'], record: eventsText(1, 1).trim(), noun: 'events', hint: 'without --checkpoint it sends every event it is given again (each keeps its idempotency_key, so the service ingests it once): give it the whole input again on stdin' },
+  ];
 
-  it('says that what followed in the pipe was not read and is in no file, and asks for the whole input again', async (t) => {
-    const child = spawnCsafe(['--request-timeout', '5m', 'data', 'add', 'ns', '-', '--skip-invalid', join(tempDir(), 'invalid.jsonl'), '--batch-size', '1'], { env: emulator.env });
-    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-    const exited = ended(child);
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.stdin.write('{"id":"a"}\nnot json\n');
-    await waitFor(async () => stderr.includes('stdin:2:') && (await emulator.requests()).some((request) => request.method === 'POST'), { what: 'the first object in flight, the second line read' });
-    child.kill('SIGTERM');
-    // A second signal counts once 0.25 s have passed since the first.
-    await sleep(500);
-    child.kill('SIGTERM');
-    const result = await withDeadline(exited, 10_000, 'csafe to leave at once, its stdin still open');
-    child.stdin.end();
-    assert.equal(result.code, 143, result.stderr);
-    assert.match(result.stderr, /; reading stopped after 2 records: what followed in the input was not read, and is in no file$/m);
-    assert.match(result.stderr, /^hint: without --checkpoint it sends every object it is given again: give it the whole input again on stdin/m);
-  });
+  for (const { command, record, noun, hint } of runs) {
+    it(`${command.slice(0, 2).join(' ')}: says that what followed in the pipe was not read and is in no file, and asks for the whole input again`, async (t) => {
+      const child = spawnCsafe(['--request-timeout', '5m', ...command, '--skip-invalid', join(tempDir(), 'invalid.jsonl')], { env: emulator.env });
+      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+      const exited = ended(child);
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.stdin.write(`${record}\nnot json\n`);
+      await waitFor(async () => stderr.includes('stdin:2:') && (await emulator.requests()).some((request) => request.method === 'POST'), { what: 'the first record in flight, the second line read' });
+      child.kill('SIGTERM');
+      // A second signal counts once 0.25 s have passed since the first.
+      await sleep(500);
+      child.kill('SIGTERM');
+      const result = await withDeadline(exited, 10_000, 'csafe to leave at once, its stdin still open');
+      child.stdin.end();
+      assert.equal(result.code, 143, result.stderr);
+      assert.match(result.stderr, new RegExp(`; reading stopped after 2 ${noun}: what followed in the input was not read, and is in no file$`, 'm'));
+      assert.ok(result.stderr.includes(`hint: ${hint}`), result.stderr);
+    });
+  }
 });

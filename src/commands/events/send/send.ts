@@ -177,14 +177,15 @@ async function reportInterrupted(
  */
 function reportLeftAtOnce(ctx: Context, left: LeftAtOnce, run: { inputPath: string; options: SendOptions; tally: BulkCounts; failed: FailedFile; unsentToFailed: boolean }): void {
   const { options, tally, failed } = run;
-  const done = interruptedRun(tally, 'event', failed.path);
+  const cutShort = !left.readAll && inputReadInPart(run.inputPath, ctx.io.stdin, options);
+  const done = `${interruptedRun(tally, 'event', failed.path)}${cutShort ? inputCutShortNote(tally.read, 'event') : ''}`;
   const why = noResumeAfterLeaving(left, 'event', !run.unsentToFailed);
   if (why !== undefined) return reportNoResume(ctx.io, done, why);
   if (run.unsentToFailed) return reportUnsentInFailed(ctx, done, failed);
   if (options.checkpoint !== undefined) return reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv));
   // Without a checkpoint the same command line sends every event again, the unconfirmed ones too, which have no idempotency key.
   if (left.inFiles.length > 0) return reportNoResume(ctx.io, done, `the same command would send again the ${countOf(left.inFiles.length, 'event')} without an idempotency key now in the unconfirmed file; add --checkpoint FILE to continue where a run stopped`);
-  reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), noCheckpointHint(options.autoIdempotency, !left.readAll && inputReadInPart(run.inputPath, ctx.io.stdin, options), run.inputPath));
+  reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), noCheckpointHint(options.autoIdempotency, cutShort, run.inputPath));
 }
 
 /** --dry-run: the events' batches as the lanes would cut them, the first recorded by the HTTP core in place of sending. */
