@@ -5,6 +5,12 @@ export interface BatchLimits<T> {
   /** The most bytes a batch may hold, counted with sizeOf; an item bigger on its own forms a batch alone. */
   maxBytes: number;
   sizeOf(item: T): number;
+  /**
+   * A batch that is not full goes once its oldest item has waited this long for the input to give
+   * more (a pipe that trickles: `tail -f log |`). Without it, such a batch waits for the items that
+   * fill it or for the input's end, however long that takes.
+   */
+  flushAfterMs?: number;
 }
 
 /** What a batch being filled holds so far. */
@@ -24,29 +30,65 @@ export const fitsInBatch = (fill: BatchFill, size: number, limits: Pick<BatchLim
  * Consecutive items, read in groups (a chunk of input's records), grouped into batches within both
  * limits, streamed: at most one batch is held. A batch full by count goes at once, not when the
  * next item comes: from a pipe that may be long (a line typed, a log that grows), and a command of
- * one line a request would answer each line only once the next was read.
+ * one line a request would answer each line only once the next was read. A batch that is not full
+ * goes once its oldest item has waited limits.flushAfterMs for the input.
  */
 export async function* inBatches<T>(groups: AsyncIterable<Iterable<T>>, limits: BatchLimits<T>): AsyncGenerator<T[]> {
+  const source = groups[Symbol.asyncIterator]();
   let batch: T[] = [];
   let bytes = 0;
-  for await (const group of groups) {
-    for (const item of group) {
-      const size = limits.sizeOf(item);
-      if (!fitsInBatch({ items: batch.length, bytes }, size, limits)) {
-        yield batch;
-        batch = [];
-        bytes = 0;
+  let oldestSince = 0;
+  /** The next group asked for and not yet come: it stays asked for while a batch that waited too long goes. */
+  let reading: Promise<IteratorResult<Iterable<T>>> | undefined;
+  let exhausted = false;
+  const handOver = () => {
+    const full = batch;
+    batch = [];
+    bytes = 0;
+    return full;
+  };
+  try {
+    for (;;) {
+      reading ??= source.next();
+      const next = await withinFlush(reading, batch.length === 0 || limits.flushAfterMs === undefined ? undefined : oldestSince + limits.flushAfterMs - performance.now());
+      if (next === undefined) {
+        yield handOver();
+        continue;
       }
-      batch.push(item);
-      bytes += size;
-      if (batch.length >= limits.maxItems) {
-        yield batch;
-        batch = [];
-        bytes = 0;
+      reading = undefined;
+      if (next.done === true) break;
+      for (const item of next.value) {
+        const size = limits.sizeOf(item);
+        if (!fitsInBatch({ items: batch.length, bytes }, size, limits)) yield handOver();
+        if (batch.length === 0) oldestSince = performance.now();
+        batch.push(item);
+        bytes += size;
+        if (batch.length >= limits.maxItems) yield handOver();
       }
     }
+    exhausted = true;
+    if (batch.length > 0) yield handOver();
+  } finally {
+    // Left early (the caller stopped, or reading failed): the input is closed as a for-await would;
+    // behind a group still awaited, which the input's end or the signal that stopped it brings.
+    if (!exhausted) {
+      const closing = Promise.resolve(source.return?.());
+      if (reading === undefined) await closing;
+      else closing.catch(() => undefined);
+    }
   }
-  if (batch.length > 0) yield batch;
+}
+
+/** The group read, or undefined once `dueInMs` has passed first (none given: the group, however long it takes). */
+async function withinFlush<R>(reading: Promise<R>, dueInMs: number | undefined): Promise<R | undefined> {
+  if (dueInMs === undefined) return reading;
+  if (dueInMs <= 0) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([reading, new Promise<undefined>((resolve) => (timer = setTimeout(resolve, dueInMs, undefined)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The input lines a batch came from, for a message about it: `12`, or `12-15`. */

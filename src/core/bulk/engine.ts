@@ -66,7 +66,7 @@ export type Dispatch<T> =
   /** Any batch may be sent beside any other: up to `concurrency` at once, settled in input order, reading at most `window` batches ahead of the oldest unsettled one. */
   | { concurrency: number; window?: number }
   /** Records with the same lane go in input order, one batch at a time per lane; lanes run side by side (see lanes.ts). */
-  | { lanes: number; laneOf(record: T): number; flushAfterMs?: number; capacity?: number };
+  | { lanes: number; laneOf(record: T): number; capacity?: number };
 
 /** What a bulk run shares with its command: its counts, files, halt and signal. */
 export interface BulkRun {
@@ -146,7 +146,7 @@ export async function deliverInBatches<T extends BulkRecord, A>(
   try {
     if ('lanes' in dispatch) {
       const exposeWaiting = (waiting: () => T[]) => (delivery.laneWaiting = waiting);
-      await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf, exposeWaiting }, (batch) => delivery.sendAndSettle(batch));
+      await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf, flushAfterMs: batches.flushAfterMs, exposeWaiting }, (batch) => delivery.sendAndSettle(batch));
     } else {
       // With a checkpoint, an answer is on disk before a request starts in its place, and nothing
       // starts past a slow oldest batch (the window is the concurrency): answers waiting behind it

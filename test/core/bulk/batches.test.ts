@@ -86,6 +86,72 @@ describe('inBatches', () => {
     assert.deepEqual(await collect(batches), [[2]]);
   });
 
+  /** Items given one group at a time, each once `give()` is called; `end()` ends the input. */
+  function tap() {
+    let next!: (group: number[] | undefined) => void;
+    const waiting: Promise<number[] | undefined>[] = [];
+    const ask = () => waiting.push(new Promise((resolve) => (next = resolve)));
+    ask();
+    let closed = false;
+    async function* groups() {
+      try {
+        for (let index = 0; ; index++) {
+          const group = await waiting[index]!;
+          if (group === undefined) return;
+          yield group;
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    return {
+      groups: groups(),
+      give(group: number[]) {
+        const resolve = next;
+        ask();
+        resolve(group);
+      },
+      end: () => next(undefined),
+      get closed() {
+        return closed;
+      },
+    };
+  }
+
+  it('hands over a batch that is not full once its oldest item has waited flushAfterMs for the input, and goes on with the read still awaited', async () => {
+    const input = tap();
+    const batches = inBatches(input.groups, { maxItems: 10, maxBytes: 100, sizeOf: (n) => n, flushAfterMs: 20 });
+    input.give([1, 2, 3]);
+    const first = await Promise.race([batches.next(), sleep(2000, 'still waiting for a full batch', { ref: false })]);
+    assert.deepEqual(first, { value: [1, 2, 3], done: false });
+    input.give([4]);
+    input.end();
+    assert.deepEqual(await collect(batches), [[4]]);
+  });
+
+  it('without flushAfterMs, a batch that is not full waits for the input to fill it or end', async () => {
+    const input = tap();
+    const batches = inBatches(input.groups, { maxItems: 10, maxBytes: 100, sizeOf: (n) => n });
+    input.give([1, 2, 3]);
+    const first = batches.next();
+    assert.equal(await Promise.race([first, sleep(100, 'waiting')]), 'waiting');
+    input.give([4]);
+    input.end();
+    assert.deepEqual(await first, { value: [1, 2, 3, 4], done: false });
+  });
+
+  it('a caller that stops after a flushed batch is not kept waiting for the read still awaited, and the input is closed once it comes', async () => {
+    const input = tap();
+    const batches = inBatches(input.groups, { maxItems: 10, maxBytes: 100, sizeOf: (n) => n, flushAfterMs: 10 });
+    input.give([1]);
+    assert.deepEqual(await batches.next(), { value: [1], done: false });
+    const stopped = await Promise.race([batches.return(undefined), sleep(2000, 'kept waiting', { ref: false })]);
+    assert.deepEqual(stopped, { value: undefined, done: true });
+    input.end();
+    await sleep(10);
+    assert.equal(input.closed, true);
+  });
+
   it('yields nothing for no items', async () => {
     assert.deepEqual(await collect(inBatches(sizes([]), { maxItems: 2, maxBytes: 10, sizeOf: (n) => n })), []);
   });

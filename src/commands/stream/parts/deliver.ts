@@ -73,8 +73,9 @@ export function deliverParts(parts: AsyncIterable<Iterable<Numbered<SendableReco
     setAsideUnsent: delivery.checkpoint === undefined,
     onHalt: delivery.halt,
   };
-  const dispatch = { lanes: 1, laneOf: () => 0, flushAfterMs: delivery.flushAfterMs, capacity: delivery.maxBuffer };
-  return deliverInBatches<Numbered<SendableRecord>, { requestId: string }>(parts, partsBatchLimits(options, delivery.id), dispatch, job, run);
+  const dispatch = { lanes: 1, laneOf: () => 0, capacity: delivery.maxBuffer };
+  const limits = { ...partsBatchLimits(options, delivery.id), flushAfterMs: delivery.flushAfterMs };
+  return deliverInBatches<Numbered<SendableRecord>, { requestId: string }>(parts, limits, dispatch, job, run);
 }
 
 
