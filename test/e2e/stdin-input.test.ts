@@ -97,3 +97,30 @@ describe('a line read from a pipe that stays open is sent at once, not when the 
     });
   }
 });
+
+describe('a batch that is not full, read from a pipe that stays open, goes once its oldest record has waited --flush-interval', () => {
+  const emulator = useEmulatorProcess();
+  const OBJECT = (id: string) => JSON.stringify({ id, title: `listing ${id}` }) + '\n';
+
+  // --skip-invalid: records are sent as they are read; without it the whole input is checked first.
+  // What --json says was sent: data add prints each accepted request (2 objects, then 1), events send its summary.
+  for (const { args, path, record, sent, expected } of [
+    { args: ['data', 'add', 'trickle', '-'], path: '/v1/data/trickle', record: OBJECT, sent: (json: unknown) => (json as { objects: number }[]).map((request) => request.objects), expected: [2, 1] },
+    { args: ['events', 'send', '-'], path: '/v1/async/events', record: () => EVENT, sent: (json: unknown) => (json as { sent: number }).sent, expected: 3 },
+  ]) {
+    it(`${args.slice(0, 2).join(' ')}: two records of a batch of 100 are sent while the pipe is still open; the one after them goes at its end`, async (t) => {
+      await emulator.control('/_emulator/requests', { method: 'DELETE' });
+      const posted = async () => (await emulator.requests()).filter((request) => request.method === 'POST' && request.path === path).length;
+      const child = spawnCsafe([...args, '--skip-invalid', 'invalid.jsonl', '--flush-interval', '100ms', '--json'], { env: emulator.env, cwd: tempDir() });
+      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+      const exited = ended(child);
+      child.stdin.write(record('a') + record('b'));
+      await waitFor(async () => (await posted()) === 1, { what: 'the first two records sent, the pipe still open' });
+      child.stdin.end(record('c'));
+      const result = await withDeadline(exited, 10_000, 'csafe to end once its stdin ended');
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(await posted(), 2);
+      assert.deepEqual(sent(JSON.parse(result.stdout)), expected, result.stdout);
+    });
+  }
+});

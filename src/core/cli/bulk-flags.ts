@@ -1,5 +1,6 @@
 import { defaultFailedPath } from '../files/failed-path.js';
-import { DRY_RUN_FLAG, type AbsentFlag, type CountFlag, type FileFlag, type RateFlag, type ShardFlag } from './flags.js';
+import { parseDuration } from './duration.js';
+import { DRY_RUN_FLAG, type AbsentFlag, type CountFlag, type FileFlag, type RateFlag, type ShardFlag, type TextFlag } from './flags.js';
 import { REQUEST_BYTES } from '../../schemas/names.js';
 
 // The declarations of the flags every bulk command shares, as data (core/cli/flags.ts): free of
@@ -36,9 +37,19 @@ export const batchFlags = {
     count('n', 'stop once n requests in a row could not reach the service (refused, DNS, TLS); the rest go to the failed file; 0 never stops', { min: 0, max: 1_000_000, default: 5 }),
   /** A shared bulk flag this command leaves out on purpose (`stream parts --shard`), with why. */
   absent: (value: string, reason: string): AbsentFlag => ({ type: 'absent', value, reason }),
+  /** `item`: what a batch holds, e.g. `object`; `when`: what the flag needs, e.g. `with --follow: `. */
+  flushInterval: (item: string, when = ''): TextFlag & { default: string } => ({
+    type: 'text',
+    value: 'duration',
+    help: `${when}send a batch that is not full once its oldest ${item} has waited this long for more input (a pipe that trickles)`,
+    default: '1s',
+  }),
   /** What is read ahead while a batch is sent, for a command that follows a pipe. */
   maxBuffer: (items: string) => count('n', `with --follow: ${items} read ahead while a batch is sent or retried; reading pauses when it is full`, { min: 1, max: 1_000_000, default: 10_000 }),
 };
+
+/** --flush-interval in milliseconds; a value that is no duration is a usage error (exit 2). */
+export const flushAfterMs = (options: { flushInterval: string }): number => parseDuration(options.flushInterval, '--flush-interval');
 
 /**
  * The flag of every command that sends record by record and can be split over workers;

@@ -63,12 +63,12 @@ async function countingRecords(text: string) {
 
 describe('data add: argv → options', () => {
   it('has the documented defaults', async () => {
-    assert.deepEqual(await addOptions([]), { dryRun: false, batchSize: 100, maxBatchBytes: 5_000_000, concurrency: 4, maxConsecutiveFailures: 5, wait: false });
+    assert.deepEqual(await addOptions([]), { dryRun: false, batchSize: 100, flushInterval: '1s', maxBatchBytes: 5_000_000, concurrency: 4, maxConsecutiveFailures: 5, wait: false });
   });
 
   it('reads every flag', async () => {
-    const options = await addOptions(['--dry-run', '--batch-size', '500', '--max-batch-bytes', '2000', '--concurrency', '8', '--failed', 'f.jsonl', '--skip-invalid', 's.jsonl', '--wait', '--timeout', '10m', '--max-consecutive-failures', '0']);
-    assert.deepEqual(options, { dryRun: true, batchSize: 500, maxBatchBytes: 2000, concurrency: 8, failed: 'f.jsonl', skipInvalid: 's.jsonl', maxConsecutiveFailures: 0, wait: true, timeout: '10m' });
+    const options = await addOptions(['--dry-run', '--batch-size', '500', '--flush-interval', '250ms', '--max-batch-bytes', '2000', '--concurrency', '8', '--failed', 'f.jsonl', '--skip-invalid', 's.jsonl', '--wait', '--timeout', '10m', '--max-consecutive-failures', '0']);
+    assert.deepEqual(options, { dryRun: true, batchSize: 500, flushInterval: '250ms', maxBatchBytes: 2000, concurrency: 8, failed: 'f.jsonl', skipInvalid: 's.jsonl', maxConsecutiveFailures: 0, wait: true, timeout: '10m' });
   });
 
   it('names the flag of a bad value', async () => {

@@ -34,6 +34,7 @@ import { describeFailure, largeItemOf, requestRecordsView } from '../shared/rend
 import { isLargeRecord } from '../shared/output.js';
 import { followRequests, type WaitOptions } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/cli/wait.js';
+import { flushAfterMs } from '../../../core/cli/bulk-flags.js';
 import type { Action } from '../../app.js';
 
 // `csafe data add`: sends the objects of a file to a namespace in batches, resumable with a
@@ -42,6 +43,7 @@ import type { Action } from '../../app.js';
 export async function dataAddRun(ctx: Context, namespace: string, path: string, options: AddOptions): Promise<Outcome> {
   refuseSharedFiles(path, options);
   const waitMs = waitTimeoutMs(options);
+  const flushAfter = flushAfterMs(options);
   // Serialised once: it goes with every batch.
   const schemaJson = options.schema === undefined ? undefined : JSON.stringify(await schemaFlag(ctx.io, options.schema, path, ctx.signal));
   refuseSchemaOverCap(schemaJson, options.maxBatchBytes);
@@ -62,7 +64,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
       invalid?.keepIn(checkpoint);
       const due = unacknowledged(objects, checkpoint && ((object) => checkpoint.isAcknowledged(object.position)), counts);
       if (ctx.dryRun) return planBatches(ctx.dryRun, due, addBatchLimits(options, schemaJson), 'object', addJob(await ctx.http(), namespace, source.name, schemaJson, async () => undefined).send);
-      return addObjects(ctx, namespace, { inputName: source.name, objects: due, counts, checkpoint, invalid, schemaJson, readInPartOf: inputReadInPart(path, ctx.io.stdin, options) ? path : undefined }, options, format);
+      return addObjects(ctx, namespace, { inputName: source.name, objects: due, counts, checkpoint, invalid, schemaJson, flushAfterMs: flushAfter, readInPartOf: inputReadInPart(path, ctx.io.stdin, options) ? path : undefined }, options, format);
     });
     if (added === undefined) {
       ctx.io.warn(nothingSentLine(counts.invalid, 'invalid record', ctx.dryRun !== undefined));
@@ -160,6 +162,8 @@ interface ObjectsToAdd {
   invalid: SkipFile | undefined;
   /** --schema, serialised: sent with every batch. */
   schemaJson: string | undefined;
+  /** --flush-interval: a batch read from a pipe that trickles goes once its oldest object has waited this long. */
+  flushAfterMs: number;
   /** The input as given, when it is a pipe read as the objects go (inputReadInPart), which a signal leaves read in part. */
   readInPartOf: string | undefined;
 }
@@ -190,7 +194,7 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
   });
   let delivered: Delivered | undefined;
   try {
-    delivered = await deliverInBatches(input.objects, addBatchLimits(options, input.schemaJson), { concurrency: options.concurrency }, job, run);
+    delivered = await deliverInBatches(input.objects, { ...addBatchLimits(options, input.schemaJson), flushAfterMs: input.flushAfterMs }, { concurrency: options.concurrency }, job, run);
   } finally {
     progress.stop();
     const completed = delivered !== undefined && !delivered.interrupted;

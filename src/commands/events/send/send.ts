@@ -25,6 +25,7 @@ import type { SendFlags, SendOptions } from './options.js';
 import { printSummaryRecord, reportSummary, summarise } from './summary.js';
 import { emptyCounts, type BulkCounts } from '../../../core/bulk/counts.js';
 import { bulkRun, deliverInBatches, type BulkJob, type LeftAtOnce } from '../../../core/bulk/engine.js';
+import { flushAfterMs } from '../../../core/cli/bulk-flags.js';
 import { countOf } from '../../../core/terminal/words.js';
 import { unacknowledged } from '../../../core/bulk/range-checkpoint.js';
 import { SyncIngestion } from './sync.js';
@@ -38,6 +39,7 @@ import type { Action } from '../../app.js';
 
 export async function sendRun(ctx: Context, path: string, options: SendOptions): Promise<Outcome> {
   refuseSharedFiles(path, options);
+  const flushAfter = flushAfterMs(options);
   const started = ctx.now();
   const check = { allowUnknownTypes: options.allowUnknownTypes };
   const tally = emptyCounts();
@@ -52,7 +54,7 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
   const input = await beforeSending(inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined), path === '-' ? 'stdin' : path);
   const { source } = input;
   try {
-    const run = { ctx, input: { name: source.name, path: input.path }, options, tally, started };
+    const run = { ctx, input: { name: source.name, path: input.path }, options, tally, started, flushAfterMs: flushAfter };
     const preparer = new EventPreparer(options, tally);
     if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
       const setAside = new SkipFile(options.skipInvalid);
@@ -89,6 +91,8 @@ interface SendingRun {
   options: SendOptions;
   tally: BulkCounts;
   started: number;
+  /** --flush-interval: a batch read from a pipe that trickles goes once its oldest event has waited this long. */
+  flushAfterMs: number;
   /** --skip-invalid's file, which the checkpoint keeps account of. */
   setAside?: SkipFile;
 }
@@ -105,7 +109,7 @@ async function sendAndReport(events: AsyncIterable<readonly OutgoingEvent[]>, ru
 }
 
 /** The sending pass over events already checked and made ready. */
-async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ctx, input, options, tally, started, setAside }: SendingRun) {
+async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ctx, input, options, tally, started, flushAfterMs, setAside }: SendingRun) {
   const failedPath = options.failed ?? defaultFailedPath(shardedName('events', options.shard), ctx.now());
   const failed = new FailedFile(failedPath);
   const unconfirmedPath = options.unconfirmed ?? defaultFailedPath(shardedName('events', options.shard), ctx.now(), 'unconfirmed');
@@ -126,7 +130,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     const run = bulkRun(ctx, http, options, { counts: tally, failed, unconfirmed, checkpoint, onProgress, leftAtOnce });
     const due = unacknowledged(events, checkpoint && ((event) => checkpoint.isSettled(event.slot, event.position)), tally);
     // With --sync, each batch's event ids are printed once it is counted as acknowledged.
-    const send = <A>(job: BulkJob<OutgoingEvent, A>) => deliverInBatches(due, eventBatchLimits(options), eventLanes(options), { ...job, setAsideUnsent: unsentToFailed }, run);
+    const send = <A>(job: BulkJob<OutgoingEvent, A>) => deliverInBatches(due, { ...eventBatchLimits(options), flushAfterMs }, eventLanes(options), { ...job, setAsideUnsent: unsentToFailed }, run);
     const delivered = await (sync === undefined ? send(eventsJob(queueBatch(http), input.name, checkpoint)) : send(eventsJob(sync.send, input.name, checkpoint, sync.print)));
     if (delivered.interrupted) throw new InterruptedError();
     halted = delivered.stoppedBy;
@@ -156,7 +160,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
  * checking its input or sending (with --sync, stdout holds the event ids).
  */
 async function reportInterrupted(
-  { ctx, input, options, tally, started }: SendingRun,
+  { ctx, input, options, tally, started }: Pick<SendingRun, 'ctx' | 'input' | 'options' | 'tally' | 'started'>,
   { stillReading = false, unsentIn, ...files }: { failedFile?: string; unconfirmedFile?: string; stillReading?: boolean; unsentIn?: FailedFile },
 ): Promise<void> {
   // Read as they are checked (--skip-invalid), events of a pipe stop at the signal: the rest is in no file.

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../../context.js';
 import { checkRecords, numbered, problemLine, setAside, SkipFile, type CheckedRecord, type InvalidRecord, type Numbered, type SendableRecord } from '../../../core/bulk/checked-records.js';
-import { parseDuration } from '../../../core/cli/duration.js';
+import { flushAfterMs } from '../../../core/cli/bulk-flags.js';
 import { InputError, UsageError } from '../../../core/errors.js';
 import { haltLine } from '../../../core/bulk/fail-fast.js';
 import { bulkRun } from '../../../core/bulk/engine.js';
@@ -45,7 +45,7 @@ interface Reading {
  */
 export async function followParts(ctx: Context, namespace: string, file: string | undefined, options: PartsOptions): Promise<Outcome> {
   const started = ctx.now();
-  const flushAfterMs = parseDuration(options.flushInterval, '--flush-interval');
+  const flushAfter = flushAfterMs(options);
   const input = openFollowedInput(ctx, file, options);
   // A key refused or missing: the pipe is let go, or its writer would keep csafe waiting.
   const http = await ctx.http().catch((error: unknown) => {
@@ -73,7 +73,7 @@ export async function followParts(ctx: Context, namespace: string, file: string 
     inputName: reading.inputName,
     options,
     tally,
-    flushAfterMs,
+    flushAfterMs: flushAfter,
     maxBuffer: options.maxBuffer,
     halt: () => halting.abort(),
   };

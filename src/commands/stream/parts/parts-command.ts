@@ -38,7 +38,7 @@ export const streamParts = {
     shard: batchFlags.absent('i/n', ORDERED),
     concurrency: batchFlags.absent('n', ORDERED),
     follow: { type: 'switch', help: 'read a pipe (stdin or a FIFO) until it ends, sending parts as they come' },
-    flushInterval: { type: 'text', value: 'duration', help: 'with --follow: send a batch that is not full once its oldest part has waited this long', default: '1s' },
+    flushInterval: batchFlags.flushInterval('part', 'with --follow: '),
     maxBuffer: batchFlags.maxBuffer('parts'),
   },
   details: `
