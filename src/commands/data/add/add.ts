@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import { checkRecord, deliveredEarlier, nothingSentLine, problemLine, problemOfRecord, setAside, SkipFile } from '../../../core/bulk/checked-records.js';
@@ -64,7 +65,7 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
       invalid?.keepIn(checkpoint);
       const due = unacknowledged(objects, checkpoint && ((object) => checkpoint.isAcknowledged(object.position)), counts);
       if (ctx.dryRun) return planBatches(ctx.dryRun, due, addBatchLimits(options, schemaJson), 'object', addJob(await ctx.http(), namespace, source.name, schemaJson, async () => undefined).send);
-      return addObjects(ctx, namespace, { inputName: source.name, objects: due, counts, checkpoint, invalid, schemaJson, flushAfterMs: flushAfter, readInPartOf: inputReadInPart(path, ctx.io.stdin, options) ? path : undefined }, options, format);
+      return addObjects(ctx, namespace, { inputName: source.name, objects: due, counts, checkpoint, invalid, schemaJson, ...readAsItComes(path, ctx.io.stdin, options, flushAfter) }, options, format);
     });
     if (added === undefined) {
       ctx.io.warn(nothingSentLine(counts.invalid, 'invalid record', ctx.dryRun !== undefined));
@@ -162,10 +163,15 @@ interface ObjectsToAdd {
   invalid: SkipFile | undefined;
   /** --schema, serialised: sent with every batch. */
   schemaJson: string | undefined;
-  /** --flush-interval: a batch read from a pipe that trickles goes once its oldest object has waited this long. */
-  flushAfterMs: number;
+  /** --flush-interval, for a pipe read as the objects go (readInPartOf): a batch that is not full goes once its oldest object has waited this long. */
+  flushAfterMs: number | undefined;
   /** The input as given, when it is a pipe read as the objects go (inputReadInPart), which a signal leaves read in part. */
   readInPartOf: string | undefined;
+}
+
+/** A pipe read as the objects go (--skip-invalid, no checkpoint): a signal leaves it read in part, and a batch waits for it at most --flush-interval. */
+function readAsItComes(path: string, stdin: Readable, options: AddOptions, flushAfter: number): Pick<ObjectsToAdd, 'readInPartOf' | 'flushAfterMs'> {
+  return inputReadInPart(path, stdin, options) ? { readInPartOf: path, flushAfterMs: flushAfter } : { readInPartOf: undefined, flushAfterMs: undefined };
 }
 
 async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, options: AddOptions, format: OutputFormat) {

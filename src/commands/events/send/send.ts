@@ -54,7 +54,8 @@ export async function sendRun(ctx: Context, path: string, options: SendOptions):
   const input = await beforeSending(inputToRead(path, ctx.io, ctx.signal, options.checkpoint !== undefined), path === '-' ? 'stdin' : path);
   const { source } = input;
   try {
-    const run = { ctx, input: { name: source.name, path: input.path }, options, tally, started, flushAfterMs: flushAfter };
+    // Events read as they come from a pipe (--skip-invalid) wait for it at most --flush-interval; an input read whole first never trickles.
+    const run = { ctx, input: { name: source.name, path: input.path }, options, tally, started, flushAfterMs: inputReadInPart(path, ctx.io.stdin, options) ? flushAfter : undefined };
     const preparer = new EventPreparer(options, tally);
     if (options.skipInvalid !== undefined && ctx.dryRun === undefined) {
       const setAside = new SkipFile(options.skipInvalid);
@@ -91,8 +92,8 @@ interface SendingRun {
   options: SendOptions;
   tally: BulkCounts;
   started: number;
-  /** --flush-interval: a batch read from a pipe that trickles goes once its oldest event has waited this long. */
-  flushAfterMs: number;
+  /** --flush-interval, for events read as they come from a pipe: a batch that is not full goes once its oldest event has waited this long. */
+  flushAfterMs: number | undefined;
   /** --skip-invalid's file, which the checkpoint keeps account of. */
   setAside?: SkipFile;
 }
