@@ -23,3 +23,21 @@ export async function waitFor<T>(probe: () => T | Promise<T>, { what, timeoutMs 
     await sleep(intervalMs);
   }
 }
+
+/**
+ * The TimeoutOverflowWarnings Node emits while `during` runs: a timer asked to wait longer than
+ * it can (2^31 ms) that fires after 1 ms instead, so whatever waits on it wakes every millisecond.
+ */
+export async function timerOverflowsDuring(during: () => Promise<void>): Promise<string[]> {
+  const overflows: string[] = [];
+  const onWarning = (warning: Error) => void (warning.name === 'TimeoutOverflowWarning' && overflows.push(warning.message));
+  process.on('warning', onWarning);
+  try {
+    await during();
+    // Warnings are emitted on the next tick.
+    await new Promise((resolve) => setImmediate(resolve));
+    return overflows;
+  } finally {
+    process.off('warning', onWarning);
+  }
+}

@@ -79,13 +79,25 @@ export async function* inBatches<T>(groups: AsyncIterable<Iterable<T>>, limits: 
   }
 }
 
+/**
+ * The longest a Node timer waits: a longer delay fires after 1 ms (with a TimeoutOverflowWarning),
+ * so a flush interval beyond it (`--flush-interval 1000h`) is waited out in steps no longer than this.
+ */
+export const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 /** The group read, or undefined once `dueInMs` has passed first (none given: the group, however long it takes). */
 async function withinFlush<R>(reading: Promise<R>, dueInMs: number | undefined): Promise<R | undefined> {
   if (dueInMs === undefined) return reading;
-  if (dueInMs <= 0) return undefined;
+  const dueAt = performance.now() + dueInMs;
+  const waited = Symbol('waited');
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([reading, new Promise<undefined>((resolve) => (timer = setTimeout(resolve, dueInMs, undefined)))]);
+    for (let left = dueInMs; left > 0; left = dueAt - performance.now()) {
+      const step = new Promise<typeof waited>((resolve) => (timer = setTimeout(resolve, Math.min(left, LONGEST_TIMER_MS), waited)));
+      const next = await Promise.race([reading, step]);
+      if (next !== waited) return next;
+    }
+    return undefined;
   } finally {
     clearTimeout(timer);
   }

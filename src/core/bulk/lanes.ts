@@ -1,4 +1,4 @@
-import { fitsInBatch } from './batches.js';
+import { fitsInBatch, LONGEST_TIMER_MS } from './batches.js';
 
 /**
  * Ordered, batched work split over lanes: every item goes to the lane `laneOf` names, and each
@@ -171,13 +171,13 @@ class LaneQueue<T> {
     return Math.max(0, oldest.since + this.limits.flushAfterMs - performance.now());
   }
 
-  /** Until something is put, the input ends or fails, or the oldest item's flush interval is up. */
+  /** Until something is put, the input ends or fails, or the oldest item's flush interval is up (or a timer's longest wait, after which take() waits again). */
   private async change(): Promise<void> {
     const dueInMs = this.flushDueInMs();
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
       this.wake = resolve;
-      if (dueInMs !== undefined) timer = setTimeout(resolve, dueInMs);
+      if (dueInMs !== undefined) timer = setTimeout(resolve, Math.min(dueInMs, LONGEST_TIMER_MS));
     });
     clearTimeout(timer);
   }

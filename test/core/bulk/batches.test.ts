@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fitsInBatch, inBatches } from '../../../src/core/bulk/batches.js';
 import { runLanes } from '../../helpers/lanes.js';
+import { timerOverflowsDuring } from '../../helpers/wait.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
   const out: T[] = [];
@@ -150,6 +151,19 @@ describe('inBatches', () => {
     input.end();
     await sleep(10);
     assert.equal(input.closed, true);
+  });
+
+  it('a flush interval longer than a timer can wait (beyond 2^31 ms) is waited out, not taken as none: the batch is held, without waking every millisecond', async () => {
+    const input = tap();
+    const batches = inBatches(input.groups, { maxItems: 10, maxBytes: 100, sizeOf: (n) => n, flushAfterMs: 1000 * 3_600_000 });
+    const overflows = await timerOverflowsDuring(async () => {
+      input.give([1, 2]);
+      const first = batches.next();
+      assert.equal(await Promise.race([first, sleep(100, 'held')]), 'held');
+      input.end();
+      assert.deepEqual(await first, { value: [1, 2], done: false });
+    });
+    assert.deepEqual(overflows, []);
   });
 
   it('yields nothing for no items', async () => {

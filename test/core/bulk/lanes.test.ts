@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { QUEUED_BATCHES_PER_LANE, type LaneOptions } from '../../../src/core/bulk/lanes.js';
 import { runLanes } from '../../helpers/lanes.js';
-import { waitFor } from '../../helpers/wait.js';
+import { timerOverflowsDuring, waitFor } from '../../helpers/wait.js';
 
 /** An input the test feeds by hand, as a pipe is fed by another program; `read` counts what runLanes has taken from it. */
 function channel<T>() {
@@ -98,6 +98,21 @@ describe('runLanes', () => {
     input.end();
     await running;
     assert.deepEqual(sink.batches, [[1, 2]]);
+  });
+
+  it('a flush interval longer than a timer can wait (beyond 2^31 ms) holds the batch without waking every millisecond', async () => {
+    const input = channel<number>();
+    const sink = recorder();
+    const overflows = await timerOverflowsDuring(async () => {
+      const running = runLanes(input.items, oneLane({ flushAfterMs: 1000 * 3_600_000 }), sink.work);
+      input.push(1, 2);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(sink.batches, []);
+      input.end();
+      await running;
+    });
+    assert.deepEqual(sink.batches, [[1, 2]]);
+    assert.deepEqual(overflows, []);
   });
 
   it('sends a burst in full batches at once, and the rest when the input ends', async () => {
