@@ -124,3 +124,30 @@ describe('a batch that is not full, read from a pipe that stays open, goes once 
     });
   }
 });
+
+describe('a run that halts while it reads a pipe that stays open stops reading it, and ends', () => {
+  const emulator = useEmulatorProcess();
+  const OBJECT = JSON.stringify({ id: 'a', title: 'listing a' }) + '\n';
+
+  // A key refused (401) halts the run: before, it went on reading the pipe for as long as it stayed
+  // open (`tail -f log |`), every line to the failed file, and never ended.
+  for (const { args, path, record, noun } of [
+    { args: ['data', 'add', 'halting', '-'], path: '/v1/data/halting', record: OBJECT, noun: 'record' },
+    { args: ['events', 'send', '-'], path: '/v1/async/events', record: EVENT, noun: 'event' },
+  ]) {
+    it(`${args.slice(0, 2).join(' ')} --skip-invalid: a refused key ends the run (exit 3), the pipe still open; what was read is in the failed file`, async (t) => {
+      await emulator.control('/_emulator/faults', { method: 'DELETE' });
+      await emulator.control('/_emulator/faults', { method: 'POST', body: { faults: [{ kind: '401', path, times: 100 }] } });
+      t.after(() => emulator.control('/_emulator/faults', { method: 'DELETE' }));
+      const cwd = tempDir();
+      const child = spawnCsafe([...args, '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--flush-interval', '50ms'], { env: emulator.env, cwd });
+      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+      const exited = ended(child);
+      child.stdin.write(record);
+      const result = await withDeadline(exited, 10_000, 'csafe to end once the run halted, its stdin still open');
+      assert.equal(result.code, 3, result.stderr);
+      assert.match(result.stderr, new RegExp(`^stopped: the service refused the credentials \\(401\\); what was not sent is in failed\\.jsonl; reading stopped after 1 ${noun}: what followed in the input was not read, and is in no file$`, 'm'));
+      assert.equal(readFileSync(join(cwd, 'failed.jsonl'), 'utf8').trim().split('\n').length, 1);
+    });
+  }
+});

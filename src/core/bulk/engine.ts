@@ -53,6 +53,13 @@ export interface BulkJob<T extends BulkRecord, A> {
   setAsideUnsent?: boolean;
   /** Told once, when the run halts (FailFast): a command reading a pipe stops reading. */
   onHalt?(error: Error): void;
+  /**
+   * The input is a pipe read as it goes, which may never end (`tail -f log |`): a halt stops the
+   * reading, as a failure that stops the run does. What was read is settled (to the failed file);
+   * what followed is in no file. Else every line the pipe gives, for as long as it stays open,
+   * would go to the failed file, and the run would never end.
+   */
+  stopReadingAtHalt?: boolean;
 }
 
 /** A record as the bulk pipeline carries it: the input line it came from and its text as sent. */
@@ -129,6 +136,12 @@ export interface LeftAtOnce {
 export interface Delivered {
   interrupted: boolean;
   stoppedBy?: Error;
+  /**
+   * The records read (counts.read) when a halt or a failure stopped the reading before the input's
+   * end (BulkJob.stopReadingAtHalt): each is settled or set aside, and those after them are in no
+   * file. Counted then: a line the read under way gives later is read, but neither sent nor set aside.
+   */
+  readStoppedAfter?: number;
 }
 
 export async function deliverInBatches<T extends BulkRecord, A>(
@@ -172,7 +185,8 @@ export async function deliverInBatches<T extends BulkRecord, A>(
   // The reader of stdout gone once every record had been read, and none kept from being sent by it
   // (as the last answers were printed), cut nothing short: the run ends as its counts say.
   const cutNothingShort = run.signal.reason === 'EPIPE' && reading.ended && !delivery.keptBack;
-  return { interrupted: run.signal.aborted && !cutNothingShort, stoppedBy: run.failFast.stoppedBy };
+  const readStoppedAfter = reading.ended ? undefined : delivery.readWhenStopped;
+  return { interrupted: run.signal.aborted && !cutNothingShort, stoppedBy: run.failFast.stoppedBy, ...(readStoppedAfter !== undefined && { readStoppedAfter }) };
 }
 
 class Delivery<T extends BulkRecord, A> {
@@ -192,6 +206,8 @@ class Delivery<T extends BulkRecord, A> {
   /** Whether the job was told of an outcome (and so its checkpoint changed) since the run began: leaving at once saves it then. */
   private toldAny = false;
   private haltSaid = false;
+  /** counts.read when reading was told to stop (see Delivered.readStoppedAfter). */
+  readWhenStopped?: number;
   /** The last failure: records held back behind a failed one are set aside with it. */
   private failure?: Error;
   /**
@@ -201,8 +217,8 @@ class Delivery<T extends BulkRecord, A> {
    */
   private stoppedBy?: Error;
   private readonly alsoUnwritten = new Map<string, FileWriteError>();
-  /** Told once a failure stops the run (see stop); each removes itself once it need not be told. */
-  private readonly onFailureStop = new Set<() => void>();
+  /** Told once reading is to stop (see readingStopped); each removes itself once it need not be told. */
+  private readonly onReadingStop = new Set<() => void>();
 
   constructor(
     private readonly job: BulkJob<T, A>,
@@ -274,10 +290,10 @@ class Delivery<T extends BulkRecord, A> {
     if (failed.length > 0) await this.setAside(failed, 'failed', this.failure ?? new Error('held back behind a failed record of its key'));
   }
 
-  /** Has `listener` told once a failure stops the run; what it returns removes it. */
-  whenFailureStops(listener: () => void): () => void {
-    this.onFailureStop.add(listener);
-    return () => this.onFailureStop.delete(listener);
+  /** Has `listener` told once reading is to stop (see readingStopped); what it returns removes it. */
+  whenReadingStops(listener: () => void): () => void {
+    this.onReadingStop.add(listener);
+    return () => this.onReadingStop.delete(listener);
   }
 
   /** Whether nothing more is to be read or sent: Ctrl-C or SIGTERM, or a failure stopped the run. */
@@ -290,6 +306,11 @@ class Delivery<T extends BulkRecord, A> {
     return this.stoppedBy !== undefined;
   }
 
+  /** Whether nothing more is to be read: a failure stopped the run, or it halted reading a pipe (BulkJob.stopReadingAtHalt). */
+  readingStopped(): boolean {
+    return this.stoppedByFailure() || (this.job.stopReadingAtHalt === true && this.haltSaid);
+  }
+
   /**
    * A failure no batch could escape that is not a halt stops the run: nothing more is read or sent
    * (a command reading as it goes is told, as of a halt). The first is the one thrown; a record
@@ -298,7 +319,7 @@ class Delivery<T extends BulkRecord, A> {
   stop(error: unknown): void {
     if (this.stoppedBy === undefined) {
       this.stoppedBy = error as Error;
-      for (const listener of this.onFailureStop) listener();
+      this.tellReadingStops();
       this.tellHalt(error as Error);
     } else if (error instanceof FileWriteError && error !== this.stoppedBy && !(this.stoppedBy instanceof FileWriteError && this.stoppedBy.path === error.path)) {
       this.alsoUnwritten.set(error.path, error);
@@ -315,7 +336,15 @@ class Delivery<T extends BulkRecord, A> {
   private tellHalt(error: Error): void {
     if (this.haltSaid) return;
     this.haltSaid = true;
+    if (this.job.stopReadingAtHalt === true) this.tellReadingStops();
     this.job.onHalt?.(error);
+  }
+
+  /** Once: a failure that stops the run is also a halt, and both stop the reading. */
+  private tellReadingStops(): void {
+    if (this.readWhenStopped !== undefined) return;
+    this.readWhenStopped = this.run.counts.read;
+    for (const listener of this.onReadingStop) listener();
   }
 
   /**
@@ -450,21 +479,21 @@ class NotSentError extends InterruptedError {}
  * at the signal too (the records not read are neither sent nor failed); without, it goes on to
  * the end, so every record can be accounted for. A failure that stops the run ends them too, the
  * reading's own (a --skip-invalid file that cannot be written) among them: it is thrown once
- * what was in flight is settled.
+ * what was in flight is settled; so does a halt, for a job that reads a pipe (stopReadingAtHalt).
  */
-async function* readUntilStopped<T>(groups: AsyncIterable<T>, run: { stoppedByFailure(): boolean; stop(error: unknown): void; whenFailureStops(listener: () => void): () => void }, signal: AbortSignal, stopAtSignal: boolean, reading: { ended: boolean }): AsyncGenerator<T> {
-  const stopsHere = () => run.stoppedByFailure() || (stopAtSignal && signal.aborted);
+async function* readUntilStopped<T>(groups: AsyncIterable<T>, run: { readingStopped(): boolean; stop(error: unknown): void; whenReadingStops(listener: () => void): () => void }, signal: AbortSignal, stopAtSignal: boolean, reading: { ended: boolean }): AsyncGenerator<T> {
+  const stopsHere = () => run.readingStopped() || (stopAtSignal && signal.aborted);
   if (stopsHere()) return;
   const source = groups[Symbol.asyncIterator]();
   // Closed as a for-await would close it; not behind a read still awaited, which may never come.
   let close: 'now' | 'behind the read' | 'no' = 'now';
   try {
     for (;;) {
-      // A failure stops the run while a pipe its writer keeps open gives no line: no signal cuts
+      // A failure (or a halt) stops the run while a pipe its writer keeps open gives no line: no signal cuts
       // that read short, and the run must not wait for the line it will not send. A listener for
       // each read: a race with one promise of the whole run would keep a reaction for every read.
       const next = await new Promise<IteratorResult<T> | undefined>((resolve, reject) => {
-        const unlisten = run.whenFailureStops(() => resolve(undefined));
+        const unlisten = run.whenReadingStops(() => resolve(undefined));
         source.next().then(resolve, reject).finally(unlisten);
       });
       if (next === undefined) {

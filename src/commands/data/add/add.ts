@@ -200,7 +200,8 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
   });
   let delivered: Delivered | undefined;
   try {
-    delivered = await deliverInBatches(input.objects, { ...addBatchLimits(options, input.schemaJson), flushAfterMs: input.flushAfterMs }, { concurrency: options.concurrency }, job, run);
+    // A pipe read as it goes may never end: a halt stops reading it.
+    delivered = await deliverInBatches(input.objects, { ...addBatchLimits(options, input.schemaJson), flushAfterMs: input.flushAfterMs }, { concurrency: options.concurrency }, { ...job, stopReadingAtHalt: input.readInPartOf !== undefined }, run);
   } finally {
     progress.stop();
     const completed = delivered !== undefined && !delivered.interrupted;
@@ -229,7 +230,8 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
     ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: ${resend}`);
   }
   const { stoppedBy } = delivered;
-  if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
+  const { readStoppedAfter } = delivered;
+  if (stoppedBy) ctx.io.warn(`${haltLine(stoppedBy, failed.path)}${readStoppedAfter === undefined ? '' : inputCutShortNote(readStoppedAfter, 'record')}`);
   // Answers are settled in input order; what follows (the table, --wait's objects) is in input order.
   return { accepted: inInputOrder(accepted), failed: failed.count, sent: counts.sent, done: deliveredEarlier(counts.skipped_checkpoint, invalid), otherShards: counts.other_shards, skipped: invalid?.count ?? 0, stoppedBy };
 }

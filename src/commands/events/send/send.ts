@@ -101,10 +101,10 @@ interface SendingRun {
 /** Sends the events, then says what happened: the summary, why sending stopped, the outcome. */
 async function sendAndReport(events: AsyncIterable<readonly OutgoingEvent[]>, run: SendingRun): Promise<Outcome> {
   const { ctx, options, tally, started } = run;
-  const { failedFile, failed, unconfirmedFile, halted } = await sendChecked(events, run);
+  const { failedFile, failed, unconfirmedFile, halted, readStoppedAfter } = await sendChecked(events, run);
   // With --sync, stdout holds the event ids; the summary would break their NDJSON.
   await report(ctx, tally, { input: run.input.name, started, failedFile, failedRecords: failed, unconfirmedFile, invalidFile: options.skipInvalid, toStdout: !options.sync, checkpoint: options.checkpoint });
-  if (halted) ctx.io.warn(haltLine(halted, failedFile));
+  if (halted) ctx.io.warn(`${haltLine(halted, failedFile)}${readStoppedAfter === undefined ? '' : inputCutShortNote(readStoppedAfter, 'event')}`);
   const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
   return batchOutcome({ sent: tally.sent, done: deliveredEarlier(tally.skipped_checkpoint, run.setAside), otherShards: tally.other_shards, failed: tally.failed, unconfirmed: tally.unconfirmed, ...invalid, stoppedBy: halted });
 }
@@ -121,6 +121,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   const unsentToFailed = keylessWithoutCheckpoint(options) && setAside === undefined;
   const progress = await startSpinner(ctx.io, 'Sending events…');
   let halted: Error | undefined;
+  let readStoppedAfter: number | undefined;
   let completed = false;
   let sync: SyncIngestion | undefined;
   try {
@@ -131,10 +132,13 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     const run = bulkRun(ctx, http, options, { counts: tally, failed, unconfirmed, checkpoint, onProgress, leftAtOnce });
     const due = unacknowledged(events, checkpoint && ((event) => checkpoint.isSettled(event.slot, event.position)), tally);
     // With --sync, each batch's event ids are printed once it is counted as acknowledged.
-    const send = <A>(job: BulkJob<OutgoingEvent, A>) => deliverInBatches(due, { ...eventBatchLimits(options), flushAfterMs }, eventLanes(options), { ...job, setAsideUnsent: unsentToFailed }, run);
+    // A pipe read as it goes may never end: a halt stops reading it.
+    const reading = { setAsideUnsent: unsentToFailed, stopReadingAtHalt: inputReadInPart(input.path, ctx.io.stdin, options) };
+    const send = <A>(sending: BulkJob<OutgoingEvent, A>) => deliverInBatches(due, { ...eventBatchLimits(options), flushAfterMs }, eventLanes(options), { ...sending, ...reading }, run);
     const delivered = await (sync === undefined ? send(eventsJob(queueBatch(http), input.name, checkpoint)) : send(eventsJob(sync.send, input.name, checkpoint, sync.print)));
     if (delivered.interrupted) throw new InterruptedError();
     halted = delivered.stoppedBy;
+    readStoppedAfter = delivered.readStoppedAfter;
     completed = true;
   } catch (error) {
     if (!(error instanceof InterruptedError)) throw error;
@@ -152,7 +156,7 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
       await sync?.finish();
     }
   }
-  return { failedFile: failedPath, failed, unconfirmedFile: unconfirmedPath, halted };
+  return { failedFile: failedPath, failed, unconfirmedFile: unconfirmedPath, halted, readStoppedAfter };
 }
 
 /**
