@@ -129,18 +129,19 @@ describe('a run that halts while it reads a pipe that stays open stops reading i
   const emulator = useEmulatorProcess();
   const OBJECT = JSON.stringify({ id: 'a', title: 'listing a' }) + '\n';
 
-  // A key refused (401) halts the run: before, it went on reading the pipe for as long as it stayed
-  // open (`tail -f log |`), every line to the failed file, and never ended.
+  // A key refused (401) halts the run; a pipe that stays open (`tail -f log |`) read on would send
+  // every later line to the failed file, and the run would never end.
   for (const { args, path, record, noun } of [
-    { args: ['data', 'add', 'halting', '-'], path: '/v1/data/halting', record: OBJECT, noun: 'record' },
-    { args: ['events', 'send', '-'], path: '/v1/async/events', record: EVENT, noun: 'event' },
+    { args: ['data', 'add', 'halting', '-', '--flush-interval', '50ms'], path: '/v1/data/halting', record: OBJECT, noun: 'record' },
+    { args: ['events', 'send', '-', '--flush-interval', '50ms'], path: '/v1/async/events', record: EVENT, noun: 'event' },
+    { args: ['classify', '--batch', '-', '--user-id', 'u1'], path: '/v1/content', record: '{"text":"hello"}\n', noun: 'line' },
   ]) {
     it(`${args.slice(0, 2).join(' ')} --skip-invalid: a refused key ends the run (exit 3), the pipe still open; what was read is in the failed file`, async (t) => {
       await emulator.control('/_emulator/faults', { method: 'DELETE' });
       await emulator.control('/_emulator/faults', { method: 'POST', body: { faults: [{ kind: '401', path, times: 100 }] } });
       t.after(() => emulator.control('/_emulator/faults', { method: 'DELETE' }));
       const cwd = tempDir();
-      const child = spawnCsafe([...args, '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--flush-interval', '50ms'], { env: emulator.env, cwd });
+      const child = spawnCsafe([...args, '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl'], { env: emulator.env, cwd });
       t.after(() => child.exitCode === null && child.kill('SIGKILL'));
       const exited = ended(child);
       child.stdin.write(record);

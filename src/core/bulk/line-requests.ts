@@ -223,10 +223,15 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
   const spinner = await startSpinner(ctx.io, job.spinner.start);
   // Results are settled in input order: every line up to this one is answered or in the failed file.
   let lastDone = (options.fromLine ?? 1) - 1;
+  // A pipe read as it goes may never end: a halt stops reading it, after the lines read then.
+  const readInPart = inputReadInPart(input.path, ctx.io.stdin, options);
+  let linesReadAtHalt = 0;
   const bulkJob: BulkJob<LineRequest<R>, A> = {
     noun: 'line',
     inputName: input.name,
     sentAlone: true,
+    stopReadingAtHalt: readInPart,
+    onHalt: () => void (linesReadAtHalt = input.lastLine()),
     send: ([line]) => job.send(http, line!.request),
     replaySafe: () => job.replaySafe,
     async acknowledged([line], answer) {
@@ -242,7 +247,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
     },
   };
   // A pipe read in part (see inputReadInPart): the lines after the last one read are in no file.
-  const resumeRun = (next: number) => ({ path: input.path, next, counts, failedPath: failed.path, unconfirmedPath: unconfirmed?.path, checkpoint: options.checkpoint !== undefined, linesRead: inputReadInPart(input.path, ctx.io.stdin, options) ? input.lastLine() : undefined });
+  const resumeRun = (next: number) => ({ path: input.path, next, counts, failedPath: failed.path, unconfirmedPath: unconfirmed?.path, checkpoint: options.checkpoint !== undefined, linesRead: readInPart ? input.lastLine() : undefined });
   const leftAtOnce = (left: LeftAtOnce) => {
     const why = noResumeAfterLeaving(left, 'line', true);
     const next = left.notDone[0] ?? Math.max(lastDone, ...left.inFiles) + 1;
@@ -279,7 +284,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
   const unconfirmedNote = counts.unconfirmed > 0 ? `; ${counts.unconfirmed} unconfirmed, written to ${unconfirmed!.path}: the service may have recorded them, so check before sending them again` : '';
   ctx.io.note(`${job.summary(counts)}${done}${otherShards}${failedNote}${unconfirmedNote}${skippedNote}`);
   const { stoppedBy } = delivered;
-  if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path));
+  if (stoppedBy) ctx.io.warn(`${haltLine(stoppedBy, failed.path)}${delivered.readStoppedAfter === undefined ? '' : inputCutShortNote(linesReadAtHalt, 'line')}`);
   if (counts.failed > 0) ctx.io.warn(`hint: ${resendHint(resendCommandLine(failed, job.resendCommand), options.checkpoint !== undefined)}`);
   return { kind: 'sent', counts, skipped: skipped?.count ?? 0, deliveredEarlier: deliveredEarlier(counts.skipped_checkpoint, skipped), stoppedBy };
 }
