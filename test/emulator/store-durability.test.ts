@@ -8,6 +8,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { digestName } from '../../src/emulator/stores/files.js';
 import { LineFiles } from '../../src/emulator/stores/line-files.js';
 import { startEmulatorProcess, tempDir, exitOf } from '../helpers/cli.js';
+import { put, requestImport, waitForTerminal } from './data-support.js';
 import { call, withEmulator } from './support.js';
 
 const AT = '2026-11-21T10:00:00Z';
@@ -132,6 +133,25 @@ describe('emulator: a record that does not fit on the disk', () => {
         const temporary = readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.part'));
         assert.deepEqual(temporary, [], 'no temporary file of the failed request is left');
         assert.equal((await add('hello')).status, 202);
+      }),
+    ));
+});
+
+describe('emulator: an import upload that does not fit on the disk', () => {
+  test('is not acknowledged, leaves no temporary file taking up the room, and a smaller upload lands after', SMALL_DISK, () =>
+    onSmallDisk((dataDir) =>
+      withEmulator({ dataDir }, async (emulator) => {
+        const tooBig = await requestImport(emulator, 'live');
+        // The emulator may answer 500 or cut the connection; it must not answer 200.
+        // On a connection of its own: the emulator may close it before the body is sent.
+        const refused = await put(tooBig.upload_url, Buffer.alloc(3_000_000, '{"id":"a"}\n'), { Connection: 'close' }).catch(() => undefined);
+        assert.ok(refused === undefined || refused.status >= 500, `answered ${refused?.status}: ${refused?.text}`);
+        const temporary = readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.part'));
+        assert.deepEqual(temporary, [], 'no temporary file of the failed upload is left');
+        const fits = await requestImport(emulator, 'live');
+        assert.equal((await put(fits.upload_url, '{"id":"b"}\n'.repeat(20_000))).status, 200);
+        const landed = await waitForTerminal(emulator, 'live', fits.requestId);
+        assert.equal(landed.status, 'succeeded', JSON.stringify(landed.error));
       }),
     ));
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { rename, rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { FILE_MODE, isMissing, temporaryPathFor } from '../stores/files.js';
@@ -162,18 +163,28 @@ async function receiveBody(ctx: RouteContext, path: string, declared: number): P
       yield chunk;
     }
   };
+  const file = createWriteStream(temporary, { mode: FILE_MODE, highWaterMark: UPLOAD_WRITE_BUFFER_BYTES });
+  // Either failure ends both streams: which came first tells a caller gone from a disk that failed.
+  let callerGone = false;
+  let writeFailed = false;
+  req.once('close', () => (callerGone = true));
+  file.once('error', () => (writeFailed = !callerGone));
+  let complete = false;
   // With no listener for it, node's server destroys a socket whose timeout fires.
   req.setTimeout(ctx.config.uploadIdleTimeoutMs);
   try {
-    await pipeline(req, count, createWriteStream(temporary, { mode: FILE_MODE, highWaterMark: UPLOAD_WRITE_BUFFER_BYTES }));
-    if (received === declared) return { temporary, etag: `"${md5.digest('hex')}"` };
+    await pipeline(req, count, file);
+    complete = received === declared;
+    if (complete) return { temporary, etag: `"${md5.digest('hex')}"` };
   } catch (error) {
-    // The caller went away mid-body: nothing is stored. Anything else (a full disk) is a failure of ours.
-    if (received >= declared) throw error;
+    // The caller went away mid-body: nothing is stored. A write that failed (a full disk) is a failure of ours.
+    if (writeFailed || received >= declared) throw error;
   } finally {
-    req.setTimeout(0);
+    // A write that failed destroyed the request, and took its socket: there is no timeout left to clear.
+    (req.socket as Socket | null)?.setTimeout(0);
+    // Whatever failed, the part written goes, so it holds none of the room left.
+    if (!complete) await rm(temporary, { force: true });
   }
-  await rm(temporary, { force: true });
   return undefined;
 }
 
