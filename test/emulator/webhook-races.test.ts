@@ -137,6 +137,28 @@ describe('webhook delivery races', () => {
     }
   });
 
+  it('two emulators on one data directory: an endpoint either adds or removes stays so in the file', async () => {
+    const dir = tempDir();
+    const urls = async () => {
+      const next = await Webhooks.open(dir, settings([]));
+      await next.close();
+      return next.listEndpoints().map((endpoint) => endpoint.url).sort();
+    };
+    const first = await Webhooks.open(dir, settings([]));
+    const shared = await first.addEndpoint('http://127.0.0.1:9/shared', null);
+    const second = await Webhooks.open(dir, settings([]));
+    try {
+      await first.addEndpoint('http://127.0.0.1:9/first', null);
+      await second.addEndpoint('http://127.0.0.1:9/second', null);
+      assert.deepEqual(await urls(), ['http://127.0.0.1:9/first', 'http://127.0.0.1:9/second', 'http://127.0.0.1:9/shared']);
+      assert.equal(await second.removeEndpoint(shared.endpoint_id), true);
+      await first.addEndpoint('http://127.0.0.1:9/first-again', null);
+      assert.deepEqual(await urls(), ['http://127.0.0.1:9/first', 'http://127.0.0.1:9/first-again', 'http://127.0.0.1:9/second']);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
   it('an attempt on a kept-alive connection the receiver closes just then is made again on a new one', async () => {
     const server = createServer((req, res) => {
       req.resume();

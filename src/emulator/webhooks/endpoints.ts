@@ -28,10 +28,16 @@ export interface EndpointsOptions {
 /**
  * The endpoints registered with the emulator, kept in a file of the data directory: those given
  * at start (--webhook-url), registered when no endpoint has their URL, and those added at run
- * time, for good or on a lease.
+ * time, for good or on a lease. Another emulator on the same directory (two `csafe --emulator`
+ * commands) writes the same file: each save applies this instance's own changes to the file as it
+ * stands, so neither loses the endpoints the other added, nor brings back those it removed.
  */
 export class Endpoints {
   private endpoints: Endpoint[] = [];
+  /** Endpoints this instance added (or renewed) that no save has written yet: the others it holds are in the file until someone removes them. */
+  private readonly unwritten = new Set<string>();
+  /** Endpoints this instance removed that no save has taken out of the file yet. */
+  private readonly removed = new Set<string>();
   /** When each leased endpoint's lease runs out. */
   private readonly leases = new Map<string, NodeJS.Timeout>();
   private saving: Promise<void> = Promise.resolve();
@@ -72,6 +78,7 @@ export class Endpoints {
       ...(leaseSeconds !== undefined && { lease_seconds: leaseSeconds, expires_at: new Date(now + leaseSeconds * 1000).toISOString() }),
     };
     this.endpoints.push(endpoint);
+    this.unwritten.add(endpoint.endpoint_id);
     this.watchLease(endpoint);
     await this.save();
     return endpoint;
@@ -82,6 +89,7 @@ export class Endpoints {
     const endpoint = this.endpoints.find((each) => each.endpoint_id === id);
     if (endpoint?.lease_seconds === undefined) return endpoint;
     endpoint.expires_at = new Date(this.options.now() + endpoint.lease_seconds * 1000).toISOString();
+    this.unwritten.add(id);
     this.watchLease(endpoint);
     await this.save();
     return endpoint;
@@ -92,6 +100,8 @@ export class Endpoints {
     const before = this.endpoints.length;
     this.endpoints = this.endpoints.filter((endpoint) => endpoint.endpoint_id !== id);
     if (this.endpoints.length === before) return false;
+    this.unwritten.delete(id);
+    this.removed.add(id);
     this.stopWatching(id);
     await this.save();
     return true;
@@ -100,7 +110,9 @@ export class Endpoints {
   /** Forgets every endpoint but those given at start: POST /_emulator/reset. */
   async clear(): Promise<void> {
     this.close();
+    for (const endpoint of this.endpoints) this.removed.add(endpoint.endpoint_id);
     this.endpoints = [];
+    this.unwritten.clear();
     await this.registerInitialUrls();
   }
 
@@ -137,9 +149,32 @@ export class Endpoints {
 
   /** Saves in turn, each the endpoints as they stand when it writes: renames landing out of order cannot leave an older list in the file. */
   private save(): Promise<void> {
-    const saved = this.saving.catch(() => undefined).then(() => replaceFile(this.options.path, JSON.stringify(this.endpoints)));
+    const saved = this.saving.catch(() => undefined).then(() => this.write());
     this.saving = saved;
     return saved;
+  }
+
+  /**
+   * This instance's changes applied to the file as it stands. The read and the write are each one
+   * synchronous step, so another emulator's save can land only in the moment between them.
+   */
+  private async write(): Promise<void> {
+    const onDisk = await readEndpoints(this.options.path);
+    const onDiskIds = new Set(onDisk.map((endpoint) => endpoint.endpoint_id));
+    // One this instance holds, neither new nor renewed here, and gone from the file: another emulator removed it.
+    for (const endpoint of this.endpoints.filter(({ endpoint_id: id }) => !onDiskIds.has(id) && !this.unwritten.has(id))) {
+      this.endpoints = this.endpoints.filter((kept) => kept !== endpoint);
+      this.stopWatching(endpoint.endpoint_id);
+    }
+    const held = new Set(this.endpoints.map((endpoint) => endpoint.endpoint_id));
+    const now = this.options.now();
+    const othersAdded = onDisk.filter(({ endpoint_id: id, expires_at: expiresAt }) => !held.has(id) && !this.removed.has(id) && (expiresAt === undefined || Date.parse(expiresAt) > now));
+    const written = new Set([...this.unwritten, ...this.removed]);
+    await replaceFile(this.options.path, JSON.stringify([...this.endpoints, ...othersAdded]));
+    for (const id of written) {
+      this.unwritten.delete(id);
+      this.removed.delete(id);
+    }
   }
 }
 
