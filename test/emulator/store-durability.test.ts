@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, statfsSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -156,6 +156,22 @@ describe('emulator: an import upload that does not fit on the disk', () => {
     ));
 });
 
+describe('emulator: a webhook endpoint that cannot be saved (a full disk)', () => {
+  test('answers 500 and is not registered: not listed, and a retry once there is room registers it once', SMALL_DISK, () =>
+    onSmallDisk((dataDir) =>
+      withEmulator({ dataDir }, async (emulator) => {
+        const add = () => call(emulator, 'POST', '/_emulator/webhooks/endpoints', { json: { url: 'http://127.0.0.1:9/hook' } });
+        const listed = async () => ((await call(emulator, 'GET', '/_emulator/webhooks/endpoints')).body as { endpoints: Array<{ url: string }> }).endpoints.map((endpoint) => endpoint.url);
+        const filler = fillDisk(dataDir);
+        assert.equal((await add()).status, 500);
+        assert.deepEqual(await listed(), [], 'an endpoint whose registration failed is not registered');
+        rmSync(filler);
+        assert.equal((await add()).status, 201);
+        assert.deepEqual(await listed(), ['http://127.0.0.1:9/hook']);
+      }),
+    ));
+});
+
 describe('emulator: killed with SIGKILL while large parts requests are being written', () => {
   test('a restart on the same data directory has every acknowledged part, and the inspection routes answer valid JSON', async () => {
     const dataDir = tempDir('csafe-emulator-killed-');
@@ -190,6 +206,14 @@ describe('emulator: killed with SIGKILL while large parts requests are being wri
     });
   });
 });
+
+/** A file taking all the room left on the file system of `dir`: its path, to remove when there should be room again. */
+function fillDisk(dir: string): string {
+  const filler = join(dir, 'filler');
+  const { bavail, bsize } = statfsSync(dir);
+  writeFileSync(filler, Buffer.alloc(bavail * bsize));
+  return filler;
+}
 
 /** A 2 MB file system as the data directory, for what happens when the disk fills: needs root, and a machine that lets it mount. */
 async function onSmallDisk(body: (dataDir: string) => Promise<void>): Promise<void> {

@@ -80,7 +80,15 @@ export class Endpoints {
     this.endpoints.push(endpoint);
     this.unwritten.add(endpoint.endpoint_id);
     this.watchLease(endpoint);
-    await this.save();
+    try {
+      await this.save();
+    } catch (error) {
+      // Not saved (a full disk): the request fails, so the endpoint must not be sent to either, or a retry would register it twice.
+      this.endpoints = this.endpoints.filter((kept) => kept !== endpoint);
+      this.unwritten.delete(endpoint.endpoint_id);
+      this.stopWatching(endpoint.endpoint_id);
+      throw error;
+    }
     return endpoint;
   }
 
