@@ -172,6 +172,21 @@ describe('emulator: a webhook endpoint that cannot be saved (a full disk)', () =
     ));
 });
 
+describe('emulator: two emulators on one data directory', () => {
+  test('a stream both send parts to is listed once', async () => {
+    const dataDir = tempDir('csafe-emulator-shared-');
+    await withEmulator({ dataDir }, (first) =>
+      withEmulator({ dataDir }, async (second) => {
+        // The first lists the namespace's streams before the second adds one.
+        assert.equal((await sendParts(first, 'one', [chat('a')])).status, 202);
+        assert.equal((await sendParts(second, 'two', [chat('b')])).status, 202);
+        assert.equal((await sendParts(first, 'two', [chat('c')])).status, 202);
+        for (const emulator of [first, second]) assert.deepEqual((await call(emulator, 'GET', '/_emulator/streams/live')).body, { streams: ['one', 'two'] });
+      }),
+    );
+  });
+});
+
 describe('emulator: killed with SIGKILL while large parts requests are being written', () => {
   test('a restart on the same data directory has every acknowledged part, and the inspection routes answer valid JSON', async () => {
     const dataDir = tempDir('csafe-emulator-killed-');

@@ -141,10 +141,14 @@ export class StreamStore {
     return ids;
   }
 
+  /**
+   * Each id once: another emulator on the same directory (two `csafe --emulator` commands) lists
+   * streams too, and this one's list of the namespace, read once, does not see them.
+   */
   private async readIds(namespace: string): Promise<string[]> {
     await this.files.whole(this.idsFile(namespace));
     const text = await readFile(this.idsFile(namespace), 'utf8').catch(ifMissing(''));
-    return wholeLinesOf(text).map((line) => JSON.parse(line) as string);
+    return [...new Set(wholeLinesOf(text).map((line) => JSON.parse(line) as string))];
   }
 
   private idsFile = (namespace: string) => join(this.root, digestName(namespace), 'ids');
