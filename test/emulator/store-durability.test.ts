@@ -170,6 +170,21 @@ describe('emulator: a webhook endpoint that cannot be saved (a full disk)', () =
         assert.deepEqual(await listed(), ['http://127.0.0.1:9/hook']);
       }),
     ));
+
+  test('a removal that cannot be saved answers 500 and leaves the endpoint registered, to be removed by a retry', SMALL_DISK, () =>
+    onSmallDisk(async (dataDir) => {
+      const listed = async (emulator: RunningEmulator) => ((await call(emulator, 'GET', '/_emulator/webhooks/endpoints')).body as { endpoints: Array<{ url: string }> }).endpoints.map((endpoint) => endpoint.url);
+      await withEmulator({ dataDir }, async (emulator) => {
+        const added = await call(emulator, 'POST', '/_emulator/webhooks/endpoints', { json: { url: 'http://127.0.0.1:9/hook' } });
+        const remove = () => call(emulator, 'DELETE', `/_emulator/webhooks/endpoints/${(added.body as { endpoint_id: string }).endpoint_id}`);
+        const filler = fillDisk(dataDir);
+        assert.equal((await remove()).status, 500);
+        assert.deepEqual(await listed(emulator), ['http://127.0.0.1:9/hook'], 'an endpoint whose removal failed is still registered');
+        rmSync(filler);
+        assert.equal((await remove()).status, 200);
+      });
+      await withEmulator({ dataDir }, async (restarted) => assert.deepEqual(await listed(restarted), []));
+    }));
 });
 
 describe('emulator: two emulators on one data directory', () => {

@@ -48,7 +48,7 @@ export class Endpoints {
   static async open(options: EndpointsOptions): Promise<Endpoints> {
     const endpoints = new Endpoints(options);
     const now = options.now();
-    endpoints.endpoints = (await readEndpoints(options.path)).filter((endpoint) => endpoint.expires_at === undefined || Date.parse(endpoint.expires_at) > now);
+    endpoints.endpoints = (await readEndpoints(options.path)).filter((endpoint) => !hasExpired(endpoint, now));
     for (const endpoint of endpoints.endpoints) endpoints.watchLease(endpoint);
     await endpoints.registerInitialUrls();
     return endpoints;
@@ -105,13 +105,20 @@ export class Endpoints {
 
   /** False when there is no such endpoint. */
   async remove(id: string): Promise<boolean> {
-    const before = this.endpoints.length;
-    this.endpoints = this.endpoints.filter((endpoint) => endpoint.endpoint_id !== id);
-    if (this.endpoints.length === before) return false;
-    this.unwritten.delete(id);
+    const at = this.endpoints.findIndex((endpoint) => endpoint.endpoint_id === id);
+    if (at === -1) return false;
+    const [endpoint] = this.endpoints.splice(at, 1) as [Endpoint];
+    const wasUnwritten = this.unwritten.delete(id);
     this.removed.add(id);
     this.stopWatching(id);
-    await this.save();
+    try {
+      await this.save();
+    } catch (error) {
+      // Not saved (a full disk): the request fails and the file still has the endpoint, so it stays, for a retry to remove.
+      // One whose lease ran out stays removed: no start takes it back, and watched again it would expire again at once.
+      if (!hasExpired(endpoint, this.options.now())) this.restore(endpoint, at, wasUnwritten);
+      throw error;
+    }
     return true;
   }
 
@@ -127,6 +134,13 @@ export class Endpoints {
   /** Stops watching the leases: the emulator is stopping (they are watched again at the next start). */
   close(): void {
     for (const id of [...this.leases.keys()]) this.stopWatching(id);
+  }
+
+  private restore(endpoint: Endpoint, at: number, unwritten: boolean): void {
+    this.endpoints.splice(at, 0, endpoint);
+    this.removed.delete(endpoint.endpoint_id);
+    if (unwritten) this.unwritten.add(endpoint.endpoint_id);
+    this.watchLease(endpoint);
   }
 
   private watchLease(endpoint: Endpoint): void {
@@ -176,7 +190,7 @@ export class Endpoints {
     }
     const held = new Set(this.endpoints.map((endpoint) => endpoint.endpoint_id));
     const now = this.options.now();
-    const othersAdded = onDisk.filter(({ endpoint_id: id, expires_at: expiresAt }) => !held.has(id) && !this.removed.has(id) && (expiresAt === undefined || Date.parse(expiresAt) > now));
+    const othersAdded = onDisk.filter((endpoint) => !held.has(endpoint.endpoint_id) && !this.removed.has(endpoint.endpoint_id) && !hasExpired(endpoint, now));
     const written = new Set([...this.unwritten, ...this.removed]);
     await replaceFile(this.options.path, JSON.stringify([...this.endpoints, ...othersAdded]));
     for (const id of written) {
@@ -185,6 +199,9 @@ export class Endpoints {
     }
   }
 }
+
+/** Whether a leased endpoint's lease has run out by `now`; one registered for good never has. */
+const hasExpired = (endpoint: Endpoint, now: number) => endpoint.expires_at !== undefined && Date.parse(endpoint.expires_at) <= now;
 
 /**
  * The endpoints file as saved (none yet: no endpoints); a file that cannot be read as endpoints is
