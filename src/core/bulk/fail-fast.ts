@@ -1,4 +1,5 @@
 import type { Pace } from './pace.js';
+import { inputCutShortNote } from '../cli/resume.js';
 import { ApiError, AuthenticationError, ConnectionError, PermissionDeniedError, RetryAfterTooLongError, UnreachableError } from '../errors.js';
 
 /**
@@ -56,8 +57,12 @@ export class FailFast {
 /** An answer that every later request of the run would get too. */
 const haltsTheRun = (error: unknown) => error instanceof AuthenticationError || error instanceof PermissionDeniedError || error instanceof RetryAfterTooLongError;
 
-/** The one line that says why the run halted and where what it did not send is. */
-export function haltLine(stop: Error, failedPath: string): string {
+/**
+ * The one line that says why the run halted and where what it did not send is; `readStoppedAfter`:
+ * the records (of `noun`) read when the halt also stopped the reading of a pipe, after which what followed is in no file.
+ */
+export function haltLine(stop: Error, failedPath: string, readStoppedAfter?: number, noun = 'record'): string {
   const why = stop instanceof AuthenticationError || stop instanceof PermissionDeniedError ? `the service refused the credentials (${stop.status})` : stop.message;
-  return `stopped: ${why}; what was not sent is in ${failedPath}`;
+  const cutShort = readStoppedAfter === undefined ? '' : inputCutShortNote(readStoppedAfter, noun);
+  return `stopped: ${why}; what was not sent is in ${failedPath}${cutShort}`;
 }

@@ -284,7 +284,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
   const unconfirmedNote = counts.unconfirmed > 0 ? `; ${counts.unconfirmed} unconfirmed, written to ${unconfirmed!.path}: the service may have recorded them, so check before sending them again` : '';
   ctx.io.note(`${job.summary(counts)}${done}${otherShards}${failedNote}${unconfirmedNote}${skippedNote}`);
   const { stoppedBy } = delivered;
-  if (stoppedBy) ctx.io.warn(`${haltLine(stoppedBy, failed.path)}${delivered.readStoppedAfter === undefined ? '' : inputCutShortNote(linesReadAtHalt, 'line')}`);
+  if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path, delivered.readStoppedAfter === undefined ? undefined : linesReadAtHalt, 'line'));
   if (counts.failed > 0) ctx.io.warn(`hint: ${resendHint(resendCommandLine(failed, job.resendCommand), options.checkpoint !== undefined)}`);
   return { kind: 'sent', counts, skipped: skipped?.count ?? 0, deliveredEarlier: deliveredEarlier(counts.skipped_checkpoint, skipped), stoppedBy };
 }

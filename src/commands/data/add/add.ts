@@ -231,7 +231,7 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
   }
   const { stoppedBy } = delivered;
   const { readStoppedAfter } = delivered;
-  if (stoppedBy) ctx.io.warn(`${haltLine(stoppedBy, failed.path)}${readStoppedAfter === undefined ? '' : inputCutShortNote(readStoppedAfter, 'record')}`);
+  if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path, readStoppedAfter));
   // Answers are settled in input order; what follows (the table, --wait's objects) is in input order.
   return { accepted: inInputOrder(accepted), failed: failed.count, sent: counts.sent, done: deliveredEarlier(counts.skipped_checkpoint, invalid), otherShards: counts.other_shards, skipped: invalid?.count ?? 0, stoppedBy };
 }

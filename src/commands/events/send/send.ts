@@ -104,7 +104,7 @@ async function sendAndReport(events: AsyncIterable<readonly OutgoingEvent[]>, ru
   const { failedFile, failed, unconfirmedFile, halted, readStoppedAfter } = await sendChecked(events, run);
   // With --sync, stdout holds the event ids; the summary would break their NDJSON.
   await report(ctx, tally, { input: run.input.name, started, failedFile, failedRecords: failed, unconfirmedFile, invalidFile: options.skipInvalid, toStdout: !options.sync, checkpoint: options.checkpoint });
-  if (halted) ctx.io.warn(`${haltLine(halted, failedFile)}${readStoppedAfter === undefined ? '' : inputCutShortNote(readStoppedAfter, 'event')}`);
+  if (halted) ctx.io.warn(haltLine(halted, failedFile, readStoppedAfter, 'event'));
   const invalid = options.skipInvalid === undefined ? { invalid: tally.invalid } : { skipped: tally.invalid };
   return batchOutcome({ sent: tally.sent, done: deliveredEarlier(tally.skipped_checkpoint, run.setAside), otherShards: tally.other_shards, failed: tally.failed, unconfirmed: tally.unconfirmed, ...invalid, stoppedBy: halted });
 }
