@@ -43,10 +43,14 @@ export function redactSecrets(text: string, secrets: Iterable<string>): string {
   return out;
 }
 
+/** Characters of a key a mask always hides: with the prefix and the last four shown, a short key would be shown nearly whole. */
+const HIDDEN_AT_LEAST = 8;
+
 /** `sk_live_abcdef9f2c` → `sk_…9f2c`: enough to tell keys apart, not enough to use one. */
 export function maskKey(key: string): string {
-  if (key.length < 12) return '…' + '*'.repeat(4);
+  if (key.length < 4 + HIDDEN_AT_LEAST) return '…' + '*'.repeat(4);
   const underscore = key.indexOf('_');
   const prefix = underscore > 0 && underscore <= 8 ? key.slice(0, underscore + 1) : '';
-  return `${prefix}…${key.slice(-4)}`;
+  const shownPrefix = key.length - prefix.length - 4 >= HIDDEN_AT_LEAST ? prefix : '';
+  return `${shownPrefix}…${key.slice(-4)}`;
 }

@@ -93,7 +93,14 @@ describe('redaction edges', () => {
     assert.equal(maskKey('abcdefghijk'), '…****');
     assert.equal(maskKey('abcdefghijkl'), '…ijkl');
     assert.equal(maskKey('_bcdefghijkl'), '…ijkl');
-    assert.equal(maskKey('abcdefgh_jklmn'), 'abcdefgh_…klmn');
+    assert.equal(maskKey('abcdefgh_jklmnopqrstu'), 'abcdefgh_…rstu');
     assert.equal(maskKey('abcdefghi_klmn'), '…klmn');
+  });
+
+  it('never shows most of a key: its prefix only when eight characters or more stay hidden', () => {
+    assert.equal(maskKey('abcdefgh_wxyz'), '…wxyz');
+    assert.equal(maskKey('abcdefgh_jklmn'), '…klmn');
+    assert.equal(maskKey('sk_abcdefghwxyz'), 'sk_…wxyz');
+    assert.equal(maskKey('sk_abcdefgwxyz'), '…wxyz');
   });
 });
