@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { tempDir, useEmulatorProcess } from '../helpers/cli.js';
+import { runCsafe, tempDir, useEmulatorProcess } from '../helpers/cli.js';
 // In process: where the key came from and why it is refused is main()'s answer to its flags and environment.
 import { runInProcess } from '../helpers/in-process.js';
 
@@ -75,4 +76,17 @@ describe('where the key is read from, and who else can see it', () => {
     }
     assert.equal((await emulator.requests()).length, before);
   });
+
+  it('a key file that is a named pipe nothing writes to: refused at once as not a regular file (exit 2), not waited on', async () => {
+    // A child, not in process: a wait to open the pipe would hold the test's own thread.
+    const result = await runCsafe(['--api-key-file', namedPipe(join(dir, 'fifo')), 'token', 'create'], { env: { ...emulator.env, CSAFE_API_KEY: undefined }, timeoutMs: 15_000 });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /^error: --api-key-file .*fifo: not a regular file$/m);
+  });
 });
+
+/** A named pipe nothing writes to: opening it to read waits for a writer unless told not to. */
+function namedPipe(path: string): string {
+  execFileSync('mkfifo', [path]);
+  return path;
+}

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { ConfigKey } from './keys.js';
 import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from '../cli/duration.js';
@@ -70,7 +70,8 @@ const KEY_FILE_BYTES = 64 * 1024;
 function readKeyFile(path: string): string {
   let text: string;
   try {
-    const handle = openSync(path, 'r');
+    // Non-blocking: a named pipe with no writer would otherwise hold the run forever, before it could be refused.
+    const handle = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
       if (!fstatSync(handle).isFile()) throw new UsageError(`--api-key-file ${path}: not a regular file`);
       const buffer = Buffer.alloc(KEY_FILE_BYTES);
