@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { closedPort, outcome, runCsafe, spawnCsafe, tempDir, useEmulatorProcess, type RunResult } from '../helpers/cli.js';
 // Profiles, keys and config values are main()'s answer to its arguments, environment and files: in this process. A
@@ -285,6 +285,20 @@ describe('a config directory that cannot be created, or a config file that canno
     const written = await runWithin(['config', 'set', 'user_id', 'u1'], { CSAFE_CONFIG_DIR: dir });
     assert.equal(written.code, 2, written.stderr);
     assert.match(written.stderr, /^error: config file \S+ is not a regular file\n/);
+  });
+
+  it('a config directory that cannot be written (a link to a directory that is gone): one error naming config.json and why, a hint, exit 1', async () => {
+    const dir = join(tempDir('csafe-config-'), 'csafe');
+    symlinkSync(join(dirname(dir), 'gone'), dir);
+    for (const args of [['config', 'set', 'user_id', 'u1'], ['auth', 'login', '--with-token', '--no-verify']]) {
+      const result = await runCsafe(args, { env: { CSAFE_CONFIG_DIR: dir }, input: 'sk_live_abcdef9f2c\n', timeoutMs: 15_000 });
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(
+        result.stderr,
+        `error: config file ${join(dir, 'config.json')} could not be written: no such directory (ENOENT)\n` +
+          'hint: create its directory, or set CSAFE_CONFIG_DIR to a directory this user may write to\n',
+      );
+    }
   });
 
   it('writing creates the directory 0700 and the file 0600', async () => {

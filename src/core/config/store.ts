@@ -1,6 +1,7 @@
 import { chmodSync } from 'node:fs';
 import Conf from 'conf';
-import { UsageError } from '../errors.js';
+import { CsafeError, UsageError } from '../errors.js';
+import { remedyInPlace, writeErrorReason } from '../files/write-errors.js';
 import { ProfileFile, readStore, type Profile, type StoreShape } from './profile-file.js';
 import { CONFIG_KEYS, type ConfigKey } from './keys.js';
 import { RETIRED_SETTINGS, type RetiredConfigKey } from './settings.js';
@@ -46,10 +47,27 @@ export class ConfigStore extends ProfileFile {
   private update(profile: string, change: (p: Profile) => Profile): void {
     // Read by ProfileFile first: it refuses a file too big or not a regular file, which conf would read whole.
     const profiles = this.profiles();
-    const store = this.store();
-    store.set('profiles', { ...profiles, [profile]: change({ ...profiles[profile] }) });
-    // conf creates the file with configFileMode; an older file written by hand may be wider.
-    chmodSync(store.path, 0o600);
+    try {
+      const store = this.store();
+      store.set('profiles', { ...profiles, [profile]: change({ ...profiles[profile] }) });
+      // conf creates the file with configFileMode; an older file written by hand may be wider.
+      chmodSync(store.path, 0o600);
+    } catch (error) {
+      throw this.writeFailure(error);
+    }
+  }
+
+  /**
+   * The system's refusal told of the config file: conf's own message names the temporary file it
+   * writes beside it, or the directory it creates, and says nothing of what to do.
+   */
+  private writeFailure(error: unknown): unknown {
+    if (error instanceof CsafeError || (error as NodeJS.ErrnoException).code === undefined) return error;
+    const reason = writeErrorReason(error);
+    return new CsafeError(`config file ${this.path} could not be written: ${reason}`, {
+      hint: `${remedyInPlace(reason)}, or set CSAFE_CONFIG_DIR to a directory this user may write to`,
+      cause: error,
+    });
   }
 
   /** Only for writing: conf creates the directory and reads the file when constructed. No defaults, which it would write to a new file. */
