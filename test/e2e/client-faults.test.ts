@@ -187,6 +187,22 @@ describe('client faults: a full stdout, a corrupt or wrong config, bad flags', (
       }
     });
 
+    it('a base URL with a query or fragment, which the path of each request would follow, is refused before anything is sent (exit 2), its key parameter masked', async () => {
+      const before = (await emulator.requests()).length;
+      for (const [baseUrl, shown] of [
+        [`${emulator.baseUrl}/#docs`, `${emulator.baseUrl}/#docs`],
+        [`${emulator.baseUrl}?key=sk_in_url_0123456789`, `${emulator.baseUrl}/?key=[REDACTED]`],
+      ]) {
+        const result = await runInProcess(['--base-url', baseUrl, 'classify', '--text', 'hi', '--user-id', 'u1'], { env: { CSAFE_CONFIG_DIR: configDir(), CSAFE_API_KEY: emulator.apiKey } });
+        assert.equal(result.code, 2, result.stderr);
+        assert.equal(
+          result.stderr,
+          `error: --base-url: expected a URL without a query or fragment, got "${shown}": csafe adds each request's path to its end\nhint: remove the part from "?" or "#" on\n`,
+        );
+      }
+      assert.equal((await emulator.requests()).length, before);
+    });
+
     it('auth logout says so when no key was stored, exit 0', async () => {
       const env = { CSAFE_CONFIG_DIR: configDir() };
       const result = await runInProcess(['auth', 'logout'], { env });

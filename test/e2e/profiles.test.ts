@@ -172,6 +172,8 @@ describe('csafe config set', () => {
   const BAD: Array<[key: string, value: string, message: RegExp]> = [
     ['base_url', 'not a url', /base_url: expected an https:\/\/ or http:\/\/ URL/],
     ['base_url', 'ftp://example.com', /base_url: expected an https:\/\/ or http:\/\/ URL/],
+    ['base_url', 'https://csafe.example.com/?ref=docs', /base_url: expected a URL without a query or fragment/],
+    ['base_url', 'https://csafe.example.com/#', /base_url: expected a URL without a query or fragment/],
     ['output', 'yaml', /output: expected one of/],
     ['user_id', ' ', /user_id: expected a non-empty user id/],
     ['max_retries', '-1', /max_retries: expected a whole number/],

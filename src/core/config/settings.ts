@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import type { ConfigKey } from './keys.js';
 import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from '../cli/duration.js';
 import { parseOutputFormat } from '../terminal/output.js';
-import { maskUserInfo } from '../http/redact.js';
+import { maskUserInfo, redactUrl } from '../http/redact.js';
 import { shellWord } from '../cli/command-line.js';
 import type { GlobalFlags } from '../cli/global-flags.js';
 
@@ -193,6 +193,12 @@ function parseServiceUrl(text: string, name: string): URL {
   if (url.username !== '' || url.password !== '') {
     throw new UsageError(`${name}: expected a URL without a user name or password, got "${maskUserInfo(text)}": csafe sends the API key and never credentials from a URL`, {
       hint: 'remove the "user:password@" part',
+    });
+  }
+  // Each request's path is added to the end of the base URL: after a query or fragment it is no path at all.
+  if (/[?#]/.test(text)) {
+    throw new UsageError(`${name}: expected a URL without a query or fragment, got "${redactUrl(text)}": csafe adds each request's path to its end`, {
+      hint: 'remove the part from "?" or "#" on',
     });
   }
   return url;
