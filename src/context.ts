@@ -52,8 +52,8 @@ export class Context {
   readonly version: string;
   readonly signal: AbortSignal;
   readonly argv: readonly string[];
-  /** Values never to be printed; the error reporter redacts them as a last line of defence. */
-  readonly secrets = new Set<string>();
+  /** Values never to be printed: the IOStreams' own, which every stderr line is redacted of as a last line of defence. */
+  readonly secrets: Set<string>;
   /** With --dry-run: what the command would send, recorded by the HTTP core in place of sending it. */
   readonly dryRun?: DryRunPlan;
   private readonly deps: ContextDeps;
@@ -68,6 +68,7 @@ export class Context {
   constructor(deps: ContextDeps) {
     this.deps = deps;
     this.io = deps.io;
+    this.secrets = deps.io.secrets;
     this.env = deps.env;
     this.flags = deps.flags;
     this.version = deps.version;

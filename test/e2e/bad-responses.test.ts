@@ -282,3 +282,31 @@ describe('emulator control commands: the first answer a 2xx that is not what the
     }
   }
 });
+
+describe('a service whose error message quotes the API key back', () => {
+  const key = 'sk_test_quoted_back_0123456789';
+  let server: Server;
+  let baseUrl = '';
+  before(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const quoted = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+        send(503, JSON.stringify({ error: { type: 'unavailable', message: `no capacity for key ${quoted}` } }))(req, res);
+      });
+    });
+    baseUrl = await listenOnLoopback(server);
+  });
+  after(() => closeServer(server));
+
+  it('--verbose: the lines announcing each retry, and the error, show it redacted', async () => {
+    const { code, stderr } = await runCsafe(['--base-url', baseUrl, '--verbose', '--max-retries', '1', 'classify', '--text', 'hi', '--user-id', 'u'], {
+      env: { CSAFE_API_KEY: key },
+      timeoutMs: 30_000,
+    });
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /^retry 1\/1 of POST \/v1\/content in \d+ ms after: .*no capacity for key \[REDACTED\]/m);
+    assert.match(stderr, /^error: .*no capacity for key \[REDACTED\]/m);
+    assert.ok(!stderr.includes(key), stderr);
+  });
+});

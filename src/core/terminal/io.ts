@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { CsafeError } from '../errors.js';
 import { escapeC1Controls, sanitizeForTerminal } from './sanitize.js';
+import { redactSecrets } from '../http/redact.js';
 
 /**
  * The one place that decides TTY, colour and whether spinners and progress may be shown.
@@ -50,6 +51,11 @@ export interface IOStreams {
   error(line: string): void;
   /** A --verbose trace line on stderr; a line costly to build is given as a function, called only with --verbose. */
   trace(line: string | (() => string)): void;
+  /**
+   * Values never to be shown (the API key, a webhook secret): replaced in every line written to
+   * stderr, a last line of defence against a service's message that quotes one back.
+   */
+  readonly secrets: Set<string>;
 }
 
 /** A style, and that style made bold (`red.bold`). */
@@ -135,7 +141,11 @@ export function createIOStreams(settings: IOSettings): IOStreams {
   const verbose = Boolean(settings.verbose);
   const outColor = colorsOf(outColored, settings.Chalk);
   const errColor = colorsOf(errColored, settings.Chalk);
-  const clean = (line: string) => (stderrIsTTY ? sanitizeForTerminal(line) : line);
+  const secrets = new Set<string>();
+  const clean = (line: string) => {
+    const redacted = redactSecrets(line, secrets);
+    return stderrIsTTY ? sanitizeForTerminal(redacted) : redacted;
+  };
   // Only the controls no output format takes care of: C0 ones are escaped in JSON and shown in caret notation in tables, and a table's colours are ESC sequences.
   const cleanData = (data: string | Uint8Array) => (stdoutIsTTY && typeof data === 'string' ? escapeC1Controls(data) : data);
   const writeErr = (line: string) => {
@@ -186,6 +196,7 @@ export function createIOStreams(settings: IOSettings): IOStreams {
     trace(line) {
       if (verbose) writeErr(errColor.dim(clean(typeof line === 'string' ? line : line())));
     },
+    secrets,
   };
 }
 
