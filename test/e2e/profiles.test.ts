@@ -323,3 +323,16 @@ function withConfig(make: (path: string) => void): string {
   make(join(dir, 'config.json'));
   return dir;
 }
+
+describe('config file changed by runs at once', () => {
+  it('sixteen `config set` run at once, each for a profile of its own: every profile is kept', async () => {
+    const config = tempDir('csafe-config-');
+    const names = Array.from({ length: 16 }, (_, index) => `p${index}`);
+    const results = await Promise.all(names.map((name) => runCsafe(['--profile', name, 'config', 'set', 'user_id', `user-${name}`], { env: { CSAFE_CONFIG_DIR: config }, timeoutMs: 30_000 })));
+    for (const result of results) assert.equal(result.code, 0, result.stderr);
+    const stored = storedProfiles(config) ?? {};
+    assert.deepEqual(Object.keys(stored).sort(), [...names].sort());
+    for (const name of names) assert.equal(stored[name]?.user_id, `user-${name}`);
+    assert.ok(!existsSync(join(config, 'config.json.lock')), 'the lock is let go');
+  });
+});

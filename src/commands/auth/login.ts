@@ -47,8 +47,8 @@ export async function authLoginRun(ctx: Context, options: AuthLoginOptions): Pro
   if (verifyAgainst !== undefined) await verifyKey(ctx, verifyAgainst, key);
 
   const store = await ctx.config();
-  if (storedBaseUrl !== undefined) store.set(profile, 'base_url', storedBaseUrl);
-  store.set(profile, 'api_key', key);
+  if (storedBaseUrl !== undefined) await store.set(profile, 'base_url', storedBaseUrl);
+  await store.set(profile, 'api_key', key);
   ctx.io.note(`Stored key ${maskKey(key)} in profile "${profile}" (${store.path})`);
   warnOfOverrides(ctx, profile);
 }

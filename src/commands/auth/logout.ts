@@ -10,7 +10,7 @@ export async function authLogoutRun(ctx: Context): Promise<void> {
     ctx.io.note(`no API key was stored in profile "${profile}"; nothing to remove`);
     return;
   }
-  store.unset(profile, 'api_key');
+  await store.unset(profile, 'api_key');
   ctx.io.note(`Removed the API key from profile "${profile}"`);
 }
 

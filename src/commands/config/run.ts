@@ -28,13 +28,13 @@ export async function configSetRun(ctx: Context, rawKey: string, value: string):
   const profile = await ctx.profileName({ creating: true });
   const store = await ctx.config();
   const created = !store.hasProfile(profile);
-  store.set(profile, key, value);
+  await store.set(profile, key, value);
   if (created) ctx.io.note(`Created profile "${profile}" in ${store.path}`);
 }
 
 export async function configUnsetRun(ctx: Context, rawKey: string): Promise<void> {
   const key = assertRemovableConfigKey(rawKey);
-  (await ctx.config()).unset(await ctx.profileName(), key);
+  await (await ctx.config()).unset(await ctx.profileName(), key);
 }
 
 export async function configListRun(ctx: Context): Promise<void> {

@@ -2,6 +2,7 @@ import { chmodSync } from 'node:fs';
 import Conf from 'conf';
 import { CsafeError, UsageError } from '../errors.js';
 import { remedyInPlace, writeErrorReason } from '../files/write-errors.js';
+import { acquireFileLockWaiting, type FileLock } from '../files/file-lock.js';
 import { ProfileFile, readStore, type Profile, type StoreShape } from './profile-file.js';
 import { CONFIG_KEYS, type ConfigKey } from './keys.js';
 import { RETIRED_SETTINGS, type RetiredConfigKey } from './settings.js';
@@ -11,6 +12,9 @@ export { CONFIG_KEYS, type ConfigKey } from './keys.js';
 export type { Profile } from './profile-file.js';
 
 const isRetired = (key: string): key is RetiredConfigKey => Object.hasOwn(RETIRED_SETTINGS, key);
+
+/** How long a change of the config file waits for another run's: each holds it for a few milliseconds. */
+const CHANGE_WAIT_MS = 10_000;
 
 /** `value`: what `config set` was given, to show the command that stores it under a retired key's new name. */
 export function assertConfigKey(key: string, value = '<value>'): ConfigKey {
@@ -33,25 +37,44 @@ export function assertRemovableConfigKey(key: string): ConfigKey | RetiredConfig
 export class ConfigStore extends ProfileFile {
   private conf?: Conf<StoreShape>;
 
-  set(profile: string, key: ConfigKey, value: string): void {
-    this.update(profile, (p) => ({ ...p, [key]: value }));
+  set(profile: string, key: ConfigKey, value: string): Promise<void> {
+    return this.update(profile, (p) => ({ ...p, [key]: value }));
   }
 
-  unset(profile: string, key: ConfigKey | RetiredConfigKey): void {
-    this.update(profile, (p) => {
+  unset(profile: string, key: ConfigKey | RetiredConfigKey): Promise<void> {
+    return this.update(profile, (p) => {
       const { [key]: _removed, ...rest } = p;
       return rest;
     });
   }
 
-  private update(profile: string, change: (p: Profile) => Profile): void {
+  /**
+   * Reads the profiles, changes one and writes them all back, holding the file's lock throughout:
+   * runs that change it at once (`config set` for several profiles from a script) would otherwise
+   * each write back what it read, and all but the last change would be lost.
+   */
+  private async update(profile: string, change: (p: Profile) => Profile): Promise<void> {
     // Read by ProfileFile first: it refuses a file too big or not a regular file, which conf would read whole.
-    const profiles = this.profiles();
+    this.assertReadable();
+    const lock = await this.lock();
     try {
+      const profiles = this.profiles();
       const store = this.store();
       store.set('profiles', { ...profiles, [profile]: change({ ...profiles[profile] }) });
       // conf creates the file with configFileMode; an older file written by hand may be wider.
       chmodSync(store.path, 0o600);
+    } catch (error) {
+      throw this.writeFailure(error);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** The config file's lock, beside it in its directory (made first, private): another run's change is waited for. */
+  private async lock(): Promise<FileLock> {
+    try {
+      this.createDirectory();
+      return await acquireFileLockWaiting(this.path, Date.now, CHANGE_WAIT_MS);
     } catch (error) {
       throw this.writeFailure(error);
     }

@@ -57,6 +57,23 @@ export async function acquireFileLock(path: string, now: number): Promise<FileLo
   throw startedTogether(path, lockPath);
 }
 
+/**
+ * acquireFileLock for a change of a few milliseconds (the config file's): a live owner is waited
+ * for, up to `waitMs`, rather than refused at once; then its LockedError is thrown.
+ */
+export async function acquireFileLockWaiting(path: string, now: () => number, waitMs: number): Promise<FileLock> {
+  const deadline = now() + waitMs;
+  for (;;) {
+    try {
+      return await acquireFileLock(path, now());
+    } catch (error) {
+      if (!(error instanceof LockedError) || now() >= deadline) throw error;
+      // Apart, so that runs started together do not keep meeting.
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    }
+  }
+}
+
 /** Another run took the lock as this one tried to, three times over. */
 const startedTogether = (path: string, lockPath: string) =>
   new LockedError(`${path} is in use by another run that started at the same moment`, { hint: `run the command again in a moment; if no other run goes, see what ${lockPath} is and remove it` });

@@ -94,13 +94,13 @@ describe('durations and output format', () => {
 });
 
 describe('config store', () => {
-  it('keeps profiles apart and writes the file with mode 0600', () => {
+  it('keeps profiles apart and writes the file with mode 0600', async () => {
     const dir = join(tempDir('csafe-conf-'), 'nested');
     const store = new ConfigStore(dir);
-    store.set('default', 'base_url', 'https://a.example');
-    store.set('staging', 'base_url', 'https://b.example');
-    store.set('staging', 'api_key', 'sk_stage_123456');
-    store.unset('staging', 'api_key');
+    await store.set('default', 'base_url', 'https://a.example');
+    await store.set('staging', 'base_url', 'https://b.example');
+    await store.set('staging', 'api_key', 'sk_stage_123456');
+    await store.unset('staging', 'api_key');
     assert.deepEqual(new ConfigStore(dir).profile('staging'), { base_url: 'https://b.example' });
     assert.deepEqual(new ConfigStore(dir).profileNames().sort(), ['default', 'staging']);
     assert.equal(statSync(store.path).mode & 0o777, 0o600);

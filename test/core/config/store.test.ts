@@ -10,7 +10,7 @@ import { ProfileFile, readConfigText } from '../../../src/core/config/profile-fi
 import { tempDir } from '../../helpers/cli.js';
 
 describe('config store: a file it cannot read', () => {
-  it('names a corrupt file and exactly what is wrong with it, and leaves it alone', (t) => {
+  it('names a corrupt file and exactly what is wrong with it, and leaves it alone', async (t) => {
     const dir = tempDir('csafe-conf-');
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'config.json');
@@ -30,7 +30,7 @@ describe('config store: a file it cannot read', () => {
       const store = new ConfigStore(dir);
       const corrupt = (error: unknown) => error instanceof CorruptConfigError && error.message === `config file ${path} ${reason}`;
       assert.throws(() => store.profile('default'), corrupt, text);
-      assert.throws(() => store.set('default', 'user_id', 'u'), corrupt, text);
+      await assert.rejects(store.set('default', 'user_id', 'u'), corrupt, text);
       assert.equal(readFileSync(path, 'utf8'), text, 'nothing written over it');
     }
     writeFileSync(path, '{"profiles": {"ci": {"output": "json"}}, "written_by": "a newer csafe"}');
@@ -39,7 +39,7 @@ describe('config store: a file it cannot read', () => {
 });
 
 describe('config store: profiles', () => {
-  it('starts empty and creates nothing on reading; the first write creates a private directory and file', (t) => {
+  it('starts empty and creates nothing on reading; the first write creates a private directory and file', async (t) => {
     const dir = join(tempDir('csafe-conf-'), 'a', 'b');
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const store = new ConfigStore(dir);
@@ -47,18 +47,18 @@ describe('config store: profiles', () => {
     assert.deepEqual(store.profile('default'), {});
     assert.equal(store.path, join(dir, 'config.json'));
     assert.ok(!existsSync(dirname(dir)), 'reading creates nothing: a read-only HOME still runs every command');
-    store.set('default', 'user_id', 'u1');
+    await store.set('default', 'user_id', 'u1');
     assert.equal(statSync(dir).mode & 0o777, 0o700);
     assert.equal(statSync(store.path).mode & 0o777, 0o600);
   });
 
-  it('knows `default` without a file, and refuses another unknown profile naming where it came from and listing those there are', (t) => {
+  it('knows `default` without a file, and refuses another unknown profile naming where it came from and listing those there are', async (t) => {
     const dir = tempDir('csafe-conf-');
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const store = new ConfigStore(dir);
     assert.ok(store.hasProfile('default'));
     store.requireProfile('default', '--profile');
-    store.set('staging', 'user_id', 'u1');
+    await store.set('staging', 'user_id', 'u1');
     store.requireProfile('staging', 'CSAFE_PROFILE');
     assert.throws(() => store.requireProfile('stagign', 'CSAFE_PROFILE'), {
       constructor: UsageError,
@@ -70,7 +70,7 @@ describe('config store: profiles', () => {
     }, 'a name a shell would split is quoted, so the hint runs as written');
   });
 
-  it('hands out copies, unsets one key only, and narrows a wider file to 0600 on write', (t) => {
+  it('hands out copies, unsets one key only, and narrows a wider file to 0600 on write', async (t) => {
     const dir = tempDir('csafe-conf-');
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, 'config.json');
@@ -79,14 +79,14 @@ describe('config store: profiles', () => {
     const store = new ConfigStore(dir);
     store.profile('default').output = 'table';
     assert.deepEqual(store.profile('default'), { output: 'json', timeout: '5s' });
-    store.unset('default', 'timeout');
+    await store.unset('default', 'timeout');
     assert.deepEqual(new ConfigStore(dir).profile('default'), { output: 'json' });
     assert.equal(statSync(path).mode & 0o777, 0o600);
   });
 });
 
 describe('profile file: read without conf, where conf keeps it', () => {
-  it('finds config.json where conf does when CSAFE_CONFIG_DIR does not say, and reads what conf wrote there', (t) => {
+  it('finds config.json where conf does when CSAFE_CONFIG_DIR does not say, and reads what conf wrote there', async (t) => {
     const base = tempDir('csafe-conf-');
     const saved = process.env.XDG_CONFIG_HOME;
     process.env.XDG_CONFIG_HOME = base;
@@ -96,7 +96,7 @@ describe('profile file: read without conf, where conf keeps it', () => {
       rmSync(base, { recursive: true, force: true });
     });
     const store = new ConfigStore();
-    store.set('ci', 'output', 'json');
+    await store.set('ci', 'output', 'json');
     const file = new ProfileFile();
     assert.ok(existsSync(file.path), 'conf wrote the file where ProfileFile reads it');
     if (process.platform === 'linux') assert.equal(file.path, join(base, 'csafe', 'config.json'));
@@ -110,7 +110,7 @@ describe('profile file: read without conf, where conf keeps it', () => {
     assert.ok(!existsSync(dir));
   });
 
-  it('refuses, as a corrupt file, one it cannot open, one that is not a regular file, and one over 1 MiB, without reading it whole', (t) => {
+  it('refuses, as a corrupt file, one it cannot open, one that is not a regular file, and one over 1 MiB, without reading it whole', async (t) => {
     const dir = tempDir('csafe-conf-');
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const notDirectory = join(dir, 'file');
@@ -129,7 +129,7 @@ describe('profile file: read without conf, where conf keeps it', () => {
     for (const [configDir, reason] of cases) {
       const message = `config file ${join(configDir, 'config.json')} ${reason}`;
       assert.throws(() => new ProfileFile(configDir).profileNames(), { constructor: CorruptConfigError, message });
-      assert.throws(() => new ConfigStore(configDir).set('default', 'user_id', 'u'), { constructor: CorruptConfigError, message });
+      await assert.rejects(new ConfigStore(configDir).set('default', 'user_id', 'u'), { constructor: CorruptConfigError, message });
     }
   });
 });
