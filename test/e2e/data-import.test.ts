@@ -271,3 +271,33 @@ describe('csafe data import --wait, cut short', () => {
     rmSync(tmp, { recursive: true, force: true });
   });
 });
+
+describe('csafe data import, an upload whose answer was lost and whose address then expired', () => {
+  let emulator: EmulatorProcess;
+  const dir = tempDir();
+  const file = join(dir, 'listings.jsonl');
+  objectsFile(file, 3);
+  before(async () => {
+    // Addresses that live 2 to 3 s (whole seconds): the first attempt is sent in time, its retry 3 s later is not.
+    emulator = await startEmulatorProcess(['--processing-delay', '0', '--upload-ttl', '3s']);
+  });
+  after(async () => {
+    await emulator.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('asks whether the file arrived instead of importing it again under a second request', async () => {
+    // The store keeps the file, then holds its answer past --request-timeout: the upload landed, csafe cannot tell.
+    await emulator.control('/_emulator/faults', { method: 'POST', body: { faults: [{ kind: 'timeout', delay_ms: 6000, method: 'PUT', path: '/_storage/imports/:namespace/:file' }] } });
+    const result = await runCsafe(['--request-timeout', '3s', 'data', 'import', 'listings', file, '--json'], { env: emulator.env });
+    assert.equal(result.code, 0, result.stderr);
+    const log = (await emulator.requests()) as LogEntry[];
+    const imports = log.filter((entry) => entry.method === 'POST' && entry.path.endsWith('/import'));
+    assert.equal(imports.length, 1, `one import request, not one per address: ${result.stderr}`);
+    assert.deepEqual(log.filter((entry) => entry.path.startsWith('/_storage/')).map((entry) => entry.status), [200, 403]);
+    const summary = JSON.parse(result.stdout);
+    assert.equal(summary.import_requests, 1);
+    assert.equal(summary.upload_retries, 1);
+    assert.match(result.stderr, new RegExp(`${summary.request_id} has its file`));
+  });
+});

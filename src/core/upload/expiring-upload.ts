@@ -18,6 +18,12 @@ export interface IssuedAddress<T> {
   url: string;
   /** ISO 8601: when the address stops working. */
   expiresAt: string;
+  /**
+   * Whether the service already holds a file at this address (it says so in the record the
+   * address was issued with). Asked when the address expired on a retry: the attempt before it
+   * may have landed with its answer lost, and a second address would import the file twice.
+   */
+  received?: () => Promise<boolean>;
 }
 
 export interface ExpiringUploadDeps {
@@ -63,6 +69,7 @@ export async function uploadBeforeExpiry<T>(
       continue;
     }
     const started = deps.now();
+    const retriesBefore = deps.http.retries;
     const progress = await startProgressBar(deps.io, `Uploading ${formatBytes(file.size)}`);
     try {
       const response = await uploadFile(deps.http, address.url, file, { now: deps.now, contentType, onProgress: (p) => progress.update(p) });
@@ -71,6 +78,8 @@ export async function uploadBeforeExpiry<T>(
       // Ctrl-C after the address was issued: what it was issued with exists, and its id is the user's only way to find it.
       if (error instanceof InterruptedError) deps.io.note(`interrupted: ${address.id} was created, but its file was not uploaded`);
       if (!isExpiredAddress(error)) throw error;
+      const retries = deps.http.retries - retriesBefore;
+      if (retries > 0 && (await receivedBefore(deps, address))) return { issued: address.issued, bytes: file.size, durationMs: deps.now() - started, addresses, retries };
       // The key is fine (the address was issued): this is a failure to upload in time, not an authentication error.
       if (last) throw new CsafeError(`the upload address expired ${MAX_ADDRESSES} times (last: ${error.message}); nothing was sent`, { cause: error, hint: "check this machine's clock, and whether the upload stalls" });
       deps.io.note(`the upload address of ${address.id} expired during the upload; requesting another`);
@@ -78,6 +87,15 @@ export async function uploadBeforeExpiry<T>(
       progress.stop();
     }
   }
+}
+
+/** Whether an attempt before the one the store refused as expired landed, its answer lost (a timeout, a connection cut). */
+async function receivedBefore(deps: ExpiringUploadDeps, address: IssuedAddress<unknown>): Promise<boolean> {
+  if (address.received === undefined) return false;
+  deps.io.note(`the upload address of ${address.id} expired after an attempt whose answer was lost; asking whether its file arrived`);
+  const received = await address.received();
+  if (received) deps.io.note(`${address.id} has its file: the attempt whose answer was lost had uploaded it`);
+  return received;
 }
 
 /**

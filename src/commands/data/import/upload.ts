@@ -1,4 +1,4 @@
-import { putSettingsBeforeImport, requestImport, requestUploadUrl } from '../../../api/data.js';
+import { getRequest, putSettingsBeforeImport, requestImport, requestUploadUrl } from '../../../api/data.js';
 import { mayLackEndpoint } from '../../../api/responses.js';
 import type { EndpointMemory } from '../../../core/config/service-memory.js';
 import type { LineCheck } from '../../../core/input/jsonl-checker.js';
@@ -58,9 +58,17 @@ function importAddress(deps: ExpiringUploadDeps, namespace: string, { schema, me
   };
   return async () => {
     const issued = await request();
-    return { issued, id: issued.requestId, url: issued.upload_url, expiresAt: issued.expires_at };
+    const received = async () => RECEIVED_STATUSES.has((await getRequest(deps.http, namespace, issued.requestId)).status);
+    return { issued, id: issued.requestId, url: issued.upload_url, expiresAt: issued.expires_at, received };
   };
 }
+
+/**
+ * The statuses of an import request that has its file. Not queued (which may be a request still
+ * waiting for its upload), nor failed (which may be one whose address expired without it), nor
+ * uploading (a file still arriving may yet be cut off).
+ */
+const RECEIVED_STATUSES: ReadonlySet<string> = new Set(['ingesting', 'succeeded']);
 
 /** The import request, then PUT the file to its upload address; an expired address is replaced by a new import request. */
 export async function importFile(deps: ExpiringUploadDeps, namespace: string, file: UploadFile, request: ImportRequest = {}): Promise<ImportedFile> {
