@@ -1,5 +1,5 @@
 import { fileOrStdin } from '../../core/input/sources.js';
-import { createImport } from '../../api/older-imports.js';
+import { createImport, getImport } from '../../api/older-imports.js';
 import type { Context } from '../../context.js';
 import { checkEveryLine } from '../../core/bulk/checked-records.js';
 import { toJsonLines, type LineCheck } from '../../core/input/jsonl-checker.js';
@@ -42,10 +42,14 @@ function uploadInput(ctx: Context, path: string): Promise<ExpiringUpload<ImportC
       // The spec gives the address's lifetime, not its end: it is counted from before the request, to be safe.
       const expiresAt = new Date(ctx.now() + OLDER_IMPORT_UPLOAD_TTL_SECONDS * 1000).toISOString();
       const created = await createImport(http);
-      return { issued: created, id: created.import_id, url: created.upload_url, expiresAt };
+      const received = async () => RECEIVED_STATUSES.has((await getImport(http, created.import_id)).import_status);
+      return { issued: created, id: created.import_id, url: created.upload_url, expiresAt, received };
     });
   });
 }
+
+/** The statuses of an import that has its file: each follows the upload (spec, States and transitions). */
+const RECEIVED_STATUSES: ReadonlySet<string> = new Set(['IN_PROGRESS', 'COMPLETE', 'FAILED']);
 
 /** What the upload did: the import and its status as this run knows it (uploaded: the service processes it from here). */
 function uploadSummary(upload: ExpiringUpload<ImportCreated>) {

@@ -1,5 +1,5 @@
 import { fileOrStdin } from '../../../core/input/sources.js';
-import { createBatch } from '../../../api/batches.js';
+import { createBatch, getBatch } from '../../../api/batches.js';
 import type { Context } from '../../../context.js';
 import { UnexpectedResponseError, UsageError } from '../../../core/errors.js';
 import { printResult, recordView } from '../../../core/terminal/output.js';
@@ -37,7 +37,8 @@ function sendCsv(ctx: Context, type: string, path: string) {
       // The spec gives the address's lifetime, not its end: it is counted from before the request, to be safe (as import create does).
       const expiresAt = new Date(ctx.now() + BATCH_URL_TTL_SECONDS * 1000).toISOString();
       const batch = await createBatch(http, type);
-      return { issued: batch, id: batch.batch_id, url: uploadUrl(batch), expiresAt };
+      const received = async () => RECEIVED_STATUSES.has((await getBatch(http, batch.batch_id)).batch_status);
+      return { issued: batch, id: batch.batch_id, url: uploadUrl(batch), expiresAt, received };
     };
     const upload = await uploadBeforeExpiry({ http, io: ctx.io, now: () => ctx.now() }, file, BATCH_CONTENT_TYPE, issue);
     return {
@@ -52,6 +53,9 @@ function sendCsv(ctx: Context, type: string, path: string) {
     };
   });
 }
+
+/** The statuses of a batch that has its file; not CANCELLED, which a batch may be without one. */
+const RECEIVED_STATUSES: ReadonlySet<string> = new Set(['PENDING', 'SUCCESS', 'ERROR']);
 
 function uploadUrl(batch: Batch): string {
   if (typeof batch.upload_url === 'string' && batch.upload_url !== '') return batch.upload_url;
