@@ -206,6 +206,17 @@ describe('csafe data import', () => {
     assert.equal((await importRequests()).length, 1);
   });
 
+  it('an upload whose every answer was lost but which landed is a success: the import request is looked up, not made again', async () => {
+    // The store keeps the file, then holds each answer past --request-timeout.
+    await emulator.control('/_emulator/faults', { method: 'POST', body: { faults: [{ kind: 'timeout', times: 3, delay_ms: 4000, method: 'PUT', path: '/_storage/imports/:namespace/:file' }] } });
+    const result = await runCsafe(['--request-timeout', '1s', '--max-retries', '2', 'data', 'import', 'listings', file, '--json'], { env: emulator.env });
+    assert.equal(result.code, 0, result.stderr);
+    const summary = JSON.parse(result.stdout);
+    assert.equal(summary.upload_retries, 2);
+    assert.match(result.stderr, new RegExp(`${summary.request_id} has its file`));
+    assert.equal((await importRequests()).length, 1);
+  });
+
   it('imports stdin through a temporary file that is removed afterwards', async () => {
     const tmp = tempDir();
     const lines = '{"id":"s1","title":"a"}\n{"id":"s2","title":"b"}\n';

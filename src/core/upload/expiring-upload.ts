@@ -1,4 +1,4 @@
-import { CsafeError, InterruptedError, PermissionDeniedError } from '../errors.js';
+import { CsafeError, InterruptedError, mayHaveBeenApplied, PermissionDeniedError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { DryRunEnded } from '../http/dry-run.js';
 import type { IOStreams } from '../terminal/io.js';
@@ -75,11 +75,15 @@ export async function uploadBeforeExpiry<T>(
       const response = await uploadFile(deps.http, address.url, file, { now: deps.now, contentType, onProgress: (p) => progress.update(p) });
       return { issued: address.issued, bytes: file.size, durationMs: deps.now() - started, addresses, retries: response.retries };
     } catch (error) {
-      // Ctrl-C after the address was issued: what it was issued with exists, and its id is the user's only way to find it.
-      if (error instanceof InterruptedError) deps.io.note(`interrupted: ${address.id} was created, but its file was not uploaded`);
-      if (!isExpiredAddress(error)) throw error;
-      const retries = deps.http.retries - retriesBefore;
-      if (retries > 0 && (await receivedBefore(deps, address))) return { issued: address.issued, bytes: file.size, durationMs: deps.now() - started, addresses, retries };
+      const uploaded = () => ({ issued: address.issued, bytes: file.size, durationMs: deps.now() - started, addresses, retries: deps.http.retries - retriesBefore });
+      if (!isExpiredAddress(error)) {
+        // The last attempt's answer was lost (a stall, a cut): the file may be there all the same, and a run again would import it twice.
+        if (mayHaveBeenApplied(error) && (await receivedBefore(deps, address, 'the upload ended without an answer'))) return uploaded();
+        // Ctrl-C after the address was issued: what it was issued with exists, and its id is the user's only way to find it.
+        if (error instanceof InterruptedError) deps.io.note(`interrupted: ${address.id} was created, but its file was not uploaded`);
+        throw error;
+      }
+      if (deps.http.retries > retriesBefore && (await receivedBefore(deps, address, 'the upload address expired after an attempt whose answer was lost'))) return uploaded();
       // The key is fine (the address was issued): this is a failure to upload in time, not an authentication error.
       if (last) throw new CsafeError(`the upload address expired ${MAX_ADDRESSES} times (last: ${error.message}); nothing was sent`, { cause: error, hint: "check this machine's clock, and whether the upload stalls" });
       deps.io.note(`the upload address of ${address.id} expired during the upload; requesting another`);
@@ -89,11 +93,18 @@ export async function uploadBeforeExpiry<T>(
   }
 }
 
-/** Whether an attempt before the one the store refused as expired landed, its answer lost (a timeout, a connection cut). */
-async function receivedBefore(deps: ExpiringUploadDeps, address: IssuedAddress<unknown>): Promise<boolean> {
+/**
+ * Whether an attempt whose answer was lost (a stall, a connection cut) landed all the same; `why`
+ * the question is asked. A lookup that fails tells nothing: false, as before it was asked.
+ */
+async function receivedBefore(deps: ExpiringUploadDeps, address: IssuedAddress<unknown>, why: string): Promise<boolean> {
   if (address.received === undefined) return false;
-  deps.io.note(`the upload address of ${address.id} expired after an attempt whose answer was lost; asking whether its file arrived`);
-  const received = await address.received();
+  deps.io.note(`${why}; looking ${address.id} up to see whether its file arrived`);
+  const received = await address.received().catch((error: unknown) => {
+    if (error instanceof InterruptedError) throw error;
+    deps.io.note(`could not look ${address.id} up: ${(error as Error).message}`);
+    return false;
+  });
   if (received) deps.io.note(`${address.id} has its file: the attempt whose answer was lost had uploaded it`);
   return received;
 }
