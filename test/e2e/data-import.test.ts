@@ -217,6 +217,15 @@ describe('csafe data import', () => {
     assert.equal((await importRequests()).length, 1);
   });
 
+  it('an upload that fails names the import request it created, which an upload address need not name', async () => {
+    await emulator.control('/_emulator/faults', { method: 'POST', body: { faults: [{ kind: 'cut', times: 3, method: 'PUT', path: '/_storage/imports/:namespace/:file' }] } });
+    const result = await run(['data', 'import', 'listings', file, '--max-retries', '2']);
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal((await importRequests()).length, 1);
+    const requestId = /req_[0-9a-f]+/.exec((await uploads())[0]!.path)![0];
+    assert.match(result.stderr, new RegExp(`^${requestId} was created, but its file was not uploaded$`, 'm'));
+  });
+
   it('imports stdin through a temporary file that is removed afterwards', async () => {
     const tmp = tempDir();
     const lines = '{"id":"s1","title":"a"}\n{"id":"s2","title":"b"}\n';

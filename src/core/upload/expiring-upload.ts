@@ -49,6 +49,10 @@ export interface ExpiringUpload<T> {
  * object, so it is safe to repeat; --max-retries sets how often) while the address is valid;
  * once it has expired — expiresAt has passed, or the store answers 403 AccessDenied "Request has
  * expired" — a new address is issued and the file uploaded there, the old id named on stderr.
+ * An attempt whose answer was lost may have stored the file: before another address is asked
+ * for, and when the last attempt fails so, the address's record is asked (IssuedAddress.received),
+ * so that one run never imports a file twice nor fails on a file that arrived. An upload that
+ * fails names the id it was issued for.
  */
 export async function uploadBeforeExpiry<T>(
   deps: ExpiringUploadDeps,
@@ -78,9 +82,9 @@ export async function uploadBeforeExpiry<T>(
       const uploaded = () => ({ issued: address.issued, bytes: file.size, durationMs: deps.now() - started, addresses, retries: deps.http.retries - retriesBefore });
       if (!isExpiredAddress(error)) {
         // The last attempt's answer was lost (a stall, a cut): the file may be there all the same, and a run again would import it twice.
-        if (mayHaveBeenApplied(error) && (await receivedBefore(deps, address, 'the upload ended without an answer'))) return uploaded();
-        // Ctrl-C after the address was issued: what it was issued with exists, and its id is the user's only way to find it.
-        if (error instanceof InterruptedError) deps.io.note(`interrupted: ${address.id} was created, but its file was not uploaded`);
+        if (mayHaveBeenApplied(error) && (await receivedBefore(deps, address, 'the last upload attempt may have stored the file before it failed'))) return uploaded();
+        // What the address was issued with exists, and its id is the user's only way to find it: the address need not name it.
+        deps.io.note(`${error instanceof InterruptedError ? 'interrupted: ' : ''}${address.id} was created, but its file was not uploaded`);
         throw error;
       }
       if (deps.http.retries > retriesBefore && (await receivedBefore(deps, address, 'the upload address expired after an attempt whose answer was lost'))) return uploaded();
