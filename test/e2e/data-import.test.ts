@@ -151,6 +151,16 @@ describe('csafe data import', () => {
     rmSync(late);
   });
 
+  it('refuses a first line over the limit (longer than a chunk) naming file:1, with exit 2 and nothing requested', async () => {
+    const long = join(dir, 'long-first.jsonl');
+    writeFileSync(long, `{"id":"a","text":"${'x'.repeat(11 * 1024 * 1024)}"}\n{"id":"b"}\n`);
+    const result = await run(['data', 'import', 'listings', long]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /^error: .*long-first\.jsonl:1: line is longer than 10 MiB; nothing was sent$/m);
+    assert.deepEqual(await log(), [], 'nothing requested, not even an import request');
+    rmSync(long);
+  });
+
   it('csafe and the emulator name a bad line with the same message', async () => {
     const badLines = ['[{"id":"a"}]', '{"title":"no id"}', '{"id":7}', '{"id":""}', '{"id":"c",}', '"just text"'];
     for (const [n, badLine] of badLines.entries()) {

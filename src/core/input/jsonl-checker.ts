@@ -58,6 +58,11 @@ export class JsonLinesChecker {
     return this.start.firstByte !== undefined;
   }
 
+  /** Whether a line that is not blank has ended and been checked: the file's first record has been judged. */
+  get firstRecordChecked(): boolean {
+    return this.records + this.splitter.accepted > 0;
+  }
+
   /** Checks the lines the chunk ends; a line too long throws LineTooLongError, as the reader does. */
   feed(chunk: Buffer): void {
     if (this.start.feed(chunk) && this.start.firstByte === OPEN_BRACKET && this.check.arrayHint !== undefined) {

@@ -16,8 +16,9 @@ class InvalidLineFound extends Error {}
 
 /**
  * Uploads a JSON Lines file to a pre-signed address while checking every line: the file is read
- * once, and each chunk is checked before it is sent. The first chunk (all of a small file) is
- * checked before the address is asked for, so a wrong file is refused with nothing requested. A
+ * once, and each chunk is checked before it is sent. The first chunk (all of a small file), and
+ * on to the end of the first record, is checked before the address is asked for, so a wrong file
+ * is refused with nothing requested. A
  * chunk with a problem is never sent: the upload stops before its last byte, so the store keeps
  * nothing (an object store drops a body shorter than its Content-Length), and the rest of the
  * file is checked, so the problems are reported as a check before the upload would report them:
@@ -74,9 +75,10 @@ export async function uploadCheckedLines<T>(
 }
 
 /**
- * The first chunk, checked under the spinner a check before the upload would show; and, while
- * they hold only blank lines, the chunks after it (read again by the upload): an input of
- * nothing but blank lines is refused before an address is asked for, not after it was uploaded.
+ * The first chunk, checked under the spinner a check before the upload would show; and, until
+ * the first line that is not blank has ended, the chunks after it (read again by the upload): an
+ * input of nothing but blank lines, or whose first record is wrong or over the line limit, is
+ * refused before an address is asked for, not after. (At most the line limit is read so.)
  */
 async function checkFirstChunk(deps: ExpiringUploadDeps, name: string, chunks: FileChunks, checker: JsonLinesChecker, checkChunk: (chunk: Buffer) => void): Promise<void> {
   const spinner = await startSpinner(deps.io, `Checking ${name}…`);
@@ -84,8 +86,8 @@ async function checkFirstChunk(deps: ExpiringUploadDeps, name: string, chunks: F
     const first = await chunks.next();
     if (first === undefined) return checkChunk(Buffer.alloc(0));
     checkChunk(first);
-    if (checker.anyRecordSeen) return;
-    for (let chunk = await chunks.next(); chunk !== undefined && !checker.anyRecordSeen; chunk = await chunks.next()) checkChunk(chunk);
+    if (checker.firstRecordChecked) return;
+    for (let chunk = await chunks.next(); chunk !== undefined && !checker.firstRecordChecked; chunk = await chunks.next()) checkChunk(chunk);
     chunks.rewind();
   } finally {
     spinner.stop();
