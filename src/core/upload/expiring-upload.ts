@@ -79,7 +79,10 @@ export async function uploadBeforeExpiry<T>(
       const response = await uploadFile(deps.http, address.url, file, { now: deps.now, contentType, onProgress: (p) => progress.update(p) });
       return { issued: address.issued, bytes: file.size, durationMs: deps.now() - started, addresses, retries: response.retries };
     } catch (error) {
-      const uploaded = () => ({ issued: address.issued, bytes: file.size, durationMs: deps.now() - started, addresses, retries: deps.http.retries - retriesBefore });
+      // Before a lookup of the address's record, whose lines and retries are not the upload's.
+      progress.stop();
+      const retries = deps.http.retries - retriesBefore;
+      const uploaded = () => ({ issued: address.issued, bytes: file.size, durationMs: deps.now() - started, addresses, retries });
       if (!isExpiredAddress(error)) {
         // The last attempt's answer was lost (a stall, a cut): the file may be there all the same, and a run again would import it twice.
         if (mayHaveBeenApplied(error) && (await receivedBefore(deps, address, 'the last upload attempt may have stored the file before it failed'))) return uploaded();
@@ -87,7 +90,7 @@ export async function uploadBeforeExpiry<T>(
         deps.io.note(`${error instanceof InterruptedError ? 'interrupted: ' : ''}${address.id} was created, but its file was not uploaded`);
         throw error;
       }
-      if (deps.http.retries > retriesBefore && (await receivedBefore(deps, address, 'the upload address expired after an attempt whose answer was lost'))) return uploaded();
+      if (retries > 0 && (await receivedBefore(deps, address, 'the upload address expired after an attempt whose answer was lost'))) return uploaded();
       // The key is fine (the address was issued): this is a failure to upload in time, not an authentication error.
       if (last) throw new CsafeError(`the upload address expired ${MAX_ADDRESSES} times (last: ${error.message}); nothing was sent`, { cause: error, hint: "check this machine's clock, and whether the upload stalls" });
       deps.io.note(`the upload address of ${address.id} expired during the upload; requesting another`);
