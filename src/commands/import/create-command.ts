@@ -17,7 +17,8 @@ followed with \`csafe import get\`. To load objects into a namespace, use \`csaf
 Every line is checked before anything is sent; a bad line is reported as file:line: field: …
 (exit 2). The file is then streamed from disk with its Content-Length and Content-Type
 application/jsonl, with a progress bar on a terminal. The upload address lives 1 hour: when it
-has expired, a new import is created and the old one's id named on stderr.`,
+has expired, a new import is created and the old one's id named on stderr, unless the old one,
+looked up, has the file an attempt whose answer was lost had uploaded.`,
   examples: [
     'csafe import create examples/records.jsonl --wait',
     'cat examples/records.jsonl | csafe import create - --json',

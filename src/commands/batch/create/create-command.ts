@@ -21,7 +21,8 @@ Every row is checked before anything is sent: a header row, a Content column (ma
 as many fields on each row as in the header, no empty Content. Quoted fields may hold commas,
 quotes ("") and line breaks; a byte order mark and CRLF are fine. Each bad row is reported as
 file:line (exit 2). The file is streamed from disk with a progress bar on a terminal; an
-expired upload address is replaced by a new batch.`,
+expired upload address is replaced by a new batch, unless the old one, looked up, has the file
+an attempt whose answer was lost had uploaded.`,
   examples: [
     'csafe batch create --type text examples/reviews.csv --wait --download results.csv',
     'csafe batch create --type text examples/reviews.csv --json | jq -r .batch_id',

@@ -21,7 +21,9 @@ export const dataImport = {
   details: `
 The file is streamed from disk with its Content-Length (never held in memory), with a progress
 bar on a terminal. A failed upload is retried from the start (--max-retries); an expired upload
-address is replaced by a new import request. The upload has no overall time limit, only
+address is replaced by a new import request. Where an attempt's answer was lost, the request is
+looked up before another is made or the upload reported failed: a file that arrived is not
+imported twice. The upload has no overall time limit, only
 --request-timeout with no byte moving; every other request is bounded by --request-timeout.
 With --schema the import is requested at POST …/requests/upload-url (the current docs' name for
 it), which takes the schema; a service without it (404 or 405) gets PUT …/settings, then POST
