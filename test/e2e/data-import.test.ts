@@ -236,6 +236,21 @@ describe('csafe data import', () => {
     assert.match(result.stderr, new RegExp(`^${requestId} was created, but its file was not uploaded$`, 'm'));
   });
 
+  it('Ctrl-C while the store holds its answer to a whole upload does not say the file was not uploaded', async () => {
+    await emulator.control('/_emulator/faults', { method: 'POST', body: { faults: [{ kind: 'timeout', delay_ms: 20_000, method: 'PUT', path: '/_storage/imports/:namespace/:file' }] } });
+    const child = spawnCsafe(['--verbose', 'data', 'import', 'listings', file], { env: emulator.env });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = exitOf(child);
+    const [requestId] = await waitFor(() => /→ PUT \S+\/(req_[0-9a-f]+)\.jsonl/.exec(stderr)?.slice(1), { what: 'the upload' });
+    // The file has landed; only its answer is held.
+    await waitFor(async () => ((await emulator.control(`/v1/data/listings/requests/${requestId}`)) as { status: string }).status !== 'queued', { what: 'the upload to land' });
+    child.kill('SIGINT');
+    assert.equal(await exited, 130, stderr);
+    assert.doesNotMatch(stderr, /its file was not uploaded/);
+    assert.match(stderr, new RegExp(`^interrupted: ${requestId} was created and its file sent, but csafe left before the upload address answered: it may have the file$`, 'm'));
+  });
+
   it('imports stdin through a temporary file that is removed afterwards', async () => {
     const tmp = tempDir();
     const lines = '{"id":"s1","title":"a"}\n{"id":"s2","title":"b"}\n';

@@ -3,7 +3,7 @@ import type { HttpClient } from '../http/client.js';
 import { DryRunEnded } from '../http/dry-run.js';
 import type { IOStreams } from '../terminal/io.js';
 import { formatBytes, startProgressBar } from '../terminal/progress.js';
-import { uploadFile, type UploadFile } from './file-upload.js';
+import { uploadFile, type UploadFile, type UploadProgress } from './file-upload.js';
 
 /** How an upload outlives its pre-signed address: when the address expires, another is asked for. */
 
@@ -75,8 +75,13 @@ export async function uploadBeforeExpiry<T>(
     const started = deps.now();
     const retriesBefore = deps.http.retries;
     const progress = await startProgressBar(deps.io, `Uploading ${formatBytes(file.size)}`);
+    let sent = 0;
+    const onProgress = (p: UploadProgress) => {
+      sent = p.sent;
+      progress.update(p);
+    };
     try {
-      const response = await uploadFile(deps.http, address.url, file, { now: deps.now, contentType, onProgress: (p) => progress.update(p) });
+      const response = await uploadFile(deps.http, address.url, file, { now: deps.now, contentType, onProgress });
       return { issued: address.issued, bytes: file.size, durationMs: deps.now() - started, addresses, retries: response.retries };
     } catch (error) {
       // Before a lookup of the address's record, whose lines and retries are not the upload's.
@@ -87,7 +92,7 @@ export async function uploadBeforeExpiry<T>(
         // The last attempt's answer was lost (a stall, a cut): the file may be there all the same, and a run again would import it twice.
         if (mayHaveBeenApplied(error) && (await receivedBefore(deps, address, 'the last upload attempt may have stored the file before it failed'))) return uploaded();
         // What the address was issued with exists, and its id is the user's only way to find it: the address need not name it.
-        deps.io.note(`${error instanceof InterruptedError ? 'interrupted: ' : ''}${address.id} was created, but its file was not uploaded`);
+        deps.io.note(notUploaded(address.id, error, sent === file.size));
         throw error;
       }
       if (retries > 0 && (await receivedBefore(deps, address, 'the upload address expired after an attempt whose answer was lost'))) return uploaded();
@@ -98,6 +103,17 @@ export async function uploadBeforeExpiry<T>(
       progress.stop();
     }
   }
+}
+
+/**
+ * What became of the file of `id`, whose upload failed with `error`. Ctrl-C once the whole file
+ * was sent leaves the store's answer unheard: the file may have landed, and a run again would
+ * import it twice.
+ */
+function notUploaded(id: string, error: unknown, wholeFileSent: boolean): string {
+  if (!(error instanceof InterruptedError)) return `${id} was created, but its file was not uploaded`;
+  if (wholeFileSent) return `interrupted: ${id} was created and its file sent, but csafe left before the upload address answered: it may have the file`;
+  return `interrupted: ${id} was created, but its file was not uploaded`;
 }
 
 /**

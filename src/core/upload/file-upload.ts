@@ -96,7 +96,7 @@ export interface UploadProgress {
 }
 
 export interface UploadOptions {
-  /** Called every `progressIntervalMs` while the upload runs (not on every chunk). */
+  /** Called every `progressIntervalMs` while the upload runs (not on every chunk), and as it ends, however it ends. */
   onProgress?: (progress: UploadProgress) => void;
   progressIntervalMs?: number;
   now: () => number;
@@ -130,31 +130,34 @@ export interface UploadFile {
 export async function uploadFile(http: HttpClient, url: string, file: UploadFile, options: UploadOptions): Promise<HttpResponse> {
   const chunks = file.chunks ?? (file.size === 0 ? undefined : await FileChunks.open(file.path, file.size));
   let attemptStarted = options.now();
+  /** Bytes of this attempt handed to the request: a chunk is, once the request asks for the one after it. */
+  let handedOver = 0;
   async function* attempt(): AsyncGenerator<Buffer> {
     if (chunks === undefined) return;
     chunks.rewind();
     for (let chunk = await chunks.next(); chunk !== undefined; chunk = await chunks.next()) {
       file.inspect?.(chunk, chunks.read - chunk.length);
       yield chunk;
+      handedOver += chunk.length;
     }
   }
   const body: ReopenableBody = {
     open: () => {
       attemptStarted = options.now();
+      handedOver = 0;
       return attempt();
     },
     length: file.size,
     contentType: options.contentType ?? 'application/json',
   };
-  // Bytes read from disk by the request, sampled: counting them per chunk would cost more than drawing them.
-  const report = () => options.onProgress?.({ sent: chunks?.read ?? 0, total: file.size, elapsedMs: options.now() - attemptStarted });
+  // Sampled: a report per chunk would cost more than drawing them. Bytes read ahead are not sent: a request stopped before its first write has sent none.
+  const report = () => options.onProgress?.({ sent: handedOver, total: file.size, elapsedMs: options.now() - attemptStarted });
   const timer = options.onProgress === undefined ? undefined : setInterval(report, options.progressIntervalMs ?? 100);
   try {
-    const response = await http.request({ method: 'PUT', url, body, timeoutMs: null });
-    report();
-    return response;
+    return await http.request({ method: 'PUT', url, body, timeoutMs: null });
   } finally {
     clearInterval(timer);
+    report();
     if (file.chunks === undefined) await chunks?.close();
   }
 }

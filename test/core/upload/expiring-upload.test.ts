@@ -16,7 +16,11 @@ const EXPIRED = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDeni
 const POLICY = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
 const NOW = Date.parse('2026-11-28T12:00:00Z');
 
-/** A real local object store: `/live/N` stores what is PUT, `/expired/N` answers the store's 403 for a late address, `/denied/N` another 403, `/hang/N` never answers. */
+/**
+ * A real local object store: `/live/N` stores what is PUT, `/expired/N` answers the store's 403
+ * for a late address, `/denied/N` another 403, `/hang/N` never answers, `/stall/N` neither, and
+ * calls onHang at the first bytes of the body rather than at its end.
+ */
 describe('uploadBeforeExpiry', () => {
   let server: Server;
   let baseUrl: string;
@@ -32,7 +36,10 @@ describe('uploadBeforeExpiry', () => {
     server = createServer((req, res) => {
       asked.push(req.url!);
       const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('data', (chunk: Buffer) => {
+        if (req.url!.startsWith('/stall/') && chunks.length === 0) onHang();
+        chunks.push(chunk);
+      });
       req.on('end', () => {
         if (req.url!.startsWith('/hang/')) return onHang();
         if (req.url!.startsWith('/live/')) {
@@ -49,7 +56,7 @@ describe('uploadBeforeExpiry', () => {
   const address = (id: string, path: string, expiresAt = '2026-11-28T13:00:00Z'): IssuedAddress<string> => ({ issued: `issued with ${id}`, id, url: `${baseUrl}${path}`, expiresAt });
 
   /** Uploads the file, each address asked for the next of `addresses`. */
-  async function upload(addresses: Array<IssuedAddress<string>>, signal?: AbortSignal, options: { progress?: boolean; now?: () => number } = {}) {
+  async function upload(addresses: Array<IssuedAddress<string>>, signal?: AbortSignal, options: { progress?: boolean; now?: () => number; file?: typeof file } = {}) {
     asked.length = 0;
     stored.clear();
     const { io, stderr } = bufferIO({ progress: options.progress });
@@ -57,7 +64,7 @@ describe('uploadBeforeExpiry', () => {
     const http = new HttpClient({ baseUrl, apiKey: 'sk_test_secret_key', timeoutMs: 5000, retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 0 }, userAgent: 'csafe/test', io, now, sleep: async () => {}, signal });
     let issued = 0;
     try {
-      const result = await uploadBeforeExpiry({ http, io, now }, file, 'application/json', async () => addresses[issued++]!);
+      const result = await uploadBeforeExpiry({ http, io, now }, options.file ?? file, 'application/json', async () => addresses[issued++]!);
       return { result, issued, stderr: stderr() };
     } catch (error) {
       throw Object.assign(error as Error, { stderr: stderr(), issued });
@@ -113,10 +120,20 @@ describe('uploadBeforeExpiry', () => {
   });
 
   it('names the address whose upload Ctrl-C cut short: what it was issued with exists', async () => {
+    const big = join(dir, 'big.jsonl');
+    writeFileSync(big, '{"id":"d-1"}\n'.repeat(3_000_000));
+    const interrupt = new AbortController();
+    onHang = () => interrupt.abort();
+    await assert.rejects(upload([address('req_1', '/stall/1')], interrupt.signal, { file: { path: big, size: readFileSync(big).length } }), (error: unknown) =>
+      error instanceof InterruptedError && /^interrupted: req_1 was created, but its file was not uploaded$/m.test((error as { stderr?: string }).stderr ?? ''));
+  });
+
+  it('Ctrl-C once the whole file was sent, its answer awaited, says the address may have the file', async () => {
     const interrupt = new AbortController();
     onHang = () => interrupt.abort();
     await assert.rejects(upload([address('req_1', '/hang/1')], interrupt.signal), (error: unknown) =>
-      error instanceof InterruptedError && /interrupted: req_1 was created, but its file was not uploaded/.test((error as { stderr?: string }).stderr ?? ''));
+      error instanceof InterruptedError &&
+      /^interrupted: req_1 was created and its file sent, but csafe left before the upload address answered: it may have the file$/m.test((error as { stderr?: string }).stderr ?? ''));
   });
 
   it('plans the upload after the request for its address in a dry run', async () => {
