@@ -325,9 +325,9 @@ function withConfig(make: (path: string) => void): string {
 }
 
 describe('config file changed by runs at once', () => {
-  it('sixteen `config set` run at once, each for a profile of its own: every profile is kept', async () => {
+  it('twenty-four `config set` run at once, each for a profile of its own: every profile is kept, every run ends 0', async () => {
     const config = tempDir('csafe-config-');
-    const names = Array.from({ length: 16 }, (_, index) => `p${index}`);
+    const names = Array.from({ length: 24 }, (_, index) => `p${index}`);
     const results = await Promise.all(names.map((name) => runCsafe(['--profile', name, 'config', 'set', 'user_id', `user-${name}`], { env: { CSAFE_CONFIG_DIR: config }, timeoutMs: 30_000 })));
     for (const result of results) assert.equal(result.code, 0, result.stderr);
     const stored = storedProfiles(config) ?? {};

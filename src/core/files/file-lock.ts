@@ -122,9 +122,10 @@ async function readLock(lockPath: string): Promise<{ owner: LockOwner | undefine
     handle = await open(lockPath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if (errorCode(error) !== 'ENOENT') throw new FileWriteError(lockPath, writeErrorReason(error), ' the lock');
-    // A link to nothing takes the name as surely as a file does, and was never a lock.
+    // A link to nothing takes the name as surely as a file does, and was never a lock. Anything
+    // else there now was made since the open (a run taking the lock its owner just let go): gone, try again.
     const entry = await lstat(lockPath, { bigint: true }).catch(() => undefined);
-    return entry === undefined ? undefined : { inode: entry.ino, owner: undefined, foreign: true };
+    return entry?.isSymbolicLink() === true ? { inode: entry.ino, owner: undefined, foreign: true } : undefined;
   }
   try {
     const stats = await handle.stat({ bigint: true });
