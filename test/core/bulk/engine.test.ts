@@ -296,6 +296,27 @@ describe('the bulk engine with a checkpoint', () => {
   });
 });
 
+describe('the bulk engine reading a pipe that stays open (stopReadingAtHalt)', () => {
+  it('a halt that comes while reading is paused (a full lane) ends the reading before the next read, not once the pipe gives another line', async () => {
+    const { run, lines } = setUp();
+    const { spec } = job(() => status(401), { stopReadingAtHalt: true });
+    let writerDone!: () => void;
+    const writerGoesOn = new Promise<void>((resolve) => (writerDone = resolve));
+    // The writer keeps the pipe open after five lines and writes nothing more.
+    async function* openPipe() {
+      yield records(5);
+      await writerGoesOn;
+      yield [];
+    }
+    const delivered = deliverInBatches(openPipe(), limits(1), { lanes: 1, laneOf: () => 0, capacity: 2 }, spec, run);
+    const outcome = await Promise.race([delivered, new Promise<'still reading'>((resolve) => setTimeout(resolve, 3000, 'still reading').unref())]);
+    writerDone();
+    assert.notEqual(outcome, 'still reading', 'the run waited for a line it would not send');
+    assert.match(String((outcome as { stoppedBy?: Error }).stoppedBy?.message), /answered 401/);
+    assert.deepEqual(lines('failed'), [1, 2, 3, 4, 5]);
+  });
+});
+
 describe('the bulk engine leaving at once (a second Ctrl-C)', () => {
   /** What resolves `release`, and resolves once it has been started: a write csafe leaves in the middle of. */
   const held = () => {
