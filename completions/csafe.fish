@@ -124,7 +124,7 @@ complete -c csafe -n "__csafe_at 'data'" -f -a download -d 'Stream a request\'s 
 complete -c csafe -n "__csafe_at 'data add'" -F
 complete -c csafe -n "__csafe_at 'data add'" -l dry-run -d 'check everything, then print the requests it would send'
 complete -c csafe -n "__csafe_at 'data add'" -l batch-size -x -d 'objects per request'
-complete -c csafe -n "__csafe_at 'data add'" -l flush-interval -x -d 'send a batch that is not full once its oldest object has waited this long for mo'
+complete -c csafe -n "__csafe_at 'data add'" -l flush-interval -x -d 'with --skip-invalid, from a pipe: send a batch that is not full once its oldest '
 complete -c csafe -n "__csafe_at 'data add'" -l max-batch-bytes -x -d 'bytes per request, at most 6000000'
 complete -c csafe -n "__csafe_at 'data add'" -l concurrency -x -d 'requests in flight'
 complete -c csafe -n "__csafe_at 'data add'" -l shard -x -d 'send only the objects of worker i of n'
@@ -167,7 +167,7 @@ complete -c csafe -n "__csafe_at 'events send'" -l skip-invalid -r -F -d 'send t
 complete -c csafe -n "__csafe_at 'events send'" -l allow-unknown-types -d 'pass events of a type the spec does not show through unchecked'
 complete -c csafe -n "__csafe_at 'events send'" -l no-auto-idempotency -d 'do not add a content-derived idempotency_key to events without one'
 complete -c csafe -n "__csafe_at 'events send'" -l batch-size -x -d 'events per request'
-complete -c csafe -n "__csafe_at 'events send'" -l flush-interval -x -d 'send a batch that is not full once its oldest event has waited this long for mor'
+complete -c csafe -n "__csafe_at 'events send'" -l flush-interval -x -d 'with --skip-invalid, from a pipe: send a batch that is not full once its oldest '
 complete -c csafe -n "__csafe_at 'events send'" -l max-batch-bytes -x -d 'bytes per request, at most 6000000'
 complete -c csafe -n "__csafe_at 'events send'" -l concurrency -x -d 'requests in flight; events of one user always share one'
 complete -c csafe -n "__csafe_at 'events send'" -l max-consecutive-failures -x -d 'stop once n requests in a row could not reach the service'

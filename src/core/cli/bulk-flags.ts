@@ -41,7 +41,7 @@ export const batchFlags = {
   flushInterval: (item: string, when = ''): TextFlag & { default: string } => ({
     type: 'text',
     value: 'duration',
-    help: `${when}send a batch that is not full once its oldest ${item} has waited this long for more input (a pipe that trickles)`,
+    help: `${when}send a batch that is not full once its oldest ${item} has waited this long for more input`,
     default: '1s',
   }),
   /** What is read ahead while a batch is sent, for a command that follows a pipe. */

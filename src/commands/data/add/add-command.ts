@@ -16,7 +16,7 @@ export const dataAdd = {
   flags: {
     dryRun: DRY_RUN_FLAG,
     batchSize: batchFlags.batchSize('objects'),
-    flushInterval: batchFlags.flushInterval('object'),
+    flushInterval: batchFlags.flushInterval('object', 'with --skip-invalid, from a pipe: '),
     /** Under the service's 6 MB request limit, with room to spare. */
     maxBatchBytes: batchFlags.maxBatchBytes(5_000_000),
     concurrency: batchFlags.concurrency(),

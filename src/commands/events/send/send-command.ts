@@ -19,7 +19,7 @@ export const eventsSend = {
     allowUnknownTypes: { type: 'switch', help: 'pass events of a type the spec does not show through unchecked' },
     autoIdempotency: { type: 'switch', negate: true, help: 'do not add a content-derived idempotency_key to events without one' },
     batchSize: batchFlags.batchSize('events'),
-    flushInterval: batchFlags.flushInterval('event'),
+    flushInterval: batchFlags.flushInterval('event', 'with --skip-invalid, from a pipe: '),
     maxBatchBytes: batchFlags.maxBatchBytes(1_000_000),
     concurrency: batchFlags.concurrency('; events of one user always share one'),
     maxConsecutiveFailures: batchFlags.maxConsecutiveFailures(),
