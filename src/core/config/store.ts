@@ -74,7 +74,7 @@ export class ConfigStore extends ProfileFile {
   private async lock(): Promise<FileLock> {
     try {
       this.createDirectory();
-      return await acquireFileLockWaiting(this.path, Date.now, CHANGE_WAIT_MS);
+      return await acquireFileLockWaiting(this.path, Date.now, CHANGE_WAIT_MS, 'set CSAFE_CONFIG_DIR to another directory');
     } catch (error) {
       throw this.writeFailure(error);
     }

@@ -28,9 +28,10 @@ const heldHere = new Map<string, bigint>();
  * resolved: two names of one checkpoint share one lock), made whole or not at all. A lock left by
  * a process that no longer runs on this host (killed with -9, a crashed machine's cron, a
  * restarted container whose new process has the same pid) is taken over; a live owner makes this
- * a LockedError naming it (exit 75: try again later).
+ * a LockedError naming it (exit 75: try again later). `elsewhere`: how the user gives csafe another
+ * file to lock instead, for the hint when something that is no lock sits where the lock goes.
  */
-export async function acquireFileLock(path: string, now: number): Promise<FileLock> {
+export async function acquireFileLock(path: string, now: number, elsewhere = 'give --checkpoint another name'): Promise<FileLock> {
   const lockPath = `${realPath(path)}.lock`;
   const owner: LockOwner = { pid: process.pid, host: hostname(), since: new Date(now).toISOString(), started: await processStartTime(process.pid) };
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -44,7 +45,7 @@ export async function acquireFileLock(path: string, now: number): Promise<FileLo
     if (found === undefined) continue;
     if (found.foreign) {
       throw new UsageError(`${lockPath}: is in the place of the lock of ${path}, and is not a lock csafe made, so it is left alone`, {
-        hint: `give --checkpoint another name, or move ${lockPath} away if it is no longer needed`,
+        hint: `${elsewhere}, or move ${lockPath} away if it is no longer needed`,
       });
     }
     if (found.owner !== undefined && (await isLiveOwner(found.owner, lockPath))) {
@@ -61,11 +62,11 @@ export async function acquireFileLock(path: string, now: number): Promise<FileLo
  * acquireFileLock for a change of a few milliseconds (the config file's): a live owner is waited
  * for, up to `waitMs`, rather than refused at once; then its LockedError is thrown.
  */
-export async function acquireFileLockWaiting(path: string, now: () => number, waitMs: number): Promise<FileLock> {
+export async function acquireFileLockWaiting(path: string, now: () => number, waitMs: number, elsewhere?: string): Promise<FileLock> {
   const deadline = now() + waitMs;
   for (;;) {
     try {
-      return await acquireFileLock(path, now());
+      return await acquireFileLock(path, now(), elsewhere);
     } catch (error) {
       if (!(error instanceof LockedError) || now() >= deadline) throw error;
       // Apart, so that runs started together do not keep meeting.

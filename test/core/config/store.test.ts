@@ -85,6 +85,20 @@ describe('config store: profiles', () => {
   });
 });
 
+describe('config store: its lock', () => {
+  it('something that is no lock where the lock goes is left alone, and the hint says how to use another config directory', async (t) => {
+    const dir = tempDir('csafe-conf-');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    mkdirSync(join(dir, 'config.json.lock', 'inside'), { recursive: true });
+    await assert.rejects(new ConfigStore(dir).set('default', 'user_id', 'u'), (error: unknown) => {
+      assert.ok(error instanceof UsageError, String(error));
+      assert.match(error.hint ?? '', /^set CSAFE_CONFIG_DIR to another directory, or move \S+config\.json\.lock away/);
+      return true;
+    });
+    assert.ok(existsSync(join(dir, 'config.json.lock', 'inside')), 'left as it was');
+  });
+});
+
 describe('profile file: read without conf, where conf keeps it', () => {
   it('finds config.json where conf does when CSAFE_CONFIG_DIR does not say, and reads what conf wrote there', async (t) => {
     const base = tempDir('csafe-conf-');
