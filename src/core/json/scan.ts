@@ -210,10 +210,9 @@ const VALUE = `(?:${PRIMITIVE}|${containerOf(`(?:${PRIMITIVE}|${containerOf(PRIM
  * One line (up to its line feed) that is one JSON object whose only top-level member named `key`
  * is a non-empty string, its other top-level keys spelled without escapes (an escape could spell
  * `key`), its values at most two arrays or objects deep. Sticky, and linear: every choice is made
- * by the next character.
+ * by the next character. `key` is a plain word (ObjectLines checks it).
  */
 function objectLinePattern(key: string): RegExp {
-  if (!/^\w+$/.test(key)) throw new Error(`not a plain key: ${key}`);
   const member = `"(?!${key}")${PLAIN}*"${WS}:${WS}${VALUE}`;
   const keyMember = `"${key}"${WS}:${WS}${NON_EMPTY_STRING}`;
   return new RegExp(`\\{${WS}(?:${member}${WS},${WS})*${keyMember}(?:${WS},${WS}${member})*${WS}\\}${WS}\\n`, 'y');
@@ -279,13 +278,17 @@ const KEPT_SHAPES = 4;
  * than a window), objectLineEnd. Never sure of more than objectLineEnd would be.
  */
 export class ObjectLines {
-  private readonly pattern: RegExp;
+  /** The general pattern, made when first needed (see matched). */
+  private pattern: RegExp | undefined;
   private readonly keyBytes: Uint8Array;
   /** The shape learned last, and the last few learned, by their sources. */
   private shape: Shape | undefined;
   private readonly shapes = new Map<string, Shape>();
   /** Whether a shape was learned since the last chunk began: once a chunk bounds what learning costs. */
   private learnedInChunk = false;
+  /** Whether the exact check has given a record to learn from, and the chunks begun: see matched. */
+  private taught = false;
+  private chunks = 0;
   /** The bytes [from, to) of the current chunk, as Latin-1 text. */
   private text = '';
   private from = 0;
@@ -293,17 +296,24 @@ export class ObjectLines {
   acceptedEnd = -1;
 
   constructor(private readonly key: string) {
-    this.pattern = objectLinePattern(key);
+    if (!/^\w+$/.test(key)) throw new Error(`not a plain key: ${key}`);
     this.keyBytes = Buffer.from(key);
+  }
+
+  /** Whether a line has been matched with the general pattern: compiling it is most of what a small input's check costs. */
+  get usedGeneralPattern(): boolean {
+    return this.pattern !== undefined;
   }
 
   next(): void {
     this.text = '';
     this.from = this.to = 0;
     this.learnedInChunk = false;
+    this.chunks++;
   }
 
   learn(record: unknown): void {
+    this.taught = true;
     if (this.learnedInChunk) return;
     this.learnedInChunk = true;
     const source = shapeSource(record, this.key);
@@ -355,9 +365,14 @@ export class ObjectLines {
       }
     }
     if (lines === 0) {
-      this.pattern.lastIndex = at;
-      if (!this.pattern.test(this.text) || namesKeyTwice(this.text, at, this.pattern.lastIndex)) return 0;
-      at = this.pattern.lastIndex;
+      // Until the exact check has given a record to learn a shape from, the first chunk's lines go
+      // to objectLineEnd: the general pattern costs some 13 ms to compile (more than the byte scan
+      // of a chunk), and most files repeat one shape, so never need it.
+      if (!this.taught && this.chunks <= 1) return 0;
+      const pattern = (this.pattern ??= objectLinePattern(this.key));
+      pattern.lastIndex = at;
+      if (!pattern.test(this.text) || namesKeyTwice(this.text, at, pattern.lastIndex)) return 0;
+      at = pattern.lastIndex;
       lines = 1;
     }
     this.acceptedEnd = this.from + at - 1;

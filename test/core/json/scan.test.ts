@@ -166,6 +166,27 @@ describe('ObjectLines (the regular expression first, then objectLineEnd)', () =>
     assert.deepEqual(ends, expected, 'every line certain, but the one with an empty id');
   });
 
+  it('leaves the first chunk to the byte scan until the exact check gives it a record: the general pattern is compiled only when a line needs it', () => {
+    const line = (text: string) => Buffer.from(`${text}\n`);
+    const untaught = new ObjectLines('id');
+    untaught.next();
+    assert.equal(untaught.accept(line('{"id":"a","n":1}'), 0, 18), 1, 'sure of the line all the same');
+    assert.equal(untaught.usedGeneralPattern, false);
+    untaught.learn({ id: 'a', n: 1 });
+    untaught.next();
+    assert.equal(untaught.accept(line('{"id":"b","n":2}'), 0, 18), 1);
+    assert.equal(untaught.usedGeneralPattern, false, 'a line of the shape learned');
+    const other = line('{"id":"c","tags":["x"]}');
+    untaught.next();
+    assert.equal(untaught.accept(other, 0, other.length), 1);
+    assert.equal(untaught.usedGeneralPattern, true, 'a line of another shape');
+    const neverTaught = new ObjectLines('id');
+    neverTaught.next();
+    neverTaught.next();
+    assert.equal(neverTaught.accept(line('{"id":"a","n":1}'), 0, 18), 1);
+    assert.equal(neverTaught.usedGeneralPattern, true, 'past the first chunk, with no record given');
+  });
+
   it('is not sure of a line that has no line feed before the limit', () => {
     const check = new ObjectLines('id');
     const bytes = Buffer.from('{"id":"a"}\n');
