@@ -331,12 +331,18 @@ export class ObjectLines {
     // Only a line opening with a brace can be sure: a blank line, or any other, goes to the exact check at once.
     if (bytes[start] !== Byte.OpenBrace) return 0;
     if (start < this.from || start >= this.to) this.read(bytes, start, limit);
-    let accepted = this.matched(start);
-    if (accepted === 0 && this.from !== start && this.to < limit && this.text.indexOf('\n', start - this.from) === -1) {
-      // The line goes on past the window: read again from its start. (Reading again for a line that ends within it cost a window a line.)
-      this.read(bytes, start, limit);
-      accepted = this.matched(start);
+    // A line cut short is matched no further: in part, it would fail the shape and then the general
+    // pattern, compiled for it alone in a file of one shape. Cut by the chunk's end, none can be
+    // sure of it; cut by the window's, it is read again from its start. (Reading again for a line
+    // that ends within the window cost a window a line.)
+    if (this.text.indexOf('\n', start - this.from) === -1) {
+      if (this.to === limit) return 0;
+      if (this.from !== start) {
+        this.read(bytes, start, limit);
+        if (this.to === limit && this.text.indexOf('\n') === -1) return 0;
+      }
     }
+    const accepted = this.matched(start);
     if (accepted > 0) return accepted;
     this.acceptedEnd = objectLineEnd(bytes, start, limit, this.keyBytes);
     return this.acceptedEnd === -1 ? 0 : 1;

@@ -268,6 +268,22 @@ describe('ObjectLines with the shape of a record it learned', () => {
     assert.equal(check.accept(chunk, third, chunk.length - 1), 1, 'the last line feed is past the limit');
   });
 
+  it('matches no part of a line cut by the window or the chunk: a file of one shape never needs the general pattern', () => {
+    const lines = Array.from({ length: 2_000 }, (_, n) => tiny(n));
+    const text = `${lines.join('\n')}\n`;
+    // Cut in the middle of a line, past the first window: its start comes again with the next chunk.
+    const limit = text.indexOf(tiny(1_500)) + 20;
+    const chunk = Buffer.from(text);
+    const check = learned();
+    const ends: number[] = [];
+    for (let start = 0, accepted = 1; accepted > 0; start = check.acceptedEnd + 1) {
+      accepted = check.accept(chunk, start, limit);
+      if (accepted > 0) ends.push(check.acceptedEnd);
+    }
+    assert.equal(ends.at(-1), text.indexOf(tiny(1_500)) - 1, 'every whole line before the cut, across windows');
+    assert.equal(check.usedGeneralPattern, false);
+  });
+
   it('learns no shape from a record it cannot spell or that holds an array or object, and keeps the one it had', () => {
     const chunk = Buffer.from(`{"id":"a","é":1}\n{"id":"b","é":2}\n${tiny(1)}\n${tiny(2)}\n`);
     const check = learned();
