@@ -68,17 +68,20 @@ export function writeFileAtomicSync(path: string, content: string): boolean {
   const temporary = temporaryPath(path);
   const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
-    const bytes = Buffer.from(content);
-    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
-    if (entry !== undefined) fchmodSync(fd, permissions(entry));
-    fsyncSync(fd);
+    try {
+      const bytes = Buffer.from(content);
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+      if (entry !== undefined) fchmodSync(fd, permissions(entry));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
   } catch (error) {
-    closeSync(fd);
+    // A failed rename too (a file made immutable meanwhile): the process leaves at once, and nothing would sweep it.
     rmSync(temporary, { force: true });
     throw error;
   }
-  closeSync(fd);
-  renameSync(temporary, path);
   return true;
 }
 

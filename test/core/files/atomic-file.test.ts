@@ -229,6 +229,38 @@ describe('writeFileAtomicSync, for a process about to leave at once', () => {
   });
 });
 
+describe('a replace that fails at its rename', () => {
+  /** A file not even root may rename over, where chattr can make one (ext4, xfs): undefined where it cannot. */
+  function immutableFile(dir: string): string | undefined {
+    const path = join(dir, 'state.json');
+    writeFileSync(path, 'old\n');
+    try {
+      execFileSync('chattr', ['+i', path], { stdio: 'ignore' });
+      return path;
+    } catch {
+      return undefined;
+    }
+  }
+
+  for (const [name, write] of [
+    ['writeFileAtomic', (path: string) => writeFileAtomic(path, 'new\n')],
+    ['writeFileAtomicSync', async (path: string) => writeFileAtomicSync(path, 'new\n')],
+  ] as const) {
+    it(`${name} throws the rename's error and leaves no temporary file beside it`, async (t) => {
+      const dir = tempDir();
+      const path = immutableFile(dir);
+      if (path === undefined) return t.skip('chattr +i is not possible here');
+      try {
+        await assert.rejects(write(path), /EPERM|EACCES/);
+        assert.deepEqual(readdirSync(dir), ['state.json']);
+        assert.equal(readFileSync(path, 'utf8'), 'old\n');
+      } finally {
+        execFileSync('chattr', ['-i', path]);
+      }
+    });
+  }
+});
+
 describe('removeStaleTemporaries', () => {
   const tmp = (name: string, pid: number, random = '0123abcd') => `${name}.${pid}-${random}.tmp`;
 
