@@ -5,6 +5,7 @@
 // when first called, so that bin/csafe's quick answers (src/quick.ts, bundled with this) load none.
 import { fnv1a } from './core/files/short-digest.js';
 import { setHttpV8Flags } from './core/http/v8-flags.js';
+import { makeDirectorySync } from './core/files/make-directory.js';
 
 /**
  * What scripts/bundle.mjs writes into quick.cjs with esbuild's define (not defined elsewhere): the
@@ -182,13 +183,13 @@ const CACHE_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
  * it only saves time.
  */
 function writeCache({ path, install, build }: CacheFile, data: Buffer): void {
-  const { closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } = process.getBuiltinModule('node:fs');
+  const { closeSync, lstatSync, openSync, readdirSync, renameSync, rmSync, writeSync } = process.getBuiltinModule('node:fs');
   const { dirname, join } = process.getBuiltinModule('node:path');
   // Not the pid alone: where pids repeat (a container's node is pid 1), a partial file a killed run left would block every later write.
   const partial = `${path}.${process.pid}-${Math.random().toString(36).slice(2)}.partial`;
   let made = false;
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    makeDirectorySync(dirname(path), 0o700);
     if (lstatSync(path, { throwIfNoEntry: false })?.isFile() === false) return;
     const fd = openSync(partial, 'wx', 0o600);
     made = true;

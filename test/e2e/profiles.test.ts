@@ -303,6 +303,16 @@ describe('a config directory that cannot be created, or a config file that canno
     }
   });
 
+  it('a config or cache directory under /proc, where no directory can be made: config set fails at once (exit 1), a run that writes no config ends', { skip: !existsSync('/proc/self') }, async () => {
+    const underProc = `/proc/csafe-test-${process.pid}`;
+    const set = await runCsafe(['config', 'set', 'user_id', 'u1'], { env: { CSAFE_CONFIG_DIR: join(underProc, 'csafe') }, timeoutMs: 15_000 });
+    assert.equal(set.code, 1, set.stderr);
+    assert.match(set.stderr, /^error: config file \/proc\/\S+ could not be written: no such directory \(ENOENT\)\n/);
+    // Its code cache, written as it exits, has nowhere to go: the run ends all the same.
+    const list = await runCsafe(['config', 'list'], { env: { CSAFE_CONFIG_DIR: tempDir('csafe-config-'), XDG_CACHE_HOME: underProc }, timeoutMs: 15_000 });
+    assert.equal(list.code, 0, list.stderr);
+  });
+
   it('writing creates the directory 0700 and the file 0600', async () => {
     const dir = join(tempDir('csafe-config-'), 'new', 'csafe');
     const result = await runWithin(['config', 'set', 'user_id', 'u1'], { CSAFE_CONFIG_DIR: dir });

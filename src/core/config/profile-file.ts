@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as z from 'zod';
 import { formatPath } from '../../schemas/issues.js';
@@ -8,6 +8,7 @@ import { DEFAULT_PROFILE, type Profile } from './settings.js';
 import { configFilePath } from './paths.js';
 import { shellWord } from '../cli/command-line.js';
 import { writeErrorReason } from '../files/write-errors.js';
+import { makeDirectorySync } from '../files/make-directory.js';
 
 // Where the profiles file lives, and how it is read and checked: a corrupt file is named with the
 // place of its problem, not silently replaced.
@@ -110,7 +111,7 @@ export class ProfileFile {
 
   /** A private directory for the file about to be written: it will hold the API key. Only writing creates it. */
   protected createDirectory(): void {
-    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    makeDirectorySync(dirname(this.file), 0o700);
   }
 
   private read(): StoreShape {

@@ -1,8 +1,8 @@
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as z from 'zod';
 import { writeFileAtomic } from '../files/atomic-file.js';
 import { readConfigText } from './profile-file.js';
+import { makeDirectory } from '../files/make-directory.js';
 
 // What csafe learned of a service, per profile: an endpoint it lacks (it answered 404 or 405), so
 // later runs go the older way at once instead of asking again. A cache, never a setting: a file it
@@ -62,7 +62,7 @@ export class ServiceMemory implements EndpointMemory {
     else delete current[endpoint];
     memory.profiles[profile] = { base_url: baseUrl, lacking: current };
     try {
-      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      await makeDirectory(dirname(this.path), 0o700);
       await writeFileAtomic(this.path, `${JSON.stringify(memory, null, 1)}\n`);
     } catch {
       // A read-only config directory: the fallback still works, only once per run.

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { link, lstat, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, lstat, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { makeDirectory as makeDirectoryWithMode } from '../../core/files/make-directory.js';
 
 /** How the emulator writes its files: private, replaced whole, and cleaned of what a killed emulator left. */
 
@@ -93,23 +94,8 @@ export async function readJsonFile<T>(path: string): Promise<T | undefined> {
 
 export const isMissing = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 
-/**
- * mkdir -p, one level at a time: node's own recursive mkdir never returns for a path under /proc
- * (it retries the ENOENT forever), so a bad --data-dir would hang the emulator instead of failing.
- */
-export async function makeDirectory(path: string): Promise<void> {
-  try {
-    await mkdir(path, { mode: DIRECTORY_MODE });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' && (await stat(path)).isDirectory()) return;
-    if (code !== 'ENOENT' || dirname(path) === path) throw error;
-    await makeDirectory(dirname(path));
-    await mkdir(path, { mode: DIRECTORY_MODE }).catch((again: unknown) => {
-      if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again;
-    });
-  }
-}
+/** An emulator's folders, made as core/files/make-directory makes them (a --data-dir under /proc fails instead of hanging), private to the user. */
+export const makeDirectory = (path: string): Promise<void> => makeDirectoryWithMode(path, DIRECTORY_MODE);
 
 /**
  * Untouched for this long, a temporary file is no live emulator's: longer than an upload may stall
