@@ -23,6 +23,14 @@ describe('resultRowsAsJson', () => {
     assert.equal(line!.trim(), '{"Content":"hi","Status":"SUCCESS","__proto__":"x"}');
   });
 
+  it('keys a repeated header name by its column, so the caller\'s own Status column hides not the service\'s', async () => {
+    const [line] = await lines('Content,Status,Service result,Expected result,Labels,Status,src,src\nhi,ERROR,x,,,approved,a,b\n');
+    assert.deepEqual(JSON.parse(line!), {
+      Content: 'hi', Status: 'ERROR', 'Service result': 'x', 'Expected result': '', Labels: '',
+      'Status (column 6)': 'approved', src: 'a', 'src (column 8)': 'b',
+    });
+  });
+
   it('with --json writes one array, as JSON.stringify writes it whole, whatever the number of rows', async () => {
     for (const rows of [0, 1, 3]) {
       const csv = `Content,Status\n${Array.from({ length: rows }, (_, i) => `c${i},SUCCESS\n`).join('')}`;

@@ -17,7 +17,8 @@ export const batchDownload = {
 Prints the result CSV as the service stores it, byte for byte in a pipe or a file; on a terminal,
 control characters are shown in caret notation (ESC as ^[). With -o ndjson each row is one JSON
 object on its own line instead, keyed by the CSV header: Content, Status, Service result,
-Expected result, Labels, then your own columns; with --json (-o json) the rows are one array.
+Expected result, Labels, then your own columns (a name already used, such as your own Status,
+keyed "Status (column 6)"); with --json (-o json) the rows are one array.
 
 A cell that starts with =, +, - or @ may run as a formula in a spreadsheet: on a terminal, csafe
 says how many there are; --escape-formulas writes each with a leading '.

@@ -23,11 +23,21 @@ async function* rowObjects(body: Readable): AsyncGenerator<Record<string, string
   let header: string[] | undefined;
   for await (const { fields } of readCsvRows({ name: 'the result CSV', open: () => body })) {
     if (header === undefined) {
-      header = fields;
+      header = distinctKeys(fields);
       continue;
     }
     const row: Record<string, string> = {};
     fields.forEach((field, i) => setOwnField(row, header![i] ?? `column ${i + 1}`, field));
     yield row;
   }
+}
+
+/** The header's names as keys, each name repeated keyed by its column so no cell hides another. */
+function distinctKeys(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return names.map((name, i) => {
+    const key = seen.has(name) ? `${name} (column ${i + 1})` : name;
+    seen.add(key);
+    return key;
+  });
 }
