@@ -42,6 +42,12 @@ describe('checkBatchCsv', () => {
     assert.equal(result.error.hint, 'rename the column "content" to "Content": the name must match exactly, case included');
   });
 
+  it('refuses a header naming Content twice: the second column would never be reviewed', async () => {
+    const result = await check('Content,source,Content\nhello,app,click here\n');
+    assert.ok(result.error instanceof InputError);
+    assert.equal(result.error.message, 'reviews.csv:1: the header names "Content" twice (columns 1 and 3), expected one column holding the text or URL to review');
+  });
+
   it('refuses an empty file and a file with a header only', async () => {
     assert.match((await check('')).error!.message, /^reviews\.csv: is empty, expected a header row with a Content column/);
     assert.match((await check('Content\n')).error!.message, /^reviews\.csv: has a header but no rows/);

@@ -42,9 +42,16 @@ function rowProblem(fields: readonly string[], width: number, content: number): 
   return undefined;
 }
 
-/** The index of the Content column, or an InputError listing the columns found and the likeliest one meant. */
+/** The index of the one Content column, or an InputError: two of them, or none (listing the columns found and the likeliest one meant). */
 function contentColumn(name: string, columns: readonly string[]): number {
   const index = columns.indexOf(CONTENT_COLUMN);
+  const again = columns.indexOf(CONTENT_COLUMN, index + 1);
+  // Only one column can be the content reviewed: the other's cells would never be reviewed.
+  if (index >= 0 && again >= 0) {
+    throw new InputError(`${name}:1: the header names "${CONTENT_COLUMN}" twice (columns ${index + 1} and ${again + 1}), expected one column holding the text or URL to review`, {
+      hint: `rename or remove one of them: only one ${CONTENT_COLUMN} column is reviewed`,
+    });
+  }
   if (index >= 0) return index;
   const closest = closestName(CONTENT_COLUMN, columns);
   const found = columns.map((column) => JSON.stringify(column)).join(', ');
