@@ -1,6 +1,6 @@
 import { createDecision } from '../../api/decisions.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { InputError, UsageError } from '../../core/errors.js';
 import { jsonObjectFlag, parseMetadata, type JsonFlagInput } from '../../core/input/json-flags.js';
 import { printResult, recordView } from '../../core/terminal/output.js';
 import { waitOptions, type WaitOptions } from '../../core/cli/wait.js';
@@ -39,11 +39,21 @@ async function decisionRequest(options: DecisionCreateOptions, input: JsonFlagIn
   const content = options.content === undefined ? undefined : await jsonObjectFlag('--content', options.content, input, 'a JSON object (its fields depend on --type)');
   const metadata = await parseMetadata(options.metadata, input);
   const parsed = createDecisionRequestSchema.safeParse({ type: options.type, content, ...(metadata !== undefined && { metadata }) });
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return withinRequestSize(parsed.data);
   const issue = parsed.error.issues[0]!;
   // Within a flag's JSON, the key too: `--metadata: tags: expected a string…`.
   const within = issue.path.slice(1).map(String).join('.');
   throw new UsageError(`${flagOfField(OPTION_OF_FIELD, issue.path[0]!) ?? 'decision'}: ${within ? `${within}: ` : ''}${issue.message}`);
+}
+
+/**
+ * The request, if its JSON fits in one request: --content and --metadata are each read up to the
+ * limit, so together they can pass it, and the service would refuse the body.
+ */
+function withinRequestSize(request: CreateDecisionRequest): CreateDecisionRequest {
+  const size = Buffer.byteLength(JSON.stringify(request));
+  if (size <= CONTENT_LIMITS.requestBytes) return request;
+  throw new InputError(`--content and --metadata: the request would be ${size} bytes, over ${CONTENT_LIMITS.requestBytes} bytes, the most one request can carry`);
 }
 
 /** The action of the command declared in create-command.ts, loaded when it runs. */

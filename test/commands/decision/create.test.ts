@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { decisionCreateRun, type DecisionCreateOptions } from '../../../src/commands/decision/create.js';
 import { ExitCode, InputError, UsageError } from '../../../src/core/errors.js';
 import { commandTest, exitCodeOf, jsonBody } from '../../helpers/context.js';
+import { CONTENT_LIMITS } from '../../../src/schemas/content.js';
 
 const options = (given: Partial<DecisionCreateOptions>): DecisionCreateOptions => ({ metadata: [], wait: false, timeoutMs: Infinity, ...given });
 const DECISION = /^\/v1\/decisions\/dec_[0-9a-f]{24}$/;
@@ -82,6 +83,11 @@ test('decision create refuses invalid --content before sending anything (exit 2,
 });
 
 test('decision create refuses a missing or empty --type and bad --metadata before sending anything', async (t) => {
+  await t.test('--content and --metadata each within the request size, together over it', (t) => {
+    const text = 'a'.repeat(CONTENT_LIMITS.requestBytes - 100);
+    return refused(t, { type: 'text', content: '@DIR/big.json', metadata: [`note=${'b'.repeat(200)}`] }, InputError,
+      `--content and --metadata: the request would be ${CONTENT_LIMITS.requestBytes + 160} bytes, over ${CONTENT_LIMITS.requestBytes} bytes, the most one request can carry`, { 'big.json': JSON.stringify({ text }) });
+  });
   await t.test('no --type', (t) => refused(t, { content: '{}' }, UsageError, '--type: is required: the kind of content to review, e.g. text'));
   await t.test('an empty --type', (t) => refused(t, { type: '', content: '{}' }, UsageError, '--type: expected a non-empty string (the kind of content to review, e.g. text)'));
   await t.test('--metadata without =', (t) => refused(t, { type: 'text', content: '{}', metadata: ['source'] }, UsageError, '--metadata: expected key=value or @file.json, got "source"'));
