@@ -29,6 +29,11 @@ describe('csafe decision, against a running emulator', () => {
     assert.ok(decision.labels.length > 0 && decision.labels.every((label: { applied: boolean }) => !label.applied));
   });
 
+  it('decision create --help says what --wait --json prints: the decision as decision get prints it, without its type', async () => {
+    const help = (await runCsafe(['decision', 'create', '--help'])).stdout.replace(/\s+/g, ' ');
+    assert.match(help, /--json: the decision as the service returned it, as `decision get` prints it; its type shows in the table only/);
+  });
+
   it('decision create --type listing --content @listing.json --json: prints the id, type and metadata at once', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'listing.json'), JSON.stringify(LISTING, null, 2));

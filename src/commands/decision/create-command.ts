@@ -17,7 +17,8 @@ export const decisionCreate = {
   },
   details: `
 Prints the decision's id, type and metadata. With --wait it shows the settled decision instead:
-its status, result and labels (--json: the decision as the service returned it, with its type).`,
+its status, result and labels (--json: the decision as the service returned it, as
+\`decision get\` prints it; its type shows in the table only).`,
   examples: [
     `csafe decision create --type text --content '{"text":"see you"}' --metadata source=app --wait`,
     'csafe decision create --type listing --content @examples/listing.json --json',
