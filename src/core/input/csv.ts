@@ -111,6 +111,15 @@ function lineBreaksIn(fields: readonly string[]): number {
   return breaks;
 }
 
+/** csv-parse counts fields from 0 ("field 0" is the first); a user counts from 1, as csafe's other messages do. */
+function strayQuote(error: CsvError): string {
+  const { column, field } = error as CsvError & { column?: unknown; field?: unknown };
+  const where = typeof column === 'number' ? `field ${column + 1}` : 'a field';
+  // The field as read up to the quote: csv-parse's own buffer.
+  const readSoFar = field === undefined || field === null ? '' : ` (it starts ${JSON.stringify(String(field))})`;
+  return `${where} has a quote but does not start with one${readSoFar}`;
+}
+
 function csvReadError(name: string, error: unknown): Error {
   if (error instanceof InterruptedError) return error;
   if (error instanceof CsvNotUtf8Error) return new InputError(`${name}:${error.line}: ${error.message}`);
@@ -118,7 +127,9 @@ function csvReadError(name: string, error: unknown): Error {
   // csv-parse's messages start with a title ("Invalid Closing Quote: …"); the line goes in front, as everywhere.
   const reason = error.code === 'CSV_QUOTE_NOT_CLOSED'
     ? 'a quoted field starts on this line and is never closed'
-    : error.message.replace(/^[^:]*:\s*/, '').replace(/ at line \d+/, '');
+    : error.code === 'INVALID_OPENING_QUOTE'
+      ? strayQuote(error)
+      : error.message.replace(/^[^:]*:\s*/, '').replace(/ at line \d+/, '');
   const line = (error as CsvError & { lines?: number }).lines;
   return new InputError(`${name}:${line ?? 1}: ${reason}`, {
     hint: 'a field holding a quote, comma or line break must be in double quotes, with each quote inside doubled: "say ""hi"""',

@@ -74,6 +74,12 @@ describe('readCsvRows', () => {
     await assert.rejects(rows('a,"b" c\n'), (error: unknown) => error instanceof InputError && error.message.startsWith('in.csv:1: got " " instead of delimiter') && error.hint === HINT);
   });
 
+  it('names a quote inside an unquoted field by the field counted from 1, as a user counts', async () => {
+    await assert.rejects(rows('a,b,c\nx,y,z"w\n'), (error: unknown) =>
+      error instanceof InputError && error.message === 'in.csv:2: field 3 has a quote but does not start with one (it starts "z")' && error.hint === HINT);
+    await assert.rejects(rows('a,b\nq"x,y\n'), (error: unknown) => error instanceof InputError && error.message === 'in.csv:2: field 1 has a quote but does not start with one (it starts "q")');
+  });
+
   it('names a file it cannot read, and passes Ctrl-C on as it is', async () => {
     const failing = (error: Error) => ({ name: 'in.csv', open: () => new Readable({ read() { this.destroy(error); } }) });
     const consume = async (input: { name: string; open: () => Readable }) => {
