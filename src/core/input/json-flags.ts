@@ -52,6 +52,11 @@ export async function parseMetadata(specs: readonly string[], input: JsonFlagInp
 
 /** The file of `@FILE`, a read that fails named by its flag as well (`--content: listing.json: no such file`). */
 async function readFlagFile(flag: string, path: string, input: JsonFlagInput): Promise<Buffer> {
+  if (path === '') throw new UsageError(`${flag}: "@" needs a file name after it: @FILE, or @- for stdin`);
+  // Read to its end by an earlier flag, stdin would look empty here: say why instead.
+  if (path === '-' && input.stdin.readableEnded) {
+    throw new UsageError(`${flag}: @- reads stdin, which an earlier @- has read already; give this one from a file`);
+  }
   try {
     return await readBoundedInput(path, input.stdin, input.maxBytes, input.signal);
   } catch (error) {

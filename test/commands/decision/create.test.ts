@@ -34,6 +34,13 @@ test('decision create --content @- reads the content from stdin; the table names
   assert.deepEqual(rows.slice(1), [['type', 'listing'], ['metadata', '{}']]);
 });
 
+test('decision create --content @- --metadata @-: refused before sending, as stdin can be read once', async (t) => {
+  const run = await commandTest(t, { stdin: { text: '{"title": "bike"}\n' } });
+  const error = await decisionCreateRun(run.ctx, options({ type: 'listing', content: '@-', metadata: ['@-'] })).then(() => undefined, (failure: unknown) => failure);
+  assert.ok(error instanceof UsageError, String(error));
+  assert.equal(error.message, '--metadata: @- reads stdin, which an earlier @- has read already; give this one from a file');
+});
+
 test('decision create --wait polls on the fixed clock until SUCCESS, then prints the decision as decision get does', async (t) => {
   const run = await commandTest(t, { flags: { json: true }, emulator: { processingDelayMs: 3_000 } });
   // Pending at 0 s and 1 s, settled at 3 s.
@@ -88,6 +95,7 @@ test('decision create refuses a missing or empty --type and bad --metadata befor
     return refused(t, { type: 'text', content: '@DIR/big.json', metadata: [`note=${'b'.repeat(200)}`] }, InputError,
       `--content and --metadata: the request would be ${CONTENT_LIMITS.requestBytes + 160} bytes, over ${CONTENT_LIMITS.requestBytes} bytes, the most one request can carry`, { 'big.json': JSON.stringify({ text }) });
   });
+  await t.test('an @ without a file name', (t) => refused(t, { type: 'text', content: '@' }, UsageError, '--content: "@" needs a file name after it: @FILE, or @- for stdin'));
   await t.test('no --type', (t) => refused(t, { content: '{}' }, UsageError, '--type: is required: the kind of content to review, e.g. text'));
   await t.test('an empty --type', (t) => refused(t, { type: '', content: '{}' }, UsageError, '--type: expected a non-empty string (the kind of content to review, e.g. text)'));
   await t.test('--metadata without =', (t) => refused(t, { type: 'text', content: '{}', metadata: ['source'] }, UsageError, '--metadata: expected key=value or @file.json, got "source"'));
