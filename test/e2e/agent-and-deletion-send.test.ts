@@ -48,6 +48,12 @@ describe('csafe agent-decision send', () => {
     }
   });
 
+  it('-o tsv: the columns are headed by the JSON keys, as in every table', async () => {
+    const result = await runInProcess(['agent-decision', 'send', join(EXAMPLES, 'agent-decisions.jsonl'), '-o', 'tsv'], { env: emulator.env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(lines(result.stdout)[0], 'LINE\tREFERENCE_ID\tPOLICY_ID\tDECISION\tSAFETYKITCORRECT');
+  });
+
   it('--json: one array, the same objects', async () => {
     const result = await runInProcess(['agent-decision', 'send', join(EXAMPLES, 'agent-decisions.jsonl'), '--json'], { env: emulator.env });
     assert.equal(result.code, 0, result.stderr);
@@ -242,6 +248,12 @@ describe('csafe deletion-request send', () => {
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual(ndjson(again.stdout), filed, 'the same requests, answered with the ids first filed');
     assert.equal((await heldErasures(emulator)).length, 3, 'filed once each');
+  });
+
+  it('-o tsv: the columns are headed by the JSON keys, as in every table', async () => {
+    const result = await runInProcess(['deletion-request', 'send', join(EXAMPLES, 'deletion-requests.jsonl'), '-o', 'tsv'], { env: emulator.env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(lines(result.stdout)[0], 'LINE\tSUBJECT_USER_ID\tDELETION_REQUEST_ID\tSTATUS\tEXTERNAL_REQUEST_ID');
   });
 
   it('the derived key depends on the content alone: the same requests, reordered, with their fields in another order and their instant written otherwise, are the requests already filed', async () => {

@@ -20,10 +20,10 @@ const verdictsView: StreamView<VerdictResult, VerdictResult> = {
   rows: (result) => [result],
   columns: [
     { header: 'LINE', value: (r) => String(r.line) },
-    { header: 'REFERENCE ID', value: (r) => r.reference_id },
-    { header: 'POLICY', value: (r) => r.policy_id },
+    { header: 'REFERENCE_ID', value: (r) => r.reference_id },
+    { header: 'POLICY_ID', value: (r) => r.policy_id },
     { header: 'DECISION', value: (r) => r.decision },
-    { header: 'SAFETYKIT CORRECT', value: (r) => (r.safetykitCorrect ? 'yes' : 'no'), style: (r, text, c) => (r.safetykitCorrect ? c.green(text) : c.yellow(text)) },
+    { header: 'SAFETYKITCORRECT', value: (r) => (r.safetykitCorrect ? 'yes' : 'no'), style: (r, text, c) => (r.safetykitCorrect ? c.green(text) : c.yellow(text)) },
   ],
   order: (a, b) => a.line - b.line,
 };

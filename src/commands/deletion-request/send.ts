@@ -23,10 +23,10 @@ const filedView: StreamView<FiledRequest, FiledRequest> = {
   rows: (filed) => [filed],
   columns: [
     { header: 'LINE', value: (r) => String(r.line) },
-    { header: 'SUBJECT', value: (r) => r.subject_user_id },
-    { header: 'DELETION REQUEST', value: (r) => r.deletion_request_id },
+    { header: 'SUBJECT_USER_ID', value: (r) => r.subject_user_id },
+    { header: 'DELETION_REQUEST_ID', value: (r) => r.deletion_request_id },
     { header: 'STATUS', value: (r) => r.status },
-    { header: 'EXTERNAL ID', value: (r) => r.external_request_id ?? '' },
+    { header: 'EXTERNAL_REQUEST_ID', value: (r) => r.external_request_id ?? '' },
   ],
   order: (a, b) => a.line - b.line,
 };
