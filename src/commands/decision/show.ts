@@ -35,8 +35,8 @@ export async function printDecision(io: IOStreams, format: OutputFormat, decisio
   });
 }
 
-/** Polls the decision while it is PENDING (spinner, --timeout → 124, Ctrl-C → 130, each with the command that checks again). */
-async function waitForDecision(ctx: Context, decisionId: string, timeoutMs: number): Promise<Decision> {
+/** Polls the decision while it is PENDING (spinner, --timeout → 124, Ctrl-C → 130, each with the command that checks again; `made`: as WaitSpec's). */
+async function waitForDecision(ctx: Context, decisionId: string, timeoutMs: number, made: boolean): Promise<Decision> {
   const http = await ctx.http();
   return waitForOne(ctx, {
     timeoutMs,
@@ -45,12 +45,17 @@ async function waitForDecision(ctx: Context, decisionId: string, timeoutMs: numb
     describe: `decision ${decisionId}`,
     progress: (decision) => decision.decision_status,
     checkAgain: `csafe decision get ${shellWord(decisionId)} --wait`,
+    made,
   });
 }
 
-/** Waits for the decision to settle and prints it (`type`: as printDecision); exit 1 when it ended ERROR. */
+/**
+ * Waits for the decision to settle and prints it; exit 1 when it ended ERROR. `type`, as
+ * printDecision's, is given by create alone: the decision is then this run's own, and whatever
+ * ends the wait, the command that checks on it is printed.
+ */
 export async function followDecision(ctx: Context, format: OutputFormat, decisionId: string, timeoutMs: number, type?: string): Promise<Outcome> {
-  const decision = await waitForDecision(ctx, decisionId, timeoutMs);
+  const decision = await waitForDecision(ctx, decisionId, timeoutMs, type !== undefined);
   await printDecision(ctx.io, format, decision, type);
   return settledOutcome(ctx.io, decision);
 }

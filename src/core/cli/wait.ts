@@ -45,6 +45,11 @@ export interface WaitSpec<T> {
   progress(value: T): string;
   /** The command that checks again later, printed when the wait ends early: `csafe decision get dec_1 --wait`. */
   checkAgain: string;
+  /**
+   * Made by this run (`decision create --wait`): it is there whatever ends the wait, even a 401
+   * when an access token expires, so the command that checks on it is printed then too.
+   */
+  made?: boolean;
 }
 
 export type WaitForOne<T> = WaitRuntime & WaitSpec<T>;
@@ -67,7 +72,7 @@ export async function waitForOne<T>(runtime: WaitRuntime, wait: WaitSpec<T>): Pr
     });
   } catch (error) {
     spinner.stop();
-    if (mayStillBePending(error)) {
+    if (wait.made === true || mayStillBePending(error)) {
       runtime.io.warn(`${wait.describe} is still pending; check on it with:`);
       runtime.io.warn(`  ${wait.checkAgain}`);
     }

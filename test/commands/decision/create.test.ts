@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { decisionCreateRun, type DecisionCreateOptions } from '../../../src/commands/decision/create.js';
-import { ExitCode, InputError, UsageError } from '../../../src/core/errors.js';
+import { AuthenticationError, ExitCode, InputError, UsageError } from '../../../src/core/errors.js';
+import { call } from '../../emulator/support.js';
 import { commandTest, exitCodeOf, jsonBody } from '../../helpers/context.js';
 import { CONTENT_LIMITS } from '../../../src/schemas/content.js';
 
@@ -53,6 +54,24 @@ test('decision create --wait polls on the fixed clock until SUCCESS, then prints
   assert.deepEqual([decision.decision_status, decision.result], ['SUCCESS', 'match']);
   assert.ok(!('type' in decision), 'as the service returned it, nothing added');
   assert.ok(decision.labels.some((label: { name: string; applied: boolean }) => label.name === 'violence' && label.applied));
+});
+
+test('decision create --wait refused part-way (an access token expired): the decision it made is named, with the command that checks on it', async (t) => {
+  const run = await commandTest(t, { flags: { json: true }, emulator: { processingDelayMs: 60_000 } });
+  run.expect({ method: 'POST', path: '/v1/decisions' }, { method: 'GET', path: DECISION, times: 2 });
+  const sleep = run.ctx.sleep.bind(run.ctx);
+  // After the first poll: the key is refused from then on.
+  run.ctx.sleep = async (ms, signal) => {
+    await call(run.emulator, 'POST', '/_emulator/quirks', { json: { refused_requests: 1 } });
+    return sleep(ms, signal);
+  };
+
+  const error = await decisionCreateRun(run.ctx, options({ type: 'text', content: '{"text":"see you"}', wait: true })).then(() => undefined, (failure: unknown) => failure);
+
+  assert.ok(error instanceof AuthenticationError, String(error));
+  const id = /decision (dec_\w+) is still pending/.exec(run.stderr())?.[1];
+  assert.ok(id !== undefined, run.stderr());
+  assert.equal(run.stderr(), `decision ${id} is still pending; check on it with:\n  csafe decision get ${id} --wait\n`);
 });
 
 test('decision create --wait on content the service cannot process ends ERROR: exit 1, with why', async (t) => {
