@@ -26,7 +26,7 @@ export async function decisionCreateRun(ctx: Context, options: DecisionCreateOpt
   const request = await decisionRequest(options, { stdin: ctx.io.stdin, maxBytes: CONTENT_LIMITS.requestBytes, signal: ctx.signal });
   const format = await ctx.outputFormat('single');
   const created = await createDecision(await ctx.http(), request);
-  if (options.wait) return followDecision(ctx, format, created.decision_id, options.timeoutMs, created.type);
+  if (options.wait) return followDecision(ctx, format, created.decision_id, options.timeoutMs, { type: created.type });
   const { decision_id, type, metadata, ...rest } = created;
   await printResult(ctx.io, format, created, recordView({ decision_id, type, metadata: metadata ?? {}, ...rest }));
 }

@@ -50,13 +50,13 @@ async function waitForDecision(ctx: Context, decisionId: string, timeoutMs: numb
 }
 
 /**
- * Waits for the decision to settle and prints it; exit 1 when it ended ERROR. `type`, as
- * printDecision's, is given by create alone: the decision is then this run's own, and whatever
- * ends the wait, the command that checks on it is printed.
+ * Waits for the decision to settle and prints it; exit 1 when it ended ERROR. `made`: the decision
+ * is this run's own (create), its type as printDecision takes it; whatever ends the wait, the
+ * command that checks on it is printed then.
  */
-export async function followDecision(ctx: Context, format: OutputFormat, decisionId: string, timeoutMs: number, type?: string): Promise<Outcome> {
-  const decision = await waitForDecision(ctx, decisionId, timeoutMs, type !== undefined);
-  await printDecision(ctx.io, format, decision, type);
+export async function followDecision(ctx: Context, format: OutputFormat, decisionId: string, timeoutMs: number, made?: { type: string }): Promise<Outcome> {
+  const decision = await waitForDecision(ctx, decisionId, timeoutMs, made !== undefined);
+  await printDecision(ctx.io, format, decision, made?.type);
   return settledOutcome(ctx.io, decision);
 }
 
