@@ -253,6 +253,30 @@ describe('csafe webhooks listen', () => {
     assert.deepEqual(await endpoints(), [], 'its endpoint removed');
   });
 
+  it('with --forward-secret, a request to its port at another address than the one registered is refused, never re-signed and forwarded', async (t) => {
+    const hooks = await receiver();
+    t.after(() => hooks.close());
+    const child = spawnCsafe(['webhooks', 'listen', '--forward-to', hooks.url, '--forward-secret', FORWARD_SECRET], { env: emulator.env });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    const exited = exitOf(child);
+    await waitFor(async () => (await endpoints()).length === 1, { what: 'the listener registered' });
+    const registered = new URL(((await endpoints())[0] as unknown as { url: string }).url);
+    // Any process on the machine can find the port; it has neither the emulator's secret nor the registered address.
+    const forged = await fetch(new URL('/', registered), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_forged', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+      body: '{"type":"workflow.succeeded","namespace":"listings","id":"forged"}',
+    });
+    assert.equal(forged.status, 404);
+    assert.notEqual(registered.pathname, '/', 'an address no other process can guess');
+    await trigger(emulator.env, 'workflow.succeeded', '--id', 'listing-6');
+    await waitFor(() => hooks.received.length === 1, { what: 'the emulator\'s delivery forwarded' });
+    assert.equal((new Webhook(FORWARD_SECRET).verify(hooks.received[0]!.body, hooks.received[0]!.headers as Record<string, string>) as { id: string }).id, 'listing-6');
+    child.kill('SIGINT');
+    assert.equal(await exited, 0);
+    assert.equal(hooks.received.length, 1, 'the forged request never reached the receiver');
+  });
+
   it('an unknown --events type or a --forward-to that is no http(s) URL: named, exit 2, nothing registered', async () => {
     for (const [flag, value] of [['--events', 'workflow.succeeded,nope'], ['--forward-to', 'ftp://example.com/hooks']] as const) {
       const result = await runInProcess(['webhooks', 'listen', flag, value], { env: emulator.env });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
@@ -105,13 +106,17 @@ export const webhooksListenAction: Action<typeof webhooksListen.flags> = async (
   const format = await ctx.outputFormat('stream');
   // A table is drawn when a run ends, and a listener runs until Ctrl-C: a line as each delivery arrives instead.
   const results = format === 'table' ? lineWriter(ctx.io) : resultWriter(ctx.io, format, deliveriesView);
-  const server = createServer((req, res) =>
+  // Any process on this machine can reach the port, and what arrives is passed on as the emulator's (re-signed with
+  // --forward-secret): only the emulator, told this path through its authenticated API, gets a delivery through.
+  const path = `/${randomBytes(16).toString('hex')}`;
+  const server = createServer((req, res) => {
+    if (req.url !== path) return void res.writeHead(404).end();
     // A request cut off mid-body (the emulator stopped) is answered 400 if it still can be; the listener goes on.
-    void receive(ctx, http, listening, req, res, results).catch(() => void (res.headersSent ? res.destroy() : res.writeHead(400).end())),
-  );
+    void receive(ctx, http, listening, req, res, results).catch(() => void (res.headersSent ? res.destroy() : res.writeHead(400).end()));
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
   try {
     const registered = { id: (await addWebhookEndpoint(http, url, listening.events, LEASE_SECONDS)).endpoint_id };
     ctx.io.note(`Ready: ${listening.forwardTo === undefined ? 'printing' : `forwarding to ${listening.forwardTo}`} the notifications of ${http.baseUrl} (endpoint ${registered.id}); Ctrl-C to stop`);
