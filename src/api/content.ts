@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import { BadRequestError } from '../core/errors.js';
 import type { HttpClient } from '../core/http/client.js';
+import { decodedImageProblem } from '../core/input/images.js';
 import {
+  base64Payload,
   CONTENT_LIMITS,
   contentLimitProblems,
   contentRequestSchema,
@@ -40,8 +42,9 @@ function wireRequest(request: ContentRequest, version: ServiceVersion): WireRequ
 
 /**
  * Every reason the service would refuse this request, found before anything is sent: the schema,
- * the spec's limits, and the 6 MB request size. Paths are those of the current-version request,
- * so callers can name the file a part came from; legacy-only limits are mapped back onto it.
+ * the spec's limits, the 6 MB request size, and image data that is no whole PNG, JPEG, GIF or
+ * WebP. Paths are those of the current-version request, so callers can name the file a part came
+ * from; legacy-only limits are mapped back onto it.
  */
 export function requestProblems(request: ContentRequest, version: ServiceVersion): FieldProblem[] {
   const parsed = contentRequestSchema.safeParse(request);
@@ -57,7 +60,18 @@ export function requestProblems(request: ContentRequest, version: ServiceVersion
   if (problems.length === 0 && size > CONTENT_LIMITS.requestBytes) {
     problems.push({ path: [], message: `request is ${size} bytes, over the limit of ${CONTENT_LIMITS.requestBytes}` });
   }
+  // Last: decoding every image costs more than the other checks, and a request they refuse is refused already.
+  if (problems.length === 0) problems.push(...imageBytesProblems(parsed.data));
   return problems;
+}
+
+/** Base64 that decodes to no whole image of an accepted format: refused by the service (400), so found here first. */
+function imageBytesProblems(request: ContentRequest): FieldProblem[] {
+  return request.content.flatMap((part, index) => {
+    if (part.type !== 'image') return [];
+    const problem = decodedImageProblem(Buffer.from(base64Payload(part.source.data), 'base64'));
+    return problem === undefined ? [] : [{ path: ['content', index, 'source', 'data'], message: problem }];
+  });
 }
 
 /** A legacy `text` problem concerns every text part, since their texts were joined into one. */

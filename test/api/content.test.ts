@@ -4,6 +4,7 @@ import { requestProblems, toLegacyRequest } from '../../src/api/content.js';
 import { parseResponse } from '../../src/api/responses.js';
 import { contentResponseSchema, legacyContentResponseSchema } from '../../src/schemas/content.js';
 import { describeProblem } from '../../src/schemas/issues.js';
+import { encodePng, pngOfLength } from '../emulator/png.js';
 
 const image = (bytes: number) => ({ type: 'image' as const, source: { type: 'base64' as const, data: 'A'.repeat(bytes) } });
 const problems = (request: unknown, version: '2026-08-11' | '2026-08-05' = '2026-08-11') =>
@@ -25,7 +26,8 @@ describe('content request checks', () => {
   it('enforces 20 images, 5 MB of base64 each, and 8 KB of metadata', () => {
     assert.deepEqual(problems({ content: Array.from({ length: 21 }, () => image(8)), user_id: 'u' }), ['content: at most 20 images per request, got 21']);
     assert.deepEqual(problems({ content: [image(5_000_004)], user_id: 'u' }), ['content[0].source.data: image is 5000004 bytes of base64, over the limit of 5000000']);
-    assert.deepEqual(problems({ content: [image(5_000_000)], user_id: 'u' }), []);
+    const wholePngAtTheLimit = { type: 'image', source: { type: 'base64', data: pngOfLength(3_750_000).toString('base64') } };
+    assert.deepEqual(problems({ content: [wholePngAtTheLimit], user_id: 'u' }), []);
     assert.match(problems({ content: [{ type: 'text', text: 'a' }], user_id: 'u', metadata: { k: 'x'.repeat(8000) } })[0]!, /^metadata: is 8008 bytes serialized, over the limit of 8000$/);
   });
 
@@ -38,6 +40,17 @@ describe('content request checks', () => {
     assert.deepEqual(problems(request), []);
     assert.deepEqual(problems(request, '2026-08-05'), ['content[0].text: text is 16001 characters, over the limit of 16000 for version 2026-08-05']);
     assert.deepEqual(problems({ content: [{ type: 'text', text: 'é'.repeat(16_000) }], user_id: 'u' }, '2026-08-05'), []);
+  });
+
+  it('refuses image data that decodes to no whole PNG, JPEG, GIF or WebP, as the service does, in either version', () => {
+    const notAnImage = { type: 'image', source: { type: 'base64', data: Buffer.from('hello').toString('base64') } };
+    const cutShort = { type: 'image', source: { type: 'base64', data: `data:image/png;base64,${encodePng(2, 2, () => [0, 0, 0]).subarray(0, 40).toString('base64')}` } };
+    for (const version of ['2026-08-11', '2026-08-05'] as const) {
+      assert.deepEqual(problems({ content: [{ type: 'text', text: 'a' }, notAnImage, cutShort], user_id: 'u' }, version), [
+        'content[1].source.data: base64 data does not decode to PNG, JPEG, GIF or WebP image bytes',
+        'content[2].source.data: base64 data is a PNG image cut short (its chunks end before IEND): the file is damaged or was not copied whole',
+      ]);
+    }
   });
 
   it('builds the previous version shape', () => {

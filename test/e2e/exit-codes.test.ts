@@ -39,12 +39,12 @@ const heldCheckpoint = (name: string) => {
   return path;
 };
 
-/** An image the client takes (base64 of the right size) and the service refuses (no image bytes): a line that fails. */
+/** Base64 of the right size whose bytes are no image: the service would refuse it, so csafe does before sending. */
 const NOT_AN_IMAGE = { content: [{ type: 'image', source: { type: 'base64', data: 'aGVsbG8=' } }] };
 const lines = {
   ok: file('lines-ok.jsonl', jsonl({ text: 'hello' }, { text: 'see you' })),
-  refused: file('lines-refused.jsonl', jsonl(NOT_AN_IMAGE, NOT_AN_IMAGE)),
-  someRefused: file('lines-some-refused.jsonl', jsonl({ text: 'hello' }, NOT_AN_IMAGE)),
+  notImages: file('lines-not-images.jsonl', jsonl({ text: 'hello' }, NOT_AN_IMAGE)),
+  refusedThenFlagged: file('lines-refused-flagged.jsonl', jsonl({ text: 'hello' }, { text: 'I will kill you' })),
   invalid: file('lines-invalid.jsonl', jsonl({ text: 'hello' }, { content_id: 'nothing to classify' })),
   allInvalid: file('lines-all-invalid.jsonl', jsonl({ content_id: 'c1' }, { content_id: 'c2' })),
   flagged: file('lines-flagged.jsonl', jsonl({ text: 'hello' }, { text: 'I will kill you' })),
@@ -128,13 +128,11 @@ const ROWS: Row[] = [
   ...basics(['classify', '--text', 'hello', '--user-id', 'u1']),
   // classify --batch
   { why: 'every line classified', args: ['classify', '--batch', lines.ok, '--user-id', 'u1'], code: 0 },
-  { why: 'every line refused by the service', args: ['classify', '--batch', lines.refused, '--user-id', 'u1'], code: 1 },
-  { why: 'some lines refused by the service', args: ['classify', '--batch', lines.someRefused, '--user-id', 'u1'], code: 5 },
+  { why: 'image lines whose bytes are no image: refused before sending', args: ['classify', '--batch', lines.notImages, '--user-id', 'u1'], code: 2 },
   { why: 'an invalid line, no --skip-invalid', args: ['classify', '--batch', lines.invalid, '--user-id', 'u1'], code: 2 },
   { why: '--skip-invalid, nothing valid', args: ['classify', '--batch', lines.allInvalid, '--user-id', 'u1', '--skip-invalid', skipFile()], code: 2 },
   { why: '--skip-invalid, some valid', args: ['classify', '--batch', lines.invalid, '--user-id', 'u1', '--skip-invalid', skipFile()], code: 5 },
   { why: '--fail-on held', args: ['classify', '--batch', lines.flagged, '--user-id', 'u1', '--fail-on', 'match'], code: 4 },
-  { why: '--fail-on held and a line refused: partial wins', args: ['classify', '--batch', file('lines-flagged-refused.jsonl', jsonl({ text: 'I will kill you' }, NOT_AN_IMAGE)), '--user-id', 'u1', '--fail-on', 'match'], code: 5 },
   ...basics(['classify', '--batch', lines.ok, '--user-id', 'u1']),
   // token
   { why: 'created', args: ['token', 'create'], code: 0 },
@@ -278,6 +276,7 @@ const FAULTED: Array<Row & { failing: number }> = [
   { why: 'the first batch refused', args: ['--max-retries', '0', 'stream', 'parts', 'live', '--id', 'show-5', parts.ok, '--batch-size', '1'], failing: 1, code: 5 },
   { why: 'every line refused', args: ['--max-retries', '0', 'classify', '--batch', lines.ok, '--user-id', 'u1', '--concurrency', '1'], failing: 100, code: 1 },
   { why: 'the first line refused', args: ['--max-retries', '0', 'classify', '--batch', lines.ok, '--user-id', 'u1', '--concurrency', '1'], failing: 1, code: 5 },
+  { why: '--fail-on held and a line refused: partial wins', args: ['--max-retries', '0', 'classify', '--batch', lines.refusedThenFlagged, '--user-id', 'u1', '--concurrency', '1', '--fail-on', 'match'], failing: 1, code: 5 },
 ];
 
 const title = (row: Row) => `${typeof row.args === 'function' ? `${row.why} (after setup)` : row.args.map((arg) => arg.replace(dir, '…')).join(' ')}: ${row.why} → ${row.code}${row.key && row.key !== 'key' ? ` (${row.key} key)` : ''}`;

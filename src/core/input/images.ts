@@ -38,6 +38,17 @@ export function imageDamage(bytes: Uint8Array, type: ImageType): string | undefi
   return whole ? undefined : `a ${NAMES[type]} image cut short (${ENDS[type]}): the file is damaged or was not copied whole`;
 }
 
+/**
+ * Why decoded image data cannot be classified (not of a format the service takes, or not whole), in
+ * the words the service's 400 uses, or undefined: checked by csafe before sending and by the emulator.
+ */
+export function decodedImageProblem(bytes: Uint8Array): string | undefined {
+  const type = detectImageType(bytes);
+  if (type === undefined) return `base64 data does not decode to ${IMAGE_FORMATS} image bytes`;
+  const damage = imageDamage(bytes, type);
+  return damage === undefined ? undefined : `base64 data is ${damage}`;
+}
+
 const NAMES: Record<ImageType, string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' };
 const ENDS: Record<ImageType, string> = {
   'image/png': 'its chunks end before IEND',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { detectImageType, IMAGE_FORMATS, imageDamage } from '../../core/input/images.js';
+import { decodedImageProblem } from '../../core/input/images.js';
 import { base64Payload } from '../../schemas/content.js';
 import type { FieldPath, FieldProblem } from '../../schemas/issues.js';
 
@@ -21,10 +21,9 @@ export function digestImages(images: readonly SubmittedImage[]): { digests: stri
   const problems: FieldProblem[] = [];
   for (const image of images) {
     const bytes = Buffer.from(base64Payload(image.data), 'base64');
-    const type = detectImageType(bytes);
-    const damage = type === undefined ? undefined : imageDamage(bytes, type);
-    if (type !== undefined && damage === undefined) digests.push(sha256Hex(bytes));
-    else problems.push({ path: image.path, message: type === undefined ? `base64 data does not decode to ${IMAGE_FORMATS} image bytes` : `base64 data is ${damage}` });
+    const problem = decodedImageProblem(bytes);
+    if (problem === undefined) digests.push(sha256Hex(bytes));
+    else problems.push({ path: image.path, message: problem });
   }
   return { digests, problems };
 }

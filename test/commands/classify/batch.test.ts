@@ -7,11 +7,14 @@ import { classify } from '../../../src/commands/classify/index.js';
 import { classifyOptionsSchema } from '../../../src/commands/classify/options.js';
 import { ExitCode } from '../../../src/core/errors.js';
 import { parseOptions } from '../../../src/core/cli/options.js';
-import { commandTest, exitCodeOf, jsonBody } from '../../helpers/context.js';
+import { commandTest, exitCodeOf, jsonBody, type CommandTest } from '../../helpers/context.js';
 
 const classifyOptions = (flags: Record<string, unknown> = {}) => parseOptions(classifyOptionsSchema(classify.flags), flags);
-/** A line the client takes (base64 of an allowed size) and the service refuses: its bytes are no image. */
-const NOT_AN_IMAGE = { content: [{ type: 'image', source: { type: 'base64', data: 'aGVsbG8=' } }] };
+/** A POST to the emulator's control routes (quirks, faults). */
+async function control(run: CommandTest, path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${run.emulator.baseUrl}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${run.emulator.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  assert.equal(response.status, 200, await response.text());
+}
 const ndjson = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 
 test('classify --batch sends one request per line, the shorthand expanded, and prints results in input order', async (t) => {
@@ -30,20 +33,42 @@ test('classify --batch sends one request per line, the shorthand expanded, and p
 });
 
 test('classify --batch writes a line the service refuses to --failed with its reason, sends the rest, and exits partial', async (t) => {
-  const run = await commandTest(t);
+  const run = await commandTest(t, { flags: { maxRetries: '0' } });
   const path = join(run.dir, 'lines.jsonl');
   const failed = join(run.dir, 'failed.jsonl');
-  writeFileSync(path, `{"text":"fine"}\n${JSON.stringify(NOT_AN_IMAGE)}\n`);
+  const refused = { text: 'refused', content_id: 'c1' };
+  writeFileSync(path, `${JSON.stringify(refused)}\n{"text":"fine"}\n`);
+  await control(run, '/_emulator/quirks', { failing_requests: 1 });
+  await run.forgetRequests();
   run.expect(
+    // Refused before its body was read: logged without it.
+    { method: 'POST', path: '/v1/content' },
     { method: 'POST', path: '/v1/content', body: jsonBody({ content: [{ type: 'text', text: 'fine' }], user_id: 'user_1' }) },
-    { method: 'POST', path: '/v1/content', body: jsonBody({ ...NOT_AN_IMAGE, user_id: 'user_1' }) },
   );
 
-  assert.equal(await exitCodeOf(classifyBatch(run.ctx, path, classifyOptions({ failed }), 'user_1')), ExitCode.partial);
+  assert.equal(await exitCodeOf(classifyBatch(run.ctx, path, classifyOptions({ failed, concurrency: '1' }), 'user_1')), ExitCode.partial);
 
   // The line as read, so the failed file is an input to classify again.
-  assert.deepEqual(ndjson(readFileSync(failed, 'utf8')), [NOT_AN_IMAGE]);
-  assert.match(run.stderr(), new RegExp(`^${path}:2: POST /v1/content: 400 .*\nclassified 1 line; 1 failed, written to ${failed}\nhint: resend them with \`csafe classify --batch ${failed}\`\n$`));
+  assert.deepEqual(ndjson(readFileSync(failed, 'utf8')), [refused]);
+  assert.match(run.stderr(), new RegExp(`^${path}:1: POST /v1/content: 503 .*\nclassified 1 line; 1 failed, written to ${failed}\nhint: resend them with \`csafe classify --batch ${failed}\`\n$`));
+});
+
+test('classify --batch checks image lines as the service does: base64 that is no whole image is named with its line, and nothing is sent (exit 2)', async (t) => {
+  const run = await commandTest(t);
+  const path = join(run.dir, 'lines.jsonl');
+  const image = (data: string) => JSON.stringify({ content: [{ type: 'image', source: { type: 'base64', data } }] });
+  // "hello", then the 8 bytes that open a PNG and nothing after them.
+  writeFileSync(path, `{"text":"fine"}\n${image('aGVsbG8=')}\n${image('iVBORw0KGgo=')}\n`);
+
+  assert.equal(await exitCodeOf(classifyBatch(run.ctx, path, classifyOptions(), 'user_1')), ExitCode.usage);
+
+  assert.equal(run.stdout(), '');
+  assert.equal(
+    run.stderr(),
+    `${path}:2: content[0].source.data: base64 data does not decode to PNG, JPEG, GIF or WebP image bytes\n` +
+      `${path}:3: content[0].source.data: base64 data is a PNG image cut short (its chunks end before IEND): the file is damaged or was not copied whole\n` +
+      'nothing was sent: fix the 2 invalid lines, or pass --skip-invalid FILE to send the rest\n',
+  );
 });
 
 test('classify --batch checks every line first: an invalid one is named and nothing is sent (exit 2)', async (t) => {
