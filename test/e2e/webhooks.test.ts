@@ -286,6 +286,14 @@ describe('csafe webhooks listen', () => {
     assert.deepEqual(await endpoints(), []);
   });
 
+  it('a --forward-to with a user name and password: refused before anything is registered, the password never shown, exit 2', async () => {
+    const result = await runCsafe(['webhooks', 'listen', '--forward-to', 'http://bob:hunter2@127.0.0.1:9/hooks'], { env: emulator.env, timeoutMs: 20_000 });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /^error: --forward-to: expected a URL without a user name or password, got "http:\/\/\*\*\*@127\.0\.0\.1:9\/hooks"/);
+    assert.ok(!`${result.stdout}${result.stderr}`.includes('hunter2'), result.stderr);
+    assert.deepEqual(await endpoints(), []);
+  });
+
   it('against a service that is no emulator: says where endpoints are set instead, exit 2', async (t) => {
     const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"type":"not_found","message":"no such route"}}'));
     const baseUrl = await listenOnLoopback(server);

@@ -6,6 +6,7 @@ import { addWebhookEndpoint, emulatorHealth, NotAnEmulatorError, removeWebhookEn
 import type { Context } from '../../context.js';
 import { optionsSchema, parseOptions } from '../../core/cli/options.js';
 import { ApiError, InputError, UsageError } from '../../core/errors.js';
+import { maskUserInfo } from '../../core/http/redact.js';
 import { readStreamBounded } from '../../core/input/whole-file.js';
 import type { HttpClient } from '../../core/http/client.js';
 import { resultWriter, type ResultWriter, type StreamView } from '../../core/terminal/output.js';
@@ -81,7 +82,20 @@ function checkedOptions(ctx: Context, flags: typeof webhooksListen.flags, raw: u
   const options = parseOptions(optionsSchema(flags).extend({ forwardTo: httpUrlSchema.optional(), events: webhookEventListSchema.optional() }), raw);
   const forwardSecret = options.forwardSecret === undefined ? undefined : usableSecret(options.forwardSecret, '--forward-secret');
   if (forwardSecret !== undefined) ctx.secrets.add(forwardSecret);
-  return { forwardTo: options.forwardTo, forwardSecret, events: options.events };
+  return { forwardTo: options.forwardTo === undefined ? undefined : withoutCredentials(options.forwardTo), forwardSecret, events: options.events };
+}
+
+/**
+ * A user name or password in --forward-to is refused, as in a base URL: csafe never sends
+ * credentials from a URL, so the receiver would answer 401 for a reason not said, and the
+ * password would be shown where the address is.
+ */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return url;
+  throw new UsageError(`--forward-to: expected a URL without a user name or password, got "${maskUserInfo(url)}": csafe never sends credentials from a URL`, {
+    hint: 'remove the "user:password@" part: your receiver knows a notification by its signature',
+  });
 }
 
 /** Endpoints are the emulator's to register: the service's are set in its dashboard. */
