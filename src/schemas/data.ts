@@ -101,8 +101,9 @@ export const fieldDefinitionSchema = z.strictObject({
 }, { error: 'expected a field definition object' });
 export type FieldDefinition = z.infer<typeof fieldDefinitionSchema>;
 
-const namespaceSchemaSchema = z.record(z.string().min(1, { error: 'expected a non-empty field name' }), fieldDefinitionSchema, {
-  error: 'expected an object mapping field names to definitions',
+const namespaceSchemaSchema = z.record(z.string().min(1), fieldDefinitionSchema, {
+  // zod reports a bad key with the record's own error: an empty name is not a map that is no object.
+  error: (issue) => (issue.code === 'invalid_key' ? 'expected a non-empty field name' : 'expected an object mapping field names to definitions'),
 });
 export type NamespaceSchema = z.infer<typeof namespaceSchemaSchema>;
 

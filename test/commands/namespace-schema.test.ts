@@ -38,6 +38,11 @@ describe('settings put: the schema from a file', () => {
     ]);
   });
 
+  it('names an empty field name as such, not as a schema that is no object', async () => {
+    const { problems } = await schemaFile('empty-name.json', '{\n  "": {"content_type": "metadata"}\n}\n');
+    assert.deepEqual(problems, [`${join(dir, 'empty-name.json')}:2: schema.: expected a non-empty field name`]);
+  });
+
   it('locates invalid JSON and refuses an empty file', async () => {
     assert.match((await schemaFile('broken.json', '{\n  "a": {,}\n}')).problems![0]!, /broken\.json:2: invalid JSON at column \d+/);
     await assert.rejects(schemaFile('empty.json', ' \n'), { message: /empty\.json: is empty, expected a JSON object .*; nothing was sent$/ });
