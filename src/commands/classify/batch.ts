@@ -29,6 +29,8 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
     command: 'classify',
     checkpointWhat: 'a csafe classify --batch checkpoint',
     check(value): CheckedRequest<ContentRequest> {
+      const shorthand = shorthandTextProblem(value);
+      if (shorthand !== undefined) return { problem: shorthand };
       const request = toRequest(value, defaultUserId);
       const problems = requestProblems(request, options.apiVersion);
       return problems.length > 0 ? { problem: problems.map(describeLineProblem).join('; ') } : { request };
@@ -45,6 +47,18 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
     resendCommand: (input) => `csafe classify --batch ${shellWord(input)}${options.userId === undefined ? '' : ` --user-id ${shellWord(options.userId)}`}`,
   });
   return lineRunOutcome(run, { flagged });
+}
+
+/**
+ * A shorthand line whose text cannot be read as one: said of its text field. Left to the request's
+ * schema, it would read as a line without text or content that has an unknown field called text.
+ */
+function shorthandTextProblem(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const { text, content } = value as Record<string, unknown>;
+  if (text === undefined) return undefined;
+  if (content !== undefined) return 'text: give a "text" or a "content" field on the line, not both';
+  return typeof text === 'string' ? undefined : `text: expected a string (the text to classify), got ${text === null ? 'null' : Array.isArray(text) ? 'an array' : typeof text}`;
 }
 
 /** Expands the shorthand and fills user_id from --user-id or config; validation happens after. */

@@ -82,6 +82,23 @@ test('classify --batch checks every line first: an invalid one is named and noth
   assert.match(run.stderr(), new RegExp(`^${path}:2: .*\nnothing was sent: fix the 1 invalid line, or pass --skip-invalid FILE to send the rest\n$`));
 });
 
+test('classify --batch names a shorthand line whose text is no string, or comes with content, by its text field, not as a line without text', async (t) => {
+  const run = await commandTest(t);
+  const path = join(run.dir, 'lines.jsonl');
+  writeFileSync(path, '{"text":5}\n{"text":null,"user_id":"u2"}\n{"text":["a"]}\n{"text":"a","content":[{"type":"text","text":"b"}]}\n');
+
+  assert.equal(await exitCodeOf(classifyBatch(run.ctx, path, classifyOptions(), 'user_1')), ExitCode.usage);
+
+  assert.equal(
+    run.stderr(),
+    `${path}:1: text: expected a string (the text to classify), got number\n` +
+      `${path}:2: text: expected a string (the text to classify), got null\n` +
+      `${path}:3: text: expected a string (the text to classify), got an array\n` +
+      `${path}:4: text: give a "text" or a "content" field on the line, not both\n` +
+      'nothing was sent: fix the 4 invalid lines, or pass --skip-invalid FILE to send the rest\n',
+  );
+});
+
 test('classify --batch --skip-invalid sends the valid lines, sets the invalid one aside, and exits partial', async (t) => {
   const run = await commandTest(t);
   const path = join(run.dir, 'lines.jsonl');
