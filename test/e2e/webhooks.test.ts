@@ -294,6 +294,23 @@ describe('csafe webhooks listen', () => {
     assert.deepEqual(await endpoints(), []);
   });
 
+  it('a --forward-to with a token in its query: its ready line shows the address with the token redacted, and forwards with it', async (t) => {
+    const hooks = await receiver();
+    t.after(() => hooks.close());
+    const child = spawnCsafe(['webhooks', 'listen', '--forward-to', `${hooks.url}?token=s3cr3t-receiver-token`], { env: emulator.env });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = exitOf(child);
+    await waitFor(() => stderr.includes('Ready: '), { what: 'the ready line' });
+    assert.match(stderr, /Ready: forwarding to http:\/\/127\.0\.0\.1:\d+\/hooks\?token=\[REDACTED\] /);
+    await trigger(emulator.env, 'workflow.failed', '--id', 'listing-7');
+    await waitFor(() => hooks.received.length === 1, { what: 'the delivery forwarded' });
+    child.kill('SIGINT');
+    assert.equal(await exited, 0, stderr);
+    assert.ok(!stderr.includes('s3cr3t-receiver-token'), stderr);
+  });
+
   it('against a service that is no emulator: says where endpoints are set instead, exit 2', async (t) => {
     const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"type":"not_found","message":"no such route"}}'));
     const baseUrl = await listenOnLoopback(server);

@@ -6,7 +6,7 @@ import { addWebhookEndpoint, emulatorHealth, NotAnEmulatorError, removeWebhookEn
 import type { Context } from '../../context.js';
 import { optionsSchema, parseOptions } from '../../core/cli/options.js';
 import { ApiError, InputError, UsageError } from '../../core/errors.js';
-import { maskUserInfo } from '../../core/http/redact.js';
+import { maskUserInfo, redactUrl } from '../../core/http/redact.js';
 import { readStreamBounded } from '../../core/input/whole-file.js';
 import type { HttpClient } from '../../core/http/client.js';
 import { resultWriter, type ResultWriter, type StreamView } from '../../core/terminal/output.js';
@@ -133,7 +133,7 @@ export const webhooksListenAction: Action<typeof webhooksListen.flags> = async (
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
   try {
     const registered = { id: (await addWebhookEndpoint(http, url, listening.events, LEASE_SECONDS)).endpoint_id };
-    ctx.io.note(`Ready: ${listening.forwardTo === undefined ? 'printing' : `forwarding to ${listening.forwardTo}`} the notifications of ${http.baseUrl} (endpoint ${registered.id}); Ctrl-C to stop`);
+    ctx.io.note(`Ready: ${listening.forwardTo === undefined ? 'printing' : `forwarding to ${redactUrl(listening.forwardTo)}`} the notifications of ${http.baseUrl} (endpoint ${registered.id}); Ctrl-C to stop`);
     await watchRegistration(ctx, http, url, listening, registered);
     await removeWebhookEndpoint(http, registered.id).catch(() => undefined);
   } finally {
