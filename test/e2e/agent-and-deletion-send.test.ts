@@ -148,7 +148,8 @@ describe('csafe agent-decision send, a line failed', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'verdicts.jsonl'), '{"content_type":"listings","decision":"match","policy_id":"spam","reference_id":"ref-1"}\n');
     for (const [extra, hint] of [
-      [['--failed', 'failed.jsonl'], 'hint: resend them with `csafe agent-decision send failed.jsonl`'],
+      // The global flags go with it: they say where and how it was sent.
+      [['--failed', 'failed.jsonl'], 'hint: resend them with `csafe --max-retries 0 agent-decision send failed.jsonl`'],
       [['--failed', 'failed-2.jsonl', '--checkpoint', 'state.json'], 'hint: run the same command again to send them (the file is the record of what failed)'],
     ] as const) {
       await emulator.control('/_emulator/quirks', { method: 'POST', body: { failing_requests: 1 } });

@@ -264,7 +264,7 @@ describe('csafe stream parts against a failing service', () => {
       assert.doesNotMatch(result.stderr, /may already hold/);
       assert.deepEqual(readdirSync(dir).filter((name) => name.includes('unconfirmed')), []);
       assert.match(result.stderr, new RegExp(`${input}:1-3: a batch of 3 parts failed: .*503.*\\(after 2 retries\\)`));
-      assert.match(result.stderr, new RegExp(`5 parts of failed batches written to ${failed}: resend them with \`csafe stream parts live --id show-42 ${failed}\``));
+      assert.match(result.stderr, new RegExp(`5 parts of failed batches written to ${failed}: resend them with \`csafe --json stream parts live --id show-42 ${failed}\``));
       // 503 says "not processed": each batch is tried three times.
       assert.equal((await partsRequests(faulty)).length, 6);
     });

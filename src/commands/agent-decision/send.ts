@@ -51,7 +51,7 @@ export const agentDecisionSendAction: Action<typeof agentDecisionSend.flags> = a
     answered: (answer) => void (answer.safetykitCorrect && agreed++),
     spinner: { start: 'Sending verdicts…', progress: (counts) => `Sent ${counts.sent}, failed ${counts.failed}, unconfirmed ${counts.unconfirmed}` },
     summary: (counts) => `sent ${countOf(counts.sent, 'verdict')}: the service's own verdict agreed with ${agreed}, not with ${counts.sent - agreed}`,
-    resendCommand: (input) => `csafe agent-decision send ${shellWord(input)}`,
+    resendCommand: (input) => `agent-decision send ${shellWord(input)}`,
   });
   return lineRunOutcome(run);
 };

@@ -44,7 +44,7 @@ export async function classifyBatch(ctx: Context, path: string, options: Classif
     spinner: { start: 'Classifying…', progress: (counts) => `Classified ${counts.sent}, failed ${counts.failed}` },
     summary: (counts) => `classified ${countOf(counts.sent, 'line')}`,
     // The failed lines are as read: a user id from --user-id is not on them.
-    resendCommand: (input) => `csafe classify --batch ${shellWord(input)}${options.userId === undefined ? '' : ` --user-id ${shellWord(options.userId)}`}`,
+    resendCommand: (input) => `classify --batch ${shellWord(input)}${options.userId === undefined ? '' : ` --user-id ${shellWord(options.userId)}`}`,
   });
   return lineRunOutcome(run, { flagged });
 }

@@ -93,7 +93,7 @@ export const deletionRequestSendAction: Action<typeof deletionRequestSend.flags>
     spinner: { start: 'Filing deletion requests…', progress: (counts) => `Accepted ${counts.sent}, failed ${counts.failed}` },
     // A repeat of a request filed before is answered as it was: accepted, not filed anew.
     summary: (counts) => `${countOf(counts.sent, 'deletion request')} accepted`,
-    resendCommand: (input) => `csafe deletion-request send ${shellWord(input)}`,
+    resendCommand: (input) => `deletion-request send ${shellWord(input)}`,
   });
   return lineRunOutcome(run);
 };

@@ -18,7 +18,7 @@ import { unlessReaderGone, type IOStreams } from '../terminal/io.js';
 import { resultWriter, type OutputFormat, type ResultShape, type StreamView } from '../terminal/output.js';
 import { countOf } from '../terminal/words.js';
 import { startSpinner } from '../terminal/spinner.js';
-import { csafeCommandLine, withFlag } from '../cli/command-line.js';
+import { csafeCommandLine, sameServiceCommand, withFlag } from '../cli/command-line.js';
 import { inputCutShortNote, inputReadInPart, interruptedRun, noResumeAfterLeaving, reportedIfInterrupted, reportInterruption, reportNoResume, resendCommandLine, resendHint, sameStdinHint, STILL_READING, wholeInputAgain } from '../cli/resume.js';
 import { interruptionOf } from '../signals.js';
 import type { JsonRecord } from '../json/position.js';
@@ -52,7 +52,7 @@ export interface LineRequests<R, A, P, Row> {
   spinner: { start: string; progress(counts: BulkCounts): string };
   /** The summary's first words: `classified 3 lines`. */
   summary(counts: BulkCounts): string;
-  /** The command that sends lines again, given their input (a path, or `-` for stdin) to quote: `csafe classify --batch failed.jsonl`. */
+  /** The command that sends lines again, given their input (a path, or `-` for stdin) to quote, after `csafe` and the global flags: `classify --batch failed.jsonl`. */
   resendCommand(input: string): string;
 }
 
@@ -285,7 +285,7 @@ async function sendLines<R, A, P, Row>(run: LineRun<R, A, P, Row>, lines: AsyncI
   ctx.io.note(`${job.summary(counts)}${done}${otherShards}${failedNote}${unconfirmedNote}${skippedNote}`);
   const { stoppedBy } = delivered;
   if (stoppedBy) ctx.io.warn(haltLine(stoppedBy, failed.path, delivered.readStoppedAfter === undefined ? undefined : linesReadAtHalt, 'line'));
-  if (counts.failed > 0) ctx.io.warn(`hint: ${resendHint(resendCommandLine(failed, job.resendCommand), options.checkpoint !== undefined)}`);
+  if (counts.failed > 0) ctx.io.warn(`hint: ${resendHint(resendCommandLine(failed, (input) => sameServiceCommand(ctx.argv, job.resendCommand(input))), options.checkpoint !== undefined)}`);
   return { kind: 'sent', counts, skipped: skipped?.count ?? 0, deliveredEarlier: deliveredEarlier(counts.skipped_checkpoint, skipped), stoppedBy };
 }
 

@@ -44,6 +44,34 @@ function withoutFlag(argv: readonly string[], flag: string): string[] {
 }
 
 /**
+ * `csafe`, the global flags `argv` gives (wherever in it, as commander takes them; a secret one
+ * left out), then `command` (its words quoted already): a command printed for the user to run
+ * next goes to the service, profile and key file this run used, not to whatever the defaults name.
+ */
+export function sameServiceCommand(argv: readonly string[], command: string): string {
+  return ['csafe', ...globalFlagsIn(argv).map(shellWord), command].join(' ');
+}
+
+const GLOBAL_FLAG_NAMES: ReadonlySet<string> = new Set(
+  Object.entries(GLOBAL_FLAGS).flatMap(([key, flag]) => ['short' in flag && flag.short !== undefined ? [flag.short] : [], [longFlag(key, flag)]].flat()),
+);
+
+/** The global flags in `argv` with their values, in the order given, but for secret ones. */
+function globalFlagsIn(argv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    const name = arg.split('=')[0]!;
+    if (!GLOBAL_FLAG_NAMES.has(name)) continue;
+    const takesNext = arg === name && GLOBAL_FLAGS_WITH_VALUE.has(arg);
+    if (!SECRET_FLAGS.includes(name)) kept.push(...argv.slice(i, takesNext ? i + 2 : i + 1));
+    if (takesNext) i++;
+  }
+  return kept;
+}
+
+/**
  * The arguments with the command's positional argument number `index` (`stream` is 0) replaced by
  * `value`, or `value` added when there is none, and the `dropped` flags left out with their values.
  * `withValue` names the flags, global or the command's own, whose value is the next argument.

@@ -73,7 +73,7 @@ function setUp(lines: string[], options: { replaySafe?: boolean; service?: Servi
     ...(options.tally !== false && { answered: (answer: Verdict) => void answered.push(answer.verdict) }),
     spinner: { start: 'probing', progress: (counts) => `${counts.sent} probed` },
     summary: (counts) => `probed ${counts.sent} lines`,
-    resendCommand: (input) => `csafe probe ${input}`,
+    resendCommand: (input) => `probe ${input}`,
   };
   const file = (name: string) => join(dir, name);
   const linesOf = (name: string) => (existsSync(file(name)) ? readFileSync(file(name), 'utf8').trim().split('\n').filter(Boolean) : []);

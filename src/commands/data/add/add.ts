@@ -16,7 +16,7 @@ import type { ReadRecord } from '../../../core/input/json-records.js';
 import type { ObjectLines } from '../../../core/json/scan.js';
 import { fileOrStdin, readAcceptedRecordBatches, type InputSource } from '../../../core/input/sources.js';
 import { inOtherShard, otherShardsNote, shardedName } from '../../../core/bulk/shard.js';
-import { csafeCommandLine, shellWord } from '../../../core/cli/command-line.js';
+import { csafeCommandLine, sameServiceCommand, shellWord } from '../../../core/cli/command-line.js';
 import { inputCutShortNote, inputReadInPart, interruptedRun, reportedIfInterrupted, reportInterruption, resendCommandLine, resendHint, sameStdinHint, STILL_READING, wholeInputAgain } from '../../../core/cli/resume.js';
 import { interruptionOf } from '../../../core/signals.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
@@ -226,7 +226,7 @@ async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, 
   const invalidNote = invalid?.count ? `; ${countOf(invalid.count, 'invalid record')} written to ${invalid.path}` : '';
   ctx.io.note(`added ${countOf(counts.sent, 'object')} to ${namespace} in ${countOf(accepted.length, 'request')}${skipped}${otherShards}${invalidNote}`);
   if (failed.count > 0) {
-    const resend = resendHint(resendCommandLine(failed, (input) => `csafe data add ${shellWord(namespace)} ${shellWord(input)}`), options.checkpoint !== undefined);
+    const resend = resendHint(resendCommandLine(failed, (input) => sameServiceCommand(ctx.argv, `data add ${shellWord(namespace)} ${shellWord(input)}`)), options.checkpoint !== undefined);
     ctx.io.warn(`${countOf(failed.count, 'object')} of failed batches written to ${failed.path}: ${resend}`);
   }
   const { stoppedBy } = delivered;

@@ -214,7 +214,7 @@ function openCheckpoint(ctx: Context, input: SendingRun['input'], options: SendO
 
 async function report(ctx: Context, tally: BulkCounts, run: { input: string; started: number; failedFile?: string; failedRecords?: AppendedRecords; unconfirmedFile?: string; invalidFile?: string; toStdout?: boolean; checkpoint?: string }) {
   const summary = summarise(tally, { ...run, durationMs: ctx.now() - run.started });
-  await reportSummary(ctx.io, summary, run.toStdout === false ? undefined : await summaryFormat(ctx), run.checkpoint !== undefined, run.failedRecords);
+  await reportSummary(ctx.io, summary, run.toStdout === false ? undefined : await summaryFormat(ctx), ctx.argv, run.checkpoint !== undefined, run.failedRecords);
 }
 
 /** A terminal's default table would only repeat the stderr line, so it prints nothing; `-o table` (flag or profile) asks for it. */

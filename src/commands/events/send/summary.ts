@@ -1,4 +1,4 @@
-import { shellWord } from '../../../core/cli/command-line.js';
+import { sameServiceCommand, shellWord } from '../../../core/cli/command-line.js';
 import { resendCommandLine, resendHint, type AppendedRecords } from '../../../core/cli/resume.js';
 import { unlessReaderGone, type IOStreams } from '../../../core/terminal/io.js';
 import { printResult, recordView, type OutputFormat } from '../../../core/terminal/output.js';
@@ -31,16 +31,17 @@ export function summarise(tally: BulkCounts, run: { input: string; durationMs: n
 
 /**
  * The line for people on stderr; with a `format`, the same figures also go to stdout as one record.
- * `failedRecords`: what this run appended to the failed file, when it was not the whole of it.
+ * `failedRecords`: what this run appended to the failed file, when it was not the whole of it;
+ * `argv`: the run's arguments, whose global flags the command that resends keeps.
  */
-export async function reportSummary(io: IOStreams, summary: Summary, format: OutputFormat | undefined, checkpoint = false, failedRecords?: AppendedRecords): Promise<void> {
+export async function reportSummary(io: IOStreams, summary: Summary, format: OutputFormat | undefined, argv: readonly string[], checkpoint = false, failedRecords?: AppendedRecords): Promise<void> {
   const seconds = (summary.duration_ms / 1000).toFixed(1);
   const figures =
     `read ${summary.read}, valid ${summary.valid}, invalid ${summary.invalid}, sent ${summary.sent}, failed ${summary.failed}, ` +
     `skipped by checkpoint ${summary.skipped_checkpoint}, other shards ${summary.other_shards}`;
   io.note(`${figures} in ${seconds} s (${summary.events_per_second} events/s)`);
   if (summary.failed_file) {
-    const resend = resendCommandLine(failedRecords ?? { path: summary.failed_file, priorBytes: 0, appendedBytes: 0 }, (input) => `csafe events send ${shellWord(input)}`);
+    const resend = resendCommandLine(failedRecords ?? { path: summary.failed_file, priorBytes: 0, appendedBytes: 0 }, (input) => sameServiceCommand(argv, `events send ${shellWord(input)}`));
     io.warn(`${countOf(summary.failed, 'event')} written to ${summary.failed_file}: ${resendHint(resend, checkpoint)}`);
   }
   if (summary.unconfirmed_file) {

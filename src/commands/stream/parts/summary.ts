@@ -4,7 +4,7 @@ import type { SkipFile } from '../../../core/bulk/checked-records.js';
 import { unlessReaderGone } from '../../../core/terminal/io.js';
 import { printResult, recordView } from '../../../core/terminal/output.js';
 import { countOf } from '../../../core/terminal/words.js';
-import { shellWord } from '../../../core/cli/command-line.js';
+import { sameServiceCommand, shellWord } from '../../../core/cli/command-line.js';
 import { resendCommandLine, resendHint } from '../../../core/cli/resume.js';
 import type { PartsTally } from './deliver.js';
 
@@ -28,7 +28,7 @@ export async function printSummary(ctx: Context, run: RunResult): Promise<void> 
   const { namespace, id, failed, unconfirmed, checkpoint } = run;
   const summary = summaryOf(run);
   if (failed.count > 0) {
-    const resend = resendCommandLine(failed, (input) => `csafe stream parts ${shellWord(namespace)} --id ${shellWord(id)} ${shellWord(input)}`);
+    const resend = resendCommandLine(failed, (input) => sameServiceCommand(ctx.argv, `stream parts ${shellWord(namespace)} --id ${shellWord(id)} ${shellWord(input)}`));
     ctx.io.warn(`${countOf(failed.count, 'part')} of failed batches written to ${failed.path}: ${resendHint(resend, checkpoint)}`);
   }
   if (unconfirmed.count > 0) {
