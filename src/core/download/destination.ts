@@ -80,14 +80,31 @@ function destinationError(path: string, error: unknown): CsafeError {
   return new InputError(`${path}: could not write: ${reason}`, { hint: `${hintFor(reason)} (or give - for stdout)` });
 }
 
+/** What the content's own source threw (the download broke off or stalled): no failure to write the FILE. */
+class SourceFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super('the content could not be read');
+  }
+}
+
+async function* sourceFailuresMarked<T>(content: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    for await (const chunk of content) yield chunk;
+  } catch (error) {
+    throw new SourceFailure(error);
+  }
+}
+
 async function write(io: IOStreams, content: AsyncIterable<string | Uint8Array>, { path, signal }: Destination, what: string): Promise<void> {
   if (path === undefined) {
     for await (const chunk of content) await io.out(chunk);
     return;
   }
   try {
-    await writeStreamAtomic(path, content, { signal, waiting: () => io.note(`waiting for something to read ${path} (a named pipe)…`) });
+    await writeStreamAtomic(path, sourceFailuresMarked(content), { signal, waiting: () => io.note(`waiting for something to read ${path} (a named pipe)…`) });
   } catch (error) {
+    // Passed on as stdout passes it on, for the caller to tell as a download that broke off: the FILE is fine, and was left as it was.
+    if (error instanceof SourceFailure) throw error.failure;
     // A FILE that is a pipe (`/dev/stdout | head`, a FIFO) whose reader went away: done, as for stdout (main ends the run 0).
     if (isBrokenPipe(error)) throw error;
     throw error instanceof CsafeError ? error : destinationError(path, error);

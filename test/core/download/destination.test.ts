@@ -95,6 +95,24 @@ describe('writing a download', () => {
     }
   });
 
+  it('passes on a download that breaks off as it is, not as a FILE that could not be written, and leaves the FILE as it was', async () => {
+    const file = join(tempDir(), 'output.jsonl');
+    writeFileSync(file, 'kept\n');
+    const brokenOff = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    async function* cutShort(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from('{"id":"a"}\n');
+      throw brokenOff;
+    }
+    await assert.rejects(writeDownloadedBytes(bufferIO().io, { path: file, terminal: false }, cutShort(), 'the output'), (error: unknown) => error === brokenOff);
+    assert.equal(readFileSync(file, 'utf8'), 'kept\n');
+    async function* cutShortText(): AsyncGenerator<string> {
+      yield '{"id":"a"}\n';
+      throw brokenOff;
+    }
+    await assert.rejects(writeDownloadedJson(bufferIO().io, { path: file, terminal: false }, cutShortText(), 'the output'), (error: unknown) => error === brokenOff);
+    assert.equal(readFileSync(file, 'utf8'), 'kept\n');
+  });
+
   it('names a FILE that cannot be written, and writes nothing in its place', async () => {
     const missingDir = join(tempDir(), 'no-such-dir', 'result.csv');
     await assert.rejects(writeDownloadedBytes(bufferIO().io, { path: missingDir, terminal: false }, chunksOf('x'), 'the result'), (error: unknown) =>
