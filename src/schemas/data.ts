@@ -157,14 +157,15 @@ export type DataEntry = z.infer<typeof dataEntrySchema>;
 /**
  * Either record shape of GET …/requests/{requestId}. The import-type one carries data_count,
  * data_url and data_expires_at in every state; until its output exists they are 0 and null (the
- * emulator) or empty strings, and both are read as "not yet".
+ * emulator), empty strings, or all null (as …/results/download-url answers them), and all are
+ * read as "not yet".
  */
 export const requestRecordSchema = z.looseObject({
   namespace: z.string().optional(),
   request_id: z.string(),
   status: z.string(),
   data: z.array(dataEntrySchema).optional(),
-  data_count: z.number().optional(),
+  data_count: z.number().nullable().optional(),
   data_expires_at: z.string().nullable().optional(),
   data_url: z.string().nullable().optional(),
 });

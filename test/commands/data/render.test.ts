@@ -76,6 +76,14 @@ describe('data: rendering request records', () => {
     assert.ok(!isImportRecord(requestRecordSchema.parse({ request_id: 'req_5', status: 'queued', data: [] })));
   });
 
+  it('reads an import record whose data_count is null until its output exists, as …/results/download-url answers it', async () => {
+    const pending = requestRecordSchema.parse({ request_id: 'req_8', namespace: 'listings', status: 'ingesting', data_count: null, data_expires_at: null, data_url: null });
+    assert.ok(isImportRecord(pending));
+    const { io, stdout } = bufferIO();
+    await printRequestRecord(io, 'table', pending);
+    assert.deepEqual(stdout().replace(/\n$/, '').split('\n').map((line) => line.split(/: */)), [['request_id', 'req_8'], ['namespace', 'listings'], ['status', 'ingesting'], ['data_count', ''], ['data_url', ''], ['data_expires_at', '']]);
+  });
+
   it('prints either record as returned in JSON', async () => {
     const { io, stdout } = bufferIO();
     await printRequestRecord(io, 'json', addRecord);
