@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dataStatusRun } from '../../../src/commands/data/status.js';
+import { followRequests } from '../../../src/commands/data/shared/wait.js';
 import { ExitCode, WaitTimeoutError } from '../../../src/core/errors.js';
 import { call } from '../../emulator/support.js';
 import { exitCodeOf, commandTest, type CommandTest } from '../../helpers/context.js';
@@ -53,4 +54,23 @@ test('data status --wait --timeout 30s gives up at exactly 30 s of the fixed clo
   assert.equal(run.clock.now() - started, 30_000);
   assert.equal(run.stdout(), '');
   assert.equal(run.stderr(), `1 request still pending; check on it with:\n  csafe data status listings ${id} --wait\n`);
+});
+
+test('a wait cut short names a request that ended behind a pending one, whose record was held back and never printed', async (t) => {
+  const run = await commandTest(t, { emulator: { processingDelayMs: 10_000 } });
+  const endsFirst = await addRequest(run);
+  run.clock.advance(9_000);
+  const stillPending = await addRequest(run);
+  // Polls at 9 s (both), 10 s (both: the later one ends), 12 and 14 s (the first alone), then the deadline.
+  run.expect({ method: 'GET', path: REQUESTS, times: 6 });
+  const printed: string[] = [];
+
+  await assert.rejects(followRequests(run.ctx, 'listings', [stillPending, endsFirst], { timeoutMs: 5_000 }, (record) => void printed.push(record.request_id)), WaitTimeoutError);
+
+  assert.deepEqual(printed, []);
+  assert.equal(
+    run.stderr(),
+    `1 request still pending; check on it with:\n  csafe data status listings ${stillPending} --wait\n` +
+      `1 request ended but its record was not printed (a request before it was still pending); see it with:\n  csafe data status listings ${endsFirst}\n`,
+  );
 });

@@ -27,7 +27,7 @@ export interface WaitOptions {
  * the ids, as soon as it and those before it have ended, and is not kept: memory stays flat
  * however many requests there are. When the wait ends early, on timeout (exit 124), Ctrl-C (exit
  * 130) or an error (the service gone: exit 1), it first lists the requests still pending and the
- * command that checks each.
+ * command that checks each, then those that ended behind a pending one and so were not printed.
  */
 export async function followRequests(
   ctx: Context,
@@ -73,8 +73,10 @@ export async function followRequests(
     });
   } catch (error) {
     spinner.stop();
-    // However the wait ends early (timeout, Ctrl-C, the service gone), no accepted request id is lost.
+    // However the wait ends early (timeout, Ctrl-C, the service gone), no accepted request id is lost:
+    // neither those still pending nor those that ended behind one and so were never printed.
     reportPending(ctx.io, namespace, pending());
+    reportUnprinted(ctx.io, namespace, requestIds.slice(handedOn).filter((id) => ended.has(id)));
     throw error;
   }
   spinner.stop();
@@ -89,6 +91,14 @@ export async function waitAndPrintRecord(ctx: Context, namespace: string, reques
   const failed = record!.status === 'failed';
   if (failed) ctx.io.warn(describeFailure(record!));
   return { kind: 'followed', failed };
+}
+
+/** Requests that ended while one before them was still pending: their records were held back for the order, and never printed. */
+function reportUnprinted(io: IOStreams, namespace: string, ids: readonly string[]): void {
+  if (ids.length === 0) return;
+  const one = ids.length === 1;
+  io.warn(`${countOf(ids.length, 'request')} ended but ${one ? 'its record was' : 'their records were'} not printed (a request before ${one ? 'it' : 'them'} was still pending); see ${one ? 'it' : 'them'} with:`);
+  for (const id of ids) io.warn(`  csafe data status ${shellWord(namespace)} ${shellWord(id)}`);
 }
 
 function reportPending(io: IOStreams, namespace: string, ids: readonly string[]): void {
