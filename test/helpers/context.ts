@@ -64,6 +64,8 @@ export interface TestContextOptions {
   stdin?: BufferedStdin;
   /** Environment variables over the ones the helper sets (CSAFE_CONFIG_DIR, CSAFE_BASE_URL, CSAFE_API_KEY); undefined removes one. */
   env?: NodeJS.ProcessEnv;
+  /** The run's command line, for the commands it prints (none by default). */
+  argv?: readonly string[];
 }
 
 export interface CommandTest {
@@ -96,6 +98,7 @@ export async function commandTest(t: TestContext, options: TestContextOptions = 
     io,
     env: { CSAFE_CONFIG_DIR: join(dir, 'config'), CSAFE_BASE_URL: emulator.baseUrl, CSAFE_API_KEY: emulator.apiKey, ...options.env },
     flags: options.flags ?? {},
+    argv: options.argv,
     version: '0.0.0-test',
     signal: new AbortController().signal,
     startLocalService: () => Promise.reject(new Error('--emulator is not used in command tests: the context already has one')),

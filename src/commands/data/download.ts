@@ -13,7 +13,7 @@ import { downloadOutput, outputObjects } from './shared/output.js';
 const OUTPUT = 'the output of the request';
 
 export async function dataDownloadRun(ctx: Context, namespace: string, requestId: string, path: string | undefined, rows: 'json' | 'ndjson' | undefined): Promise<void> {
-  const deps = { http: await ctx.http(), io: ctx.io, now: () => ctx.now() };
+  const deps = { http: await ctx.http(), io: ctx.io, now: () => ctx.now(), argv: ctx.argv };
   await downloadOutput(deps, namespace, requestId, async (body) => {
     const destination = await destinationOf(ctx.io, path, ctx.signal);
     if (rows) return writeDownloadedJson(ctx.io, destination, jsonValuesChunks(outputObjects(body, requestId), rows), OUTPUT);

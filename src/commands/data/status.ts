@@ -13,7 +13,7 @@ import type { dataStatus } from './status-command.js';
 
 export async function dataStatusRun(ctx: Context, namespace: string, requestId: string, options: WaitOptions): Promise<Outcome | void> {
   if (options.wait) return waitAndPrintRecord(ctx, namespace, requestId, options.timeoutMs);
-  const record = await requestRecord({ http: await ctx.http(), io: ctx.io, now: () => ctx.now() }, namespace, requestId);
+  const record = await requestRecord({ http: await ctx.http(), io: ctx.io, now: () => ctx.now(), argv: ctx.argv }, namespace, requestId);
   await printRequestRecord(ctx.io, await ctx.outputFormat('single'), record);
 }
 

@@ -74,3 +74,14 @@ test('a wait cut short names a request that ended behind a pending one, whose re
       `1 request ended but its record was not printed (a request before it was still pending); see it with:\n  csafe data status listings ${endsFirst}\n`,
   );
 });
+
+test('the command a wait cut short prints to check on its request goes to the same service: the global flags kept, a key given by flag left out', async (t) => {
+  const globals = ['--profile', 'default', '--base-url', 'http://127.0.0.1:1', '--api-key', 'sk_given_by_flag'];
+  const run = await commandTest(t, { emulator: { processingDelayMs: 3_600_000 }, argv: [...globals, 'data', 'status', 'listings', 'REQ', '--wait', '--timeout', '1s'] });
+  const id = await addRequest(run);
+  run.expect({ method: 'GET', path: REQUESTS, times: 2 });
+
+  await assert.rejects(dataStatusRun(run.ctx, 'listings', id, { wait: true, timeoutMs: 1_000 }), WaitTimeoutError);
+
+  assert.equal(run.stderr(), `1 request still pending; check on it with:\n  csafe --profile default --base-url http://127.0.0.1:1 data status listings ${id} --wait\n`);
+});

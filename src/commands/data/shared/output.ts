@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { getDownloadUrl, getRequest } from '../../../api/data.js';
 import { errorMessage, mayLackEndpoint } from '../../../api/responses.js';
-import { shellWord } from '../../../core/cli/command-line.js';
+import { sameServiceCommand, shellWord } from '../../../core/cli/command-line.js';
 import { downloadBeforeExpiry, type DownloadAddress, type DownloadDeps } from '../../../core/download/expiring-download.js';
 import { ApiError, CsafeError, UnexpectedResponseError } from '../../../core/errors.js';
 import { readJsonRecords } from '../../../core/input/json-records.js';
@@ -11,13 +11,16 @@ import { isImportRecord, type DownloadUrlRecord, type RequestRecord } from '../.
 // A request's output as a file: what `data download` streams, and where an add request too large
 // to come inline (413) is read from, object by object, never held whole.
 
+/** What reading a request needs: the service, and the run's arguments, whose global flags the commands it prints keep. */
+type RequestDeps = DownloadDeps & { argv: readonly string[] };
+
 /**
  * Where a request's output is downloaded from, looked up again when the address expires. The
  * service's …/results/download-url serves either kind of request; a service without it (the
  * spec's: 404 or 405 there, and the request exists) gives an import's data_url in its record.
  */
-function outputAddress(deps: Pick<DownloadDeps, 'http'>, namespace: string, requestId: string): () => Promise<DownloadAddress> {
-  const status = statusCommand(namespace, requestId);
+function outputAddress(deps: Pick<RequestDeps, 'http' | 'argv'>, namespace: string, requestId: string): () => Promise<DownloadAddress> {
+  const status = statusCommand(deps.argv, namespace, requestId);
   let endpointMissing = false;
   return async () => {
     if (!endpointMissing) {
@@ -37,7 +40,8 @@ function outputAddress(deps: Pick<DownloadDeps, 'http'>, namespace: string, requ
   };
 }
 
-const statusCommand = (namespace: string, requestId: string) => `csafe data status ${shellWord(namespace)} ${shellWord(requestId)}`;
+/** `csafe data status NS ID` to the service this run used: its global flags (--profile, --base-url …) kept. */
+export const statusCommand = (argv: readonly string[], namespace: string, requestId: string) => sameServiceCommand(argv, `data status ${shellWord(namespace)} ${shellWord(requestId)}`);
 
 function addressOf(record: RequestRecord | DownloadUrlRecord, status: string): DownloadAddress {
   const url = record.data_url;
@@ -52,10 +56,10 @@ function addressOf(record: RequestRecord | DownloadUrlRecord, status: string): D
 }
 
 /** Downloads a request's output, handing its body to `onBody` as it streams; `known`: its …/results/download-url answer, already in hand. */
-export async function downloadOutput(deps: DownloadDeps, namespace: string, requestId: string, onBody: (body: Readable) => Promise<void>, known?: DownloadUrlRecord): Promise<void> {
+export async function downloadOutput(deps: RequestDeps, namespace: string, requestId: string, onBody: (body: Readable) => Promise<void>, known?: DownloadUrlRecord): Promise<void> {
   const lookUp = outputAddress(deps, namespace, requestId);
-  const again = `csafe data download ${shellWord(namespace)} ${shellWord(requestId)}`;
-  const address = known === undefined ? await lookUp() : addressOf(known, statusCommand(namespace, requestId));
+  const again = sameServiceCommand(deps.argv, `data download ${shellWord(namespace)} ${shellWord(requestId)}`);
+  const address = known === undefined ? await lookUp() : addressOf(known, statusCommand(deps.argv, namespace, requestId));
   await downloadBeforeExpiry(deps, { id: requestId, holder: 'request', again, address, lookUp }, onBody);
 }
 
@@ -108,7 +112,7 @@ async function* noteFailed(objects: AsyncIterable<unknown>, failed: LargeRecord[
 export const isLargeRecord = (record: RequestRecord | LargeRecord): record is LargeRecord => 'large' in record && record.large === true;
 
 /** A request's record; one too large to come inline (413) as a LargeRecord, whose objects are downloaded when printed. */
-export async function requestRecord(deps: DownloadDeps, namespace: string, requestId: string): Promise<RequestRecord | LargeRecord> {
+export async function requestRecord(deps: RequestDeps, namespace: string, requestId: string): Promise<RequestRecord | LargeRecord> {
   try {
     return await getRequest(deps.http, namespace, requestId);
   } catch (error) {

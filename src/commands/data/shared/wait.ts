@@ -5,11 +5,10 @@ import { countOf } from '../../../core/terminal/words.js';
 import { NotFoundError } from '../../../core/errors.js';
 import { pollUntil } from '../../../core/cli/poll.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
-import { shellWord } from '../../../core/cli/command-line.js';
 import { TERMINAL_STATUSES, type RequestRecord } from '../../../schemas/data.js';
 import type { Outcome } from '../../app.js';
 import { describeFailure, printRequestRecord, statusCounts } from './render.js';
-import { requestRecord, type LargeRecord } from './output.js';
+import { requestRecord, statusCommand, type LargeRecord } from './output.js';
 
 // How `data` commands wait for their requests to end and print each final record, shared by add,
 // import and status.
@@ -36,7 +35,7 @@ export async function followRequests(
   options: WaitOptions,
   onEnded: (record: RequestRecord | LargeRecord) => Promise<void> | void,
 ): Promise<void> {
-  const deps = { http: await ctx.http(), io: ctx.io, now: () => ctx.now() };
+  const deps = { http: await ctx.http(), io: ctx.io, now: () => ctx.now(), argv: ctx.argv };
   const statuses = new Map<string, { status: string }>();
   // A request the service does not know is not pending: no check on it later would find it either.
   const unknown = new Set<string>();
@@ -75,8 +74,8 @@ export async function followRequests(
     spinner.stop();
     // However the wait ends early (timeout, Ctrl-C, the service gone), no accepted request id is lost:
     // neither those still pending nor those that ended behind one and so were never printed.
-    reportPending(ctx.io, namespace, pending());
-    reportUnprinted(ctx.io, namespace, requestIds.slice(handedOn).filter((id) => ended.has(id)));
+    reportPending(ctx.io, ctx.argv, namespace, pending());
+    reportUnprinted(ctx.io, ctx.argv, namespace, requestIds.slice(handedOn).filter((id) => ended.has(id)));
     throw error;
   }
   spinner.stop();
@@ -94,15 +93,15 @@ export async function waitAndPrintRecord(ctx: Context, namespace: string, reques
 }
 
 /** Requests that ended while one before them was still pending: their records were held back for the order, and never printed. */
-function reportUnprinted(io: IOStreams, namespace: string, ids: readonly string[]): void {
+function reportUnprinted(io: IOStreams, argv: readonly string[], namespace: string, ids: readonly string[]): void {
   if (ids.length === 0) return;
   const one = ids.length === 1;
   io.warn(`${countOf(ids.length, 'request')} ended but ${one ? 'its record was' : 'their records were'} not printed (a request before ${one ? 'it' : 'them'} was still pending); see ${one ? 'it' : 'them'} with:`);
-  for (const id of ids) io.warn(`  csafe data status ${shellWord(namespace)} ${shellWord(id)}`);
+  for (const id of ids) io.warn(`  ${statusCommand(argv, namespace, id)}`);
 }
 
-function reportPending(io: IOStreams, namespace: string, ids: readonly string[]): void {
+function reportPending(io: IOStreams, argv: readonly string[], namespace: string, ids: readonly string[]): void {
   if (ids.length === 0) return;
   io.warn(`${countOf(ids.length, 'request')} still pending; check on ${ids.length === 1 ? 'it' : 'them'} with:`);
-  for (const id of ids) io.warn(`  csafe data status ${shellWord(namespace)} ${shellWord(id)} --wait`);
+  for (const id of ids) io.warn(`  ${statusCommand(argv, namespace, id)} --wait`);
 }
