@@ -9,7 +9,7 @@ export const dataDownload = {
   args: [
     { name: '<namespace>', help: 'the namespace' },
     { name: '<request-id>', help: 'as printed by `data import` or `data add`' },
-    { name: '[file]', help: 'write to this file (replaced whole, never left half-written; a FIFO or device is written into); `-` or none: stdout' },
+    { name: '[file]', help: 'write to this file (replaced whole, never left half-written; a FIFO or device is written into); `-`, /dev/stdout or none: stdout' },
   ],
   flags: {},
   details: `

@@ -26,16 +26,22 @@ export function downloadFormat(flags: { output?: string; json?: boolean }, comma
 
 /** Where a download goes: stdout, or a FILE written atomically; and whether a person reads it there. */
 export interface Destination {
-  /** undefined for stdout (no FILE, or `-`). */
+  /** undefined for stdout (no FILE, `-` or /dev/stdout). */
   path: string | undefined;
-  /** stdout that is a terminal, or a FILE that is one (`/dev/stdout` or `/dev/tty` at a terminal). */
+  /** stdout that is a terminal, or a FILE that is one (`/dev/tty`, `/dev/stderr` at a terminal). */
   terminal: boolean;
   /** Ends a wait for a named pipe's reader: the download is all the run is doing. */
   signal?: AbortSignal;
 }
 
+/**
+ * Names of this process's stdout, written through it as `-` is: opened by name, the file a shell
+ * redirected stdout to (`>> all.jsonl`) would be replaced whole, what it held before lost.
+ */
+const STDOUT_NAMES: ReadonlySet<string> = new Set(['-', '/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
+
 export async function destinationOf(io: IOStreams, file: string | undefined, signal?: AbortSignal): Promise<Destination> {
-  const path = file === '-' ? undefined : file;
+  const path = file !== undefined && STDOUT_NAMES.has(file) ? undefined : file;
   const terminal = path === undefined ? io.stdoutIsTTY : await isTerminal(path);
   return signal === undefined ? { path, terminal } : { path, terminal, signal };
 }
@@ -105,7 +111,7 @@ async function write(io: IOStreams, content: AsyncIterable<string | Uint8Array>,
   } catch (error) {
     // Passed on as stdout passes it on, for the caller to tell as a download that broke off: the FILE is fine, and was left as it was.
     if (error instanceof SourceFailure) throw error.failure;
-    // A FILE that is a pipe (`/dev/stdout | head`, a FIFO) whose reader went away: done, as for stdout (main ends the run 0).
+    // A FILE that is a pipe (`/dev/fd/3`, a FIFO) whose reader went away: done, as for stdout (main ends the run 0).
     if (isBrokenPipe(error)) throw error;
     throw error instanceof CsafeError ? error : destinationError(path, error);
   }

@@ -42,6 +42,13 @@ describe('destinationOf', () => {
     assert.deepEqual(await destinationOf(bufferIO({ tty: true }).io, '/dev/null'), { path: '/dev/null', terminal: false }, 'a character device that is no terminal');
   });
 
+  it('takes /dev/stdout and its other names as stdout, written through it: opened by name, the file a shell redirected stdout to would be replaced', async () => {
+    for (const name of ['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']) {
+      assert.deepEqual(await destinationOf(bufferIO({ tty: false }).io, name), { path: undefined, terminal: false }, name);
+      assert.deepEqual(await destinationOf(bufferIO({ tty: true }).io, name), { path: undefined, terminal: true }, name);
+    }
+  });
+
   it('finds a FILE that is a terminal, whatever stdout is', { skip: !existsSync('/dev/ptmx') && 'no /dev/ptmx here' }, async () => {
     // Opening the pseudo-terminal multiplexer opens a terminal (a new pty's master side), with no controlling terminal taken.
     assert.deepEqual(await destinationOf(bufferIO({ tty: false }).io, '/dev/ptmx'), { path: '/dev/ptmx', terminal: true });

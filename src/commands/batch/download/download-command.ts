@@ -8,7 +8,7 @@ export const batchDownload = {
   description: 'Stream the result CSV of a finished batch to a file or stdout, or as one JSON object per row',
   args: [
     { name: '<batch-id>', help: 'a batch whose batch_status is SUCCESS' },
-    { name: '[file]', help: 'write to this file (replaced whole, never left half-written; a FIFO or device is written into); `-` or none: stdout' },
+    { name: '[file]', help: 'write to this file (replaced whole, never left half-written; a FIFO or device is written into); `-`, /dev/stdout or none: stdout' },
   ],
   flags: {
     escapeFormulas: { type: 'switch', help: "write cells that start with =, +, - or @ with a leading ' (a spreadsheet then shows them as text, never runs them)" },
