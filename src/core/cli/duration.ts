@@ -1,3 +1,4 @@
+import { LONGEST_TIMER_MS } from '../bulk/batches.js';
 import { UsageError } from '../errors.js';
 
 // How a duration flag (`--timeout 5m`) is read into milliseconds, and a size flag
@@ -34,6 +35,20 @@ export function parsePositiveDuration(text: string, flag: string): number {
   // Unreadable even without its sign: parseDuration refuses it as such.
   const ms = durationMs(negative ? trimmed.slice(1) : trimmed) ?? parseDuration(text, flag);
   if (ms <= 0 || negative) throw new UsageError(`${flag}: expected a duration greater than 0, got "${text}"`);
+  return ms;
+}
+
+/** LONGEST_TIMER_MS in whole hours, as a limit is said: 596h. */
+const LONGEST_TIMER_HOURS = Math.floor(LONGEST_TIMER_MS / 3_600_000);
+
+/**
+ * A duration a single timer waits out (a request's time limit, a Retry-After sleep): one longer
+ * than a Node timer can hold would fire after 1 ms instead, so `--request-timeout 1000h` would fail
+ * every request at once, as "no answer within 3600000 s". It is refused instead.
+ */
+export function parseTimerDuration(text: string, flag: string, parse: (text: string, flag: string) => number = parsePositiveDuration): number {
+  const ms = parse(text, flag);
+  if (ms > LONGEST_TIMER_MS) throw new UsageError(`${flag}: expected at most ${LONGEST_TIMER_HOURS}h, the longest a timer can wait, got "${text}"`);
   return ms;
 }
 

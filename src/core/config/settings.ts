@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { ConfigKey } from './keys.js';
-import { parseDuration, parseNonNegativeInt, parsePositiveDuration } from '../cli/duration.js';
+import { parseDuration, parseNonNegativeInt, parseTimerDuration } from '../cli/duration.js';
 import { parseOutputFormat } from '../terminal/output.js';
 import { maskUserInfo, redactUrl } from '../http/redact.js';
 import { shellWord } from '../cli/command-line.js';
@@ -101,7 +101,7 @@ export type Profile = Partial<Record<ConfigKey | RetiredConfigKey, string>>;
 
 /** The rules of a value, the same for its flag, its environment variable, its profile key and `config set`. */
 const VALUE_RULES: Record<Exclude<ConfigKey, 'api_key'>, (text: string, name: string) => unknown> = {
-  request_timeout: parsePositiveDuration,
+  request_timeout: parseTimerDuration,
   max_retries: parseNonNegativeInt,
   output: parseOutputFormat,
   base_url: parseServiceUrl,
@@ -151,7 +151,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, prof
     output: checked<string>(output, '--output', '', 'output'),
     requestTimeoutMs: checked<number>(requestTimeout, '--request-timeout', 'CSAFE_REQUEST_TIMEOUT', 'request_timeout') ?? DEFAULTS.requestTimeoutMs,
     maxRetries: checked<number>(maxRetries, '--max-retries', 'CSAFE_MAX_RETRIES', 'max_retries') ?? DEFAULTS.maxRetries,
-    maxWaitMs: flags.maxWait ? parseDuration(flags.maxWait, '--max-wait') : DEFAULTS.maxWaitMs,
+    maxWaitMs: flags.maxWait ? parseTimerDuration(flags.maxWait, '--max-wait', parseDuration) : DEFAULTS.maxWaitMs,
     insecure: Boolean(flags.insecure),
   };
 }

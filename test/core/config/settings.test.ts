@@ -53,6 +53,14 @@ describe('settings precedence', () => {
     assert.equal(resolveSettings({ output: 'json' }, {}, { output: 'yaml' }, 'default').output, 'json', 'a flag overrides a bad stored value');
   });
 
+  it('refuses a request timeout or --max-wait longer than a timer can wait, which would fire after 1 ms', () => {
+    assert.throws(() => resolveSettings({ requestTimeout: '1000h' }, {}, {}, 'default'), /^UsageError: --request-timeout: expected at most 596h, the longest a timer can wait, got "1000h"$/);
+    assert.throws(() => resolveSettings({}, { CSAFE_REQUEST_TIMEOUT: '99999999999999s' }, {}, 'default'), /^UsageError: CSAFE_REQUEST_TIMEOUT: expected at most 596h/);
+    assert.throws(() => resolveSettings({ maxWait: '597h' }, {}, {}, 'default'), /^UsageError: --max-wait: expected at most 596h/);
+    assert.throws(() => checkConfigValue('request_timeout', '597h'), /^UsageError: request_timeout: expected at most 596h/);
+    assert.equal(resolveSettings({ requestTimeout: '596h', maxWait: '596h' }, {}, {}, 'default').requestTimeoutMs, 596 * 3_600_000);
+  });
+
   it('checks a value for `config set` with the rules of its flag', () => {
     assert.throws(() => checkConfigValue('request_timeout', '5x'), /^UsageError: request_timeout: expected a duration/);
     assert.throws(() => checkConfigValue('request_timeout', '0s'), /^UsageError: request_timeout: expected a duration greater than 0/);
