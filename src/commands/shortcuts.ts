@@ -26,7 +26,8 @@ export function expandShortcuts(argv: readonly string[], tree: readonly TreeNode
   const asksHelp = flags.some((arg) => HELP_FLAGS.includes(arg));
   if (words.length === 0) {
     if (!asksHelp && flags.some((arg) => VERSION_FLAGS.includes(arg))) return [...flags.filter((arg) => !VERSION_FLAGS.includes(arg)), 'version'];
-    return asksHelp ? [...argv] : [...argv, '--help'];
+    // A flag no command has (`csafe --verison`) is commander's to refuse (exit 2), not help that exits 0.
+    return asksHelp || hasForeignFlag(argv) ? [...argv] : [...argv, '--help'];
   }
   const at = argv.indexOf(words[0]!);
   if (words[0] === 'help') {
@@ -36,19 +37,48 @@ export function expandShortcuts(argv: readonly string[], tree: readonly TreeNode
     return [...globalFlags(argv), ...named, '--help'];
   }
   const node = tree.find((candidate) => candidate.name === words[0]);
-  const verbGiven = leadingWords(argv.slice(at + 1)).length > 0;
-  return node !== undefined && isGroup(node) && !verbGiven && !asksHelp ? [...argv, '--help'] : [...argv];
+  if (node === undefined || !isGroup(node) || asksHelp) return [...argv];
+  // A verb after a flag of its own (`csafe events --dry-run send f.jsonl`) is still given: commander
+  // refuses the flag (exit 2), where help would exit 0 having sent nothing.
+  const after = argv.slice(at + 1);
+  const verbGiven = leadingWords(after).length > 0 || after.some((word) => node.commands.some((verb) => verb.name === word));
+  return verbGiven ? [...argv] : [...argv, '--help'];
+}
+
+/**
+ * How many arguments the global flag at `argv[i]` takes up: 2 with its value in the next one
+ * (`--profile x`), 1 for a switch or a value joined to its flag (`--json`, `-qv`, `--profile=x`,
+ * `-ojson`), 0 when it is no global flag.
+ */
+function globalFlagLength(argv: readonly string[], i: number): number {
+  const arg = argv[i]!;
+  if (GLOBAL_FLAGS_WITH_VALUE.has(arg)) return 2;
+  if (GLOBAL_SWITCHES.has(arg)) return 1;
+  if (/^-[a-zA-Z]{2,}$/.test(arg) && [...arg.slice(1)].every((letter) => GLOBAL_SWITCHES.has(`-${letter}`))) return 1;
+  const name = arg.startsWith('--') ? arg.split('=')[0]! : arg.slice(0, 2);
+  return name !== arg && GLOBAL_FLAGS_WITH_VALUE.has(name) ? 1 : 0;
+}
+
+/** Whether a flag is given that is none of the global ones, nor help or version. */
+function hasForeignFlag(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; ) {
+    const arg = argv[i]!;
+    const length = globalFlagLength(argv, i);
+    if (length === 0 && arg.startsWith('-') && !HELP_FLAGS.includes(arg) && !VERSION_FLAGS.includes(arg)) return true;
+    i += Math.max(length, 1);
+  }
+  return false;
 }
 
 /** The words at the start of `argv`, global flags (and their values) passed over, up to any other flag. */
 function leadingWords(argv: readonly string[]): string[] {
   const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
+  for (let i = 0; i < argv.length; ) {
     const arg = argv[i]!;
-    if (GLOBAL_FLAGS_WITH_VALUE.has(arg)) i++;
-    else if (GLOBAL_SWITCHES.has(arg)) continue;
-    else if (arg.startsWith('-')) break;
-    else words.push(arg);
+    const length = globalFlagLength(argv, i);
+    if (length === 0 && arg.startsWith('-')) break;
+    if (length === 0) words.push(arg);
+    i += Math.max(length, 1);
   }
   return words;
 }
@@ -56,10 +86,10 @@ function leadingWords(argv: readonly string[]): string[] {
 /** The global flags of a command line, each with its value, wherever they stand. */
 function globalFlags(argv: readonly string[]): string[] {
   const kept: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (GLOBAL_FLAGS_WITH_VALUE.has(arg)) kept.push(arg, ...argv.slice(i + 1, ++i + 1));
-    else if (GLOBAL_SWITCHES.has(arg)) kept.push(arg);
+  for (let i = 0; i < argv.length; ) {
+    const length = globalFlagLength(argv, i);
+    kept.push(...argv.slice(i, i + length));
+    i += Math.max(length, 1);
   }
   return kept;
 }

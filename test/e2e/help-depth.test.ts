@@ -114,6 +114,29 @@ describe('help fitted to the terminal, with the flags every command inherits', (
     assert.deepEqual(expandShortcuts(['-v', 'data'], TREE), ['-v', 'data', '--help']);
   });
 
+  it('a global flag as --flag=value, -ovalue or -qv between a group and its verb still runs the verb, not the verb\'s help', () => {
+    assert.deepEqual(expandShortcuts(['config', '--output=json', 'list'], TREE), ['config', '--output=json', 'list']);
+    assert.deepEqual(expandShortcuts(['config', '--profile=staging', 'get', 'base_url'], TREE), ['config', '--profile=staging', 'get', 'base_url']);
+    assert.deepEqual(expandShortcuts(['config', '-ojson', 'list'], TREE), ['config', '-ojson', 'list']);
+    assert.deepEqual(expandShortcuts(['config', '-qv', 'list'], TREE), ['config', '-qv', 'list']);
+    assert.deepEqual(expandShortcuts(['help', '--output=json', 'config'], TREE), ['--output=json', 'config', '--help']);
+    assert.deepEqual(expandShortcuts(['--profile=staging'], TREE), ['--profile=staging', '--help']);
+  });
+
+  for (const [args, message] of [
+    [['events', '--dry-run', 'send', 'f.jsonl'], "error: unknown option '--dry-run'\n"],
+    [['config', '--bogus', 'list'], "error: unknown option '--bogus'\n"],
+    [['--verison'], "error: unknown option '--verison' (did you mean --version?)\n"],
+    [['--api-kye=sk_secret_1'], "error: unknown option '--api-kye=…'\n"],
+  ] as const) {
+    it(`csafe ${args.join(' ')} is refused (exit 2), not help that exits 0 having run nothing`, async () => {
+      const { code, stdout, stderr } = await runInProcess([...args]);
+      assert.equal(stderr, message);
+      assert.equal(code, 2);
+      assert.equal(stdout, '');
+    });
+  }
+
   it('--version after a command names the build too', async () => {
     const { code, stdout } = await runInProcess(['data', '--version']);
     assert.equal(code, 0);
