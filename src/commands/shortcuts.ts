@@ -32,17 +32,24 @@ export function expandShortcuts(argv: readonly string[], tree: readonly TreeNode
   const at = argv.indexOf(words[0]!);
   if (words[0] === 'help') {
     // The command named is the words after `help` up to a flag of its own; `csafe help help` is csafe's own help.
-    const named = leadingWords(argv.slice(at + 1)).filter((word, index) => !(index === 0 && word === 'help'));
-    refuseUnknown(named, tree);
-    return [...globalFlags(argv), ...named, '--help'];
+    return helpOf(leadingWords(argv.slice(at + 1)).filter((word, index) => !(index === 0 && word === 'help')), argv, tree);
   }
   const node = tree.find((candidate) => candidate.name === words[0]);
   if (node === undefined || !isGroup(node) || asksHelp) return [...argv];
+  const after = argv.slice(at + 1);
+  const verbs = leadingWords(after);
+  // `csafe data help add` is `csafe help data add`: commander's own help verb would print it and exit 2.
+  if (verbs[0] === 'help') return helpOf([node.name, ...verbs.slice(1)], argv, tree);
   // A verb after a flag of its own (`csafe events --dry-run send f.jsonl`) is still given: commander
   // refuses the flag (exit 2), where help would exit 0 having sent nothing.
-  const after = argv.slice(at + 1);
-  const verbGiven = leadingWords(after).length > 0 || after.some((word) => node.commands.some((verb) => verb.name === word));
+  const verbGiven = verbs.length > 0 || after.some((word) => node.commands.some((verb) => verb.name === word));
   return verbGiven ? [...argv] : [...argv, '--help'];
+}
+
+/** The command line that prints the help of the command `named` (its words), keeping the global flags of `argv`; an unknown command is a usage error. */
+function helpOf(named: readonly string[], argv: readonly string[], tree: readonly TreeNode[]): string[] {
+  refuseUnknown(named, tree);
+  return [...globalFlags(argv), ...named, '--help'];
 }
 
 /**

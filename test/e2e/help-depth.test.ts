@@ -46,6 +46,22 @@ describe('help at every depth', () => {
     });
   }
 
+  for (const words of [['config'], ['data', 'add']]) {
+    it(`csafe ${[words[0], 'help', ...words.slice(1)].join(' ')} prints what csafe ${words.join(' ')} --help prints, exit 0 as for help listed among the group's commands`, async () => {
+      const viaHelp = await runInProcess([words[0]!, 'help', ...words.slice(1)]);
+      const viaFlag = await runInProcess([...words, '--help']);
+      assert.equal(viaHelp.code, 0, viaHelp.stderr);
+      assert.equal(viaHelp.stdout, viaFlag.stdout);
+    });
+  }
+
+  it('csafe data help nosuch says the command is unknown (exit 2), printing no help', async () => {
+    const { code, stdout, stderr } = await runInProcess(['data', 'help', 'nosuch']);
+    assert.equal(code, 2, stderr);
+    assert.equal(stdout, '');
+    assert.equal(stderr, 'error: unknown command "data nosuch"\nhint: `csafe data --help` lists the commands\n');
+  });
+
   it('keeps global flags given before help, and what follows a group is still a verb to run', () => {
     assert.deepEqual(expandShortcuts(['--profile', 'help', 'help', 'data', 'add'], TREE), ['--profile', 'help', 'data', 'add', '--help']);
     assert.deepEqual(expandShortcuts(['data', 'add', 'ns', 'f.jsonl'], TREE), ['data', 'add', 'ns', 'f.jsonl']);
