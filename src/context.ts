@@ -234,6 +234,7 @@ export class Context {
   }
 
   private startedLocalService(): Promise<LocalService> {
+    if (this.localService === undefined) refuseTargetBesideEmulator(this.flags);
     this.localService ??= this.deps.startLocalService();
     return this.localService;
   }
@@ -251,6 +252,7 @@ export class Context {
    */
   private plannedTarget(settings: Settings): { baseUrl: string; apiKey: string } {
     if (this.flags.emulator) {
+      refuseTargetBesideEmulator(this.flags);
       this.io.note('dry run: --emulator starts no emulator; each request is shown by its path');
       return { baseUrl: '', apiKey: '' };
     }
@@ -278,4 +280,16 @@ export class Context {
     }
     return { baseUrl: checkBaseUrl(settings.baseUrl, settings.insecure), apiKey: checkApiKey(settings.apiKey, settings.profile) };
   }
+}
+
+/** The flags that name a service or its key, by how they are written. */
+const TARGET_FLAGS = { baseUrl: '--base-url', apiKey: '--api-key', apiKeyFile: '--api-key-file' } as const;
+
+/**
+ * --emulator is the service and its key: a --base-url or key given beside it would be passed
+ * over, and what the emulator answered taken for the named service's answer.
+ */
+function refuseTargetBesideEmulator(flags: GlobalFlags): void {
+  const given = (Object.keys(TARGET_FLAGS) as (keyof typeof TARGET_FLAGS)[]).find((key) => flags[key] !== undefined);
+  if (given !== undefined) throw new UsageError(`--emulator and ${TARGET_FLAGS[given]} conflict: --emulator runs against an in-process emulator with its own key; give one`);
 }

@@ -226,6 +226,13 @@ describe("a profile's output format", () => {
   });
 });
 
+/** A key file as `--api-key-file` wants it: the key on its first line, readable by its owner alone. */
+function keyFile(): string {
+  const path = join(tempDir('csafe-key-'), 'key');
+  writeFileSync(path, 'sk_live_given_1\n', { mode: 0o600 });
+  return path;
+}
+
 describe('csafe --emulator auth status', () => {
   it("reports the emulator's key, masked, with source emulator, and exits 0", async () => {
     const { code, stdout, stderr } = await runInProcess(['--emulator', 'auth', 'status', '--json']);
@@ -236,6 +243,17 @@ describe('csafe --emulator auth status', () => {
     assert.equal(status.base_url_source, 'emulator');
     assert.match(status.base_url!, /^http:\/\/127\.0\.0\.1:\d+$/);
   });
+
+  for (const [flag, value] of [['--base-url', () => 'https://api.example'], ['--api-key', () => 'sk_live_given_1'], ['--api-key-file', keyFile]] as const) {
+    it(`refuses ${flag} beside --emulator (exit 2), rather than pass it over and answer from the emulator`, async () => {
+      for (const dryRun of [[], ['--dry-run']]) {
+        const { code, stdout, stderr } = await runInProcess(['--emulator', flag, value(), 'classify', '--text', 'hi', '--user-id', 'u1', ...dryRun]);
+        assert.equal(code, 2, stderr);
+        assert.equal(stdout, '');
+        assert.match(stderr, new RegExp(`^error: --emulator and ${flag} conflict: --emulator runs against an in-process emulator with its own key; give one$`, 'm'));
+      }
+    });
+  }
 });
 
 /** Runs csafe, killed after `deadlineMs`: a read that never ends fails the test (code null) instead of hanging the run. */
