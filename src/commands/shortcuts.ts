@@ -1,5 +1,5 @@
-import { GLOBAL_FLAGS, GLOBAL_FLAGS_WITH_VALUE } from '../core/cli/global-flags.js';
-import { flagSpec } from '../core/cli/flags.js';
+import { GLOBAL_FLAGS_WITH_VALUE } from '../core/cli/global-flags.js';
+import { globalFlagLength, globalFlagsIn } from '../core/cli/command-line.js';
 import { UsageError } from '../core/errors.js';
 import { isGroup, type TreeNode } from './declaration.js';
 
@@ -8,11 +8,6 @@ import { isGroup, type TreeNode } from './declaration.js';
 // `csafe <command…> --help`, at any depth; `csafe --version` is `csafe version`.
 
 const HELP_FLAGS = ['-h', '--help'];
-
-/** The global flags that take no value, by every name they have (`-v`, `--verbose`). */
-const GLOBAL_SWITCHES: ReadonlySet<string> = new Set(
-  Object.entries(GLOBAL_FLAGS).flatMap(([key, flag]) => flagSpec(key, flag).split(/[ ,]+/).filter((name) => name.startsWith('-') && !GLOBAL_FLAGS_WITH_VALUE.has(name))),
-);
 const VERSION_FLAGS = ['-V', '--version'];
 
 /**
@@ -49,21 +44,7 @@ export function expandShortcuts(argv: readonly string[], tree: readonly TreeNode
 /** The command line that prints the help of the command `named` (its words), keeping the global flags of `argv`; an unknown command is a usage error. */
 function helpOf(named: readonly string[], argv: readonly string[], tree: readonly TreeNode[]): string[] {
   refuseUnknown(named, tree);
-  return [...globalFlags(argv), ...named, '--help'];
-}
-
-/**
- * How many arguments the global flag at `argv[i]` takes up: 2 with its value in the next one
- * (`--profile x`), 1 for a switch or a value joined to its flag (`--json`, `-qv`, `--profile=x`,
- * `-ojson`), 0 when it is no global flag.
- */
-function globalFlagLength(argv: readonly string[], i: number): number {
-  const arg = argv[i]!;
-  if (GLOBAL_FLAGS_WITH_VALUE.has(arg)) return 2;
-  if (GLOBAL_SWITCHES.has(arg)) return 1;
-  if (/^-[a-zA-Z]{2,}$/.test(arg) && [...arg.slice(1)].every((letter) => GLOBAL_SWITCHES.has(`-${letter}`))) return 1;
-  const name = arg.startsWith('--') ? arg.split('=')[0]! : arg.slice(0, 2);
-  return name !== arg && GLOBAL_FLAGS_WITH_VALUE.has(name) ? 1 : 0;
+  return [...globalFlagsIn(argv), ...named, '--help'];
 }
 
 /** Whether a flag is given that is none of the global ones, nor help or version. */
@@ -88,17 +69,6 @@ function leadingWords(argv: readonly string[]): string[] {
     i += Math.max(length, 1);
   }
   return words;
-}
-
-/** The global flags of a command line, each with its value, wherever they stand. */
-function globalFlags(argv: readonly string[]): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < argv.length; ) {
-    const length = globalFlagLength(argv, i);
-    kept.push(...argv.slice(i, i + length));
-    i += Math.max(length, 1);
-  }
-  return kept;
 }
 
 /** The words of a command line (command, verb, arguments) apart from its flags, a global flag's value kept with its flag. */

@@ -1,5 +1,5 @@
 import { longFlag } from './flags.js';
-import { GLOBAL_FLAGS, GLOBAL_FLAGS_WITH_VALUE } from './global-flags.js';
+import { GLOBAL_FLAGS, GLOBAL_FLAGS_WITH_VALUE, GLOBAL_SWITCHES } from './global-flags.js';
 
 /** A word a shell reads back unchanged: as is when it is plain, else in single quotes. */
 export const shellWord = (word: string) => (/^[\w.@%+=:,/-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
@@ -49,24 +49,34 @@ function withoutFlag(argv: readonly string[], flag: string): string[] {
  * next goes to the service, profile and key file this run used, not to whatever the defaults name.
  */
 export function sameServiceCommand(argv: readonly string[], command: string): string {
-  return ['csafe', ...globalFlagsIn(argv).map(shellWord), command].join(' ');
+  return ['csafe', ...globalFlagsIn(argv, { secrets: false }).map(shellWord), command].join(' ');
 }
 
-const GLOBAL_FLAG_NAMES: ReadonlySet<string> = new Set(
-  Object.entries(GLOBAL_FLAGS).flatMap(([key, flag]) => ['short' in flag && flag.short !== undefined ? [flag.short] : [], [longFlag(key, flag)]].flat()),
-);
+/**
+ * How many arguments the global flag at `argv[i]` takes up: 2 with its value in the next one
+ * (`--profile x`), 1 for a switch or a value joined to its flag (`--json`, `-qv`, `--profile=x`,
+ * `-ojson`), 0 when it is no global flag.
+ */
+export function globalFlagLength(argv: readonly string[], i: number): number {
+  const arg = argv[i]!;
+  if (GLOBAL_FLAGS_WITH_VALUE.has(arg)) return 2;
+  if (GLOBAL_SWITCHES.has(arg)) return 1;
+  if (/^-[a-zA-Z]{2,}$/.test(arg) && [...arg.slice(1)].every((letter) => GLOBAL_SWITCHES.has(`-${letter}`))) return 1;
+  const name = arg.startsWith('--') ? arg.split('=')[0]! : arg.slice(0, 2);
+  return name !== arg && GLOBAL_FLAGS_WITH_VALUE.has(name) ? 1 : 0;
+}
 
-/** The global flags in `argv` with their values, in the order given, but for secret ones. */
-function globalFlagsIn(argv: readonly string[]): string[] {
+/**
+ * The global flags of a command line, each with its value, wherever they stand (up to `--`);
+ * `secrets: false` leaves out those whose value must never be printed back.
+ */
+export function globalFlagsIn(argv: readonly string[], { secrets = true }: { secrets?: boolean } = {}): string[] {
   const kept: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') break;
-    const name = arg.split('=')[0]!;
-    if (!GLOBAL_FLAG_NAMES.has(name)) continue;
-    const takesNext = arg === name && GLOBAL_FLAGS_WITH_VALUE.has(arg);
-    if (!SECRET_FLAGS.includes(name)) kept.push(...argv.slice(i, takesNext ? i + 2 : i + 1));
-    if (takesNext) i++;
+  for (let i = 0; i < argv.length && argv[i] !== '--'; ) {
+    const length = globalFlagLength(argv, i);
+    const secret = length > 0 && SECRET_FLAGS.includes(argv[i]!.split('=')[0]!);
+    if (secrets || !secret) kept.push(...argv.slice(i, i + length));
+    i += Math.max(length, 1);
   }
   return kept;
 }

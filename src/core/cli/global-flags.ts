@@ -2,7 +2,7 @@
 // flags that take a value (command-line.ts, to find where a command starts and to rewrite a
 // command line), and the type of what they hold (config/settings.ts) all come from this one list.
 
-import { flagsWithValue, type Flags, type OptionsOf } from './flags.js';
+import { flagSpec, flagsWithValue, type Flags, type OptionsOf } from './flags.js';
 
 export const GLOBAL_FLAGS = {
   profile: { type: 'text', value: 'name', help: 'configuration profile (default: "default", or CSAFE_PROFILE); an unknown one is an error but for auth login and config set, which create it' },
@@ -29,3 +29,8 @@ export type GlobalFlags = Partial<OptionsOf<typeof GLOBAL_FLAGS>>;
 
 /** The global flags that take a value (the next argument, unless given as `--flag=value`). */
 export const GLOBAL_FLAGS_WITH_VALUE: ReadonlySet<string> = flagsWithValue(GLOBAL_FLAGS);
+
+/** The global flags that take no value, by every name they have (`-v`, `--verbose`). */
+export const GLOBAL_SWITCHES: ReadonlySet<string> = new Set(
+  Object.entries(GLOBAL_FLAGS).flatMap(([key, flag]) => flagSpec(key, flag).split(/[ ,]+/).filter((name) => name.startsWith('-') && !GLOBAL_FLAGS_WITH_VALUE.has(name))),
+);
