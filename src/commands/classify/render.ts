@@ -12,13 +12,15 @@ const DECISION_COLOR: Record<string, (c: Colors, text: string) => string> = {
   not_match: (c, t) => c.green(t),
 };
 
+/** A score for people: 2 decimals. TSV writes it whole (`scoreText`), as JSON does. */
 const formatScore = (score: number | null | undefined) => (score === null ? 'null' : score === undefined ? '' : score.toFixed(2));
+const scoreText = (score: number | null | undefined) => (score === null ? 'null' : score === undefined ? '' : String(score));
 
 const LABEL_COLUMNS: Column<LabelRow>[] = [
   { header: 'LABEL', value: (r) => r.name },
   { header: 'TYPE', value: (r) => r.kind, hideWhenSame: true },
   { header: 'DECISION', value: (r) => r.decision, style: (r, text, c) => DECISION_COLOR[r.decision]?.(c, text) ?? text },
-  { header: 'SCORE', value: (r) => formatScore(r.score) },
+  { header: 'SCORE', value: (r) => formatScore(r.score), tsv: (r) => scoreText(r.score) },
   { header: 'ESCALATION', value: (r) => r.escalation ?? '', hideWhenSame: true },
   { header: 'SET', value: (r) => r.setId ?? '' },
 ];

@@ -46,7 +46,12 @@ export interface Column<T> {
   fit?(row: T, width: number): string;
   /** Left out of a table of several rows when every row has the same value (a TYPE all `category` says nothing). */
   hideWhenSame?: boolean;
+  /** The cell as TSV writes it, where the table shows the value shortened for people (a score to 2 decimals): TSV keeps values as they are. */
+  tsv?(row: T): string;
 }
+
+/** A cell as TSV writes it. */
+const tsvCell = <T>(column: Column<T>, row: T) => (column.tsv ?? column.value)(row);
 
 /** How a result looks to people (`-o table`) and to `cut`/`awk` (`-o tsv`); JSON and NDJSON print the value itself. */
 export interface View {
@@ -57,7 +62,7 @@ export interface View {
 /** Rows under columns: an aligned table, or TSV with the same columns. */
 export const tableView = <T>(rows: readonly T[], columns: readonly Column<T>[]): View => ({
   table: (io) => renderTable(rows, columns, io),
-  tsv: () => tsvLines([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => c.value(row)))]),
+  tsv: () => tsvLines([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => tsvCell(c, row)))]),
 });
 
 /** One record: an aligned `key: value` view, or TSV with its fields as the header and one line of values. */
@@ -254,7 +259,7 @@ function streamedWriter<T, R>(io: IOStreams, format: OutputFormat, view: StreamV
   let printed = 0;
   const first = () => printed++ === 0;
   const header = () => tsvLines([view.columns.map((c) => c.header)]);
-  const line = (row: R) => tsvLines([view.columns.map((c) => c.value(row))]);
+  const line = (row: R) => tsvLines([view.columns.map((c) => tsvCell(c, row))]);
   return {
     print: (item) => io.out(`${first() ? header() : ''}${view.rows(item).map(line).join('')}`),
     async printLarge({ head, values }) {

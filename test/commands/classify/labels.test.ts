@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { failOnHolds, labelRows } from '../../../src/commands/classify/labels.js';
+import { labelsView } from '../../../src/commands/classify/render.js';
+import { bufferIO } from '../../helpers/io.js';
 
 describe('classify: label rows and --fail-on', () => {
   it('reads the current shape, keeping unknown decisions', () => {
@@ -11,6 +13,12 @@ describe('classify: label rows and --fail-on', () => {
   it('reads the previous shape', () => {
     const rows = labelRows({ policies: [{ policy_id: 'p', decision: 'review', score: 0.6 }], reference_set_matches: [{ set_id: 's', similarity: 0.9 }] });
     assert.deepEqual(rows.map((r) => [r.name, r.decision, r.score]), [['p', 'review', 0.6], ['reference_set_match', 'match', 0.9]]);
+  });
+
+  it('a table shows a score to 2 decimals; TSV writes it as the service gave it, as JSON does', () => {
+    const view = labelsView(labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'match', score: 0.8534 }, { type: 'classifier', label: 'y', decision: 'not_match', score: null }] }));
+    assert.match(view.table(bufferIO().io), /^x +match +0\.85$/m);
+    assert.deepEqual(view.tsv().split('\n').slice(1, 3), ['x\tclassifier\tmatch\t0.8534\t\t', 'y\tclassifier\tnot_match\tnull\t\t']);
   });
 
   it('--fail-on review includes match', () => {
