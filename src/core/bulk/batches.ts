@@ -1,3 +1,4 @@
+import { LONGEST_TIMER_MS } from '../cli/duration.js';
 /** Where a batch ends: consecutive items grouped within a count and a byte limit. */
 
 export interface BatchLimits<T> {
@@ -79,11 +80,6 @@ export async function* inBatches<T>(groups: AsyncIterable<Iterable<T>>, limits: 
   }
 }
 
-/**
- * The longest a Node timer waits: a longer delay fires after 1 ms (with a TimeoutOverflowWarning),
- * so a flush interval beyond it (`--flush-interval 1000h`) is waited out in steps no longer than this.
- */
-export const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** The group read, or undefined once `dueInMs` has passed first (none given: the group, however long it takes). */
 async function withinFlush<R>(reading: Promise<R>, dueInMs: number | undefined): Promise<R | undefined> {

@@ -1,4 +1,5 @@
-import { fitsInBatch, LONGEST_TIMER_MS } from './batches.js';
+import { fitsInBatch } from './batches.js';
+import { LONGEST_TIMER_MS } from '../cli/duration.js';
 
 /**
  * Ordered, batched work split over lanes: every item goes to the lane `laneOf` names, and each

@@ -1,4 +1,3 @@
-import { LONGEST_TIMER_MS } from '../bulk/batches.js';
 import { UsageError } from '../errors.js';
 
 // How a duration flag (`--timeout 5m`) is read into milliseconds, and a size flag
@@ -37,6 +36,13 @@ export function parsePositiveDuration(text: string, flag: string): number {
   if (ms <= 0 || negative) throw new UsageError(`${flag}: expected a duration greater than 0, got "${text}"`);
   return ms;
 }
+
+/**
+ * The longest a Node timer waits: a longer delay fires after 1 ms (with a TimeoutOverflowWarning).
+ * A wait a user may set longer (`--flush-interval 1000h`) is waited out in steps no longer than this;
+ * one a single timer must hold (a request's time limit) is refused past it.
+ */
+export const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** LONGEST_TIMER_MS in whole hours, as a limit is said: 596h. */
 const LONGEST_TIMER_HOURS = Math.floor(LONGEST_TIMER_MS / 3_600_000);
