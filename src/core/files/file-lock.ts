@@ -20,6 +20,9 @@ export interface FileLock {
   release(): Promise<void>;
 }
 
+/** The hint's way to another file, for a checkpoint's lock; the config file's lock names its own. */
+const ANOTHER_CHECKPOINT = 'give --checkpoint another name';
+
 /** The lock files this process holds, by path, with the inode each was made as: a lock file naming this process's pid is its own only if listed here. */
 const heldHere = new Map<string, bigint>();
 
@@ -31,11 +34,11 @@ const heldHere = new Map<string, bigint>();
  * a LockedError naming it (exit 75: try again later). `elsewhere`: how the user gives csafe another
  * file to lock instead, for the hint when something that is no lock sits where the lock goes.
  */
-export async function acquireFileLock(path: string, now: number, elsewhere = 'give --checkpoint another name'): Promise<FileLock> {
+export async function acquireFileLock(path: string, now: number, elsewhere = ANOTHER_CHECKPOINT): Promise<FileLock> {
   const lockPath = `${realPath(path)}.lock`;
-  const owner: LockOwner = { pid: process.pid, host: hostname(), since: new Date(now).toISOString(), started: await processStartTime(process.pid) };
+  const ownerText = await ownerTextAt(now);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const made = await createLock(lockPath, JSON.stringify(owner) + '\n');
+    const made = await createLock(lockPath, ownerText);
     if (made !== undefined) {
       heldHere.set(lockPath, made);
       return { release: () => release(lockPath) };
@@ -43,20 +46,27 @@ export async function acquireFileLock(path: string, now: number, elsewhere = 'gi
     const found = await readLock(lockPath);
     // Gone since: its owner let it go. Try again.
     if (found === undefined) continue;
-    if (found.foreign) {
-      throw new UsageError(`${lockPath}: is in the place of the lock of ${path}, and is not a lock csafe made, so it is left alone`, {
-        hint: `${elsewhere}, or move ${lockPath} away if it is no longer needed`,
-      });
-    }
+    if (found.foreign) throw notALock(lockPath, path, elsewhere);
     if (found.owner !== undefined && (await isLiveOwner(found.owner, lockPath))) {
       throw new LockedError(`${path} is in use by another run (pid ${found.owner.pid} on ${found.owner.host} since ${found.owner.since})`, {
         hint: `wait for it to finish; if it is gone, delete ${lockPath}`,
       });
     }
-    await takeOver(path, lockPath, found.inode);
+    await takeOver(path, lockPath, ownerText, elsewhere);
   }
   throw startedTogether(path, lockPath);
 }
+
+/** This process as a lock's owner, as the lock file's text. */
+async function ownerTextAt(now: number): Promise<string> {
+  const owner: LockOwner = { pid: process.pid, host: hostname(), since: new Date(now).toISOString(), started: await processStartTime(process.pid) };
+  return JSON.stringify(owner) + '\n';
+}
+
+const notALock = (lockPath: string, path: string, elsewhere: string) =>
+  new UsageError(`${lockPath}: is in the place of the lock of ${path}, and is not a lock csafe made, so it is left alone`, {
+    hint: `${elsewhere}, or move ${lockPath} away if it is no longer needed`,
+  });
 
 /**
  * acquireFileLock for a change of a few milliseconds (the config file's): a live owner is waited
@@ -110,13 +120,21 @@ async function createLock(lockPath: string, text: string): Promise<bigint | unde
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 
+/** What is in the place of a lock: its owner, inode and text, and whether it is a lock at all. */
+interface FoundLock {
+  owner: LockOwner | undefined;
+  inode: bigint;
+  foreign: boolean;
+  text: string;
+}
+
 /**
  * The lock file's owner and inode; undefined when there is no lock file. A lock cut short (made in
  * place where the file system takes no hard links, the run killed before it wrote it) has no
  * owner: stale, rather than block every future run. A file that no lock could have been
  * (`foreign`: a user's notes, another program's lock) is never taken over.
  */
-async function readLock(lockPath: string): Promise<{ owner: LockOwner | undefined; inode: bigint; foreign: boolean } | undefined> {
+async function readLock(lockPath: string): Promise<FoundLock | undefined> {
   let handle;
   try {
     // Non-blocking: a FIFO in its place, with no writer, would keep the open waiting for ever.
@@ -126,17 +144,17 @@ async function readLock(lockPath: string): Promise<{ owner: LockOwner | undefine
     // A link to nothing takes the name as surely as a file does, and was never a lock. Anything
     // else there now was made since the open (a run taking the lock its owner just let go): gone, try again.
     const entry = await lstat(lockPath, { bigint: true }).catch(() => undefined);
-    return entry?.isSymbolicLink() === true ? { inode: entry.ino, owner: undefined, foreign: true } : undefined;
+    return entry?.isSymbolicLink() === true ? { inode: entry.ino, owner: undefined, foreign: true, text: '' } : undefined;
   }
   try {
     const stats = await handle.stat({ bigint: true });
     // A directory (or a FIFO, a device) in its place was never a lock.
-    if (!stats.isFile()) return { inode: stats.ino, owner: undefined, foreign: true };
+    if (!stats.isFile()) return { inode: stats.ino, owner: undefined, foreign: true, text: '' };
     const text = await readStart(handle);
     const owner = lockOwnerOf(text);
     // Cut short (not JSON yet) and begun as a lock begins, or empty: a lock. Whole JSON that names no owner, or anything else: not one.
     const cutShort = !isJson(text) && LOCK_START.startsWith(text.slice(0, LOCK_START.length));
-    return { inode: stats.ino, owner, foreign: owner === undefined && !cutShort };
+    return { inode: stats.ino, owner, foreign: owner === undefined && !cutShort, text };
   } finally {
     await handle.close();
   }
@@ -172,25 +190,61 @@ async function readStart(handle: FileHandle): Promise<string> {
 }
 
 /**
- * Takes over the lock file `inode`, found stale: moved aside, so that what is removed is that file
- * and no other. When runs take over at once, a slower one used to remove the lock the first had
- * just made, and both ran. If what was moved is another lock (a run took over meanwhile), it is
- * put back, and the lock is that run's.
+ * Removes the lock file if it is stale, judged again while holding `path.lock.takeover`, the one
+ * lock on taking over. Judged once and removed later, a lock had been let go by then and another
+ * run's made in its place (even at the same inode: file systems reuse them), which was removed, or
+ * moved aside and back while a third run took the free name: two runs held the lock, and a change
+ * of the config file made by runs at once was lost. Runs that end as they should never remove each
+ * other's locks. Returns, having removed it or not, for the caller to try the lock again.
  */
-export async function takeOver(path: string, lockPath: string, inode: bigint): Promise<void> {
-  const aside = `${lockPath}.${process.pid}-${Math.random().toString(36).slice(2)}.stale`;
+export async function takeOver(path: string, lockPath: string, ownerText: string, elsewhere = ANOTHER_CHECKPOINT): Promise<void> {
+  const guardPath = `${lockPath}.takeover`;
+  const made = await createLock(guardPath, ownerText);
+  if (made === undefined) return clearStaleGuard(path, guardPath, elsewhere);
+  heldHere.set(guardPath, made);
   try {
-    await rename(lockPath, aside);
+    if ((await staleLockAt(lockPath, path, elsewhere)) === undefined) return;
+    // Its owner is gone, so only a run holding the guard could remove it or put another in its place.
+    await unlink(lockPath).catch((error: unknown) => {
+      if (errorCode(error) !== 'ENOENT') throw new FileWriteError(lockPath, writeErrorReason(error), ' the lock');
+    });
+  } finally {
+    await release(guardPath);
+  }
+}
+
+/**
+ * The lock at `lockPath` if it is stale: its owner gone without letting it go, and the file still
+ * the one that named it. Read again after the owner was found gone: it may have let go of its lock
+ * after the first read, and another run have made one in its place since.
+ */
+async function staleLockAt(lockPath: string, path: string, elsewhere: string): Promise<FoundLock | undefined> {
+  const found = await readLock(lockPath);
+  if (found === undefined) return undefined;
+  if (found.foreign) throw notALock(lockPath, path, elsewhere);
+  if (found.owner !== undefined && (await isLiveOwner(found.owner, lockPath))) return undefined;
+  const again = await readLock(lockPath);
+  return again?.inode === found.inode && again.text === found.text ? found : undefined;
+}
+
+/**
+ * A run killed as it took a lock over leaves the guard behind: moved aside, so that what is
+ * removed is that file and no other; one another run made meanwhile is put back. That guard is
+ * left only when a run is killed in the few milliseconds it holds it, so the moment its name is
+ * free while it is put back is left to chance, where the lock itself is not.
+ */
+async function clearStaleGuard(path: string, guardPath: string, elsewhere: string): Promise<void> {
+  const stale = await staleLockAt(guardPath, path, elsewhere);
+  if (stale === undefined) return;
+  const aside = `${guardPath}.${process.pid}-${Math.random().toString(36).slice(2)}.stale`;
+  try {
+    await rename(guardPath, aside);
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return;
-    throw new FileWriteError(lockPath, writeErrorReason(error), ' the lock');
+    throw new FileWriteError(guardPath, writeErrorReason(error), ' the lock');
   }
   const moved = await stat(aside, { bigint: true }).catch(() => undefined);
-  if (moved?.ino !== inode) {
-    await link(aside, lockPath).catch(() => undefined);
-    await unlink(aside).catch(() => undefined);
-    throw startedTogether(path, lockPath);
-  }
+  if (moved?.ino !== stale.inode) await link(aside, guardPath).catch(() => undefined);
   await unlink(aside).catch(() => undefined);
 }
 

@@ -117,17 +117,52 @@ describe('acquireFileLock', () => {
     assert.equal(readFileSync(`${path}.lock`, 'utf8'), other);
   });
 
-  it('takes over only the stale lock it judged: one another run put in its place meanwhile is left to that run', async () => {
+  /** A lock whose owner is gone without letting it go (killed with -9), and its inode. */
+  function staleLock(lockPath: string): bigint {
+    writeFileSync(lockPath, JSON.stringify({ pid: exitedPid(), host: hostname(), since: 'a run killed with -9' }));
+    return statSync(lockPath, { bigint: true }).ino;
+  }
+  const liveElsewhere = JSON.stringify({ pid: 2 ** 22 + 12345, host: `not-${hostname()}`, since: 'a moment ago' });
+  const me = JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' }) + '\n';
+
+  it('takes over only a lock still stale: another run\'s put in its place meanwhile is left to that run, its name never free', async () => {
     const path = join(tempDir(), 'state.json');
-    writeFileSync(`${path}.lock`, JSON.stringify({ pid: exitedPid(), host: hostname(), since: 'a run killed with -9' }));
-    const stale = statSync(`${path}.lock`, { bigint: true }).ino;
+    staleLock(`${path}.lock`);
     // Another run took the stale lock over first: its own lock is in the place.
-    const fresh = JSON.stringify({ pid: 2 ** 22 + 12345, host: `not-${hostname()}`, since: 'a moment ago' });
-    writeFileSync(`${path}.new`, fresh);
+    writeFileSync(`${path}.new`, liveElsewhere);
     renameSync(`${path}.new`, `${path}.lock`);
-    await assert.rejects(takeOver(path, `${path}.lock`, stale), (error: unknown) => error instanceof LockedError && error.message === `${path} is in use by another run that started at the same moment`);
-    assert.equal(readFileSync(`${path}.lock`, 'utf8'), fresh);
+    const before = statSync(`${path}.lock`, { bigint: true });
+    // A rename or link of the file would change its ctime: past the clock's tick first.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await takeOver(path, `${path}.lock`, me);
+    const after = statSync(`${path}.lock`, { bigint: true });
+    assert.deepEqual([after.ino, after.ctimeNs], [before.ino, before.ctimeNs], 'neither moved nor linked');
+    assert.equal(readFileSync(`${path}.lock`, 'utf8'), liveElsewhere);
     assert.deepEqual(readdirSync(join(path, '..')).sort(), ['state.json.lock'], 'nothing left aside');
+  });
+
+  it('leaves a live lock made at the inode of the stale one it judged (file systems reuse them): the run taking it waits', async () => {
+    const path = join(tempDir(), 'state.json');
+    const stale = staleLock(`${path}.lock`);
+    // Let go, and another run's lock made at the same inode: written in place here.
+    writeFileSync(`${path}.lock`, liveElsewhere);
+    assert.equal(statSync(`${path}.lock`, { bigint: true }).ino, stale);
+    await takeOver(path, `${path}.lock`, me);
+    assert.equal(readFileSync(`${path}.lock`, 'utf8'), liveElsewhere);
+    await assert.rejects(acquireFileLock(path, 0), /in use by another run \(pid 4206649 on not-/);
+  });
+
+  it('takes a stale lock over, and a takeover left by a run killed as it took over; one a live run holds is left to it', async () => {
+    const path = join(tempDir(), 'state.json');
+    staleLock(`${path}.lock`);
+    writeFileSync(`${path}.lock.takeover`, liveElsewhere);
+    await assert.rejects(acquireFileLock(path, 0), (error: unknown) => error instanceof LockedError && error.message === `${path} is in use by another run that started at the same moment`);
+    assert.equal(readFileSync(`${path}.lock.takeover`, 'utf8'), liveElsewhere, 'a live run\'s takeover is its own');
+    staleLock(`${path}.lock.takeover`);
+    const lock = await acquireFileLock(path, 0);
+    assert.equal(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid, process.pid);
+    await lock.release();
+    assert.deepEqual(readdirSync(join(path, '..')), [], 'no lock, no takeover, nothing aside');
   });
 
   it('leaves alone what is in the place of the lock and was never one: a user\'s file, a directory, a FIFO; usage error (2), nothing taken', async () => {
