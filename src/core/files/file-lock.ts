@@ -47,6 +47,7 @@ export async function acquireFileLock(path: string, now: number, elsewhere = ANO
     // Gone since: its owner let it go. Try again.
     if (found === undefined) continue;
     if (found.foreign) throw notALock(lockPath, path, elsewhere);
+    if (found.owner === undefined && isBeingWritten(found)) throw startedTogether(path, lockPath);
     if (found.owner !== undefined && (await isLiveOwner(found.owner, lockPath))) {
       throw new LockedError(`${path} is in use by another run (pid ${found.owner.pid} on ${found.owner.host} since ${found.owner.since})`, {
         hint: `wait for it to finish; if it is gone, delete ${lockPath}`,
@@ -124,6 +125,8 @@ const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefine
 interface FoundLock {
   owner: LockOwner | undefined;
   inode: bigint;
+  /** When it was last written (mtime), to tell a lock cut short from one being written. */
+  writtenMs: number;
   foreign: boolean;
   text: string;
 }
@@ -131,8 +134,8 @@ interface FoundLock {
 /**
  * The lock file's owner and inode; undefined when there is no lock file. A lock cut short (made in
  * place where the file system takes no hard links, the run killed before it wrote it) has no
- * owner: stale, rather than block every future run. A file that no lock could have been
- * (`foreign`: a user's notes, another program's lock) is never taken over.
+ * owner: stale once no run can still be writing it, rather than block every future run. A file
+ * that no lock could have been (`foreign`: a user's notes, another program's lock) is never taken over.
  */
 async function readLock(lockPath: string): Promise<FoundLock | undefined> {
   let handle;
@@ -144,21 +147,35 @@ async function readLock(lockPath: string): Promise<FoundLock | undefined> {
     // A link to nothing takes the name as surely as a file does, and was never a lock. Anything
     // else there now was made since the open (a run taking the lock its owner just let go): gone, try again.
     const entry = await lstat(lockPath, { bigint: true }).catch(() => undefined);
-    return entry?.isSymbolicLink() === true ? { inode: entry.ino, owner: undefined, foreign: true, text: '' } : undefined;
+    return entry?.isSymbolicLink() === true ? { inode: entry.ino, writtenMs: 0, owner: undefined, foreign: true, text: '' } : undefined;
   }
   try {
     const stats = await handle.stat({ bigint: true });
     // A directory (or a FIFO, a device) in its place was never a lock.
-    if (!stats.isFile()) return { inode: stats.ino, owner: undefined, foreign: true, text: '' };
+    if (!stats.isFile()) return { inode: stats.ino, writtenMs: 0, owner: undefined, foreign: true, text: '' };
     const text = await readStart(handle);
     const owner = lockOwnerOf(text);
     // Cut short (not JSON yet) and begun as a lock begins, or empty: a lock. Whole JSON that names no owner, or anything else: not one.
     const cutShort = !isJson(text) && LOCK_START.startsWith(text.slice(0, LOCK_START.length));
-    return { inode: stats.ino, owner, foreign: owner === undefined && !cutShort, text };
+    return { inode: stats.ino, writtenMs: Number(stats.mtimeMs), owner, foreign: owner === undefined && !cutShort, text };
   } finally {
     await handle.close();
   }
 }
+
+/**
+ * How long a lock with no owner in it yet may be one that another run is writing: made in place
+ * where the file system takes no hard links, it is empty until its run writes it, a moment later or,
+ * on a machine that is busy, some time later. Taken over then, two runs held the lock.
+ */
+const CUT_SHORT_GRACE_MS = 5_000;
+
+/**
+ * Whether a lock that names no owner was made too recently to be judged cut short: its run may be
+ * writing it. Either way from now: a file server's clock ahead of this one's dates a lock in the
+ * future, which must not make it wait for ever.
+ */
+const isBeingWritten = (found: FoundLock) => Math.abs(Date.now() - found.writtenMs) < CUT_SHORT_GRACE_MS;
 
 /** How every lock csafe writes begins (JSON.stringify of a LockOwner): a lock cut short begins so too, or is empty. */
 const LOCK_START = '{"pid":';
@@ -222,7 +239,7 @@ async function staleLockAt(lockPath: string, path: string, elsewhere: string): P
   const found = await readLock(lockPath);
   if (found === undefined) return undefined;
   if (found.foreign) throw notALock(lockPath, path, elsewhere);
-  if (found.owner !== undefined && (await isLiveOwner(found.owner, lockPath))) return undefined;
+  if (found.owner === undefined ? isBeingWritten(found) : await isLiveOwner(found.owner, lockPath)) return undefined;
   const again = await readLock(lockPath);
   return again?.inode === found.inode && again.text === found.text ? found : undefined;
 }

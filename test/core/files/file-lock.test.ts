@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { exitCodeOfError } from '../../../src/main.js';
@@ -24,6 +24,12 @@ describe('processes', () => {
 });
 
 describe('acquireFileLock', () => {
+  /** Backdates a file's times, as a lock cut short long ago has them. */
+  function madeSecondsAgo(file: string, seconds: number): void {
+    const then = new Date(Date.now() - seconds * 1000);
+    utimesSync(file, then, then);
+  }
+
   it('writes its owner (pid, host, since, start time) to a private path.lock', async () => {
     const path = join(tempDir(), 'state.json');
     const lock = await acquireFileLock(path, Date.UTC(2026, 0, 2, 3, 4, 5));
@@ -91,6 +97,7 @@ describe('acquireFileLock', () => {
   it('takes over a lock file that cannot be read as an owner', async () => {
     const path = join(tempDir(), 'state.json');
     writeFileSync(`${path}.lock`, '{"pid": 1');
+    madeSecondsAgo(`${path}.lock`, 6);
     const lock = await acquireFileLock(path, 0);
     assert.equal(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid, process.pid);
     await lock.release();
@@ -192,12 +199,30 @@ describe('acquireFileLock', () => {
     assert.deepEqual(readdirSync(dir), ['notes.lock']);
   });
 
-  it('takes over an empty lock: one made in place, where the file system takes no hard links, and never written', async () => {
+  it('takes over an empty lock some seconds old, or dated some seconds ahead (a file server\'s clock): one made in place, where the file system takes no hard links, and never written', async () => {
     const path = join(tempDir(), 'state.json');
-    writeFileSync(`${path}.lock`, '');
-    const lock = await acquireFileLock(path, 0);
-    assert.equal(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid, process.pid);
-    await lock.release();
+    for (const seconds of [6, -6]) {
+      writeFileSync(`${path}.lock`, '');
+      madeSecondsAgo(`${path}.lock`, seconds);
+      const lock = await acquireFileLock(path, 0);
+      assert.equal(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid, process.pid);
+      await lock.release();
+    }
+  });
+
+  it('leaves an empty or cut-short lock just made to the run writing it (made in place, no hard links): busy (75), not taken over', async () => {
+    const path = join(tempDir(), 'state.json');
+    for (const text of ['', '{"pid":12']) {
+      writeFileSync(`${path}.lock`, text);
+      const before = statSync(`${path}.lock`, { bigint: true }).ino;
+      await assert.rejects(acquireFileLock(path, 0), (error: unknown) => error instanceof LockedError && error.message === `${path} is in use by another run that started at the same moment`);
+      await takeOver(path, `${path}.lock`, me);
+      assert.equal(statSync(`${path}.lock`, { bigint: true }).ino, before, `${JSON.stringify(text)}: left in place`);
+      writeFileSync(`${path}.lock.takeover`, text);
+      await assert.rejects(acquireFileLock(path, 0), LockedError, `${JSON.stringify(text)}: a takeover being written is left to its run too`);
+      assert.equal(readFileSync(`${path}.lock.takeover`, 'utf8'), text);
+      rmSync(`${path}.lock.takeover`);
+    }
   });
 
   it('names the lock file when it cannot be created', async () => {
