@@ -64,6 +64,15 @@ describe('a written file that no record could reach is refused before anything i
     assert.equal((await runCsafe(['data', 'add', 'ns', 'in.jsonl', '--dry-run', '--failed', 'missing/failed.jsonl'], { env: emulator.env, cwd: dir })).code, 2);
     assert.deepEqual(readdirSync(dir).sort(), ['in.jsonl']);
   });
+
+  it('data add --checkpoint refused for want of a base URL takes no lock it leaves behind', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.jsonl'), '{"id":"a"}\n');
+    const result = await runCsafe(['data', 'add', 'ns', 'in.jsonl', '--checkpoint', 'state.json'], { cwd: dir });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /^error: no base URL configured\n/);
+    assert.deepEqual(readdirSync(dir).sort(), ['in.jsonl']);
+  });
 });
 
 describe('a named pipe no one reads as --failed', () => {

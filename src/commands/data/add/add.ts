@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Context } from '../../../context.js';
+import type { HttpClient } from '../../../core/http/client.js';
 import { UsageError } from '../../../core/errors.js';
 import { checkRecord, deliveredEarlier, nothingSentLine, problemLine, problemOfRecord, setAside, SkipFile } from '../../../core/bulk/checked-records.js';
 import { spoolRecords, type SpoolFormat } from '../../../core/bulk/record-spool.js';
@@ -58,14 +59,16 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
   try {
     const sorting = { inputName: source.name, io: ctx.io, options, counts, frameBytes: bodyFrameBytes(schemaJson) };
     const added = await withObjectsToSend(ctx, source, sorting, beforeSending, async (objects, invalid) => {
+      // Before the checkpoint's lock is taken: a run refused for want of a base URL or key would leave the lock behind.
+      const http = await ctx.http();
       // Opened once the input has passed its check: a run refused for invalid input leaves no checkpoint behind.
       const checkpoint = options.checkpoint === undefined
         ? undefined
         : await RangeCheckpoint.open({ path: options.checkpoint, inputPath: input.path, inputName: source.name, what: 'a csafe data add checkpoint', identity: { namespace }, shard: options.shard, now: () => ctx.now(), readOnly: ctx.dryRun !== undefined });
       invalid?.keepIn(checkpoint);
       const due = unacknowledged(objects, checkpoint && ((object) => checkpoint.isAcknowledged(object.position)), counts);
-      if (ctx.dryRun) return planBatches(ctx.dryRun, due, addBatchLimits(options, schemaJson), 'object', addJob(await ctx.http(), namespace, source.name, schemaJson, async () => undefined).send);
-      return addObjects(ctx, namespace, { inputName: source.name, objects: due, counts, checkpoint, invalid, schemaJson, ...readAsItComes(path, ctx.io.stdin, options, flushAfter) }, options, format);
+      if (ctx.dryRun) return planBatches(ctx.dryRun, due, addBatchLimits(options, schemaJson), 'object', addJob(http, namespace, source.name, schemaJson, async () => undefined).send);
+      return addObjects(ctx, http, namespace, { inputName: source.name, objects: due, counts, checkpoint, invalid, schemaJson, ...readAsItComes(path, ctx.io.stdin, options, flushAfter) }, options, format);
     });
     if (added === undefined) {
       ctx.io.warn(nothingSentLine(counts.invalid, 'invalid record', ctx.dryRun !== undefined));
@@ -174,13 +177,12 @@ function readAsItComes(path: string, stdin: Readable, options: AddOptions, flush
   return inputReadInPart(path, stdin, options) ? { readInPartOf: path, flushAfterMs: flushAfter } : { readInPartOf: undefined, flushAfterMs: undefined };
 }
 
-async function addObjects(ctx: Context, namespace: string, input: ObjectsToAdd, options: AddOptions, format: OutputFormat) {
+async function addObjects(ctx: Context, http: HttpClient, namespace: string, input: ObjectsToAdd, options: AddOptions, format: OutputFormat) {
   const { counts, checkpoint, invalid } = input;
   const failed = new FailedFile(options.failed ?? defaultFailedPath(shardedName('data-add', options.shard), ctx.now()));
   // Without --wait the accepted requests are the result, printed as they are accepted; with it the final records follow instead.
   const requests = options.wait ? undefined : resultWriter(ctx.io, format, ACCEPTED_REQUESTS);
   const progress = await startSpinner(ctx.io, 'Adding objects…');
-  const http = await ctx.http();
   // Filled as requests are accepted, so a run that stops part-way can still say what went.
   const accepted: AcceptedRequest[] = [];
   const job = addJob(http, namespace, input.inputName, input.schemaJson, async (request, batch) => {
