@@ -33,6 +33,22 @@ export function assertRemovableConfigKey(key: string): ConfigKey | RetiredConfig
   return isRetired(key) ? key : assertConfigKey(key);
 }
 
+/**
+ * Runs conf's write with SNAP unset: where it is set, conf writes the file in place rather than
+ * through a file renamed over it, and VS Code installed as a snap leaves it set in its terminals.
+ * Written in place, the file was torn for a moment: a run reading it then found the config corrupt,
+ * and a run killed then left it so. The write is synchronous: nothing else runs while SNAP is unset.
+ */
+function writtenWhole(write: () => void): void {
+  const snap = process.env.SNAP;
+  delete process.env.SNAP;
+  try {
+    write();
+  } finally {
+    if (snap !== undefined) process.env.SNAP = snap;
+  }
+}
+
 /** The profiles file (core/config/profile-file.ts) and its writing, through conf. */
 export class ConfigStore extends ProfileFile {
   private conf?: Conf<StoreShape>;
@@ -60,7 +76,7 @@ export class ConfigStore extends ProfileFile {
     try {
       const profiles = this.profiles();
       const store = this.store();
-      store.set('profiles', { ...profiles, [profile]: change({ ...profiles[profile] }) });
+      writtenWhole(() => store.set('profiles', { ...profiles, [profile]: change({ ...profiles[profile] }) }));
       // conf creates the file with configFileMode; an older file written by hand may be wider.
       chmodSync(store.path, 0o600);
     } catch (error) {

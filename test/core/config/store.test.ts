@@ -86,6 +86,21 @@ describe('config store: profiles', () => {
 });
 
 describe('config store: its lock', () => {
+  it('replaces the file whole at every write, also where SNAP is set (a terminal of VS Code installed as a snap): a reader never finds it torn', async (t) => {
+    const dir = tempDir('csafe-conf-');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const store = new ConfigStore(dir);
+    await store.set('default', 'user_id', 'u1');
+    const before = statSync(store.path).ino;
+    const snap = process.env.SNAP;
+    process.env.SNAP = '/snap/code/1';
+    t.after(() => (snap === undefined ? delete process.env.SNAP : (process.env.SNAP = snap)));
+    await store.set('ci', 'output', 'json');
+    assert.notEqual(statSync(store.path).ino, before, 'a new file renamed over it, not the same one written again');
+    assert.equal(process.env.SNAP, '/snap/code/1', 'SNAP is as it was');
+    assert.deepEqual(new ConfigStore(dir).profile('ci'), { output: 'json' });
+  });
+
   it('something that is no lock where the lock goes is left alone, and the hint says how to use another config directory', async (t) => {
     const dir = tempDir('csafe-conf-');
     t.after(() => rmSync(dir, { recursive: true, force: true }));
