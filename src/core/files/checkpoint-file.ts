@@ -198,8 +198,8 @@ export class CheckpointFile<P> {
 
   /**
    * Saves the progress as it is now, synchronously, for a process about to leave at once (a second
-   * Ctrl-C): what it records then is on disk before the exit. The lock is left to the next run,
-   * which finds its process gone. A checkpoint that is no regular file is left as it is, and said.
+   * Ctrl-C): what it records then is on disk before the exit, which lets go of the lock (see
+   * core/files/file-lock). A checkpoint that is no regular file is left as it is, and said.
    */
   saveNow(): void {
     if (this.scope.readOnly) return;

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, statSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { link, lstat, open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { LockedError, UsageError } from '../errors.js';
@@ -25,6 +25,31 @@ const ANOTHER_CHECKPOINT = 'give --checkpoint another name';
 
 /** The lock files this process holds, by path, with the inode each was made as: a lock file naming this process's pid is its own only if listed here. */
 const heldHere = new Map<string, bigint>();
+let exitHookSet = false;
+
+/** Records a lock file this process made as its own, let go at the latest as the process exits. */
+function hold(lockPath: string, inode: bigint): void {
+  if (!exitHookSet) process.once('exit', releaseHeldAtExit);
+  exitHookSet = true;
+  heldHere.set(lockPath, inode);
+}
+
+/**
+ * Lets go of the locks still held as the process exits: one that leaves at once (a second Ctrl-C
+ * or SIGTERM) skips every release. A lock left behind is judged by its owner's pid, which a run in
+ * another container (another host name) cannot check: it took it for a live run's, and was
+ * refused until someone deleted it.
+ */
+function releaseHeldAtExit(): void {
+  for (const [lockPath, inode] of heldHere) {
+    try {
+      if (statSync(lockPath, { bigint: true, throwIfNoEntry: false })?.ino === inode) unlinkSync(lockPath);
+    } catch {
+      // Gone, or not ours to remove: the next run judges what is there.
+    }
+  }
+  heldHere.clear();
+}
 
 /**
  * An exclusive lock on `path`, held as the file `path.lock` beside the file it names (symlinks
@@ -40,7 +65,7 @@ export async function acquireFileLock(path: string, now: number, elsewhere = ANO
   for (let attempt = 0; attempt < 3; attempt++) {
     const made = await createLock(lockPath, ownerText);
     if (made !== undefined) {
-      heldHere.set(lockPath, made);
+      hold(lockPath, made);
       return { release: () => release(lockPath) };
     }
     const found = await readLock(lockPath);
@@ -218,7 +243,7 @@ export async function takeOver(path: string, lockPath: string, ownerText: string
   const guardPath = `${lockPath}.takeover`;
   const made = await createLock(guardPath, ownerText);
   if (made === undefined) return clearStaleGuard(path, guardPath, elsewhere);
-  heldHere.set(guardPath, made);
+  hold(guardPath, made);
   try {
     if ((await staleLockAt(lockPath, path, elsewhere)) === undefined) return;
     // Its owner is gone, so only a run holding the guard could remove it or put another in its place.

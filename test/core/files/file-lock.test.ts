@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -223,6 +223,21 @@ describe('acquireFileLock', () => {
       assert.equal(readFileSync(`${path}.lock.takeover`, 'utf8'), text);
       rmSync(`${path}.lock.takeover`);
     }
+  });
+
+  it('lets go of its lock as the process leaves at once (process.exit, as on a second Ctrl-C), and of none another run made', () => {
+    const dir = tempDir();
+    const lockModule = new URL('../../../src/core/files/file-lock.js', import.meta.url).href;
+    /** A process that takes the lock of `path`, does `meanwhile`, and leaves at once: its exit code. */
+    const leaveAtOnce = (path: string, meanwhile = '') =>
+      spawnSync(process.execPath, ['--input-type=module', '-e', `const { acquireFileLock } = await import(${JSON.stringify(lockModule)}); await acquireFileLock(${JSON.stringify(path)}, 0); ${meanwhile}; process.exit(130);`], { stdio: 'inherit' }).status;
+    assert.equal(leaveAtOnce(join(dir, 'state.json')), 130);
+    assert.deepEqual(readdirSync(dir), [], 'no lock left behind');
+    // Another run's lock, put in its place meanwhile, is that run's.
+    const other = join(dir, 'other.json');
+    writeFileSync(`${other}.new`, liveElsewhere);
+    assert.equal(leaveAtOnce(other, `(await import('node:fs')).renameSync(${JSON.stringify(`${other}.new`)}, ${JSON.stringify(`${other}.lock`)})`), 130);
+    assert.equal(readFileSync(`${other}.lock`, 'utf8'), liveElsewhere);
   });
 
   it('names the lock file when it cannot be created', async () => {
