@@ -65,14 +65,19 @@ describe('a written file that no record could reach is refused before anything i
     assert.deepEqual(readdirSync(dir).sort(), ['in.jsonl']);
   });
 
-  it('data add --checkpoint refused for want of a base URL takes no lock it leaves behind', async () => {
-    const dir = tempDir();
-    writeFileSync(join(dir, 'in.jsonl'), '{"id":"a"}\n');
-    const result = await runCsafe(['data', 'add', 'ns', 'in.jsonl', '--checkpoint', 'state.json'], { cwd: dir });
-    assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /^error: no base URL configured\n/);
-    assert.deepEqual(readdirSync(dir).sort(), ['in.jsonl']);
-  });
+  for (const [command, record] of [
+    ['data add ns', { id: 'a' }],
+    ['events send', { ...EVENT_EXAMPLES.create_account, user_id: 'u1' }],
+  ] as const) {
+    it(`${command} --checkpoint refused for want of a base URL leaves no checkpoint and no lock behind`, async () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'in.jsonl'), `${JSON.stringify(record)}\n`);
+      const result = await runCsafe([...command.split(' '), 'in.jsonl', '--checkpoint', 'state.json'], { cwd: dir });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /^error: no base URL configured\n/);
+      assert.deepEqual(readdirSync(dir).sort(), ['in.jsonl']);
+    });
+  }
 });
 
 describe('a named pipe no one reads as --failed', () => {

@@ -115,6 +115,8 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   const failed = new FailedFile(failedPath);
   const unconfirmedPath = options.unconfirmed ?? defaultFailedPath(shardedName('events', options.shard), ctx.now(), 'unconfirmed');
   const unconfirmed = new FailedFile(unconfirmedPath);
+  // Before the checkpoint is opened: a run refused for want of a base URL or key would leave one behind, of nothing sent.
+  const http = await ctx.http();
   const checkpoint = await openCheckpoint(ctx, input, options, false);
   setAside?.keepIn(checkpoint);
   // Only the checked copy is read to its end after Ctrl-C; events read as they are checked (--skip-invalid) stop there, and those not read would be in no file.
@@ -125,7 +127,6 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
   let completed = false;
   let sync: SyncIngestion | undefined;
   try {
-    const http = await ctx.http();
     if (options.sync) sync = new SyncIngestion(http, ctx.io, await ctx.outputFormat('stream'));
     const onProgress = () => progress.update(`sent ${tally.sent}, failed ${tally.failed}, skipped ${tally.skipped_checkpoint + tally.other_shards}`);
     const leftAtOnce = (left: LeftAtOnce) => reportLeftAtOnce(ctx, left, { inputPath: input.path, options, tally, failed, unsentToFailed });
