@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { acquireFileLock, takeOver } from '../../../src/core/files/file-lock.js'
 import { isRunning, processStartTime } from '../../../src/core/files/processes.js';
 import { FileWriteError } from '../../../src/core/files/write-errors.js';
 import { exitedPid, tempDir } from '../../helpers/cli.js';
+import { waitFor } from '../../helpers/wait.js';
 
 describe('processes', () => {
   it("reads a running process's start time (field 22 of /proc/PID/stat, in clock ticks since boot), and none for a process gone", async () => {
@@ -20,6 +22,21 @@ describe('processes', () => {
     assert.equal(await processStartTime(exitedPid()), undefined);
     assert.equal(isRunning(process.pid), true);
     assert.equal(isRunning(exitedPid()), false);
+  });
+
+  it('takes a process that has ended and that its parent has not yet waited for (a zombie) for gone, and its lock for stale', { skip: process.platform !== 'linux' && 'needs /proc' }, async (t) => {
+    // The child ends once the shell has become sleep, which never waits for it (a shell would).
+    const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    t.after(() => parent.kill('SIGKILL'));
+    const [line] = await once(parent.stdout, 'data');
+    const zombie = Number(String(line).trim());
+    await waitFor(() => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]!.startsWith('Z'), { what: 'the child to end' });
+    assert.equal(isRunning(zombie), false);
+    const path = join(tempDir(), 'state.json');
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: zombie, host: hostname(), since: 'killed with -9', started: await processStartTime(zombie) }));
+    const lock = await acquireFileLock(path, 0);
+    assert.equal(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid, process.pid);
+    await lock.release();
   });
 });
 
