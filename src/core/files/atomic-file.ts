@@ -12,7 +12,7 @@ import { isRunning } from './processes.js';
  * already there (a link planted at it) is written through, and the sweep below takes only names
  * of this shape. (Math.random, not node:crypto: a bulk command without --checkpoint loads no crypto.)
  */
-const temporaryPath = (path: string) => `${path}.${process.pid}-${Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, '0')}.tmp`;
+export const temporaryPath = (path: string) => `${path}.${process.pid}-${Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, '0')}.tmp`;
 const TEMPORARY_SUFFIX = /^(\d+)-[0-9a-f]{8}\.tmp$/;
 
 /**

@@ -5,6 +5,7 @@ import { LockedError, UsageError } from '../errors.js';
 import { realPath } from './distinct-files.js';
 import { isRunning, processStartTime } from './processes.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
+import { removeStaleTemporaries, temporaryPath } from './atomic-file.js';
 
 /** How one run at a time holds a file, and when a lock left behind by a run that is gone may be taken over. */
 
@@ -122,7 +123,8 @@ const startedTogether = (path: string, lockPath: string) =>
  * takes no hard links, it is made in place.
  */
 async function createLock(lockPath: string, text: string): Promise<bigint | undefined> {
-  const draft = `${lockPath}.${process.pid}-${Math.random().toString(36).slice(2)}.new`;
+  // Named as the writes of core/files/atomic-file name theirs: one left by a run killed meanwhile is swept as theirs are.
+  const draft = temporaryPath(lockPath);
   try {
     await writeFile(draft, text, { flag: 'wx', mode: 0o600 });
     const { ino } = await stat(draft, { bigint: true });
@@ -245,6 +247,9 @@ export async function takeOver(path: string, lockPath: string, ownerText: string
   if (made === undefined) return clearStaleGuard(path, guardPath, elsewhere);
   hold(guardPath, made);
   try {
+    // What runs killed as they made a lock left beside it: a lock taken over is where such a kill shows.
+    await removeStaleTemporaries(lockPath);
+    await removeStaleTemporaries(guardPath);
     if ((await staleLockAt(lockPath, path, elsewhere)) === undefined) return;
     // Its owner is gone, so only a run holding the guard could remove it or put another in its place.
     await unlink(lockPath).catch((error: unknown) => {
@@ -278,7 +283,7 @@ async function staleLockAt(lockPath: string, path: string, elsewhere: string): P
 async function clearStaleGuard(path: string, guardPath: string, elsewhere: string): Promise<void> {
   const stale = await staleLockAt(guardPath, path, elsewhere);
   if (stale === undefined) return;
-  const aside = `${guardPath}.${process.pid}-${Math.random().toString(36).slice(2)}.stale`;
+  const aside = temporaryPath(guardPath);
   try {
     await rename(guardPath, aside);
   } catch (error) {

@@ -4,7 +4,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { exitCodeOfError } from '../../../src/main.js';
 import { ExitCode, LockedError, UsageError } from '../../../src/core/errors.js';
 import { acquireFileLock, takeOver } from '../../../src/core/files/file-lock.js';
@@ -187,6 +187,17 @@ describe('acquireFileLock', () => {
     assert.equal(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid, process.pid);
     await lock.release();
     assert.deepEqual(readdirSync(join(path, '..')), [], 'no lock, no takeover, nothing aside');
+  });
+
+  it('takes a stale lock over and sweeps what runs killed as they made a lock left beside it, keeping a live run\'s', async () => {
+    const path = join(tempDir(), 'state.json');
+    staleLock(`${path}.lock`);
+    const gone = [`${path}.lock.${exitedPid()}-0123abcd.tmp`, `${path}.lock.takeover.${exitedPid()}-89abcdef.tmp`];
+    const live = `${path}.lock.${process.ppid}-00000000.tmp`;
+    for (const draft of [...gone, live]) writeFileSync(draft, me);
+    const lock = await acquireFileLock(path, 0);
+    await lock.release();
+    assert.deepEqual(readdirSync(join(path, '..')), [basename(live)]);
   });
 
   it('leaves alone what is in the place of the lock and was never one: a user\'s file, a directory, a FIFO; usage error (2), nothing taken', async () => {
