@@ -80,6 +80,27 @@ describe('csafe data download', () => {
     assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
   });
 
+  it('a FILE that names a descriptor (/dev/fd/3, /proc/self/fd/3) is written through it: what the file held is kept, at its offset; one not open is refused', async () => {
+    const inShell = (script: string, args: string[]) => runCsafe(args, { env: emulator.env, cwd: dir, wrapper: ['sh', '-c', script] });
+    const raw = await run(['data', 'download', 'listings', requestId]);
+    writeFileSync(join(dir, 'kept.log'), 'before\n');
+    const inode = lstatSync(join(dir, 'kept.log')).ino;
+    const appended = await inShell('exec "$0" "$@" 3>>kept.log', ['data', 'download', 'listings', requestId, '/dev/fd/3']);
+    assert.equal(appended.code, 0, appended.stderr);
+    assert.equal(readFileSync(join(dir, 'kept.log'), 'utf8'), `before\n${raw.stdout}`);
+    assert.equal(lstatSync(join(dir, 'kept.log')).ino, inode, 'the same file, not one renamed over it');
+    // Its offset kept: what the shell writes to it next comes after the download, not over it.
+    const atOffset = await inShell('{ "$0" "$@"; echo end >&3; } 3>truncated.log', ['data', 'download', 'listings', requestId, '/proc/self/fd/3']);
+    assert.equal(atOffset.code, 0, atOffset.stderr);
+    assert.equal(readFileSync(join(dir, 'truncated.log'), 'utf8'), `${raw.stdout}end\n`);
+    // 5: one of node's own in a process given 0-2 only (a write into its event loop crashed csafe); 55: none.
+    for (const descriptor of [5, 55]) {
+      const refused = await runCsafe(['data', 'download', 'listings', requestId, `/dev/fd/${descriptor}`], { env: emulator.env, cwd: dir });
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, new RegExp(`^error: /dev/fd/${descriptor}: descriptor ${descriptor} is not open\n`));
+    }
+  });
+
   it('on a terminal escapes the C1 controls JSON leaves raw, which a pipe gets byte for byte', async () => {
     const piped = await run(['data', 'download', 'listings', requestId]);
     assert.match(piped.stdout, /csi \u009b31m red/);

@@ -3,6 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import { isatty } from 'node:tty';
 import { CsafeError, InputError, InterruptedError, UsageError } from '../errors.js';
 import { writeStreamAtomic } from '../files/atomic-file.js';
+import { descriptorNamed, openDescriptorNamed } from '../files/named-descriptor.js';
 import { hintFor, writeErrorReason } from '../files/write-errors.js';
 import { isBrokenPipe, type IOStreams } from '../terminal/io.js';
 import { parseOutputFormat } from '../terminal/output.js';
@@ -35,13 +36,14 @@ export interface Destination {
 }
 
 /**
- * Names of this process's stdout, written through it as `-` is: opened by name, the file a shell
- * redirected stdout to (`>> all.jsonl`) would be replaced whole, what it held before lost.
+ * `-`, and the names of this process's stdout (/dev/stdout, /dev/fd/1), are written through it:
+ * opened by name, the file a shell redirected stdout to (`>> all.jsonl`) would be replaced whole,
+ * what it held before lost. Another descriptor (`/dev/fd/3`) is written through too (see
+ * atomic-file), and one not open is refused here, before anything is downloaded.
  */
-const STDOUT_NAMES: ReadonlySet<string> = new Set(['-', '/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
-
 export async function destinationOf(io: IOStreams, file: string | undefined, signal?: AbortSignal): Promise<Destination> {
-  const path = file !== undefined && STDOUT_NAMES.has(file) ? undefined : file;
+  const path = file === '-' || (file !== undefined && descriptorNamed(file) === 1) ? undefined : file;
+  if (path !== undefined) openDescriptorNamed(path);
   const terminal = path === undefined ? io.stdoutIsTTY : await isTerminal(path);
   return signal === undefined ? { path, terminal } : { path, terminal, signal };
 }

@@ -1,6 +1,7 @@
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { openDescriptorNamed, writeToDescriptor } from './named-descriptor.js';
 import { openToWrite, type ReaderWait } from './open-to-write.js';
 import { isRunning } from './processes.js';
 
@@ -26,7 +27,7 @@ const TEMPORARY_SUFFIX = /^(\d+)-[0-9a-f]{8}\.tmp$/;
  * For a file rewritten many times a second (a checkpoint), whose rename is made durable now and then.
  */
 export const writeFileAtomic = (path: string, content: string, { syncDirectory = true }: { syncDirectory?: boolean } = {}): Promise<void> =>
-  writeTo(path, (handle) => handle.writeFile(content), {}, syncDirectory);
+  writeTo(path, (write) => write(Buffer.from(content)), {}, syncDirectory);
 
 /**
  * The same for content that arrives in chunks (a download): each written as it comes, so memory
@@ -37,14 +38,15 @@ export async function writeStreamAtomic(path: string, content: AsyncIterable<str
   await removeStaleTemporaries(path);
   await writeTo(
     path,
-    async (handle) => {
-      for await (const chunk of content) await writeWhole(handle, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    async (write) => {
+      for await (const chunk of content) await write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     },
     wait,
   );
 }
 
-type Fill = (handle: FileHandle) => Promise<void>;
+/** Writes the content, a chunk at a time, with `write`, which writes each whole. */
+type Fill = (write: (bytes: Uint8Array) => Promise<void>) => Promise<void>;
 
 /** A write may take fewer bytes than given (a disk filling up takes what fits, then fails on the rest): the rest is written, or its failure thrown. */
 async function writeWhole(handle: FileHandle, bytes: Uint8Array): Promise<void> {
@@ -98,13 +100,16 @@ type Target = { kind: 'replace'; path: string; mode?: number } | { kind: 'write-
 
 /** `wait`: how a named pipe's wait for its reader is ended and told. */
 async function writeTo(path: string, fill: Fill, wait: ReaderWait = {}, syncDirectory = true): Promise<void> {
+  const descriptor = openDescriptorNamed(path);
+  if (descriptor !== undefined) return fill((bytes) => writeToDescriptor(descriptor, bytes));
   const target = await targetOf(path);
   if (target.kind === 'write-into') return writeInto(path, fill, wait);
   return replaceAtomically(target.path, target.mode, fill, syncDirectory);
 }
 
 /**
- * How `path` is written. A regular file, or nothing yet, is replaced atomically. Anything else
+ * How `path` is written. One that names an open descriptor (`/dev/fd/3`) is written through it
+ * (writeTo). A regular file, or nothing yet, is replaced atomically. Anything else
  * (a FIFO, a terminal, /dev/null, a socket, a directory) is written into as it is: a rename
  * would put a regular file in its place, and run as root `csafe … /dev/stdout` would replace
  * the system's /dev/stdout. A symbolic link is followed to what it names, by these same rules,
@@ -138,7 +143,7 @@ async function statOrMissing(stats: Promise<Stats>): Promise<Stats | undefined> 
 async function writeInto(path: string, fill: Fill, wait: ReaderWait): Promise<void> {
   const handle = await openToWrite(path, constants.O_WRONLY, undefined, wait);
   try {
-    await fill(handle);
+    await fill((bytes) => writeWhole(handle, bytes));
   } finally {
     await handle.close();
   }
@@ -149,7 +154,7 @@ async function replaceAtomically(path: string, mode: number | undefined, fill: F
   const temporary = temporaryPath(path);
   const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
-    await fill(handle);
+    await fill((bytes) => writeWhole(handle, bytes));
     if (mode !== undefined) await handle.chmod(mode);
     await handle.sync();
     await handle.close();

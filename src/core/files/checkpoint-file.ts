@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import * as z from 'zod';
+import { descriptorNamed } from './named-descriptor.js';
 import { assertWritableTarget, removeStaleTemporaries, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
 import { InputError, UsageError } from '../errors.js';
 import { acquireFileLock, type FileLock } from './file-lock.js';
@@ -139,6 +140,10 @@ export class CheckpointFile<P> {
 
   static async open<P>(scope: CheckpointScope, format: CheckpointFormat<P>): Promise<CheckpointFile<P>> {
     const version = format.version ?? 1;
+    // Written through, a descriptor would get each save after the last: a checkpoint is replaced whole, and read again to resume.
+    if (descriptorNamed(scope.path) !== undefined) {
+      throw new InputError(`${scope.path}: a checkpoint is replaced as the run goes, which a descriptor cannot be`, { hint: 'give --checkpoint the path of a file' });
+    }
     const lock = scope.readOnly ? NO_LOCK : await acquireFileLock(scope.path, scope.now());
     try {
       if (!scope.readOnly) await removeStaleTemporaries(scope.path);

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CheckpointFile, type CheckpointFormat, isDurableDue } from '../../../src/core/files/checkpoint-file.js';
@@ -52,6 +52,18 @@ describe('isDurableDue: which saves of a checkpoint make its rename durable (the
 });
 
 describe('CheckpointFile', () => {
+  it('refuses a path that names a descriptor (/dev/fd/N), which a save could only be written after the last through, never replace', async () => {
+    const { dir, scope } = setup();
+    const fd = openSync(join(dir, 'given.log'), 'a');
+    try {
+      await assert.rejects(CheckpointFile.open({ ...scope, path: `/dev/fd/${fd}` }, format), (error: unknown) =>
+        error instanceof InputError && error.message === `/dev/fd/${fd}: a checkpoint is replaced as the run goes, which a descriptor cannot be`);
+      assert.deepEqual(readdirSync(dir).sort(), ['given.log', 'input.jsonl'], 'no lock taken');
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it('starts fresh, writes nothing before the first save, and saves the envelope and progress on each save and on close', async () => {
     const { dir, scope, clock } = setup();
     const checkpoint = await CheckpointFile.open(scope, format);

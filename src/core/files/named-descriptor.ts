@@ -1,0 +1,91 @@
+import { fstatSync, readdirSync, readFileSync, readlinkSync, write } from 'node:fs';
+import { resolve } from 'node:path';
+import { InputError } from '../errors.js';
+
+/** How csafe writes a path that names one of its own open descriptors (`/dev/fd/3`, `/proc/self/fd/3`): through that descriptor. */
+
+/** /dev/fd/N and the names /proc gives the same descriptor; /proc/PID/fd/N only for this process. */
+const DESCRIPTOR_PATH = /^\/(?:dev\/fd|proc\/self\/fd|proc\/thread-self\/fd|proc\/(\d+)\/fd)\/(\d+)$/;
+const STANDARD_NAMES: Readonly<Record<string, number>> = { '/dev/stdin': 0, '/dev/stdout': 1, '/dev/stderr': 2 };
+
+/** The descriptor `path` names, or undefined for any other path. Relative ones too (`fd/3` in /dev). */
+export function descriptorNamed(path: string): number | undefined {
+  const absolute = resolve(path);
+  if (STANDARD_NAMES[absolute] !== undefined) return STANDARD_NAMES[absolute];
+  const match = DESCRIPTOR_PATH.exec(absolute);
+  if (match === null || (match[1] !== undefined && Number(match[1]) !== process.pid)) return undefined;
+  return Number(match[2]);
+}
+
+/**
+ * The descriptor `path` names, to be written through, or undefined for a path that names none.
+ * Opened by name, such a path is the file the shell opened (`3>>log`), and replacing that file lost
+ * what it held; reopening it loses the descriptor's offset. One that is not open is refused, and
+ * so is one of node's own (its numbers are free for the shell to give): a write into its event
+ * loop's crashed the process.
+ */
+export function openDescriptorNamed(path: string): number | undefined {
+  const descriptor = descriptorNamed(path);
+  if (descriptor === undefined) return undefined;
+  const flags = descriptorFlags(descriptor);
+  if (flags === undefined || isNodesOwn(descriptor)) {
+    throw new InputError(`${path}: descriptor ${descriptor} is not open`, { hint: `open it where csafe is started (${descriptor}>>FILE), or give the path of a file` });
+  }
+  if ((flags & O_ACCMODE) === O_RDONLY) {
+    throw new InputError(`${path}: descriptor ${descriptor} is open for reading only`, { hint: `open it for writing where csafe is started (${descriptor}>>FILE), or give the path of a file` });
+  }
+  return descriptor;
+}
+
+const O_ACCMODE = 0o3;
+const O_RDONLY = 0;
+
+/** Its open flags from /proc (Linux); where there is none, only whether it is open (assumed written to, as given). */
+function descriptorFlags(descriptor: number): number | undefined {
+  let info: string;
+  try {
+    info = readFileSync(`/proc/self/fdinfo/${descriptor}`, 'utf8');
+  } catch {
+    return isOpen(descriptor) ? 1 : undefined;
+  }
+  const flags = /^flags:\s*([0-7]+)$/m.exec(info)?.[1];
+  return flags === undefined ? undefined : parseInt(flags, 8);
+}
+
+/**
+ * One node opened for its event loop: an epoll, an eventfd, or a pipe whose reading end is open in
+ * this process too (its signal pipes). A pipe given to csafe to write to has its reader elsewhere.
+ * Told only where /proc tells it.
+ */
+function isNodesOwn(descriptor: number): boolean {
+  const object = linkOf(descriptor);
+  if (object === undefined || !/^(anon_inode|pipe):/.test(object)) return false;
+  if (object.startsWith('anon_inode:')) return true;
+  const others = readdirSync(`/proc/self/fd`).map(Number).filter((other) => other !== descriptor);
+  return others.some((other) => linkOf(other) === object && ((descriptorFlags(other) ?? O_ACCMODE) & O_ACCMODE) === O_RDONLY);
+}
+
+function linkOf(descriptor: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/self/fd/${descriptor}`);
+  } catch {
+    return undefined;
+  }
+}
+
+function isOpen(descriptor: number): boolean {
+  try {
+    fstatSync(descriptor);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes `bytes` whole at the descriptor's offset (at its end where it was opened to append); a write may take fewer bytes than given. */
+export async function writeToDescriptor(descriptor: number, bytes: Uint8Array): Promise<void> {
+  for (let offset = 0; offset < bytes.length; ) offset += await writeAt(descriptor, bytes, offset);
+}
+
+const writeAt = (descriptor: number, bytes: Uint8Array, offset: number) =>
+  new Promise<number>((done, fail) => write(descriptor, bytes, offset, bytes.length - offset, null, (error, written) => (error ? fail(error) : done(written))));
