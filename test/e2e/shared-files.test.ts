@@ -102,3 +102,25 @@ describe('a named pipe no one reads as --failed', () => {
     assert.ok(lstatSync(join(dir, 'failed.fifo')).isFIFO(), 'the pipe is left a pipe');
   });
 });
+
+describe('a records file named as a descriptor (--skip-invalid /dev/fd/3) is written through it', () => {
+  const emulator = useEmulatorProcess();
+  const invalid = '{"type":"not-a-type"}\n{"type":"nor-this"}\n';
+
+  it('at its offset, so what the shell writes to it next follows the records; one not open (or node\'s own) is refused before anything is read', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.jsonl'), invalid);
+    const args = ['events', 'send', 'in.jsonl', '--skip-invalid', '/dev/fd/3'];
+    const given = await runCsafe(args, { env: emulator.env, cwd: dir, wrapper: ['sh', '-c', '{ "$0" "$@"; echo end >&3; } 3>rejects.jsonl'] });
+    assert.equal(given.code, 0, given.stderr);
+    const lines = readFileSync(join(dir, 'rejects.jsonl'), 'utf8').trimEnd().split('\n');
+    assert.deepEqual(lines.slice(0, 2).map((line) => JSON.parse(line).line), [1, 2], 'the records whole, not written over');
+    assert.equal(lines[2], 'end');
+    // 5: one of node's own in a process given 0-2 only (records written into its event loop's pipe were lost); 55: none.
+    for (const descriptor of [5, 55]) {
+      const refused = await runCsafe(['events', 'send', 'in.jsonl', '--skip-invalid', `/dev/fd/${descriptor}`], { env: emulator.env, cwd: dir });
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, new RegExp(`^error: /dev/fd/${descriptor}: descriptor ${descriptor} is not open\\n`));
+    }
+  });
+});

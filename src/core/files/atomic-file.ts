@@ -1,7 +1,7 @@
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
-import { lstat, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readdir, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { openDescriptorNamed, writeToDescriptor } from './named-descriptor.js';
+import { descriptorHandle, openDescriptorNamed, type WriteHandle } from './named-descriptor.js';
 import { openToWrite, type ReaderWait } from './open-to-write.js';
 import { isRunning } from './processes.js';
 
@@ -49,7 +49,7 @@ export async function writeStreamAtomic(path: string, content: AsyncIterable<str
 type Fill = (write: (bytes: Uint8Array) => Promise<void>) => Promise<void>;
 
 /** A write may take fewer bytes than given (a disk filling up takes what fits, then fails on the rest): the rest is written, or its failure thrown. */
-async function writeWhole(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+async function writeWhole(handle: WriteHandle, bytes: Uint8Array): Promise<void> {
   for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten;
 }
 
@@ -101,7 +101,7 @@ type Target = { kind: 'replace'; path: string; mode?: number } | { kind: 'write-
 /** `wait`: how a named pipe's wait for its reader is ended and told. */
 async function writeTo(path: string, fill: Fill, wait: ReaderWait = {}, syncDirectory = true): Promise<void> {
   const descriptor = openDescriptorNamed(path);
-  if (descriptor !== undefined) return fill((bytes) => writeToDescriptor(descriptor, bytes));
+  if (descriptor !== undefined) return fill((bytes) => writeWhole(descriptorHandle(descriptor), bytes));
   const target = await targetOf(path);
   if (target.kind === 'write-into') return writeInto(path, fill, wait);
   return replaceAtomically(target.path, target.mode, fill, syncDirectory);

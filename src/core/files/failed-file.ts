@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
-import { openToWrite } from './open-to-write.js';
+import { open } from 'node:fs/promises';
+import { openDescriptorNamed, type WriteHandle } from './named-descriptor.js';
+import { openToWriteNamed } from './open-to-write.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
 
 /** Where the records a run could not send go, to be sent again, and what a failure to write them does. */
@@ -21,7 +22,7 @@ export interface RecordLine {
  * records too. Appends are written one after another, each complete before the next starts.
  */
 export class FailedFile {
-  private handle?: FileHandle;
+  private handle?: WriteHandle;
   private bytes = 0;
   /** The file's size when this run first appended to it: what earlier runs left there. */
   private before = 0;
@@ -63,8 +64,11 @@ export class FailedFile {
   appendNow(records: readonly RecordLine[]): void {
     let written = 0;
     let fd: number | undefined;
+    let given: number | undefined;
     try {
-      fd = openSync(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
+      // A descriptor csafe was given (`/dev/fd/3`) is written at its offset, and left open.
+      given = openDescriptorNamed(this.path);
+      fd = given ?? openSync(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
       // First written here, the file's size is what earlier runs left: the command that resends this run's records starts after it.
       if (this.handle === undefined && this.bytes === 0) this.bytes = this.before = fstatSync(fd).size;
       for (const record of records) {
@@ -78,7 +82,7 @@ export class FailedFile {
       failure.addUnwritten(records.slice(written).map((record) => record.line));
       throw failure;
     } finally {
-      if (fd !== undefined) closeSync(fd);
+      if (fd !== undefined && given === undefined) closeSync(fd);
       this.count += written;
     }
   }
@@ -107,7 +111,7 @@ export class FailedFile {
 
   private async writeAll(data: Buffer): Promise<void> {
     if (this.handle === undefined) {
-      this.handle = await openToWrite(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
+      this.handle = await openToWriteNamed(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
       this.bytes = this.before = (await this.handle.stat()).size;
     }
     const handle = this.handle;
@@ -131,7 +135,7 @@ export class FailedFile {
  * the failures at hand (a full disk, `ulimit -f`) refuse that too. Between this check and the
  * cut, another append could still slip in: without a lock, that window is the one left.
  */
-async function takeBack(path: string, handle: FileHandle, written: Buffer): Promise<void> {
+async function takeBack(path: string, handle: WriteHandle, written: Buffer): Promise<void> {
   if (written.length === 0) return;
   const file = await handle.stat();
   // A pipe has nothing to take back.

@@ -1,4 +1,4 @@
-import { fstatSync, readdirSync, readFileSync, readlinkSync, write } from 'node:fs';
+import { fstatSync, ftruncateSync, readdirSync, readFileSync, readlinkSync, write, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../errors.js';
 
@@ -82,9 +82,22 @@ function isOpen(descriptor: number): boolean {
   }
 }
 
-/** Writes `bytes` whole at the descriptor's offset (at its end where it was opened to append); a write may take fewer bytes than given. */
-export async function writeToDescriptor(descriptor: number, bytes: Uint8Array): Promise<void> {
-  for (let offset = 0; offset < bytes.length; ) offset += await writeAt(descriptor, bytes, offset);
+/** What a writer needs of an open file: a FileHandle has it, and so has a descriptor csafe was given. */
+export interface WriteHandle {
+  write(bytes: Uint8Array, offset: number): Promise<{ bytesWritten: number }>;
+  stat(): Promise<Stats>;
+  truncate(length: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A descriptor csafe was given, written at its offset (at its end where it was opened to append), and left open for whoever gave it. */
+export function descriptorHandle(descriptor: number): WriteHandle {
+  return {
+    write: async (bytes, offset) => ({ bytesWritten: await writeAt(descriptor, bytes, offset) }),
+    stat: async () => fstatSync(descriptor),
+    truncate: async (length) => ftruncateSync(descriptor, length),
+    close: async () => undefined,
+  };
 }
 
 const writeAt = (descriptor: number, bytes: Uint8Array, offset: number) =>
