@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ended, runCsafe, spawnCsafe, startEmulatorProcess, tempDir, type EmulatorProcess } from '../helpers/cli.js';
@@ -8,6 +8,8 @@ import { waitFor } from '../helpers/wait.js';
 import { runInProcess } from '../helpers/in-process.js';
 
 // `csafe data download`: a succeeded import's output, streamed from its data_url as `batch download` streams a batch's result.
+
+const hasSetpriv = spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status === 0;
 
 describe('csafe data download', () => {
   let emulator: EmulatorProcess;
@@ -99,6 +101,23 @@ describe('csafe data download', () => {
       assert.equal(refused.code, 2, refused.stderr);
       assert.match(refused.stderr, new RegExp(`^error: /dev/fd/${descriptor}: descriptor ${descriptor} is not open\n`));
     }
+  });
+
+  // Root may write any file: the check runs as nobody, where setpriv can make this process that user.
+  const asUser = process.getuid?.() !== 0 ? [] : hasSetpriv ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : undefined;
+  it('a FILE made read-only is refused, as `>` refuses it, and left as it was: a rename asks only for a writable directory', { skip: asUser === undefined && 'root without setpriv' }, async () => {
+    const own = join(dir, 'own');
+    mkdirSync(join(own, 'config'), { recursive: true });
+    for (const path of [dir, own, join(own, 'config')]) chmodSync(path, 0o777);
+    const kept = join(own, 'kept.jsonl');
+    writeFileSync(kept, 'before\n', { mode: 0o444 });
+    if (asUser?.length) chownSync(kept, 65534, 65534);
+    const env = { ...emulator.env, CSAFE_CONFIG_DIR: join(own, 'config') };
+    const refused = await runCsafe(['data', 'download', 'listings', requestId, 'kept.jsonl'], { env, cwd: own, wrapper: asUser });
+    assert.equal(refused.code, 2, refused.stderr);
+    // (Run as nobody, a warning may come first: the suite's directories above this one are its own.)
+    assert.match(refused.stderr, /^error: kept\.jsonl: could not write: permission denied \(EACCES\)$/m);
+    assert.equal(readFileSync(kept, 'utf8'), 'before\n');
   });
 
   it('on a terminal escapes the C1 controls JSON leaves raw, which a pipe gets byte for byte', async () => {

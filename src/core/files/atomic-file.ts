@@ -1,5 +1,5 @@
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
-import { lstat, open, readdir, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { access, lstat, open, readdir, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { descriptorHandle, openDescriptorNamed, type WriteHandle } from './named-descriptor.js';
 import { openToWrite, type ReaderWait } from './open-to-write.js';
@@ -119,13 +119,22 @@ async function targetOf(path: string): Promise<Target> {
   const entry = await statOrMissing(lstat(path));
   if (entry === undefined) return { kind: 'replace', path };
   if (entry.isSymbolicLink()) return linkTargetOf(path);
-  return entry.isFile() ? { kind: 'replace', path, mode: permissions(entry) } : { kind: 'write-into' };
+  return entry.isFile() ? replaceable(path, entry) : { kind: 'write-into' };
 }
 
 async function linkTargetOf(path: string): Promise<Target> {
   const named = await statOrMissing(stat(path));
   if (named === undefined) throw new Error(`is a symbolic link to ${await readlink(path)}, which does not exist`);
-  return named.isFile() ? { kind: 'replace', path: await realpath(path), mode: permissions(named) } : { kind: 'write-into' };
+  return named.isFile() ? replaceable(await realpath(path), named) : { kind: 'write-into' };
+}
+
+/**
+ * A file this user may not write to (made read-only to keep it) is refused (EACCES), as `>` refuses
+ * it: a rename asks only that its directory be writable, and replaced it all the same.
+ */
+async function replaceable(path: string, file: Stats): Promise<Target> {
+  await access(path, constants.W_OK);
+  return { kind: 'replace', path, mode: permissions(file) };
 }
 
 const permissions = (stats: Stats) => stats.mode & 0o777;

@@ -150,16 +150,14 @@ export class CheckpointFile<P> {
       const hint = `delete ${scope.path} to start over, or give another --checkpoint`;
       const existing = await readCheckpoint(scope.path, format);
       if (existing === undefined) {
-        // Nothing is written before the first acknowledgement: a checkpoint that cannot be would stop the run with records sent.
-        await assertWritableTarget(scope.path).catch((error: unknown) => {
-          throw new InputError(`${scope.path}: ${(error as Error).message}`, { hint: 'create the file it names, or give --checkpoint another path' });
-        });
+        await assertCheckpointWritable(scope.path);
         const input = { name: scope.inputName, ...(await fingerprintOf(scope.inputPath, FINGERPRINT_BYTES)) };
         return new CheckpointFile(scope, input, format.fresh(), lock, version, format.rangeFields ?? []);
       }
       format.check(existing.progress, hint);
       await assertSameInput(existing.envelope.input, scope, hint);
       const progress = await progressAtVersion(scope.path, existing, format, hint);
+      if (!scope.readOnly) await assertCheckpointWritable(scope.path);
       return new CheckpointFile(scope, existing.envelope.input, progress, lock, version, format.rangeFields ?? [], existing.envelope.set_aside);
     } catch (error) {
       await lock.release();
@@ -268,6 +266,17 @@ const DURABLE_EVERY_MS = 1000;
  * waiting for the clock to pass `durableAt` again would leave every rename that long undurable.
  */
 export const isDurableDue = (now: number, durableAt: number | undefined) => durableAt === undefined || now < durableAt || now - durableAt >= DURABLE_EVERY_MS;
+
+/**
+ * Nothing is written before the first acknowledgement: a checkpoint that cannot be (a link to
+ * nothing, a file made read-only) would stop the run with records sent. Asked at open.
+ */
+async function assertCheckpointWritable(path: string): Promise<void> {
+  await assertWritableTarget(path).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === undefined) throw new InputError(`${path}: ${(error as Error).message}`, { hint: 'create the file it names, or give --checkpoint another path' });
+    throw new InputError(`${path}: could not write: ${writeErrorReason(error)}`, { hint: 'make it writable to this user, or give --checkpoint another path' });
+  });
+}
 
 /** A read-only checkpoint's: no other run is kept out by a dry run. */
 const NO_LOCK: FileLock = { release: async () => undefined };
