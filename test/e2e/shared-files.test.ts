@@ -17,6 +17,8 @@ describe('a file written by the run that is its input, the lock of its checkpoin
     'stream parts --failed X --unconfirmed X': ['stream', 'parts', 'ns', '--id', 's1', 'in.jsonl', '--failed', 'x.jsonl', '--unconfirmed', './x.jsonl'],
     // The captions file is the input too: a cue file with JSON lines appended is one no player reads.
     'stream parts --captions FILE --unconfirmed FILE': ['stream', 'parts', 'ns', '--id', 's1', '--captions', 'in.jsonl', '--start', '2026-11-21T10:00:00Z', '--unconfirmed', './in.jsonl'],
+    // The result replaces its file: the CSV sent would be lost.
+    'batch create --wait --download INPUT': ['batch', 'create', 'in.jsonl', '--type', 'text', '--wait', '--download', './in.jsonl'],
     'events send --checkpoint X --failed X.lock': ['events', 'send', 'in.jsonl', '--checkpoint', 'x.json', '--failed', './x.json.lock'],
   };
   for (const [name, args] of Object.entries(runs)) {
@@ -26,7 +28,7 @@ describe('a file written by the run that is its input, the lock of its checkpoin
       const before = (await emulator.requests()).length;
       const result = await runCsafe(args, { env: emulator.env, cwd: dir });
       assert.equal(result.code, 2, result.stderr);
-      assert.match(result.stderr, /^error: --(failed \.\/in\.jsonl: is the input file|unconfirmed \.\/in\.jsonl: is the input file|unconfirmed \.\/x\.jsonl: is also the file of --failed|failed \.\/x\.json\.lock: is the lock file of --checkpoint x\.json)\nhint: give --\w+ a file of its own\n$/);
+      assert.match(result.stderr, /^error: --(failed \.\/in\.jsonl: is the input file|download \.\/in\.jsonl: is the input file|unconfirmed \.\/in\.jsonl: is the input file|unconfirmed \.\/x\.jsonl: is also the file of --failed|failed \.\/x\.json\.lock: is the lock file of --checkpoint x\.json)\nhint: give --\w+ a file of its own\n$/);
       assert.equal((await emulator.requests()).length, before, 'nothing sent');
       assert.equal(readFileSync(join(dir, 'in.jsonl'), 'utf8'), input);
     });

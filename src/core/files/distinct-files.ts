@@ -6,8 +6,8 @@ import { hintFor, writeErrorReason } from './write-errors.js';
 
 /** Whether the files a bulk run reads and writes are distinct files, and the ones it appends to writable, asked before anything is read or sent. */
 
-/** The flags of the files a bulk command writes as it runs. */
-const WRITTEN_FILES = { failed: '--failed', unconfirmed: '--unconfirmed', skipInvalid: '--skip-invalid', checkpoint: '--checkpoint' } as const;
+/** The flags of the files a command writes as it runs: a bulk command's, and the result `batch create --wait --download` writes. */
+const WRITTEN_FILES = { failed: '--failed', unconfirmed: '--unconfirmed', skipInvalid: '--skip-invalid', checkpoint: '--checkpoint', download: '--download' } as const;
 
 export type WrittenFiles = Partial<Record<keyof typeof WRITTEN_FILES, string | undefined>>;
 

@@ -1,3 +1,4 @@
+import { refuseSharedFiles } from '../../../core/files/distinct-files.js';
 import { fileOrStdin } from '../../../core/input/sources.js';
 import { createBatch, getBatch } from '../../../api/batches.js';
 import type { Context } from '../../../context.js';
@@ -19,6 +20,8 @@ import type { batchCreate } from './create-command.js';
 // `csafe batch create`: checks a CSV, uploads it as a batch, and follows it when asked.
 
 export async function batchCreateRun(ctx: Context, type: string, path: string, options: FollowOptions): Promise<Outcome | void> {
+  // The result replaces its file: named as the input, the CSV sent would be lost.
+  refuseSharedFiles(path, { download: options.download });
   const format = await ctx.outputFormat('single');
   const summary = await sendCsv(ctx, type, path);
   const id = summary.batch_id;
