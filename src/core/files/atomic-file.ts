@@ -1,5 +1,5 @@
-import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
-import { access, lstat, open, readdir, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { closeSync, constants, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { access, lstat, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { descriptorHandle, openDescriptorNamed, type WriteHandle } from './named-descriptor.js';
 import { openToWrite, type ReaderWait } from './open-to-write.js';
@@ -73,7 +73,7 @@ export function writeFileAtomicSync(path: string, content: string): boolean {
     try {
       const bytes = Buffer.from(content);
       for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
-      if (entry !== undefined) fchmodSync(fd, permissions(entry));
+      if (entry !== undefined) keepSync(fd, entry);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -95,8 +95,15 @@ export async function assertWritableTarget(path: string): Promise<void> {
   await targetOf(path);
 }
 
-/** A regular file to replace (mode: the permissions it has now, kept), or something else to write into as it is. */
-type Target = { kind: 'replace'; path: string; mode?: number } | { kind: 'write-into' };
+/** A regular file to replace (kept: the permissions and the owner it has now; none for a new one), or something else to write into as it is. */
+type Target = { kind: 'replace'; path: string; kept?: Kept } | { kind: 'write-into' };
+
+/** What a replaced file keeps of the one it replaces. */
+interface Kept {
+  mode: number;
+  uid: number;
+  gid: number;
+}
 
 /** `wait`: how a named pipe's wait for its reader is ended and told. */
 async function writeTo(path: string, fill: Fill, wait: ReaderWait = {}, syncDirectory = true): Promise<void> {
@@ -104,7 +111,7 @@ async function writeTo(path: string, fill: Fill, wait: ReaderWait = {}, syncDire
   if (descriptor !== undefined) return fill((bytes) => writeWhole(descriptorHandle(descriptor), bytes));
   const target = await targetOf(path);
   if (target.kind === 'write-into') return writeInto(path, fill, wait);
-  return replaceAtomically(target.path, target.mode, fill, syncDirectory);
+  return replaceAtomically(target.path, target.kept, fill, syncDirectory);
 }
 
 /**
@@ -134,7 +141,7 @@ async function linkTargetOf(path: string): Promise<Target> {
  */
 async function replaceable(path: string, file: Stats): Promise<Target> {
   await access(path, constants.W_OK);
-  return { kind: 'replace', path, mode: permissions(file) };
+  return { kind: 'replace', path, kept: { mode: permissions(file), uid: file.uid, gid: file.gid } };
 }
 
 const permissions = (stats: Stats) => stats.mode & 0o777;
@@ -158,13 +165,13 @@ async function writeInto(path: string, fill: Fill, wait: ReaderWait): Promise<vo
   }
 }
 
-/** A new file is private to the user (a result or a checkpoint may hold what was reviewed); a replaced one keeps its permissions. */
-async function replaceAtomically(path: string, mode: number | undefined, fill: Fill, syncDirectory: boolean): Promise<void> {
+/** A new file is private to the user (a result or a checkpoint may hold what was reviewed); a replaced one keeps its permissions and owner. */
+async function replaceAtomically(path: string, kept: Kept | undefined, fill: Fill, syncDirectory: boolean): Promise<void> {
   const temporary = temporaryPath(path);
   const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     await fill((bytes) => writeWhole(handle, bytes));
-    if (mode !== undefined) await handle.chmod(mode);
+    if (kept !== undefined) await keep(handle, kept);
     await handle.sync();
     await handle.close();
     await rename(temporary, path);
@@ -174,6 +181,28 @@ async function replaceAtomically(path: string, mode: number | undefined, fill: F
     throw error;
   }
   if (syncDirectory) await fsyncDirectory(dirname(path));
+}
+
+/**
+ * The replaced file's owner, then its permissions (a change of owner clears set-id bits). Run as
+ * root, the file a user owned became root's, which that user could no longer write. Another
+ * user may give a file only to itself: a refused change of owner is let be.
+ */
+async function keep(handle: FileHandle, { mode, uid, gid }: Kept): Promise<void> {
+  await handle.chown(uid, gid).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPERM') throw error;
+  });
+  await handle.chmod(mode);
+}
+
+/** keep, synchronously. */
+function keepSync(fd: number, file: Stats): void {
+  try {
+    fchownSync(fd, file.uid, file.gid);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+  }
+  fchmodSync(fd, permissions(file));
 }
 
 /**

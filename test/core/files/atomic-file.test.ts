@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeStaleTemporaries, writeFileAtomic, writeFileAtomicSync, writeStreamAtomic } from '../../../src/core/files/atomic-file.js';
 import { exitedPid, tempDir } from '../../helpers/cli.js';
@@ -32,6 +32,20 @@ describe('writeFileAtomic', () => {
     await writeFileAtomic(path, 'new');
     assert.equal(readFileSync(path, 'utf8'), 'new');
     assert.equal(statSync(path).mode & 0o777, 0o640);
+  });
+
+  it('keeps the owner of the file it replaces: run as root, a user\'s file did not become root\'s', { skip: process.getuid?.() !== 0 && 'needs root to give a file away' }, async () => {
+    const file = join(tempDir(), 'theirs.jsonl');
+    writeFileSync(file, 'old\n', { mode: 0o640 });
+    chownSync(file, 65534, 65534);
+    await writeStreamAtomic(file, (async function* () { yield 'new\n'; })());
+    assert.equal(readFileSync(file, 'utf8'), 'new\n');
+    const replaced = statSync(file);
+    assert.deepEqual([replaced.uid, replaced.gid, replaced.mode & 0o777], [65534, 65534, 0o640]);
+    // And as a process about to leave replaces a checkpoint.
+    assert.equal(writeFileAtomicSync(file, 'newer\n'), true);
+    const again = statSync(file);
+    assert.deepEqual([again.uid, again.gid, again.mode & 0o777], [65534, 65534, 0o640]);
   });
 
   it('syncDirectory: false replaces the file as whole, keeping its permissions and leaving no temporary file', async () => {
