@@ -103,6 +103,20 @@ describe('csafe data download', () => {
     }
   });
 
+  it('a descriptor that shares stdout (3>&1), non-blocking once stdout is a pipe, waits for a slow reader: the download is whole', async () => {
+    const objects = Array.from({ length: 1500 }, (_, index) => JSON.stringify({ id: `o${index}`, title: `bike ${index}` }));
+    writeFileSync(join(dir, 'many.jsonl'), objects.join('\n') + '\n');
+    const imported = await run(['data', 'import', 'listings', 'many.jsonl', '--wait', '--json']);
+    assert.equal(imported.code, 0, imported.stderr);
+    const many = JSON.parse(imported.stdout).request_id;
+    const whole = Buffer.byteLength((await run(['data', 'download', 'listings', many])).stdout);
+    assert.ok(whole > 2 * 65536, 'more than a pipe holds');
+    // The reader starts late: the pipe fills, and a non-blocking write is refused (EAGAIN) until it reads.
+    const slow = await runCsafe(['data', 'download', 'listings', many, '/dev/fd/3'], { env: emulator.env, cwd: dir, wrapper: ['sh', '-c', '"$0" "$@" 3>&1 | { sleep 1; wc -c; }'] });
+    assert.doesNotMatch(slow.stderr, /error/, slow.stderr);
+    assert.equal(Number(slow.stdout.trim()), whole);
+  });
+
   // Root may write any file: the check runs as nobody, where setpriv can make this process that user.
   const asUser = process.getuid?.() !== 0 ? [] : hasSetpriv ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : undefined;
   it('a FILE made read-only is refused, as `>` refuses it, and left as it was: a rename asks only for a writable directory', { skip: asUser === undefined && 'root without setpriv' }, async () => {

@@ -100,5 +100,23 @@ export function descriptorHandle(descriptor: number): WriteHandle {
   };
 }
 
-const writeAt = (descriptor: number, bytes: Uint8Array, offset: number) =>
+/**
+ * A descriptor may be non-blocking: `3>&1` shares stdout's, which node makes so when stdout is a
+ * pipe. A full pipe then answers EAGAIN, waited out as a blocking write waits for its reader.
+ */
+async function writeAt(descriptor: number, bytes: Uint8Array, offset: number): Promise<number> {
+  for (;;) {
+    try {
+      return await writeOnce(descriptor, bytes, offset);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, FULL_PIPE_POLL_MS));
+  }
+}
+
+/** How long to wait before writing again to a full pipe. */
+const FULL_PIPE_POLL_MS = 10;
+
+const writeOnce = (descriptor: number, bytes: Uint8Array, offset: number) =>
   new Promise<number>((done, fail) => write(descriptor, bytes, offset, bytes.length - offset, null, (error, written) => (error ? fail(error) : done(written))));
