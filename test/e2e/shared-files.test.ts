@@ -125,4 +125,14 @@ describe('a records file named as a descriptor (--skip-invalid /dev/fd/3) is wri
       assert.match(refused.stderr, new RegExp(`^error: /dev/fd/${descriptor}: descriptor ${descriptor} is not open\\n`));
     }
   });
+
+  it('batch create --wait --download /dev/fd/55 is refused before the batch is sent, not once it has ended', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'in.csv'), 'Content\nhello\n');
+    const before = (await emulator.requests()).length;
+    const refused = await runCsafe(['batch', 'create', 'in.csv', '--type', 'text', '--wait', '--download', '/dev/fd/55'], { env: emulator.env, cwd: dir });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /^error: \/dev\/fd\/55: descriptor 55 is not open\n/);
+    assert.equal((await emulator.requests()).length, before, 'nothing sent');
+  });
 });

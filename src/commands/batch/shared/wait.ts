@@ -3,6 +3,7 @@ import { errorMessage } from '../../../api/responses.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import { shellWord } from '../../../core/cli/command-line.js';
+import { openDescriptorNamed } from '../../../core/files/named-descriptor.js';
 import { waitForOne, waitOptions, type WaitOptions } from '../../../core/cli/wait.js';
 import { isBatchSettled, type Batch } from '../../../schemas/batches.js';
 import type { Outcome } from '../../app.js';
@@ -20,6 +21,8 @@ export function followOptions(raw: { wait?: boolean; timeout?: string; download?
   if (raw.download !== undefined && !raw.wait) {
     throw new UsageError('--download writes the result of a finished batch, and needs --wait', { hint: 'add --wait, or fetch it later with: csafe batch download ID FILE' });
   }
+  // A descriptor not open (`/dev/fd/9`) is refused before the batch is sent, not once it has ended.
+  if (raw.download !== undefined) openDescriptorNamed(raw.download);
   return { ...wait, download: raw.download };
 }
 
