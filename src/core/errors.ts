@@ -160,7 +160,19 @@ export class RequestTooLargeError extends ApiError {}
 export class RateLimitError extends ApiError {}
 export class ServerError extends ApiError {}
 
-export function apiErrorFor(details: ApiErrorDetails): ApiError {
+/**
+ * A 401 or 403 from an absolute address (a pre-signed upload or download URL): it was never sent
+ * the API key, and the service issued it, so the key is not what was refused. A run again gets a
+ * fresh address; a new key would change nothing.
+ */
+export class AddressRefusedError extends ApiError {
+  constructor(details: ApiErrorDetails) {
+    super(details, { hint: 'the API key was accepted (the service issued this address); the address itself was refused: run again for a fresh one' });
+  }
+}
+
+export function apiErrorFor(details: ApiErrorDetails, to: 'service' | 'address' = 'service'): ApiError {
+  if (to === 'address' && (details.status === 401 || details.status === 403)) return new AddressRefusedError(details);
   switch (details.status) {
     case 400:
       return new BadRequestError(details);

@@ -201,7 +201,7 @@ export class HttpClient {
       const outcome = outcomeOf(attempt);
       const policy = spec.once ? { ...this.config.retry, maxRetries: 0 } : this.config.retry;
       const decision = decideRetry(outcome, retry, policy, this.config.now(), this.config.random, spec.replaySafe);
-      const failure = 'response' in attempt ? this.apiError(spec.method, display, attempt.response, attempt.text) : attempt.error;
+      const failure = 'response' in attempt ? this.apiError(spec, display, attempt.response, attempt.text) : attempt.error;
       if (!decision.retry) throw withRetryCount(failure, retry);
       if ('response' in attempt && decision.serverRequested && decision.delayMs > this.config.retry.maxWaitMs) {
         throw new RetryAfterTooLongError(decision.delayMs, new Date(this.config.now() + decision.delayMs), attempt.response.statusCode);
@@ -346,11 +346,11 @@ export class HttpClient {
     return text + decoder.decode();
   }
 
-  private apiError(method: Method, path: string, response: Answer, text: string): CsafeError {
+  private apiError({ method, url }: RequestSpec, path: string, response: Answer, text: string): CsafeError {
     const body = parseBody(text);
     const { message, type, field } = serviceMessage(body, response.statusCode);
     const requestId = first(response.headers['x-request-id']) ?? first(response.headers['request-id']);
-    return apiErrorFor({ status: response.statusCode, method, path, serviceMessage: message, errorType: type, field, requestId, body });
+    return apiErrorFor({ status: response.statusCode, method, path, serviceMessage: message, errorType: type, field, requestId, body }, url === undefined ? 'service' : 'address');
   }
 
   private announceRetry(method: Method, path: string, failure: CsafeError, retry: number, delayMs: number): void {

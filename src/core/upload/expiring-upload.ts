@@ -1,4 +1,4 @@
-import { CsafeError, InterruptedError, mayHaveBeenApplied, PermissionDeniedError } from '../errors.js';
+import { AddressRefusedError, CsafeError, InterruptedError, mayHaveBeenApplied } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { DryRunEnded } from '../http/dry-run.js';
 import type { IOStreams } from '../terminal/io.js';
@@ -137,5 +137,5 @@ async function receivedBefore(deps: ExpiringUploadDeps, address: IssuedAddress<u
  * codes it AccessDenied). Not every AccessDenied: one refused by the bucket's policy is no expiry,
  * and a fresh address would be refused the same.
  */
-export const isExpiredAddress = (error: unknown): error is PermissionDeniedError =>
-  error instanceof PermissionDeniedError && /request has expired/i.test(error.details.serviceMessage);
+export const isExpiredAddress = (error: unknown): error is AddressRefusedError =>
+  error instanceof AddressRefusedError && /request has expired/i.test(error.details.serviceMessage);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { CsafeError, PermissionDeniedError } from '../../../src/core/errors.js';
+import { AddressRefusedError, CsafeError, ExitCode, PermissionDeniedError } from '../../../src/core/errors.js';
+import { exitCodeOfError } from '../../../src/main.js';
 import { downloadBeforeExpiry, type DownloadAddress } from '../../../src/core/download/expiring-download.js';
 import { HttpClient } from '../../../src/core/http/client.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retry.js';
@@ -75,8 +76,9 @@ describe('downloadBeforeExpiry', () => {
     assert.deepEqual(asked, ['/expired/3'], 'only the last address, expired by our clock too, is asked');
   });
 
-  it('fails at once on a 403 that is no expiry: a fresh address would be refused the same', async () => {
-    await assert.rejects(download(at('/denied/1'), [at('/live/2')]), (error: unknown) => error instanceof PermissionDeniedError);
+  it('fails at once on a 403 that is no expiry: a fresh address would be refused the same; exit 1, as the key was accepted', async () => {
+    await assert.rejects(download(at('/denied/1'), [at('/live/2')]), (error: unknown) =>
+      error instanceof AddressRefusedError && !(error instanceof PermissionDeniedError) && exitCodeOfError(error) === ExitCode.failure);
     assert.deepEqual(asked, ['/denied/1']);
   });
 });

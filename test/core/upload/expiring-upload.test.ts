@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CsafeError, InterruptedError, PermissionDeniedError } from '../../../src/core/errors.js';
+import { AddressRefusedError, CsafeError, InterruptedError, PermissionDeniedError } from '../../../src/core/errors.js';
 import { HttpClient } from '../../../src/core/http/client.js';
 import { DryRunEnded, DryRunPlan } from '../../../src/core/http/dry-run.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retry.js';
@@ -116,7 +116,7 @@ describe('uploadBeforeExpiry', () => {
   });
 
   it('fails at once on a 403 that is no expiry', async () => {
-    await assert.rejects(upload([address('req_1', '/denied/1'), address('req_2', '/live/2')]), (error: unknown) => error instanceof PermissionDeniedError && (error as { issued?: number }).issued === 1);
+    await assert.rejects(upload([address('req_1', '/denied/1'), address('req_2', '/live/2')]), (error: unknown) => error instanceof AddressRefusedError && (error as { issued?: number }).issued === 1);
   });
 
   it('names the address whose upload Ctrl-C cut short: what it was issued with exists', async () => {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { closeSync, openSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
-import { PermissionDeniedError } from '../../../src/core/errors.js';
+import { AddressRefusedError, CsafeError, ExitCode, PermissionDeniedError } from '../../../src/core/errors.js';
+import { exitCodeOfError } from '../../../src/main.js';
 import { HttpClient, serviceMessage } from '../../../src/core/http/client.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retry.js';
 import { FileChunks, uploadFile, type UploadProgress } from '../../../src/core/upload/file-upload.js';
@@ -154,11 +155,21 @@ describe('uploadFile', () => {
     await http.close();
   });
 
+  it('a refused signature is no refusal of the API key: exit 1, not 3, with a hint to run again', async () => {
+    store = () => ({ status: 403, xml: xmlError('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.') });
+    const { http } = client();
+    const error = await uploadFile(http, url(), { path: file, size: content.length }, { now: Date.now }).catch((e: unknown) => e);
+    assert.ok(!(error instanceof PermissionDeniedError), 'not the error a refused key is');
+    assert.equal(exitCodeOfError(error), ExitCode.failure);
+    assert.match((error as CsafeError).hint ?? '', /API key was accepted.*run again/);
+    await http.close();
+  });
+
   it("reads an object store's XML error, and never shows the URL's signature in traces or errors", async () => {
     store = () => ({ status: 403, xml: xmlError('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.') });
     const { http, stderr } = client(true);
     const error = await uploadFile(http, url(), { path: file, size: content.length }, { now: Date.now }).catch((e: unknown) => e);
-    assert.ok(error instanceof PermissionDeniedError);
+    assert.ok(error instanceof AddressRefusedError);
     assert.equal(error.details.errorType, 'SignatureDoesNotMatch');
     assert.match(error.message, /^PUT .*\/_storage\/imports\/ns\/req_1\.jsonl\?.*: 403 SignatureDoesNotMatch: The request signature we calculated/);
     assert.ok(!error.message.includes(SIGNATURE), error.message);
