@@ -33,7 +33,9 @@ the same for every command: on a terminal, a table (or a key: value view of one 
 standard output is not a terminal, JSON for a single result and NDJSON (one JSON value per line)
 for a stream of results (classify --batch and --each, data add, events send --sync); \`--json\`
 is one JSON document everywhere, a stream's results one array; TSV only with \`-o tsv\`. A
-command that waits prints what the status command it ends in prints. Every command that reads a
+command that waits prints what the status command it ends in prints; it waits only while the
+status is one the spec says is under way: at a status the spec does not list it stops, says so
+on stderr and exits 1, as that status may never change. Every command that reads a
 file reads standard input when the file is \`-\`, or left out with something piped in. Tables
 have no borders; long cells of text are cut with an ellipsis to fit the terminal width (COLUMNS
 overrides it), and \`--wide\` shows them whole; an id, a token or a URL (a value without white

@@ -6,7 +6,8 @@ import { reviewTypeSchema } from './decisions.js';
  * uploaded to a pre-signed address, and a result CSV behind a pre-signed download address.
  */
 
-export const isBatchSettled = (status: string): boolean => status === 'SUCCESS' || status === 'CANCELLED' || status === 'ERROR';
+/** A batch's statuses as the spec lists them (the misspelled WATING_FOR_UPLOAD is read as WAITING_FOR_UPLOAD). */
+export const BATCH_STATUSES = { running: ['WAITING_FOR_UPLOAD', 'PENDING'], final: ['SUCCESS', 'CANCELLED', 'ERROR'], succeeded: 'SUCCESS' } as const;
 
 /** Lifetime of both pre-signed addresses (spec: valid for 1 hour). */
 export const BATCH_URL_TTL_SECONDS = 60 * 60;

@@ -7,7 +7,8 @@ import { jsonObjectSchema } from './json-object.js';
  */
 
 /** What `--wait` waits for: anything but PENDING, including a status the spec does not list. */
-export const isDecisionSettled = (status: string): boolean => status !== 'PENDING';
+/** A decision's statuses as the spec lists them. */
+export const DECISION_STATUSES = { running: ['PENDING'], final: ['SUCCESS', 'ERROR'], succeeded: 'SUCCESS' } as const;
 
 const jsonObject = (expected: string) => jsonObjectSchema((issue) => (issue.input === undefined ? `is required: ${expected}` : expected));
 

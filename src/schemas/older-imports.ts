@@ -6,7 +6,8 @@ import { problemsFromZod, type FieldProblem } from './issues.js';
  * file of `{type, data}` lines uploaded to a pre-signed address. Not namespace data imports (data.ts).
  */
 
-export const isOlderImportSettled = (status: string): boolean => status === 'COMPLETE' || status === 'FAILED';
+/** An import's statuses as the spec lists them. */
+export const OLDER_IMPORT_STATUSES = { running: ['WAITING_FOR_UPLOAD', 'IN_PROGRESS'], final: ['COMPLETE', 'FAILED'], succeeded: 'COMPLETE' } as const;
 
 /** Lifetime of the upload address (spec: valid for 1 hour). */
 export const OLDER_IMPORT_UPLOAD_TTL_SECONDS = 60 * 60;

@@ -10,7 +10,7 @@ export const batchGet = {
   description: 'Show a batch: its status and five counts (GET /v1/batches/{id})',
   args: [{ name: '<batch-id>', help: 'as printed by `batch create`' }],
   flags: {
-    ...waitFlags('poll until SUCCESS, CANCELLED or ERROR (exit 1 on the last two), with the counts on a spinner', '30m'),
+    ...waitFlags('poll until SUCCESS, CANCELLED or ERROR (exit 1 unless SUCCESS), with the counts on a spinner', '30m'),
     ...downloadFlag,
   },
   details: `

@@ -11,7 +11,7 @@ export const dataStatus = {
     { name: '<namespace>', help: 'the namespace' },
     { name: '<request-id>', help: 'as printed by `data add` or `data import`' },
   ],
-  flags: waitFlags('poll until the request has succeeded or failed (exit 1 when it failed)', '30m'),
+  flags: waitFlags('poll until the request has succeeded or failed (exit 1 unless it succeeded)', '30m'),
   details: `
 On a terminal, an add request is a table of its objects, one row each: ID, STATUS (succeeded, or
 failed for an object the service could not process), LABELS (label:decision, …), URL (where to

@@ -13,7 +13,7 @@ export const decisionCreate = {
     type: { type: 'text', value: 'type', help: 'the kind of content to review, e.g. text, listing' },
     content: { type: 'text', value: 'json|@file', help: 'the content: a JSON object, inline or from a file (@- reads stdin); its fields depend on --type' },
     metadata: { type: 'text', value: 'key=value|@file.json', help: 'metadata kept with the decision (repeatable)', repeat: true },
-    ...waitFlags('poll until the decision is SUCCESS or ERROR, then show it (exit 1 on ERROR)', '5m'),
+    ...waitFlags('poll until the decision is SUCCESS or ERROR, then show it (exit 1 on anything but SUCCESS)', '5m'),
   },
   details: `
 Prints the decision's id, type and metadata. With --wait it shows the settled decision instead:

@@ -5,7 +5,7 @@ import type { IOStreams } from '../../core/terminal/io.js';
 import { printResult, recordView, tableView, type Column, type OutputFormat } from '../../core/terminal/output.js';
 import { shellWord } from '../../core/cli/command-line.js';
 import { waitForOne } from '../../core/cli/wait.js';
-import { isDecisionSettled, type Decision } from '../../schemas/decisions.js';
+import { DECISION_STATUSES, type Decision } from '../../schemas/decisions.js';
 import type { Outcome } from '../app.js';
 
 // How a decision is printed and waited for, shared by `decision create --wait` and `decision get` so
@@ -41,7 +41,8 @@ async function waitForDecision(ctx: Context, decisionId: string, timeoutMs: numb
   return waitForOne(ctx, {
     timeoutMs,
     get: () => getDecision(http, decisionId),
-    isDone: (decision) => isDecisionSettled(decision.decision_status),
+    status: (decision) => decision.decision_status,
+    statuses: DECISION_STATUSES,
     describe: `decision ${decisionId}`,
     progress: (decision) => decision.decision_status,
     checkAgain: `csafe decision get ${shellWord(decisionId)} --wait`,
@@ -50,7 +51,8 @@ async function waitForDecision(ctx: Context, decisionId: string, timeoutMs: numb
 }
 
 /**
- * Waits for the decision to settle and prints it; exit 1 when it ended ERROR. `made`: the decision
+ * Waits for the decision to settle and prints it; exit 1 when it ended ERROR or at a status
+ * csafe does not know. `made`: the decision
  * is this run's own (create), its type as printDecision takes it; whatever ends the wait, the
  * command that checks on it is printed then.
  */
@@ -60,10 +62,10 @@ export async function followDecision(ctx: Context, format: OutputFormat, decisio
   return settledOutcome(ctx.io, decision);
 }
 
-/** A settled decision's outcome: exit 1 when it ended ERROR, with why when the service said. */
+/** A settled decision's outcome: exit 1 unless it ended SUCCESS; for ERROR, with why when the service said. */
 function settledOutcome(io: IOStreams, decision: Decision): Outcome {
-  const failed = decision.decision_status === 'ERROR';
+  const failed = decision.decision_status !== DECISION_STATUSES.succeeded;
   const reason = errorMessage(decision);
-  if (failed) io.warn(`decision ${decision.decision_id} ended ERROR${reason === undefined ? '' : `: ${reason}`}`);
+  if (decision.decision_status === 'ERROR') io.warn(`decision ${decision.decision_id} ended ERROR${reason === undefined ? '' : `: ${reason}`}`);
   return { kind: 'followed', failed };
 }

@@ -9,7 +9,7 @@ export const importCreate = {
   name: 'create',
   description: 'Create an import and upload a JSONL file to it (POST /v1/import, then PUT to the pre-signed address)',
   args: [{ name: '[file]', help: 'JSON Lines, one {"type": …, "data": {…}} per line, kinds mixed; `-` or none reads stdin (kept in a temporary file first)' }],
-  flags: { dryRun: DRY_RUN_FLAG, ...waitFlags('poll the import until it is COMPLETE or FAILED (exit 1 when FAILED), then print it', '10m') },
+  flags: { dryRun: DRY_RUN_FLAG, ...waitFlags('poll the import until it is COMPLETE or FAILED (exit 1 unless COMPLETE), then print it', '10m') },
   details: `
 This is the older import (POST /v1/import): its lines carry their own kind of data, and it is
 followed with \`csafe import get\`. To load objects into a namespace, use \`csafe data import\`.

@@ -8,7 +8,7 @@ export const importGet = {
   name: 'get',
   description: 'Show an import (GET /v1/import/{import_id}): its status, file and creation time',
   args: [{ name: '<import-id>', help: 'as printed by `import create`' }],
-  flags: waitFlags('poll until the import is COMPLETE or FAILED (exit 1 when FAILED)', '10m'),
+  flags: waitFlags('poll until the import is COMPLETE or FAILED (exit 1 unless COMPLETE)', '10m'),
   details: `
 Statuses: WAITING_FOR_UPLOAD, IN_PROGRESS, COMPLETE, FAILED; any other status or field the
 service sends is shown as it comes. --json prints the import as the service returned it.

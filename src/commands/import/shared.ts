@@ -5,7 +5,7 @@ import type { IOStreams } from '../../core/terminal/io.js';
 import { printResult, recordView, type OutputFormat } from '../../core/terminal/output.js';
 import { shellWord } from '../../core/cli/command-line.js';
 import { waitForOne } from '../../core/cli/wait.js';
-import { isOlderImportSettled, type OlderImport } from '../../schemas/older-imports.js';
+import { OLDER_IMPORT_STATUSES, type OlderImport } from '../../schemas/older-imports.js';
 import type { Outcome } from '../app.js';
 
 // How an older import is printed and waited for, shared by `import create` and `import get`.
@@ -29,19 +29,20 @@ async function waitForImport(ctx: Context, importId: string, timeoutMs: number):
   return waitForOne(ctx, {
     timeoutMs,
     get: () => getImport(http, importId),
-    isDone: (record) => isOlderImportSettled(record.import_status),
+    status: (record) => record.import_status,
+    statuses: OLDER_IMPORT_STATUSES,
     describe: `import ${importId}`,
     progress: (record) => record.import_status,
     checkAgain: `csafe import get ${shellWord(importId)} --wait`,
   });
 }
 
-/** Waits for the import to settle and prints it; exit 1 when it FAILED. */
+/** Waits for the import to settle and prints it; exit 1 when it FAILED or ended at a status csafe does not know. */
 export async function followImport(ctx: Context, importId: string, timeoutMs: number): Promise<Outcome> {
   const format = await ctx.outputFormat('single');
   const record = await waitForImport(ctx, importId, timeoutMs);
   await printImport(ctx.io, format, record);
-  const failed = record.import_status === 'FAILED';
-  if (failed) ctx.io.warn(`import ${importId} FAILED: ${errorMessage(record) ?? 'the service gave no reason'}`);
+  const failed = record.import_status !== OLDER_IMPORT_STATUSES.succeeded;
+  if (record.import_status === 'FAILED') ctx.io.warn(`import ${importId} FAILED: ${errorMessage(record) ?? 'the service gave no reason'}`);
   return { kind: 'followed', failed };
 }

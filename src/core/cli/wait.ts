@@ -3,6 +3,7 @@ import { ApiError, MissingCredentialsError, UsageError } from '../errors.js';
 import type { IOStreams } from '../terminal/io.js';
 import { pollUntil } from './poll.js';
 import { startSpinner } from '../terminal/spinner.js';
+import { isStillRunning, unlistedStatusNote, type ListedStatuses } from './statuses.js';
 
 /** The wait limit given by a verb's own --timeout: for ever when absent, and only meaningful with --wait. */
 export function waitTimeoutMs(options: { wait?: boolean; timeout?: string }): number {
@@ -38,7 +39,9 @@ export interface WaitSpec<T> {
   timeoutMs: number;
   /** One lookup of the thing waited for. */
   get(): Promise<T>;
-  isDone(value: T): boolean;
+  /** Its status: the wait goes on while it is one of `statuses.running`. */
+  status(value: T): string;
+  statuses: ListedStatuses;
   /** What is waited for, for the spinner and the timeout message: `decision dec_1`. */
   describe: string;
   /** The spinner's text for a fresh value: its status, counts … */
@@ -55,7 +58,8 @@ export interface WaitSpec<T> {
 export type WaitForOne<T> = WaitRuntime & WaitSpec<T>;
 
 /**
- * Polls one resource until it settles (1 s → 10 s backoff), with a spinner on a terminal. When
+ * Polls one resource until its status is no longer one the spec says is under way (1 s → 10 s
+ * backoff), with a spinner on a terminal; ended at a status the spec does not list, it says so. When
  * the wait ends early (timeout: exit 124, Ctrl-C: 130, the service gone: 1), it first says what is
  * still pending and the command that checks on it, so no accepted id is lost.
  */
@@ -63,7 +67,7 @@ export async function waitForOne<T>(runtime: WaitRuntime, wait: WaitSpec<T>): Pr
   const spinner = await startSpinner(runtime.io, `Waiting for ${wait.describe}…`);
   let settled: T;
   try {
-    settled = await pollUntil(wait.get, wait.isDone, {
+    settled = await pollUntil(wait.get, (value) => !isStillRunning(wait.statuses, wait.status(value)), {
       timeoutMs: wait.timeoutMs,
       now: () => runtime.now(),
       sleep: (ms) => runtime.sleep(ms),
@@ -79,6 +83,8 @@ export async function waitForOne<T>(runtime: WaitRuntime, wait: WaitSpec<T>): Pr
     throw error;
   }
   spinner.stop();
+  const unlisted = unlistedStatusNote(wait.statuses, wait.describe, wait.status(settled));
+  if (unlisted !== undefined) runtime.io.warn(unlisted);
   return settled;
 }
 

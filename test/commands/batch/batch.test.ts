@@ -8,7 +8,7 @@ import { getBatch } from '../../../src/api/batches.js';
 import { batchCreateRun } from '../../../src/commands/batch/create/create.js';
 import { downloadResult } from '../../../src/commands/batch/download/fetch.js';
 import { ExitCode, InputError } from '../../../src/core/errors.js';
-import { isBatchSettled, type Batch } from '../../../src/schemas/batches.js';
+import { BATCH_STATUSES, type Batch } from '../../../src/schemas/batches.js';
 import { commandTest, exitCodeOf, type CommandTest } from '../../helpers/context.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -22,7 +22,7 @@ async function settled(run: CommandTest, id: string) {
   const http = await run.ctx.http();
   return waitFor(async () => {
     const batch = await getBatch(http, id);
-    return isBatchSettled(batch.batch_status) && batch;
+    return !(BATCH_STATUSES.running as readonly string[]).includes(batch.batch_status) && batch;
   }, { what: `batch ${id} to be processed` });
 }
 

@@ -20,7 +20,8 @@ function waitOn(statuses: readonly string[], io = bufferIO().io, overrides: Part
     sleep: clock.sleep,
     timeoutMs: Infinity,
     get: async () => statuses[Math.min(calls++, statuses.length - 1)]!,
-    isDone: (status) => status !== 'PENDING',
+    status: (status) => status,
+    statuses: { running: ['PENDING'], final: ['SUCCESS', 'ERROR'], succeeded: 'SUCCESS' },
     describe: 'decision dec_1',
     progress: (status) => `status ${status}`,
     checkAgain: 'csafe decision get dec_1 --wait',
@@ -47,6 +48,14 @@ describe('waitForOne', () => {
     assert.equal(calls(), 3);
     assert.equal(clock.now() - started, 3_000);
     assert.equal(terminal.stderr(), '');
+  });
+
+  it('stops at a status the spec does not list, which may never change, and says so once on stderr', async () => {
+    const terminal = bufferIO();
+    const { wait, calls } = waitOn(['PENDING', 'ARCHIVED'], terminal.io);
+    assert.equal(await waitForOne(wait, wait), 'ARCHIVED');
+    assert.equal(calls(), 2);
+    assert.equal(terminal.stderr(), 'decision dec_1 has status "ARCHIVED", which csafe does not know (it knows PENDING, SUCCESS, ERROR): stopped waiting, as it may never change\n');
   });
 
   it('shows on a terminal what it waits for, then the progress of each poll', async () => {

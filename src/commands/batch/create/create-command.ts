@@ -13,7 +13,7 @@ export const batchCreate = {
   flags: {
     dryRun: DRY_RUN_FLAG,
     type: { type: 'text', value: 'type', help: 'the kind of content to review, e.g. text (required)' },
-    ...waitFlags('poll the batch until SUCCESS, CANCELLED or ERROR (exit 1 on the last two), then print it', '30m'),
+    ...waitFlags('poll the batch until SUCCESS, CANCELLED or ERROR (exit 1 unless SUCCESS), then print it', '30m'),
     ...downloadFlag,
   },
   details: `

@@ -5,7 +5,7 @@ import { UsageError } from '../../../core/errors.js';
 import { shellWord } from '../../../core/cli/command-line.js';
 import { openDescriptorNamed } from '../../../core/files/named-descriptor.js';
 import { waitForOne, waitOptions, type WaitOptions } from '../../../core/cli/wait.js';
-import { isBatchSettled, type Batch } from '../../../schemas/batches.js';
+import { BATCH_STATUSES, type Batch } from '../../../schemas/batches.js';
 import type { Outcome } from '../../app.js';
 import { downloadResult } from '../download/fetch.js';
 import { batchFailed, batchProgress, printBatch } from './render.js';
@@ -28,7 +28,8 @@ export function followOptions(raw: { wait?: boolean; timeout?: string; download?
 
 /**
  * Polls the batch until SUCCESS, CANCELLED or ERROR with a spinner showing its counts, prints it,
- * and with --download writes its result CSV. Exit 1 when it ended in ERROR or CANCELLED.
+ * and with --download writes its result CSV. Exit 1 when it ended in ERROR, CANCELLED or a
+ * status csafe does not know.
  */
 export async function followBatch(ctx: Context, batchId: string, options: FollowOptions): Promise<Outcome> {
   const http = await ctx.http();
@@ -36,7 +37,8 @@ export async function followBatch(ctx: Context, batchId: string, options: Follow
   const batch = await waitForOne<Batch>(ctx, {
     timeoutMs: options.timeoutMs,
     get: () => getBatch(http, batchId),
-    isDone: (value) => isBatchSettled(value.batch_status),
+    status: (value) => value.batch_status,
+    statuses: BATCH_STATUSES,
     describe: `batch ${batchId}`,
     progress: batchProgress,
     checkAgain: again.join(' '),

@@ -38,6 +38,7 @@ import { followRequests, type WaitOptions } from '../shared/wait.js';
 import { waitTimeoutMs } from '../../../core/cli/wait.js';
 import { flushAfterMs } from '../../../core/cli/bulk-flags.js';
 import type { Action } from '../../app.js';
+import { DATA_REQUEST_STATUSES } from '../../../schemas/data.js';
 
 // `csafe data add`: sends the objects of a file to a namespace in batches, resumable with a
 // checkpoint, and waits for their labels when asked.
@@ -89,16 +90,19 @@ export async function dataAddRun(ctx: Context, namespace: string, path: string, 
 /**
  * --wait: prints each request as `data status` does once it and those before it have ended, and
  * keeps none; a request that ended failed is explained at the end, as when all were printed at
- * once. Returns how many ended failed.
+ * once. Returns how many did not end succeeded: failed, or at a status csafe does not know (said
+ * on stderr as it ended).
  */
 async function followAndPrint(ctx: Context, namespace: string, accepted: readonly AcceptedRequest[], wait: WaitOptions, format: OutputFormat): Promise<number> {
   const printer = resultWriter(ctx.io, format, requestRecordsView);
   const failures: string[] = [];
+  let notSucceeded = 0;
   try {
     await followRequests(ctx, namespace, accepted.map((r) => r.request_id), wait, async (record) => {
       // A record over the 5 MiB answered inline: its objects are printed as they are downloaded, and what failed is known after.
       if (isLargeRecord(record)) await record.withObjects((objects) => printer.printLarge(largeItemOf(record, objects)));
       else await printer.print(record);
+      if (record.status !== DATA_REQUEST_STATUSES.succeeded) notSucceeded++;
       if (record.status === 'failed') failures.push(describeFailure(record));
     });
   } catch (error) {
@@ -108,7 +112,7 @@ async function followAndPrint(ctx: Context, namespace: string, accepted: readonl
   }
   await printer.end();
   for (const failure of failures) ctx.io.warn(failure);
-  return failures.length;
+  return notSucceeded;
 }
 
 /**

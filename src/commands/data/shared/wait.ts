@@ -5,7 +5,8 @@ import { countOf } from '../../../core/terminal/words.js';
 import { NotFoundError } from '../../../core/errors.js';
 import { pollUntil } from '../../../core/cli/poll.js';
 import { startSpinner } from '../../../core/terminal/spinner.js';
-import { TERMINAL_STATUSES, type RequestRecord } from '../../../schemas/data.js';
+import { isStillRunning, unlistedStatusNote } from '../../../core/cli/statuses.js';
+import { DATA_REQUEST_STATUSES, type RequestRecord } from '../../../schemas/data.js';
 import type { Outcome } from '../../app.js';
 import { describeFailure, printRequestRecord, statusCounts } from './render.js';
 import { requestRecord, statusCommand, type LargeRecord } from './output.js';
@@ -21,7 +22,8 @@ export interface WaitOptions {
 }
 
 /**
- * Polls every request until each is succeeded or failed (1 s → 10 s backoff), with a spinner on
+ * Polls every request until each has ended: succeeded, failed, or a status the spec does not list
+ * (said on stderr, as waitForOne does) (1 s → 10 s backoff), with a spinner on
  * a terminal counting requests per status. Each final record goes to `onEnded` in the order of
  * the ids, as soon as it and those before it have ended, and is not kept: memory stays flat
  * however many requests there are. When the wait ends early, on timeout (exit 124), Ctrl-C (exit
@@ -42,7 +44,9 @@ export async function followRequests(
   // Ended records wait here only while a request before them is still pending.
   const ended = new Map<string, RequestRecord | LargeRecord>();
   let handedOn = 0;
-  const pending = () => requestIds.slice(handedOn).filter((id) => !TERMINAL_STATUSES.has(statuses.get(id)?.status ?? '') && !unknown.has(id));
+  // Not yet looked up, or at a status the spec says is under way.
+  const running = (id: string) => isStillRunning(DATA_REQUEST_STATUSES, statuses.get(id)?.status ?? 'queued');
+  const pending = () => requestIds.slice(handedOn).filter((id) => running(id) && !unknown.has(id));
   const handOnInOrder = async () => {
     for (let record = ended.get(requestIds[handedOn]!); record !== undefined; record = ended.get(requestIds[handedOn]!)) {
       ended.delete(requestIds[handedOn++]!);
@@ -56,7 +60,9 @@ export async function followRequests(
         throw outcome.error;
       }
       statuses.set(id, { status: outcome.value.status });
-      if (!TERMINAL_STATUSES.has(outcome.value.status)) continue;
+      if (running(id)) continue;
+      const unlisted = unlistedStatusNote(DATA_REQUEST_STATUSES, `request ${id}`, outcome.value.status);
+      if (unlisted !== undefined) ctx.io.warn(unlisted);
       ended.set(id, outcome.value);
       await handOnInOrder();
     }
@@ -81,14 +87,14 @@ export async function followRequests(
   spinner.stop();
 }
 
-/** Waits for one request of either kind, prints its final record; exit 1 when it ended failed. */
+/** Waits for one request of either kind, prints its final record; exit 1 when it did not end succeeded. */
 export async function waitAndPrintRecord(ctx: Context, namespace: string, requestId: string, timeoutMs: number): Promise<Outcome> {
   const format = await ctx.outputFormat('single');
   let record: RequestRecord | LargeRecord | undefined;
   await followRequests(ctx, namespace, [requestId], { timeoutMs }, (ended) => void (record = ended));
   await printRequestRecord(ctx.io, format, record!);
-  const failed = record!.status === 'failed';
-  if (failed) ctx.io.warn(describeFailure(record!));
+  const failed = record!.status !== DATA_REQUEST_STATUSES.succeeded;
+  if (record!.status === 'failed') ctx.io.warn(describeFailure(record!));
   return { kind: 'followed', failed };
 }
 
