@@ -119,7 +119,7 @@ describe('csafe classify', () => {
     const decisions = threats.stdout.trim().split('\n').slice(1).map((line) => line.split(/ {2,}/)[1]);
     assert.deepEqual(decisions.slice(0, 2), ['match', 'review'], threats.stdout);
     const tsv = await run(['classify', '--text', 'you are stupid', '--user-id', 'u1', '-o', 'tsv']);
-    assert.ok(tsv.stdout.split('\n').includes('harassment\tclassifier\treview\t0.55\tcompleted\t'), tsv.stdout);
+    assert.ok(tsv.stdout.split('\n').includes('harassment\tclassifier\treview\t0.55\tcompleted\t\t'), tsv.stdout);
   });
 
   it('reads text from stdin with -', async () => {

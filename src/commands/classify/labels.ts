@@ -8,7 +8,19 @@ export interface LabelRow {
   escalation?: string;
   score?: number | null;
   setId?: string;
+  /** The fields of the label (policy, match) the spec does not list, as they came. */
+  other?: Record<string, unknown>;
 }
+
+/** The fields the spec lists for a label, a policy and a reference-set match: the rest are shown as `other`. */
+const LISTED_FIELDS = {
+  label: ['type', 'label', 'decision', 'escalation', 'score', 'set_id'],
+  policy: ['policy_id', 'version', 'score', 'decision', 'escalation'],
+  match: ['set_id', 'similarity'],
+} as const;
+
+const unlistedFields = (item: object, listed: readonly string[]): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(item).filter(([key]) => !listed.includes(key)));
 
 /** Rows for whichever version answered; unknown fields and enum values pass through untouched. */
 export function labelRows(response: ClassifyResponse): LabelRow[] {
@@ -20,11 +32,12 @@ export function labelRows(response: ClassifyResponse): LabelRow[] {
       escalation: l.escalation,
       score: l.score,
       setId: l.set_id,
+      other: unlistedFields(l, LISTED_FIELDS.label),
     }));
   }
   return [
-    ...response.policies.map((p) => ({ name: p.policy_id, kind: 'policy', decision: p.decision, escalation: p.escalation, score: p.score })),
-    ...(response.reference_set_matches ?? []).map((m) => ({ name: 'reference_set_match', kind: 'similarity', decision: 'match', score: m.similarity, setId: m.set_id })),
+    ...response.policies.map((p) => ({ name: p.policy_id, kind: 'policy', decision: p.decision, escalation: p.escalation, score: p.score, other: unlistedFields(p, LISTED_FIELDS.policy) })),
+    ...(response.reference_set_matches ?? []).map((m) => ({ name: 'reference_set_match', kind: 'similarity', decision: 'match', score: m.similarity, setId: m.set_id, other: unlistedFields(m, LISTED_FIELDS.match) })),
   ];
 }
 

@@ -16,6 +16,10 @@ const DECISION_COLOR: Record<string, (c: Colors, text: string) => string> = {
 const formatScore = (score: number | null | undefined) => (score === null ? 'null' : score === undefined ? '' : score.toFixed(2));
 const scoreText = (score: number | null | undefined) => (score === null ? 'null' : score === undefined ? '' : String(score));
 
+/** Fields the spec does not list, as `key=value` (a value that is no string as JSON): empty for most labels, so the table hides the column then. */
+const otherText = (other: Record<string, unknown> | undefined) =>
+  Object.entries(other ?? {}).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`).join(' ');
+
 const LABEL_COLUMNS: Column<LabelRow>[] = [
   { header: 'LABEL', value: (r) => r.name },
   { header: 'TYPE', value: (r) => r.kind, hideWhenSame: true },
@@ -23,6 +27,7 @@ const LABEL_COLUMNS: Column<LabelRow>[] = [
   { header: 'SCORE', value: (r) => formatScore(r.score), tsv: (r) => scoreText(r.score) },
   { header: 'ESCALATION', value: (r) => r.escalation ?? '', hideWhenSame: true },
   { header: 'SET', value: (r) => r.setId ?? '' },
+  { header: 'OTHER', value: (r) => otherText(r.other) },
 ];
 
 /** The labels, the decisive first (match, then review); JSON keeps the service's order. */

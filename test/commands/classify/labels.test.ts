@@ -5,9 +5,9 @@ import { labelsView } from '../../../src/commands/classify/render.js';
 import { bufferIO } from '../../helpers/io.js';
 
 describe('classify: label rows and --fail-on', () => {
-  it('reads the current shape, keeping unknown decisions', () => {
+  it('reads the current shape, keeping unknown decisions and fields', () => {
     const rows = labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'escalated', score: null, extra: 1 }], new_field: true });
-    assert.deepEqual(rows, [{ name: 'x', kind: 'classifier', decision: 'escalated', escalation: undefined, score: null, setId: undefined }]);
+    assert.deepEqual(rows, [{ name: 'x', kind: 'classifier', decision: 'escalated', escalation: undefined, score: null, setId: undefined, other: { extra: 1 } }]);
   });
 
   it('reads the previous shape', () => {
@@ -18,7 +18,17 @@ describe('classify: label rows and --fail-on', () => {
   it('a table shows a score to 2 decimals; TSV writes it as the service gave it, as JSON does', () => {
     const view = labelsView(labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'match', score: 0.8534 }, { type: 'classifier', label: 'y', decision: 'not_match', score: null }] }));
     assert.match(view.table(bufferIO().io), /^x +match +0\.85$/m);
-    assert.deepEqual(view.tsv().split('\n').slice(1, 3), ['x\tclassifier\tmatch\t0.8534\t\t', 'y\tclassifier\tnot_match\tnull\t\t']);
+    assert.deepEqual(view.tsv().split('\n').slice(1, 3), ['x\tclassifier\tmatch\t0.8534\t\t\t', 'y\tclassifier\tnot_match\tnull\t\t\t']);
+  });
+
+  it('shows the fields of a label, policy or match the spec does not list in an OTHER column, table and TSV, never dropping them', () => {
+    const current = labelsView(labelRows({ labels: [{ type: 'classifier', label: 'x', decision: 'needs_context', score: 0.4, category: 'fraud', reasons: ['a', 'b'] }, { type: 'classifier', label: 'y', decision: 'not_match', score: 0 }] }));
+    assert.match(current.table(bufferIO().io), /^LABEL +DECISION +SCORE +OTHER\nx +needs_context +0\.40 +category=fraud reasons=\["a","b"\]\ny +not_match +0\.00$/m);
+    assert.deepEqual(current.tsv().split('\n').slice(0, 2), ['LABEL\tTYPE\tDECISION\tSCORE\tESCALATION\tSET\tOTHER', 'x\tclassifier\tneeds_context\t0.4\t\t\tcategory=fraud reasons=["a","b"]']);
+    const previous = labelRows({ policies: [{ policy_id: 'p', version: 'v1', decision: 'review', score: 0.6, category: 'fraud' }], reference_set_matches: [{ set_id: 's', similarity: 0.9, source: 'upload' }] });
+    assert.deepEqual(previous.map((row) => row.other), [{ category: 'fraud' }, { source: 'upload' }]);
+    // Labels without such fields leave the column out of the table.
+    assert.doesNotMatch(labelsView(labelRows({ labels: [{ type: 'classifier', label: 'y', decision: 'match', score: 1 }] })).table(bufferIO().io), /OTHER/);
   });
 
   it('--fail-on review includes match', () => {
