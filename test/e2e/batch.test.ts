@@ -71,6 +71,19 @@ describe('csafe batch', () => {
     assert.deepEqual(results.map((row) => [row.Content, row.source, row.rating]), csvRows(readFileSync(REVIEWS, 'utf8')).map((row) => [row.Content, row.source, row.rating]));
   });
 
+  it('batch create --wait --download FILE that cannot be written: the hint fetches the result with batch download, not the same command, which would send another batch', async () => {
+    copyFileSync(REVIEWS, join(dir, 'reviews.csv'));
+    const result = await run(['batch', 'create', '--type', 'text', 'reviews.csv', '--wait', '--download', '/dev/full', '--json']);
+    assert.equal(result.code, 2, result.stderr);
+    const id = JSON.parse(result.stdout).batch_id as string;
+    assert.match(result.stderr, new RegExp(`^error: /dev/full: could not write: no space left on device \\(ENOSPC\\)\nhint: make room or give another path, then fetch it with: csafe batch download ${id} /dev/full\n$`, 'm'));
+    const batches = (await batchRequests()).filter((entry) => entry.method === 'POST').length;
+    const fetched = await run(['batch', 'download', id, 'fetched.csv']);
+    assert.equal(fetched.code, 0, fetched.stderr);
+    assert.equal(csvRows(readFileSync(join(dir, 'fetched.csv'), 'utf8')).length, 3);
+    assert.equal((await batchRequests()).filter((entry) => entry.method === 'POST').length, batches, 'no batch sent again');
+  });
+
   it('batch get shows the status and the five counts; batch download streams the same CSV to stdout or a FILE, and its rows as NDJSON (-o ndjson) or one array (--json)', async () => {
     const created = await run(['batch', 'create', '--type', 'text', file('tricky.csv', TRICKY), '--wait', '--json']);
     assert.equal(created.code, 0, created.stderr);

@@ -47,9 +47,12 @@ function withoutFlag(argv: readonly string[], flag: string): string[] {
  * `csafe`, the global flags `argv` gives (wherever in it, as commander takes them; a secret one
  * left out), then `command` (its words quoted already): a command printed for the user to run
  * next goes to the service, profile and key file this run used, not to whatever the defaults name.
+ * `output: false` leaves out the flags that choose how a result is written, for a command that
+ * writes another result than this one (`batch download` after `batch create --json`).
  */
-export function sameServiceCommand(argv: readonly string[], command: string): string {
-  return ['csafe', ...globalFlagsIn(argv, { secrets: false }).map(shellWord), command].join(' ');
+export function sameServiceCommand(argv: readonly string[], command: string, { output = true }: { output?: boolean } = {}): string {
+  const flags = globalFlagsIn(argv, { secrets: false, output });
+  return ['csafe', ...flags.map(shellWord), command].join(' ');
 }
 
 /**
@@ -62,24 +65,32 @@ export function globalFlagLength(argv: readonly string[], i: number): number {
   if (GLOBAL_FLAGS_WITH_VALUE.has(arg)) return 2;
   if (GLOBAL_SWITCHES.has(arg)) return 1;
   if (/^-[a-zA-Z]{2,}$/.test(arg) && [...arg.slice(1)].every((letter) => GLOBAL_SWITCHES.has(`-${letter}`))) return 1;
-  const name = arg.startsWith('--') ? arg.split('=')[0]! : arg.slice(0, 2);
+  const name = flagName(arg);
   return name !== arg && GLOBAL_FLAGS_WITH_VALUE.has(name) ? 1 : 0;
 }
 
 /**
  * The global flags of a command line, each with its value, wherever they stand (up to `--`);
- * `secrets: false` leaves out those whose value must never be printed back.
+ * `secrets: false` leaves out those whose value must never be printed back, `output: false` those
+ * that choose how a result is written.
  */
-export function globalFlagsIn(argv: readonly string[], { secrets = true }: { secrets?: boolean } = {}): string[] {
+export function globalFlagsIn(argv: readonly string[], { secrets = true, output = true }: { secrets?: boolean; output?: boolean } = {}): string[] {
   const kept: string[] = [];
   for (let i = 0; i < argv.length && argv[i] !== '--'; ) {
     const length = globalFlagLength(argv, i);
-    const secret = length > 0 && SECRET_FLAGS.includes(argv[i]!.split('=')[0]!);
-    if (secrets || !secret) kept.push(...argv.slice(i, i + length));
+    const name = flagName(argv[i]!);
+    const left = (!secrets && SECRET_FLAGS.includes(name)) || (!output && OUTPUT_FLAGS.has(name));
+    if (length > 0 && !left) kept.push(...argv.slice(i, i + length));
     i += Math.max(length, 1);
   }
   return kept;
 }
+
+/** The flags that choose how a result is written. */
+const OUTPUT_FLAGS: ReadonlySet<string> = new Set(['-o', '--output', '--json']);
+
+/** The flag an argument gives: `--output` of `--output=json`, `-o` of `-ojson` (or of `-o`). */
+const flagName = (arg: string) => (arg.startsWith('--') ? arg.split('=')[0]! : arg.slice(0, 2));
 
 /**
  * The arguments with the command's positional argument number `index` (`stream` is 0) replaced by

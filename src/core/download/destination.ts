@@ -4,7 +4,7 @@ import { isatty } from 'node:tty';
 import { CsafeError, InputError, InterruptedError, UsageError } from '../errors.js';
 import { writeStreamAtomic } from '../files/atomic-file.js';
 import { descriptorNamed, openDescriptorNamed } from '../files/named-descriptor.js';
-import { hintFor, writeErrorReason } from '../files/write-errors.js';
+import { hintFor, remedyFor, writeErrorReason } from '../files/write-errors.js';
 import { isBrokenPipe, type IOStreams } from '../terminal/io.js';
 import { parseOutputFormat } from '../terminal/output.js';
 import { escapeC1Controls, sanitizeStreamForTerminal } from '../terminal/sanitize.js';
@@ -33,6 +33,11 @@ export interface Destination {
   terminal: boolean;
   /** Ends a wait for a named pipe's reader: the download is all the run is doing. */
   signal?: AbortSignal;
+  /**
+   * The command that fetches the content again, for the hint when the FILE cannot be written,
+   * where running the same command again would do more than fetch it (send another batch).
+   */
+  fetchAgain?: string;
 }
 
 /**
@@ -41,11 +46,11 @@ export interface Destination {
  * what it held before lost. Another descriptor (`/dev/fd/3`) is written through too (see
  * atomic-file), and one not open is refused here, before anything is downloaded.
  */
-export async function destinationOf(io: IOStreams, file: string | undefined, signal?: AbortSignal): Promise<Destination> {
+export async function destinationOf(io: IOStreams, file: string | undefined, signal?: AbortSignal, fetchAgain?: string): Promise<Destination> {
   const path = file === '-' || (file !== undefined && descriptorNamed(file) === 1) ? undefined : file;
   if (path !== undefined) openDescriptorNamed(path);
   const terminal = path === undefined ? io.stdoutIsTTY : await isTerminal(path);
-  return signal === undefined ? { path, terminal } : { path, terminal, signal };
+  return { path, terminal, ...(signal !== undefined && { signal }), ...(fetchAgain !== undefined && { fetchAgain }) };
 }
 
 /** Whether `path` names a terminal: a character device that is one (not /dev/null), opened without becoming the controlling terminal. */
@@ -82,10 +87,11 @@ async function* mapChunks(chunks: AsyncIterable<string>, change: (text: string) 
  * A FILE that could not be written (exit 2): the reason in words, naming the FILE as given, not
  * the temporary file beside it where the write failed (the FILE itself is left as it was).
  */
-function destinationError(path: string, error: unknown): CsafeError {
+function destinationError(path: string, error: unknown, fetchAgain: string | undefined): CsafeError {
   if ((error as Error)?.name === 'AbortError') return new InterruptedError();
   const reason = writeErrorReason(error);
-  return new InputError(`${path}: could not write: ${reason}`, { hint: `${hintFor(reason)} (or give - for stdout)` });
+  const hint = fetchAgain === undefined ? `${hintFor(reason)} (or give - for stdout)` : `${remedyFor(reason)}, then fetch it with: ${fetchAgain}`;
+  return new InputError(`${path}: could not write: ${reason}`, { hint });
 }
 
 /** What the content's own source threw (the download broke off or stalled): no failure to write the FILE. */
@@ -103,7 +109,7 @@ async function* sourceFailuresMarked<T>(content: AsyncIterable<T>): AsyncGenerat
   }
 }
 
-async function write(io: IOStreams, content: AsyncIterable<string | Uint8Array>, { path, signal }: Destination, what: string): Promise<void> {
+async function write(io: IOStreams, content: AsyncIterable<string | Uint8Array>, { path, signal, fetchAgain }: Destination, what: string): Promise<void> {
   if (path === undefined) {
     for await (const chunk of content) await io.out(chunk);
     return;
@@ -115,7 +121,7 @@ async function write(io: IOStreams, content: AsyncIterable<string | Uint8Array>,
     if (error instanceof SourceFailure) throw error.failure;
     // A FILE that is a pipe (`/dev/fd/3`, a FIFO) whose reader went away: done, as for stdout (main ends the run 0).
     if (isBrokenPipe(error)) throw error;
-    throw error instanceof CsafeError ? error : destinationError(path, error);
+    throw error instanceof CsafeError ? error : destinationError(path, error, fetchAgain);
   }
   io.note(`wrote ${what} to ${path}`);
 }

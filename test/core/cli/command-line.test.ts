@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { commandIndex, csafeCommandLine, shellWord, withFlag, withPositional } from '../../../src/core/cli/command-line.js';
+import { commandIndex, csafeCommandLine, sameServiceCommand, shellWord, withFlag, withPositional } from '../../../src/core/cli/command-line.js';
 
 describe('shellWord', () => {
   it('leaves a plain word as it is and quotes anything a shell would read otherwise', () => {
@@ -53,5 +53,15 @@ describe('commandIndex', () => {
   it('is where the command starts, after the global flags and their values', () => {
     assert.equal(commandIndex(['--profile', 'stream', '-o', 'json', '--quiet', 'stream', 'parts']), 5);
     assert.equal(commandIndex(['--base-url', 'http://x', '--insecure']), 3);
+  });
+});
+
+describe('sameServiceCommand', () => {
+  const argv = ['--profile', 'staging', '-ojson', 'batch', 'create', 'in.csv', '--api-key=sk_live_1', '--json', '--output', 'tsv', '--base-url=http://x', '-qv', '--wait'];
+  it('keeps the global flags, wherever they stand, but a secret', () => {
+    assert.equal(sameServiceCommand(argv, 'batch get b1'), 'csafe --profile staging -ojson --json --output tsv --base-url=http://x -qv batch get b1');
+  });
+  it('output: false leaves out the flags that choose how a result is written, in every form', () => {
+    assert.equal(sameServiceCommand(argv, 'batch download b1 out.csv', { output: false }), 'csafe --profile staging --base-url=http://x -qv batch download b1 out.csv');
   });
 });

@@ -19,6 +19,8 @@ export interface DownloadTarget {
   rows?: 'json' | 'ndjson';
   /** The CSV's cells that start with =, +, - or @ written with a leading `'` (--escape-formulas). */
   escapeFormulas?: boolean;
+  /** The command that fetches it again, for the hint when the file cannot be written (see Destination). */
+  fetchAgain?: string;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function downloadResult(ctx: Context, batch: Batch, target: Downloa
  * when asked.
  */
 async function deliver(ctx: Context, batchId: string, body: Readable, target: DownloadTarget): Promise<void> {
-  const destination = await destinationOf(ctx.io, target.path, ctx.signal);
+  const destination = await destinationOf(ctx.io, target.path, ctx.signal, target.fetchAgain);
   if (target.rows) return writeDownloadedJson(ctx.io, destination, resultRowsAsJson(body, target.rows), RESULT);
   const formulas = new FormulaCells(Boolean(target.escapeFormulas));
   // Counting costs a pass over every byte: only when someone is there to warn, or the cells are to be escaped.

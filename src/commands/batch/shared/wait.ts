@@ -2,7 +2,7 @@ import { getBatch } from '../../../api/batches.js';
 import { errorMessage } from '../../../api/responses.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
-import { shellWord } from '../../../core/cli/command-line.js';
+import { sameServiceCommand, shellWord } from '../../../core/cli/command-line.js';
 import { openDescriptorNamed } from '../../../core/files/named-descriptor.js';
 import { waitForOne, waitOptions, type WaitOptions } from '../../../core/cli/wait.js';
 import { BATCH_STATUSES, type Batch } from '../../../schemas/batches.js';
@@ -49,6 +49,10 @@ export async function followBatch(ctx: Context, batchId: string, options: Follow
     ctx.io.warn(`batch ${batchId} ended ${batchProgress(batch)}${reason === undefined ? '' : `: ${reason}`}`);
     return { kind: 'followed', failed: true };
   }
-  if (options.download !== undefined) await downloadResult(ctx, batch, { path: options.download });
+  if (options.download !== undefined) {
+    // Run again, this command would send another batch: a result it could not write is fetched with batch download.
+    const fetchAgain = sameServiceCommand(ctx.argv, `batch download ${shellWord(batchId)} ${shellWord(options.download)}`, { output: false });
+    await downloadResult(ctx, batch, { path: options.download, fetchAgain });
+  }
   return { kind: 'followed', failed: false };
 }
