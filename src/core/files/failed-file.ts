@@ -1,6 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { openDescriptorNamed, type WriteHandle } from './named-descriptor.js';
+import { descriptorNamed, openDescriptorNamed, type WriteHandle } from './named-descriptor.js';
 import { openToWriteNamed } from './open-to-write.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
 
@@ -70,7 +70,10 @@ export class FailedFile {
       given = openDescriptorNamed(this.path);
       fd = given ?? openSync(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
       // First written here, the file's size is what earlier runs left: the command that resends this run's records starts after it.
-      if (this.handle === undefined && this.bytes === 0) this.bytes = this.before = fstatSync(fd).size;
+      if (this.handle === undefined && this.bytes === 0) {
+        this.bytes = this.before = fstatSync(fd).size;
+        if (endsMidLine(this.path, this.before)) this.bytes = this.before += writeSync(fd, NEWLINE);
+      }
       for (const record of records) {
         const data = Buffer.from(record.text + '\n');
         writeWhole(fd, data);
@@ -113,6 +116,7 @@ export class FailedFile {
     if (this.handle === undefined) {
       this.handle = await openToWriteNamed(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
       this.bytes = this.before = (await this.handle.stat()).size;
+      if (endsMidLine(this.path, this.before)) this.bytes = this.before += (await this.handle.write(NEWLINE, 0)).bytesWritten;
     }
     const handle = this.handle;
     let offset = 0;
@@ -123,6 +127,29 @@ export class FailedFile {
       await takeBack(this.path, handle, data.subarray(0, offset)).catch(() => undefined);
       throw error;
     }
+  }
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * Whether the file, `size` bytes long, ends inside a line: a run killed as it appended (kill -9, a
+ * power cut) left half a record there, which this run's first record would join, and a resend of
+ * the file lose. That half line is ended first; it stays, one line that is not JSON, for a resend
+ * to name. Only a regular file opened by name is read back: a descriptor csafe was given may be
+ * open only to write.
+ */
+function endsMidLine(path: string, size: number): boolean {
+  if (size === 0 || descriptorNamed(path) !== undefined) return false;
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const last = Buffer.alloc(1);
+    return fstatSync(fd).isFile() && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== NEWLINE[0];
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -34,6 +34,19 @@ describe('FailedFile', () => {
     assert.equal(readFileSync(path, 'utf8').slice(file.priorBytes), '{"a":1}\n{"a":22}\n');
   });
 
+  it('ends the half line a run killed as it appended left, so the first record of this one stays whole: appended, and at once', async () => {
+    for (const appendAtOnce of [false, true]) {
+      const path = join(tempDir(), 'failed.jsonl');
+      writeFileSync(path, '{"earlier":1}\n{"cut":');
+      const file = new FailedFile(path);
+      if (appendAtOnce) file.appendNow([{ text: '{"a":1}', line: 1 }]);
+      else await file.appendLines([{ text: '{"a":1}', line: 1 }]);
+      await file.close();
+      assert.equal(readFileSync(path, 'utf8'), '{"earlier":1}\n{"cut":\n{"a":1}\n');
+      assert.equal(readFileSync(path, 'utf8').slice(file.priorBytes), '{"a":1}\n', 'what this run appended starts after the ended line');
+    }
+  });
+
   it('appendNow, for a process about to leave, writes at once and never waits: a named pipe no one reads is an error in words', () => {
     const dir = tempDir();
     const path = join(dir, 'failed.jsonl');
