@@ -210,9 +210,11 @@ function keepSync(fd: number, file: Stats): void {
  * -9 between write and rename): regular files of this user named as temporaryPath names them, by
  * a process that is no longer running. A live process's is kept, this one's and another run's
  * writing the same file now alike; anything else (a user's file, a link, a FIFO) is never touched.
- * For a symbolic link, they are beside the file it names, where the writes happen.
+ * For a symbolic link, they are beside the file it names, where the writes happen. `minAgeMs`:
+ * one written more recently is kept too, for files another host may be writing (a lock's draft on
+ * a shared volume), whose pid says nothing here.
  */
-export async function removeStaleTemporaries(path: string): Promise<void> {
+export async function removeStaleTemporaries(path: string, { minAgeMs = 0 }: { minAgeMs?: number } = {}): Promise<void> {
   const written = await realpath(path).catch(() => path);
   const directory = dirname(written);
   const prefix = `${basename(written)}.`;
@@ -221,14 +223,14 @@ export async function removeStaleTemporaries(path: string): Promise<void> {
     const pid = name.startsWith(prefix) ? TEMPORARY_SUFFIX.exec(name.slice(prefix.length))?.[1] : undefined;
     if (pid === undefined || isRunning(Number(pid))) continue;
     const leftover = join(directory, name);
-    if (await isOwnFile(leftover)) await unlink(leftover).catch(() => undefined);
+    if (await isOwnFile(leftover, minAgeMs)) await unlink(leftover).catch(() => undefined);
   }
 }
 
-/** A regular file (not a link, not a FIFO) that belongs to this process's user. */
-async function isOwnFile(path: string): Promise<boolean> {
+/** A regular file (not a link, not a FIFO) that belongs to this process's user, last written at least `minAgeMs` ago (either way: a clock ahead). */
+async function isOwnFile(path: string, minAgeMs: number): Promise<boolean> {
   const entry = await lstat(path).catch(() => undefined);
-  return entry !== undefined && entry.isFile() && entry.uid === (process.getuid?.() ?? entry.uid);
+  return entry !== undefined && entry.isFile() && entry.uid === (process.getuid?.() ?? entry.uid) && Math.abs(Date.now() - entry.mtimeMs) >= minAgeMs;
 }
 
 async function fsyncDirectory(path: string): Promise<void> {

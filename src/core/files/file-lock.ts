@@ -248,8 +248,9 @@ export async function takeOver(path: string, lockPath: string, ownerText: string
   hold(guardPath, made);
   try {
     // What runs killed as they made a lock left beside it: a lock taken over is where such a kill shows.
-    await removeStaleTemporaries(lockPath);
-    await removeStaleTemporaries(guardPath);
+    // A draft lives milliseconds; a fresh one may be a run's on another host (a shared volume), whose pid is not ours to judge.
+    await removeStaleTemporaries(lockPath, { minAgeMs: CUT_SHORT_GRACE_MS });
+    await removeStaleTemporaries(guardPath, { minAgeMs: CUT_SHORT_GRACE_MS });
     if ((await staleLockAt(lockPath, path, elsewhere)) === undefined) return;
     // Its owner is gone, so only a run holding the guard could remove it or put another in its place.
     await unlink(lockPath).catch((error: unknown) => {

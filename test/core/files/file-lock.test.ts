@@ -194,10 +194,14 @@ describe('acquireFileLock', () => {
     staleLock(`${path}.lock`);
     const gone = [`${path}.lock.${exitedPid()}-0123abcd.tmp`, `${path}.lock.takeover.${exitedPid()}-89abcdef.tmp`];
     const live = `${path}.lock.${process.ppid}-00000000.tmp`;
-    for (const draft of [...gone, live]) writeFileSync(draft, me);
+    // Just written under a pid not running here: a run on another host sharing the volume, making its lock now.
+    const elsewhere = `${path}.lock.${exitedPid()}-fedcba98.tmp`;
+    for (const draft of [...gone, live, elsewhere]) writeFileSync(draft, me);
+    const minuteAgo = new Date(Date.now() - 60_000);
+    for (const draft of gone) utimesSync(draft, minuteAgo, minuteAgo);
     const lock = await acquireFileLock(path, 0);
     await lock.release();
-    assert.deepEqual(readdirSync(join(path, '..')), [basename(live)]);
+    assert.deepEqual(readdirSync(join(path, '..')).sort(), [basename(live), basename(elsewhere)].sort());
   });
 
   it('leaves alone what is in the place of the lock and was never one: a user\'s file, a directory, a FIFO; usage error (2), nothing taken', async () => {
