@@ -6,7 +6,6 @@ import { jsonObjectSchema } from './json-object.js';
  * Requests strict, responses tolerant: unknown fields kept, statuses plain strings.
  */
 
-/** What `--wait` waits for: anything but PENDING, including a status the spec does not list. */
 /** A decision's statuses as the spec lists them. */
 export const DECISION_STATUSES = { running: ['PENDING'], final: ['SUCCESS', 'ERROR'], succeeded: 'SUCCESS' } as const;
 
