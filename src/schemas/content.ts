@@ -186,4 +186,11 @@ export const legacyContentResponseSchema = z.looseObject({
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** The fields the spec lists for a label, a policy and a reference-set match: any other a response carries is one it does not list. */
+export const LISTED_RESULT_FIELDS = {
+  label: Object.keys(labelResultSchema.shape),
+  policy: Object.keys(policyResultSchema.shape),
+  match: Object.keys(referenceSetMatchSchema.shape),
+} as const;
+
 export type LabelResult = z.infer<typeof labelResultSchema>;

@@ -1,4 +1,5 @@
 import type { ClassifyResponse, LegacyContentResponse } from '../../api/content.js';
+import { LISTED_RESULT_FIELDS } from '../../schemas/content.js';
 
 /** One row per label (current version) or policy and reference-set match (previous version). */
 export interface LabelRow {
@@ -12,13 +13,7 @@ export interface LabelRow {
   other?: Record<string, unknown>;
 }
 
-/** The fields the spec lists for a label, a policy and a reference-set match: the rest are shown as `other`. */
-const LISTED_FIELDS = {
-  label: ['type', 'label', 'decision', 'escalation', 'score', 'set_id'],
-  policy: ['policy_id', 'version', 'score', 'decision', 'escalation'],
-  match: ['set_id', 'similarity'],
-} as const;
-
+/** The fields of a label, a policy or a match the spec does not list: shown as `other`. */
 const unlistedFields = (item: object, listed: readonly string[]): Record<string, unknown> =>
   Object.fromEntries(Object.entries(item).filter(([key]) => !listed.includes(key)));
 
@@ -32,12 +27,12 @@ export function labelRows(response: ClassifyResponse): LabelRow[] {
       escalation: l.escalation,
       score: l.score,
       setId: l.set_id,
-      other: unlistedFields(l, LISTED_FIELDS.label),
+      other: unlistedFields(l, LISTED_RESULT_FIELDS.label),
     }));
   }
   return [
-    ...response.policies.map((p) => ({ name: p.policy_id, kind: 'policy', decision: p.decision, escalation: p.escalation, score: p.score, other: unlistedFields(p, LISTED_FIELDS.policy) })),
-    ...(response.reference_set_matches ?? []).map((m) => ({ name: 'reference_set_match', kind: 'similarity', decision: 'match', score: m.similarity, setId: m.set_id, other: unlistedFields(m, LISTED_FIELDS.match) })),
+    ...response.policies.map((p) => ({ name: p.policy_id, kind: 'policy', decision: p.decision, escalation: p.escalation, score: p.score, other: unlistedFields(p, LISTED_RESULT_FIELDS.policy) })),
+    ...(response.reference_set_matches ?? []).map((m) => ({ name: 'reference_set_match', kind: 'similarity', decision: 'match', score: m.similarity, setId: m.set_id, other: unlistedFields(m, LISTED_RESULT_FIELDS.match) })),
   ];
 }
 
