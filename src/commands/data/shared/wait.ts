@@ -45,7 +45,10 @@ export async function followRequests(
   const ended = new Map<string, RequestRecord | LargeRecord>();
   let handedOn = 0;
   // Not yet looked up, or at a status the spec says is under way.
-  const running = (id: string) => isStillRunning(DATA_REQUEST_STATUSES, statuses.get(id)?.status ?? 'queued');
+  const running = (id: string) => {
+    const status = statuses.get(id)?.status;
+    return status === undefined || isStillRunning(DATA_REQUEST_STATUSES, status);
+  };
   const pending = () => requestIds.slice(handedOn).filter((id) => running(id) && !unknown.has(id));
   const handOnInOrder = async () => {
     for (let record = ended.get(requestIds[handedOn]!); record !== undefined; record = ended.get(requestIds[handedOn]!)) {
