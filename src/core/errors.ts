@@ -166,8 +166,10 @@ export class ServerError extends ApiError {}
  * fresh address; a new key would change nothing.
  */
 export class AddressRefusedError extends ApiError {
-  constructor(details: ApiErrorDetails) {
-    super(details, { hint: 'the API key was accepted (the service issued this address); the address itself was refused: run again for a fresh one' });
+  /** `again`: the command that gets a fresh address, where running this one again would do more (send another batch). */
+  constructor(details: ApiErrorDetails, again?: string) {
+    const fresh = again === undefined ? 'run again for a fresh one' : `get a fresh one with: ${again}`;
+    super(details, { hint: `the API key was accepted (the service issued this address); the address itself was refused: ${fresh}` });
   }
 }
 

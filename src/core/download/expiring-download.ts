@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { CsafeError } from '../errors.js';
+import { AddressRefusedError, CsafeError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { IOStreams } from '../terminal/io.js';
 import { isExpiredAddress } from '../upload/expiring-upload.js';
@@ -19,7 +19,7 @@ export interface ExpiringDownload {
   id: string;
   /** What holds the address, for the note when it is looked up again: `batch`, `request`. */
   holder: string;
-  /** The command that downloads it again, for the hint when every address expired. */
+  /** The command that downloads it again, for the hint when every address expired or one was refused. */
   again: string;
   /** The address as first looked up. */
   address: DownloadAddress;
@@ -47,7 +47,8 @@ export async function downloadBeforeExpiry(deps: DownloadDeps, download: Expirin
         await deps.http.request({ method: 'GET', url: address.url, timeoutMs: null, onBody });
         return;
       } catch (error) {
-        if (!isExpiredAddress(error)) throw error;
+        // Refused otherwise: the hint names the download, as the command run again may do more (batch create --wait sends another batch).
+        if (!isExpiredAddress(error)) throw error instanceof AddressRefusedError ? new AddressRefusedError(error.details, download.again) : error;
         // The key is fine (the record was looked up): this is a failure to download in time, not an authentication error.
         if (lookups === MAX_LOOKUPS) {
           throw new CsafeError(`the download address of ${download.id} expired ${MAX_LOOKUPS} times (last: ${error.message})`, {

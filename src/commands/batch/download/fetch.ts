@@ -42,7 +42,7 @@ export async function downloadResult(ctx: Context, batch: Batch, target: Downloa
   const download = {
     id: batch.batch_id,
     holder: 'batch',
-    again: `csafe batch download ${shellWord(batch.batch_id)}`,
+    again: target.fetchAgain ?? `csafe batch download ${shellWord(batch.batch_id)}`,
     address: addressOf(batch),
     lookUp: async () => addressOf(await getBatch(http, batch.batch_id)),
   };
