@@ -52,15 +52,15 @@ async function againstService(t: TestContext) {
 
 const waitAnHour = { wait: true, timeoutMs: 3_600_000 };
 
-const cases: [what: string, status: string, field: string, start: (run: CommandTest) => Promise<Outcome | void>][] = [
-  ['batch get --wait', 'ARCHIVED', 'batch_status', (run) => followBatch(run.ctx, 'bat_1', waitAnHour)],
-  ['import get --wait', 'CANCELLED', 'import_status', (run) => importGetRun(run.ctx, 'imp_1', waitAnHour)],
-  ['data status --wait', 'cancelled', 'status', (run) => dataStatusRun(run.ctx, 'listings', 'req_1', waitAnHour)],
-  ['decision get --wait', 'REJECTED', 'decision_status', (run) => decisionGetRun(run.ctx, 'dec_1', waitAnHour)],
+const cases: [what: string, status: string, field: string, waitOn: string, start: (run: CommandTest) => Promise<Outcome | void>][] = [
+  ['batch get --wait', 'ARCHIVED', 'batch_status', 'csafe batch get bat_1 --wait', (run) => followBatch(run.ctx, 'bat_1', waitAnHour)],
+  ['import get --wait', 'CANCELLED', 'import_status', 'csafe import get imp_1 --wait', (run) => importGetRun(run.ctx, 'imp_1', waitAnHour)],
+  ['data status --wait', 'cancelled', 'status', 'csafe data status listings req_1 --wait', (run) => dataStatusRun(run.ctx, 'listings', 'req_1', waitAnHour)],
+  ['decision get --wait', 'REJECTED', 'decision_status', 'csafe decision get dec_1 --wait', (run) => decisionGetRun(run.ctx, 'dec_1', waitAnHour)],
 ];
 
-for (const [what, status, field, start] of cases) {
-  test(`${what} stops at status ${status}, which the spec does not list: exit 1, said once on stderr, kept in the JSON`, async (t) => {
+for (const [what, status, field, waitOn, start] of cases) {
+  test(`${what} stops at status ${status}, which the spec does not list: exit 1, said once on stderr with the command that waits on, kept in the JSON`, async (t) => {
     const { run, lookups } = await againstService(t);
     assert.equal(await exitCodeOf(start(run)), ExitCode.failure);
     assert.equal(lookups(), 2, 'no lookup after the unknown status');
@@ -69,5 +69,6 @@ for (const [what, status, field, start] of cases) {
     const notes = run.stderr().split('\n').filter((line) => line.includes('csafe does not know'));
     assert.equal(notes.length, 1, run.stderr());
     assert.match(notes[0]!, new RegExp(`has status "${status}", which csafe does not know \\(it knows .+\\): stopped waiting`));
+    assert.ok(run.stderr().includes(`wait on with:\n  ${waitOn}\n`), run.stderr());
   });
 }

@@ -17,9 +17,13 @@ export interface ListedStatuses {
 
 export const isStillRunning = (statuses: ListedStatuses, status: string): boolean => statuses.running.includes(status);
 
-/** The line said when a wait ends at a status the spec does not list; undefined for a listed one. */
-export function unlistedStatusNote(statuses: ListedStatuses, describe: string, status: string): string | undefined {
+/**
+ * What is said when a wait ends at a status the spec does not list (undefined for a listed one):
+ * that status, the ones csafe knows, and the command that waits on, should it be a new status of
+ * work still under way rather than a final one.
+ */
+export function unlistedStatusNote(statuses: ListedStatuses, describe: string, status: string, waitAgain: string): string | undefined {
   if (statuses.running.includes(status) || statuses.final.includes(status)) return undefined;
   const known = [...statuses.running, ...statuses.final].join(', ');
-  return `${describe} has status ${JSON.stringify(status)}, which csafe does not know (it knows ${known}): stopped waiting, as it may never change`;
+  return `${describe} has status ${JSON.stringify(status)}, which csafe does not know (it knows ${known}): stopped waiting, as it may never change; if it is work still under way, wait on with:\n  ${waitAgain}`;
 }

@@ -83,7 +83,7 @@ export async function waitForOne<T>(runtime: WaitRuntime, wait: WaitSpec<T>): Pr
     throw error;
   }
   spinner.stop();
-  const unlisted = unlistedStatusNote(wait.statuses, wait.describe, wait.status(settled));
+  const unlisted = unlistedStatusNote(wait.statuses, wait.describe, wait.status(settled), wait.checkAgain);
   if (unlisted !== undefined) runtime.io.warn(unlisted);
   return settled;
 }

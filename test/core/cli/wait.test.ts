@@ -50,12 +50,16 @@ describe('waitForOne', () => {
     assert.equal(terminal.stderr(), '');
   });
 
-  it('stops at a status the spec does not list, which may never change, and says so once on stderr', async () => {
+  it('stops at a status the spec does not list, which may never change, and says so once on stderr, with the command that waits on', async () => {
     const terminal = bufferIO();
     const { wait, calls } = waitOn(['PENDING', 'ARCHIVED'], terminal.io);
     assert.equal(await waitForOne(wait, wait), 'ARCHIVED');
     assert.equal(calls(), 2);
-    assert.equal(terminal.stderr(), 'decision dec_1 has status "ARCHIVED", which csafe does not know (it knows PENDING, SUCCESS, ERROR): stopped waiting, as it may never change\n');
+    assert.equal(
+      terminal.stderr(),
+      'decision dec_1 has status "ARCHIVED", which csafe does not know (it knows PENDING, SUCCESS, ERROR): stopped waiting, as it may never change; if it is work still under way, wait on with:\n' +
+        `  ${wait.checkAgain}\n`,
+    );
   });
 
   it('shows on a terminal what it waits for, then the progress of each poll', async () => {

@@ -64,7 +64,7 @@ export async function followRequests(
       }
       statuses.set(id, { status: outcome.value.status });
       if (running(id)) continue;
-      const unlisted = unlistedStatusNote(DATA_REQUEST_STATUSES, `request ${id}`, outcome.value.status);
+      const unlisted = unlistedStatusNote(DATA_REQUEST_STATUSES, `request ${id}`, outcome.value.status, `${statusCommand(ctx.argv, namespace, id)} --wait`);
       if (unlisted !== undefined) ctx.io.warn(unlisted);
       ended.set(id, outcome.value);
       await handOnInOrder();
