@@ -16,9 +16,12 @@ const DECISION_COLOR: Record<string, (c: Colors, text: string) => string> = {
 const formatScore = (score: number | null | undefined) => (score === null ? 'null' : score === undefined ? '' : score.toFixed(2));
 const scoreText = (score: number | null | undefined) => (score === null ? 'null' : score === undefined ? '' : String(score));
 
-/** Fields the spec does not list, as `key=value` (a value that is no string as JSON): empty for most labels, so the table hides the column then. */
+/** Fields the spec does not list, for people as `key=value` (a value that is no string as JSON): empty for most labels, so the table hides the column then. */
 const otherText = (other: Record<string, unknown> | undefined) =>
   Object.entries(other ?? {}).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`).join(' ');
+
+/** The same for TSV, as one JSON object (empty when there are none): `key=value` joined by spaces cannot be split back when a value holds either. */
+const otherJson = (other: Record<string, unknown> | undefined) => (other === undefined || Object.keys(other).length === 0 ? '' : JSON.stringify(other));
 
 const LABEL_COLUMNS: Column<LabelRow>[] = [
   { header: 'LABEL', value: (r) => r.name },
@@ -27,7 +30,7 @@ const LABEL_COLUMNS: Column<LabelRow>[] = [
   { header: 'SCORE', value: (r) => formatScore(r.score), tsv: (r) => scoreText(r.score) },
   { header: 'ESCALATION', value: (r) => r.escalation ?? '', hideWhenSame: true },
   { header: 'SET', value: (r) => r.setId ?? '' },
-  { header: 'OTHER', value: (r) => otherText(r.other) },
+  { header: 'OTHER', value: (r) => otherText(r.other), tsv: (r) => otherJson(r.other) },
 ];
 
 /** The labels, the decisive first (match, then review); JSON keeps the service's order. */
