@@ -1,4 +1,4 @@
-import { longFlag } from './flags.js';
+import { flagSpec, longFlag } from './flags.js';
 import { GLOBAL_FLAGS, GLOBAL_FLAGS_WITH_VALUE, GLOBAL_SWITCHES } from './global-flags.js';
 
 /** A word a shell reads back unchanged: as is when it is plain, else in single quotes. */
@@ -86,8 +86,10 @@ export function globalFlagsIn(argv: readonly string[], { secrets = true, output 
   return kept;
 }
 
-/** The flags that choose how a result is written. */
-const OUTPUT_FLAGS: ReadonlySet<string> = new Set(['-o', '--output', '--json']);
+/** The flags that choose how a result is written, by every name they have (`-o`, `--output`, `--json`). */
+const OUTPUT_FLAGS: ReadonlySet<string> = new Set(
+  Object.entries(GLOBAL_FLAGS).flatMap(([key, flag]) => ('output' in flag && flag.output ? flagSpec(key, flag).split(/[ ,]+/).filter((name) => name.startsWith('-')) : [])),
+);
 
 /** The flag an argument gives: `--output` of `--output=json`, `-o` of `-ojson` (or of `-o`). */
 const flagName = (arg: string) => (arg.startsWith('--') ? arg.split('=')[0]! : arg.slice(0, 2));

@@ -10,6 +10,8 @@ export interface SwitchFlag {
   help: string;
   short?: string;
   negate?: boolean;
+  /** Chooses how the command's result is written (see TextFlag). */
+  output?: boolean;
 }
 
 /**
@@ -33,6 +35,8 @@ export interface TextFlag {
   repeat?: boolean;
   /** Never printed back in a command line (it would land in the shell's history). */
   secret?: boolean;
+  /** Chooses how the command's result is written: left out of a command line printed for another result (a download). */
+  output?: boolean;
 }
 
 /**

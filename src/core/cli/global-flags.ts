@@ -13,8 +13,8 @@ export const GLOBAL_FLAGS = {
   maxRetries: { type: 'text', value: 'n', help: 'retries of a failed request where retrying is safe (default 2)' },
   maxWait: { type: 'text', value: 'duration', help: 'longest Retry-After wait to sleep through (default 60s)' },
   // Checked once parsed (core/terminal/output), so a bad value is one line naming the flag.
-  output: { type: 'text', short: '-o', value: 'format', help: 'output format: table, json, ndjson or tsv (default: a table on a terminal, or the profile\'s output; JSON or NDJSON in a pipe)' },
-  json: { type: 'switch', help: 'same as --output json: one JSON document (a stream of results as one array)' },
+  output: { type: 'text', short: '-o', value: 'format', output: true, help: 'output format: table, json, ndjson or tsv (default: a table on a terminal, or the profile\'s output; JSON or NDJSON in a pipe)' },
+  json: { type: 'switch', output: true, help: 'same as --output json: one JSON document (a stream of results as one array)' },
   wide: { type: 'switch', help: 'tables show long cells whole instead of cutting them to the terminal width' },
   verbose: { type: 'switch', short: '-v', help: 'trace every request on stderr (credentials redacted)' },
   quiet: { type: 'switch', short: '-q', help: 'no progress, spinners or notes on stderr' },

@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import { isatty } from 'node:tty';
 import { CsafeError, InputError, InterruptedError, UsageError } from '../errors.js';
 import { writeStreamAtomic } from '../files/atomic-file.js';
-import { descriptorNamed, openDescriptorNamed } from '../files/named-descriptor.js';
+import { descriptorNamed, givenDescriptor } from '../files/named-descriptor.js';
 import { hintFor, remedyFor, writeErrorReason } from '../files/write-errors.js';
 import { isBrokenPipe, type IOStreams } from '../terminal/io.js';
 import { parseOutputFormat } from '../terminal/output.js';
@@ -48,7 +48,7 @@ export interface Destination {
  */
 export async function destinationOf(io: IOStreams, file: string | undefined, signal?: AbortSignal, fetchAgain?: string): Promise<Destination> {
   const path = file === '-' || (file !== undefined && descriptorNamed(file) === 1) ? undefined : file;
-  if (path !== undefined) openDescriptorNamed(path);
+  if (path !== undefined) givenDescriptor(path);
   const terminal = path === undefined ? io.stdoutIsTTY : await isTerminal(path);
   return { path, terminal, ...(signal !== undefined && { signal }), ...(fetchAgain !== undefined && { fetchAgain }) };
 }

@@ -1,7 +1,7 @@
 import { closeSync, constants, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { access, lstat, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { descriptorHandle, openDescriptorNamed, type WriteHandle } from './named-descriptor.js';
+import { descriptorHandle, givenDescriptor, type WriteHandle } from './named-descriptor.js';
 import { openToWrite, type ReaderWait } from './open-to-write.js';
 import { isRunning } from './processes.js';
 
@@ -107,7 +107,7 @@ interface Kept {
 
 /** `wait`: how a named pipe's wait for its reader is ended and told. */
 async function writeTo(path: string, fill: Fill, wait: ReaderWait = {}, syncDirectory = true): Promise<void> {
-  const descriptor = openDescriptorNamed(path);
+  const descriptor = givenDescriptor(path);
   if (descriptor !== undefined) return fill((bytes) => writeWhole(descriptorHandle(descriptor), bytes));
   const target = await targetOf(path);
   if (target.kind === 'write-into') return writeInto(path, fill, wait);

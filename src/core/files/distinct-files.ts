@@ -1,7 +1,7 @@
 import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { openDescriptorNamed } from './named-descriptor.js';
+import { givenDescriptor } from './named-descriptor.js';
 import { hintFor, writeErrorReason } from './write-errors.js';
 
 /** Whether the files a bulk run reads and writes are distinct files, and the ones it appends to writable, asked before anything is read or sent. */
@@ -56,7 +56,7 @@ const APPENDED = ['failed', 'unconfirmed', 'skipInvalid'] as const;
  */
 function refuseUnwritable(path: string): void {
   // One that names a descriptor (`/dev/fd/3`) is written through it, if it is open to write.
-  if (openDescriptorNamed(path) !== undefined) return;
+  if (givenDescriptor(path) !== undefined) return;
   try {
     const stats = statSync(path, { throwIfNoEntry: false });
     // A path ending in a slash names a directory, whether or not it is there yet.

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { descriptorNamed, openDescriptorNamed, type WriteHandle } from './named-descriptor.js';
+import { descriptorNamed, givenDescriptor, type WriteHandle } from './named-descriptor.js';
 import { openToWriteNamed } from './open-to-write.js';
 import { FileWriteError, writeErrorReason } from './write-errors.js';
 
@@ -67,7 +67,7 @@ export class FailedFile {
     let given: number | undefined;
     try {
       // A descriptor csafe was given (`/dev/fd/3`) is written at its offset, and left open.
-      given = openDescriptorNamed(this.path);
+      given = givenDescriptor(this.path);
       fd = given ?? openSync(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
       // First written here, the file's size is what earlier runs left: the command that resends this run's records starts after it.
       if (this.handle === undefined && this.bytes === 0) {

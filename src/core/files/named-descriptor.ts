@@ -21,10 +21,10 @@ export function descriptorNamed(path: string): number | undefined {
  * The descriptor `path` names, to be written through, or undefined for a path that names none.
  * Opened by name, such a path is the file the shell opened (`3>>log`), and replacing that file lost
  * what it held; reopening it loses the descriptor's offset. One that is not open is refused, and
- * so is one of node's own (its numbers are free for the shell to give): a write into its event
- * loop's crashed the process.
+ * so is one of node's own (its numbers are free for the shell to give): a write into one its event
+ * loop uses crashed the process.
  */
-export function openDescriptorNamed(path: string): number | undefined {
+export function givenDescriptor(path: string): number | undefined {
   const descriptor = descriptorNamed(path);
   if (descriptor === undefined) return undefined;
   const flags = descriptorFlags(descriptor);

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { InterruptedError } from '../errors.js';
-import { descriptorHandle, openDescriptorNamed, type WriteHandle } from './named-descriptor.js';
+import { descriptorHandle, givenDescriptor, type WriteHandle } from './named-descriptor.js';
 
 /** How csafe opens a file it writes that may be a named pipe, waiting for its reader where Ctrl-C can still end the wait. */
 
@@ -37,7 +37,7 @@ export async function openToWrite(path: string, flags: number, mode?: number, wa
 
 /** openToWrite, where a path that names a descriptor csafe was given (`/dev/fd/3`) is that descriptor, written at its offset. */
 export async function openToWriteNamed(path: string, flags: number, mode?: number, wait: ReaderWait = {}): Promise<WriteHandle> {
-  const descriptor = openDescriptorNamed(path);
+  const descriptor = givenDescriptor(path);
   return descriptor === undefined ? openToWrite(path, flags, mode, wait) : descriptorHandle(descriptor);
 }
 

@@ -3,7 +3,7 @@ import { errorMessage } from '../../../api/responses.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import { sameServiceCommand, shellWord } from '../../../core/cli/command-line.js';
-import { openDescriptorNamed } from '../../../core/files/named-descriptor.js';
+import { givenDescriptor } from '../../../core/files/named-descriptor.js';
 import { waitForOne, waitOptions, type WaitOptions } from '../../../core/cli/wait.js';
 import { BATCH_STATUSES, type Batch } from '../../../schemas/batches.js';
 import type { Outcome } from '../../app.js';
@@ -22,7 +22,7 @@ export function followOptions(raw: { wait?: boolean; timeout?: string; download?
     throw new UsageError('--download writes the result of a finished batch, and needs --wait', { hint: 'add --wait, or fetch it later with: csafe batch download ID FILE' });
   }
   // A descriptor not open (`/dev/fd/9`) is refused before the batch is sent, not once it has ended.
-  if (raw.download !== undefined) openDescriptorNamed(raw.download);
+  if (raw.download !== undefined) givenDescriptor(raw.download);
   return { ...wait, download: raw.download };
 }
 
