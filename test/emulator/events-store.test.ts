@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import type { FileHandle } from 'node:fs/promises';
-import { appendFileSync, readdirSync, statSync, truncateSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { processStartTime } from '../../src/core/files/processes.js';
 import { EventStore, type StoredEvent } from '../../src/emulator/stores/event-store.js';
 import { tempDir } from '../helpers/cli.js';
 import { assertError, call, useTestEmulator } from './support.js';
@@ -107,6 +110,51 @@ describe('emulator: the event store', () => {
     const next = await EventStore.open(dir);
     assert.equal(next.counts().total, 0, 'the owner, gone, gave the folder up');
     await next.close();
+  });
+
+  /** Events stored by a store since gone, and its owner file left behind naming `owner`, as a kill -9 leaves it. */
+  async function leftByAKill(owner: string): Promise<string> {
+    const dir = tempDir('csafe-events-');
+    const first = await EventStore.open(dir);
+    await ingest(first, [event(1), event(2)]);
+    await first.close();
+    writeFileSync(join(dir, 'events', 'owner'), owner);
+    return dir;
+  }
+
+  test('an owner killed with -9 and not yet waited for (a zombie) is gone: the next store has its events', { skip: !existsSync('/proc/self/stat') }, async () => {
+    // sh forks `true` and becomes sleep, which never waits for it: `true` stays a zombie while sleep runs.
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const [line] = (await once(parent.stdout, 'data')) as [Buffer];
+      const zombie = Number(line.toString().trim());
+      while (!/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${zombie}/stat`, 'utf8'))) await new Promise((resolve) => setTimeout(resolve, 10));
+      const dir = await leftByAKill(String(zombie));
+      const second = await EventStore.open(dir);
+      try {
+        assert.equal(second.counts().total, 2, 'the events acknowledged before the kill');
+        await ingest(second, [event(3)]);
+      } finally {
+        await second.close();
+      }
+      const third = await EventStore.open(dir);
+      assert.equal(third.counts().total, 3, 'and those sent after the restart');
+      await third.close();
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+
+  test('an owner of this pid that started at another time (the emulator a restarted container had, killed) is gone; the owner file names pid and start', async () => {
+    const dir = await leftByAKill(`${process.pid} 1`);
+    const second = await EventStore.open(dir);
+    try {
+      assert.equal(second.counts().total, 2);
+      const started = await processStartTime(process.pid);
+      assert.equal(readFileSync(join(dir, 'events', 'owner'), 'utf8'), started === undefined ? String(process.pid) : `${process.pid} ${started}`);
+    } finally {
+      await second.close();
+    }
   });
 
   test('a listing under way when the events are cleared ends there: it never reads on into events stored after', async () => {

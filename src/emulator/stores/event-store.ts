@@ -1,6 +1,7 @@
 import { open, readFile, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FILE_MODE, isMissing, makeDirectory, temporaryPathFor } from './files.js';
+import { isRunning, processStartTime } from '../../core/files/processes.js';
 import { KeyIndex } from './key-index.js';
 import { appendWhole, type WriteOnce } from './line-files.js';
 
@@ -269,16 +270,16 @@ export class EventStore {
  * is gone (a kill). Undefined while another live emulator holds it. Returns how to give it up.
  */
 async function claim(owner: string): Promise<(() => Promise<void>) | undefined> {
+  const self = await ownerLine(process.pid);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      await writeFile(owner, String(process.pid), { flag: 'wx', mode: FILE_MODE });
+      await writeFile(owner, self, { flag: 'wx', mode: FILE_MODE });
       return () => unlink(owner).catch(() => undefined);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = Number(await readFile(owner, 'utf8').catch(() => ''));
-    // This process's own pid: another emulator in this process holds it (tests start several).
-    if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) return undefined;
+    // This process itself, same start: another emulator in this process holds it (tests start several).
+    if (await holdsIt(await readFile(owner, 'utf8').catch(() => ''))) return undefined;
     await unlink(owner).catch((error: unknown) => {
       if (!isMissing(error)) throw error;
     });
@@ -286,13 +287,20 @@ async function claim(owner: string): Promise<(() => Promise<void>) | undefined> 
   return undefined;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** "pid start": the pid, and when that process started, which tells it from a later one given the same pid. */
+const ownerLine = async (pid: number) => [pid, await processStartTime(pid)].filter((part) => part !== undefined).join(' ');
+
+/**
+ * Whether the process an owner line names still runs. Killed with -9 and not yet waited for, it
+ * still takes signal 0; a restarted container's emulator often has the pid of the one killed (1,
+ * say) but not its start time. Either way the events it stored were hidden, and those sent next
+ * kept in files gone at exit. A line of a pid alone (an older emulator's) is judged by the pid.
+ */
+async function holdsIt(line: string): Promise<boolean> {
+  const [pidText = '', started] = line.trim().split(' ');
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0 || !isRunning(pid)) return false;
+  return started === undefined || (await processStartTime(pid)) === started;
 }
 
 /** A file kept across restarts: created private when new, read and written at positions. */
