@@ -48,6 +48,15 @@ describe('emulator: JSON nesting is limited and no request crashes the process',
     assert.equal((await call(emulator, 'GET', '/_emulator/events')).status, 200);
   });
 
+  test('a JSON null where the body of an endpoint of optional fields goes is a 400, as any body that is not an object; no body at all is fine', async () => {
+    const paths = ['/v1/access_tokens', '/v1/import', '/v1/data/ns/import', '/v1/data/ns/requests/upload-url'];
+    for (const path of paths) {
+      assertError(await call(emulator, 'POST', path, { body: 'null' }), 400, '(body)');
+      assertError(await call(emulator, 'POST', path, { body: '[]' }), 400, '(body)');
+      assert.equal((await call(emulator, 'POST', path)).status, 200, `${path} with no body`);
+    }
+  });
+
   test('an import line nested deeper than 64 fails the import, naming the line and the limit', async () => {
     const issued = await requestImport(emulator, 'ns');
     const body = `${JSON.stringify({ id: 'a' })}\n{"id":"b","deep":${nested(6000)}}\n`;

@@ -16,7 +16,7 @@ import type { Route, RouteContext, RouteResult } from '../http/router.js';
 import { presignedUrl } from '../stores/signing.js';
 import { downloadExpiresAt, uploadExpiresAt } from '../storage/object-store.js';
 import { withUnlistedField } from '../stores/state.js';
-import { namespaceParam, validateBody } from '../http/validation.js';
+import { bodyOrEmptyObject, namespaceParam, validateBody } from '../http/validation.js';
 import { REQUEST_BYTES } from '../../schemas/names.js';
 
 /** How long each data_url handed out for a succeeded import's output stays valid. */
@@ -79,14 +79,14 @@ async function listObjects(ctx: RouteContext): Promise<RouteResult> {
 /** POST …/import, the spec's import request: no body (or `{}`). */
 async function requestImport(ctx: RouteContext): Promise<RouteResult> {
   const namespace = namespaceParam(ctx);
-  validateBody(z.strictObject({}), ctx.json() ?? {});
+  validateBody(z.strictObject({}), bodyOrEmptyObject(ctx.json()));
   return issueImport(ctx, namespace);
 }
 
 /** POST …/requests/upload-url, the current docs' name for it: the same answer, and a schema may come with it. */
 async function requestUploadUrl(ctx: RouteContext): Promise<RouteResult> {
   const namespace = namespaceParam(ctx);
-  const { schema } = validateBody(uploadUrlRequestSchema, ctx.json() ?? {});
+  const { schema } = validateBody(uploadUrlRequestSchema, bodyOrEmptyObject(ctx.json()));
   if (schema !== undefined) await ctx.state.data.putSettings(namespace, schema);
   return issueImport(ctx, namespace);
 }

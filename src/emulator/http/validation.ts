@@ -23,6 +23,12 @@ export function checkBody(body: unknown, problemsOf: (body: unknown) => FieldPro
   if (problems.length > 0) throw invalidRequest(problems);
 }
 
+/**
+ * The body of an endpoint whose fields are all optional: no body at all stands for `{}`. A JSON
+ * null is a body, of the wrong type, and is refused as any value that is not an object.
+ */
+export const bodyOrEmptyObject = (body: unknown): unknown => (body === undefined ? {} : body);
+
 const EMPTY_BODY: FieldProblem[] = [{ path: [], message: 'the request body is empty; expected a JSON object' }];
 
 /**

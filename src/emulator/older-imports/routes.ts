@@ -4,7 +4,7 @@ import { describeProblem } from '../../schemas/issues.js';
 import { EmulatorError } from '../http/errors.js';
 import { baseUrlOf } from '../http/links.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
-import { validateBody } from '../http/validation.js';
+import { bodyOrEmptyObject, validateBody } from '../http/validation.js';
 import { checkJsonLines } from '../storage/jsonl-file.js';
 import { jobUploadRoute, uploadExpiresAt } from '../storage/object-store.js';
 import type { JobStore } from '../stores/job-store.js';
@@ -27,7 +27,7 @@ export const olderImportRoutes: readonly Route[] = [
 
 /** No body (an empty JSON object is taken too); the file follows to the upload URL. */
 async function createImport(ctx: RouteContext): Promise<RouteResult> {
-  validateBody(z.strictObject({}), ctx.json() ?? {});
+  validateBody(z.strictObject({}), bodyOrEmptyObject(ctx.json()));
   const store = ctx.state.olderImports;
   const importId = store.newId();
   const expiresAt = uploadExpiresAt(ctx, OLDER_IMPORT_UPLOAD_TTL_SECONDS * 1000);

@@ -3,7 +3,7 @@ import { TOKEN_LIFETIME, accessTokenRequestSchema } from '../../schemas/tokens.j
 import { tokenDigest } from '../http/auth.js';
 import { EmulatorError } from '../http/errors.js';
 import type { Route, RouteContext, RouteResult } from '../http/router.js';
-import { validateBody } from '../http/validation.js';
+import { bodyOrEmptyObject, validateBody } from '../http/validation.js';
 
 /** How the emulator issues access tokens (POST /v1/access_tokens). */
 
@@ -16,7 +16,7 @@ function issueAccessToken(ctx: RouteContext): RouteResult {
     throw new EmulatorError(403, 'only a long-lived API key can create access tokens; a short-lived token cannot create further tokens');
   }
   // Every field is optional, so no body at all is a valid request.
-  const request = validateBody(accessTokenRequestSchema, ctx.json() ?? {});
+  const request = validateBody(accessTokenRequestSchema, bodyOrEmptyObject(ctx.json()));
   const expiresIn = request.expires_in ?? TOKEN_LIFETIME.defaultSeconds;
   const expiresAt = ctx.config.now() + expiresIn * 1000;
   const accessToken = `cst_${randomBytes(16).toString('hex')}`;
