@@ -17,6 +17,7 @@ import { DECISIONS, type StoredDecision } from './decisions/records.js';
 import { DELETIONS, type StoredDeletion } from './deletions/records.js';
 import { AGENT_DECISIONS, type StoredAgentDecision } from './agent-decisions/records.js';
 import { StreamStore } from './stores/stream-store.js';
+import { TokenTable } from './stores/token-table.js';
 import { EventStore } from './stores/event-store.js';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, Webhooks, type DeliverySettings } from './webhooks/deliveries.js';
 
@@ -119,7 +120,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ...options.webhooks,
     now,
   };
-  const stores = await openStores(options.dataDir, webhookSettings).catch((error: unknown) => {
+  const stores = await openStores(options.dataDir, config, webhookSettings).catch((error: unknown) => {
     throw error instanceof DataDirRefusal ? new EmulatorStartError('data_dir_refused', error.message) : new EmulatorStartError('data_dir', systemReason(error));
   });
   const { data, streams, events, olderImports, batches, webhooks } = stores;
@@ -146,10 +147,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-async function openStores(dataDir: string | undefined, webhookSettings: DeliverySettings): Promise<Stores> {
+async function openStores(dataDir: string | undefined, config: EmulatorConfig, webhookSettings: DeliverySettings): Promise<Stores> {
   const data = await DataStore.open(dataDir);
   try {
-    const [streams, events, decisions, olderImports, batches, deletions, agentDecisions, webhooks] = await Promise.all([
+    const [tokens, streams, events, decisions, olderImports, batches, deletions, agentDecisions, webhooks] = await Promise.all([
+      TokenTable.open(data.root, config.apiKey, config.now()),
       StreamStore.open(data.root),
       EventStore.open(data.root),
       JobStore.open<StoredDecision>(data.root, DECISIONS),
@@ -159,7 +161,7 @@ async function openStores(dataDir: string | undefined, webhookSettings: Delivery
       JobStore.open<StoredAgentDecision>(data.root, AGENT_DECISIONS),
       Webhooks.open(data.root, webhookSettings),
     ]);
-    return { data, streams, events, decisions, olderImports, batches, deletions, agentDecisions, webhooks };
+    return { tokens, data, streams, events, decisions, olderImports, batches, deletions, agentDecisions, webhooks };
   } catch (error) {
     await data.close();
     throw error;

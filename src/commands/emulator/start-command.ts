@@ -20,7 +20,7 @@ export const emulatorStart = {
     faultDelay: { type: 'count', value: 'duration', help: 'how long a timeout fault holds its response (above the client timeout), e.g. 65s (a plain number is milliseconds)', min: 0, default: 65_000, expected: MILLISECONDS, unit: 'ms' },
     processingDelay: { type: 'text', value: 'duration', help: 'how long namespace data, older imports and batches take to process', default: '1s' },
     uploadTtl: { type: 'text', value: 'duration', help: 'lifetime of pre-signed namespace import upload URLs (older imports and batches: 1 hour)', default: '12h' },
-    dataDir: { type: 'text', value: 'dir', help: 'keep namespaces, requests, uploads, streams, older imports, batches and the URL signing secret here, across restarts' },
+    dataDir: { type: 'text', value: 'dir', help: 'keep namespaces, requests, uploads, streams, older imports, batches, access tokens and the URL signing secret here, across restarts' },
     requestLogSize: { type: 'count', value: 'n', help: 'how many of the latest requests GET /_emulator/requests keeps', min: 0, default: 10_000 },
     webhookUrl: { type: 'text', value: 'url', help: 'send signed notifications here when work ends (repeatable); more at run time: POST /_emulator/webhooks/endpoints', repeat: true },
     webhookSecret: { type: 'text', value: 'whsec_…', help: 'sign notifications with this secret (default: one made at the data directory\'s first start and kept there)' },

@@ -15,7 +15,7 @@ export const SIGNING_SECRET = 'signing-secret';
  * start-up cleans of leftovers) and files. Nothing else in the directory is ever touched.
  */
 export const DATA_DIR_LAYOUT: DataDirLayout = {
-  areas: ['namespaces', 'requests', 'uploads', 'ingested', 'streams', 'decisions', 'older-imports', 'batches', 'deletion-requests', 'agent-decisions', 'webhooks', 'events'],
+  areas: ['namespaces', 'requests', 'uploads', 'ingested', 'streams', 'decisions', 'older-imports', 'batches', 'deletion-requests', 'agent-decisions', 'webhooks', 'events', 'tokens'],
   // 'events' and 'events-index': where an earlier csafe's event store made its files for a moment, under temporary names.
   rootFiles: [SIGNING_SECRET, MARKER, 'events', 'events-index'],
 };

@@ -10,7 +10,7 @@ import type { StoredAgentDecision } from '../agent-decisions/records.js';
 import type { RequestLogEntry } from '../http/request-log.js';
 import type { ScriptedFault } from '../http/scripted-faults.js';
 import type { StreamStore } from './stream-store.js';
-import { TokenTable } from './token-table.js';
+import type { TokenTable } from './token-table.js';
 import type { Webhooks } from '../webhooks/deliveries.js';
 
 /** What an emulator instance remembers, and how a reset makes it fresh again. */
@@ -45,7 +45,7 @@ interface InFlight {
 
 /** Everything an instance remembers. Kept per instance, never at module level, so instances are independent. */
 export interface State {
-  /** Keyed by tokenDigest(token): the token itself is never stored. */
+  /** Keyed by tokenDigest(token): the token itself is never stored. On disk, beside the data. */
   tokens: TokenTable;
   requests: RequestLogEntry[];
   nextRequestSeq: number;
@@ -76,12 +76,11 @@ export interface State {
 }
 
 /** What an instance keeps on disk, in its data directory. */
-export type Stores = Pick<State, 'data' | 'streams' | 'events' | 'decisions' | 'olderImports' | 'batches' | 'deletions' | 'agentDecisions' | 'webhooks'>;
+export type Stores = Pick<State, 'tokens' | 'data' | 'streams' | 'events' | 'decisions' | 'olderImports' | 'batches' | 'deletions' | 'agentDecisions' | 'webhooks'>;
 
 export function createState(stores: Stores): State {
   return {
     ...stores,
-    tokens: new TokenTable(),
     requests: [],
     nextRequestSeq: 1,
     referenceSets: new Map(
@@ -95,13 +94,13 @@ export function createState(stores: Stores): State {
 
 /** Back to a fresh instance's state, keeping the same object so handlers holding it see the reset. */
 export async function resetState(state: State): Promise<void> {
-  const { data, streams, events, decisions, olderImports, batches, deletions, agentDecisions, webhooks } = state;
+  const { tokens, data, streams, events, decisions, olderImports, batches, deletions, agentDecisions, webhooks } = state;
   // Requests still being served finish after the reset, counting down the same counter; the held ones are answered.
   const { inFlight } = state;
   releaseHeld(inFlight);
   inFlight.max = inFlight.now;
-  Object.assign(state, createState({ data, streams, events, decisions, olderImports, batches, deletions, agentDecisions, webhooks }), { inFlight });
-  await Promise.all([data.clear(), streams.clear(), events.clear(), decisions.clear(), olderImports.clear(), batches.clear(), deletions.clear(), agentDecisions.clear(), webhooks.clear()]);
+  Object.assign(state, createState({ tokens, data, streams, events, decisions, olderImports, batches, deletions, agentDecisions, webhooks }), { inFlight });
+  await Promise.all([tokens.clear(), data.clear(), streams.clear(), events.clear(), decisions.clear(), olderImports.clear(), batches.clear(), deletions.clear(), agentDecisions.clear(), webhooks.clear()]);
 }
 
 /** Uses up one of a counted quirk's remaining occurrences; true when there was one. */

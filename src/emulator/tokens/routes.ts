@@ -11,7 +11,7 @@ export const tokenRoutes: readonly Route[] = [
   { method: 'POST', pattern: '/v1/access_tokens', maxBodyBytes: 64 * 1024, auth: true, handle: issueAccessToken },
 ];
 
-function issueAccessToken(ctx: RouteContext): RouteResult {
+async function issueAccessToken(ctx: RouteContext): Promise<RouteResult> {
   if (ctx.credential.kind !== 'api_key') {
     throw new EmulatorError(403, 'only a long-lived API key can create access tokens; a short-lived token cannot create further tokens');
   }
@@ -20,7 +20,7 @@ function issueAccessToken(ctx: RouteContext): RouteResult {
   const expiresIn = request.expires_in ?? TOKEN_LIFETIME.defaultSeconds;
   const expiresAt = ctx.config.now() + expiresIn * 1000;
   const accessToken = `cst_${randomBytes(16).toString('hex')}`;
-  ctx.state.tokens.add(tokenDigest(accessToken), expiresAt, ctx.config.now());
+  await ctx.state.tokens.issue(tokenDigest(accessToken), expiresAt, ctx.config.now());
   return {
     status: 200,
     body: { access_token: accessToken, expires_at: new Date(expiresAt).toISOString(), expires_in: expiresIn, token_type: 'Bearer' },
