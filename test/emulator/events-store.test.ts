@@ -123,8 +123,8 @@ describe('emulator: the event store', () => {
   }
 
   test('an owner killed with -9 and not yet waited for (a zombie) is gone: the next store has its events', { skip: !existsSync('/proc/self/stat') }, async () => {
-    // sh forks `true` and becomes sleep, which never waits for it: `true` stays a zombie while sleep runs.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // sh forks a short sleep and becomes a long one, which never waits for it: the short one, ended after the exec, stays a zombie.
+    const parent = spawn('sh', ['-c', 'sleep 0.5 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const [line] = (await once(parent.stdout, 'data')) as [Buffer];
       const zombie = Number(line.toString().trim());
