@@ -1,7 +1,8 @@
 import { GLOBAL_FLAGS_WITH_VALUE } from '../core/cli/global-flags.js';
 import { globalFlagLength, globalFlagsIn } from '../core/cli/command-line.js';
 import { UsageError } from '../core/errors.js';
-import { isGroup, type TreeNode } from './declaration.js';
+import { longFlag } from '../core/cli/flags.js';
+import { isGroup, type GroupDecl, type TreeNode } from './declaration.js';
 
 // The command lines that stand for another, as gh reads them: `csafe` alone and a group alone
 // (`csafe data`) are their help, on stdout with exit 0; `csafe help <command…>` is
@@ -38,7 +39,9 @@ export function expandShortcuts(argv: readonly string[], tree: readonly TreeNode
   // A verb after a flag of its own (`csafe events --dry-run send f.jsonl`) is still given: commander
   // refuses the flag (exit 2), where help would exit 0 having sent nothing.
   const verbGiven = verbs.length > 0 || after.some((word) => node.commands.some((verb) => verb.name === word));
-  return verbGiven ? [...argv] : [...argv, '--help'];
+  // A flag of one of its verbs with the verb left out (`csafe emulator --port 0`) is the group's help;
+  // a flag none of them has (`csafe data --nosuch`) is commander's to refuse, as for csafe alone.
+  return verbGiven || hasForeignFlag(after, verbFlags(node)) ? [...argv] : [...argv, '--help'];
 }
 
 /** The command line that prints the help of the command `named` (its words), keeping the global flags of `argv`; an unknown command is a usage error. */
@@ -47,12 +50,17 @@ function helpOf(named: readonly string[], argv: readonly string[], tree: readonl
   return [...globalFlagsIn(argv), ...named, '--help'];
 }
 
-/** Whether a flag is given that is none of the global ones, nor help or version. */
-function hasForeignFlag(argv: readonly string[]): boolean {
+/** Every spelling (`-o`, `--output`, `--no-color`) of the flags of a group's verbs. */
+const verbFlags = (group: GroupDecl): Set<string> =>
+  new Set(group.commands.flatMap((verb) => Object.entries(verb.flags ?? {}).flatMap(([key, flag]) => ['short' in flag && flag.short !== undefined ? [flag.short] : [], longFlag(key, flag)].flat())));
+
+/** Whether a flag is given that is none of the global ones, nor help or version, nor one of `known`. */
+function hasForeignFlag(argv: readonly string[], known: ReadonlySet<string> = new Set()): boolean {
   for (let i = 0; i < argv.length; ) {
     const arg = argv[i]!;
     const length = globalFlagLength(argv, i);
-    if (length === 0 && arg.startsWith('-') && !HELP_FLAGS.includes(arg) && !VERSION_FLAGS.includes(arg)) return true;
+    const isKnown = HELP_FLAGS.includes(arg) || VERSION_FLAGS.includes(arg) || known.has(arg.split('=')[0]!);
+    if (length === 0 && arg.startsWith('-') && !isKnown) return true;
     i += Math.max(length, 1);
   }
   return false;
