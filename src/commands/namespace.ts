@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { dotSegmentProblem } from '../core/http/path-segment.js';
 import { namespaceNameSchema } from '../schemas/data.js';
@@ -8,8 +9,12 @@ export function parseNamespace(text: string): string {
   if (problem !== undefined) throw new UsageError(`NAMESPACE "${text}": ${problem}`);
   const parsed = namespaceNameSchema.safeParse(text);
   if (parsed.success) return parsed.data;
-  throw new UsageError(`NAMESPACE ${quoted(text)}: ${parsed.error.issues[0]!.message}`);
+  throw new UsageError(`NAMESPACE ${quoted(text)}: ${parsed.error.issues[0]!.message}`, { hint: forgottenNamespaceHint(text) });
 }
+
+/** The namespace left out, so the file took its place (`csafe data add items.jsonl`): said, since the rule alone does not tell. */
+const forgottenNamespaceHint = (text: string): string | undefined =>
+  existsSync(text) ? `${quoted(text)} is a file: the namespace comes first, then the file` : undefined;
 
 /** Longest namespace an error quotes whole: enough to recognise one, and a line fits a terminal. */
 const QUOTED_CHARS = 40;

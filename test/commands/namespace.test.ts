@@ -15,6 +15,16 @@ describe('parseNamespace', () => {
     }
   });
 
+  it('a file given where the namespace goes (the namespace left out) is told so, with the order to give them in', () => {
+    assert.throws(
+      () => parseNamespace('examples/listings.jsonl'),
+      (error: unknown) =>
+        error instanceof UsageError &&
+        error.hint === '"examples/listings.jsonl" is a file: the namespace comes first, then the file',
+    );
+    assert.throws(() => parseNamespace('no/such.jsonl'), (error: unknown) => error instanceof UsageError && error.hint === undefined);
+  });
+
   it('quotes a long invalid namespace cut short, with its length, not whole', () => {
     const name = 'n'.repeat(100_000);
     assert.throws(
