@@ -109,6 +109,14 @@ describe('documentation stays in step with the commands', () => {
     assert.deepEqual(missing, []);
   });
 
+  it('the README\'s list of the files in examples/ names every one of them, so a newcomer knows what each is for', () => {
+    const readme = repoFile('README.md');
+    const list = /the\s+files they read ship in `examples\/` \(([\s\S]*?)\)\. A few read/.exec(readme);
+    assert.ok(list, 'README.md lists the files of examples/');
+    const named = new Set([...list[1]!.matchAll(/`([\w.-]+\.\w+)`/g)].map((m) => m[1]!));
+    assert.deepEqual(readdirSync(repoPath('examples')).filter((name) => !named.has(name)), []);
+  });
+
   it('the exit-code table says the same in --help, the README and the man page', async () => {
     const help = (await runInProcess(['--help'], { env: { COLUMNS: '1000' } })).stdout;
     const inHelp = [...help.slice(help.indexOf('Exit codes')).matchAll(/^ {2}(\d+(?:, \d+)?) +(.+)$/gm)].map(([, code, meaning]) => [code, meaning]);
