@@ -28,6 +28,7 @@ import { DryRunEnded, type DryRunPlan } from './core/http/dry-run.js';
 import { commandIndex } from './core/cli/command-line.js';
 import { interruptionOf } from './core/signals.js';
 import { checkTimeoutPlace } from './core/cli/timeout-place.js';
+import { checkFlagValues } from './core/cli/flag-values.js';
 import { GLOBAL_FLAGS, type GlobalFlags } from './core/cli/global-flags.js';
 import { VERSION, versionLine } from './version.js';
 import { runCounts, type App, type Outcome, type RunCounts } from './commands/app.js';
@@ -74,7 +75,8 @@ function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Command
       writeOut: (text) => void io.stdout.write(text),
       writeErr: (text) => void io.stderr.write(text),
       outputError: (text, write) => write(withoutOptionValue(oneLineSuggestion(text))),
-    });
+    })
+    .hook('preAction', (_, invoked) => checkFlagValues(argv, invoked));
   // Only the group invoked is built whole: the others are one line of the program's help.
   const invoked = invokedGroup(argv);
   for (const node of TREE) {
