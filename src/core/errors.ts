@@ -61,8 +61,9 @@ export class ConnectionError extends CsafeError {
     message: string,
     /** Whether any of the request may have reached the service (false for a refused connection). */
     readonly sent: boolean,
+    options?: { hint?: string },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 export class RequestTimeoutError extends CsafeError {}

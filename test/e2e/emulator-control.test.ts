@@ -17,6 +17,14 @@ describe('csafe emulator status and reset', () => {
     assert.deepEqual([status.base_url, status.status, typeof status.uptime_s], [emulator.baseUrl, 'ok', 'number']);
   });
 
+  it('status where no emulator listens says how to start one, exit 1', async () => {
+    const env = { CSAFE_BASE_URL: 'http://127.0.0.1:1', CSAFE_API_KEY: 'sk_test_x', CSAFE_MAX_RETRIES: '0' };
+    const { code, stdout, stderr } = await runInProcess(['emulator', 'status'], { env });
+    assert.equal(code, 1);
+    assert.equal(stdout, '');
+    assert.equal(stderr, 'error: GET /_emulator/health: cannot connect to 127.0.0.1:1 (connection refused)\nhint: no emulator listens there: start one with `csafe emulator start` (or run a command with --emulator)\n');
+  });
+
   it('reset drops what the emulator holds, with the configured key: no hand-written curl', async () => {
     const added = await runInProcess(['data', 'add', 'listings', '-'], { env: emulator.env, input: '{"id":"a","title":"bike"}\n' });
     assert.equal(added.code, 0, added.stderr);

@@ -1,5 +1,6 @@
 import { emulatorHealth, resetEmulator } from '../../api/emulator.js';
 import type { Context } from '../../context.js';
+import { ConnectionError } from '../../core/errors.js';
 import type { HttpClient } from '../../core/http/client.js';
 import { printResult, recordView } from '../../core/terminal/output.js';
 import type { Action } from '../app.js';
@@ -16,6 +17,12 @@ export const emulatorResetAction: Action = (ctx) => printControlAnswer(ctx, rese
 /** Calls one control route and prints its answer, with the base URL it went to. */
 async function printControlAnswer(ctx: Context, call: (http: HttpClient) => Promise<Record<string, unknown>>): Promise<void> {
   const http = await ctx.http();
-  const answer = { base_url: http.baseUrl, ...(await call(http)) };
+  const answer = { base_url: http.baseUrl, ...(await call(http).catch(withStartHint)) };
   await printResult(ctx.io, await ctx.outputFormat('single'), answer, recordView(answer));
+}
+
+/** Nothing listening at the base URL: most often no emulator was started, which the bare connection error does not say. */
+function withStartHint(error: unknown): never {
+  if (!(error instanceof ConnectionError) || error.sent) throw error;
+  throw new ConnectionError(error.message, false, { hint: 'no emulator listens there: start one with `csafe emulator start` (or run a command with --emulator)' });
 }
