@@ -40,16 +40,20 @@ const commandPath = (command: Command): string => (command.parent ? `${commandPa
 
 /**
  * commander's "missing required argument 'namespace'" said as csafe says a missing flag: the
- * argument, what it is, and the command's usage as a hint.
+ * argument, what it is, and the command's usage as a hint. Too many arguments (`events send *.jsonl`)
+ * get the usage too, which says which ones the command takes.
  */
-function sayMissingArgument(command: Command, verb: CommandDecl): void {
+function sayArgumentProblems(command: Command, verb: CommandDecl): void {
   const { outputError } = command.configureOutput();
+  const usage = `hint: usage: ${commandPath(command)} ${command.usage()}\n`;
   command.configureOutput({
     outputError: (text, write) => {
+      const tooMany = /^error: too many arguments for '[^']+'\. Expected (\d+) arguments? but got (\d+)\.\n$/.exec(text);
+      if (tooMany) return write(`error: too many arguments: ${commandPath(command)} takes at most ${tooMany[1]}, got ${tooMany[2]}\n${usage}`);
       const missing = /^error: missing required argument '([^']+)'\n$/.exec(text);
       const arg = missing && verb.args?.find((a) => a.name.replace(/[<>[\].]/g, '') === missing[1]);
       if (!arg) return outputError!(text, write);
-      write(`error: ${arg.name}: is required${arg.help ? `: ${arg.help}` : ''}\nhint: usage: ${commandPath(command)} ${command.usage()}\n`);
+      write(`error: ${arg.name}: is required${arg.help ? `: ${arg.help}` : ''}\n${usage}`);
     },
   });
 }
@@ -57,7 +61,7 @@ function sayMissingArgument(command: Command, verb: CommandDecl): void {
 function addVerb(parent: Command, verb: CommandDecl, app: App): Command {
   const command = addFlags(parent.command(verb.name).description(verb.description), verb.flags ?? {});
   for (const arg of verb.args ?? []) command.argument(arg.name, arg.help);
-  sayMissingArgument(command, verb);
+  sayArgumentProblems(command, verb);
   return addHelpAfter(command, verb.details, verb).action(app.action(async (ctx, invoked) => (await verb.run())(ctx, invoked, verb.flags ?? {})));
 }
 

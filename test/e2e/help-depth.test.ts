@@ -154,6 +154,13 @@ describe('help fitted to the terminal, with the flags every command inherits', (
     });
   }
 
+  it('too many arguments (csafe events send a.jsonl b.jsonl) says how many the command takes, and its usage', async () => {
+    const { code, stdout, stderr } = await runInProcess(['events', 'send', 'a.jsonl', 'b.jsonl']);
+    assert.equal(stderr, 'error: too many arguments: csafe events send takes at most 1, got 2\nhint: usage: csafe events send [options] [file]\n');
+    assert.equal(code, 2);
+    assert.equal(stdout, '');
+  });
+
   it('--version after a command names the build too', async () => {
     const { code, stdout } = await runInProcess(['data', '--version']);
     assert.equal(code, 0);
