@@ -74,7 +74,7 @@ function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Command
       getErrHelpWidth: () => io.stderrColumns ?? HELP_WIDTH,
       writeOut: (text) => void io.stdout.write(text),
       writeErr: (text) => void io.stderr.write(text),
-      outputError: (text, write) => write(withoutOptionValue(oneLineSuggestion(text))),
+      outputError: (text, write) => write(saidPlainly(withoutOptionValue(oneLineSuggestion(text)))),
     })
     .hook('preAction', (_, invoked) => checkFlagValues(argv, invoked));
   // Only the group invoked is built whole: the others are one line of the program's help.
@@ -88,6 +88,9 @@ function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Command
 
 /** commander puts "(Did you mean --x?)" on a line of its own; every error of ours is one line. */
 const oneLineSuggestion = (text: string) => text.replace(/\n\(Did you mean (.+)\)\n$/, ' (did you mean $1)\n');
+
+/** commander's "option '-o, --output <format>' argument missing" in csafe's words: the flag, then what it lacks. */
+const saidPlainly = (text: string) => text.replace(/^error: option '(.+) <([^>]+)>' argument missing\n$/, 'error: $1: needs a value (<$2>), and none was given\n');
 
 /** An unknown `--flag=value` is named without its value: a misspelt --api-key's value is a key, kept out of logs. */
 const withoutOptionValue = (text: string) => text.replace(/^(error: unknown option '--[^'=]+=)[^']*'/, "$1…'");

@@ -161,6 +161,12 @@ describe('help fitted to the terminal, with the flags every command inherits', (
     assert.equal(stdout, '');
   });
 
+  it('a flag given last without its value (csafe classify -o) says which flag needs one, not commander\'s "argument missing"', async () => {
+    const { code, stderr } = await runInProcess(['classify', '--text', 'hi', '-o']);
+    assert.equal(stderr, 'error: -o, --output: needs a value (<format>), and none was given\n');
+    assert.equal(code, 2);
+  });
+
   it('--version after a command names the build too', async () => {
     const { code, stdout } = await runInProcess(['data', '--version']);
     assert.equal(code, 0);
