@@ -120,10 +120,20 @@ function strayQuote(error: CsvError): string {
   return `${where} has a quote but does not start with one${readSoFar}`;
 }
 
+/** A quote in a field that starts with `{` or `[`: JSON (a JSONL file given for a CSV), which no CSV writer leaves unquoted. */
+function looksLikeJson(error: CsvError): boolean {
+  const { field } = error as CsvError & { field?: unknown };
+  return error.code === 'INVALID_OPENING_QUOTE' && /^\s*[[{]/.test(String(field ?? ''));
+}
+
 function csvReadError(name: string, error: unknown): Error {
   if (error instanceof InterruptedError) return error;
   if (error instanceof CsvNotUtf8Error) return new InputError(`${name}:${error.line}: ${error.message}`);
   if (!(error instanceof CsvError)) return fileError(name, error);
+  if (looksLikeJson(error)) {
+    const line = (error as CsvError & { lines?: number }).lines ?? 1;
+    return new InputError(`${name}:${line}: is JSON, expected CSV`, { hint: 'give a CSV file: a header row naming the columns, then one row a line' });
+  }
   // csv-parse's messages start with a title ("Invalid Closing Quote: …"); the line goes in front, as everywhere.
   const reason = error.code === 'CSV_QUOTE_NOT_CLOSED'
     ? 'a quoted field starts on this line and is never closed'

@@ -80,6 +80,12 @@ describe('readCsvRows', () => {
     await assert.rejects(rows('a,b\nq"x,y\n'), (error: unknown) => error instanceof InputError && error.message === 'in.csv:2: field 1 has a quote but does not start with one (it starts "q")');
   });
 
+  it('a JSON Lines file given for a CSV is said to be JSON, not blamed on a stray quote', async () => {
+    await assert.rejects(rows('{"text":"hi","user_id":"u1"}\n'), (error: unknown) =>
+      error instanceof InputError && error.message === 'in.csv:1: is JSON, expected CSV' && error.hint === 'give a CSV file: a header row naming the columns, then one row a line');
+    await assert.rejects(rows('[\n  {"Content": "hi"}\n]\n'), (error: unknown) => error instanceof InputError && error.message === 'in.csv:2: is JSON, expected CSV');
+  });
+
   it('names a file it cannot read, and passes Ctrl-C on as it is', async () => {
     const failing = (error: Error) => ({ name: 'in.csv', open: () => new Readable({ read() { this.destroy(error); } }) });
     const consume = async (input: { name: string; open: () => Readable }) => {
