@@ -2,7 +2,7 @@ import type { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 
 /**
- * commander gives a flag that takes a value the next word, whatever it is: `--failed --wait` sets
+ * commander gives a flag that must have a value the next word, whatever it is: `--failed --wait` sets
  * the failed file to "--wait" and never waits. A value that is one of the command's own flags is
  * far more likely a value left out, so it is refused (exit 2) before anything runs; such a value
  * can still be given joined to its flag (`--text=--wait`). Words after `--` are not csafe's.
@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 export function checkFlagValues(argv: readonly string[], command: Command): void {
   const options = optionsOf(command);
   const spellings = new Set(['-h', '--help', '-V', '--version', ...options.flatMap(spellingsOf)]);
-  const takingValue = options.filter((option) => option.required || option.optional);
+  const takingValue = options.filter((option) => option.required);
   const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
   for (let i = 0; i + 1 < end; i++) {
     const [flag, next] = [argv[i]!, argv[i + 1]!];
