@@ -89,8 +89,12 @@ function buildProgram(app: App, io: IOStreams, argv: readonly string[]): Command
 /** commander puts "(Did you mean --x?)" on a line of its own; every error of ours is one line. */
 const oneLineSuggestion = (text: string) => text.replace(/\n\(Did you mean (.+)\)\n$/, ' (did you mean $1)\n');
 
-/** commander's "option '-o, --output <format>' argument missing" in csafe's words: the flag, then what it lacks. */
-const saidPlainly = (text: string) => text.replace(/^error: option '(.+) <([^>]+)>' argument missing\n$/, 'error: $1: needs a value (<$2>), and none was given\n');
+/** commander's "option '-o, --output <format>' argument missing" and "unknown option '-text'" in csafe's words. */
+const saidPlainly = (text: string) =>
+  text
+    .replace(/^error: option '(.+) <([^>]+)>' argument missing\n$/, 'error: $1: needs a value (<$2>), and none was given\n')
+    // `-text` for `--text`: commander suggests only for two dashes.
+    .replace(/^error: unknown option '-([a-z][\w-]+)'\n$/, "error: unknown option '-$1' (a long flag takes two dashes: --$1)\n");
 
 /** An unknown `--flag=value` is named without its value: a misspelt --api-key's value is a key, kept out of logs. */
 const withoutOptionValue = (text: string) => text.replace(/^(error: unknown option '--[^'=]+=)[^']*'/, "$1…'");

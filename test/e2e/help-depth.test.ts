@@ -143,6 +143,7 @@ describe('help fitted to the terminal, with the flags every command inherits', (
     [['events', '--dry-run', 'send', 'f.jsonl'], "error: unknown option '--dry-run'\n"],
     [['config', '--bogus', 'list'], "error: unknown option '--bogus'\n"],
     [['data', '--bogus'], "error: unknown option '--bogus'\n"],
+    [['classify', '-text', 'hi'], "error: unknown option '-text' (a long flag takes two dashes: --text)\n"],
     [['--verison'], "error: unknown option '--verison' (did you mean --version?)\n"],
     [['--api-kye=sk_secret_1'], "error: unknown option '--api-kye=…'\n"],
   ] as const) {
