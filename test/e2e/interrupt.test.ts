@@ -253,6 +253,51 @@ describe('events send --skip-invalid reading a pipe, cut short', () => {
   });
 });
 
+describe('events send and data add --skip-invalid reading a pipe: Ctrl-C while a batch is in flight and more were read', () => {
+  const emulator = useEmulatorProcess();
+  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+  const runs = [
+    { command: ['events', 'send', '-', '--no-auto-idempotency'], input: eventsText(5, 5), stored: async () => ((await emulator.control('/_emulator/events')) as { events: unknown[] }).events.length },
+    { command: ['data', 'add', 'ns', '-'], input: Array.from({ length: 5 }, (_, i) => `{"id":"o${i}"}\n`).join(''), stored: async () => ((await emulator.control('/_emulator/data/ns')) as { objects: unknown[] }).objects.length },
+  ];
+
+  for (const { command, input, stored } of runs) {
+    it(`${command.slice(0, 2).join(' ')}: the records read and not sent are in the failed file, so the counts add up and none is lost`, async (t) => {
+      await emulator.control('/_emulator/reset', { method: 'POST' });
+      const dir = tempDir();
+      await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
+      // Two records a batch, one at a time: the first batch is held, the other three records read wait their turn.
+      const child = spawnCsafe([...command, '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--batch-size', '2', '--concurrency', '1', '--json'], { env: emulator.env, cwd: dir });
+      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+      let said = '';
+      child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const exited = ended(child);
+      // The pipe's writer keeps it open: more may come.
+      child.stdin.write(input);
+      try {
+        await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { held: number }).held === 1, { what: 'the first batch held' });
+        child.kill('SIGINT');
+        await waitFor(() => said.includes('interrupted: waiting'), { what: 'csafe to take the Ctrl-C' });
+      } finally {
+        await emulator.control('/_emulator/release', { method: 'POST' });
+      }
+      const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
+      child.stdin.end();
+      assert.equal(result.code, 130, result.stderr);
+      const failed = existsSync(join(dir, 'failed.jsonl')) ? lines(readFileSync(join(dir, 'failed.jsonl'), 'utf8')) : [];
+      assert.equal(await stored(), 2, 'the first batch stored');
+      assert.deepEqual(failed, lines(input).slice(2), 'the records read and not sent, in the failed file');
+      assert.match(result.stderr, /^interrupted: 2 \w+ sent in 1 request, 3 failed \(in failed\.jsonl\)[^\n]*reading stopped after 5 /m);
+      if (command[0] === 'events') {
+        const summary = JSON.parse(out) as Record<string, number>;
+        assert.deepEqual(pick(summary, ['read', 'valid', 'sent', 'failed', 'unconfirmed']), { read: 5, valid: 5, sent: 2, failed: 3, unconfirmed: 0 });
+      }
+    });
+  }
+});
+
 describe('a second Ctrl-C on a terminal, --json held behind the spinner', { skip: !hasScript && 'no script(1)' }, () => {
   const emulator = useEmulatorProcess(['--processing-delay', '0']);
 
@@ -294,9 +339,12 @@ describe('data add and the line commands --skip-invalid reading a pipe, cut shor
   const notJson = 'not json';
 
   it('data add: says that what followed in the pipe was not read and is in no file, and asks for the whole input again', async (t) => {
-    const result = await signalledWhileReading(t, ['data', 'add', 'ns', '-', '--skip-invalid', join(tempDir(), 'invalid.jsonl'), '--batch-size', '1'], emulator.env, `{"id":"a"}\n${notJson}\n`, named(2));
+    const failed = join(tempDir(), 'failed.jsonl');
+    const result = await signalledWhileReading(t, ['data', 'add', 'ns', '-', '--skip-invalid', join(tempDir(), 'invalid.jsonl'), '--failed', failed, '--batch-size', '1'], emulator.env, `{"id":"a"}\n${notJson}\n`, named(2));
     assert.equal(result.code, 143, result.stderr);
-    assert.match(result.stderr, new RegExp(`^interrupted: \\d+ objects? sent in \\d+ requests?, 0 failed; the accepted requests are printed; reading stopped after 2 records: ${unread}$`, 'm'));
+    // The valid record read is sent, or, when the signal came first, in the failed file.
+    const done = `(1 object sent in 1 request, 0 failed|0 objects sent in 0 requests, 1 failed \\(in ${failed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\))`;
+    assert.match(result.stderr, new RegExp(`^interrupted: ${done}; the accepted requests are printed; reading stopped after 2 records: ${unread}$`, 'm'));
     assert.ok(result.stderr.split('\n').includes('hint: without --checkpoint it sends every object it is given again: give it the whole input again on stdin, what this run did not read included; add --checkpoint FILE to continue where a run stopped'), result.stderr);
   });
 

@@ -51,6 +51,12 @@ export interface BulkJob<T extends BulkRecord, A> {
   sentAlone?: boolean;
   /** Ctrl-C: batches not sent go to the failed file (and reading goes on to the end), so the failed file and what was sent make up the input. */
   setAsideUnsent?: boolean;
+  /**
+   * The input is a pipe read as it goes, whose reading Ctrl-C stops (stopReadingAtHalt): the
+   * records already read and not sent go to the failed file, as no second reading of the pipe
+   * gives them again; only those not read are in no file, as the run then says.
+   */
+  setAsideUnsentRead?: boolean;
   /** Told once, when the run halts (FailFast): a command reading a pipe stops reading. */
   onHalt?(error: Error): void;
   /**
@@ -415,7 +421,7 @@ class Delivery<T extends BulkRecord, A> {
     const { failFast, io } = this.run;
     const halted = failFast.isStop(error);
     if (error instanceof InterruptedError) this.keptBack = true;
-    if (error instanceof NotSentError && !this.job.setAsideUnsent) return 'unsent';
+    if (error instanceof NotSentError && !this.job.setAsideUnsent && !this.job.setAsideUnsentRead) return 'unsent';
     // Not sent, or cut short while it waited to be retried (its last attempt was not processed, or it is safe to send twice): safe to resend.
     if (error instanceof InterruptedError) {
       this.failure = error;

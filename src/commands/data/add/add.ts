@@ -206,8 +206,9 @@ async function addObjects(ctx: Context, http: HttpClient, namespace: string, inp
   });
   let delivered: Delivered | undefined;
   try {
-    // A pipe read as it goes may never end: a halt stops reading it.
-    delivered = await deliverInBatches(input.objects, { ...addBatchLimits(options, input.schemaJson), flushAfterMs: input.flushAfterMs }, { concurrency: options.concurrency }, { ...job, stopReadingAtHalt: input.readInPartOf !== undefined }, run);
+    // A pipe read as it goes may never end: a halt stops reading it, and what it gave is sent or in a file.
+    const readInPart = input.readInPartOf !== undefined;
+    delivered = await deliverInBatches(input.objects, { ...addBatchLimits(options, input.schemaJson), flushAfterMs: input.flushAfterMs }, { concurrency: options.concurrency }, { ...job, stopReadingAtHalt: readInPart, setAsideUnsentRead: readInPart }, run);
   } finally {
     progress.stop();
     const completed = delivered !== undefined && !delivered.interrupted;

@@ -134,7 +134,8 @@ async function sendChecked(events: AsyncIterable<readonly OutgoingEvent[]>, { ct
     const due = unacknowledged(events, checkpoint && ((event) => checkpoint.isSettled(event.slot, event.position)), tally);
     // With --sync, each batch's event ids are printed once it is counted as acknowledged.
     // A pipe read as it goes may never end: a halt stops reading it.
-    const reading = { setAsideUnsent: unsentToFailed, stopReadingAtHalt: inputReadInPart(input.path, ctx.io.stdin, options) };
+    const readInPart = inputReadInPart(input.path, ctx.io.stdin, options);
+    const reading = { setAsideUnsent: unsentToFailed, stopReadingAtHalt: readInPart, setAsideUnsentRead: readInPart };
     const send = <A>(sending: BulkJob<OutgoingEvent, A>) => deliverInBatches(due, { ...eventBatchLimits(options), flushAfterMs }, eventLanes(options), { ...sending, ...reading }, run);
     const delivered = await (sync === undefined ? send(eventsJob(queueBatch(http), input.name, checkpoint)) : send(eventsJob(sync.send, input.name, checkpoint, sync.print)));
     if (delivered.interrupted) throw new InterruptedError();
