@@ -298,6 +298,40 @@ describe('events send and data add --skip-invalid reading a pipe: Ctrl-C while a
   }
 });
 
+describe('events send --no-auto-idempotency --skip-invalid reading a pipe, left at once by a second Ctrl-C', () => {
+  const emulator = useEmulatorProcess();
+  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+
+  it('the events read and waiting their turn are in the failed file, those in flight in the unconfirmed one: none of those read is lost', async (t) => {
+    const dir = tempDir();
+    const input = eventsText(5, 5);
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
+    const child = spawnCsafe(['events', 'send', '-', '--no-auto-idempotency', '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--unconfirmed', 'unconfirmed.jsonl', '--batch-size', '2', '--concurrency', '1'], { env: emulator.env, cwd: dir });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    let said = '';
+    child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    const exited = ended(child);
+    child.stdin.write(input);
+    try {
+      await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { held: number }).held === 1, { what: 'the first batch held' });
+      child.kill('SIGINT');
+      await waitFor(() => said.includes('interrupted: waiting'), { what: 'csafe to take the Ctrl-C' });
+      // A second signal counts once 0.25 s have passed since the first.
+      await sleep(500);
+      child.kill('SIGINT');
+      const result = await withDeadline(exited, 10_000, 'csafe to leave at once, its stdin still open');
+      child.stdin.end();
+      assert.equal(result.code, 130, result.stderr);
+      assert.deepEqual(lines(readFileSync(join(dir, 'unconfirmed.jsonl'), 'utf8')), lines(input).slice(0, 2), 'the batch in flight');
+      assert.deepEqual(existsSync(join(dir, 'failed.jsonl')) ? lines(readFileSync(join(dir, 'failed.jsonl'), 'utf8')) : [], lines(input).slice(2), 'the events read and not sent');
+      assert.ok(result.stderr.split('\n').includes('interrupted: 0 events sent in 0 requests, 3 failed (in failed.jsonl), 2 unconfirmed; reading stopped after 5 events: what followed in the input was not read, and is in no file'), result.stderr);
+      assert.match(result.stderr, /^no one command continues this run: the same command would send again the 2 events without an idempotency key now in the unconfirmed file/m);
+    } finally {
+      await emulator.control('/_emulator/release', { method: 'POST' });
+    }
+  });
+});
+
 describe('a second Ctrl-C on a terminal, --json held behind the spinner', { skip: !hasScript && 'no script(1)' }, () => {
   const emulator = useEmulatorProcess(['--processing-delay', '0']);
 
@@ -382,7 +416,7 @@ describe('data add and events send --skip-invalid reading a pipe, left at once b
 
   for (const { command, record, noun, hint } of runs) {
     it(`${command.slice(0, 2).join(' ')}: says that what followed in the pipe was not read and is in no file, and asks for the whole input again`, async (t) => {
-      const child = spawnCsafe(['--request-timeout', '5m', ...command, '--skip-invalid', join(tempDir(), 'invalid.jsonl')], { env: emulator.env });
+      const child = spawnCsafe(['--request-timeout', '5m', ...command, '--skip-invalid', join(tempDir(), 'invalid.jsonl')], { env: emulator.env, cwd: tempDir() });
       t.after(() => child.exitCode === null && child.kill('SIGKILL'));
       const exited = ended(child);
       let stderr = '';

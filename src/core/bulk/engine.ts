@@ -132,6 +132,8 @@ export interface LeftAtOnce {
   notDone: number[];
   /** In the failed or the unconfirmed file: what continues the run must not send them from the input again. */
   inFiles: number[];
+  /** Of inFiles, those in the unconfirmed file: sent, and not safe to send twice. */
+  unconfirmed: number[];
   /** Whether every record of the input had been read: else the records after those read are in no file. */
   readAll: boolean;
   /** Whether the files (and the checkpoint) hold all that was to be written: a write that failed, or one still under way as csafe left, leaves no command line exact. */
@@ -358,7 +360,7 @@ class Delivery<T extends BulkRecord, A> {
    * settles what it holds, so it writes them now, synchronously. A batch sent and not safe to
    * send twice is, as a lost answer is, unconfirmed: to the unconfirmed file and, with a
    * checkpoint, recorded as dealt with, so the same command run again does not send it a second
-   * time. Where the run sets aside what it did not send (a pipe, which cannot give it again, or a
+   * time. Where the run sets aside what it did not send (setAsideUnsent, setAsideUnsentRead: a pipe, which cannot give it again, or a
    * run without a checkpoint), a batch still waiting its turn goes to the failed file, as do the
    * records read and waiting in a lane and a batch sent that is safe to send twice; elsewhere
    * those are left to be sent again. A batch whose outcome the job was told is left as it is,
@@ -373,7 +375,7 @@ class Delivery<T extends BulkRecord, A> {
     const [inFlight, answeredUnsafe] = [sent.filter(replaySafe(false)), answered.filter(replaySafe(false))];
     const resendable = [...sent, ...answered].filter(replaySafe(true));
     const waiting = [...inStage('waiting'), this.laneWaiting?.() ?? []].filter((batch) => batch.length > 0);
-    const setAside = this.job.setAsideUnsent === true;
+    const setAside = this.job.setAsideUnsent === true || this.job.setAsideUnsentRead === true;
     const toFailed = setAside ? [...waiting, ...resendable] : [];
     const wrote = [
       this.leave(toFailed, 'failed', (all) => ({ counted: notSentWords(all, setAside ? resendable.flat().length : 0), after: '' })),
@@ -394,6 +396,7 @@ class Delivery<T extends BulkRecord, A> {
     this.run.leftAtOnce?.({
       notDone: linesOf(setAside ? [] : [...waiting, ...resendable]),
       inFiles: linesOf([...toFailed, ...inFlight, ...answeredUnsafe, ...beingWritten]),
+      unconfirmed: linesOf([...inFlight, ...answeredUnsafe]),
       readAll: this.reading.ended,
       complete: saved && !wrote.includes('not all') && beingWritten.length === 0,
     });

@@ -399,7 +399,7 @@ describe('the bulk engine leaving at once (a second Ctrl-C)', () => {
     assert.deepEqual(lines('failed'), [1, 2, 3, 4], 'nothing in no file: the batch in flight with the records waiting');
     assert.deepEqual(lines('unconfirmed'), []);
     assert.match(stderr(), /^left at once: 4 records \(2 sent, their answer not waited for: safe to send again\) written to \S+failed\.jsonl$/m);
-    assert.deepEqual(left, [{ notDone: [], inFiles: [1, 2, 3, 4], readAll: true, complete: true }]);
+    assert.deepEqual(left, [{ notDone: [], inFiles: [1, 2, 3, 4], readAll: true, complete: true, unconfirmed: [] }]);
     assert.equal(run.counts.failed, 4, 'counted as failed, as what a run that leaves says counts them');
   });
 

@@ -195,7 +195,7 @@ function reportLeftAtOnce(ctx: Context, left: LeftAtOnce, run: { inputPath: stri
   if (run.unsentToFailed) return reportUnsentInFailed(ctx, done, failed);
   if (options.checkpoint !== undefined) return reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv));
   // Without a checkpoint the same command line sends every event again, the unconfirmed ones too, which have no idempotency key.
-  if (left.inFiles.length > 0) return reportNoResume(ctx.io, done, `the same command would send again the ${countOf(left.inFiles.length, 'event')} without an idempotency key now in the unconfirmed file; add --checkpoint FILE to continue where a run stopped`);
+  if (left.unconfirmed.length > 0) return reportNoResume(ctx.io, done, `the same command would send again the ${countOf(left.unconfirmed.length, 'event')} without an idempotency key now in the unconfirmed file; add --checkpoint FILE to continue where a run stopped`);
   reportInterruption(ctx.io, done, csafeCommandLine(ctx.argv), noCheckpointHint(options.autoIdempotency, cutShort, run.inputPath));
 }
 
