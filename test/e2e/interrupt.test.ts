@@ -332,6 +332,38 @@ describe('events send --no-auto-idempotency --skip-invalid reading a pipe, left 
   });
 });
 
+describe('data add --skip-invalid reading a pipe, left at once by a second Ctrl-C', () => {
+  const emulator = useEmulatorProcess();
+  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+
+  it('the objects read and not yet in a batch sent are in the failed file with those in flight: none of those read is lost', async (t) => {
+    const dir = tempDir();
+    const input = Array.from({ length: 5 }, (_, i) => `{"id":"o${i}"}\n`).join('');
+    await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
+    const child = spawnCsafe(['data', 'add', 'ns', '-', '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--batch-size', '2', '--concurrency', '1'], { env: emulator.env, cwd: dir });
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+    let said = '';
+    child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    const exited = ended(child);
+    child.stdin.write(input);
+    try {
+      await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { held: number }).held === 1, { what: 'the first batch held' });
+      child.kill('SIGINT');
+      await waitFor(() => said.includes('interrupted: waiting'), { what: 'csafe to take the Ctrl-C' });
+      // A second signal counts once 0.25 s have passed since the first.
+      await sleep(500);
+      child.kill('SIGINT');
+      const result = await withDeadline(exited, 10_000, 'csafe to leave at once, its stdin still open');
+      child.stdin.end();
+      assert.equal(result.code, 130, result.stderr);
+      assert.deepEqual(existsSync(join(dir, 'failed.jsonl')) ? lines(readFileSync(join(dir, 'failed.jsonl'), 'utf8')) : [], lines(input), 'the batch in flight (safe to send again) and the objects read after it');
+      assert.match(result.stderr, /^interrupted: 0 objects sent in 0 requests, 5 failed \(in failed\.jsonl\)[^\n]*; reading stopped after 5 records: /m);
+    } finally {
+      await emulator.control('/_emulator/release', { method: 'POST' });
+    }
+  });
+});
+
 describe('a second Ctrl-C on a terminal, --json held behind the spinner', { skip: !hasScript && 'no script(1)' }, () => {
   const emulator = useEmulatorProcess(['--processing-delay', '0']);
 

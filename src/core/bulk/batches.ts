@@ -12,6 +12,12 @@ export interface BatchLimits<T> {
    * fill it or for the input's end, however long that takes.
    */
   flushAfterMs?: number;
+  /**
+   * Given, once, what tells at any moment the items read and not yet taken to be sent, as batches:
+   * the last batch handed over (its taker may not have started it yet), the batch being filled and
+   * the rest of the group read. For a last write when csafe must leave at once.
+   */
+  exposeWaiting?(waiting: () => T[][]): void;
 }
 
 /** What a batch being filled holds so far. */
@@ -42,10 +48,16 @@ export async function* inBatches<T>(groups: AsyncIterable<Iterable<T>>, limits: 
   /** The next group asked for and not yet come: it stays asked for while a batch that waited too long goes. */
   let reading: Promise<IteratorResult<Iterable<T>>> | undefined;
   let exhausted = false;
+  /** The group being cut, and the index of its first item not yet in a batch. */
+  let group: T[] = [];
+  let taken = 0;
+  let handedOver: T[] = [];
+  limits.exposeWaiting?.(() => [handedOver, [...batch, ...group.slice(taken)]]);
   const handOver = () => {
     const full = batch;
     batch = [];
     bytes = 0;
+    handedOver = full;
     return full;
   };
   try {
@@ -58,14 +70,18 @@ export async function* inBatches<T>(groups: AsyncIterable<Iterable<T>>, limits: 
       }
       reading = undefined;
       if (next.done === true) break;
-      for (const item of next.value) {
+      group = [...next.value];
+      for (taken = 0; taken < group.length; ) {
+        const item = group[taken]!;
         const size = limits.sizeOf(item);
         if (!fitsInBatch({ items: batch.length, bytes }, size, limits)) yield handOver();
         if (batch.length === 0) oldestSince = performance.now();
         batch.push(item);
+        taken++;
         bytes += size;
         if (batch.length >= limits.maxItems) yield handOver();
       }
+      group = [];
     }
     exhausted = true;
     if (batch.length > 0) yield handOver();

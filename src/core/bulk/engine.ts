@@ -166,7 +166,7 @@ export async function deliverInBatches<T extends BulkRecord, A>(
   const input = readUntilStopped(records, delivery, run.signal, !job.setAsideUnsent, reading);
   try {
     if ('lanes' in dispatch) {
-      const exposeWaiting = (waiting: () => T[]) => (delivery.laneWaiting = waiting);
+      const exposeWaiting = (waiting: () => T[]) => (delivery.readWaiting = () => [waiting()]);
       await runLanesInGroups(input, { ...dispatch, maxBatchItems: batches.maxItems, maxBatchBytes: batches.maxBytes, sizeOf: batches.sizeOf, flushAfterMs: batches.flushAfterMs, exposeWaiting }, (batch) => delivery.sendAndSettle(batch));
     } else {
       // With a checkpoint, an answer is on disk before a request starts in its place, and nothing
@@ -175,7 +175,8 @@ export async function deliverInBatches<T extends BulkRecord, A>(
       // leaves the checkpoint at most the requests in flight behind. Outcomes in at once share one write.
       const handOverFirst = run.checkpoint !== undefined;
       const window = handOverFirst ? dispatch.concurrency : dispatch.window;
-      const sent = mapInOrder(inBatches(input, batches), dispatch.concurrency, (batch) => delivery.request(batch), { window, handOverFirst });
+      const exposeWaiting = (waiting: () => T[][]) => (delivery.readWaiting = waiting);
+      const sent = mapInOrder(inBatches(input, { ...batches, exposeWaiting }), dispatch.concurrency, (batch) => delivery.request(batch), { window, handOverFirst });
       for await (const { item: batch, outcome, moreSettled } of sent) await delivery.settle(batch, outcome, [], !moreSettled);
     }
     delivery.throwIfStopped();
@@ -209,8 +210,10 @@ class Delivery<T extends BulkRecord, A> {
    * flight), or refused and being written to the failed file.
    */
   private readonly unsettled = new Map<T[], { stage: Stage }>();
-  /** Over lanes: the records read and waiting in them, the one read while a lane was full among them. */
-  laneWaiting?: () => T[];
+  /** The records read and not yet in a batch taken to be sent (see taken), as batches: waiting in the lanes (the one read while a lane was full among them), or being cut. */
+  readWaiting?: () => T[][];
+  /** Every batch request() was given: one of readWaiting's that is here is accounted for in unsettled, or settled. */
+  private readonly taken = new WeakSet<T[]>();
   /** Whether the job was told of an outcome (and so its checkpoint changed) since the run began: leaving at once saves it then. */
   private toldAny = false;
   private haltSaid = false;
@@ -236,9 +239,11 @@ class Delivery<T extends BulkRecord, A> {
 
   /** Sends the batch, unless Ctrl-C came first, or while it waited its turn (--max-rate): then it fails unsent (NotSentError). */
   request(batch: T[]): Promise<A> {
-    if (this.stopped()) return Promise.reject(new NotSentError());
+    this.taken.add(batch);
+    // Unsent, it is still unsettled until its outcome is told: leaving at once meanwhile accounts for it.
     const taken: { stage: Stage } = { stage: 'waiting' };
     this.unsettled.set(batch, taken);
+    if (this.stopped()) return Promise.reject(new NotSentError());
     const send = (sending: () => void) => {
       // The run stopped while it waited its turn (--max-rate): as Ctrl-C would, it keeps it unsent.
       if (this.stoppedByFailure()) throw new NotSentError();
@@ -374,7 +379,8 @@ class Delivery<T extends BulkRecord, A> {
     const [sent, answered] = [inStage('sent'), inStage('answered')];
     const [inFlight, answeredUnsafe] = [sent.filter(replaySafe(false)), answered.filter(replaySafe(false))];
     const resendable = [...sent, ...answered].filter(replaySafe(true));
-    const waiting = [...inStage('waiting'), this.laneWaiting?.() ?? []].filter((batch) => batch.length > 0);
+    const readWaiting = (this.readWaiting?.() ?? []).filter((batch) => !this.taken.has(batch));
+    const waiting = [...inStage('waiting'), ...readWaiting].filter((batch) => batch.length > 0);
     const setAside = this.job.setAsideUnsent === true || this.job.setAsideUnsentRead === true;
     const toFailed = setAside ? [...waiting, ...resendable] : [];
     const wrote = [
