@@ -4,11 +4,12 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
-import { BIN, ended, EXAMPLES, exitOf, hasScript, outcome, spawnCsafe, tempDir, useEmulatorProcess, withDeadline } from '../helpers/cli.js';
+import { BIN, ended, EXAMPLES, exitOf, hasScript, outcome, spawnCsafe, tempDir, useEmulatorProcess, withDeadline, type EmulatorProcess } from '../helpers/cli.js';
 import { eventsText } from '../helpers/events.js';
 import { waitFor } from '../helpers/wait.js';
 
 const pick = (record: Record<string, unknown>, keys: readonly string[]) => Object.fromEntries(keys.map((key) => [key, record[key]]));
+const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
 /** What shows that csafe is reading its stdin: the stderr so far, and the TMPDIR it was given. */
 type Reading = (seen: { stderr: string; tmp: string }) => boolean;
@@ -255,7 +256,6 @@ describe('events send --skip-invalid reading a pipe, cut short', () => {
 
 describe('events send and data add --skip-invalid reading a pipe: Ctrl-C while a batch is in flight and more were read', () => {
   const emulator = useEmulatorProcess();
-  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
   const runs = [
     { command: ['events', 'send', '-', '--no-auto-idempotency'], input: eventsText(5, 5), stored: async () => ((await emulator.control('/_emulator/events')) as { events: unknown[] }).events.length },
     { command: ['data', 'add', 'ns', '-'], input: Array.from({ length: 5 }, (_, i) => `{"id":"o${i}"}\n`).join(''), stored: async () => ((await emulator.control('/_emulator/data/ns')) as { objects: unknown[] }).objects.length },
@@ -298,69 +298,62 @@ describe('events send and data add --skip-invalid reading a pipe: Ctrl-C while a
   }
 });
 
+/**
+ * csafe `args` in a directory of its own, given `input` on a stdin its writer keeps open, its first
+ * request held by the emulator, then Ctrl-C twice (the second leaves at once): how it left, and
+ * the lines of a file it wrote there (none when it wrote none).
+ */
+async function leftAtOnceWithFirstRequestHeld(t: TestContext, emulator: EmulatorProcess, args: string[], input: string) {
+  const dir = tempDir();
+  await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
+  const child = spawnCsafe(args, { env: emulator.env, cwd: dir });
+  t.after(() => child.exitCode === null && child.kill('SIGKILL'));
+  let said = '';
+  child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+  const exited = ended(child);
+  child.stdin.write(input);
+  try {
+    await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { held: number }).held === 1, { what: 'the first batch held' });
+    child.kill('SIGINT');
+    await waitFor(() => said.includes('interrupted: waiting'), { what: 'csafe to take the Ctrl-C' });
+    // A second signal counts once 0.25 s have passed since the first.
+    await sleep(500);
+    child.kill('SIGINT');
+    const result = await withDeadline(exited, 10_000, 'csafe to leave at once, its stdin still open');
+    child.stdin.end();
+    const linesOf = (name: string) => (existsSync(join(dir, name)) ? lines(readFileSync(join(dir, name), 'utf8')) : []);
+    return { result, linesOf };
+  } finally {
+    await emulator.control('/_emulator/release', { method: 'POST' });
+  }
+}
+
+
 describe('events send --no-auto-idempotency --skip-invalid reading a pipe, left at once by a second Ctrl-C', () => {
   const emulator = useEmulatorProcess();
-  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
   it('the events read and waiting their turn are in the failed file, those in flight in the unconfirmed one: none of those read is lost', async (t) => {
-    const dir = tempDir();
     const input = eventsText(5, 5);
-    await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
-    const child = spawnCsafe(['events', 'send', '-', '--no-auto-idempotency', '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--unconfirmed', 'unconfirmed.jsonl', '--batch-size', '2', '--concurrency', '1'], { env: emulator.env, cwd: dir });
-    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-    let said = '';
-    child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
-    const exited = ended(child);
-    child.stdin.write(input);
-    try {
-      await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { held: number }).held === 1, { what: 'the first batch held' });
-      child.kill('SIGINT');
-      await waitFor(() => said.includes('interrupted: waiting'), { what: 'csafe to take the Ctrl-C' });
-      // A second signal counts once 0.25 s have passed since the first.
-      await sleep(500);
-      child.kill('SIGINT');
-      const result = await withDeadline(exited, 10_000, 'csafe to leave at once, its stdin still open');
-      child.stdin.end();
-      assert.equal(result.code, 130, result.stderr);
-      assert.deepEqual(lines(readFileSync(join(dir, 'unconfirmed.jsonl'), 'utf8')), lines(input).slice(0, 2), 'the batch in flight');
-      assert.deepEqual(existsSync(join(dir, 'failed.jsonl')) ? lines(readFileSync(join(dir, 'failed.jsonl'), 'utf8')) : [], lines(input).slice(2), 'the events read and not sent');
-      assert.ok(result.stderr.split('\n').includes('interrupted: 0 events sent in 0 requests, 3 failed (in failed.jsonl), 2 unconfirmed; reading stopped after 5 events: what followed in the input was not read, and is in no file'), result.stderr);
-      assert.match(result.stderr, /^no one command continues this run: the same command would send again the 2 events without an idempotency key now in the unconfirmed file/m);
-    } finally {
-      await emulator.control('/_emulator/release', { method: 'POST' });
-    }
+    const args = ['events', 'send', '-', '--no-auto-idempotency', '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--unconfirmed', 'unconfirmed.jsonl', '--batch-size', '2', '--concurrency', '1'];
+    const { result, linesOf } = await leftAtOnceWithFirstRequestHeld(t, emulator, args, input);
+    assert.equal(result.code, 130, result.stderr);
+    assert.deepEqual(linesOf('unconfirmed.jsonl'), lines(input).slice(0, 2), 'the batch in flight');
+    assert.deepEqual(linesOf('failed.jsonl'), lines(input).slice(2), 'the events read and not sent');
+    assert.ok(result.stderr.split('\n').includes('interrupted: 0 events sent in 0 requests, 3 failed (in failed.jsonl), 2 unconfirmed; reading stopped after 5 events: what followed in the input was not read, and is in no file'), result.stderr);
+    assert.match(result.stderr, /^no one command continues this run: the same command would send again the 2 events without an idempotency key now in the unconfirmed file/m);
   });
 });
 
 describe('data add --skip-invalid reading a pipe, left at once by a second Ctrl-C', () => {
   const emulator = useEmulatorProcess();
-  const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
   it('the objects read and not yet in a batch sent are in the failed file with those in flight: none of those read is lost', async (t) => {
-    const dir = tempDir();
     const input = Array.from({ length: 5 }, (_, i) => `{"id":"o${i}"}\n`).join('');
-    await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
-    const child = spawnCsafe(['data', 'add', 'ns', '-', '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--batch-size', '2', '--concurrency', '1'], { env: emulator.env, cwd: dir });
-    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-    let said = '';
-    child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
-    const exited = ended(child);
-    child.stdin.write(input);
-    try {
-      await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { held: number }).held === 1, { what: 'the first batch held' });
-      child.kill('SIGINT');
-      await waitFor(() => said.includes('interrupted: waiting'), { what: 'csafe to take the Ctrl-C' });
-      // A second signal counts once 0.25 s have passed since the first.
-      await sleep(500);
-      child.kill('SIGINT');
-      const result = await withDeadline(exited, 10_000, 'csafe to leave at once, its stdin still open');
-      child.stdin.end();
-      assert.equal(result.code, 130, result.stderr);
-      assert.deepEqual(existsSync(join(dir, 'failed.jsonl')) ? lines(readFileSync(join(dir, 'failed.jsonl'), 'utf8')) : [], lines(input), 'the batch in flight (safe to send again) and the objects read after it');
-      assert.match(result.stderr, /^interrupted: 0 objects sent in 0 requests, 5 failed \(in failed\.jsonl\)[^\n]*; reading stopped after 5 records: /m);
-    } finally {
-      await emulator.control('/_emulator/release', { method: 'POST' });
-    }
+    const args = ['data', 'add', 'ns', '-', '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--batch-size', '2', '--concurrency', '1'];
+    const { result, linesOf } = await leftAtOnceWithFirstRequestHeld(t, emulator, args, input);
+    assert.equal(result.code, 130, result.stderr);
+    assert.deepEqual(linesOf('failed.jsonl'), lines(input), 'the batch in flight (safe to send again) and the objects read after it');
+    assert.match(result.stderr, /^interrupted: 0 objects sent in 0 requests, 5 failed \(in failed\.jsonl\)[^\n]*; reading stopped after 5 records: /m);
   });
 });
 
