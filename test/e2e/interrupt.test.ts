@@ -264,34 +264,15 @@ describe('events send and data add --skip-invalid reading a pipe: Ctrl-C while a
   for (const { command, input, stored } of runs) {
     it(`${command.slice(0, 2).join(' ')}: the records read and not sent are in the failed file, so the counts add up and none is lost`, async (t) => {
       await emulator.control('/_emulator/reset', { method: 'POST' });
-      const dir = tempDir();
-      await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
       // Two records a batch, one at a time: the first batch is held, the other three records read wait their turn.
-      const child = spawnCsafe([...command, '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--batch-size', '2', '--concurrency', '1', '--json'], { env: emulator.env, cwd: dir });
-      t.after(() => child.exitCode === null && child.kill('SIGKILL'));
-      let said = '';
-      child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      const exited = ended(child);
-      // The pipe's writer keeps it open: more may come.
-      child.stdin.write(input);
-      try {
-        await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { held: number }).held === 1, { what: 'the first batch held' });
-        child.kill('SIGINT');
-        await waitFor(() => said.includes('interrupted: waiting'), { what: 'csafe to take the Ctrl-C' });
-      } finally {
-        await emulator.control('/_emulator/release', { method: 'POST' });
-      }
-      const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
-      child.stdin.end();
+      const args = [...command, '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--batch-size', '2', '--concurrency', '1', '--json'];
+      const { result, linesOf } = await interruptedWithFirstRequestHeld(t, emulator, args, input, 'once');
       assert.equal(result.code, 130, result.stderr);
-      const failed = existsSync(join(dir, 'failed.jsonl')) ? lines(readFileSync(join(dir, 'failed.jsonl'), 'utf8')) : [];
       assert.equal(await stored(), 2, 'the first batch stored');
-      assert.deepEqual(failed, lines(input).slice(2), 'the records read and not sent, in the failed file');
+      assert.deepEqual(linesOf('failed.jsonl'), lines(input).slice(2), 'the records read and not sent, in the failed file');
       assert.match(result.stderr, /^interrupted: 2 \w+ sent in 1 request, 3 failed \(in failed\.jsonl\)[^\n]*reading stopped after 5 /m);
       if (command[0] === 'events') {
-        const summary = JSON.parse(out) as Record<string, number>;
+        const summary = JSON.parse(result.stdout) as Record<string, number>;
         assert.deepEqual(pick(summary, ['read', 'valid', 'sent', 'failed', 'unconfirmed']), { read: 5, valid: 5, sent: 2, failed: 3, unconfirmed: 0 });
       }
     });
@@ -300,10 +281,11 @@ describe('events send and data add --skip-invalid reading a pipe: Ctrl-C while a
 
 /**
  * csafe `args` in a directory of its own, given `input` on a stdin its writer keeps open, its first
- * request held by the emulator, then Ctrl-C twice (the second leaves at once): how it left, and
- * the lines of a file it wrote there (none when it wrote none).
+ * request held by the emulator, then Ctrl-C: `once`, the held request then answered, so the run
+ * waits for it and ends; `twice`, the second 0.5 s later, which leaves at once with it still held.
+ * How it left, and the lines of a file it wrote there (none when it wrote none).
  */
-async function leftAtOnceWithFirstRequestHeld(t: TestContext, emulator: EmulatorProcess, args: string[], input: string) {
+async function interruptedWithFirstRequestHeld(t: TestContext, emulator: EmulatorProcess, args: string[], input: string, ctrlC: 'once' | 'twice') {
   const dir = tempDir();
   await emulator.control('/_emulator/quirks', { method: 'POST', body: { held_requests: 1 } });
   const child = spawnCsafe(args, { env: emulator.env, cwd: dir });
@@ -311,23 +293,26 @@ async function leftAtOnceWithFirstRequestHeld(t: TestContext, emulator: Emulator
   let said = '';
   child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
   const exited = ended(child);
+  // The pipe's writer keeps it open: more may come.
   child.stdin.write(input);
   try {
     await waitFor(async () => ((await emulator.control('/_emulator/in_flight')) as { held: number }).held === 1, { what: 'the first batch held' });
     child.kill('SIGINT');
     await waitFor(() => said.includes('interrupted: waiting'), { what: 'csafe to take the Ctrl-C' });
-    // A second signal counts once 0.25 s have passed since the first.
-    await sleep(500);
-    child.kill('SIGINT');
-    const result = await withDeadline(exited, 10_000, 'csafe to leave at once, its stdin still open');
-    child.stdin.end();
-    const linesOf = (name: string) => (existsSync(join(dir, name)) ? lines(readFileSync(join(dir, name), 'utf8')) : []);
-    return { result, linesOf };
+    if (ctrlC === 'twice') {
+      // A second signal counts once 0.25 s have passed since the first.
+      await sleep(500);
+      child.kill('SIGINT');
+      await withDeadline(exited, 10_000, 'csafe to leave at once, its stdin still open');
+    }
   } finally {
     await emulator.control('/_emulator/release', { method: 'POST' });
   }
+  const result = await withDeadline(exited, 10_000, 'csafe to exit with its stdin still open');
+  child.stdin.end();
+  const linesOf = (name: string) => (existsSync(join(dir, name)) ? lines(readFileSync(join(dir, name), 'utf8')) : []);
+  return { result, linesOf };
 }
-
 
 describe('events send --no-auto-idempotency --skip-invalid reading a pipe, left at once by a second Ctrl-C', () => {
   const emulator = useEmulatorProcess();
@@ -335,7 +320,7 @@ describe('events send --no-auto-idempotency --skip-invalid reading a pipe, left 
   it('the events read and waiting their turn are in the failed file, those in flight in the unconfirmed one: none of those read is lost', async (t) => {
     const input = eventsText(5, 5);
     const args = ['events', 'send', '-', '--no-auto-idempotency', '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--unconfirmed', 'unconfirmed.jsonl', '--batch-size', '2', '--concurrency', '1'];
-    const { result, linesOf } = await leftAtOnceWithFirstRequestHeld(t, emulator, args, input);
+    const { result, linesOf } = await interruptedWithFirstRequestHeld(t, emulator, args, input, 'twice');
     assert.equal(result.code, 130, result.stderr);
     assert.deepEqual(linesOf('unconfirmed.jsonl'), lines(input).slice(0, 2), 'the batch in flight');
     assert.deepEqual(linesOf('failed.jsonl'), lines(input).slice(2), 'the events read and not sent');
@@ -350,7 +335,7 @@ describe('data add --skip-invalid reading a pipe, left at once by a second Ctrl-
   it('the objects read and not yet in a batch sent are in the failed file with those in flight: none of those read is lost', async (t) => {
     const input = Array.from({ length: 5 }, (_, i) => `{"id":"o${i}"}\n`).join('');
     const args = ['data', 'add', 'ns', '-', '--skip-invalid', 'invalid.jsonl', '--failed', 'failed.jsonl', '--batch-size', '2', '--concurrency', '1'];
-    const { result, linesOf } = await leftAtOnceWithFirstRequestHeld(t, emulator, args, input);
+    const { result, linesOf } = await interruptedWithFirstRequestHeld(t, emulator, args, input, 'twice');
     assert.equal(result.code, 130, result.stderr);
     assert.deepEqual(linesOf('failed.jsonl'), lines(input), 'the batch in flight (safe to send again) and the objects read after it');
     assert.match(result.stderr, /^interrupted: 0 objects sent in 0 requests, 5 failed \(in failed\.jsonl\)[^\n]*; reading stopped after 5 records: /m);
