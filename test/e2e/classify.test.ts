@@ -212,6 +212,11 @@ describe('csafe classify', () => {
     it('a missing user id', async () => {
       await expectRejected(['classify', '--text', 'hi'], /--user-id is required/);
     });
+
+    it('a flag of many requests on one request (--concurrency, --failed, --from-line …), which it would ignore', async () => {
+      await expectRejected(['classify', '--text', 'hi', '--user-id', 'u1', '--concurrency', '4'], /^error: classify without --each or --batch sends one request: it takes no --concurrency\nhint: they are for --batch FILE/);
+      await expectRejected(['classify', '--text', 'hi', '--user-id', 'u1', '--failed', 'f.jsonl', '--from-line', '3'], /it takes no --failed, --from-line\n/);
+    });
   });
 
   it('exits 3 on a wrong key, without echoing it', async () => {

@@ -22,6 +22,13 @@ export const runClassify: Action<ClassifyFlags> = async (ctx, command, flags) =>
   }
   if (options.batch === undefined) {
     if (options.shard !== undefined) throw new UsageError('--shard splits the lines of a --batch file between workers: give --batch FILE');
+    // One request: a flag of many would be ignored, and the user left to think it applied.
+    const manyOnly = ['concurrency', ...BATCH_ONLY.filter((key) => key !== 'contentId')].filter((key) => command.getOptionValueSource(key) === 'cli');
+    if (manyOnly.length > 0) {
+      throw new UsageError(`classify without --each or --batch sends one request: it takes no ${manyOnly.map((key) => flagName(key, flags)).join(', ')}`, {
+        hint: 'they are for --batch FILE, a request a line (--concurrency also for --each, a request a file)',
+      });
+    }
     return (await import('./single.js')).classifyFiles(ctx, files, options, userId);
   }
   if (files.length > 0 || options.text.length > 0) throw new UsageError('--batch takes no files or --text');
