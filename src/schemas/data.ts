@@ -37,7 +37,6 @@ const DISPLAY_HINT_TYPES = [
 ] as const;
 
 export const REQUEST_STATUSES = ['queued', 'uploading', 'ingesting', 'succeeded', 'failed'] as const;
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed']);
 /** A data request's statuses as the spec lists them; an import request is pending_upload until its file arrives. */
 export const DATA_REQUEST_STATUSES = { running: ['pending_upload', 'queued', 'uploading', 'ingesting'], final: ['succeeded', 'failed'], succeeded: 'succeeded' } as const;
 

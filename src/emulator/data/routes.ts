@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { addDataRequestSchema, settingsRequestSchema, TERMINAL_STATUSES, uploadUrlRequestSchema } from '../../schemas/data.js';
+import { addDataRequestSchema, DATA_REQUEST_STATUSES, settingsRequestSchema, uploadUrlRequestSchema } from '../../schemas/data.js';
 import { processObject, type ObjectEntry } from './objects.js';
 import { workflowEvent } from '../webhooks/events.js';
 import { control } from '../control/routes.js';
@@ -137,7 +137,7 @@ async function getDownloadUrl(ctx: RouteContext): Promise<RouteResult> {
 /** An add request's output: its entries, once it has ended. */
 function addOutput(ctx: RouteContext, record: AddRequest) {
   const view = addView(ctx, record);
-  const address = TERMINAL_STATUSES.has(view.status) ? outputAddress(ctx, record.request_id) : undefined;
+  const address = (DATA_REQUEST_STATUSES.final as readonly string[]).includes(view.status) ? outputAddress(ctx, record.request_id) : undefined;
   return downloadUrlBody(record, view.status, address && { count: view.data.length, url: address.url, expiresAt: new Date(address.expiresAt).toISOString() });
 }
 
